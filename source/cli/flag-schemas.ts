@@ -1,0 +1,86 @@
+import * as z from 'zod/mini';
+import {isCanonicalUtc} from '../engine/util/time.js';
+
+/**
+ * Flag value schemas. parseArgs hands over strings; these turn them into typed values with
+ * messages that say what is accepted, so a bad value is a clear error rather than a surprise.
+ */
+export function intFlag(min: number, max: number) {
+	return z.pipe(
+		z.string(),
+		z.transform((value, context) => {
+			const number = Number(value);
+			if (!/^-?\d+$/.test(value.trim()) || number < min || number > max) {
+				context.issues.push({code: 'custom', message: `must be an integer from ${min} to ${max}, got "${value}"`, input: value});
+				return z.NEVER;
+			}
+
+			return number;
+		}),
+	);
+}
+
+export function numberFlag() {
+	return z.pipe(
+		z.string(),
+		z.transform((value, context) => {
+			const number = Number(value);
+			if (value.trim() === '' || !Number.isFinite(number)) {
+				context.issues.push({code: 'custom', message: `must be a number, got "${value}"`, input: value});
+				return z.NEVER;
+			}
+
+			return number;
+		}),
+	);
+}
+
+export function choiceFlag<const Choices extends readonly [string, ...string[]]>(choices: Choices) {
+	return z.pipe(
+		z.string(),
+		z.transform((value, context) => {
+			if (!choices.includes(value)) {
+				context.issues.push({code: 'custom', message: `must be one of ${choices.join(', ')}; got "${value}"`, input: value});
+				return z.NEVER;
+			}
+
+			return value as Choices[number];
+		}),
+	);
+}
+
+export function textFlag() {
+	return z.pipe(
+		z.string(),
+		z.transform((value, context) => {
+			if (value.trim() === '') {
+				context.issues.push({code: 'custom', message: 'must not be empty', input: value});
+				return z.NEVER;
+			}
+
+			return value;
+		}),
+	);
+}
+
+/** `a,b,c` (or the flag repeated) as a list of trimmed, non-empty items. */
+export function listFlag() {
+	return z.pipe(
+		z.union([z.string(), z.array(z.string())]),
+		z.transform(value => (Array.isArray(value) ? value : [value]).flatMap(item => item.split(',')).map(item => item.trim()).filter(Boolean)),
+	);
+}
+
+export function utcFlag() {
+	return z.pipe(
+		z.string(),
+		z.transform((value, context) => {
+			if (!isCanonicalUtc(value)) {
+				context.issues.push({code: 'custom', message: `must be a UTC time like 2026-01-31T09:00:00Z, got "${value}"`, input: value});
+				return z.NEVER;
+			}
+
+			return value;
+		}),
+	);
+}

@@ -1,0 +1,40 @@
+import type {CommandDefinition} from './cli/define.js';
+
+/**
+ * The one table of commands. Each entry loads its definition on demand, so a call only pays
+ * for the command it runs; help and suggestions need only the names and summaries here.
+ */
+export type CommandEntry = {
+	readonly name: string;
+	readonly summary: string;
+	readonly load: () => Promise<CommandDefinition>;
+};
+
+const entry = (name: string, summary: string, load: () => Promise<CommandDefinition>): CommandEntry => ({name, summary, load});
+
+export const commandTable: readonly CommandEntry[] = [
+	entry('init', 'create a knowledge base and register it', async () => (await import('./commands/init.js')).default),
+	entry('config get', 'print a configuration value', async () => (await import('./commands/config.js')).configGet),
+	entry('config set', 'set a configuration value', async () => (await import('./commands/config.js')).configSet),
+	entry('status', 'count nodes, edges, events and quarantined lines', async () => (await import('./commands/status.js')).default),
+	entry('timeline', 'list journal events in order', async () => (await import('./commands/timeline.js')).default),
+	entry('project', 'the project/task brief', async () => (await import('./commands/project.js')).default),
+	entry('graph node', 'record or update a node', async () => (await import('./commands/graph.js')).graphNode),
+	entry('graph relate', 'assert an edge between nodes', async () => (await import('./commands/graph.js')).graphRelate),
+	entry('graph retract', 'retract an edge', async () => (await import('./commands/graph.js')).graphRetract),
+	entry('index rebuild', 'rebuild the derived index from the journal', async () => (await import('./commands/index-rebuild.js')).default),
+	entry('doctor', 'check the knowledge base without changing it', async () => (await import('./commands/doctor.js')).default),
+	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
+];
+
+/** Command words that only introduce subcommands, e.g. `graph` in `engi graph node`. */
+export const commandGroups: ReadonlySet<string> = new Set(commandTable.filter(entry => entry.name.includes(' ')).map(entry => entry.name.split(' ')[0]!));
+
+export async function loadCommand(name: string): Promise<CommandDefinition> {
+	const found = commandTable.find(entry => entry.name === name);
+	if (!found) {
+		throw new Error(`no command ${name}`);
+	}
+
+	return found.load();
+}

@@ -1,0 +1,28 @@
+import * as z from 'zod/mini';
+import {defineCommand} from '../cli/define.js';
+import {initKnowledgeBase, initOutputSchema} from '../engine/kb/init.js';
+import {lines} from '../output/text.js';
+
+export default defineCommand({
+	name: 'init',
+	summary: 'create a knowledge base and register it as the default root',
+	usage: 'engi init <absolute path> [--no-register] [--force]',
+	examples: ['engi init "$HOME/kb"', 'engi init /srv/team-kb --no-register'],
+	options: {
+		'no-register': {type: 'boolean', description: 'do not record it as the global default root'},
+		force: {type: 'boolean', description: 'add the layout to a non-empty directory'},
+	},
+	positionals: [{name: 'path', required: true, description: 'absolute directory for the knowledge base'}],
+	flags: z.object({path: z.string(), 'no-register': z.optional(z.boolean()), force: z.optional(z.boolean())}),
+	needsRoot: false,
+	output: initOutputSchema,
+	async run(flags, context) {
+		return {data: initKnowledgeBase({path: flags.path, register: !flags['no-register'], force: Boolean(flags.force)}, context.deps)};
+	},
+	human: result =>
+		lines(
+			result.created.length === 0 ? `knowledge base already complete at ${result.root}` : `created knowledge base at ${result.root}`,
+			...result.created.map(path => `  + ${path}`),
+			result.registered ? `registered as the default root in ${result.config_path}` : 'not registered (pass --root or set ENGI_ROOT to use it)',
+		),
+});

@@ -1,0 +1,52 @@
+import * as z from 'zod/mini';
+import {defineCommand, schemaName} from '../cli/define.js';
+import {EngiError} from '../engine/errors.js';
+import {nearest} from '../engine/util/levenshtein.js';
+import {commandTable, loadCommand} from '../commands.js';
+
+export const schemaOutputSchema = z.object({
+	schemas: z.record(z.string(), z.unknown()),
+});
+
+/** Every printed document starts with `schema`; add it to each object shape the output can take. */
+function withSchemaField(jsonSchema: Record<string, unknown>, name: string): Record<string, unknown> {
+	const union = (jsonSchema['oneOf'] ?? jsonSchema['anyOf']) as Array<Record<string, unknown>> | undefined;
+	if (union) {
+		const key = jsonSchema['oneOf'] ? 'oneOf' : 'anyOf';
+		return {...jsonSchema, [key]: union.map(branch => withSchemaField(branch, name))};
+	}
+
+	const properties = (jsonSchema['properties'] ?? {}) as Record<string, unknown>;
+	const required = Array.isArray(jsonSchema['required']) ? (jsonSchema['required'] as string[]) : [];
+	return {...jsonSchema, properties: {schema: {type: 'string', const: name}, ...properties}, required: ['schema', ...required]};
+}
+
+export default defineCommand({
+	name: 'schema',
+	summary: 'print the JSON Schema of each command\'s JSON output',
+	usage: 'engi schema [command]',
+	examples: ['engi schema', 'engi schema "graph node"', 'engi schema status'],
+	options: {},
+	positionals: [{name: 'command', description: 'one command, e.g. status or "graph node"'}],
+	flags: z.object({command: z.optional(z.string())}),
+	needsRoot: false,
+	output: schemaOutputSchema,
+	async run(flags) {
+		const names = commandTable.map(entry => entry.name);
+		const wanted = flags.command?.trim().replaceAll(/\s+/g, ' ');
+		if (wanted !== undefined && !names.includes(wanted)) {
+			const suggestion = nearest(wanted, names);
+			throw new EngiError('unknown_command', `unknown command: ${wanted}`, {hint: suggestion ? `did you mean ${suggestion}?` : 'engi --help lists the commands'});
+		}
+
+		const schemas: Record<string, unknown> = {};
+		for (const name of wanted ? [wanted] : names) {
+			const command = await loadCommand(name);
+			const jsonSchema = z.toJSONSchema(command.output, {io: 'output', unrepresentable: 'any'}) as Record<string, unknown>;
+			schemas[name] = {...withSchemaField(jsonSchema, schemaName(name)), $id: schemaName(name)};
+		}
+
+		return {data: {schemas}};
+	},
+	human: result => JSON.stringify(result.schemas, null, 2),
+});

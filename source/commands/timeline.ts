@@ -1,0 +1,28 @@
+import * as z from 'zod/mini';
+import {defineCommand} from '../cli/define.js';
+import {intFlag} from '../cli/flag-schemas.js';
+import {getTimeline, timelineOutputSchema} from '../engine/knowledge/timeline.js';
+import {tsv} from '../output/text.js';
+import {knowledgeBase, pagingOptions} from './shared.js';
+
+export default defineCommand({
+	name: 'timeline',
+	summary: 'list journal events in order, optionally for one period',
+	usage: 'engi timeline [prefix] [--limit <n>] [--offset <n>]',
+	examples: ['engi timeline', 'engi timeline 2026-09 --limit 20'],
+	options: pagingOptions,
+	positionals: [{name: 'prefix', description: 'a prefix of observed_utc, e.g. 2026-09 or 2026-09-14T10'}],
+	flags: z.object({prefix: z.optional(z.string()), limit: z.optional(intFlag(1, 1000)), offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER))}),
+	needsRoot: true,
+	output: timelineOutputSchema,
+	async run(flags, context) {
+		return {data: getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit ?? 100, offset: flags.offset ?? 0})};
+	},
+	human: result =>
+		[
+			tsv(result.entries.map(entry => [entry.observed_utc, entry.line, entry.op, entry.summary + (entry.duplicate ? ' (duplicate)' : '')])),
+			result.next_offset === null ? '' : `next_offset=${result.next_offset} (of ${result.total})`,
+		]
+			.filter(Boolean)
+			.join('\n'),
+});

@@ -1,0 +1,20 @@
+/**
+ * What the engine needs from the outside world, injected so tests are deterministic: the
+ * environment, the working directory and the clock. Nothing in the engine reads `process.env`,
+ * `process.cwd()` or `Date.now()` directly.
+ */
+export type Deps = {
+	readonly env: Readonly<Record<string, string | undefined>>;
+	readonly cwd: string;
+	readonly now: () => Date;
+	readonly platform: NodeJS.Platform;
+};
+
+export function processDeps(): Deps {
+	return {
+		env: process.env,
+		cwd: process.cwd(),
+		now: () => new Date(),
+		platform: process.platform,
+	};
+}

@@ -1,0 +1,93 @@
+import {closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync} from 'node:fs';
+import type {Deps} from '../deps.js';
+import {EngiError} from '../errors.js';
+import {withExclusiveLock} from '../kb/lock.js';
+import type {KbPaths} from '../kb/paths.js';
+import {canonicalUtc} from '../util/time.js';
+import {canonicalJson, eventId} from './canonical.js';
+import {repairJournalLocked, type RepairResult} from './quarantine.js';
+import {payloadSchemas, type JournalLine, type JournalOp} from './schema.js';
+
+export type EventDraft = {readonly op: JournalOp; readonly payload: Record<string, unknown>};
+
+/** Checks every draft before anything is written: one bad event means nothing is appended. */
+export function prepareEvents(drafts: readonly EventDraft[], now: Date): JournalLine[] {
+	const observed = canonicalUtc(now);
+	return drafts.map((draft, index) => {
+		const result = payloadSchemas[draft.op].safeParse(draft.payload);
+		if (!result.success) {
+			const issue = result.error.issues[0];
+			const where = issue?.path.map(String).join('.') || 'payload';
+			throw new EngiError('invalid_event', `event ${index + 1} (${draft.op}): ${where}: ${issue?.message ?? 'invalid'}`, {
+				hint: 'nothing was written',
+			});
+		}
+
+		return {id: eventId(draft.op, draft.payload), observed_utc: observed, op: draft.op, payload: draft.payload};
+	});
+}
+
+export function serializeEvent(event: JournalLine): string {
+	return `{"id":${JSON.stringify(event.id)},"observed_utc":${JSON.stringify(event.observed_utc)},"op":${JSON.stringify(event.op)},"payload":${canonicalJson(event.payload)}}\n`;
+}
+
+export type AppendResult = {readonly events: JournalLine[]; readonly repaired: RepairResult | undefined};
+
+/**
+ * Appends events under the journal lock with a single write and an fsync. If the file does not
+ * end in a newline (a crash cut the last line), the journal is repaired first so the new line is
+ * never glued onto a torn one.
+ */
+export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[], deps: Deps): Promise<AppendResult> {
+	const events = prepareEvents(drafts, deps.now());
+	if (events.length === 0) {
+		return {events, repaired: undefined};
+	}
+
+	const bytes = Buffer.from(events.map(event => serializeEvent(event)).join(''));
+	return withExclusiveLock(paths.engi, 'journal', () => {
+		let repaired: AppendResult['repaired'];
+		if (!endsWithNewline(paths.journal)) {
+			repaired = repairJournalLocked(paths, deps);
+		}
+
+		const fd = openSync(paths.journal, 'a');
+		try {
+			writeAll(fd, bytes);
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+
+		return {events, repaired};
+	});
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+	let written = 0;
+	while (written < bytes.length) {
+		written += writeSync(fd, bytes, written, bytes.length - written);
+	}
+}
+
+function endsWithNewline(path: string): boolean {
+	let fd: number;
+	try {
+		fd = openSync(path, 'r');
+	} catch {
+		return true; // A missing journal is an empty one.
+	}
+
+	try {
+		const size = fstatSync(fd).size;
+		if (size === 0) {
+			return true;
+		}
+
+		const last = Buffer.alloc(1);
+		readSync(fd, last, 0, 1, size - 1);
+		return last[0] === 10;
+	} finally {
+		closeSync(fd);
+	}
+}

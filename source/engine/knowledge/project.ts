@@ -1,0 +1,163 @@
+import * as z from 'zod/mini';
+import type {Deps} from '../deps.js';
+import {EngiError} from '../errors.js';
+import {edgesTouching, getNode, type Moment} from '../graph/read.js';
+import type {Database} from '../util/sqlite.js';
+import {openIndex} from '../index/open.js';
+import type {KbPaths} from '../kb/paths.js';
+import {historyEntrySchema, nodeHistory} from './history.js';
+import {momentOf} from './moment.js';
+import {listProjects, resolveProject} from './project-resolve.js';
+import {listTasks, type TaskRecord} from './tasks.js';
+
+const scope = 'recorded tasks; unknown status is not proof of unfinished work';
+const briefFields = ['id', 'projects', 'status', 'label', 'updated', 'next_action', 'blockers'] as const;
+
+const pageFields = {
+	scope: z.string(),
+	project: z.nullable(z.string()),
+	total: z.number(),
+	excluded_terminal: z.number(),
+	offset: z.number(),
+	next_offset: z.nullable(z.number()),
+	detail: z.string(),
+	projects: z.record(z.string(), z.nullable(z.string())),
+};
+
+export const projectBriefSchema = z.object({
+	view: z.literal('brief'),
+	...pageFields,
+	fields: z.array(z.string()),
+	rows: z.array(z.tuple([z.string(), z.array(z.string()), z.string(), z.string(), z.string(), z.nullable(z.string()), z.array(z.string())])),
+});
+
+const evidenceTaskSchema = z.object({
+	id: z.string(),
+	projects: z.array(z.string()),
+	status: z.string(),
+	label: z.string(),
+	updated: z.string(),
+	next_action: z.nullable(z.string()),
+	blockers: z.array(z.string()),
+	node: z.record(z.string(), z.unknown()),
+	history: z.array(historyEntrySchema),
+});
+
+export const projectEvidenceSchema = z.object({
+	view: z.literal('evidence'),
+	...pageFields,
+	project_node: z.nullable(z.object({node: z.record(z.string(), z.unknown()), history: z.array(historyEntrySchema)})),
+	tasks: z.array(evidenceTaskSchema),
+});
+
+export const projectFullSchema = z.object({view: z.literal('full'), id: z.string(), render: z.string()});
+
+export const projectOutputSchema = z.discriminatedUnion('view', [projectBriefSchema, projectEvidenceSchema, projectFullSchema]);
+export type ProjectOutput = z.infer<typeof projectOutputSchema>;
+export type ProjectBrief = z.infer<typeof projectBriefSchema>;
+
+export type ProjectInput = {
+	readonly id?: string;
+	readonly view: 'brief' | 'evidence' | 'full';
+	readonly limit: number;
+	readonly offset: number;
+};
+
+/**
+ * The project/task brief: recorded tasks that are not terminal, with their projects, next
+ * actions and blockers, paged; `evidence` adds terminal tasks and each task's journal history;
+ * `full` renders one project as a readable page.
+ */
+export function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): ProjectOutput {
+	if (input.view === 'full' && !input.id) {
+		throw new EngiError('project_id_required', '--view full requires a project id', {hint: 'engi project <id> --view full'});
+	}
+
+	const index = openIndex(paths);
+	try {
+		const db = index.db;
+		const moment = momentOf(deps);
+		const project = input.id ? resolveProject(db, input.id) : undefined;
+		const projects = Object.fromEntries((project ? [project] : listProjects(db)).map(ref => [ref.id, ref.label]));
+		let tasks = listTasks(db, moment);
+		if (project) {
+			tasks = tasks.filter(task => task.projects.includes(project.id));
+		}
+
+		if (input.view === 'full') {
+			return {view: 'full', id: project!.id, render: renderProjectPage(project!.id, projects[project!.id] ?? null, tasks, db, moment)};
+		}
+
+		const terminal = tasks.filter(task => task.terminal).length;
+		const listed = input.view === 'brief' ? tasks.filter(task => !task.terminal) : tasks;
+		const page = listed.slice(input.offset, input.offset + input.limit);
+		const common = {
+			scope,
+			project: project?.id ?? null,
+			total: listed.length,
+			excluded_terminal: input.view === 'brief' ? terminal : 0,
+			offset: input.offset,
+			next_offset: input.offset + page.length < listed.length ? input.offset + page.length : null,
+			detail: `engi project ${project?.id ?? '<project-id>'} --view evidence`,
+			projects,
+		};
+		if (input.view === 'brief') {
+			return {
+				view: 'brief',
+				...common,
+				fields: [...briefFields],
+				rows: page.map(task => [task.id, task.projects, task.status, task.label, task.updated, task.next_action, task.blockers]),
+			};
+		}
+
+		return {
+			view: 'evidence',
+			...common,
+			project_node: project ? {node: getNode(db, project.id)!.payload, history: nodeHistory(db, project.id)} : null,
+			tasks: page.map(task => ({
+				id: task.id,
+				projects: task.projects,
+				status: task.status,
+				label: task.label,
+				updated: task.updated,
+				next_action: task.next_action,
+				blockers: task.blockers,
+				node: task.node,
+				history: nodeHistory(db, task.id),
+			})),
+		};
+	} finally {
+		index.close();
+	}
+}
+
+function renderProjectPage(id: string, label: string | null, tasks: TaskRecord[], db: Database, moment: Moment): string {
+	const node = getNode(db, id, moment)!;
+	const body = typeof node.payload['body'] === 'string' ? node.payload['body'] : '';
+	const lines = [`# ${label ?? id}`, '', `id: ${id}`, `updated: ${node.observed_utc}`];
+	if (body) {
+		lines.push('', body);
+	}
+
+	lines.push('', `## Tasks (${tasks.length}, terminal included)`);
+	for (const task of tasks) {
+		lines.push(`- [${task.status}] ${task.label} (${task.id})`);
+		if (task.next_action) {
+			lines.push(`  next: ${task.next_action}`);
+		}
+
+		if (task.blockers.length > 0) {
+			lines.push(`  blockers: ${task.blockers.join('; ')}`);
+		}
+	}
+
+	const related = edgesTouching(db, id, moment).filter(edge => !(edge.type === 'BELONGS_TO' && tasks.some(task => task.id === edge.from_id)));
+	if (related.length > 0) {
+		lines.push('', '## Other links');
+		for (const edge of related) {
+			lines.push(`- ${edge.from_id} -${edge.type}-> ${edge.to_id}`);
+		}
+	}
+
+	return lines.join('\n') + '\n';
+}

@@ -1,0 +1,52 @@
+import * as z from 'zod/mini';
+import type {Deps} from '../deps.js';
+import {liveEdgeCondition} from '../graph/read.js';
+import {openIndex} from '../index/open.js';
+import {countQuarantined} from '../journal/quarantine.js';
+import type {KbPaths} from '../kb/paths.js';
+import {momentOf} from './moment.js';
+
+export const indexStateSchema = z.object({
+	refresh: z.enum(['fresh', 'applied', 'rebuilt']),
+	in_memory: z.boolean(),
+});
+
+export const statusOutputSchema = z.object({
+	root: z.string(),
+	nodes: z.number(),
+	edges: z.number(),
+	events: z.number(),
+	quarantined: z.number(),
+	corrupt_lines: z.number(),
+	index: indexStateSchema,
+	warnings: z.array(z.string()),
+});
+
+export type StatusOutput = z.infer<typeof statusOutputSchema>;
+
+/** Counts of the knowledge base as of now: nodes, live edges, distinct events, quarantined lines. */
+export function getStatus(paths: KbPaths, deps: Deps): StatusOutput {
+	const index = openIndex(paths);
+	try {
+		const live = liveEdgeCondition(momentOf(deps));
+		const count = (sql: string, ...params: unknown[]) => index.db.prepare(sql).pluck().get(...params) as number;
+		const quarantine = countQuarantined(paths);
+		const warnings = [...index.warnings];
+		if (index.corrupt.length > 0) {
+			warnings.push(`journal_corrupt_lines: ${index.corrupt.map(line => line.line).join(', ')} (a writing command quarantines them; engi doctor explains)`);
+		}
+
+		return {
+			root: paths.root,
+			nodes: count('SELECT count(*) FROM nodes'),
+			edges: count(`SELECT count(*) FROM edges e WHERE ${live.sql}`, ...live.params),
+			events: count('SELECT count(*) FROM events WHERE duplicate = 0'),
+			quarantined: quarantine.lines,
+			corrupt_lines: index.corrupt.length,
+			index: {refresh: index.refresh, in_memory: index.inMemory},
+			warnings,
+		};
+	} finally {
+		index.close();
+	}
+}

@@ -1,0 +1,68 @@
+import * as z from 'zod/mini';
+import {openIndex} from '../index/open.js';
+import type {KbPaths} from '../kb/paths.js';
+
+export const timelineOutputSchema = z.object({
+	prefix: z.nullable(z.string()),
+	total: z.number(),
+	offset: z.number(),
+	next_offset: z.nullable(z.number()),
+	entries: z.array(
+		z.object({
+			line: z.number(),
+			id: z.string(),
+			observed_utc: z.string(),
+			op: z.string(),
+			summary: z.string(),
+			duplicate: z.boolean(),
+		}),
+	),
+});
+
+export type TimelineOutput = z.infer<typeof timelineOutputSchema>;
+
+function summarize(op: string, payload: Record<string, unknown>): string {
+	const text = (value: unknown) => (typeof value === 'string' ? value : '');
+	switch (op) {
+		case 'node.upsert': {
+			const kind = text(payload['kind'] ?? payload['type']);
+			const label = text(payload['label']);
+			return `${kind ? kind + ' ' : ''}${text(payload['id'])}${label ? ` "${label}"` : ''}${payload['status'] ? ` [${text(payload['status'])}]` : ''}`;
+		}
+
+		case 'edge.assert':
+		case 'edge.retract':
+			return `${text(payload['from'])} -${text(payload['type'])}-> ${text(payload['to'])}`;
+		default:
+			return `unknown op ${op}`;
+	}
+}
+
+/** Journal events in file order, optionally only those observed in a period such as `2026-09`. */
+export function getTimeline(paths: KbPaths, input: {prefix?: string; limit: number; offset: number}): TimelineOutput {
+	const index = openIndex(paths);
+	try {
+		const where = input.prefix ? `WHERE observed_utc LIKE ? ESCAPE '\\'` : '';
+		const params = input.prefix ? [input.prefix.replaceAll(/[\\%_]/g, match => `\\${match}`) + '%'] : [];
+		const total = index.db.prepare(`SELECT count(*) FROM events ${where}`).pluck().get(...params) as number;
+		const rows = index.db
+			.prepare(`SELECT line, id, observed_utc, op, payload, duplicate FROM events ${where} ORDER BY line LIMIT ? OFFSET ?`)
+			.all(...params, input.limit, input.offset) as Array<{line: number; id: string; observed_utc: string; op: string; payload: string; duplicate: number}>;
+		return {
+			prefix: input.prefix ?? null,
+			total,
+			offset: input.offset,
+			next_offset: input.offset + rows.length < total ? input.offset + rows.length : null,
+			entries: rows.map(row => ({
+				line: row.line,
+				id: row.id,
+				observed_utc: row.observed_utc,
+				op: row.op,
+				summary: summarize(row.op, JSON.parse(row.payload) as Record<string, unknown>),
+				duplicate: row.duplicate === 1,
+			})),
+		};
+	} finally {
+		index.close();
+	}
+}

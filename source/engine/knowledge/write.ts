@@ -1,0 +1,44 @@
+import type {Deps} from '../deps.js';
+import {openIndex, requireKnowledgeBase, type IndexHandle} from '../index/open.js';
+import {appendEvents, type EventDraft} from '../journal/append.js';
+import {repairJournal, type RepairResult} from '../journal/quarantine.js';
+import type {JournalLine} from '../journal/schema.js';
+import type {KbPaths} from '../kb/paths.js';
+
+export type WriteResult = {
+	readonly events: JournalLine[];
+	/** Journal lines this write moved to quarantine before appending, if any. */
+	readonly quarantined: RepairResult['lines'];
+};
+
+/**
+ * The one path by which commands add knowledge: bring the index up to date, quarantine any
+ * corrupt lines it found (a writing command may mend the journal; readers only report), run
+ * the caller's checks against the graph, then append.
+ */
+export async function writeEvents(
+	paths: KbPaths,
+	deps: Deps,
+	build: (index: IndexHandle) => EventDraft[],
+): Promise<WriteResult> {
+	requireKnowledgeBase(paths);
+	let index = openIndex(paths);
+	let quarantined: RepairResult['lines'] = [];
+	try {
+		if (index.corrupt.length > 0 || index.unterminatedTail !== undefined) {
+			index.close();
+			quarantined = (await repairJournal(paths, deps)).lines;
+			index = openIndex(paths);
+		}
+
+		const drafts = build(index);
+		const {events, repaired} = await appendEvents(paths, drafts, deps);
+		if (repaired) {
+			quarantined = [...quarantined, ...repaired.lines];
+		}
+
+		return {events, quarantined};
+	} finally {
+		index.close();
+	}
+}

@@ -1,0 +1,149 @@
+import {closeSync, fstatSync, openSync, readSync} from 'node:fs';
+
+/**
+ * Streams a file line by line over one growing Buffer, never holding the whole file: splitting
+ * on byte 10 ourselves is several times faster than readline, and a line is only decoded when
+ * the caller asks for it. Line numbers are 1-based physical lines; offsets are byte positions.
+ */
+export type LineVisitor = (line: RawLine) => boolean | void;
+
+export type RawLine = {
+	/** 1-based physical line number. */
+	readonly number: number;
+	/** Byte offset of the first byte of the line. */
+	readonly offset: number;
+	/** Length in bytes, without the newline. */
+	readonly length: number;
+	/** False only for a final line with no trailing newline (still being written, or torn). */
+	readonly terminated: boolean;
+	/** True when the line exceeded `maxLineBytes`: its bytes were skipped, not buffered. */
+	readonly oversized: boolean;
+	readonly buffer: Buffer;
+	readonly start: number;
+	readonly end: number;
+};
+
+export function decodeLine(line: RawLine): string {
+	let end = line.end;
+	if (end > line.start && line.buffer[end - 1] === 13) {
+		end--; // Tolerate CRLF files.
+	}
+
+	return line.buffer.toString('utf8', line.start, end);
+}
+
+export type ForEachLineOptions = {
+	/** Byte offset to start at; must be the start of a line. */
+	readonly fromOffset?: number;
+	/** Line number of the line at `fromOffset`. */
+	readonly fromLine?: number;
+	/** Stop before this byte offset (lines starting at or after it are not visited). */
+	readonly toOffset?: number;
+	readonly chunkSize?: number;
+	/** Lines longer than this are reported as `oversized` with no content (bounded memory). */
+	readonly maxLineBytes?: number;
+};
+
+/**
+ * Visits each line in order. Return `false` from the visitor to stop early. Returns the offset
+ * just past the last complete (newline-terminated) line visited and the next line number.
+ */
+export function forEachLine(path: string, visit: LineVisitor, options: ForEachLineOptions = {}): {offset: number; nextLine: number} {
+	const fd = openSync(path, 'r');
+	try {
+		return forEachLineFd(fd, visit, options);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+export function forEachLineFd(fd: number, visit: LineVisitor, options: ForEachLineOptions = {}): {offset: number; nextLine: number} {
+	let buffer = Buffer.allocUnsafe(options.chunkSize ?? 4 * 1024 * 1024);
+	const maxLineBytes = options.maxLineBytes ?? Number.POSITIVE_INFINITY;
+	let position = options.fromOffset ?? 0;
+	const limit = options.toOffset ?? fstatSync(fd).size;
+	let lineNumber = options.fromLine ?? 1;
+	let fill = 0;
+	let bufferOffset = position; // File offset of buffer[0].
+	let completeOffset = position;
+	for (;;) {
+		const wanted = Math.min(buffer.length - fill, Math.max(0, limit - position));
+		const read = wanted > 0 ? readSync(fd, buffer, fill, wanted, position) : 0;
+		position += read;
+		const end = fill + read;
+		let start = 0;
+		let newline: number;
+		while ((newline = buffer.indexOf(10, start)) !== -1 && newline < end) {
+			const line: RawLine = {
+				number: lineNumber,
+				offset: bufferOffset + start,
+				length: newline - start,
+				terminated: true,
+				oversized: false,
+				buffer,
+				start,
+				end: newline,
+			};
+			lineNumber++;
+			start = newline + 1;
+			completeOffset = bufferOffset + start;
+			if (visit(line) === false) {
+				return {offset: completeOffset, nextLine: lineNumber};
+			}
+		}
+
+		if (read === 0) {
+			if (start < end) {
+				visit({number: lineNumber, offset: bufferOffset + start, length: end - start, terminated: false, oversized: false, buffer, start, end});
+			}
+
+			return {offset: completeOffset, nextLine: lineNumber};
+		}
+
+		const tail = end - start;
+		if (start === 0 && tail === buffer.length && buffer.length * 2 > maxLineBytes) {
+			// A line too long to hold: skip to its end without buffering and report it as oversized.
+			const lineOffset = bufferOffset;
+			let scan = position;
+			let found = -1;
+			while (found === -1 && scan < limit) {
+				const n = readSync(fd, buffer, 0, Math.min(buffer.length, limit - scan), scan);
+				if (n === 0) {
+					break;
+				}
+
+				const index = buffer.indexOf(10, 0);
+				found = index !== -1 && index < n ? scan + index : -1;
+				scan += n;
+			}
+
+			const lineEnd = found === -1 ? limit : found;
+			const skipped: RawLine = {number: lineNumber, offset: lineOffset, length: lineEnd - lineOffset, terminated: found !== -1, oversized: true, buffer, start: 0, end: 0};
+			lineNumber++;
+			position = found === -1 ? limit : found + 1;
+			bufferOffset = position;
+			fill = 0;
+			if (found !== -1) {
+				completeOffset = position;
+			}
+
+			if (visit(skipped) === false || found === -1) {
+				return {offset: completeOffset, nextLine: lineNumber};
+			}
+
+			continue;
+		}
+
+		if (start === 0 && tail === buffer.length) {
+			// One line longer than the buffer: grow it rather than split the line.
+			const grown = Buffer.allocUnsafe(buffer.length * 2);
+			buffer.copy(grown, 0, 0, tail);
+			buffer = grown;
+		} else {
+			buffer.copy(buffer, 0, start, end);
+		}
+
+		bufferOffset += start;
+		fill = tail;
+	}
+}

@@ -1,0 +1,54 @@
+import {createRequire} from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+
+export type Database = BetterSqlite3.Database;
+export type Statement = BetterSqlite3.Statement;
+
+type DatabaseConstructor = typeof BetterSqlite3;
+
+let constructor: DatabaseConstructor | undefined;
+
+/** better-sqlite3 is a native addon; load it on first use so commands that never query skip it. */
+export function sqlite(): DatabaseConstructor {
+	constructor ??= createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+	return constructor;
+}
+
+export type OpenOptions = {readonly readonly?: boolean; readonly fileMustExist?: boolean};
+
+/** Opens a database with the pragmas every engi cache uses: WAL, relaxed sync, a busy timeout. */
+export function openDatabase(path: string, options: OpenOptions = {}): Database {
+	const Database = sqlite();
+	const db = new Database(path, {readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false});
+	db.pragma('busy_timeout = 10000');
+	if (!options.readonly && path !== ':memory:') {
+		db.pragma('journal_mode = WAL');
+		db.pragma('synchronous = NORMAL');
+	}
+
+	return db;
+}
+
+export type Migration = {readonly version: number; readonly up: (db: Database) => void};
+
+/**
+ * Brings a derived cache to the current schema. These databases hold nothing that cannot be
+ * rebuilt, so a version we do not know (older or newer) is simply dropped and recreated.
+ */
+export function migrate(db: Database, migrations: readonly Migration[], dropAll: (db: Database) => void): {recreated: boolean} {
+	const target = migrations.at(-1)?.version ?? 0;
+	const current = db.pragma('user_version', {simple: true}) as number;
+	if (current === target) {
+		return {recreated: false};
+	}
+
+	db.transaction(() => {
+		dropAll(db);
+		for (const migration of migrations) {
+			migration.up(db);
+		}
+
+		db.pragma(`user_version = ${target}`);
+	}).immediate();
+	return {recreated: current !== 0};
+}

@@ -1,0 +1,183 @@
+import {readGlobalConfig} from './engine/kb/config.js';
+import {processDeps, type Deps} from './engine/deps.js';
+import {EngiError} from './engine/errors.js';
+import {nearest} from './engine/util/levenshtein.js';
+import {parseCommandArgs, splitArgv} from './cli/argv.js';
+import {schemaName, type CommandContext, type CommandDefinition, type OutputFormat} from './cli/define.js';
+import {commandHelpText, generalHelpText, renderHelp} from './cli/help.js';
+import {commandGroups, commandTable} from './commands.js';
+import {asEngiError, printError, printHuman, printJson} from './output/print.js';
+
+export type Io = {
+	readonly stdin: NodeJS.ReadableStream & {isTTY?: boolean};
+	readonly stdout: NodeJS.WritableStream & {isTTY?: boolean};
+	readonly stderr: NodeJS.WritableStream;
+};
+
+declare const __ENGI_VERSION__: string;
+export const version = typeof __ENGI_VERSION__ === 'string' ? __ENGI_VERSION__ : '0.0.0-dev';
+
+/**
+ * Chooses the face: an explicit --format, then ENGI_FORMAT, then the configured default, then
+ * human on a terminal and JSON otherwise. `explicit` is false only for the terminal guess.
+ */
+function chooseFormat(flag: string | undefined, deps: Deps, io: Io): {format: OutputFormat; explicit: boolean} {
+	const check = (value: string, source: string): OutputFormat => {
+		if (value !== 'json' && value !== 'human') {
+			throw new EngiError('invalid_flag_value', `${source} must be json or human, got "${value}"`, {hint: 'e.g. --format json'});
+		}
+
+		return value;
+	};
+
+	if (flag !== undefined) {
+		return {format: check(flag, '--format'), explicit: true};
+	}
+
+	const fromEnv = deps.env['ENGI_FORMAT']?.trim();
+	if (fromEnv) {
+		return {format: check(fromEnv, 'ENGI_FORMAT'), explicit: true};
+	}
+
+	try {
+		const configured = readGlobalConfig(deps).config?.format;
+		if (configured) {
+			return {format: configured, explicit: true};
+		}
+	} catch {
+		// A broken config is reported by the commands that need it, not by every call.
+	}
+
+	return {format: io.stdout.isTTY ? 'human' : 'json', explicit: false};
+}
+
+function findCommand(words: readonly string[]): {name: string; consumed: number} {
+	const [first, second] = words;
+	if (first === undefined) {
+		throw new EngiError('missing_command', 'no command given', {hint: 'engi --help lists the commands'});
+	}
+
+	if (commandGroups.has(first)) {
+		const name = `${first} ${second ?? ''}`.trim();
+		if (commandTable.some(entry => entry.name === name)) {
+			return {name, consumed: 2};
+		}
+
+		const subcommands = commandTable.filter(entry => entry.name.startsWith(`${first} `)).map(entry => entry.name);
+		const suggestion = second === undefined ? undefined : nearest(name, subcommands);
+		throw new EngiError(second === undefined ? 'missing_subcommand' : 'unknown_command', second === undefined ? `engi ${first} needs a subcommand` : `unknown command: engi ${name}`, {
+			hint: suggestion ? `did you mean engi ${suggestion}?` : `one of: ${subcommands.join(', ')}`,
+		});
+	}
+
+	if (commandTable.some(entry => entry.name === first)) {
+		return {name: first, consumed: 1};
+	}
+
+	const suggestion = nearest(first, [...commandTable.map(entry => entry.name), ...commandGroups]);
+	throw new EngiError('unknown_command', `unknown command: ${first}`, {
+		hint: suggestion ? `did you mean engi ${suggestion}? (engi --help lists the commands)` : 'engi --help lists the commands',
+	});
+}
+
+/** Maps parsed argv onto the names the command's zod schema validates, checking arity and conflicts. */
+function commandInput(command: CommandDefinition, values: Record<string, unknown>, positionals: string[]): Record<string, unknown> {
+	const specs = command.positionals ?? [];
+	if (positionals.length > specs.length) {
+		throw new EngiError('unexpected_argument', `unexpected argument "${positionals[specs.length]}" for engi ${command.name}`, {hint: `usage: ${command.usage}`});
+	}
+
+	const input: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(values)) {
+		if (value !== undefined && name !== 'format' && name !== 'root' && name !== 'help' && name !== 'version') {
+			input[name] = value;
+		}
+	}
+
+	for (const [index, spec] of specs.entries()) {
+		if (positionals[index] !== undefined) {
+			input[spec.name] = positionals[index];
+		} else if (spec.required) {
+			throw new EngiError('missing_argument', `engi ${command.name} needs <${spec.name}>`, {hint: `usage: ${command.usage}`});
+		}
+	}
+
+	for (const [a, b] of command.conflicts ?? []) {
+		if (input[a] !== undefined && input[b] !== undefined) {
+			throw new EngiError('conflicting_flags', `--${a} and --${b} cannot be used together`, {hint: `see engi ${command.name} --help`});
+		}
+	}
+
+	return input;
+}
+
+function validateFlags(command: CommandDefinition, input: Record<string, unknown>): unknown {
+	const result = command.flags.safeParse(input);
+	if (result.success) {
+		return result.data;
+	}
+
+	const issue = result.error.issues[0];
+	const key = String(issue?.path[0] ?? '');
+	const isPositional = (command.positionals ?? []).some(spec => spec.name === key);
+	const label = key === '' ? 'arguments' : isPositional ? `<${key}>` : `--${key}`;
+	const missing = issue?.code === 'invalid_type' && input[key] === undefined;
+	throw new EngiError(missing ? 'missing_flag' : 'invalid_flag_value', missing ? `engi ${command.name} needs ${label}` : `${label}: ${issue?.message ?? 'invalid value'}`, {
+		hint: `see engi ${command.name} --help`,
+	});
+}
+
+export async function main(argv: readonly string[], io: Io, deps: Deps = processDeps()): Promise<number> {
+	let format: OutputFormat = io.stdout.isTTY ? 'human' : 'json';
+	try {
+		const split = splitArgv(argv, word => commandGroups.has(word));
+		const chosen = chooseFormat(split.globals.format, deps, io);
+		format = chosen.format;
+		if (split.words.length === 0) {
+			if (split.globals.version) {
+				io.stdout.write(`${version}\n`);
+				return 0;
+			}
+
+			if (split.globals.help || split.rest.length === 0) {
+				io.stdout.write((await renderHelp(generalHelpText(), 'engi — find unfinished coding-agent work, pick it up with an evidence-linked brief, keep durable knowledge.')) + '\n');
+				return 0;
+			}
+		}
+
+		const {name, consumed} = findCommand(split.words);
+		const entry = commandTable.find(candidate => candidate.name === name)!;
+		const command = await entry.load();
+		if (split.globals.help) {
+			io.stdout.write((await renderHelp(commandHelpText(command), false)) + '\n');
+			return 0;
+		}
+
+		const extraWords = split.words.slice(consumed);
+		const parsed = parseCommandArgs(command, [...extraWords, ...split.rest]);
+		const flags = validateFlags(command, commandInput(command, parsed.values, parsed.positionals));
+		const context: CommandContext = {
+			deps,
+			format,
+			interactive: !chosen.explicit && Boolean(io.stdin.isTTY) && Boolean(io.stdout.isTTY),
+			rootFlag: split.globals.root,
+			stdin: io.stdin,
+		};
+		const outcome = await command.run(flags, context);
+		if (format === 'json') {
+			printJson(io.stdout, schemaName(command.name), outcome.data);
+		} else {
+			printHuman(io.stdout, command.human(outcome.data));
+		}
+
+		return outcome.exitCode ?? 0;
+	} catch (error) {
+		const engiError = asEngiError(error);
+		if (engiError.code === 'internal_error' && deps.env['ENGI_DEBUG']) {
+			io.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+		}
+
+		printError(io.stderr, format, engiError);
+		return engiError.exitCode;
+	}
+}

@@ -1,0 +1,46 @@
+import {EngiError} from '../engine/errors.js';
+import type {OutputFormat} from '../cli/define.js';
+
+/** Writes one JSON document: the schema name first, then the command's result. */
+export function printJson(stream: NodeJS.WritableStream, schema: string, data: unknown): void {
+	const document = data !== null && typeof data === 'object' && !Array.isArray(data) ? {schema, ...data} : {schema, data};
+	stream.write(JSON.stringify(document) + '\n');
+}
+
+export function printHuman(stream: NodeJS.WritableStream, text: string): void {
+	if (text !== '') {
+		stream.write(text.endsWith('\n') ? text : text + '\n');
+	}
+}
+
+/** The error envelope: JSON on stderr for agents, two plain lines for people. */
+export function printError(stream: NodeJS.WritableStream, format: OutputFormat, error: EngiError): void {
+	if (format === 'json') {
+		stream.write(
+			JSON.stringify({error: {code: error.code, message: error.message, hint: error.hint ?? null, ...(error.details ?? {})}}) + '\n',
+		);
+		return;
+	}
+
+	stream.write(`engi: ${error.message}\n`);
+	if (error.hint) {
+		stream.write(`hint: ${error.hint}\n`);
+	}
+
+	const candidates = error.details?.['candidates'];
+	if (Array.isArray(candidates)) {
+		for (const candidate of candidates.slice(0, 20)) {
+			stream.write(`  ${typeof candidate === 'string' ? candidate : JSON.stringify(candidate)}\n`);
+		}
+	}
+}
+
+/** Anything that is not an EngiError is a bug; it still gets an envelope, never a bare stack. */
+export function asEngiError(error: unknown): EngiError {
+	if (error instanceof EngiError) {
+		return error;
+	}
+
+	const message = error instanceof Error ? error.message : String(error);
+	return new EngiError('internal_error', message, {hint: 'this is a bug in engi; set ENGI_DEBUG=1 to see the stack', cause: error});
+}
