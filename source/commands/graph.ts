@@ -4,21 +4,36 @@ import {listFlag, numberFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
 import {validateNodeKind, validateRelation} from '../engine/graph/validate.js';
 import {canonicalEdgeKind} from '../engine/graph/kinds.js';
 import {EngiError} from '../engine/errors.js';
-import {writeEvents} from '../engine/knowledge/write.js';
+import {writeEvents, type WriteResult} from '../engine/knowledge/write.js';
+import {eventId} from '../engine/journal/canonical.js';
 import {knowledgeBase} from './shared.js';
 
 export const graphWriteOutputSchema = z.object({
 	id: z.string(),
 	op: z.string(),
-	observed_utc: z.string(),
+	/** False when the graph already said exactly this, so nothing was appended. */
+	appended: z.boolean(),
+	observed_utc: z.nullable(z.string()),
 	payload: z.record(z.string(), z.unknown()),
 	quarantined: z.array(z.object({line: z.number(), reason: z.string()})),
 });
 
 type GraphWriteOutput = z.infer<typeof graphWriteOutputSchema>;
 
+/** The command's result from one write: the appended event, or the draft the graph already held. */
+function writeOutput(result: WriteResult): GraphWriteOutput {
+	const quarantined = [...result.quarantined];
+	const event = result.events[0];
+	if (event) {
+		return {id: event.id, op: event.op, appended: true, observed_utc: event.observed_utc, payload: event.payload, quarantined};
+	}
+
+	const draft = result.unchanged[0]!;
+	return {id: eventId(draft.op, draft.payload), op: draft.op, appended: false, observed_utc: null, payload: draft.payload, quarantined};
+}
+
 const humanWrite = (verb: string) => (result: GraphWriteOutput) =>
-	[`${verb}\t${result.id}`, ...result.quarantined.map(line => `quarantined\tline ${line.line}\t${line.reason}`)].join('\n');
+	[`${result.appended ? verb : 'unchanged'}\t${result.id}`, ...result.quarantined.map(line => `quarantined\tline ${line.line}\t${line.reason}`)].join('\n');
 
 export const graphNode = defineCommand({
 	name: 'graph node',
@@ -78,8 +93,7 @@ export const graphNode = defineCommand({
 		}
 
 		const result = await writeEvents(knowledgeBase(context), context.deps, () => [{op: 'node.upsert', payload}]);
-		const event = result.events[0]!;
-		return {data: {id: event.id, op: event.op, observed_utc: event.observed_utc, payload: event.payload, quarantined: [...result.quarantined]}};
+		return {data: writeOutput(result)};
 	},
 	human: humanWrite('created'),
 });
@@ -149,8 +163,7 @@ export const graphRelate = defineCommand({
 
 			return [{op: 'edge.assert', payload}];
 		});
-		const event = result.events[0]!;
-		return {data: {id: event.id, op: event.op, observed_utc: event.observed_utc, payload: event.payload, quarantined: [...result.quarantined]}};
+		return {data: writeOutput(result)};
 	},
 	human: humanWrite('created'),
 });
@@ -168,8 +181,7 @@ export const graphRetract = defineCommand({
 	async run(flags, context) {
 		const type = canonicalEdgeKind(edgeType(flags)).type;
 		const result = await writeEvents(knowledgeBase(context), context.deps, () => [{op: 'edge.retract', payload: {from: flags.from, type, to: flags.to}}]);
-		const event = result.events[0]!;
-		return {data: {id: event.id, op: event.op, observed_utc: event.observed_utc, payload: event.payload, quarantined: [...result.quarantined]}};
+		return {data: writeOutput(result)};
 	},
 	human: humanWrite('retracted'),
 });

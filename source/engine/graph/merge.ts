@@ -9,7 +9,8 @@ export function mergeUpsert(
 ): Record<string, unknown> {
 	const merged: Record<string, unknown> = current ? {...current} : {};
 	for (const [key, value] of Object.entries(payload)) {
-		if (key !== 'observed_utc') {
+		// reassert_of only makes a repeated event distinct; it is not a property of the node.
+		if (key !== 'observed_utc' && key !== 'reassert_of') {
 			merged[key] = value;
 		}
 	}

@@ -4,9 +4,13 @@ import {appendEvents, type EventDraft} from '../journal/append.js';
 import {repairJournal, type RepairResult} from '../journal/quarantine.js';
 import type {JournalLine} from '../journal/schema.js';
 import type {KbPaths} from '../kb/paths.js';
+import {changesNothing, distinctFromHistory} from './effective.js';
 
 export type WriteResult = {
+	/** The events appended; empty when every draft already held. */
 	readonly events: JournalLine[];
+	/** Drafts skipped because the graph already says exactly that. */
+	readonly unchanged: EventDraft[];
 	/** Journal lines this write moved to quarantine before appending, if any. */
 	readonly quarantined: RepairResult['lines'];
 };
@@ -32,12 +36,14 @@ export async function writeEvents(
 		}
 
 		const drafts = build(index);
-		const {events, repaired} = await appendEvents(paths, drafts, deps);
+		const unchanged = drafts.filter(draft => changesNothing(index.db, draft));
+		const effective = drafts.filter(draft => !unchanged.includes(draft)).map(draft => distinctFromHistory(index.db, draft));
+		const {events, repaired} = await appendEvents(paths, effective, deps);
 		if (repaired) {
 			quarantined = [...quarantined, ...repaired.lines];
 		}
 
-		return {events, quarantined};
+		return {events, unchanged, quarantined};
 	} finally {
 		index.close();
 	}
