@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {openIndex, requireKnowledgeBase} from '../engine/index/open.js';
+import {openIndex, readEventCount, requireKnowledgeBase} from '../engine/index/open.js';
 import {repairJournal} from '../engine/journal/quarantine.js';
 import {knowledgeBase} from './shared.js';
 
@@ -31,7 +31,7 @@ export default defineCommand({
 			return {
 				data: {
 					ok: true,
-					events: count('SELECT count(*) FROM events WHERE duplicate = 0'),
+					events: readEventCount(index.db),
 					nodes: count('SELECT count(*) FROM nodes'),
 					edges: count('SELECT count(*) FROM edges'),
 					quarantined: [...repaired.lines],

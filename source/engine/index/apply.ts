@@ -9,6 +9,15 @@ type NodeState = {
 	lastLine: number;
 };
 
+/** Blockers may be recorded as a list or a single string; the index keeps a clean list. */
+export function blockerList(value: unknown): string[] {
+	if (Array.isArray(value)) {
+		return value.filter((item): item is string => typeof item === 'string' && item.trim() !== '');
+	}
+
+	return typeof value === 'string' && value.trim() !== '' ? [value] : [];
+}
+
 /**
  * Replays journal events into the index tables, in file order. Upserts merge top-level keys;
  * asserts add edge rows; retracts close every earlier matching row. An event id seen before (a
@@ -22,7 +31,7 @@ export function createApplier(db: Database) {
 	const eventExists = db.prepare('SELECT 1 FROM events WHERE id = ? AND duplicate = 0 LIMIT 1').pluck();
 	const selectNode = db.prepare('SELECT payload, observed_utc, first_line, last_line FROM nodes WHERE id = ?');
 	const upsertNode = db.prepare(
-		'INSERT OR REPLACE INTO nodes (id, kind, label, status, observed_utc, payload, first_line, last_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+		'INSERT OR REPLACE INTO nodes (id, kind, label, status, next_action, blockers, observed_utc, payload, first_line, last_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
 	);
 	const insertEdge = db.prepare(
 		'INSERT INTO edges (line, event_id, from_id, type, to_id, weight, valid_from, valid_until, observed_utc, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -33,6 +42,7 @@ export function createApplier(db: Database) {
 	const nodes = new Map<string, NodeState>();
 	const seen = new Set<string>();
 	let applied = 0;
+	let distinct = 0;
 
 	function loadNode(id: string): NodeState | undefined {
 		const cached = nodes.get(id);
@@ -56,11 +66,16 @@ export function createApplier(db: Database) {
 		const subject = typeof payload['id'] === 'string' ? payload['id'] : typeof payload['from'] === 'string' ? payload['from'] : null;
 		const object = typeof payload['to'] === 'string' ? payload['to'] : null;
 		insertEvent.run(line, event.id, event.op, event.observed_utc, JSON.stringify(payload), subject, object, duplicate ? 1 : 0);
-		if (duplicate || !known) {
+		if (duplicate) {
 			return;
 		}
 
 		seen.add(event.id);
+		distinct++;
+		if (!known) {
+			return;
+		}
+
 		applied++;
 		switch (event.op) {
 			case 'node.upsert': {
@@ -105,11 +120,13 @@ export function createApplier(db: Database) {
 			const kind = rawKind === undefined ? null : canonicalNodeKind(rawKind).kind;
 			const label = typeof state.payload['label'] === 'string' ? state.payload['label'] : null;
 			const status = typeof state.payload['status'] === 'string' ? state.payload['status'] : null;
-			upsertNode.run(id, kind, label, status, state.payload['observed_utc'], JSON.stringify(state.payload), state.firstLine, state.lastLine);
+			const nextAction = typeof state.payload['next_action'] === 'string' ? state.payload['next_action'] : null;
+			const blockers = blockerList(state.payload['blockers'] ?? state.payload['blocker']);
+			upsertNode.run(id, kind, label, status, nextAction, blockers.length > 0 ? JSON.stringify(blockers) : null, state.payload['observed_utc'], JSON.stringify(state.payload), state.firstLine, state.lastLine);
 		}
 
 		nodes.clear();
 	}
 
-	return {apply, flush, applied: () => applied};
+	return {apply, flush, applied: () => applied, distinct: () => distinct};
 }

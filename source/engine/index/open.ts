@@ -1,4 +1,6 @@
-import {existsSync, statSync, type Stats} from 'node:fs';
+import {copyFileSync, existsSync, mkdtempSync, rmSync, statSync, type Stats} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {EngiError, systemErrorCode} from '../errors.js';
 import type {KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
@@ -125,6 +127,9 @@ function refreshIndex(db: Database, paths: KbPaths, options: {forceRebuild?: boo
 					...fingerprint(paths.journal, scan.endOffset),
 				};
 				db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('watermark', ?)`).run(JSON.stringify(next));
+				// Kept here so status never counts a hundred thousand rows.
+				const previous = incremental ? readEventCount(db) : 0;
+				db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('event_count', ?)`).run(String(previous + applier.distinct()));
 				refresh = incremental ? 'applied' : 'rebuilt';
 				applied = applier.applied();
 			}).immediate();
@@ -151,13 +156,43 @@ function refreshIndex(db: Database, paths: KbPaths, options: {forceRebuild?: boo
 	}
 }
 
-/** Opens the index read-only without refreshing it, for doctor. Undefined when there is none. */
-export function openIndexReadOnly(paths: KbPaths): Database | undefined {
+/**
+ * Opens a private copy of the index, for doctor. Even a read-only SQLite connection to a WAL
+ * database creates its -shm and -wal files, and doctor promises to change nothing at all in the
+ * knowledge base. Undefined when there is no index. The copy is removed when closed.
+ */
+export function openIndexCopy(paths: KbPaths): {db: Database; close(): void} | undefined {
 	if (!existsSync(paths.index)) {
 		return undefined;
 	}
 
-	return openDatabase(paths.index, {readonly: true, fileMustExist: true});
+	const directory = mkdtempSync(join(tmpdir(), 'engi-doctor-'));
+	const remove = () => rmSync(directory, {recursive: true, force: true});
+	try {
+		const copy = join(directory, 'index.sqlite');
+		copyFileSync(paths.index, copy);
+		if (existsSync(`${paths.index}-wal`)) {
+			copyFileSync(`${paths.index}-wal`, `${copy}-wal`);
+		}
+
+		const db = openDatabase(copy, {readonly: false, fileMustExist: true});
+		return {
+			db,
+			close() {
+				db.close();
+				remove();
+			},
+		};
+	} catch (error) {
+		remove();
+		throw error;
+	}
 }
 
 export {readMark as readWatermark};
+
+/** Distinct events in the index (a duplicated line counts once), maintained by every refresh. */
+export function readEventCount(db: Database): number {
+	const value = db.prepare(`SELECT value FROM meta WHERE key = 'event_count'`).pluck().get() as string | undefined;
+	return value === undefined ? 0 : Number(value);
+}

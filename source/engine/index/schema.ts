@@ -1,12 +1,13 @@
 import type {Database, Migration} from '../util/sqlite.js';
 
 /**
- * `.engi/index.sqlite`: everything here is derived from the journal and can be deleted.
+ * `.engi/index.sqlite`: everything here is derived from the journal and can be deleted, so a
+ * schema change bumps the version and the next read rebuilds from scratch.
  * events mirrors the journal line by line; nodes and edges are the replayed graph as of now.
  */
 export const indexMigrations: readonly Migration[] = [
 	{
-		version: 1,
+		version: 3,
 		up(db) {
 			db.exec(`
 				CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,12 +29,15 @@ export const indexMigrations: readonly Migration[] = [
 					kind TEXT,
 					label TEXT,
 					status TEXT,
+					next_action TEXT,
+					blockers TEXT,
 					observed_utc TEXT,
 					payload TEXT NOT NULL,
 					first_line INTEGER NOT NULL,
 					last_line INTEGER NOT NULL
 				);
-				CREATE INDEX nodes_kind ON nodes (kind);
+				-- Covering indexes: the brief and membership queries read these, never the wide rows.
+				CREATE INDEX nodes_kind ON nodes (kind, id, label, status, observed_utc, next_action, blockers);
 				CREATE TABLE edges (
 					seq INTEGER PRIMARY KEY,
 					line INTEGER NOT NULL,
@@ -51,6 +55,7 @@ export const indexMigrations: readonly Migration[] = [
 				);
 				CREATE INDEX edges_from ON edges (from_id, type);
 				CREATE INDEX edges_to ON edges (to_id, type);
+				CREATE INDEX edges_type ON edges (type, to_id, from_id, observed_utc, retracted_utc, valid_from, valid_until);
 				CREATE TABLE corrupt (line INTEGER PRIMARY KEY, reason TEXT NOT NULL, bytes INTEGER NOT NULL);
 			`);
 		},

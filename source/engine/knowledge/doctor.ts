@@ -4,7 +4,7 @@ import type {Deps} from '../deps.js';
 import type {ExitCode} from '../errors.js';
 import {isLocation} from '../graph/kinds.js';
 import {isEdgeLive, replayInMemory} from '../graph/replay.js';
-import {requireKnowledgeBase, openIndexReadOnly, readWatermark} from '../index/open.js';
+import {openIndexCopy, readWatermark, requireKnowledgeBase} from '../index/open.js';
 import {indexMigrations} from '../index/schema.js';
 import {statUnchanged} from '../index/watermark.js';
 import {eventId} from '../journal/canonical.js';
@@ -84,17 +84,18 @@ export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; ex
 }
 
 function checkIndex(paths: KbPaths) {
-	let db;
+	let copy;
 	try {
-		db = openIndexReadOnly(paths);
+		copy = openIndexCopy(paths);
 	} catch (error) {
 		return warn('index-fresh', `index cannot be opened (${error instanceof Error ? error.message : 'error'}); engi index rebuild recreates it`);
 	}
 
-	if (!db) {
+	if (!copy) {
 		return ok('index-fresh', 'no index yet; the next read builds it');
 	}
 
+	const {db} = copy;
 	try {
 		const version = db.pragma('user_version', {simple: true}) as number;
 		if (version !== indexMigrations.at(-1)!.version) {
@@ -106,6 +107,6 @@ function checkIndex(paths: KbPaths) {
 	} catch (error) {
 		return warn('index-fresh', `index cannot be read (${error instanceof Error ? error.message : 'error'}); engi index rebuild recreates it`);
 	} finally {
-		db.close();
+		copy.close();
 	}
 }

@@ -8,7 +8,7 @@ import type {KbPaths} from '../kb/paths.js';
 import {historyEntrySchema, nodeHistory} from './history.js';
 import {momentOf} from './moment.js';
 import {listProjects, resolveProject} from './project-resolve.js';
-import {listTasks, type TaskRecord} from './tasks.js';
+import {pageTasks, type TaskRecord} from './tasks.js';
 
 const scope = 'recorded tasks; unknown status is not proof of unfinished work';
 const briefFields = ['id', 'projects', 'status', 'label', 'updated', 'next_action', 'blockers'] as const;
@@ -79,25 +79,19 @@ export function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): Pro
 		const moment = momentOf(deps);
 		const project = input.id ? resolveProject(db, input.id) : undefined;
 		const projects = Object.fromEntries((project ? [project] : listProjects(db)).map(ref => [ref.id, ref.label]));
-		let tasks = listTasks(db, moment);
-		if (project) {
-			tasks = tasks.filter(task => task.projects.includes(project.id));
-		}
-
 		if (input.view === 'full') {
-			return {view: 'full', id: project!.id, render: renderProjectPage(project!.id, projects[project!.id] ?? null, tasks, db, moment)};
+			const all = pageTasks(db, moment, {project: project!.id, includeTerminal: true, limit: Number.MAX_SAFE_INTEGER, offset: 0});
+			return {view: 'full', id: project!.id, render: renderProjectPage(project!.id, projects[project!.id] ?? null, all.tasks, db, moment)};
 		}
 
-		const terminal = tasks.filter(task => task.terminal).length;
-		const listed = input.view === 'brief' ? tasks.filter(task => !task.terminal) : tasks;
-		const page = listed.slice(input.offset, input.offset + input.limit);
+		const page = pageTasks(db, moment, {project: project?.id, includeTerminal: input.view === 'evidence', limit: input.limit, offset: input.offset});
 		const common = {
 			scope,
 			project: project?.id ?? null,
-			total: listed.length,
-			excluded_terminal: input.view === 'brief' ? terminal : 0,
+			total: page.total,
+			excluded_terminal: input.view === 'brief' ? page.terminal : 0,
 			offset: input.offset,
-			next_offset: input.offset + page.length < listed.length ? input.offset + page.length : null,
+			next_offset: input.offset + page.tasks.length < page.total ? input.offset + page.tasks.length : null,
 			detail: `engi project ${project?.id ?? '<project-id>'} --view evidence`,
 			projects,
 		};
@@ -106,7 +100,7 @@ export function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): Pro
 				view: 'brief',
 				...common,
 				fields: [...briefFields],
-				rows: page.map(task => [task.id, task.projects, task.status, task.label, task.updated, task.next_action, task.blockers]),
+				rows: page.tasks.map(task => [task.id, task.projects, task.status, task.label, task.updated, task.next_action, task.blockers]),
 			};
 		}
 
@@ -114,7 +108,7 @@ export function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): Pro
 			view: 'evidence',
 			...common,
 			project_node: project ? {node: getNode(db, project.id)!.payload, history: nodeHistory(db, project.id)} : null,
-			tasks: page.map(task => ({
+			tasks: page.tasks.map(task => ({
 				id: task.id,
 				projects: task.projects,
 				status: task.status,
@@ -122,7 +116,7 @@ export function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): Pro
 				updated: task.updated,
 				next_action: task.next_action,
 				blockers: task.blockers,
-				node: task.node,
+				node: getNode(db, task.id)!.payload,
 				history: nodeHistory(db, task.id),
 			})),
 		};

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {liveEdgeCondition} from '../graph/read.js';
-import {openIndex} from '../index/open.js';
+import {openIndex, readEventCount} from '../index/open.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import type {KbPaths} from '../kb/paths.js';
 import {momentOf} from './moment.js';
@@ -40,7 +40,7 @@ export function getStatus(paths: KbPaths, deps: Deps): StatusOutput {
 			root: paths.root,
 			nodes: count('SELECT count(*) FROM nodes'),
 			edges: count(`SELECT count(*) FROM edges e WHERE ${live.sql}`, ...live.params),
-			events: count('SELECT count(*) FROM events WHERE duplicate = 0'),
+			events: readEventCount(index.db),
 			quarantined: quarantine.lines,
 			corrupt_lines: index.corrupt.length,
 			index: {refresh: index.refresh, in_memory: index.inMemory},

@@ -21,6 +21,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
 	const Database = sqlite();
 	const db = new Database(path, {readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false});
 	db.pragma('busy_timeout = 10000');
+	// Reading pages through a memory map avoids copying them into SQLite's page cache.
+	db.pragma('mmap_size = 268435456');
 	if (!options.readonly && path !== ':memory:') {
 		db.pragma('journal_mode = WAL');
 		db.pragma('synchronous = NORMAL');

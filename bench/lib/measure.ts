@@ -1,0 +1,111 @@
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+export const cli = join(repoRoot, 'build', 'cli.js');
+const rssReporter = join(repoRoot, 'bench', 'lib', 'report-rss.mjs');
+
+export type Sample = {readonly ms: number; readonly rssMb: number; readonly code: number};
+
+/** Runs one command as a fresh process and records its wall time and peak resident memory. */
+export function runOnce(argv: readonly string[], env: NodeJS.ProcessEnv, options: {nodeArgs?: string[]; cwd?: string} = {}): Sample {
+	const directory = mkdtempSync(join(tmpdir(), 'engi-bench-'));
+	const rssFile = join(directory, 'rss');
+	try {
+		const [command, ...args] = argv;
+		const isNode = command === 'node';
+		const started = process.hrtime.bigint();
+		const result = spawnSync(isNode ? process.execPath : command!, isNode ? ['--import', rssReporter, ...(options.nodeArgs ?? []), ...args] : args, {
+			env: {...env, ENGI_BENCH_RSS_FILE: rssFile},
+			cwd: options.cwd,
+			stdio: ['ignore', 'ignore', 'pipe'],
+			maxBuffer: 64 * 1024 * 1024,
+		});
+		const ms = Number(process.hrtime.bigint() - started) / 1e6;
+		let rssMb = Number.NaN;
+		try {
+			rssMb = Number(readFileSync(rssFile, 'utf8')) / 1024;
+		} catch {}
+
+		if (result.status !== 0 && result.status !== 2) {
+			process.stderr.write(`bench: ${argv.join(' ')} exited ${result.status}: ${String(result.stderr).slice(0, 400)}\n`);
+		}
+
+		return {ms, rssMb, code: result.status ?? -1};
+	} finally {
+		rmSync(directory, {recursive: true, force: true});
+	}
+}
+
+export function median(values: readonly number[]): number {
+	const sorted = [...values].filter(value => !Number.isNaN(value)).sort((a, b) => a - b);
+	if (sorted.length === 0) {
+		return Number.NaN;
+	}
+
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export type Row = {
+	readonly suite: string;
+	readonly name: string;
+	readonly runs: number;
+	readonly medianMs: number;
+	readonly baselineMs: number;
+	readonly rssMb: number;
+	readonly target?: string;
+	readonly note?: string;
+};
+
+/**
+ * Measures a command `runs` times, interleaving `node -e 0` runs so the baseline shares the
+ * machine's state at that moment (this machine's timings drift by 20–30% between batches).
+ */
+export function measure(
+	suite: string,
+	name: string,
+	argv: readonly string[],
+	env: NodeJS.ProcessEnv,
+	options: {runs?: number; warmup?: number; before?: () => void; target?: string; cwd?: string; nodeArgs?: string[]} = {},
+): Row {
+	const runs = options.runs ?? 11;
+	for (let index = 0; index < (options.warmup ?? 1); index++) {
+		options.before?.();
+		runOnce(argv, env, options);
+	}
+
+	const times: number[] = [];
+	const baselines: number[] = [];
+	const rss: number[] = [];
+	for (let index = 0; index < runs; index++) {
+		baselines.push(runOnce(['node', '-e', '0'], env).ms);
+		options.before?.();
+		const sample = runOnce(argv, env, options);
+		times.push(sample.ms);
+		rss.push(sample.rssMb);
+	}
+
+	return {suite, name, runs, medianMs: median(times), baselineMs: median(baselines), rssMb: Math.max(...rss.filter(value => !Number.isNaN(value)), 0), target: options.target};
+}
+
+export function formatTable(rows: readonly Row[]): string {
+	const header = '| suite | measurement | runs | median ms | `node -e 0` ms | ratio | peak RSS MB | target |';
+	const divider = '|---|---|---:|---:|---:|---:|---:|---|';
+	const body = rows.map(row =>
+		[
+			row.suite,
+			row.name,
+			row.runs,
+			row.medianMs.toFixed(1),
+			Number.isNaN(row.baselineMs) ? '—' : row.baselineMs.toFixed(1),
+			Number.isNaN(row.baselineMs) ? '—' : `${(row.medianMs / row.baselineMs).toFixed(2)}×`,
+			row.rssMb ? row.rssMb.toFixed(0) : '—',
+			[row.target, row.note].filter(Boolean).join('; ') || '',
+		].join(' | '),
+	);
+	return [header, divider, ...body.map(line => `| ${line} |`)].join('\n');
+}

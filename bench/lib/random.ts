@@ -1,0 +1,23 @@
+/** A small seeded generator (mulberry32) so every corpus is the same on every run. */
+export function seededRandom(seed: number) {
+	let state = seed >>> 0;
+	const next = () => {
+		state = (state + 0x6d_2b_79_f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+	};
+
+	return {
+		next,
+		int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+		pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+	};
+}
+
+const words = 'index journal session brief token parser adapter catalog project task decision review migrate refactor cache query schema render tail resume checkpoint budget search vocabulary segment latency throughput memory quarantine rebuild'.split(' ');
+
+export function sentence(random: ReturnType<typeof seededRandom>, count: number): string {
+	return Array.from({length: count}, () => random.pick(words)).join(' ');
+}

@@ -1,0 +1,37 @@
+// `npm run bench [suite…]`: generates the synthetic corpora (once, under bench/.corpus) and prints
+// a table of medians, each beside `node -e 0` measured in the same run.
+import {mkdirSync} from 'node:fs';
+import {join} from 'node:path';
+import {formatTable, repoRoot, type Row} from './lib/measure.js';
+import {journalSuite} from './suites/journal.js';
+
+const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[]> = {
+	journal: journalSuite,
+};
+
+const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));
+const unknown = wanted.filter(name => !(name in suites));
+if (unknown.length > 0) {
+	process.stderr.write(`unknown suite(s): ${unknown.join(', ')}; available: ${Object.keys(suites).join(', ')}\n`);
+	process.exit(1);
+}
+
+const corpus = join(repoRoot, 'bench', '.corpus');
+mkdirSync(corpus, {recursive: true});
+const sandbox = join(corpus, 'home');
+mkdirSync(sandbox, {recursive: true});
+const env: NodeJS.ProcessEnv = {
+	...process.env,
+	HOME: sandbox,
+	XDG_CONFIG_HOME: join(sandbox, '.config'),
+	XDG_CACHE_HOME: join(sandbox, '.cache'),
+	XDG_DATA_HOME: join(sandbox, '.local', 'share'),
+};
+const rows: Row[] = [];
+for (const name of wanted.length > 0 ? wanted : Object.keys(suites)) {
+	process.stderr.write(`bench: running ${name}…\n`);
+	rows.push(...suites[name]!(corpus, env));
+}
+
+process.stdout.write(`engi benchmark — ${new Date().toISOString()} — node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env['NODE_EXTRA_CA_CERTS'] ? 'set' : 'unset'}\n\n`);
+process.stdout.write(formatTable(rows) + '\n');
