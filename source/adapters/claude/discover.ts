@@ -1,0 +1,46 @@
+import {existsSync} from 'node:fs';
+import {basename, join} from 'node:path';
+import {fileUnit, listDirectory, walkFiles} from '../shared/fs.js';
+import type {DiscoveredUnit} from '../types.js';
+
+const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+const agentFile = /^agent-[A-Za-z0-9_-]+\.jsonl$/;
+
+/**
+ * `projects/<dash-encoded cwd>/` holds `<sessionId>.jsonl` sessions, 2.0.x subagents as
+ * sibling `agent-<id>.jsonl` files (their records carry the parent's sessionId), and 2.1.x
+ * subagents under `<sessionId>/subagents/` (possibly nested in `workflows/<wf>/`), each with
+ * an `agent-<id>.meta.json` sidecar. Files such as `history.jsonl` are not transcripts.
+ */
+export function discoverClaude(root: string): DiscoveredUnit[] {
+	const units: DiscoveredUnit[] = [];
+	for (const project of listDirectory(root)) {
+		if (!project.isDirectory()) {
+			continue;
+		}
+
+		const directory = join(root, project.name);
+		for (const entry of listDirectory(directory)) {
+			const path = join(directory, entry.name);
+			if (entry.isFile() && sessionFile.test(entry.name)) {
+				push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length)}));
+			} else if (entry.isFile() && agentFile.test(entry.name)) {
+				push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length)}));
+			} else if (entry.isDirectory()) {
+				const subagents = join(path, 'subagents');
+				for (const file of walkFiles(subagents, name => agentFile.test(name), 3)) {
+					const meta = file.replace(/\.jsonl$/, '.meta.json');
+					push(units, fileUnit(file, {idHint: basename(file, '.jsonl'), parentIdHint: entry.name, paths: existsSync(meta) ? [file, meta] : [file]}));
+				}
+			}
+		}
+	}
+
+	return units;
+}
+
+function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {
+	if (unit) {
+		units.push(unit);
+	}
+}

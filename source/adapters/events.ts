@@ -1,0 +1,83 @@
+import * as z from 'zod/mini';
+
+/**
+ * The one event model every native store is normalised to (DESIGN §5). A source row (a JSONL
+ * line, a document item, a database message) becomes zero or more events that share its `line`.
+ * Engine logic (titles, unfinished work, briefs, search) reads only these events, never a
+ * store's native shapes.
+ */
+export const eventKinds = ['user', 'assistant', 'tool_call', 'tool_result', 'system', 'summary', 'meta'] as const;
+export type EventKind = (typeof eventKinds)[number];
+
+export const sessionInfoSchema = z.object({
+	/** The session id the record states (may differ from the file name in resumed sessions). */
+	id: z.optional(z.string()),
+	/** Working directory (the project) recorded by the tool. */
+	cwd: z.optional(z.string()),
+	/** Parent session of a subagent, fork or child thread. */
+	parent_id: z.optional(z.string()),
+	/** A title the tool itself recorded (custom or generated), used when no human request exists. */
+	title: z.optional(z.string()),
+	model: z.optional(z.string()),
+	/** ISO time the tool says the session started. */
+	started: z.optional(z.string()),
+});
+
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+export const sessionEventSchema = z.object({
+	/** 1-based source position: JSONL physical line, document item or database message ordinal. */
+	line: z.number(),
+	kind: z.enum(eventKinds),
+	/** Plain text of a user, assistant, system or summary event. */
+	text: z.optional(z.string()),
+	/**
+	 * On `user` events: true only for text a person typed. Slash-command envelopes, expanded
+	 * commands, compaction summaries, AGENTS.md and environment injections, queued notifications
+	 * and other host-injected text are `false`.
+	 */
+	human: z.optional(z.boolean()),
+	tool: z.optional(
+		z.object({
+			name: z.string(),
+			/** The id that pairs this call with its result; null when the store has none. */
+			call_id: z.nullable(z.string()),
+			input: z.unknown(),
+		}),
+	),
+	result: z.optional(
+		z.object({
+			call_id: z.nullable(z.string()),
+			is_error: z.boolean(),
+			/** Exit status when the store records one (structured or parsed from text). */
+			exit_code: z.optional(z.nullable(z.number())),
+			output: z.string(),
+		}),
+	),
+	timestamp: z.optional(z.string()),
+	/** Record identity where the store has one (uuid, message id, step index as text…). */
+	uuid: z.optional(z.string()),
+	/** The record this one replies to, where the store keeps a tree (Claude, Qwen). */
+	parent: z.optional(z.nullable(z.string())),
+	/** Subagent records inlined in the parent's file. */
+	sidechain: z.optional(z.boolean()),
+	/** The user interrupted or cancelled here (Claude's marker, Codex turn_aborted, an abort…). */
+	interrupted: z.optional(z.boolean()),
+	/** A failed request or API error at this point, as a short message. */
+	error: z.optional(z.string()),
+	/** A tool call the store marks as still running or never finished. */
+	pending: z.optional(z.boolean()),
+	/** Groups records the store split from one response (Claude `message.id`). */
+	message_id: z.optional(z.string()),
+	/** Session facts stated by this record; usually on `meta` events. */
+	session: z.optional(sessionInfoSchema),
+});
+
+export type SessionEvent = z.infer<typeof sessionEventSchema>;
+
+/** One source row and the events it normalises to. `raw` is the native record, untouched. */
+export type SessionRow = {
+	readonly line: number;
+	readonly raw: unknown;
+	readonly events: SessionEvent[];
+};

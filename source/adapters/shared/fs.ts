@@ -1,0 +1,90 @@
+import {existsSync, readdirSync, statSync, type Dirent, type Stats} from 'node:fs';
+import {basename, join} from 'node:path';
+
+export function statOrUndefined(path: string): Stats | undefined {
+	try {
+		return statSync(path);
+	} catch {
+		return undefined;
+	}
+}
+
+export function isDirectory(path: string): boolean {
+	return statOrUndefined(path)?.isDirectory() ?? false;
+}
+
+export function isFile(path: string): boolean {
+	return statOrUndefined(path)?.isFile() ?? false;
+}
+
+/** Directory entries sorted by name, or [] when the directory cannot be read. */
+export function listDirectory(path: string): Dirent[] {
+	try {
+		return readdirSync(path, {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	} catch {
+		return [];
+	}
+}
+
+/** The catalog fingerprint of a file: any change to size, mtime or inode means re-read. */
+export function fileFingerprint(stats: Stats): string {
+	return `${stats.size}:${Math.trunc(stats.mtimeMs)}:${stats.ino}`;
+}
+
+/**
+ * Files under `root` whose name matches, to a bounded depth, in name order. Symbolic links to
+ * directories are not followed, so a link loop can never hang discovery.
+ */
+export function walkFiles(root: string, match: (name: string, path: string) => boolean, maxDepth = 6): string[] {
+	const found: string[] = [];
+	const visit = (directory: string, depth: number) => {
+		for (const entry of listDirectory(directory)) {
+			const path = join(directory, entry.name);
+			if (entry.isDirectory()) {
+				if (depth < maxDepth) {
+					visit(path, depth + 1);
+				}
+			} else if (entry.isFile() && match(entry.name, path)) {
+				found.push(path);
+			}
+		}
+	};
+
+	if (existsSync(root)) {
+		visit(root, 0);
+	}
+
+	return found;
+}
+
+/** A unit for one file, with its fingerprint; undefined when the file vanished meanwhile. */
+export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: string; projectHint?: string; variant?: string; paths?: string[]} = {}) {
+	const stats = statOrUndefined(path);
+	if (!stats?.isFile()) {
+		return undefined;
+	}
+
+	return {
+		key: path,
+		path,
+		paths: extra.paths ?? [path],
+		size: stats.size,
+		mtimeMs: stats.mtimeMs,
+		fingerprint: fileFingerprint(stats),
+		...(extra.idHint === undefined ? {} : {idHint: extra.idHint}),
+		...(extra.parentIdHint === undefined ? {} : {parentIdHint: extra.parentIdHint}),
+		...(extra.projectHint === undefined ? {} : {projectHint: extra.projectHint}),
+		...(extra.variant === undefined ? {} : {variant: extra.variant}),
+	};
+}
+
+export function stem(path: string, extension: string): string {
+	const name = basename(path);
+	return name.endsWith(extension) ? name.slice(0, -extension.length) : name;
+}
+
+/** Resolves a user's --source-root: the directory itself, or a known child of it if present. */
+export function rootOrChild(path: string, child: string): string {
+	const inner = join(path, child);
+	return isDirectory(inner) ? inner : path;
+}

@@ -1,0 +1,103 @@
+import type {SessionEvent, SessionRow} from './events.js';
+
+export const sourceIds = ['claude', 'codex', 'opencode', 'gemini', 'qwen', 'grok', 'copilot', 'cursor', 'vscode', 'antigravity'] as const;
+export type SourceId = (typeof sourceIds)[number];
+
+export function isSourceId(value: string): value is SourceId {
+	return (sourceIds as readonly string[]).includes(value);
+}
+
+/** What adapters may know about the machine: environment, home directory, platform. */
+export type AdapterContext = {
+	readonly env: Readonly<Record<string, string | undefined>>;
+	/** Absolute HOME, or undefined when unset (then only explicit roots work). */
+	readonly home: string | undefined;
+	readonly platform: NodeJS.Platform;
+};
+
+/**
+ * One readable session unit found on disk: usually a transcript file, or one session inside a
+ * database. Discovery only lists directories and stats files; it never parses content.
+ */
+export type DiscoveredUnit = {
+	/** Unique within the catalog: the file path, or `<db path>#<session id>`. */
+	readonly key: string;
+	/** The file read for this session (the database file for database sessions). */
+	readonly path: string;
+	/** Every file that makes up the session (transcript plus sidecars), for later retention. */
+	readonly paths: readonly string[];
+	/** The session id when the layout states it (file stem, directory name, db row). */
+	readonly idHint?: string;
+	/** Parent session when the layout states it (a subagent directory). */
+	readonly parentIdHint?: string;
+	/** Project directory when the layout states it (VS Code workspace.json, Grok .cwd file). */
+	readonly projectHint?: string;
+	/** Adapter-defined variant for files of one source with different formats. */
+	readonly variant?: string;
+	/** Size in bytes of `path` (JSONL units grow by appending). */
+	readonly size: number;
+	/** Changes whenever the unit's content may have changed (size, mtime, inode, db row stamp). */
+	readonly fingerprint: string;
+	/** File modification time (ms), the fallback for the session's last activity. */
+	readonly mtimeMs: number;
+};
+
+/** Per-file scratch state a JSONL normaliser may keep while reading lines in order. */
+export type LineState = Record<string, unknown>;
+
+export type LoadedSession = {
+	readonly rows: SessionRow[];
+	/** Items that could not be read (malformed entries), skipped and counted. */
+	readonly skipped: number;
+	readonly warnings: string[];
+};
+
+type AdapterBase = {
+	readonly id: SourceId;
+	readonly label: string;
+	/** Store roots used when no --source-root is given; roots that do not exist are skipped. */
+	defaultRoots(context: AdapterContext): string[];
+	/**
+	 * Turns a user's --source-root into store roots: accepts the tool's home directory (e.g.
+	 * ~/.codex) or the store directory itself (e.g. ~/.codex/sessions), or a database file.
+	 */
+	resolveRoot(path: string): string[];
+	/** Lists the session units under a store root. Must not parse files. */
+	discover(root: string): DiscoveredUnit[];
+	/** The command that resumes a session in the tool itself, where the tool has one. */
+	nativeResumeCommand(id: string): string | null;
+};
+
+/** Append-only JSONL stores: the engine streams lines and asks the adapter to normalise each. */
+export type JsonlAdapter = AdapterBase & {
+	readonly format: 'jsonl';
+	/**
+	 * Normalises one parsed line. Return [] for records that carry nothing for the event model
+	 * (bookkeeping types); return `null` for a record type this adapter does not know, so the
+	 * engine counts it as skipped.
+	 */
+	normalizeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | null;
+};
+
+/** Whole-document or database stores: the adapter loads every row of one session. */
+export type DocumentAdapter = AdapterBase & {
+	readonly format: 'document' | 'database';
+	/** Throws SessionCorruptError (naming file:line, never content) when the unit cannot be read at all. */
+	loadSession(unit: DiscoveredUnit): LoadedSession;
+};
+
+export type SourceAdapter = JsonlAdapter | DocumentAdapter;
+
+/** A session that cannot be read at all. The message names the file and line, never its content. */
+export class SessionCorruptError extends Error {
+	override readonly name = 'SessionCorruptError';
+	constructor(
+		readonly path: string,
+		readonly line: number | null,
+		readonly reason: string,
+	) {
+		super(`${path}${line === null ? '' : `:${line}`}: ${reason}`);
+	}
+}
+
+export type {SessionEvent, SessionRow};

@@ -1,0 +1,124 @@
+import type {SessionEvent} from '../../adapters/events.js';
+import type {DiscoveredUnit} from '../../adapters/types.js';
+
+export type SessionSummary = {
+	id: string | null;
+	parent_id: string | null;
+	project: string | null;
+	started: string | null;
+	modified: string | null;
+	/** The first request a person typed (host-injected text never counts), or a title the tool recorded. */
+	title: string | null;
+	human_turns: number;
+	assistant_messages: number;
+	tool_calls: number;
+	/** False for files with nothing conversational (e.g. a Claude summary-only file): not sessions. */
+	conversational: boolean;
+};
+
+const titleLength = 200;
+
+export function clipTitle(text: string): string {
+	const single = text.replaceAll(/\s+/g, ' ').trim();
+	return single.length <= titleLength ? single : single.slice(0, titleLength - 1) + '…';
+}
+
+/**
+ * Folds a session's events into its catalog summary. Streaming: call `add` for events in file
+ * order (all of them, or a head window and a tail window), then `finish`.
+ */
+export function createSummarizer(unit: DiscoveredUnit) {
+	const summary: SessionSummary = {
+		id: unit.idHint ?? null,
+		parent_id: unit.parentIdHint ?? null,
+		project: unit.projectHint ?? null,
+		started: null,
+		modified: null,
+		title: null,
+		human_turns: 0,
+		assistant_messages: 0,
+		tool_calls: 0,
+		conversational: false,
+	};
+	let toolTitle: string | null = null;
+	let lastMessageId: string | undefined;
+
+	function add(event: SessionEvent): void {
+		if (event.timestamp) {
+			if (summary.started === null || event.timestamp < summary.started) {
+				summary.started = event.timestamp;
+			}
+
+			if (summary.modified === null || event.timestamp > summary.modified) {
+				summary.modified = event.timestamp;
+			}
+		}
+
+		const facts = event.session;
+		if (facts) {
+			summary.id ??= facts.id ?? null;
+			summary.parent_id ??= facts.parent_id ?? null;
+			summary.project ??= facts.cwd ?? null;
+			if (facts.started && (summary.started === null || facts.started < summary.started)) {
+				summary.started = facts.started;
+			}
+
+			if (facts.title) {
+				toolTitle = clipTitle(facts.title);
+			}
+		}
+
+		switch (event.kind) {
+			case 'user':
+				summary.conversational = true;
+				if (event.human && !event.sidechain) {
+					summary.human_turns++;
+					if (summary.title === null && event.text?.trim()) {
+						summary.title = clipTitle(event.text);
+					}
+				}
+
+				break;
+			case 'assistant':
+			case 'tool_call':
+				summary.conversational = true;
+				if (event.kind === 'tool_call') {
+					summary.tool_calls++;
+				}
+
+				// A response split over several records (one per content block) is one message.
+				if (!event.sidechain && (event.message_id === undefined ? event.kind === 'assistant' : event.message_id !== lastMessageId)) {
+					summary.assistant_messages++;
+				}
+
+				lastMessageId = event.message_id;
+				break;
+			case 'tool_result':
+				summary.conversational = true;
+				break;
+			default:
+				break;
+		}
+	}
+
+	function finish(): SessionSummary {
+		summary.title ??= toolTitle;
+		if (summary.modified === null && unit.mtimeMs > 0) {
+			summary.modified = new Date(unit.mtimeMs).toISOString();
+		}
+
+		summary.started ??= summary.modified;
+		return summary;
+	}
+
+	return {add, finish};
+}
+
+export function summarizeEvents(unit: DiscoveredUnit, events: Iterable<SessionEvent>): SessionSummary {
+	const summarizer = createSummarizer(unit);
+	for (const event of events) {
+		summarizer.add(event);
+	}
+
+	return summarizer.finish();
+}

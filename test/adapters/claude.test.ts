@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import {readdirSync} from 'node:fs';
+import {join} from 'node:path';
+import test from 'node:test';
+import {claudeAdapter} from '../../source/adapters/claude/index.js';
+import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+
+const store = join(fixtureStores, 'claude');
+const byId = () => new Map(readStore(claudeAdapter, store).map(session => [session.summary.id, session]));
+
+test('claude: discovery finds main sessions and subagents in all layouts, and no non-transcripts', () => {
+	assert.deepEqual(claudeAdapter.resolveRoot(store), [join(store, 'projects')]);
+	const units = claudeAdapter.discover(join(store, 'projects'));
+	assert.deepEqual(units.map(unit => unit.idHint).sort(), [
+		'11111111-1111-4111-8111-111111111111',
+		'22222222-2222-4222-8222-222222222222',
+		'33333333-3333-4333-8333-333333333333',
+		'44444444-4444-4444-8444-444444444444',
+		'55555555-5555-4555-8555-555555555555',
+		'agent-aaaa1111',
+		'agent-bbbb2222',
+	]);
+	const nested = units.find(unit => unit.idHint === 'agent-bbbb2222')!;
+	assert.equal(nested.parentIdHint, '22222222-2222-4222-8222-222222222222');
+	assert.equal(nested.paths.length, 2, 'the .meta.json sidecar belongs to the unit, and is not itself a unit');
+});
+
+test('claude: ids, parents, projects and titles', () => {
+	const sessions = byId();
+	const main = sessions.get('11111111-1111-4111-8111-111111111111')!;
+	assert.equal(main.summary.project, '/work/app');
+	assert.equal(main.summary.title, 'Make the parser stream lines instead of reading the whole file', 'envelopes, isMeta and caveats are not the title');
+	assert.equal(main.summary.human_turns, 2, 'compaction summary, sidechain and interrupt marker are not human turns');
+	assert.equal(main.summary.assistant_messages, 4, 'split records sharing message.id count once; sidechains not at all');
+	assert.equal(main.summary.started, '2026-11-20T09:00:00.000Z');
+	assert.equal(main.summary.modified, '2026-11-20T09:03:07.000Z');
+	assert.equal(sessions.get('agent-aaaa1111')!.summary.parent_id, '11111111-1111-4111-8111-111111111111', '2.0.x agent file: parent from its records');
+	assert.equal(sessions.get('agent-bbbb2222')!.summary.parent_id, '22222222-2222-4222-8222-222222222222', '2.1.x: parent from the directory');
+	assert.equal(sessions.get('33333333-3333-4333-8333-333333333333')!.summary.conversational, false, 'a summary-only file is not a session');
+	const other = sessions.get('44444444-4444-4444-8444-444444444444')!;
+	assert.equal(other.summary.project, '/work/other');
+	assert.equal(other.loaded.skipped, 2, 'one torn line and one unknown record type, skipped and counted');
+	assert.match(other.loaded.warnings.join('\n'), /line 2: skipped, not valid JSON/);
+	assert.doesNotMatch(other.loaded.warnings.join('\n'), /trunc/, 'warnings never echo content');
+	assert.equal(other.events.find(event => event.kind === 'assistant')?.error, 'API Error: 529 overloaded');
+});
+
+test('claude: tool calls, results, failures and interruptions', () => {
+	const main = byId().get('11111111-1111-4111-8111-111111111111')!;
+	const calls = main.events.filter(event => event.kind === 'tool_call');
+	assert.deepEqual(calls.map(event => [event.tool?.name, event.tool?.call_id]), [
+		['Read', 'toolu_1'],
+		['Edit', 'toolu_2'],
+		['Bash', 'toolu_3'],
+		['Write', 'toolu_4'],
+	]);
+	const results = main.events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(results.map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]), [
+		['toolu_1', false, undefined],
+		['toolu_2', true, undefined],
+		['toolu_3', true, 1],
+		['toolu_4', true, undefined],
+	]);
+	const interrupt = main.events.find(event => event.interrupted);
+	assert.equal(interrupt?.line, 22);
+	assert.equal(interrupt?.kind, 'system');
+	assert.ok(main.events.some(event => event.kind === 'summary' && event.text?.startsWith('This session is being continued')));
+	assert.ok(main.events.filter(event => event.sidechain).length === 2);
+	assert.equal(main.events.filter(event => event.message_id === 'msg_A').length, 2);
+});
+
+test('claude: a rewind leaves both branches in the file, each with its parent link', () => {
+	const rewind = byId().get('55555555-5555-4555-8555-555555555555')!;
+	const users = rewind.events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.map(event => [event.uuid, event.parent]), [
+		['r1', null],
+		['r3', 'r2'],
+		['r5', 'r2'],
+	]);
+});
+
+test('claude: conformance over the shared third-party fixtures', t => {
+	const directory = sharedFixtures(t, 'claude');
+	if (!directory) {
+		return;
+	}
+
+	const files = readdirSync(directory, {recursive: true, encoding: 'utf8'}).filter(name => name.endsWith('.jsonl'));
+	assert.ok(files.length >= 4);
+	for (const file of files) {
+		const session = readUnit(claudeAdapter, looseUnit(join(directory, file)));
+		assert.ok(session.loaded.rows.length > 0, `${file} has rows`);
+		for (const event of session.events.filter(event => event.kind === 'user' && event.human)) {
+			assert.doesNotMatch(event.text ?? '', /^(<command-|<local-command|Caveat: The messages below|This session is being continued)/, `${file}:${event.line} injected text is not human`);
+		}
+	}
+
+	const parent = readUnit(claudeAdapter, looseUnit(join(directory, 'subagent/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl'), {idHint: '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f'}));
+	assert.equal(parent.summary.id, '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f');
+	assert.ok(parent.summary.title, 'the parent session has a human request');
+	const child = claudeAdapter.discover(join(directory, '..')).length; // Not a real store layout: finds nothing, and never throws.
+	assert.equal(typeof child, 'number');
+});
