@@ -24,6 +24,9 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('graph retract', 'retract an edge', async () => (await import('./commands/graph.js')).graphRetract),
 	entry('index rebuild', 'rebuild the derived index from the journal', async () => (await import('./commands/index-rebuild.js')).default),
 	entry('doctor', 'check the knowledge base without changing it', async () => (await import('./commands/doctor.js')).default),
+	entry('sessions', 'list agent sessions, newest first', async () => (await import('./commands/sessions.js')).default),
+	entry('read', 'read one agent session, a page at a time', async () => (await import('./commands/read.js')).default),
+	entry('conversation', 'alias of read', async () => (await import('./commands/read.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 ];
 

@@ -7,7 +7,8 @@ import type {DiscoveredUnit, LoadedSession, SourceAdapter, JsonlAdapter, LineSta
 export const maxLineBytes = 32 * 1024 * 1024;
 const maxWarnings = 20;
 
-export type RowVisitor = (row: SessionRow) => boolean | void;
+/** Visits one row; `offset` is the byte offset of its line (JSONL) or 0. Return false to stop. */
+export type RowVisitor = (row: SessionRow, offset: number) => boolean | void;
 
 export type RowScan = {
 	skipped: number;
@@ -25,6 +26,8 @@ export type JsonlScanOptions = {
 	readonly toOffset?: number;
 	/** Normaliser state carried over from an earlier scan of the same file. */
 	readonly state?: LineState;
+	/** Told about every line that was skipped, and why (never its content). */
+	readonly onSkip?: (line: number, reason: string) => void;
 };
 
 /**
@@ -35,7 +38,8 @@ export type JsonlScanOptions = {
 export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: RowVisitor, options: JsonlScanOptions = {}): RowScan {
 	const state: LineState = options.state ?? {};
 	const scan: RowScan = {skipped: 0, warnings: [], endOffset: options.fromOffset ?? 0, nextLine: options.fromLine ?? 1, stopped: false};
-	const warn = (message: string) => {
+	const warn = (message: string, line: number, reason: string) => {
+		options.onSkip?.(line, reason);
 		if (scan.warnings.length < maxWarnings) {
 			scan.warnings.push(message);
 		}
@@ -46,7 +50,7 @@ export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: Ro
 		raw => {
 			if (raw.oversized) {
 				scan.skipped++;
-				warn(`line ${raw.number}: skipped, longer than ${maxLineBytes / 1024 / 1024} MiB`);
+				warn(`line ${raw.number}: skipped, longer than ${maxLineBytes / 1024 / 1024} MiB`, raw.number, 'too long');
 				return;
 			}
 
@@ -62,7 +66,11 @@ export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: Ro
 			const values = parseJsonLine(text);
 			if (values === null) {
 				scan.skipped++;
-				warn(raw.terminated ? `line ${raw.number}: skipped, not valid JSON` : `line ${raw.number}: skipped, incomplete last line (still being written?)`);
+				warn(
+					raw.terminated ? `line ${raw.number}: skipped, not valid JSON` : `line ${raw.number}: skipped, incomplete last line (still being written?)`,
+					raw.number,
+					raw.terminated ? 'not valid JSON' : 'incomplete last line',
+				);
 				return;
 			}
 
@@ -76,10 +84,11 @@ export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: Ro
 
 				if (events === null) {
 					scan.skipped++;
+					options.onSkip?.(raw.number, 'unknown record type');
 					continue;
 				}
 
-				if (visit({line: raw.number, raw: value, events}) === false) {
+				if (visit({line: raw.number, raw: value, events}, raw.offset) === false) {
 					scan.stopped = true;
 					return false;
 				}

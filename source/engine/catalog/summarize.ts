@@ -18,6 +18,16 @@ export type SessionSummary = {
 
 const titleLength = 200;
 
+/** Timestamps come in many spellings; the catalog compares them as UTC ISO strings. */
+export function utcIso(value: string | undefined | null): string | null {
+	if (!value) {
+		return null;
+	}
+
+	const time = Date.parse(value);
+	return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
 export function clipTitle(text: string): string {
 	const single = text.replaceAll(/\s+/g, ' ').trim();
 	return single.length <= titleLength ? single : single.slice(0, titleLength - 1) + '…';
@@ -27,8 +37,8 @@ export function clipTitle(text: string): string {
  * Folds a session's events into its catalog summary. Streaming: call `add` for events in file
  * order (all of them, or a head window and a tail window), then `finish`.
  */
-export function createSummarizer(unit: DiscoveredUnit) {
-	const summary: SessionSummary = {
+export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary) {
+	const summary: SessionSummary = previous ? {...previous} : {
 		id: unit.idHint ?? null,
 		parent_id: unit.parentIdHint ?? null,
 		project: unit.projectHint ?? null,
@@ -44,13 +54,14 @@ export function createSummarizer(unit: DiscoveredUnit) {
 	let lastMessageId: string | undefined;
 
 	function add(event: SessionEvent): void {
-		if (event.timestamp) {
-			if (summary.started === null || event.timestamp < summary.started) {
-				summary.started = event.timestamp;
+		const timestamp = utcIso(event.timestamp);
+		if (timestamp) {
+			if (summary.started === null || timestamp < summary.started) {
+				summary.started = timestamp;
 			}
 
-			if (summary.modified === null || event.timestamp > summary.modified) {
-				summary.modified = event.timestamp;
+			if (summary.modified === null || timestamp > summary.modified) {
+				summary.modified = timestamp;
 			}
 		}
 
@@ -59,8 +70,9 @@ export function createSummarizer(unit: DiscoveredUnit) {
 			summary.id ??= facts.id ?? null;
 			summary.parent_id ??= facts.parent_id ?? null;
 			summary.project ??= facts.cwd ?? null;
-			if (facts.started && (summary.started === null || facts.started < summary.started)) {
-				summary.started = facts.started;
+			const started = utcIso(facts.started);
+			if (started && (summary.started === null || started < summary.started)) {
+				summary.started = started;
 			}
 
 			if (facts.title) {

@@ -1,0 +1,102 @@
+import * as z from 'zod/mini';
+import {defineCommand} from '../cli/define.js';
+import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
+import {EngiError} from '../engine/errors.js';
+import {readConversation, readOutputSchema, type ReadOutput} from '../engine/conversation/read.js';
+import {views} from '../engine/conversation/views.js';
+import {sourceOptions} from './shared.js';
+
+/** `--lines 3,1,3` → [1, 3]: unique positive positions, sorted, at most 100. */
+export function linesFlag() {
+	return z.pipe(
+		z.string(),
+		z.transform((value, context) => {
+			const parts = value.split(',').map(part => part.trim());
+			const numbers = parts.map(part => (/^\d+$/.test(part) ? Number(part) : Number.NaN));
+			if (parts.some(part => part === '') || numbers.some(number => !Number.isSafeInteger(number) || number < 1)) {
+				context.issues.push({code: 'custom', message: `must be positive line numbers separated by commas, got "${value}"`, input: value});
+				return z.NEVER;
+			}
+
+			const unique = [...new Set(numbers)].sort((a, b) => a - b);
+			if (unique.length > 100) {
+				context.issues.push({code: 'custom', message: `at most 100 positions, got ${unique.length}`, input: value});
+				return z.NEVER;
+			}
+
+			return unique;
+		}),
+	);
+}
+
+function renderHuman(result: ReadOutput): string {
+	const head = `${result.source} ${result.session_id} (${result.view}) lines ${result.offset + 1}…${result.next_offset ?? result.last_line} of ${result.last_line}${result.status === 'past_end' ? ' — past the end' : ''}`;
+	const body = result.records.map(record => {
+		const fields = record as Record<string, unknown>;
+		switch (result.view) {
+			case 'dialogue':
+				return `[${fields['line']}] ${String(fields['role'])}: ${String(fields['content'])}`;
+			case 'index':
+				return `${fields['line']}\t${String(fields['kind'])}\t${String(fields['preview'])}`;
+			default:
+				return JSON.stringify(record);
+		}
+	});
+	const tail = [result.next_offset === null ? '' : `next_offset=${result.next_offset}`, ...result.warnings.map(warning => `warning\t${warning}`)];
+	return [head, ...body, ...tail].filter(Boolean).join('\n');
+}
+
+export default defineCommand({
+	name: 'read',
+	summary: 'read one agent session, a page at a time (alias: conversation)',
+	usage: 'engi read <id> [--source <tool>] [--source-root <dir>] [--view dialogue|events|context|index] [--offset <n>] [--limit <n>] | [--lines a,b,c]',
+	examples: [
+		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d',
+		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --view context --offset 40 --limit 20',
+		'engi read ses_4kQ2ZpLmVn --source opencode --lines 12,15',
+	],
+	options: {
+		...sourceOptions,
+		view: {type: 'string', placeholder: '<view>', description: 'dialogue (default): user and assistant text; events: native records; context: text plus bounded tool previews; index: one line per event'},
+		offset: {type: 'string', placeholder: '<n>', description: 'zero-based source line to start at (see next_offset)'},
+		limit: {type: 'string', placeholder: '<n>', description: 'source rows per page, 1–100 (default 20)'},
+		lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these 1-based lines as native records (at most 100)'},
+	},
+	positionals: [{name: 'id', required: true, description: 'a full session UUID or the tool\'s own session id'}],
+	flags: z.object({
+		id: z.string(),
+		source: z.optional(textFlag()),
+		'source-root': z.optional(textFlag()),
+		view: z.optional(choiceFlag(views)),
+		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
+		limit: z.optional(intFlag(1, 100)),
+		lines: z.optional(linesFlag()),
+	}),
+	conflicts: [
+		['lines', 'offset'],
+		['lines', 'limit'],
+	],
+	needsRoot: false,
+	output: readOutputSchema,
+	async run(flags, context) {
+		if (flags.lines && flags.view && flags.view !== 'events') {
+			throw new EngiError('conflicting_flags', '--lines returns native records (the events view) and cannot be combined with --view ' + flags.view, {hint: 'drop --view, or use --offset/--limit'});
+		}
+
+		return {
+			data: readConversation(
+				{
+					id: flags.id,
+					source: flags.source,
+					sourceRoot: flags['source-root'],
+					view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
+					offset: flags.offset ?? 0,
+					limit: flags.limit ?? 20,
+					lines: flags.lines,
+				},
+				context.deps,
+			),
+		};
+	},
+	human: renderHuman,
+});

@@ -1,0 +1,61 @@
+import * as z from 'zod/mini';
+import {defineCommand} from '../cli/define.js';
+import {intFlag, textFlag} from '../cli/flag-schemas.js';
+import {listSessions, sessionsOutputSchema, type SessionsOutput} from '../engine/catalog/sessions.js';
+import {clip, tsv} from '../output/text.js';
+import {pagingOptions, scopeOptions} from './shared.js';
+
+function renderHuman(result: SessionsOutput): string {
+	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
+	const lines = [`${result.total} session${result.total === 1 ? '' : 's'} (${scope}${result.scope.since ? `, since ${result.scope.since}` : ''})`];
+	lines.push(tsv(result.sessions.map(session => [session.modified ?? '', session.source, session.id, session.project, clip(session.title ?? '(no request)', 80)])));
+	if (result.next_offset !== null) {
+		lines.push(`next_offset=${result.next_offset}`);
+	}
+
+	lines.push(...result.warnings.map(warning => `warning\t${warning}`));
+	return lines.filter(Boolean).join('\n');
+}
+
+export default defineCommand({
+	name: 'sessions',
+	summary: 'list agent sessions, newest first (default: this project)',
+	usage: 'engi sessions [--source <tool>] [--since <when>] [--project <dir> | --all-projects] [--limit <n>] [--offset <n>]',
+	examples: ['engi sessions', 'engi sessions --all-projects --since 3d', 'engi sessions --source codex --source-root ~/backup/.codex --all-projects'],
+	options: {
+		...scopeOptions,
+		subagents: {type: 'boolean', description: 'also list subagent and child sessions'},
+		...pagingOptions,
+	},
+	flags: z.object({
+		source: z.optional(textFlag()),
+		'source-root': z.optional(textFlag()),
+		since: z.optional(textFlag()),
+		project: z.optional(textFlag()),
+		'all-projects': z.optional(z.boolean()),
+		subagents: z.optional(z.boolean()),
+		limit: z.optional(intFlag(1, 500)),
+		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
+	}),
+	conflicts: [['project', 'all-projects']],
+	needsRoot: false,
+	output: sessionsOutputSchema,
+	async run(flags, context) {
+		return {
+			data: listSessions(
+				{
+					source: flags.source,
+					sourceRoot: flags['source-root'],
+					since: flags.since,
+					project: flags.project,
+					allProjects: Boolean(flags['all-projects']),
+					includeSubagents: Boolean(flags.subagents),
+					limit: flags.limit ?? 50,
+					offset: flags.offset ?? 0,
+				},
+				context.deps,
+			),
+		};
+	},
+	human: renderHuman,
+});

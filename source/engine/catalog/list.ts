@@ -1,0 +1,107 @@
+import * as z from 'zod/mini';
+import type {Database} from '../util/sqlite.js';
+import {decodeRow, type catalogStore} from './store.js';
+import type {CatalogRow} from './scan.js';
+
+export const sessionEntrySchema = z.object({
+	id: z.string(),
+	source: z.string(),
+	project: z.string(),
+	title: z.nullable(z.string()),
+	started: z.nullable(z.string()),
+	modified: z.nullable(z.string()),
+	parent_id: z.nullable(z.string()),
+	subagents: z.number(),
+	human_turns: z.number(),
+	records: z.number(),
+	skipped: z.number(),
+	bytes: z.number(),
+	path: z.string(),
+	error: z.nullable(z.string()),
+});
+
+export type SessionEntry = z.infer<typeof sessionEntrySchema>;
+
+export type SessionFilter = {
+	/** (source, root) pairs in scope: only what this call's targets cover. */
+	readonly scope: ReadonlyArray<{source: string; root: string}>;
+	/** Recorded working directories that count as the project; undefined for all projects. */
+	readonly project?: readonly string[];
+	readonly since?: string;
+	readonly includeSubagents: boolean;
+};
+
+function scopeSql(filter: SessionFilter): {sql: string; params: unknown[]} {
+	if (filter.scope.length === 0) {
+		return {sql: '0', params: []};
+	}
+
+	const parts: string[] = [];
+	const params: unknown[] = [];
+	parts.push(`(${filter.scope.map(() => '(source = ? AND root = ?)').join(' OR ')})`);
+	params.push(...filter.scope.flatMap(entry => [entry.source, entry.root]));
+	parts.push('(conversational = 1 OR error IS NOT NULL)');
+	if (!filter.includeSubagents) {
+		parts.push('parent_id IS NULL');
+	}
+
+	if (filter.since) {
+		parts.push('modified >= ?');
+		params.push(filter.since);
+	}
+
+	if (filter.project) {
+		parts.push(`(${filter.project.map(() => '(project = ? OR substr(project, 1, ?) = ?)').join(' OR ')})`);
+		params.push(...filter.project.flatMap(root => [root, root.length + 1, root.endsWith('/') ? root : root + '/']));
+	}
+
+	return {sql: parts.join(' AND '), params};
+}
+
+export function toEntry(row: CatalogRow, subagents: number): SessionEntry {
+	return {
+		id: row.summary.id ?? row.key,
+		source: row.source,
+		project: row.summary.project ?? 'unknown',
+		title: row.summary.title,
+		started: row.summary.started,
+		modified: row.summary.modified,
+		parent_id: row.summary.parent_id,
+		subagents,
+		human_turns: row.summary.human_turns,
+		records: row.records,
+		skipped: row.skipped,
+		bytes: row.size,
+		path: row.path,
+		error: row.error,
+	};
+}
+
+/**
+ * Sessions in scope, newest first, one per (source, id): a session stored twice (a resumed
+ * copy, two storages of one tool) is listed once, by its most recent copy.
+ */
+export function listCatalogRows(db: Database, filter: SessionFilter): CatalogRow[] {
+	const where = scopeSql(filter);
+	const rows = (db.prepare(`SELECT * FROM units WHERE ${where.sql} ORDER BY modified DESC, id ASC`).all(...where.params) as Parameters<typeof decodeRow>[0][]).map(record => decodeRow(record));
+	const seen = new Set<string>();
+	return rows.filter(row => {
+		const identity = `${row.source}\u0000${row.summary.id ?? row.key}`;
+		if (seen.has(identity)) {
+			return false;
+		}
+
+		seen.add(identity);
+		return true;
+	});
+}
+
+export function subagentCounts(db: Database, filter: SessionFilter): Map<string, number> {
+	const scope = filter.scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0';
+	const rows = db
+		.prepare(`SELECT source, parent_id, count(*) AS n FROM units WHERE parent_id IS NOT NULL AND (${scope}) GROUP BY source, parent_id`)
+		.all(...filter.scope.flatMap(entry => [entry.source, entry.root])) as Array<{source: string; parent_id: string; n: number}>;
+	return new Map(rows.map(row => [`${row.source}\u0000${row.parent_id}`, row.n]));
+}
+
+export type {catalogStore};

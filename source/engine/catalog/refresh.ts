@@ -1,0 +1,64 @@
+import type {DiscoveredUnit} from '../../adapters/types.js';
+import type {Database} from '../util/sqlite.js';
+import {scanUnit} from './scan.js';
+import {catalogStore} from './store.js';
+import type {SourceTarget} from './targets.js';
+
+export type RefreshReport = {
+	/** Units whose fingerprint changed (or that were new) and were read. */
+	scanned: number;
+	/** Units that cost only a stat. */
+	unchanged: number;
+	removed: number;
+	warnings: string[];
+};
+
+/**
+ * Brings the catalog up to date with the stores: discover every unit under each root, re-read
+ * only units whose fingerprint changed, and forget units that disappeared. One transaction per
+ * root keeps a crash from leaving half a root behind.
+ */
+export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): RefreshReport {
+	const store = catalogStore(db);
+	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: []};
+	for (const {adapter, roots} of targets) {
+		for (const root of roots) {
+			let units: DiscoveredUnit[];
+			try {
+				units = adapter.discover(root);
+			} catch (error) {
+				report.warnings.push(`${adapter.id}: could not list ${root} (${error instanceof Error ? error.message : 'error'})`);
+				continue;
+			}
+
+			const known = store.rowsForRoot(adapter.id, root);
+			const changed = units.filter(unit => known.get(unit.key)?.fingerprint !== unit.fingerprint);
+			report.unchanged += units.length - changed.length;
+			const present = new Set(units.map(unit => unit.key));
+			const results = changed.flatMap(unit => {
+				try {
+					return [scanUnit(adapter, root, unit, known.get(unit.key), offset => store.checkpointBefore(unit.key, offset))];
+				} catch (error) {
+					// The file vanished or became unreadable between listing and reading: try again next call.
+					report.warnings.push(`${adapter.id}: could not read ${unit.path} (${error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error'})`);
+					return [];
+				}
+			});
+			db.transaction(() => {
+				for (const result of results) {
+					store.save(result.row, result.offsets, result.replaceOffsets);
+				}
+
+				for (const key of known.keys()) {
+					if (!present.has(key)) {
+						store.remove(key);
+						report.removed++;
+					}
+				}
+			}).immediate();
+			report.scanned += results.length;
+		}
+	}
+
+	return report;
+}

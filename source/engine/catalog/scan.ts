@@ -1,0 +1,233 @@
+import {closeSync, openSync, readSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import type {SessionEvent} from '../../adapters/events.js';
+import {scanJsonl} from '../../adapters/rows.js';
+import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type SourceAdapter} from '../../adapters/types.js';
+import {computeTail, type TailState} from '../sessions/tail.js';
+import {createSummarizer, type SessionSummary} from './summarize.js';
+
+/** Everything the catalog keeps about one session unit. */
+export type CatalogRow = {
+	key: string;
+	source: string;
+	root: string;
+	path: string;
+	paths: string[];
+	variant: string | null;
+	format: SourceAdapter['format'];
+	fingerprint: string;
+	size: number;
+	mtime_ms: number;
+	summary: SessionSummary;
+	tail: TailState;
+	records: number;
+	skipped: number;
+	scanned_bytes: number;
+	next_line: number;
+	check_hash: string | null;
+	/** Why the unit could not be read at all (names file:line, never content). */
+	error: string | null;
+};
+
+export type Checkpoint = {line: number; offset: number};
+
+export type ScanResult = {row: CatalogRow; offsets: Checkpoint[]; replaceOffsets: boolean};
+
+/** The end of a transcript that decides whether its work finished. */
+export const tailWindowBytes = 1024 * 1024;
+const checkpointLines = 1000;
+const checkpointBytes = 1024 * 1024;
+const checkBytes = 4096;
+
+function checkHash(path: string, end: number): string {
+	const start = Math.max(0, end - checkBytes);
+	const buffer = Buffer.alloc(end - start);
+	const fd = openSync(path, 'r');
+	try {
+		readSync(fd, buffer, 0, buffer.length, start);
+	} finally {
+		closeSync(fd);
+	}
+
+	return createHash('sha256').update(buffer).digest('hex');
+}
+
+function baseRow(source: string, root: string, unit: DiscoveredUnit, format: SourceAdapter['format']): Omit<CatalogRow, 'summary' | 'tail' | 'records' | 'skipped' | 'scanned_bytes' | 'next_line' | 'check_hash' | 'error'> {
+	return {
+		key: unit.key,
+		source,
+		root,
+		path: unit.path,
+		paths: [...unit.paths],
+		variant: unit.variant ?? null,
+		format,
+		fingerprint: unit.fingerprint,
+		size: unit.size,
+		mtime_ms: unit.mtimeMs,
+	};
+}
+
+const inodeOf = (fingerprint: string) => fingerprint.split(':')[2];
+
+/**
+ * Reads one unit for the catalog. A JSONL file that only grew since the last scan is read from
+ * where the last scan stopped (plus its last MiB again, for the tail); anything else is read
+ * from the start. Documents and database sessions are loaded whole.
+ */
+export function scanUnit(
+	adapter: SourceAdapter,
+	root: string,
+	unit: DiscoveredUnit,
+	previous: CatalogRow | undefined,
+	checkpointBefore: (offset: number) => Checkpoint,
+): ScanResult {
+	if (adapter.format !== 'jsonl') {
+		return scanDocument(adapter, root, unit);
+	}
+
+	const grew =
+		previous !== undefined &&
+		previous.error === null &&
+		previous.format === 'jsonl' &&
+		previous.path === unit.path &&
+		unit.size >= previous.scanned_bytes &&
+		inodeOf(previous.fingerprint) === inodeOf(unit.fingerprint) &&
+		previous.check_hash === checkHash(unit.path, previous.scanned_bytes);
+	return grew ? continueJsonl(adapter, root, unit, previous, checkpointBefore) : scanJsonlFromStart(adapter, root, unit);
+}
+
+function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit): ScanResult {
+	const summarizer = createSummarizer(unit);
+	const offsets: Checkpoint[] = [{line: 1, offset: 0}];
+	let window: Array<{offset: number; events: SessionEvent[]}> = [];
+	let records = 0;
+	let lastCheckpoint = offsets[0]!;
+	const scan = scanJsonl(adapter, unit, (row, offset) => {
+		records++;
+		if (row.line - lastCheckpoint.line >= checkpointLines || offset - lastCheckpoint.offset >= checkpointBytes) {
+			lastCheckpoint = {line: row.line, offset};
+			offsets.push(lastCheckpoint);
+		}
+
+		for (const event of row.events) {
+			summarizer.add(event);
+		}
+
+		window.push({offset, events: row.events});
+		if (window.length > 4096 && window[0]!.offset < offset - tailWindowBytes) {
+			window = window.filter(entry => entry.offset >= offset - tailWindowBytes);
+		}
+	});
+	const tailStart = Math.max(0, scan.endOffset - tailWindowBytes);
+	const tailEvents = window.filter(entry => entry.offset >= tailStart).flatMap(entry => entry.events);
+	return {
+		row: {
+			...baseRow(adapter.id, root, unit, 'jsonl'),
+			summary: summarizer.finish(),
+			tail: computeTail(tailEvents, tailStart > 0),
+			records,
+			skipped: scan.skipped,
+			scanned_bytes: scan.endOffset,
+			next_line: scan.nextLine,
+			check_hash: checkHash(unit.path, scan.endOffset),
+			error: null,
+		},
+		offsets,
+		replaceOffsets: true,
+	};
+}
+
+function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, previous: CatalogRow, checkpointBefore: (offset: number) => Checkpoint): ScanResult {
+	const summarizer = createSummarizer(unit, previous.summary);
+	const offsets: Checkpoint[] = [];
+	let lastCheckpoint = checkpointBefore(previous.scanned_bytes);
+	let records = previous.records;
+	const grown = scanJsonl(
+		adapter,
+		unit,
+		(row, offset) => {
+			records++;
+			if (row.line - lastCheckpoint.line >= checkpointLines || offset - lastCheckpoint.offset >= checkpointBytes) {
+				lastCheckpoint = {line: row.line, offset};
+				offsets.push(lastCheckpoint);
+			}
+
+			for (const event of row.events) {
+				summarizer.add(event);
+			}
+		},
+		{fromOffset: previous.scanned_bytes, fromLine: previous.next_line},
+	);
+	const tailStart = Math.max(0, grown.endOffset - tailWindowBytes);
+	const from = checkpointBefore(tailStart);
+	const tailEvents: SessionEvent[] = [];
+	scanJsonl(
+		adapter,
+		unit,
+		(row, offset) => {
+			if (offset >= tailStart) {
+				tailEvents.push(...row.events);
+			}
+		},
+		{fromOffset: from.offset, fromLine: from.line, toOffset: grown.endOffset},
+	);
+	return {
+		row: {
+			...baseRow(adapter.id, root, unit, 'jsonl'),
+			summary: summarizer.finish(),
+			tail: computeTail(tailEvents, tailStart > 0),
+			records,
+			skipped: previous.skipped + grown.skipped,
+			scanned_bytes: grown.endOffset,
+			next_line: grown.nextLine,
+			check_hash: checkHash(unit.path, grown.endOffset),
+			error: null,
+		},
+		offsets,
+		replaceOffsets: false,
+	};
+}
+
+function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: string, unit: DiscoveredUnit): ScanResult {
+	const summarizer = createSummarizer(unit);
+	try {
+		const loaded = adapter.loadSession(unit);
+		const events = loaded.rows.flatMap(row => row.events);
+		for (const event of events) {
+			summarizer.add(event);
+		}
+
+		return {
+			row: {
+				...baseRow(adapter.id, root, unit, adapter.format),
+				summary: summarizer.finish(),
+				tail: computeTail(events, false),
+				records: loaded.rows.length,
+				skipped: loaded.skipped,
+				scanned_bytes: unit.size,
+				next_line: (loaded.rows.at(-1)?.line ?? 0) + 1,
+				check_hash: null,
+				error: null,
+			},
+			offsets: [],
+			replaceOffsets: true,
+		};
+	} catch (error) {
+		const reason = error instanceof SessionCorruptError ? error.message : `${unit.path}: could not be read (${error instanceof Error ? error.name : 'error'})`;
+		return {
+			row: {
+				...baseRow(adapter.id, root, unit, adapter.format),
+				summary: summarizer.finish(),
+				tail: computeTail([], false),
+				records: 0,
+				skipped: 0,
+				scanned_bytes: unit.size,
+				next_line: 1,
+				check_hash: null,
+				error: reason,
+			},
+			offsets: [],
+			replaceOffsets: true,
+		};
+	}
+}

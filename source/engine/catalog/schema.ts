@@ -1,0 +1,52 @@
+import type {Migration} from '../util/sqlite.js';
+
+/**
+ * `$XDG_CACHE_HOME/engi/catalog.sqlite`: what engi learned from each session unit, keyed by its
+ * fingerprint, so unchanged files cost a stat. Derived and safe to delete; a schema change bumps
+ * the version and the catalog is rebuilt on the next call.
+ */
+export const catalogMigrations: readonly Migration[] = [
+	{
+		version: 1,
+		up(db) {
+			db.exec(`
+				CREATE TABLE units (
+					key TEXT PRIMARY KEY,
+					source TEXT NOT NULL,
+					root TEXT NOT NULL,
+					path TEXT NOT NULL,
+					paths TEXT NOT NULL,
+					variant TEXT,
+					format TEXT NOT NULL,
+					fingerprint TEXT NOT NULL,
+					size INTEGER NOT NULL,
+					mtime_ms REAL NOT NULL,
+					id TEXT,
+					parent_id TEXT,
+					project TEXT,
+					started TEXT,
+					modified TEXT,
+					title TEXT,
+					conversational INTEGER NOT NULL,
+					records INTEGER NOT NULL,
+					skipped INTEGER NOT NULL,
+					summary TEXT NOT NULL,
+					tail TEXT NOT NULL,
+					scanned_bytes INTEGER NOT NULL,
+					next_line INTEGER NOT NULL,
+					check_hash TEXT,
+					error TEXT
+				);
+				CREATE INDEX units_id ON units (id);
+				CREATE INDEX units_root ON units (source, root);
+				CREATE INDEX units_modified ON units (modified);
+				CREATE TABLE offsets (
+					key TEXT NOT NULL,
+					line INTEGER NOT NULL,
+					offset INTEGER NOT NULL,
+					PRIMARY KEY (key, line)
+				) WITHOUT ROWID;
+			`);
+		},
+	},
+];

@@ -1,0 +1,116 @@
+import type {SessionSummary} from './summarize.js';
+import type {TailState} from '../sessions/tail.js';
+import type {Database} from '../util/sqlite.js';
+import type {CatalogRow, Checkpoint} from './scan.js';
+
+type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string};
+
+const columns = [
+	'key',
+	'source',
+	'root',
+	'path',
+	'paths',
+	'variant',
+	'format',
+	'fingerprint',
+	'size',
+	'mtime_ms',
+	'id',
+	'parent_id',
+	'project',
+	'started',
+	'modified',
+	'title',
+	'conversational',
+	'records',
+	'skipped',
+	'summary',
+	'tail',
+	'scanned_bytes',
+	'next_line',
+	'check_hash',
+	'error',
+] as const;
+
+export function decodeRow(record: UnitRecord): CatalogRow {
+	return {
+		...record,
+		paths: JSON.parse(record.paths) as string[],
+		summary: JSON.parse(record.summary) as SessionSummary,
+		tail: JSON.parse(record.tail) as TailState,
+	};
+}
+
+/** Prepared statements over the catalog tables; rows go in and come out typed. */
+export function catalogStore(db: Database) {
+	const upsert = db.prepare(`INSERT OR REPLACE INTO units (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+	const byRoot = db.prepare('SELECT * FROM units WHERE source = ? AND root = ?');
+	const byKey = db.prepare('SELECT * FROM units WHERE key = ?');
+	const remove = db.prepare('DELETE FROM units WHERE key = ?');
+	const removeOffsets = db.prepare('DELETE FROM offsets WHERE key = ?');
+	const insertOffset = db.prepare('INSERT OR REPLACE INTO offsets (key, line, offset) VALUES (?, ?, ?)');
+	const offsetBefore = db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND offset <= ? ORDER BY offset DESC LIMIT 1');
+	const offsetForLine = db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND line <= ? ORDER BY line DESC LIMIT 1');
+
+	return {
+		rowsForRoot(source: string, root: string): Map<string, CatalogRow> {
+			return new Map((byRoot.all(source, root) as UnitRecord[]).map(record => [record.key, decodeRow(record)]));
+		},
+		row(key: string): CatalogRow | undefined {
+			const record = byKey.get(key) as UnitRecord | undefined;
+			return record ? decodeRow(record) : undefined;
+		},
+		save(row: CatalogRow, offsets: readonly Checkpoint[], replaceOffsets: boolean): void {
+			const summary = row.summary;
+			upsert.run(
+				row.key,
+				row.source,
+				row.root,
+				row.path,
+				JSON.stringify(row.paths),
+				row.variant,
+				row.format,
+				row.fingerprint,
+				row.size,
+				row.mtime_ms,
+				summary.id,
+				summary.parent_id,
+				summary.project,
+				summary.started,
+				summary.modified,
+				summary.title,
+				summary.conversational ? 1 : 0,
+				row.records,
+				row.skipped,
+				JSON.stringify(summary),
+				JSON.stringify(row.tail),
+				row.scanned_bytes,
+				row.next_line,
+				row.check_hash,
+				row.error,
+			);
+			if (replaceOffsets) {
+				removeOffsets.run(row.key);
+			}
+
+			for (const checkpoint of offsets) {
+				insertOffset.run(row.key, checkpoint.line, checkpoint.offset);
+			}
+		},
+		remove(key: string): void {
+			remove.run(key);
+			removeOffsets.run(key);
+		},
+		/** The nearest known line start at or before a byte offset (line 1 at 0 always qualifies). */
+		checkpointBefore(key: string, offset: number): Checkpoint {
+			return (offsetBefore.get(key, offset) as Checkpoint | undefined) ?? {line: 1, offset: 0};
+		},
+		/** The nearest known line start at or before a line number. */
+		checkpointForLine(key: string, line: number): Checkpoint {
+			return (offsetForLine.get(key, line) as Checkpoint | undefined) ?? {line: 1, offset: 0};
+		},
+	};
+}
+
+export type CatalogStore = ReturnType<typeof catalogStore>;

@@ -1,0 +1,68 @@
+import {adapterFor} from '../../adapters/index.js';
+import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
+import type {CatalogRow} from '../catalog/scan.js';
+import {decodeRow} from '../catalog/store.js';
+import {openCatalogView, type CatalogView} from '../catalog/sessions.js';
+import type {Deps} from '../deps.js';
+import {EngiError} from '../errors.js';
+import {normalizeSessionId} from './ids.js';
+
+export type LocatedSession = {
+	readonly adapter: SourceAdapter;
+	readonly row: CatalogRow;
+	readonly unit: DiscoveredUnit;
+	readonly view: CatalogView;
+};
+
+/** Rebuilds the discovered unit a catalog row was scanned from. */
+export function unitOfRow(row: CatalogRow): DiscoveredUnit {
+	return {
+		key: row.key,
+		path: row.path,
+		paths: row.paths,
+		size: row.size,
+		fingerprint: row.fingerprint,
+		mtimeMs: row.mtime_ms,
+		...(row.summary.id ? {idHint: row.summary.id} : {}),
+		...(row.summary.parent_id ? {parentIdHint: row.summary.parent_id} : {}),
+		...(row.summary.project ? {projectHint: row.summary.project} : {}),
+		...(row.variant ? {variant: row.variant} : {}),
+	};
+}
+
+/**
+ * Finds one session by exact id across the stores in scope. No match, several matches (listed
+ * with their sources and paths) and an unreadable session are distinct errors.
+ */
+export function locateSession(input: {id: string; source?: string; sourceRoot?: string}, deps: Deps): LocatedSession {
+	const id = normalizeSessionId(input.id);
+	const view = openCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps);
+	try {
+		const scope = view.filter.scope;
+		const records = scope.length === 0 ? [] : (view.db.prepare(`SELECT * FROM units WHERE (id = ? COLLATE NOCASE) AND (${scope.map(() => '(source = ? AND root = ?)').join(' OR ')}) ORDER BY source, path`).all(id, ...scope.flatMap(entry => [entry.source, entry.root])) as Parameters<typeof decodeRow>[0][]);
+		const rows = records.map(record => decodeRow(record));
+		if (rows.length === 0) {
+			throw new EngiError('session_not_found', `conversation not found: ${id}${input.source ? ` (source ${input.source})` : ''}`, {
+				hint: 'engi sessions --all-projects lists what engi can see; use --source <tool> --source-root <store> for a store outside the default paths',
+			});
+		}
+
+		if (rows.length > 1) {
+			throw new EngiError('session_ambiguous', `ambiguous conversation: ${id} exists in ${rows.length} places`, {
+				hint: 'select one with --source and --source-root',
+				details: {candidates: rows.map(row => ({source: row.source, path: row.path}))},
+			});
+		}
+
+		const row = rows[0]!;
+		if (row.error) {
+			throw new EngiError('session_corrupt', `conversation ${id} cannot be read: ${row.error}`, {hint: 'the file is damaged or in a format engi does not know'});
+		}
+
+		const adapter = adapterFor(row.source as SourceAdapter['id'])!;
+		return {adapter, row, unit: unitOfRow(row), view};
+	} catch (error) {
+		view.close();
+		throw error;
+	}
+}

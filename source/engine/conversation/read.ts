@@ -1,0 +1,173 @@
+import * as z from 'zod/mini';
+import type {SessionEvent} from '../../adapters/events.js';
+import type {Deps} from '../deps.js';
+import {EngiError} from '../errors.js';
+import {locateSession, type LocatedSession} from './locate.js';
+import {walkRows} from './rows.js';
+import {contextRecordSchema, dialogueRecordSchema, eventsRecordSchema, indexRecordSchema, shapeRow, type ContextRecord, type View} from './views.js';
+
+const pageFields = {
+	session_id: z.string(),
+	source: z.string(),
+	source_path: z.string(),
+	offset: z.number(),
+	limit: z.number(),
+	/** Zero-based line to pass as --offset for the next page; null at the end. */
+	next_offset: z.nullable(z.number()),
+	/** `past_end` when --offset lies beyond the session's last line. */
+	status: z.enum(['ok', 'past_end']),
+	/** Last line (or item) of the session. */
+	last_line: z.number(),
+	/** Lines in this page's range that could not be read (not JSON, too long, unknown type). */
+	skipped: z.number(),
+	warnings: z.array(z.string()),
+};
+
+export const readOutputSchema = z.discriminatedUnion('view', [
+	z.object({view: z.literal('events'), ...pageFields, lines: z.nullable(z.array(z.number())), records: z.array(eventsRecordSchema)}),
+	z.object({view: z.literal('dialogue'), ...pageFields, records: z.array(dialogueRecordSchema)}),
+	z.object({view: z.literal('context'), ...pageFields, records: z.array(contextRecordSchema)}),
+	z.object({view: z.literal('index'), ...pageFields, records: z.array(indexRecordSchema)}),
+]);
+
+export type ReadOutput = z.infer<typeof readOutputSchema>;
+
+export type ReadInput = {
+	readonly id: string;
+	readonly source?: string;
+	readonly sourceRoot?: string;
+	readonly view: View;
+	readonly offset: number;
+	readonly limit: number;
+	readonly lines?: number[];
+};
+
+/** How far back a result looks for the call it answers when the call is not on the page. */
+const callLookback = 2000;
+
+function lastLineOf(located: LocatedSession): number {
+	return located.row.format === 'jsonl' ? located.row.next_line - 1 : located.row.next_line - 1;
+}
+
+function header(located: LocatedSession, input: ReadInput) {
+	return {
+		session_id: located.row.summary.id ?? input.id,
+		source: located.row.source,
+		source_path: located.row.path,
+		offset: input.offset,
+		limit: input.limit,
+		last_line: lastLineOf(located),
+	};
+}
+
+/** Fills `call_line` on results whose call has the same explicit id, on this page or just before it. */
+function pairResults(located: LocatedSession, records: ContextRecord[], pageStart: number): void {
+	const callLines = new Map<string, number>();
+	for (const record of records) {
+		if (record.kind === 'tool_call' && record.call_id) {
+			callLines.set(record.call_id, record.line);
+		}
+	}
+
+	const wanted = new Set(records.filter(record => record.kind === 'tool_result' && record.call_id && !callLines.has(record.call_id)).map(record => record.call_id!));
+	if (wanted.size > 0 && pageStart > 1) {
+		walkRows(located.view.db, located.adapter, located.unit, {fromLine: Math.max(1, pageStart - callLookback), toLine: pageStart - 1}, row => {
+			for (const event of row.events) {
+				if (event.kind === 'tool_call' && event.tool?.call_id && wanted.has(event.tool.call_id)) {
+					callLines.set(event.tool.call_id, event.line);
+				}
+			}
+		});
+	}
+
+	for (const record of records) {
+		if (record.kind === 'tool_result' && record.call_id) {
+			record.call_line = callLines.get(record.call_id) ?? null;
+		}
+	}
+}
+
+function readLines(located: LocatedSession, input: ReadInput, lines: number[]): ReadOutput {
+	const lastLine = lastLineOf(located);
+	const beyond = lines.filter(line => line > lastLine);
+	if (beyond.length > 0) {
+		throw new EngiError('line_out_of_range', `--lines ${beyond.join(',')}: the session ends at line ${lastLine}`, {hint: `positions run from 1 to ${lastLine}`});
+	}
+
+	const wanted = new Set(lines);
+	const found = new Map<number, unknown[]>();
+	const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: lines[0]!, toLine: lines.at(-1)!}, row => {
+		if (wanted.has(row.line)) {
+			found.set(row.line, [...(found.get(row.line) ?? []), row.raw]);
+		}
+	});
+	const missing = lines.filter(line => !found.has(line));
+	if (missing.length > 0) {
+		const reasons = missing.map(line => `${located.row.path}:${line} (${walk.skippedReasons.get(line) ?? 'blank or not a record'})`);
+		throw new EngiError('line_unreadable', `cannot read ${reasons.join(', ')}`, {hint: 'these lines hold no readable record; other lines can still be read'});
+	}
+
+	return {
+		view: 'events',
+		...header(located, input),
+		offset: 0,
+		next_offset: null,
+		status: 'ok',
+		skipped: 0,
+		warnings: [],
+		lines,
+		records: lines.flatMap(line => found.get(line)!.map(event => ({line, event}))),
+	};
+}
+
+/**
+ * One page of a session in a view. Offsets count zero-based source lines (or document items),
+ * whatever the view; a page holds up to `limit` source rows that have something to show.
+ */
+export function readConversation(input: ReadInput, deps: Deps): ReadOutput {
+	const located = locateSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps);
+	try {
+		if (input.lines) {
+			return readLines(located, input, input.lines);
+		}
+
+		const startLine = input.offset + 1;
+		const records: Array<Record<string, unknown> & {line: number}> = [];
+		let rowsTaken = 0;
+		let lastTaken = input.offset;
+		let more = false;
+		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine}, row => {
+			const shaped = shapeRow(input.view, row);
+			if (shaped.length === 0) {
+				return;
+			}
+
+			if (rowsTaken === input.limit) {
+				more = true;
+				return false;
+			}
+
+			records.push(...shaped);
+			rowsTaken++;
+			lastTaken = row.line;
+		});
+		if (input.view === 'context') {
+			pairResults(located, records as ContextRecord[], startLine);
+		}
+
+		const lastLine = lastLineOf(located);
+		const skippedInRange = walk.skippedLines.filter(line => line <= (more ? lastTaken : Number.POSITIVE_INFINITY)).length;
+		const page = {
+			...header(located, input),
+			next_offset: more ? lastTaken : null,
+			status: records.length === 0 && startLine > lastLine ? ('past_end' as const) : ('ok' as const),
+			skipped: located.row.format === 'jsonl' ? skippedInRange : located.row.skipped,
+			warnings: [...located.view.warnings, ...walk.warnings],
+		};
+		return {view: input.view, ...page, ...(input.view === 'events' ? {lines: null} : {}), records} as ReadOutput;
+	} finally {
+		located.view.close();
+	}
+}
+
+export type {SessionEvent};

@@ -1,0 +1,78 @@
+import type {SessionRow} from '../../adapters/events.js';
+import {scanJsonl} from '../../adapters/rows.js';
+import {SessionCorruptError, type DiscoveredUnit, type SourceAdapter} from '../../adapters/types.js';
+import {catalogStore} from '../catalog/store.js';
+import {EngiError} from '../errors.js';
+import type {Database} from '../util/sqlite.js';
+
+export type RowRange = {readonly fromLine: number; readonly toLine?: number};
+
+export type RowWalk = {skippedLines: number[]; skippedReasons: Map<number, string>; warnings: string[]; lastLine: number};
+
+/**
+ * Walks a session's rows from a line onwards, in order, until the visitor returns false.
+ * JSONL starts at the nearest catalogued line offset, so a page near the end of a huge file
+ * reads about a megabyte, not the whole file; documents are loaded whole.
+ */
+export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredUnit, range: RowRange, visit: (row: SessionRow) => boolean | void): RowWalk {
+	const walk: RowWalk = {skippedLines: [], skippedReasons: new Map(), warnings: [], lastLine: 0};
+	if (adapter.format !== 'jsonl') {
+		let loaded;
+		try {
+			loaded = adapter.loadSession(unit);
+		} catch (error) {
+			if (error instanceof SessionCorruptError) {
+				throw new EngiError('session_corrupt', `conversation cannot be read: ${error.message}`, {hint: 'the file is damaged or in a format engi does not know'});
+			}
+
+			throw error;
+		}
+
+		walk.warnings.push(...loaded.warnings);
+		walk.lastLine = loaded.rows.at(-1)?.line ?? 0;
+		for (const row of loaded.rows) {
+			if (row.line < range.fromLine) {
+				continue;
+			}
+
+			if ((range.toLine !== undefined && row.line > range.toLine) || visit(row) === false) {
+				break;
+			}
+		}
+
+		return walk;
+	}
+
+	const checkpoint = catalogStore(db).checkpointForLine(unit.key, range.fromLine);
+	const scan = scanJsonl(
+		adapter,
+		unit,
+		row => {
+			walk.lastLine = row.line;
+			if (row.line < range.fromLine) {
+				return;
+			}
+
+			if (range.toLine !== undefined && row.line > range.toLine) {
+				return false;
+			}
+
+			return visit(row);
+		},
+		{
+			fromOffset: checkpoint.offset,
+			fromLine: checkpoint.line,
+			onSkip(line, reason) {
+				if (line >= range.fromLine && (range.toLine === undefined || line <= range.toLine)) {
+					walk.skippedLines.push(line);
+					walk.skippedReasons.set(line, reason);
+					if (walk.warnings.length < 20) {
+						walk.warnings.push(`line ${line}: skipped (${reason})`);
+					}
+				}
+			},
+		},
+	);
+	walk.lastLine = Math.max(walk.lastLine, scan.stopped ? 0 : scan.nextLine - 1);
+	return walk;
+}

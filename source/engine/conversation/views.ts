@@ -1,0 +1,134 @@
+import * as z from 'zod/mini';
+import type {SessionEvent, SessionRow} from '../../adapters/events.js';
+import {oneLine, previewOf, previewSchema} from './preview.js';
+
+export const views = ['dialogue', 'events', 'context', 'index'] as const;
+export type View = (typeof views)[number];
+
+export const eventsRecordSchema = z.object({line: z.number(), event: z.unknown()});
+
+export const dialogueRecordSchema = z.object({
+	line: z.number(),
+	role: z.enum(['user', 'assistant']),
+	content: z.string(),
+	human: z.optional(z.boolean()),
+	timestamp: z.optional(z.string()),
+	uuid: z.optional(z.string()),
+	sidechain: z.optional(z.boolean()),
+});
+
+export const contextRecordSchema = z.object({
+	line: z.number(),
+	kind: z.enum(['user', 'assistant', 'tool_call', 'tool_result', 'system', 'summary']),
+	text: z.optional(z.string()),
+	human: z.optional(z.boolean()),
+	timestamp: z.optional(z.string()),
+	sidechain: z.optional(z.boolean()),
+	tool: z.optional(z.string()),
+	call_id: z.optional(z.nullable(z.string())),
+	/** Line of the call a result answers, when the pairing id is found (never guessed). */
+	call_line: z.optional(z.nullable(z.number())),
+	input: z.optional(previewSchema),
+	output: z.optional(previewSchema),
+	summary: z.optional(previewSchema),
+	is_error: z.optional(z.boolean()),
+	exit_code: z.optional(z.nullable(z.number())),
+	pending: z.optional(z.boolean()),
+	interrupted: z.optional(z.boolean()),
+	error: z.optional(z.string()),
+});
+
+export const indexRecordSchema = z.object({line: z.number(), kind: z.string(), preview: z.string()});
+
+export type ContextRecord = z.infer<typeof contextRecordSchema>;
+
+const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : {[key]: value});
+
+function dialogueRecords(row: SessionRow) {
+	return row.events
+		.filter(event => (event.kind === 'user' || event.kind === 'assistant') && event.text?.trim())
+		.map(event => ({
+			line: event.line,
+			role: event.kind as 'user' | 'assistant',
+			content: event.text!,
+			...optional('human', event.kind === 'user' ? event.human : undefined),
+			...optional('timestamp', event.timestamp),
+			...optional('uuid', event.uuid),
+			...optional('sidechain', event.sidechain),
+		}));
+}
+
+function inputText(input: unknown): string {
+	return typeof input === 'string' ? input : JSON.stringify(input ?? null);
+}
+
+function contextRecord(event: SessionEvent): ContextRecord | undefined {
+	const common = {line: event.line, ...optional('timestamp', event.timestamp), ...optional('sidechain', event.sidechain)};
+	switch (event.kind) {
+		case 'user':
+		case 'assistant':
+			if (!event.text?.trim() && !event.error) {
+				return undefined;
+			}
+
+			return {...common, kind: event.kind, text: event.text ?? '', ...optional('human', event.kind === 'user' ? event.human : undefined), ...optional('error', event.error)};
+		case 'tool_call':
+			return {
+				...common,
+				kind: 'tool_call',
+				tool: event.tool?.name ?? 'unknown',
+				call_id: event.tool?.call_id ?? null,
+				input: previewOf(inputText(event.tool?.input)),
+				...optional('pending', event.pending),
+			};
+		case 'tool_result':
+			return {
+				...common,
+				kind: 'tool_result',
+				call_id: event.result?.call_id ?? null,
+				call_line: null,
+				is_error: event.result?.is_error ?? false,
+				exit_code: event.result?.exit_code ?? null,
+				output: previewOf(event.result?.output ?? ''),
+			};
+		case 'summary':
+			return {...common, kind: 'summary', summary: previewOf(event.text ?? '')};
+		case 'system':
+			if (!event.interrupted && !event.error && !event.text) {
+				return undefined;
+			}
+
+			return {...common, kind: 'system', ...optional('text', event.text), ...optional('interrupted', event.interrupted), ...optional('error', event.error)};
+		default:
+			return undefined;
+	}
+}
+
+function indexPreview(event: SessionEvent): string {
+	switch (event.kind) {
+		case 'tool_call':
+			return `${event.tool?.name ?? 'tool'} ${oneLine(inputText(event.tool?.input), 60)}`;
+		case 'tool_result':
+			return `${event.result?.is_error ? 'error ' : ''}${oneLine(event.result?.output ?? '', 70)}`;
+		case 'meta':
+			return oneLine(Object.entries(event.session ?? {}).map(([key, value]) => `${key}=${String(value)}`).join(' '), 80);
+		default:
+			return oneLine(event.error ?? event.text ?? (event.interrupted ? 'interrupted' : ''), 80);
+	}
+}
+
+/** The records one row contributes to a page in the given view; [] when it has none. */
+export function shapeRow(view: View, row: SessionRow): Array<Record<string, unknown> & {line: number}> {
+	switch (view) {
+		case 'events':
+			return [{line: row.line, event: row.raw}];
+		case 'dialogue':
+			return dialogueRecords(row);
+		case 'context':
+			return row.events.map(event => contextRecord(event)).filter((record): record is ContextRecord => record !== undefined);
+		case 'index':
+			return row.events.map(event => ({line: event.line, kind: event.kind, preview: indexPreview(event)}));
+		default:
+			return [];
+	}
+}

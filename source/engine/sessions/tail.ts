@@ -1,0 +1,164 @@
+import type {SessionEvent} from '../../adapters/events.js';
+
+export type TailState = {
+	/** Only the last window of a large file was read. */
+	bounded: boolean;
+	/** Line of the last row read. */
+	last_line: number;
+	/** Newest timestamp among the events read. */
+	last_activity: string | null;
+	last_human: {line: number; text: string; timestamp: string | null} | null;
+	last_assistant: {line: number; timestamp: string | null} | null;
+	/** The last human request has no reply after it. */
+	unanswered: {line: number} | null;
+	/** Tool calls in the final turn with no result (or marked running by the store). */
+	pending: Array<{line: number; name: string; call_id: string | null}>;
+	/** The last tool result of the final turn, when it failed. */
+	failure: {line: number; name: string | null; exit_code: number | null; preview: string} | null;
+	/** An interruption, cancellation or request error in the final turn. */
+	interruption: {line: number; detail: string} | null;
+};
+
+const previewLength = 200;
+
+function oneLine(text: string, max = previewLength): string {
+	const single = text.replaceAll(/\s+/g, ' ').trim();
+	return single.length <= max ? single : single.slice(0, max - 1) + '…';
+}
+
+/**
+ * Drops the branches a rewind abandoned. Where a record has several children, only the child
+ * whose subtree holds the newest record stays; events without tree identity are kept.
+ */
+export function activeBranch(events: readonly SessionEvent[]): SessionEvent[] {
+	const children = new Map<string, Set<string>>();
+	let newest: string | undefined;
+	for (const event of events) {
+		if (event.uuid && !event.sidechain) {
+			newest = event.uuid;
+			if (event.parent) {
+				let set = children.get(event.parent);
+				if (!set) {
+					set = new Set();
+					children.set(event.parent, set);
+				}
+
+				set.add(event.uuid);
+			}
+		}
+	}
+
+	if (newest === undefined || ![...children.values()].some(set => set.size > 1)) {
+		return [...events];
+	}
+
+	const parentOf = new Map<string, string>();
+	for (const event of events) {
+		if (event.uuid && event.parent) {
+			parentOf.set(event.uuid, event.parent);
+		}
+	}
+
+	const kept = new Set<string>();
+	for (let cursor: string | undefined = newest; cursor !== undefined && !kept.has(cursor); cursor = parentOf.get(cursor)) {
+		kept.add(cursor);
+	}
+
+	const abandoned = new Set<string>();
+	for (const [, set] of children) {
+		if (set.size > 1) {
+			for (const child of set) {
+				if (!kept.has(child)) {
+					abandoned.add(child);
+				}
+			}
+		}
+	}
+
+	// Everything descending from an abandoned child is abandoned too (parents precede children).
+	for (const event of events) {
+		if (event.uuid && event.parent && abandoned.has(event.parent)) {
+			abandoned.add(event.uuid);
+		}
+	}
+
+	return events.filter(event => !(event.uuid && abandoned.has(event.uuid)));
+}
+
+/**
+ * What the end of a session says about whether its work finished: the last human request and
+ * whether anything answered it, tool calls left without results, the last tool failure and any
+ * interruption in the final turn. Subagent (sidechain) records never count as the main turn.
+ */
+export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean): TailState {
+	const events = activeBranch(allEvents.filter(event => !event.sidechain));
+	const state: TailState = {
+		bounded,
+		last_line: allEvents.at(-1)?.line ?? 0,
+		last_activity: null,
+		last_human: null,
+		last_assistant: null,
+		unanswered: null,
+		pending: [],
+		failure: null,
+		interruption: null,
+	};
+	for (const event of allEvents) {
+		if (event.timestamp && (state.last_activity === null || event.timestamp > state.last_activity)) {
+			state.last_activity = event.timestamp;
+		}
+	}
+
+	let turnStart = -1;
+	events.forEach((event, index) => {
+		if (event.kind === 'user' && event.human) {
+			turnStart = index;
+			state.last_human = {line: event.line, text: oneLine(event.text ?? ''), timestamp: event.timestamp ?? null};
+		}
+
+		if (event.kind === 'assistant' && event.text?.trim()) {
+			state.last_assistant = {line: event.line, timestamp: event.timestamp ?? null};
+		}
+	});
+	const finalTurn = events.slice(Math.max(0, turnStart));
+	const replied = finalTurn.some(event => event.kind === 'assistant' || event.kind === 'tool_call');
+	if (state.last_human && !replied) {
+		state.unanswered = {line: state.last_human.line};
+	}
+
+	// Stores that never record tool results (some IDE exports) cannot show a call as pending.
+	const recordsResults = allEvents.some(event => event.kind === 'tool_result');
+	const answered = new Set(finalTurn.filter(event => event.kind === 'tool_result' && event.result?.call_id).map(event => event.result!.call_id!));
+	const callNames = new Map<string, string>();
+	for (const event of finalTurn) {
+		if (event.kind !== 'tool_call' || !event.tool) {
+			continue;
+		}
+
+		if (event.tool.call_id) {
+			callNames.set(event.tool.call_id, event.tool.name);
+		}
+
+		const unpaired = recordsResults && event.tool.call_id !== null && !answered.has(event.tool.call_id);
+		if (event.pending || unpaired) {
+			state.pending.push({line: event.line, name: event.tool.name, call_id: event.tool.call_id});
+		}
+	}
+
+	const lastResult = finalTurn.filter(event => event.kind === 'tool_result').at(-1);
+	if (lastResult?.result?.is_error) {
+		state.failure = {
+			line: lastResult.line,
+			name: (lastResult.result.call_id && callNames.get(lastResult.result.call_id)) ?? null,
+			exit_code: lastResult.result.exit_code ?? null,
+			preview: oneLine(lastResult.result.output, 160),
+		};
+	}
+
+	const stop = [...finalTurn].reverse().find(event => event.interrupted || (event.error && event.kind !== 'tool_result'));
+	if (stop) {
+		state.interruption = {line: stop.line, detail: oneLine(stop.error ?? stop.text ?? 'interrupted', 160)};
+	}
+
+	return state;
+}

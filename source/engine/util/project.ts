@@ -1,0 +1,49 @@
+import {existsSync, realpathSync} from 'node:fs';
+import {dirname, join, resolve} from 'node:path';
+
+/** The nearest ancestor directory (or the directory itself) that holds `.git`, else undefined. */
+export function gitRoot(directory: string): string | undefined {
+	let current = resolve(directory);
+	for (;;) {
+		if (existsSync(join(current, '.git'))) {
+			return current;
+		}
+
+		const parent = dirname(current);
+		if (parent === current) {
+			return undefined;
+		}
+
+		current = parent;
+	}
+}
+
+/**
+ * The project a directory belongs to: its git root, else the directory itself. Returned with
+ * the spellings a tool may have recorded (as given, canonical, and without macOS's /private).
+ */
+export function projectOf(directory: string): {root: string; spellings: string[]} {
+	const root = gitRoot(directory) ?? resolve(directory);
+	const spellings = new Set([root]);
+	try {
+		spellings.add(realpathSync(root));
+	} catch {}
+
+	for (const spelling of [...spellings]) {
+		if (spelling.startsWith('/private/')) {
+			spellings.add(spelling.slice('/private'.length));
+		}
+	}
+
+	return {root, spellings: [...spellings]};
+}
+
+/** True when a recorded working directory is the project or inside it. */
+export function isWithin(recorded: string | null, spellings: readonly string[]): boolean {
+	if (!recorded) {
+		return false;
+	}
+
+	const normalized = recorded.replace(/[\\/]+$/, '');
+	return spellings.some(root => normalized === root || normalized.startsWith(root.endsWith('/') ? root : root + '/'));
+}
