@@ -14,8 +14,10 @@ export function normalizeSessionId(input: string): string {
 		return id.toLowerCase();
 	}
 
-	if (nativeId.test(id) && !id.includes('..')) {
-		return id;
+	// Hex and dashes only, but not a whole UUID: a truncated UUID, which would invite prefix matching.
+	const partialUuid = /^[0-9a-f-]+$/i.test(id) && !/^[0-9a-f]{32}$/i.test(id);
+	if (nativeId.test(id) && !id.includes('..') && !partialUuid) {
+		return /^[0-9a-f]{32}$/i.test(id) ? id.toLowerCase() : id;
 	}
 
 	throw new EngiError('invalid_session_id', `not a session id: ${JSON.stringify(input.slice(0, 80))}`, {
