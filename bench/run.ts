@@ -4,9 +4,11 @@ import {mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {formatTable, repoRoot, type Row} from './lib/measure.js';
 import {journalSuite} from './suites/journal.js';
+import {sessionsSuite} from './suites/sessions.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[]> = {
 	journal: journalSuite,
+	sessions: sessionsSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));

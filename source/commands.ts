@@ -27,11 +27,18 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('sessions', 'list agent sessions, newest first', async () => (await import('./commands/sessions.js')).default),
 	entry('read', 'read one agent session, a page at a time', async () => (await import('./commands/read.js')).default),
 	entry('conversation', 'alias of read', async () => (await import('./commands/read.js')).default),
+	entry('unfinished', 'sessions whose work looks unfinished', async () => (await import('./commands/unfinished.js')).default),
+	entry('checkpoint record', 'record a progress checkpoint for a session', async () => (await import('./commands/checkpoint.js')).checkpointRecord),
+	entry('checkpoint show', 'print a session\'s latest checkpoint', async () => (await import('./commands/checkpoint.js')).checkpointShow),
+	entry('checkpoint list', 'latest checkpoint per session in a project', async () => (await import('./commands/checkpoint.js')).checkpointList),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 ];
 
 /** Command words that only introduce subcommands, e.g. `graph` in `engi graph node`. */
 export const commandGroups: ReadonlySet<string> = new Set(commandTable.filter(entry => entry.name.includes(' ')).map(entry => entry.name.split(' ')[0]!));
+
+/** Subcommands run when a group is given alone, e.g. `engi checkpoint` lists checkpoints. */
+export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list'};
 
 export async function loadCommand(name: string): Promise<CommandDefinition> {
 	const found = commandTable.find(entry => entry.name === name);

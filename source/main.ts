@@ -5,7 +5,7 @@ import {nearest} from './engine/util/levenshtein.js';
 import {parseCommandArgs, splitArgv} from './cli/argv.js';
 import {schemaName, type CommandContext, type CommandDefinition, type OutputFormat} from './cli/define.js';
 import {commandHelpText, generalHelpText, renderHelp} from './cli/help.js';
-import {commandGroups, commandTable} from './commands.js';
+import {commandGroups, commandTable, groupDefaults} from './commands.js';
 import {asEngiError, printError, printHuman, printJson} from './output/print.js';
 
 export type Io = {
@@ -58,6 +58,10 @@ function findCommand(words: readonly string[]): {name: string; consumed: number}
 	}
 
 	if (commandGroups.has(first)) {
+		if (second === undefined && groupDefaults[first]) {
+			return {name: groupDefaults[first], consumed: 1};
+		}
+
 		const name = `${first} ${second ?? ''}`.trim();
 		if (commandTable.some(entry => entry.name === name)) {
 			return {name, consumed: 2};

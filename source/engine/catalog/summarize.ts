@@ -9,6 +9,8 @@ export type SessionSummary = {
 	modified: string | null;
 	/** The first request a person typed (host-injected text never counts), or a title the tool recorded. */
 	title: string | null;
+	/** Line of the first human request (the title's source). */
+	first_human_line: number | null;
 	human_turns: number;
 	assistant_messages: number;
 	tool_calls: number;
@@ -45,6 +47,7 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		started: null,
 		modified: null,
 		title: null,
+		first_human_line: null,
 		human_turns: 0,
 		assistant_messages: 0,
 		tool_calls: 0,
@@ -85,8 +88,9 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 				summary.conversational = true;
 				if (event.human && !event.sidechain) {
 					summary.human_turns++;
-					if (summary.title === null && event.text?.trim()) {
+					if (summary.first_human_line === null && event.text?.trim()) {
 						summary.title = clipTitle(event.text);
+						summary.first_human_line = event.line;
 					}
 				}
 

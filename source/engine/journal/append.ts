@@ -1,4 +1,5 @@
-import {closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync} from 'node:fs';
+import {closeSync, fsyncSync, openSync} from 'node:fs';
+import {endsWithNewline, writeAll} from '../util/files.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 import {withExclusiveLock} from '../kb/lock.js';
@@ -61,33 +62,4 @@ export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[]
 
 		return {events, repaired};
 	});
-}
-
-function writeAll(fd: number, bytes: Buffer): void {
-	let written = 0;
-	while (written < bytes.length) {
-		written += writeSync(fd, bytes, written, bytes.length - written);
-	}
-}
-
-function endsWithNewline(path: string): boolean {
-	let fd: number;
-	try {
-		fd = openSync(path, 'r');
-	} catch {
-		return true; // A missing journal is an empty one.
-	}
-
-	try {
-		const size = fstatSync(fd).size;
-		if (size === 0) {
-			return true;
-		}
-
-		const last = Buffer.alloc(1);
-		readSync(fd, last, 0, 1, size - 1);
-		return last[0] === 10;
-	} finally {
-		closeSync(fd);
-	}
 }

@@ -17,6 +17,8 @@ export type TailState = {
 	failure: {line: number; name: string | null; exit_code: number | null; preview: string} | null;
 	/** An interruption, cancellation or request error in the final turn. */
 	interruption: {line: number; detail: string} | null;
+	/** The final turn closes with the assistant's reply (no tool activity after it). */
+	ends_with_reply: boolean;
 };
 
 const previewLength = 200;
@@ -102,6 +104,7 @@ export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean
 		pending: [],
 		failure: null,
 		interruption: null,
+		ends_with_reply: false,
 	};
 	for (const event of allEvents) {
 		if (event.timestamp && (state.last_activity === null || event.timestamp > state.last_activity)) {
@@ -160,5 +163,8 @@ export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean
 		state.interruption = {line: stop.line, detail: oneLine(stop.error ?? stop.text ?? 'interrupted', 160)};
 	}
 
+	const substantive = finalTurn.filter(event => ['user', 'assistant', 'tool_call', 'tool_result'].includes(event.kind) && !(event.kind === 'user' && !event.human));
+	const last = substantive.at(-1);
+	state.ends_with_reply = last?.kind === 'assistant' && Boolean(last.text?.trim()) && !last.error;
 	return state;
 }

@@ -1,0 +1,158 @@
+import {existsSync, readFileSync} from 'node:fs';
+import {resolve} from 'node:path';
+import * as z from 'zod/mini';
+import {isSourceId} from '../../adapters/types.js';
+import {listCatalogRows} from '../catalog/list.js';
+import {openCatalogView} from '../catalog/sessions.js';
+import type {Deps} from '../deps.js';
+import {EngiError} from '../errors.js';
+import {normalizeSessionId} from '../conversation/ids.js';
+import {projectOf} from '../util/project.js';
+import {checkpointDraftSchema, checkpointSchema, type Checkpoint, type CheckpointDraft} from './checkpoint-schema.js';
+import {appendCheckpoint, checkpointsPath, readCheckpoints} from './checkpoints.js';
+import {checkpointLookup, collectCandidates, defaultSince} from './unfinished.js';
+
+export const checkpointRecordOutputSchema = z.object({status: z.literal('recorded'), path: z.string(), inherited: z.array(z.string()), checkpoint: checkpointSchema});
+export const checkpointShowOutputSchema = z.object({status: z.literal('ok'), path: z.string(), checkpoint: checkpointSchema});
+export const checkpointListOutputSchema = z.object({status: z.literal('ok'), project: z.string(), path: z.string(), count: z.number(), skipped_lines: z.array(z.number()), checkpoints: z.array(checkpointSchema)});
+
+type SessionFacts = {id: string; source: string | null; project: string | null};
+
+/** What the catalog knows of a session id (its source and recorded project), if anything. */
+function sessionFacts(id: string, deps: Deps): SessionFacts {
+	const view = openCatalogView({allProjects: true, includeSubagents: true}, deps);
+	try {
+		const row = listCatalogRows(view.db, view.filter).find(candidate => (candidate.summary.id ?? '').toLowerCase() === id.toLowerCase());
+		return {id, source: row?.source ?? null, project: row?.summary.project ?? null};
+	} finally {
+		view.close();
+	}
+}
+
+/** The one unfinished candidate of the working directory's project, or an error listing them. */
+export function unambiguousSession(deps: Deps, projectFlag: string | undefined): SessionFacts {
+	const view = openCatalogView({allProjects: false, project: projectFlag, since: defaultSince(deps.now()), includeSubagents: true}, deps);
+	try {
+		const candidates = collectCandidates(listCatalogRows(view.db, view.filter), deps.now(), checkpointLookup());
+		const strong = candidates.filter(candidate => candidate.confidence !== 'low');
+		const chosen = candidates.length === 1 ? candidates : strong.length === 1 ? strong : [];
+		if (chosen.length === 1) {
+			return {id: chosen[0]!.id, source: chosen[0]!.source, project: chosen[0]!.project};
+		}
+
+		throw new EngiError(candidates.length === 0 ? 'session_required' : 'session_ambiguous', candidates.length === 0 ? `no unfinished session in ${view.projectRoot}; pass --session <id>` : `multiple candidate sessions found in ${view.projectRoot}; specify --session <id>`, {
+			hint: 'engi unfinished lists the candidates',
+			details: {candidates: candidates.map(candidate => ({id: candidate.id, source: candidate.source, title: candidate.title, modified: candidate.modified}))},
+		});
+	} finally {
+		view.close();
+	}
+}
+
+/** Where a session's checkpoints live: --project, else the session's own project if present here, else the working directory's. */
+function checkpointRoot(deps: Deps, projectFlag: string | undefined, recorded: string | null): string {
+	if (projectFlag !== undefined) {
+		return projectOf(resolve(deps.cwd, projectFlag)).root;
+	}
+
+	if (recorded && existsSync(recorded)) {
+		return projectOf(recorded).root;
+	}
+
+	return projectOf(deps.cwd).root;
+}
+
+async function readDraftFile(file: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<CheckpointDraft> {
+	let text: string;
+	if (file === '-') {
+		const chunks: Buffer[] = [];
+		for await (const chunk of stdin) {
+			chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+		}
+
+		text = Buffer.concat(chunks).toString('utf8');
+	} else {
+		try {
+			text = readFileSync(resolve(cwd, file), 'utf8');
+		} catch {
+			throw new EngiError('file_unreadable', `cannot read ${file}`);
+		}
+	}
+
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		throw new EngiError('invalid_checkpoint', `${file === '-' ? 'stdin' : file} is not valid JSON`, {hint: 'nothing was written'});
+	}
+
+	const parsed = checkpointDraftSchema.safeParse(value);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		throw new EngiError('invalid_checkpoint', `${file === '-' ? 'stdin' : file}: ${issue?.path.map(String).join('.') || 'checkpoint'}: ${issue?.message ?? 'invalid'}`, {hint: 'nothing was written'});
+	}
+
+	return parsed.data;
+}
+
+export type RecordInput = CheckpointDraft & {file?: string};
+
+/**
+ * Records a checkpoint: fields not given are inherited from the session's latest checkpoint,
+ * the first checkpoint of a session needs an objective, and the session defaults to the one
+ * unambiguous unfinished session of the working directory's project.
+ */
+export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.ReadableStream, deps: Deps) {
+	const fromFile = input.file === undefined ? {} : await readDraftFile(input.file, stdin, deps.cwd);
+	const defined = Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== undefined && key !== 'file')) as CheckpointDraft;
+	const draft: CheckpointDraft = {...fromFile, ...defined};
+	const facts = draft.session ? sessionFacts(normalizeSessionId(draft.session), deps) : unambiguousSession(deps, draft.project);
+	const root = checkpointRoot(deps, draft.project, facts.project);
+	const previous = readCheckpoints(root).latest.get(facts.id);
+	const source = draft.source ?? facts.source ?? previous?.source ?? 'unknown';
+	if (source !== 'unknown' && !isSourceId(source)) {
+		throw new EngiError('invalid_flag_value', `--source: unknown source "${source}"`);
+	}
+
+	const objective = draft.objective ?? previous?.objective;
+	if (!objective?.trim()) {
+		throw new EngiError('objective_required', `session ${facts.id} has no checkpoint yet; its first checkpoint needs --objective`, {hint: 'e.g. --objective "stream the parser"'});
+	}
+
+	const keys = ['status', 'completed_work', 'current_evidence', 'blockers', 'next_action', 'verification', 'objective'] as const;
+	const inherited = previous ? keys.filter(key => draft[key] === undefined) : [];
+	const checkpoint: Checkpoint = {
+		session: facts.id,
+		source,
+		project: root,
+		status: draft.status ?? previous?.status ?? 'active',
+		objective,
+		completed_work: draft.completed_work ?? previous?.completed_work ?? [],
+		current_evidence: draft.current_evidence ?? previous?.current_evidence ?? [],
+		blockers: draft.blockers ?? previous?.blockers ?? [],
+		next_action: draft.next_action ?? previous?.next_action ?? null,
+		verification: draft.verification ?? previous?.verification ?? null,
+		updated_at: deps.now().toISOString(),
+	};
+	await appendCheckpoint(root, checkpoint);
+	return {status: 'recorded' as const, path: checkpointsPath(root), inherited: [...inherited], checkpoint};
+}
+
+export function showCheckpoint(input: {session?: string; project?: string}, deps: Deps) {
+	const facts = input.session ? sessionFacts(normalizeSessionId(input.session), deps) : unambiguousSession(deps, input.project);
+	const root = checkpointRoot(deps, input.project, facts.project);
+	const checkpoint = readCheckpoints(root).latest.get(facts.id);
+	if (!checkpoint) {
+		throw new EngiError('checkpoint_not_found', `no checkpoint for session ${facts.id} in ${checkpointsPath(root)}`, {hint: 'record one with engi checkpoint record --session <id> --objective <text>'});
+	}
+
+	return {status: 'ok' as const, path: checkpointsPath(root), checkpoint};
+}
+
+export function listCheckpoints(input: {project?: string}, deps: Deps) {
+	const root = projectOf(input.project === undefined ? deps.cwd : resolve(deps.cwd, input.project)).root;
+	const file = readCheckpoints(root);
+	const checkpoints = [...file.latest.values()].sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0));
+	return {status: 'ok' as const, project: root, path: checkpointsPath(root), count: checkpoints.length, skipped_lines: file.skipped, checkpoints};
+}
+

@@ -1,0 +1,81 @@
+import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, writeFileSync} from 'node:fs';
+import {endsWithNewline, writeAll} from '../util/files.js';
+import {join} from 'node:path';
+import {EngiError} from '../errors.js';
+import {withExclusiveLock} from '../kb/lock.js';
+import {decodeLine, forEachLine} from '../util/lines.js';
+import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
+
+export function checkpointsPath(projectRoot: string): string {
+	return join(projectRoot, '.engi', 'checkpoints.jsonl');
+}
+
+export type CheckpointFile = {
+	/** Latest checkpoint per session, in file order of their latest line. */
+	readonly latest: Map<string, Checkpoint>;
+	/** Lines that did not parse as checkpoints (skipped, counted). */
+	readonly skipped: number[];
+};
+
+/** Reads a project's checkpoints; a missing file is an empty one. Bad lines are skipped and counted. */
+export function readCheckpoints(projectRoot: string): CheckpointFile {
+	const path = checkpointsPath(projectRoot);
+	const latest = new Map<string, Checkpoint>();
+	const skipped: number[] = [];
+	if (!existsSync(path)) {
+		return {latest, skipped};
+	}
+
+	forEachLine(path, raw => {
+		const text = decodeLine(raw);
+		if (text.trim() === '') {
+			return;
+		}
+
+		try {
+			const parsed = checkpointSchema.safeParse(JSON.parse(text));
+			if (parsed.success) {
+				latest.delete(parsed.data.session);
+				latest.set(parsed.data.session, parsed.data);
+				return;
+			}
+		} catch {}
+
+		skipped.push(raw.number);
+	});
+	return {latest, skipped};
+}
+
+/**
+ * Appends one checkpoint under the project's lock, as one write plus fsync, so concurrent
+ * records never tear or interleave. Creates `.engi/.gitignore` with `*` so checkpoints stay out
+ * of the project's history.
+ */
+export async function appendCheckpoint(projectRoot: string, checkpoint: Checkpoint): Promise<void> {
+	const parsed = checkpointSchema.safeParse(checkpoint);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		throw new EngiError('invalid_checkpoint', `checkpoint ${issue?.path.map(String).join('.') || 'record'}: ${issue?.message ?? 'invalid'}`, {hint: 'nothing was written'});
+	}
+
+	const directory = join(projectRoot, '.engi');
+	mkdirSync(directory, {recursive: true});
+	const ignore = join(directory, '.gitignore');
+	if (!existsSync(ignore)) {
+		writeFileSync(ignore, '*\n');
+	}
+
+	const line = Buffer.from(JSON.stringify(parsed.data) + '\n');
+	await withExclusiveLock(directory, 'checkpoints', () => {
+		const path = checkpointsPath(projectRoot);
+		// A torn last line (crash mid-write) must not swallow the new record.
+		const needsNewline = !endsWithNewline(path);
+		const fd = openSync(path, 'a');
+		try {
+			writeAll(fd, needsNewline ? Buffer.concat([Buffer.from('\n'), line]) : line);
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+	});
+}
