@@ -31,6 +31,7 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('checkpoint record', 'record a progress checkpoint for a session', async () => (await import('./commands/checkpoint.js')).checkpointRecord),
 	entry('checkpoint show', 'print a session\'s latest checkpoint', async () => (await import('./commands/checkpoint.js')).checkpointShow),
 	entry('checkpoint list', 'latest checkpoint per session in a project', async () => (await import('./commands/checkpoint.js')).checkpointList),
+	entry('resume', 'a bounded, evidence-linked brief to pick a session up', async () => (await import('./commands/resume.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 ];
 

@@ -1,11 +1,8 @@
-import {decodeLine, forEachLine} from '../engine/util/lines.js';
 import type {SessionRow} from './events.js';
-import {parseJsonLine} from './shared/json-line.js';
+import {maxWarnings, skipMessage, streamJsonValues} from './shared/json-lines.js';
 import type {DiscoveredUnit, LoadedSession, SourceAdapter, JsonlAdapter, LineState} from './types.js';
 
-/** Lines longer than this are skipped, not parsed: one huge line must not exhaust memory. */
-export const maxLineBytes = 32 * 1024 * 1024;
-const maxWarnings = 20;
+export {maxLineBytes} from './shared/json-lines.js';
 
 /** Visits one row; `offset` is the byte offset of its line (JSONL) or 0. Return false to stop. */
 export type RowVisitor = (row: SessionRow, offset: number) => boolean | void;
@@ -38,66 +35,36 @@ export type JsonlScanOptions = {
 export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: RowVisitor, options: JsonlScanOptions = {}): RowScan {
 	const state: LineState = options.state ?? {};
 	const scan: RowScan = {skipped: 0, warnings: [], endOffset: options.fromOffset ?? 0, nextLine: options.fromLine ?? 1, stopped: false};
-	const warn = (message: string, line: number, reason: string) => {
-		options.onSkip?.(line, reason);
-		if (scan.warnings.length < maxWarnings) {
-			scan.warnings.push(message);
-		}
-	};
-
-	const end = forEachLine(
+	const end = streamJsonValues(
 		unit.path,
-		raw => {
-			if (raw.oversized) {
-				scan.skipped++;
-				warn(`line ${raw.number}: skipped, longer than ${maxLineBytes / 1024 / 1024} MiB`, raw.number, 'too long');
-				return;
-			}
-
-			if (raw.length === 0) {
-				return;
-			}
-
-			const text = decodeLine(raw);
-			if (text.trim() === '') {
-				return;
-			}
-
-			const values = parseJsonLine(text);
-			if (values === null) {
-				scan.skipped++;
-				warn(
-					raw.terminated ? `line ${raw.number}: skipped, not valid JSON` : `line ${raw.number}: skipped, incomplete last line (still being written?)`,
-					raw.number,
-					raw.terminated ? 'not valid JSON' : 'incomplete last line',
-				);
-				return;
-			}
-
-			for (const value of values) {
+		{
+			value(value, line, offset) {
 				let events;
 				try {
-					events = adapter.normalizeLine(value, raw.number, state, unit);
+					events = adapter.normalizeLine(value, line, state, unit);
 				} catch {
 					events = null;
 				}
 
 				if (events === null) {
-					scan.skipped++;
-					options.onSkip?.(raw.number, 'unknown record type');
-					continue;
+					return 'unknown';
 				}
 
-				if (visit({line: raw.number, raw: value, events}, raw.offset) === false) {
-					scan.stopped = true;
-					return false;
+				return visit({line, raw: value, events}, offset);
+			},
+			skip(line, reason) {
+				scan.skipped++;
+				options.onSkip?.(line, reason);
+				if (reason !== 'unknown record type' && scan.warnings.length < maxWarnings) {
+					scan.warnings.push(skipMessage(line, reason));
 				}
-			}
+			},
 		},
-		{fromOffset: options.fromOffset, fromLine: options.fromLine, toOffset: options.toOffset, maxLineBytes},
+		{fromOffset: options.fromOffset, fromLine: options.fromLine, toOffset: options.toOffset},
 	);
 	scan.endOffset = end.offset;
 	scan.nextLine = end.nextLine;
+	scan.stopped = end.stopped;
 	return scan;
 }
 

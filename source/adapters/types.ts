@@ -46,6 +46,7 @@ export type DiscoveredUnit = {
 export type LineState = Record<string, unknown>;
 
 export type LoadedSession = {
+	/** In increasing `line` order (rows may share a line); paging counts lines. */
 	readonly rows: SessionRow[];
 	/** Items that could not be read (malformed entries), skipped and counted. */
 	readonly skipped: number;
@@ -64,8 +65,11 @@ type AdapterBase = {
 	resolveRoot(path: string): string[];
 	/** Lists the session units under a store root. Must not parse files. */
 	discover(root: string): DiscoveredUnit[];
-	/** The command that resumes a session in the tool itself, where the tool has one. */
-	nativeResumeCommand(id: string): string | null;
+	/**
+	 * The command that resumes a session in the tool itself, where the tool has one. `parentId`
+	 * is set for subagent and child sessions, which most tools cannot resume on their own.
+	 */
+	nativeResumeCommand(id: string, session?: {readonly parentId: string | null}): string | null;
 };
 
 /** Append-only JSONL stores: the engine streams lines and asks the adapter to normalise each. */

@@ -27,6 +27,12 @@ export type ReadSession = {unit: DiscoveredUnit; loaded: LoadedSession; events: 
 /** Reads one unit completely, checking every event against the event model's schema. */
 export function readUnit(adapter: SourceAdapter, unit: DiscoveredUnit): ReadSession {
 	const loaded = readAllRows(adapter, unit);
+	loaded.rows.forEach((row, index) => {
+		const previous = loaded.rows[index - 1];
+		if (previous && row.line < previous.line) {
+			throw new Error(`${unit.path}: rows out of line order (${previous.line} then ${row.line}); paging counts lines`);
+		}
+	});
 	const events = loaded.rows.flatMap(row => row.events);
 	for (const event of events) {
 		const parsed = sessionEventSchema.safeParse(event);

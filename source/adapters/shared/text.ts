@@ -59,6 +59,8 @@ export function outputText(value: unknown): string {
 
 const exitCodePatterns = [
 	/^Exit code:\s*(-?\d+)/im,
+	// No word boundary: some stores keep newlines as a literal backslash-n before "Exit Code".
+	/Exit Code:\s*(-?\d+)/,
 	/Process exited with code (-?\d+)/i,
 	/The command exited with code (-?\d+)/i,
 	/\bexit(?:ed)? code:?\s*(-?\d+)/i,
@@ -110,4 +112,17 @@ const injectedPrefixes = [
 export function isInjectedText(text: string): boolean {
 	const trimmed = text.trimStart();
 	return injectedPrefixes.some(prefix => trimmed.startsWith(prefix));
+}
+
+/** Tool arguments stored as a JSON string become an object; a string that does not parse stays as it is. */
+export function parseJsonArguments(value: unknown): unknown {
+	if (typeof value !== 'string') {
+		return value ?? null;
+	}
+
+	try {
+		return JSON.parse(value) as unknown;
+	} catch {
+		return value;
+	}
 }

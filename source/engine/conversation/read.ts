@@ -142,7 +142,8 @@ export function readConversation(input: ReadInput, deps: Deps): ReadOutput {
 				return;
 			}
 
-			if (rowsTaken === input.limit) {
+			// Rows that share a line (records glued on one line) stay on one page: paging counts lines.
+			if (rowsTaken >= input.limit && row.line !== lastTaken) {
 				more = true;
 				return false;
 			}

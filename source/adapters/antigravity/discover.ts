@@ -1,0 +1,47 @@
+import {existsSync} from 'node:fs';
+import {basename, dirname, join} from 'node:path';
+import {fileUnit, listDirectory} from '../shared/fs.js';
+import type {DiscoveredUnit} from '../types.js';
+
+/** Where a conversation directory keeps its transcript, newest layout first. */
+const transcriptPlaces = [join('.system_generated', 'logs', 'transcript.jsonl'), 'transcript.jsonl'];
+
+/**
+ * Files that belong to a conversation but are not read as its transcript: the fuller copy next
+ * to the transcript and the protobuf step database in `<app>/conversations/<id>.db`.
+ */
+function sidecars(transcript: string, brain: string, id: string): string[] {
+	const candidates = [join(dirname(brain), 'conversations', `${id}.db`)];
+	if (basename(transcript) === 'transcript.jsonl') {
+		candidates.unshift(join(dirname(transcript), 'transcript_full.jsonl'));
+	}
+
+	return candidates.filter(path => existsSync(path));
+}
+
+/**
+ * `brain/<id>/.system_generated/logs/transcript.jsonl` (the `agy` CLI), `brain/<id>/transcript.jsonl`
+ * and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
+ * with only Markdown artifacts (the pre-2026 layout) has no transcript and is not a session.
+ */
+export function discoverAntigravity(brain: string): DiscoveredUnit[] {
+	const units: DiscoveredUnit[] = [];
+	for (const entry of listDirectory(brain)) {
+		const path = join(brain, entry.name);
+		let transcript: string | undefined;
+		let id = entry.name;
+		if (entry.isDirectory()) {
+			transcript = transcriptPlaces.map(place => join(path, place)).find(candidate => existsSync(candidate));
+		} else if (entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('transcript')) {
+			transcript = path;
+			id = basename(entry.name, '.jsonl');
+		}
+
+		const unit = transcript === undefined ? undefined : fileUnit(transcript, {idHint: id, paths: [transcript, ...sidecars(transcript, brain, id)]});
+		if (unit) {
+			units.push(unit);
+		}
+	}
+
+	return units;
+}

@@ -1,0 +1,197 @@
+import type {SessionEvent} from '../events.js';
+import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/text.js';
+import type {LineState} from '../types.js';
+import {antigravityStepSchema, antigravityToolCallSchema, type AntigravityStep} from './schema.js';
+import {modelFromSettings, userRequestText} from './user-input.js';
+
+type EventBase = Omit<SessionEvent, 'kind'>;
+
+const systemTypes = new Set(['CONVERSATION_HISTORY', 'EPHEMERAL_MESSAGE', 'SYSTEM_MESSAGE']);
+/** Not observed yet, but named by the step-type family Antigravity inherits: an error notice. */
+const errorType = 'ERROR_MESSAGE';
+/** Tool-result step types seen so far; other MODEL-sourced steps are tool results too. */
+const toolTypes = new Set(['VIEW_FILE', 'LIST_DIRECTORY', 'RUN_COMMAND', 'CODE_ACTION', 'SEARCH_WEB', 'GREP_SEARCH', 'BROWSER_NAVIGATE']);
+const conversationTypes = new Set(['USER_INPUT', 'PLANNER_RESPONSE', 'CHECKPOINT', errorType, ...systemTypes]);
+/** Sources whose input a person did not type (USER_IMPLICIT: context the host added for them). */
+const hostSources = new Set(['SYSTEM', 'MODEL', 'USER_IMPLICIT']);
+const cancelledStatuses = new Set(['CANCELED', 'CANCELLED']);
+/** Statuses of a step that has not finished yet (none observed in samples; named defensively). */
+const runningStatuses = new Set(['RUNNING', 'PENDING', 'IN_PROGRESS', 'GENERATING', 'QUEUED', 'WAITING']);
+
+function isRunning(status: string | null | undefined): boolean {
+	return status !== undefined && status !== null && (runningStatuses.has(status) || status.startsWith('WAITING'));
+}
+
+/** `created_at` as a normalised ISO time; trimmed or unparseable values give none. */
+function isoTime(value: string | null | undefined): string | undefined {
+	const time = value ? Date.parse(value) : Number.NaN;
+	return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+function parseMaybeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+/** Tool arguments, whose values Antigravity stores JSON-encoded, decoded to plain values. */
+function decodeArguments(value: unknown): unknown {
+	if (typeof value === 'string') {
+		return parseMaybeJson(value);
+	}
+
+	if (isRecord(value)) {
+		return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, typeof item === 'string' ? parseMaybeJson(item) : item]));
+	}
+
+	return value ?? null;
+}
+
+function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
+	const shared = {...base, message_id: `step-${base.uuid ?? base.line}`};
+	const events: SessionEvent[] = [];
+	const failed = step.status === 'ERROR';
+	if (!failed && step.content?.trim()) {
+		events.push({...shared, kind: 'assistant', text: step.content});
+	}
+
+	for (const raw of step.tool_calls ?? []) {
+		const call = antigravityToolCallSchema.safeParse(raw);
+		if (!call.success) {
+			continue;
+		}
+
+		events.push({
+			...shared,
+			kind: 'tool_call',
+			// No tool step names the call it answers, so an id here could never pair: leave none
+			// (the engine would otherwise see every call with an id as unanswered).
+			tool: {name: call.data.name ?? 'unknown', call_id: null, input: decodeArguments(call.data.args ?? call.data.arguments)},
+			...(isRunning(step.status) ? {pending: true} : {}),
+		});
+	}
+
+	return events;
+}
+
+/** RUN_COMMAND states its outcome only in text: an exit code, or plain success. */
+function commandExitCode(step: AntigravityStep): number | undefined {
+	const text = step.content ?? '';
+	return exitCodeFromText(text) ?? (/^The command completed successfully\b/m.test(text) ? 0 : undefined);
+}
+
+/**
+ * A tool step is the result of a tool call. Antigravity records no id on it, so it keeps
+ * `call_id: null`: pairing by order would be a guess. A step not yet finished has no result.
+ */
+function toolResultEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
+	if (isRunning(step.status)) {
+		return [];
+	}
+
+	const exitCode = step.type === 'RUN_COMMAND' ? commandExitCode(step) : undefined;
+	const failed = (step.status !== undefined && step.status !== null && step.status !== 'DONE') || (exitCode !== undefined && exitCode !== 0);
+	return [
+		{
+			...base,
+			kind: 'tool_result',
+			result: {call_id: null, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: step.content ?? ''},
+		},
+	];
+}
+
+function userEvents(step: AntigravityStep, base: EventBase, state: LineState): SessionEvent[] {
+	const content = step.content ?? '';
+	const events: SessionEvent[] = [];
+	const model = modelFromSettings(content);
+	if (model !== undefined && state['model'] !== model) {
+		state['model'] = model;
+		events.push({line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session: {model}});
+	}
+
+	const text = userRequestText(content);
+	if (text !== undefined) {
+		// A request the host queued (not USER_EXPLICIT) is host text, not a person typing.
+		const typed = !hostSources.has(step.source ?? '') && !isInjectedText(text);
+		events.push({...base, kind: 'user', text, human: typed});
+	}
+
+	return events;
+}
+
+function isToolStep(step: AntigravityStep): boolean {
+	return toolTypes.has(step.type) || (step.source === 'MODEL' && !conversationTypes.has(step.type));
+}
+
+function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): SessionEvent[] | null {
+	if (step.type === 'USER_INPUT') {
+		return userEvents(step, base, state);
+	}
+
+	if (step.type === 'PLANNER_RESPONSE') {
+		return plannerEvents(step, base);
+	}
+
+	if (step.type === 'CHECKPOINT') {
+		return step.content?.trim() ? [{...base, kind: 'summary', text: step.content}] : [];
+	}
+
+	if (step.type === errorType) {
+		const text = step.content?.trim() || 'Error';
+		return [{...base, kind: 'system', text, error: shortError(text)}];
+	}
+
+	if (systemTypes.has(step.type)) {
+		return step.content?.trim() ? [{...base, kind: 'system', text: step.content}] : [];
+	}
+
+	if (isToolStep(step)) {
+		return toolResultEvents(step, base);
+	}
+
+	return null;
+}
+
+/**
+ * A cancelled step is an interruption; a failed conversational step is an interruption with an
+ * error. A failed tool step is a tool failure, which its result already says.
+ */
+function statusEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
+	if (step.status && cancelledStatuses.has(step.status)) {
+		return [{...base, kind: 'system', text: 'Step cancelled', interrupted: true}];
+	}
+
+	if (step.status === 'ERROR' && !isToolStep(step) && step.type !== errorType) {
+		const text = step.content?.trim() || 'Step failed';
+		return [{...base, kind: 'system', text, interrupted: true, error: shortError(text)}];
+	}
+
+	return [];
+}
+
+/**
+ * One transcript step to events. `step_index` is the step's identity; thinking is never
+ * shown. Types this adapter does not know, from anything but the model, are skipped.
+ */
+export function normalizeAntigravityLine(value: unknown, line: number, state: LineState): SessionEvent[] | null {
+	const parsed = antigravityStepSchema.safeParse(value);
+	if (!parsed.success) {
+		return null;
+	}
+
+	const step = parsed.data;
+	const timestamp = isoTime(step.created_at);
+	const base: EventBase = {
+		line,
+		...(timestamp ? {timestamp} : {}),
+		...(step.step_index === undefined || step.step_index === null ? {} : {uuid: String(step.step_index)}),
+	};
+	const events = stepEvents(step, base, state);
+	if (events === null) {
+		return null;
+	}
+
+	return [...events, ...statusEvents(step, base)];
+}

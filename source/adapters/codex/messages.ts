@@ -1,0 +1,104 @@
+import type {SessionEvent} from '../events.js';
+import {isInjectedText, isRecord, textOf} from '../shared/text.js';
+
+/**
+ * Text Codex puts into `user`-role messages that no person typed: environment, instruction and
+ * skill injections, the `!cmd` shell envelope, interruption and subagent notices, and the
+ * compaction prompt. Codex compares these tags case-insensitively.
+ */
+const injectedPrefixes = [
+	'<environment_context>',
+	'<user_instructions>',
+	'# agents.md instructions',
+	'<permissions instructions>',
+	'<skill>',
+	'<user_shell_command>',
+	'<turn_aborted>',
+	'<subagent_notification>',
+	'<context_update>',
+	'<tool_context>',
+	'<reasoning_context>',
+	'<pinned_notes>',
+	'<plugins>',
+	'<subagents>',
+	'<instructions>',
+	'you are performing a context checkpoint compaction',
+];
+
+/** Openings of the summary Codex writes into history after a compaction. */
+const summaryPrefixes = ['another language model started to solve this problem', 'you were originally given instructions from a user over one or more turns.'];
+
+/** The VS Code extension wraps a typed request in IDE context; the request follows this heading. */
+const ideContextPrefix = '# Context from my IDE setup:';
+const ideRequestHeading = '## My request for Codex:';
+
+export type UserTextKind = 'human' | 'injected' | 'summary';
+
+export function classifyUserText(text: string): UserTextKind {
+	const lowered = text.trimStart().toLowerCase();
+	if (summaryPrefixes.some(prefix => lowered.startsWith(prefix))) {
+		return 'summary';
+	}
+
+	return isInjectedText(text) || injectedPrefixes.some(prefix => lowered.startsWith(prefix)) ? 'injected' : 'human';
+}
+
+/** The request a person typed inside the IDE-context envelope, or the text unchanged. */
+export function typedRequest(text: string): string {
+	if (!text.trimStart().startsWith(ideContextPrefix)) {
+		return text;
+	}
+
+	const heading = text.indexOf(ideRequestHeading);
+	return heading === -1 ? text : text.slice(heading + ideRequestHeading.length).trim();
+}
+
+/** The working directory stated by an `<environment_context>` injection (bare-era files). */
+export function cwdFromEnvironment(text: string): string | undefined {
+	const match = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/i.exec(text);
+	return match?.[1]?.trim() || undefined;
+}
+
+/** Text blocks of a message's content, each on its own: one block may be injected, the next typed. */
+export function textBlocks(content: unknown): string[] {
+	if (!Array.isArray(content)) {
+		const single = textOf(content);
+		return single.trim() === '' ? [] : [single];
+	}
+
+	return content.map(block => (isRecord(block) || typeof block === 'string' ? textOf([block]) : '')).filter(text => text.trim() !== '');
+}
+
+/**
+ * Events for the text blocks of a `user`, `developer` or `system` message. Developer and system
+ * messages are instructions the host sends: one non-human event. In a user message, runs of
+ * blocks of one kind become one event, so a typed request split over blocks stays one turn while
+ * an injection beside it stays apart. Nothing a parent agent wrote into a subagent's thread is
+ * human.
+ */
+export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'>, options: {role: string; subagent: boolean}): SessionEvent[] {
+	if (options.role !== 'user') {
+		return blocks.length === 0 ? [] : [{...base, kind: 'user', text: blocks.join('\n'), human: false}];
+	}
+
+	const runs: Array<{kind: UserTextKind; texts: string[]}> = [];
+	for (const text of blocks) {
+		const kind = classifyUserText(text);
+		const last = runs.at(-1);
+		if (last && last.kind === kind && kind !== 'injected') {
+			last.texts.push(text);
+		} else {
+			runs.push({kind, texts: [text]});
+		}
+	}
+
+	return runs.map(({kind, texts}): SessionEvent => {
+		const text = texts.join('\n');
+		if (kind === 'summary') {
+			return {...base, kind: 'summary', text};
+		}
+
+		const human = kind === 'human' && !options.subagent;
+		return {...base, kind: 'user', text: human ? typedRequest(text) : text, human};
+	});
+}

@@ -1,0 +1,248 @@
+import type {SessionEvent, SessionInfo} from '../events.js';
+import {isRecord, shortError, stringOf} from '../shared/text.js';
+import type {DiscoveredUnit, LineState} from '../types.js';
+import {responseItemEvents} from './response-items.js';
+import {
+	codexBareHeaderSchema,
+	codexCompactedSchema,
+	codexEnvelopeSchema,
+	codexEventSchema,
+	codexResponseItemSchema,
+	codexSessionMetaSchema,
+	codexTurnContextSchema,
+	type CodexEvent,
+	type CodexSessionMeta,
+} from './schema.js';
+import {codexState, recordResult, type CodexState} from './state.js';
+import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
+
+type Base = Omit<SessionEvent, 'kind'>;
+
+/** Top-level record kinds that are known and carry nothing for the event model. */
+const bookkeepingKinds = new Set(['world_state', 'inter_agent_communication', 'inter_agent_communication_metadata']);
+
+/** Response-item types that may appear unwrapped, one per line, in bare-era rollouts. */
+const bareItemTypes = new Set([
+	'message',
+	'reasoning',
+	'function_call',
+	'function_call_output',
+	'custom_tool_call',
+	'custom_tool_call_output',
+	'local_shell_call',
+	'web_search_call',
+	'image_generation_call',
+	'tool_search_call',
+	'tool_search_output',
+]);
+
+/**
+ * One rollout line to events. Two eras share a file name: the envelope `{timestamp, type,
+ * payload}` (September 2025 on) and the bare era (a header line, `{"record_type":"state"}`
+ * markers and unwrapped response items).
+ */
+export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
+	const state = codexState(lineState);
+	const envelope = codexEnvelopeSchema.safeParse(value);
+	if (envelope.success) {
+		return envelopeEvents(envelope.data.type, envelope.data.payload, {line, ...timestampOf(envelope.data.timestamp)}, state);
+	}
+
+	return bareEvents(value, line, state);
+}
+
+function envelopeEvents(kind: string, payload: unknown, base: Base, state: CodexState): SessionEvent[] | null {
+	switch (kind) {
+		case 'session_meta': {
+			const meta = codexSessionMetaSchema.safeParse(payload);
+			return meta.success ? sessionMetaEvents(meta.data, base, state) : null;
+		}
+
+		case 'turn_context': {
+			const context = codexTurnContextSchema.safeParse(payload);
+			return context.success ? factEvents(base, state, {cwd: context.data.cwd, model: context.data.model}) : null;
+		}
+
+		case 'response_item': {
+			const item = codexResponseItemSchema.safeParse(payload);
+			return item.success ? responseItemEvents(item.data, base, state) : null;
+		}
+
+		case 'event_msg': {
+			const event = codexEventSchema.safeParse(payload);
+			return event.success ? eventMessageEvents(event.data, base, state) : null;
+		}
+
+		case 'compacted': {
+			const compacted = codexCompactedSchema.safeParse(payload);
+			return compacted.success ? [compactionSummary(compacted.data.message, base)] : null;
+		}
+
+		default:
+			return bookkeepingKinds.has(kind) ? [] : null;
+	}
+}
+
+function bareEvents(value: unknown, line: number, state: CodexState): SessionEvent[] | null {
+	if (!isRecord(value)) {
+		return null;
+	}
+
+	if (value['record_type'] !== undefined) {
+		return [];
+	}
+
+	const base: Base = {line, ...timestampOf(value['timestamp'])};
+	if (value['type'] === undefined) {
+		const header = codexBareHeaderSchema.safeParse(value);
+		return header.success ? bareHeaderEvents(header.data.id, header.data.cwd, header.data.model, base, state) : null;
+	}
+
+	if (value['type'] === 'compacted' && typeof value['message'] === 'string') {
+		return [compactionSummary(value['message'], base)];
+	}
+
+	const item = codexResponseItemSchema.safeParse(value);
+	return item.success && bareItemTypes.has(item.data.type) ? responseItemEvents(item.data, base, state) : null;
+}
+
+/**
+ * Only the first `session_meta` describes this file's session. A forked or spawned rollout
+ * writes its own, then copies the parent's rollout, whose `session_meta` comes along with it.
+ */
+function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState): SessionEvent[] {
+	if (state.defined) {
+		return [];
+	}
+
+	state.defined = true;
+	state.subagent = isSubagentSource(meta.source) || meta.thread_source === 'subagent';
+	const started = timestampOf(meta.timestamp).timestamp;
+	return factEvents(base, state, {
+		id: meta.id ?? meta.session_id,
+		cwd: meta.cwd,
+		parent_id: spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined,
+		model: meta.model,
+		started,
+	});
+}
+
+function bareHeaderEvents(id: string, cwd: string | undefined, model: string | undefined, base: Base, state: CodexState): SessionEvent[] {
+	if (state.defined) {
+		return [];
+	}
+
+	state.defined = true;
+	return factEvents(base, state, {id, cwd, model, started: base.timestamp});
+}
+
+/**
+ * A meta event with the facts not stated before: the working directory and model are repeated
+ * by every `turn_context`, and only a change is news.
+ */
+function factEvents(base: Base, state: CodexState, facts: {[K in keyof SessionInfo]?: string | undefined}): SessionEvent[] {
+	const session: SessionInfo = {};
+	if (facts.id) {
+		session.id = facts.id;
+	}
+
+	if (facts.parent_id) {
+		session.parent_id = facts.parent_id;
+	}
+
+	if (facts.started) {
+		session.started = facts.started;
+	}
+
+	if (facts.cwd && state.cwd === undefined) {
+		state.cwd = facts.cwd;
+		session.cwd = facts.cwd;
+	}
+
+	if (facts.model && facts.model !== state.model) {
+		state.model = facts.model;
+		session.model = facts.model;
+	}
+
+	return Object.keys(session).length === 0 ? [] : [{line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session}];
+}
+
+function isSubagentSource(source: unknown): boolean {
+	return isRecord(source) && source['subagent'] !== undefined;
+}
+
+/** `source.subagent.thread_spawn.parent_thread_id`: the thread that spawned this one. */
+function spawnParent(source: unknown): string | undefined {
+	if (!isRecord(source) || !isRecord(source['subagent'])) {
+		return undefined;
+	}
+
+	const spawn = source['subagent']['thread_spawn'];
+	return isRecord(spawn) ? stringOf(spawn['parent_thread_id']) : undefined;
+}
+
+/**
+ * `event_msg` payloads. Prompts, replies and reasoning repeat the response items and give `[]`;
+ * so do the many bookkeeping events (token counts, turn starts, review mode…), including types
+ * this adapter has never seen.
+ */
+function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): SessionEvent[] {
+	switch (event.type) {
+		case 'turn_aborted':
+			return [{...base, kind: 'system', text: `Turn aborted (${event.reason ?? 'unknown reason'})`, interrupted: true}];
+		case 'error':
+		case 'stream_error': {
+			const message = errorMessage(event) ?? 'Error';
+			// A stream error is a retried hiccup; only a final `error` marks a failed request.
+			return event.type === 'error' ? [{...base, kind: 'system', text: message, error: shortError(message)}] : [];
+		}
+
+		case 'task_complete':
+		case 'turn_complete': {
+			const message = errorMessage(event);
+			return message === undefined ? [] : [{...base, kind: 'system', text: message, error: shortError(message)}];
+		}
+
+		case 'warning':
+			return event.message ? [{...base, kind: 'system', text: event.message}] : [];
+		case 'context_compacted':
+			// The summary itself is the `compacted` record written with it; this is the notice.
+			return [{...base, kind: 'system', text: 'Context compacted'}];
+		case 'thread_name_updated':
+		case 'session_name_updated': {
+			const title = event.thread_name ?? event.name;
+			return title ? [{line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session: {title}}] : [];
+		}
+
+		case 'exec_command_end':
+			return recordResult(state, {...base, kind: 'tool_result', result: execEndResult(event)});
+		case 'patch_apply_end':
+			return recordResult(state, {...base, kind: 'tool_result', result: patchEndResult(event)});
+		case 'mcp_tool_call_end':
+			return recordResult(state, {...base, kind: 'tool_result', result: mcpEndResult(event)});
+		default:
+			return [];
+	}
+}
+
+/** `{message}`, `{error: "…"}` or `{error: {message}}`, depending on the version. */
+function errorMessage(event: CodexEvent): string | undefined {
+	if (event.type === 'error' && event.message) {
+		return event.message;
+	}
+
+	if (typeof event.error === 'string') {
+		return event.error;
+	}
+
+	return isRecord(event.error) ? (stringOf(event.error['message']) ?? 'Error') : undefined;
+}
+
+function compactionSummary(message: string | undefined, base: Base): SessionEvent {
+	return {...base, kind: 'summary', text: message?.trim() ? message : 'Conversation compacted'};
+}
+
+/** An ISO-8601 time, or nothing: collages and hand-made files hold placeholders here. */
+function timestampOf(value: unknown): {timestamp?: string} {
+	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) ? {timestamp: value} : {};
+}

@@ -1,0 +1,104 @@
+import type {SessionEvent} from '../events.js';
+import {isRecord, outputText, parseJsonArguments, textOf} from '../shared/text.js';
+import {cwdFromEnvironment, textBlocks, userTextEvents} from './messages.js';
+import type {CodexResponseItem} from './schema.js';
+import {recordResult, type CodexState} from './state.js';
+import {readToolOutput} from './tool-output.js';
+
+type Base = Omit<SessionEvent, 'kind'>;
+
+/**
+ * One Responses-API item to events: messages, tool calls and tool outputs. `response_item` is
+ * the channel engi reads for all of them; the `event_msg` copies are ignored. Item types this
+ * adapter does not know give `[]`: Codex adds them often and they are not malformed records.
+ * Reasoning (summaries and encrypted blobs), ghost snapshots and compaction items are such items.
+ */
+export function responseItemEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
+	switch (item.type) {
+		case 'message':
+			return messageEvents(item, base, state);
+		case 'function_call':
+			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, parseJsonArguments(item.arguments))];
+		case 'custom_tool_call':
+			// Custom tools (apply_patch, …) take free-form input, kept raw.
+			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, item.input ?? null)];
+		case 'local_shell_call':
+			return [toolCall(base, 'local_shell', item.call_id ?? item.id ?? null, item.action ?? null)];
+		case 'function_call_output':
+		case 'custom_tool_call_output':
+			return recordResult(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? null, item.output)});
+		case 'tool_search_call':
+			return [toolCall(base, 'tool_search', item.call_id ?? null, item.arguments ?? null)];
+		case 'tool_search_output':
+			return recordResult(state, {...base, kind: 'tool_result', result: {call_id: item.call_id ?? null, is_error: item.status === 'failed', output: toolNames(item.tools)}});
+		case 'web_search_call':
+		case 'image_generation_call':
+			return hostedToolEvents(item, base);
+		case 'agent_message':
+			return agentMessageEvents(item, base);
+		default:
+			return [];
+	}
+}
+
+function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
+	const role = item.role ?? 'user';
+	const blocks = textBlocks(item.content);
+	if (role === 'assistant') {
+		const text = blocks.join('\n');
+		return text.trim() === '' ? [] : [{...base, kind: 'assistant', text, ...(item.id ? {message_id: item.id} : {})}];
+	}
+
+	const events: SessionEvent[] = [];
+	if (state.cwd === undefined) {
+		// Bare-era rollouts state the working directory only inside the environment injection.
+		const cwd = blocks.map(cwdFromEnvironment).find(found => found !== undefined);
+		if (cwd !== undefined) {
+			state.cwd = cwd;
+			events.push({line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session: {cwd}});
+		}
+	}
+
+	return [...events, ...userTextEvents(blocks, base, {role, subagent: state.subagent === true})];
+}
+
+function toolCall(base: Base, name: string, callId: string | null, input: unknown): SessionEvent {
+	return {...base, kind: 'tool_call', tool: {name, call_id: callId, input}};
+}
+
+
+/**
+ * Web search and image generation run on the model's side: one item records both the call and
+ * its outcome, so it yields the call and, once it has a final status, the result.
+ */
+function hostedToolEvents(item: CodexResponseItem, base: Base): SessionEvent[] {
+	const name = item.type === 'web_search_call' ? 'web_search' : 'image_generation';
+	const callId = item.id ?? null;
+	const call = toolCall(base, name, callId, item.action ?? item.revised_prompt ?? null);
+	if (item.status !== 'completed' && item.status !== 'failed') {
+		return [call];
+	}
+
+	return [call, {...base, kind: 'tool_result', result: {call_id: callId, is_error: item.status === 'failed', output: item.revised_prompt ?? ''}}];
+}
+
+/** What a tool search found, by name (the full tool schemas are not output worth showing). */
+function toolNames(tools: unknown): string {
+	if (!Array.isArray(tools)) {
+		return outputText(tools);
+	}
+
+	const names = tools.flatMap(tool => (isRecord(tool) && typeof tool['name'] === 'string' ? [tool['name']] : []));
+	return names.join('\n');
+}
+
+/** Multi-agent (2026) messages between agent threads: shown as system text, never as a request. */
+function agentMessageEvents(item: CodexResponseItem, base: Base): SessionEvent[] {
+	const text = textOf(item.content) || item.message || '';
+	if (text.trim() === '') {
+		return [];
+	}
+
+	const route = item.author || item.recipient ? `[${item.author ?? '?'} → ${item.recipient ?? '?'}] ` : '';
+	return [{...base, kind: 'system', text: route + text}];
+}

@@ -1,0 +1,43 @@
+import type {SessionEvent} from '../events.js';
+import type {LineState} from '../types.js';
+
+/**
+ * What the normaliser remembers while reading one rollout in order. Plain JSON values only, so
+ * the engine can carry it from one scan of a growing file to the next.
+ */
+export type CodexState = {
+	/** The first `session_meta` (or bare header) was read: later ones belong to ancestors. */
+	defined?: boolean;
+	/** The session is a spawned subagent thread: its user messages come from the parent agent. */
+	subagent?: boolean;
+	cwd?: string;
+	model?: string;
+	/** Tool call ids whose result was emitted, and whether that result was a failure. */
+	results?: Record<string, boolean>;
+};
+
+export function codexState(state: LineState): CodexState {
+	return state as CodexState;
+}
+
+/**
+ * A tool's outcome can be recorded twice: as `function_call_output` (what the model saw) and as
+ * an `exec_command_end`/`patch_apply_end`/`mcp_tool_call_end` event (structured status). The
+ * first record to arrive gives the result; the second is repeated only when it reveals a
+ * failure the first did not show, so a call never resolves twice with the same outcome.
+ */
+export function recordResult(state: CodexState, event: SessionEvent): SessionEvent[] {
+	const result = event.result;
+	if (!result || result.call_id === null) {
+		return [event];
+	}
+
+	const results = (state.results ??= {});
+	const earlier = results[result.call_id];
+	if (earlier === undefined || (result.is_error && !earlier)) {
+		results[result.call_id] = result.is_error;
+		return [event];
+	}
+
+	return [];
+}

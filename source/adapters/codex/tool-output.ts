@@ -1,0 +1,112 @@
+import type {SessionEvent} from '../events.js';
+import {exitCodeFromText, isRecord, outputText, stringOf, textOf} from '../shared/text.js';
+import type {CodexEvent} from './schema.js';
+
+export type ToolResult = NonNullable<SessionEvent['result']>;
+
+/** Lines of tool output searched for an exit status: the headers Codex puts before `Output:`. */
+const headerLines = 6;
+
+/**
+ * Reads a `function_call_output`/`custom_tool_call_output` value. Versions differ: a JSON string
+ * `{"output","metadata":{"exit_code"}}` (2025 shell tool), plain text opening with
+ * `Exit code: N` or `Process exited with code N` (unified exec), an MCP CallToolResult as JSON,
+ * an array of `output_text` items, or a single content item object (2026).
+ */
+export function readToolOutput(callId: string | null, value: unknown): ToolResult {
+	if (typeof value !== 'string') {
+		return plainResult(callId, outputText(value));
+	}
+
+	const structured = parseJsonObject(value);
+	if (structured && typeof structured['output'] === 'string' && isRecord(structured['metadata'])) {
+		const exitCode = structured['metadata']['exit_code'];
+		return {
+			call_id: callId,
+			is_error: typeof exitCode === 'number' && exitCode !== 0,
+			...(typeof exitCode === 'number' ? {exit_code: exitCode} : {}),
+			output: structured['output'],
+		};
+	}
+
+	if (structured && Array.isArray(structured['content'])) {
+		return {call_id: callId, is_error: structured['isError'] === true, output: outputText(structured['content'])};
+	}
+
+	if (structured && typeof structured['content'] === 'string' && typeof structured['success'] === 'boolean') {
+		return plainResult(callId, structured['content'], !structured['success']);
+	}
+
+	return plainResult(callId, value);
+}
+
+/**
+ * A textual result: the exit status is read only from the first few lines, where Codex writes
+ * its headers, so a command that merely prints "exit code 1" in its output is not a failure.
+ */
+function plainResult(callId: string | null, output: string, failed = false): ToolResult {
+	const exitCode = exitCodeFromText(output.split('\n', headerLines).join('\n'));
+	return {
+		call_id: callId,
+		is_error: failed || (exitCode !== undefined && exitCode !== 0) || isAbortedOrRejected(output),
+		...(exitCode === undefined ? {} : {exit_code: exitCode}),
+		output,
+	};
+}
+
+/** Codex's own short outputs for a tool stopped by Esc or refused at the approval prompt. */
+function isAbortedOrRejected(output: string): boolean {
+	const trimmed = output.trim();
+	return trimmed.length < 200 && (/^aborted\b/i.test(trimmed) || /\brejected by user\b/i.test(trimmed));
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+	const trimmed = text.trim();
+	if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) {
+		return undefined;
+	}
+
+	try {
+		const value: unknown = JSON.parse(trimmed);
+		return isRecord(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** `exec_command_end`: structured exit code and status (`completed | failed | declined`). */
+export function execEndResult(event: CodexEvent): ToolResult {
+	const exitCode = typeof event.exit_code === 'number' ? event.exit_code : undefined;
+	const output = event.aggregated_output ?? event.formatted_output ?? joinStreams(event.stdout, event.stderr);
+	return {
+		call_id: event.call_id ?? null,
+		is_error: (exitCode !== undefined && exitCode !== 0) || event.status === 'failed' || event.status === 'declined',
+		...(exitCode === undefined ? {} : {exit_code: exitCode}),
+		output: output || (event.status === 'declined' ? 'declined' : ''),
+	};
+}
+
+/** `patch_apply_end`: `success:false` is a failed edit. */
+export function patchEndResult(event: CodexEvent): ToolResult {
+	return {
+		call_id: event.call_id ?? null,
+		is_error: event.success === false || event.status === 'failed' || event.status === 'declined',
+		output: joinStreams(event.stdout, event.stderr),
+	};
+}
+
+/** `mcp_tool_call_end`: `result` is `{Ok: CallToolResult}` or `{Err: message}`. */
+export function mcpEndResult(event: CodexEvent): ToolResult {
+	const result = isRecord(event.result) ? event.result : {};
+	if ('Err' in result) {
+		return {call_id: event.call_id ?? null, is_error: true, output: stringOf(result['Err']) ?? outputText(result['Err'])};
+	}
+
+	const ok = isRecord(result['Ok']) ? result['Ok'] : result;
+	const content = ok['content'];
+	return {call_id: event.call_id ?? null, is_error: ok['isError'] === true, output: Array.isArray(content) ? textOf(content) : outputText(content)};
+}
+
+function joinStreams(stdout: string | undefined, stderr: string | undefined): string {
+	return [stdout, stderr].filter(stream => stream !== undefined && stream !== '').join('\n');
+}

@@ -1,0 +1,76 @@
+import {closeSync, openSync, readSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileUnit, isFile, listDirectory} from '../shared/fs.js';
+import type {DiscoveredUnit} from '../types.js';
+
+/** workspace.yaml is a few hundred bytes; never read more than this of it. */
+const sidecarBytes = 8 * 1024;
+
+/**
+ * `session-state/<sessionId>/events.jsonl` (v1.0.11+, with a `workspace.yaml` sidecar) and the
+ * legacy flat `session-state/<sessionId>.jsonl`. A session directory without `events.jsonl`
+ * (the sidecar alone) has no transcript and is not a unit. The older
+ * `history-session-state/` JSON format lives outside this root and is not read.
+ */
+export function discoverCopilot(root: string): DiscoveredUnit[] {
+	const units: DiscoveredUnit[] = [];
+	for (const entry of listDirectory(root)) {
+		const path = join(root, entry.name);
+		if (entry.isDirectory()) {
+			const events = join(path, 'events.jsonl');
+			const workspace = join(path, 'workspace.yaml');
+			const hasWorkspace = isFile(workspace);
+			const cwd = hasWorkspace ? workspaceCwd(workspace) : undefined;
+			push(units, fileUnit(events, {idHint: entry.name, paths: hasWorkspace ? [events, workspace] : [events], ...(cwd === undefined ? {} : {projectHint: cwd})}));
+		} else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
+			push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length), variant: 'legacy-flat'}));
+		}
+	}
+
+	return units;
+}
+
+/** The `cwd:` scalar of workspace.yaml (plain, single- or double-quoted), read from its head. */
+export function workspaceCwd(path: string): string | undefined {
+	const text = readHead(path);
+	const match = text === undefined ? null : /^cwd:[ \t]*(.+?)[ \t]*$/m.exec(text);
+	return match?.[1] ? unquoteYamlScalar(match[1]) || undefined : undefined;
+}
+
+function unquoteYamlScalar(value: string): string {
+	if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) {
+		return value.slice(1, -1).replaceAll("''", "'");
+	}
+
+	if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+		try {
+			return JSON.parse(value) as string;
+		} catch {
+			return value.slice(1, -1);
+		}
+	}
+
+	return value;
+}
+
+function readHead(path: string): string | undefined {
+	let descriptor: number | undefined;
+	try {
+		descriptor = openSync(path, 'r');
+		const buffer = Buffer.alloc(sidecarBytes);
+		const length = readSync(descriptor, buffer, 0, sidecarBytes, 0);
+		return buffer.toString('utf8', 0, length);
+	} catch {
+		return undefined;
+	} finally {
+		if (descriptor !== undefined) {
+			closeSync(descriptor);
+		}
+	}
+}
+
+function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {
+	if (unit) {
+		units.push(unit);
+	}
+}

@@ -1,0 +1,18 @@
+import type {JsonlAdapter} from '../types.js';
+import {discoverCopilot} from './discover.js';
+import {normalizeCopilotLine} from './normalize.js';
+import {copilotRoots, resolveCopilotRoot} from './paths.js';
+
+/** Ids are uuids; anything else is not put into a command line a person may paste. */
+const safeId = /^[A-Za-z0-9._-]+$/;
+
+export const copilotAdapter: JsonlAdapter = {
+	id: 'copilot',
+	label: 'GitHub Copilot CLI',
+	format: 'jsonl',
+	defaultRoots: copilotRoots,
+	resolveRoot: resolveCopilotRoot,
+	discover: discoverCopilot,
+	normalizeLine: normalizeCopilotLine,
+	nativeResumeCommand: id => (safeId.test(id) ? `copilot --resume ${id}` : null),
+};

@@ -1,0 +1,191 @@
+import type {SessionEvent, SessionInfo} from '../events.js';
+import {isInjectedText, isRecord} from '../shared/text.js';
+import type {DiscoveredUnit, LineState} from '../types.js';
+import {
+	copilotAssistantMessageSchema,
+	copilotEnvelopeSchema,
+	copilotSessionDataSchema,
+	copilotStartSchema,
+	copilotToolSchema,
+	copilotUserMessageSchema,
+	type CopilotEnvelope,
+} from './schema.js';
+import {metaEvent, sessionEvents} from './session-events.js';
+import {copilotState, type CopilotState} from './state.js';
+import {toolCallEvent, toolResultEvent} from './tools.js';
+
+type Base = Omit<SessionEvent, 'kind'>;
+
+/**
+ * Namespaces of the ~130 Copilot event types. Types in these namespaces that engi does not read
+ * (usage, hooks, permissions, deltas, MCP status…) are known bookkeeping and give `[]`; a type
+ * outside them is unknown and counted as skipped.
+ */
+const knownNamespaces = new Set([
+	'session',
+	'user',
+	'assistant',
+	'tool',
+	'subagent',
+	'hook',
+	'system',
+	'permission',
+	'user_input',
+	'elicitation',
+	'sampling',
+	'mcp',
+	'external_tool',
+	'command',
+	'commands',
+	'skill',
+	'skills',
+	'pending_messages',
+	'model_call',
+	'auto_mode_switch',
+	'session_limits_exhausted',
+	'managed_settings',
+	'capabilities',
+	'exit_plan_mode',
+	'tools',
+	'background_tasks',
+	'factory_run',
+	'custom_agents',
+	'mcp_servers',
+	'extensions',
+	'canvas',
+	'binary_asset',
+	'custom_notification',
+	'ui',
+]);
+
+/** `source` of a message a person typed (absent in most builds); others are skill, autopilot, command… */
+const humanSource = 'user';
+
+/** Copilot's own wrapper for notices it injects as user turns. */
+const notificationPrefix = '<system_notification>';
+
+/** One events.jsonl line to events. */
+export function normalizeCopilotLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
+	const parsed = copilotEnvelopeSchema.safeParse(value);
+	if (!parsed.success) {
+		return null;
+	}
+
+	const envelope = parsed.data;
+	if (envelope.ephemeral) {
+		// Transient events are never meant to reach the file; if one does, it carries nothing.
+		return [];
+	}
+
+	const state = copilotState(lineState);
+	const base: Base = {
+		line,
+		...timestampOf(envelope.timestamp),
+		...(envelope.id ? {uuid: envelope.id} : {}),
+		// Events a subagent emits carry its agentId; they belong to the parent's tool call.
+		...(envelope.agentId || (isRecord(envelope.data) && typeof envelope.data['parentToolCallId'] === 'string') ? {sidechain: true} : {}),
+	};
+	const events = eventsOf(envelope, base, state);
+	if (events !== null) {
+		return events;
+	}
+
+	const namespace = envelope.type.includes('.') ? envelope.type.slice(0, envelope.type.indexOf('.')) : envelope.type;
+	return knownNamespaces.has(namespace) ? [] : null;
+}
+
+/** The events for the types engi reads, or null to fall back on the namespace rule. */
+function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState): SessionEvent[] | null {
+	const data = envelope.data ?? {};
+	switch (envelope.type) {
+		case 'session.start':
+		case 'session.resume':
+			return startEvents(envelope.type, data, base, state);
+		case 'user.message':
+			return userEvents(data, base);
+		case 'assistant.message':
+			return assistantEvents(data, base, state);
+		case 'tool.execution_start': {
+			const tool = copilotToolSchema.parse(data);
+			return toolCallEvent(state, base, tool.toolCallId, tool.toolName, tool.arguments);
+		}
+
+		case 'tool.execution_complete':
+			return [toolResultEvent(base, copilotToolSchema.parse(data))];
+		case 'abort': {
+			const reason = copilotSessionDataSchema.parse(data).reason;
+			return [{...base, kind: 'system', text: `Aborted${reason ? ` (${reason})` : ''}`, interrupted: true}];
+		}
+
+		default:
+			return envelope.type.startsWith('session.') || envelope.type.startsWith('subagent.') || envelope.type.startsWith('system.')
+				? sessionEvents(envelope.type, copilotSessionDataSchema.parse(data), base, state)
+				: null;
+	}
+}
+
+/** `session.start` states the session; `session.resume` only a working directory not yet known. */
+function startEvents(type: string, data: unknown, base: Base, state: CopilotState): SessionEvent[] {
+	const start = copilotStartSchema.parse(data);
+	const facts: SessionInfo = {};
+	if (type === 'session.start' && !state.started) {
+		state.started = true;
+		if (start.sessionId) {
+			facts.id = start.sessionId;
+		}
+
+		const started = timestampOf(start.startTime).timestamp;
+		if (started) {
+			facts.started = started;
+		}
+	}
+
+	const cwd = start.context?.cwd ?? start.context?.gitRoot;
+	if (cwd && state.cwd === undefined) {
+		state.cwd = cwd;
+		facts.cwd = cwd;
+	}
+
+	if (start.selectedModel && start.selectedModel !== state.model) {
+		state.model = start.selectedModel;
+		facts.model = start.selectedModel;
+	}
+
+	return metaEvent(base, facts);
+}
+
+/**
+ * A user message is human only when a person typed it: no `source` (or `user`), not an
+ * autopilot continuation, not a subagent's prompt, and not host-injected text.
+ */
+function userEvents(data: unknown, base: Base): SessionEvent[] {
+	const message = copilotUserMessageSchema.parse(data);
+	const text = message.content ?? '';
+	if (text.trim() === '') {
+		return [];
+	}
+
+	const typed = (message.source === undefined || message.source.toLowerCase() === humanSource) && !message.isAutopilotContinuation;
+	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text) && !text.trimStart().startsWith(notificationPrefix)}];
+}
+
+/** Reply text plus one tool call per request; chunks of one reply share `messageId`. */
+function assistantEvents(data: unknown, base: Base, state: CopilotState): SessionEvent[] {
+	const message = copilotAssistantMessageSchema.parse(data);
+	const shared = message.messageId ? {...base, message_id: message.messageId} : base;
+	const events: SessionEvent[] = [];
+	if (message.content && message.content.trim() !== '') {
+		events.push({...shared, kind: 'assistant', text: message.content});
+	}
+
+	for (const request of message.toolRequests ?? []) {
+		events.push(...toolCallEvent(state, shared, request.toolCallId, request.name, request.arguments));
+	}
+
+	return events;
+}
+
+/** An ISO-8601 time, or nothing: collages and hand-made files hold placeholders here. */
+function timestampOf(value: unknown): {timestamp?: string} {
+	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) ? {timestamp: value} : {};
+}

@@ -1,0 +1,15 @@
+import {join} from 'node:path';
+import {rootOrChild} from '../shared/fs.js';
+import type {AdapterContext} from '../types.js';
+
+/** `$COPILOT_HOME/session-state`, else `~/.copilot/session-state` (Linux and macOS alike). */
+export function copilotRoots(context: AdapterContext): string[] {
+	const configured = context.env['COPILOT_HOME']?.trim();
+	const home = configured || (context.home ? join(context.home, '.copilot') : undefined);
+	return home ? [join(home, 'session-state')] : [];
+}
+
+/** Accepts `~/.copilot` or `~/.copilot/session-state`. */
+export function resolveCopilotRoot(path: string): string[] {
+	return [rootOrChild(path, 'session-state')];
+}

@@ -1,0 +1,83 @@
+import * as z from 'zod/mini';
+
+/**
+ * The Copilot CLI session events engi reads (formats.md §7; github/copilot-sdk
+ * `session-events.ts`). Every line is `{type, data, id, timestamp, parentId, agentId?,
+ * ephemeral?}`. Objects are loose and fields optional; a field of an unexpected type reads as
+ * absent (`z.catch`) rather than making the event unreadable.
+ */
+const text = z.catch(z.optional(z.string()), undefined);
+const nullableText = z.catch(z.optional(z.nullable(z.string())), undefined);
+const flag = z.catch(z.optional(z.boolean()), undefined);
+const anything = z.optional(z.unknown());
+
+export const copilotEnvelopeSchema = z.looseObject({
+	type: z.string(),
+	data: z.catch(z.optional(z.looseObject({})), undefined),
+	id: text,
+	timestamp: anything,
+	parentId: nullableText,
+	agentId: text,
+	ephemeral: flag,
+});
+
+const contextSchema = z.catch(z.optional(z.looseObject({cwd: text, gitRoot: text})), undefined);
+
+/** `session.start` / `session.resume`. */
+export const copilotStartSchema = z.looseObject({
+	sessionId: text,
+	startTime: anything,
+	resumeTime: anything,
+	selectedModel: text,
+	context: contextSchema,
+});
+
+export const copilotUserMessageSchema = z.looseObject({
+	content: text,
+	source: text,
+	isAutopilotContinuation: flag,
+	parentToolCallId: text,
+});
+
+const toolRequestSchema = z.looseObject({toolCallId: text, name: text, arguments: anything, type: text});
+
+export const copilotAssistantMessageSchema = z.looseObject({
+	messageId: text,
+	content: text,
+	toolRequests: z.catch(z.optional(z.array(toolRequestSchema)), undefined),
+	parentToolCallId: text,
+});
+
+/** `tool.execution_start` and `tool.execution_complete`. */
+export const copilotToolSchema = z.looseObject({
+	toolCallId: text,
+	toolName: text,
+	arguments: anything,
+	success: flag,
+	result: anything,
+	error: anything,
+	parentToolCallId: text,
+});
+
+/** The remaining session-level payloads engi reads, field by field. */
+export const copilotSessionDataSchema = z.looseObject({
+	message: text,
+	errorType: text,
+	reason: text,
+	newModel: text,
+	title: text,
+	success: flag,
+	error: anything,
+	summaryContent: text,
+	shutdownType: text,
+	content: text,
+	agentName: text,
+	agentDisplayName: text,
+	toolCallId: text,
+	tokensRemovedDuringTruncation: z.catch(z.optional(z.number()), undefined),
+	messagesRemovedDuringTruncation: z.catch(z.optional(z.number()), undefined),
+});
+
+export type CopilotEnvelope = z.infer<typeof copilotEnvelopeSchema>;
+export type CopilotSessionData = z.infer<typeof copilotSessionDataSchema>;
+export type CopilotTool = z.infer<typeof copilotToolSchema>;

@@ -1,0 +1,83 @@
+import type {SessionEvent, SessionInfo} from '../events.js';
+import {isRecord, shortError, stringOf} from '../shared/text.js';
+import type {CopilotSessionData} from './schema.js';
+import type {CopilotState} from './state.js';
+
+type Base = Omit<SessionEvent, 'kind'>;
+
+/**
+ * Session-level events (`session.*`, `subagent.*`, `system.*`): errors, compaction, truncation,
+ * shutdown, model and title changes, subagent lifecycle and injected notifications. Types of
+ * these namespaces not listed here are bookkeeping and give `[]`.
+ */
+export function sessionEvents(type: string, data: CopilotSessionData, base: Base, state: CopilotState): SessionEvent[] {
+	switch (type) {
+		case 'session.error': {
+			const message = data.message ?? data.errorType ?? 'Session error';
+			return [{...base, kind: 'system', text: message, error: shortError(message)}];
+		}
+
+		case 'session.warning':
+			return data.message ? [{...base, kind: 'system', text: data.message}] : [];
+		case 'session.model_change':
+			return modelEvent(base, state, data.newModel);
+		case 'session.title_changed':
+			return data.title ? metaEvent(base, {title: data.title}) : [];
+		case 'session.compaction_complete':
+			return compactionEvents(data, base);
+		case 'session.truncation':
+			return [{...base, kind: 'system', text: truncationText(data)}];
+		case 'session.shutdown': {
+			const kind = data.shutdownType ?? 'unknown';
+			return [{...base, kind: 'system', text: `Session shut down (${kind})`, ...(kind === 'error' ? {error: 'Session ended with an error'} : {})}];
+		}
+
+		case 'subagent.started':
+		case 'subagent.completed':
+		case 'subagent.failed':
+			return subagentEvents(type, data, base);
+		case 'system.notification':
+			// Injected into the conversation for the model; never a request a person made.
+			return data.content?.trim() ? [{...base, kind: 'user', text: data.content, human: false}] : [];
+		default:
+			return [];
+	}
+}
+
+function compactionEvents(data: CopilotSessionData, base: Base): SessionEvent[] {
+	if (data.success === false) {
+		const message = stringOf(data.error) ?? 'Compaction failed';
+		return [{...base, kind: 'system', text: message, error: shortError(message)}];
+	}
+
+	return [{...base, kind: 'summary', text: data.summaryContent?.trim() ? data.summaryContent : 'Conversation compacted'}];
+}
+
+function truncationText(data: CopilotSessionData): string {
+	const removed = data.messagesRemovedDuringTruncation;
+	return removed === undefined ? 'Conversation truncated' : `Conversation truncated (${removed} messages removed)`;
+}
+
+function subagentEvents(type: string, data: CopilotSessionData, base: Base): SessionEvent[] {
+	const name = data.agentDisplayName ?? data.agentName ?? 'subagent';
+	const phase = type.slice('subagent.'.length);
+	if (type === 'subagent.failed') {
+		const message = stringOf(data.error) ?? (isRecord(data.error) ? stringOf(data.error['message']) : undefined) ?? `Subagent ${name} failed`;
+		return [{...base, kind: 'system', text: `Subagent ${name} failed: ${message}`, error: shortError(message)}];
+	}
+
+	return [{...base, kind: 'system', text: `Subagent ${name} ${phase}`}];
+}
+
+export function modelEvent(base: Base, state: CopilotState, model: string | undefined): SessionEvent[] {
+	if (!model || model === state.model) {
+		return [];
+	}
+
+	state.model = model;
+	return metaEvent(base, {model});
+}
+
+export function metaEvent(base: Base, session: SessionInfo): SessionEvent[] {
+	return Object.keys(session).length === 0 ? [] : [{line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session}];
+}

@@ -1,0 +1,18 @@
+import type {LineState} from '../types.js';
+
+/**
+ * What the normaliser remembers while reading one events.jsonl in order. Plain JSON values
+ * only, so the engine can carry it from one scan of a growing file to the next.
+ */
+export type CopilotState = {
+	/** `session.start` was read; a later one (a resumed log) restates nothing. */
+	started?: boolean;
+	cwd?: string;
+	model?: string;
+	/** Tool call ids already emitted as tool_call events. */
+	calls?: Record<string, boolean>;
+};
+
+export function copilotState(state: LineState): CopilotState {
+	return state as CopilotState;
+}

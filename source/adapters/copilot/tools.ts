@@ -1,0 +1,68 @@
+import type {SessionEvent} from '../events.js';
+import {exitCodeFromText, isRecord, outputText, parseJsonArguments, stringOf} from '../shared/text.js';
+import type {CopilotTool} from './schema.js';
+import type {CopilotState} from './state.js';
+
+type Base = Omit<SessionEvent, 'kind'>;
+
+/** The status line Copilot's shell tools end their output with. */
+const exitedLine = /<exited with exit code (-?\d+)>/g;
+
+/**
+ * A tool call, once: Copilot records a call both in `assistant.message.toolRequests` and in
+ * `tool.execution_start`, in either order; the second mention of an id gives nothing.
+ */
+export function toolCallEvent(state: CopilotState, base: Base, callId: string | undefined, name: string | undefined, input: unknown): SessionEvent[] {
+	if (callId !== undefined) {
+		const calls = (state.calls ??= {});
+		if (calls[callId]) {
+			return [];
+		}
+
+		calls[callId] = true;
+	}
+
+	return [{...base, kind: 'tool_call', tool: {name: name ?? 'unknown', call_id: callId ?? null, input: parseJsonArguments(input)}}];
+}
+
+
+/**
+ * `tool.execution_complete`: `success:false` is a failure. The exit status is only in text:
+ * the shell tool's trailing `<exited with exit code N>` line, or (for a failure) a phrase such
+ * as "exit code: 1" in the result or error message.
+ */
+export function toolResultEvent(base: Base, tool: CopilotTool): SessionEvent {
+	const content = resultText(tool.result);
+	const errorMessage = isRecord(tool.error) ? stringOf(tool.error['message']) : stringOf(tool.error);
+	const failed = tool.success === false;
+	const output = content || errorMessage || '';
+	const exitCode = lastExitedCode(output) ?? (failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
+	return {
+		...base,
+		kind: 'tool_result',
+		result: {
+			call_id: tool.toolCallId ?? null,
+			is_error: failed || (exitCode !== undefined && exitCode !== 0),
+			...(exitCode === undefined ? {} : {exit_code: exitCode}),
+			output: failed && errorMessage && content && !content.includes(errorMessage) ? `${content}\n${errorMessage}` : output,
+		},
+	};
+}
+
+/** `result` is `{content, detailedContent?}`; `content` is text (or, rarely, content blocks). */
+function resultText(result: unknown): string {
+	if (isRecord(result)) {
+		return outputText(result['content']);
+	}
+
+	return outputText(result);
+}
+
+function lastExitedCode(text: string): number | undefined {
+	let code: number | undefined;
+	for (const match of text.matchAll(exitedLine)) {
+		code = Number(match[1]);
+	}
+
+	return code;
+}

@@ -1,0 +1,137 @@
+import type {SessionEvent} from '../events.js';
+import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
+import type {LineState} from '../types.js';
+import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
+
+/** What a person typed: Cursor wraps it in `<user_query>`; everything around it is host context. */
+const userQueryPattern = /<user_query>([\s\S]*?)<\/user_query>/g;
+/** Host context blocks such as `<user_info>`, `<attached_files>` or `<system_reminder>`. */
+const leadingTagPattern = /^\s*<[A-Za-z_][\w-]*(?:\s[^>]*)?>/;
+
+const interruptedStatus = /abort|cancel|interrupt|stop/i;
+
+function contextEvent(text: string, line: number): SessionEvent[] {
+	const trimmed = text.trim();
+	return trimmed === '' ? [] : [{line, kind: 'user', text: trimmed, human: false}];
+}
+
+/**
+ * A user text block. With `<user_query>` wrappers, each query is a human request and the text
+ * around it is injected context. Transcripts written before the wrapper existed have plain
+ * text only: that counts as typed, unless it opens with a context tag or is known host text,
+ * or this file has already shown that it wraps real requests.
+ */
+function userTextEvents(text: string, line: number, state: LineState): SessionEvent[] {
+	const events: SessionEvent[] = [];
+	let consumed = 0;
+	for (const match of text.matchAll(userQueryPattern)) {
+		state['wrapsQueries'] = true;
+		events.push(...contextEvent(text.slice(consumed, match.index), line));
+		const query = (match[1] ?? '').trim();
+		if (query !== '') {
+			events.push({line, kind: 'user', text: query, human: !isInjectedText(query)});
+		}
+
+		consumed = match.index + match[0].length;
+	}
+
+	if (consumed > 0) {
+		events.push(...contextEvent(text.slice(consumed), line));
+		return events;
+	}
+
+	if (text.trim() === '') {
+		return [];
+	}
+
+	const typed = state['wrapsQueries'] !== true && !leadingTagPattern.test(text) && !isInjectedText(text);
+	return [{line, kind: 'user', text: text.trim(), human: typed}];
+}
+
+
+function toolCallEvent(block: CursorBlock, line: number): SessionEvent {
+	return {line, kind: 'tool_call', tool: {name: stringOf(block['name']) ?? 'unknown', call_id: stringOf(block['id']) ?? null, input: parseJsonArguments(block['input'])}};
+}
+
+/** Results are often absent from IDE exports; when present, the exit status can only come from text. */
+function toolResultEvent(block: CursorBlock, line: number): SessionEvent {
+	const output = outputText(block['content']);
+	const exitCode = exitCodeFromText(output);
+	const failed = block['is_error'] === true || (exitCode !== undefined && exitCode !== 0);
+	return {
+		line,
+		kind: 'tool_result',
+		result: {call_id: stringOf(block['tool_use_id']) ?? null, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output},
+	};
+}
+
+function blockEvents(block: CursorBlock, role: 'user' | 'assistant', line: number, state: LineState): SessionEvent[] {
+	switch (block['type']) {
+		case 'text': {
+			const text = stringOf(block['text']) ?? '';
+			if (role === 'user') {
+				return userTextEvents(text, line, state);
+			}
+
+			return text.trim() === '' ? [] : [{line, kind: 'assistant', text}];
+		}
+
+		case 'tool_use':
+		case 'tool_call': // Seen in drifted exports.
+			return [toolCallEvent(block, line)];
+		case 'tool_result':
+		case 'tool-result':
+			return [toolResultEvent(block, line)];
+		default:
+			// Thinking is never shown; images and unknown blocks carry nothing to show.
+			return [];
+	}
+}
+
+/** Content blocks: a plain string is one text block; anything that is not an object is ignored. */
+function blocksOf(content: unknown): CursorBlock[] {
+	if (typeof content === 'string') {
+		return [{type: 'text', text: content}];
+	}
+
+	return Array.isArray(content) ? content.filter(block => isRecord(block)) : [];
+}
+
+/**
+ * The end of a turn. Success carries nothing; any other status means the turn did not finish:
+ * an abort or cancel is an interruption, anything else a failure.
+ */
+function turnEndedEvents(marker: CursorMarkerLine, line: number): SessionEvent[] {
+	const status = marker.status ?? undefined;
+	if (status === undefined || status === 'success' || status === 'completed') {
+		return [];
+	}
+
+	if (interruptedStatus.test(status)) {
+		return [{line, kind: 'system', text: `Turn ended: ${status}`, interrupted: true}];
+	}
+
+	const detail = stringOf(marker.error) ?? (isRecord(marker.error) ? stringOf(marker.error['message']) : undefined) ?? stringOf(marker.message);
+	const text = detail ? `Turn ended: ${status}: ${detail}` : `Turn ended: ${status}`;
+	return [{line, kind: 'system', text, error: shortError(text)}];
+}
+
+/** One transcript line to events; `state` remembers whether this file wraps requests in `<user_query>`. */
+export function normalizeCursorLine(value: unknown, line: number, state: LineState): SessionEvent[] | null {
+	if (isRecord(value) && typeof value['role'] === 'string') {
+		const parsed = cursorMessageLineSchema.safeParse(value);
+		const role = parsed.success ? parsed.data.role : undefined;
+		if (!parsed.success || (role !== 'user' && role !== 'assistant')) {
+			return null;
+		}
+
+		return blocksOf(parsed.data.message?.content).flatMap(block => blockEvents(block, role, line, state));
+	}
+
+	const marker = cursorMarkerLineSchema.safeParse(value);
+	if (marker.success && marker.data.type === 'turn_ended') {
+		return turnEndedEvents(marker.data, line);
+	}
+
+	return null;
+}

@@ -1,0 +1,13 @@
+import {join} from 'node:path';
+import {rootOrChild} from '../shared/fs.js';
+import type {AdapterContext} from '../types.js';
+
+/** `~/.cursor/projects` (the same on macOS and Linux; Cursor has no override for it). */
+export function cursorRoots(context: AdapterContext): string[] {
+	return context.home ? [join(context.home, '.cursor', 'projects')] : [];
+}
+
+/** Accepts `~/.cursor` or `~/.cursor/projects`. */
+export function resolveCursorRoot(path: string): string[] {
+	return [rootOrChild(path, 'projects')];
+}

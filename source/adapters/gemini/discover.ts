@@ -1,0 +1,119 @@
+import {createHash} from 'node:crypto';
+import {readFileSync} from 'node:fs';
+import {basename, dirname, join} from 'node:path';
+import {fileUnit, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
+import {isRecord} from '../shared/text.js';
+import type {DiscoveredUnit} from '../types.js';
+
+const mainChat = /^session-.+\.jsonl?$/;
+const subagentChat = /\.jsonl$/;
+/** Sidecars read for the project path are tiny; anything bigger is not what we think it is. */
+const maxSidecarBytes = 1024 * 1024;
+
+/**
+ * `tmp/<project>/chats/` holds `session-<time>-<8 hex>.json|.jsonl` main chats and
+ * `<parentSessionId>/<sessionId>.jsonl` subagent chats. The project directory is named by a
+ * slug (newer builds; `.project_root` inside holds the path) or by sha256 of the path (older
+ * builds); `~/.gemini/projects.json` maps paths to slugs. Other files (`logs.json`,
+ * `checkpoint-*.json`, `shell_history`) are not chats. The full session id is only inside the
+ * file, so no unit gets an idHint.
+ */
+export function discoverGemini(root: string): DiscoveredUnit[] {
+	// A root that is itself one project directory (`--source-root ~/.gemini/tmp/<project>`).
+	if (isDirectory(join(root, 'chats'))) {
+		return discoverProject(root, projectPathOf(root, readRegistry(dirname(root))));
+	}
+
+	const registry = readRegistry(root);
+	return listDirectory(root)
+		.filter(entry => entry.isDirectory())
+		.flatMap(entry => discoverProject(join(root, entry.name), projectPathOf(join(root, entry.name), registry)));
+}
+
+function discoverProject(projectDirectory: string, projectHint: string | undefined): DiscoveredUnit[] {
+	const chats = join(projectDirectory, 'chats');
+	const units: DiscoveredUnit[] = [];
+	const entries = listDirectory(chats);
+	const names = new Set(entries.map(entry => entry.name));
+	const hint = projectHint === undefined ? {} : {projectHint};
+	for (const entry of entries) {
+		const path = join(chats, entry.name);
+		if (entry.isFile() && mainChat.test(entry.name)) {
+			// On resume a legacy `.json` is rewritten to `.jsonl` beside it: one session, two files.
+			if (entry.name.endsWith('.json') && names.has(`${entry.name}l`)) {
+				continue;
+			}
+
+			const legacy = entry.name.endsWith('.json');
+			const paths = !legacy && names.has(entry.name.slice(0, -1)) ? [path, path.slice(0, -1)] : [path];
+			push(units, fileUnit(path, {...hint, variant: legacy ? 'json' : 'jsonl', paths}));
+		} else if (entry.isDirectory()) {
+			for (const child of listDirectory(path)) {
+				if (child.isFile() && subagentChat.test(child.name)) {
+					push(units, fileUnit(join(path, child.name), {...hint, parentIdHint: entry.name, variant: 'jsonl'}));
+				}
+			}
+		}
+	}
+
+	return units;
+}
+
+function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {
+	if (unit) {
+		units.push(unit);
+	}
+}
+
+/** Project directory name (slug or sha256 hash) to project path, from `~/.gemini/projects.json`. */
+type Registry = Map<string, string>;
+
+function readSmallFile(path: string): string | undefined {
+	const size = statOrUndefined(path)?.size;
+	if (size === undefined || size > maxSidecarBytes) {
+		return undefined;
+	}
+
+	try {
+		return readFileSync(path, 'utf8');
+	} catch {
+		return undefined;
+	}
+}
+
+/** `{"projects": {"/abs/path": "slug"}}` beside `tmp/`; hash directories map through sha256(path). */
+function readRegistry(tmpRoot: string): Registry {
+	const registry: Registry = new Map();
+	if (basename(tmpRoot) !== 'tmp') {
+		return registry;
+	}
+
+	const text = readSmallFile(join(dirname(tmpRoot), 'projects.json'));
+	let value: unknown;
+	try {
+		value = text === undefined ? undefined : (JSON.parse(text) as unknown);
+	} catch {
+		return registry;
+	}
+
+	const projects = isRecord(value) ? value['projects'] : undefined;
+	if (!isRecord(projects)) {
+		return registry;
+	}
+
+	for (const [path, slug] of Object.entries(projects)) {
+		if (typeof slug === 'string') {
+			registry.set(slug, path);
+		}
+
+		registry.set(createHash('sha256').update(path).digest('hex'), path);
+	}
+
+	return registry;
+}
+
+/** The project path: the directory's own `.project_root` marker, else the registry. */
+function projectPathOf(projectDirectory: string, registry: Registry): string | undefined {
+	const marker = readSmallFile(join(projectDirectory, '.project_root'))?.trim();
+	return marker ? marker : registry.get(basename(projectDirectory));
+}

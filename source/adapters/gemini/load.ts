@@ -1,0 +1,120 @@
+import {readFileSync} from 'node:fs';
+import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {statOrUndefined} from '../shared/fs.js';
+import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
+import {normalizeGeminiMessage} from './normalize.js';
+import {timestampOf} from './parts.js';
+import {replayGeminiJsonl} from './replay.js';
+import {geminiConversationSchema, geminiMessageSchema, type GeminiMetadata} from './schema.js';
+
+/** Legacy documents are read whole; past this size one is refused rather than risk memory. */
+const maxDocumentBytes = 256 * 1024 * 1024;
+
+/** Session facts the metadata states: id, start time and, failing a project hint, the cwd. */
+function sessionFacts(metadata: GeminiMetadata): SessionInfo {
+	const firstDirectory = metadata.directories?.find(directory => typeof directory === 'string');
+	const started = timestampOf(metadata.startTime);
+	return {
+		...(metadata.sessionId ? {id: metadata.sessionId} : {}),
+		...(typeof firstDirectory === 'string' ? {cwd: firstDirectory} : {}),
+		...(started ? {started} : {}),
+	};
+}
+
+function metaRow(line: number, raw: unknown, session: SessionInfo): SessionRow[] {
+	return Object.keys(session).length === 0 ? [] : [{line, raw, events: [{line, kind: 'meta', session}]}];
+}
+
+/** A subagent chat: its "user" turns are the parent agent's task prompts. */
+function isSubagent(unit: DiscoveredUnit, metadata: GeminiMetadata): boolean {
+	return metadata.kind === 'subagent' || unit.parentIdHint !== undefined;
+}
+
+type Builder = {rows: SessionRow[]; skipped: number; modelStated: boolean};
+
+/**
+ * Adds one message's row. The first model named by a `gemini` message is a session fact. A
+ * message that does not match the record shape, or whose type the CLI never writes, is skipped.
+ */
+function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean): void {
+	const parsed = geminiMessageSchema.safeParse(raw);
+	const events = parsed.success ? normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id)}) : null;
+	if (!parsed.success || events === null) {
+		builder.skipped++;
+		return;
+	}
+
+	const message = parsed.data;
+	if (!builder.modelStated && message.type === 'gemini' && message.model) {
+		builder.modelStated = true;
+		const timestamp = timestampOf(message.timestamp);
+		events.unshift({line, kind: 'meta', ...(timestamp ? {timestamp} : {}), session: {model: message.model}});
+	}
+
+	builder.rows.push({line, raw, events});
+}
+
+function rewindRow(line: number, raw: unknown): SessionRow {
+	const event: SessionEvent = {line, kind: 'system', text: 'Conversation rewound to an earlier message; later messages were discarded'};
+	return {line, raw, events: [event]};
+}
+
+/** A `.jsonl` chat (v0.39+): replayed, then one row per surviving message. */
+function loadJsonl(unit: DiscoveredUnit): LoadedSession {
+	const replay = replayGeminiJsonl(unit.path);
+	const subagent = isSubagent(unit, replay.metadata);
+	const builder: Builder = {rows: [], skipped: replay.skipped, modelStated: false};
+	builder.rows.push(...metaRow(replay.header?.line ?? 1, replay.header?.raw ?? replay.metadata, sessionFacts(replay.metadata)));
+	for (const entry of replay.entries) {
+		if (entry.rewind) {
+			builder.rows.push(rewindRow(entry.line, entry.raw));
+		} else {
+			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id));
+		}
+	}
+
+	// The generated session summary is the tool's own title, used when no human request exists.
+	if (replay.metadata.summary && replay.summarySet) {
+		builder.rows.push(...metaRow(replay.summarySet.line, replay.summarySet.raw, {title: replay.metadata.summary}));
+	}
+
+	// Rows are served in line order (paging counts lines); messages keep their first line, so this
+	// is also conversation order, with the summary's meta row moved to where it was written.
+	builder.rows.sort((a, b) => a.line - b.line);
+	return {rows: builder.rows, skipped: builder.skipped, warnings: replay.warnings};
+}
+
+/** A legacy `.json` chat (v0.1.21 to v0.39): one `ConversationRecord`; lines are message ordinals. */
+function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
+	const size = statOrUndefined(unit.path)?.size ?? 0;
+	if (size > maxDocumentBytes) {
+		throw new SessionCorruptError(unit.path, null, `legacy JSON chat larger than ${maxDocumentBytes / 1024 / 1024} MiB`);
+	}
+
+	let value: unknown;
+	try {
+		value = JSON.parse(readFileSync(unit.path, 'utf8')) as unknown;
+	} catch {
+		throw new SessionCorruptError(unit.path, null, 'not valid JSON (torn or still being written?)');
+	}
+
+	const parsed = geminiConversationSchema.safeParse(value);
+	if (!parsed.success) {
+		// Valid JSON of another shape (e.g. a `history` export): nothing here is a Gemini CLI chat.
+		return {rows: [], skipped: 1, warnings: ['document: skipped, not a Gemini CLI conversation record (no messages list)']};
+	}
+
+	const {messages, ...metadata} = parsed.data;
+	const builder: Builder = {rows: [], skipped: 0, modelStated: false};
+	const facts: SessionInfo = {...sessionFacts(metadata), ...(metadata.summary ? {title: metadata.summary} : {})};
+	builder.rows.push(...metaRow(1, metadata, facts));
+	// Every message in a legacy document was recorded in its own right.
+	const subagent = isSubagent(unit, metadata);
+	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent));
+	return {rows: builder.rows, skipped: builder.skipped, warnings: []};
+}
+
+export function loadGeminiSession(unit: DiscoveredUnit): LoadedSession {
+	const legacy = unit.variant === undefined ? unit.path.endsWith('.json') : unit.variant === 'json';
+	return legacy ? loadLegacyJson(unit) : loadJsonl(unit);
+}

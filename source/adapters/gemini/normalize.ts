@@ -1,0 +1,152 @@
+import type {SessionEvent} from '../events.js';
+import {isInjectedText, outputText, shortError} from '../shared/text.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf, toolInput} from './parts.js';
+import {geminiToolCallSchema, type GeminiMessage, type GeminiToolCall} from './schema.js';
+
+/** Tool calls the scheduler had not finished when the record was last written. */
+const pendingStatuses = new Set(['validating', 'scheduled', 'executing', 'awaiting_approval']);
+/** Statuses after which the call has a result (or never will). */
+const settledStatuses = new Set(['success', 'error', 'cancelled']);
+
+/** The UI line gemini-cli records when the user cancels a request (`useGeminiStream.ts`). */
+const cancelledText = 'Request cancelled.';
+
+/** A slash command (`/compress`, `/memory add …`) or the `?` help shortcut, not a request. */
+const slashCommand = /^(\/[a-z][\w:-]*|\?)(\s|$)/i;
+
+export type MessageOrigin = {
+	/**
+	 * False when a person cannot have typed the message's user text: in a subagent chat the
+	 * "user" is the parent agent, and a message that only ever appeared inside a `$set.messages`
+	 * checkpoint (never as its own record) was written by the history sync (session context, a
+	 * compression summary).
+	 */
+	readonly typedByPerson: boolean;
+};
+
+function base(message: GeminiMessage, line: number): Omit<SessionEvent, 'kind'> {
+	const timestamp = timestampOf(message.timestamp);
+	return {line, ...(timestamp ? {timestamp} : {}), uuid: message.id};
+}
+
+function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin): SessionEvent[] {
+	// `displayContent` is what the person saw and typed (without expanded @file contents).
+	const shown = contentText(message.displayContent);
+	const text = shown.trim() !== '' ? shown : contentText(message.content);
+	if (text.trim() === '') {
+		return [];
+	}
+
+	if (isStateSnapshot(text)) {
+		return [{...base(message, line), kind: 'summary', text}];
+	}
+
+	const human = origin.typedByPerson && !isInjectedText(text) && !isToolInjectedText(text) && !slashCommand.test(text.trimStart());
+	return [{...base(message, line), kind: 'user', text, human}];
+}
+
+/** The text of a tool call's `result` parts: function-response outputs or errors, plain text parts. */
+function resultOf(call: GeminiToolCall): {output: string; failed: boolean} {
+	let failed = false;
+	const pieces: string[] = [];
+	for (const part of partsOf(call.result)) {
+		const response = functionResponseOf(part);
+		if (response) {
+			failed ||= response.failed;
+			pieces.push(response.output);
+		} else if (typeof part['text'] === 'string') {
+			pieces.push(part['text']);
+		}
+	}
+
+	const output = pieces.filter(Boolean).join('\n');
+	return {output: output !== '' ? output : typeof call.resultDisplay === 'string' ? call.resultDisplay : outputText(call.resultDisplay), failed};
+}
+
+function toolEvents(raw: unknown, message: GeminiMessage, line: number): SessionEvent[] {
+	const parsed = geminiToolCallSchema.safeParse(raw);
+	if (!parsed.success) {
+		return [];
+	}
+
+	const call = parsed.data;
+	const name = call.name ?? 'unknown';
+	const callId = call.id ?? null;
+	const timestamp = timestampOf(call.timestamp) ?? timestampOf(message.timestamp);
+	const shared = {line, ...(timestamp ? {timestamp} : {}), uuid: message.id, message_id: message.id};
+	const status = call.status ?? '';
+	const pending = pendingStatuses.has(status);
+	const events: SessionEvent[] = [{...shared, kind: 'tool_call', tool: {name, call_id: callId, input: toolInput(call.args)}, ...(pending ? {pending: true} : {})}];
+	const hasResult = call.result !== undefined && call.result !== null;
+	if (pending || !(settledStatuses.has(status) || hasResult)) {
+		return events;
+	}
+
+	const {output, failed} = resultOf(call);
+	// run_shell_command reports `success` even when the command failed: only the text says so.
+	const exitCode = isShellTool(name) ? shellExitCode(output) : undefined;
+	const cancelled = status === 'cancelled';
+	events.push({
+		line,
+		...(timestamp ? {timestamp} : {}),
+		uuid: message.id,
+		kind: 'tool_result',
+		result: {
+			call_id: callId,
+			is_error: status === 'error' || cancelled || failed || (exitCode !== undefined && exitCode !== 0),
+			...(exitCode === undefined ? {} : {exit_code: exitCode}),
+			output,
+		},
+		...(cancelled ? {interrupted: true} : {}),
+	});
+	return events;
+}
+
+function geminiEvents(message: GeminiMessage, line: number): SessionEvent[] {
+	const events: SessionEvent[] = [];
+	const text = contentText(message.content);
+	if (text.trim() !== '') {
+		events.push({...base(message, line), kind: 'assistant', text, message_id: message.id});
+	}
+
+	for (const call of message.toolCalls ?? []) {
+		events.push(...toolEvents(call, message, line));
+	}
+
+	return events;
+}
+
+function uiEvents(message: GeminiMessage, line: number): SessionEvent[] {
+	const text = contentText(message.content).trim();
+	switch (message.type) {
+		case 'info':
+			if (text === cancelledText) {
+				return [{...base(message, line), kind: 'system', text, interrupted: true}];
+			}
+
+			return text ? [{...base(message, line), kind: 'system', text}] : [];
+		case 'error':
+			return [{...base(message, line), kind: 'system', text, error: shortError(text || 'error')}];
+		default:
+			return text ? [{...base(message, line), kind: 'system', text}] : [];
+	}
+}
+
+/**
+ * One message of the resulting conversation to events, or null for a message type Gemini CLI
+ * does not write (schema drift such as `type: "model"`), which the loader counts as skipped.
+ */
+export function normalizeGeminiMessage(message: GeminiMessage, line: number, origin: MessageOrigin): SessionEvent[] | null {
+	switch (message.type) {
+		case 'user':
+			return userEvents(message, line, origin);
+		case 'gemini':
+			return geminiEvents(message, line);
+		case 'info':
+		case 'error':
+		case 'warning':
+			return uiEvents(message, line);
+		default:
+			return null;
+	}
+}

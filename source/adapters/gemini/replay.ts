@@ -1,0 +1,114 @@
+import {readJsonLines} from '../shared/json-lines.js';
+import {isRecord} from '../shared/text.js';
+import {geminiMetadataSchema, geminiRewindSchema, geminiSetSchema, type GeminiMetadata} from './schema.js';
+
+/**
+ * Replays a Gemini CLI `.jsonl` chat the way gemini-cli's `loadConversationRecord` does:
+ *
+ * - the metadata line (`sessionId`, `projectHash`, …) and `{"$set": {...}}` merge metadata;
+ * - a record with an `id` is a message; an `id` seen before replaces the earlier message in
+ *   place (updates rewrite the whole message, last writer wins);
+ * - `$set.messages` is a checkpoint that replaces the whole message list;
+ * - `{"$rewindTo": id}` deletes that message and everything after it (everything, when the
+ *   id is unknown).
+ *
+ * Each surviving entry keeps the physical line where it was first written (so rows stay in
+ * line order) and the record of its final version.
+ */
+export type ReplayEntry = {
+	readonly line: number;
+	readonly raw: unknown;
+	/** A rewind marker (kept so a reader sees that the conversation was rewound here). */
+	readonly rewind: boolean;
+};
+
+export type Replay = {
+	/** Messages (and rewind markers) of the resulting conversation, in conversation order. */
+	readonly entries: ReplayEntry[];
+	readonly metadata: GeminiMetadata;
+	/** The first record stating the session id, and the last `$set` that set `summary`. */
+	readonly header: {line: number; raw: unknown} | undefined;
+	readonly summarySet: {line: number; raw: unknown} | undefined;
+	/** Ids written as records of their own (anything else came only from a checkpoint). */
+	readonly recordedIds: ReadonlySet<string>;
+	skipped: number;
+	readonly warnings: string[];
+};
+
+export function replayGeminiJsonl(path: string): Replay {
+	const messages = new Map<string, ReplayEntry>();
+	const recordedIds = new Set<string>();
+	let metadata: GeminiMetadata = {};
+	let header: {line: number; raw: unknown} | undefined;
+	let summarySet: {line: number; raw: unknown} | undefined;
+
+	const mergeMetadata = (patch: GeminiMetadata, line: number, raw: unknown) => {
+		const {messages: checkpoint, ...facts} = patch;
+		metadata = {...metadata, ...facts};
+		if (facts.sessionId !== undefined) {
+			header ??= {line, raw};
+		}
+
+		if (facts.summary !== undefined) {
+			summarySet = {line, raw};
+		}
+
+		if (checkpoint) {
+			messages.clear();
+			for (const message of checkpoint) {
+				if (isRecord(message) && typeof message['id'] === 'string') {
+					messages.set(message['id'], {line, raw: message, rewind: false});
+				}
+			}
+		}
+	};
+
+	const rewindTo = (id: string, line: number, raw: unknown) => {
+		const ids = [...messages.keys()];
+		const index = ids.indexOf(id);
+		for (const doomed of index === -1 ? ids : ids.slice(index)) {
+			messages.delete(doomed);
+		}
+
+		messages.set(`$rewind:${line}`, {line, raw, rewind: true});
+	};
+
+	/** Applies one record; false for a shape this reader does not know (skipped and counted). */
+	const apply = (value: unknown, line: number): boolean => {
+		if (!isRecord(value)) {
+			return false;
+		}
+
+		const rewind = geminiRewindSchema.safeParse(value);
+		if (rewind.success) {
+			rewindTo(rewind.data.$rewindTo, line, value);
+			return true;
+		}
+
+		if (typeof value['id'] === 'string') {
+			recordedIds.add(value['id']);
+			// Map.set on an existing key keeps its position: an update does not move the message,
+			// and it keeps the line it was first written at, so rows stay in line order.
+			messages.set(value['id'], {line: messages.get(value['id'])?.line ?? line, raw: value, rewind: false});
+			return true;
+		}
+
+		const set = geminiSetSchema.safeParse(value);
+		if (set.success) {
+			mergeMetadata(set.data.$set, line, value);
+			return true;
+		}
+
+		const parsedHeader = geminiMetadataSchema.safeParse(value);
+		if (parsedHeader.success && parsedHeader.data.sessionId !== undefined) {
+			mergeMetadata(parsedHeader.data, line, value);
+			return true;
+		}
+
+		return false;
+	};
+
+	const read = readJsonLines(path, apply);
+
+	return {entries: [...messages.values()], metadata, header, summarySet, recordedIds, skipped: read.skipped, warnings: read.warnings};
+}

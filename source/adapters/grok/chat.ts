@@ -1,0 +1,135 @@
+import type {SessionEvent} from '../events.js';
+import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, stringOf, textOf} from '../shared/text.js';
+import {grokChatItemSchema, grokLegacyMessageSchema, type GrokChatItem, type GrokLegacyMessage} from './schema.js';
+
+/**
+ * `chat_history.jsonl`, the model-facing history (formats.md §6). Version 1 items are tagged by
+ * `type`; legacy version 0 lines are role-based OpenAI chat messages. Reasoning is never shown.
+ * The file has no timestamps and no ids beyond tool-call ids.
+ */
+export function normalizeChatLine(value: unknown, line: number): SessionEvent[] | null {
+	if (isRecord(value) && typeof value['type'] === 'string') {
+		const item = grokChatItemSchema.safeParse(value);
+		return item.success ? chatItemEvents(item.data, line) : null;
+	}
+
+	if (isRecord(value) && typeof value['role'] === 'string') {
+		const message = grokLegacyMessageSchema.safeParse(value);
+		return message.success ? legacyMessageEvents(message.data, line) : null;
+	}
+
+	return null;
+}
+
+/** Host text in a user turn: the shared markers plus Grok's own `<user_info>` environment preamble. */
+export function isGrokInjected(text: string): boolean {
+	return isInjectedText(text) || text.trimStart().startsWith('<user_info>');
+}
+
+type ToolCallShape = {id?: string | null | undefined; name?: string | null | undefined; arguments?: unknown};
+
+function chatItemEvents(item: GrokChatItem, line: number): SessionEvent[] | null {
+	switch (item.type) {
+		case 'user':
+			return userItemEvents(item, line);
+		case 'assistant':
+			return assistantEvents(textOf(item.content), item.tool_calls ?? [], line);
+		case 'tool_result':
+			return [toolResult(item.tool_call_id ?? null, outputText(item.content), line)];
+		case 'backend_tool_call':
+			return backendToolEvents(item.kind, line);
+		case 'system':
+		case 'reasoning':
+			// The system prompt and the model's reasoning are not conversation to show.
+			return [];
+		default:
+			return null;
+	}
+}
+
+function hasImage(content: unknown): boolean {
+	return Array.isArray(content) && content.some(part => isRecord(part) && part['type'] === 'image');
+}
+
+/**
+ * A user item. `synthetic_reason` marks text the runtime wrote, never a person; compaction
+ * summaries are summaries. `prior_turn_interrupt` on a real user item says the PREVIOUS turn was
+ * cancelled, so the interruption comes first, at the same line.
+ */
+function userItemEvents(item: GrokChatItem, line: number): SessionEvent[] {
+	const events: SessionEvent[] = [];
+	if (item.prior_turn_interrupt) {
+		events.push({line, kind: 'system', text: `Previous turn interrupted (${item.prior_turn_interrupt})`, interrupted: true});
+	}
+
+	const text = textOf(item.content);
+	const reason = item.synthetic_reason ?? undefined;
+	if (reason === 'compaction_meta') {
+		events.push({line, kind: 'summary', text});
+	} else if (text.trim() !== '' || hasImage(item.content)) {
+		events.push({line, kind: 'user', text, human: reason === undefined && !isGrokInjected(text)});
+	}
+
+	return events;
+}
+
+
+function assistantEvents(text: string, calls: readonly ToolCallShape[], line: number): SessionEvent[] {
+	const events: SessionEvent[] = [];
+	if (text.trim() !== '') {
+		events.push({line, kind: 'assistant', text});
+	}
+
+	for (const call of calls) {
+		events.push({line, kind: 'tool_call', tool: {name: call.name ?? 'unknown', call_id: call.id ?? null, input: parseJsonArguments(call.arguments)}});
+	}
+
+	return events;
+}
+
+/** chat_history has no error flag on results: only an exit status stated in the output tells. */
+function toolResult(callId: string | null, output: string, line: number): SessionEvent {
+	const exitCode = exitCodeFromText(output);
+	return {
+		line,
+		kind: 'tool_result',
+		result: {call_id: callId, is_error: exitCode !== undefined && exitCode !== 0, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output},
+	};
+}
+
+/**
+ * A server-run tool (web or X search, code interpreter). Its result stays on the server, so
+ * only the call is shown, plus a failed result when the item says it failed.
+ */
+function backendToolEvents(kind: unknown, line: number): SessionEvent[] {
+	const details = isRecord(kind) ? kind : {};
+	const name = stringOf(details['tool_type']) ?? (typeof kind === 'string' ? kind : 'backend_tool');
+	const callId = stringOf(details['id']) ?? null;
+	const events: SessionEvent[] = [{line, kind: 'tool_call', tool: {name, call_id: callId, input: details['action'] ?? null}}];
+	if (details['status'] === 'failed') {
+		events.push({line, kind: 'tool_result', result: {call_id: callId, is_error: true, output: ''}});
+	}
+
+	return events;
+}
+
+function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionEvent[] | null {
+	const text = textOf(message.content);
+	switch (message.role) {
+		case 'system':
+			return [];
+		case 'user':
+			return text.trim() === '' && !hasImage(message.content) ? [] : [{line, kind: 'user', text, human: !isGrokInjected(text)}];
+		case 'assistant':
+			// `reasoning_content` is never shown.
+			return assistantEvents(
+				text,
+				(message.tool_calls ?? []).map(call => ({id: call.id, name: call.function?.name, arguments: call.function?.arguments})),
+				line,
+			);
+		case 'tool':
+			return [toolResult(message.tool_call_id ?? null, outputText(message.content), line)];
+		default:
+			return null;
+	}
+}

@@ -1,0 +1,86 @@
+import {join} from 'node:path';
+import {fileFingerprint, listDirectory, statOrUndefined, walkFiles} from '../shared/fs.js';
+import type {DiscoveredUnit} from '../types.js';
+import {readGrokSummary, readSmallFile} from './summary.js';
+
+export const chatHistoryFile = 'chat_history.jsonl';
+export const updatesFile = 'updates.jsonl';
+export const summaryFile = 'summary.json';
+
+/**
+ * `sessions/<encoded cwd>/<session id>/` holds one session. The cwd directory is the
+ * URL-encoded working directory, or `<slug>-<16 hex>` with the real path in a `.cwd` file when
+ * the encoding is too long. A directory is a session only if it has `summary.json`; its unit
+ * reads `chat_history.jsonl`, or `updates.jsonl` when that cache is missing (it is rebuilt from
+ * the update stream on import, so a session may have only the stream).
+ */
+export function discoverGrok(root: string): DiscoveredUnit[] {
+	const units: DiscoveredUnit[] = [];
+	for (const cwdEntry of listDirectory(root)) {
+		if (!cwdEntry.isDirectory()) {
+			continue;
+		}
+
+		const cwdDirectory = join(root, cwdEntry.name);
+		const project = projectOfDirectory(cwdDirectory, cwdEntry.name);
+		for (const sessionEntry of listDirectory(cwdDirectory)) {
+			if (sessionEntry.isDirectory()) {
+				const unit = sessionUnit(join(cwdDirectory, sessionEntry.name), sessionEntry.name, project);
+				if (unit) {
+					units.push(unit);
+				}
+			}
+		}
+	}
+
+	return units;
+}
+
+/** The working directory a cwd directory stands for, when its name or `.cwd` file states it. */
+export function projectOfDirectory(directory: string, name: string): string | undefined {
+	const recorded = readSmallFile(join(directory, '.cwd'))?.trim();
+	if (recorded) {
+		return recorded;
+	}
+
+	let decoded: string;
+	try {
+		decoded = decodeURIComponent(name);
+	} catch {
+		return undefined;
+	}
+
+	// A hashed `<slug>-<hex>` name decodes to itself and is no path: the project stays unknown.
+	return decoded.startsWith('/') || /^[A-Za-z]:[\\/]/.test(decoded) ? decoded : undefined;
+}
+
+function sessionUnit(directory: string, id: string, project: string | undefined): DiscoveredUnit | undefined {
+	const summaryPath = join(directory, summaryFile);
+	const summaryStats = statOrUndefined(summaryPath);
+	if (!summaryStats?.isFile()) {
+		return undefined;
+	}
+
+	const transcript = [chatHistoryFile, updatesFile].map(name => ({name, path: join(directory, name)})).find(file => statOrUndefined(file.path)?.isFile());
+	const stats = transcript && statOrUndefined(transcript.path);
+	if (!transcript || !stats) {
+		return undefined; // Summary without a transcript: nothing conversational to read.
+	}
+
+	const summary = readGrokSummary(summaryPath);
+	const parent = summary?.parent_session_id?.trim();
+	const projectHint = project ?? (summary?.info?.cwd?.trim() || undefined);
+	return {
+		key: transcript.path,
+		path: transcript.path,
+		paths: walkFiles(directory, () => true, 3),
+		idHint: id,
+		...(parent ? {parentIdHint: parent} : {}),
+		...(projectHint ? {projectHint} : {}),
+		variant: transcript.name === chatHistoryFile ? 'chat' : 'updates',
+		size: stats.size,
+		// The title and parent live in summary.json, which changes without the transcript changing.
+		fingerprint: `${fileFingerprint(stats)}|${fileFingerprint(summaryStats)}`,
+		mtimeMs: stats.mtimeMs,
+	};
+}

@@ -1,0 +1,60 @@
+import {basename, dirname, join} from 'node:path';
+import type {SessionEvent, SessionRow} from '../events.js';
+import type {DiscoveredUnit, LoadedSession} from '../types.js';
+import {normalizeChatLine} from './chat.js';
+import {summaryFile, updatesFile} from './discover.js';
+import {readJsonLines} from '../shared/json-lines.js';
+import {readGrokSummary, summaryFacts} from './summary.js';
+import {createUpdatesReducer} from './updates.js';
+
+/** Which transcript a unit reads: the discovered variant, else the file's own name. */
+function variantOf(unit: DiscoveredUnit): 'chat' | 'updates' {
+	if (unit.variant === 'chat' || unit.variant === 'updates') {
+		return unit.variant;
+	}
+
+	return basename(unit.path) === updatesFile ? 'updates' : 'chat';
+}
+
+function readChatHistory(path: string): LoadedSession {
+	const rows: SessionRow[] = [];
+	const read = readJsonLines(path, (value, line) => {
+		const events = normalizeChatLine(value, line);
+		if (events === null) {
+			return false;
+		}
+
+		rows.push({line, raw: value, events});
+		return true;
+	});
+	return {rows, ...read};
+}
+
+function readUpdates(path: string): LoadedSession {
+	const reducer = createUpdatesReducer();
+	const read = readJsonLines(path, (value, line) => reducer.add(value, line));
+	return {rows: reducer.finish(), ...read};
+}
+
+/**
+ * The session's facts from its `summary.json` (id, cwd, parent, generated title, model,
+ * creation time), as a meta event on the first row: the transcripts state few of them.
+ */
+function withSummaryFacts(unit: DiscoveredUnit, loaded: LoadedSession): LoadedSession {
+	const summary = readGrokSummary(join(dirname(unit.path), summaryFile));
+	const facts = summary ? summaryFacts(summary) : {};
+	if (Object.keys(facts).length === 0) {
+		return loaded;
+	}
+
+	const first = loaded.rows[0];
+	const meta: SessionEvent = {line: first?.line ?? 1, kind: 'meta', session: facts};
+	const rows = first ? [{...first, events: [meta, ...first.events]}, ...loaded.rows.slice(1)] : [{line: 1, raw: summary, events: [meta]}];
+	return {...loaded, rows};
+}
+
+/** Loads one Grok session whole: chat chunks in `updates.jsonl` can only be merged with file-wide state. */
+export function loadGrokSession(unit: DiscoveredUnit): LoadedSession {
+	const loaded = variantOf(unit) === 'updates' ? readUpdates(unit.path) : readChatHistory(unit.path);
+	return withSummaryFacts(unit, loaded);
+}

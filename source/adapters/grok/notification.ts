@@ -1,0 +1,72 @@
+import {isRecord, outputText, textOf} from '../shared/text.js';
+import {grokEnvelopeSchema, grokNotificationSchema, type GrokUpdate} from './schema.js';
+
+/** Reading one `updates.jsonl` line: its envelope, its update, and the facts tool updates carry. */
+
+/** The two notification methods `updates.jsonl` stores: standard ACP updates and Grok's own. */
+export const acpMethod = 'session/update';
+export const xaiMethod = '_x.ai/session/update';
+
+export type Notification = {method: string; sessionId: string | undefined; update: GrokUpdate; timestamp: string | undefined};
+
+/** Unix seconds (milliseconds from some writers) or an ISO string, as an ISO string. */
+export function isoTime(value: number | string | undefined): string | undefined {
+	if (typeof value === 'string') {
+		return Number.isNaN(Date.parse(value)) ? undefined : value;
+	}
+
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+		return undefined;
+	}
+
+	return new Date(value < 1e11 ? value * 1000 : value).toISOString();
+}
+
+/** The notification a line holds, or undefined when it is no session update. */
+export function notificationOf(value: unknown): Notification | undefined {
+	const envelope = grokEnvelopeSchema.safeParse(value);
+	if (!envelope.success) {
+		return undefined;
+	}
+
+	// Very old writers stored the bare ACP notification, with no envelope.
+	const legacy = envelope.data.method === undefined;
+	const params = grokNotificationSchema.safeParse(legacy ? value : envelope.data.params);
+	if (!params.success) {
+		return undefined;
+	}
+
+	return {method: envelope.data.method ?? acpMethod, sessionId: params.data.sessionId ?? undefined, update: params.data.update, timestamp: isoTime(envelope.data.timestamp)};
+}
+
+export function metaNumber(update: GrokUpdate, key: string): number | undefined {
+	const value = update._meta?.[key];
+	return typeof value === 'number' ? value : undefined;
+}
+
+export function isHostTurn(update: GrokUpdate): boolean {
+	return update._meta?.['hostTurn'] === true;
+}
+
+/** Text of a tool call's `content` (ACP `{type:"content", content:{type:"text",text}}` items), else its raw output. */
+export function toolOutput(update: GrokUpdate): string {
+	const content = Array.isArray(update.content) ? update.content : [];
+	const text = content
+		.map(item => (isRecord(item) && item['type'] === 'content' ? textOf(item['content']) : ''))
+		.join('');
+	return text !== '' ? text : outputText(update.rawOutput);
+}
+
+export function structuredExitCode(raw: unknown): number | undefined {
+	if (!isRecord(raw)) {
+		return undefined;
+	}
+
+	const code = raw['exit_code'] ?? raw['exitCode'];
+	return typeof code === 'number' ? code : undefined;
+}
+
+export function isTerminal(status: string | null | undefined): boolean {
+	return status === 'completed' || status === 'failed';
+}
+

@@ -1,0 +1,59 @@
+import {readFileSync} from 'node:fs';
+import {statOrUndefined} from '../shared/fs.js';
+import type {SessionInfo} from '../events.js';
+import {grokSummarySchema, type GrokSummary} from './schema.js';
+
+/** Sidecars are a few KiB; anything far larger is not what we expect and is not read. */
+const maxSidecarBytes = 1024 * 1024;
+
+/** The text of a small sidecar file, or undefined when it is missing, too large or unreadable. */
+export function readSmallFile(path: string): string | undefined {
+	const stats = statOrUndefined(path);
+	if (!stats?.isFile() || stats.size > maxSidecarBytes) {
+		return undefined;
+	}
+
+	try {
+		return readFileSync(path, 'utf8');
+	} catch {
+		return undefined;
+	}
+}
+
+/** A session's `summary.json`, or undefined when it is missing or not a readable summary. */
+export function readGrokSummary(path: string): GrokSummary | undefined {
+	const text = readSmallFile(path);
+	if (text === undefined) {
+		return undefined;
+	}
+
+	try {
+		const parsed = grokSummarySchema.safeParse(JSON.parse(text));
+		return parsed.success ? parsed.data : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function nonEmpty(value: string | null | undefined): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** The session facts `summary.json` states, in the event model's shape. */
+export function summaryFacts(summary: GrokSummary): SessionInfo {
+	const id = nonEmpty(summary.info?.id);
+	const cwd = nonEmpty(summary.info?.cwd);
+	const parent = nonEmpty(summary.parent_session_id);
+	// The generated title is the tool's own; `session_summary` holds the same kind of text.
+	const title = nonEmpty(summary.generated_title) ?? nonEmpty(summary.session_summary);
+	const model = nonEmpty(summary.current_model_id);
+	const started = nonEmpty(summary.created_at);
+	return {
+		...(id ? {id} : {}),
+		...(cwd ? {cwd} : {}),
+		...(parent ? {parent_id: parent} : {}),
+		...(title ? {title} : {}),
+		...(model ? {model} : {}),
+		...(started ? {started} : {}),
+	};
+}

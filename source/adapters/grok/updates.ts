@@ -1,0 +1,213 @@
+import type {SessionEvent, SessionRow} from '../events.js';
+import {exitCodeFromText, stringOf, textOf} from '../shared/text.js';
+import {isGrokInjected} from './chat.js';
+import {parseJsonArguments} from '../shared/text.js';
+import {acpMethod, isHostTurn, isTerminal, metaNumber, notificationOf, structuredExitCode, toolOutput, xaiMethod, type Notification} from './notification.js';
+import type {GrokUpdate} from './schema.js';
+import {xaiEvents} from './xai.js';
+
+/**
+ * `updates.jsonl`, the authoritative ACP stream (formats.md §6): one JSON-RPC notification per
+ * line, `{timestamp, method: "session/update" | "_x.ai/session/update", params:{sessionId,
+ * update}}`. Message text arrives as many chunk lines; consecutive chunks of one message are
+ * merged into one event whose row is the first chunk's line (that row's `raw` is the list of
+ * merged records). Tool calls are resolved by later `tool_call_update` lines, so the whole file
+ * is read before a call can be called pending.
+ */
+
+/** ACP updates that carry nothing for the event model. */
+const acpBookkeeping = new Set(['plan', 'available_commands_update', 'current_mode_update', 'config_option_update', 'usage_update']);
+
+type MessageRun = {
+	kind: 'user' | 'assistant';
+	key: string;
+	row: {events: SessionEvent[]; raw: unknown[]};
+	event: SessionEvent;
+	parts: string[];
+	human: boolean;
+};
+
+type CallState = {event: SessionEvent; status: string | undefined};
+
+export function createUpdatesReducer() {
+	const rows: SessionRow[] = [];
+	const calls = new Map<string, CallState>();
+	const resolved = new Set<string>();
+	let run: MessageRun | undefined;
+	let sawPromptIndex = false;
+	let statedSessionId: string | undefined;
+
+	function sessionFacts(notification: Notification, line: number): SessionEvent[] {
+		const id = notification.sessionId;
+		if (!id || id === statedSessionId) {
+			return [];
+		}
+
+		statedSessionId = id;
+		return [{line, kind: 'meta', ...(notification.timestamp ? {timestamp: notification.timestamp} : {}), session: {id}}];
+	}
+
+	/** Ends the open message: its text is now whole, so a user turn can be judged human or not. */
+	function closeRun(): void {
+		if (!run) {
+			return;
+		}
+
+		const {event, row} = run;
+		if (run.kind === 'user') {
+			event.text = run.parts.join('\n');
+			event.human = run.human && !isGrokInjected(event.text);
+		} else {
+			event.text = run.parts.join('');
+			if (event.text.trim() === '') {
+				row.events.splice(row.events.indexOf(event), 1);
+			}
+		}
+
+		run = undefined;
+	}
+
+	function chunkText(update: GrokUpdate): string {
+		return textOf(update.content);
+	}
+
+	/** A user or agent message chunk: continues the open message, or starts a new one. */
+	function addChunk(notification: Notification, value: unknown, line: number, facts: SessionEvent[]): void {
+		const {update} = notification;
+		const kind = update.sessionUpdate === 'user_message_chunk' ? 'user' : 'assistant';
+		const promptIndex = metaNumber(update, 'promptIndex');
+		const host = isHostTurn(update);
+		const key = kind === 'user' ? `${promptIndex ?? '-'}:${host}` : (update.messageId ?? '');
+		if (run && run.kind === kind && run.key === key) {
+			run.parts.push(chunkText(update));
+			run.row.raw.push(value);
+			run.row.events.push(...facts);
+			return;
+		}
+
+		closeRun();
+		if (kind === 'assistant' && host) {
+			// Grok's own replay treats a host-turn agent chunk as a boundary, not as reply text.
+			rows.push({line, raw: value, events: facts});
+			return;
+		}
+
+		if (promptIndex !== undefined) {
+			sawPromptIndex = true;
+		}
+
+		const event: SessionEvent = {line, kind, ...(notification.timestamp ? {timestamp: notification.timestamp} : {}), ...(update.messageId ? {message_id: update.messageId} : {})};
+		const row = {line, raw: [value], events: [...facts, event]};
+		rows.push(row);
+		// Once the stream numbers prompts, an unnumbered user run is a mid-turn injection, not a prompt.
+		const human = kind === 'user' && !host && (promptIndex !== undefined || !sawPromptIndex);
+		run = {kind, key, row, event, parts: [chunkText(update)], human};
+	}
+
+	function resultEvent(update: GrokUpdate, callId: string, base: Omit<SessionEvent, 'kind'>): SessionEvent {
+		resolved.add(callId);
+		const output = toolOutput(update);
+		const exitCode = structuredExitCode(update.rawOutput) ?? exitCodeFromText(output);
+		const failed = update.status === 'failed' || (exitCode !== undefined && exitCode !== 0);
+		return {...base, kind: 'tool_result', result: {call_id: callId, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output}};
+	}
+
+	function toolCallEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+		const id = update.toolCallId ?? undefined;
+		if (id !== undefined && calls.has(id)) {
+			return toolCallUpdateEvents(update, base); // A re-sent call updates the first one.
+		}
+
+		// ACP calls have a display `title` and a `kind`, no separate name; Grok's replay uses the title.
+		const event: SessionEvent = {...base, kind: 'tool_call', tool: {name: update.title ?? update.kind ?? 'unknown', call_id: id ?? null, input: parseJsonArguments(update.rawInput)}};
+		if (id === undefined) {
+			return [event];
+		}
+
+		calls.set(id, {event, status: update.status ?? 'pending'});
+		return isTerminal(update.status) ? [event, resultEvent(update, id, base)] : [event];
+	}
+
+	function toolCallUpdateEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+		const id = update.toolCallId ?? undefined;
+		if (id === undefined) {
+			return [];
+		}
+
+		const call = calls.get(id);
+		if (call) {
+			if (call.event.tool && call.event.tool.input === null && update.rawInput !== undefined) {
+				call.event.tool.input = parseJsonArguments(update.rawInput); // Arguments can arrive after the call.
+			}
+
+			call.status = update.status ?? call.status;
+		}
+
+		return isTerminal(update.status) && !resolved.has(id) ? [resultEvent(update, id, base)] : [];
+	}
+
+	function acpEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>): SessionEvent[] | null {
+		switch (update.sessionUpdate) {
+			case 'tool_call':
+				return toolCallEvents(update, base);
+			case 'tool_call_update':
+				return toolCallUpdateEvents(update, base);
+			case 'session_info_update': {
+				const title = stringOf(update['title']);
+				return title ? [{...base, kind: 'meta', session: {title}}] : [];
+			}
+
+			default:
+				return acpBookkeeping.has(update.sessionUpdate) ? [] : null;
+		}
+	}
+
+	/** Adds one parsed line; false when it is no session update this reader knows (skipped). */
+	function add(value: unknown, line: number): boolean {
+		const notification = notificationOf(value);
+		if (!notification || (notification.method !== acpMethod && notification.method !== xaiMethod)) {
+			return false;
+		}
+
+		const {update} = notification;
+		const base = {line, ...(notification.timestamp ? {timestamp: notification.timestamp} : {})};
+		let events: SessionEvent[] | null;
+		if (notification.method === acpMethod && (update.sessionUpdate === 'user_message_chunk' || update.sessionUpdate === 'agent_message_chunk')) {
+			addChunk(notification, value, line, sessionFacts(notification, line));
+			return true;
+		}
+
+		if (notification.method === acpMethod && update.sessionUpdate === 'agent_thought_chunk') {
+			// Reasoning is never shown; it ends a user message but not the reply it interleaves with.
+			if (run?.kind === 'user') {
+				closeRun();
+			}
+
+			events = [];
+		} else {
+			closeRun();
+			events = notification.method === acpMethod ? acpEvents(update, base) : xaiEvents(update, base);
+		}
+
+		if (events === null) {
+			return false;
+		}
+
+		rows.push({line, raw: value, events: [...sessionFacts(notification, line), ...events]});
+		return true;
+	}
+
+	/** Closes the last message and marks calls that never reached `completed` or `failed` as pending. */
+	function finish(): SessionRow[] {
+		closeRun();
+		for (const [id, call] of calls) {
+			if (!resolved.has(id) && (call.status === 'pending' || call.status === 'in_progress')) {
+				call.event.pending = true;
+			}
+		}
+
+		return rows;
+	}
+
+	return {add, finish};
+}

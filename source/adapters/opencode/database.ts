@@ -1,0 +1,161 @@
+import {openDatabase, type Database} from '../../engine/util/sqlite.js';
+
+/**
+ * Read-only access to OpenCode's SQLite database. OpenCode keeps it open in WAL mode while it
+ * runs; a read-only connection still reads the last committed state (never an open transaction)
+ * and never blocks the writer. Columns differ between versions, so rows are read with `SELECT *`
+ * and queries only name columns the table has.
+ */
+export type Row = Record<string, unknown>;
+
+type Schema = {
+	readonly session: {name: string; columns: Set<string>} | undefined;
+	readonly message: {name: string; columns: Set<string>} | undefined;
+	readonly part: {name: string; columns: Set<string>} | undefined;
+};
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+export function withDatabase<T>(path: string, use: (db: Database, schema: Schema) => T): T {
+	const db = openDatabase(path, {readonly: true, fileMustExist: true});
+	try {
+		return use(db, readSchema(db));
+	} finally {
+		db.close();
+	}
+}
+
+function readSchema(db: Database): Schema {
+	const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{name: string}>).map(row => row.name));
+	const find = (...candidates: string[]) => {
+		const name = candidates.find(candidate => tables.has(candidate));
+		if (name === undefined) {
+			return undefined;
+		}
+
+		const columns = new Set((db.prepare(`PRAGMA table_info(${quote(name)})`).all() as Array<{name: string}>).map(row => row.name));
+		return {name, columns};
+	};
+
+	// A pluralised table name is accepted too: what matters is that the columns read are there.
+	return {session: find('session', 'sessions'), message: find('message', 'messages'), part: find('part', 'parts')};
+}
+
+/** Message order: creation time, then id (ids are time-ascending, so ties keep their order). */
+function messageOrder(columns: Set<string>, alias = ''): string {
+	return columns.has('time_created') ? `${alias}time_created, ${alias}id` : `${alias}id`;
+}
+
+export type SessionListing = {row: Row; stamp: string};
+
+/**
+ * Every session row with a fingerprint stamp that changes when that session (and only that
+ * session) changes: its `time_updated`, its message count and newest message, and the update
+ * times of its last message and of that message's parts. OpenCode rewrites rows in place (a tool
+ * part finishing, an abort recorded on the assistant message) and those rows are always in the
+ * latest message. The aggregates run over OpenCode's indexes; only one message and its few parts
+ * per session are looked up.
+ */
+export function listSessions(db: Database, schema: Schema): SessionListing[] {
+	if (!schema.session?.columns.has('id')) {
+		return [];
+	}
+
+	const rows = db.prepare(`SELECT * FROM ${quote(schema.session.name)}`).all() as Row[];
+	const stats = messageStats(db, schema);
+	return rows
+		.filter(row => typeof row['id'] === 'string')
+		.sort((a, b) => compare(String(a['id']), String(b['id'])))
+		.map(row => {
+			const id = String(row['id']);
+			return {row, stamp: `${String(row['time_updated'] ?? '')}:${stats.get(id) ?? '0'}`};
+		});
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function messageStats(db: Database, schema: Schema): Map<string, string> {
+	const message = schema.message;
+	const stats = new Map<string, string>();
+	if (!message?.columns.has('session_id') || !message.columns.has('id')) {
+		return stats;
+	}
+
+	const table = quote(message.name);
+	const newest = message.columns.has('time_created') ? 'max(time_created)' : 'max(id)';
+	const lastUpdated = message.columns.has('time_updated') ? `(SELECT time_updated FROM ${table} WHERE id = t.last_id)` : "''";
+	const part = schema.part;
+	const partStamp = part?.columns.has('message_id')
+		? `(SELECT count(*) || '/' || ifnull(max(${part.columns.has('time_updated') ? 'time_updated' : 'id'}), '') FROM ${quote(part.name)} WHERE message_id = t.last_id)`
+		: "''";
+	const latestFirst = messageOrder(message.columns, 'm.').replaceAll(', ', ' DESC, ') + ' DESC';
+	const sql = `SELECT t.sid, t.messages, t.newest, ${lastUpdated} AS last_updated, ${partStamp} AS last_parts FROM (
+		SELECT s.sid, s.messages, s.newest,
+			(SELECT m.id FROM ${table} m WHERE m.session_id = s.sid ORDER BY ${latestFirst} LIMIT 1) AS last_id
+		FROM (SELECT session_id AS sid, count(*) AS messages, ${newest} AS newest FROM ${table} GROUP BY session_id) s) t`;
+	for (const row of db.prepare(sql).all() as Row[]) {
+		stats.set(String(row['sid']), [row['messages'], row['newest'], row['last_updated'] ?? '', row['last_parts'] ?? ''].map(String).join('/'));
+	}
+
+	return stats;
+}
+
+export type SessionRecords = {
+	session: Row | undefined;
+	messages: Row[];
+	/** Part rows by message id, each list in id order. */
+	parts: Map<string, Row[]>;
+};
+
+/** One session's rows, read in a single transaction so messages and parts agree. */
+export function readSessionRecords(db: Database, schema: Schema, sessionId: string): SessionRecords {
+	return db.transaction(() => {
+		const session = schema.session?.columns.has('id') ? (db.prepare(`SELECT * FROM ${quote(schema.session.name)} WHERE id = ?`).get(sessionId) as Row | undefined) : undefined;
+		const message = schema.message;
+		if (!message?.columns.has('session_id')) {
+			return {session, messages: [], parts: new Map()};
+		}
+
+		const messages = db.prepare(`SELECT * FROM ${quote(message.name)} WHERE session_id = ? ORDER BY ${messageOrder(message.columns)}`).all(sessionId) as Row[];
+		return {session, messages, parts: readParts(db, schema, sessionId)};
+	})();
+}
+
+function readParts(db: Database, schema: Schema, sessionId: string): Map<string, Row[]> {
+	const parts = new Map<string, Row[]>();
+	const part = schema.part;
+	const message = schema.message;
+	if (!part?.columns.has('message_id') || !message) {
+		return parts;
+	}
+
+	// Older databases have no part.session_id: reach the parts through their messages.
+	const sql = part.columns.has('session_id')
+		? `SELECT * FROM ${quote(part.name)} WHERE session_id = ? ORDER BY message_id, id`
+		: `SELECT p.* FROM ${quote(part.name)} p JOIN ${quote(message.name)} m ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.message_id, p.id`;
+	for (const row of db.prepare(sql).all(sessionId) as Row[]) {
+		const messageId = String(row['message_id']);
+		const list = parts.get(messageId);
+		if (list) {
+			list.push(row);
+		} else {
+			parts.set(messageId, [row]);
+		}
+	}
+
+	return parts;
+}
+
+/** A JSON column's value: parsed text (or bytes), or undefined when it does not parse. */
+export function parseDataColumn(value: unknown): unknown {
+	const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
+	if (text === undefined) {
+		return undefined;
+	}
+
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,176 @@
+import {createHash} from 'node:crypto';
+import {join} from 'node:path';
+import {fileFingerprint, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
+import type {DiscoveredUnit} from '../types.js';
+import {listSessions, withDatabase, type SessionListing} from './database.js';
+import {databasesIn, isDatabaseFile, isStorageDirectory} from './paths.js';
+import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
+import {jsonFilesIn, messageDirectoryOf, readJsonFile} from './storage.js';
+
+/**
+ * Lists OpenCode sessions under a root: a database file, a legacy `storage/` tree, or the data
+ * directory holding both. OpenCode migrates the JSON tree into the database on first run and
+ * leaves the tree behind, so a session found in both is one session: the database unit wins.
+ */
+export function discoverOpencode(root: string): DiscoveredUnit[] {
+	if (isDatabaseFile(root)) {
+		return databaseUnits(root);
+	}
+
+	if (isStorageDirectory(root)) {
+		return storageUnits(root);
+	}
+
+	const units: DiscoveredUnit[] = [];
+	const seen = new Set<string>();
+	const keep = (unit: DiscoveredUnit) => {
+		if (unit.idHint !== undefined) {
+			if (seen.has(unit.idHint)) {
+				return;
+			}
+
+			seen.add(unit.idHint);
+		}
+
+		units.push(unit);
+	};
+
+	for (const database of databasesIn(root)) {
+		databaseUnits(database).forEach(keep);
+	}
+
+	const storage = join(root, 'storage');
+	if (isStorageDirectory(storage)) {
+		storageUnits(storage).forEach(keep);
+	}
+
+	return units;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * One unit per session row. A database that cannot be opened or queried becomes one unit
+ * without a session id, so reading it reports the damage instead of the sessions vanishing.
+ */
+function databaseUnits(path: string): DiscoveredUnit[] {
+	const stats = statOrUndefined(path);
+	if (!stats?.isFile()) {
+		return [];
+	}
+
+	let listings: SessionListing[];
+	try {
+		listings = withDatabase(path, listSessions);
+	} catch {
+		return [{key: path, path, paths: [path], variant: 'db', size: stats.size, mtimeMs: stats.mtimeMs, fingerprint: fileFingerprint(stats)}];
+	}
+
+	return listings.map(({row, stamp}) => {
+		const id = String(row['id']);
+		const parent = text(row['parent_id']);
+		const directory = text(row['directory']);
+		const updated = typeof row['time_updated'] === 'number' ? row['time_updated'] : stats.mtimeMs;
+		return {
+			key: `${path}#${id}`,
+			path,
+			// The database holds every session; it is never this unit's alone to remove.
+			paths: [path],
+			idHint: id,
+			...(parent ? {parentIdHint: parent} : {}),
+			...(directory ? {projectHint: directory} : {}),
+			variant: 'db',
+			// Measuring a session's bytes would read all of its rows; discovery must stay cheap.
+			size: 0,
+			mtimeMs: updated,
+			fingerprint: `db:${stamp}`,
+		};
+	});
+}
+
+/** Session files are tiny (id, directory, parent, title); reading them is how the layout states those facts. */
+const maxSessionFileBytes = 64 * 1024;
+
+function readSessionFacts(path: string, size: number): OpencodeSession | undefined {
+	if (size > maxSessionFileBytes) {
+		return undefined;
+	}
+
+	const parsed = opencodeSessionSchema.safeParse(readJsonFile(path));
+	return parsed.success ? parsed.data : undefined;
+}
+
+function storageUnits(storage: string): DiscoveredUnit[] {
+	const units: DiscoveredUnit[] = [];
+	for (const project of listDirectory(join(storage, 'session'))) {
+		if (!project.isDirectory()) {
+			continue;
+		}
+
+		for (const file of jsonFilesIn(join(storage, 'session', project.name))) {
+			const unit = storageUnit(storage, file);
+			if (unit) {
+				units.push(unit);
+			}
+		}
+	}
+
+	return units;
+}
+
+/**
+ * A storage session spans many files: its fingerprint folds the size and mtime of the session
+ * file, every message file and every part file, so any rewrite shows.
+ */
+function storageUnit(storage: string, file: string): DiscoveredUnit | undefined {
+	const stats = statOrUndefined(file);
+	if (!stats?.isFile()) {
+		return undefined;
+	}
+
+	const session = readSessionFacts(file, stats.size);
+	const id = session?.id ?? stem(file, '.json');
+	const parent = session?.parentID ?? session?.parent_id ?? undefined;
+	const files = [file];
+	const messages = messageDirectoryOf(storage, file, id);
+	for (const message of messages ? jsonFilesIn(messages) : []) {
+		files.push(message);
+		files.push(...jsonFilesIn(join(storage, 'part', stem(message, '.json'))));
+	}
+
+	for (const sidecar of [join(storage, 'session_diff', `${id}.json`), join(storage, 'todo', `${id}.json`)]) {
+		if (statOrUndefined(sidecar)?.isFile()) {
+			files.push(sidecar);
+		}
+	}
+
+	let size = 0;
+	let mtimeMs = 0;
+	const stamp: string[] = [];
+	for (const path of files) {
+		const fileStats = statOrUndefined(path);
+		if (fileStats) {
+			size += fileStats.size;
+			mtimeMs = Math.max(mtimeMs, fileStats.mtimeMs);
+			stamp.push(`${fileStats.size}.${Math.trunc(fileStats.mtimeMs)}`);
+		}
+	}
+
+	return {
+		key: file,
+		path: file,
+		paths: files,
+		idHint: id,
+		...(parent ? {parentIdHint: parent} : {}),
+		...(session?.directory ? {projectHint: session.directory} : {}),
+		variant: 'storage',
+		size,
+		mtimeMs,
+		fingerprint: `storage:${files.length}:${fileFingerprint(stats)}:${hashOf(stamp.join(','))}`,
+	};
+}
+
+/** A short digest of a long stamp: enough to notice any change, small enough to store per unit. */
+function hashOf(text: string): string {
+	return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}

@@ -1,0 +1,204 @@
+import type {SessionInfo} from '../events.js';
+import {stem} from '../shared/fs.js';
+import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
+import {parseDataColumn, readSessionRecords, withDatabase, type Row} from './database.js';
+import {rowsFromMessages, type MessageInput, type SessionContext} from './normalize.js';
+import {opencodeMessageSchema, opencodePartSchema, opencodeSessionSchema, type OpencodeSession} from './schema.js';
+import {isoTime} from './time.js';
+import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readFlatParts, readJsonFile, readMessageFile, readPartFile, sortMessages, storageRootOf, type Skip, type StoredMessage, type StoredPart} from './storage.js';
+
+const maxWarnings = 20;
+
+/** Loads one OpenCode session: one row per message (line = 1-based message ordinal), raw = {message, parts}. */
+export function loadOpencodeSession(unit: DiscoveredUnit): LoadedSession {
+	return unit.variant === 'storage' || (unit.variant === undefined && unit.path.endsWith('.json')) ? loadStorageSession(unit) : loadDatabaseSession(unit);
+}
+
+function modelName(value: unknown): string | undefined {
+	const model = typeof value === 'string' ? parseDataColumn(value) : value;
+	if (model !== null && typeof model === 'object') {
+		const record = model as Record<string, unknown>;
+		const name = record['id'] ?? record['modelID'];
+		return typeof name === 'string' && name !== '' ? name : undefined;
+	}
+
+	return undefined;
+}
+
+/** The facts a session record states, for the meta event on the session's first row. */
+function sessionContext(session: OpencodeSession | undefined, fallbackId: string | undefined): SessionContext {
+	const id = session?.id ?? fallbackId;
+	const parent = session?.parent_id ?? session?.parentID ?? undefined;
+	const started = isoTime(session?.time_created ?? session?.time?.created);
+	const model = modelName(session?.model);
+	const facts: SessionInfo = {
+		...(id ? {id} : {}),
+		...(session?.directory ? {cwd: session.directory} : {}),
+		...(parent ? {parent_id: parent} : {}),
+		...(session?.title ? {title: session.title} : {}),
+		...(model ? {model} : {}),
+		...(started ? {started} : {}),
+	};
+	return {facts, child: parent !== undefined};
+}
+
+function warner(warnings: string[]) {
+	return (message: string) => {
+		if (warnings.length < maxWarnings) {
+			warnings.push(message);
+		}
+	};
+}
+
+function databaseSessionId(unit: DiscoveredUnit): string | undefined {
+	const prefix = `${unit.path}#`;
+	return unit.key.startsWith(prefix) ? unit.key.slice(prefix.length) : unit.idHint;
+}
+
+function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
+	const sessionId = databaseSessionId(unit);
+	if (!sessionId) {
+		throw new SessionCorruptError(unit.path, null, 'the database could not be opened or has no readable session table');
+	}
+
+	let records;
+	try {
+		records = withDatabase(unit.path, (db, schema) => readSessionRecords(db, schema, sessionId));
+	} catch {
+		throw new SessionCorruptError(unit.path, null, `session ${sessionId} could not be read from the database`);
+	}
+
+	const session = records.session ? opencodeSessionSchema.safeParse(records.session) : undefined;
+	if (!records.session && records.messages.length === 0) {
+		throw new SessionCorruptError(unit.path, null, `session ${sessionId} is not in the database`);
+	}
+
+	const warnings: string[] = [];
+	const warn = warner(warnings);
+	let skipped = 0;
+	const inputs: MessageInput[] = [];
+	records.messages.forEach((row, index) => {
+		const line = index + 1;
+		const where = `${unit.key}:${line}`;
+		const message = databaseMessage(row);
+		if (!message) {
+			skipped++;
+			warn(`${where}: message skipped, its data is not a readable OpenCode message`);
+			return;
+		}
+
+		const parts: Array<MessageInput['parts'][number]> = [];
+		const rawParts: unknown[] = [];
+		(records.parts.get(String(row['id'])) ?? []).forEach((partRow, partIndex) => {
+			const part = databasePart(partRow, row);
+			if (!part) {
+				skipped++;
+				warn(`${where}: part ${partIndex + 1} skipped, its data is not a readable OpenCode part`);
+				return;
+			}
+
+			rawParts.push(part.raw);
+			parts.push({part: part.parsed, where: `${where}: part ${partIndex + 1}`});
+		});
+		inputs.push({line, raw: {message: message.raw, parts: rawParts}, message: message.parsed, parts});
+	});
+	return rowsFromMessages(sessionContext(session?.success ? session.data : undefined, sessionId), inputs, skipped, warnings);
+}
+
+/** Message `data` with the id and session id put back from their columns (the JSON lacks them). */
+function databaseMessage(row: Row) {
+	const data = parseDataColumn(row['data']);
+	if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+		return undefined;
+	}
+
+	const raw = {...data, id: row['id'], sessionID: row['session_id']};
+	const parsed = opencodeMessageSchema.safeParse(raw);
+	return parsed.success && isKnownRole(parsed.data.role) ? {raw, parsed: parsed.data} : undefined;
+}
+
+function databasePart(row: Row, message: Row) {
+	const data = parseDataColumn(row['data']);
+	if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+		return undefined;
+	}
+
+	const raw = {...data, id: row['id'], messageID: row['message_id'], sessionID: row['session_id'] ?? message['session_id']};
+	const parsed = opencodePartSchema.safeParse(raw);
+	return parsed.success ? {raw, parsed: parsed.data} : undefined;
+}
+
+function isKnownRole(role: string): boolean {
+	return role === 'user' || role === 'assistant';
+}
+
+function loadStorageSession(unit: DiscoveredUnit): LoadedSession {
+	const raw = readJsonFile(unit.path);
+	const parsed = opencodeSessionSchema.safeParse(raw);
+	if (raw === undefined || !parsed.success) {
+		throw new SessionCorruptError(unit.path, null, 'the session file is not valid OpenCode session JSON');
+	}
+
+	const session = parsed.data;
+	const storage = storageRootOf(unit.path);
+	const sessionId = session.id ?? unit.idHint ?? stem(unit.path, '.json');
+	const warnings: string[] = [];
+	const warn = warner(warnings);
+	let skipped = 0;
+	const skip = (file: string, reason: string) => {
+		skipped++;
+		warn(`${file}: skipped, ${reason}`);
+	};
+
+	const messages = readStoredMessages(storage, unit.path, sessionId, skip);
+	const partsOf = readStoredParts(storage, messages, skip);
+	const inputs = messages.map((message, index): MessageInput => {
+		const parts = partsOf.get(message.file) ?? [];
+		return {
+			line: index + 1,
+			raw: {message: message.raw, parts: parts.map(part => part.raw)},
+			message: message.message,
+			parts: parts.map(part => ({part: part.part, where: part.file})),
+		};
+	});
+	return rowsFromMessages(sessionContext(session, sessionId), inputs, skipped, warnings);
+}
+
+/** The session's message files that parse as user or assistant messages, in conversation order. */
+function readStoredMessages(storage: string, sessionFile: string, sessionId: string, skip: Skip): StoredMessage[] {
+	const directory = messageDirectoryOf(storage, sessionFile, sessionId);
+	const messages = (directory ? jsonFilesIn(directory) : []).flatMap(file => {
+		const stored = readMessageFile(file, skip);
+		if (stored && !isKnownRole(stored.message.role)) {
+			skip(file, 'not a user or assistant message');
+			return [];
+		}
+
+		return stored ? [stored] : [];
+	});
+	return sortMessages(messages);
+}
+
+/** Each message's parts, by message file, in part id order. */
+function readStoredParts(storage: string, messages: readonly StoredMessage[], skip: Skip): Map<string, StoredPart[]> {
+	const partsOf = new Map<string, StoredPart[]>();
+	for (const message of messages) {
+		const directory = partDirectoryOf(storage, message.file, message.message.id);
+		if (directory) {
+			partsOf.set(message.file, jsonFilesIn(directory).flatMap(file => readPartFile(file, skip) ?? []));
+		}
+	}
+
+	// Early trees kept parts flat in part/. Look there only when no message has a part directory
+	// (listing part/ is costly in a large tree). A torn flat file cannot be attributed to a
+	// session, so it is not counted against this one.
+	if (partsOf.size === 0 && messages.length > 0) {
+		const ids = new Set(messages.flatMap(message => message.message.id ?? []));
+		const flat = readFlatParts(storage, ids, () => undefined);
+		for (const message of messages) {
+			partsOf.set(message.file, flat.get(message.message.id ?? '') ?? []);
+		}
+	}
+
+	return partsOf;
+}

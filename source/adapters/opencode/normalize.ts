@@ -1,0 +1,180 @@
+import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {isInjectedText, isRecord, shortError} from '../shared/text.js';
+import type {LoadedSession} from '../types.js';
+import type {OpencodeMessage, OpencodePart} from './schema.js';
+import {isoTime} from './time.js';
+import {toolEvents} from './tools.js';
+
+/** One message read from either storage, with its parts in order and where each came from. */
+export type MessageInput = {
+	readonly line: number;
+	readonly raw: unknown;
+	readonly message: OpencodeMessage;
+	readonly parts: ReadonlyArray<{readonly part: OpencodePart; readonly where: string}>;
+};
+
+/** What a session states about itself (database row or storage session file). */
+export type SessionContext = {
+	readonly facts: SessionInfo;
+	/**
+	 * A Task child session: its "user" turns are prompts the parent agent wrote, so none of them
+	 * is a human request.
+	 */
+	readonly child: boolean;
+};
+
+/** Parts that carry nothing for the event model: reasoning is never shown, the rest is bookkeeping. */
+const silentParts = new Set(['reasoning', 'step-start', 'step-finish', 'snapshot', 'patch', 'agent']);
+
+const maxWarnings = 20;
+
+function timed(timestamp: string | undefined): {timestamp?: string} {
+	return timestamp === undefined ? {} : {timestamp};
+}
+
+/** A file part as text. Inline `data:` URLs are described, never copied (they hold base64 payloads). */
+function fileText(part: OpencodePart): string {
+	const url = part.url ?? '';
+	const inline = url.startsWith('data:');
+	const name = part.filename ?? (inline || url === '' ? 'attachment' : url);
+	const mime = part.mime ? ` (${part.mime})` : '';
+	const where = inline ? ', inline data' : url !== '' && url !== name ? ` ${url}` : '';
+	return `Attached file: ${name}${mime}${where}`;
+}
+
+function compactionText(part: OpencodePart): string {
+	return `Conversation compacted (${part.auto === false ? 'requested' : 'automatic'}${part.overflow ? ', context overflow' : ''})`;
+}
+
+function namedErrorText(value: unknown): string {
+	if (!isRecord(value)) {
+		return typeof value === 'string' ? value : 'error';
+	}
+
+	const name = typeof value['name'] === 'string' ? value['name'] : 'UnknownError';
+	const data = value['data'];
+	const message = isRecord(data) && typeof data['message'] === 'string' ? data['message'] : undefined;
+	return message ? `${name}: ${message}` : name;
+}
+
+type PartResult = SessionEvent[] | null;
+
+/** Events of one part; null for a part type this adapter does not know. */
+function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionEvent, context: SessionContext): PartResult {
+	const messageTime = base.timestamp;
+	const partTime = isoTime(part.time?.start ?? part.time?.created) ?? messageTime;
+	const shared: SessionEvent = {...base, ...timed(partTime), ...(part.id ? {uuid: part.id} : {})};
+	switch (part.type) {
+		case 'text': {
+			const text = part.text ?? '';
+			if (text.trim() === '') {
+				return [];
+			}
+
+			if (message.role === 'user') {
+				const human = part.synthetic !== true && part.ignored !== true && !context.child && !isInjectedText(text);
+				return [{...shared, kind: 'user', text, human}];
+			}
+
+			// A compaction summary is written by the model for itself: never a reply to show as one.
+			return [{...shared, kind: message.summary === true ? 'summary' : 'assistant', text, ...messageIdOf(message)}];
+		}
+
+		case 'tool':
+			return toolEvents(part, shared, messageIdOf(message));
+		case 'file':
+			return [{...shared, kind: 'system', text: fileText(part)}];
+		case 'compaction':
+			return [{...shared, kind: 'system', text: compactionText(part)}];
+		case 'subtask':
+			return [{...shared, kind: 'system', text: `Subtask for @${part.agent ?? 'agent'}: ${part.description ?? ''}`.trim()}];
+		case 'retry':
+			// A retry that later succeeds is not a failure; the message's own `error` records a final one.
+			return [{...shared, kind: 'system', text: `Retrying (attempt ${part.attempt ?? '?'}) after ${namedErrorText(part.error)}`}];
+		default:
+			return silentParts.has(part.type) ? [] : null;
+	}
+}
+
+function messageIdOf(message: OpencodeMessage): {message_id?: string} {
+	return message.id ? {message_id: message.id} : {};
+}
+
+/** The end of an assistant message: a user abort or a failed request, where the store records one. */
+function messageErrorEvents(message: OpencodeMessage, base: SessionEvent): SessionEvent[] {
+	const error = message.error;
+	if (message.role !== 'assistant' || !error) {
+		return [];
+	}
+
+	const timestamp = isoTime(message.time?.completed) ?? base.timestamp;
+	const event: SessionEvent = {...base, ...timed(timestamp), ...(message.id ? {uuid: message.id} : {})};
+	const detail = error.data?.message;
+	if (error.name === 'MessageAbortedError') {
+		return [{...event, kind: 'system', text: detail ?? 'The operation was aborted.', interrupted: true}];
+	}
+
+	const text = namedErrorText(error);
+	return [{...event, kind: 'system', text, error: shortError(text)}];
+}
+
+function modelOf(message: OpencodeMessage): string | undefined {
+	return message.modelID ?? message.model?.modelID;
+}
+
+function cwdOf(message: OpencodeMessage): string | undefined {
+	const path = message.path;
+	return typeof path === 'string' ? path : path?.cwd;
+}
+
+/**
+ * Folds ordered messages into rows. Session facts go on a meta event at the first row; a model or
+ * working directory the session did not state is taken from the first message that states it.
+ * Parts of unknown types are skipped and counted, with a warning naming only where they are.
+ */
+export function rowsFromMessages(context: SessionContext, messages: readonly MessageInput[], skipped: number, warnings: string[]): LoadedSession {
+	const rows: SessionRow[] = [];
+	let pendingFacts: SessionInfo | undefined = Object.keys(context.facts).length > 0 ? context.facts : undefined;
+	let model = context.facts.model;
+	let cwd = context.facts.cwd;
+	let skippedParts = 0;
+	for (const input of messages) {
+		const {message, line} = input;
+		const base: SessionEvent = {line, kind: 'meta', ...timed(isoTime(message.time?.created))};
+		const events: SessionEvent[] = [];
+		const facts: SessionInfo = {...pendingFacts};
+		pendingFacts = undefined;
+		if (model === undefined && modelOf(message)) {
+			model = modelOf(message);
+			facts.model = model;
+		}
+
+		if (cwd === undefined && cwdOf(message)) {
+			cwd = cwdOf(message);
+			facts.cwd = cwd;
+		}
+
+		if (Object.keys(facts).length > 0) {
+			events.push({...base, kind: 'meta', session: facts});
+		}
+
+		for (const {part, where} of input.parts) {
+			const produced = partEvents(message, part, base, context);
+			if (produced === null) {
+				skippedParts++;
+				if (warnings.length < maxWarnings) {
+					warnings.push(`${where}: skipped a part of an unknown type`);
+				}
+
+				continue;
+			}
+
+			events.push(...produced);
+		}
+
+		events.push(...messageErrorEvents(message, base));
+		rows.push({line, raw: input.raw, events});
+	}
+
+	return {rows, skipped: skipped + skippedParts, warnings};
+}

@@ -1,0 +1,105 @@
+import * as z from 'zod/mini';
+
+/**
+ * The OpenCode records engi reads (formats.md §3). Objects are loose and every field is lenient:
+ * a field we do not know, or one whose type changed between versions, becomes undefined instead
+ * of making the record unreadable. Only a message's `role` and a part's `type` are required,
+ * because without them nothing can be said about the record.
+ */
+function lenient<T extends z.core.SomeType>(schema: T) {
+	return z.catch(z.optional(schema), undefined);
+}
+
+const text = () => lenient(z.string());
+const number = () => lenient(z.number());
+const flag = () => lenient(z.boolean());
+
+/** A NamedError: `{name, data:{message, …}}`. */
+export const namedErrorSchema = z.looseObject({
+	name: text(),
+	data: lenient(z.looseObject({message: text()})),
+});
+
+export const messageTimeSchema = z.looseObject({created: number(), completed: lenient(z.nullable(z.number()))});
+
+/** Message `data` (v1.2+ database: without id/sessionID) or a legacy `message/<ses>/<msg>.json`. */
+export const opencodeMessageSchema = z.looseObject({
+	id: text(),
+	sessionID: text(),
+	role: z.string(),
+	time: lenient(messageTimeSchema),
+	parentID: lenient(z.nullable(z.string())),
+	modelID: text(),
+	providerID: text(),
+	/** User messages: `{providerID, modelID}`. */
+	model: lenient(z.looseObject({providerID: text(), modelID: text()})),
+	/** Assistant messages: `{cwd, root}`; some older writers stored a plain path. */
+	path: lenient(z.union([z.string(), z.looseObject({cwd: text(), root: text()})])),
+	/** Assistant: `true` marks a compaction summary. User: `{title, body, diffs}` (ignored here). */
+	summary: z.optional(z.unknown()),
+	error: lenient(z.nullable(namedErrorSchema)),
+	finish: lenient(z.nullable(z.string())),
+});
+
+export type OpencodeMessage = z.infer<typeof opencodeMessageSchema>;
+
+/** A tool part's `state`, discriminated on `status` (pending, running, completed, error). */
+export const toolStateSchema = z.looseObject({
+	status: text(),
+	input: z.optional(z.unknown()),
+	raw: text(),
+	output: z.optional(z.unknown()),
+	error: z.optional(z.unknown()),
+	title: text(),
+	metadata: lenient(z.record(z.string(), z.unknown())),
+	time: lenient(z.looseObject({start: number(), end: number(), compacted: number()})),
+});
+
+export type ToolState = z.infer<typeof toolStateSchema>;
+
+/** Part `data` (database: without id/sessionID/messageID) or a legacy `part/<msg>/<prt>.json`. */
+export const opencodePartSchema = z.looseObject({
+	id: text(),
+	sessionID: text(),
+	messageID: text(),
+	type: z.string(),
+	text: text(),
+	synthetic: flag(),
+	ignored: flag(),
+	time: lenient(z.looseObject({start: number(), end: number(), created: number()})),
+	// file
+	mime: text(),
+	filename: text(),
+	url: text(),
+	// tool
+	callID: text(),
+	tool: text(),
+	state: lenient(toolStateSchema),
+	// subtask
+	description: text(),
+	agent: text(),
+	// retry
+	attempt: number(),
+	error: z.optional(z.unknown()),
+	// compaction
+	auto: flag(),
+	overflow: flag(),
+});
+
+export type OpencodePart = z.infer<typeof opencodePartSchema>;
+
+/** A `session` table row (columns vary by version) or a legacy `session/<project>/<ses>.json`. */
+export const opencodeSessionSchema = z.looseObject({
+	id: text(),
+	parent_id: lenient(z.nullable(z.string())),
+	parentID: lenient(z.nullable(z.string())),
+	directory: text(),
+	title: text(),
+	/** Database: JSON text `{id, providerID}`; parsed by the reader. */
+	model: z.optional(z.unknown()),
+	time_created: number(),
+	time_updated: number(),
+	time: lenient(z.looseObject({created: number(), updated: number()})),
+});
+
+export type OpencodeSession = z.infer<typeof opencodeSessionSchema>;

@@ -1,0 +1,122 @@
+import {readFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {isDirectory, listDirectory, stem} from '../shared/fs.js';
+import {opencodeMessageSchema, opencodePartSchema, type OpencodeMessage, type OpencodePart} from './schema.js';
+
+/**
+ * The legacy JSON tree (`storage/`): `session/<projectID>/<sessionID>.json`,
+ * `message/<sessionID>/<messageID>.json` and `part/<messageID>/<partID>.json`. Every file holds
+ * one JSON document with its own ids. Some writers named message directories by the session id
+ * without its `ses_` prefix, and early trees kept parts flat in `part/` with a `messageID` field.
+ */
+
+/** `<storage>/session/<projectID>/<sessionID>.json` → `<storage>`. */
+export function storageRootOf(sessionFile: string): string {
+	return dirname(dirname(dirname(sessionFile)));
+}
+
+export function jsonFilesIn(directory: string): string[] {
+	return listDirectory(directory)
+		.filter(entry => entry.isFile() && entry.name.endsWith('.json'))
+		.map(entry => join(directory, entry.name));
+}
+
+/** The session's message directory: named by its id, its file name, or the name without `ses_`. */
+export function messageDirectoryOf(storage: string, sessionFile: string, sessionId: string | undefined): string | undefined {
+	const name = stem(sessionFile, '.json');
+	const candidates = [sessionId, name, name.replace(/^ses_/, ''), sessionId?.replace(/^ses_/, '')];
+	for (const candidate of candidates) {
+		if (candidate) {
+			const directory = join(storage, 'message', candidate);
+			if (isDirectory(directory)) {
+				return directory;
+			}
+		}
+	}
+
+	return undefined;
+}
+
+/** Part directories are named by message id; in the usual layout that is also the file name. */
+export function partDirectoryOf(storage: string, messageFile: string, messageId: string | undefined): string | undefined {
+	for (const candidate of [messageId, stem(messageFile, '.json')]) {
+		if (candidate) {
+			const directory = join(storage, 'part', candidate);
+			if (isDirectory(directory)) {
+				return directory;
+			}
+		}
+	}
+
+	return undefined;
+}
+
+export function readJsonFile(path: string): unknown {
+	try {
+		return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+	} catch {
+		return undefined;
+	}
+}
+
+export type StoredMessage = {file: string; raw: unknown; message: OpencodeMessage};
+export type StoredPart = {file: string; raw: unknown; part: OpencodePart};
+
+export type Skip = (file: string, reason: string) => void;
+
+export function readMessageFile(file: string, skip: Skip): StoredMessage | undefined {
+	const raw = readJsonFile(file);
+	if (raw === undefined) {
+		skip(file, 'not valid JSON');
+		return undefined;
+	}
+
+	const parsed = opencodeMessageSchema.safeParse(raw);
+	if (!parsed.success) {
+		skip(file, 'not an OpenCode message');
+		return undefined;
+	}
+
+	return {file, raw, message: parsed.data};
+}
+
+export function readPartFile(file: string, skip: Skip): StoredPart | undefined {
+	const raw = readJsonFile(file);
+	if (raw === undefined) {
+		skip(file, 'not valid JSON');
+		return undefined;
+	}
+
+	const parsed = opencodePartSchema.safeParse(raw);
+	if (!parsed.success) {
+		skip(file, 'not an OpenCode part');
+		return undefined;
+	}
+
+	return {file, raw, part: parsed.data};
+}
+
+/**
+ * Messages in conversation order. Ids are time-ascending in real trees, but some writers used
+ * other ids, so order by creation time when every message states one, then by id or file name.
+ */
+export function sortMessages(messages: StoredMessage[]): StoredMessage[] {
+	const key = (entry: StoredMessage) => entry.message.id ?? stem(entry.file, '.json');
+	const byKey = (a: StoredMessage, b: StoredMessage) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+	const timed = messages.every(entry => typeof entry.message.time?.created === 'number');
+	return [...messages].sort((a, b) => (timed ? a.message.time!.created! - b.message.time!.created! || byKey(a, b) : byKey(a, b)));
+}
+
+/** Parts kept flat in `part/*.json` by early writers, grouped by their `messageID`. */
+export function readFlatParts(storage: string, messageIds: ReadonlySet<string>, skip: Skip): Map<string, StoredPart[]> {
+	const grouped = new Map<string, StoredPart[]>();
+	for (const file of jsonFilesIn(join(storage, 'part'))) {
+		const stored = readPartFile(file, skip);
+		const owner = stored?.part.messageID;
+		if (stored && owner && messageIds.has(owner)) {
+			grouped.set(owner, [...(grouped.get(owner) ?? []), stored]);
+		}
+	}
+
+	return grouped;
+}

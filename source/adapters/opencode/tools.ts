@@ -1,0 +1,94 @@
+import type {SessionEvent} from '../events.js';
+import {exitCodeFromText, outputText} from '../shared/text.js';
+import type {OpencodePart, ToolState} from './schema.js';
+import {isoTime} from './time.js';
+
+/** OpenCode writes this error when a user abort cuts a running tool off (session/processor.ts). */
+const abortedToolError = 'Tool execution aborted';
+
+/** Tool input: an object as stored; JSON text (older writers, a pending call's `raw`) parsed when it parses. */
+function toolInput(state: ToolState | undefined): unknown {
+	const input = state?.input;
+	if (typeof input === 'string') {
+		return parseOr(input);
+	}
+
+	const empty = input === undefined || input === null || (typeof input === 'object' && Object.keys(input).length === 0);
+	if (empty && state?.raw) {
+		return parseOr(state.raw);
+	}
+
+	return input ?? null;
+}
+
+function parseOr(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+function exitOf(state: ToolState): number | undefined {
+	const exit = state.metadata?.['exit'];
+	return typeof exit === 'number' && Number.isFinite(exit) ? exit : undefined;
+}
+
+function errorTextOf(state: ToolState): string {
+	const error = typeof state.error === 'string' ? state.error : outputText(state.error);
+	const partial = state.metadata?.['output'];
+	// An interrupted call keeps what it printed so far beside the error; both are evidence.
+	return typeof partial === 'string' && partial.trim() !== '' ? `${partial}\n${error}` : error;
+}
+
+/**
+ * A tool part to a call and, once the tool finished, its result. `pending`/`running` parts were
+ * cut off when nothing updated them again, so the call is marked pending. A bash command that
+ * exits non-zero still has `status: "completed"`; its code is in `metadata.exit`.
+ */
+export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {message_id?: string}): SessionEvent[] {
+	const state = part.state;
+	const status = state?.status;
+	const callId = part.callID ?? null;
+	const started = isoTime(state?.time?.start) ?? base.timestamp;
+	const call: SessionEvent = {
+		...base,
+		...(started ? {timestamp: started} : {}),
+		...messageId,
+		kind: 'tool_call',
+		tool: {name: part.tool ?? 'unknown', call_id: callId, input: toolInput(state)},
+	};
+	if (!state || status === 'pending' || status === 'running') {
+		return [{...call, pending: true}];
+	}
+
+	const ended = isoTime(state.time?.end) ?? started;
+	const resultBase: SessionEvent = {...base, ...(ended ? {timestamp: ended} : {}), ...messageId, kind: 'tool_result'};
+	if (status === 'completed' || status === 'success') {
+		const exit = exitOf(state);
+		return [
+			call,
+			{
+				...resultBase,
+				result: {call_id: callId, is_error: exit !== undefined && exit !== 0, ...(exit === undefined ? {} : {exit_code: exit}), output: outputText(state.output)},
+			},
+		];
+	}
+
+	if (status === 'error') {
+		const output = errorTextOf(state);
+		const exit = exitOf(state) ?? exitCodeFromText(output);
+		const interrupted = state.metadata?.['interrupted'] === true || state.error === abortedToolError;
+		return [
+			call,
+			{
+				...resultBase,
+				result: {call_id: callId, is_error: true, ...(exit === undefined ? {} : {exit_code: exit}), output},
+				...(interrupted ? {interrupted: true} : {}),
+			},
+		];
+	}
+
+	// A status no OpenCode version is known to write: show the call, claim nothing about its end.
+	return [call];
+}

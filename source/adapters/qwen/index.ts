@@ -1,0 +1,21 @@
+import type {DocumentAdapter} from '../types.js';
+import {discoverQwen} from './discover.js';
+import {loadQwenSession} from './load.js';
+import {qwenRoots, resolveQwenRoot} from './paths.js';
+
+/**
+ * Qwen Code re-emits records under the same uuid (last one wins), so a chat is loaded whole
+ * rather than normalised line by line. Rewound branches stay in the rows: the uuid/parentUuid
+ * tree lets the engine pick the active branch.
+ */
+export const qwenAdapter: DocumentAdapter = {
+	id: 'qwen',
+	label: 'Qwen Code',
+	format: 'document',
+	defaultRoots: qwenRoots,
+	resolveRoot: resolveQwenRoot,
+	discover: discoverQwen,
+	loadSession: loadQwenSession,
+	// Not confirmed which Qwen Code releases resume by session id: no command beats a wrong one.
+	nativeResumeCommand: () => null,
+};

@@ -1,0 +1,85 @@
+import {basename} from 'node:path';
+import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {timestampOf} from '../gemini/parts.js';
+import {readJsonLines} from '../shared/json-lines.js';
+import {isRecord} from '../shared/text.js';
+import type {DiscoveredUnit, LoadedSession} from '../types.js';
+import {normalizeQwenRecord} from './normalize.js';
+import {qwenRecordSchema, type QwenRecord} from './schema.js';
+
+type Kept = {line: number; raw: unknown; record: QwenRecord | undefined};
+
+/**
+ * Reads every record, keeping only the LAST version of a re-emitted `uuid` (Qwen Code rewrites
+ * a streaming assistant record under the same uuid) at the position where it was last written.
+ * Glued records on one physical line are split and share that line.
+ */
+function readRecords(path: string): {kept: Kept[]; skipped: number; warnings: string[]} {
+	const byKey = new Map<string, Kept>();
+	let lastLine = 0;
+	let index = 0;
+	const read = readJsonLines(path, (value, line) => {
+		index = line === lastLine ? index + 1 : 0; // Glued records share a line; tell them apart.
+		lastLine = line;
+		const parsed = qwenRecordSchema.safeParse(value);
+		const record = parsed.success ? parsed.data : undefined;
+		const key = record?.uuid ? `uuid:${record.uuid}` : `line:${line}:${index}`;
+		byKey.delete(key); // Re-inserting moves a re-emitted record to its final position.
+		byKey.set(key, {line, raw: value, record});
+		return true;
+	});
+	return {kept: [...byKey.values()], skipped: read.skipped, warnings: read.warnings};
+}
+
+/**
+ * Session facts as they are first stated: the id (the file stem, which the layout makes the
+ * session id even when a record says otherwise), the working directory whenever it changes, the
+ * first model, and the session a `/branch` fork was copied from.
+ */
+function factsOf(record: QwenRecord, state: {cwd?: string; model?: boolean; parent?: boolean}): SessionInfo {
+	const facts: SessionInfo = {};
+	if (record.cwd && record.cwd !== state.cwd) {
+		state.cwd = record.cwd;
+		facts.cwd = record.cwd;
+	}
+
+	if (record.model && !state.model && record.type === 'assistant') {
+		state.model = true;
+		facts.model = record.model;
+	}
+
+	const forkedFrom = record.forkedFrom;
+	if (!state.parent && isRecord(forkedFrom) && typeof forkedFrom['sessionId'] === 'string') {
+		state.parent = true;
+		facts.parent_id = forkedFrom['sessionId'];
+	}
+
+	return facts;
+}
+
+export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
+	const {kept, skipped, warnings} = readRecords(unit.path);
+	const rows: SessionRow[] = [];
+	let dropped = skipped;
+	const state: {cwd?: string; model?: boolean; parent?: boolean} = {};
+	let idStated = false;
+	for (const {line, raw, record} of kept) {
+		const events = record ? normalizeQwenRecord(record, line) : null;
+		if (record === undefined || events === null) {
+			dropped++; // Not a record, or a record type this adapter does not know.
+			continue;
+		}
+
+		const facts: SessionInfo = factsOf(record, state);
+		if (!idStated) {
+			idStated = true;
+			facts.id = unit.idHint ?? basename(unit.path, '.jsonl');
+		}
+
+		const timestamp = timestampOf(record.timestamp);
+		const meta: SessionEvent[] = Object.keys(facts).length === 0 ? [] : [{line, kind: 'meta', ...(timestamp ? {timestamp} : {}), session: facts}];
+		rows.push({line, raw, events: [...meta, ...events]});
+	}
+
+	return {rows, skipped: dropped, warnings};
+}

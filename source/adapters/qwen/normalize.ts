@@ -1,0 +1,133 @@
+import type {SessionEvent} from '../events.js';
+import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, shellExitCode, timestampOf, type Part} from '../gemini/parts.js';
+import {isInjectedText, isRecord, outputText} from '../shared/text.js';
+import {qwenMessageSchema, qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
+import {systemEvents} from './system.js';
+
+/** Hook output Qwen Code appends to the model-bound prompt; never part of what a person typed. */
+const hookContextTag = '<qwen:user-prompt-submit-context>';
+
+/** User-role subtypes a person typed. Everything else user-shaped comes from the host. */
+const typedSubtypes = new Set([undefined, 'mid_turn_user_message', 'realtime_message']);
+
+export type Base = Omit<SessionEvent, 'kind'>;
+
+/** Fields every event of a record shares: time, tree links, and the subagent marker. */
+export function baseOf(record: QwenRecord, line: number): Base {
+	const timestamp = timestampOf(record.timestamp);
+	return {
+		line,
+		...(timestamp ? {timestamp} : {}),
+		...(record.uuid ? {uuid: record.uuid} : {}),
+		...(record.parentUuid !== undefined ? {parent: record.parentUuid} : {}),
+		...(record.isSidechain || record.agentId ? {sidechain: true} : {}),
+	};
+}
+
+export function partsOfRecord(record: QwenRecord): Part[] {
+	const message = qwenMessageSchema.safeParse(record.message);
+	return message.success ? partsOf(message.data.parts) : [];
+}
+
+export function displayTextOf(record: QwenRecord): string | undefined {
+	const payload = record.systemPayload;
+	return isRecord(payload) && typeof payload['displayText'] === 'string' && payload['displayText'].trim() !== '' ? payload['displayText'] : undefined;
+}
+
+function isHookContext(text: string): boolean {
+	return text.trimStart().startsWith(hookContextTag);
+}
+
+function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
+	const byPerson = typedSubtypes.has(record.subtype) && (record.provenance === undefined || record.provenance === 'real_user') && !base.sidechain;
+	const texts = parts.map(part => (part['thought'] === true ? undefined : part['text'])).filter((text): text is string => typeof text === 'string');
+	const typed = texts.filter(text => !isHookContext(text)).join('');
+	// `displayText` is what the person saw themselves type (before hook context and expansions).
+	const text = displayTextOf(record) ?? (typed.trim() !== '' ? typed : texts.join(''));
+	if (text.trim() === '') {
+		return [];
+	}
+
+	const human = byPerson && !isHookContext(text) && !isInjectedText(text) && !isToolInjectedText(text);
+	return [{...base, kind: 'user', text, human}];
+}
+
+function assistantEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
+	const shared = record.uuid ? {...base, message_id: record.uuid} : base;
+	const text = contentText(parts);
+	const events: SessionEvent[] = text.trim() === '' ? [] : [{...shared, kind: 'assistant', text}];
+	for (const part of parts) {
+		const call = functionCallOf(part);
+		if (call) {
+			events.push({...shared, kind: 'tool_call', tool: {name: call.name, call_id: call.id ?? null, input: call.input}});
+		}
+	}
+
+	return events;
+}
+
+function structuredExitCode(result: QwenToolCallResult | undefined): number | undefined {
+	const display = result?.resultDisplay;
+	const candidate = typeof result?.exitCode === 'number' ? result.exitCode : isRecord(display) ? display['exitCode'] : undefined;
+	return typeof candidate === 'number' ? candidate : undefined;
+}
+
+function errorTextOf(result: QwenToolCallResult | undefined): string {
+	const error = result?.error;
+	return isRecord(error) && typeof error['message'] === 'string' ? error['message'] : error === undefined || error === null ? '' : outputText(error);
+}
+
+/**
+ * Tool results: one per `functionResponse` part, paired by its id (or the record's `callId`).
+ * `toolCallResult.status` `error`/`cancelled` or a response `error` mark a failure; a
+ * cancellation is also an interruption. Shell output states the exit code as text.
+ */
+function toolResultEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
+	const parsed = qwenToolCallResultSchema.safeParse(record.toolCallResult);
+	const result = parsed.success ? parsed.data : undefined;
+	const responses = parts.map(part => functionResponseOf(part)).filter(response => response !== undefined);
+	if (responses.length === 0 && result) {
+		const display = result.resultDisplay;
+		responses.push({id: result.callId, name: undefined, output: typeof display === 'string' ? display : errorTextOf(result), failed: false});
+	}
+
+	const status = result?.status ?? '';
+	const cancelled = status === 'cancelled';
+	return responses.map(response => {
+		const output = response.output !== '' ? response.output : errorTextOf(result);
+		const exitCode = structuredExitCode(result) ?? (isShellTool(response.name ?? '') ? shellExitCode(output) : undefined);
+		return {
+			...base,
+			kind: 'tool_result',
+			result: {
+				call_id: response.id ?? result?.callId ?? null,
+				is_error: status === 'error' || cancelled || response.failed || (exitCode !== undefined && exitCode !== 0),
+				...(exitCode === undefined ? {} : {exit_code: exitCode}),
+				output,
+			},
+			...(cancelled ? {interrupted: true} : {}),
+		};
+	});
+}
+
+/**
+ * One Qwen Code record to events; null for a record type this adapter does not know. Any
+ * record may carry function calls or responses in its parts, so those are read by part, not
+ * by record type.
+ */
+export function normalizeQwenRecord(record: QwenRecord, line: number): SessionEvent[] | null {
+	const base = baseOf(record, line);
+	const parts = partsOfRecord(record);
+	switch (record.type) {
+		case 'user':
+			return [...userEvents(record, base, parts), ...toolResultEvents(record, base, parts.filter(part => part['functionResponse'] !== undefined))];
+		case 'assistant':
+			return assistantEvents(record, base, parts);
+		case 'tool_result':
+			return toolResultEvents(record, base, parts);
+		case 'system':
+			return systemEvents(record, base);
+		default:
+			return null;
+	}
+}

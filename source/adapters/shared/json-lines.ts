@@ -1,0 +1,105 @@
+import {decodeLine, forEachLine} from '../../engine/util/lines.js';
+import {SessionCorruptError} from '../types.js';
+import {parseJsonLine} from './json-line.js';
+
+/** Lines longer than this are skipped, not parsed: one huge line must not exhaust memory. */
+export const maxLineBytes = 32 * 1024 * 1024;
+export const maxWarnings = 20;
+
+export type SkipReason = 'too long' | 'not valid JSON' | 'incomplete last line' | 'unknown record type';
+
+export type JsonValueVisitor = {
+	/** One parsed value. Return false to stop, 'unknown' to count it as a skipped record. */
+	value(value: unknown, line: number, offset: number): boolean | 'unknown' | void;
+	/** A line (or record) that was skipped, and why. Never given its content. */
+	skip(line: number, reason: SkipReason): void;
+};
+
+export type StreamRange = {readonly fromOffset?: number; readonly fromLine?: number; readonly toOffset?: number};
+
+/**
+ * Streams the JSON values of a JSONL file: blank lines are not records, lines too long or not
+ * parseable are skipped, and two records glued onto one line are split. Every JSONL reader in
+ * engi (the engine's and the document loaders') goes through here.
+ */
+export function streamJsonValues(path: string, visitor: JsonValueVisitor, range: StreamRange = {}): {offset: number; nextLine: number; stopped: boolean} {
+	let stopped = false;
+	const end = forEachLine(
+		path,
+		raw => {
+			if (raw.oversized) {
+				visitor.skip(raw.number, 'too long');
+				return;
+			}
+
+			const text = raw.length === 0 ? '' : decodeLine(raw);
+			if (text.trim() === '') {
+				return;
+			}
+
+			const values = parseJsonLine(text);
+			if (values === null) {
+				visitor.skip(raw.number, raw.terminated ? 'not valid JSON' : 'incomplete last line');
+				return;
+			}
+
+			for (const value of values) {
+				const outcome = visitor.value(value, raw.number, raw.offset);
+				if (outcome === 'unknown') {
+					visitor.skip(raw.number, 'unknown record type');
+				} else if (outcome === false) {
+					stopped = true;
+					return false;
+				}
+			}
+		},
+		{...range, maxLineBytes},
+	);
+	return {...end, stopped};
+}
+
+export function skipMessage(line: number, reason: SkipReason): string {
+	switch (reason) {
+		case 'too long':
+			return `line ${line}: skipped, longer than ${maxLineBytes / 1024 / 1024} MiB`;
+		case 'incomplete last line':
+			return `line ${line}: skipped, incomplete last line (still being written?)`;
+		default:
+			return `line ${line}: skipped, ${reason}`;
+	}
+}
+
+export type LineRead = {skipped: number; warnings: string[]};
+
+/**
+ * Reads a whole JSONL file for a document adapter: `accept` returns false for a record it does
+ * not know, which is skipped and counted like an unparseable line. Warnings name lines only.
+ */
+export function readJsonLines(path: string, accept: (value: unknown, line: number) => boolean): LineRead {
+	const read: LineRead = {skipped: 0, warnings: []};
+	try {
+		streamJsonValues(path, {
+			value(value, line) {
+				try {
+					return accept(value, line) ? undefined : 'unknown';
+				} catch {
+					return 'unknown';
+				}
+			},
+			skip(line, reason) {
+				read.skipped++;
+				if (reason !== 'unknown record type' && read.warnings.length < maxWarnings) {
+					read.warnings.push(skipMessage(line, reason));
+				}
+			},
+		});
+	} catch (error) {
+		if (error instanceof SessionCorruptError) {
+			throw error;
+		}
+
+		throw new SessionCorruptError(path, null, 'cannot be read');
+	}
+
+	return read;
+}

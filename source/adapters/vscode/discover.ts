@@ -1,0 +1,100 @@
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {fileFingerprint, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
+import {isRecord} from '../shared/text.js';
+import type {DiscoveredUnit} from '../types.js';
+
+/** workspace.json is a few dozen bytes; anything far larger is not the file we expect. */
+const maxWorkspaceFileBytes = 64 * 1024;
+const sessionFile = /^(.+)\.(json|jsonl)$/;
+
+/**
+ * The workspace folder a `workspaceStorage/<id>/workspace.json` names (`{"folder":"file:///…"}`),
+ * as a local path. Multi-root workspaces (`{"workspace": …}`) and remote folders
+ * (`vscode-remote://…`) name no single local directory, so they give no project.
+ */
+export function readWorkspaceFolder(path: string): string | undefined {
+	const stats = statOrUndefined(path);
+	if (!stats?.isFile() || stats.size > maxWorkspaceFileBytes) {
+		return undefined;
+	}
+
+	try {
+		const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+		const folder = isRecord(value) ? value['folder'] : undefined;
+		return typeof folder === 'string' && folder.startsWith('file:') ? fileURLToPath(folder) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * One unit per session id in a chat directory. A session may exist as both the older `.json`
+ * snapshot and the newer `.jsonl` mutation log (written since early 2026); the log is read and
+ * the snapshot kept among the unit's files, so one session is never listed twice.
+ */
+function sessionUnits(directory: string, projectHint: string | undefined): DiscoveredUnit[] {
+	const byId = new Map<string, {json?: string; jsonl?: string}>();
+	for (const entry of listDirectory(directory)) {
+		const match = sessionFile.exec(entry.name);
+		if (!entry.isFile() || !match) {
+			continue;
+		}
+
+		const [, id = '', extension] = match;
+		const files = byId.get(id) ?? {};
+		files[extension === 'jsonl' ? 'jsonl' : 'json'] = join(directory, entry.name);
+		byId.set(id, files);
+	}
+
+	const units: DiscoveredUnit[] = [];
+	for (const [id, files] of byId) {
+		const path = files.jsonl ?? files.json;
+		const stats = path === undefined ? undefined : statOrUndefined(path);
+		if (path === undefined || !stats?.isFile()) {
+			continue;
+		}
+
+		const paths = [files.jsonl, files.json].filter((file): file is string => file !== undefined);
+		const fingerprints = paths.map(file => {
+			const fileStats = statOrUndefined(file);
+			return fileStats ? fileFingerprint(fileStats) : 'gone';
+		});
+		units.push({
+			key: path,
+			path,
+			paths,
+			idHint: id,
+			...(projectHint === undefined ? {} : {projectHint}),
+			variant: path === files.jsonl ? 'log' : 'snapshot',
+			size: stats.size,
+			fingerprint: fingerprints.join('+'),
+			mtimeMs: stats.mtimeMs,
+		});
+	}
+
+	return units;
+}
+
+/**
+ * `User/workspaceStorage/<workspaceId>/chatSessions/<sessionId>.json|.jsonl` for chats in a
+ * window with a folder open, and `User/globalStorage/emptyWindowChatSessions/` for the rest.
+ * `workspace.json` is shared by every session of its workspace: it gives the project but is not
+ * one of a session's files (retiring a session must never remove it).
+ */
+export function discoverVscode(root: string): DiscoveredUnit[] {
+	const units: DiscoveredUnit[] = [];
+	const workspaces = join(root, 'workspaceStorage');
+	for (const workspace of listDirectory(workspaces)) {
+		const chats = join(workspaces, workspace.name, 'chatSessions');
+		if (!workspace.isDirectory() || !isDirectory(chats)) {
+			continue;
+		}
+
+		units.push(...sessionUnits(chats, readWorkspaceFolder(join(workspaces, workspace.name, 'workspace.json'))));
+	}
+
+	units.push(...sessionUnits(join(root, 'globalStorage', 'emptyWindowChatSessions'), undefined));
+	return units;
+}

@@ -1,0 +1,188 @@
+import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {isInjectedText, isRecord, shortError} from '../shared/text.js';
+import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
+import type {SessionDocument} from './replay.js';
+import {toolInvocationSchema, vscodeRequestSchema, vscodeSessionSchema, type VscodeRequest, type VscodeSession} from './schema.js';
+import {markdownText, referenceName, toolContext, toolEvents, type ToolContext} from './tools.js';
+
+type EventBase = Omit<SessionEvent, 'kind'>;
+const maxWarnings = 20;
+
+/** ResponseModelState values that end a turn without a full answer. */
+const cancelledState = 2;
+const failedState = 3;
+
+/** VS Code stores times as epoch milliseconds. */
+function isoFromMs(value: number | null | undefined): string | undefined {
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+		return undefined;
+	}
+
+	const date = new Date(value);
+	return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The typed request: a plain string before v2, else `message.text` (or its parts joined). */
+function messageText(message: unknown): string {
+	if (typeof message === 'string') {
+		return message;
+	}
+
+	if (!isRecord(message)) {
+		return '';
+	}
+
+	if (typeof message['text'] === 'string') {
+		return message['text'];
+	}
+
+	const parts = Array.isArray(message['parts']) ? message['parts'] : [];
+	return parts.map(part => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('');
+}
+
+/**
+ * Visible reply text a response part adds: markdown (no `kind`, `markdownContent`,
+ * `markdownVuln`) and inline file references inside it. Thinking, progress, edits and the
+ * other UI parts add none.
+ */
+function partText(part: Record<string, unknown>): string | undefined {
+	const kind = part['kind'];
+	if (kind === undefined || kind === null) {
+		return markdownText(part);
+	}
+
+	if (kind === 'markdownContent' || kind === 'markdownVuln') {
+		return markdownText(part['content']);
+	}
+
+	return kind === 'inlineReference' ? referenceName(part) : undefined;
+}
+
+/** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
+function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext): SessionEvent[] {
+	const events: SessionEvent[] = [];
+	let text = '';
+	const flush = () => {
+		if (text.trim() !== '') {
+			events.push({...base, kind: 'assistant', text});
+		}
+
+		text = '';
+	};
+
+	for (const part of parts) {
+		if (!isRecord(part)) {
+			continue;
+		}
+
+		const added = partText(part);
+		if (added !== undefined) {
+			text += added;
+			continue;
+		}
+
+		const tool = toolInvocationSchema.safeParse(part);
+		if (tool.success) {
+			flush();
+			events.push(...toolEvents(tool.data, base, context));
+		}
+	}
+
+	flush();
+	return events;
+}
+
+function requestError(request: VscodeRequest): string | undefined {
+	const details = request.result?.errorDetails;
+	if (details) {
+		return details.message?.trim() || 'Request failed';
+	}
+
+	return request.modelState?.value === failedState ? 'Request failed' : undefined;
+}
+
+/**
+ * One request: the user's message, the reply's text and tool events, then a cancellation or
+ * failure marker. A last request with no response and no result is left as it is: the engine
+ * sees a trailing unanswered request.
+ */
+function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
+	const asked = isoFromMs(request.timestamp);
+	const answered = isoFromMs(request.modelState?.completedAt) ?? asked;
+	const askedBase: EventBase = {line, ...(asked ? {timestamp: asked} : {})};
+	const answeredBase: EventBase = {line, ...(answered ? {timestamp: answered} : {})};
+	const messageId = request.responseId ?? request.requestId ?? `request-${line}`;
+	const events: SessionEvent[] = [];
+	const text = messageText(request.message);
+	if (text.trim() !== '') {
+		events.push({...askedBase, kind: 'user', text, human: !isInjectedText(text), ...(request.requestId ? {uuid: request.requestId} : {})});
+	}
+
+	events.push(...responseEvents(request.response ?? [], {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata)));
+	if (request.isCanceled === true || request.modelState?.value === cancelledState) {
+		events.push({...answeredBase, kind: 'system', text: 'Request cancelled', interrupted: true});
+	}
+
+	const error = requestError(request);
+	if (error !== undefined) {
+		events.push({...answeredBase, kind: 'system', text: error, error: shortError(error)});
+	}
+
+	return events;
+}
+
+function sessionFacts(session: VscodeSession, unit: DiscoveredUnit): SessionInfo {
+	const started = isoFromMs(session.creationDate);
+	return {
+		...(session.sessionId ? {id: session.sessionId} : {}),
+		...(unit.projectHint ? {cwd: unit.projectHint} : {}),
+		...(session.customTitle?.trim() ? {title: session.customTitle} : {}),
+		...(started ? {started} : {}),
+	};
+}
+
+/**
+ * A session document to rows, one per request (`line` = 1-based request index, `raw` = the
+ * request as stored or replayed). Session facts go on the first row; the model whenever the
+ * request's `modelId` first names it or changes. Requests that are not objects are skipped.
+ */
+export function sessionRows(document: SessionDocument, unit: DiscoveredUnit): LoadedSession {
+	const parsed = vscodeSessionSchema.safeParse(document.state);
+	if (!parsed.success) {
+		throw new SessionCorruptError(unit.path, null, 'not a chat session document');
+	}
+
+	const rows: SessionRow[] = [];
+	const warnings = [...document.warnings];
+	let skipped = document.skipped;
+	let model: string | undefined;
+	const facts = sessionFacts(parsed.data, unit);
+	for (const [index, raw] of (parsed.data.requests ?? []).entries()) {
+		const line = index + 1;
+		const request = vscodeRequestSchema.safeParse(raw);
+		if (!request.success) {
+			skipped++;
+			if (warnings.length < maxWarnings) {
+				warnings.push(`request ${line}: skipped, not a chat request`);
+			}
+
+			continue;
+		}
+
+		const stated: SessionInfo = rows.length === 0 ? {...facts} : {};
+		if (request.data.modelId && request.data.modelId !== model) {
+			model = request.data.modelId;
+			stated.model = model;
+		}
+
+		const events = requestEvents(request.data, line);
+		if (Object.keys(stated).length > 0) {
+			const at = isoFromMs(request.data.timestamp);
+			events.unshift({line, kind: 'meta', ...(at ? {timestamp: at} : {}), session: stated});
+		}
+
+		rows.push({line, raw, events});
+	}
+
+	return {rows, skipped, warnings};
+}

@@ -1,0 +1,181 @@
+import {readFileSync} from 'node:fs';
+import {decodeLine, forEachLine} from '../../engine/util/lines.js';
+import {maxLineBytes} from '../rows.js';
+import {statOrUndefined} from '../shared/fs.js';
+import {parseJsonLine} from '../shared/json-line.js';
+import {SessionCorruptError} from '../types.js';
+import {jsonErrorOffset, lineAtOffset} from './json-error.js';
+import {mutationSchema, type Mutation} from './schema.js';
+
+export type SessionDocument = {
+	/** The whole `ISerializableChatData`-like state, as stored or as the log rebuilds it. */
+	readonly state: unknown;
+	readonly skipped: number;
+	readonly warnings: string[];
+};
+
+const maxWarnings = 20;
+type Container = Record<string, unknown> | unknown[];
+type PathKey = string | number;
+
+/** Keys that would reach an object's prototype rather than its own data. */
+const unsafeKeys = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** A snapshot this large cannot be held as one string (V8 stops near 512 MiB). */
+const maxSnapshotBytes = 256 * 1024 * 1024;
+
+/** A `.json` snapshot, read whole (VS Code itself does). Unparseable: corrupt, naming the line. */
+export function readSnapshot(path: string): SessionDocument {
+	if ((statOrUndefined(path)?.size ?? 0) > maxSnapshotBytes) {
+		throw new SessionCorruptError(path, null, `larger than ${maxSnapshotBytes / 1024 / 1024} MiB`);
+	}
+
+	let text = readFileSync(path, 'utf8');
+	if (text.charCodeAt(0) === 0xfeff) {
+		text = text.slice(1);
+	}
+
+	try {
+		return {state: JSON.parse(text), skipped: 0, warnings: []};
+	} catch {
+		const offset = jsonErrorOffset(text);
+		throw new SessionCorruptError(path, lineAtOffset(text, offset === -1 ? text.length : offset), 'not valid JSON');
+	}
+}
+
+function isContainer(value: unknown): value is Container {
+	return value !== null && typeof value === 'object';
+}
+
+/** The container that holds the last key of `path`, or undefined when the path leads nowhere. */
+function parentOf(state: unknown, path: readonly PathKey[]): Container | undefined {
+	let current: unknown = state;
+	for (const key of path.slice(0, -1)) {
+		if (!isContainer(current) || unsafeKeys.has(String(key))) {
+			return undefined;
+		}
+
+		current = Array.isArray(current) ? current[Number(key)] : current[String(key)];
+	}
+
+	return isContainer(current) ? current : undefined;
+}
+
+function setAt(container: Container, key: PathKey, value: unknown): void {
+	if (Array.isArray(container)) {
+		container[Number(key)] = value;
+	} else if (value === undefined) {
+		delete container[String(key)];
+	} else {
+		container[String(key)] = value;
+	}
+}
+
+function getAt(container: Container, key: PathKey): unknown {
+	return Array.isArray(container) ? container[Number(key)] : container[String(key)];
+}
+
+/**
+ * Applies one set, push or delete to the state, as objectMutationLog.ts does: a push first
+ * truncates the array to `i` when `i` is given, then appends `v`. False when it cannot apply.
+ */
+function applyMutation(state: unknown, mutation: Mutation): boolean {
+	const path = mutation.k ?? [];
+	const last = path.at(-1);
+	const container = parentOf(state, path);
+	if (last === undefined || container === undefined || unsafeKeys.has(String(last))) {
+		return false;
+	}
+
+	if (Array.isArray(container) && !(Number.isInteger(Number(last)) && Number(last) >= 0)) {
+		return false;
+	}
+
+	switch (mutation.kind) {
+		case 1:
+			setAt(container, last, mutation.v);
+			return true;
+		case 2: {
+			const current = getAt(container, last);
+			const items = Array.isArray(current) ? current : [];
+			if (typeof mutation.i === 'number' && mutation.i >= 0) {
+				items.length = Math.min(items.length, mutation.i);
+			}
+
+			if (Array.isArray(mutation.v)) {
+				items.push(...(mutation.v as unknown[]));
+			}
+
+			setAt(container, last, items);
+			return true;
+		}
+
+		case 3:
+			setAt(container, last, undefined);
+			return true;
+		default:
+			return false;
+	}
+}
+
+/**
+ * Rebuilds the state a `.jsonl` mutation log describes. Lines that do not parse, entries of an
+ * unknown kind and entries whose path leads nowhere are skipped and counted (warnings name the
+ * line, never its content). A log with entries but no initial state cannot be read at all.
+ */
+export function replayMutationLog(path: string): SessionDocument {
+	let state: unknown;
+	let hasInitial = false;
+	let entries = 0;
+	let skipped = 0;
+	const warnings: string[] = [];
+	const skip = (line: number, reason: string) => {
+		skipped++;
+		if (warnings.length < maxWarnings) {
+			warnings.push(`line ${line}: skipped, ${reason}`);
+		}
+	};
+
+	forEachLine(
+		path,
+		raw => {
+			if (raw.oversized) {
+				skip(raw.number, `longer than ${maxLineBytes / 1024 / 1024} MiB`);
+				return;
+			}
+
+			const text = raw.length === 0 ? '' : decodeLine(raw);
+			if (text.trim() === '') {
+				return;
+			}
+
+			entries++;
+			const values = parseJsonLine(text);
+			if (values === null) {
+				skip(raw.number, raw.terminated ? 'not valid JSON' : 'incomplete last line (still being written?)');
+				return;
+			}
+
+			for (const value of values) {
+				const parsed = mutationSchema.safeParse(value);
+				if (!parsed.success) {
+					skip(raw.number, 'not a mutation entry');
+				} else if (parsed.data.kind === 0) {
+					state = parsed.data.v;
+					hasInitial = true;
+				} else if (![1, 2, 3].includes(parsed.data.kind)) {
+					skip(raw.number, `unknown mutation kind ${parsed.data.kind}`);
+				} else if (!applyMutation(state, parsed.data)) {
+					skip(raw.number, 'mutation path not found');
+				}
+			}
+		},
+		{maxLineBytes},
+	);
+
+	if (entries > 0 && !hasInitial) {
+		throw new SessionCorruptError(path, null, 'mutation log has no initial state');
+	}
+
+	return {state: hasInitial ? state : {}, skipped, warnings};
+}

@@ -1,0 +1,254 @@
+import {basename} from 'node:path';
+import type {SessionEvent} from '../events.js';
+import {exitCodeFromText, isRecord} from '../shared/text.js';
+import type {ToolInvocation} from './schema.js';
+
+type EventBase = Omit<SessionEvent, 'kind'>;
+
+/**
+ * What Copilot's result metadata says about the tool calls of one request: the arguments the
+ * model sent (`toolCallRounds[].toolCalls[]`) and the text the tool returned
+ * (`toolCallResults[id].content[]`), both keyed by the model's call id. They are used only when
+ * that id equals an invocation's `toolCallId`, never matched by order.
+ */
+export type ToolContext = {
+	readonly args: ReadonlyMap<string, unknown>;
+	readonly outputs: ReadonlyMap<string, string>;
+};
+
+/** `JSON.parse` when the text is JSON, else the text itself. */
+function parseMaybeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+/** Text of an IMarkdownString-like value: a plain string or `{value}`. */
+export function markdownText(value: unknown): string {
+	if (typeof value === 'string') {
+		return value;
+	}
+
+	return isRecord(value) && typeof value['value'] === 'string' ? value['value'] : '';
+}
+
+function partsText(parts: unknown): string {
+	if (!Array.isArray(parts)) {
+		return '';
+	}
+
+	return parts
+		.map(part => (isRecord(part) ? (typeof part['value'] === 'string' ? part['value'] : typeof part['text'] === 'string' ? part['text'] : '') : ''))
+		.filter(Boolean)
+		.join('\n');
+}
+
+export function toolContext(metadata: unknown): ToolContext {
+	const args = new Map<string, unknown>();
+	const outputs = new Map<string, string>();
+	if (!isRecord(metadata)) {
+		return {args, outputs};
+	}
+
+	for (const round of Array.isArray(metadata['toolCallRounds']) ? metadata['toolCallRounds'] : []) {
+		const calls = isRecord(round) && Array.isArray(round['toolCalls']) ? round['toolCalls'] : [];
+		for (const call of calls) {
+			if (isRecord(call) && typeof call['id'] === 'string' && call['arguments'] !== undefined) {
+				args.set(call['id'], typeof call['arguments'] === 'string' ? parseMaybeJson(call['arguments']) : call['arguments']);
+			}
+		}
+	}
+
+	const results = metadata['toolCallResults'];
+	if (isRecord(results)) {
+		for (const [id, result] of Object.entries(results)) {
+			const text = isRecord(result) ? partsText(result['content']) : '';
+			if (text !== '') {
+				outputs.set(id, text);
+			}
+		}
+	}
+
+	return {args, outputs};
+}
+
+function specificData(part: ToolInvocation): Record<string, unknown> | undefined {
+	return isRecord(part.toolSpecificData) ? part.toolSpecificData : undefined;
+}
+
+/** The command a terminal tool ran: the user's edit wins over the tool's rewrite over the model's. */
+function terminalCommand(data: Record<string, unknown>): string | undefined {
+	const line = data['commandLine'];
+	if (isRecord(line)) {
+		for (const key of ['userEdited', 'toolEdited', 'original']) {
+			if (typeof line[key] === 'string') {
+				return line[key];
+			}
+		}
+	}
+
+	return typeof data['command'] === 'string' ? data['command'] : undefined; // Pre-1.100 shape.
+}
+
+function pickStrings(data: Record<string, unknown>, keys: readonly string[]): Record<string, string> {
+	return Object.fromEntries(keys.filter(key => typeof data[key] === 'string').map(key => [key, data[key] as string]));
+}
+
+function toolInput(part: ToolInvocation, context: ToolContext): unknown {
+	const id = part.toolCallId;
+	if (id && context.args.has(id)) {
+		return context.args.get(id);
+	}
+
+	const data = specificData(part);
+	if (data?.['kind'] === 'terminal') {
+		const command = terminalCommand(data);
+		if (command !== undefined) {
+			return {command, ...pickStrings(data, ['language'])};
+		}
+	}
+
+	if (data?.['kind'] === 'input' && data['rawInput'] !== undefined) {
+		return data['rawInput'];
+	}
+
+	if (data?.['kind'] === 'subagent') {
+		return pickStrings(data, ['agentName', 'description', 'prompt']);
+	}
+
+	const details = part.resultDetails;
+	if (isRecord(details) && typeof details['input'] === 'string') {
+		return parseMaybeJson(details['input']);
+	}
+
+	return null;
+}
+
+/** The path a URI or Location in `resultDetails` names. */
+function locationPath(value: unknown): string {
+	const uri = isRecord(value) && isRecord(value['uri']) ? value['uri'] : value;
+	if (!isRecord(uri)) {
+		return '';
+	}
+
+	return typeof uri['fsPath'] === 'string' ? uri['fsPath'] : typeof uri['path'] === 'string' ? uri['path'] : '';
+}
+
+/** Text parts of `resultDetails.output`; base64 data and resource references are not text. */
+function detailsOutput(details: unknown): string {
+	if (Array.isArray(details)) {
+		return details.map(locationPath).filter(Boolean).join('\n');
+	}
+
+	if (!isRecord(details)) {
+		return '';
+	}
+
+	const output = details['output'];
+	if (typeof output === 'string') {
+		return output;
+	}
+
+	const items = Array.isArray(output) ? output : [];
+	return items
+		.map(item => {
+			if (!isRecord(item) || typeof item['value'] !== 'string') {
+				return '';
+			}
+
+			const isText = item['isText'] === true || (typeof item['mimeType'] === 'string' && item['mimeType'].startsWith('text/'));
+			return isText ? item['value'] : '';
+		})
+		.filter(Boolean)
+		.join('\n');
+}
+
+/** What the tool gave back; a declined tool's past-tense message describes work never done. */
+function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolean): string {
+	const data = specificData(part);
+	const terminal = data?.['kind'] === 'terminal' && isRecord(data['terminalCommandOutput']) ? data['terminalCommandOutput']['text'] : undefined;
+	const candidates = [
+		typeof terminal === 'string' ? terminal : '',
+		detailsOutput(part.resultDetails),
+		part.toolCallId ? (context.outputs.get(part.toolCallId) ?? '') : '',
+		data?.['kind'] === 'subagent' && typeof data['result'] === 'string' ? data['result'] : '',
+		declined ? '' : markdownText(part.pastTenseMessage),
+	];
+	return candidates.find(text => text !== '') ?? '';
+}
+
+function toolExitCode(part: ToolInvocation, output: string): number | undefined {
+	const data = specificData(part);
+	if (data?.['kind'] !== 'terminal') {
+		return undefined;
+	}
+
+	const state = data['terminalCommandState'];
+	if (isRecord(state) && typeof state['exitCode'] === 'number') {
+		return state['exitCode'];
+	}
+
+	return exitCodeFromText(output);
+}
+
+/** `false` before 1.104; since then ConfirmedReason `{type}` where 0 is denied and 5 skipped. */
+function isDeclined(confirmed: unknown): boolean {
+	return confirmed === false || (isRecord(confirmed) && (confirmed['type'] === 0 || confirmed['type'] === 5));
+}
+
+/**
+ * A tool invocation becomes a call and, once complete, its result (paired by `toolCallId`). An
+ * invocation saved before it completed is a pending call. Declined or skipped tools, tools that
+ * report an error, and terminal commands with a non-zero exit status are failures.
+ */
+export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolContext): SessionEvent[] {
+	const callId = part.toolCallId ?? null;
+	const data = specificData(part);
+	const sidechain = part.fromSubAgent === true || (Boolean(part.subAgentInvocationId) && data?.['kind'] !== 'subagent');
+	const shared = sidechain ? {...base, sidechain: true} : base;
+	const declined = isDeclined(part.isConfirmed);
+	const complete = part.isComplete !== false || declined;
+	const call: SessionEvent = {
+		...shared,
+		kind: 'tool_call',
+		tool: {name: part.toolId ?? 'unknown', call_id: callId, input: toolInput(part, context)},
+		...(complete ? {} : {pending: true}),
+	};
+	if (!complete) {
+		return [call];
+	}
+
+	const output = toolOutput(part, context, declined);
+	const exitCode = toolExitCode(part, output);
+	const reportedError = isRecord(part.resultDetails) && part.resultDetails['isError'] === true;
+	return [
+		call,
+		{
+			...shared,
+			kind: 'tool_result',
+			result: {
+				call_id: callId,
+				is_error: declined || reportedError || (exitCode !== undefined && exitCode !== 0),
+				...(exitCode === undefined ? {} : {exit_code: exitCode}),
+				output,
+			},
+		},
+	];
+}
+
+/** The name an inline file reference shows in the reply text. */
+export function referenceName(part: Record<string, unknown>): string {
+	if (typeof part['name'] === 'string') {
+		return part['name'];
+	}
+
+	const reference = part['inlineReference'];
+	if (isRecord(reference) && typeof reference['name'] === 'string') {
+		return reference['name']; // A workspace symbol.
+	}
+
+	const path = locationPath(isRecord(reference) && isRecord(reference['location']) ? reference['location'] : reference);
+	return path === '' ? '' : basename(path);
+}

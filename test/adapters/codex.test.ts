@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import {readdirSync} from 'node:fs';
+import {join} from 'node:path';
+import test from 'node:test';
+import {codexAdapter} from '../../source/adapters/codex/index.js';
+import type {SessionEvent} from '../../source/adapters/events.js';
+import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+
+const store = join(fixtureStores, 'codex');
+const ids = {
+	main: '0195a1c2-0a00-7a00-8a00-00000000000a',
+	subagent: '0195a1c2-0b00-7b00-8b00-00000000000b',
+	fork: '0195a1c2-0c00-7c00-8c00-00000000000c',
+	bare: '0195a1c2-0d00-7d00-8d00-00000000000d',
+	archived: '0195a1c2-0e00-7e00-8e00-00000000000e',
+	vscode: '0195a1c2-0f00-7f00-8f00-00000000000f',
+};
+const byId = () => new Map(readStore(codexAdapter, store).map(session => [session.summary.id, session]));
+const session = (id: string) => {
+	const found = byId().get(id);
+	assert.ok(found, `session ${id} is read`);
+	return found;
+};
+
+const results = (events: SessionEvent[]) => events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]);
+
+test('codex: default roots honour CODEX_HOME and the home directory', () => {
+	assert.deepEqual(codexAdapter.defaultRoots({env: {}, home: '/home/ada', platform: 'linux'}), ['/home/ada/.codex/sessions', '/home/ada/.codex/archived_sessions']);
+	assert.deepEqual(codexAdapter.defaultRoots({env: {CODEX_HOME: '/data/codex'}, home: '/home/ada', platform: 'darwin'}), ['/data/codex/sessions', '/data/codex/archived_sessions']);
+	assert.deepEqual(codexAdapter.defaultRoots({env: {}, home: undefined, platform: 'linux'}), []);
+	assert.equal(codexAdapter.nativeResumeCommand(ids.main), `codex resume ${ids.main}`);
+	assert.equal(codexAdapter.nativeResumeCommand('x; rm -rf /'), null, 'an id that is not a plain token is never put into a command');
+});
+
+test('codex: the home resolves to both store directories; discovery finds dated, flat and archived rollouts only', () => {
+	assert.deepEqual(codexAdapter.resolveRoot(store), [join(store, 'sessions'), join(store, 'archived_sessions')]);
+	assert.deepEqual(codexAdapter.resolveRoot(join(store, 'sessions')), [join(store, 'sessions')]);
+	const units = codexAdapter.resolveRoot(store).flatMap(root => codexAdapter.discover(root));
+	assert.deepEqual(units.map(unit => unit.idHint).sort(), Object.values(ids).sort(), 'notes.txt and history.jsonl are not rollouts');
+	assert.ok(units.every(unit => unit.key === unit.path && unit.fingerprint !== '' && unit.size > 0));
+	assert.ok(units.some(unit => unit.path.endsWith(`sessions/rollout-2026-11-19T09-00-00-${ids.bare}.jsonl`)), 'very early flat layout');
+});
+
+test('codex: ids, parents, projects and titles', () => {
+	const sessions = byId();
+	const main = sessions.get(ids.main)!;
+	assert.equal(main.summary.project, '/work/api');
+	assert.equal(main.summary.title, 'Fix the flaky retry test in the HTTP client', 'developer, AGENTS.md and environment injections are not the title');
+	assert.equal(main.summary.human_turns, 3, 'the <turn_aborted> notice is not a turn, and event_msg copies are not counted twice');
+	assert.equal(main.summary.assistant_messages, 1, 'agent_message duplicates the response item and is not counted');
+	assert.equal(main.summary.tool_calls, 9);
+	assert.equal(main.summary.started, '2026-11-20T09:00:00.000Z');
+	assert.equal(main.summary.modified, '2026-11-20T09:03:01.000Z');
+
+	const subagent = sessions.get(ids.subagent)!;
+	assert.equal(subagent.summary.parent_id, ids.main, 'parent from source.subagent.thread_spawn');
+	assert.equal(subagent.summary.human_turns, 0, 'a spawned thread is not human-started: its prompt came from the parent agent');
+	assert.equal(subagent.summary.title, null);
+
+	const fork = sessions.get(ids.fork)!;
+	assert.equal(fork.summary.id, ids.fork, "the parent's repeated session_meta does not redefine the session");
+	assert.equal(fork.summary.parent_id, ids.main, 'parent from forked_from_id');
+	assert.equal(fork.events.filter(event => event.kind === 'meta' && event.session?.id).length, 1);
+
+	const bare = sessions.get(ids.bare)!;
+	assert.equal(bare.summary.project, '/work/cli', 'bare era: cwd from the <environment_context> injection');
+	assert.equal(bare.summary.title, 'Add a --version flag to the CLI');
+	assert.equal(bare.summary.started, '2026-11-19T08:00:00.000Z');
+
+	const archived = sessions.get(ids.archived)!;
+	assert.equal(archived.summary.project, '/work/docs');
+	assert.equal(archived.summary.conversational, false, 'a file holding only session_meta is a session with no turns');
+
+	const vscode = sessions.get(ids.vscode)!;
+	assert.equal(vscode.summary.project, 'C:\\Users\\dev\\acme-web');
+	assert.equal(vscode.summary.title, 'Explain why the build output folder is empty', 'the typed request, without the IDE context around it');
+});
+
+test('codex: session facts are stated once, and model changes are news', () => {
+	const main = session(ids.main);
+	const metas = main.events.filter(event => event.kind === 'meta').map(event => [event.line, event.session]);
+	assert.deepEqual(metas, [
+		[1, {id: ids.main, started: '2026-11-20T09:00:00.000Z', cwd: '/work/api'}],
+		[2, {model: 'gpt-5.3-codex'}],
+		[31, {title: 'Flaky retry test'}],
+		[33, {model: 'gpt-5.4'}],
+	]);
+});
+
+test('codex: tool calls and every exit-code form', () => {
+	const main = session(ids.main);
+	const calls = main.events.filter(event => event.kind === 'tool_call');
+	assert.deepEqual(calls.map(event => [event.tool?.name, event.tool?.call_id]), [
+		['shell', 'call_shell_1'],
+		['shell_command', 'call_exec_2'],
+		['apply_patch', 'call_patch_3'],
+		['mcp__github__get_issue', 'call_mcp_4'],
+		['exec_command', 'call_exec_5'],
+		['local_shell', 'call_local_6'],
+		['web_search', 'ws_07'],
+		['shell_command', 'call_lint_9'],
+		['shell_command', 'call_pending_10'],
+	]);
+	assert.deepEqual(calls[0]?.tool?.input, {command: ['bash', '-lc', 'npm test -- retry'], workdir: '/work/api'}, 'JSON-string arguments are parsed');
+	assert.equal(typeof calls[2]?.tool?.input, 'string', 'custom tool input stays raw');
+	assert.match(String(calls[2]?.tool?.input), /^\*\*\* Begin Patch/);
+	assert.deepEqual(results(main.events), [
+		['call_shell_1', true, 1], // {"output","metadata":{"exit_code":1}}
+		['call_exec_2', false, 0], // exec_command_end; its function_call_output is the same outcome, not repeated
+		['call_patch_3', true, undefined], // patch_apply_end success:false
+		['call_mcp_4', true, undefined], // MCP isError
+		['call_exec_5', true, 2], // "Process exited with code 2"
+		['call_local_6', false, 0],
+		['ws_07', false, undefined],
+	]);
+	assert.equal(main.events.filter(event => event.result?.call_id === 'call_exec_2').length, 1, 'one result per call when both records exist');
+	assert.ok(!main.events.some(event => event.result?.call_id === 'call_pending_10'), 'the trailing call has no result');
+	assert.ok(!main.events.some(event => event.result?.call_id === 'call_lint_9'), 'the interrupted call has no result');
+});
+
+test('codex: interruption, request error, compaction, and no reasoning', () => {
+	const main = session(ids.main);
+	const interrupted = main.events.filter(event => event.interrupted);
+	assert.deepEqual(
+		interrupted.map(event => [event.line, event.kind, event.text]),
+		[[37, 'system', 'Turn aborted (interrupted)']],
+	);
+	const errors = main.events.filter(event => event.error);
+	assert.equal(errors.length, 1);
+	assert.equal(errors[0]?.line, 39);
+	assert.match(errors[0]?.error ?? '', /^stream disconnected before completion/);
+	const summaries = main.events.filter(event => event.kind === 'summary');
+	assert.equal(summaries.length, 1, 'the compacted record is the summary; context_compacted is its notice');
+	assert.equal(summaries[0]?.line, 40);
+	assert.ok(main.events.some(event => event.line === 41 && event.kind === 'system' && event.text === 'Context compacted'));
+	assert.ok(!main.events.some(event => /Checking the retry test first|gAAAA/.test(event.text ?? '')), 'reasoning and encrypted content are never shown');
+	const turnAbortedNotice = main.events.find(event => event.line === 38);
+	assert.deepEqual([turnAbortedNotice?.kind, turnAbortedNotice?.human], ['user', false]);
+});
+
+test('codex: torn lines and unknown record kinds are skipped, and warnings never echo content', () => {
+	const main = session(ids.main);
+	assert.equal(main.loaded.skipped, 2, 'one torn line and one unknown top-level kind');
+	assert.match(main.loaded.warnings.join('\n'), /line 44: skipped, not valid JSON/);
+	assert.doesNotMatch(main.loaded.warnings.join('\n'), /Running the lin/);
+	assert.ok(!main.loaded.rows.some(row => row.line === 43), 'the unknown kind yields no row');
+	assert.ok(main.loaded.rows.some(row => row.line === 42 && row.events.length === 0), 'an unknown event_msg type is known bookkeeping, not a skip');
+
+	const bare = session(ids.bare);
+	assert.equal(bare.loaded.skipped, 2, 'an unknown bare item type and the incomplete last line');
+	assert.match(bare.loaded.warnings.join('\n'), /line 13: skipped, incomplete last line/);
+	assert.deepEqual(results(bare.events), [['call_d1', true, 2]]);
+	assert.ok(bare.loaded.rows.filter(row => (row.raw as {record_type?: string}).record_type === 'state').every(row => row.events.length === 0));
+});
+
+test('codex: a rollout read in two scans gives the same events as one', async () => {
+	const {scanJsonl} = await import('../../source/adapters/rows.js');
+	const unit = codexAdapter.discover(join(store, 'sessions')).find(found => found.idHint === ids.main)!;
+	const whole: SessionEvent[] = [];
+	scanJsonl(codexAdapter, unit, row => {
+		whole.push(...row.events);
+	});
+	const state = {};
+	const parts: SessionEvent[] = [];
+	const first = scanJsonl(codexAdapter, unit, row => {
+		parts.push(...row.events);
+		return row.line < 20;
+	}, {state});
+	scanJsonl(codexAdapter, unit, row => {
+		parts.push(...row.events);
+	}, {state: JSON.parse(JSON.stringify(state)) as Record<string, unknown>, fromOffset: first.endOffset, fromLine: first.nextLine});
+	assert.deepEqual(parts, whole, 'the normaliser state is plain JSON and survives a round trip');
+});
+
+test('codex: conformance over the shared third-party fixtures', t => {
+	const directory = sharedFixtures(t, 'codex');
+	if (!directory) {
+		return;
+	}
+
+	const files = readdirSync(directory).filter(name => name.endsWith('.jsonl'));
+	assert.ok(files.length >= 7);
+	for (const file of files) {
+		const read = readUnit(codexAdapter, looseUnit(join(directory, file)));
+		assert.ok(read.loaded.rows.length > 0, `${file} has rows`);
+		for (const event of read.events.filter(event => event.kind === 'user' && event.human)) {
+			assert.doesNotMatch(event.text ?? '', /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md|<permissions instructions>)/i, `${file}:${event.line} injected text is not human`);
+		}
+	}
+
+	const small = readUnit(codexAdapter, looseUnit(join(directory, 'stage0-small.jsonl')));
+	assert.equal(small.summary.id, '019fc8be-3658-7ca3-9e29-000000000000', 'the first of seven session_meta lines defines the session');
+	assert.equal(small.summary.project, '/tmp/repo');
+	assert.equal(small.summary.parent_id, null, 'later (ancestor) metas with parents do not make this a child');
+	assert.equal(small.summary.title, 'List the files');
+	assert.equal(small.loaded.skipped, 0, 'drift event types are known bookkeeping, not skips');
+	assert.ok(small.events.some(event => event.interrupted && event.line === 20));
+
+	const large = readUnit(codexAdapter, looseUnit(join(directory, 'stage0-large.jsonl')));
+	assert.equal(large.summary.id, '019b2ea4-aaaa-bbbb-cccc-58208e1f0000');
+	assert.equal(large.summary.title, 'Start');
+	assert.equal(large.events.filter(event => event.kind === 'user' && event.human).length, 6, 'the <environment_context> message is not a turn');
+
+	for (const [file, id] of [
+		['codex_050_legacy.jsonl', 'test-legacy-session'],
+		['codex_053_rate_limit.jsonl', 'test-ratelimit-session'],
+	] as const) {
+		const legacy = readUnit(codexAdapter, looseUnit(join(directory, file)));
+		assert.equal(legacy.summary.id, id);
+		assert.equal(legacy.summary.project, '/tmp/test');
+		assert.equal(legacy.summary.conversational, false, `${file}: usage records only`);
+	}
+
+	const rateLimited = readUnit(codexAdapter, looseUnit(join(directory, 'codex_053_rate_limit.jsonl')));
+	assert.equal(rateLimited.events.find(event => event.error)?.error, 'Rate limit exceeded');
+});
