@@ -32,6 +32,8 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('checkpoint show', 'print a session\'s latest checkpoint', async () => (await import('./commands/checkpoint.js')).checkpointShow),
 	entry('checkpoint list', 'latest checkpoint per session in a project', async () => (await import('./commands/checkpoint.js')).checkpointList),
 	entry('resume', 'a bounded, evidence-linked brief to pick a session up', async () => (await import('./commands/resume.js')).default),
+	entry('pickup', 'choose a session to continue and print how to resume it', async () => (await import('./commands/pickup.js')).default),
+	entry('standup', 'the morning review across projects', async () => (await import('./commands/standup.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 ];
 

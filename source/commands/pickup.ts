@@ -1,0 +1,45 @@
+import * as z from 'zod/mini';
+import {defineCommand} from '../cli/define.js';
+import {textFlag} from '../cli/flag-schemas.js';
+import {pickupOutputSchema, pickupSession, type PickupOutput} from '../engine/sessions/pickup.js';
+import {sourceOptions} from './shared.js';
+import {renderBrief} from './render-brief.js';
+
+function renderHuman(result: PickupOutput): string {
+	if (result.status !== 'ok') {
+		return renderBrief(result);
+	}
+
+	const {target} = result;
+	return [
+		`# ${target.title ?? target.id}`,
+		`${target.source} ${target.id} — ${target.project} (last active ${target.modified ?? 'unknown'})`,
+		...result.reasons.map(reason => `  ${reason.code}${reason.line === null ? '' : ` (line ${reason.line})`}: ${reason.detail}`),
+		result.checkpoint ? `Checkpoint: ${result.checkpoint.status} — ${result.checkpoint.next_action ?? result.checkpoint.objective}` : 'No checkpoint yet.',
+		'',
+		`Brief:  ${result.resume_command}`,
+		result.native_resume_command ? `Resume: ${result.native_resume_command}` : 'Resume: (this tool has no resume command)',
+		...result.evidence.map(command => `Evidence: ${command}`),
+	].join('\n');
+}
+
+export default defineCommand({
+	name: 'pickup',
+	summary: 'choose a session to continue and print the commands that resume it (runs nothing)',
+	usage: 'engi pickup [id] [--source <tool>] [--project <dir>]',
+	examples: ['engi pickup', 'engi pickup 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d', 'engi pickup --project ~/src/engi'],
+	options: {
+		...sourceOptions,
+		project: {type: 'string', placeholder: '<dir>', description: 'without an id: the unfinished session of this project (default: the working directory\'s)'},
+	},
+	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)'}],
+	flags: z.object({id: z.optional(z.string()), source: z.optional(textFlag()), 'source-root': z.optional(textFlag()), project: z.optional(textFlag())}),
+	needsRoot: false,
+	output: pickupOutputSchema,
+	screen: 'pickup',
+	async run(flags, context) {
+		const data = pickupSession({id: flags.id, source: flags.source, sourceRoot: flags['source-root'], project: flags.project}, context.deps);
+		return {data, exitCode: data.status === 'ok' ? 0 : 1};
+	},
+	human: renderHuman,
+});

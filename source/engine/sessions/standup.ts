@@ -1,0 +1,140 @@
+import * as z from 'zod/mini';
+import {listCatalogRows} from '../catalog/list.js';
+import {openCatalogView} from '../catalog/sessions.js';
+import type {Deps} from '../deps.js';
+import {pageTasks} from '../knowledge/tasks.js';
+import {momentOf} from '../knowledge/moment.js';
+import {openIndex} from '../index/open.js';
+import {kbPaths} from '../kb/paths.js';
+import {resolveRoot} from '../kb/root.js';
+import {lastWorkingDay, parseSince} from '../util/since.js';
+import {projectOf} from '../util/project.js';
+import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
+import {readCheckpoints} from './checkpoints.js';
+import {candidateSchema, checkpointLookup, collectCandidates, type Candidate} from './unfinished.js';
+
+const taskRowSchema = z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())});
+
+export const standupOutputSchema = z.object({
+	status: z.literal('ok'),
+	since: z.string(),
+	generated_at: z.string(),
+	totals: z.object({candidates: z.number(), high: z.number(), projects: z.number(), checkpoints_active: z.number(), checkpoints_blocked: z.number(), tasks: z.nullable(z.number())}),
+	projects: z.array(
+		z.object({
+			project: z.string(),
+			/** One line: what is open in this project. */
+			summary: z.string(),
+			candidates: z.array(candidateSchema),
+			checkpoints: z.array(checkpointSchema),
+		}),
+	),
+	/** Open recorded tasks from the knowledge base, or null when none is configured. */
+	tasks: z.nullable(z.object({root: z.string(), total: z.number(), rows: z.array(taskRowSchema)})),
+	warnings: z.array(z.string()),
+});
+
+export type StandupOutput = z.infer<typeof standupOutputSchema>;
+
+function plural(count: number, word: string): string {
+	return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[]): StandupOutput['tasks'] {
+	let root: string;
+	try {
+		root = resolveRoot(rootFlag, deps).root;
+	} catch {
+		return null; // No knowledge base configured: the stand-up is about sessions only.
+	}
+
+	try {
+		const index = openIndex(kbPaths(root));
+		try {
+			const page = pageTasks(index.db, momentOf(deps), {includeTerminal: false, limit: 20, offset: 0});
+			return {root, total: page.total, rows: page.tasks.map(task => ({id: task.id, projects: task.projects, status: task.status, label: task.label, next_action: task.next_action, blockers: task.blockers}))};
+		} finally {
+			index.close();
+		}
+	} catch (error) {
+		warnings.push(`knowledge base ${root} could not be read: ${error instanceof Error ? error.message : 'error'}`);
+		return null;
+	}
+}
+
+/**
+ * The morning review: across all projects since the last working day, the sessions left
+ * unfinished (grouped by project), every active or blocked checkpoint with its next action and
+ * blockers, and the knowledge base's open tasks.
+ */
+export function buildStandup(input: {since?: string; source?: string; rootFlag?: string}, deps: Deps): StandupOutput {
+	const now = deps.now();
+	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
+	const view = openCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps);
+	const warnings = [...view.warnings];
+	let candidates: Candidate[];
+	const knownProjects = new Set<string>();
+	try {
+		candidates = collectCandidates(listCatalogRows(view.db, view.filter), now, checkpointLookup());
+		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
+		for (const project of recorded) {
+			knownProjects.add(projectOf(project).root);
+		}
+	} finally {
+		view.close();
+	}
+
+	const groups = new Map<string, {candidates: Candidate[]; checkpoints: Checkpoint[]}>();
+	const group = (project: string) => {
+		let entry = groups.get(project);
+		if (!entry) {
+			entry = {candidates: [], checkpoints: []};
+			groups.set(project, entry);
+		}
+
+		return entry;
+	};
+
+	for (const candidate of candidates) {
+		group(candidate.project === 'unknown' ? 'unknown' : projectOf(candidate.project).root).candidates.push(candidate);
+	}
+
+	for (const root of knownProjects) {
+		for (const checkpoint of readCheckpoints(root).latest.values()) {
+			if (checkpoint.status === 'active' || checkpoint.status === 'blocked') {
+				group(root).checkpoints.push(checkpoint);
+			}
+		}
+	}
+
+	const projects = [...groups.entries()]
+		.map(([project, entry]) => {
+			const high = entry.candidates.filter(candidate => candidate.confidence === 'high').length;
+			const blocked = entry.checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length;
+			const parts = [`${plural(entry.candidates.length, 'unfinished session')}${high > 0 ? ` (${high} high)` : ''}`];
+			if (entry.checkpoints.length > 0) {
+				parts.push(`${plural(entry.checkpoints.length - blocked, 'active checkpoint')}, ${blocked} blocked`);
+			}
+
+			return {project, summary: parts.join('; '), candidates: entry.candidates, checkpoints: entry.checkpoints.sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1))};
+		})
+		.sort((a, b) => b.candidates.length + b.checkpoints.length - (a.candidates.length + a.checkpoints.length) || (a.project < b.project ? -1 : 1));
+	const tasks = openTasks(deps, input.rootFlag, warnings);
+	const checkpoints = projects.flatMap(project => project.checkpoints);
+	return {
+		status: 'ok',
+		since,
+		generated_at: now.toISOString(),
+		totals: {
+			candidates: candidates.length,
+			high: candidates.filter(candidate => candidate.confidence === 'high').length,
+			projects: projects.length,
+			checkpoints_active: checkpoints.filter(checkpoint => checkpoint.status === 'active').length,
+			checkpoints_blocked: checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length,
+			tasks: tasks?.total ?? null,
+		},
+		projects,
+		tasks,
+		warnings,
+	};
+}
