@@ -6,6 +6,7 @@ import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {repoRoot, runCli} from './helpers/cli.js';
 import {makeKb} from './helpers/kb.js';
+import {buildFixtureHome} from './helpers/fixture-home.js';
 import {tempDir} from './helpers/temp.js';
 
 const tracer = join(repoRoot, 'test/helpers/trace-imports.mjs');
@@ -28,17 +29,36 @@ function loadedModules(traceFile: string): string[] {
 		.map(url => (url.startsWith('file:') ? relative(repoRoot, fileURLToPath(url)) : url));
 }
 
+const heavyPackage = /node_modules\/(js-tiktoken|nodejieba)\//;
+
 test('JSON-mode commands load no ink or react module and no bundle chunk containing them', t => {
 	const kb = makeKb(t);
+	buildFixtureHome(kb.env);
 	kb.ok(['graph', 'node', '--id', 'p', '--kind', 'Project', '--label', 'P']);
 	const chunks = uiChunks();
-	for (const args of [['status'], ['project'], ['doctor'], ['timeline'], ['schema'], ['graph', 'node', '--id', 'q', '--kind', 'Task', '--label', 'Q']]) {
+	const commands = [
+		['status'],
+		['project'],
+		['doctor'],
+		['timeline'],
+		['schema'],
+		['graph', 'node', '--id', 'q', '--kind', 'Task', '--label', 'Q'],
+		['sessions', '--all-projects'],
+		['read', '11111111-1111-4111-8111-111111111111', '--view', 'context'],
+		['unfinished', '--all-projects', '--since', '2020-01-01'],
+		['resume', '11111111-1111-4111-8111-111111111111'],
+		['pickup', '11111111-1111-4111-8111-111111111111'],
+		['standup'],
+		['checkpoint', 'list'],
+	];
+	for (const args of commands) {
 		const traceFile = join(tempDir(t), 'trace.txt');
 		const result = runCli([...args, '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
 		assert.equal(result.code, 0, result.stderr);
 		const loaded = loadedModules(traceFile);
 		assert.ok(loaded.some(file => file === 'build/cli.js'), 'the tracer saw the CLI load');
 		assert.deepEqual(loaded.filter(file => uiPackage.test(file) || chunks.has(file)), [], `engi ${args.join(' ')} loaded UI code`);
+		assert.deepEqual(loaded.filter(file => heavyPackage.test(file)), [], `engi ${args.join(' ')} loaded the tokenizer or jieba without needing them`);
 	}
 });
 
@@ -54,4 +74,14 @@ test('the tracer does detect ink and react when they are loaded (the check can f
 	const chunks = uiChunks();
 	const loaded = loadedModules(traceFile);
 	assert.ok(loaded.some(file => uiPackage.test(file) || chunks.has(file)), `expected UI modules among: ${loaded.slice(0, 20).join(', ')}`);
+});
+
+test('--exact-tokens does load the tokenizer (the check above can fail)', t => {
+	const kb = makeKb(t);
+	buildFixtureHome(kb.env);
+	const traceFile = join(tempDir(t), 'trace.txt');
+	const result = runCli(['resume', '11111111-1111-4111-8111-111111111111', '--exact-tokens', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(result.json().tokens_exact, true);
+	assert.ok(loadedModules(traceFile).some(file => /node_modules\/js-tiktoken\//.test(file)));
 });

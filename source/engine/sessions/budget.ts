@@ -5,10 +5,10 @@ type Section = 'files_touched' | 'commands' | 'tool_failures' | 'pending_calls' 
 const sections: readonly Section[] = ['files_touched', 'commands', 'tool_failures', 'pending_calls', 'unresolved'];
 
 /** Ever shorter caps for the three quoted texts, tried once every optional item is gone. */
-const textSteps: ReadonlyArray<{first: number; user: number; assistant: number}> = [
-	{first: 400, user: 600, assistant: 900},
-	{first: 160, user: 240, assistant: 360},
-	{first: 60, user: 80, assistant: 120},
+const textSteps: ReadonlyArray<{first: number; user: number; assistant: number; title: number}> = [
+	{first: 400, user: 600, assistant: 900, title: 200},
+	{first: 160, user: 240, assistant: 360, title: 120},
+	{first: 60, user: 80, assistant: 120, title: 60},
 ];
 
 function cap(excerpt: Brief['latest_user'], limit: number): Brief['latest_user'] {
@@ -88,7 +88,8 @@ export function fitBrief(
 			break;
 		}
 
-		brief = {...brief, first_request: cap(brief.first_request, step.first), latest_user: cap(brief.latest_user, step.user), latest_assistant: cap(brief.latest_assistant, step.assistant), warnings: []};
+		const title = brief.title !== null && brief.title.length > step.title ? brief.title.slice(0, step.title - 1) + '…' : brief.title;
+		brief = {...brief, title, first_request: cap(brief.first_request, step.first), latest_user: cap(brief.latest_user, step.user), latest_assistant: cap(brief.latest_assistant, step.assistant), warnings: []};
 		tokens = measure(brief);
 	}
 
