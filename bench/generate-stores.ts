@@ -267,6 +267,9 @@ function writeOpencodeDatabase(path: string, sessions: Array<{id: string; cwd: s
 		CREATE TABLE IF NOT EXISTS session (id TEXT PRIMARY KEY, project_id TEXT, parent_id TEXT, slug TEXT, directory TEXT, title TEXT, version TEXT, time_created INTEGER, time_updated INTEGER);
 		CREATE TABLE IF NOT EXISTS message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT);
 		CREATE TABLE IF NOT EXISTS part (id TEXT PRIMARY KEY, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT);
+		CREATE INDEX IF NOT EXISTS message_session_idx ON message (session_id, time_created, id);
+		CREATE INDEX IF NOT EXISTS part_message_idx ON part (message_id, id);
+		CREATE INDEX IF NOT EXISTS part_session_idx ON part (session_id);
 	`);
 	const insertSession = db.prepare('INSERT OR REPLACE INTO session VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?)');
 	const insertMessage = db.prepare('INSERT OR REPLACE INTO message VALUES (?, ?, ?, ?, ?)');

@@ -5,10 +5,12 @@ import {join} from 'node:path';
 import {formatTable, repoRoot, type Row} from './lib/measure.js';
 import {journalSuite} from './suites/journal.js';
 import {sessionsSuite} from './suites/sessions.js';
+import {continuitySuite} from './suites/continuity.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[]> = {
 	journal: journalSuite,
 	sessions: sessionsSuite,
+	continuity: continuitySuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));

@@ -23,13 +23,13 @@ export function tierHome(corpus: string, tier: 'S' | 'M'): string {
 	return home;
 }
 
-/** A HOME holding one ~1 GB Claude Code transcript. */
-export function largeHome(corpus: string): {home: string; id: string} {
-	const home = join(corpus, 'large-1g');
+/** A HOME holding one Claude Code transcript of about `megabytes` MB. */
+export function largeHome(corpus: string, megabytes = 1024): {home: string; id: string} {
+	const home = join(corpus, megabytes === 1024 ? 'large-1g' : `large-${megabytes}m`);
 	const path = join(home, '.claude', 'projects', '-src-huge', 'ffffffff-1111-4222-8333-444444444444.jsonl');
 	if (!existsSync(join(home, '.generated'))) {
-		process.stderr.write('bench: generating the 1 GB transcript…\n');
-		generateLargeTranscript(path, 1024 * 1024 * 1024);
+		process.stderr.write(`bench: generating the ${megabytes} MB transcript…\n`);
+		generateLargeTranscript(path, megabytes * 1024 * 1024);
 		writeFileSync(join(home, '.generated'), new Date().toISOString());
 	}
 

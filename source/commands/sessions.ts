@@ -9,6 +9,13 @@ function renderHuman(result: SessionsOutput): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
 	const lines = [`${result.total} session${result.total === 1 ? '' : 's'} (${scope}${result.scope.since ? `, since ${result.scope.since}` : ''})`];
 	lines.push(tsv(result.sessions.map(session => [session.modified ?? '', session.source, session.id, session.project, clip(session.title ?? '(no request)', 80)])));
+	if (result.q !== null) {
+		for (const session of result.sessions) {
+			for (const match of session.matches ?? []) {
+				lines.push(`${session.id}:${match.line}\t${match.snippet}`);
+			}
+		}
+	}
 	if (result.next_offset !== null) {
 		lines.push(`next_offset=${result.next_offset}`);
 	}
@@ -20,10 +27,11 @@ function renderHuman(result: SessionsOutput): string {
 export default defineCommand({
 	name: 'sessions',
 	summary: 'list agent sessions, newest first (default: this project)',
-	usage: 'engi sessions [--source <tool>] [--since <when>] [--project <dir> | --all-projects] [--limit <n>] [--offset <n>]',
-	examples: ['engi sessions', 'engi sessions --all-projects --since 3d', 'engi sessions --source codex --source-root ~/backup/.codex --all-projects'],
+	usage: 'engi sessions [--q <text>] [--source <tool>] [--since <when>] [--project <dir> | --all-projects] [--subagents] [--limit <n>] [--offset <n>]',
+	examples: ['engi sessions', 'engi sessions --all-projects --since 3d', 'engi sessions --all-projects --q "flaky retry test"', 'engi sessions --source codex --source-root ~/backup/.codex --all-projects'],
 	options: {
 		...scopeOptions,
+		q: {type: 'string', placeholder: '<text>', description: 'full-text search of what was said, tool names and file paths (all words must match)'},
 		subagents: {type: 'boolean', description: 'also list subagent and child sessions'},
 		...pagingOptions,
 	},
@@ -33,6 +41,7 @@ export default defineCommand({
 		since: z.optional(textFlag()),
 		project: z.optional(textFlag()),
 		'all-projects': z.optional(z.boolean()),
+		q: z.optional(textFlag()),
 		subagents: z.optional(z.boolean()),
 		limit: z.optional(intFlag(1, 500)),
 		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
@@ -49,7 +58,8 @@ export default defineCommand({
 					since: flags.since,
 					project: flags.project,
 					allProjects: Boolean(flags['all-projects']),
-					includeSubagents: Boolean(flags.subagents),
+					includeSubagents: Boolean(flags.subagents) || flags.q !== undefined,
+					q: flags.q,
 					limit: flags.limit ?? 50,
 					offset: flags.offset ?? 0,
 				},

@@ -1,4 +1,4 @@
-import {mkdirSync} from 'node:fs';
+import {chmodSync, mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Deps} from '../deps.js';
 import {systemErrorCode} from '../errors.js';
@@ -17,8 +17,10 @@ export function openCatalog(deps: Deps): CatalogHandle {
 	const directory = cacheDirectory(deps);
 	const path = join(directory, 'catalog.sqlite');
 	try {
-		mkdirSync(directory, {recursive: true});
+		// The catalog holds titles and a word index of private transcripts: owner-only.
+		mkdirSync(directory, {recursive: true, mode: 0o700});
 		const db = openDatabase(path);
+		chmodSync(path, 0o600);
 		migrate(db, catalogMigrations, dropAllTables);
 		return {db, path, warnings: []};
 	} catch (error) {

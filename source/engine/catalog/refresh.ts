@@ -46,7 +46,7 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 			});
 			db.transaction(() => {
 				for (const result of results) {
-					store.save(result.row, result.offsets, result.replaceOffsets);
+					store.save(result.row, result.offsets, result.replaceOffsets, result.texts);
 				}
 
 				for (const key of known.keys()) {

@@ -5,6 +5,7 @@ import {scanJsonl} from '../../adapters/rows.js';
 import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type SourceAdapter} from '../../adapters/types.js';
 import {computeTail, type TailState} from '../sessions/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
+import {rowDoc, type TextDoc} from '../search/session-text.js';
 
 /** Everything the catalog keeps about one session unit. */
 export type CatalogRow = {
@@ -31,7 +32,8 @@ export type CatalogRow = {
 
 export type Checkpoint = {line: number; offset: number};
 
-export type ScanResult = {row: CatalogRow; offsets: Checkpoint[]; replaceOffsets: boolean};
+/** `replaceOffsets` also means the unit's text documents are replaced, not extended. */
+export type ScanResult = {row: CatalogRow; offsets: Checkpoint[]; replaceOffsets: boolean; texts: TextDoc[]};
 
 /** The end of a transcript that decides whether its work finished. */
 export const tailWindowBytes = 1024 * 1024;
@@ -102,8 +104,14 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 	let window: Array<{offset: number; events: SessionEvent[]}> = [];
 	let records = 0;
 	let lastCheckpoint = offsets[0]!;
+	const texts: TextDoc[] = [];
 	const scan = scanJsonl(adapter, unit, (row, offset) => {
 		records++;
+		const doc = rowDoc(row);
+		if (doc) {
+			texts.push(doc);
+		}
+
 		if (row.line - lastCheckpoint.line >= checkpointLines || offset - lastCheckpoint.offset >= checkpointBytes) {
 			lastCheckpoint = {line: row.line, offset};
 			offsets.push(lastCheckpoint);
@@ -134,6 +142,7 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 		},
 		offsets,
 		replaceOffsets: true,
+		texts,
 	};
 }
 
@@ -142,11 +151,17 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 	const offsets: Checkpoint[] = [];
 	let lastCheckpoint = checkpointBefore(previous.scanned_bytes);
 	let records = previous.records;
+	const texts: TextDoc[] = [];
 	const grown = scanJsonl(
 		adapter,
 		unit,
 		(row, offset) => {
 			records++;
+			const doc = rowDoc(row);
+			if (doc) {
+				texts.push(doc);
+			}
+
 			if (row.line - lastCheckpoint.line >= checkpointLines || offset - lastCheckpoint.offset >= checkpointBytes) {
 				lastCheckpoint = {line: row.line, offset};
 				offsets.push(lastCheckpoint);
@@ -185,6 +200,7 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 		},
 		offsets,
 		replaceOffsets: false,
+		texts,
 	};
 }
 
@@ -211,6 +227,7 @@ function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: strin
 			},
 			offsets: [],
 			replaceOffsets: true,
+			texts: loaded.rows.map(row => rowDoc(row)).filter((doc): doc is TextDoc => doc !== undefined),
 		};
 	} catch (error) {
 		const reason = error instanceof SessionCorruptError ? error.message : `${unit.path}: could not be read (${error instanceof Error ? error.name : 'error'})`;
@@ -228,6 +245,7 @@ function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: strin
 			},
 			offsets: [],
 			replaceOffsets: true,
+			texts: [],
 		};
 	}
 }

@@ -7,7 +7,7 @@ import type {Migration} from '../util/sqlite.js';
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 2,
+		version: 3,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -40,6 +40,11 @@ export const catalogMigrations: readonly Migration[] = [
 				CREATE INDEX units_id ON units (id);
 				CREATE INDEX units_root ON units (source, root);
 				CREATE INDEX units_modified ON units (modified);
+				-- Full text of what people and assistants wrote (secrets masked), one document per
+				-- transcript line, in a contentless FTS5 table: the text itself is not stored.
+				CREATE TABLE text_docs (rowid INTEGER PRIMARY KEY, key TEXT NOT NULL, line INTEGER NOT NULL);
+				CREATE INDEX text_docs_key ON text_docs (key, line);
+				CREATE VIRTUAL TABLE text_fts USING fts5 (words, chars, content = '', contentless_delete = 1);
 				CREATE TABLE offsets (
 					key TEXT NOT NULL,
 					line INTEGER NOT NULL,

@@ -4,13 +4,18 @@ import type {Deps} from '../deps.js';
 import {parseSince} from '../util/since.js';
 import {projectOf} from '../util/project.js';
 import {listCatalogRows, sessionEntrySchema, subagentCounts, toEntry, type SessionFilter} from './list.js';
+import {matchSessions, snippetsFor} from './search.js';
 import {openCatalog} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
 import {resolveTargets, type SourceTarget} from './targets.js';
 
 export const catalogStateSchema = z.object({scanned: z.number(), unchanged: z.number(), removed: z.number()});
 
+const searchMatchSchema = z.object({line: z.number(), snippet: z.string()});
+
 export const sessionsOutputSchema = z.object({
+	/** The full-text query, when --q was given. */
+	q: z.nullable(z.string()),
 	scope: z.object({
 		project: z.nullable(z.string()),
 		all_projects: z.boolean(),
@@ -20,7 +25,15 @@ export const sessionsOutputSchema = z.object({
 	total: z.number(),
 	offset: z.number(),
 	next_offset: z.nullable(z.number()),
-	sessions: z.array(sessionEntrySchema),
+	sessions: z.array(
+		z.object({
+			...sessionEntrySchema.shape,
+			/** With --q: matching lines with secret-masked snippets, and the command that shows them whole. */
+			matches: z.optional(z.array(searchMatchSchema)),
+			matched_lines: z.optional(z.number()),
+			expand: z.optional(z.string()),
+		}),
+	),
 	catalog: catalogStateSchema,
 	warnings: z.array(z.string()),
 });
@@ -80,14 +93,19 @@ export function openCatalogView(input: ScopeInput, deps: Deps): CatalogView {
 	}
 }
 
-/** `engi sessions`: the sessions in scope, newest first, paged. */
-export function listSessions(input: ScopeInput & {limit: number; offset: number}, deps: Deps): SessionsOutput {
+/** `engi sessions`: the sessions in scope, newest first, paged; with `q`, those whose text matches, best first. */
+export function listSessions(input: ScopeInput & {limit: number; offset: number; q?: string}, deps: Deps): SessionsOutput {
 	const view = openCatalogView(input, deps);
 	try {
+		if (input.q !== undefined) {
+			return searchSessionsPage(view, input, input.q);
+		}
+
 		const rows = listCatalogRows(view.db, view.filter);
 		const counts = subagentCounts(view.db, view.filter);
 		const page = rows.slice(input.offset, input.offset + input.limit);
 		return {
+			q: null,
 			scope: {
 				project: view.projectRoot,
 				all_projects: input.allProjects,
@@ -104,4 +122,39 @@ export function listSessions(input: ScopeInput & {limit: number; offset: number}
 	} finally {
 		view.close();
 	}
+}
+
+function scopeOf(view: CatalogView, input: ScopeInput) {
+	return {project: view.projectRoot, all_projects: input.allProjects, since: view.since, sources: view.targets.map(target => ({source: target.adapter.id, roots: target.roots}))};
+}
+
+function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: number; offset: number}, q: string): SessionsOutput {
+	const found = matchSessions(view, q);
+	const matches = found?.matches ?? [];
+	const page = matches.slice(input.offset, input.offset + input.limit);
+	const counts = subagentCounts(view.db, view.filter);
+	const warnings = [...view.warnings];
+	if (found?.capped) {
+		warnings.push('query_broad: the best-ranked 5000 matching lines were grouped; narrow the query to see every match');
+	}
+
+	return {
+		q,
+		scope: scopeOf(view, input),
+		total: matches.length,
+		offset: input.offset,
+		next_offset: input.offset + page.length < matches.length ? input.offset + page.length : null,
+		sessions: page.map(match => {
+			const id = match.row.summary.id ?? match.row.key;
+			const lines = match.lines.slice(0, 100);
+			return {
+				...toEntry(match.row, counts.get(`${match.row.source}\u0000${id}`) ?? 0),
+				matches: snippetsFor(view, match, q),
+				matched_lines: match.lines.length,
+				expand: `engi read ${id} --source ${match.row.source} --lines ${lines.join(',')}`,
+			};
+		}),
+		catalog: {scanned: view.report.scanned, unchanged: view.report.unchanged, removed: view.report.removed},
+		warnings,
+	};
 }

@@ -2,6 +2,8 @@ import type {SessionSummary} from './summarize.js';
 import type {TailState} from '../sessions/tail.js';
 import type {Database} from '../util/sqlite.js';
 import type {CatalogRow, Checkpoint} from './scan.js';
+import type {TextDoc} from '../search/session-text.js';
+import {segmentForIndex} from '../search/segment.js';
 
 type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string};
 
@@ -52,6 +54,18 @@ export function catalogStore(db: Database) {
 	const insertOffset = db.prepare('INSERT OR REPLACE INTO offsets (key, line, offset) VALUES (?, ?, ?)');
 	const offsetBefore = db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND offset <= ? ORDER BY offset DESC LIMIT 1');
 	const offsetForLine = db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND line <= ? ORDER BY line DESC LIMIT 1');
+	const docRowids = db.prepare('SELECT rowid FROM text_docs WHERE key = ?').pluck();
+	const deleteText = db.prepare('DELETE FROM text_fts WHERE rowid = ?');
+	const deleteDocs = db.prepare('DELETE FROM text_docs WHERE key = ?');
+	const insertDoc = db.prepare('INSERT INTO text_docs (key, line) VALUES (?, ?)');
+	const insertText = db.prepare('INSERT INTO text_fts (rowid, words, chars) VALUES (?, ?, ?)');
+	const removeTexts = (key: string) => {
+		for (const rowid of docRowids.all(key) as number[]) {
+			deleteText.run(rowid);
+		}
+
+		deleteDocs.run(key);
+	};
 
 	return {
 		rowsForRoot(source: string, root: string): Map<string, CatalogRow> {
@@ -61,7 +75,7 @@ export function catalogStore(db: Database) {
 			const record = byKey.get(key) as UnitRecord | undefined;
 			return record ? decodeRow(record) : undefined;
 		},
-		save(row: CatalogRow, offsets: readonly Checkpoint[], replaceOffsets: boolean): void {
+		save(row: CatalogRow, offsets: readonly Checkpoint[], replaceOffsets: boolean, texts: readonly TextDoc[] = []): void {
 			const summary = row.summary;
 			upsert.run(
 				row.key,
@@ -92,15 +106,23 @@ export function catalogStore(db: Database) {
 			);
 			if (replaceOffsets) {
 				removeOffsets.run(row.key);
+				removeTexts(row.key);
 			}
 
 			for (const checkpoint of offsets) {
 				insertOffset.run(row.key, checkpoint.line, checkpoint.offset);
 			}
+
+			for (const doc of texts) {
+				const rowid = Number(insertDoc.run(row.key, doc.line).lastInsertRowid);
+				const {words, chars} = segmentForIndex(doc.text);
+				insertText.run(rowid, words, chars);
+			}
 		},
 		remove(key: string): void {
 			remove.run(key);
 			removeOffsets.run(key);
+			removeTexts(key);
 		},
 		/** The nearest known line start at or before a byte offset (line 1 at 0 always qualifies). */
 		checkpointBefore(key: string, offset: number): Checkpoint {

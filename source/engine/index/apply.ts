@@ -1,5 +1,6 @@
 import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
 import {mergeUpsert, nodeKindOf} from '../graph/merge.js';
+import {reindexNodes} from '../search/node-text.js';
 import type {ScannedEvent} from '../journal/scan.js';
 import type {Database} from '../util/sqlite.js';
 
@@ -114,6 +115,7 @@ export function createApplier(db: Database) {
 	}
 
 	function flush(): void {
+		const touched = [...nodes.keys()];
 		for (const [id, {payload: merged, firstLine, lastLine}] of nodes) {
 			const state = {payload: merged ?? {id}, firstLine, lastLine};
 			const rawKind = nodeKindOf(state.payload);
@@ -125,6 +127,7 @@ export function createApplier(db: Database) {
 			upsertNode.run(id, kind, label, status, nextAction, blockers.length > 0 ? JSON.stringify(blockers) : null, state.payload['observed_utc'], JSON.stringify(state.payload), state.firstLine, state.lastLine);
 		}
 
+		reindexNodes(db, touched);
 		nodes.clear();
 	}
 

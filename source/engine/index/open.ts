@@ -15,6 +15,8 @@ export type IndexHandle = {
 	readonly db: Database;
 	/** What this call had to do to bring the index up to date. */
 	readonly refresh: IndexRefresh;
+	/** Why a rebuild happened: no index yet, the journal was rewritten (not just appended to), or it was asked for. */
+	readonly rebuildReason: 'new' | 'journal_rewritten' | 'forced' | null;
 	/** Events applied by this call. */
 	readonly applied: number;
 	/** Every journal line the index could not read (still in the journal, awaiting quarantine). */
@@ -87,6 +89,7 @@ function refreshIndex(db: Database, paths: KbPaths, options: {forceRebuild?: boo
 		migrate(db, indexMigrations, dropIndexTables);
 		const stats = statOrUndefined(paths.journal);
 		let refresh: IndexRefresh = 'fresh';
+		let rebuildReason: IndexHandle['rebuildReason'] = null;
 		let applied = 0;
 		if (options.forceRebuild || !statUnchanged(readMark(db), stats)) {
 			db.transaction(() => {
@@ -131,6 +134,7 @@ function refreshIndex(db: Database, paths: KbPaths, options: {forceRebuild?: boo
 				const previous = incremental ? readEventCount(db) : 0;
 				db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('event_count', ?)`).run(String(previous + applier.distinct()));
 				refresh = incremental ? 'applied' : 'rebuilt';
+				rebuildReason = incremental ? null : options.forceRebuild ? 'forced' : mark === undefined ? 'new' : 'journal_rewritten';
 				applied = applier.applied();
 			}).immediate();
 		}
@@ -149,7 +153,7 @@ function refreshIndex(db: Database, paths: KbPaths, options: {forceRebuild?: boo
 			}
 		}
 
-		return {db, refresh, applied, corrupt, unterminatedTail, warnings, inMemory, close: () => db.close()};
+		return {db, refresh, rebuildReason, applied, corrupt, unterminatedTail, warnings, inMemory, close: () => db.close()};
 	} catch (error) {
 		db.close();
 		throw error;

@@ -7,7 +7,7 @@ import type {Database, Migration} from '../util/sqlite.js';
  */
 export const indexMigrations: readonly Migration[] = [
 	{
-		version: 3,
+		version: 4,
 		up(db) {
 			db.exec(`
 				CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,6 +57,11 @@ export const indexMigrations: readonly Migration[] = [
 				CREATE INDEX edges_to ON edges (to_id, type);
 				CREATE INDEX edges_type ON edges (type, to_id, from_id, observed_utc, retracted_utc, valid_from, valid_until);
 				CREATE TABLE corrupt (line INTEGER PRIMARY KEY, reason TEXT NOT NULL, bytes INTEGER NOT NULL);
+				-- Full text over nodes: a contentless FTS5 table of pre-segmented text (jieba words for
+				-- Han runs, plus a stream of single Han characters so any verbatim substring matches),
+				-- keyed by node_docs.rowid. The text itself is not stored twice.
+				CREATE TABLE node_docs (rowid INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE);
+				CREATE VIRTUAL TABLE node_fts USING fts5 (words, chars, content = '', contentless_delete = 1);
 			`);
 		},
 	},
@@ -79,5 +84,5 @@ export function dropAllTables(db: Database): void {
 }
 
 export function clearIndexTables(db: Database): void {
-	db.exec('DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta;');
+	db.exec('DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_fts;');
 }

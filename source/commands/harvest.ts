@@ -1,0 +1,53 @@
+import * as z from 'zod/mini';
+import {defineCommand} from '../cli/define.js';
+import {checkHarvest, harvestOutputSchema, ingestHarvest, ingestOutputSchema} from '../engine/knowledge/ingest.js';
+import {tsv} from '../output/text.js';
+import {knowledgeBase} from './shared.js';
+
+export const harvest = defineCommand({
+	name: 'harvest',
+	summary: 'check the staged notes in 00-inbox/harvest/ (reads only; --check is the default)',
+	usage: 'engi harvest [--check]',
+	examples: ['engi harvest --check', 'engi harvest --check --format json'],
+	options: {check: {type: 'boolean', description: 'report what ingest would do (always a dry run)'}},
+	flags: z.object({check: z.optional(z.boolean())}),
+	needsRoot: true,
+	output: harvestOutputSchema,
+	async run(_flags, context) {
+		const data = checkHarvest(knowledgeBase(context));
+		return {data, exitCode: data.counts.invalid + data.counts.secrets > 0 ? 2 : 0};
+	},
+	human: result =>
+		[
+			`${result.files.length} staged note(s): ${result.counts.new} new, ${result.counts.changed} changed, ${result.counts.unchanged} unchanged, ${result.counts.invalid} invalid, ${result.counts.secrets} holding secrets`,
+			tsv(result.files.map(file => [file.status, file.path, file.node ?? '', [...file.reasons.map(reason => `${reason.line ?? '-'}: ${reason.message}`), ...file.secrets.map(secret => `line ${secret.line}: ${secret.pattern}`)].join('; ')])),
+		]
+			.filter(Boolean)
+			.join('\n'),
+});
+
+export const ingest = defineCommand({
+	name: 'ingest',
+	summary: 'append new and changed staged notes to the journal (secrets refused unless --redact)',
+	usage: 'engi ingest [--redact] [--allow-dangling]',
+	examples: ['engi ingest', 'engi ingest --redact'],
+	options: {
+		redact: {type: 'boolean', description: 'mask credential-shaped values and record that they were masked, instead of refusing the note'},
+		'allow-dangling': {type: 'boolean', description: 'allow links to nodes that do not exist yet'},
+	},
+	flags: z.object({redact: z.optional(z.boolean()), 'allow-dangling': z.optional(z.boolean())}),
+	needsRoot: true,
+	output: ingestOutputSchema,
+	async run(flags, context) {
+		const data = await ingestHarvest(knowledgeBase(context), {redact: Boolean(flags.redact), allowDangling: Boolean(flags['allow-dangling'])}, context.deps);
+		return {data, exitCode: data.invalid.length + data.refused.length > 0 ? 2 : 0};
+	},
+	human: result =>
+		[
+			`appended ${result.appended} event(s) from ${result.added.length} note(s); ${result.unchanged.length} unchanged`,
+			...result.added.map(file => `added\t${file.path}\t${file.node}\t${file.status}`),
+			...result.invalid.map(file => `invalid\t${file.path}\t${file.reasons.map(reason => `${reason.line ?? '-'}: ${reason.message}`).join('; ')}`),
+			...result.refused.map(file => `refused\t${file.path}\t${file.secrets.map(secret => `line ${secret.line}: ${secret.pattern}`).join('; ')} (pass --redact to mask)`),
+			...result.redacted.map(file => `redacted\t${file.path}\t${file.secrets.map(secret => `line ${secret.line}: ${secret.pattern}`).join('; ')}`),
+		].join('\n'),
+});

@@ -1,0 +1,96 @@
+import * as z from 'zod/mini';
+import {defineCommand} from '../cli/define.js';
+import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
+import {queryKnowledge} from '../engine/knowledge/query.js';
+import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
+import {clip, tsv} from '../output/text.js';
+import {knowledgeBase} from './shared.js';
+
+const maxLimit = 100;
+
+function renderHuman(result: QueryOutput): string {
+	const head = `${result.state}: ${result.total} match${result.total === 1 ? '' : 'es'} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
+	const lines = [head];
+	if (result.view === 'hits') {
+		lines.push(tsv(result.hits.map(hit => [hit.node_id, hit.kind, hit.score, hit.why, hit.label])));
+	} else if (result.view === 'context') {
+		for (const row of result.rows) {
+			lines.push(`${row.node_id}\t${row.kind ?? ''}\t${row.status ?? ''}\t${clip(row.label ?? '', 70)}`);
+			if (row.linked_projects.length > 0) {
+				lines.push(`  projects: ${row.linked_projects.map(project => project.id).join(', ')}`);
+			}
+
+			for (const decision of row.decisions) {
+				lines.push(`  decision: ${decision.id} ${decision.label ?? ''} (${decision.edge})`);
+			}
+
+			for (const gap of row.authority_gaps) {
+				lines.push(`  gap: ${gap.kind}: ${gap.detail}`);
+			}
+		}
+
+		if (result.rows.length > 0) {
+			lines.push(`evidence: ${result.expand.map(part => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ')}`);
+		}
+	} else {
+		lines.push(JSON.stringify(result.candidates, null, 2));
+	}
+
+	const local = result.view === 'evidence' ? null : result.unindexed_local_candidates;
+	if (local) {
+		lines.push(`not in the knowledge base; file names matching in ${local.roots.join(', ')} (scanned ${local.limits.scanned}${local.limits.truncated ? ', stopped at the limit' : ''}):`, ...local.paths.map(path => `  ${path}`));
+	}
+
+	if (result.next_offset !== null) {
+		lines.push(`next_offset=${result.next_offset}`);
+	}
+
+	return lines.join('\n');
+}
+
+export default defineCommand({
+	name: 'query',
+	summary: 'search the knowledge base by id or text (English and Chinese alike)',
+	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--no-local-scan]',
+	examples: ['engi query --q "streaming parser"', 'engi query --q task:fts --view evidence', 'engi query --q 方鸿渐 --view hits --limit 5'],
+	options: {
+		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)'},
+		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history'},
+		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored'},
+		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed'},
+		limit: {type: 'string', placeholder: '<n>', description: `rows per page (default 20, at most ${maxLimit})`},
+		offset: {type: 'string', placeholder: '<n>', description: 'rows to skip (see next_offset)'},
+		'no-local-scan': {type: 'boolean', description: 'when nothing matches, do not look at file names in ~/Documents and ~/Downloads'},
+	},
+	flags: z.object({
+		q: textFlag(),
+		view: z.optional(choiceFlag(['context', 'hits', 'evidence'])),
+		'as-of': z.optional(utcFlag()),
+		'include-expired': z.optional(z.boolean()),
+		limit: z.optional(intFlag(1, Number.MAX_SAFE_INTEGER)),
+		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
+		'no-local-scan': z.optional(z.boolean()),
+	}),
+	needsRoot: true,
+	output: queryOutputSchema,
+	screen: 'query',
+	async run(flags, context) {
+		const requested = flags.limit ?? 20;
+		const {output, exitCode} = await queryKnowledge(
+			knowledgeBase(context),
+			{
+				q: flags.q,
+				view: flags.view ?? 'context',
+				asOf: flags['as-of'],
+				includeExpired: Boolean(flags['include-expired']),
+				limit: Math.min(requested, maxLimit),
+				truncated: requested > maxLimit,
+				offset: flags.offset ?? 0,
+				localScan: !flags['no-local-scan'],
+			},
+			context.deps,
+		);
+		return {data: output, exitCode};
+	},
+	human: renderHuman,
+});

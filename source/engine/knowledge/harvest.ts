@@ -1,0 +1,179 @@
+import {createHash} from 'node:crypto';
+import {readdirSync, readFileSync} from 'node:fs';
+import {join, relative} from 'node:path';
+import * as z from 'zod/mini';
+import {parse as parseYaml} from 'yaml';
+import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
+import type {EventDraft} from '../journal/append.js';
+import type {KbPaths} from '../kb/paths.js';
+import {findSecrets, maskSecrets} from '../search/secrets.js';
+import type {Database} from '../util/sqlite.js';
+import {harvestFrontmatterSchema, keyLine, splitFrontmatter, type HarvestFrontmatter, type SplitNote} from './frontmatter.js';
+
+export const harvestFileSchema = z.object({
+	path: z.string(),
+	status: z.enum(['new', 'changed', 'unchanged', 'invalid', 'secrets']),
+	node: z.nullable(z.string()),
+	sha256: z.string(),
+	/** Why a file is invalid: line and message, never the offending text. */
+	reasons: z.array(z.object({line: z.nullable(z.number()), message: z.string()})),
+	/** Credential-shaped values found: where, and which pattern; the value itself is never shown. */
+	secrets: z.array(z.object({line: z.number(), pattern: z.string()})),
+});
+
+export type HarvestFile = z.infer<typeof harvestFileSchema>;
+
+/** A checked note and the events ingest would append for it (status and reasons may still change in validation). */
+export type PlannedFile = Omit<HarvestFile, 'status'> & {status: HarvestFile['status']; drafts: EventDraft[]};
+
+function harvestFiles(paths: KbPaths): string[] {
+	try {
+		return readdirSync(paths.harvest, {recursive: true, encoding: 'utf8'})
+			.filter(name => name.endsWith('.md'))
+			.sort()
+			.map(name => join(paths.harvest, name));
+	} catch {
+		return [];
+	}
+}
+
+/** zod/mini's messages are terse ("Invalid input"); say what a person should fix. */
+function describeIssue(issue: {code: string; path: PropertyKey[]; message: string; expected?: unknown}, data: unknown): string {
+	const key = issue.path[0];
+	const present = data !== null && typeof data === 'object' && key !== undefined && (key as string) in (data as Record<string, unknown>);
+	if (issue.code === 'invalid_type') {
+		return present ? `must be ${String(issue.expected ?? 'a different type')}` : 'is required';
+	}
+
+	return issue.code === 'too_small' ? 'must not be empty' : issue.message;
+}
+
+function lineOfIndex(text: string, index: number): number {
+	let line = 1;
+	for (let position = 0; position < index; position++) {
+		if (text.charCodeAt(position) === 10) {
+			line++;
+		}
+	}
+
+	return line;
+}
+
+function asList(value: string | string[] | null | undefined): string[] {
+	if (value === null || value === undefined) {
+		return [];
+	}
+
+	return (Array.isArray(value) ? value : [value]).map(item => item.trim()).filter(Boolean);
+}
+
+function linksOf(frontmatter: HarvestFrontmatter): Array<{type: string; to: string}> {
+	return (frontmatter.links ?? []).flatMap(link => {
+		if (typeof link !== 'string') {
+			return [{type: link.type.trim(), to: link.to.trim()}];
+		}
+
+		const [type, ...rest] = link.trim().split(/\s+/);
+		return type && rest.length > 0 ? [{type, to: rest.join(' ')}] : [];
+	});
+}
+
+/**
+ * Plans one staged note: parse and validate its frontmatter, look for secrets, compare its hash
+ * with what the journal already holds for that node, and build the events `ingest` would
+ * append. Nothing is written here.
+ */
+export function planHarvestFile(db: Database, paths: KbPaths, file: string, options: {redact: boolean}): PlannedFile {
+	const raw = readFileSync(file, 'utf8');
+	const sha256 = createHash('sha256').update(raw).digest('hex');
+	const path = relative(paths.root, file);
+	const result: PlannedFile = {path, status: 'invalid', node: null, sha256, reasons: [], secrets: [], drafts: []};
+	const secrets = findSecrets(raw).map(finding => ({line: lineOfIndex(raw, finding.index), pattern: finding.pattern}));
+	const text = secrets.length > 0 && options.redact ? maskSecrets(raw) : raw;
+	const note = splitFrontmatter(text);
+	if (!note) {
+		result.reasons.push({line: 1, message: 'no YAML frontmatter: the note must start with a --- line and close it with another'});
+		return result;
+	}
+
+	let data: unknown;
+	try {
+		data = parseYaml(note.yaml);
+	} catch (error) {
+		const line = error && typeof error === 'object' && 'linePos' in error ? (error as {linePos?: Array<{line: number}>}).linePos?.[0]?.line : undefined;
+		result.reasons.push({line: line === undefined ? null : note.yamlLine + line - 1, message: 'frontmatter is not valid YAML'});
+		return result;
+	}
+
+	const parsed = harvestFrontmatterSchema.safeParse(data);
+	if (!parsed.success) {
+		for (const issue of parsed.error.issues) {
+			const key = String(issue.path[0] ?? '');
+			result.reasons.push({line: key ? keyLine(note, key) : note.yamlLine, message: `${key || 'frontmatter'}: ${describeIssue(issue, data)}`});
+		}
+
+		return result;
+	}
+
+	const frontmatter = parsed.data;
+	result.node = frontmatter.id.trim();
+	if (secrets.length > 0) {
+		result.secrets = secrets;
+		if (!options.redact) {
+			result.status = 'secrets';
+			return result;
+		}
+	}
+
+	const recorded = db.prepare(`SELECT json_extract(payload, '$.source_sha256') FROM nodes WHERE id = ?`).pluck().get(result.node) as string | null | undefined;
+	result.drafts = draftsFor(frontmatter, note, path, sha256, secrets.length > 0 ? secrets : []);
+	result.status = recorded === undefined ? 'new' : recorded === sha256 ? 'unchanged' : 'changed';
+	return result;
+}
+
+function draftsFor(frontmatter: HarvestFrontmatter, note: SplitNote, path: string, sha256: string, redacted: Array<{line: number; pattern: string}>): EventDraft[] {
+	const {kind} = canonicalNodeKind(frontmatter.kind);
+	const payload: Record<string, unknown> = {
+		id: frontmatter.id.trim(),
+		kind,
+		label: frontmatter.label.trim(),
+		provenance: `${path}:1`,
+		source_path: path,
+		source_sha256: sha256,
+	};
+	if (note.body) {
+		payload['body'] = note.body;
+	}
+
+	for (const key of ['status', 'next_action'] as const) {
+		const value = frontmatter[key];
+		if (typeof value === 'string' && value.trim()) {
+			payload[key] = value.trim();
+		}
+	}
+
+	const blockers = asList(frontmatter.blockers);
+	if (blockers.length > 0) {
+		payload['blockers'] = blockers;
+	}
+
+	if (redacted.length > 0) {
+		payload['redacted'] = redacted;
+	}
+
+	const drafts: EventDraft[] = [{op: 'node.upsert', payload}];
+	if (frontmatter.project?.trim()) {
+		drafts.push({op: 'edge.assert', payload: {from: payload['id'], type: 'BELONGS_TO', to: frontmatter.project.trim(), provenance: `${path}:${keyLine(note, 'project')}`}});
+	}
+
+	const linksLine = keyLine(note, 'links');
+	linksOf(frontmatter).forEach((link, index) => {
+		drafts.push({op: 'edge.assert', payload: {from: payload['id'], type: canonicalEdgeKind(link.type).type, to: link.to, provenance: `${path}:${linksLine + index + 1}`}});
+	});
+	return drafts;
+}
+
+/** Plans every staged note in `00-inbox/harvest/`, in path order. */
+export function planHarvest(db: Database, paths: KbPaths, options: {redact: boolean}): PlannedFile[] {
+	return harvestFiles(paths).map(file => planHarvestFile(db, paths, file, options));
+}

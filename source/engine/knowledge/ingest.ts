@@ -1,0 +1,111 @@
+import * as z from 'zod/mini';
+import type {Deps} from '../deps.js';
+import {EngiError} from '../errors.js';
+import {validateNodeKind, validateRelation} from '../graph/validate.js';
+import {openIndex, requireKnowledgeBase} from '../index/open.js';
+import type {EventDraft} from '../journal/append.js';
+import type {KbPaths} from '../kb/paths.js';
+import type {Database} from '../util/sqlite.js';
+import {harvestFileSchema, planHarvest, type PlannedFile} from './harvest.js';
+import {writeEvents} from './write.js';
+
+export const harvestOutputSchema = z.object({
+	inbox: z.string(),
+	counts: z.object({new: z.number(), changed: z.number(), unchanged: z.number(), invalid: z.number(), secrets: z.number()}),
+	files: z.array(harvestFileSchema),
+});
+
+export const ingestOutputSchema = z.object({
+	inbox: z.string(),
+	appended: z.number(),
+	added: z.array(z.object({path: z.string(), node: z.string(), events: z.number(), status: z.enum(['new', 'changed'])})),
+	unchanged: z.array(z.string()),
+	invalid: z.array(z.object({path: z.string(), reasons: z.array(z.object({line: z.nullable(z.number()), message: z.string()}))})),
+	/** Files refused because they hold credential-shaped values (pass --redact to mask and ingest them). */
+	refused: z.array(z.object({path: z.string(), secrets: z.array(z.object({line: z.number(), pattern: z.string()}))})),
+	redacted: z.array(z.object({path: z.string(), secrets: z.array(z.object({line: z.number(), pattern: z.string()}))})),
+	quarantined: z.array(z.object({line: z.number(), reason: z.string()})),
+});
+
+export type IngestOutput = z.infer<typeof ingestOutputSchema>;
+
+const count = (files: PlannedFile[], status: PlannedFile['status']) => files.filter(file => file.status === status).length;
+
+/**
+ * Checks the graph rules for every new or changed note: its kind, and each edge it would assert
+ * (endpoints exist, here or among the other notes, unless dangling is allowed). A note that
+ * breaks one becomes `invalid`, with the reason, and contributes no events.
+ */
+function validatePlanned(db: Database, planned: PlannedFile[], allowDangling: boolean): void {
+	const candidates = planned.filter(file => file.status === 'new' || file.status === 'changed');
+	// Kinds of nodes defined in this batch count as existing, so notes may link to each other.
+	const batchKinds = new Map(candidates.map(file => [String(file.drafts[0]!.payload['id']), String(file.drafts[0]!.payload['kind'])]));
+	const kindOf = (id: string) => batchKinds.get(id) ?? (db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined)?.kind;
+	for (const file of candidates) {
+		try {
+			const node = file.drafts[0]!.payload;
+			validateNodeKind(String(node['kind']), String(node['provenance']));
+			for (const edge of file.drafts.slice(1)) {
+				const payload = edge.payload;
+				validateRelation({from: String(payload['from']), type: String(payload['type']), to: String(payload['to']), provenance: String(payload['provenance']), allowDangling}, kindOf);
+			}
+		} catch (error) {
+			if (!(error instanceof EngiError)) {
+				throw error;
+			}
+
+			file.status = 'invalid';
+			file.reasons.push({line: null, message: error.message});
+			file.drafts = [];
+		}
+	}
+}
+
+/** `engi harvest --check`: what ingest would do with each staged note. Reads only. */
+export function checkHarvest(paths: KbPaths) {
+	requireKnowledgeBase(paths);
+	const index = openIndex(paths);
+	try {
+		const files = planHarvest(index.db, paths, {redact: false});
+		validatePlanned(index.db, files, false);
+		return {
+			inbox: paths.harvest,
+			counts: {new: count(files, 'new'), changed: count(files, 'changed'), unchanged: count(files, 'unchanged'), invalid: count(files, 'invalid'), secrets: count(files, 'secrets')},
+			files: files.map(({drafts: _drafts, ...file}) => file),
+		};
+	} finally {
+		index.close();
+	}
+}
+
+/**
+ * `engi ingest`: appends the new and changed staged notes as events citing `file:line`. A note
+ * that fails validation is reported and contributes nothing; one holding secrets is refused
+ * unless --redact masks them; an unchanged note is skipped by its content hash.
+ */
+export async function ingestHarvest(paths: KbPaths, options: {redact: boolean; allowDangling: boolean}, deps: Deps): Promise<IngestOutput> {
+	requireKnowledgeBase(paths);
+	let planned: PlannedFile[] = [];
+	const accepted: PlannedFile[] = [];
+	const result = await writeEvents(paths, deps, index => {
+		planned = planHarvest(index.db, paths, {redact: options.redact});
+		validatePlanned(index.db, planned, options.allowDangling);
+		const drafts: EventDraft[] = [];
+		for (const file of planned.filter(candidate => candidate.status === 'new' || candidate.status === 'changed')) {
+			drafts.push(...file.drafts);
+			accepted.push(file);
+		}
+
+		return drafts;
+	});
+	return {
+		inbox: paths.harvest,
+		appended: result.events.length,
+		added: accepted.map(file => ({path: file.path, node: file.node!, events: file.drafts.length, status: file.status as 'new' | 'changed'})),
+		unchanged: planned.filter(file => file.status === 'unchanged').map(file => file.path),
+		invalid: planned.filter(file => file.status === 'invalid').map(file => ({path: file.path, reasons: file.reasons})),
+		refused: planned.filter(file => file.status === 'secrets').map(file => ({path: file.path, secrets: file.secrets})),
+		redacted: accepted.filter(file => file.secrets.length > 0).map(file => ({path: file.path, secrets: file.secrets})),
+		quarantined: [...result.quarantined],
+	};
+}

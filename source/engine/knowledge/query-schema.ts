@@ -1,0 +1,61 @@
+import * as z from 'zod/mini';
+import {historyEntrySchema} from './history.js';
+
+export const queryStates = ['ok', 'empty', 'degraded', 'unavailable'] as const;
+
+const stateFields = {
+	q: z.string(),
+	/** ok: found; empty: looked everywhere, nothing matched; degraded: found or not, but the look was partial; unavailable: could not look. */
+	state: z.enum(queryStates),
+	reasons: z.array(z.string()),
+	as_of: z.string(),
+	include_expired: z.boolean(),
+	offset: z.number(),
+	limit: z.number(),
+	total: z.number(),
+	next_offset: z.nullable(z.number()),
+	/** --limit was above the maximum and was lowered. */
+	truncated: z.boolean(),
+	warnings: z.array(z.string()),
+};
+
+export const hitSchema = z.object({node_id: z.string(), kind: z.nullable(z.string()), score: z.number(), why: z.string(), label: z.nullable(z.string())});
+
+export const localCandidatesSchema = z.object({
+	roots: z.array(z.string()),
+	paths: z.array(z.string()),
+	limits: z.object({max_depth: z.number(), max_entries: z.number(), max_results: z.number(), scanned: z.number(), truncated: z.boolean()}),
+});
+
+export const contextRowSchema = z.object({
+	node_id: z.string(),
+	kind: z.nullable(z.string()),
+	label: z.nullable(z.string()),
+	status: z.nullable(z.string()),
+	score: z.number(),
+	why: z.string(),
+	linked_projects: z.array(z.object({id: z.string(), label: z.nullable(z.string())})),
+	decisions: z.array(z.object({id: z.string(), label: z.nullable(z.string()), edge: z.string()})),
+	/** Links that are missing or ambiguous, shown as such rather than guessed. */
+	authority_gaps: z.array(z.object({kind: z.enum(['no_project', 'ambiguous_project', 'dangling_link']), detail: z.string()})),
+});
+
+export const queryOutputSchema = z.discriminatedUnion('view', [
+	z.object({view: z.literal('hits'), ...stateFields, hits: z.array(hitSchema), unindexed_local_candidates: z.nullable(localCandidatesSchema)}),
+	z.object({
+		view: z.literal('context'),
+		...stateFields,
+		rows: z.array(contextRowSchema),
+		/** The argv that shows the same candidates with their full evidence. */
+		expand: z.array(z.string()),
+		unindexed_local_candidates: z.nullable(localCandidatesSchema),
+	}),
+	z.object({
+		view: z.literal('evidence'),
+		...stateFields,
+		candidates: z.array(z.object({id: z.string(), score: z.number(), why: z.string(), node: z.record(z.string(), z.unknown()), node_sha256: z.string(), history: z.array(historyEntrySchema)})),
+	}),
+]);
+
+export type QueryOutput = z.infer<typeof queryOutputSchema>;
+export type Hit = z.infer<typeof hitSchema>;

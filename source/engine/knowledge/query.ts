@@ -1,0 +1,183 @@
+import type {Deps} from '../deps.js';
+import type {ExitCode} from '../errors.js';
+import {edgesTouching, getNode, type Moment} from '../graph/read.js';
+import {openIndex, requireKnowledgeBase, type IndexHandle} from '../index/open.js';
+import {canonicalJson, sha256Hex} from '../journal/canonical.js';
+import {countQuarantined} from '../journal/quarantine.js';
+import type {KbPaths} from '../kb/paths.js';
+import {planQuery, vocabularyOf} from '../search/query-plan.js';
+import {isLocation} from '../graph/kinds.js';
+import {nodeHistory} from './history.js';
+import {scanLocalFiles} from './local-scan.js';
+import {momentOf} from './moment.js';
+import type {Hit, QueryOutput} from './query-schema.js';
+
+export type QueryInput = {
+	readonly q: string;
+	readonly view: 'context' | 'hits' | 'evidence';
+	readonly asOf?: string;
+	readonly includeExpired: boolean;
+	readonly limit: number;
+	readonly offset: number;
+	readonly truncated: boolean;
+	readonly localScan: boolean;
+};
+
+const candidateCap = 500;
+const rerankCap = 50;
+
+type Ranked = {id: string; score: number; why: string};
+
+/** Nodes the FTS index matches, best first (bm25 ranked inside FTS5, then joined to ids). */
+function searchIndex(db: IndexHandle['db'], match: string): Array<{id: string; rank: number}> {
+	return db
+		.prepare(
+			`SELECT d.node_id AS id, s.rank AS rank FROM
+			 (SELECT rowid, bm25(node_fts) AS rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ${candidateCap}) s
+			 JOIN node_docs d ON d.rowid = s.rowid ORDER BY s.rank, d.node_id`,
+		)
+		.all(match) as Array<{id: string; rank: number}>;
+}
+
+/** Prefix candidates re-ranked in memory with MiniSearch's fuzzy and prefix scoring (a small set by construction). */
+async function rerank(db: IndexHandle['db'], q: string, ids: string[]): Promise<Ranked[]> {
+	const {default: MiniSearch} = await import('minisearch');
+	const documents = ids.slice(0, rerankCap).map(id => {
+		const row = db.prepare('SELECT label, payload FROM nodes WHERE id = ?').get(id) as {label: string | null; payload: string};
+		return {id, label: row.label ?? '', text: row.payload};
+	});
+	const search = new MiniSearch({fields: ['id', 'label', 'text'], storeFields: ['id']});
+	search.addAll(documents);
+	const results = search.search(q, {prefix: true, fuzzy: 0.2, combineWith: 'AND', boost: {label: 2, id: 2}});
+	const top = results[0]?.score ?? 1;
+	return results.map(result => ({id: String(result.id), score: Math.round((0.9 * result.score) / top * 1000) / 1000, why: 'prefix_or_fuzzy_match'}));
+}
+
+function rankedFromFts(rows: Array<{id: string; rank: number}>): Ranked[] {
+	// bm25 is negative-better; map to (0, 0.95] so a literal id match (1.0) always sorts first.
+	const best = rows[0]?.rank ?? -1;
+	return rows.map(row => ({id: row.id, score: Math.round((0.95 * (best === 0 ? 1 : row.rank / best)) * 1000) / 1000, why: 'all_terms_match'}));
+}
+
+function existsAt(db: IndexHandle['db'], id: string, moment: Moment): boolean {
+	return getNode(db, id, moment) !== undefined;
+}
+
+function contextRow(db: IndexHandle['db'], ranked: Ranked, moment: Moment) {
+	const node = getNode(db, ranked.id, moment)!;
+	const edges = edgesTouching(db, ranked.id, moment);
+	const kindOf = (id: string) => getNode(db, id, moment);
+	const projects = node.kind === 'Project'
+		? [{id: node.id, label: node.label}]
+		: edges.filter(edge => edge.from_id === node.id && edge.type === 'BELONGS_TO').flatMap(edge => {
+				const project = kindOf(edge.to_id);
+				return project?.kind === 'Project' ? [{id: project.id, label: project.label}] : [];
+			});
+	const decisions = edges.flatMap(edge => {
+		const other = edge.from_id === node.id ? edge.to_id : edge.from_id;
+		const otherNode = other === node.id ? undefined : kindOf(other);
+		return otherNode?.kind === 'Decision' ? [{id: otherNode.id, label: otherNode.label, edge: edge.type}] : [];
+	});
+	const gaps: Array<{kind: 'no_project' | 'ambiguous_project' | 'dangling_link'; detail: string}> = [];
+	if (node.kind !== 'Project' && projects.length === 0) {
+		gaps.push({kind: 'no_project', detail: 'no live BELONGS_TO link to a project'});
+	}
+
+	const uniqueProjects = [...new Map(projects.map(project => [project.id, project])).values()];
+	if (uniqueProjects.length > 1) {
+		gaps.push({kind: 'ambiguous_project', detail: `linked to ${uniqueProjects.length} projects: ${uniqueProjects.map(project => project.id).join(', ')}`});
+	}
+
+	for (const edge of edges) {
+		const other = edge.from_id === node.id ? edge.to_id : edge.from_id;
+		if (!isLocation(other) && !kindOf(other)) {
+			gaps.push({kind: 'dangling_link', detail: `${edge.from_id} -${edge.type}-> ${edge.to_id}: ${other} does not exist`});
+		}
+	}
+
+	return {node_id: node.id, kind: node.kind, label: node.label, status: node.status, score: ranked.score, why: ranked.why, linked_projects: uniqueProjects, decisions, authority_gaps: gaps};
+}
+
+/**
+ * `engi query`: finds nodes by id or by text (every meaningful word must match; Chinese works
+ * without loading a segmenter), as of a moment, and shows them as hits, as context (projects,
+ * decisions, authority gaps) or as evidence (node, hash, journal history). The answer carries a
+ * state so "nothing found" is never confused with "could not look".
+ */
+export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: Deps): Promise<{output: QueryOutput; exitCode: ExitCode}> {
+	requireKnowledgeBase(paths);
+	const moment = momentOf(deps, input.asOf, input.includeExpired);
+	const base = {q: input.q, as_of: moment.asOf, include_expired: input.includeExpired, offset: input.offset, limit: input.limit, truncated: input.truncated};
+	let index: IndexHandle;
+	try {
+		index = openIndex(paths);
+	} catch (error) {
+		const reason = `index_unavailable: ${error instanceof Error ? error.message : 'error'}`;
+		const empty = {...base, state: 'unavailable' as const, reasons: [reason], total: 0, next_offset: null, warnings: []};
+		const output: QueryOutput = input.view === 'evidence' ? {view: 'evidence', ...empty, candidates: []} : input.view === 'hits' ? {view: 'hits', ...empty, hits: [], unindexed_local_candidates: null} : {view: 'context', ...empty, rows: [], expand: [], unindexed_local_candidates: null};
+		return {output, exitCode: 2};
+	}
+
+	try {
+		const db = index.db;
+		const reasons: string[] = [];
+		if (index.rebuildReason === 'journal_rewritten') {
+			reasons.push('index_rebuilt_during_call: the journal was rewritten since the index was built');
+		}
+
+		if (index.corrupt.length > 0) {
+			reasons.push(`journal_lines_unreadable: ${index.corrupt.length} line(s) await quarantine and were not searched`);
+		}
+
+		const quarantined = countQuarantined(paths).lines;
+		if (quarantined > 0) {
+			reasons.push(`quarantined_lines: ${quarantined} journal line(s) are in quarantine and were not searched`);
+		}
+
+		const ranked: Ranked[] = [];
+		const literal = input.q.trim();
+		if (literal && existsAt(db, literal, moment)) {
+			ranked.push({id: literal, score: 1, why: 'literal_match'});
+		}
+
+		const plan = planQuery(input.q, vocabularyOf(db, 'node_fts'));
+		if (plan) {
+			let matches = rankedFromFts(searchIndex(db, plan.match));
+			if (matches.length === 0 && ranked.length === 0) {
+				const prefixed = searchIndex(db, plan.prefixMatch).map(row => row.id);
+				matches = prefixed.length > 0 ? await rerank(db, input.q, prefixed) : [];
+			}
+
+			for (const match of matches) {
+				if (match.id !== literal && existsAt(db, match.id, moment)) {
+					ranked.push(match);
+				}
+			}
+		}
+
+		const page = ranked.slice(input.offset, input.offset + input.limit);
+		const state = reasons.length > 0 ? 'degraded' : ranked.length > 0 ? 'ok' : 'empty';
+		const common = {...base, state, reasons, total: ranked.length, next_offset: input.offset + page.length < ranked.length ? input.offset + page.length : null, warnings: index.warnings} as const;
+		const local = ranked.length === 0 && input.localScan && input.view !== 'evidence' ? scanLocalFiles(plan?.terms.map(term => term.text) ?? [], deps) : null;
+		if (input.view === 'hits') {
+			const hits: Hit[] = page.map(item => {
+				const node = getNode(db, item.id, moment)!;
+				return {node_id: item.id, kind: node.kind, score: item.score, why: item.why, label: node.label};
+			});
+			return {output: {view: 'hits', ...common, hits, unindexed_local_candidates: local}, exitCode: 0};
+		}
+
+		if (input.view === 'evidence') {
+			const candidates = page.map(item => {
+				const node = getNode(db, item.id, moment)!;
+				return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: sha256Hex(canonicalJson(node.payload)), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
+			});
+			return {output: {view: 'evidence', ...common, candidates}, exitCode: 0};
+		}
+
+		const expand = ['engi', 'query', '--q', input.q, '--view', 'evidence', '--as-of', moment.asOf, '--offset', String(input.offset), '--limit', String(input.limit), ...(input.includeExpired ? ['--include-expired'] : [])];
+		return {output: {view: 'context', ...common, rows: page.map(item => contextRow(db, item, moment)), expand, unindexed_local_candidates: local}, exitCode: 0};
+	} finally {
+		index.close();
+	}
+}
