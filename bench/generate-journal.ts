@@ -1,7 +1,7 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {prepareEvents, serializeEvent, type EventDraft} from '../source/engine/journal/append.js';
-import {seededRandom, sentence} from './lib/random.js';
+import {chineseSentence, seededRandom, sentence} from './lib/random.js';
 
 /**
  * Writes a knowledge base whose journal has `events` events over a few hundred projects and
@@ -41,7 +41,9 @@ export function generateJournal(root: string, events: number, seed = 7): void {
 				payload: {id: task, status, next_action: sentence(random, random.int(3, 9)), ...(status === 'blocked' ? {blockers: [sentence(random, 4)]} : {}), note: lines.length},
 			});
 		} else if (roll < 0.82) {
-			push({op: 'node.upsert', payload: {id: `decision:d${decisions}`, kind: 'Decision', label: sentence(random, 6), body: sentence(random, 30)}});
+			// A quarter of the decisions are written in Chinese, as mixed-language teams write them.
+			const zh = random.next() < 0.25;
+			push({op: 'node.upsert', payload: {id: `decision:d${decisions}`, kind: 'Decision', label: zh ? chineseSentence(random, 4) : sentence(random, 6), body: zh ? `${chineseSentence(random, 12)} ${sentence(random, 5)}` : sentence(random, 30)}});
 			decisions++;
 		} else if (roll < 0.96 && decisions > 0) {
 			push({op: 'edge.assert', payload: {from: `decision:d${random.int(0, decisions - 1)}`, type: 'SUPPORTS', to: task, provenance: 'bench'}});

@@ -1,16 +1,18 @@
 // `npm run bench [suite…]`: generates the synthetic corpora (once, under bench/.corpus) and prints
 // a table of medians, each beside `node -e 0` measured in the same run.
-import {mkdirSync} from 'node:fs';
+import {cpSync, mkdirSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {formatTable, repoRoot, type Row} from './lib/measure.js';
 import {journalSuite} from './suites/journal.js';
 import {sessionsSuite} from './suites/sessions.js';
 import {continuitySuite} from './suites/continuity.js';
+import {searchSuite} from './suites/search.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[]> = {
 	journal: journalSuite,
 	sessions: sessionsSuite,
 	continuity: continuitySuite,
+	search: searchSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));
@@ -22,6 +24,8 @@ if (unknown.length > 0) {
 
 const corpus = join(repoRoot, 'bench', '.corpus');
 mkdirSync(corpus, {recursive: true});
+rmSync(join(corpus, 'cli-build'), {recursive: true, force: true});
+cpSync(join(repoRoot, 'build'), join(corpus, 'cli-build'), {recursive: true});
 const sandbox = join(corpus, 'home');
 mkdirSync(sandbox, {recursive: true});
 const env: NodeJS.ProcessEnv = {

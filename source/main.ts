@@ -137,10 +137,15 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		const split = splitArgv(argv, word => commandGroups.has(word));
 		const chosen = chooseFormat(split.globals.format, deps, io);
 		format = chosen.format;
+		const interactive = !chosen.explicit && Boolean(io.stdin.isTTY) && Boolean(io.stdout.isTTY);
 		if (split.words.length === 0) {
 			if (split.globals.version) {
 				io.stdout.write(`${version}\n`);
 				return 0;
+			}
+
+			if (interactive && !split.globals.help) {
+				return await openDashboard(split.rest, split.globals.root, deps, io);
 			}
 
 			if (split.globals.help || split.rest.length === 0) {
@@ -163,10 +168,14 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		const context: CommandContext = {
 			deps,
 			format,
-			interactive: !chosen.explicit && Boolean(io.stdin.isTTY) && Boolean(io.stdout.isTTY),
+			interactive,
 			rootFlag: split.globals.root,
 			stdin: io.stdin,
 		};
+		if (interactive && command.screen) {
+			return await openScreen(command.screen, flags as Record<string, unknown>, split.globals.root, deps, io);
+		}
+
 		const outcome = await command.run(flags, context);
 		if (format === 'json') {
 			printJson(io.stdout, schemaName(command.name), outcome.data);
@@ -184,4 +193,37 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		printError(io.stderr, format, engiError);
 		return engiError.exitCode;
 	}
+}
+
+/** `engi` alone on a terminal: the dashboard, scoped like the stand-up (`engi --since 2w --all-projects`). */
+async function openDashboard(args: readonly string[], rootFlag: string | undefined, deps: Deps, io: Io): Promise<number> {
+	const {parseArgs} = await import('node:util');
+	let values: Record<string, unknown>;
+	try {
+		values = parseArgs({args: [...args], options: {since: {type: 'string'}, 'all-projects': {type: 'boolean'}, project: {type: 'string'}, source: {type: 'string'}}, strict: true}).values;
+	} catch (error) {
+		throw new EngiError('unknown_flag', error instanceof Error ? error.message : String(error), {hint: 'the dashboard takes --since, --all-projects, --project and --source'});
+	}
+
+	return openScreen('standup', values, rootFlag, deps, io);
+}
+
+/** Opens a screen of the dashboard with a command's flags, then acts on what the person chose. */
+async function openScreen(screen: string, flags: Record<string, unknown>, rootFlag: string | undefined, deps: Deps, io: Io): Promise<number> {
+	const {runTui} = await import('./tui.js');
+	const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
+	const result = await runTui({
+		screen: screen as Parameters<typeof runTui>[0]['screen'],
+		deps,
+		rootFlag,
+		scope: {since: text('since'), allProjects: Boolean(flags['all-projects']), project: text('project'), source: text('source')},
+		query: text('q'),
+		target: screen === 'pickup' && text('id') ? {id: text('id')!, source: text('source') ?? 'auto'} : undefined,
+	});
+	if (result.kind === 'pickup') {
+		const {printPickupChoice} = await import('./output/pickup-choice.js');
+		printPickupChoice(io.stdout, result.pickup, deps);
+	}
+
+	return 0;
 }

@@ -5,7 +5,11 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-export const cli = join(repoRoot, 'build', 'cli.js');
+/**
+ * The runner measures a snapshot of the build taken when it starts (see run.ts), so rebuilding
+ * while a long benchmark runs cannot change what is being measured halfway through.
+ */
+export const cli = join(repoRoot, 'bench', '.corpus', 'cli-build', 'cli.js');
 const rssReporter = join(repoRoot, 'bench', 'lib', 'report-rss.mjs');
 
 export type Sample = {readonly ms: number; readonly rssMb: number; readonly code: number};

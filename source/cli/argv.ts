@@ -22,6 +22,8 @@ export type SplitArgv = {
 };
 
 const valueGlobals = new Set(['--format', '--root']);
+/** Flags of the bare `engi` dashboard that take a value, so `engi --since 2w` is not read as a command "2w". */
+const dashboardValueFlags = new Set(['--since', '--project', '--source']);
 
 /**
  * Separates the command words from the flags. Only global flags may come before the command,
@@ -63,6 +65,11 @@ export function splitArgv(argv: readonly string[], isGroup: (word: string) => bo
 	while (index < argv.length && argv[index]!.startsWith('-') && argv[index] !== '-') {
 		if (!takeGlobal(argv[index]!)) {
 			rest.push(argv[index]!);
+			if (dashboardValueFlags.has(argv[index]!) && index + 1 < argv.length) {
+				rest.push(argv[index + 1]!);
+				index++;
+			}
+
 			index++;
 		}
 	}

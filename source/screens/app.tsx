@@ -1,0 +1,180 @@
+import {useCallback, useState} from 'react';
+import {Box, useApp, useInput} from 'ink';
+import type {Candidate} from '../engine/sessions/unfinished.js';
+import type {PickupOutput} from '../engine/sessions/pickup.js';
+import {Checkpoints, type FormRequest} from './checkpoints/index.js';
+import {Frame} from './components/frame.js';
+import {HelpOverlay} from './components/help-overlay.js';
+import type {EngineClient} from './engine-client.js';
+import {useTerminalSize} from './hooks/use-terminal-size.js';
+import {commandFor, hintsFor, type Scope} from './keys.js';
+import {Pickup, type PickupTarget} from './pickup/index.js';
+import {Project} from './project/index.js';
+import {Query} from './query/index.js';
+import {Standup} from './standup/index.js';
+import {screenOrder, type ScreenId} from './theme.js';
+import {Triage} from './triage/index.js';
+
+export type TuiResult = {readonly kind: 'quit'} | {readonly kind: 'pickup'; readonly pickup: Extract<PickupOutput, {status: 'ok'}>};
+
+export type AppProps = {
+	readonly client: EngineClient;
+	readonly initialScreen: ScreenId;
+	readonly initialQuery?: string;
+	readonly initialTarget?: PickupTarget;
+	/** Fixed clock for snapshots; the live dashboard uses the real time. */
+	readonly now?: Date;
+	/** Terminal size for tests, where there is no real terminal to ask. */
+	readonly size?: {columns: number; rows: number};
+};
+
+const scopeOf: Record<ScreenId, Scope> = {standup: 'standup', unfinished: 'triage', checkpoints: 'checkpoints', project: 'project', query: 'query', pickup: 'pickup'};
+
+/**
+ * The dashboard: a screen router (a visited screen stays mounted, so its place is kept), the
+ * global keys, and the help overlay. Screens decide; the app only routes and, when a pickup is
+ * chosen, exits with it so the CLI can print the commands after Ink has let go of the terminal.
+ */
+export function App({client, initialScreen, initialQuery, initialTarget, now, size}: AppProps) {
+	const {exit} = useApp();
+	const terminal = useTerminalSize();
+	const {columns, rows} = size ?? terminal;
+	const width = Math.max(40, columns);
+	const height = Math.max(10, rows);
+	const [screen, setScreen] = useState<ScreenId>(initialScreen);
+	const [history, setHistory] = useState<ScreenId[]>([]);
+	const [visited, setVisited] = useState<Set<ScreenId>>(new Set([initialScreen]));
+	const [help, setHelp] = useState<{open: boolean; offset: number}>({open: false, offset: 0});
+	const [capturing, setCapturing] = useState(false);
+	const [counts, setCounts] = useState<Partial<Record<ScreenId, string>>>({});
+	const [target, setTarget] = useState<PickupTarget | null>(initialTarget ?? null);
+	const [formRequest, setFormRequest] = useState<FormRequest>(null);
+	const clock = now ?? new Date();
+
+	const go = useCallback((next: ScreenId, remember = true) => {
+		setScreen(current => {
+			if (remember && current !== next) {
+				setHistory(stack => [...stack, current]);
+			}
+
+			return next;
+		});
+		setVisited(seen => (seen.has(next) ? seen : new Set([...seen, next])));
+	}, []);
+	const openPickup = useCallback((candidate: Candidate) => {
+		setTarget({id: candidate.id, source: candidate.source});
+		go('pickup');
+	}, []);
+	const countsFor = (id: ScreenId) => (text: string) => setCounts(current => (current[id] === text ? current : {...current, [id]: text}));
+
+	useInput((input, key) => {
+		if (help.open) {
+			if (input === '?' || key.escape || input === 'q') {
+				setHelp({open: false, offset: 0});
+			} else if (input === 'j' || key.downArrow) {
+				setHelp(current => ({...current, offset: current.offset + 1}));
+			} else if (input === 'k' || key.upArrow) {
+				setHelp(current => ({...current, offset: Math.max(0, current.offset - 1)}));
+			}
+
+			return;
+		}
+
+		if (capturing) {
+			return; // A field has the keys: q is a letter there, and esc belongs to the field.
+		}
+
+		switch (commandFor(['global'], input, key)) {
+			case 'help':
+				setHelp({open: true, offset: 0});
+				break;
+			case 'next-screen':
+			case 'previous-screen': {
+				const step = key.shift ? -1 : 1;
+				go(screenOrder[(screenOrder.indexOf(screen) + step + screenOrder.length) % screenOrder.length]!, false);
+				break;
+			}
+
+			case 'go-screen':
+				go(screenOrder[Number(input) - 1]!);
+				break;
+			case 'quit':
+				exit({kind: 'quit'} satisfies TuiResult);
+				break;
+			case 'back': {
+				const previous = history.at(-1);
+				if (previous === undefined) {
+					exit({kind: 'quit'} satisfies TuiResult);
+				} else {
+					setHistory(stack => stack.slice(0, -1));
+					setScreen(previous);
+				}
+
+				break;
+			}
+
+			default:
+				break;
+		}
+	});
+
+	const bodyHeight = height - 3;
+	const show = (id: ScreenId) => (visited.has(id) ? {display: screen === id ? ('flex' as const) : ('none' as const)} : undefined);
+	const active = (id: ScreenId) => screen === id && !help.open;
+	const captureFor = (id: ScreenId) => (value: boolean) => {
+		if (screen === id || !value) {
+			setCapturing(value);
+		}
+	};
+
+	return (
+		<Frame screen={screen} width={width} height={height} counts={counts[screen] ?? ''} hints={hintsFor(scopeOf[screen], 5)}>
+			{help.open ? <HelpOverlay width={width} height={bodyHeight} offset={help.offset} scope={scopeOf[screen]} /> : null}
+			<Box flexDirection="column" display={help.open ? 'none' : 'flex'}>
+				{show('standup') ? (
+					<Box {...show('standup')} flexDirection="column">
+						<Standup client={client} active={active('standup')} width={width} height={bodyHeight} now={clock} onOpen={openPickup} onCounts={countsFor('standup')} />
+					</Box>
+				) : null}
+				{show('unfinished') ? (
+					<Box {...show('unfinished')} flexDirection="column">
+						<Triage
+							client={client}
+							active={active('unfinished')}
+							width={width}
+							height={bodyHeight}
+							now={clock}
+							onOpen={openPickup}
+							onCheckpoint={candidate => {
+								setFormRequest({session: candidate.id, source: candidate.source});
+								go('checkpoints');
+							}}
+							onCapture={captureFor('unfinished')}
+							onCounts={countsFor('unfinished')}
+						/>
+					</Box>
+				) : null}
+				{show('checkpoints') ? (
+					<Box {...show('checkpoints')} flexDirection="column">
+						<Checkpoints client={client} active={active('checkpoints')} width={width} height={bodyHeight} now={clock} request={formRequest} onRequestHandled={() => setFormRequest(null)} onCapture={captureFor('checkpoints')} onCounts={countsFor('checkpoints')} />
+					</Box>
+				) : null}
+				{show('project') ? (
+					<Box {...show('project')} flexDirection="column">
+						<Project client={client} active={active('project')} width={width} height={bodyHeight} onCounts={countsFor('project')} />
+					</Box>
+				) : null}
+				{show('query') ? (
+					<Box {...show('query')} flexDirection="column">
+						<Query client={client} active={active('query')} width={width} height={bodyHeight} initial={initialQuery} onCapture={captureFor('query')} onCounts={countsFor('query')} />
+					</Box>
+				) : null}
+				{show('pickup') ? (
+					<Box {...show('pickup')} flexDirection="column">
+						<Pickup client={client} target={target} active={active('pickup')} width={width} height={bodyHeight} onResume={pickup => exit({kind: 'pickup', pickup} satisfies TuiResult)} onCounts={countsFor('pickup')} />
+					</Box>
+				) : null}
+			</Box>
+		</Frame>
+	);
+}

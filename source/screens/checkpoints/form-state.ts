@@ -1,0 +1,93 @@
+import {checkpointDraftSchema, checkpointStatuses, type CheckpointDraft, type CheckpointStatus} from '../../engine/sessions/checkpoint-schema.js';
+
+export const formFields = ['objective', 'status', 'next_action', 'blockers', 'verification'] as const;
+export type FormField = (typeof formFields)[number];
+
+export type FormState = {
+	readonly session: string;
+	readonly source: string;
+	readonly values: Readonly<Record<Exclude<FormField, 'status'>, string>>;
+	readonly status: CheckpointStatus;
+	readonly focus: number;
+	readonly error: string | null;
+	readonly saving: boolean;
+};
+
+export type FormAction =
+	| {type: 'type'; text: string}
+	| {type: 'erase'}
+	| {type: 'next'}
+	| {type: 'previous'}
+	| {type: 'cycle-status'; by: 1 | -1}
+	| {type: 'saving'}
+	| {type: 'failed'; error: string};
+
+export function initialForm(session: string, source: string, previous?: {objective: string; status: CheckpointStatus; next_action: string | null; blockers: string[]; verification: string | null}): FormState {
+	return {
+		session,
+		source,
+		values: {objective: previous?.objective ?? '', next_action: previous?.next_action ?? '', blockers: previous?.blockers.join(', ') ?? '', verification: previous?.verification ?? ''},
+		status: previous?.status ?? 'active',
+		focus: 0,
+		error: null,
+		saving: false,
+	};
+}
+
+/** Typing, moving between fields and cycling the status: pure, so it is tested without a terminal. */
+export function formReducer(state: FormState, action: FormAction): FormState {
+	const field = formFields[state.focus]!;
+	switch (action.type) {
+		case 'type':
+			return field === 'status' ? state : {...state, values: {...state.values, [field]: state.values[field] + action.text}, error: null};
+		case 'erase':
+			return field === 'status' ? state : {...state, values: {...state.values, [field]: [...state.values[field]].slice(0, -1).join('')}, error: null};
+		case 'next':
+			return {...state, focus: (state.focus + 1) % formFields.length};
+		case 'previous':
+			return {...state, focus: (state.focus + formFields.length - 1) % formFields.length};
+		case 'cycle-status': {
+			if (field !== 'status') {
+				return state;
+			}
+
+			const index = checkpointStatuses.indexOf(state.status);
+			return {...state, status: checkpointStatuses[(index + action.by + checkpointStatuses.length) % checkpointStatuses.length]!};
+		}
+
+		case 'saving':
+			return {...state, saving: true, error: null};
+		case 'failed':
+			return {...state, saving: false, error: action.error};
+		default:
+			return state;
+	}
+}
+
+/**
+ * The draft the form would record, checked by the same zod schema as `engi checkpoint record
+ * --file`; an error names the field. Empty optional fields are left out so they are inherited.
+ */
+export function draftOf(state: FormState): {draft: CheckpointDraft} | {error: string} {
+	const list = (text: string) => text.split(',').map(item => item.trim()).filter(Boolean);
+	const candidate: CheckpointDraft = {
+		session: state.session,
+		source: state.source,
+		status: state.status,
+		...(state.values.objective.trim() ? {objective: state.values.objective.trim()} : {}),
+		...(state.values.next_action.trim() ? {next_action: state.values.next_action.trim()} : {}),
+		...(state.values.blockers.trim() ? {blockers: list(state.values.blockers)} : {}),
+		...(state.values.verification.trim() ? {verification: state.values.verification.trim()} : {}),
+	};
+	const parsed = checkpointDraftSchema.safeParse(candidate);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		return {error: `${issue?.path.map(String).join('.') || 'checkpoint'}: ${issue?.message ?? 'invalid'}`};
+	}
+
+	if (state.status === 'blocked' && !candidate.blockers) {
+		return {error: 'blockers: a blocked checkpoint needs at least one blocker'};
+	}
+
+	return {draft: parsed.data};
+}

@@ -1,0 +1,140 @@
+import {useEffect, useReducer, useState} from 'react';
+import {useInput} from 'ink';
+import type {EngineClient} from '../engine-client.js';
+import {commandFor} from '../keys.js';
+import {ErrorState, Loading} from '../components/states.js';
+import {scrollTo} from '../components/virtual-list.js';
+import {useEngine} from '../hooks/use-engine.js';
+import {draftOf, formReducer, initialForm, type FormState} from './form-state.js';
+import {CheckpointFormView, CheckpointsView} from './view.js';
+
+export type FormRequest = {readonly session: string; readonly source: string} | null;
+
+export type CheckpointsProps = {
+	readonly client: EngineClient;
+	readonly active: boolean;
+	readonly width: number;
+	readonly height: number;
+	readonly now: Date;
+	/** A form the app asked for (from the Unfinished screen's `c`). */
+	readonly request: FormRequest;
+	readonly onRequestHandled: () => void;
+	readonly onCapture: (capturing: boolean) => void;
+	readonly onCounts: (counts: string) => void;
+};
+
+export function Checkpoints({client, active, width, height, now, request, onRequestHandled, onCapture, onCounts}: CheckpointsProps) {
+	const loaded = useEngine(() => client.checkpoints(), 'checkpoints');
+	const [cursor, setCursor] = useState(0);
+	const [top, setTop] = useState(0);
+	const [message, setMessage] = useState<string | null>(null);
+	const [form, dispatch] = useReducer((state: FormState | null, action: Parameters<typeof formReducer>[1] | {type: 'open'; form: FormState} | {type: 'close'}) => {
+		if (action.type === 'open') {
+			return action.form;
+		}
+
+		if (action.type === 'close') {
+			return null;
+		}
+
+		return state ? formReducer(state, action) : state;
+	}, null);
+	const checkpoints = loaded.status === 'ready' ? loaded.data.checkpoints : [];
+	useEffect(() => onCapture(form !== null), [form !== null]);
+	useEffect(() => {
+		if (loaded.status === 'ready') {
+			const blocked = checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length;
+			onCounts(`${checkpoints.length} checkpoints · ${blocked} blocked · ${loaded.data.project}`);
+		}
+	}, [loaded.status, checkpoints]);
+	useEffect(() => {
+		if (request) {
+			const previous = checkpoints.find(checkpoint => checkpoint.session === request.session);
+			dispatch({type: 'open', form: initialForm(request.session, request.source, previous)});
+			onRequestHandled();
+		}
+	}, [request]);
+
+	const save = (state: FormState) => {
+		const checked = draftOf(state);
+		if ('error' in checked) {
+			dispatch({type: 'failed', error: checked.error});
+			return;
+		}
+
+		dispatch({type: 'saving'});
+		client.recordCheckpoint(checked.draft).then(
+			result => {
+				dispatch({type: 'close'});
+				setMessage(`recorded ${result.checkpoint.status} for ${result.checkpoint.session} in ${result.path}`);
+				loaded.reload();
+			},
+			(error: unknown) => dispatch({type: 'failed', error: error instanceof Error ? error.message : String(error)}),
+		);
+	};
+
+	useInput(
+		(input, key) => {
+			if (form) {
+				if (key.escape) {
+					dispatch({type: 'close'});
+				} else if (key.return) {
+					save(form);
+				} else if (key.tab || key.downArrow) {
+					dispatch({type: key.shift ? 'previous' : 'next'});
+				} else if (key.upArrow) {
+					dispatch({type: 'previous'});
+				} else if (key.leftArrow || key.rightArrow) {
+					dispatch({type: 'cycle-status', by: key.leftArrow ? -1 : 1});
+				} else if (key.backspace || key.delete) {
+					dispatch({type: 'erase'});
+				} else if (input && !key.ctrl && !key.meta) {
+					dispatch({type: 'type', text: input});
+				}
+
+				return;
+			}
+
+			const move = (to: number) => {
+				const next = Math.max(0, Math.min(checkpoints.length - 1, to));
+				setCursor(next);
+				setTop(current => scrollTo(next, current, Math.max(1, height - 2)));
+			};
+
+			switch (commandFor(['checkpoints', 'list'], input, key)) {
+				case 'down':
+					move(cursor + 1);
+					break;
+				case 'up':
+					move(cursor - 1);
+					break;
+				case 'new-checkpoint': {
+					const selected = checkpoints[cursor];
+					if (selected) {
+						dispatch({type: 'open', form: initialForm(selected.session, selected.source, selected)});
+					} else {
+						setMessage('choose a session on the Unfinished screen and press c to record its first checkpoint');
+					}
+
+					break;
+				}
+
+				default:
+					if (input === 'r') {
+						loaded.reload();
+					}
+			}
+		},
+		{isActive: active},
+	);
+
+	if (loaded.status === 'loading') {
+		return <Loading label="checkpoints" />;
+	}
+
+	if (loaded.status === 'error') {
+		return <ErrorState message={loaded.error} hint={loaded.hint} />;
+	}
+
+	return form ? <CheckpointFormView form={form} width={width} /> : <CheckpointsView checkpoints={checkpoints} project={loaded.data.project} cursor={cursor} top={top} height={height} width={width} now={now} message={message} />;
+}

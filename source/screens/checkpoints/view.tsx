@@ -1,0 +1,64 @@
+import {Box, Text} from 'ink';
+import type {Checkpoint} from '../../engine/sessions/checkpoint-schema.js';
+import {VirtualList} from '../components/virtual-list.js';
+import {ageOf, fit, theme} from '../theme.js';
+import {formFields, type FormState} from './form-state.js';
+
+export type CheckpointsViewProps = {readonly checkpoints: readonly Checkpoint[]; readonly project: string; readonly cursor: number; readonly top: number; readonly height: number; readonly width: number; readonly now: Date; readonly message: string | null};
+
+export function CheckpointsView({checkpoints, project, cursor, top, height, width, now, message}: CheckpointsViewProps) {
+	return (
+		<Box flexDirection="column">
+			<Text color={theme.accent} wrap="truncate">
+				{fit(`${checkpoints.length} checkpoint${checkpoints.length === 1 ? '' : 's'} in ${project}`, width)}
+			</Text>
+			{checkpoints.length === 0 ? (
+				<Text color={theme.muted}>No checkpoints yet: record one from the Unfinished screen (c).</Text>
+			) : (
+				<VirtualList
+					items={checkpoints}
+					cursor={cursor}
+					top={top}
+					height={Math.max(1, height - 2)}
+					rowKey={checkpoint => checkpoint.session}
+					render={checkpoint => (
+						<Text wrap="truncate">
+							{`${ageOf(checkpoint.updated_at, now).padStart(4)} `}
+							<Text color={theme.status[checkpoint.status]}>{checkpoint.status.padEnd(11)}</Text>
+							{fit(`${checkpoint.objective}${checkpoint.next_action ? ` → ${checkpoint.next_action}` : ''}${checkpoint.blockers.length > 0 ? ` (blocked: ${checkpoint.blockers.join('; ')})` : ''}`, Math.max(10, width - 20))}
+						</Text>
+					)}
+				/>
+			)}
+			{message ? (
+				<Text color={theme.muted} wrap="truncate">
+					{fit(message, width)}
+				</Text>
+			) : null}
+		</Box>
+	);
+}
+
+const labels: Record<(typeof formFields)[number], string> = {objective: 'Objective', status: 'Status', next_action: 'Next action', blockers: 'Blockers', verification: 'Verification'};
+
+export function CheckpointFormView({form, width}: {form: FormState; width: number}) {
+	return (
+		<Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} width={Math.min(width, 80)}>
+			<Text bold wrap="truncate">
+				{fit(`Checkpoint for ${form.session}`, Math.min(width, 80) - 4)}
+			</Text>
+			{formFields.map((field, index) => {
+				const focused = index === form.focus;
+				const value = field === 'status' ? `‹ ${form.status} ›` : form.values[field];
+				return (
+					<Text key={field} color={focused ? theme.selected : undefined} wrap="truncate">
+						{`${focused ? theme.pointer : ' '} ${labels[field].padEnd(13)}${fit(value, Math.min(width, 80) - 22)}${focused && field !== 'status' ? '▏' : ''}`}
+					</Text>
+				);
+			})}
+			<Text color={form.error ? theme.error : theme.muted} wrap="truncate">
+				{form.saving ? 'saving…' : (form.error ?? 'enter saves · tab next field · ←/→ status · esc cancels; empty fields are inherited')}
+			</Text>
+		</Box>
+	);
+}

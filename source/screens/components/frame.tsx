@@ -1,0 +1,43 @@
+import type {ReactNode} from 'react';
+import {Box, Text} from 'ink';
+import {fit, screenOrder, screenTitles, theme, type ScreenId} from '../theme.js';
+
+export type FrameProps = {
+	readonly screen: ScreenId;
+	readonly width: number;
+	readonly height: number;
+	/** A short summary shown at the right of the header, e.g. "12 unfinished · 2 blocked". */
+	readonly counts: string;
+	readonly hints: string;
+	readonly children: ReactNode;
+};
+
+/** The dashboard chrome: screen tabs and counts on top, key hints at the bottom, content between. */
+export function Frame({screen, width, height, counts, hints, children}: FrameProps) {
+	const tabs = screenOrder.map((id, index) => ({id, label: `${index + 1} ${screenTitles[id]}`}));
+	return (
+		<Box flexDirection="column" width={width} height={height}>
+			<Box justifyContent="space-between">
+				<Text wrap="truncate">
+					<Text bold color={theme.accent}>
+						engi{' '}
+					</Text>
+					{tabs.map(tab => (
+						<Text key={tab.id} inverse={tab.id === screen} color={tab.id === screen ? theme.accent : undefined}>
+							{` ${tab.label} `}
+						</Text>
+					))}
+				</Text>
+			</Box>
+			<Text color={theme.muted} wrap="truncate">
+				{fit(counts, width)}
+			</Text>
+			<Box flexDirection="column" flexGrow={1} overflow="hidden">
+				{children}
+			</Box>
+			<Text color={theme.muted} wrap="truncate">
+				{fit(`${hints} · ? help · q quit`, width)}
+			</Text>
+		</Box>
+	);
+}

@@ -1,0 +1,51 @@
+import {Box, Text} from 'ink';
+import {theme} from '../theme.js';
+
+export type LoadingProps = {readonly label: string};
+
+export function Loading({label}: LoadingProps) {
+	return (
+		<Box paddingX={1}>
+			<Text color={theme.muted}>⋯ loading {label}</Text>
+		</Box>
+	);
+}
+
+export type EmptyStateProps = {readonly title: string; readonly hint?: string};
+
+export function EmptyState({title, hint}: EmptyStateProps) {
+	return (
+		<Box flexDirection="column" paddingX={1}>
+			<Text>{title}</Text>
+			{hint ? <Text color={theme.muted}>{hint}</Text> : null}
+		</Box>
+	);
+}
+
+export type ErrorStateProps = {readonly message: string; readonly hint?: string};
+
+export function ErrorState({message, hint}: ErrorStateProps) {
+	return (
+		<Box flexDirection="column" paddingX={1}>
+			<Text color={theme.error}>✗ {message}</Text>
+			{hint ? <Text color={theme.muted}>{hint}</Text> : null}
+		</Box>
+	);
+}
+
+export type DegradedNoteProps = {readonly reasons: readonly string[]; readonly width: number};
+
+/** Partial answers say so: a source with skipped lines, a cache that could not be written. */
+export function DegradedNote({reasons, width}: DegradedNoteProps) {
+	if (reasons.length === 0) {
+		return null;
+	}
+
+	return (
+		<Box paddingX={1}>
+			<Text color={theme.warning} wrap="truncate">
+				! {reasons.length === 1 ? reasons[0]!.slice(0, width - 4) : `${reasons.length} warnings: ${reasons[0]!.slice(0, width - 20)}`}
+			</Text>
+		</Box>
+	);
+}

@@ -1,0 +1,87 @@
+/**
+ * The one table of key bindings. Screens match input against it, the footer shows the hints of
+ * the active screen, and the help overlay lists every row: they cannot drift apart.
+ */
+export type KeyInfo = {
+	readonly upArrow?: boolean;
+	readonly downArrow?: boolean;
+	readonly leftArrow?: boolean;
+	readonly rightArrow?: boolean;
+	readonly pageUp?: boolean;
+	readonly pageDown?: boolean;
+	readonly return?: boolean;
+	readonly escape?: boolean;
+	readonly tab?: boolean;
+	readonly shift?: boolean;
+	readonly backspace?: boolean;
+	readonly delete?: boolean;
+	readonly ctrl?: boolean;
+	readonly meta?: boolean;
+};
+
+export type Scope = 'global' | 'list' | 'standup' | 'triage' | 'pickup' | 'checkpoints' | 'project' | 'query' | 'form' | 'confirm';
+
+export type Binding = {
+	readonly command: string;
+	readonly keys: string;
+	readonly description: string;
+	readonly scope: Scope;
+	readonly matches: (input: string, key: KeyInfo) => boolean;
+};
+
+const char = (...chars: string[]) => (input: string, key: KeyInfo) => !key.ctrl && !key.meta && chars.includes(input);
+
+export const bindings: readonly Binding[] = [
+	{command: 'help', keys: '?', description: 'show or hide this help', scope: 'global', matches: char('?')},
+	{command: 'next-screen', keys: 'tab', description: 'next screen', scope: 'global', matches: (_input, key) => Boolean(key.tab) && !key.shift},
+	{command: 'previous-screen', keys: 'shift+tab', description: 'previous screen', scope: 'global', matches: (_input, key) => Boolean(key.tab && key.shift)},
+	{command: 'go-screen', keys: '1–6', description: 'stand-up, unfinished, checkpoints, project, query, pickup', scope: 'global', matches: (input, key) => !key.ctrl && /^[1-6]$/.test(input)},
+	{command: 'back', keys: 'esc', description: 'back (or quit from the first screen)', scope: 'global', matches: (_input, key) => Boolean(key.escape)},
+	{command: 'quit', keys: 'q', description: 'quit', scope: 'global', matches: char('q')},
+	{command: 'refresh', keys: 'r', description: 'reload this screen', scope: 'global', matches: char('r')},
+	{command: 'down', keys: '↓ / j', description: 'next row', scope: 'list', matches: (input, key) => Boolean(key.downArrow) || (input === 'j' && !key.ctrl)},
+	{command: 'up', keys: '↑ / k', description: 'previous row', scope: 'list', matches: (input, key) => Boolean(key.upArrow) || (input === 'k' && !key.ctrl)},
+	{command: 'page-down', keys: 'pgdn / space', description: 'next page of rows', scope: 'list', matches: (input, key) => Boolean(key.pageDown) || input === ' '},
+	{command: 'page-up', keys: 'pgup / b', description: 'previous page of rows', scope: 'list', matches: (input, key) => Boolean(key.pageUp) || input === 'b'},
+	{command: 'home', keys: 'g', description: 'first row', scope: 'list', matches: char('g')},
+	{command: 'end', keys: 'G', description: 'last row', scope: 'list', matches: char('G')},
+	{command: 'open', keys: 'enter', description: 'open the selected session\'s pickup', scope: 'triage', matches: (_input, key) => Boolean(key.return)},
+	{command: 'filter', keys: '/', description: 'filter as you type (title, project, source, reasons)', scope: 'triage', matches: char('/')},
+	{command: 'sort', keys: 's', description: 'cycle sort: age, project, confidence', scope: 'triage', matches: char('s')},
+	{command: 'source-filter', keys: 'f', description: 'cycle the source filter', scope: 'triage', matches: char('f')},
+	{command: 'checkpoint', keys: 'c', description: 'record a checkpoint for the selected session', scope: 'triage', matches: char('c')},
+	{command: 'complete', keys: 'd', description: 'mark the selected session completed (asks first)', scope: 'triage', matches: char('d')},
+	{command: 'supersede', keys: 'x', description: 'mark the selected session superseded (asks first)', scope: 'triage', matches: char('x')},
+	{command: 'open', keys: 'enter', description: 'open the selected session\'s pickup', scope: 'standup', matches: (_input, key) => Boolean(key.return)},
+	{command: 'resume', keys: 'enter', description: 'leave and print the resume commands (runs nothing)', scope: 'pickup', matches: (_input, key) => Boolean(key.return)},
+	{command: 'new-checkpoint', keys: 'n', description: 'record a checkpoint', scope: 'checkpoints', matches: char('n')},
+	{command: 'next-page', keys: 'n', description: 'next page', scope: 'project', matches: char('n')},
+	{command: 'previous-page', keys: 'p', description: 'previous page', scope: 'project', matches: char('p')},
+	{command: 'edit-query', keys: '/', description: 'type a query (enter searches)', scope: 'query', matches: char('/')},
+	{command: 'submit', keys: 'enter', description: 'save (checks every field first)', scope: 'form', matches: (_input, key) => Boolean(key.return)},
+	{command: 'next-field', keys: 'tab / ↓', description: 'next field (←/→ change the status)', scope: 'form', matches: (_input, key) => Boolean(key.tab) || Boolean(key.downArrow)},
+	{command: 'cancel', keys: 'esc', description: 'cancel', scope: 'form', matches: (_input, key) => Boolean(key.escape)},
+	{command: 'yes', keys: 'y', description: 'confirm', scope: 'confirm', matches: char('y', 'Y')},
+	{command: 'no', keys: 'n / esc', description: 'cancel', scope: 'confirm', matches: (input, key) => input === 'n' || input === 'N' || Boolean(key.escape)},
+];
+
+/** The first binding of a scope that matches the key, by command name. */
+export function commandFor(scopes: readonly Scope[], input: string, key: KeyInfo): string | undefined {
+	for (const scope of scopes) {
+		const binding = bindings.find(candidate => candidate.scope === scope && candidate.matches(input, key));
+		if (binding) {
+			return binding.command;
+		}
+	}
+
+	return undefined;
+}
+
+/** The footer: the active screen's own keys first, then moving and switching screens. */
+export function hintsFor(scope: Scope, limit = 6): string {
+	const own = bindings
+		.filter(binding => binding.scope === scope)
+		.slice(0, limit)
+		.map(binding => `${binding.keys.split(' / ')[0]} ${binding.command.replaceAll('-', ' ')}`);
+	return [...own, '↑↓ move', 'tab screens'].join(' · ');
+}

@@ -1,0 +1,51 @@
+import {useEffect, useState} from 'react';
+import {useInput} from 'ink';
+import type {ProjectBrief} from '../../engine/knowledge/project.js';
+import type {EngineClient} from '../engine-client.js';
+import {commandFor} from '../keys.js';
+import {EmptyState, ErrorState, Loading} from '../components/states.js';
+import {useEngine} from '../hooks/use-engine.js';
+import {ProjectView} from './view.js';
+
+export type ProjectProps = {readonly client: EngineClient; readonly active: boolean; readonly width: number; readonly height: number; readonly onCounts: (counts: string) => void};
+
+export const noKnowledgeBase = {title: 'No knowledge base is configured.', hint: 'Create one with: engi init "$HOME/kb"  (or pass --root <dir>, or set ENGI_ROOT)'};
+
+export function Project({client, active, width, height, onCounts}: ProjectProps) {
+	const hasKb = client.hasKnowledgeBase();
+	const pageSize = Math.max(5, Math.floor((height - 2) / 2));
+	const [offset, setOffset] = useState(0);
+	const loaded = useEngine(async () => (hasKb ? ((await client.project({offset, limit: pageSize})) as ProjectBrief) : undefined), `project:${offset}:${pageSize}`);
+	useEffect(() => {
+		if (loaded.status === 'ready' && loaded.data) {
+			onCounts(`${loaded.data.total} open tasks · ${Object.keys(loaded.data.projects).length} projects`);
+		}
+	}, [loaded.status]);
+	useInput(
+		(input, key) => {
+			const command = commandFor(['project'], input, key);
+			if (command === 'next-page' && loaded.status === 'ready' && loaded.data?.next_offset !== null && loaded.data) {
+				setOffset(loaded.data.next_offset!);
+			} else if (command === 'previous-page') {
+				setOffset(value => Math.max(0, value - pageSize));
+			} else if (input === 'r') {
+				loaded.reload();
+			}
+		},
+		{isActive: active},
+	);
+
+	if (!hasKb) {
+		return <EmptyState title={noKnowledgeBase.title} hint={noKnowledgeBase.hint} />;
+	}
+
+	if (loaded.status === 'loading') {
+		return <Loading label="the project brief" />;
+	}
+
+	if (loaded.status === 'error') {
+		return <ErrorState message={loaded.error} hint={loaded.hint} />;
+	}
+
+	return <ProjectView brief={loaded.data!} width={width} height={height} />;
+}

@@ -1,0 +1,74 @@
+import {useEffect, useState} from 'react';
+import {useInput} from 'ink';
+import type {QueryOutput} from '../../engine/knowledge/query-schema.js';
+import type {EngineClient} from '../engine-client.js';
+import {commandFor} from '../keys.js';
+import {EmptyState, ErrorState} from '../components/states.js';
+import {noKnowledgeBase} from '../project/index.js';
+import {QueryView} from './view.js';
+
+export type QueryProps = {readonly client: EngineClient; readonly active: boolean; readonly width: number; readonly height: number; readonly initial?: string; readonly onCapture: (capturing: boolean) => void; readonly onCounts: (counts: string) => void};
+
+export function Query({client, active, width, height, initial, onCapture, onCounts}: QueryProps) {
+	const hasKb = client.hasKnowledgeBase();
+	const [text, setText] = useState(initial ?? '');
+	const [editing, setEditing] = useState(!initial);
+	const [result, setResult] = useState<Extract<QueryOutput, {view: 'context'}> | null>(null);
+	const [error, setError] = useState<string | null>(null);
+	const run = (q: string) => {
+		if (!q.trim()) {
+			return;
+		}
+
+		client.query(q).then(
+			output => {
+				if (output.view === 'context') {
+					setResult(output);
+					setError(null);
+					onCounts(`${output.total} matches for “${q}”`);
+				}
+			},
+			(failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
+		);
+	};
+
+	useEffect(() => {
+		if (initial && hasKb) {
+			run(initial);
+		}
+	}, []);
+	useEffect(() => onCapture(active && editing && hasKb), [active, editing, hasKb]);
+	useInput(
+		(input, key) => {
+			if (editing) {
+				if (key.escape) {
+					setEditing(false);
+				} else if (key.return) {
+					setEditing(false);
+					run(text);
+				} else if (key.backspace || key.delete) {
+					setText(value => [...value].slice(0, -1).join(''));
+				} else if (input && !key.ctrl && !key.meta) {
+					setText(value => value + input);
+				}
+
+				return;
+			}
+
+			if (commandFor(['query'], input, key) === 'edit-query') {
+				setEditing(true);
+			}
+		},
+		{isActive: active && hasKb},
+	);
+
+	if (!hasKb) {
+		return <EmptyState title={noKnowledgeBase.title} hint={noKnowledgeBase.hint} />;
+	}
+
+	if (error) {
+		return <ErrorState message={error} />;
+	}
+
+	return <QueryView text={text} editing={editing} result={result} width={width} height={height} />;
+}

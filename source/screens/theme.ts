@@ -1,0 +1,53 @@
+/**
+ * Colours and symbols in one place. Ink (through chalk) drops colour under NO_COLOR, FORCE_COLOR=0
+ * or a pipe; meaning never rests on colour alone, so every status also has a word or a symbol.
+ */
+export const theme = {
+	accent: 'cyan',
+	muted: 'gray',
+	selected: 'cyan',
+	warning: 'yellow',
+	error: 'red',
+	ok: 'green',
+	confidence: {high: 'red', medium: 'yellow', low: 'gray'} as Record<string, string>,
+	status: {active: 'green', blocked: 'red', completed: 'gray', superseded: 'gray'} as Record<string, string>,
+	pointer: '›',
+};
+
+export type ScreenId = 'standup' | 'unfinished' | 'checkpoints' | 'project' | 'query' | 'pickup';
+
+export const screenOrder: readonly ScreenId[] = ['standup', 'unfinished', 'checkpoints', 'project', 'query', 'pickup'];
+
+export const screenTitles: Record<ScreenId, string> = {
+	standup: 'Stand-up',
+	unfinished: 'Unfinished',
+	checkpoints: 'Checkpoints',
+	project: 'Project',
+	query: 'Query',
+	pickup: 'Pickup',
+};
+
+/** A compact age: 5m, 3h, 2d. */
+export function ageOf(iso: string | null, now: Date): string {
+	if (!iso) {
+		return '?';
+	}
+
+	const minutes = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 60_000));
+	if (minutes < 60) {
+		return `${minutes}m`;
+	}
+
+	const hours = Math.round(minutes / 60);
+	return hours < 48 ? `${hours}h` : `${Math.round(hours / 24)}d`;
+}
+
+/** One line, cut to `width` characters with an ellipsis. */
+export function fit(text: string, width: number): string {
+	const single = text.replaceAll(/\s+/g, ' ').trim();
+	if (width <= 1) {
+		return single.slice(0, Math.max(0, width));
+	}
+
+	return single.length <= width ? single : single.slice(0, width - 1) + '…';
+}

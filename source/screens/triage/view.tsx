@@ -1,0 +1,60 @@
+import {Box, Text} from 'ink';
+import type {Candidate} from '../../engine/sessions/unfinished.js';
+import {VirtualList} from '../components/virtual-list.js';
+import {ageOf, fit, theme} from '../theme.js';
+import type {TriageState} from './state.js';
+
+export type TriageViewProps = {
+	readonly rows: readonly Candidate[];
+	readonly total: number;
+	readonly state: TriageState;
+	readonly width: number;
+	readonly now: Date;
+};
+
+function Row({candidate, width, now}: {candidate: Candidate; width: number; now: Date}) {
+	const reason = candidate.reasons[0]?.code.replaceAll('_', ' ') ?? (candidate.active_now ? 'active now' : '');
+	const left = `${ageOf(candidate.modified, now).padStart(4)} ${candidate.source.padEnd(12)}`;
+	const room = Math.max(10, width - left.length - 7);
+	return (
+		<Text wrap="truncate">
+			{left}
+			<Text color={theme.confidence[candidate.confidence]}>{candidate.confidence.padEnd(7)}</Text>
+			{fit(`${candidate.title ?? '(no request)'} — ${reason}`, room)}
+		</Text>
+	);
+}
+
+/** The unfinished list: a status line, then only the rows that fit. */
+export function TriageView({rows, total, state, width, now}: TriageViewProps) {
+	const status = [
+		`${rows.length} of ${total}`,
+		`sort ${state.sort}`,
+		state.source ? `source ${state.source}` : 'all sources',
+		state.filtering || state.filter ? `filter /${state.filter}${state.filtering ? '▏' : ''}` : '',
+	]
+		.filter(Boolean)
+		.join(' · ');
+	const selected = rows[state.cursor];
+	return (
+		<Box flexDirection="column">
+			<Text color={theme.accent} wrap="truncate">
+				{fit(status, width)}
+			</Text>
+			{rows.length === 0 ? (
+				<Text color={theme.muted}>{total === 0 ? 'Nothing unfinished in this window.' : 'No candidate matches the filter.'}</Text>
+			) : (
+				<VirtualList items={rows} cursor={state.cursor} top={state.top} height={state.height} rowKey={row => `${row.source}:${row.id}`} render={row => <Row candidate={row} width={width - 2} now={now} />} />
+			)}
+			{state.confirm ? (
+				<Text color={theme.warning} wrap="truncate">
+					{fit(`Mark ${state.confirm.id} ${state.confirm.status}? It records a checkpoint. y / n`, width)}
+				</Text>
+			) : selected ? (
+				<Text color={theme.muted} wrap="truncate">
+					{fit(state.message ?? `${selected.project} · ${selected.id}${selected.reasons[0] ? ` · ${selected.reasons[0].detail}` : ''}`, width)}
+				</Text>
+			) : null}
+		</Box>
+	);
+}

@@ -1,0 +1,28 @@
+/**
+ * The dashboard's entry, and the only module that imports ink and react. The CLI reaches it
+ * through a dynamic import, so JSON-mode calls never pay for the UI stack.
+ */
+import {render} from 'ink';
+import type {Deps} from './engine/deps.js';
+import {App, type TuiResult} from './screens/app.js';
+import {createEngineClient, type Scope} from './screens/engine-client.js';
+import type {PickupTarget} from './screens/pickup/index.js';
+import type {ScreenId} from './screens/theme.js';
+
+export type TuiRequest = {
+	readonly screen: ScreenId;
+	readonly deps: Deps;
+	readonly scope: Scope;
+	readonly rootFlag: string | undefined;
+	readonly query?: string;
+	readonly target?: PickupTarget;
+};
+
+export async function runTui(request: TuiRequest): Promise<TuiResult> {
+	const client = await createEngineClient(request.deps, request.scope, request.rootFlag);
+	const instance = render(<App client={client} initialScreen={request.screen} initialQuery={request.query} initialTarget={request.target} />, {exitOnCtrlC: true, patchConsole: false});
+	const result = (await instance.waitUntilExit()) as TuiResult | undefined;
+	return result ?? {kind: 'quit'};
+}
+
+export type {TuiResult};
