@@ -7,6 +7,7 @@ import {schemaName, type CommandContext, type CommandDefinition, type OutputForm
 import {commandHelpText, generalHelpText, renderHelp} from './cli/help.js';
 import {commandGroups, commandTable, groupDefaults} from './commands.js';
 import {asEngiError, printError, printHuman, printJson} from './output/print.js';
+import {openScreen} from './cli/open-screen.js';
 
 export type Io = {
 	readonly stdin: NodeJS.ReadableStream & {isTTY?: boolean};
@@ -173,7 +174,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 			stdin: io.stdin,
 		};
 		if (interactive && command.screen) {
-			return await openScreen(command.screen, flags as Record<string, unknown>, split.globals.root, deps, io);
+			return await openScreen(command.screen, flags as Record<string, unknown>, split.globals.root, deps, io.stdout);
 		}
 
 		const outcome = await command.run(flags, context);
@@ -205,25 +206,5 @@ async function openDashboard(args: readonly string[], rootFlag: string | undefin
 		throw new EngiError('unknown_flag', error instanceof Error ? error.message : String(error), {hint: 'the dashboard takes --since, --all-projects, --project and --source'});
 	}
 
-	return openScreen('standup', values, rootFlag, deps, io);
-}
-
-/** Opens a screen of the dashboard with a command's flags, then acts on what the person chose. */
-async function openScreen(screen: string, flags: Record<string, unknown>, rootFlag: string | undefined, deps: Deps, io: Io): Promise<number> {
-	const {runTui} = await import('./tui.js');
-	const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
-	const result = await runTui({
-		screen: screen as Parameters<typeof runTui>[0]['screen'],
-		deps,
-		rootFlag,
-		scope: {since: text('since'), allProjects: Boolean(flags['all-projects']), project: text('project'), source: text('source')},
-		query: text('q'),
-		target: screen === 'pickup' && text('id') ? {id: text('id')!, source: text('source') ?? 'auto'} : undefined,
-	});
-	if (result.kind === 'pickup') {
-		const {printPickupChoice} = await import('./output/pickup-choice.js');
-		printPickupChoice(io.stdout, result.pickup, deps);
-	}
-
-	return 0;
+	return openScreen('standup', values, rootFlag, deps, io.stdout);
 }

@@ -65,7 +65,7 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 			for (const budget of budgets) {
 				let brief;
 				try {
-					brief = await briefOf(located, {budget, exactTokens: false});
+					brief = await briefOf(located, {budget, exactTokens: false, cwd: process.cwd()});
 				} catch (error) {
 					assert.equal((error as {code?: string}).code, 'budget_too_small', String(error));
 					assert.ok(budget < 1000, `${session.id}: even ${budget} tokens were refused`);
@@ -81,7 +81,7 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 				fitted++;
 			}
 
-			const precise = await briefOf(located, {budget: 1000, exactTokens: true}).catch(() => undefined);
+			const precise = await briefOf(located, {budget: 1000, exactTokens: true, cwd: process.cwd()}).catch(() => undefined);
 			if (precise) {
 				assert.equal(precise.tokens, exact(JSON.stringify({schema: 'engi.resume.v1', ...precise})), `${session.id}: --exact-tokens is exact`);
 				assert.ok(precise.tokens <= 1000);
@@ -101,7 +101,7 @@ test('a brief drops the least recent optional items first and says what it omitt
 	const deps: Deps = {env, cwd: base, now: () => new Date('2026-11-29T12:00:00Z'), platform: process.platform};
 	const located = locateSession({id: '11111111-1111-4111-8111-111111111111', source: 'claude'}, deps);
 	try {
-		const full = await briefOf(located, {budget: 100_000, exactTokens: false});
+		const full = await briefOf(located, {budget: 100_000, exactTokens: false, cwd: process.cwd()});
 		assert.deepEqual(full.omitted, []);
 		assert.deepEqual(full.files_touched.map(file => file.path), ['/work/app/src/parser.ts', '/work/app/src/lines.ts']);
 		assert.deepEqual(full.commands.map(command => [command.command, command.status, command.exit_code]), [['npm test', 'failed', 1]]);
@@ -109,7 +109,7 @@ test('a brief drops the least recent optional items first and says what it omitt
 		assert.equal(full.latest_user?.text, 'Now also handle CRLF line endings');
 		assert.match(full.notice, /untrusted evidence/);
 		assert.deepEqual(full.expand, ['engi read 11111111-1111-4111-8111-111111111111 --source claude --lines 6,8,11,12,13,14,19,20,21,22']);
-		const tight = await briefOf(located, {budget: full.tokens - 120, exactTokens: false});
+		const tight = await briefOf(located, {budget: full.tokens - 120, exactTokens: false, cwd: process.cwd()});
 		assert.ok(tight.tokens <= full.tokens - 120);
 		assert.ok(tight.omitted.length > 0);
 		const kept = [...tight.files_touched, ...tight.commands, ...tight.tool_failures].map(item => item.line);

@@ -72,7 +72,7 @@ test('unfinished: checkpoints add and remove candidates; a session being written
 	const recent = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
 	const clean = writeClaudeSession(projects, 'cccccccc-0000-4000-8000-000000000001', project, [{user: 'add a README', assistant: 'Added README.md.', at: recent(90)}]);
 	const open = writeClaudeSession(projects, 'cccccccc-0000-4000-8000-000000000002', project, [{user: 'port the tests to node:test', at: recent(60)}]);
-	const live = writeClaudeSession(projects, 'cccccccc-0000-4000-8000-000000000003', project, [{user: 'still typing', at: recent(0)}]);
+	writeClaudeSession(projects, 'cccccccc-0000-4000-8000-000000000003', project, [{user: 'still typing', at: recent(0)}]);
 	for (const [path, minutes] of [[clean, 90], [open, 60]] as const) {
 		utimesSync(path, new Date(now - minutes * 60_000), new Date(now - minutes * 60_000));
 	}

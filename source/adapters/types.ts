@@ -63,6 +63,11 @@ type AdapterBase = {
 	 * ~/.codex) or the store directory itself (e.g. ~/.codex/sessions), or a database file.
 	 */
 	resolveRoot(path: string): string[];
+	/**
+	 * False for stores that usually leave tool results out (Cursor's IDE exports): a call
+	 * without a result is then not evidence of unfinished work.
+	 */
+	readonly recordsToolResults?: boolean;
 	/** Lists the session units under a store root. Must not parse files. */
 	discover(root: string): DiscoveredUnit[];
 	/**

@@ -1,5 +1,6 @@
 import {useCallback, useState} from 'react';
-import {Box, useApp, useInput} from 'ink';
+import {Box, useApp} from 'ink';
+import {useKeys} from './hooks/use-keys.js';
 import type {Candidate} from '../engine/sessions/unfinished.js';
 import type {PickupOutput} from '../engine/sessions/pickup.js';
 import {Checkpoints, type FormRequest} from './checkpoints/index.js';
@@ -26,6 +27,8 @@ export type AppProps = {
 	readonly now?: Date;
 	/** Terminal size for tests, where there is no real terminal to ask. */
 	readonly size?: {columns: number; rows: number};
+	/** Told what the person decided, just before the app exits with it. */
+	readonly onDecision?: (result: TuiResult) => void;
 };
 
 const scopeOf: Record<ScreenId, Scope> = {standup: 'standup', unfinished: 'triage', checkpoints: 'checkpoints', project: 'project', query: 'query', pickup: 'pickup'};
@@ -35,8 +38,12 @@ const scopeOf: Record<ScreenId, Scope> = {standup: 'standup', unfinished: 'triag
  * global keys, and the help overlay. Screens decide; the app only routes and, when a pickup is
  * chosen, exits with it so the CLI can print the commands after Ink has let go of the terminal.
  */
-export function App({client, initialScreen, initialQuery, initialTarget, now, size}: AppProps) {
-	const {exit} = useApp();
+export function App({client, initialScreen, initialQuery, initialTarget, now, size, onDecision}: AppProps) {
+	const {exit: exitApp} = useApp();
+	const exit = (result: TuiResult) => {
+		onDecision?.(result);
+		exitApp(result);
+	};
 	const terminal = useTerminalSize();
 	const {columns, rows} = size ?? terminal;
 	const width = Math.max(40, columns);
@@ -67,7 +74,7 @@ export function App({client, initialScreen, initialQuery, initialTarget, now, si
 	}, []);
 	const countsFor = (id: ScreenId) => (text: string) => setCounts(current => (current[id] === text ? current : {...current, [id]: text}));
 
-	useInput((input, key) => {
+	useKeys((input, key) => {
 		if (help.open) {
 			if (input === '?' || key.escape || input === 'q') {
 				setHelp({open: false, offset: 0});
@@ -116,7 +123,7 @@ export function App({client, initialScreen, initialQuery, initialTarget, now, si
 			default:
 				break;
 		}
-	});
+	}, {isActive: true});
 
 	const bodyHeight = height - 3;
 	const show = (id: ScreenId) => (visited.has(id) ? {display: screen === id ? ('flex' as const) : ('none' as const)} : undefined);

@@ -51,3 +51,17 @@ export function fit(text: string, width: number): string {
 
 	return single.length <= width ? single : single.slice(0, width - 1) + '…';
 }
+
+/**
+ * The text of a field being edited: kept exactly as typed (spaces included, so the caret sits
+ * where the next letter goes), on one line, and when too long the end is shown, since that is
+ * where typing happens.
+ */
+export function editable(text: string, width: number): string {
+	const single = text.replaceAll(/[\r\n\t]/g, ' ');
+	if (single.length <= width) {
+		return single;
+	}
+
+	return width <= 1 ? single.slice(-Math.max(0, width)) : '…' + single.slice(single.length - width + 1);
+}

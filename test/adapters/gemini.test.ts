@@ -8,7 +8,6 @@ import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../
 
 const store = join(fixtureStores, 'gemini');
 const tmp = join(store, 'tmp');
-const webappChats = join(tmp, 'webapp', 'chats');
 const legacyHashDirectory = createHash('sha256').update('/work/legacy-api').digest('hex');
 const byId = () => new Map(readStore(geminiAdapter, store).map(session => [session.summary.id, session]));
 

@@ -11,7 +11,6 @@ import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../
 const store = join(fixtureStores, 'vscode');
 const code = join(store, 'Code');
 const insiders = join(store, 'Code - Insiders');
-const webapp = join(code, 'User', 'workspaceStorage', '7d3c1e0b9a4f4c2d8e6b5a4c3d2e1f00', 'chatSessions');
 const cafe = join(insiders, 'User', 'workspaceStorage', 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'chatSessions');
 const logId = '4f8e2a10-6b1c-4d2e-9f3a-5c7b8d9e0a11';
 const snapshotId = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';

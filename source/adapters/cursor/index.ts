@@ -7,6 +7,7 @@ export const cursorAdapter: JsonlAdapter = {
 	id: 'cursor',
 	label: 'Cursor',
 	format: 'jsonl',
+	recordsToolResults: false,
 	defaultRoots: cursorRoots,
 	resolveRoot: resolveCursorRoot,
 	discover: discoverCursor,

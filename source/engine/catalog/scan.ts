@@ -132,7 +132,7 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 		row: {
 			...baseRow(adapter.id, root, unit, 'jsonl'),
 			summary: summarizer.finish(),
-			tail: computeTail(tailEvents, tailStart > 0),
+			tail: computeTail(tailEvents, tailStart > 0, {recordsToolResults: adapter.recordsToolResults}),
 			records,
 			skipped: scan.skipped,
 			scanned_bytes: scan.endOffset,
@@ -190,7 +190,7 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 		row: {
 			...baseRow(adapter.id, root, unit, 'jsonl'),
 			summary: summarizer.finish(),
-			tail: computeTail(tailEvents, tailStart > 0),
+			tail: computeTail(tailEvents, tailStart > 0, {recordsToolResults: adapter.recordsToolResults}),
 			records,
 			skipped: previous.skipped + grown.skipped,
 			scanned_bytes: grown.endOffset,
@@ -217,7 +217,7 @@ function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: strin
 			row: {
 				...baseRow(adapter.id, root, unit, adapter.format),
 				summary: summarizer.finish(),
-				tail: computeTail(events, false),
+				tail: computeTail(events, false, {recordsToolResults: adapter.recordsToolResults}),
 				records: loaded.rows.length,
 				skipped: loaded.skipped,
 				scanned_bytes: unit.size,

@@ -7,7 +7,7 @@ import type {Migration} from '../util/sqlite.js';
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 3,
+		version: 4,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (

@@ -64,7 +64,7 @@ function firstRequest(located: LocatedSession): SessionEvent | undefined {
 export function buildFullBrief(located: LocatedSession, checkpoint: Checkpoint | undefined, commands: {resume: string; native: string | null}): Brief {
 	const window = readWindow(located);
 	const events = window.events.filter(event => !event.sidechain);
-	const tail = computeTail(window.events, window.bounded);
+	const tail = computeTail(window.events, window.bounded, {recordsToolResults: located.adapter.recordsToolResults});
 	const results = new Map(events.filter(event => event.kind === 'tool_result' && event.result?.call_id).map(event => [event.result!.call_id!, event]));
 	const toolName = new Map(events.filter(event => event.kind === 'tool_call' && event.tool?.call_id).map(event => [event.tool!.call_id!, event.tool!.name]));
 	const humanRequests = events.filter(event => event.kind === 'user' && event.human);

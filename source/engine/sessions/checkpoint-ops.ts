@@ -1,4 +1,4 @@
-import {existsSync, readFileSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {isSourceId} from '../../adapters/types.js';
@@ -9,7 +9,7 @@ import {EngiError} from '../errors.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import {projectOf} from '../util/project.js';
 import {checkpointDraftSchema, checkpointSchema, type Checkpoint, type CheckpointDraft} from './checkpoint-schema.js';
-import {appendCheckpoint, checkpointsPath, readCheckpoints} from './checkpoints.js';
+import {appendCheckpoint, checkpointRootOf, checkpointsPath, readCheckpoints} from './checkpoints.js';
 import {checkpointLookup, collectCandidates, defaultSince} from './unfinished.js';
 
 export const checkpointRecordOutputSchema = z.object({status: z.literal('recorded'), path: z.string(), inherited: z.array(z.string()), checkpoint: checkpointSchema});
@@ -33,7 +33,7 @@ function sessionFacts(id: string, deps: Deps): SessionFacts {
 export function unambiguousSession(deps: Deps, projectFlag: string | undefined): SessionFacts {
 	const view = openCatalogView({allProjects: false, project: projectFlag, since: defaultSince(deps.now()), includeSubagents: true}, deps);
 	try {
-		const candidates = collectCandidates(listCatalogRows(view.db, view.filter), deps.now(), checkpointLookup());
+		const candidates = collectCandidates(listCatalogRows(view.db, view.filter), deps.now(), checkpointLookup(deps.cwd));
 		const strong = candidates.filter(candidate => candidate.confidence !== 'low');
 		const chosen = candidates.length === 1 ? candidates : strong.length === 1 ? strong : [];
 		if (chosen.length === 1) {
@@ -47,19 +47,6 @@ export function unambiguousSession(deps: Deps, projectFlag: string | undefined):
 	} finally {
 		view.close();
 	}
-}
-
-/** Where a session's checkpoints live: --project, else the session's own project if present here, else the working directory's. */
-function checkpointRoot(deps: Deps, projectFlag: string | undefined, recorded: string | null): string {
-	if (projectFlag !== undefined) {
-		return projectOf(resolve(deps.cwd, projectFlag)).root;
-	}
-
-	if (recorded && existsSync(recorded)) {
-		return projectOf(recorded).root;
-	}
-
-	return projectOf(deps.cwd).root;
 }
 
 async function readDraftFile(file: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<CheckpointDraft> {
@@ -107,7 +94,7 @@ export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.Readabl
 	const defined = Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== undefined && key !== 'file')) as CheckpointDraft;
 	const draft: CheckpointDraft = {...fromFile, ...defined};
 	const facts = draft.session ? sessionFacts(normalizeSessionId(draft.session), deps) : unambiguousSession(deps, draft.project);
-	const root = checkpointRoot(deps, draft.project, facts.project);
+	const root = checkpointRootOf(facts.project, deps.cwd, draft.project);
 	const previous = readCheckpoints(root).latest.get(facts.id);
 	const source = draft.source ?? facts.source ?? previous?.source ?? 'unknown';
 	if (source !== 'unknown' && !isSourceId(source)) {
@@ -140,7 +127,7 @@ export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.Readabl
 
 export function showCheckpoint(input: {session?: string; project?: string}, deps: Deps) {
 	const facts = input.session ? sessionFacts(normalizeSessionId(input.session), deps) : unambiguousSession(deps, input.project);
-	const root = checkpointRoot(deps, input.project, facts.project);
+	const root = checkpointRootOf(facts.project, deps.cwd, input.project);
 	const checkpoint = readCheckpoints(root).latest.get(facts.id);
 	if (!checkpoint) {
 		throw new EngiError('checkpoint_not_found', `no checkpoint for session ${facts.id} in ${checkpointsPath(root)}`, {hint: 'record one with engi checkpoint record --session <id> --objective <text>'});

@@ -1,13 +1,32 @@
 import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, writeFileSync} from 'node:fs';
 import {endsWithNewline, writeAll} from '../util/files.js';
-import {join} from 'node:path';
+import {join, resolve} from 'node:path';
 import {EngiError} from '../errors.js';
 import {withExclusiveLock} from '../kb/lock.js';
 import {decodeLine, forEachLine} from '../util/lines.js';
+import {projectOf} from '../util/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 
 export function checkpointsPath(projectRoot: string): string {
 	return join(projectRoot, '.engi', 'checkpoints.jsonl');
+}
+
+/**
+ * The project whose checkpoint file holds a session's checkpoints: the --project given, else the
+ * session's own recorded project when it exists on this machine, else the working directory's.
+ * Writers and readers both ask here, so a checkpoint recorded for a session whose project is
+ * absent (a copied transcript) is found again by `unfinished`, `resume` and the dashboard.
+ */
+export function checkpointRootOf(recorded: string | null, cwd: string, projectFlag?: string): string {
+	if (projectFlag !== undefined) {
+		return projectOf(resolve(cwd, projectFlag)).root;
+	}
+
+	if (recorded && existsSync(recorded)) {
+		return projectOf(recorded).root;
+	}
+
+	return projectOf(cwd).root;
 }
 
 export type CheckpointFile = {

@@ -41,7 +41,7 @@ export function pickupSession(input: {id?: string; source?: string; sourceRoot?:
 	try {
 		const {row} = located;
 		const id = row.summary.id ?? row.key;
-		const checkpoint = checkpointLookup()(row.summary.project, id);
+		const checkpoint = checkpointLookup(deps.cwd)(row.summary.project, id);
 		const reasons = reasonsFor(row.tail, checkpoint, false);
 		const lines = [...new Set([row.summary.first_human_line, ...reasons.map(reason => reason.line)].filter((line): line is number => typeof line === 'number'))].sort((a, b) => a - b);
 		const commands = resumeCommands(located, input.sourceRoot);

@@ -68,8 +68,8 @@ export type ResumeInput = TargetInput & {
 };
 
 /** Builds the budgeted brief of one located session. */
-export async function briefOf(located: LocatedSession, input: {budget: number; exactTokens: boolean; sourceRoot?: string}): Promise<Brief> {
-	const checkpoint = checkpointLookup()(located.row.summary.project, located.row.summary.id ?? located.row.key);
+export async function briefOf(located: LocatedSession, input: {budget: number; exactTokens: boolean; sourceRoot?: string; cwd: string}): Promise<Brief> {
+	const checkpoint = checkpointLookup(input.cwd)(located.row.summary.project, located.row.summary.id ?? located.row.key);
 	const full = buildFullBrief(located, checkpoint, resumeCommands(located, input.sourceRoot));
 	const count = input.exactTokens ? await exactTokenCounter() : estimateTokens;
 	return fitBrief(full, input.budget, count, {
@@ -104,7 +104,7 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 
 	const located = locateSession({id: target.id, source: target.source, sourceRoot: input.sourceRoot}, deps);
 	try {
-		return await briefOf(located, {budget: input.budget, exactTokens: input.exactTokens, sourceRoot: input.sourceRoot});
+		return await briefOf(located, {budget: input.budget, exactTokens: input.exactTokens, sourceRoot: input.sourceRoot, cwd: deps.cwd});
 	} finally {
 		located.view.close();
 	}

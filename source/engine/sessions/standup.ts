@@ -75,7 +75,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	let candidates: Candidate[];
 	const knownProjects = new Set<string>();
 	try {
-		candidates = collectCandidates(listCatalogRows(view.db, view.filter), now, checkpointLookup());
+		candidates = collectCandidates(listCatalogRows(view.db, view.filter), now, checkpointLookup(deps.cwd));
 		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 		for (const project of recorded) {
 			knownProjects.add(projectOf(project).root);

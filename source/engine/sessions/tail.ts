@@ -92,7 +92,7 @@ export function activeBranch(events: readonly SessionEvent[]): SessionEvent[] {
  * whether anything answered it, tool calls left without results, the last tool failure and any
  * interruption in the final turn. Subagent (sidechain) records never count as the main turn.
  */
-export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean): TailState {
+export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean, options: {recordsToolResults?: boolean} = {}): TailState {
 	const events = activeBranch(allEvents.filter(event => !event.sidechain));
 	const state: TailState = {
 		bounded,
@@ -129,8 +129,9 @@ export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean
 		state.unanswered = {line: state.last_human.line};
 	}
 
-	// Stores that never record tool results (some IDE exports) cannot show a call as pending.
-	const recordsResults = allEvents.some(event => event.kind === 'tool_result');
+	// Stores that leave tool results out (some IDE exports) cannot show a call as pending, unless
+	// this session shows results after all.
+	const recordsResults = options.recordsToolResults !== false || allEvents.some(event => event.kind === 'tool_result');
 	const answered = new Set(finalTurn.filter(event => event.kind === 'tool_result' && event.result?.call_id).map(event => event.result!.call_id!));
 	const callNames = new Map<string, string>();
 	for (const event of finalTurn) {

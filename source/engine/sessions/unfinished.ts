@@ -3,9 +3,8 @@ import type {CatalogRow} from '../catalog/scan.js';
 import {listCatalogRows} from '../catalog/list.js';
 import {openCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
-import {projectOf} from '../util/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
-import {readCheckpoints} from './checkpoints.js';
+import {checkpointRootOf, readCheckpoints} from './checkpoints.js';
 import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
 
 export const candidateSchema = z.object({
@@ -41,15 +40,11 @@ export type UnfinishedOutput = z.infer<typeof unfinishedOutputSchema>;
 
 const activeWindowMs = 2 * 60 * 1000;
 
-/** Reads each project's checkpoint file at most once per call. */
-export function checkpointLookup(): (projectPath: string | null, session: string) => Checkpoint | undefined {
+/** A session's latest checkpoint, found where `checkpoint record` puts it; each file is read at most once per call. */
+export function checkpointLookup(cwd: string): (projectPath: string | null, session: string) => Checkpoint | undefined {
 	const files = new Map<string, Map<string, Checkpoint>>();
 	return (projectPath, session) => {
-		if (!projectPath) {
-			return undefined;
-		}
-
-		const {root} = projectOf(projectPath);
+		const root = checkpointRootOf(projectPath, cwd);
 		let latest = files.get(root);
 		if (!latest) {
 			latest = readCheckpoints(root).latest;
@@ -125,7 +120,7 @@ export function listUnfinished(input: UnfinishedInput, deps: Deps): UnfinishedOu
 	const view = openCatalogView({...input, since, includeSubagents: true}, deps);
 	try {
 		const rows = listCatalogRows(view.db, view.filter);
-		const candidates = collectCandidates(rows, now, checkpointLookup());
+		const candidates = collectCandidates(rows, now, checkpointLookup(deps.cwd));
 		const page = candidates.slice(input.offset, input.offset + input.limit);
 		return {
 			status: 'ok',

@@ -11,6 +11,8 @@ export type FormState = {
 	readonly focus: number;
 	readonly error: string | null;
 	readonly saving: boolean;
+	/** No checkpoint exists for the session yet, so nothing can be inherited and an objective is required. */
+	readonly first: boolean;
 };
 
 export type FormAction =
@@ -31,6 +33,7 @@ export function initialForm(session: string, source: string, previous?: {objecti
 		focus: 0,
 		error: null,
 		saving: false,
+		first: previous === undefined,
 	};
 }
 
@@ -79,6 +82,10 @@ export function draftOf(state: FormState): {draft: CheckpointDraft} | {error: st
 		...(state.values.blockers.trim() ? {blockers: list(state.values.blockers)} : {}),
 		...(state.values.verification.trim() ? {verification: state.values.verification.trim()} : {}),
 	};
+	if (state.first && candidate.objective === undefined) {
+		return {error: 'objective: the first checkpoint of a session needs an objective'};
+	}
+
 	const parsed = checkpointDraftSchema.safeParse(candidate);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];

@@ -1,5 +1,5 @@
-import {useEffect, useReducer, useState} from 'react';
-import {useInput} from 'ink';
+import {useEffect, useLayoutEffect, useReducer, useState} from 'react';
+import {useKeys} from '../hooks/use-keys.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
 import {ErrorState, Loading} from '../components/states.js';
@@ -40,7 +40,8 @@ export function Checkpoints({client, active, width, height, now, request, onRequ
 		return state ? formReducer(state, action) : state;
 	}, null);
 	const checkpoints = loaded.status === 'ready' ? loaded.data.checkpoints : [];
-	useEffect(() => onCapture(form !== null), [form !== null]);
+	// A layout effect, so the app knows before the next key that q and esc belong to the field.
+	useLayoutEffect(() => onCapture(form !== null), [form !== null]);
 	useEffect(() => {
 		if (loaded.status === 'ready') {
 			const blocked = checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length;
@@ -73,7 +74,7 @@ export function Checkpoints({client, active, width, height, now, request, onRequ
 		);
 	};
 
-	useInput(
+	useKeys(
 		(input, key) => {
 			if (form) {
 				if (key.escape) {

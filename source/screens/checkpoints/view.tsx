@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import type {Checkpoint} from '../../engine/sessions/checkpoint-schema.js';
 import {VirtualList} from '../components/virtual-list.js';
-import {ageOf, fit, theme} from '../theme.js';
+import {ageOf, editable, fit, theme} from '../theme.js';
 import {formFields, type FormState} from './form-state.js';
 
 export type CheckpointsViewProps = {readonly checkpoints: readonly Checkpoint[]; readonly project: string; readonly cursor: number; readonly top: number; readonly height: number; readonly width: number; readonly now: Date; readonly message: string | null};
@@ -52,11 +52,11 @@ export function CheckpointFormView({form, width}: {form: FormState; width: numbe
 				const value = field === 'status' ? `‹ ${form.status} ›` : form.values[field];
 				return (
 					<Text key={field} color={focused ? theme.selected : undefined} wrap="truncate">
-						{`${focused ? theme.pointer : ' '} ${labels[field].padEnd(13)}${fit(value, Math.min(width, 80) - 22)}${focused && field !== 'status' ? '▏' : ''}`}
+						{`${focused ? theme.pointer : ' '} ${labels[field].padEnd(13)}${focused && field !== 'status' ? `${editable(value, Math.min(width, 80) - 23)}▏` : fit(value, Math.min(width, 80) - 22)}`}
 					</Text>
 				);
 			})}
-			<Text color={form.error ? theme.error : theme.muted} wrap="truncate">
+			<Text color={form.error ? theme.error : theme.muted} wrap={form.error ? 'wrap' : 'truncate'}>
 				{form.saving ? 'saving…' : (form.error ?? 'enter saves · tab next field · ←/→ status · esc cancels; empty fields are inherited')}
 			</Text>
 		</Box>

@@ -1,5 +1,5 @@
 import {useState} from 'react';
-import {useInput} from 'ink';
+import {useKeys} from '../hooks/use-keys.js';
 import type {PickupOutput} from '../../engine/sessions/pickup.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
@@ -30,7 +30,7 @@ export function Pickup({client, target, active, width, height, onResume, onCount
 		onCounts(`pickup · ${brief.source} ${brief.session_id} · ${brief.tokens} tokens`);
 		return {brief, pickup};
 	}, target ? `${target.source}:${target.id}` : 'none');
-	useInput(
+	useKeys(
 		(input, key) => {
 			const command = commandFor(['pickup', 'list'], input, key);
 			if (command === 'down') {

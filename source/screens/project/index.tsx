@@ -1,5 +1,5 @@
 import {useEffect, useState} from 'react';
-import {useInput} from 'ink';
+import {useKeys} from '../hooks/use-keys.js';
 import type {ProjectBrief} from '../../engine/knowledge/project.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
@@ -21,7 +21,7 @@ export function Project({client, active, width, height, onCounts}: ProjectProps)
 			onCounts(`${loaded.data.total} open tasks · ${Object.keys(loaded.data.projects).length} projects`);
 		}
 	}, [loaded.status]);
-	useInput(
+	useKeys(
 		(input, key) => {
 			const command = commandFor(['project'], input, key);
 			if (command === 'next-page' && loaded.status === 'ready' && loaded.data?.next_offset !== null && loaded.data) {

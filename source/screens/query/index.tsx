@@ -1,5 +1,5 @@
-import {useEffect, useState} from 'react';
-import {useInput} from 'ink';
+import {useEffect, useLayoutEffect, useState} from 'react';
+import {useKeys} from '../hooks/use-keys.js';
 import type {QueryOutput} from '../../engine/knowledge/query-schema.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
@@ -37,8 +37,9 @@ export function Query({client, active, width, height, initial, onCapture, onCoun
 			run(initial);
 		}
 	}, []);
-	useEffect(() => onCapture(active && editing && hasKb), [active, editing, hasKb]);
-	useInput(
+	// A layout effect, so the app knows before the next key that q and esc belong to the field.
+	useLayoutEffect(() => onCapture(active && editing && hasKb), [active, editing, hasKb]);
+	useKeys(
 		(input, key) => {
 			if (editing) {
 				if (key.escape) {

@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import type {QueryOutput} from '../../engine/knowledge/query-schema.js';
-import {fit, theme} from '../theme.js';
+import {editable, fit, theme} from '../theme.js';
 
 type ContextResult = Extract<QueryOutput, {view: 'context'}>;
 
@@ -30,7 +30,7 @@ export function QueryView({text, editing, result, width, height}: QueryViewProps
 	return (
 		<Box flexDirection="column">
 			<Text color={editing ? theme.selected : undefined} wrap="truncate">
-				{fit(`query: ${text}${editing ? '▏' : ''}${!editing && !text ? '  (press / to type, enter to search)' : ''}`, width)}
+				{editing ? `query: ${editable(text, width - 8)}▏` : fit(`query: ${text}${text ? '' : '  (press / to type, enter to search)'}`, width)}
 			</Text>
 			{lines.slice(0, Math.max(1, height - 1)).map((line, index) => (
 				<Text key={index} color={line.tone} wrap="truncate">

@@ -1,5 +1,5 @@
 import {useEffect, useMemo, useState} from 'react';
-import {useInput} from 'ink';
+import {useKeys} from '../hooks/use-keys.js';
 import type {Candidate} from '../../engine/sessions/unfinished.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
@@ -38,7 +38,7 @@ export function Standup({client, active, width, height, now, onOpen, onCounts}: 
 		setTop(current => scrollTo(next, current, listHeight));
 	};
 
-	useInput(
+	useKeys(
 		(input, key) => {
 			switch (commandFor(['standup', 'list'], input, key)) {
 				case 'down':

@@ -1,5 +1,5 @@
-import {useEffect, useMemo, useReducer, useRef} from 'react';
-import {useInput} from 'ink';
+import {useEffect, useLayoutEffect, useMemo, useReducer, useRef} from 'react';
+import {useKeys} from '../hooks/use-keys.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
 import {ErrorState, Loading} from '../components/states.js';
@@ -31,7 +31,8 @@ export function Triage({client, active, width, height, now, onOpen, onCheckpoint
 		filterIndex.current = undefined;
 	}, [candidates]);
 	useEffect(() => dispatch({type: 'resize', height: Math.max(1, height - 2)}), [height]);
-	useEffect(() => onCapture(state.filtering || state.confirm !== null), [state.filtering, state.confirm]);
+	// A layout effect, so the app knows before the next key that q and esc belong to the field.
+	useLayoutEffect(() => onCapture(state.filtering || state.confirm !== null), [state.filtering, state.confirm]);
 	const matches = useMemo(() => {
 		if (state.filter.trim() === '') {
 			return null;
@@ -48,7 +49,7 @@ export function Triage({client, active, width, height, now, onOpen, onCheckpoint
 		}
 	}, [loaded.status, candidates]);
 
-	useInput(
+	useKeys(
 		(input, key) => {
 			if (state.confirm) {
 				const command = commandFor(['confirm'], input, key);

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import type {Candidate} from '../../engine/sessions/unfinished.js';
 import {VirtualList} from '../components/virtual-list.js';
-import {ageOf, fit, theme} from '../theme.js';
+import {ageOf, editable, fit, theme} from '../theme.js';
 import type {TriageState} from './state.js';
 
 export type TriageViewProps = {
@@ -27,19 +27,16 @@ function Row({candidate, width, now}: {candidate: Candidate; width: number; now:
 
 /** The unfinished list: a status line, then only the rows that fit. */
 export function TriageView({rows, total, state, width, now}: TriageViewProps) {
-	const status = [
-		`${rows.length} of ${total}`,
-		`sort ${state.sort}`,
-		state.source ? `source ${state.source}` : 'all sources',
-		state.filtering || state.filter ? `filter /${state.filter}${state.filtering ? '▏' : ''}` : '',
-	]
-		.filter(Boolean)
-		.join(' · ');
+	const base = [`${rows.length} of ${total}`, `sort ${state.sort}`, state.source ? `source ${state.source}` : 'all sources'].join(' · ');
+	// While typing, the filter is shown as typed with the caret at its end; otherwise it is fitted.
+	const status = state.filtering
+		? `${base} · filter /${editable(state.filter, Math.max(1, width - base.length - 12))}▏`
+		: fit(state.filter ? `${base} · filter /${state.filter}` : base, width);
 	const selected = rows[state.cursor];
 	return (
 		<Box flexDirection="column">
 			<Text color={theme.accent} wrap="truncate">
-				{fit(status, width)}
+				{status}
 			</Text>
 			{rows.length === 0 ? (
 				<Text color={theme.muted}>{total === 0 ? 'Nothing unfinished in this window.' : 'No candidate matches the filter.'}</Text>
@@ -48,7 +45,7 @@ export function TriageView({rows, total, state, width, now}: TriageViewProps) {
 			)}
 			{state.confirm ? (
 				<Text color={theme.warning} wrap="truncate">
-					{fit(`Mark ${state.confirm.id} ${state.confirm.status}? It records a checkpoint. y / n`, width)}
+					{fit(`Mark ${state.confirm.id} ${state.confirm.status}? y / n (records a checkpoint)`, width)}
 				</Text>
 			) : selected ? (
 				<Text color={theme.muted} wrap="truncate">

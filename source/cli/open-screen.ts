@@ -1,0 +1,24 @@
+import type {Deps} from '../engine/deps.js';
+
+/**
+ * Opens a screen of the dashboard with a command's flags, then acts on what the person chose.
+ * The UI stack is imported here, on demand, and never on the JSON path.
+ */
+export async function openScreen(screen: string, flags: Record<string, unknown>, rootFlag: string | undefined, deps: Deps, stdout: NodeJS.WritableStream & {isTTY?: boolean}): Promise<number> {
+	const {runTui} = await import('../tui.js');
+	const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
+	const result = await runTui({
+		screen: screen as Parameters<typeof runTui>[0]['screen'],
+		deps,
+		rootFlag,
+		scope: {since: text('since'), allProjects: Boolean(flags['all-projects']), project: text('project'), source: text('source')},
+		query: text('q'),
+		target: screen === 'pickup' && text('id') ? {id: text('id')!, source: text('source') ?? 'auto'} : undefined,
+	});
+	if (result.kind === 'pickup') {
+		const {printPickupChoice} = await import('../output/pickup-choice.js');
+		printPickupChoice(stdout, result.pickup, deps);
+	}
+
+	return 0;
+}

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import type {Candidate} from '../../source/engine/sessions/unfinished.js';
+import {draftOf, formReducer, initialForm} from '../../source/screens/checkpoints/form-state.js';
+import {scrollTo} from '../../source/screens/components/virtual-list.js';
+import {helpLines} from '../../source/screens/components/help-overlay.js';
+import {bindings, commandFor, hintsFor} from '../../source/screens/keys.js';
+import {initialTriage, triageReducer, visibleCandidates, type TriageState} from '../../source/screens/triage/state.js';
+import {buildFilterIndex} from '../../source/screens/triage/filter-index.js';
+
+function candidate(id: string, extra: Partial<Candidate> = {}): Candidate {
+	return {id, source: 'claude', project: '/p', modified: '2026-11-20T00:00:00Z', title: id, classification: 'candidate', confidence: 'low', reasons: [], active_now: false, path: `/x/${id}`, subagents: 0, ...extra};
+}
+
+test('triage: moving, paging and jumping keep the cursor in range and in view', () => {
+	let state = initialTriage(3);
+	state = triageReducer(state, {type: 'move', by: 1, count: 10});
+	assert.deepEqual([state.cursor, state.top], [1, 0]);
+	state = triageReducer(state, {type: 'move', by: 5, count: 10});
+	assert.deepEqual([state.cursor, state.top], [6, 4]);
+	state = triageReducer(state, {type: 'jump', to: 'end', count: 10});
+	assert.deepEqual([state.cursor, state.top], [9, 7]);
+	state = triageReducer(state, {type: 'move', by: 100, count: 10});
+	assert.equal(state.cursor, 9);
+	state = triageReducer(state, {type: 'jump', to: 'start', count: 10});
+	assert.deepEqual([state.cursor, state.top], [0, 0]);
+	state = triageReducer(state, {type: 'move', by: -1, count: 0});
+	assert.equal(state.cursor, 0, 'an empty list has nowhere to go');
+	state = triageReducer({...state, cursor: 8, top: 6}, {type: 'resize', height: 2});
+	assert.deepEqual([state.height, state.top], [2, 7]);
+});
+
+test('triage: sort, source and text filters', () => {
+	const rows = [
+		candidate('a', {modified: '2026-11-20T00:00:00Z', project: '/b', confidence: 'low', source: 'codex', title: 'streaming parser'}),
+		candidate('b', {modified: '2026-11-22T00:00:00Z', project: '/a', confidence: 'high', title: 'retry backoff', reasons: [{code: 'pending_tool_call', detail: 'Bash has no result', line: 3}]}),
+		candidate('c', {modified: '2026-11-21T00:00:00Z', project: '/a', confidence: 'medium', title: 'csv export'}),
+	];
+	let state: TriageState = initialTriage(10);
+	assert.deepEqual(visibleCandidates(rows, state, null).map(row => row.id), ['b', 'c', 'a'], 'newest first');
+	state = triageReducer(state, {type: 'cycle-sort'});
+	assert.equal(state.sort, 'project');
+	assert.deepEqual(visibleCandidates(rows, state, null).map(row => row.id), ['b', 'c', 'a']);
+	state = triageReducer(state, {type: 'cycle-sort'});
+	assert.deepEqual(visibleCandidates(rows, state, null).map(row => row.id), ['b', 'c', 'a']);
+	assert.equal(state.sort, 'confidence');
+	state = triageReducer(state, {type: 'cycle-sort'});
+	assert.equal(state.sort, 'age', 'the cycle wraps');
+	state = triageReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
+	assert.deepEqual(visibleCandidates(rows, state, null).map(row => row.id), ['b', 'c']);
+	state = triageReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
+	state = triageReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
+	assert.equal(state.source, null);
+	const search = buildFilterIndex(rows);
+	assert.deepEqual(visibleCandidates(rows, state, search('stream')).map(row => row.id), ['a'], 'prefix');
+	assert.deepEqual(visibleCandidates(rows, state, search('backof')).map(row => row.id), ['b']);
+	assert.deepEqual(visibleCandidates(rows, state, search('pending tool')).map(row => row.id), ['b'], 'reasons are searchable');
+	assert.deepEqual(visibleCandidates(rows, state, search('codex')).map(row => row.id), ['a'], 'and sources');
+	state = triageReducer(state, {type: 'start-filter'});
+	state = triageReducer(triageReducer(state, {type: 'type', text: 'c'}), {type: 'type', text: 's'});
+	assert.equal(state.filter, 'cs');
+	state = triageReducer(state, {type: 'erase'});
+	assert.equal(state.filter, 'c');
+	assert.deepEqual(triageReducer(state, {type: 'end-filter', keep: false}).filter, '');
+	assert.equal(triageReducer(state, {type: 'end-filter', keep: true}).filter, 'c');
+	state = triageReducer(state, {type: 'ask', confirm: {id: 'b', source: 'claude', status: 'completed'}});
+	assert.equal(state.confirm?.status, 'completed');
+	assert.equal(triageReducer(state, {type: 'answered', message: 'done'}).confirm, null);
+});
+
+test('checkpoint form: typing, fields, status cycle, and the same validation as the CLI', () => {
+	let form = initialForm('s1', 'claude');
+	assert.deepEqual(draftOf(form), {error: 'objective: the first checkpoint of a session needs an objective'});
+	for (const char of 'ship it') {
+		form = formReducer(form, {type: 'type', text: char});
+	}
+
+	assert.equal(form.values.objective, 'ship it');
+	form = formReducer(form, {type: 'erase'});
+	assert.equal(form.values.objective, 'ship i');
+	form = formReducer(form, {type: 'next'});
+	form = formReducer(form, {type: 'type', text: 'x'});
+	assert.equal(form.status, 'active', 'typing into the status field does nothing');
+	form = formReducer(form, {type: 'cycle-status', by: 1});
+	assert.equal(form.status, 'blocked');
+	assert.deepEqual(draftOf(form), {error: 'blockers: a blocked checkpoint needs at least one blocker'});
+	form = formReducer(formReducer(form, {type: 'next'}), {type: 'next'});
+	for (const char of 'waiting, review') {
+		form = formReducer(form, {type: 'type', text: char});
+	}
+
+	const checked = draftOf(form);
+	assert.ok('draft' in checked);
+	assert.deepEqual(checked.draft, {session: 's1', source: 'claude', status: 'blocked', objective: 'ship i', blockers: ['waiting', 'review']});
+	form = formReducer(form, {type: 'previous'});
+	assert.equal(form.focus, 2);
+	assert.equal(formReducer(form, {type: 'failed', error: 'nope'}).error, 'nope');
+	const inherited = initialForm('s2', 'codex', {objective: 'old', status: 'active', next_action: 'go', blockers: ['a'], verification: null});
+	assert.deepEqual(inherited.values, {objective: 'old', next_action: 'go', blockers: 'a', verification: ''});
+	const cleared = formReducer(formReducer(formReducer(inherited, {type: 'erase'}), {type: 'erase'}), {type: 'erase'});
+	assert.deepEqual(draftOf(cleared), {draft: {session: 's2', source: 'codex', status: 'active', next_action: 'go', blockers: ['a']}}, 'a later checkpoint may leave the objective empty to inherit it');
+});
+
+test('keys: one table drives matching, footer hints and the help overlay', () => {
+	assert.equal(commandFor(['triage', 'list'], 'j', {}), 'down');
+	assert.equal(commandFor(['triage', 'list'], '', {downArrow: true}), 'down');
+	assert.equal(commandFor(['triage', 'list'], '/', {}), 'filter');
+	assert.equal(commandFor(['global'], '3', {}), 'go-screen');
+	assert.equal(commandFor(['global'], '', {tab: true, shift: true}), 'previous-screen');
+	assert.equal(commandFor(['global'], 'q', {ctrl: true}), undefined);
+	assert.match(hintsFor('triage'), /^enter open · \/ filter · s sort/);
+	const help = helpLines('triage');
+	assert.equal(help[0]!.text, 'Unfinished');
+	assert.equal(help.filter(line => !line.header).length, bindings.length, 'every binding is listed');
+	assert.deepEqual([scrollTo(0, 5, 3), scrollTo(9, 0, 3), scrollTo(4, 3, 3)], [0, 7, 3]);
+});

@@ -1,0 +1,97 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource react */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import {renderToString} from 'ink';
+import type {ProjectBrief} from '../../source/engine/knowledge/project.js';
+import {CheckpointFormView, CheckpointsView} from '../../source/screens/checkpoints/view.js';
+import {formReducer, initialForm} from '../../source/screens/checkpoints/form-state.js';
+import {Frame} from '../../source/screens/components/frame.js';
+import {HelpOverlay} from '../../source/screens/components/help-overlay.js';
+import {DegradedNote, EmptyState, ErrorState, Loading} from '../../source/screens/components/states.js';
+import {hintsFor} from '../../source/screens/keys.js';
+import {PickupView} from '../../source/screens/pickup/view.js';
+import {ProjectView} from '../../source/screens/project/view.js';
+import {noKnowledgeBase} from '../../source/screens/project/index.js';
+import {QueryView} from '../../source/screens/query/view.js';
+import {StandupView, standupCounts, standupRows} from '../../source/screens/standup/view.js';
+import {initialTriage, triageReducer, visibleCandidates} from '../../source/screens/triage/state.js';
+import {buildFilterIndex} from '../../source/screens/triage/filter-index.js';
+import {TriageView} from '../../source/screens/triage/view.js';
+import type {ReactElement} from 'react';
+import {assertGolden} from '../helpers/golden.js';
+import {fixedNow, screenWorld} from '../helpers/screens.js';
+
+const width = 80;
+const height = 24;
+
+/** One frame at 80 columns without colour, compared with snapshots/screens/<name>.txt. */
+function frame(name: string, element: ReactElement): void {
+	const text = renderToString(element, {columns: width});
+	assert.doesNotMatch(text, /\u001B\[/, 'no ANSI escapes with FORCE_COLOR=0');
+	for (const line of text.split('\n')) {
+		assert.ok(line.length <= width, `${name}: a line is wider than ${width} columns: ${JSON.stringify(line)}`);
+	}
+
+	assertGolden(`screens/${name}.txt`, text + '\n');
+}
+
+test('frames of every screen in each of its states, at 80 columns', {timeout: 120_000}, async t => {
+	const world = await screenWorld(t);
+	const body = height - 3;
+	const standup = await world.client.standup();
+	const rows = standupRows(standup);
+	frame('standup', (
+		<Frame screen="standup" width={width} height={height} counts={standupCounts(standup)} hints={hintsFor('standup', 5)}>
+			<StandupView rows={rows} cursor={1} top={0} height={body} width={width} now={fixedNow} />
+		</Frame>
+	));
+	frame('standup-empty', <StandupView rows={[]} cursor={0} top={0} height={body} width={width} now={fixedNow} />);
+
+	const unfinished = await world.client.unfinished();
+	let triage = initialTriage(body - 2);
+	const all = visibleCandidates(unfinished.candidates, triage, null);
+	triage = triageReducer(triage, {type: 'move', by: 2, count: all.length});
+	frame('triage', (
+		<Frame screen="unfinished" width={width} height={height} counts={`${unfinished.total} unfinished`} hints={hintsFor('triage', 5)}>
+			<TriageView rows={all} total={unfinished.total} state={triage} width={width} now={fixedNow} />
+		</Frame>
+	));
+	const filtering = triageReducer(triageReducer(triageReducer(initialTriage(body - 2), {type: 'start-filter'}), {type: 'type', text: 'check'}), {type: 'type', text: 'out'});
+	const filtered = visibleCandidates(unfinished.candidates, filtering, buildFilterIndex(unfinished.candidates)(filtering.filter));
+	assert.ok(filtered.length > 0 && filtered.length < all.length);
+	frame('triage-filtered', <TriageView rows={filtered} total={unfinished.total} state={filtering} width={width} now={fixedNow} />);
+	const confirming = triageReducer(triage, {type: 'ask', confirm: {id: all[2]!.id, source: all[2]!.source, status: 'completed'}});
+	frame('triage-confirm', <TriageView rows={all} total={unfinished.total} state={confirming} width={width} now={fixedNow} />);
+	frame('triage-empty', <TriageView rows={[]} total={0} state={initialTriage(body - 2)} width={width} now={fixedNow} />);
+
+	const brief = await world.client.brief('11111111-1111-4111-8111-111111111111', 'claude');
+	frame('pickup', (
+		<Frame screen="pickup" width={width} height={height} counts={`pickup · ${brief.tokens} tokens`} hints={hintsFor('pickup', 5)}>
+			<PickupView brief={brief} width={width} height={body} offset={0} />
+		</Frame>
+	));
+	frame('pickup-scrolled', <PickupView brief={brief} width={width} height={body} offset={12} />);
+
+	await world.client.recordCheckpoint({session: '11111111-1111-4111-8111-111111111111', source: 'claude', objective: 'stream the parser', status: 'blocked', blockers: ['CRLF fixture missing'], next_action: 'add a CRLF fixture'});
+	const checkpoints = await world.client.checkpoints();
+	frame('checkpoints', <CheckpointsView checkpoints={checkpoints.checkpoints} project="/repo" cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
+	frame('checkpoints-empty', <CheckpointsView checkpoints={[]} project="/repo" cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
+	let form = initialForm('11111111-1111-4111-8111-111111111111', 'claude', checkpoints.checkpoints[0]);
+	frame('checkpoint-form', <CheckpointFormView form={form} width={width} />);
+	form = formReducer(formReducer(initialForm('22222222-2222-4222-8222-222222222222', 'claude'), {type: 'next'}), {type: 'cycle-status', by: 1});
+	frame('checkpoint-form-error', <CheckpointFormView form={formReducer(form, {type: 'failed', error: 'blockers: a blocked checkpoint needs at least one blocker'})} width={width} />);
+
+	const project = (await world.client.project({offset: 0, limit: 10})) as ProjectBrief;
+	frame('project', <ProjectView brief={project} width={width} height={body} />);
+	frame('project-no-knowledge-base', <EmptyState title={noKnowledgeBase.title} hint={noKnowledgeBase.hint} />);
+	const result = await world.client.query('checkout');
+	assert.equal(result.view, 'context');
+	frame('query', <QueryView text="checkout" editing={false} result={result.view === 'context' ? result : null} width={width} height={body} />);
+	frame('query-typing', <QueryView text="flak" editing result={null} width={width} height={body} />);
+	frame('state-loading', <Loading label="unfinished sessions" />);
+	frame('state-error', <ErrorState message="cannot read /home/dev/.codex/sessions (EACCES)" hint="check the directory's permissions" />);
+	frame('state-degraded', <DegradedNote reasons={['catalog_unwritable: /home/dev/.cache/engi/catalog.sqlite could not be used (EROFS); this call read every session from scratch']} width={width} />);
+	frame('help', <HelpOverlay width={width} height={body} offset={0} scope="triage" />);
+	frame('help-scrolled', <HelpOverlay width={width} height={body} offset={20} scope="triage" />);
+});
