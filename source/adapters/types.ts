@@ -53,6 +53,13 @@ export type LoadedSession = {
 	readonly warnings: string[];
 };
 
+/** A small persistent cache the catalog lends to discovery: values are kept per key with a stamp. */
+export type DiscoveryMemo = {
+	/** The value saved under `key` with exactly this `stamp`, else undefined. */
+	get(key: string, stamp: string): unknown;
+	set(key: string, stamp: string, value: unknown): void;
+};
+
 type AdapterBase = {
 	readonly id: SourceId;
 	readonly label: string;
@@ -68,8 +75,12 @@ type AdapterBase = {
 	 * without a result is then not evidence of unfinished work.
 	 */
 	readonly recordsToolResults?: boolean;
-	/** Lists the session units under a store root. Must not parse files. */
-	discover(root: string): DiscoveredUnit[];
+	/**
+	 * Lists the session units under a store root. Must not parse transcripts. `memo` lets a
+	 * store whose listing is itself costly (a database queried for per-session stamps) reuse
+	 * the listing while a cheap stamp of its files is unchanged.
+	 */
+	discover(root: string, memo?: DiscoveryMemo): DiscoveredUnit[];
 	/**
 	 * The command that resumes a session in the tool itself, where the tool has one. `parentId`
 	 * is set for subagent and child sessions, which most tools cannot resume on their own.

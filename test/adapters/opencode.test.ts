@@ -221,9 +221,32 @@ test('opencode: reads a live WAL database; fingerprints change only for the sess
 	copyFileSync(database, copy);
 	const writer = openDatabase(copy);
 	t.after(() => writer.close());
-	const fingerprints = () => new Map(opencodeAdapter.discover(directory).map(unit => [unit.idHint, unit.fingerprint]));
+	// Discovery goes through a memo as the catalog lends one: it must be reused only while the
+	// database files are untouched, so every assertion below also proves it never goes stale.
+	const saved = new Map<string, {stamp: string; value: string}>();
+	let hits = 0;
+	const memo = {
+		get(key: string, stamp: string) {
+			const entry = saved.get(key);
+			if (entry?.stamp !== stamp) {
+				return undefined;
+			}
+
+			hits++;
+			return JSON.parse(entry.value) as unknown;
+		},
+		set(key: string, stamp: string, value: unknown) {
+			saved.set(key, {stamp, value: JSON.stringify(value)});
+		},
+	};
+	const fingerprints = () => new Map(opencodeAdapter.discover(directory, memo).map(unit => [unit.idHint, unit.fingerprint]));
 	const before = fingerprints();
 	assert.equal(before.size, 3);
+	// The first open may create the write-ahead log (a change of files); after that, nothing changes.
+	assert.deepEqual(fingerprints(), before);
+	assert.deepEqual(fingerprints(), before);
+	assert.ok(hits >= 1, 'an untouched database is listed from the memo');
+	assert.deepEqual(opencodeAdapter.discover(directory, memo), opencodeAdapter.discover(directory), 'the memo gives exactly what a fresh listing does');
 
 	const ms = Date.parse('2026-11-20T10:05:00.000Z');
 	insertMessage(writer, ids.shared, 'msg_1a1f8700000001Lk8Pq5Tn1ZcWd2', ms, {role: 'user', time: {created: ms}, agent: 'build'}, [

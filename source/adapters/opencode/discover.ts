@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto';
 import {join} from 'node:path';
 import {fileFingerprint, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
-import type {DiscoveredUnit} from '../types.js';
+import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {listSessions, withDatabase, type SessionListing} from './database.js';
 import {databasesIn, isDatabaseFile, isStorageDirectory} from './paths.js';
 import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
@@ -12,9 +12,9 @@ import {jsonFilesIn, messageDirectoryOf, readJsonFile} from './storage.js';
  * directory holding both. OpenCode migrates the JSON tree into the database on first run and
  * leaves the tree behind, so a session found in both is one session: the database unit wins.
  */
-export function discoverOpencode(root: string): DiscoveredUnit[] {
+export function discoverOpencode(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	if (isDatabaseFile(root)) {
-		return databaseUnits(root);
+		return databaseUnits(root, memo);
 	}
 
 	if (isStorageDirectory(root)) {
@@ -36,7 +36,7 @@ export function discoverOpencode(root: string): DiscoveredUnit[] {
 	};
 
 	for (const database of databasesIn(root)) {
-		databaseUnits(database).forEach(keep);
+		databaseUnits(database, memo).forEach(keep);
 	}
 
 	const storage = join(root, 'storage');
@@ -53,12 +53,29 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
  * One unit per session row. A database that cannot be opened or queried becomes one unit
  * without a session id, so reading it reports the damage instead of the sessions vanishing.
  */
-function databaseUnits(path: string): DiscoveredUnit[] {
+function databaseUnits(path: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const stats = statOrUndefined(path);
 	if (!stats?.isFile()) {
 		return [];
 	}
 
+	// Any write to the database changes the main file or its write-ahead log, so while neither
+	// changed the per-session stamps (a grouped query over every message) cannot have either.
+	const wal = statOrUndefined(`${path}-wal`);
+	// Modification times at full precision; not ctime, which a reader's open alone bumps on the log.
+	const exact = (file: typeof stats) => `${file.ino}:${file.size}:${file.mtimeMs}`;
+	const stamp = `${exact(stats)}|${wal ? exact(wal) : '-'}`;
+	const remembered = memo?.get(path, stamp);
+	if (Array.isArray(remembered)) {
+		return remembered as DiscoveredUnit[];
+	}
+
+	const units = listDatabaseUnits(path, stats);
+	memo?.set(path, stamp, units);
+	return units;
+}
+
+function listDatabaseUnits(path: string, stats: NonNullable<ReturnType<typeof statOrUndefined>>): DiscoveredUnit[] {
 	let listings: SessionListing[];
 	try {
 		listings = withDatabase(path, listSessions);

@@ -96,6 +96,28 @@ export function listCatalogRows(db: Database, filter: SessionFilter): CatalogRow
 	});
 }
 
+/**
+ * One page of `listCatalogRows` without decoding the rows off the page: identities are read
+ * from narrow columns to de-duplicate and count, then only the page's rows are fetched whole.
+ */
+export function listCatalogPage(db: Database, filter: SessionFilter, offset: number, limit: number): {total: number; rows: CatalogRow[]} {
+	const where = scopeSql(filter);
+	const identities = db.prepare(`SELECT key, source, id FROM units WHERE ${where.sql} ORDER BY modified DESC, id ASC`).raw().all(...where.params) as Array<[string, string, string | null]>;
+	const seen = new Set<string>();
+	const keys: string[] = [];
+	for (const [key, source, id] of identities) {
+		const identity = `${source}\u0000${id ?? key}`;
+		if (!seen.has(identity)) {
+			seen.add(identity);
+			keys.push(key);
+		}
+	}
+
+	const pageKeys = keys.slice(offset, offset + limit);
+	const byKey = db.prepare('SELECT * FROM units WHERE key = ?');
+	return {total: keys.length, rows: pageKeys.map(key => decodeRow(byKey.get(key) as Parameters<typeof decodeRow>[0]))};
+}
+
 export function subagentCounts(db: Database, filter: SessionFilter): Map<string, number> {
 	const scope = filter.scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0';
 	const rows = db

@@ -25,19 +25,24 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 		for (const root of roots) {
 			let units: DiscoveredUnit[];
 			try {
-				units = adapter.discover(root);
+				units = adapter.discover(root, store.memo);
 			} catch (error) {
 				report.warnings.push(`${adapter.id}: could not list ${root} (${error instanceof Error ? error.message : 'error'})`);
 				continue;
 			}
 
-			const known = store.rowsForRoot(adapter.id, root);
-			const changed = units.filter(unit => known.get(unit.key)?.fingerprint !== unit.fingerprint);
+			const known = store.fingerprintsForRoot(adapter.id, root);
+			const changed = units.filter(unit => known.get(unit.key) !== unit.fingerprint);
 			report.unchanged += units.length - changed.length;
 			const present = new Set(units.map(unit => unit.key));
+			const gone = [...known.keys()].filter(key => !present.has(key));
+			if (changed.length === 0 && gone.length === 0) {
+				continue; // Nothing to write: no write lock, no transaction.
+			}
+
 			const results = changed.flatMap(unit => {
 				try {
-					return [scanUnit(adapter, root, unit, known.get(unit.key), offset => store.checkpointBefore(unit.key, offset))];
+					return [scanUnit(adapter, root, unit, known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.checkpointBefore(unit.key, offset))];
 				} catch (error) {
 					// The file vanished or became unreadable between listing and reading: try again next call.
 					report.warnings.push(`${adapter.id}: could not read ${unit.path} (${error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error'})`);
@@ -49,11 +54,9 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 					store.save(result.row, result.offsets, result.replaceOffsets, result.texts);
 				}
 
-				for (const key of known.keys()) {
-					if (!present.has(key)) {
-						store.remove(key);
-						report.removed++;
-					}
+				for (const key of gone) {
+					store.remove(key);
+					report.removed++;
 				}
 			}).immediate();
 			report.scanned += results.length;

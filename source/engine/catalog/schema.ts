@@ -7,7 +7,7 @@ import type {Migration} from '../util/sqlite.js';
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 4,
+		version: 7,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -38,13 +38,20 @@ export const catalogMigrations: readonly Migration[] = [
 					error TEXT
 				);
 				CREATE INDEX units_id ON units (id);
-				CREATE INDEX units_root ON units (source, root);
-				CREATE INDEX units_modified ON units (modified);
+				-- Covers the warm refresh's question (which keys under a root, with which fingerprint)
+				-- without touching the wide rows.
+				CREATE INDEX units_root ON units (source, root, key, fingerprint);
+				-- Listing and counting read only these narrow columns, newest first, never the wide rows.
+				-- parent_id first: top-level sessions come out newest first straight from the index, and
+				-- subagent counts per parent read it too.
+				CREATE INDEX units_listing ON units (parent_id, modified, source, root, conversational, error, project, id, key);
 				-- Full text of what people and assistants wrote (secrets masked), one document per
 				-- transcript line, in a contentless FTS5 table: the text itself is not stored.
 				CREATE TABLE text_docs (rowid INTEGER PRIMARY KEY, key TEXT NOT NULL, line INTEGER NOT NULL);
 				CREATE INDEX text_docs_key ON text_docs (key, line);
 				CREATE VIRTUAL TABLE text_fts USING fts5 (words, chars, content = '', contentless_delete = 1);
+				-- Listings an adapter may reuse while its files' stamp is unchanged (see DiscoveryMemo).
+				CREATE TABLE discovery_memo (key TEXT PRIMARY KEY, stamp TEXT NOT NULL, value TEXT NOT NULL);
 				CREATE TABLE offsets (
 					key TEXT NOT NULL,
 					line INTEGER NOT NULL,

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {parseSince} from '../util/since.js';
 import {projectOf} from '../util/project.js';
-import {listCatalogRows, sessionEntrySchema, subagentCounts, toEntry, type SessionFilter} from './list.js';
+import {listCatalogPage, sessionEntrySchema, subagentCounts, toEntry, type SessionFilter} from './list.js';
 import {matchSessions, snippetsFor} from './search.js';
 import {openCatalog} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
@@ -101,9 +101,8 @@ export function listSessions(input: ScopeInput & {limit: number; offset: number;
 			return searchSessionsPage(view, input, input.q);
 		}
 
-		const rows = listCatalogRows(view.db, view.filter);
+		const {total, rows: page} = listCatalogPage(view.db, view.filter, input.offset, input.limit);
 		const counts = subagentCounts(view.db, view.filter);
-		const page = rows.slice(input.offset, input.offset + input.limit);
 		return {
 			q: null,
 			scope: {
@@ -112,9 +111,9 @@ export function listSessions(input: ScopeInput & {limit: number; offset: number;
 				since: view.since,
 				sources: view.targets.map(target => ({source: target.adapter.id, roots: target.roots})),
 			},
-			total: rows.length,
+			total,
 			offset: input.offset,
-			next_offset: input.offset + page.length < rows.length ? input.offset + page.length : null,
+			next_offset: input.offset + page.length < total ? input.offset + page.length : null,
 			sessions: page.map(row => toEntry(row, counts.get(`${row.source}\u0000${row.summary.id ?? row.key}`) ?? 0)),
 			catalog: {scanned: view.report.scanned, unchanged: view.report.unchanged, removed: view.report.removed},
 			warnings: view.warnings,

@@ -47,7 +47,7 @@ export function decodeRow(record: UnitRecord): CatalogRow {
 /** Prepared statements over the catalog tables; rows go in and come out typed. */
 export function catalogStore(db: Database) {
 	const upsert = db.prepare(`INSERT OR REPLACE INTO units (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-	const byRoot = db.prepare('SELECT * FROM units WHERE source = ? AND root = ?');
+	const fingerprintsByRoot = db.prepare('SELECT key, fingerprint FROM units WHERE source = ? AND root = ?').raw();
 	const byKey = db.prepare('SELECT * FROM units WHERE key = ?');
 	const remove = db.prepare('DELETE FROM units WHERE key = ?');
 	const removeOffsets = db.prepare('DELETE FROM offsets WHERE key = ?');
@@ -59,6 +59,8 @@ export function catalogStore(db: Database) {
 	const deleteDocs = db.prepare('DELETE FROM text_docs WHERE key = ?');
 	const insertDoc = db.prepare('INSERT INTO text_docs (key, line) VALUES (?, ?)');
 	const insertText = db.prepare('INSERT INTO text_fts (rowid, words, chars) VALUES (?, ?, ?)');
+	const memoGet = db.prepare('SELECT value FROM discovery_memo WHERE key = ? AND stamp = ?').pluck();
+	const memoSet = db.prepare('INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ?, ?)');
 	const removeTexts = (key: string) => {
 		for (const rowid of docRowids.all(key) as number[]) {
 			deleteText.run(rowid);
@@ -68,8 +70,9 @@ export function catalogStore(db: Database) {
 	};
 
 	return {
-		rowsForRoot(source: string, root: string): Map<string, CatalogRow> {
-			return new Map((byRoot.all(source, root) as UnitRecord[]).map(record => [record.key, decodeRow(record)]));
+		/** Key → fingerprint of every unit under a root: all a warm refresh needs to find what changed. */
+		fingerprintsForRoot(source: string, root: string): Map<string, string> {
+			return new Map(fingerprintsByRoot.all(source, root) as Array<[string, string]>);
 		},
 		row(key: string): CatalogRow | undefined {
 			const record = byKey.get(key) as UnitRecord | undefined;
@@ -123,6 +126,16 @@ export function catalogStore(db: Database) {
 			remove.run(key);
 			removeOffsets.run(key);
 			removeTexts(key);
+		},
+		/** The memo discovery may use (kept in the catalog, so it is as disposable as the rest). */
+		memo: {
+			get(key: string, stamp: string): unknown {
+				const value = memoGet.get(key, stamp) as string | undefined;
+				return value === undefined ? undefined : (JSON.parse(value) as unknown);
+			},
+			set(key: string, stamp: string, value: unknown): void {
+				memoSet.run(key, stamp, JSON.stringify(value));
+			},
 		},
 		/** The nearest known line start at or before a byte offset (line 1 at 0 always qualifies). */
 		checkpointBefore(key: string, offset: number): Checkpoint {

@@ -43,8 +43,14 @@ const activeWindowMs = 2 * 60 * 1000;
 /** A session's latest checkpoint, found where `checkpoint record` puts it; each file is read at most once per call. */
 export function checkpointLookup(cwd: string): (projectPath: string | null, session: string) => Checkpoint | undefined {
 	const files = new Map<string, Map<string, Checkpoint>>();
+	// Many sessions share a project; finding its root walks up the tree, so once per project.
+	const roots = new Map<string | null, string>();
 	return (projectPath, session) => {
-		const root = checkpointRootOf(projectPath, cwd);
+		let root = roots.get(projectPath);
+		if (root === undefined) {
+			root = checkpointRootOf(projectPath, cwd);
+			roots.set(projectPath, root);
+		}
 		let latest = files.get(root);
 		if (!latest) {
 			latest = readCheckpoints(root).latest;
