@@ -18,11 +18,31 @@ export type TuiRequest = {
 	readonly target?: PickupTarget;
 };
 
+// The dashboard draws on the terminal's alternate screen, as full-screen tools do: leaving it
+// gives back the shell's scrollback untouched, with only what engi prints afterwards below it.
+const enterAlternateScreen = '\u001B[?1049h';
+const leaveAlternateScreen = '\u001B[?1049l';
+
 export async function runTui(request: TuiRequest): Promise<TuiResult> {
 	const client = await createEngineClient(request.deps, request.scope, request.rootFlag);
-	const instance = render(<App client={client} initialScreen={request.screen} initialQuery={request.query} initialTarget={request.target} />, {exitOnCtrlC: true, patchConsole: false});
-	const result = (await instance.waitUntilExit()) as TuiResult | undefined;
-	return result ?? {kind: 'quit'};
+	let restored = false;
+	const restore = () => {
+		if (!restored) {
+			restored = true;
+			process.stdout.write(leaveAlternateScreen);
+		}
+	};
+
+	process.stdout.write(enterAlternateScreen);
+	process.once('exit', restore); // Even when something ends the process without unmounting.
+	try {
+		const instance = render(<App client={client} initialScreen={request.screen} initialQuery={request.query} initialTarget={request.target} />, {exitOnCtrlC: true, patchConsole: false});
+		const result = (await instance.waitUntilExit()) as TuiResult | undefined;
+		return result ?? {kind: 'quit'};
+	} finally {
+		restore();
+		process.off('exit', restore);
+	}
 }
 
 export type {TuiResult};

@@ -5,6 +5,12 @@ import type {Deps} from '../engine/deps.js';
  * The UI stack is imported here, on demand, and never on the JSON path.
  */
 export async function openScreen(screen: string, flags: Record<string, unknown>, rootFlag: string | undefined, deps: Deps, stdout: NodeJS.WritableStream & {isTTY?: boolean}): Promise<number> {
+	// NO_COLOR (https://no-color.org) must hold in the dashboard too; Ink's colour library only
+	// listens to FORCE_COLOR, and decides once, when it is first imported just below.
+	if (deps.env['NO_COLOR'] && process.env['FORCE_COLOR'] === undefined) {
+		process.env['FORCE_COLOR'] = '0';
+	}
+
 	const {runTui} = await import('../tui.js');
 	const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
 	const result = await runTui({

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import {join} from 'node:path';
+import test from 'node:test';
+import {cliPath, sandboxEnv} from '../helpers/cli.js';
+import {buildFixtureHome} from '../helpers/fixture-home.js';
+import {tempDir} from '../helpers/temp.js';
+import {hasTmux, startTmux, type TmuxPane} from '../helpers/tmux.js';
+
+const skip = hasTmux() ? false : 'tmux is not installed (CI installs it in .ci/run; apt-get install tmux to run this test)';
+const colourCode = /\u001B\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25])[;m]/;
+
+function world(t: Parameters<typeof tempDir>[0], extra: Record<string, string | undefined> = {}) {
+	const base = tempDir(t);
+	const env = sandboxEnv(base, extra);
+	buildFixtureHome(env);
+	return {env, cwd: join(env['HOME']!)};
+}
+
+function open(t: Parameters<typeof tempDir>[0], env: Record<string, string>, cwd: string, args: string, size = {columns: 100, rows: 30}): TmuxPane {
+	const pane = startTmux(`node ${cliPath} ${args}`, {env, cwd, ...size});
+	t.after(() => pane.kill());
+	return pane;
+}
+
+test('real terminal: a morning in the dashboard, from stand-up to the printed resume commands', {skip, timeout: 120_000}, async t => {
+	const {env, cwd} = world(t, {NO_COLOR: undefined, FORCE_COLOR: undefined});
+	const pane = open(t, env, cwd, '--since 2026-11-01 --all-projects');
+	let screen = await pane.waitFor(text => /22 unfinished \(17 high\) in 12 projects/.test(text), 'the stand-up with its counts');
+	assert.match(screen, /1 Stand-up {2}2 Unfinished {2}3 Checkpoints {2}4 Project {2}5 Query {2}6 Pickup/);
+	assert.match(screen, /\/work\/shop/, 'candidates are grouped under their project');
+	assert.match(screen, /q quit/, 'the footer lists keys');
+	assert.match(pane.capture(true), colourCode, 'a colour terminal gets colours');
+
+	pane.send(['?']);
+	screen = await pane.waitFor(text => text.includes('Keys —'), 'the help overlay');
+	assert.match(screen, /shift\+tab/);
+	pane.send(['?']);
+	await pane.waitFor(text => !text.includes('Keys —'), 'the help overlay to close');
+
+	pane.send(['2']);
+	screen = await pane.waitFor(text => text.includes('22 of 22'), 'the unfinished list');
+	assert.match(screen, /grok .*high/);
+	pane.send(['/']);
+	pane.send(['flaky'], true);
+	screen = await pane.waitFor(text => text.includes('1 of 22'), 'the list filtered as the word is typed');
+	assert.match(screen, /codex\s+medium Fix the flaky retry test in the HTTP client/);
+
+	// Narrower terminal: the frame reflows to the new width instead of wrapping into garbage.
+	pane.resize(70, 24);
+	screen = await pane.waitFor(text => text.split('\n').some(line => line.startsWith('engi  1 Stand-up')) && !text.split('\n').some(line => line.length > 70), 'the frame to reflow to 70 columns');
+	assert.match(screen, /1 of 22/);
+
+	pane.resize(120, 30);
+	await pane.waitFor(text => text.includes('1 of 22 · sort age · all sources · filter /flaky'), 'the frame to grow back to 120 columns');
+	pane.send(['Enter']);
+	pane.send(['Enter']);
+	screen = await pane.waitFor(text => text.includes('pickup · codex 0195a1c2-0a00-7a00-8a00-00000000000a'), 'the pickup brief');
+	assert.match(screen, /Tool failures/);
+	pane.send(['Enter']);
+	screen = await pane.waitFor(text => text.includes('[exited 0]'), 'the dashboard to leave');
+	assert.match(screen, /codex resume 0195a1c2-0a00-7a00-8a00-00000000000a/, 'the native resume command is printed');
+	assert.match(screen, /engi resume 0195a1c2-0a00-7a00-8a00-00000000000a --source codex/, 'and the engi resume command');
+	assert.doesNotMatch(screen, /Stand-up {2}2 Unfinished/, 'the dashboard frame is gone from the screen');
+});
+
+test('real terminal: NO_COLOR gives a dashboard without colour codes; q quits cleanly', {skip, timeout: 60_000}, async t => {
+	const {env, cwd} = world(t, {NO_COLOR: '1', FORCE_COLOR: undefined});
+	const pane = open(t, env, cwd, 'unfinished --since 2026-11-01 --all-projects', {columns: 80, rows: 24});
+	await pane.waitFor(text => text.includes('22 of 22'), 'the unfinished screen opened by its command');
+	assert.doesNotMatch(pane.capture(true), colourCode);
+	pane.send(['q']);
+	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
+});
