@@ -325,3 +325,18 @@ export function generateLargeTranscript(path: string, bytes: number, seed = 5): 
 
 	return {lines, id};
 }
+
+/**
+ * `count` small Claude Code sessions across 60 projects, each ending on a request nothing has
+ * answered yet, so every one is an unfinished candidate: the triage list's worst case.
+ */
+export function generateTriageStore(home: string, count: number, seed = 23): void {
+	const random = seededRandom(seed);
+	const base = Date.parse('2026-11-01T00:00:00Z');
+	for (let index = 0; index < count; index++) {
+		const id = uuid(random);
+		const cwd = `/src/service-${index % 60}`;
+		const messages = conversation(random, 3, 400);
+		writeLines(join(home, '.claude', 'projects', cwd.replaceAll('/', '-'), `${id}.jsonl`), claudeLines(id, cwd, messages, base + index * 60_000));
+	}
+}

@@ -7,12 +7,14 @@ import {journalSuite} from './suites/journal.js';
 import {sessionsSuite} from './suites/sessions.js';
 import {continuitySuite} from './suites/continuity.js';
 import {searchSuite} from './suites/search.js';
+import {tuiSuite} from './suites/tui.js';
 
-const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[]> = {
+const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] | Promise<Row[]>> = {
 	journal: journalSuite,
 	sessions: sessionsSuite,
 	continuity: continuitySuite,
 	search: searchSuite,
+	tui: tuiSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));
@@ -38,7 +40,7 @@ const env: NodeJS.ProcessEnv = {
 const rows: Row[] = [];
 for (const name of wanted.length > 0 ? wanted : Object.keys(suites)) {
 	process.stderr.write(`bench: running ${name}…\n`);
-	rows.push(...suites[name]!(corpus, env));
+	rows.push(...(await suites[name]!(corpus, env)));
 }
 
 process.stdout.write(`engi benchmark — ${new Date().toISOString()} — node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env['NODE_EXTRA_CA_CERTS'] ? 'set' : 'unset'}\n\n`);

@@ -153,7 +153,7 @@ test('resume and pickup: one candidate, several, or none', t => {
 	const at = new Date(Date.now() - 30 * 60_000).toISOString();
 	const none = run(['resume'], {cwd: project});
 	assert.equal(none.code, 1);
-	assert.equal(none.json().status, 'not_found');
+	assert.deepEqual([none.json().status, none.json().project], ['not_found', project]);
 	assert.equal(run(['pickup'], {cwd: project}).json().status, 'not_found');
 	const one = writeClaudeSession(projects, 'dddddddd-0000-4000-8000-000000000001', project, [{user: 'rename the module', at}]);
 	utimesSync(one, new Date(at), new Date(at));
@@ -169,7 +169,8 @@ test('resume and pickup: one candidate, several, or none', t => {
 	utimesSync(two, new Date(at), new Date(at));
 	const ambiguous = run(['resume'], {cwd: project});
 	assert.equal(ambiguous.code, 1);
-	assert.deepEqual([ambiguous.json().status, ambiguous.json().count], ['ambiguous', 2]);
+	assert.deepEqual([ambiguous.json().status, ambiguous.json().count, ambiguous.json().project], ['ambiguous', 2, project]);
+	assert.match(ambiguous.json().message, /name one by id/, 'resume names sessions by id, not --session');
 	assert.equal(run(['pickup'], {cwd: project}).json().status, 'ambiguous');
 	assert.equal(run(['checkpoint', 'record', '--objective', 'x'], {cwd: project}).error().code, 'session_ambiguous');
 });

@@ -42,7 +42,7 @@ export function unambiguousSession(deps: Deps, projectFlag: string | undefined):
 
 		throw new EngiError(candidates.length === 0 ? 'session_required' : 'session_ambiguous', candidates.length === 0 ? `no unfinished session in ${view.projectRoot}; pass --session <id>` : `multiple candidate sessions found in ${view.projectRoot}; specify --session <id>`, {
 			hint: 'engi unfinished lists the candidates',
-			details: {candidates: candidates.map(candidate => ({id: candidate.id, source: candidate.source, title: candidate.title, modified: candidate.modified}))},
+			details: {project: view.projectRoot, candidates: candidates.map(candidate => ({id: candidate.id, source: candidate.source, title: candidate.title, modified: candidate.modified}))},
 		});
 	} finally {
 		view.close();

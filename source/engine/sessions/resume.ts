@@ -38,9 +38,11 @@ export function chooseTarget(input: TargetInput, deps: Deps): {id: string; sourc
 	} catch (error) {
 		if (error instanceof EngiError && (error.code === 'session_ambiguous' || error.code === 'session_required')) {
 			const candidates = (error.details?.['candidates'] ?? []) as z.infer<typeof ambiguousSchema>['candidates'];
+			const project = typeof error.details?.['project'] === 'string' ? error.details['project'] : null;
+			// Here the session is named by a positional id, not by --session as for checkpoints.
 			return error.code === 'session_ambiguous'
-				? {status: 'ambiguous', project: null, count: candidates.length, candidates, message: error.message}
-				: {status: 'not_found', project: null, message: error.message};
+				? {status: 'ambiguous', project, count: candidates.length, candidates, message: `${candidates.length} candidate sessions in ${project ?? 'this project'}; name one by id`}
+				: {status: 'not_found', project, message: `no unfinished session in ${project ?? 'this project'} since yesterday; name one by id (engi unfinished --all-projects --since 1w lists them)`};
 		}
 
 		throw error;
