@@ -5,6 +5,8 @@ import {generateTriageStore} from '../generate-stores.js';
 import {cli, median, runOnce, type Row} from '../lib/measure.js';
 import {homeEnv, tierHome} from './sessions.js';
 
+const beginFrame = '\u001B[?2026h';
+const endFrame = '\u001B[?2026l';
 const ansi = /\u001B\[[0-9;?]*[ -/]*[@-~]|\u001B[()][0-9A-Za-z]|\u001B[=>]/g;
 
 /**
@@ -22,6 +24,7 @@ class Terminal {
 		this.child = spawn('script', ['-qfec', command, '/dev/null'], {env: {...env, TERM: 'xterm-256color'}, stdio: ['pipe', 'pipe', 'ignore']});
 		this.child.stdout.on('data', (chunk: Buffer) => {
 			this.output += chunk.toString('utf8');
+
 			for (const wake of this.waiters.splice(0)) {
 				wake();
 			}
@@ -45,12 +48,22 @@ class Terminal {
 		return Number(process.hrtime.bigint() - this.started) / 1e6;
 	}
 
-	/** Types `key` and returns the milliseconds until the terminal receives the repaint. */
-	async keypress(key: string): Promise<number> {
-		const before = this.output.length;
+	/** The text of the newest complete frame (Ink wraps each in synchronized-update marks). */
+	lastFrame(): string {
+		const end = this.output.lastIndexOf(endFrame);
+		const start = this.output.lastIndexOf(beginFrame, end);
+		return start < 0 || end < 0 ? '' : this.output.slice(start, end).replaceAll(ansi, '');
+	}
+
+	/**
+	 * Types `key` and returns the milliseconds until a complete frame shows what the key did:
+	 * `changed` compares the newest frame with the one on screen when the key was typed.
+	 */
+	async keypress(key: string, changed: (before: string, after: string) => boolean): Promise<number> {
+		const before = this.lastFrame();
 		const sent = process.hrtime.bigint();
 		this.child.stdin.write(key);
-		await this.until(() => this.output.length > before);
+		await this.until(() => changed(before, this.lastFrame()), 10_000);
 		return Number(process.hrtime.bigint() - sent) / 1e6;
 	}
 
@@ -96,19 +109,27 @@ async function firstFrames(env: NodeJS.ProcessEnv, runs: number): Promise<{heade
 	return {header, data, baseline};
 }
 
+/** The session id on the triage screen's detail line: which row is selected. */
+const selectedId = (frame: string) => /· ([0-9a-f]{8}-[0-9a-f-]{27})(?: ·|$)/m.exec(frame)?.[1];
+
+/**
+ * Moves the triage cursor down and up with j/k, one key at a time at a person's pace (a held
+ * key repeats about every 33 ms; Ink draws at most 30 frames a second and would merge faster
+ * keys into one frame), timing each key until a frame with the new selection is complete.
+ */
 async function repaints(env: NodeJS.ProcessEnv, count: number, presses: number): Promise<number[]> {
 	const terminal = new Terminal(['unfinished', '--since', '2026-10-01', '--all-projects'], env);
 	await terminal.until(text => text.includes(`${count} of ${count}`), 600_000);
 	const times: number[] = [];
 	for (let index = 0; index < presses; index++) {
-		times.push(await terminal.keypress(index % 10 < 5 ? 'j' : 'k'));
+		await new Promise(resolve => setTimeout(resolve, 40));
+		times.push(await terminal.keypress(index % 10 < 5 ? 'j' : 'k', (before, after) => selectedId(after) !== undefined && selectedId(after) !== selectedId(before)));
 	}
 
 	await terminal.quit();
 	return times;
 }
 
-/** Issue 6's figures: time to the dashboard's first frame at S and M; keypress-to-repaint at 50 and 5,000 rows. */
 export async function tuiSuite(corpus: string, env: NodeJS.ProcessEnv): Promise<Row[]> {
 	const rows: Row[] = [];
 	for (const tier of ['S', 'M'] as const) {

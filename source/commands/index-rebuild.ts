@@ -25,7 +25,7 @@ export default defineCommand({
 		const paths = knowledgeBase(context);
 		requireKnowledgeBase(paths);
 		const repaired = await repairJournal(paths, context.deps);
-		const index = openIndex(paths, {forceRebuild: true});
+		const index = openIndex(paths, {forceRebuild: true, ...(repaired.healthy ? {scanned: repaired.healthy} : {})});
 		try {
 			const count = (sql: string) => index.db.prepare(sql).pluck().get() as number;
 			return {

@@ -25,7 +25,11 @@ export function blockerList(value: unknown): string[] {
  * re-append, or a line duplicated by a git union merge) is recorded but applied only once.
  * Node states are cached in memory for the run and written once by `flush()`.
  */
-export function createApplier(db: Database) {
+/**
+ * Applies scanned events to the index tables. `fresh`: the tables were just emptied, so an event
+ * seen before can only be one of this run's (no lookup of earlier rows).
+ */
+export function createApplier(db: Database, options: {fresh: boolean}) {
 	const insertEvent = db.prepare(
 		'INSERT INTO events (line, id, op, observed_utc, payload, subject, object, duplicate) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 	);
@@ -63,7 +67,7 @@ export function createApplier(db: Database) {
 
 	function apply({line, event, known}: ScannedEvent): void {
 		const payload = event.payload;
-		const duplicate = seen.has(event.id) || eventExists.get(event.id) !== undefined;
+		const duplicate = seen.has(event.id) || (!options.fresh && eventExists.get(event.id) !== undefined);
 		const subject = typeof payload['id'] === 'string' ? payload['id'] : typeof payload['from'] === 'string' ? payload['from'] : null;
 		const object = typeof payload['to'] === 'string' ? payload['to'] : null;
 		insertEvent.run(line, event.id, event.op, event.observed_utc, JSON.stringify(payload), subject, object, duplicate ? 1 : 0);

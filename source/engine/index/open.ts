@@ -4,9 +4,10 @@ import {join} from 'node:path';
 import {EngiError, systemErrorCode} from '../errors.js';
 import type {KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
+import type {ScannedJournal} from '../journal/quarantine.js';
 import {migrate, openDatabase, type Database} from '../util/sqlite.js';
 import {createApplier} from './apply.js';
-import {clearIndexTables, dropIndexTables, indexMigrations} from './schema.js';
+import {clearIndexTables, createEventIndexes, dropEventIndexes, dropIndexTables, indexMigrations} from './schema.js';
 import {fingerprint, onlyGrew, statUnchanged, type Watermark} from './watermark.js';
 
 export type IndexRefresh = 'fresh' | 'applied' | 'rebuilt';
@@ -66,7 +67,13 @@ const readMark = (db: Database): Watermark | undefined => {
  * Opens the derived index and brings it up to date with the journal: nothing to do when the
  * journal's stat is unchanged, only the new lines when it only grew, a rebuild otherwise.
  */
-export function openIndex(paths: KbPaths, options: {forceRebuild?: boolean} = {}): IndexHandle {
+export type IndexOptions = {
+	readonly forceRebuild?: boolean;
+	/** The journal as just scanned (by the repair pass of `index rebuild`), with its identity then. */
+	readonly scanned?: ScannedJournal;
+};
+
+export function openIndex(paths: KbPaths, options: IndexOptions = {}): IndexHandle {
 	requireKnowledgeBase(paths);
 	let db: Database | undefined;
 	try {
@@ -84,7 +91,7 @@ export function openIndex(paths: KbPaths, options: {forceRebuild?: boolean} = {}
 	}
 }
 
-function refreshIndex(db: Database, paths: KbPaths, options: {forceRebuild?: boolean}, warnings: string[], inMemory: boolean): IndexHandle {
+function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warnings: string[], inMemory: boolean): IndexHandle {
 	try {
 		migrate(db, indexMigrations, dropIndexTables);
 		const stats = statOrUndefined(paths.journal);
@@ -103,16 +110,21 @@ function refreshIndex(db: Database, paths: KbPaths, options: {forceRebuild?: boo
 				const incremental = !options.forceRebuild && mark !== undefined && now !== undefined && onlyGrew(paths.journal, mark, now);
 				if (!incremental) {
 					clearIndexTables(db);
+					dropEventIndexes(db);
 				}
 
 				const from = incremental && mark ? {offset: mark.bytes, line: mark.nextLine} : {offset: 0, line: 1};
-				const scan = scanJournal(paths.journal, from);
-				const applier = createApplier(db);
+				// A scan the caller made a moment ago serves a full rebuild if the journal is still the same file, unchanged.
+				const given = options.scanned;
+				const reusable = !incremental && given !== undefined && now !== undefined && given.stats.ino === now.ino && given.stats.size === now.size && given.stats.mtimeMs === now.mtimeMs;
+				const scan = reusable ? given.scan : scanJournal(paths.journal, from);
+				const applier = createApplier(db, {fresh: !incremental});
 				for (const event of scan.events) {
 					applier.apply(event);
 				}
 
 				applier.flush();
+				createEventIndexes(db);
 				const insertCorrupt = db.prepare('INSERT OR REPLACE INTO corrupt (line, reason, bytes) VALUES (?, ?, ?)');
 				db.prepare(`DELETE FROM corrupt WHERE reason = 'torn_tail'`).run();
 				for (const line of scan.corrupt) {

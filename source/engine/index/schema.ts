@@ -5,6 +5,21 @@ import type {Database, Migration} from '../util/sqlite.js';
  * schema change bumps the version and the next read rebuilds from scratch.
  * events mirrors the journal line by line; nodes and edges are the replayed graph as of now.
  */
+/** Secondary indexes of events: dropped for a full rebuild and made again once after the bulk load, which is much cheaper than keeping them sorted row by row. */
+const eventIndexes = `
+	CREATE INDEX IF NOT EXISTS events_id ON events (id);
+	CREATE INDEX IF NOT EXISTS events_subject ON events (subject);
+	CREATE INDEX IF NOT EXISTS events_object ON events (object);
+`;
+
+export function dropEventIndexes(db: Database): void {
+	db.exec('DROP INDEX IF EXISTS events_id; DROP INDEX IF EXISTS events_subject; DROP INDEX IF EXISTS events_object;');
+}
+
+export function createEventIndexes(db: Database): void {
+	db.exec(eventIndexes);
+}
+
 export const indexMigrations: readonly Migration[] = [
 	{
 		version: 4,
@@ -21,9 +36,7 @@ export const indexMigrations: readonly Migration[] = [
 					object TEXT,
 					duplicate INTEGER NOT NULL DEFAULT 0
 				);
-				CREATE INDEX events_id ON events (id);
-				CREATE INDEX events_subject ON events (subject);
-				CREATE INDEX events_object ON events (object);
+				${eventIndexes}
 				CREATE TABLE nodes (
 					id TEXT PRIMARY KEY,
 					kind TEXT,

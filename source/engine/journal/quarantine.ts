@@ -1,4 +1,4 @@
-import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync} from 'node:fs';
+import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, statSync, writeSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Deps} from '../deps.js';
 import {withExclusiveLock} from '../kb/lock.js';
@@ -7,12 +7,20 @@ import {writeFileAtomic} from '../util/atomic.js';
 import {decodeLine, forEachLine} from '../util/lines.js';
 import {utcDate} from '../util/time.js';
 import {parseJournalLine} from './parse-line.js';
+import {scanJournal, type JournalScan} from './scan.js';
 
 export type RepairResult = {
 	readonly quarantined: number;
 	readonly lines: ReadonlyArray<{readonly line: number; readonly reason: string}>;
 	readonly quarantineFile: string | undefined;
+	/**
+	 * When the journal needed nothing, the scan that showed it, with the journal's identity at
+	 * that moment: an index rebuild right after may use it instead of parsing everything again.
+	 */
+	readonly healthy?: ScannedJournal;
 };
+
+export type ScannedJournal = {readonly scan: JournalScan; readonly stats: {readonly ino: number; readonly size: number; readonly mtimeMs: number}};
 
 /**
  * Moves every line that is not an event, verbatim, to `.engi/quarantine/<UTC date>.jsonl`, then
@@ -24,29 +32,29 @@ export function repairJournalLocked(paths: KbPaths, deps: Deps): RepairResult {
 		return {quarantined: 0, lines: [], quarantineFile: undefined};
 	}
 
+	// First only look: a healthy journal (the usual case) costs one parse and no copies.
+	const before = statSync(paths.journal);
+	const scan = scanJournal(paths.journal);
+	if (scan.corrupt.length === 0 && scan.unterminatedTail === undefined) {
+		const after = statSync(paths.journal);
+		const same = before.ino === after.ino && before.size === after.size && before.mtimeMs === after.mtimeMs;
+		return {quarantined: 0, lines: [], quarantineFile: undefined, ...(same ? {healthy: {scan, stats: {ino: after.ino, size: after.size, mtimeMs: after.mtimeMs}}} : {})};
+	}
+
 	const kept: Buffer[] = [];
 	const moved: Buffer[] = [];
 	const lines: Array<{line: number; reason: string}> = [];
-	let changed = false;
 	forEachLine(paths.journal, raw => {
 		const bytes = Buffer.from(raw.buffer.subarray(raw.start, raw.end));
 		const parsed = parseJournalLine(decodeLine(raw));
 		if (parsed.kind === 'corrupt') {
 			moved.push(bytes);
 			lines.push({line: raw.number, reason: raw.terminated ? parsed.reason : 'torn_tail'});
-			changed = true;
 			return;
 		}
 
-		if (!raw.terminated) {
-			changed = true; // Terminate a valid (or blank) last line.
-		}
-
-		kept.push(bytes);
+		kept.push(bytes); // A valid (or blank) last line is kept and terminated.
 	});
-	if (!changed) {
-		return {quarantined: 0, lines: [], quarantineFile: undefined};
-	}
 
 	let quarantineFile: string | undefined;
 	if (moved.length > 0) {
