@@ -50,12 +50,14 @@ export function searchSuite(corpus: string, env: NodeJS.ProcessEnv): Row[] {
 		const times: number[] = [];
 		for (let run = 0; run < 3; run++) {
 			const start = process.hrtime.bigint();
-			spawnSync('grep', ['-ril', q, ...files], {stdio: 'ignore', maxBuffer: 64 * 1024 * 1024});
+			// As the issue asks: every matching line, case-insensitive, as a person would grep. Into a
+			// pipe, not /dev/null, where GNU grep stops at the first match as if given -q.
+			spawnSync('sh', ['-c', 'grep -ri -- "$0" "$@" | wc -c', q, ...files], {stdio: 'ignore'});
 			times.push(Number(process.hrtime.bigint() - start) / 1e6);
 		}
 
 		times.sort((a, b) => a - b);
-		rows.push({suite: 'search', name: `grep -ril "${q}" over the M transcripts`, runs: 3, medianMs: times[1]!, baselineMs: Number.NaN, rssMb: 0, note: 'naive baseline'});
+		rows.push({suite: 'search', name: `grep -ri "${q}" over the M transcripts`, runs: 3, medianMs: times[1]!, baselineMs: Number.NaN, rssMb: 0, note: 'naive baseline'});
 	}
 
 	return rows;
