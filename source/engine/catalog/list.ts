@@ -81,9 +81,12 @@ export function toEntry(row: CatalogRow, subagents: number): SessionEntry {
  * Sessions in scope, newest first, one per (source, id): a session stored twice (a resumed
  * copy, two storages of one tool) is listed once, by its most recent copy.
  */
-export function listCatalogRows(db: Database, filter: SessionFilter): CatalogRow[] {
+export function listCatalogRows(db: Database, filter: SessionFilter, onlyKeys?: readonly string[]): CatalogRow[] {
 	const where = scopeSql(filter);
-	const rows = (db.prepare(`SELECT * FROM units WHERE ${where.sql} ORDER BY modified DESC, id ASC`).all(...where.params) as Parameters<typeof decodeRow>[0][]).map(record => decodeRow(record));
+	// With onlyKeys (search hits), only those units are read and decoded, never the whole catalog.
+	const keys = onlyKeys === undefined ? '' : ' AND key IN (SELECT value FROM json_each(?))';
+	const params = onlyKeys === undefined ? where.params : [...where.params, JSON.stringify(onlyKeys)];
+	const rows = (db.prepare(`SELECT * FROM units WHERE ${where.sql}${keys} ORDER BY modified DESC, id ASC`).all(...params) as Parameters<typeof decodeRow>[0][]).map(record => decodeRow(record));
 	const seen = new Set<string>();
 	return rows.filter(row => {
 		const identity = `${row.source}\u0000${row.summary.id ?? row.key}`;

@@ -32,7 +32,7 @@ export function matchSessions(view: CatalogView, q: string): {matches: SessionMa
 			 JOIN text_docs d ON d.rowid = s.rowid`,
 		)
 		.all(plan.match) as Array<{key: string; line: number; rank: number}>;
-	const inScope = new Map(listCatalogRows(view.db, view.filter).map(row => [row.key, row]));
+	const inScope = new Map(listCatalogRows(view.db, view.filter, [...new Set(docs.map(doc => doc.key))]).map(row => [row.key, row]));
 	const byKey = new Map<string, SessionMatch>();
 	for (const doc of docs) {
 		const row = inScope.get(doc.key);
