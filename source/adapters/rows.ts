@@ -25,6 +25,11 @@ export type JsonlScanOptions = {
 	readonly state?: LineState;
 	/** Told about every line that was skipped, and why (never its content). */
 	readonly onSkip?: (line: number, reason: string) => void;
+	/**
+	 * Only these lines are parsed and normalised, each without the state of the lines between
+	 * (enough for their text, as search snippets need; not for tool pairing).
+	 */
+	readonly onlyLines?: ReadonlySet<number>;
 };
 
 /**
@@ -60,7 +65,7 @@ export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: Ro
 				}
 			},
 		},
-		{fromOffset: options.fromOffset, fromLine: options.fromLine, toOffset: options.toOffset},
+		{fromOffset: options.fromOffset, fromLine: options.fromLine, toOffset: options.toOffset, onlyLines: options.onlyLines},
 	);
 	scan.endOffset = end.offset;
 	scan.nextLine = end.nextLine;

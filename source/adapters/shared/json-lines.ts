@@ -15,7 +15,13 @@ export type JsonValueVisitor = {
 	skip(line: number, reason: SkipReason): void;
 };
 
-export type StreamRange = {readonly fromOffset?: number; readonly fromLine?: number; readonly toOffset?: number};
+export type StreamRange = {
+	readonly fromOffset?: number;
+	readonly fromLine?: number;
+	readonly toOffset?: number;
+	/** Only these lines are decoded and parsed (the others are counted past), and reading stops after the last. */
+	readonly onlyLines?: ReadonlySet<number>;
+};
 
 /**
  * Streams the JSON values of a JSONL file: blank lines are not records, lines too long or not
@@ -24,9 +30,20 @@ export type StreamRange = {readonly fromOffset?: number; readonly fromLine?: num
  */
 export function streamJsonValues(path: string, visitor: JsonValueVisitor, range: StreamRange = {}): {offset: number; nextLine: number; stopped: boolean} {
 	let stopped = false;
+	const only = range.onlyLines;
+	const lastWanted = only === undefined ? Number.POSITIVE_INFINITY : Math.max(0, ...only);
 	const end = forEachLine(
 		path,
 		raw => {
+			if (raw.number > lastWanted) {
+				stopped = true;
+				return false;
+			}
+
+			if (only !== undefined && !only.has(raw.number)) {
+				return;
+			}
+
 			if (raw.oversized) {
 				visitor.skip(raw.number, 'too long');
 				return;
@@ -53,7 +70,7 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 				}
 			}
 		},
-		{...range, maxLineBytes},
+		{fromOffset: range.fromOffset, fromLine: range.fromLine, toOffset: range.toOffset, maxLineBytes},
 	);
 	return {...end, stopped};
 }

@@ -74,7 +74,7 @@ export function snippetsFor(view: CatalogView, match: SessionMatch, q: string): 
 	const lines = match.lines.slice(0, linesPerSession);
 	const wanted = new Set(lines);
 	const snippets: Array<{line: number; snippet: string}> = [];
-	walkRows(view.db, adapter, unitOfRow(match.row), {fromLine: lines[0]!, toLine: lines.at(-1)!}, row => {
+	walkRows(view.db, adapter, unitOfRow(match.row), {fromLine: lines[0]!, toLine: lines.at(-1)!, only: wanted}, row => {
 		if (wanted.has(row.line) && !snippets.some(snippet => snippet.line === row.line)) {
 			snippets.push({line: row.line, snippet: snippetOf(searchableText(row.events), q)});
 		}

@@ -5,7 +5,12 @@ import {catalogStore} from '../catalog/store.js';
 import {EngiError} from '../errors.js';
 import type {Database} from '../util/sqlite.js';
 
-export type RowRange = {readonly fromLine: number; readonly toLine?: number};
+export type RowRange = {
+	readonly fromLine: number;
+	readonly toLine?: number;
+	/** JSONL: parse only these lines (see JsonlScanOptions.onlyLines); documents are loaded whole anyway. */
+	readonly only?: ReadonlySet<number>;
+};
 
 export type RowWalk = {skippedLines: number[]; skippedReasons: Map<number, string>; warnings: string[]; lastLine: number};
 
@@ -62,6 +67,7 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
 		{
 			fromOffset: checkpoint.offset,
 			fromLine: checkpoint.line,
+			...(range.only ? {onlyLines: range.only} : {}),
 			onSkip(line, reason) {
 				if (line >= range.fromLine && (range.toLine === undefined || line <= range.toLine)) {
 					walk.skippedLines.push(line);

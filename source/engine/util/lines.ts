@@ -58,10 +58,12 @@ export function forEachLine(path: string, visit: LineVisitor, options: ForEachLi
 }
 
 export function forEachLineFd(fd: number, visit: LineVisitor, options: ForEachLineOptions = {}): {offset: number; nextLine: number} {
-	let buffer = Buffer.allocUnsafe(options.chunkSize ?? 4 * 1024 * 1024);
 	const maxLineBytes = options.maxLineBytes ?? Number.POSITIVE_INFINITY;
 	let position = options.fromOffset ?? 0;
 	const limit = options.toOffset ?? fstatSync(fd).size;
+	// No bigger than what is left to read (most transcripts are far smaller than a chunk), and
+	// never zero, so a line longer than the file's remaining bytes can still grow it.
+	let buffer = Buffer.allocUnsafe(Math.max(64 * 1024, Math.min(options.chunkSize ?? 4 * 1024 * 1024, limit - position + 1)));
 	let lineNumber = options.fromLine ?? 1;
 	let fill = 0;
 	let bufferOffset = position; // File offset of buffer[0].
@@ -73,7 +75,9 @@ export function forEachLineFd(fd: number, visit: LineVisitor, options: ForEachLi
 		const end = fill + read;
 		let start = 0;
 		let newline: number;
-		while ((newline = buffer.indexOf(10, start)) !== -1 && newline < end) {
+		// Search only the bytes read: past `end` the buffer holds stale bytes of earlier reads.
+		const filled = buffer.subarray(0, end);
+		while ((newline = filled.indexOf(10, start)) !== -1) {
 			const line: RawLine = {
 				number: lineNumber,
 				offset: bufferOffset + start,
@@ -112,8 +116,8 @@ export function forEachLineFd(fd: number, visit: LineVisitor, options: ForEachLi
 					break;
 				}
 
-				const index = buffer.indexOf(10, 0);
-				found = index !== -1 && index < n ? scan + index : -1;
+				const index = buffer.subarray(0, n).indexOf(10);
+				found = index === -1 ? -1 : scan + index;
 				scan += n;
 			}
 

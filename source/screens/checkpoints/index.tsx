@@ -2,7 +2,7 @@ import {useEffect, useLayoutEffect, useReducer, useState} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
-import {ErrorState, Loading} from '../components/states.js';
+import {NotReady} from '../components/states.js';
 import {scrollTo} from '../components/virtual-list.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {draftOf, formReducer, initialForm, type FormState} from './form-state.js';
@@ -24,7 +24,6 @@ export type CheckpointsProps = {
 };
 
 export function Checkpoints({client, active, width, height, now, request, onRequestHandled, onCapture, onCounts}: CheckpointsProps) {
-	const loaded = useEngine(() => client.checkpoints(), 'checkpoints');
 	const [cursor, setCursor] = useState(0);
 	const [top, setTop] = useState(0);
 	const [message, setMessage] = useState<string | null>(null);
@@ -39,6 +38,7 @@ export function Checkpoints({client, active, width, height, now, request, onRequ
 
 		return state ? formReducer(state, action) : state;
 	}, null);
+	const loaded = useEngine(() => client.checkpoints(), 'checkpoints', {refreshable: active && form === null});
 	const checkpoints = loaded.status === 'ready' ? loaded.data.checkpoints : [];
 	// A layout effect, so the app knows before the next key that q and esc belong to the field.
 	useLayoutEffect(() => onCapture(form !== null), [form !== null]);
@@ -121,20 +121,14 @@ export function Checkpoints({client, active, width, height, now, request, onRequ
 				}
 
 				default:
-					if (input === 'r') {
-						loaded.reload();
-					}
+					break;
 			}
 		},
 		{isActive: active},
 	);
 
-	if (loaded.status === 'loading') {
-		return <Loading label="checkpoints" />;
-	}
-
-	if (loaded.status === 'error') {
-		return <ErrorState message={loaded.error} hint={loaded.hint} />;
+	if (loaded.status !== 'ready') {
+		return <NotReady loaded={loaded} label="checkpoints" />;
 	}
 
 	return form ? <CheckpointFormView form={form} width={width} /> : <CheckpointsView checkpoints={checkpoints} project={loaded.data.project} cursor={cursor} top={top} height={height} width={width} now={now} message={message} />;

@@ -1,4 +1,5 @@
 import {Box, Text} from 'ink';
+import type {Loaded} from '../hooks/use-engine.js';
 import {theme} from '../theme.js';
 
 export type LoadingProps = {readonly label: string};
@@ -31,6 +32,11 @@ export function ErrorState({message, hint}: ErrorStateProps) {
 			{hint ? <Text color={theme.muted}>{hint}</Text> : null}
 		</Box>
 	);
+}
+
+/** What a screen shows while its engine call runs or after it failed. */
+export function NotReady({loaded, label}: {readonly loaded: Exclude<Loaded<unknown>, {status: 'ready'}>; readonly label: string}) {
+	return loaded.status === 'loading' ? <Loading label={label} /> : <ErrorState message={loaded.error} hint={loaded.hint} />;
 }
 
 export type DegradedNoteProps = {readonly reasons: readonly string[]; readonly width: number};

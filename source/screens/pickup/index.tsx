@@ -3,7 +3,7 @@ import {useKeys} from '../hooks/use-keys.js';
 import type {PickupOutput} from '../../engine/sessions/pickup.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
-import {EmptyState, ErrorState, Loading} from '../components/states.js';
+import {EmptyState, NotReady} from '../components/states.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {PickupView} from './view.js';
 
@@ -29,7 +29,7 @@ export function Pickup({client, target, active, width, height, onResume, onCount
 		const [brief, pickup] = await Promise.all([client.brief(target.id, target.source), client.pickup(target.id, target.source)]);
 		onCounts(`pickup · ${brief.source} ${brief.session_id} · ${brief.tokens} tokens`);
 		return {brief, pickup};
-	}, target ? `${target.source}:${target.id}` : 'none');
+	}, target ? `${target.source}:${target.id}` : 'none', {refreshable: active});
 	useKeys(
 		(input, key) => {
 			const command = commandFor(['pickup', 'list'], input, key);
@@ -52,12 +52,8 @@ export function Pickup({client, target, active, width, height, onResume, onCount
 		return <EmptyState title="No session chosen." hint="Pick one on the Stand-up or Unfinished screen and press enter." />;
 	}
 
-	if (loaded.status === 'loading') {
-		return <Loading label="the brief" />;
-	}
-
-	if (loaded.status === 'error') {
-		return <ErrorState message={loaded.error} hint={loaded.hint} />;
+	if (loaded.status !== 'ready') {
+		return <NotReady loaded={loaded} label="the brief" />;
 	}
 
 	return <PickupView brief={loaded.data!.brief} width={width} height={height} offset={offset} />;

@@ -3,7 +3,7 @@ import {useKeys} from '../hooks/use-keys.js';
 import type {ProjectBrief} from '../../engine/knowledge/project.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
-import {EmptyState, ErrorState, Loading} from '../components/states.js';
+import {EmptyState, NotReady} from '../components/states.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {ProjectView} from './view.js';
 
@@ -15,7 +15,7 @@ export function Project({client, active, width, height, onCounts}: ProjectProps)
 	const hasKb = client.hasKnowledgeBase();
 	const pageSize = Math.max(5, Math.floor((height - 2) / 2));
 	const [offset, setOffset] = useState(0);
-	const loaded = useEngine(async () => (hasKb ? ((await client.project({offset, limit: pageSize})) as ProjectBrief) : undefined), `project:${offset}:${pageSize}`);
+	const loaded = useEngine(async () => (hasKb ? ((await client.project({offset, limit: pageSize})) as ProjectBrief) : undefined), `project:${offset}:${pageSize}`, {refreshable: active});
 	useEffect(() => {
 		if (loaded.status === 'ready' && loaded.data) {
 			onCounts(`${loaded.data.total} open tasks · ${Object.keys(loaded.data.projects).length} projects`);
@@ -28,8 +28,6 @@ export function Project({client, active, width, height, onCounts}: ProjectProps)
 				setOffset(loaded.data.next_offset!);
 			} else if (command === 'previous-page') {
 				setOffset(value => Math.max(0, value - pageSize));
-			} else if (input === 'r') {
-				loaded.reload();
 			}
 		},
 		{isActive: active},
@@ -39,12 +37,8 @@ export function Project({client, active, width, height, onCounts}: ProjectProps)
 		return <EmptyState title={noKnowledgeBase.title} hint={noKnowledgeBase.hint} />;
 	}
 
-	if (loaded.status === 'loading') {
-		return <Loading label="the project brief" />;
-	}
-
-	if (loaded.status === 'error') {
-		return <ErrorState message={loaded.error} hint={loaded.hint} />;
+	if (loaded.status !== 'ready') {
+		return <NotReady loaded={loaded} label="the project brief" />;
 	}
 
 	return <ProjectView brief={loaded.data!} width={width} height={height} />;

@@ -3,7 +3,7 @@ import {useKeys} from '../hooks/use-keys.js';
 import type {Candidate} from '../../engine/sessions/unfinished.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
-import {DegradedNote, ErrorState, Loading} from '../components/states.js';
+import {DegradedNote, NotReady} from '../components/states.js';
 import {scrollTo} from '../components/virtual-list.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {StandupView, standupCounts, standupRows} from './view.js';
@@ -19,7 +19,7 @@ export type StandupProps = {
 };
 
 export function Standup({client, active, width, height, now, onOpen, onCounts}: StandupProps) {
-	const loaded = useEngine(() => client.standup(), 'standup');
+	const loaded = useEngine(() => client.standup(), 'standup', {refreshable: active});
 	const rows = useMemo(() => (loaded.status === 'ready' ? standupRows(loaded.data) : []), [loaded.status === 'ready' ? loaded.data : undefined]);
 	const [cursor, setCursor] = useState(0);
 	const [top, setTop] = useState(0);
@@ -69,20 +69,14 @@ export function Standup({client, active, width, height, now, onOpen, onCounts}: 
 				}
 
 				default:
-					if (input === 'r') {
-						loaded.reload();
-					}
+					break;
 			}
 		},
 		{isActive: active},
 	);
 
-	if (loaded.status === 'loading') {
-		return <Loading label="the stand-up" />;
-	}
-
-	if (loaded.status === 'error') {
-		return <ErrorState message={loaded.error} hint={loaded.hint} />;
+	if (loaded.status !== 'ready') {
+		return <NotReady loaded={loaded} label="the stand-up" />;
 	}
 
 	return (

@@ -2,7 +2,7 @@ import {useEffect, useLayoutEffect, useMemo, useReducer, useRef} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
-import {ErrorState, Loading} from '../components/states.js';
+import {NotReady} from '../components/states.js';
 import {useEngine} from '../hooks/use-engine.js';
 import type {Candidate} from '../../engine/sessions/unfinished.js';
 import {buildFilterIndex} from './filter-index.js';
@@ -23,8 +23,8 @@ export type TriageProps = {
 };
 
 export function Triage({client, active, width, height, now, onOpen, onCheckpoint, onCapture, onCounts}: TriageProps) {
-	const loaded = useEngine(() => client.unfinished(), 'unfinished');
 	const [state, dispatch] = useReducer(triageReducer, Math.max(1, height - 2), initialTriage);
+	const loaded = useEngine(() => client.unfinished(), 'unfinished', {refreshable: active && !state.filtering && state.confirm === null});
 	const filterIndex = useRef<((text: string) => Set<string>) | undefined>(undefined);
 	const candidates = loaded.status === 'ready' ? loaded.data.candidates : [];
 	useEffect(() => {
@@ -134,20 +134,14 @@ export function Triage({client, active, width, height, now, onOpen, onCheckpoint
 
 					break;
 				default:
-					if (input === 'r') {
-						loaded.reload();
-					}
+					break;
 			}
 		},
 		{isActive: active},
 	);
 
-	if (loaded.status === 'loading') {
-		return <Loading label="unfinished sessions" />;
-	}
-
-	if (loaded.status === 'error') {
-		return <ErrorState message={loaded.error} hint={loaded.hint} />;
+	if (loaded.status !== 'ready') {
+		return <NotReady loaded={loaded} label="unfinished sessions" />;
 	}
 
 	return <TriageView rows={rows} total={candidates.length} state={state} width={width} now={now} />;
