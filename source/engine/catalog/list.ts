@@ -121,6 +121,40 @@ export function listCatalogPage(db: Database, filter: SessionFilter, offset: num
 	return {total: keys.length, rows: pageKeys.map(key => decodeRow(byKey.get(key) as Parameters<typeof decodeRow>[0]))};
 }
 
+/** What a listing needs to decide about a session before reading its whole row. */
+export type NarrowRow = {
+	readonly key: string;
+	readonly source: string;
+	readonly id: string | null;
+	readonly parent_id: string | null;
+	readonly project: string | null;
+	readonly modified: string | null;
+	readonly mtime_ms: number;
+	readonly tail_open: number;
+};
+
+/** The sessions of `listCatalogRows`, same order and de-duplication, from narrow columns only. */
+export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[] {
+	const where = scopeSql(filter);
+	const rows = db.prepare(`SELECT key, source, id, parent_id, project, modified, mtime_ms, tail_open FROM units WHERE ${where.sql} ORDER BY modified DESC, id ASC`).all(...where.params) as NarrowRow[];
+	const seen = new Set<string>();
+	return rows.filter(row => {
+		const identity = `${row.source}\u0000${row.id ?? row.key}`;
+		if (seen.has(identity)) {
+			return false;
+		}
+
+		seen.add(identity);
+		return true;
+	});
+}
+
+/** Whole rows for the given keys. */
+export function catalogRowsByKey(db: Database, keys: readonly string[]): Map<string, CatalogRow> {
+	const records = db.prepare('SELECT * FROM units WHERE key IN (SELECT value FROM json_each(?))').all(JSON.stringify(keys)) as Parameters<typeof decodeRow>[0][];
+	return new Map(records.map(record => [record.key, decodeRow(record)]));
+}
+
 export function subagentCounts(db: Database, filter: SessionFilter): Map<string, number> {
 	const scope = filter.scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0';
 	const rows = db

@@ -7,7 +7,7 @@ import type {Migration} from '../util/sqlite.js';
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 7,
+		version: 8,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -32,6 +32,8 @@ export const catalogMigrations: readonly Migration[] = [
 					skipped INTEGER NOT NULL,
 					summary TEXT NOT NULL,
 					tail TEXT NOT NULL,
+					-- 1 when the tail alone makes the session a candidate for unfinished (see tailIsOpen).
+					tail_open INTEGER NOT NULL,
 					scanned_bytes INTEGER NOT NULL,
 					next_line INTEGER NOT NULL,
 					check_hash TEXT,
@@ -44,7 +46,7 @@ export const catalogMigrations: readonly Migration[] = [
 				-- Listing and counting read only these narrow columns, newest first, never the wide rows.
 				-- parent_id first: top-level sessions come out newest first straight from the index, and
 				-- subagent counts per parent read it too.
-				CREATE INDEX units_listing ON units (parent_id, modified, source, root, conversational, error, project, id, key);
+				CREATE INDEX units_listing ON units (parent_id, modified, source, root, conversational, error, project, id, key, mtime_ms, tail_open);
 				-- Full text of what people and assistants wrote (secrets masked), one document per
 				-- transcript line, in a contentless FTS5 table: the text itself is not stored.
 				CREATE TABLE text_docs (rowid INTEGER PRIMARY KEY, key TEXT NOT NULL, line INTEGER NOT NULL);

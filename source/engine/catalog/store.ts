@@ -4,8 +4,9 @@ import type {Database} from '../util/sqlite.js';
 import type {CatalogRow, Checkpoint} from './scan.js';
 import type {TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';
+import {tailIsOpen} from '../sessions/reasons.js';
 
-type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string};
+type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number};
 
 const columns = [
 	'key',
@@ -29,6 +30,7 @@ const columns = [
 	'skipped',
 	'summary',
 	'tail',
+	'tail_open',
 	'scanned_bytes',
 	'next_line',
 	'check_hash',
@@ -102,6 +104,7 @@ export function catalogStore(db: Database) {
 				row.skipped,
 				JSON.stringify(summary),
 				JSON.stringify(row.tail),
+				tailIsOpen(row.tail) ? 1 : 0,
 				row.scanned_bytes,
 				row.next_line,
 				row.check_hash,

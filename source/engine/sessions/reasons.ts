@@ -64,6 +64,15 @@ export function reasonsFor(tail: TailState, checkpoint: Checkpoint | undefined, 
 	return reasons;
 }
 
+/**
+ * True when the tail alone gives a session a reason to be a candidate; a session whose tail is
+ * closed is one only through a checkpoint or by being written right now. The catalog stores it,
+ * so listings decode only the sessions that can be candidates.
+ */
+export function tailIsOpen(tail: TailState): boolean {
+	return reasonsFor(tail, undefined, false).length > 0;
+}
+
 export function confidenceOf(reasons: readonly Reason[]): Confidence {
 	const codes = new Set(reasons.map(reason => reason.code));
 	if (codes.has('checkpoint_active') || codes.has('checkpoint_blocked') || codes.has('interrupted_or_cancelled') || codes.has('trailing_user_request_unanswered')) {

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import {listCatalogRows} from '../catalog/list.js';
 import {openCatalogView} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import {pageTasks} from '../knowledge/tasks.js';
@@ -75,7 +74,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	let candidates: Candidate[];
 	const knownProjects = new Set<string>();
 	try {
-		candidates = collectCandidates(listCatalogRows(view.db, view.filter), now, checkpointLookup(deps.cwd));
+		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd));
 		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 		for (const project of recorded) {
 			knownProjects.add(projectOf(project).root);

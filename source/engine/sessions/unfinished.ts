@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type {CatalogRow} from '../catalog/scan.js';
-import {listCatalogRows} from '../catalog/list.js';
+import {catalogRowsByKey, listNarrowRows, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {openCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
+import type {Database} from '../util/sqlite.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointRootOf, readCheckpoints} from './checkpoints.js';
 import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
@@ -66,32 +66,50 @@ export function defaultSince(now: Date): string {
 	return new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).toISOString();
 }
 
-/** Every candidate in scope, newest first, judged from the catalog's tail state and checkpoints. */
-export function collectCandidates(rows: readonly CatalogRow[], now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Candidate[] {
-	const listedIds = new Set(rows.filter(row => row.summary.parent_id === null).map(row => `${row.source}\u0000${row.summary.id}`));
+/**
+ * Every candidate in scope, newest first, judged from the catalog's tail state and checkpoints.
+ * Sessions are first judged from narrow columns; only those that can be candidates (an open
+ * tail, a live checkpoint, or written right now) have their whole rows read.
+ */
+export function collectCandidates(db: Database, filter: SessionFilter, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Candidate[] {
+	const rows = listNarrowRows(db, filter);
+	const listedIds = new Set(rows.filter(row => row.parent_id === null).map(row => `${row.source}\u0000${row.id}`));
 	const subagents = new Map<string, number>();
 	for (const row of rows) {
-		if (row.summary.parent_id) {
-			const key = `${row.source}\u0000${row.summary.parent_id}`;
+		if (row.parent_id) {
+			const key = `${row.source}\u0000${row.parent_id}`;
 			subagents.set(key, (subagents.get(key) ?? 0) + 1);
 		}
 	}
 
-	const candidates: Candidate[] = [];
+	const judged: Array<{row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; activeNow: boolean}> = [];
 	for (const row of rows) {
-		const id = row.summary.id ?? row.key;
+		const id = row.id ?? row.key;
 		// Subagent work belongs to its parent's candidate; only orphans are listed on their own.
-		if (row.summary.parent_id && listedIds.has(`${row.source}\u0000${row.summary.parent_id}`)) {
+		if (row.parent_id && listedIds.has(`${row.source}\u0000${row.parent_id}`)) {
 			continue;
 		}
 
-		const checkpoint = checkpointOf(row.summary.project, id);
+		const checkpoint = checkpointOf(row.project, id);
 		if (checkpoint && (checkpoint.status === 'completed' || checkpoint.status === 'superseded')) {
 			continue;
 		}
 
-		const modified = row.summary.modified ? Date.parse(row.summary.modified) : row.mtime_ms;
+		const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
 		const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
+		if (row.tail_open === 1 || activeNow || checkpoint !== undefined) {
+			judged.push({row, id, checkpoint, activeNow});
+		}
+	}
+
+	const full = catalogRowsByKey(db, judged.map(entry => entry.row.key));
+	const candidates: Candidate[] = [];
+	for (const {row: narrow, id, checkpoint, activeNow} of judged) {
+		const row = full.get(narrow.key);
+		if (!row) {
+			continue;
+		}
+
 		const reasons = reasonsFor(row.tail, checkpoint, activeNow);
 		if (reasons.length === 0 && !activeNow) {
 			continue;
@@ -125,8 +143,7 @@ export function listUnfinished(input: UnfinishedInput, deps: Deps): UnfinishedOu
 	const since = input.since ?? defaultSince(now);
 	const view = openCatalogView({...input, since, includeSubagents: true}, deps);
 	try {
-		const rows = listCatalogRows(view.db, view.filter);
-		const candidates = collectCandidates(rows, now, checkpointLookup(deps.cwd));
+		const candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd));
 		const page = candidates.slice(input.offset, input.offset + input.limit);
 		return {
 			status: 'ok',
