@@ -73,11 +73,23 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	const warnings = [...view.warnings];
 	let candidates: Candidate[];
 	const knownProjects = new Set<string>();
+	// Finding a project's root walks up the tree; hundreds of candidates share a few projects.
+	const roots = new Map<string, string>();
+	const rootOf = (project: string) => {
+		let root = roots.get(project);
+		if (root === undefined) {
+			root = projectOf(project).root;
+			roots.set(project, root);
+		}
+
+		return root;
+	};
+
 	try {
 		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd));
 		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 		for (const project of recorded) {
-			knownProjects.add(projectOf(project).root);
+			knownProjects.add(rootOf(project));
 		}
 	} finally {
 		view.close();
@@ -95,7 +107,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	};
 
 	for (const candidate of candidates) {
-		group(candidate.project === 'unknown' ? 'unknown' : projectOf(candidate.project).root).candidates.push(candidate);
+		group(candidate.project === 'unknown' ? 'unknown' : rootOf(candidate.project)).candidates.push(candidate);
 	}
 
 	for (const root of knownProjects) {
