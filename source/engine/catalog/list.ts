@@ -136,7 +136,10 @@ export type NarrowRow = {
 /** The sessions of `listCatalogRows`, same order and de-duplication, from narrow columns only. */
 export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[] {
 	const where = scopeSql(filter);
-	const rows = db.prepare(`SELECT key, source, id, parent_id, project, modified, mtime_ms, tail_open FROM units WHERE ${where.sql} ORDER BY modified DESC, id ASC`).all(...where.params) as NarrowRow[];
+	// With subagents there is no parent_id to narrow by, and without statistics SQLite would pick
+	// the per-root index and read every wide row; the covering index by time answers alone.
+	const hint = filter.includeSubagents ? ' INDEXED BY units_recent' : '';
+	const rows = db.prepare(`SELECT key, source, id, parent_id, project, modified, mtime_ms, tail_open FROM units${hint} WHERE ${where.sql} ORDER BY modified DESC, id ASC`).all(...where.params) as NarrowRow[];
 	const seen = new Set<string>();
 	return rows.filter(row => {
 		const identity = `${row.source}\u0000${row.id ?? row.key}`;

@@ -7,7 +7,7 @@ import type {Migration} from '../util/sqlite.js';
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 8,
+		version: 9,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -47,6 +47,8 @@ export const catalogMigrations: readonly Migration[] = [
 				-- parent_id first: top-level sessions come out newest first straight from the index, and
 				-- subagent counts per parent read it too.
 				CREATE INDEX units_listing ON units (parent_id, modified, source, root, conversational, error, project, id, key, mtime_ms, tail_open);
+				-- The same columns newest first for listings that include subagents (unfinished, standup).
+				CREATE INDEX units_recent ON units (modified, source, root, conversational, error, parent_id, project, id, key, mtime_ms, tail_open);
 				-- Full text of what people and assistants wrote (secrets masked), one document per
 				-- transcript line, in a contentless FTS5 table: the text itself is not stored.
 				CREATE TABLE text_docs (rowid INTEGER PRIMARY KEY, key TEXT NOT NULL, line INTEGER NOT NULL);
