@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {pickupOutputSchema, pickupSession, type PickupOutput} from '../engine/sessions/pickup.js';
-import {sourceOptions} from './shared.js';
+import {sourceFlags, sourceOptions} from './shared.js';
 import {renderBrief} from './render-brief.js';
 
 function renderHuman(result: PickupOutput): string {
@@ -33,7 +33,7 @@ export default defineCommand({
 		project: {type: 'string', placeholder: '<dir>', description: 'without an id: the unfinished session of this project (default: the working directory\'s)'},
 	},
 	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)'}],
-	flags: z.object({id: z.optional(z.string()), source: z.optional(textFlag()), 'source-root': z.optional(textFlag()), project: z.optional(textFlag())}),
+	flags: z.object({id: z.optional(z.string()), ...sourceFlags, project: z.optional(textFlag())}),
 	needsRoot: false,
 	output: pickupOutputSchema,
 	screen: 'pickup',

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
+import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
 import {EngiError} from '../engine/errors.js';
 import {readConversation, readOutputSchema, type ReadOutput} from '../engine/conversation/read.js';
 import {views} from '../engine/conversation/views.js';
-import {sourceOptions} from './shared.js';
+import {pageFooter, sourceFlags, sourceOptions} from './shared.js';
 
 /** `--lines 3,1,3` → [1, 3]: unique positive positions, sorted, at most 100. */
 export function linesFlag() {
@@ -42,7 +42,7 @@ function renderHuman(result: ReadOutput): string {
 				return JSON.stringify(record);
 		}
 	});
-	const tail = [result.next_offset === null ? '' : `next_offset=${result.next_offset}`, ...result.warnings.map(warning => `warning\t${warning}`)];
+	const tail = pageFooter(result);
 	return [head, ...body, ...tail].filter(Boolean).join('\n');
 }
 
@@ -65,8 +65,7 @@ export default defineCommand({
 	positionals: [{name: 'id', required: true, description: 'a full session UUID or the tool\'s own session id'}],
 	flags: z.object({
 		id: z.string(),
-		source: z.optional(textFlag()),
-		'source-root': z.optional(textFlag()),
+		...sourceFlags,
 		view: z.optional(choiceFlag(views)),
 		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
 		limit: z.optional(intFlag(1, 100)),

@@ -5,7 +5,7 @@ import {EngiError} from '../engine/errors.js';
 import {resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/sessions/resume.js';
 import {views} from '../engine/conversation/views.js';
 import {linesFlag} from './read.js';
-import {sourceOptions} from './shared.js';
+import {sourceFlags, sourceOptions} from './shared.js';
 import {renderBrief} from './render-brief.js';
 
 export default defineCommand({
@@ -26,8 +26,7 @@ export default defineCommand({
 	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)'}],
 	flags: z.object({
 		id: z.optional(z.string()),
-		source: z.optional(textFlag()),
-		'source-root': z.optional(textFlag()),
+		...sourceFlags,
 		project: z.optional(textFlag()),
 		view: z.optional(choiceFlag(['brief', ...views] as const)),
 		budget: z.optional(intFlag(50, 1_000_000)),

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {intFlag, textFlag} from '../cli/flag-schemas.js';
+import {textFlag} from '../cli/flag-schemas.js';
 import {listSessions, sessionsOutputSchema, type SessionsOutput} from '../engine/catalog/sessions.js';
 import {clip, tsv} from '../output/text.js';
-import {pagingOptions, scopeOptions} from './shared.js';
+import {pageFooter, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
 
 function renderHuman(result: SessionsOutput): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
@@ -16,11 +16,7 @@ function renderHuman(result: SessionsOutput): string {
 			}
 		}
 	}
-	if (result.next_offset !== null) {
-		lines.push(`next_offset=${result.next_offset}`);
-	}
-
-	lines.push(...result.warnings.map(warning => `warning\t${warning}`));
+	lines.push(...pageFooter(result));
 	return lines.filter(Boolean).join('\n');
 }
 
@@ -36,15 +32,10 @@ export default defineCommand({
 		...pagingOptions,
 	},
 	flags: z.object({
-		source: z.optional(textFlag()),
-		'source-root': z.optional(textFlag()),
-		since: z.optional(textFlag()),
-		project: z.optional(textFlag()),
-		'all-projects': z.optional(z.boolean()),
+		...scopeFlags,
 		q: z.optional(textFlag()),
 		subagents: z.optional(z.boolean()),
-		limit: z.optional(intFlag(1, 500)),
-		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
+		...pagingFlags,
 	}),
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
@@ -53,11 +44,7 @@ export default defineCommand({
 		return {
 			data: listSessions(
 				{
-					source: flags.source,
-					sourceRoot: flags['source-root'],
-					since: flags.since,
-					project: flags.project,
-					allProjects: Boolean(flags['all-projects']),
+					...scopeInput(flags),
 					includeSubagents: Boolean(flags.subagents) || flags.q !== undefined,
 					q: flags.q,
 					limit: flags.limit ?? 50,

@@ -1,6 +1,9 @@
 import {kbPaths, type KbPaths} from '../engine/kb/paths.js';
 import {resolveRoot} from '../engine/kb/root.js';
+import * as z from 'zod/mini';
 import type {CommandContext} from '../cli/define.js';
+import {intFlag, textFlag} from '../cli/flag-schemas.js';
+import type {ScopeInput} from '../engine/catalog/sessions.js';
 
 /** The knowledge base a command works on, from --root, ENGI_ROOT or the registered root. */
 export function knowledgeBase(context: CommandContext): KbPaths {
@@ -24,3 +27,33 @@ export const scopeOptions = {
 	project: {type: 'string', placeholder: '<dir>', description: 'sessions of this project (default: the working directory\'s git project)'},
 	'all-projects': {type: 'boolean', description: 'sessions of every project'},
 } as const;
+
+/** The zod shapes of sourceOptions, scopeOptions and pagingOptions, for a command's flag schema. */
+export const sourceFlags = {
+	source: z.optional(textFlag()),
+	'source-root': z.optional(textFlag()),
+};
+
+export const scopeFlags = {
+	...sourceFlags,
+	since: z.optional(textFlag()),
+	project: z.optional(textFlag()),
+	'all-projects': z.optional(z.boolean()),
+};
+
+export const pagingFlags = {
+	limit: z.optional(intFlag(1, 500)),
+	offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
+};
+
+type ScopeFlags = {source?: string; 'source-root'?: string; since?: string; project?: string; 'all-projects'?: boolean};
+
+/** Parsed scope flags as the engine's ScopeInput. */
+export function scopeInput(flags: ScopeFlags): ScopeInput {
+	return {source: flags.source, sourceRoot: flags['source-root'], since: flags.since, project: flags.project, allProjects: Boolean(flags['all-projects'])};
+}
+
+/** The lines that close a paged human listing: where the next page starts, then any warnings. */
+export function pageFooter(result: {next_offset: number | null; warnings: readonly string[]}): string[] {
+	return [result.next_offset === null ? '' : `next_offset=${result.next_offset}`, ...result.warnings.map(warning => `warning\t${warning}`)];
+}

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {intFlag, textFlag} from '../cli/flag-schemas.js';
 import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/sessions/unfinished.js';
 import {clip, tsv} from '../output/text.js';
-import {pagingOptions, scopeOptions} from './shared.js';
+import {pageFooter, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
 
 function renderHuman(result: UnfinishedOutput): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
@@ -20,11 +19,7 @@ function renderHuman(result: UnfinishedOutput): string {
 			]),
 		),
 	);
-	if (result.next_offset !== null) {
-		lines.push(`next_offset=${result.next_offset}`);
-	}
-
-	lines.push(...result.warnings.map(warning => `warning\t${warning}`));
+	lines.push(...pageFooter(result));
 	return lines.filter(Boolean).join('\n');
 }
 
@@ -35,13 +30,8 @@ export default defineCommand({
 	examples: ['engi unfinished', 'engi unfinished --all-projects --since 3d', 'engi unfinished --source codex --since yesterday'],
 	options: {...scopeOptions, ...pagingOptions},
 	flags: z.object({
-		source: z.optional(textFlag()),
-		'source-root': z.optional(textFlag()),
-		since: z.optional(textFlag()),
-		project: z.optional(textFlag()),
-		'all-projects': z.optional(z.boolean()),
-		limit: z.optional(intFlag(1, 500)),
-		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
+		...scopeFlags,
+		...pagingFlags,
 	}),
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
@@ -51,11 +41,7 @@ export default defineCommand({
 		return {
 			data: listUnfinished(
 				{
-					source: flags.source,
-					sourceRoot: flags['source-root'],
-					since: flags.since,
-					project: flags.project,
-					allProjects: Boolean(flags['all-projects']),
+					...scopeInput(flags),
 					limit: flags.limit ?? 50,
 					offset: flags.offset ?? 0,
 				},

@@ -1,6 +1,6 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {createHash} from 'node:crypto';
-import type {SessionEvent} from '../../adapters/events.js';
+import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {scanJsonl} from '../../adapters/rows.js';
 import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type SourceAdapter} from '../../adapters/types.js';
 import {computeTail, type TailState} from '../sessions/tail.js';
@@ -98,29 +98,43 @@ export function scanUnit(
 	return grew ? continueJsonl(adapter, root, unit, previous, checkpointBefore) : scanJsonlFromStart(adapter, root, unit);
 }
 
+/**
+ * What a forward scan takes from every row, from scratch or continuing: its text document, a
+ * sparse line offset now and then (from `last`, the checkpoint the scan starts after), and the
+ * summary's running counts.
+ */
+function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last: Checkpoint, records: number) {
+	const recorder = {
+		offsets: [] as Checkpoint[],
+		texts: [] as TextDoc[],
+		records,
+		add(row: SessionRow, offset: number): void {
+			recorder.records++;
+			const doc = rowDoc(row);
+			if (doc) {
+				recorder.texts.push(doc);
+			}
+
+			if (row.line - last.line >= checkpointLines || offset - last.offset >= checkpointBytes) {
+				last = {line: row.line, offset};
+				recorder.offsets.push(last);
+			}
+
+			for (const event of row.events) {
+				summarizer.add(event);
+			}
+		},
+	};
+	return recorder;
+}
+
 function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit): ScanResult {
 	const summarizer = createSummarizer(unit);
-	const offsets: Checkpoint[] = [{line: 1, offset: 0}];
+	const first: Checkpoint = {line: 1, offset: 0};
+	const recorder = createRowRecorder(summarizer, first, 0);
 	let window: Array<{offset: number; events: SessionEvent[]}> = [];
-	let records = 0;
-	let lastCheckpoint = offsets[0]!;
-	const texts: TextDoc[] = [];
 	const scan = scanJsonl(adapter, unit, (row, offset) => {
-		records++;
-		const doc = rowDoc(row);
-		if (doc) {
-			texts.push(doc);
-		}
-
-		if (row.line - lastCheckpoint.line >= checkpointLines || offset - lastCheckpoint.offset >= checkpointBytes) {
-			lastCheckpoint = {line: row.line, offset};
-			offsets.push(lastCheckpoint);
-		}
-
-		for (const event of row.events) {
-			summarizer.add(event);
-		}
-
+		recorder.add(row, offset);
 		window.push({offset, events: row.events});
 		if (window.length > 4096 && window[0]!.offset < offset - tailWindowBytes) {
 			window = window.filter(entry => entry.offset >= offset - tailWindowBytes);
@@ -133,46 +147,23 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 			...baseRow(adapter.id, root, unit, 'jsonl'),
 			summary: summarizer.finish(),
 			tail: computeTail(tailEvents, tailStart > 0, {recordsToolResults: adapter.recordsToolResults}),
-			records,
+			records: recorder.records,
 			skipped: scan.skipped,
 			scanned_bytes: scan.endOffset,
 			next_line: scan.nextLine,
 			check_hash: checkHash(unit.path, scan.endOffset),
 			error: null,
 		},
-		offsets,
+		offsets: [first, ...recorder.offsets],
 		replaceOffsets: true,
-		texts,
+		texts: recorder.texts,
 	};
 }
 
 function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, previous: CatalogRow, checkpointBefore: (offset: number) => Checkpoint): ScanResult {
 	const summarizer = createSummarizer(unit, previous.summary);
-	const offsets: Checkpoint[] = [];
-	let lastCheckpoint = checkpointBefore(previous.scanned_bytes);
-	let records = previous.records;
-	const texts: TextDoc[] = [];
-	const grown = scanJsonl(
-		adapter,
-		unit,
-		(row, offset) => {
-			records++;
-			const doc = rowDoc(row);
-			if (doc) {
-				texts.push(doc);
-			}
-
-			if (row.line - lastCheckpoint.line >= checkpointLines || offset - lastCheckpoint.offset >= checkpointBytes) {
-				lastCheckpoint = {line: row.line, offset};
-				offsets.push(lastCheckpoint);
-			}
-
-			for (const event of row.events) {
-				summarizer.add(event);
-			}
-		},
-		{fromOffset: previous.scanned_bytes, fromLine: previous.next_line},
-	);
+	const recorder = createRowRecorder(summarizer, checkpointBefore(previous.scanned_bytes), previous.records);
+	const grown = scanJsonl(adapter, unit, (row, offset) => recorder.add(row, offset), {fromOffset: previous.scanned_bytes, fromLine: previous.next_line});
 	const tailStart = Math.max(0, grown.endOffset - tailWindowBytes);
 	const from = checkpointBefore(tailStart);
 	const tailEvents: SessionEvent[] = [];
@@ -191,16 +182,16 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 			...baseRow(adapter.id, root, unit, 'jsonl'),
 			summary: summarizer.finish(),
 			tail: computeTail(tailEvents, tailStart > 0, {recordsToolResults: adapter.recordsToolResults}),
-			records,
+			records: recorder.records,
 			skipped: previous.skipped + grown.skipped,
 			scanned_bytes: grown.endOffset,
 			next_line: grown.nextLine,
 			check_hash: checkHash(unit.path, grown.endOffset),
 			error: null,
 		},
-		offsets,
+		offsets: recorder.offsets,
 		replaceOffsets: false,
-		texts,
+		texts: recorder.texts,
 	};
 }
 
