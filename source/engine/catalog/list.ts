@@ -77,50 +77,6 @@ export function toEntry(row: CatalogRow, subagents: number): SessionEntry {
 	};
 }
 
-/**
- * Sessions in scope, newest first, one per (source, id): a session stored twice (a resumed
- * copy, two storages of one tool) is listed once, by its most recent copy.
- */
-export function listCatalogRows(db: Database, filter: SessionFilter, onlyKeys?: readonly string[]): CatalogRow[] {
-	const where = scopeSql(filter);
-	// With onlyKeys (search hits), only those units are read and decoded, never the whole catalog.
-	const keys = onlyKeys === undefined ? '' : ' AND key IN (SELECT value FROM json_each(?))';
-	const params = onlyKeys === undefined ? where.params : [...where.params, JSON.stringify(onlyKeys)];
-	const rows = (db.prepare(`SELECT * FROM units WHERE ${where.sql}${keys} ORDER BY modified DESC, id ASC`).all(...params) as Parameters<typeof decodeRow>[0][]).map(record => decodeRow(record));
-	const seen = new Set<string>();
-	return rows.filter(row => {
-		const identity = `${row.source}\u0000${row.summary.id ?? row.key}`;
-		if (seen.has(identity)) {
-			return false;
-		}
-
-		seen.add(identity);
-		return true;
-	});
-}
-
-/**
- * One page of `listCatalogRows` without decoding the rows off the page: identities are read
- * from narrow columns to de-duplicate and count, then only the page's rows are fetched whole.
- */
-export function listCatalogPage(db: Database, filter: SessionFilter, offset: number, limit: number): {total: number; rows: CatalogRow[]} {
-	const where = scopeSql(filter);
-	const identities = db.prepare(`SELECT key, source, id FROM units WHERE ${where.sql} ORDER BY modified DESC, id ASC`).raw().all(...where.params) as Array<[string, string, string | null]>;
-	const seen = new Set<string>();
-	const keys: string[] = [];
-	for (const [key, source, id] of identities) {
-		const identity = `${source}\u0000${id ?? key}`;
-		if (!seen.has(identity)) {
-			seen.add(identity);
-			keys.push(key);
-		}
-	}
-
-	const pageKeys = keys.slice(offset, offset + limit);
-	const byKey = db.prepare('SELECT * FROM units WHERE key = ?');
-	return {total: keys.length, rows: pageKeys.map(key => decodeRow(byKey.get(key) as Parameters<typeof decodeRow>[0]))};
-}
-
 /** What a listing needs to decide about a session before reading its whole row. */
 export type NarrowRow = {
 	readonly key: string;
@@ -133,7 +89,11 @@ export type NarrowRow = {
 	readonly tail_open: number;
 };
 
-/** The sessions of `listCatalogRows`, same order and de-duplication, from narrow columns only. */
+/**
+ * Sessions in scope, newest first, one per (source, id): a session stored twice (a resumed
+ * copy, two storages of one tool) is listed once, by its most recent copy. Read from narrow
+ * columns only; every other listing starts here and decodes just the rows it keeps.
+ */
 export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[] {
 	const where = scopeSql(filter);
 	// With subagents there is no parent_id to narrow by, and without statistics SQLite would pick
@@ -156,6 +116,18 @@ export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[]
 export function catalogRowsByKey(db: Database, keys: readonly string[]): Map<string, CatalogRow> {
 	const records = db.prepare('SELECT * FROM units WHERE key IN (SELECT value FROM json_each(?))').all(JSON.stringify(keys)) as Parameters<typeof decodeRow>[0][];
 	return new Map(records.map(record => [record.key, decodeRow(record)]));
+}
+
+/** The whole rows of some narrow rows, in their order. */
+export function wholeRows(db: Database, rows: readonly NarrowRow[]): CatalogRow[] {
+	const byKey = catalogRowsByKey(db, rows.map(row => row.key));
+	return rows.flatMap(row => byKey.get(row.key) ?? []);
+}
+
+/** One page of the listing: all sessions are counted, only the page's rows are decoded. */
+export function listCatalogPage(db: Database, filter: SessionFilter, offset: number, limit: number): {total: number; rows: CatalogRow[]} {
+	const rows = listNarrowRows(db, filter);
+	return {total: rows.length, rows: wholeRows(db, rows.slice(offset, offset + limit))};
 }
 
 export function subagentCounts(db: Database, filter: SessionFilter): Map<string, number> {

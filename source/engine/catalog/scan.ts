@@ -128,6 +128,26 @@ function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last
 	return recorder;
 }
 
+/** The catalog row of a JSONL unit read up to `end`, its tail judged from `tailEvents`. */
+function jsonlRow(
+	adapter: JsonlAdapter,
+	root: string,
+	unit: DiscoveredUnit,
+	read: {summary: SessionSummary; tailEvents: SessionEvent[]; bounded: boolean; records: number; skipped: number; end: {endOffset: number; nextLine: number}},
+): CatalogRow {
+	return {
+		...baseRow(adapter.id, root, unit, 'jsonl'),
+		summary: read.summary,
+		tail: computeTail(read.tailEvents, read.bounded, {recordsToolResults: adapter.recordsToolResults}),
+		records: read.records,
+		skipped: read.skipped,
+		scanned_bytes: read.end.endOffset,
+		next_line: read.end.nextLine,
+		check_hash: checkHash(unit.path, read.end.endOffset),
+		error: null,
+	};
+}
+
 function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit): ScanResult {
 	const summarizer = createSummarizer(unit);
 	const first: Checkpoint = {line: 1, offset: 0};
@@ -143,17 +163,7 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 	const tailStart = Math.max(0, scan.endOffset - tailWindowBytes);
 	const tailEvents = window.filter(entry => entry.offset >= tailStart).flatMap(entry => entry.events);
 	return {
-		row: {
-			...baseRow(adapter.id, root, unit, 'jsonl'),
-			summary: summarizer.finish(),
-			tail: computeTail(tailEvents, tailStart > 0, {recordsToolResults: adapter.recordsToolResults}),
-			records: recorder.records,
-			skipped: scan.skipped,
-			scanned_bytes: scan.endOffset,
-			next_line: scan.nextLine,
-			check_hash: checkHash(unit.path, scan.endOffset),
-			error: null,
-		},
+		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: scan.skipped, end: scan}),
 		offsets: [first, ...recorder.offsets],
 		replaceOffsets: true,
 		texts: recorder.texts,
@@ -178,17 +188,7 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 		{fromOffset: from.offset, fromLine: from.line, toOffset: grown.endOffset},
 	);
 	return {
-		row: {
-			...baseRow(adapter.id, root, unit, 'jsonl'),
-			summary: summarizer.finish(),
-			tail: computeTail(tailEvents, tailStart > 0, {recordsToolResults: adapter.recordsToolResults}),
-			records: recorder.records,
-			skipped: previous.skipped + grown.skipped,
-			scanned_bytes: grown.endOffset,
-			next_line: grown.nextLine,
-			check_hash: checkHash(unit.path, grown.endOffset),
-			error: null,
-		},
+		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: previous.skipped + grown.skipped, end: grown}),
 		offsets: recorder.offsets,
 		replaceOffsets: false,
 		texts: recorder.texts,

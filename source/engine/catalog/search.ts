@@ -4,7 +4,7 @@ import {unitOfRow} from '../conversation/locate.js';
 import {walkRows} from '../conversation/rows.js';
 import {planQuery, vocabularyOf} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
-import {listCatalogRows} from './list.js';
+import {listNarrowRows, wholeRows} from './list.js';
 import type {CatalogRow} from './scan.js';
 import type {CatalogView} from './sessions.js';
 
@@ -32,7 +32,9 @@ export function matchSessions(view: CatalogView, q: string): {matches: SessionMa
 			 JOIN text_docs d ON d.rowid = s.rowid`,
 		)
 		.all(plan.match) as Array<{key: string; line: number; rank: number}>;
-	const inScope = new Map(listCatalogRows(view.db, view.filter, [...new Set(docs.map(doc => doc.key))]).map(row => [row.key, row]));
+	// Only the sessions that matched are decoded, never the whole catalog.
+	const matched = new Set(docs.map(doc => doc.key));
+	const inScope = new Map(wholeRows(view.db, listNarrowRows(view.db, view.filter).filter(row => matched.has(row.key))).map(row => [row.key, row]));
 	const byKey = new Map<string, SessionMatch>();
 	for (const doc of docs) {
 		const row = inScope.get(doc.key);

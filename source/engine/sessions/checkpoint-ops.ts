@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {isSourceId} from '../../adapters/types.js';
-import {listCatalogRows} from '../catalog/list.js';
+import {listNarrowRows} from '../catalog/list.js';
 import {openCatalogView} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
@@ -22,8 +22,8 @@ type SessionFacts = {id: string; source: string | null; project: string | null};
 function sessionFacts(id: string, deps: Deps): SessionFacts {
 	const view = openCatalogView({allProjects: true, includeSubagents: true}, deps);
 	try {
-		const row = listCatalogRows(view.db, view.filter).find(candidate => (candidate.summary.id ?? '').toLowerCase() === id.toLowerCase());
-		return {id, source: row?.source ?? null, project: row?.summary.project ?? null};
+		const row = listNarrowRows(view.db, view.filter).find(candidate => (candidate.id ?? '').toLowerCase() === id.toLowerCase());
+		return {id, source: row?.source ?? null, project: row?.project ?? null};
 	} finally {
 		view.close();
 	}
