@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {isInjectedText, isRecord, textOf} from '../shared/text.js';
+import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
 
 /**
  * Text Codex puts into `user`-role messages that no person typed: environment, instruction and
@@ -35,12 +35,11 @@ const ideRequestHeading = '## My request for Codex:';
 export type UserTextKind = 'human' | 'injected' | 'summary';
 
 export function classifyUserText(text: string): UserTextKind {
-	const lowered = text.trimStart().toLowerCase();
-	if (summaryPrefixes.some(prefix => lowered.startsWith(prefix))) {
+	if (opensWith(text, summaryPrefixes, {caseless: true})) {
 		return 'summary';
 	}
 
-	return isInjectedText(text) || injectedPrefixes.some(prefix => lowered.startsWith(prefix)) ? 'injected' : 'human';
+	return isInjectedText(text) || opensWith(text, injectedPrefixes, {caseless: true}) ? 'injected' : 'human';
 }
 
 /** The request a person typed inside the IDE-context envelope, or the text unchanged. */

@@ -1,5 +1,5 @@
 import {join} from 'node:path';
-import {isDirectory} from '../shared/fs.js';
+import {isDirectory, toolHome} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
 
 /** The two store directories under a Codex home: live rollouts and archived ones. */
@@ -10,8 +10,7 @@ const storeDirectories = ['sessions', 'archived_sessions'] as const;
  * on Linux and macOS alike.
  */
 export function codexRoots(context: AdapterContext): string[] {
-	const configured = context.env['CODEX_HOME']?.trim();
-	const home = configured || (context.home ? join(context.home, '.codex') : undefined);
+	const home = toolHome(context, 'CODEX_HOME', '.codex');
 	return home ? storeDirectories.map(directory => join(home, directory)) : [];
 }
 

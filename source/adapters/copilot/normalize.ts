@@ -166,7 +166,7 @@ function userEvents(data: unknown, base: Base): SessionEvent[] {
 	}
 
 	const typed = (message.source === undefined || message.source.toLowerCase() === humanSource) && !message.isAutopilotContinuation;
-	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text) && !text.trimStart().startsWith(notificationPrefix)}];
+	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix])}];
 }
 
 /** Reply text plus one tool call per request; chunks of one reply share `messageId`. */

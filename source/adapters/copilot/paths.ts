@@ -1,11 +1,10 @@
 import {join} from 'node:path';
-import {rootOrChild} from '../shared/fs.js';
+import {rootOrChild, toolHome} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
 
 /** `$COPILOT_HOME/session-state`, else `~/.copilot/session-state` (Linux and macOS alike). */
 export function copilotRoots(context: AdapterContext): string[] {
-	const configured = context.env['COPILOT_HOME']?.trim();
-	const home = configured || (context.home ? join(context.home, '.copilot') : undefined);
+	const home = toolHome(context, 'COPILOT_HOME', '.copilot');
 	return home ? [join(home, 'session-state')] : [];
 }
 

@@ -1,4 +1,4 @@
-import {exitCodeFromText, isRecord, outputText} from '../shared/text.js';
+import {exitCodeFromText, isRecord, opensWith, outputText} from '../shared/text.js';
 
 /**
  * Helpers for Gemini API content (`PartListUnion`: a string, one `Part`, or a list of parts),
@@ -102,13 +102,12 @@ const injectedPrefixes = [
 ];
 
 export function isToolInjectedText(text: string): boolean {
-	const trimmed = text.trimStart();
-	return injectedPrefixes.some(prefix => trimmed.startsWith(prefix));
+	return opensWith(text, injectedPrefixes);
 }
 
 /** A compression summary written into the history as a user turn. */
 export function isStateSnapshot(text: string): boolean {
-	return text.trimStart().startsWith('<state_snapshot>');
+	return opensWith(text, ['<state_snapshot>']);
 }
 
 /** A shell tool's output states the exit status as text (`Exit Code: 1`). */

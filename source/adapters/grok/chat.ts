@@ -23,7 +23,7 @@ export function normalizeChatLine(value: unknown, line: number): SessionEvent[] 
 
 /** Host text in a user turn: the shared markers plus Grok's own `<user_info>` environment preamble. */
 export function isGrokInjected(text: string): boolean {
-	return isInjectedText(text) || text.trimStart().startsWith('<user_info>');
+	return isInjectedText(text, ['<user_info>']);
 }
 
 type ToolCallShape = {id?: string | null | undefined; name?: string | null | undefined; arguments?: unknown};

@@ -64,36 +64,31 @@ export type StoredPart = {file: string; raw: unknown; part: OpencodePart};
 
 export type Skip = (file: string, reason: string) => void;
 
-export function readMessageFile(file: string, skip: Skip): StoredMessage | undefined {
+/** One stored JSON file checked against its schema; a file that fails is skipped with a reason naming what it is not. */
+function readStoredFile<T>(file: string, schema: {safeParse(value: unknown): {success: true; data: T} | {success: false}}, what: string, skip: Skip): {raw: unknown; data: T} | undefined {
 	const raw = readJsonFile(file);
 	if (raw === undefined) {
 		skip(file, 'not valid JSON');
 		return undefined;
 	}
 
-	const parsed = opencodeMessageSchema.safeParse(raw);
+	const parsed = schema.safeParse(raw);
 	if (!parsed.success) {
-		skip(file, 'not an OpenCode message');
+		skip(file, `not an OpenCode ${what}`);
 		return undefined;
 	}
 
-	return {file, raw, message: parsed.data};
+	return {raw, data: parsed.data};
+}
+
+export function readMessageFile(file: string, skip: Skip): StoredMessage | undefined {
+	const read = readStoredFile(file, opencodeMessageSchema, 'message', skip);
+	return read && {file, raw: read.raw, message: read.data};
 }
 
 export function readPartFile(file: string, skip: Skip): StoredPart | undefined {
-	const raw = readJsonFile(file);
-	if (raw === undefined) {
-		skip(file, 'not valid JSON');
-		return undefined;
-	}
-
-	const parsed = opencodePartSchema.safeParse(raw);
-	if (!parsed.success) {
-		skip(file, 'not an OpenCode part');
-		return undefined;
-	}
-
-	return {file, raw, part: parsed.data};
+	const read = readStoredFile(file, opencodePartSchema, 'part', skip);
+	return read && {file, raw: read.raw, part: read.data};
 }
 
 /**

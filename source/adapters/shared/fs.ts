@@ -88,3 +88,12 @@ export function rootOrChild(path: string, child: string): string {
 	const inner = join(path, child);
 	return isDirectory(inner) ? inner : path;
 }
+
+/**
+ * A tool's home directory: its environment override (e.g. `CODEX_HOME`) when set, else the dot
+ * directory in the user's home; undefined when neither is known.
+ */
+export function toolHome(context: {env: Record<string, string | undefined>; home: string | undefined}, envVar: string | undefined, dotDirectory: string): string | undefined {
+	const configured = envVar === undefined ? undefined : context.env[envVar]?.trim();
+	return configured || (context.home ? join(context.home, dotDirectory) : undefined);
+}

@@ -109,9 +109,15 @@ const injectedPrefixes = [
 	'<bash-stderr>',
 ];
 
-export function isInjectedText(text: string): boolean {
-	const trimmed = text.trimStart();
-	return injectedPrefixes.some(prefix => trimmed.startsWith(prefix));
+/** True when `text`, leading white space aside, opens with one of `prefixes`; `caseless` expects lower-case prefixes. */
+export function opensWith(text: string, prefixes: readonly string[], options: {caseless?: boolean} = {}): boolean {
+	const trimmed = options.caseless ? text.trimStart().toLowerCase() : text.trimStart();
+	return prefixes.some(prefix => trimmed.startsWith(prefix));
+}
+
+/** Host-injected text every tool shares (above), plus a tool's own `extra` openings. */
+export function isInjectedText(text: string, extra: readonly string[] = []): boolean {
+	return opensWith(text, injectedPrefixes) || opensWith(text, extra);
 }
 
 /** Tool arguments stored as a JSON string become an object; a string that does not parse stays as it is. */
