@@ -80,4 +80,10 @@ export type SessionRow = {
 	readonly line: number;
 	readonly raw: unknown;
 	readonly events: SessionEvent[];
+	/**
+	 * Where the adapter can read this row back alone (DocumentAdapter.rowsAt), set by loaders
+	 * that can: the byte offset of the one line `raw` was read from, or for a database the
+	 * message's position in its session.
+	 */
+	readonly offset?: number;
 };

@@ -104,7 +104,16 @@ export type DocumentAdapter = AdapterBase & {
 	readonly format: 'document' | 'database';
 	/** Throws SessionCorruptError (naming file:line, never content) when the unit cannot be read at all. */
 	loadSession(unit: DiscoveredUnit): LoadedSession;
+	/**
+	 * The rows at a few places, each read back from where a loaded row's `offset` said (one line
+	 * of a file, one message of a database) without loading the document: what search snippets
+	 * need. Undefined when a place cannot be read that way; the caller then loads the session.
+	 */
+	rowsAt?(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined;
 };
+
+/** A row's line and its `offset` (see SessionRow.offset); for JSONL sources, the byte offset of the line. */
+export type RowPlace = {readonly line: number; readonly offset: number};
 
 export type SourceAdapter = JsonlAdapter | DocumentAdapter;
 

@@ -1,6 +1,6 @@
 import type {DocumentAdapter} from '../types.js';
 import {discoverGemini} from './discover.js';
-import {loadGeminiSession} from './load.js';
+import {geminiRowsAt, loadGeminiSession} from './load.js';
 import {geminiRoots, resolveGeminiRoot} from './paths.js';
 
 /**
@@ -16,6 +16,7 @@ export const geminiAdapter: DocumentAdapter = {
 	resolveRoot: resolveGeminiRoot,
 	discover: discoverGemini,
 	loadSession: loadGeminiSession,
+	rowsAt: geminiRowsAt,
 	// `gemini --resume <uuid>` (sessionUtils `findSession`), run from the session's project directory.
 	nativeResumeCommand: id => `gemini --resume ${id}`,
 };

@@ -1,7 +1,8 @@
 import {readFileSync} from 'node:fs';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {statOrUndefined} from '../shared/fs.js';
-import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
+import {rowsAtLines} from '../shared/rows-at.js';
+import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {normalizeGeminiMessage} from './normalize.js';
 import {timestampOf} from './parts.js';
 import {replayGeminiJsonl} from './replay.js';
@@ -36,7 +37,7 @@ type Builder = {rows: SessionRow[]; skipped: number; modelStated: boolean};
  * Adds one message's row. The first model named by a `gemini` message is a session fact. A
  * message that does not match the record shape, or whose type the CLI never writes, is skipped.
  */
-function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean): void {
+function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, offset?: number): void {
 	const parsed = geminiMessageSchema.safeParse(raw);
 	const events = parsed.success ? normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id)}) : null;
 	if (!parsed.success || events === null) {
@@ -51,7 +52,7 @@ function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson:
 		events.unshift({line, kind: 'meta', ...(timestamp ? {timestamp} : {}), session: {model: message.model}});
 	}
 
-	builder.rows.push({line, raw, events});
+	builder.rows.push({line, raw, events, ...(offset === undefined ? {} : {offset})});
 }
 
 function rewindRow(line: number, raw: unknown): SessionRow {
@@ -69,7 +70,7 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 		if (entry.rewind) {
 			builder.rows.push(rewindRow(entry.line, entry.raw));
 		} else {
-			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id));
+			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id), entry.offset);
 		}
 	}
 
@@ -114,7 +115,27 @@ function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
 	return {rows: builder.rows, skipped: builder.skipped, warnings: []};
 }
 
+/**
+ * Messages read back from the lines that hold their final versions (`.jsonl` chats only). The
+ * text is exactly what a whole load gives; only the `human` flag, which needs the rest of the
+ * file, is not worked out. Undefined when a place holds anything but message records.
+ */
+export function geminiRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
+	if (isLegacy(unit)) {
+		return undefined;
+	}
+
+	// A place's line is where the message was first written; its offset, where its final version is.
+	return rowsAtLines(unit.path, places, (value, line) => {
+		const parsed = geminiMessageSchema.safeParse(value);
+		return parsed.success ? normalizeGeminiMessage(parsed.data, line, {typedByPerson: false}) : null;
+	});
+}
+
+function isLegacy(unit: DiscoveredUnit): boolean {
+	return unit.variant === undefined ? unit.path.endsWith('.json') : unit.variant === 'json';
+}
+
 export function loadGeminiSession(unit: DiscoveredUnit): LoadedSession {
-	const legacy = unit.variant === undefined ? unit.path.endsWith('.json') : unit.variant === 'json';
-	return legacy ? loadLegacyJson(unit) : loadJsonl(unit);
+	return isLegacy(unit) ? loadLegacyJson(unit) : loadJsonl(unit);
 }

@@ -20,6 +20,8 @@ export type ReplayEntry = {
 	readonly raw: unknown;
 	/** A rewind marker (kept so a reader sees that the conversation was rewound here). */
 	readonly rewind: boolean;
+	/** Byte offset of the line holding the final version, when that line is the message's own record. */
+	readonly offset?: number;
 };
 
 export type Replay = {
@@ -74,7 +76,7 @@ export function replayGeminiJsonl(path: string): Replay {
 	};
 
 	/** Applies one record; false for a shape this reader does not know (skipped and counted). */
-	const apply = (value: unknown, line: number): boolean => {
+	const apply = (value: unknown, line: number, offset: number): boolean => {
 		if (!isRecord(value)) {
 			return false;
 		}
@@ -89,7 +91,7 @@ export function replayGeminiJsonl(path: string): Replay {
 			recordedIds.add(value['id']);
 			// Map.set on an existing key keeps its position: an update does not move the message,
 			// and it keeps the line it was first written at, so rows stay in line order.
-			messages.set(value['id'], {line: messages.get(value['id'])?.line ?? line, raw: value, rewind: false});
+			messages.set(value['id'], {line: messages.get(value['id'])?.line ?? line, raw: value, rewind: false, offset});
 			return true;
 		}
 

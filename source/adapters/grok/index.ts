@@ -1,6 +1,6 @@
 import type {DocumentAdapter} from '../types.js';
 import {discoverGrok} from './discover.js';
-import {loadGrokSession} from './load.js';
+import {grokRowsAt, loadGrokSession} from './load.js';
 import {grokRoots, resolveGrokRoot} from './paths.js';
 
 export const grokAdapter: DocumentAdapter = {
@@ -11,6 +11,7 @@ export const grokAdapter: DocumentAdapter = {
 	resolveRoot: resolveGrokRoot,
 	discover: discoverGrok,
 	loadSession: loadGrokSession,
+	rowsAt: grokRowsAt,
 	// The grok CLI resumes sessions, but its exact flag was not verified: no command is better than a wrong one.
 	nativeResumeCommand: () => null,
 };

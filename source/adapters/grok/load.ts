@@ -1,9 +1,10 @@
 import {basename, dirname, join} from 'node:path';
 import type {SessionEvent, SessionRow} from '../events.js';
-import type {DiscoveredUnit, LoadedSession} from '../types.js';
+import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {normalizeChatLine} from './chat.js';
 import {summaryFile, updatesFile} from './discover.js';
 import {readJsonLines} from '../shared/json-lines.js';
+import {rowsAtLines} from '../shared/rows-at.js';
 import {readGrokSummary, summaryFacts} from './summary.js';
 import {createUpdatesReducer} from './updates.js';
 
@@ -18,13 +19,13 @@ function variantOf(unit: DiscoveredUnit): 'chat' | 'updates' {
 
 function readChatHistory(path: string): LoadedSession {
 	const rows: SessionRow[] = [];
-	const read = readJsonLines(path, (value, line) => {
+	const read = readJsonLines(path, (value, line, offset) => {
 		const events = normalizeChatLine(value, line);
 		if (events === null) {
 			return false;
 		}
 
-		rows.push({line, raw: value, events});
+		rows.push({line, raw: value, events, offset});
 		return true;
 	});
 	return {rows, ...read};
@@ -51,6 +52,11 @@ function withSummaryFacts(unit: DiscoveredUnit, loaded: LoadedSession): LoadedSe
 	const meta: SessionEvent = {line: first?.line ?? 1, kind: 'meta', session: facts};
 	const rows = first ? [{...first, events: [meta, ...first.events]}, ...loaded.rows.slice(1)] : [{line: 1, raw: summary, events: [meta]}];
 	return {...loaded, rows};
+}
+
+/** Lines of a chat history read back on their own (each line is a whole message); updates need the whole file. */
+export function grokRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
+	return variantOf(unit) === 'chat' ? rowsAtLines(unit.path, places, normalizeChatLine) : undefined;
 }
 
 /** Loads one Grok session whole: chat chunks in `updates.jsonl` can only be merged with file-wide state. */

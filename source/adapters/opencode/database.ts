@@ -121,6 +121,34 @@ export function readSessionRecords(db: Database, schema: Schema, sessionId: stri
 	})();
 }
 
+/**
+ * A few of one session's messages by their position in its message order (0-based), with
+ * their parts: what reading some rows back needs, without the rest of the session.
+ */
+export function readMessagesAt(db: Database, schema: Schema, sessionId: string, positions: readonly number[]): SessionRecords {
+	const message = schema.message;
+	const part = schema.part;
+	if (!message?.columns.has('session_id')) {
+		return {session: undefined, messages: [], parts: new Map()};
+	}
+
+	const at = db.prepare(`SELECT * FROM ${quote(message.name)} WHERE session_id = ? ORDER BY ${messageOrder(message.columns)} LIMIT 1 OFFSET ?`);
+	const partsOf = part?.columns.has('message_id') ? db.prepare(`SELECT * FROM ${quote(part.name)} WHERE message_id = ? ORDER BY id`) : undefined;
+	return db.transaction(() => {
+		const messages: Row[] = [];
+		const parts = new Map<string, Row[]>();
+		for (const position of positions) {
+			const row = at.get(sessionId, position) as Row | undefined;
+			if (row) {
+				messages.push(row);
+				parts.set(String(row['id']), partsOf ? (partsOf.all(row['id']) as Row[]) : []);
+			}
+		}
+
+		return {session: undefined, messages, parts};
+	})();
+}
+
 function readParts(db: Database, schema: Schema, sessionId: string): Map<string, Row[]> {
 	const parts = new Map<string, Row[]>();
 	const part = schema.part;

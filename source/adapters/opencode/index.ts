@@ -1,6 +1,6 @@
 import type {DocumentAdapter} from '../types.js';
 import {discoverOpencode} from './discover.js';
-import {loadOpencodeSession} from './load.js';
+import {databaseRowsAt, loadOpencodeSession} from './load.js';
 import {opencodeRoots, resolveOpencodeRoot} from './paths.js';
 
 export const opencodeAdapter: DocumentAdapter = {
@@ -11,6 +11,7 @@ export const opencodeAdapter: DocumentAdapter = {
 	resolveRoot: resolveOpencodeRoot,
 	discover: discoverOpencode,
 	loadSession: loadOpencodeSession,
+	rowsAt: databaseRowsAt,
 	// `opencode [project] --session <id>` continues a session in the TUI (cli/cmd/tui, option "session").
 	nativeResumeCommand: id => `opencode --session ${id}`,
 };

@@ -1,7 +1,7 @@
-import type {SessionInfo} from '../events.js';
+import type {SessionInfo, SessionRow} from '../events.js';
 import {stem} from '../shared/fs.js';
-import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
-import {parseDataColumn, readSessionRecords, withDatabase, type Row} from './database.js';
+import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
+import {parseDataColumn, readMessagesAt, readSessionRecords, withDatabase, type Row, type SessionRecords} from './database.js';
 import {rowsFromMessages, type MessageInput, type SessionContext} from './normalize.js';
 import {opencodeMessageSchema, opencodePartSchema, opencodeSessionSchema, type OpencodeSession} from './schema.js';
 import {isoTime} from './time.js';
@@ -11,7 +11,11 @@ const maxWarnings = 20;
 
 /** Loads one OpenCode session: one row per message (line = 1-based message ordinal), raw = {message, parts}. */
 export function loadOpencodeSession(unit: DiscoveredUnit): LoadedSession {
-	return unit.variant === 'storage' || (unit.variant === undefined && unit.path.endsWith('.json')) ? loadStorageSession(unit) : loadDatabaseSession(unit);
+	return isStorage(unit) ? loadStorageSession(unit) : loadDatabaseSession(unit);
+}
+
+function isStorage(unit: DiscoveredUnit): boolean {
+	return unit.variant === 'storage' || (unit.variant === undefined && unit.path.endsWith('.json'));
 }
 
 function modelName(value: unknown): string | undefined {
@@ -74,11 +78,18 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
 	}
 
 	const warnings: string[] = [];
-	const warn = warner(warnings);
+	const {inputs, skipped} = messageInputs(unit, records, index => index + 1, warner(warnings));
+	const loaded = rowsFromMessages(sessionContext(session?.success ? session.data : undefined, sessionId), inputs, skipped, warnings);
+	// A row's offset is its message's position in the session's message order (see databaseRowsAt).
+	return {...loaded, rows: loaded.rows.map(row => ({...row, offset: row.line - 1}))};
+}
+
+/** Message rows and their parts as the normaliser takes them; rows that do not read are skipped and counted. */
+function messageInputs(unit: DiscoveredUnit, records: SessionRecords, lineOf: (index: number) => number, warn: (message: string) => void): {inputs: MessageInput[]; skipped: number} {
 	let skipped = 0;
 	const inputs: MessageInput[] = [];
 	records.messages.forEach((row, index) => {
-		const line = index + 1;
+		const line = lineOf(index);
 		const where = `${unit.key}:${line}`;
 		const message = databaseMessage(row);
 		if (!message) {
@@ -102,7 +113,37 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
 		});
 		inputs.push({line, raw: {message: message.raw, parts: rawParts}, message: message.parsed, parts});
 	});
-	return rowsFromMessages(sessionContext(session?.success ? session.data : undefined, sessionId), inputs, skipped, warnings);
+	return {inputs, skipped};
+}
+
+/**
+ * Some messages of a database session read back by position (a row's offset), for their text:
+ * without the session record, so session facts are not restated. Undefined when a message is
+ * no longer there or does not read.
+ */
+export function databaseRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
+	const sessionId = databaseSessionId(unit);
+	if (!sessionId || isStorage(unit)) {
+		return undefined;
+	}
+
+	let records: SessionRecords;
+	try {
+		records = withDatabase(unit.path, (db, schema) => readMessagesAt(db, schema, sessionId, places.map(place => place.offset)));
+	} catch {
+		return undefined;
+	}
+
+	if (records.messages.length !== places.length) {
+		return undefined;
+	}
+
+	const {inputs, skipped} = messageInputs(unit, records, index => places[index]!.line, () => {});
+	if (skipped > 0) {
+		return undefined;
+	}
+
+	return rowsFromMessages(sessionContext(undefined, sessionId), inputs, 0, []).rows.map(row => ({...row, offset: row.line - 1}));
 }
 
 /** Message `data` with the id and session id put back from their columns (the JSON lacks them). */

@@ -1,6 +1,6 @@
 import type {DocumentAdapter} from '../types.js';
 import {discoverQwen} from './discover.js';
-import {loadQwenSession} from './load.js';
+import {loadQwenSession, qwenRowsAt} from './load.js';
 import {qwenRoots, resolveQwenRoot} from './paths.js';
 
 /**
@@ -16,6 +16,7 @@ export const qwenAdapter: DocumentAdapter = {
 	resolveRoot: resolveQwenRoot,
 	discover: discoverQwen,
 	loadSession: loadQwenSession,
+	rowsAt: qwenRowsAt,
 	// Not confirmed which Qwen Code releases resume by session id: no command beats a wrong one.
 	nativeResumeCommand: () => null,
 };

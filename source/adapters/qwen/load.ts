@@ -2,12 +2,13 @@ import {basename} from 'node:path';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {timestampOf} from '../gemini/parts.js';
 import {readJsonLines} from '../shared/json-lines.js';
+import {rowsAtLines} from '../shared/rows-at.js';
 import {isRecord} from '../shared/text.js';
-import type {DiscoveredUnit, LoadedSession} from '../types.js';
+import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {normalizeQwenRecord} from './normalize.js';
 import {qwenRecordSchema, type QwenRecord} from './schema.js';
 
-type Kept = {line: number; raw: unknown; record: QwenRecord | undefined};
+type Kept = {line: number; offset: number; raw: unknown; record: QwenRecord | undefined};
 
 /**
  * Reads every record, keeping only the LAST version of a re-emitted `uuid` (Qwen Code rewrites
@@ -18,14 +19,14 @@ function readRecords(path: string): {kept: Kept[]; skipped: number; warnings: st
 	const byKey = new Map<string, Kept>();
 	let lastLine = 0;
 	let index = 0;
-	const read = readJsonLines(path, (value, line) => {
+	const read = readJsonLines(path, (value, line, offset) => {
 		index = line === lastLine ? index + 1 : 0; // Glued records share a line; tell them apart.
 		lastLine = line;
 		const parsed = qwenRecordSchema.safeParse(value);
 		const record = parsed.success ? parsed.data : undefined;
 		const key = record?.uuid ? `uuid:${record.uuid}` : `line:${line}:${index}`;
 		byKey.delete(key); // Re-inserting moves a re-emitted record to its final position.
-		byKey.set(key, {line, raw: value, record});
+		byKey.set(key, {line, offset, raw: value, record});
 		return true;
 	});
 	return {kept: [...byKey.values()], skipped: read.skipped, warnings: read.warnings};
@@ -63,7 +64,7 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 	let dropped = skipped;
 	const state: {cwd?: string; model?: boolean; parent?: boolean} = {};
 	let idStated = false;
-	for (const {line, raw, record} of kept) {
+	for (const {line, offset, raw, record} of kept) {
 		const events = record ? normalizeQwenRecord(record, line) : null;
 		if (record === undefined || events === null) {
 			dropped++; // Not a record, or a record type this adapter does not know.
@@ -78,8 +79,19 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 
 		const timestamp = timestampOf(record.timestamp);
 		const meta: SessionEvent[] = Object.keys(facts).length === 0 ? [] : [{line, kind: 'meta', ...(timestamp ? {timestamp} : {}), session: facts}];
-		rows.push({line, raw, events: [...meta, ...events]});
+		rows.push({line, raw, events: [...meta, ...events], offset});
 	}
 
 	return {rows, skipped: dropped, warnings};
+}
+
+/**
+ * The records on a few physical lines (a row's line is where its final version was written),
+ * normalised without the session facts that need earlier lines: enough for their text.
+ */
+export function qwenRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
+	return rowsAtLines(unit.path, places, (value, line) => {
+		const parsed = qwenRecordSchema.safeParse(value);
+		return parsed.success ? normalizeQwenRecord(parsed.data, line) : null;
+	});
 }

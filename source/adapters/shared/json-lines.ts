@@ -70,7 +70,8 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 				}
 			}
 		},
-		{fromOffset: range.fromOffset, fromLine: range.fromLine, toOffset: range.toOffset, maxLineBytes},
+		// A sparse read (a few lines for snippets) should not pull megabytes past the lines it wants.
+		{fromOffset: range.fromOffset, fromLine: range.fromLine, toOffset: range.toOffset, maxLineBytes, ...(only ? {chunkSize: 16 * 1024} : {})},
 	);
 	return {...end, stopped};
 }
@@ -89,16 +90,17 @@ export function skipMessage(line: number, reason: SkipReason): string {
 export type LineRead = {skipped: number; warnings: string[]};
 
 /**
- * Reads a whole JSONL file for a document adapter: `accept` returns false for a record it does
- * not know, which is skipped and counted like an unparseable line. Warnings name lines only.
+ * Reads a JSONL file (whole, or the lines of `range`) for a document adapter: `accept` returns
+ * false for a record it does not know, which is skipped and counted like an unparseable line.
+ * Warnings name lines only.
  */
-export function readJsonLines(path: string, accept: (value: unknown, line: number) => boolean): LineRead {
+export function readJsonLines(path: string, accept: (value: unknown, line: number, offset: number) => boolean, range: StreamRange = {}): LineRead {
 	const read: LineRead = {skipped: 0, warnings: []};
 	try {
 		streamJsonValues(path, {
-			value(value, line) {
+			value(value, line, offset) {
 				try {
-					return accept(value, line) ? undefined : 'unknown';
+					return accept(value, line, offset) ? undefined : 'unknown';
 				} catch {
 					return 'unknown';
 				}
@@ -109,7 +111,7 @@ export function readJsonLines(path: string, accept: (value: unknown, line: numbe
 					read.warnings.push(skipMessage(line, reason));
 				}
 			},
-		});
+		}, range);
 	} catch (error) {
 		if (error instanceof SessionCorruptError) {
 			throw error;

@@ -130,11 +130,16 @@ export function listCatalogPage(db: Database, filter: SessionFilter, offset: num
 	return {total: rows.length, rows: wholeRows(db, rows.slice(offset, offset + limit))};
 }
 
-export function subagentCounts(db: Database, filter: SessionFilter): Map<string, number> {
+/** How many subagent sessions each of the given sessions has, keyed by `source \0 id` (only the page's, from the listing index). */
+export function subagentCounts(db: Database, filter: SessionFilter, parents: readonly CatalogRow[]): Map<string, number> {
+	const ids = [...new Set(parents.map(row => row.summary.id ?? row.key))];
 	const scope = filter.scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0';
-	const rows = db
-		.prepare(`SELECT source, parent_id, count(*) AS n FROM units WHERE parent_id IS NOT NULL AND (${scope}) GROUP BY source, parent_id`)
-		.all(...filter.scope.flatMap(entry => [entry.source, entry.root])) as Array<{source: string; parent_id: string; n: number}>;
+	const rows =
+		ids.length === 0
+			? []
+			: (db
+					.prepare(`SELECT source, parent_id, count(*) AS n FROM units WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${scope}) GROUP BY source, parent_id`)
+					.all(JSON.stringify(ids), ...filter.scope.flatMap(entry => [entry.source, entry.root])) as Array<{source: string; parent_id: string; n: number}>);
 	return new Map(rows.map(row => [`${row.source}\u0000${row.parent_id}`, row.n]));
 }
 

@@ -110,7 +110,7 @@ function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last
 		records,
 		add(row: SessionRow, offset: number): void {
 			recorder.records++;
-			const doc = rowDoc(row);
+			const doc = rowDoc(row, offset);
 			if (doc) {
 				recorder.texts.push(doc);
 			}

@@ -7,7 +7,7 @@ import type {Migration} from '../util/sqlite.js';
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 9,
+		version: 10,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -50,9 +50,13 @@ export const catalogMigrations: readonly Migration[] = [
 				-- The same columns newest first for listings that include subagents (unfinished, standup).
 				CREATE INDEX units_recent ON units (modified, source, root, conversational, error, parent_id, project, id, key, mtime_ms, tail_open);
 				-- Full text of what people and assistants wrote (secrets masked), one document per
-				-- transcript line, in a contentless FTS5 table: the text itself is not stored.
-				CREATE TABLE text_docs (rowid INTEGER PRIMARY KEY, key TEXT NOT NULL, line INTEGER NOT NULL);
-				CREATE INDEX text_docs_key ON text_docs (key, line);
+				-- transcript line, in a contentless FTS5 table: the text itself is not stored. A
+				-- document's rowid is its unit's number × 2^32 + its line (see textRowid), so a match
+				-- names its session and line without a join.
+				CREATE TABLE text_units (no INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, docs INTEGER NOT NULL);
+				-- Every indexed line, and the byte offset its rows can be read back from (NULL: the
+				-- session must be loaded whole).
+				CREATE TABLE text_lines (rowid INTEGER PRIMARY KEY, offset INTEGER);
 				CREATE VIRTUAL TABLE text_fts USING fts5 (words, chars, content = '', contentless_delete = 1);
 				-- Listings an adapter may reuse while its files' stamp is unchanged (see DiscoveryMemo).
 				CREATE TABLE discovery_memo (key TEXT PRIMARY KEY, stamp TEXT NOT NULL, value TEXT NOT NULL);

@@ -1,72 +1,115 @@
 import {adapterFor} from '../../adapters/index.js';
-import type {SourceAdapter} from '../../adapters/types.js';
+import type {SessionRow} from '../../adapters/events.js';
+import type {RowPlace, SourceAdapter} from '../../adapters/types.js';
 import {unitOfRow} from '../conversation/locate.js';
-import {walkRows} from '../conversation/rows.js';
+import {readRowsAt, walkRows} from '../conversation/rows.js';
 import {planQuery, vocabularyOf} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
-import {listNarrowRows, wholeRows} from './list.js';
+import {listNarrowRows, wholeRows, type NarrowRow} from './list.js';
 import type {CatalogRow} from './scan.js';
 import type {CatalogView} from './sessions.js';
+import {lineOfTextRowid, textRowid, unitOfTextRowid} from './text-rowid.js';
 
-const matchCap = 5000;
+/** Matched lines kept per session (for `expand`); the count goes on. */
+const linesKept = 100;
 const linesPerSession = 3;
 const snippetRadius = 70;
+/** BM25's usual constants, applied to sessions (see scoreOf). */
+const k1 = 1.2;
+const b = 0.75;
 
-export type SessionMatch = {row: CatalogRow; rank: number; lines: number[]};
+export type SessionMatch = {row: CatalogRow; unit: number; score: number; lines: number[]; matched: number};
+export type SessionSearch = {total: number; page: SessionMatch[]};
 
 /**
- * Sessions whose text matches every meaningful query word (Chinese by verbatim character runs),
- * best bm25 first, each with the lines that matched. Ranking happens inside FTS5 with a LIMIT;
- * only the surviving documents are joined and grouped.
+ * BM25 over sessions: a session's term frequency is how many of its lines match the whole
+ * query, its length how many lines it has indexed. Scoring from rowids alone keeps a word that
+ * appears on half the corpus's lines cheap: FTS5's own bm25 would read every line's positions.
  */
-export function matchSessions(view: CatalogView, q: string): {matches: SessionMatch[]; capped: boolean} | undefined {
+function scoreOf(matched: number, docs: number, averageDocs: number): number {
+	return (matched * (k1 + 1)) / (matched + k1 * (1 - b + (b * docs) / averageDocs));
+}
+
+const byModifiedDesc = (x: string | null, y: string | null) => ((x ?? '') < (y ?? '') ? 1 : (x ?? '') > (y ?? '') ? -1 : 0);
+
+/**
+ * Sessions in scope whose lines match every meaningful query word (Chinese by verbatim
+ * character runs), best first, newest first among equals. A document's rowid names its
+ * session and line, so SQLite counts the matches per session without a join, and only the
+ * page's sessions have their lines listed and their rows decoded.
+ */
+export function searchSessions(view: CatalogView, q: string, offset: number, limit: number): SessionSearch | undefined {
 	const plan = planQuery(q, vocabularyOf(view.db, 'text_fts'));
 	if (!plan) {
 		return undefined;
 	}
 
-	const docs = view.db
+	const span = textRowid(1, 0);
+	const counted = view.db
 		.prepare(
-			`SELECT d.key AS key, d.line AS line, s.rank AS rank FROM
-			 (SELECT rowid, bm25(text_fts) AS rank FROM text_fts WHERE text_fts MATCH ? ORDER BY rank LIMIT ${matchCap}) s
-			 JOIN text_docs d ON d.rowid = s.rowid`,
+			`SELECT u.no AS no, u.key AS key, u.docs AS docs, m.matched AS matched FROM
+			 (SELECT rowid / ${span} AS no, count(*) AS matched FROM text_fts WHERE text_fts MATCH ? GROUP BY no) m
+			 JOIN text_units u ON u.no = m.no`,
 		)
-		.all(plan.match) as Array<{key: string; line: number; rank: number}>;
-	// Only the sessions that matched are decoded, never the whole catalog.
-	const matched = new Set(docs.map(doc => doc.key));
-	const inScope = new Map(wholeRows(view.db, listNarrowRows(view.db, view.filter).filter(row => matched.has(row.key))).map(row => [row.key, row]));
-	const byKey = new Map<string, SessionMatch>();
-	for (const doc of docs) {
-		const row = inScope.get(doc.key);
-		if (!row) {
-			continue;
+		.all(plan.match) as Array<{no: number; key: string; docs: number; matched: number}>;
+	if (counted.length === 0) {
+		return {total: 0, page: []};
+	}
+
+	const averageDocs = (view.db.prepare('SELECT avg(docs) FROM text_units WHERE docs > 0').pluck().get() as number | null) ?? 1;
+	const inScope = new Map<string, NarrowRow>();
+	for (const row of listNarrowRows(view.db, view.filter)) {
+		inScope.set(row.key, row);
+	}
+
+	const ranked = counted.flatMap(unit => {
+		const narrow = inScope.get(unit.key);
+		return narrow ? [{narrow, unit, score: scoreOf(unit.matched, unit.docs, averageDocs)}] : [];
+	});
+	ranked.sort((x, y) => y.score - x.score || byModifiedDesc(x.narrow.modified, y.narrow.modified) || (x.narrow.key < y.narrow.key ? -1 : 1));
+	const kept = ranked.slice(offset, offset + limit);
+	const lines = new Map<number, number[]>(kept.map(entry => [entry.unit.no, []]));
+	if (kept.length > 0) {
+		const rowids = view.db
+			.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid / ${span} IN (SELECT value FROM json_each(?))`)
+			.pluck()
+			.all(plan.match, JSON.stringify([...lines.keys()])) as number[];
+		for (const rowid of rowids) {
+			const unitLines = lines.get(unitOfTextRowid(rowid));
+			if (unitLines && unitLines.length < linesKept) {
+				unitLines.push(lineOfTextRowid(rowid));
+			}
 		}
-
-		const entry = byKey.get(doc.key) ?? {row, rank: doc.rank, lines: []};
-		entry.rank = Math.min(entry.rank, doc.rank);
-		entry.lines.push(doc.line);
-		byKey.set(doc.key, entry);
 	}
 
-	const matches = [...byKey.values()].sort((a, b) => a.rank - b.rank || (a.row.summary.modified ?? '' < (b.row.summary.modified ?? '') ? 1 : -1));
-	for (const match of matches) {
-		match.lines = [...new Set(match.lines)].sort((a, b) => a - b);
-	}
-
-	return {matches, capped: docs.length === matchCap};
+	const rows = wholeRows(
+		view.db,
+		kept.map(entry => entry.narrow),
+	);
+	const byKey = new Map(rows.map(row => [row.key, row]));
+	const page = kept.flatMap(entry => {
+		const row = byKey.get(entry.narrow.key);
+		const unitLines = (lines.get(entry.unit.no) ?? []).sort((x, y) => x - y);
+		return row ? [{row, unit: entry.unit.no, score: entry.score, lines: unitLines, matched: entry.unit.matched}] : [];
+	});
+	return {total: ranked.length, page};
 }
 
 /** A window of the (secret-masked) searchable text around the first query word it contains. */
 function snippetOf(text: string, q: string): string {
 	const words = (q.normalize('NFKC').match(/\p{Script=Han}+|[\p{L}\p{N}]+/gu) ?? []).map(word => word.toLowerCase());
 	const lower = text.toLowerCase();
-	const at = words.map(word => lower.indexOf(word)).filter(index => index >= 0).sort((a, b) => a - b)[0] ?? 0;
+	const at = words.map(word => lower.indexOf(word)).filter(index => index >= 0).sort((x, y) => x - y)[0] ?? 0;
 	const start = Math.max(0, at - snippetRadius);
 	const end = Math.min(text.length, at + snippetRadius * 2);
 	return `${start > 0 ? '…' : ''}${text.slice(start, end).replaceAll(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
 }
 
-/** Snippets for the first few matched lines of a session, read from the transcript itself. */
+/**
+ * Snippets for the first few matched lines of a session, read from the transcript itself: each
+ * line straight from the offset the index recorded for it where possible, else by walking the
+ * session. Rows sharing a line are one document, as they were indexed.
+ */
 export function snippetsFor(view: CatalogView, match: SessionMatch, q: string): Array<{line: number; snippet: string}> {
 	const adapter = adapterFor(match.row.source as SourceAdapter['id']);
 	if (!adapter) {
@@ -74,12 +117,34 @@ export function snippetsFor(view: CatalogView, match: SessionMatch, q: string): 
 	}
 
 	const lines = match.lines.slice(0, linesPerSession);
-	const wanted = new Set(lines);
-	const snippets: Array<{line: number; snippet: string}> = [];
-	walkRows(view.db, adapter, unitOfRow(match.row), {fromLine: lines[0]!, toLine: lines.at(-1)!, only: wanted}, row => {
-		if (wanted.has(row.line) && !snippets.some(snippet => snippet.line === row.line)) {
-			snippets.push({line: row.line, snippet: snippetOf(searchableText(row.events), q)});
+	const unit = unitOfRow(match.row);
+	const offsetOf = view.db.prepare('SELECT offset FROM text_lines WHERE rowid = ?').pluck();
+	const places: RowPlace[] = [];
+	for (const line of lines) {
+		const offset = offsetOf.get(textRowid(match.unit, line)) as number | null | undefined;
+		if (typeof offset === 'number') {
+			places.push({line, offset});
 		}
+	}
+
+	let rows: SessionRow[] | undefined = places.length === lines.length ? readRowsAt(adapter, unit, places) : undefined;
+	if (!rows) {
+		const wanted = new Set(lines);
+		const walked: SessionRow[] = [];
+		walkRows(view.db, adapter, unit, {fromLine: lines[0]!, toLine: lines.at(-1)!, only: wanted}, row => {
+			if (wanted.has(row.line)) {
+				walked.push(row);
+			}
+		});
+		rows = walked;
+	}
+
+	return lines.flatMap(line => {
+		const text = rows
+			.filter(row => row.line === line)
+			.map(row => searchableText(row.events))
+			.filter(part => part.trim() !== '')
+			.join('\n');
+		return text === '' ? [] : [{line, snippet: snippetOf(text, q)}];
 	});
-	return snippets;
 }

@@ -4,7 +4,7 @@ import type {Deps} from '../deps.js';
 import {parseSince} from '../util/since.js';
 import {projectOf} from '../util/project.js';
 import {listCatalogPage, sessionEntrySchema, subagentCounts, toEntry, type SessionFilter} from './list.js';
-import {matchSessions, snippetsFor} from './search.js';
+import {searchSessions, snippetsFor} from './search.js';
 import {openCatalog} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
 import {resolveTargets, type SourceTarget} from './targets.js';
@@ -102,7 +102,7 @@ export function listSessions(input: ScopeInput & {limit: number; offset: number;
 		}
 
 		const {total, rows: page} = listCatalogPage(view.db, view.filter, input.offset, input.limit);
-		const counts = subagentCounts(view.db, view.filter);
+		const counts = subagentCounts(view.db, view.filter, page);
 		return {
 			q: null,
 			scope: {
@@ -128,32 +128,26 @@ function scopeOf(view: CatalogView, input: ScopeInput) {
 }
 
 function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: number; offset: number}, q: string): SessionsOutput {
-	const found = matchSessions(view, q);
-	const matches = found?.matches ?? [];
-	const page = matches.slice(input.offset, input.offset + input.limit);
-	const counts = subagentCounts(view.db, view.filter);
-	const warnings = [...view.warnings];
-	if (found?.capped) {
-		warnings.push('query_broad: the best-ranked 5000 matching lines were grouped; narrow the query to see every match');
-	}
-
+	const found = searchSessions(view, q, input.offset, input.limit);
+	const total = found?.total ?? 0;
+	const page = found?.page ?? [];
+	const counts = subagentCounts(view.db, view.filter, page.map(match => match.row));
 	return {
 		q,
 		scope: scopeOf(view, input),
-		total: matches.length,
+		total,
 		offset: input.offset,
-		next_offset: input.offset + page.length < matches.length ? input.offset + page.length : null,
+		next_offset: input.offset + page.length < total ? input.offset + page.length : null,
 		sessions: page.map(match => {
 			const id = match.row.summary.id ?? match.row.key;
-			const lines = match.lines.slice(0, 100);
 			return {
 				...toEntry(match.row, counts.get(`${match.row.source}\u0000${id}`) ?? 0),
 				matches: snippetsFor(view, match, q),
-				matched_lines: match.lines.length,
-				expand: `engi read ${id} --source ${match.row.source} --lines ${lines.join(',')}`,
+				matched_lines: match.matched,
+				expand: `engi read ${id} --source ${match.row.source} --lines ${match.lines.join(',')}`,
 			};
 		}),
 		catalog: {scanned: view.report.scanned, unchanged: view.report.unchanged, removed: view.report.removed},
-		warnings,
+		warnings: view.warnings,
 	};
 }

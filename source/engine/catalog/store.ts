@@ -2,9 +2,10 @@ import type {SessionSummary} from './summarize.js';
 import type {TailState} from '../sessions/tail.js';
 import type {Database} from '../util/sqlite.js';
 import type {CatalogRow, Checkpoint} from './scan.js';
-import type {TextDoc} from '../search/session-text.js';
+import {docsByLine, type TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';
 import {tailIsOpen} from '../sessions/reasons.js';
+import {maxTextUnits, textRowid, textRowidRange} from './text-rowid.js';
 
 type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number};
 
@@ -56,19 +57,79 @@ export function catalogStore(db: Database) {
 	const insertOffset = db.prepare('INSERT OR REPLACE INTO offsets (key, line, offset) VALUES (?, ?, ?)');
 	const offsetBefore = db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND offset <= ? ORDER BY offset DESC LIMIT 1');
 	const offsetForLine = db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND line <= ? ORDER BY line DESC LIMIT 1');
-	const docRowids = db.prepare('SELECT rowid FROM text_docs WHERE key = ?').pluck();
+	const textUnitNo = db.prepare('SELECT no FROM text_units WHERE key = ?').pluck();
+	const lastTextUnitNo = db.prepare('SELECT max(no) FROM text_units').pluck();
+	const firstFreeTextUnitNo = db
+		.prepare('SELECT coalesce((SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM text_units WHERE no = 1)), (SELECT t.no + 1 FROM text_units t WHERE NOT EXISTS (SELECT 1 FROM text_units u WHERE u.no = t.no + 1) ORDER BY t.no LIMIT 1))')
+		.pluck();
+	const insertTextUnit = db.prepare('INSERT INTO text_units (no, key, docs) VALUES (?, ?, 0)');
+	const countTextDocs = db.prepare('UPDATE text_units SET docs = docs + ? WHERE no = ?');
+	const clearTextUnit = db.prepare('UPDATE text_units SET docs = 0 WHERE no = ?');
+	const deleteTextUnit = db.prepare('DELETE FROM text_units WHERE no = ?');
+	const linesInRange = db.prepare('SELECT rowid FROM text_lines WHERE rowid BETWEEN ? AND ?').pluck();
+	const deleteLines = db.prepare('DELETE FROM text_lines WHERE rowid BETWEEN ? AND ?');
+	const insertLine = db.prepare('INSERT OR IGNORE INTO text_lines (rowid, offset) VALUES (?, ?)');
+	const updateLine = db.prepare('UPDATE text_lines SET offset = ? WHERE rowid = ?');
 	const deleteText = db.prepare('DELETE FROM text_fts WHERE rowid = ?');
-	const deleteDocs = db.prepare('DELETE FROM text_docs WHERE key = ?');
-	const insertDoc = db.prepare('INSERT INTO text_docs (key, line) VALUES (?, ?)');
 	const insertText = db.prepare('INSERT INTO text_fts (rowid, words, chars) VALUES (?, ?, ?)');
 	const memoGet = db.prepare('SELECT value FROM discovery_memo WHERE key = ? AND stamp = ?').pluck();
 	const memoSet = db.prepare('INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ?, ?)');
-	const removeTexts = (key: string) => {
-		for (const rowid of docRowids.all(key) as number[]) {
+	/** The unit's number in the text index, kept while the unit exists (re-indexing reuses it). */
+	const textUnitFor = (key: string): number => {
+		const known = textUnitNo.get(key) as number | undefined;
+		if (known !== undefined) {
+			return known;
+		}
+
+		const next = ((lastTextUnitNo.get() as number | null) ?? 0) + 1;
+		const no = next < maxTextUnits ? next : (firstFreeTextUnitNo.get() as number);
+		insertTextUnit.run(no, key);
+		return no;
+	};
+
+	/** Drops a unit's documents; with `forget`, its number too (the unit itself is gone). */
+	const removeTexts = (key: string, forget: boolean) => {
+		const no = textUnitNo.get(key) as number | undefined;
+		if (no === undefined) {
+			return;
+		}
+
+		const [first, last] = textRowidRange(no);
+		for (const rowid of linesInRange.all(first, last) as number[]) {
 			deleteText.run(rowid);
 		}
 
-		deleteDocs.run(key);
+		deleteLines.run(first, last);
+		if (forget) {
+			deleteTextUnit.run(no);
+		} else {
+			clearTextUnit.run(no);
+		}
+	};
+
+	const addTexts = (key: string, texts: readonly TextDoc[]) => {
+		const docs = docsByLine(texts).filter(doc => doc.line < 2 ** 32);
+		if (docs.length === 0) {
+			return;
+		}
+
+		const no = textUnitFor(key);
+		let added = 0;
+		for (const doc of docs) {
+			const rowid = textRowid(no, doc.line);
+			if (insertLine.run(rowid, doc.offset).changes === 1) {
+				added++;
+			} else {
+				// A line indexed before (scans do not revisit lines, but stay correct if one does).
+				deleteText.run(rowid);
+				updateLine.run(doc.offset, rowid);
+			}
+
+			const {words, chars} = segmentForIndex(doc.text);
+			insertText.run(rowid, words, chars);
+		}
+
+		countTextDocs.run(added, no);
 	};
 
 	return {
@@ -112,23 +173,19 @@ export function catalogStore(db: Database) {
 			);
 			if (replaceOffsets) {
 				removeOffsets.run(row.key);
-				removeTexts(row.key);
+				removeTexts(row.key, false);
 			}
 
 			for (const checkpoint of offsets) {
 				insertOffset.run(row.key, checkpoint.line, checkpoint.offset);
 			}
 
-			for (const doc of texts) {
-				const rowid = Number(insertDoc.run(row.key, doc.line).lastInsertRowid);
-				const {words, chars} = segmentForIndex(doc.text);
-				insertText.run(rowid, words, chars);
-			}
+			addTexts(row.key, texts);
 		},
 		remove(key: string): void {
 			remove.run(key);
 			removeOffsets.run(key);
-			removeTexts(key);
+			removeTexts(key, true);
 		},
 		/** The memo discovery may use (kept in the catalog, so it is as disposable as the rest). */
 		memo: {

@@ -1,6 +1,6 @@
 import type {SessionRow} from '../../adapters/events.js';
 import {scanJsonl} from '../../adapters/rows.js';
-import {SessionCorruptError, type DiscoveredUnit, type SourceAdapter} from '../../adapters/types.js';
+import {SessionCorruptError, type DiscoveredUnit, type RowPlace, type SourceAdapter} from '../../adapters/types.js';
 import {catalogStore} from '../catalog/store.js';
 import {EngiError} from '../errors.js';
 import type {Database} from '../util/sqlite.js';
@@ -81,4 +81,30 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
 	);
 	walk.lastLine = Math.max(walk.lastLine, scan.stopped ? 0 : scan.nextLine - 1);
 	return walk;
+}
+
+/**
+ * The rows on a few lines, each read from the byte offset the catalog recorded for it: one line
+ * of a JSONL transcript, or what a document adapter can read back from one line (rowsAt).
+ * Undefined when the adapter cannot, and the caller walks the session instead. Rows come back
+ * normalised without the state of the lines between: enough for their text, not for pairing.
+ */
+export function readRowsAt(adapter: SourceAdapter, unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
+	if (adapter.format !== 'jsonl') {
+		return adapter.rowsAt?.(unit, places);
+	}
+
+	const rows: SessionRow[] = [];
+	for (const place of places) {
+		scanJsonl(
+			adapter,
+			unit,
+			row => {
+				rows.push(row);
+			},
+			{fromOffset: place.offset, fromLine: place.line, onlyLines: new Set([place.line])},
+		);
+	}
+
+	return rows;
 }

@@ -33,9 +33,30 @@ export function searchableText(events: readonly SessionEvent[]): string {
 	return mayContainSecret(text) ? maskSecrets(text) : text;
 }
 
-export type TextDoc = {readonly line: number; readonly text: string};
+/**
+ * One line's searchable text. `offset` is the byte offset of the physical line its rows can be
+ * read back from (for snippets without loading the whole session), or null when they cannot.
+ */
+export type TextDoc = {readonly line: number; readonly offset: number | null; readonly text: string};
 
-export function rowDoc(row: SessionRow): TextDoc | undefined {
+export function rowDoc(row: SessionRow, offset: number | null = row.offset ?? null): TextDoc | undefined {
 	const text = searchableText(row.events);
-	return text.trim() === '' ? undefined : {line: row.line, text};
+	return text.trim() === '' ? undefined : {line: row.line, offset, text};
+}
+
+/**
+ * One document per line: rows that share a line (records glued onto one line, messages restored
+ * from one checkpoint) are indexed together, readable from one offset only if they all agree.
+ */
+export function docsByLine(docs: readonly TextDoc[]): TextDoc[] {
+	const byLine = new Map<number, TextDoc>();
+	for (const doc of docs) {
+		const earlier = byLine.get(doc.line);
+		byLine.set(
+			doc.line,
+			earlier ? {line: doc.line, offset: earlier.offset === doc.offset ? doc.offset : null, text: `${earlier.text}\n${doc.text}`.slice(0, maxRowText)} : doc,
+		);
+	}
+
+	return [...byLine.values()];
 }

@@ -63,7 +63,8 @@ export function forEachLineFd(fd: number, visit: LineVisitor, options: ForEachLi
 	const limit = options.toOffset ?? fstatSync(fd).size;
 	// No bigger than what is left to read (most transcripts are far smaller than a chunk), and
 	// never zero, so a line longer than the file's remaining bytes can still grow it.
-	let buffer = Buffer.allocUnsafe(Math.max(64 * 1024, Math.min(options.chunkSize ?? 4 * 1024 * 1024, limit - position + 1)));
+	const chunkSize = options.chunkSize ?? 4 * 1024 * 1024;
+	let buffer = Buffer.allocUnsafe(Math.max(Math.min(64 * 1024, chunkSize), Math.min(chunkSize, limit - position + 1)));
 	let lineNumber = options.fromLine ?? 1;
 	let fill = 0;
 	let bufferOffset = position; // File offset of buffer[0].

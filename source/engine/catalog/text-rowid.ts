@@ -1,0 +1,24 @@
+/**
+ * Rowids of the session text index: a unit's number times 2^32 plus the line. Lines stay below
+ * 2^32 and unit numbers below 2^21, so every rowid is a safe JavaScript integer; arithmetic, not
+ * bit operators, because those work on 32 bits.
+ */
+const lineSpan = 2 ** 32;
+export const maxTextUnits = 2 ** 21;
+
+export function textRowid(unit: number, line: number): number {
+	return unit * lineSpan + line;
+}
+
+export function unitOfTextRowid(rowid: number): number {
+	return Math.floor(rowid / lineSpan);
+}
+
+export function lineOfTextRowid(rowid: number): number {
+	return rowid % lineSpan;
+}
+
+/** The rowid range [first, last] of one unit's documents. */
+export function textRowidRange(unit: number): [number, number] {
+	return [unit * lineSpan, unit * lineSpan + lineSpan - 1];
+}
