@@ -1,7 +1,9 @@
 import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {fileUnit, listDirectory} from '../shared/fs.js';
-import type {DiscoveredUnit} from '../types.js';
+import * as z from 'zod/mini';
+import {fileUnit, isFile, listDirectory} from '../shared/fs.js';
+import {rememberedFacts} from '../shared/memo.js';
+import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 
 /** Where a conversation directory keeps its transcript, newest layout first. */
 const transcriptPlaces = [join('.system_generated', 'logs', 'transcript.jsonl'), 'transcript.jsonl'];
@@ -19,27 +21,30 @@ function sidecars(transcript: string, brain: string, id: string): string[] {
 	return candidates.filter(path => existsSync(path));
 }
 
+const sidecarsSchema = z.array(z.string());
+
 /**
  * `brain/<id>/.system_generated/logs/transcript.jsonl` (the `agy` CLI), `brain/<id>/transcript.jsonl`
  * and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
  * with only Markdown artifacts (the pre-2026 layout) has no transcript and is not a session.
  */
-export function discoverAntigravity(brain: string): DiscoveredUnit[] {
+export function discoverAntigravity(brain: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
 	for (const entry of listDirectory(brain)) {
 		const path = join(brain, entry.name);
 		let transcript: string | undefined;
 		let id = entry.name;
 		if (entry.isDirectory()) {
-			transcript = transcriptPlaces.map(place => join(path, place)).find(candidate => existsSync(candidate));
+			transcript = transcriptPlaces.map(place => join(path, place)).find(candidate => isFile(candidate));
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('transcript')) {
 			transcript = path;
 			id = basename(entry.name, '.jsonl');
 		}
 
-		const unit = transcript === undefined ? undefined : fileUnit(transcript, {idHint: id, paths: [transcript, ...sidecars(transcript, brain, id)]});
+		const unit = transcript === undefined ? undefined : fileUnit(transcript, {idHint: id});
 		if (unit) {
-			units.push(unit);
+			const found = transcript!;
+			units.push({...unit, paths: [found, ...rememberedFacts(memo, found, unit.fingerprint, sidecarsSchema, () => sidecars(found, brain, id))]});
 		}
 	}
 

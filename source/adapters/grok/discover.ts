@@ -1,6 +1,8 @@
 import {join} from 'node:path';
 import {fileFingerprint, listDirectory, statOrUndefined, walkFiles} from '../shared/fs.js';
-import type {DiscoveredUnit} from '../types.js';
+import * as z from 'zod/mini';
+import {rememberedFacts} from '../shared/memo.js';
+import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {readGrokSummary, readSmallFile} from './summary.js';
 
 export const chatHistoryFile = 'chat_history.jsonl';
@@ -14,7 +16,7 @@ export const summaryFile = 'summary.json';
  * reads `chat_history.jsonl`, or `updates.jsonl` when that cache is missing (it is rebuilt from
  * the update stream on import, so a session may have only the stream).
  */
-export function discoverGrok(root: string): DiscoveredUnit[] {
+export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
 	for (const cwdEntry of listDirectory(root)) {
 		if (!cwdEntry.isDirectory()) {
@@ -25,7 +27,7 @@ export function discoverGrok(root: string): DiscoveredUnit[] {
 		const project = projectOfDirectory(cwdDirectory, cwdEntry.name);
 		for (const sessionEntry of listDirectory(cwdDirectory)) {
 			if (sessionEntry.isDirectory()) {
-				const unit = sessionUnit(join(cwdDirectory, sessionEntry.name), sessionEntry.name, project);
+				const unit = sessionUnit(join(cwdDirectory, sessionEntry.name), sessionEntry.name, project, memo);
 				if (unit) {
 					units.push(unit);
 				}
@@ -54,33 +56,40 @@ export function projectOfDirectory(directory: string, name: string): string | un
 	return decoded.startsWith('/') || /^[A-Za-z]:[\\/]/.test(decoded) ? decoded : undefined;
 }
 
-function sessionUnit(directory: string, id: string, project: string | undefined): DiscoveredUnit | undefined {
+/** What a session's summary and directory add to its unit; read only when its files change. */
+const sessionFactsSchema = z.object({paths: z.array(z.string()), parent: z.optional(z.string()), cwd: z.optional(z.string())});
+
+function sessionUnit(directory: string, id: string, project: string | undefined, memo: DiscoveryMemo | undefined): DiscoveredUnit | undefined {
 	const summaryPath = join(directory, summaryFile);
 	const summaryStats = statOrUndefined(summaryPath);
 	if (!summaryStats?.isFile()) {
 		return undefined;
 	}
 
-	const transcript = [chatHistoryFile, updatesFile].map(name => ({name, path: join(directory, name)})).find(file => statOrUndefined(file.path)?.isFile());
-	const stats = transcript && statOrUndefined(transcript.path);
-	if (!transcript || !stats) {
+	const transcript = [chatHistoryFile, updatesFile].map(name => ({name, path: join(directory, name)})).map(file => ({...file, stats: statOrUndefined(file.path)})).find(file => file.stats?.isFile());
+	if (!transcript?.stats) {
 		return undefined; // Summary without a transcript: nothing conversational to read.
 	}
 
-	const summary = readGrokSummary(summaryPath);
-	const parent = summary?.parent_session_id?.trim();
-	const projectHint = project ?? (summary?.info?.cwd?.trim() || undefined);
+	// The title and parent live in summary.json, which changes without the transcript changing.
+	const fingerprint = `${fileFingerprint(transcript.stats)}|${fileFingerprint(summaryStats)}`;
+	const facts = rememberedFacts(memo, directory, `${transcript.name}|${fingerprint}`, sessionFactsSchema, () => {
+		const summary = readGrokSummary(summaryPath);
+		const parent = summary?.parent_session_id?.trim();
+		const cwd = summary?.info?.cwd?.trim();
+		return {paths: walkFiles(directory, () => true, 3), ...(parent ? {parent} : {}), ...(cwd ? {cwd} : {})};
+	});
+	const projectHint = project ?? facts.cwd;
 	return {
 		key: transcript.path,
 		path: transcript.path,
-		paths: walkFiles(directory, () => true, 3),
+		paths: facts.paths,
 		idHint: id,
-		...(parent ? {parentIdHint: parent} : {}),
+		...(facts.parent ? {parentIdHint: facts.parent} : {}),
 		...(projectHint ? {projectHint} : {}),
 		variant: transcript.name === chatHistoryFile ? 'chat' : 'updates',
-		size: stats.size,
-		// The title and parent live in summary.json, which changes without the transcript changing.
-		fingerprint: `${fileFingerprint(stats)}|${fileFingerprint(summaryStats)}`,
-		mtimeMs: stats.mtimeMs,
+		size: transcript.stats.size,
+		fingerprint,
+		mtimeMs: transcript.stats.mtimeMs,
 	};
 }

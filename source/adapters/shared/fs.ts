@@ -3,7 +3,8 @@ import {basename, join} from 'node:path';
 
 export function statOrUndefined(path: string): Stats | undefined {
 	try {
-		return statSync(path);
+		// A missing file is the common case in discovery; without throwIfNoEntry it costs an exception.
+		return statSync(path, {throwIfNoEntry: false});
 	} catch {
 		return undefined;
 	}

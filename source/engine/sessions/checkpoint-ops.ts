@@ -33,7 +33,7 @@ function sessionFacts(id: string, deps: Deps): SessionFacts {
 export function unambiguousSession(deps: Deps, projectFlag: string | undefined): SessionFacts {
 	const view = openCatalogView({allProjects: false, project: projectFlag, since: defaultSince(deps.now()), includeSubagents: true}, deps);
 	try {
-		const candidates = collectCandidates(view.db, view.filter, deps.now(), checkpointLookup(deps.cwd));
+		const {candidates} = collectCandidates(view.db, view.filter, deps.now(), checkpointLookup(deps.cwd));
 		const strong = candidates.filter(candidate => candidate.confidence !== 'low');
 		const chosen = candidates.length === 1 ? candidates : strong.length === 1 ? strong : [];
 		if (chosen.length === 1) {

@@ -86,7 +86,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	};
 
 	try {
-		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd));
+		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd)).candidates;
 		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 		for (const project of recorded) {
 			knownProjects.add(rootOf(project));

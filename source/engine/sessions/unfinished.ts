@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
-import {catalogRowsByKey, listNarrowRows, type NarrowRow, type SessionFilter} from '../catalog/list.js';
+import {listNarrowRows, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {openCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../util/sqlite.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointRootOf, readCheckpoints} from './checkpoints.js';
 import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
+import type {TailState} from './tail.js';
 
 export const candidateSchema = z.object({
 	id: z.string(),
@@ -66,12 +67,27 @@ export function defaultSince(now: Date): string {
 	return new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).toISOString();
 }
 
+type Judged = {row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; activeNow: boolean};
+
+/** The columns a candidate shows beyond the narrow ones; only the tail is JSON to decode. */
+function candidateColumns(db: Database, keys: readonly string[]): Map<string, {path: string; title: string | null; tail: TailState}> {
+	const records = db.prepare('SELECT key, path, title, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').all(JSON.stringify(keys)) as Array<{key: string; path: string; title: string | null; tail: string}>;
+	return new Map(records.map(record => [record.key, {path: record.path, title: record.title, tail: JSON.parse(record.tail) as TailState}]));
+}
+
 /**
- * Every candidate in scope, newest first, judged from the catalog's tail state and checkpoints.
- * Sessions are first judged from narrow columns; only those that can be candidates (an open
- * tail, a live checkpoint, or written right now) have their whole rows read.
+ * The candidates in scope, newest first: all of them, or one page with the total. Sessions are
+ * judged from narrow columns alone, since whether one is a candidate follows from its stored
+ * `tail_open` flag, its checkpoint and its time; only the candidates returned have their tails
+ * decoded for reasons.
  */
-export function collectCandidates(db: Database, filter: SessionFilter, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Candidate[] {
+export function collectCandidates(
+	db: Database,
+	filter: SessionFilter,
+	now: Date,
+	checkpointOf: ReturnType<typeof checkpointLookup>,
+	page?: {offset: number; limit: number},
+): {total: number; candidates: Candidate[]} {
 	const rows = listNarrowRows(db, filter);
 	const listedIds = new Set(rows.filter(row => row.parent_id === null).map(row => `${row.source}\u0000${row.id}`));
 	const subagents = new Map<string, number>();
@@ -82,7 +98,7 @@ export function collectCandidates(db: Database, filter: SessionFilter, now: Date
 		}
 	}
 
-	const judged: Array<{row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; activeNow: boolean}> = [];
+	const judged: Judged[] = [];
 	for (const row of rows) {
 		const id = row.id ?? row.key;
 		// Subagent work belongs to its parent's candidate; only orphans are listed on their own.
@@ -95,6 +111,8 @@ export function collectCandidates(db: Database, filter: SessionFilter, now: Date
 			continue;
 		}
 
+		// An open tail or a live (active or blocked) checkpoint always gives a reason; a session
+		// written right now is listed without guessing. Nothing else can make one a candidate.
 		const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
 		const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
 		if (row.tail_open === 1 || activeNow || checkpoint !== undefined) {
@@ -102,37 +120,37 @@ export function collectCandidates(db: Database, filter: SessionFilter, now: Date
 		}
 	}
 
-	const full = catalogRowsByKey(db, judged.map(entry => entry.row.key));
-	const candidates: Candidate[] = [];
-	for (const {row: narrow, id, checkpoint, activeNow} of judged) {
-		const row = full.get(narrow.key);
-		if (!row) {
-			continue;
+	const kept = page ? judged.slice(page.offset, page.offset + page.limit) : judged;
+	const columns = candidateColumns(
+		db,
+		kept.map(entry => entry.row.key),
+	);
+	const candidates = kept.flatMap(({row, id, checkpoint, activeNow}): Candidate[] => {
+		const wide = columns.get(row.key);
+		if (!wide) {
+			return [];
 		}
 
-		const reasons = reasonsFor(row.tail, checkpoint, activeNow);
-		if (reasons.length === 0 && !activeNow) {
-			continue;
-		}
-
-		candidates.push({
-			id,
-			source: row.source,
-			project: row.summary.project ?? 'unknown',
-			modified: row.summary.modified,
-			title: row.summary.title,
-			classification: 'candidate',
-			confidence: activeNow && reasons.length === 0 ? 'low' : confidenceOf(reasons),
-			reasons,
-			...(checkpoint ? {checkpoint} : {}),
-			active_now: activeNow,
-			path: row.path,
-			...(row.summary.parent_id ? {parent_id: row.summary.parent_id} : {}),
-			subagents: subagents.get(`${row.source}\u0000${id}`) ?? 0,
-		});
-	}
-
-	return candidates;
+		const reasons = reasonsFor(wide.tail, checkpoint, activeNow);
+		return [
+			{
+				id,
+				source: row.source,
+				project: row.project ?? 'unknown',
+				modified: row.modified,
+				title: wide.title,
+				classification: 'candidate',
+				confidence: activeNow && reasons.length === 0 ? 'low' : confidenceOf(reasons),
+				reasons,
+				...(checkpoint ? {checkpoint} : {}),
+				active_now: activeNow,
+				path: wide.path,
+				...(row.parent_id ? {parent_id: row.parent_id} : {}),
+				subagents: subagents.get(`${row.source}\u0000${id}`) ?? 0,
+			},
+		];
+	});
+	return {total: judged.length, candidates};
 }
 
 export type UnfinishedInput = ScopeInput & {limit: number; offset: number};
@@ -143,14 +161,13 @@ export function listUnfinished(input: UnfinishedInput, deps: Deps): UnfinishedOu
 	const since = input.since ?? defaultSince(now);
 	const view = openCatalogView({...input, since, includeSubagents: true}, deps);
 	try {
-		const candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd));
-		const page = candidates.slice(input.offset, input.offset + input.limit);
+		const {total, candidates: page} = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd), {offset: input.offset, limit: input.limit});
 		return {
 			status: 'ok',
 			scope: {project: view.projectRoot, all_projects: input.allProjects, since: view.since!},
-			total: candidates.length,
+			total,
 			offset: input.offset,
-			next_offset: input.offset + page.length < candidates.length ? input.offset + page.length : null,
+			next_offset: input.offset + page.length < total ? input.offset + page.length : null,
 			candidates: page,
 			warnings: view.warnings,
 		};
