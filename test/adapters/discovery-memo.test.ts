@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import {cpSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {cpSync, rmSync, writeFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
 import test from 'node:test';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
 import {grokAdapter} from '../../source/adapters/grok/index.js';
@@ -55,10 +55,9 @@ for (const {adapter, store, root, sidecar} of cases) {
 		assert.ok(plain.length > 0);
 		const {memo, counts} = countingMemo();
 		assert.deepEqual(adapter.discover(root(copy), memo), plain, 'first call, memo empty');
-		assert.equal(counts.hits, 0);
-		assert.ok(counts.sets > 0, 'facts were remembered');
+		assert.deepEqual([counts.hits, counts.sets], [0, 1], 'the facts of the whole root were remembered in one entry');
 		assert.deepEqual(adapter.discover(root(copy), memo), plain, 'second call, from the memo');
-		assert.equal(counts.hits, counts.sets, 'every unit answered from the memo');
+		assert.deepEqual([counts.hits, counts.sets], [1, 1], 'read back, and nothing to write');
 
 		const summary = sidecar(copy);
 		if (summary) {
@@ -67,6 +66,17 @@ for (const {adapter, store, root, sidecar} of cases) {
 			const changed = adapter.discover(root(copy), memo).find(unit => unit.idHint === '019a7c10-0a00-7000-8000-00000000000a');
 			assert.equal(changed?.parentIdHint, '019a7c10-0e00-7000-8000-00000000000e');
 			assert.deepEqual(changed, adapter.discover(root(copy)).find(unit => unit.idHint === '019a7c10-0a00-7000-8000-00000000000a'));
+			assert.equal(counts.sets, 2, 'the changed facts were written back');
 		}
+
+		// A unit that is gone is forgotten: the book is written without it.
+		const gone = plain[0]!;
+		rmSync(adapter.id === 'grok' ? dirname(gone.path) : gone.path.replace(/\/\.system_generated\/.*$/, ''), {recursive: true});
+		const before = counts.sets;
+		const after = adapter.discover(root(copy), memo);
+		assert.equal(after.length, plain.length - 1);
+		assert.equal(counts.sets, before + 1);
+		assert.deepEqual(adapter.discover(root(copy), memo), after);
+		assert.equal(counts.sets, before + 1, 'and then left alone');
 	});
 }

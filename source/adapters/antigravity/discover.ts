@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import * as z from 'zod/mini';
 import {fileUnit, isFile, listDirectory} from '../shared/fs.js';
-import {rememberedFacts} from '../shared/memo.js';
+import {factsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 
 /** Where a conversation directory keeps its transcript, newest layout first. */
@@ -30,6 +30,7 @@ const sidecarsSchema = z.array(z.string());
  */
 export function discoverAntigravity(brain: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
+	const book = factsBook(memo, brain, sidecarsSchema);
 	for (const entry of listDirectory(brain)) {
 		const path = join(brain, entry.name);
 		let transcript: string | undefined;
@@ -44,9 +45,10 @@ export function discoverAntigravity(brain: string, memo?: DiscoveryMemo): Discov
 		const unit = transcript === undefined ? undefined : fileUnit(transcript, {idHint: id});
 		if (unit) {
 			const found = transcript!;
-			units.push({...unit, paths: [found, ...rememberedFacts(memo, found, unit.fingerprint, sidecarsSchema, () => sidecars(found, brain, id))]});
+			units.push({...unit, paths: [found, ...book.facts(found, unit.fingerprint, () => sidecars(found, brain, id))]});
 		}
 	}
 
+	book.save();
 	return units;
 }

@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import {fileFingerprint, listDirectory, statOrUndefined, walkFiles} from '../shared/fs.js';
 import * as z from 'zod/mini';
-import {rememberedFacts} from '../shared/memo.js';
+import {factsBook, type FactsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {readGrokSummary, readSmallFile} from './summary.js';
 
@@ -18,6 +18,7 @@ export const summaryFile = 'summary.json';
  */
 export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
+	const book = factsBook(memo, root, sessionFactsSchema);
 	for (const cwdEntry of listDirectory(root)) {
 		if (!cwdEntry.isDirectory()) {
 			continue;
@@ -27,7 +28,7 @@ export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit
 		const project = projectOfDirectory(cwdDirectory, cwdEntry.name);
 		for (const sessionEntry of listDirectory(cwdDirectory)) {
 			if (sessionEntry.isDirectory()) {
-				const unit = sessionUnit(join(cwdDirectory, sessionEntry.name), sessionEntry.name, project, memo);
+				const unit = sessionUnit(join(cwdDirectory, sessionEntry.name), sessionEntry.name, project, book);
 				if (unit) {
 					units.push(unit);
 				}
@@ -35,6 +36,7 @@ export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit
 		}
 	}
 
+	book.save();
 	return units;
 }
 
@@ -58,8 +60,9 @@ export function projectOfDirectory(directory: string, name: string): string | un
 
 /** What a session's summary and directory add to its unit; read only when its files change. */
 const sessionFactsSchema = z.object({paths: z.array(z.string()), parent: z.optional(z.string()), cwd: z.optional(z.string())});
+type SessionFacts = z.infer<typeof sessionFactsSchema>;
 
-function sessionUnit(directory: string, id: string, project: string | undefined, memo: DiscoveryMemo | undefined): DiscoveredUnit | undefined {
+function sessionUnit(directory: string, id: string, project: string | undefined, book: FactsBook<SessionFacts>): DiscoveredUnit | undefined {
 	const summaryPath = join(directory, summaryFile);
 	const summaryStats = statOrUndefined(summaryPath);
 	if (!summaryStats?.isFile()) {
@@ -73,7 +76,7 @@ function sessionUnit(directory: string, id: string, project: string | undefined,
 
 	// The title and parent live in summary.json, which changes without the transcript changing.
 	const fingerprint = `${fileFingerprint(transcript.stats)}|${fileFingerprint(summaryStats)}`;
-	const facts = rememberedFacts(memo, directory, `${transcript.name}|${fingerprint}`, sessionFactsSchema, () => {
+	const facts = book.facts(directory, `${transcript.name}|${fingerprint}`, () => {
 		const summary = readGrokSummary(summaryPath);
 		const parent = summary?.parent_session_id?.trim();
 		const cwd = summary?.info?.cwd?.trim();

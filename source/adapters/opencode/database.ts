@@ -16,13 +16,40 @@ type Schema = {
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * Runs `use` on a read-only connection to an OpenCode database. Connections are reused by the
+ * calls of one synchronous run (a page of search snippets reads several sessions of one
+ * database) and closed as soon as it ends, so a long-running process never holds a stale one.
+ */
 export function withDatabase<T>(path: string, use: (db: Database, schema: Schema) => T): T {
-	const db = openDatabase(path, {readonly: true, fileMustExist: true});
-	try {
-		return use(db, readSchema(db));
-	} finally {
+	let connection = connections.get(path);
+	if (!connection) {
+		const db = openDatabase(path, {readonly: true, fileMustExist: true});
+		try {
+			connection = {db, schema: readSchema(db)};
+		} catch (error) {
+			db.close();
+			throw error;
+		}
+
+		if (connections.size === 0) {
+			setImmediate(closeConnections);
+		}
+
+		connections.set(path, connection);
+	}
+
+	return use(connection.db, connection.schema);
+}
+
+const connections = new Map<string, {db: Database; schema: Schema}>();
+
+function closeConnections(): void {
+	for (const {db} of connections.values()) {
 		db.close();
 	}
+
+	connections.clear();
 }
 
 function readSchema(db: Database): Schema {

@@ -49,61 +49,69 @@ export function decodeRow(record: UnitRecord): CatalogRow {
 
 /** Prepared statements over the catalog tables; rows go in and come out typed. */
 export function catalogStore(db: Database) {
-	const upsert = db.prepare(`INSERT OR REPLACE INTO units (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-	const fingerprintsByRoot = db.prepare('SELECT key, fingerprint FROM units WHERE source = ? AND root = ?').raw();
-	const byKey = db.prepare('SELECT * FROM units WHERE key = ?');
-	const remove = db.prepare('DELETE FROM units WHERE key = ?');
-	const removeOffsets = db.prepare('DELETE FROM offsets WHERE key = ?');
-	const insertOffset = db.prepare('INSERT OR REPLACE INTO offsets (key, line, offset) VALUES (?, ?, ?)');
-	const offsetBefore = db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND offset <= ? ORDER BY offset DESC LIMIT 1');
-	const offsetForLine = db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND line <= ? ORDER BY line DESC LIMIT 1');
-	const textUnitNo = db.prepare('SELECT no FROM text_units WHERE key = ?').pluck();
-	const lastTextUnitNo = db.prepare('SELECT max(no) FROM text_units').pluck();
-	const firstFreeTextUnitNo = db
-		.prepare('SELECT coalesce((SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM text_units WHERE no = 1)), (SELECT t.no + 1 FROM text_units t WHERE NOT EXISTS (SELECT 1 FROM text_units u WHERE u.no = t.no + 1) ORDER BY t.no LIMIT 1))')
-		.pluck();
-	const insertTextUnit = db.prepare('INSERT INTO text_units (no, key, docs) VALUES (?, ?, 0)');
-	const countTextDocs = db.prepare('UPDATE text_units SET docs = docs + ? WHERE no = ?');
-	const clearTextUnit = db.prepare('UPDATE text_units SET docs = 0 WHERE no = ?');
-	const deleteTextUnit = db.prepare('DELETE FROM text_units WHERE no = ?');
-	const linesInRange = db.prepare('SELECT rowid FROM text_lines WHERE rowid BETWEEN ? AND ?').pluck();
-	const deleteLines = db.prepare('DELETE FROM text_lines WHERE rowid BETWEEN ? AND ?');
-	const insertLine = db.prepare('INSERT OR IGNORE INTO text_lines (rowid, offset) VALUES (?, ?)');
-	const updateLine = db.prepare('UPDATE text_lines SET offset = ? WHERE rowid = ?');
-	const deleteText = db.prepare('DELETE FROM text_fts WHERE rowid = ?');
-	const insertText = db.prepare('INSERT INTO text_fts (rowid, words, chars) VALUES (?, ?, ?)');
-	const memoGet = db.prepare('SELECT value FROM discovery_memo WHERE key = ? AND stamp = ?').pluck();
-	const memoSet = db.prepare('INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ?, ?)');
+	// Prepared on first use: a warm call that changes nothing runs only a few of these.
+	const lazy = <T>(prepare: () => T) => {
+		let statement: T | undefined;
+		return () => (statement ??= prepare());
+	};
+	const upsert = lazy(() => db.prepare(`INSERT OR REPLACE INTO units (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`));
+	const fingerprintsByRoot = lazy(() => db.prepare('SELECT key, fingerprint FROM units WHERE source = ? AND root = ?').raw());
+	const byKey = lazy(() => db.prepare('SELECT * FROM units WHERE key = ?'));
+	const remove = lazy(() => db.prepare('DELETE FROM units WHERE key = ?'));
+	const removeOffsets = lazy(() => db.prepare('DELETE FROM offsets WHERE key = ?'));
+	const insertOffset = lazy(() => db.prepare('INSERT OR REPLACE INTO offsets (key, line, offset) VALUES (?, ?, ?)'));
+	const offsetBefore = lazy(() => db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND offset <= ? ORDER BY offset DESC LIMIT 1'));
+	const offsetForLine = lazy(() => db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND line <= ? ORDER BY line DESC LIMIT 1'));
+	const textUnitNo = lazy(() => db.prepare('SELECT no FROM text_units WHERE key = ?').pluck());
+	const lastTextUnitNo = lazy(() => db.prepare('SELECT max(no) FROM text_units').pluck());
+	const firstFreeTextUnitNo = lazy(() =>
+		db
+			.prepare('SELECT coalesce((SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM text_units WHERE no = 1)), (SELECT t.no + 1 FROM text_units t WHERE NOT EXISTS (SELECT 1 FROM text_units u WHERE u.no = t.no + 1) ORDER BY t.no LIMIT 1))')
+			.pluck(),
+	);
+	const insertTextUnit = lazy(() => db.prepare('INSERT INTO text_units (no, key, docs) VALUES (?, ?, 0)'));
+	const countTextDocs = lazy(() => db.prepare('UPDATE text_units SET docs = docs + ? WHERE no = ?'));
+	const clearTextUnit = lazy(() => db.prepare('UPDATE text_units SET docs = 0 WHERE no = ?'));
+	const deleteTextUnit = lazy(() => db.prepare('DELETE FROM text_units WHERE no = ?'));
+	const linesInRange = lazy(() => db.prepare('SELECT rowid FROM text_lines WHERE rowid BETWEEN ? AND ?').pluck());
+	const deleteLines = lazy(() => db.prepare('DELETE FROM text_lines WHERE rowid BETWEEN ? AND ?'));
+	const insertLine = lazy(() => db.prepare('INSERT OR IGNORE INTO text_lines (rowid, offset) VALUES (?, ?)'));
+	const updateLine = lazy(() => db.prepare('UPDATE text_lines SET offset = ? WHERE rowid = ?'));
+	const deleteText = lazy(() => db.prepare('DELETE FROM text_fts WHERE rowid = ?'));
+	const insertText = lazy(() => db.prepare('INSERT INTO text_fts (rowid, words, chars) VALUES (?, ?, ?)'));
+	const memoGet = lazy(() => db.prepare('SELECT value FROM discovery_memo WHERE key = ? AND stamp = ?').pluck());
+	const memoSet = lazy(() => db.prepare('INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ?, ?)'));
+
 	/** The unit's number in the text index, kept while the unit exists (re-indexing reuses it). */
 	const textUnitFor = (key: string): number => {
-		const known = textUnitNo.get(key) as number | undefined;
+		const known = textUnitNo().get(key) as number | undefined;
 		if (known !== undefined) {
 			return known;
 		}
 
-		const next = ((lastTextUnitNo.get() as number | null) ?? 0) + 1;
-		const no = next < maxTextUnits ? next : (firstFreeTextUnitNo.get() as number);
-		insertTextUnit.run(no, key);
+		const next = ((lastTextUnitNo().get() as number | null) ?? 0) + 1;
+		const no = next < maxTextUnits ? next : (firstFreeTextUnitNo().get() as number);
+		insertTextUnit().run(no, key);
 		return no;
 	};
 
 	/** Drops a unit's documents; with `forget`, its number too (the unit itself is gone). */
 	const removeTexts = (key: string, forget: boolean) => {
-		const no = textUnitNo.get(key) as number | undefined;
+		const no = textUnitNo().get(key) as number | undefined;
 		if (no === undefined) {
 			return;
 		}
 
 		const [first, last] = textRowidRange(no);
-		for (const rowid of linesInRange.all(first, last) as number[]) {
-			deleteText.run(rowid);
+		for (const rowid of linesInRange().all(first, last) as number[]) {
+			deleteText().run(rowid);
 		}
 
-		deleteLines.run(first, last);
+		deleteLines().run(first, last);
 		if (forget) {
-			deleteTextUnit.run(no);
+			deleteTextUnit().run(no);
 		} else {
-			clearTextUnit.run(no);
+			clearTextUnit().run(no);
 		}
 	};
 
@@ -117,33 +125,33 @@ export function catalogStore(db: Database) {
 		let added = 0;
 		for (const doc of docs) {
 			const rowid = textRowid(no, doc.line);
-			if (insertLine.run(rowid, doc.offset).changes === 1) {
+			if (insertLine().run(rowid, doc.offset).changes === 1) {
 				added++;
 			} else {
 				// A line indexed before (scans do not revisit lines, but stay correct if one does).
-				deleteText.run(rowid);
-				updateLine.run(doc.offset, rowid);
+				deleteText().run(rowid);
+				updateLine().run(doc.offset, rowid);
 			}
 
 			const {words, chars} = segmentForIndex(doc.text);
-			insertText.run(rowid, words, chars);
+			insertText().run(rowid, words, chars);
 		}
 
-		countTextDocs.run(added, no);
+		countTextDocs().run(added, no);
 	};
 
 	return {
 		/** Key → fingerprint of every unit under a root: all a warm refresh needs to find what changed. */
 		fingerprintsForRoot(source: string, root: string): Map<string, string> {
-			return new Map(fingerprintsByRoot.all(source, root) as Array<[string, string]>);
+			return new Map(fingerprintsByRoot().all(source, root) as Array<[string, string]>);
 		},
 		row(key: string): CatalogRow | undefined {
-			const record = byKey.get(key) as UnitRecord | undefined;
+			const record = byKey().get(key) as UnitRecord | undefined;
 			return record ? decodeRow(record) : undefined;
 		},
 		save(row: CatalogRow, offsets: readonly Checkpoint[], replaceOffsets: boolean, texts: readonly TextDoc[] = []): void {
 			const summary = row.summary;
-			upsert.run(
+			upsert().run(
 				row.key,
 				row.source,
 				row.root,
@@ -172,38 +180,38 @@ export function catalogStore(db: Database) {
 				row.error,
 			);
 			if (replaceOffsets) {
-				removeOffsets.run(row.key);
+				removeOffsets().run(row.key);
 				removeTexts(row.key, false);
 			}
 
 			for (const checkpoint of offsets) {
-				insertOffset.run(row.key, checkpoint.line, checkpoint.offset);
+				insertOffset().run(row.key, checkpoint.line, checkpoint.offset);
 			}
 
 			addTexts(row.key, texts);
 		},
 		remove(key: string): void {
-			remove.run(key);
-			removeOffsets.run(key);
+			remove().run(key);
+			removeOffsets().run(key);
 			removeTexts(key, true);
 		},
 		/** The memo discovery may use (kept in the catalog, so it is as disposable as the rest). */
 		memo: {
 			get(key: string, stamp: string): unknown {
-				const value = memoGet.get(key, stamp) as string | undefined;
+				const value = memoGet().get(key, stamp) as string | undefined;
 				return value === undefined ? undefined : (JSON.parse(value) as unknown);
 			},
 			set(key: string, stamp: string, value: unknown): void {
-				memoSet.run(key, stamp, JSON.stringify(value));
+				memoSet().run(key, stamp, JSON.stringify(value));
 			},
 		},
 		/** The nearest known line start at or before a byte offset (line 1 at 0 always qualifies). */
 		checkpointBefore(key: string, offset: number): Checkpoint {
-			return (offsetBefore.get(key, offset) as Checkpoint | undefined) ?? {line: 1, offset: 0};
+			return (offsetBefore().get(key, offset) as Checkpoint | undefined) ?? {line: 1, offset: 0};
 		},
 		/** The nearest known line start at or before a line number. */
 		checkpointForLine(key: string, line: number): Checkpoint {
-			return (offsetForLine.get(key, line) as Checkpoint | undefined) ?? {line: 1, offset: 0};
+			return (offsetForLine().get(key, line) as Checkpoint | undefined) ?? {line: 1, offset: 0};
 		},
 	};
 }
