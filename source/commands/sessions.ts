@@ -30,6 +30,7 @@ export default defineCommand({
 		q: {type: 'string', placeholder: '<text>', description: 'full-text search of what was said, tool names and file paths (all words must match)'},
 		subagents: {type: 'boolean', description: 'also list subagent and child sessions'},
 		...pagingOptions,
+		limit: {...pagingOptions.limit, description: 'rows per page (default 50; 20 with --q)'},
 	},
 	flags: z.object({
 		...scopeFlags,
@@ -47,7 +48,8 @@ export default defineCommand({
 					...scopeInput(flags),
 					includeSubagents: Boolean(flags.subagents) || flags.q !== undefined,
 					q: flags.q,
-					limit: flags.limit ?? 50,
+					// A search page reads a snippet for each hit from its transcript: 20, as `engi query` shows.
+					limit: flags.limit ?? (flags.q === undefined ? 50 : 20),
 					offset: flags.offset ?? 0,
 				},
 				context.deps,

@@ -7,6 +7,7 @@ export type Statement = BetterSqlite3.Statement;
 type DatabaseConstructor = typeof BetterSqlite3;
 
 let constructor: DatabaseConstructor | undefined;
+let addonPath: string | null | undefined;
 
 /** better-sqlite3 is a native addon; load it on first use so commands that never query skip it. */
 export function sqlite(): DatabaseConstructor {
@@ -14,12 +15,30 @@ export function sqlite(): DatabaseConstructor {
 	return constructor;
 }
 
+/**
+ * Where the compiled addon is. Left to itself better-sqlite3 finds it through `bindings`, which
+ * probes a dozen candidate paths on every process start; when the file is not where a normal
+ * install puts it, null lets that search run after all.
+ */
+function nativeAddonPath(): string | null {
+	if (addonPath === undefined) {
+		try {
+			addonPath = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+		} catch {
+			addonPath = null;
+		}
+	}
+
+	return addonPath;
+}
+
 export type OpenOptions = {readonly readonly?: boolean; readonly fileMustExist?: boolean};
 
 /** Opens a database with the pragmas every engi cache uses: WAL, relaxed sync, a busy timeout. */
 export function openDatabase(path: string, options: OpenOptions = {}): Database {
 	const Database = sqlite();
-	const db = new Database(path, {readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false});
+	const binding = nativeAddonPath();
+	const db = new Database(path, {readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false, ...(binding ? {nativeBinding: binding} : {})});
 	db.pragma('busy_timeout = 10000');
 	// Reading pages through a memory map avoids copying them into SQLite's page cache.
 	db.pragma('mmap_size = 268435456');
