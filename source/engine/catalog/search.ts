@@ -8,7 +8,7 @@ import {searchableText} from '../search/session-text.js';
 import {listNarrowRows, wholeRows, type NarrowRow} from './list.js';
 import type {CatalogRow} from './scan.js';
 import type {CatalogView} from './sessions.js';
-import {lineOfTextRowid, textRowid, unitOfTextRowid} from './text-rowid.js';
+import {textRowid} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */
 const linesKept = 100;
@@ -36,7 +36,7 @@ const byModifiedDesc = (x: string | null, y: string | null) => ((x ?? '') < (y ?
  * Sessions in scope whose lines match every meaningful query word (Chinese by verbatim
  * character runs), best first, newest first among equals. A document's rowid names its
  * session and line, so SQLite counts the matches per session without a join, and only the
- * page's sessions have their lines listed and their rows decoded.
+ * page's sessions have their rows decoded.
  */
 export function searchSessions(view: CatalogView, q: string, offset: number, limit: number): SessionSearch | undefined {
 	const plan = planQuery(q, vocabularyOf(view.db, 'text_fts'));
@@ -45,13 +45,15 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	}
 
 	const span = textRowid(1, 0);
+	// One pass over the matching documents counts them per session and lists their lines (as
+	// text, decoded only for the page), so the page needs no second pass.
 	const counted = view.db
 		.prepare(
-			`SELECT u.no AS no, u.key AS key, u.docs AS docs, m.matched AS matched FROM
-			 (SELECT rowid / ${span} AS no, count(*) AS matched FROM text_fts WHERE text_fts MATCH ? GROUP BY no) m
+			`SELECT u.no AS no, u.key AS key, u.docs AS docs, m.matched AS matched, m.lines AS lines FROM
+			 (SELECT rowid / ${span} AS no, count(*) AS matched, group_concat(rowid % ${span}) AS lines FROM text_fts WHERE text_fts MATCH ? GROUP BY no) m
 			 JOIN text_units u ON u.no = m.no`,
 		)
-		.all(plan.match) as Array<{no: number; key: string; docs: number; matched: number}>;
+		.all(plan.match) as Array<{no: number; key: string; docs: number; matched: number; lines: string}>;
 	if (counted.length === 0) {
 		return {total: 0, page: []};
 	}
@@ -68,20 +70,6 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	});
 	ranked.sort((x, y) => y.score - x.score || byModifiedDesc(x.narrow.modified, y.narrow.modified) || (x.narrow.key < y.narrow.key ? -1 : 1));
 	const kept = ranked.slice(offset, offset + limit);
-	const lines = new Map<number, number[]>(kept.map(entry => [entry.unit.no, []]));
-	if (kept.length > 0) {
-		const rowids = view.db
-			.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid / ${span} IN (SELECT value FROM json_each(?))`)
-			.pluck()
-			.all(plan.match, JSON.stringify([...lines.keys()])) as number[];
-		for (const rowid of rowids) {
-			const unitLines = lines.get(unitOfTextRowid(rowid));
-			if (unitLines && unitLines.length < linesKept) {
-				unitLines.push(lineOfTextRowid(rowid));
-			}
-		}
-	}
-
 	const rows = wholeRows(
 		view.db,
 		kept.map(entry => entry.narrow),
@@ -89,8 +77,12 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	const byKey = new Map(rows.map(row => [row.key, row]));
 	const page = kept.flatMap(entry => {
 		const row = byKey.get(entry.narrow.key);
-		const unitLines = (lines.get(entry.unit.no) ?? []).sort((x, y) => x - y);
-		return row ? [{row, unit: entry.unit.no, score: entry.score, lines: unitLines, matched: entry.unit.matched}] : [];
+		const lines = entry.unit.lines
+			.split(',')
+			.map(Number)
+			.sort((x, y) => x - y)
+			.slice(0, linesKept);
+		return row ? [{row, unit: entry.unit.no, score: entry.score, lines, matched: entry.unit.matched}] : [];
 	});
 	return {total: ranked.length, page};
 }
