@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../engine/util/lazy-schema.js';
 
 /**
  * The one event model every native store is normalised to (DESIGN §5). A source row (a JSONL
@@ -9,7 +10,7 @@ import * as z from 'zod/mini';
 export const eventKinds = ['user', 'assistant', 'tool_call', 'tool_result', 'system', 'summary', 'meta'] as const;
 export type EventKind = (typeof eventKinds)[number];
 
-export const sessionInfoSchema = z.object({
+export const sessionInfoSchema = lazySchema(() => z.object({
 	/** The session id the record states (may differ from the file name in resumed sessions). */
 	id: z.optional(z.string()),
 	/** Working directory (the project) recorded by the tool. */
@@ -21,11 +22,11 @@ export const sessionInfoSchema = z.object({
 	model: z.optional(z.string()),
 	/** ISO time the tool says the session started. */
 	started: z.optional(z.string()),
-});
+}));
 
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
-export const sessionEventSchema = z.object({
+export const sessionEventSchema = lazySchema(() => z.object({
 	/** 1-based source position: JSONL physical line, document item or database message ordinal. */
 	line: z.number(),
 	kind: z.enum(eventKinds),
@@ -71,7 +72,7 @@ export const sessionEventSchema = z.object({
 	message_id: z.optional(z.string()),
 	/** Session facts stated by this record; usually on `meta` events. */
 	session: z.optional(sessionInfoSchema),
-});
+}));
 
 export type SessionEvent = z.infer<typeof sessionEventSchema>;
 

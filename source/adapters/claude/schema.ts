@@ -1,20 +1,21 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../engine/util/lazy-schema.js';
 
 /**
  * The Claude Code records engi reads (formats.md §1). Objects are loose: Claude adds fields
  * every release, and a field we do not know must never make a record unreadable.
  */
-const contentBlock = z.looseObject({type: z.optional(z.string())});
+const contentBlock = lazySchema(() => z.looseObject({type: z.optional(z.string())}));
 
-export const claudeMessageSchema = z.looseObject({
+export const claudeMessageSchema = lazySchema(() => z.looseObject({
 	id: z.optional(z.string()),
 	role: z.optional(z.string()),
 	content: z.optional(z.union([z.string(), z.array(contentBlock)])),
 	stop_reason: z.optional(z.nullable(z.string())),
 	model: z.optional(z.string()),
-});
+}));
 
-export const claudeRecordSchema = z.looseObject({
+export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
 	subtype: z.optional(z.string()),
 	uuid: z.optional(z.string()),
@@ -38,7 +39,7 @@ export const claudeRecordSchema = z.looseObject({
 	aiTitle: z.optional(z.string()),
 	title: z.optional(z.string()),
 	attachment: z.optional(z.unknown()),
-});
+}));
 
 export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;
 export type ClaudeMessage = z.infer<typeof claudeMessageSchema>;

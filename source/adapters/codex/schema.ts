@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../engine/util/lazy-schema.js';
 
 /**
  * The Codex rollout records engi reads (formats.md §2). Objects are loose and every field is
@@ -6,31 +7,31 @@ import * as z from 'zod/mini';
  * placeholders where numbers or ids used to be. A field of an unexpected type reads as absent
  * (`z.catch`) instead of making the whole record unreadable.
  */
-const text = z.catch(z.optional(z.string()), undefined);
-const nullableText = z.catch(z.optional(z.nullable(z.string())), undefined);
-const count = z.catch(z.optional(z.nullable(z.number())), undefined);
-const flag = z.catch(z.optional(z.boolean()), undefined);
-const anything = z.optional(z.unknown());
+const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
+const nullableText = lazySchema(() => z.catch(z.optional(z.nullable(z.string())), undefined));
+const count = lazySchema(() => z.catch(z.optional(z.nullable(z.number())), undefined));
+const flag = lazySchema(() => z.catch(z.optional(z.boolean()), undefined));
+const anything = lazySchema(() => z.optional(z.unknown()));
 
 /** `{timestamp, type, payload}`: every line since September 2025. */
-export const codexEnvelopeSchema = z.looseObject({
+export const codexEnvelopeSchema = lazySchema(() => z.looseObject({
 	timestamp: anything,
 	type: z.string(),
 	payload: z.looseObject({type: text}),
-});
+}));
 
 /** Line 1 of a bare-era rollout: `{id, timestamp, instructions, git}` (some builds add cwd/model). */
-export const codexBareHeaderSchema = z.looseObject({
+export const codexBareHeaderSchema = lazySchema(() => z.looseObject({
 	id: z.string(),
 	timestamp: anything,
 	cwd: text,
 	model: text,
 	instructions: anything,
 	git: anything,
-});
+}));
 
 /** `session_meta`: the session's identity. `source` is a string or `{subagent: …}`. */
-export const codexSessionMetaSchema = z.looseObject({
+export const codexSessionMetaSchema = lazySchema(() => z.looseObject({
 	id: text,
 	session_id: text,
 	timestamp: anything,
@@ -42,16 +43,16 @@ export const codexSessionMetaSchema = z.looseObject({
 	forked_from_id: nullableText,
 	parent_thread_id: nullableText,
 	model: text,
-});
+}));
 
 /** `turn_context`: written at the start of each turn; where the model name lives. */
-export const codexTurnContextSchema = z.looseObject({cwd: text, model: text});
+export const codexTurnContextSchema = lazySchema(() => z.looseObject({cwd: text, model: text}));
 
 /** `compacted`: the compaction summary and the history that replaced everything before it. */
-export const codexCompactedSchema = z.looseObject({message: text, replacement_history: anything});
+export const codexCompactedSchema = lazySchema(() => z.looseObject({message: text, replacement_history: anything}));
 
 /** A Responses-API item, wrapped as `response_item` or bare in the pre-envelope era. */
-export const codexResponseItemSchema = z.looseObject({
+export const codexResponseItemSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
 	timestamp: anything,
 	id: nullableText,
@@ -69,10 +70,10 @@ export const codexResponseItemSchema = z.looseObject({
 	tools: anything,
 	revised_prompt: text,
 	message: text,
-});
+}));
 
 /** An `event_msg` payload; only the fields of the event types engi reads. */
-export const codexEventSchema = z.looseObject({
+export const codexEventSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
 	message: text,
 	reason: text,
@@ -88,7 +89,7 @@ export const codexEventSchema = z.looseObject({
 	result: anything,
 	thread_name: text,
 	name: text,
-});
+}));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;
 export type CodexResponseItem = z.infer<typeof codexResponseItemSchema>;

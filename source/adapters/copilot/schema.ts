@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../engine/util/lazy-schema.js';
 
 /**
  * The Copilot CLI session events engi reads (formats.md §7; github/copilot-sdk
@@ -6,12 +7,12 @@ import * as z from 'zod/mini';
  * ephemeral?}`. Objects are loose and fields optional; a field of an unexpected type reads as
  * absent (`z.catch`) rather than making the event unreadable.
  */
-const text = z.catch(z.optional(z.string()), undefined);
-const nullableText = z.catch(z.optional(z.nullable(z.string())), undefined);
-const flag = z.catch(z.optional(z.boolean()), undefined);
-const anything = z.optional(z.unknown());
+const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
+const nullableText = lazySchema(() => z.catch(z.optional(z.nullable(z.string())), undefined));
+const flag = lazySchema(() => z.catch(z.optional(z.boolean()), undefined));
+const anything = lazySchema(() => z.optional(z.unknown()));
 
-export const copilotEnvelopeSchema = z.looseObject({
+export const copilotEnvelopeSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
 	data: z.catch(z.optional(z.looseObject({})), undefined),
 	id: text,
@@ -19,37 +20,37 @@ export const copilotEnvelopeSchema = z.looseObject({
 	parentId: nullableText,
 	agentId: text,
 	ephemeral: flag,
-});
+}));
 
-const contextSchema = z.catch(z.optional(z.looseObject({cwd: text, gitRoot: text})), undefined);
+const contextSchema = lazySchema(() => z.catch(z.optional(z.looseObject({cwd: text, gitRoot: text})), undefined));
 
 /** `session.start` / `session.resume`. */
-export const copilotStartSchema = z.looseObject({
+export const copilotStartSchema = lazySchema(() => z.looseObject({
 	sessionId: text,
 	startTime: anything,
 	resumeTime: anything,
 	selectedModel: text,
 	context: contextSchema,
-});
+}));
 
-export const copilotUserMessageSchema = z.looseObject({
+export const copilotUserMessageSchema = lazySchema(() => z.looseObject({
 	content: text,
 	source: text,
 	isAutopilotContinuation: flag,
 	parentToolCallId: text,
-});
+}));
 
-const toolRequestSchema = z.looseObject({toolCallId: text, name: text, arguments: anything, type: text});
+const toolRequestSchema = lazySchema(() => z.looseObject({toolCallId: text, name: text, arguments: anything, type: text}));
 
-export const copilotAssistantMessageSchema = z.looseObject({
+export const copilotAssistantMessageSchema = lazySchema(() => z.looseObject({
 	messageId: text,
 	content: text,
 	toolRequests: z.catch(z.optional(z.array(toolRequestSchema)), undefined),
 	parentToolCallId: text,
-});
+}));
 
 /** `tool.execution_start` and `tool.execution_complete`. */
-export const copilotToolSchema = z.looseObject({
+export const copilotToolSchema = lazySchema(() => z.looseObject({
 	toolCallId: text,
 	toolName: text,
 	arguments: anything,
@@ -57,10 +58,10 @@ export const copilotToolSchema = z.looseObject({
 	result: anything,
 	error: anything,
 	parentToolCallId: text,
-});
+}));
 
 /** The remaining session-level payloads engi reads, field by field. */
-export const copilotSessionDataSchema = z.looseObject({
+export const copilotSessionDataSchema = lazySchema(() => z.looseObject({
 	message: text,
 	errorType: text,
 	reason: text,
@@ -76,7 +77,7 @@ export const copilotSessionDataSchema = z.looseObject({
 	toolCallId: text,
 	tokensRemovedDuringTruncation: z.catch(z.optional(z.number()), undefined),
 	messagesRemovedDuringTruncation: z.catch(z.optional(z.number()), undefined),
-});
+}));
 
 export type CopilotEnvelope = z.infer<typeof copilotEnvelopeSchema>;
 export type CopilotSessionData = z.infer<typeof copilotSessionDataSchema>;

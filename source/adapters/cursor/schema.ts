@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../engine/util/lazy-schema.js';
 
 /**
  * The Cursor agent-transcript lines engi reads (formats.md §8). Lines carry no timestamps, ids
@@ -8,19 +9,19 @@ import * as z from 'zod/mini';
 export type CursorBlock = Record<string, unknown>;
 
 /** `{"role":"user"|"assistant","message":{"content":[…]}}`. */
-export const cursorMessageLineSchema = z.looseObject({
+export const cursorMessageLineSchema = lazySchema(() => z.looseObject({
 	role: z.string(),
 	message: z.optional(z.catch(z.nullable(z.looseObject({content: z.optional(z.unknown())})), null)),
-});
+}));
 
 export type CursorMessageLine = z.infer<typeof cursorMessageLineSchema>;
 
 /** `{"type":"turn_ended","status":"success"}` and other typed marker lines. */
-export const cursorMarkerLineSchema = z.looseObject({
+export const cursorMarkerLineSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
 	status: z.optional(z.catch(z.nullable(z.string()), null)),
 	error: z.optional(z.unknown()),
 	message: z.optional(z.unknown()),
-});
+}));
 
 export type CursorMarkerLine = z.infer<typeof cursorMarkerLineSchema>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../engine/util/lazy-schema.js';
 
 /**
  * The Grok Build records engi reads (formats.md §6). Objects are loose and fields optional:
@@ -7,26 +8,26 @@ import * as z from 'zod/mini';
  */
 
 /** A field that reads as null when a writer stored an unexpected shape, never failing the record. */
-const tolerantString = z.optional(z.catch(z.nullable(z.string()), null));
-const tolerantNumber = z.optional(z.catch(z.nullable(z.number()), null));
+const tolerantString = lazySchema(() => z.optional(z.catch(z.nullable(z.string()), null)));
+const tolerantNumber = lazySchema(() => z.optional(z.catch(z.nullable(z.number()), null)));
 
 /** `summary.json` in a session directory: the session's own facts. */
-export const grokSummarySchema = z.looseObject({
+export const grokSummarySchema = lazySchema(() => z.looseObject({
 	info: z.optional(z.catch(z.looseObject({id: tolerantString, cwd: tolerantString}), {})),
 	session_summary: tolerantString,
 	generated_title: tolerantString,
 	created_at: tolerantString,
 	current_model_id: tolerantString,
 	parent_session_id: tolerantString,
-});
+}));
 
 export type GrokSummary = z.infer<typeof grokSummarySchema>;
 
 /** v1 `ConversationItem` tool call: arguments is a JSON string. */
-const chatToolCall = z.looseObject({id: tolerantString, name: tolerantString, arguments: z.optional(z.unknown())});
+const chatToolCall = lazySchema(() => z.looseObject({id: tolerantString, name: tolerantString, arguments: z.optional(z.unknown())}));
 
 /** `chat_history.jsonl` v1: one `ConversationItem`, tagged by `type`. */
-export const grokChatItemSchema = z.looseObject({
+export const grokChatItemSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
 	content: z.optional(z.unknown()),
 	synthetic_reason: tolerantString,
@@ -36,12 +37,12 @@ export const grokChatItemSchema = z.looseObject({
 	tool_call_id: tolerantString,
 	model_id: tolerantString,
 	kind: z.optional(z.unknown()),
-});
+}));
 
 export type GrokChatItem = z.infer<typeof grokChatItemSchema>;
 
 /** `chat_history.jsonl` v0 (legacy): role-based OpenAI chat messages. */
-export const grokLegacyMessageSchema = z.looseObject({
+export const grokLegacyMessageSchema = lazySchema(() => z.looseObject({
 	role: z.string(),
 	content: z.optional(z.unknown()),
 	tool_calls: z.optional(
@@ -58,7 +59,7 @@ export const grokLegacyMessageSchema = z.looseObject({
 		),
 	),
 	tool_call_id: tolerantString,
-});
+}));
 
 export type GrokLegacyMessage = z.infer<typeof grokLegacyMessageSchema>;
 
@@ -66,7 +67,7 @@ export type GrokLegacyMessage = z.infer<typeof grokLegacyMessageSchema>;
  * `updates.jsonl`: `{timestamp (unix seconds), method, params:{sessionId, update, _meta?}}`.
  * Very old writers stored the bare notification `{sessionId, update}` with no envelope.
  */
-export const grokUpdateSchema = z.looseObject({
+export const grokUpdateSchema = lazySchema(() => z.looseObject({
 	sessionUpdate: z.string(),
 	content: z.optional(z.unknown()),
 	toolCallId: tolerantString,
@@ -77,17 +78,17 @@ export const grokUpdateSchema = z.looseObject({
 	rawOutput: z.optional(z.unknown()),
 	messageId: tolerantString,
 	_meta: z.optional(z.catch(z.nullable(z.record(z.string(), z.unknown())), null)),
-});
+}));
 
 export type GrokUpdate = z.infer<typeof grokUpdateSchema>;
 
-export const grokNotificationSchema = z.looseObject({
+export const grokNotificationSchema = lazySchema(() => z.looseObject({
 	sessionId: tolerantString,
 	update: grokUpdateSchema,
-});
+}));
 
-export const grokEnvelopeSchema = z.looseObject({
+export const grokEnvelopeSchema = lazySchema(() => z.looseObject({
 	timestamp: z.optional(z.catch(z.union([z.number(), z.string()]), 0)),
 	method: z.optional(z.string()),
 	params: z.optional(z.unknown()),
-});
+}));

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../engine/util/lazy-schema.js';
 
 /**
  * The OpenCode records engi reads (formats.md §3). Objects are loose and every field is lenient:
@@ -15,15 +16,15 @@ const number = () => lenient(z.number());
 const flag = () => lenient(z.boolean());
 
 /** A NamedError: `{name, data:{message, …}}`. */
-export const namedErrorSchema = z.looseObject({
+export const namedErrorSchema = lazySchema(() => z.looseObject({
 	name: text(),
 	data: lenient(z.looseObject({message: text()})),
-});
+}));
 
-export const messageTimeSchema = z.looseObject({created: number(), completed: lenient(z.nullable(z.number()))});
+export const messageTimeSchema = lazySchema(() => z.looseObject({created: number(), completed: lenient(z.nullable(z.number()))}));
 
 /** Message `data` (v1.2+ database: without id/sessionID) or a legacy `message/<ses>/<msg>.json`. */
-export const opencodeMessageSchema = z.looseObject({
+export const opencodeMessageSchema = lazySchema(() => z.looseObject({
 	id: text(),
 	sessionID: text(),
 	role: z.string(),
@@ -39,12 +40,12 @@ export const opencodeMessageSchema = z.looseObject({
 	summary: z.optional(z.unknown()),
 	error: lenient(z.nullable(namedErrorSchema)),
 	finish: lenient(z.nullable(z.string())),
-});
+}));
 
 export type OpencodeMessage = z.infer<typeof opencodeMessageSchema>;
 
 /** A tool part's `state`, discriminated on `status` (pending, running, completed, error). */
-export const toolStateSchema = z.looseObject({
+export const toolStateSchema = lazySchema(() => z.looseObject({
 	status: text(),
 	input: z.optional(z.unknown()),
 	raw: text(),
@@ -53,12 +54,12 @@ export const toolStateSchema = z.looseObject({
 	title: text(),
 	metadata: lenient(z.record(z.string(), z.unknown())),
 	time: lenient(z.looseObject({start: number(), end: number(), compacted: number()})),
-});
+}));
 
 export type ToolState = z.infer<typeof toolStateSchema>;
 
 /** Part `data` (database: without id/sessionID/messageID) or a legacy `part/<msg>/<prt>.json`. */
-export const opencodePartSchema = z.looseObject({
+export const opencodePartSchema = lazySchema(() => z.looseObject({
 	id: text(),
 	sessionID: text(),
 	messageID: text(),
@@ -84,12 +85,12 @@ export const opencodePartSchema = z.looseObject({
 	// compaction
 	auto: flag(),
 	overflow: flag(),
-});
+}));
 
 export type OpencodePart = z.infer<typeof opencodePartSchema>;
 
 /** A `session` table row (columns vary by version) or a legacy `session/<project>/<ses>.json`. */
-export const opencodeSessionSchema = z.looseObject({
+export const opencodeSessionSchema = lazySchema(() => z.looseObject({
 	id: text(),
 	parent_id: lenient(z.nullable(z.string())),
 	parentID: lenient(z.nullable(z.string())),
@@ -100,6 +101,6 @@ export const opencodeSessionSchema = z.looseObject({
 	time_created: number(),
 	time_updated: number(),
 	time: lenient(z.looseObject({created: number(), updated: number()})),
-});
+}));
 
 export type OpencodeSession = z.infer<typeof opencodeSessionSchema>;

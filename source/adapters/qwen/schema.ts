@@ -1,24 +1,25 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../engine/util/lazy-schema.js';
 
 /**
  * One Qwen Code `ChatRecord` (formats.md §5, qwen-code `chatRecordingService.ts`). Every field is
  * optional and objects are loose: the record has dozens of subtypes and grows every release.
  * `message` is a Gemini `Content` (`{role, parts}`), read with the Gemini part helpers.
  */
-export const qwenMessageSchema = z.looseObject({
+export const qwenMessageSchema = lazySchema(() => z.looseObject({
 	role: z.optional(z.string()),
 	parts: z.optional(z.nullable(z.array(z.unknown()))),
-});
+}));
 
-export const qwenToolCallResultSchema = z.looseObject({
+export const qwenToolCallResultSchema = lazySchema(() => z.looseObject({
 	callId: z.optional(z.string()),
 	status: z.optional(z.string()),
 	resultDisplay: z.optional(z.unknown()),
 	error: z.optional(z.unknown()),
 	exitCode: z.optional(z.unknown()),
-});
+}));
 
-export const qwenRecordSchema = z.looseObject({
+export const qwenRecordSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
 	subtype: z.optional(z.string()),
 	uuid: z.optional(z.string()),
@@ -36,7 +37,7 @@ export const qwenRecordSchema = z.looseObject({
 	agentId: z.optional(z.string()),
 	isSidechain: z.optional(z.boolean()),
 	forkedFrom: z.optional(z.unknown()),
-});
+}));
 
 export type QwenRecord = z.infer<typeof qwenRecordSchema>;
 export type QwenToolCallResult = z.infer<typeof qwenToolCallResultSchema>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../engine/util/lazy-schema.js';
 
 /**
  * The VS Code chat records engi reads (formats.md §9). Objects are loose and almost every field
@@ -6,16 +7,16 @@ import * as z from 'zod/mini';
  * Fields whose shape varies by version (message, parts, tool data) stay `unknown` and are read
  * with small guards instead.
  */
-export const vscodeSessionSchema = z.looseObject({
+export const vscodeSessionSchema = lazySchema(() => z.looseObject({
 	version: z.optional(z.nullable(z.number())),
 	sessionId: z.optional(z.nullable(z.string())),
 	creationDate: z.optional(z.nullable(z.number())),
 	lastMessageDate: z.optional(z.nullable(z.number())),
 	customTitle: z.optional(z.nullable(z.string())),
 	requests: z.optional(z.nullable(z.array(z.unknown()))),
-});
+}));
 
-export const vscodeRequestSchema = z.looseObject({
+export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	requestId: z.optional(z.nullable(z.string())),
 	responseId: z.optional(z.nullable(z.string())),
 	/** A string before v2; `{text, parts[]}` since. */
@@ -35,9 +36,9 @@ export const vscodeRequestSchema = z.looseObject({
 	modelState: z.optional(z.nullable(z.looseObject({value: z.optional(z.number()), completedAt: z.optional(z.nullable(z.number()))}))),
 	timestamp: z.optional(z.nullable(z.number())),
 	modelId: z.optional(z.nullable(z.string())),
-});
+}));
 
-export const toolInvocationSchema = z.looseObject({
+export const toolInvocationSchema = lazySchema(() => z.looseObject({
 	kind: z.literal('toolInvocationSerialized'),
 	toolId: z.optional(z.nullable(z.string())),
 	toolCallId: z.optional(z.nullable(z.string())),
@@ -51,15 +52,15 @@ export const toolInvocationSchema = z.looseObject({
 	/** Tool calls a subagent made, inlined into the parent's response. */
 	fromSubAgent: z.optional(z.nullable(z.boolean())),
 	subAgentInvocationId: z.optional(z.nullable(z.string())),
-});
+}));
 
 /** One line of the `.jsonl` mutation log (objectMutationLog.ts): 0 initial, 1 set, 2 push, 3 delete. */
-export const mutationSchema = z.looseObject({
+export const mutationSchema = lazySchema(() => z.looseObject({
 	kind: z.number(),
 	k: z.optional(z.array(z.union([z.string(), z.number()]))),
 	v: z.optional(z.unknown()),
 	i: z.optional(z.nullable(z.number())),
-});
+}));
 
 export type VscodeSession = z.infer<typeof vscodeSessionSchema>;
 export type VscodeRequest = z.infer<typeof vscodeRequestSchema>;

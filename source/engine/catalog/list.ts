@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import type {Database} from '../util/sqlite.js';
 import {decodeRow, type catalogStore} from './store.js';
 import type {CatalogRow} from './scan.js';
 
-export const sessionEntrySchema = z.object({
+export const sessionEntrySchema = lazySchema(() => z.object({
 	id: z.string(),
 	source: z.string(),
 	project: z.string(),
@@ -18,7 +19,7 @@ export const sessionEntrySchema = z.object({
 	bytes: z.number(),
 	path: z.string(),
 	error: z.nullable(z.string()),
-});
+}));
 
 export type SessionEntry = z.infer<typeof sessionEntrySchema>;
 

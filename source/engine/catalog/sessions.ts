@@ -1,5 +1,6 @@
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import type {Deps} from '../deps.js';
 import {parseSince} from '../util/since.js';
 import {projectOf} from '../util/project.js';
@@ -9,11 +10,11 @@ import {openCatalog} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
 import {resolveTargets, type SourceTarget} from './targets.js';
 
-export const catalogStateSchema = z.object({scanned: z.number(), unchanged: z.number(), removed: z.number()});
+export const catalogStateSchema = lazySchema(() => z.object({scanned: z.number(), unchanged: z.number(), removed: z.number()}));
 
-const searchMatchSchema = z.object({line: z.number(), snippet: z.string()});
+const searchMatchSchema = lazySchema(() => z.object({line: z.number(), snippet: z.string()}));
 
-export const sessionsOutputSchema = z.object({
+export const sessionsOutputSchema = lazySchema(() => z.object({
 	/** The full-text query, when --q was given. */
 	q: z.nullable(z.string()),
 	scope: z.object({
@@ -36,7 +37,7 @@ export const sessionsOutputSchema = z.object({
 	),
 	catalog: catalogStateSchema,
 	warnings: z.array(z.string()),
-});
+}));
 
 export type SessionsOutput = z.infer<typeof sessionsOutputSchema>;
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 
-export const previewSchema = z.object({
+export const previewSchema = lazySchema(() => z.object({
 	/** The first 60 characters (all of the text when it is 120 characters or fewer). */
 	preview: z.string(),
 	/** The last 60 characters when the middle was cut, else "". */
@@ -8,7 +9,7 @@ export const previewSchema = z.object({
 	preview_truncated: z.boolean(),
 	/** Length of the whole text in characters. */
 	chars: z.number(),
-});
+}));
 
 export type Preview = z.infer<typeof previewSchema>;
 

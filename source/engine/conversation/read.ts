@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import type {SessionEvent} from '../../adapters/events.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
@@ -23,12 +24,12 @@ const pageFields = {
 	warnings: z.array(z.string()),
 };
 
-export const readOutputSchema = z.discriminatedUnion('view', [
+export const readOutputSchema = lazySchema(() => z.discriminatedUnion('view', [
 	z.object({view: z.literal('events'), ...pageFields, lines: z.nullable(z.array(z.number())), records: z.array(eventsRecordSchema)}),
 	z.object({view: z.literal('dialogue'), ...pageFields, records: z.array(dialogueRecordSchema)}),
 	z.object({view: z.literal('context'), ...pageFields, records: z.array(contextRecordSchema)}),
 	z.object({view: z.literal('index'), ...pageFields, records: z.array(indexRecordSchema)}),
-]);
+]));
 
 export type ReadOutput = z.infer<typeof readOutputSchema>;
 

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {oneLine, previewOf, previewSchema} from './preview.js';
 
 export const views = ['dialogue', 'events', 'context', 'index'] as const;
 export type View = (typeof views)[number];
 
-export const eventsRecordSchema = z.object({line: z.number(), event: z.unknown()});
+export const eventsRecordSchema = lazySchema(() => z.object({line: z.number(), event: z.unknown()}));
 
-export const dialogueRecordSchema = z.object({
+export const dialogueRecordSchema = lazySchema(() => z.object({
 	line: z.number(),
 	role: z.enum(['user', 'assistant']),
 	content: z.string(),
@@ -15,9 +16,9 @@ export const dialogueRecordSchema = z.object({
 	timestamp: z.optional(z.string()),
 	uuid: z.optional(z.string()),
 	sidechain: z.optional(z.boolean()),
-});
+}));
 
-export const contextRecordSchema = z.object({
+export const contextRecordSchema = lazySchema(() => z.object({
 	line: z.number(),
 	kind: z.enum(['user', 'assistant', 'tool_call', 'tool_result', 'system', 'summary']),
 	text: z.optional(z.string()),
@@ -36,9 +37,9 @@ export const contextRecordSchema = z.object({
 	pending: z.optional(z.boolean()),
 	interrupted: z.optional(z.boolean()),
 	error: z.optional(z.string()),
-});
+}));
 
-export const indexRecordSchema = z.object({line: z.number(), kind: z.string(), preview: z.string()});
+export const indexRecordSchema = lazySchema(() => z.object({line: z.number(), kind: z.string(), preview: z.string()}));
 
 export type ContextRecord = z.infer<typeof contextRecordSchema>;
 

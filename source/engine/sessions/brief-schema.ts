@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import {checkpointSchema} from './checkpoint-schema.js';
 
-const excerpt = z.object({line: z.number(), text: z.string(), truncated: z.boolean()});
+const excerpt = lazySchema(() => z.object({line: z.number(), text: z.string(), truncated: z.boolean()}));
 
-export const briefSchema = z.object({
+export const briefSchema = lazySchema(() => z.object({
 	status: z.literal('ok'),
 	view: z.literal('brief'),
 	session_id: z.string(),
@@ -35,6 +36,6 @@ export const briefSchema = z.object({
 	resume_command: z.string(),
 	native_resume_command: z.nullable(z.string()),
 	warnings: z.array(z.string()),
-});
+}));
 
 export type Brief = z.infer<typeof briefSchema>;

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import {isSourceId} from '../../adapters/types.js';
 import {listNarrowRows} from '../catalog/list.js';
 import {openCatalogView} from '../catalog/sessions.js';
@@ -12,9 +13,9 @@ import {checkpointDraftSchema, checkpointSchema, type Checkpoint, type Checkpoin
 import {appendCheckpoint, checkpointRootOf, checkpointsPath, readCheckpoints} from './checkpoints.js';
 import {checkpointLookup, collectCandidates, defaultSince} from './unfinished.js';
 
-export const checkpointRecordOutputSchema = z.object({status: z.literal('recorded'), path: z.string(), inherited: z.array(z.string()), checkpoint: checkpointSchema});
-export const checkpointShowOutputSchema = z.object({status: z.literal('ok'), path: z.string(), checkpoint: checkpointSchema});
-export const checkpointListOutputSchema = z.object({status: z.literal('ok'), project: z.string(), path: z.string(), count: z.number(), skipped_lines: z.array(z.number()), checkpoints: z.array(checkpointSchema)});
+export const checkpointRecordOutputSchema = lazySchema(() => z.object({status: z.literal('recorded'), path: z.string(), inherited: z.array(z.string()), checkpoint: checkpointSchema}));
+export const checkpointShowOutputSchema = lazySchema(() => z.object({status: z.literal('ok'), path: z.string(), checkpoint: checkpointSchema}));
+export const checkpointListOutputSchema = lazySchema(() => z.object({status: z.literal('ok'), project: z.string(), path: z.string(), count: z.number(), skipped_lines: z.array(z.number()), checkpoints: z.array(checkpointSchema)}));
 
 type SessionFacts = {id: string; source: string | null; project: string | null};
 

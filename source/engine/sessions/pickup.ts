@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import {locateSession} from '../conversation/locate.js';
 import type {Deps} from '../deps.js';
 import {checkpointSchema} from './checkpoint-schema.js';
@@ -7,7 +8,7 @@ import {reasonsFor, reasonSchema} from './reasons.js';
 import {ambiguousSchema, chooseTarget, engiReadCommand, notFoundSchema, resumeCommands} from './resume.js';
 import {checkpointLookup} from './unfinished.js';
 
-export const pickupOutputSchema = z.union([
+export const pickupOutputSchema = lazySchema(() => z.union([
 	z.object({
 		status: z.literal('ok'),
 		target: z.object({id: z.string(), source: z.string(), project: z.string(), title: z.nullable(z.string()), modified: z.nullable(z.string()), path: z.string(), parent_id: z.nullable(z.string())}),
@@ -22,7 +23,7 @@ export const pickupOutputSchema = z.union([
 	}),
 	ambiguousSchema,
 	notFoundSchema,
-]);
+]));
 
 export type PickupOutput = z.infer<typeof pickupOutputSchema>;
 

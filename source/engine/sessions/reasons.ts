@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import type {Checkpoint} from './checkpoint-schema.js';
 import type {TailState} from './tail.js';
 
@@ -15,7 +16,7 @@ export const reasonCodes = [
 
 export type ReasonCode = (typeof reasonCodes)[number];
 
-export const reasonSchema = z.object({code: z.enum(reasonCodes), detail: z.string(), line: z.nullable(z.number())});
+export const reasonSchema = lazySchema(() => z.object({code: z.enum(reasonCodes), detail: z.string(), line: z.nullable(z.number())}));
 export type Reason = z.infer<typeof reasonSchema>;
 export type Confidence = 'high' | 'medium' | 'low';
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import {locateSession, type LocatedSession} from '../conversation/locate.js';
 import {readConversation, readOutputSchema, type ReadOutput} from '../conversation/read.js';
 import type {View} from '../conversation/views.js';
@@ -11,17 +12,17 @@ import {fitBrief} from './budget.js';
 import {unambiguousSession} from './checkpoint-ops.js';
 import {checkpointLookup} from './unfinished.js';
 
-export const ambiguousSchema = z.object({
+export const ambiguousSchema = lazySchema(() => z.object({
 	status: z.literal('ambiguous'),
 	project: z.nullable(z.string()),
 	count: z.number(),
 	candidates: z.array(z.object({id: z.string(), source: z.string(), title: z.nullable(z.string()), modified: z.nullable(z.string())})),
 	message: z.string(),
-});
+}));
 
-export const notFoundSchema = z.object({status: z.literal('not_found'), project: z.nullable(z.string()), message: z.string()});
+export const notFoundSchema = lazySchema(() => z.object({status: z.literal('not_found'), project: z.nullable(z.string()), message: z.string()}));
 
-export const resumeOutputSchema = z.union([briefSchema, readOutputSchema, ambiguousSchema, notFoundSchema]);
+export const resumeOutputSchema = lazySchema(() => z.union([briefSchema, readOutputSchema, ambiguousSchema, notFoundSchema]));
 export type ResumeOutput = z.infer<typeof resumeOutputSchema>;
 
 export type TargetInput = {readonly id?: string; readonly source?: string; readonly sourceRoot?: string; readonly project?: string};

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import {openCatalogView} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import {pageTasks} from '../knowledge/tasks.js';
@@ -12,9 +13,9 @@ import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {readCheckpoints} from './checkpoints.js';
 import {candidateSchema, checkpointLookup, collectCandidates, type Candidate} from './unfinished.js';
 
-const taskRowSchema = z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())});
+const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())}));
 
-export const standupOutputSchema = z.object({
+export const standupOutputSchema = lazySchema(() => z.object({
 	status: z.literal('ok'),
 	since: z.string(),
 	generated_at: z.string(),
@@ -31,7 +32,7 @@ export const standupOutputSchema = z.object({
 	/** Open recorded tasks from the knowledge base, or null when none is configured. */
 	tasks: z.nullable(z.object({root: z.string(), total: z.number(), rows: z.array(taskRowSchema)})),
 	warnings: z.array(z.string()),
-});
+}));
 
 export type StandupOutput = z.infer<typeof standupOutputSchema>;
 

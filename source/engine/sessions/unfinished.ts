@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../util/lazy-schema.js';
 import {listNarrowRows, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {openCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
@@ -8,7 +9,7 @@ import {checkpointRootOf, readCheckpoints} from './checkpoints.js';
 import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
 import type {TailState} from './tail.js';
 
-export const candidateSchema = z.object({
+export const candidateSchema = lazySchema(() => z.object({
 	id: z.string(),
 	source: z.string(),
 	project: z.string(),
@@ -23,11 +24,11 @@ export const candidateSchema = z.object({
 	path: z.string(),
 	parent_id: z.optional(z.string()),
 	subagents: z.number(),
-});
+}));
 
 export type Candidate = z.infer<typeof candidateSchema>;
 
-export const unfinishedOutputSchema = z.object({
+export const unfinishedOutputSchema = lazySchema(() => z.object({
 	status: z.literal('ok'),
 	scope: z.object({project: z.nullable(z.string()), all_projects: z.boolean(), since: z.string()}),
 	total: z.number(),
@@ -35,7 +36,7 @@ export const unfinishedOutputSchema = z.object({
 	next_offset: z.nullable(z.number()),
 	candidates: z.array(candidateSchema),
 	warnings: z.array(z.string()),
-});
+}));
 
 export type UnfinishedOutput = z.infer<typeof unfinishedOutputSchema>;
 
