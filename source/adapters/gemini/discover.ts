@@ -1,9 +1,9 @@
-import {createHash} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {fileUnit, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
+import {sha256Hex} from '../../engine/util/hash.js';
 
 const mainChat = /^session-.+\.jsonl?$/;
 const subagentChat = /\.jsonl$/;
@@ -106,7 +106,7 @@ function readRegistry(tmpRoot: string): Registry {
 			registry.set(slug, path);
 		}
 
-		registry.set(createHash('sha256').update(path).digest('hex'), path);
+		registry.set(sha256Hex(path), path);
 	}
 
 	return registry;

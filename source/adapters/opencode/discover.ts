@@ -1,4 +1,3 @@
-import {createHash} from 'node:crypto';
 import {join} from 'node:path';
 import {fileFingerprint, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
@@ -6,6 +5,7 @@ import {listSessions, withDatabase, type SessionListing} from './database.js';
 import {databasesIn, isDatabaseFile, isStorageDirectory} from './paths.js';
 import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
 import {jsonFilesIn, messageDirectoryOf, readJsonFile} from './storage.js';
+import {sha256Hex} from '../../engine/util/hash.js';
 
 /**
  * Lists OpenCode sessions under a root: a database file, a legacy `storage/` tree, or the data
@@ -189,5 +189,5 @@ function storageUnit(storage: string, file: string): DiscoveredUnit | undefined 
 
 /** A short digest of a long stamp: enough to notice any change, small enough to store per unit. */
 function hashOf(text: string): string {
-	return createHash('sha256').update(text).digest('hex').slice(0, 16);
+	return sha256Hex(text).slice(0, 16);
 }

@@ -1,11 +1,11 @@
 import {closeSync, openSync, readSync} from 'node:fs';
-import {createHash} from 'node:crypto';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {scanJsonl} from '../../adapters/rows.js';
 import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type SourceAdapter} from '../../adapters/types.js';
 import {computeTail, type TailState} from '../sessions/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
 import {rowDoc, type TextDoc} from '../search/session-text.js';
+import {sha256Hex} from '../util/hash.js';
 
 /** Everything the catalog keeps about one session unit. */
 export type CatalogRow = {
@@ -51,7 +51,7 @@ function checkHash(path: string, end: number): string {
 		closeSync(fd);
 	}
 
-	return createHash('sha256').update(buffer).digest('hex');
+	return sha256Hex(buffer);
 }
 
 function baseRow(source: string, root: string, unit: DiscoveredUnit, format: SourceAdapter['format']): Omit<CatalogRow, 'summary' | 'tail' | 'records' | 'skipped' | 'scanned_bytes' | 'next_line' | 'check_hash' | 'error'> {

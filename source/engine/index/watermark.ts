@@ -1,5 +1,5 @@
 import {closeSync, openSync, readSync, type Stats} from 'node:fs';
-import {createHash} from 'node:crypto';
+import {sha256Hex} from '../util/hash.js';
 
 /**
  * How far the index has read the journal, and fingerprints of what it read. An unchanged stat
@@ -31,12 +31,12 @@ function hashRange(fd: number, start: number, end: number): string {
 		read += n;
 	}
 
-	return createHash('sha256').update(buffer.subarray(0, read)).digest('hex');
+	return sha256Hex(buffer.subarray(0, read));
 }
 
 export function fingerprint(path: string, bytes: number): {head: string; tail: string} {
 	if (bytes === 0) {
-		const empty = createHash('sha256').digest('hex');
+		const empty = sha256Hex();
 		return {head: empty, tail: empty};
 	}
 

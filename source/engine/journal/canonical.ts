@@ -1,4 +1,5 @@
-import {createHash} from 'node:crypto';
+export {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../util/hash.js';
 
 /**
  * Compact JSON with object keys sorted at every depth; arrays keep their order and non-ASCII text
@@ -27,10 +28,6 @@ function sortKeys(value: unknown): unknown {
 	}
 
 	return value;
-}
-
-export function sha256Hex(text: string | Uint8Array): string {
-	return createHash('sha256').update(text).digest('hex');
 }
 
 /**

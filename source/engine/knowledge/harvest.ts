@@ -1,4 +1,3 @@
-import {createHash} from 'node:crypto';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import * as z from 'zod/mini';
@@ -9,6 +8,7 @@ import type {KbPaths} from '../kb/paths.js';
 import {findSecrets, maskSecrets} from '../search/secrets.js';
 import type {Database} from '../util/sqlite.js';
 import {harvestFrontmatterSchema, keyLine, splitFrontmatter, type HarvestFrontmatter, type SplitNote} from './frontmatter.js';
+import {sha256Hex} from '../util/hash.js';
 
 export const harvestFileSchema = z.object({
 	path: z.string(),
@@ -85,7 +85,7 @@ function linksOf(frontmatter: HarvestFrontmatter): Array<{type: string; to: stri
  */
 export function planHarvestFile(db: Database, paths: KbPaths, file: string, options: {redact: boolean}): PlannedFile {
 	const raw = readFileSync(file, 'utf8');
-	const sha256 = createHash('sha256').update(raw).digest('hex');
+	const sha256 = sha256Hex(raw);
 	const path = relative(paths.root, file);
 	const result: PlannedFile = {path, status: 'invalid', node: null, sha256, reasons: [], secrets: [], drafts: []};
 	const secrets = findSecrets(raw).map(finding => ({line: lineOfIndex(raw, finding.index), pattern: finding.pattern}));

@@ -1,0 +1,13 @@
+import {createRequire} from 'node:module';
+import type * as NodeCrypto from 'node:crypto';
+
+let crypto: typeof NodeCrypto | undefined;
+
+/**
+ * SHA-256 of some bytes or text, as hex. node:crypto takes several milliseconds to load and
+ * most warm calls never hash anything, so it is loaded on the first hash instead of at start.
+ */
+export function sha256Hex(data: string | Uint8Array = ''): string {
+	crypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto;
+	return crypto.createHash('sha256').update(data).digest('hex');
+}
