@@ -8,7 +8,7 @@ import {searchableText} from '../search/session-text.js';
 import {listNarrowRows, wholeRows, type NarrowRow} from './list.js';
 import type {CatalogRow} from './scan.js';
 import type {CatalogView} from './sessions.js';
-import {textRowid} from './text-rowid.js';
+import {lineOfTextRowid, textRowid, unitOfTextRowid} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */
 const linesKept = 100;
@@ -36,7 +36,7 @@ const byModifiedDesc = (x: string | null, y: string | null) => ((x ?? '') < (y ?
  * Sessions in scope whose lines match every meaningful query word (Chinese by verbatim
  * character runs), best first, newest first among equals. A document's rowid names its
  * session and line, so SQLite counts the matches per session without a join, and only the
- * page's sessions have their rows decoded.
+ * page's sessions have their lines listed and their rows decoded.
  */
 export function searchSessions(view: CatalogView, q: string, offset: number, limit: number): SessionSearch | undefined {
 	const plan = planQuery(q, vocabularyOf(view.db, 'text_fts'));
@@ -45,19 +45,17 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	}
 
 	const span = textRowid(1, 0);
-	// One pass over the matching documents counts them per session and lists their lines (as
-	// text, decoded only for the page), so the page needs no second pass.
-	const counted = view.db
-		.prepare(
-			`SELECT u.no AS no, u.key AS key, u.docs AS docs, m.matched AS matched, m.lines AS lines FROM
-			 (SELECT rowid / ${span} AS no, count(*) AS matched, group_concat(rowid % ${span}) AS lines FROM text_fts WHERE text_fts MATCH ? GROUP BY no) m
-			 JOIN text_units u ON u.no = m.no`,
-		)
-		.all(plan.match) as Array<{no: number; key: string; docs: number; matched: number; lines: string}>;
-	if (counted.length === 0) {
+	const counts = view.db
+		.prepare(`SELECT no, count(*) FROM (SELECT rowid / ${span} AS no FROM text_fts WHERE text_fts MATCH ?) GROUP BY no`)
+		.raw()
+		.all(plan.match) as Array<[number, number]>;
+	if (counts.length === 0) {
 		return {total: 0, page: []};
 	}
 
+	const matchedBy = new Map(counts);
+	const units = view.db.prepare('SELECT no, key, docs FROM text_units WHERE no IN (SELECT value FROM json_each(?))').all(JSON.stringify([...matchedBy.keys()])) as Array<{no: number; key: string; docs: number}>;
+	const counted = units.map(unit => ({...unit, matched: matchedBy.get(unit.no)!}));
 	const averageDocs = (view.db.prepare('SELECT avg(docs) FROM text_units WHERE docs > 0').pluck().get() as number | null) ?? 1;
 	const inScope = new Map<string, NarrowRow>();
 	for (const row of listNarrowRows(view.db, view.filter)) {
@@ -70,6 +68,22 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	});
 	ranked.sort((x, y) => y.score - x.score || byModifiedDesc(x.narrow.modified, y.narrow.modified) || (x.narrow.key < y.narrow.key ? -1 : 1));
 	const kept = ranked.slice(offset, offset + limit);
+	// Only the page's sessions have their matching lines listed (a second, filtered pass: FTS5
+	// answers a rowid range poorly, and listing every session's lines costs more than this).
+	const lines = new Map<number, number[]>(kept.map(entry => [entry.unit.no, []]));
+	if (kept.length > 0) {
+		const rowids = view.db
+			.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid / ${span} IN (SELECT value FROM json_each(?))`)
+			.pluck()
+			.all(plan.match, JSON.stringify([...lines.keys()])) as number[];
+		for (const rowid of rowids) {
+			const unitLines = lines.get(unitOfTextRowid(rowid));
+			if (unitLines && unitLines.length < linesKept) {
+				unitLines.push(lineOfTextRowid(rowid));
+			}
+		}
+	}
+
 	const rows = wholeRows(
 		view.db,
 		kept.map(entry => entry.narrow),
@@ -77,12 +91,7 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	const byKey = new Map(rows.map(row => [row.key, row]));
 	const page = kept.flatMap(entry => {
 		const row = byKey.get(entry.narrow.key);
-		const lines = entry.unit.lines
-			.split(',')
-			.map(Number)
-			.sort((x, y) => x - y)
-			.slice(0, linesKept);
-		return row ? [{row, unit: entry.unit.no, score: entry.score, lines, matched: entry.unit.matched}] : [];
+		return row ? [{row, unit: entry.unit.no, score: entry.score, lines: lines.get(entry.unit.no) ?? [], matched: entry.unit.matched}] : [];
 	});
 	return {total: ranked.length, page};
 }
