@@ -131,7 +131,11 @@ export function listCatalogPage(db: Database, filter: SessionFilter, offset: num
 	return {total: rows.length, rows: wholeRows(db, rows.slice(offset, offset + limit))};
 }
 
-/** How many subagent sessions each of the given sessions has, keyed by `source \0 id` (only the page's, from the listing index). */
+/**
+ * How many subagent sessions each of the given sessions has, keyed by `source \0 id`: only the
+ * page's, looked up by parent in the listing index (left alone, SQLite reads every unit of every
+ * root in scope instead).
+ */
 export function subagentCounts(db: Database, filter: SessionFilter, parents: readonly CatalogRow[]): Map<string, number> {
 	const ids = [...new Set(parents.map(row => row.summary.id ?? row.key))];
 	const scope = filter.scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0';
@@ -139,7 +143,7 @@ export function subagentCounts(db: Database, filter: SessionFilter, parents: rea
 		ids.length === 0
 			? []
 			: (db
-					.prepare(`SELECT source, parent_id, count(*) AS n FROM units WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${scope}) GROUP BY source, parent_id`)
+					.prepare(`SELECT source, parent_id, count(*) AS n FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${scope}) GROUP BY source, parent_id`)
 					.all(JSON.stringify(ids), ...filter.scope.flatMap(entry => [entry.source, entry.root])) as Array<{source: string; parent_id: string; n: number}>);
 	return new Map(rows.map(row => [`${row.source}\u0000${row.parent_id}`, row.n]));
 }
