@@ -100,17 +100,22 @@ export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[]
 	// With subagents there is no parent_id to narrow by, and without statistics SQLite would pick
 	// the per-root index and read every wide row; the covering index by time answers alone.
 	const hint = filter.includeSubagents ? ' INDEXED BY units_recent' : '';
-	const rows = db.prepare(`SELECT key, source, id, parent_id, project, modified, mtime_ms, tail_open FROM units${hint} WHERE ${where.sql} ORDER BY modified DESC, id ASC`).all(...where.params) as NarrowRow[];
+	// Arrays, not objects, from SQLite: building 1,500 row objects natively costs twice as much.
+	const records = db
+		.prepare(`SELECT key, source, id, parent_id, project, modified, mtime_ms, tail_open FROM units${hint} WHERE ${where.sql} ORDER BY modified DESC, id ASC`)
+		.raw()
+		.all(...where.params) as Array<[string, string, string | null, string | null, string | null, string | null, number, number]>;
 	const seen = new Set<string>();
-	return rows.filter(row => {
-		const identity = `${row.source}\u0000${row.id ?? row.key}`;
-		if (seen.has(identity)) {
-			return false;
+	const rows: NarrowRow[] = [];
+	for (const [key, source, id, parent_id, project, modified, mtime_ms, tail_open] of records) {
+		const identity = `${source}\u0000${id ?? key}`;
+		if (!seen.has(identity)) {
+			seen.add(identity);
+			rows.push({key, source, id, parent_id, project, modified, mtime_ms, tail_open});
 		}
+	}
 
-		seen.add(identity);
-		return true;
-	});
+	return rows;
 }
 
 /** Whole rows for the given keys. */

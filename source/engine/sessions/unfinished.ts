@@ -72,8 +72,8 @@ type Judged = {row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; a
 
 /** The columns a candidate shows beyond the narrow ones; only the tail is JSON to decode. */
 function candidateColumns(db: Database, keys: readonly string[]): Map<string, {path: string; title: string | null; tail: TailState}> {
-	const records = db.prepare('SELECT key, path, title, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').all(JSON.stringify(keys)) as Array<{key: string; path: string; title: string | null; tail: string}>;
-	return new Map(records.map(record => [record.key, {path: record.path, title: record.title, tail: JSON.parse(record.tail) as TailState}]));
+	const records = db.prepare('SELECT key, path, title, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null, string]>;
+	return new Map(records.map(([key, path, title, tail]) => [key, {path, title, tail: JSON.parse(tail) as TailState}]));
 }
 
 /**
