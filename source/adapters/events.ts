@@ -84,7 +84,7 @@ export type SessionRow = {
 	/**
 	 * Where the adapter can read this row back alone (DocumentAdapter.rowsAt), set by loaders
 	 * that can: the byte offset of the one line `raw` was read from, or for a database the
-	 * message's position in its session.
+	 * message's rowid.
 	 */
 	readonly offset?: number;
 };

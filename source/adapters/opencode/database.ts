@@ -8,10 +8,12 @@ import {openDatabase, type Database} from '../../engine/util/sqlite.js';
  */
 export type Row = Record<string, unknown>;
 
+type Table = {name: string; columns: Set<string>; hasRowid: boolean};
+
 type Schema = {
-	readonly session: {name: string; columns: Set<string>} | undefined;
-	readonly message: {name: string; columns: Set<string>} | undefined;
-	readonly part: {name: string; columns: Set<string>} | undefined;
+	readonly session: Table | undefined;
+	readonly message: Table | undefined;
+	readonly part: Table | undefined;
 };
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -61,7 +63,14 @@ function readSchema(db: Database): Schema {
 		}
 
 		const columns = new Set((db.prepare(`PRAGMA table_info(${quote(name)})`).all() as Array<{name: string}>).map(row => row.name));
-		return {name, columns};
+		let hasRowid = true;
+		try {
+			db.prepare(`SELECT rowid FROM ${quote(name)} LIMIT 0`);
+		} catch {
+			hasRowid = false; // A WITHOUT ROWID table.
+		}
+
+		return {name, columns, hasRowid};
 	};
 
 	// A pluralised table name is accepted too: what matters is that the columns read are there.
@@ -130,6 +139,8 @@ function messageStats(db: Database, schema: Schema): Map<string, string> {
 export type SessionRecords = {
 	session: Row | undefined;
 	messages: Row[];
+	/** Each message's rowid, where its table has them: how one message is found again. */
+	messageRowids?: number[];
 	/** Part rows by message id, each list in id order. */
 	parts: Map<string, Row[]>;
 };
@@ -143,29 +154,39 @@ export function readSessionRecords(db: Database, schema: Schema, sessionId: stri
 			return {session, messages: [], parts: new Map()};
 		}
 
-		const messages = db.prepare(`SELECT * FROM ${quote(message.name)} WHERE session_id = ? ORDER BY ${messageOrder(message.columns)}`).all(sessionId) as Row[];
-		return {session, messages, parts: readParts(db, schema, sessionId)};
+		const rowid = message.hasRowid ? `rowid AS ${rowidColumn}, ` : '';
+		const messages = db.prepare(`SELECT ${rowid}* FROM ${quote(message.name)} WHERE session_id = ? ORDER BY ${messageOrder(message.columns)}`).all(sessionId) as Row[];
+		const messageRowids = message.hasRowid ? messages.map(row => takeRowid(row)) : undefined;
+		return {session, messages, ...(messageRowids ? {messageRowids} : {}), parts: readParts(db, schema, sessionId)};
 	})();
 }
 
+const rowidColumn = 'engi_rowid';
+
+function takeRowid(row: Row): number {
+	const rowid = row[rowidColumn] as number;
+	delete row[rowidColumn];
+	return rowid;
+}
+
 /**
- * A few of one session's messages by their position in its message order (0-based), with
- * their parts: what reading some rows back needs, without the rest of the session.
+ * A few of one session's messages by rowid, with their parts: what reading some rows back
+ * needs, without the rest of the session. A rowid no longer in the session reads as nothing.
  */
-export function readMessagesAt(db: Database, schema: Schema, sessionId: string, positions: readonly number[]): SessionRecords {
+export function readMessagesByRowid(db: Database, schema: Schema, sessionId: string, rowids: readonly number[]): SessionRecords {
 	const message = schema.message;
 	const part = schema.part;
-	if (!message?.columns.has('session_id')) {
+	if (!message?.columns.has('session_id') || !message.hasRowid) {
 		return {session: undefined, messages: [], parts: new Map()};
 	}
 
-	const at = db.prepare(`SELECT * FROM ${quote(message.name)} WHERE session_id = ? ORDER BY ${messageOrder(message.columns)} LIMIT 1 OFFSET ?`);
+	const byRowid = db.prepare(`SELECT * FROM ${quote(message.name)} WHERE rowid = ? AND session_id = ?`);
 	const partsOf = part?.columns.has('message_id') ? db.prepare(`SELECT * FROM ${quote(part.name)} WHERE message_id = ? ORDER BY id`) : undefined;
 	return db.transaction(() => {
 		const messages: Row[] = [];
 		const parts = new Map<string, Row[]>();
-		for (const position of positions) {
-			const row = at.get(sessionId, position) as Row | undefined;
+		for (const rowid of rowids) {
+			const row = byRowid.get(rowid, sessionId) as Row | undefined;
 			if (row) {
 				messages.push(row);
 				parts.set(String(row['id']), partsOf ? (partsOf.all(row['id']) as Row[]) : []);

@@ -1,7 +1,7 @@
 import type {SessionInfo, SessionRow} from '../events.js';
 import {stem} from '../shared/fs.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
-import {parseDataColumn, readMessagesAt, readSessionRecords, withDatabase, type Row, type SessionRecords} from './database.js';
+import {parseDataColumn, readMessagesByRowid, readSessionRecords, withDatabase, type Row, type SessionRecords} from './database.js';
 import {rowsFromMessages, type MessageInput, type SessionContext} from './normalize.js';
 import {opencodeMessageSchema, opencodePartSchema, opencodeSessionSchema, type OpencodeSession} from './schema.js';
 import {isoTime} from './time.js';
@@ -80,8 +80,9 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
 	const warnings: string[] = [];
 	const {inputs, skipped} = messageInputs(unit, records, index => index + 1, warner(warnings));
 	const loaded = rowsFromMessages(sessionContext(session?.success ? session.data : undefined, sessionId), inputs, skipped, warnings);
-	// A row's offset is its message's position in the session's message order (see databaseRowsAt).
-	return {...loaded, rows: loaded.rows.map(row => ({...row, offset: row.line - 1}))};
+	// A row's offset is its message's rowid in the database, where it has one (see databaseRowsAt).
+	const rowids = records.messageRowids;
+	return rowids ? {...loaded, rows: loaded.rows.map(row => ({...row, offset: rowids[row.line - 1]!}))} : loaded;
 }
 
 /** Message rows and their parts as the normaliser takes them; rows that do not read are skipped and counted. */
@@ -117,7 +118,7 @@ function messageInputs(unit: DiscoveredUnit, records: SessionRecords, lineOf: (i
 }
 
 /**
- * Some messages of a database session read back by position (a row's offset), for their text:
+ * Some messages of a database session read back by rowid (a row's offset), for their text:
  * without the session record, so session facts are not restated. Undefined when a message is
  * no longer there or does not read.
  */
@@ -129,7 +130,7 @@ export function databaseRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]
 
 	let records: SessionRecords;
 	try {
-		records = withDatabase(unit.path, (db, schema) => readMessagesAt(db, schema, sessionId, places.map(place => place.offset)));
+		records = withDatabase(unit.path, (db, schema) => readMessagesByRowid(db, schema, sessionId, places.map(place => place.offset)));
 	} catch {
 		return undefined;
 	}
@@ -143,7 +144,8 @@ export function databaseRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]
 		return undefined;
 	}
 
-	return rowsFromMessages(sessionContext(undefined, sessionId), inputs, 0, []).rows.map(row => ({...row, offset: row.line - 1}));
+	const rowidOf = new Map(places.map(place => [place.line, place.offset]));
+	return rowsFromMessages(sessionContext(undefined, sessionId), inputs, 0, []).rows.map(row => ({...row, offset: rowidOf.get(row.line)!}));
 }
 
 /** Message `data` with the id and session id put back from their columns (the JSON lacks them). */
