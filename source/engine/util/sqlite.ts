@@ -73,8 +73,11 @@ export function migrate(db: Database, migrations: readonly Migration[], dropAll:
 	}).immediate();
 	if (current !== 0) {
 		// The old tables' pages are free now; without this the file keeps its old size and the new
-		// rows are scattered across it. Cheap here, with the tables still empty.
-		db.exec('VACUUM');
+		// rows are scattered across it. Cheap here, with the tables still empty; only tidiness, so
+		// another process busy with the file just means it is left for later.
+		try {
+			db.exec('VACUUM');
+		} catch {}
 	}
 
 	return {recreated: current !== 0};
