@@ -74,10 +74,15 @@ export function migrate(db: Database, migrations: readonly Migration[], dropAll:
 	if (current !== 0) {
 		// The old tables' pages are free now; without this the file keeps its old size and the new
 		// rows are scattered across it. Cheap here, with the tables still empty; only tidiness, so
-		// another process busy with the file just means it is left for later.
+		// if another process is using the file it is left as it is, without waiting.
+		const timeout = db.pragma('busy_timeout', {simple: true}) as number;
 		try {
+			db.pragma('busy_timeout = 0');
 			db.exec('VACUUM');
-		} catch {}
+		} catch {
+		} finally {
+			db.pragma(`busy_timeout = ${timeout}`);
+		}
 	}
 
 	return {recreated: current !== 0};
