@@ -33,11 +33,40 @@ function citedLines(brief: Brief): number[] {
 	return [...new Set(lines)].sort((a, b) => a - b);
 }
 
+type Placed = {section: Section; index: number; line: number};
+
+/** Every optional item, least recent first (items without a line last; ties in section order). */
+function oldestFirst(brief: Brief): Placed[] {
+	const items = sections.flatMap(section => (brief[section] as Array<{line: number | null}>).map((item, index) => ({section, index, line: item.line ?? Number.POSITIVE_INFINITY})));
+	// Array.prototype.sort is stable: equal lines keep section order, then item order.
+	return items.sort((a, b) => a.line - b.line);
+}
+
+/** The brief without its `count` least recent optional items, and how many each section lost. */
+function withoutOldest(brief: Brief, order: readonly Placed[], count: number): {brief: Brief; dropped: Map<Section, number>} {
+	// Sections are listed as omitted in the order they first lost an item.
+	const gone = new Map<Section, Set<number>>();
+	for (const item of order.slice(0, count)) {
+		gone.set(item.section, (gone.get(item.section) ?? new Set()).add(item.index));
+	}
+
+	const trimmed = {...brief};
+	for (const [section, indexes] of gone) {
+		(trimmed as Record<Section, unknown[]>)[section] = (brief[section] as unknown[]).filter((_, index) => !indexes.has(index));
+	}
+
+	return {brief: trimmed, dropped: new Map([...gone].map(([section, indexes]) => [section, indexes.size]))};
+}
+
 /**
  * Fits a brief to a token budget, measured on the whole printed document. The least recent
  * optional items (files, commands, failures, pending calls, markers) go first, then the quoted
  * texts are shortened; every omission is listed. It never returns a brief over the budget:
  * when even the skeleton does not fit, that is an error with exit 2.
+ *
+ * How many items to drop is found by bisection (the document shrinks as items go), so a brief
+ * of a session with thousands of commands is measured a dozen times, not thousands: that
+ * matters most with exact counts, where each measure encodes the whole document.
  */
 export function fitBrief(
 	full: Brief,
@@ -45,15 +74,16 @@ export function fitBrief(
 	count: (text: string) => number,
 	options: {exact: boolean; schema: string; expandCommands: (lines: number[]) => string[]},
 ): Brief {
-	let brief: Brief = {...full, budget, tokens_exact: options.exact};
-	const dropped = new Map<Section, number>();
-	const measure = (candidate: Brief): number => {
+	const start: Brief = {...full, budget, tokens_exact: options.exact};
+	let dropped = new Map<Section, number>();
+	const measureWith = (candidate: Brief, lost: Map<Section, number>): number => {
 		const expand = options.expandCommands(citedLines(candidate));
-		const omitted = [...dropped].map(([section, items]) => ({section, items}));
+		const omitted = [...lost].map(([section, items]) => ({section, items}));
 		// Measured with a five-digit placeholder, so writing the real (smaller) count cannot grow it.
 		return count(JSON.stringify({schema: options.schema, ...candidate, expand, omitted, tokens: 99_999}));
 	};
 
+	const measure = (candidate: Brief): number => measureWith(candidate, dropped);
 	const finish = (candidate: Brief, tokens: number): Brief => ({
 		...candidate,
 		expand: options.expandCommands(citedLines(candidate)),
@@ -61,26 +91,34 @@ export function fitBrief(
 		tokens,
 	});
 
+	let brief = start;
 	let tokens = measure(brief);
-	while (tokens > budget) {
-		let oldest: {section: Section; index: number; line: number} | undefined;
-		for (const section of sections) {
-			(brief[section] as Array<{line: number | null}>).forEach((item, index) => {
-				const line = item.line ?? Number.POSITIVE_INFINITY;
-				if (oldest === undefined || line < oldest.line) {
-					oldest = {section, index, line};
-				}
-			});
+	if (tokens > budget) {
+		const order = oldestFirst(start);
+		const fits = new Map<number, {brief: Brief; dropped: Map<Section, number>; tokens: number}>();
+		const attempt = (drop: number) => {
+			const trial = withoutOldest(start, order, drop);
+			const measured = {...trial, tokens: measureWith(trial.brief, trial.dropped)};
+			fits.set(drop, measured);
+			return measured;
+		};
+
+		// The fewest drops that fit: every drop below `low` was over budget, `high` fits (or is all).
+		let low = 1;
+		let high = order.length;
+		while (low < high) {
+			const middle = Math.floor((low + high) / 2);
+			if (attempt(middle).tokens <= budget) {
+				high = middle;
+			} else {
+				low = middle + 1;
+			}
 		}
 
-		if (oldest === undefined) {
-			break;
-		}
-
-		const {section, index} = oldest;
-		brief = {...brief, [section]: (brief[section] as unknown[]).filter((_, position) => position !== index)};
-		dropped.set(section, (dropped.get(section) ?? 0) + 1);
-		tokens = measure(brief);
+		const chosen = fits.get(high) ?? attempt(high);
+		brief = chosen.brief;
+		dropped = chosen.dropped;
+		tokens = chosen.tokens;
 	}
 
 	for (const step of textSteps) {
