@@ -113,11 +113,11 @@ function snippetOf(text: string, q: string): string {
  */
 export function snippetsFor(view: CatalogView, match: SessionMatch, q: string): Array<{line: number; snippet: string}> {
 	const adapter = adapterFor(match.row.source as SourceAdapter['id']);
-	if (!adapter) {
+	const lines = match.lines.slice(0, linesPerSession);
+	if (!adapter || lines.length === 0) {
 		return [];
 	}
 
-	const lines = match.lines.slice(0, linesPerSession);
 	const unit = unitOfRow(match.row);
 	const offsetOf = view.db.prepare('SELECT offset FROM text_lines WHERE rowid = ?').pluck();
 	const places: RowPlace[] = [];
