@@ -3,6 +3,7 @@ import {cpSync, rmSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import test from 'node:test';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
+import {copilotAdapter} from '../../source/adapters/copilot/index.js';
 import {grokAdapter} from '../../source/adapters/grok/index.js';
 import type {DiscoveryMemo, SourceAdapter} from '../../source/adapters/types.js';
 import {fixtureStores} from '../helpers/adapters.js';
@@ -38,6 +39,12 @@ const cases: Array<{adapter: SourceAdapter; store: string; root: (copy: string) 
 		root: copy => join(copy, 'sessions'),
 		// The parent a summary names is a fact discovery takes from it.
 		sidecar: copy => join(copy, 'sessions', '%2Fwork%2Fshop', '019a7c10-0a00-7000-8000-00000000000a', 'summary.json'),
+	},
+	{
+		adapter: copilotAdapter,
+		store: 'copilot',
+		root: copy => join(copy, 'session-state'),
+		sidecar: () => '',
 	},
 	{
 		adapter: antigravityAdapter,

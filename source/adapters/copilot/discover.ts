@@ -1,7 +1,9 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {join} from 'node:path';
+import * as z from 'zod/mini';
 import {fileUnit, isFile, listDirectory} from '../shared/fs.js';
-import type {DiscoveredUnit} from '../types.js';
+import {factsBook} from '../shared/memo.js';
+import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 
 /** workspace.yaml is a few hundred bytes; never read more than this of it. */
 const sidecarBytes = 8 * 1024;
@@ -12,23 +14,33 @@ const sidecarBytes = 8 * 1024;
  * (the sidecar alone) has no transcript and is not a unit. The older
  * `history-session-state/` JSON format lives outside this root and is not read.
  */
-export function discoverCopilot(root: string): DiscoveredUnit[] {
+export function discoverCopilot(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
+	const book = factsBook(memo, root, workspaceFactsSchema);
 	for (const entry of listDirectory(root)) {
 		const path = join(root, entry.name);
 		if (entry.isDirectory()) {
 			const events = join(path, 'events.jsonl');
-			const workspace = join(path, 'workspace.yaml');
-			const hasWorkspace = isFile(workspace);
-			const cwd = hasWorkspace ? workspaceCwd(workspace) : undefined;
-			push(units, fileUnit(events, {idHint: entry.name, paths: hasWorkspace ? [events, workspace] : [events], ...(cwd === undefined ? {} : {projectHint: cwd})}));
+			const unit = fileUnit(events, {idHint: entry.name});
+			if (unit) {
+				// The sidecar only matters when the transcript is read, so it is looked at again only then.
+				const workspace = join(path, 'workspace.yaml');
+				const facts = book.facts(events, unit.fingerprint, () => {
+					const cwd = isFile(workspace) ? (workspaceCwd(workspace) ?? null) : undefined;
+					return cwd === undefined ? {workspace: false} : {workspace: true, ...(cwd === null ? {} : {cwd})};
+				});
+				units.push({...unit, paths: facts.workspace ? [events, workspace] : [events], ...(facts.cwd === undefined ? {} : {projectHint: facts.cwd})});
+			}
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
 			push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length), variant: 'legacy-flat'}));
 		}
 	}
 
+	book.save();
 	return units;
 }
+
+const workspaceFactsSchema = z.object({workspace: z.boolean(), cwd: z.optional(z.string())});
 
 /** The `cwd:` scalar of workspace.yaml (plain, single- or double-quoted), read from its head. */
 export function workspaceCwd(path: string): string | undefined {
