@@ -4,7 +4,7 @@ import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
 import {queryKnowledge} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, tsv} from '../output/text.js';
-import {knowledgeBase} from './shared.js';
+import {knowledgeBase, pagingOptions} from './shared.js';
 
 const maxLimit = 100;
 
@@ -58,8 +58,8 @@ export default defineCommand({
 		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history'},
 		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored'},
 		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed'},
-		limit: {type: 'string', placeholder: '<n>', description: `rows per page (default 20, at most ${maxLimit})`},
-		offset: {type: 'string', placeholder: '<n>', description: 'rows to skip (see next_offset)'},
+		...pagingOptions,
+		limit: {...pagingOptions.limit, description: `rows per page (default 20, at most ${maxLimit})`},
 		'no-local-scan': {type: 'boolean', description: 'when nothing matches, do not look at file names in ~/Documents and ~/Downloads'},
 	},
 	flags: z.object({

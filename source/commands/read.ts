@@ -29,6 +29,13 @@ export function linesFlag() {
 	);
 }
 
+/** How a read picks its rows: a page from a line (`--offset`, `--limit`) or exact `--lines`; resume's other views take the same. */
+export const rangeFlags = {
+	offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
+	limit: z.optional(intFlag(1, 100)),
+	lines: z.optional(linesFlag()),
+};
+
 function renderHuman(result: ReadOutput): string {
 	const head = `${result.source} ${result.session_id} (${result.view}) lines ${result.offset + 1}…${result.next_offset ?? result.last_line} of ${result.last_line}${result.status === 'past_end' ? ' — past the end' : ''}`;
 	const body = result.records.map(record => {
@@ -67,9 +74,7 @@ export default defineCommand({
 		id: z.string(),
 		...sourceFlags,
 		view: z.optional(choiceFlag(views)),
-		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-		limit: z.optional(intFlag(1, 100)),
-		lines: z.optional(linesFlag()),
+		...rangeFlags,
 	}),
 	conflicts: [
 		['lines', 'offset'],

@@ -4,7 +4,7 @@ import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
 import {EngiError} from '../engine/errors.js';
 import {resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/sessions/resume.js';
 import {views} from '../engine/conversation/views.js';
-import {linesFlag} from './read.js';
+import {rangeFlags} from './read.js';
 import {sourceFlags, sourceOptions} from './shared.js';
 import {renderBrief} from './render-brief.js';
 
@@ -31,9 +31,7 @@ export default defineCommand({
 		view: z.optional(choiceFlag(['brief', ...views] as const)),
 		budget: z.optional(intFlag(50, 1_000_000)),
 		'exact-tokens': z.optional(z.boolean()),
-		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-		limit: z.optional(intFlag(1, 100)),
-		lines: z.optional(linesFlag()),
+		...rangeFlags,
 	}),
 	conflicts: [
 		['lines', 'offset'],

@@ -8,7 +8,8 @@ import {searchableText} from '../search/session-text.js';
 import {listNarrowRows, wholeRows, type NarrowRow} from './list.js';
 import type {CatalogRow} from './scan.js';
 import type {CatalogView} from './sessions.js';
-import {lineOfTextRowid, textRowid, unitOfTextRowid} from './text-rowid.js';
+import type {Statement} from '../util/sqlite.js';
+import {lineOfTextRowid, textRowid, textRowidSpan, unitOfTextRowid} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */
 const linesKept = 100;
@@ -18,7 +19,7 @@ const snippetRadius = 70;
 const k1 = 1.2;
 const b = 0.75;
 
-export type SessionMatch = {row: CatalogRow; unit: number; score: number; lines: number[]; matched: number};
+export type SessionMatch = {row: CatalogRow; unit: number; lines: number[]; matched: number};
 export type SessionSearch = {total: number; page: SessionMatch[]};
 
 /**
@@ -44,7 +45,7 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 		return undefined;
 	}
 
-	const span = textRowid(1, 0);
+	const span = textRowidSpan;
 	const counts = view.db
 		.prepare(`SELECT no, count(*) FROM (SELECT rowid / ${span} AS no FROM text_fts WHERE text_fts MATCH ?) GROUP BY no`)
 		.raw()
@@ -91,7 +92,7 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	const byKey = new Map(rows.map(row => [row.key, row]));
 	const page = kept.flatMap(entry => {
 		const row = byKey.get(entry.narrow.key);
-		return row ? [{row, unit: entry.unit.no, score: entry.score, lines: lines.get(entry.unit.no) ?? [], matched: entry.unit.matched}] : [];
+		return row ? [{row, unit: entry.unit.no, lines: lines.get(entry.unit.no) ?? [], matched: entry.unit.matched}] : [];
 	});
 	return {total: ranked.length, page};
 }
@@ -107,11 +108,16 @@ function snippetOf(text: string, q: string): string {
 }
 
 /**
- * Snippets for the first few matched lines of a session, read from the transcript itself: each
- * line straight from the offset the index recorded for it where possible, else by walking the
- * session. Rows sharing a line are one document, as they were indexed.
+ * Snippets for the first few matched lines of a page's sessions, read from the transcripts
+ * themselves: each line straight from where the index recorded it where possible, else by
+ * walking the session. Rows sharing a line are one document, as they were indexed.
  */
-export function snippetsFor(view: CatalogView, match: SessionMatch, q: string): Array<{line: number; snippet: string}> {
+export function snippetReader(view: CatalogView, q: string): (match: SessionMatch) => Array<{line: number; snippet: string}> {
+	const offsetOf = view.db.prepare('SELECT offset FROM text_lines WHERE rowid = ?').pluck();
+	return match => snippetsOf(view, offsetOf, match, q);
+}
+
+function snippetsOf(view: CatalogView, offsetOf: Statement, match: SessionMatch, q: string): Array<{line: number; snippet: string}> {
 	const adapter = adapterFor(match.row.source as SourceAdapter['id']);
 	const lines = match.lines.slice(0, linesPerSession);
 	if (!adapter || lines.length === 0) {
@@ -119,7 +125,6 @@ export function snippetsFor(view: CatalogView, match: SessionMatch, q: string): 
 	}
 
 	const unit = unitOfRow(match.row);
-	const offsetOf = view.db.prepare('SELECT offset FROM text_lines WHERE rowid = ?').pluck();
 	const places: RowPlace[] = [];
 	for (const line of lines) {
 		const offset = offsetOf.get(textRowid(match.unit, line)) as number | null | undefined;

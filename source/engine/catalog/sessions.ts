@@ -5,7 +5,7 @@ import type {Deps} from '../deps.js';
 import {parseSince} from '../util/since.js';
 import {projectOf} from '../util/project.js';
 import {listCatalogPage, sessionEntrySchema, subagentCounts, toEntry, type SessionFilter} from './list.js';
-import {searchSessions, snippetsFor} from './search.js';
+import {searchSessions, snippetReader} from './search.js';
 import {openCatalog} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
 import {resolveTargets, type SourceTarget} from './targets.js';
@@ -133,6 +133,7 @@ function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: numbe
 	const total = found?.total ?? 0;
 	const page = found?.page ?? [];
 	const counts = subagentCounts(view.db, view.filter, page.map(match => match.row));
+	const snippetsFor = snippetReader(view, q);
 	return {
 		q,
 		scope: scopeOf(view, input),
@@ -143,7 +144,7 @@ function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: numbe
 			const id = match.row.summary.id ?? match.row.key;
 			return {
 				...toEntry(match.row, counts.get(`${match.row.source}\u0000${id}`) ?? 0),
-				matches: snippetsFor(view, match, q),
+				matches: snippetsFor(match),
 				matched_lines: match.matched,
 				expand: `engi read ${id} --source ${match.row.source} --lines ${match.lines.join(',')}`,
 			};

@@ -3,7 +3,9 @@
  * 2^32 and unit numbers below 2^21, so every rowid is a safe JavaScript integer; arithmetic, not
  * bit operators, because those work on 32 bits.
  */
-const lineSpan = 2 ** 32;
+/** Rowids per unit: `rowid / textRowidSpan` is the unit's number, in SQL as in JavaScript. */
+export const textRowidSpan = 2 ** 32;
+const lineSpan = textRowidSpan;
 export const maxTextUnits = 2 ** 21;
 
 export function textRowid(unit: number, line: number): number {

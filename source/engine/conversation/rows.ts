@@ -1,5 +1,6 @@
 import type {SessionRow} from '../../adapters/events.js';
 import {scanJsonl} from '../../adapters/rows.js';
+import {rowsAtLines} from '../../adapters/shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type RowPlace, type SourceAdapter} from '../../adapters/types.js';
 import {catalogStore} from '../catalog/store.js';
 import {EngiError} from '../errors.js';
@@ -84,27 +85,15 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
 }
 
 /**
- * The rows on a few lines, each read from the byte offset the catalog recorded for it: one line
- * of a JSONL transcript, or what a document adapter can read back from one line (rowsAt).
- * Undefined when the adapter cannot, and the caller walks the session instead. Rows come back
- * normalised without the state of the lines between: enough for their text, not for pairing.
+ * The rows on a few lines, each read from where the catalog recorded it: one line of a JSONL
+ * transcript, or what a document adapter can read back alone (rowsAt). Undefined when that is
+ * not possible, and the caller walks the session instead. Rows come back normalised without the
+ * state of the lines between: enough for their text, not for pairing.
  */
 export function readRowsAt(adapter: SourceAdapter, unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
 	if (adapter.format !== 'jsonl') {
 		return adapter.rowsAt?.(unit, places);
 	}
 
-	const rows: SessionRow[] = [];
-	for (const place of places) {
-		scanJsonl(
-			adapter,
-			unit,
-			row => {
-				rows.push(row);
-			},
-			{fromOffset: place.offset, fromLine: place.line, onlyLines: new Set([place.line])},
-		);
-	}
-
-	return rows;
+	return rowsAtLines(unit.path, places, (value, line) => adapter.normalizeLine(value, line, {}, unit));
 }

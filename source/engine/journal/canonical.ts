@@ -1,4 +1,3 @@
-export {sha256Hex} from '../util/hash.js';
 import {sha256Hex} from '../util/hash.js';
 
 /**

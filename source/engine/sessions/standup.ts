@@ -10,8 +10,7 @@ import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../util/since.js';
 import {projectOf} from '../util/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
-import {readCheckpoints} from './checkpoints.js';
-import {candidateSchema, checkpointLookup, collectCandidates, type Candidate} from './unfinished.js';
+import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, type Candidate} from './unfinished.js';
 
 const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())}));
 
@@ -76,6 +75,8 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	const knownProjects = new Set<string>();
 	// Finding a project's root walks up the tree; hundreds of candidates share a few projects.
 	const roots = new Map<string, string>();
+	// Candidates and the checkpoint lists read the same files: each once.
+	const latestIn = checkpointFiles();
 	const rootOf = (project: string) => {
 		let root = roots.get(project);
 		if (root === undefined) {
@@ -87,7 +88,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	};
 
 	try {
-		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd)).candidates;
+		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates;
 		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 		for (const project of recorded) {
 			knownProjects.add(rootOf(project));
@@ -112,7 +113,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	}
 
 	for (const root of knownProjects) {
-		for (const checkpoint of readCheckpoints(root).latest.values()) {
+		for (const checkpoint of latestIn(root).values()) {
 			if (checkpoint.status === 'active' || checkpoint.status === 'blocked') {
 				group(root).checkpoints.push(checkpoint);
 			}

@@ -42,9 +42,22 @@ export type UnfinishedOutput = z.infer<typeof unfinishedOutputSchema>;
 
 const activeWindowMs = 2 * 60 * 1000;
 
-/** A session's latest checkpoint, found where `checkpoint record` puts it; each file is read at most once per call. */
-export function checkpointLookup(cwd: string): (projectPath: string | null, session: string) => Checkpoint | undefined {
+/** Each project root's latest checkpoint per session, every file read at most once per call. */
+export function checkpointFiles(): (root: string) => Map<string, Checkpoint> {
 	const files = new Map<string, Map<string, Checkpoint>>();
+	return root => {
+		let latest = files.get(root);
+		if (!latest) {
+			latest = readCheckpoints(root).latest;
+			files.set(root, latest);
+		}
+
+		return latest;
+	};
+}
+
+/** A session's latest checkpoint, found where `checkpoint record` puts it. */
+export function checkpointLookup(cwd: string, latestIn = checkpointFiles()): (projectPath: string | null, session: string) => Checkpoint | undefined {
 	// Many sessions share a project; finding its root walks up the tree, so once per project.
 	const roots = new Map<string | null, string>();
 	return (projectPath, session) => {
@@ -53,13 +66,8 @@ export function checkpointLookup(cwd: string): (projectPath: string | null, sess
 			root = checkpointRootOf(projectPath, cwd);
 			roots.set(projectPath, root);
 		}
-		let latest = files.get(root);
-		if (!latest) {
-			latest = readCheckpoints(root).latest;
-			files.set(root, latest);
-		}
 
-		return latest.get(session);
+		return latestIn(root).get(session);
 	};
 }
 
