@@ -1,14 +1,11 @@
-import {readFileSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {fileUnit, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
+import {fileUnit, isDirectory, listDirectory, readSmallFile} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
 import {sha256Hex} from '../../engine/util/hash.js';
 
 const mainChat = /^session-.+\.jsonl?$/;
 const subagentChat = /\.jsonl$/;
-/** Sidecars read for the project path are tiny; anything bigger is not what we think it is. */
-const maxSidecarBytes = 1024 * 1024;
 
 /**
  * `tmp/<project>/chats/` holds `session-<time>-<8 hex>.json|.jsonl` main chats and
@@ -67,19 +64,6 @@ function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {
 
 /** Project directory name (slug or sha256 hash) to project path, from `~/.gemini/projects.json`. */
 type Registry = Map<string, string>;
-
-function readSmallFile(path: string): string | undefined {
-	const size = statOrUndefined(path)?.size;
-	if (size === undefined || size > maxSidecarBytes) {
-		return undefined;
-	}
-
-	try {
-		return readFileSync(path, 'utf8');
-	} catch {
-		return undefined;
-	}
-}
 
 /** `{"projects": {"/abs/path": "slug"}}` beside `tmp/`; hash directories map through sha256(path). */
 function readRegistry(tmpRoot: string): Registry {

@@ -1,9 +1,9 @@
 import {join} from 'node:path';
-import {fileFingerprint, listDirectory, statOrUndefined, walkFiles} from '../shared/fs.js';
+import {fileFingerprint, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
 import * as z from 'zod/mini';
 import {factsBook, type FactsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
-import {readGrokSummary, readSmallFile} from './summary.js';
+import {readGrokSummary} from './summary.js';
 
 export const chatHistoryFile = 'chat_history.jsonl';
 export const updatesFile = 'updates.jsonl';

@@ -1,24 +1,6 @@
-import {readFileSync} from 'node:fs';
-import {statOrUndefined} from '../shared/fs.js';
+import {readSmallFile} from '../shared/fs.js';
 import type {SessionInfo} from '../events.js';
 import {grokSummarySchema, type GrokSummary} from './schema.js';
-
-/** Sidecars are a few KiB; anything far larger is not what we expect and is not read. */
-const maxSidecarBytes = 1024 * 1024;
-
-/** The text of a small sidecar file, or undefined when it is missing, too large or unreadable. */
-export function readSmallFile(path: string): string | undefined {
-	const stats = statOrUndefined(path);
-	if (!stats?.isFile() || stats.size > maxSidecarBytes) {
-		return undefined;
-	}
-
-	try {
-		return readFileSync(path, 'utf8');
-	} catch {
-		return undefined;
-	}
-}
 
 /** A session's `summary.json`, or undefined when it is missing or not a readable summary. */
 export function readGrokSummary(path: string): GrokSummary | undefined {

@@ -1,10 +1,27 @@
-import {existsSync, readdirSync, statSync, type Dirent, type Stats} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, statSync, type Dirent, type Stats} from 'node:fs';
 import {basename, join} from 'node:path';
 
 export function statOrUndefined(path: string): Stats | undefined {
 	try {
 		// A missing file is the common case in discovery; without throwIfNoEntry it costs an exception.
 		return statSync(path, {throwIfNoEntry: false});
+	} catch {
+		return undefined;
+	}
+}
+
+/** Sidecars (summaries, markers, registries) are a few KiB; anything far larger is not read. */
+const maxSidecarBytes = 1024 * 1024;
+
+/** The text of a small sidecar file, or undefined when it is missing, too large or unreadable. */
+export function readSmallFile(path: string): string | undefined {
+	const stats = statOrUndefined(path);
+	if (!stats?.isFile() || stats.size > maxSidecarBytes) {
+		return undefined;
+	}
+
+	try {
+		return readFileSync(path, 'utf8');
 	} catch {
 		return undefined;
 	}
