@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
-import {isInjectedText, outputText, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf, toolInput} from './parts.js';
+import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf} from './parts.js';
 import {geminiToolCallSchema, type GeminiMessage, type GeminiToolCall} from './schema.js';
 
 /** Tool calls the scheduler had not finished when the record was last written. */
@@ -76,7 +76,7 @@ function toolEvents(raw: unknown, message: GeminiMessage, line: number): Session
 	const shared = {line, ...(timestamp ? {timestamp} : {}), uuid: message.id, message_id: message.id};
 	const status = call.status ?? '';
 	const pending = pendingStatuses.has(status);
-	const events: SessionEvent[] = [{...shared, kind: 'tool_call', tool: {name, call_id: callId, input: toolInput(call.args)}, ...(pending ? {pending: true} : {})}];
+	const events: SessionEvent[] = [{...shared, kind: 'tool_call', tool: {name, call_id: callId, input: parseJsonArguments(call.args)}, ...(pending ? {pending: true} : {})}];
 	const hasResult = call.result !== undefined && call.result !== null;
 	if (pending || !(settledStatuses.has(status) || hasResult)) {
 		return events;

@@ -1,4 +1,4 @@
-import {exitCodeFromText, isRecord, opensWith, outputText} from '../shared/text.js';
+import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments} from '../shared/text.js';
 
 /**
  * Helpers for Gemini API content (`PartListUnion`: a string, one `Part`, or a list of parts),
@@ -32,19 +32,6 @@ export function contentText(content: unknown): string {
 	return partsOf(content)
 		.map(part => visibleText(part) ?? '')
 		.join('');
-}
-
-/** Tool arguments as an object: JSON-string arguments are parsed when they parse. */
-export function toolInput(args: unknown): unknown {
-	if (typeof args !== 'string') {
-		return args ?? null;
-	}
-
-	try {
-		return JSON.parse(args) as unknown;
-	} catch {
-		return args;
-	}
 }
 
 export type FunctionResponse = {
@@ -89,7 +76,7 @@ export function functionCallOf(part: Part): {id: string | undefined; name: strin
 	return {
 		id: typeof call['id'] === 'string' ? call['id'] : undefined,
 		name: typeof call['name'] === 'string' && call['name'] !== '' ? call['name'] : 'unknown',
-		input: toolInput(call['args']),
+		input: parseJsonArguments(call['args']),
 	};
 }
 
