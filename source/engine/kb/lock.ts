@@ -1,5 +1,4 @@
 import {closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeSync, type Stats} from 'node:fs';
-import {randomUUID} from 'node:crypto';
 import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {EngiError, systemErrorCode, writeError} from '../errors.js';
@@ -45,7 +44,8 @@ export async function withExclusiveLock<T>(directory: string, name: string, work
 	}
 
 	const path = join(directory, `${name}.lock`);
-	const owner: Owner = {pid: process.pid, host: hostname(), token: randomUUID()};
+	// Unique among every lock ever taken here (node:crypto would cost a few ms of start-up for it).
+	const owner: Owner = {pid: process.pid, host: hostname(), token: `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`};
 	await acquire(path, owner);
 	let refreshed = Date.now();
 	const lock: HeldLock = {

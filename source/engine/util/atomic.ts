@@ -1,8 +1,9 @@
-import {createHash, type Hash} from 'node:crypto';
+import type {Hash} from 'node:crypto';
 import {closeSync, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, unlinkSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {EngiError, systemErrorCode, writeError} from '../errors.js';
 import {writeAll} from './files.js';
+import {sha256} from './hash.js';
 
 /**
  * A replacement for a file, written beside it and renamed over it only once every byte is
@@ -34,7 +35,7 @@ export function createAtomicFile(path: string, mode = modeOf(path) ?? 0o600): At
 	}
 
 	const opened = fd;
-	const hash = createHash('sha256');
+	const hash = sha256();
 	let size = 0;
 	let closed = false;
 	const abort = () => {
@@ -86,7 +87,7 @@ function verify(fd: number, size: number, written: Hash): void {
 		throw new EngiError('write_failed', `the replacement file holds ${actual} bytes, not the ${size} written`);
 	}
 
-	const reread = createHash('sha256');
+	const reread = sha256();
 	const buffer = Buffer.allocUnsafe(Math.min(4 * 1024 * 1024, Math.max(1, size)));
 	for (let position = 0; position < size; ) {
 		const read = readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
