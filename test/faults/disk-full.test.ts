@@ -4,7 +4,7 @@
 // fails is cut back off, with a typed error (disk_full, write_failed) instead of a bug report.
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
-import {appendFileSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {prepareEvents, serializeEvent} from '../../source/engine/journal/append.js';
@@ -108,4 +108,22 @@ test('a file size limit (ulimit -f) fails the rewrite with write_failed; the jou
 	assert.match(error.message, /EFBIG/);
 	assert.deepEqual(readFileSync(kb.journal), before, 'the journal is untouched');
 	noTemporaryFiles(join(kb.root, '.engi'));
+});
+
+test('a disk too full to hold the lock refuses the write with disk_full and leaves no lock behind', t => {
+	const mount = mountTmpfs(t, 16);
+	if (!mount) {
+		return;
+	}
+
+	const kb = makeKb(t, {root: join(mount, 'kb')});
+	writeFileSync(kb.journal, journalText(10));
+	const before = readFileSync(kb.journal);
+	fillDisk(mount, 0);
+
+	const rebuild = kb.run(['index', 'rebuild', '--format', 'json']);
+	assert.equal(rebuild.code, 1, rebuild.stdout);
+	assert.equal(rebuild.error().code, 'disk_full');
+	assert.equal(existsSync(join(kb.root, '.engi', 'journal.lock')), false, 'an ownerless lock would stall every writer');
+	assert.deepEqual(readFileSync(kb.journal), before);
 });

@@ -50,14 +50,21 @@ export async function withExclusiveLock<T>(directory: string, name: string, work
 	let refreshed = Date.now();
 	const lock: HeldLock = {
 		confirm() {
-			if (readOwner(path)?.token !== owner.token) {
-				throw new EngiError('lock_lost', `another process took over the lock ${path} while this one worked; nothing more was written`, {
+			const lost = () =>
+				new EngiError('lock_lost', `another process took over the lock ${path} while this one worked; nothing more was written`, {
 					hint: 'this process was stalled longer than the lock stays valid; run the command again',
 				});
+			if (readOwner(path)?.token !== owner.token) {
+				throw lost();
 			}
 
 			const now = new Date();
-			utimesSync(path, now, now);
+			try {
+				utimesSync(path, now, now);
+			} catch (error) {
+				throw systemErrorCode(error) === 'ENOENT' ? lost() : writeError(path, error);
+			}
+
 			refreshed = now.getTime();
 		},
 		heartbeat() {
@@ -117,10 +124,14 @@ function tryCreate(path: string, owner: Owner): boolean {
 
 	try {
 		writeSync(fd, JSON.stringify(owner));
-	} finally {
+	} catch (error) {
+		// A full disk takes the empty file but not its few bytes: leave no ownerless lock behind.
 		closeSync(fd);
+		rmSync(path, {force: true});
+		throw writeError(path, error);
 	}
 
+	closeSync(fd);
 	return true;
 }
 
