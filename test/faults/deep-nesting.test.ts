@@ -8,6 +8,8 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {prepareEvents} from '../../source/engine/journal/append.js';
 import {EngiError} from '../../source/engine/errors.js';
+import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../source/engine/util/json-depth.js';
+import {parseJsonLine} from '../../source/adapters/shared/json-line.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {makeKb} from '../helpers/kb.js';
 import {copyStore, writeClaudeSession} from '../helpers/stores.js';
@@ -40,6 +42,14 @@ test('index rebuild quarantines a deep line with its reason', t => {
 	const rebuilt = kb.ok(['index', 'rebuild']);
 	assert.deepEqual(rebuilt.quarantined, [{line: 2, reason: 'too_deep'}]);
 	assert.equal(rebuilt.nodes, 1);
+});
+
+test('the bound is exact: 256 levels parse, 257 do not, also inside glued records and string-heavy lines', () => {
+	const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+	assert.deepEqual(parseBoundedJson(nested(maxJsonDepth)), JSON.parse(nested(maxJsonDepth)));
+	assert.throws(() => parseBoundedJson(nested(maxJsonDepth + 1)), JsonTooDeepError);
+	assert.equal(parseJsonLine(`{"a":1}{"b":${nested(maxJsonDepth + 1)}}`), 'too_deep');
+	assert.deepEqual(parseJsonLine(`{"text":"${'[{'.repeat(400)}"}`), [{text: '[{'.repeat(400)}], 'brackets inside strings are text');
 });
 
 test('an event whose payload nests past the bound is refused before anything is written', () => {

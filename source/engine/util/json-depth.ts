@@ -49,7 +49,8 @@ export function exceedsJsonDepth(value: unknown, limit = maxJsonDepth): boolean 
 /** JSON.parse for text engi did not write: nesting deeper than `limit` is a JsonTooDeepError. */
 export function parseBoundedJson(text: string, limit = maxJsonDepth): unknown {
 	const value = JSON.parse(text) as unknown;
-	if (exceedsJsonDepth(value, limit)) {
+	// Each level needs an opening and a closing bracket: short text cannot nest too deeply.
+	if (text.length > limit * 2 && exceedsJsonDepth(value, limit)) {
 		throw new JsonTooDeepError(limit);
 	}
 
