@@ -92,8 +92,8 @@ export async function generateDemo(base: string, now: Date, deps: Deps): Promise
 		kbDeps,
 	);
 	const checkpoint = {source: 'claude', project: shop, completed_work: [], current_evidence: [], verification: null, updated_at: at(20)};
-	await appendCheckpoint(shop, {...checkpoint, session: finished, status: 'completed', objective: 'bump the payment SDK', blockers: [], next_action: null});
-	await appendCheckpoint(shop, {...checkpoint, session: waiting, status: 'blocked', objective: 'CSV export of orders', blockers: ['refund column not confirmed'], next_action: 'ask finance about refunds'});
+	await appendCheckpoint(shop, finished, () => ({...checkpoint, session: finished, status: 'completed', objective: 'bump the payment SDK', blockers: [], next_action: null}), deps);
+	await appendCheckpoint(shop, waiting, () => ({...checkpoint, session: waiting, status: 'blocked', objective: 'CSV export of orders', blockers: ['refund column not confirmed'], next_action: 'ask finance about refunds'}), deps);
 	const env = {
 		...Object.fromEntries(Object.entries(deps.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
 		HOME: home,

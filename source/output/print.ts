@@ -1,4 +1,4 @@
-import {EngiError} from '../engine/errors.js';
+import {EngiError, systemFailure} from '../engine/errors.js';
 import type {OutputFormat} from '../cli/define.js';
 
 /** Writes one JSON document: the schema name first, then the command's result. */
@@ -39,6 +39,11 @@ export function printError(stream: NodeJS.WritableStream, format: OutputFormat, 
 export function asEngiError(error: unknown): EngiError {
 	if (error instanceof EngiError) {
 		return error;
+	}
+
+	const failure = systemFailure(error);
+	if (failure) {
+		return failure;
 	}
 
 	const message = error instanceof Error ? error.message : String(error);

@@ -14,10 +14,10 @@ export type KbSandbox = {
 	ok<T = any>(args: readonly string[]): T;
 };
 
-/** A sandbox with a freshly initialised, registered knowledge base. */
-export function makeKb(t: TestContext): KbSandbox {
+/** A sandbox with a freshly initialised, registered knowledge base (at `root` when given, e.g. on a test's own mount). */
+export function makeKb(t: TestContext, options: {root?: string} = {}): KbSandbox {
 	const base = tempDir(t);
-	const root = join(base, 'kb');
+	const root = options.root ?? join(base, 'kb');
 	const env = sandboxEnv(base);
 	const run = (args: readonly string[], options: {input?: string; cwd?: string} = {}) => runCli(args, {env, ...options});
 	const init = run(['init', root, '--format', 'json']);

@@ -3,6 +3,7 @@ import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/
 import type {LineState} from '../types.js';
 import {antigravityStepSchema, antigravityToolCallSchema, type AntigravityStep} from './schema.js';
 import {modelFromSettings, userRequestText} from './user-input.js';
+import {parseBoundedJson} from '../../engine/util/json-depth.js';
 
 type EventBase = Omit<SessionEvent, 'kind'>;
 
@@ -30,7 +31,7 @@ function isoTime(value: string | null | undefined): string | undefined {
 
 function parseMaybeJson(text: string): unknown {
 	try {
-		return JSON.parse(text);
+		return parseBoundedJson(text);
 	} catch {
 		return text;
 	}

@@ -1,6 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isRecord, outputText, stringOf, textOf} from '../shared/text.js';
 import type {CodexEvent} from './schema.js';
+import {parseBoundedJson} from '../../engine/util/json-depth.js';
 
 export type ToolResult = NonNullable<SessionEvent['result']>;
 
@@ -67,7 +68,7 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
 	}
 
 	try {
-		const value: unknown = JSON.parse(trimmed);
+		const value = parseBoundedJson(trimmed);
 		return isRecord(value) ? value : undefined;
 	} catch {
 		return undefined;

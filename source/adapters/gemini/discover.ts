@@ -3,6 +3,7 @@ import {fileUnit, isDirectory, listDirectory, readSmallFile} from '../shared/fs.
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
 import {sha256Hex} from '../../engine/util/hash.js';
+import {parseBoundedJson} from '../../engine/util/json-depth.js';
 
 const mainChat = /^session-.+\.jsonl?$/;
 const subagentChat = /\.jsonl$/;
@@ -75,7 +76,7 @@ function readRegistry(tmpRoot: string): Registry {
 	const text = readSmallFile(join(dirname(tmpRoot), 'projects.json'));
 	let value: unknown;
 	try {
-		value = text === undefined ? undefined : (JSON.parse(text) as unknown);
+		value = text === undefined ? undefined : parseBoundedJson(text);
 	} catch {
 		return registry;
 	}

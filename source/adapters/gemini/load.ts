@@ -7,6 +7,7 @@ import {normalizeGeminiMessage} from './normalize.js';
 import {timestampOf} from './parts.js';
 import {replayGeminiJsonl} from './replay.js';
 import {geminiConversationSchema, geminiMessageSchema, type GeminiMetadata} from './schema.js';
+import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/util/json-depth.js';
 
 /** Legacy documents are read whole; past this size one is refused rather than risk memory. */
 const maxDocumentBytes = 256 * 1024 * 1024;
@@ -94,9 +95,9 @@ function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
 
 	let value: unknown;
 	try {
-		value = JSON.parse(readFileSync(unit.path, 'utf8')) as unknown;
-	} catch {
-		throw new SessionCorruptError(unit.path, null, 'not valid JSON (torn or still being written?)');
+		value = parseBoundedJson(readFileSync(unit.path, 'utf8'));
+	} catch (error) {
+		throw new SessionCorruptError(unit.path, null, error instanceof JsonTooDeepError ? `JSON nested deeper than ${maxJsonDepth} levels` : 'not valid JSON (torn or still being written?)');
 	}
 
 	const parsed = geminiConversationSchema.safeParse(value);

@@ -1,6 +1,7 @@
 import {readSmallFile} from '../shared/fs.js';
 import type {SessionInfo} from '../events.js';
 import {grokSummarySchema, type GrokSummary} from './schema.js';
+import {parseBoundedJson} from '../../engine/util/json-depth.js';
 
 /** A session's `summary.json`, or undefined when it is missing or not a readable summary. */
 export function readGrokSummary(path: string): GrokSummary | undefined {
@@ -10,7 +11,7 @@ export function readGrokSummary(path: string): GrokSummary | undefined {
 	}
 
 	try {
-		const parsed = grokSummarySchema.safeParse(JSON.parse(text));
+		const parsed = grokSummarySchema.safeParse(parseBoundedJson(text));
 		return parsed.success ? parsed.data : undefined;
 	} catch {
 		return undefined;

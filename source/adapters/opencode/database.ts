@@ -1,4 +1,5 @@
 import {openDatabase, type Database} from '../../engine/util/sqlite.js';
+import {parseBoundedJson} from '../../engine/util/json-depth.js';
 
 /**
  * Read-only access to OpenCode's SQLite database. OpenCode keeps it open in WAL mode while it
@@ -230,7 +231,7 @@ export function parseDataColumn(value: unknown): unknown {
 	}
 
 	try {
-		return JSON.parse(text) as unknown;
+		return parseBoundedJson(text);
 	} catch {
 		return undefined;
 	}

@@ -2,6 +2,7 @@ import {readFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {isDirectory, listDirectory, stem} from '../shared/fs.js';
 import {opencodeMessageSchema, opencodePartSchema, type OpencodeMessage, type OpencodePart} from './schema.js';
+import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/util/json-depth.js';
 
 /**
  * The legacy JSON tree (`storage/`): `session/<projectID>/<sessionID>.json`,
@@ -51,10 +52,12 @@ export function partDirectoryOf(storage: string, messageFile: string, messageId:
 	return undefined;
 }
 
-export function readJsonFile(path: string): unknown {
+/** A JSON file's value, or undefined (told why) when it cannot be read or parsed, or nests too deeply. */
+export function readJsonFile(path: string, why?: (reason: string) => void): unknown {
 	try {
-		return JSON.parse(readFileSync(path, 'utf8')) as unknown;
-	} catch {
+		return parseBoundedJson(readFileSync(path, 'utf8'));
+	} catch (error) {
+		why?.(error instanceof JsonTooDeepError ? `JSON nested deeper than ${maxJsonDepth} levels` : 'not valid JSON');
 		return undefined;
 	}
 }
@@ -66,9 +69,8 @@ export type Skip = (file: string, reason: string) => void;
 
 /** One stored JSON file checked against its schema; a file that fails is skipped with a reason naming what it is not. */
 function readStoredFile<T>(file: string, schema: {safeParse(value: unknown): {success: true; data: T} | {success: false}}, what: string, skip: Skip): {raw: unknown; data: T} | undefined {
-	const raw = readJsonFile(file);
+	const raw = readJsonFile(file, reason => skip(file, reason));
 	if (raw === undefined) {
-		skip(file, 'not valid JSON');
 		return undefined;
 	}
 

@@ -35,11 +35,28 @@ export function isFile(path: string): boolean {
 	return statOrUndefined(path)?.isFile() ?? false;
 }
 
-/** Directory entries sorted by name, or [] when the directory cannot be read. */
+/**
+ * Directories that exist but could not be listed (no permission, an I/O error) since the catalog
+ * last asked. Discovery carries on without them, as it does past an unreadable file, and the
+ * catalog turns each into a warning: a session must never vanish from a listing unexplained.
+ */
+const unlisted: Array<{readonly path: string; readonly code: string}> = [];
+
+/** The directories listDirectory could not read since the last call, each once. */
+export function takeUnlistedDirectories(): Array<{readonly path: string; readonly code: string}> {
+	return unlisted.splice(0);
+}
+
+/** Directory entries sorted by name, or [] when the directory is missing or cannot be read (noted for takeUnlistedDirectories). */
 export function listDirectory(path: string): Dirent[] {
 	try {
 		return readdirSync(path, {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-	} catch {
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code ?? 'error';
+		if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+			unlisted.push({path, code});
+		}
+
 		return [];
 	}
 }

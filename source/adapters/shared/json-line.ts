@@ -1,14 +1,23 @@
+import {JsonTooDeepError, parseBoundedJson} from '../../engine/util/json-depth.js';
+
+/** The values of one line, or why it has none: not JSON, or nested past maxJsonDepth. */
+export type ParsedJsonLine = unknown[] | 'not_json' | 'too_deep';
+
 /**
  * Parses one JSONL line. Some writers glue two records onto one line with no newline between
  * them; when the whole line does not parse, try splitting it into consecutive top-level JSON
- * objects. Returns null when nothing parses.
+ * objects.
  */
-export function parseJsonLine(text: string): unknown[] | null {
+export function parseJsonLine(text: string): ParsedJsonLine {
 	try {
-		return [JSON.parse(text)];
-	} catch {
+		return [parseBoundedJson(text)];
+	} catch (error) {
+		if (error instanceof JsonTooDeepError) {
+			return 'too_deep';
+		}
+
 		if (!text.includes('}{')) {
-			return null;
+			return 'not_json';
 		}
 	}
 
@@ -43,19 +52,19 @@ export function parseJsonLine(text: string): unknown[] | null {
 			depth--;
 			if (depth === 0 && start !== -1) {
 				try {
-					values.push(JSON.parse(text.slice(start, index + 1)));
-				} catch {
-					return null;
+					values.push(parseBoundedJson(text.slice(start, index + 1)));
+				} catch (error) {
+					return error instanceof JsonTooDeepError ? 'too_deep' : 'not_json';
 				}
 
 				start = -1;
 			} else if (depth < 0) {
-				return null;
+				return 'not_json';
 			}
 		} else if (depth === 0 && char !== undefined && !/\s/.test(char)) {
-			return null;
+			return 'not_json';
 		}
 	}
 
-	return depth === 0 && values.length > 1 ? values : null;
+	return depth === 0 && values.length > 1 ? values : 'not_json';
 }

@@ -1,4 +1,5 @@
 import {decodeLine, forEachLine} from '../../engine/util/lines.js';
+import {maxJsonDepth} from '../../engine/util/json-depth.js';
 import {SessionCorruptError} from '../types.js';
 import {parseJsonLine} from './json-line.js';
 
@@ -6,7 +7,7 @@ import {parseJsonLine} from './json-line.js';
 export const maxLineBytes = 32 * 1024 * 1024;
 export const maxWarnings = 20;
 
-export type SkipReason = 'too long' | 'not valid JSON' | 'incomplete last line' | 'unknown record type';
+export type SkipReason = 'too long' | 'not valid JSON' | 'nested too deeply' | 'incomplete last line' | 'unknown record type';
 
 export type JsonValueVisitor = {
 	/** One parsed value. Return false to stop, 'unknown' to count it as a skipped record. */
@@ -55,7 +56,12 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 			}
 
 			const values = parseJsonLine(text);
-			if (values === null) {
+			if (values === 'too_deep') {
+				visitor.skip(raw.number, 'nested too deeply');
+				return;
+			}
+
+			if (values === 'not_json') {
 				visitor.skip(raw.number, raw.terminated ? 'not valid JSON' : 'incomplete last line');
 				return;
 			}
@@ -80,6 +86,8 @@ export function skipMessage(line: number, reason: SkipReason): string {
 	switch (reason) {
 		case 'too long':
 			return `line ${line}: skipped, longer than ${maxLineBytes / 1024 / 1024} MiB`;
+		case 'nested too deeply':
+			return `line ${line}: skipped, JSON nested deeper than ${maxJsonDepth} levels`;
 		case 'incomplete last line':
 			return `line ${line}: skipped, incomplete last line (still being written?)`;
 		default:

@@ -2,6 +2,8 @@
  * Text helpers shared by adapters: pulling text out of the content shapes agents use, reading
  * exit codes out of tool output, and recognising text a host injected into a "user" turn.
  */
+import {parseBoundedJson} from '../../engine/util/json-depth.js';
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -127,7 +129,7 @@ export function parseJsonArguments(value: unknown): unknown {
 	}
 
 	try {
-		return JSON.parse(value) as unknown;
+		return parseBoundedJson(value);
 	} catch {
 		return value;
 	}

@@ -4,6 +4,7 @@ import {fileURLToPath} from 'node:url';
 import {fileFingerprint, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
+import {parseBoundedJson} from '../../engine/util/json-depth.js';
 
 /** workspace.json is a few dozen bytes; anything far larger is not the file we expect. */
 const maxWorkspaceFileBytes = 64 * 1024;
@@ -21,7 +22,7 @@ export function readWorkspaceFolder(path: string): string | undefined {
 	}
 
 	try {
-		const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+		const value = parseBoundedJson(readFileSync(path, 'utf8'));
 		const folder = isRecord(value) ? value['folder'] : undefined;
 		return typeof folder === 'string' && folder.startsWith('file:') ? fileURLToPath(folder) : undefined;
 	} catch {

@@ -1,4 +1,5 @@
 import {readFileSync} from 'node:fs';
+import {exceedsJsonDepth, JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/util/json-depth.js';
 import {decodeLine, forEachLine} from '../../engine/util/lines.js';
 import {maxLineBytes} from '../rows.js';
 import {statOrUndefined} from '../shared/fs.js';
@@ -36,8 +37,12 @@ export function readSnapshot(path: string): SessionDocument {
 	}
 
 	try {
-		return {state: JSON.parse(text), skipped: 0, warnings: []};
-	} catch {
+		return {state: parseBoundedJson(text), skipped: 0, warnings: []};
+	} catch (error) {
+		if (error instanceof JsonTooDeepError) {
+			throw new SessionCorruptError(path, null, `JSON nested deeper than ${maxJsonDepth} levels`);
+		}
+
 		const offset = jsonErrorOffset(text);
 		throw new SessionCorruptError(path, lineAtOffset(text, offset === -1 ? text.length : offset), 'not valid JSON');
 	}
@@ -151,7 +156,12 @@ export function replayMutationLog(path: string): SessionDocument {
 
 			entries++;
 			const values = parseJsonLine(text);
-			if (values === null) {
+			if (values === 'too_deep') {
+				skip(raw.number, `JSON nested deeper than ${maxJsonDepth} levels`);
+				return;
+			}
+
+			if (values === 'not_json') {
 				skip(raw.number, raw.terminated ? 'not valid JSON' : 'incomplete last line (still being written?)');
 				return;
 			}
@@ -175,6 +185,11 @@ export function replayMutationLog(path: string): SessionDocument {
 
 	if (entries > 0 && !hasInitial) {
 		throw new SessionCorruptError(path, null, 'mutation log has no initial state');
+	}
+
+	// Each line is bounded, but mutations can set values inside earlier ones, deeper and deeper.
+	if (exceedsJsonDepth(state)) {
+		throw new SessionCorruptError(path, null, `the state the log builds is nested deeper than ${maxJsonDepth} levels`);
 	}
 
 	return {state: hasInitial ? state : {}, skipped, warnings};

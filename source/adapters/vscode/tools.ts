@@ -2,6 +2,7 @@ import {basename} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isRecord} from '../shared/text.js';
 import type {ToolInvocation} from './schema.js';
+import {parseBoundedJson} from '../../engine/util/json-depth.js';
 
 type EventBase = Omit<SessionEvent, 'kind'>;
 
@@ -19,7 +20,7 @@ export type ToolContext = {
 /** `JSON.parse` when the text is JSON, else the text itself. */
 function parseMaybeJson(text: string): unknown {
 	try {
-		return JSON.parse(text);
+		return parseBoundedJson(text);
 	} catch {
 		return text;
 	}

@@ -1,3 +1,4 @@
+import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
 import type {Database} from '../util/sqlite.js';
 import {scanUnit} from './scan.js';
@@ -29,6 +30,8 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 			} catch (error) {
 				report.warnings.push(`${adapter.id}: could not list ${root} (${error instanceof Error ? error.message : 'error'})`);
 				continue;
+			} finally {
+				warnUnlisted(report, adapter.id);
 			}
 
 			const known = store.fingerprintsForRoot(adapter.id, root);
@@ -49,6 +52,7 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 					return [];
 				}
 			});
+			warnUnlisted(report, adapter.id);
 			db.transaction(() => {
 				for (const result of results) {
 					store.save(result.row, result.offsets, result.replaceOffsets, result.texts);
@@ -64,4 +68,11 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 	}
 
 	return report;
+}
+
+/** Directories discovery or loading could not list: what they hold is missing, and the warning says so. */
+function warnUnlisted(report: RefreshReport, source: string): void {
+	for (const directory of takeUnlistedDirectories()) {
+		report.warnings.push(`${source}: could not list ${directory.path} (${directory.code}); what it holds is left out`);
+	}
 }

@@ -1,9 +1,11 @@
-import {closeSync, fsyncSync, openSync} from 'node:fs';
-import {endsWithNewline, writeAll} from '../util/files.js';
+import {closeSync, fstatSync, openSync, statSync} from 'node:fs';
+import {appendDurably, endsWithNewline} from '../util/files.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError, writeError} from '../errors.js';
 import {withExclusiveLock} from '../kb/lock.js';
 import type {KbPaths} from '../kb/paths.js';
+import {exceedsJsonDepth, maxJsonDepth} from '../util/json-depth.js';
+import {pauseAt} from '../util/test-pause.js';
 import {canonicalUtc} from '../util/time.js';
 import {canonicalJson, eventId} from './canonical.js';
 import {repairJournalLocked, type RepairResult} from './quarantine.js';
@@ -15,6 +17,11 @@ export type EventDraft = {readonly op: JournalOp; readonly payload: Record<strin
 export function prepareEvents(drafts: readonly EventDraft[], now: Date): JournalLine[] {
 	const observed = canonicalUtc(now);
 	return drafts.map((draft, index) => {
+		// The line wraps the payload in one more object; past the bound no reader could walk it.
+		if (exceedsJsonDepth(draft.payload, maxJsonDepth - 1)) {
+			throw new EngiError('too_deep', `event ${index + 1} (${draft.op}): payload nested deeper than ${maxJsonDepth - 1} levels`, {hint: 'nothing was written'});
+		}
+
 		const result = payloadSchemas[draft.op].safeParse(draft.payload);
 		if (!result.success) {
 			const issue = result.error.issues[0];
@@ -35,9 +42,10 @@ export function serializeEvent(event: JournalLine): string {
 export type AppendResult = {readonly events: JournalLine[]; readonly repaired: RepairResult | undefined};
 
 /**
- * Appends events under the journal lock with a single write and an fsync. If the file does not
- * end in a newline (a crash cut the last line), the journal is repaired first so the new line is
- * never glued onto a torn one.
+ * Appends events under the journal lock with one write (looped over short writes) and an
+ * fsync; a failed append is cut back off, so the journal never keeps half a line. If the file
+ * does not end in a newline (a crash cut the last line), the journal is repaired first so the
+ * new line is never glued onto a torn one.
  */
 export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[], deps: Deps): Promise<AppendResult> {
 	const events = prepareEvents(drafts, deps.now());
@@ -46,16 +54,28 @@ export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[]
 	}
 
 	const bytes = Buffer.from(events.map(event => serializeEvent(event)).join(''));
-	return withExclusiveLock(paths.engi, 'journal', () => {
+	return withExclusiveLock(paths.engi, 'journal', lock => {
 		let repaired: AppendResult['repaired'];
 		if (!endsWithNewline(paths.journal)) {
-			repaired = repairJournalLocked(paths, deps);
+			repaired = repairJournalLocked(paths, deps, lock);
 		}
 
-		const fd = openSync(paths.journal, 'a');
+		let fd: number;
 		try {
-			writeAll(fd, bytes);
-			fsyncSync(fd);
+			fd = openSync(paths.journal, 'a', 0o600);
+		} catch (error) {
+			throw writeError(paths.journal, error);
+		}
+
+		try {
+			pauseAt(deps.env, 'journal.before_append');
+			lock.confirm();
+			appendDurably(fd, paths.journal, bytes);
+			// A writer that took the lock over and renamed a rewrite over the journal meanwhile
+			// would have left these bytes in a file nobody reads any more.
+			if (statSync(paths.journal).ino !== fstatSync(fd).ino) {
+				throw new EngiError('lock_lost', `${paths.journal} was replaced while this process appended to it`, {hint: 'run the command again: an event already in the journal is not added twice'});
+			}
 		} finally {
 			closeSync(fd);
 		}

@@ -1,3 +1,4 @@
+import {JsonTooDeepError, parseBoundedJson} from '../util/json-depth.js';
 import {isKnownOp, journalLineSchema, payloadSchemas, type JournalLine} from './schema.js';
 
 export type ParsedLine =
@@ -5,7 +6,8 @@ export type ParsedLine =
 	| {readonly kind: 'blank'}
 	| {readonly kind: 'corrupt'; readonly reason: CorruptReason};
 
-export type CorruptReason = 'not_json' | 'not_an_event' | 'invalid_payload';
+/** `too_deep`: valid JSON nested past maxJsonDepth, which no reader could walk without overflowing. */
+export type CorruptReason = 'not_json' | 'too_deep' | 'not_an_event' | 'invalid_payload';
 
 /**
  * Classifies one journal line. Unknown ops are valid events that replay ignores, so a journal
@@ -18,9 +20,9 @@ export function parseJournalLine(text: string): ParsedLine {
 
 	let value: unknown;
 	try {
-		value = JSON.parse(text);
-	} catch {
-		return {kind: 'corrupt', reason: 'not_json'};
+		value = parseBoundedJson(text);
+	} catch (error) {
+		return {kind: 'corrupt', reason: error instanceof JsonTooDeepError ? 'too_deep' : 'not_json'};
 	}
 
 	const envelope = journalLineSchema.safeParse(value);

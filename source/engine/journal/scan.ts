@@ -1,5 +1,6 @@
-import {existsSync} from 'node:fs';
-import {decodeLine, forEachLine} from '../util/lines.js';
+import {closeSync, existsSync, openSync} from 'node:fs';
+import {EngiError, systemErrorCode} from '../errors.js';
+import {decodeLine, forEachLineFd} from '../util/lines.js';
 import {parseJournalLine, type CorruptReason} from './parse-line.js';
 import type {JournalLine} from './schema.js';
 
@@ -21,9 +22,10 @@ export type JournalScan = {
 /**
  * Reads the journal from a line boundary to its end. Complete lines that fail to parse are
  * reported as corrupt with their line numbers; an unterminated final line is reported, not
- * applied, and not silently dropped.
+ * applied, and not silently dropped. `heartbeat` runs on every line, for a caller that scans
+ * while holding the journal lock and must keep it fresh.
  */
-export function scanJournal(path: string, from: {offset: number; line: number} = {offset: 0, line: 1}): JournalScan {
+export function scanJournal(path: string, from: {offset: number; line: number} = {offset: 0, line: 1}, heartbeat?: () => void): JournalScan {
 	const events: ScannedEvent[] = [];
 	const corrupt: CorruptLine[] = [];
 	let unterminatedTail: JournalScan['unterminatedTail'];
@@ -32,33 +34,51 @@ export function scanJournal(path: string, from: {offset: number; line: number} =
 		return {events, corrupt, unterminatedTail, unknownOps, endOffset: 0, nextLine: 1};
 	}
 
-	const end = forEachLine(
-		path,
-		raw => {
-			const parsed = parseJournalLine(decodeLine(raw));
-			if (!raw.terminated) {
-				if (parsed.kind === 'blank') {
+	const unreadable = (error: unknown) =>
+		error instanceof EngiError ? error : new EngiError('journal_unreadable', `cannot read ${path} (${systemErrorCode(error) ?? 'error'})`, {hint: 'engi needs to read the journal: check that it is a file and its permissions', cause: error});
+	let fd: number;
+	try {
+		fd = openSync(path, 'r');
+	} catch (error) {
+		throw unreadable(error);
+	}
+
+	let end: {offset: number; nextLine: number};
+	try {
+		end = forEachLineFd(
+			fd,
+			raw => {
+				heartbeat?.();
+				const parsed = parseJournalLine(decodeLine(raw));
+				if (!raw.terminated) {
+					if (parsed.kind === 'blank') {
+						return;
+					}
+
+					unterminatedTail = {line: raw.number, parses: parsed.kind === 'event'};
+					if (parsed.kind !== 'event') {
+						corrupt.push({line: raw.number, reason: 'torn_tail', bytes: raw.length});
+					}
+
 					return;
 				}
 
-				unterminatedTail = {line: raw.number, parses: parsed.kind === 'event'};
-				if (parsed.kind !== 'event') {
-					corrupt.push({line: raw.number, reason: 'torn_tail', bytes: raw.length});
+				if (parsed.kind === 'event') {
+					events.push({line: raw.number, event: parsed.event, known: parsed.known});
+					if (!parsed.known) {
+						unknownOps++;
+					}
+				} else if (parsed.kind === 'corrupt') {
+					corrupt.push({line: raw.number, reason: parsed.reason, bytes: raw.length});
 				}
+			},
+			{fromOffset: from.offset, fromLine: from.line},
+		);
+	} catch (error) {
+		throw unreadable(error);
+	} finally {
+		closeSync(fd);
+	}
 
-				return;
-			}
-
-			if (parsed.kind === 'event') {
-				events.push({line: raw.number, event: parsed.event, known: parsed.known});
-				if (!parsed.known) {
-					unknownOps++;
-				}
-			} else if (parsed.kind === 'corrupt') {
-				corrupt.push({line: raw.number, reason: parsed.reason, bytes: raw.length});
-			}
-		},
-		{fromOffset: from.offset, fromLine: from.line},
-	);
 	return {events, corrupt, unterminatedTail, unknownOps, endOffset: end.offset, nextLine: end.nextLine};
 }

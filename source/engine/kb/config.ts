@@ -1,8 +1,9 @@
 import {mkdirSync, readFileSync} from 'node:fs';
 import {dirname} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode} from '../errors.js';
+import {EngiError, systemErrorCode, writeError} from '../errors.js';
 import {writeFileAtomic} from '../util/atomic.js';
+import {parseBoundedJson} from '../util/json-depth.js';
 import {globalConfigSchema, localConfigSchema, type GlobalConfig, type LocalConfig} from './config-schema.js';
 import {globalConfigPath} from './paths.js';
 
@@ -31,7 +32,7 @@ function readJsonObject(path: string): Record<string, unknown> | undefined {
 
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		parsed = parseBoundedJson(text);
 	} catch {
 		throw new EngiError('config_malformed', `config file ${path} is not valid JSON`, {
 			hint: 'fix or remove the file; engi config set --global root <path> rewrites it',
@@ -76,7 +77,12 @@ export function writeConfigValue(path: string, key: string, value: unknown): Rec
 	const current = readJsonObject(path) ?? {};
 	const next: Record<string, unknown> = {...current, [key]: value};
 	const sorted = Object.fromEntries(Object.keys(next).sort().map(name => [name, next[name]]));
-	mkdirSync(dirname(path), {recursive: true});
+	try {
+		mkdirSync(dirname(path), {recursive: true, mode: 0o700});
+	} catch (error) {
+		throw writeError(dirname(path), error);
+	}
+
 	writeFileAtomic(path, JSON.stringify(sorted, null, 2) + '\n');
 	return sorted;
 }

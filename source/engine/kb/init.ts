@@ -44,10 +44,11 @@ export function initKnowledgeBase(input: {path: string; register: boolean; force
 		}
 	}
 
+	// A knowledge base holds what its owner learned from private transcripts: owner-only, whatever the umask.
 	const created: string[] = [];
 	const ensureDirectory = (path: string) => {
 		if (!existsSync(path)) {
-			mkdirSync(path, {recursive: true});
+			mkdirSync(path, {recursive: true, mode: 0o700});
 			created.push(relative(paths.root, path) || '.');
 		}
 	};
@@ -59,7 +60,7 @@ export function initKnowledgeBase(input: {path: string; register: boolean; force
 		}
 
 		if (!existsSync(paths.journal)) {
-			writeFileSync(paths.journal, '');
+			writeFileSync(paths.journal, '', {mode: 0o600});
 			created.push('.engi/journal.jsonl');
 		}
 
@@ -97,7 +98,7 @@ function ensureLines(path: string, wanted: readonly string[]): boolean {
 	}
 
 	const prefix = current === '' || current.endsWith('\n') ? '' : '\n';
-	writeFileSync(path, current + prefix + missing.join('\n') + '\n');
+	writeFileSync(path, current + prefix + missing.join('\n') + '\n', {mode: 0o600});
 	return true;
 }
 

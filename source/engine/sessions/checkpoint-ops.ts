@@ -9,7 +9,7 @@ import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import {projectOf} from '../util/project.js';
-import {checkpointDraftSchema, checkpointSchema, type Checkpoint, type CheckpointDraft} from './checkpoint-schema.js';
+import {checkpointDraftSchema, checkpointSchema, type CheckpointDraft} from './checkpoint-schema.js';
 import {appendCheckpoint, checkpointRootOf, checkpointsPath, readCheckpoints} from './checkpoints.js';
 import {checkpointLookup, collectCandidates, defaultSince} from './unfinished.js';
 
@@ -96,34 +96,36 @@ export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.Readabl
 	const draft: CheckpointDraft = {...fromFile, ...defined};
 	const facts = draft.session ? sessionFacts(normalizeSessionId(draft.session), deps) : unambiguousSession(deps, draft.project);
 	const root = checkpointRootOf(facts.project, deps.cwd, draft.project);
-	const previous = readCheckpoints(root).latest.get(facts.id);
-	const source = draft.source ?? facts.source ?? previous?.source ?? 'unknown';
-	if (source !== 'unknown' && !isSourceId(source)) {
-		throw new EngiError('invalid_flag_value', `--source: unknown source "${source}"`);
-	}
-
-	const objective = draft.objective ?? previous?.objective;
-	if (!objective?.trim()) {
-		throw new EngiError('objective_required', `session ${facts.id} has no checkpoint yet; its first checkpoint needs --objective`, {hint: 'e.g. --objective "stream the parser"'});
-	}
-
 	const keys = ['status', 'completed_work', 'current_evidence', 'blockers', 'next_action', 'verification', 'objective'] as const;
-	const inherited = previous ? keys.filter(key => draft[key] === undefined) : [];
-	const checkpoint: Checkpoint = {
-		session: facts.id,
-		source,
-		project: root,
-		status: draft.status ?? previous?.status ?? 'active',
-		objective,
-		completed_work: draft.completed_work ?? previous?.completed_work ?? [],
-		current_evidence: draft.current_evidence ?? previous?.current_evidence ?? [],
-		blockers: draft.blockers ?? previous?.blockers ?? [],
-		next_action: draft.next_action ?? previous?.next_action ?? null,
-		verification: draft.verification ?? previous?.verification ?? null,
-		updated_at: deps.now().toISOString(),
-	};
-	await appendCheckpoint(root, checkpoint);
-	return {status: 'recorded' as const, path: checkpointsPath(root), inherited: [...inherited], checkpoint};
+	let inherited: string[] = [];
+	// The session's latest checkpoint is read under the project's lock, right before the append.
+	const checkpoint = await appendCheckpoint(root, facts.id, previous => {
+		const source = draft.source ?? facts.source ?? previous?.source ?? 'unknown';
+		if (source !== 'unknown' && !isSourceId(source)) {
+			throw new EngiError('invalid_flag_value', `--source: unknown source "${source}"`);
+		}
+
+		const objective = draft.objective ?? previous?.objective;
+		if (!objective?.trim()) {
+			throw new EngiError('objective_required', `session ${facts.id} has no checkpoint yet; its first checkpoint needs --objective`, {hint: 'e.g. --objective "stream the parser"'});
+		}
+
+		inherited = previous ? keys.filter(key => draft[key] === undefined) : [];
+		return {
+			session: facts.id,
+			source,
+			project: root,
+			status: draft.status ?? previous?.status ?? 'active',
+			objective,
+			completed_work: draft.completed_work ?? previous?.completed_work ?? [],
+			current_evidence: draft.current_evidence ?? previous?.current_evidence ?? [],
+			blockers: draft.blockers ?? previous?.blockers ?? [],
+			next_action: draft.next_action ?? previous?.next_action ?? null,
+			verification: draft.verification ?? previous?.verification ?? null,
+			updated_at: deps.now().toISOString(),
+		};
+	}, deps);
+	return {status: 'recorded' as const, path: checkpointsPath(root), inherited, checkpoint};
 }
 
 export function showCheckpoint(input: {session?: string; project?: string}, deps: Deps) {

@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../../adapters/events.js';
+import {parseBoundedJson} from '../util/json-depth.js';
 
 /**
  * What a tool call did, read from its name and input alone: which files an edit or write
@@ -36,7 +37,7 @@ const commandKeys = ['command', 'cmd', 'CommandLine', 'commandLine', 'script'];
 function record(value: unknown): Record<string, unknown> | undefined {
 	if (typeof value === 'string') {
 		try {
-			const parsed: unknown = JSON.parse(value);
+			const parsed = parseBoundedJson(value);
 			return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
 		} catch {
 			return undefined;

@@ -8,6 +8,11 @@ let crypto: typeof NodeCrypto | undefined;
  * most warm calls never hash anything, so it is loaded on the first hash instead of at start.
  */
 export function sha256Hex(data: string | Uint8Array = ''): string {
+	return sha256().update(data).digest('hex');
+}
+
+/** An incremental SHA-256, for bytes that arrive in pieces (loaded as lazily as sha256Hex). */
+export function sha256(): NodeCrypto.Hash {
 	crypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto;
-	return crypto.createHash('sha256').update(data).digest('hex');
+	return crypto.createHash('sha256');
 }

@@ -1,3 +1,4 @@
+import {closeSync, existsSync, openSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -36,6 +37,12 @@ export type OpenOptions = {readonly readonly?: boolean; readonly fileMustExist?:
 
 /** Opens a database with the pragmas every engi cache uses: WAL, relaxed sync, a busy timeout. */
 export function openDatabase(path: string, options: OpenOptions = {}): Database {
+	if (!options.readonly && !options.fileMustExist && path !== ':memory:' && !existsSync(path)) {
+		// SQLite creates a database 0644 and its -wal and -shm files with the database's mode:
+		// created empty here first, owner-only, every engi cache stays that way.
+		closeSync(openSync(path, 'a', 0o600));
+	}
+
 	const Database = sqlite();
 	const binding = nativeAddonPath();
 	const db = new Database(path, {readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false, ...(binding ? {nativeBinding: binding} : {})});

@@ -1,0 +1,148 @@
+// Real faults for test/faults/: small tmpfs mounts that fill up, writers stopped inside their
+// lock (ENGI_TEST_PAUSE_AT makes the CLI SIGSTOP itself at a named point), and commands run as
+// an unprivileged user. Root is needed for mounts and for dropping privileges; without it, or
+// without the tools, a test skips and says why.
+import {execFileSync, spawn, spawnSync} from 'node:child_process';
+import {closeSync, existsSync, ftruncateSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import type {TestContext} from 'node:test';
+import {cliPath, type CliResult} from './cli.js';
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/**
+ * A fresh tmpfs of `megabytes`, mounted on a directory of its own and unmounted (then removed)
+ * when the test ends; undefined, and the test skipped, when this process cannot mount.
+ */
+export function mountTmpfs(t: TestContext, megabytes: number): string | undefined {
+	if (!isRoot) {
+		t.skip('needs root to mount a small tmpfs (run the suite as root for the disk-full and read-only faults)');
+		return undefined;
+	}
+
+	const mountPoint = mkdtempSync(join(tmpdir(), 'engi-tmpfs-'));
+	const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m,mode=0755`, 'tmpfs', mountPoint], {encoding: 'utf8'});
+	if (mounted.status !== 0) {
+		rmSync(mountPoint, {recursive: true, force: true});
+		t.skip(`cannot mount a tmpfs here (${(mounted.stderr || mounted.error?.message || 'mount failed').trim()})`);
+		return undefined;
+	}
+
+	t.after(() => {
+		if (spawnSync('umount', [mountPoint]).status !== 0) {
+			spawnSync('umount', ['-l', mountPoint]);
+		}
+
+		rmSync(mountPoint, {recursive: true, force: true});
+	});
+	return mountPoint;
+}
+
+/** Remounts a tmpfs from mountTmpfs read-only: writes then fail with EROFS, even for root. */
+export function remountReadOnly(mountPoint: string): void {
+	execFileSync('mount', ['-o', 'remount,ro', mountPoint]);
+}
+
+/**
+ * Fills the file system under `directory` until only about `leaveBytes` are free: a filler file
+ * is written until the disk refuses, then cut back.
+ */
+export function fillDisk(directory: string, leaveBytes: number): void {
+	const fd = openSync(join(directory, 'filler'), 'w');
+	const chunk = Buffer.alloc(1024 * 1024, 120);
+	try {
+		for (;;) {
+			try {
+				if (writeSync(fd, chunk) === 0) {
+					break;
+				}
+			} catch {
+				break;
+			}
+		}
+
+		ftruncateSync(fd, Math.max(0, fstatSync(fd).size - leaveBytes));
+	} finally {
+		closeSync(fd);
+	}
+}
+
+export type RunningCli = {readonly pid: number; readonly done: Promise<CliResult>; kill(signal: NodeJS.Signals): void};
+
+/** Starts the built CLI without waiting for it (runCli waits). */
+export function startCli(args: readonly string[], options: {env: Record<string, string>; cwd?: string}): RunningCli {
+	const child = spawn(process.execPath, [cliPath, ...args], {env: options.env, cwd: options.cwd ?? options.env['HOME'], stdio: ['ignore', 'pipe', 'pipe']});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.setEncoding('utf8').on('data', chunk => (stdout += chunk));
+	child.stderr.setEncoding('utf8').on('data', chunk => (stderr += chunk));
+	const done = new Promise<CliResult>((resolve, reject) => {
+		child.on('error', reject);
+		child.on('close', code => {
+			resolve({
+				code: code ?? -1,
+				stdout,
+				stderr,
+				json: () => JSON.parse(stdout),
+				error: () => JSON.parse(stderr).error,
+			});
+		});
+	});
+	return {pid: child.pid!, done, kill: signal => child.kill(signal)};
+}
+
+/** Resolves once the process is stopped (state T in /proc), i.e. has reached its pause point. */
+export async function waitStopped(pid: number, timeoutMs = 20_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// The state follows the parenthesised command name, which may itself hold spaces.
+		if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'T') {
+			return;
+		}
+
+		await sleep(20);
+	}
+
+	throw new Error(`process ${pid} never reached its pause point`);
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise(resolve => setTimeout(resolve, ms));
+}
+
+/** Skips the test unless it can SIGSTOP writers and watch them stop (Linux /proc). */
+export function requireProc(t: TestContext): boolean {
+	if (!existsSync('/proc/self/stat')) {
+		t.skip('needs /proc to see that a writer reached its pause point');
+		return false;
+	}
+
+	return true;
+}
+
+/** The uid and gid of `nobody`, for commands run without root's permission bypass. */
+const nobody = {uid: 65_534, gid: 65_534};
+
+/**
+ * Runs the built CLI as an unprivileged user (setpriv), so permission bits apply as they do for
+ * a normal user. Undefined (and the test skipped) when this process cannot drop privileges.
+ */
+export function runCliAsNobody(t: TestContext, args: readonly string[], options: {env: Record<string, string>; cwd?: string}): CliResult | undefined {
+	if (!isRoot || spawnSync('setpriv', ['--version']).status !== 0) {
+		t.skip('needs root and setpriv to run engi as an unprivileged user (root ignores permission bits)');
+		return undefined;
+	}
+
+	const result = spawnSync('setpriv', [`--reuid=${nobody.uid}`, `--regid=${nobody.gid}`, '--clear-groups', '--', process.execPath, cliPath, ...args], {
+		env: options.env,
+		cwd: options.cwd ?? '/',
+		encoding: 'utf8',
+	});
+	const stdout = result.stdout ?? '';
+	const stderr = result.stderr ?? '';
+	return {code: result.status ?? -1, stdout, stderr, json: () => JSON.parse(stdout), error: () => JSON.parse(stderr).error};
+}
+
+export {nobody};
