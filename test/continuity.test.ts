@@ -161,7 +161,7 @@ test('resume and pickup: one candidate, several, or none', t => {
 	assert.equal(pickup.code, 0, pickup.stderr);
 	const picked = pickup.json();
 	assert.equal(picked.target.id, 'dddddddd-0000-4000-8000-000000000001');
-	assert.equal(picked.native_resume_command, 'claude --resume dddddddd-0000-4000-8000-000000000001');
+	assert.equal(picked.native_resume_command, `cd ${project} && claude --resume dddddddd-0000-4000-8000-000000000001`, 'the native resume runs from the session\'s project');
 	assert.equal(picked.resume_command, 'engi resume dddddddd-0000-4000-8000-000000000001 --source claude');
 	assert.match(picked.evidence[0], /^engi read dddddddd-0000-4000-8000-000000000001 --source claude --lines 1$/);
 	assert.equal(run(['resume'], {cwd: project}).json().session_id, 'dddddddd-0000-4000-8000-000000000001');
