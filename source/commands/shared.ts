@@ -17,8 +17,8 @@ export const pagingOptions = {
 
 /** Flags that choose which agent stores a command reads, shared by sessions, read and continuity. */
 export const sourceOptions = {
-	source: {type: 'string', multiple: true, placeholder: '<tool>', description: 'only these stores (repeat or comma-separate): claude, codex, opencode, gemini, qwen, grok, copilot, cursor, vscode, antigravity (default: all)'},
-	'source-root': {type: 'string', multiple: true, placeholder: '<dir>', description: 'read this store directory instead of the default; repeat with one --source each, in the same order'},
+	source: {type: 'string', multiple: true, placeholder: '<tool>', description: 'only these stores (or comma-separated): claude, codex, opencode, gemini, qwen, grok, copilot, cursor, vscode, antigravity (default: all)'},
+	'source-root': {type: 'string', multiple: true, placeholder: '<dir>', description: 'read this store directory instead of the default; each goes with the --source in the same place'},
 } as const;
 
 export const scopeOptions = {
