@@ -1,8 +1,8 @@
-import {readGlobalConfig} from './engine/kb/config.js';
+import {configuredFormat} from './engine/kb/default-format.js';
 import {processDeps, type Deps} from './engine/deps.js';
 import {EngiError} from './engine/errors.js';
 import {nearest} from './engine/util/levenshtein.js';
-import {parseCommandArgs, splitArgv} from './cli/argv.js';
+import {parseCommandArgs, refuseRepeatedFlags, splitArgv} from './cli/argv.js';
 import {schemaName, type CommandContext, type CommandDefinition, type OutputFormat} from './cli/define.js';
 import {commandHelpText, generalHelpText, renderHelp} from './cli/help.js';
 import {commandGroups, commandTable, groupDefaults} from './commands.js';
@@ -19,10 +19,11 @@ declare const __ENGI_VERSION__: string;
 export const version = typeof __ENGI_VERSION__ === 'string' ? __ENGI_VERSION__ : '0.0.0-dev';
 
 /**
- * Chooses the face: an explicit --format, then ENGI_FORMAT, then the configured default, then
- * human on a terminal and JSON otherwise. `explicit` is false only for the terminal guess.
+ * Chooses the face: an explicit --format, then ENGI_FORMAT, then the configured default (the
+ * knowledge base's, else the user-wide one), then human on a terminal and JSON otherwise.
+ * `explicit` is false only for the terminal guess.
  */
-function chooseFormat(flag: string | undefined, deps: Deps, io: Io): {format: OutputFormat; explicit: boolean} {
+function chooseFormat(flag: string | undefined, rootFlag: string | undefined, deps: Deps, io: Io): {format: OutputFormat; explicit: boolean} {
 	const check = (value: string, source: string): OutputFormat => {
 		if (value !== 'json' && value !== 'human') {
 			throw new EngiError('invalid_flag_value', `${source} must be json or human, got "${value}"`, {hint: 'e.g. --format json'});
@@ -41,7 +42,7 @@ function chooseFormat(flag: string | undefined, deps: Deps, io: Io): {format: Ou
 	}
 
 	try {
-		const configured = readGlobalConfig(deps).config?.format;
+		const configured = configuredFormat(rootFlag, deps);
 		if (configured) {
 			return {format: configured, explicit: true};
 		}
@@ -107,9 +108,10 @@ function commandInput(command: CommandDefinition, values: Record<string, unknown
 		}
 	}
 
+	const label = (name: string) => (specs.some(spec => spec.name === name) ? `<${name}>` : `--${name}`);
 	for (const [a, b] of command.conflicts ?? []) {
 		if (input[a] !== undefined && input[b] !== undefined) {
-			throw new EngiError('conflicting_flags', `--${a} and --${b} cannot be used together`, {hint: `see engi ${command.name} --help`});
+			throw new EngiError('conflicting_flags', `${label(a)} and ${label(b)} cannot be used together`, {hint: `see engi ${command.name} --help`});
 		}
 	}
 
@@ -136,7 +138,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 	let format: OutputFormat = io.stdout.isTTY ? 'human' : 'json';
 	try {
 		const split = splitArgv(argv, word => commandGroups.has(word));
-		const chosen = chooseFormat(split.globals.format, deps, io);
+		const chosen = chooseFormat(split.globals.format, split.globals.root, deps, io);
 		format = chosen.format;
 		const interactive = !chosen.explicit && Boolean(io.stdin.isTTY) && Boolean(io.stdout.isTTY);
 		if (split.words.length === 0) {
@@ -199,12 +201,15 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 /** `engi` alone on a terminal: the dashboard, scoped like the stand-up (`engi --since 2w --all-projects`). */
 async function openDashboard(args: readonly string[], rootFlag: string | undefined, deps: Deps, io: Io): Promise<number> {
 	const {parseArgs} = await import('node:util');
-	let values: Record<string, unknown>;
+	const hint = 'the dashboard takes --since, --all-projects, --project and --source';
+	const options = {since: {type: 'string'}, 'all-projects': {type: 'boolean'}, project: {type: 'string'}, source: {type: 'string', multiple: true}} as const;
+	let parsed;
 	try {
-		values = parseArgs({args: [...args], options: {since: {type: 'string'}, 'all-projects': {type: 'boolean'}, project: {type: 'string'}, source: {type: 'string'}}, strict: true}).values;
+		parsed = parseArgs({args: [...args], options, strict: true, tokens: true});
 	} catch (error) {
-		throw new EngiError('unknown_flag', error instanceof Error ? error.message : String(error), {hint: 'the dashboard takes --since, --all-projects, --project and --source'});
+		throw new EngiError('unknown_flag', error instanceof Error ? error.message : String(error), {hint});
 	}
 
-	return openScreen('standup', values, rootFlag, deps, io.stdout);
+	refuseRepeatedFlags(parsed.tokens, options, hint);
+	return openScreen('standup', parsed.values, rootFlag, deps, io.stdout);
 }

@@ -161,7 +161,7 @@ test('resume and pickup: one candidate, several, or none', t => {
 	assert.equal(pickup.code, 0, pickup.stderr);
 	const picked = pickup.json();
 	assert.equal(picked.target.id, 'dddddddd-0000-4000-8000-000000000001');
-	assert.equal(picked.native_resume_command, 'claude --resume dddddddd-0000-4000-8000-000000000001');
+	assert.equal(picked.native_resume_command, `cd ${project} && claude --resume dddddddd-0000-4000-8000-000000000001`, 'the native resume runs from the session\'s project');
 	assert.equal(picked.resume_command, 'engi resume dddddddd-0000-4000-8000-000000000001 --source claude');
 	assert.match(picked.evidence[0], /^engi read dddddddd-0000-4000-8000-000000000001 --source claude --lines 1$/);
 	assert.equal(run(['resume'], {cwd: project}).json().session_id, 'dddddddd-0000-4000-8000-000000000001');
@@ -199,4 +199,23 @@ test('standup: candidates grouped by project, open checkpoints, and knowledge-ba
 	const human = runCli(['standup', '--since', '2026-11-01', '--format', 'human'], {env}).stdout;
 	assert.match(human, /^Stand-up since /);
 	assert.match(human, /blocker: waiting on ops/);
+});
+
+test('resume and pickup --since choose among older sessions; pickup prints the cd the native resume needs', t => {
+	const {base, env, run} = setup(t);
+	const project = join(base, 'repo');
+	mkdirSync(join(project, '.git'), {recursive: true});
+	const at = new Date(Date.now() - 4 * 24 * 60 * 60_000);
+	const path = writeClaudeSession(join(env['HOME']!, '.claude', 'projects'), 'ffffffff-0000-4000-8000-000000000001', project, [{user: 'finish the migration', at: at.toISOString()}]);
+	utimesSync(path, at, at);
+	assert.equal(run(['resume'], {cwd: project}).json().status, 'not_found', 'by default only since yesterday');
+	assert.match(run(['pickup'], {cwd: project}).json().message, /--since/, 'the answer says how to look further back');
+	assert.equal(run(['resume', '--since', '1w'], {cwd: project}).json().session_id, 'ffffffff-0000-4000-8000-000000000001');
+	const picked = run(['pickup', '--since', '1w'], {cwd: project}).json();
+	assert.equal(picked.target.id, 'ffffffff-0000-4000-8000-000000000001');
+	assert.equal(picked.native_resume_command, `cd ${project} && claude --resume ffffffff-0000-4000-8000-000000000001`);
+	const human = runCli(['pickup', '--since', '1w', '--format', 'human'], {env, cwd: project}).stdout;
+	assert.match(human, new RegExp(`^Resume: cd ${project} && claude --resume ffffffff-0000-4000-8000-000000000001$`, 'm'));
+	const elsewhere = run(['pickup', '0195a1c2-0a00-7a00-8a00-00000000000a', '--source', 'codex']).json();
+	assert.equal(elsewhere.native_resume_command, 'codex resume 0195a1c2-0a00-7a00-8a00-00000000000a', 'no cd into a project that is not on this machine');
 });

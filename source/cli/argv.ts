@@ -108,11 +108,35 @@ export function parseCommandArgs(command: CommandDefinition, args: readonly stri
 	const options = Object.fromEntries(
 		Object.entries(command.options).map(([name, spec]) => [name, {type: spec.type, multiple: spec.multiple ?? false, ...(spec.short ? {short: spec.short} : {})}]),
 	);
+	let parsed;
 	try {
-		const parsed = parseArgs({args: [...args], options, allowPositionals: true, strict: true});
-		return {values: parsed.values as ParsedCommandArgs['values'], positionals: parsed.positionals};
+		parsed = parseArgs({args: [...args], options, allowPositionals: true, strict: true, tokens: true});
 	} catch (error) {
 		throw translateParseError(command, error);
+	}
+
+	refuseRepeatedFlags(parsed.tokens, options, `see engi ${command.name} --help`);
+	return {values: parsed.values as ParsedCommandArgs['values'], positionals: parsed.positionals};
+}
+
+/**
+ * parseArgs keeps only the last of a repeated flag that takes one value, so `--project a
+ * --project b` would quietly mean b. A flag that may be repeated says so (`multiple`); any other
+ * value flag given twice is refused.
+ */
+export function refuseRepeatedFlags(tokens: ReadonlyArray<{kind: string; name?: string}> | undefined, options: Readonly<Record<string, {type: string; multiple?: boolean}>>, hint: string): void {
+	const seen = new Set<string>();
+	for (const token of tokens ?? []) {
+		const spec = token.kind === 'option' && token.name !== undefined ? options[token.name] : undefined;
+		if (!spec || spec.type !== 'string' || spec.multiple) {
+			continue;
+		}
+
+		if (seen.has(token.name!)) {
+			throw new EngiError('repeated_flag', `--${token.name} was given more than once; it takes one value`, {hint});
+		}
+
+		seen.add(token.name!);
 	}
 }
 

@@ -13,13 +13,15 @@ export async function openScreen(screen: string, flags: Record<string, unknown>,
 
 	const {runTui} = await import('../tui.js');
 	const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
+	// --source may be repeated: a list of stores (or one name, from a flag that takes one).
+	const sources = Array.isArray(flags['source']) ? (flags['source'] as string[]) : text('source') === undefined ? undefined : [text('source')!];
 	const result = await runTui({
 		screen: screen as Parameters<typeof runTui>[0]['screen'],
 		deps,
 		rootFlag,
-		scope: {since: text('since'), allProjects: Boolean(flags['all-projects']), project: text('project'), source: text('source')},
+		scope: {since: text('since'), allProjects: Boolean(flags['all-projects']), project: text('project'), source: sources},
 		query: text('q'),
-		target: screen === 'pickup' && text('id') ? {id: text('id')!, source: text('source') ?? 'auto'} : undefined,
+		target: screen === 'pickup' && text('id') ? {id: text('id')!, source: sources?.length === 1 ? sources[0]! : 'auto'} : undefined,
 	});
 	if (result.kind === 'pickup') {
 		const {printPickupChoice} = await import('../output/pickup-choice.js');

@@ -42,7 +42,7 @@ export const checkpointRecord = defineCommand({
 	options: {
 		session: {type: 'string', placeholder: '<id>', description: 'the session (default: the one unfinished session of this project)'},
 		source: {type: 'string', placeholder: '<tool>', description: 'the session\'s tool (default: from the catalog)'},
-		...projectOption,
+		project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to write: an existing directory inside a project (default: the session\'s own; needed when that is not on this machine)'},
 		status: {type: 'string', placeholder: '<status>', description: `one of ${checkpointStatuses.join(', ')} (default: inherited, else active)`},
 		objective: {type: 'string', placeholder: '<text>', description: 'what the session is for (required for its first checkpoint)'},
 		completed: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'work done (comma-separated or repeated)'},

@@ -26,19 +26,21 @@ function renderHuman(result: PickupOutput): string {
 export default defineCommand({
 	name: 'pickup',
 	summary: 'choose a session to continue and print the commands that resume it (runs nothing)',
-	usage: 'engi pickup [id] [--source <tool>] [--project <dir>]',
+	usage: 'engi pickup [id] [--source <tool>] [--project <dir>] [--since <when>]',
 	examples: ['engi pickup', 'engi pickup 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d', 'engi pickup --project ~/src/engi'],
 	options: {
 		...sourceOptions,
 		project: {type: 'string', placeholder: '<dir>', description: 'without an id: the unfinished session of this project (default: the working directory\'s)'},
+		since: {type: 'string', placeholder: '<when>', description: 'without an id: choose among sessions active since (default: yesterday); as in engi unfinished'},
 	},
 	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)'}],
-	flags: z.object({id: z.optional(z.string()), ...sourceFlags, project: z.optional(textFlag())}),
+	flags: z.object({id: z.optional(z.string()), ...sourceFlags, project: z.optional(textFlag()), since: z.optional(textFlag())}),
+	conflicts: [['id', 'since']],
 	needsRoot: false,
 	output: pickupOutputSchema,
 	screen: 'pickup',
 	async run(flags, context) {
-		const data = pickupSession({id: flags.id, source: flags.source, sourceRoot: flags['source-root'], project: flags.project}, context.deps);
+		const data = pickupSession({id: flags.id, source: flags.source, sourceRoot: flags['source-root'], project: flags.project, since: flags.since}, context.deps);
 		return {data, exitCode: data.status === 'ok' ? 0 : 1};
 	},
 	human: renderHuman,

@@ -43,7 +43,8 @@ export default defineCommand({
 		for (const name of wanted ? [wanted] : names) {
 			const command = await loadCommand(name);
 			const jsonSchema = z.toJSONSchema(command.output, {io: 'output', unrepresentable: 'any'}) as Record<string, unknown>;
-			schemas[name] = {...withSchemaField(jsonSchema, schemaName(name)), $id: schemaName(name)};
+			// An alias (`conversation`) prints its command's documents, so it has its command's schema name.
+			schemas[name] = {...withSchemaField(jsonSchema, schemaName(command.name)), $id: schemaName(command.name)};
 		}
 
 		return {data: {schemas}};

@@ -2,7 +2,7 @@ import {kbPaths, type KbPaths} from '../engine/kb/paths.js';
 import {resolveRoot} from '../engine/kb/root.js';
 import * as z from 'zod/mini';
 import type {CommandContext} from '../cli/define.js';
-import {intFlag, textFlag} from '../cli/flag-schemas.js';
+import {intFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
 import type {ScopeInput} from '../engine/catalog/sessions.js';
 
 /** The knowledge base a command works on, from --root, ENGI_ROOT or the registered root. */
@@ -17,8 +17,8 @@ export const pagingOptions = {
 
 /** Flags that choose which agent stores a command reads, shared by sessions, read and continuity. */
 export const sourceOptions = {
-	source: {type: 'string', placeholder: '<tool>', description: 'one store: claude, codex, opencode, gemini, qwen, grok, copilot, cursor, vscode, antigravity (default: all)'},
-	'source-root': {type: 'string', placeholder: '<dir>', description: 'read this store directory instead of the default (needs --source)'},
+	source: {type: 'string', multiple: true, placeholder: '<tool>', description: 'only these stores (or comma-separated): claude, codex, opencode, gemini, qwen, grok, copilot, cursor, vscode, antigravity (default: all)'},
+	'source-root': {type: 'string', multiple: true, placeholder: '<dir>', description: 'read this store directory instead of the default; each goes with the --source in the same place'},
 } as const;
 
 export const scopeOptions = {
@@ -28,10 +28,15 @@ export const scopeOptions = {
 	'all-projects': {type: 'boolean', description: 'sessions of every project'},
 } as const;
 
+/** `--source` as a list of the stores named, at least one. */
+function sourceListFlag() {
+	return z.pipe(listFlag(), z.array(z.string()).check(z.minLength(1, 'must name a source')));
+}
+
 /** The zod shapes of sourceOptions, scopeOptions and pagingOptions, for a command's flag schema. */
 export const sourceFlags = {
-	source: z.optional(textFlag()),
-	'source-root': z.optional(textFlag()),
+	source: z.optional(sourceListFlag()),
+	'source-root': z.optional(z.array(textFlag())),
 };
 
 export const scopeFlags = {
@@ -46,7 +51,7 @@ export const pagingFlags = {
 	offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
 };
 
-type ScopeFlags = {source?: string; 'source-root'?: string; since?: string; project?: string; 'all-projects'?: boolean};
+type ScopeFlags = {source?: string[]; 'source-root'?: string[]; since?: string; project?: string; 'all-projects'?: boolean};
 
 /** Parsed scope flags as the engine's ScopeInput. */
 export function scopeInput(flags: ScopeFlags): ScopeInput {

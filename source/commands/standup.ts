@@ -3,6 +3,7 @@ import {defineCommand} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/sessions/standup.js';
 import {clip} from '../output/text.js';
+import {sourceFlags, sourceOptions} from './shared.js';
 
 function renderHuman(result: StandupOutput): string {
 	const out = [
@@ -52,9 +53,9 @@ export default defineCommand({
 	examples: ['engi standup', 'engi standup --since 3d', 'engi standup --format json'],
 	options: {
 		since: {type: 'string', placeholder: '<when>', description: 'default: the start of the last working day'},
-		source: {type: 'string', placeholder: '<tool>', description: 'only one store'},
+		source: sourceOptions.source,
 	},
-	flags: z.object({since: z.optional(textFlag()), source: z.optional(textFlag())}),
+	flags: z.object({since: z.optional(textFlag()), source: sourceFlags.source}),
 	needsRoot: false,
 	output: standupOutputSchema,
 	screen: 'standup',

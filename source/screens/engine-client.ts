@@ -7,7 +7,7 @@ import type {PickupOutput} from '../engine/sessions/pickup.js';
 import type {StandupOutput} from '../engine/sessions/standup.js';
 import type {UnfinishedOutput} from '../engine/sessions/unfinished.js';
 
-export type Scope = {readonly since?: string; readonly allProjects: boolean; readonly project?: string; readonly source?: string};
+export type Scope = {readonly since?: string; readonly allProjects: boolean; readonly project?: string; readonly source?: readonly string[]};
 
 /**
  * Everything the dashboard asks of the engine: the same functions the CLI commands call, so a
@@ -62,7 +62,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return checkpointOps.listCheckpoints({project: scope.project}, deps);
 		},
 		async recordCheckpoint(draft) {
-			return checkpointOps.recordCheckpoint(draft, process.stdin, deps);
+			return checkpointOps.recordCheckpoint({...draft, fallbackProject: scope.project ?? deps.cwd}, process.stdin, deps);
 		},
 		async project(page) {
 			return getProject(root(), {view: 'brief', limit: page.limit, offset: page.offset}, deps);

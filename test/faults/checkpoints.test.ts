@@ -78,7 +78,7 @@ test('a corrupt line in the middle is quarantined and the file rewritten with it
 	const {env, root, file, record, show} = project(t);
 	assert.equal(runCli(record('--objective', 'ship the parser'), {env}).code, 0);
 	appendFileSync(file, 'not a checkpoint\n');
-	assert.equal(runCli(record('--status', 'blocked'), {env}).code, 0);
+	assert.equal(runCli(record('--status', 'blocked', '--blocker', 'waiting for review'), {env}).code, 0);
 	const mode = statSync(file).mode & 0o777;
 
 	const next = runCli(record('--next-action', 'ask for review'), {env});

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
+import {mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Deps} from '../../source/engine/deps.js';
 import {createEngineClient, type EngineClient} from '../../source/screens/engine-client.js';
@@ -20,7 +21,10 @@ export async function screenWorld(t: Parameters<typeof tempDir>[0], options: {kn
 	const env = sandboxEnv(base);
 	buildFixtureHome(env);
 	const kb = join(base, 'kb');
+	// The working directory is a git project, as where a person opens the dashboard; checkpoints
+	// of fixture sessions (recorded on other machines) are written here.
 	const project = join(base, 'repo');
+	mkdirSync(join(project, '.git'), {recursive: true});
 	if (options.knowledgeBase !== false) {
 		runCli(['init', kb, '--no-register'], {env});
 		for (const args of [

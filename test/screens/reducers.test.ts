@@ -101,6 +101,26 @@ test('checkpoint form: typing, fields, status cycle, and the same validation as 
 	assert.deepEqual(draftOf(cleared), {draft: {session: 's2', source: 'codex', status: 'active', next_action: 'go', blockers: ['a']}}, 'a later checkpoint may leave the objective empty to inherit it');
 });
 
+test('checkpoint form: the engine\'s checkpoint rules decide, as for engi checkpoint record', () => {
+	const blocked = {objective: 'ship', status: 'blocked' as const, next_action: null, blockers: ['review'], verification: null};
+	const erase = (form: ReturnType<typeof initialForm>, count: number) => {
+		let state = form;
+		for (let index = 0; index < count; index++) {
+			state = formReducer(state, {type: 'erase'});
+		}
+
+		return state;
+	};
+
+	const onBlockers = (form: ReturnType<typeof initialForm>) => formReducer(formReducer(formReducer(form, {type: 'next'}), {type: 'next'}), {type: 'next'});
+	const cleared = erase(onBlockers(initialForm('s3', 'claude', blocked)), 'review'.length);
+	assert.equal(cleared.values.blockers, '');
+	assert.deepEqual(draftOf(cleared), {draft: {session: 's3', source: 'claude', status: 'blocked', objective: 'ship'}}, 'a still-blocked checkpoint inherits its blockers');
+	const moved = formReducer(formReducer(initialForm('s4', 'claude', {...blocked, status: 'active', blockers: []}), {type: 'next'}), {type: 'cycle-status', by: 1});
+	assert.equal(moved.status, 'blocked');
+	assert.deepEqual(draftOf(moved), {error: 'blockers: a blocked checkpoint needs at least one blocker'}, 'blocked anew needs a blocker');
+});
+
 test('keys: one table drives matching, footer hints and the help overlay', () => {
 	assert.equal(commandFor(['triage', 'list'], 'j', {}), 'down');
 	assert.equal(commandFor(['triage', 'list'], '', {downArrow: true}), 'down');

@@ -2,13 +2,14 @@ import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import type {Deps} from '../deps.js';
+import {shellWord} from '../util/shell.js';
 import {parseSince} from '../util/since.js';
 import {projectOf} from '../util/project.js';
 import {listCatalogPage, sessionEntrySchema, subagentCounts, toEntry, type SessionFilter} from './list.js';
 import {searchSessions, snippetReader} from './search.js';
 import {openCatalog} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
-import {resolveTargets, type SourceTarget} from './targets.js';
+import {resolveTargets, typedRootOf, type SourceTarget, type StoreSelection} from './targets.js';
 
 export const catalogStateSchema = lazySchema(() => z.object({scanned: z.number(), unchanged: z.number(), removed: z.number()}));
 
@@ -41,9 +42,7 @@ export const sessionsOutputSchema = lazySchema(() => z.object({
 
 export type SessionsOutput = z.infer<typeof sessionsOutputSchema>;
 
-export type ScopeInput = {
-	readonly source?: string;
-	readonly sourceRoot?: string;
+export type ScopeInput = StoreSelection & {
 	readonly since?: string;
 	/** A project directory; default: the working directory's project. */
 	readonly project?: string;
@@ -146,10 +145,15 @@ function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: numbe
 				...toEntry(match.row, counts.get(`${match.row.source}\u0000${id}`) ?? 0),
 				matches: snippetsFor(match),
 				matched_lines: match.matched,
-				expand: `engi read ${id} --source ${match.row.source} --lines ${match.lines.join(',')}`,
+				expand: `engi read ${id} --source ${match.row.source}${sourceRootArgument(typedRootOf(view.targets, match.row.source, match.row.root))} --lines ${match.lines.join(',')}`,
 			};
 		}),
 		catalog: {scanned: view.report.scanned, unchanged: view.report.unchanged, removed: view.report.removed},
 		warnings: view.warnings,
 	};
+}
+
+/** ` --source-root <dir>` for a printed command, when the session's store was named by one. */
+export function sourceRootArgument(typedRoot: string | undefined): string {
+	return typedRoot === undefined ? '' : ` --source-root ${shellWord(typedRoot)}`;
 }

@@ -5,7 +5,17 @@ import {isSourceId, sourceIds, type AdapterContext, type SourceAdapter} from '..
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 
-export type SourceTarget = {readonly adapter: SourceAdapter; readonly roots: string[]; readonly explicit: boolean};
+export type SourceTarget = {
+	readonly adapter: SourceAdapter;
+	readonly roots: string[];
+	/** The `--source-root` as typed, for the commands engi prints back; none for default roots. */
+	readonly typedRoot?: string;
+};
+
+/** One store or several: `--source` and `--source-root` may each be repeated. */
+export type StoreSelection = {readonly source?: string | readonly string[]; readonly sourceRoot?: string | readonly string[]};
+
+const listOf = (value: string | readonly string[] | undefined): readonly string[] => (value === undefined ? [] : typeof value === 'string' ? [value] : value);
 
 export function adapterContext(deps: Deps): AdapterContext {
 	const home = deps.env['HOME']?.trim();
@@ -13,38 +23,63 @@ export function adapterContext(deps: Deps): AdapterContext {
 }
 
 /**
- * Which stores a command reads: every supported source's default roots, or one `--source`,
- * optionally at an explicit `--source-root` (which needs a concrete source to make sense of).
+ * Which stores a command reads: every supported source's default roots, or the sources named
+ * (`auto` meaning all). Explicit `--source-root`s pair with the `--source`s in order, one each,
+ * so `--source claude --source-root a --source codex --source-root b` reads exactly those two
+ * stores; any other mix is ambiguous and refused.
  */
-export function resolveTargets(input: {source?: string; sourceRoot?: string}, deps: Deps): SourceTarget[] {
-	if (input.source !== undefined && input.source !== 'auto' && !isSourceId(input.source)) {
-		throw new EngiError('invalid_flag_value', `--source: unknown source "${input.source}"`, {hint: `one of: auto, ${sourceIds.join(', ')}`});
+export function resolveTargets(input: StoreSelection, deps: Deps): SourceTarget[] {
+	const named = listOf(input.source);
+	for (const source of named) {
+		if (source !== 'auto' && !isSourceId(source)) {
+			throw new EngiError('invalid_flag_value', `--source: unknown source "${source}"`, {hint: `one of: auto, ${sourceIds.join(', ')}`});
+		}
 	}
 
-	const source = input.source === undefined || input.source === 'auto' ? undefined : input.source;
-	if (input.sourceRoot !== undefined) {
-		if (source === undefined) {
-			throw new EngiError('source_root_needs_source', '--source-root requires --source <tool>', {hint: 'e.g. --source claude --source-root ~/.claude'});
-		}
+	const typedRoots = listOf(input.sourceRoot);
+	if (typedRoots.length > 0) {
+		return explicitTargets(named, typedRoots, deps);
+	}
 
-		const adapter = adapterFor(source);
-		if (!adapter) {
-			throw new EngiError('source_unsupported', `reading ${source} stores is not supported yet`);
-		}
+	const sources = named.includes('auto') ? [] : [...new Set(named)];
+	const context = adapterContext(deps);
+	const adapters = sources.length === 0 ? availableAdapters() : sources.map(source => supportedAdapter(source));
+	return adapters.map(adapter => ({adapter, roots: adapter.defaultRoots(context).filter(root => existsSync(root))}));
+}
 
-		const path = resolve(deps.cwd, input.sourceRoot);
+function supportedAdapter(source: string): SourceAdapter {
+	const adapter = adapterFor(source as SourceAdapter['id']);
+	if (!adapter) {
+		throw new EngiError('source_unsupported', `reading ${source} stores is not supported yet`);
+	}
+
+	return adapter;
+}
+
+function explicitTargets(sources: readonly string[], typedRoots: readonly string[], deps: Deps): SourceTarget[] {
+	if (sources.length === 0) {
+		throw new EngiError('source_root_needs_source', '--source-root requires --source <tool>', {hint: 'e.g. --source claude --source-root ~/.claude'});
+	}
+
+	if (sources.length !== typedRoots.length || sources.includes('auto')) {
+		throw new EngiError('source_root_unpaired', `${typedRoots.length} --source-root for ${sources.length} --source: each --source-root needs its own --source, in the same order`, {
+			hint: 'e.g. --source claude --source-root ~/a/.claude --source codex --source-root ~/b/.codex',
+		});
+	}
+
+	return sources.map((source, index) => {
+		const adapter = supportedAdapter(source);
+		const typed = typedRoots[index]!;
+		const path = resolve(deps.cwd, typed);
 		if (!existsSync(path)) {
 			throw new EngiError('source_root_missing', `--source-root ${path} does not exist`);
 		}
 
-		return [{adapter, roots: adapter.resolveRoot(path), explicit: true}];
-	}
+		return {adapter, roots: adapter.resolveRoot(path), typedRoot: typed};
+	});
+}
 
-	const context = adapterContext(deps);
-	const adapters = source === undefined ? availableAdapters() : [adapterFor(source)].filter((adapter): adapter is SourceAdapter => adapter !== undefined);
-	if (source !== undefined && adapters.length === 0) {
-		throw new EngiError('source_unsupported', `reading ${source} stores is not supported yet`);
-	}
-
-	return adapters.map(adapter => ({adapter, roots: adapter.defaultRoots(context).filter(root => existsSync(root)), explicit: false}));
+/** The `--source-root` a session's store was named by, so a printed command reads the same store. */
+export function typedRootOf(targets: readonly SourceTarget[], source: string, root: string): string | undefined {
+	return targets.find(target => target.adapter.id === source && target.roots.includes(root))?.typedRoot;
 }

@@ -3,6 +3,7 @@ import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
 import type {CatalogRow} from '../catalog/scan.js';
 import {decodeRow} from '../catalog/store.js';
 import {openCatalogView, type CatalogView} from '../catalog/sessions.js';
+import {typedRootOf, type StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 import {normalizeSessionId} from './ids.js';
@@ -12,6 +13,8 @@ export type LocatedSession = {
 	readonly row: CatalogRow;
 	readonly unit: DiscoveredUnit;
 	readonly view: CatalogView;
+	/** The `--source-root` the session's store was named by, if any, for printed commands. */
+	readonly typedRoot: string | undefined;
 };
 
 /** Rebuilds the discovered unit a catalog row was scanned from. */
@@ -34,7 +37,7 @@ export function unitOfRow(row: CatalogRow): DiscoveredUnit {
  * Finds one session by exact id across the stores in scope. No match, several matches (listed
  * with their sources and paths) and an unreadable session are distinct errors.
  */
-export function locateSession(input: {id: string; source?: string; sourceRoot?: string}, deps: Deps): LocatedSession {
+export function locateSession(input: StoreSelection & {id: string}, deps: Deps): LocatedSession {
 	const id = normalizeSessionId(input.id);
 	const view = openCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps);
 	try {
@@ -42,7 +45,8 @@ export function locateSession(input: {id: string; source?: string; sourceRoot?: 
 		const records = scope.length === 0 ? [] : (view.db.prepare(`SELECT * FROM units WHERE (id = ? COLLATE NOCASE) AND (${scope.map(() => '(source = ? AND root = ?)').join(' OR ')}) ORDER BY source, path`).all(id, ...scope.flatMap(entry => [entry.source, entry.root])) as Parameters<typeof decodeRow>[0][]);
 		const rows = records.map(record => decodeRow(record));
 		if (rows.length === 0) {
-			throw new EngiError('session_not_found', `conversation not found: ${id}${input.source ? ` (source ${input.source})` : ''}`, {
+			const sources = typeof input.source === 'string' ? [input.source] : (input.source ?? []);
+			throw new EngiError('session_not_found', `conversation not found: ${id}${sources.length > 0 ? ` (source ${sources.join(', ')})` : ''}`, {
 				hint: 'engi sessions --all-projects lists what engi can see; use --source <tool> --source-root <store> for a store outside the default paths',
 			});
 		}
@@ -60,7 +64,7 @@ export function locateSession(input: {id: string; source?: string; sourceRoot?: 
 		}
 
 		const adapter = adapterFor(row.source as SourceAdapter['id'])!;
-		return {adapter, row, unit: unitOfRow(row), view};
+		return {adapter, row, unit: unitOfRow(row), view, typedRoot: typedRootOf(view.targets, row.source, row.root)};
 	} catch (error) {
 		view.close();
 		throw error;

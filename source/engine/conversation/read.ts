@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import type {SessionEvent} from '../../adapters/events.js';
+import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 import {locateSession, type LocatedSession} from './locate.js';
@@ -33,10 +34,8 @@ export const readOutputSchema = lazySchema(() => z.discriminatedUnion('view', [
 
 export type ReadOutput = z.infer<typeof readOutputSchema>;
 
-export type ReadInput = {
+export type ReadInput = StoreSelection & {
 	readonly id: string;
-	readonly source?: string;
-	readonly sourceRoot?: string;
 	readonly view: View;
 	readonly offset: number;
 	readonly limit: number;

@@ -5,12 +5,14 @@ import {lazySchema} from '../util/lazy-schema.js';
 import {isSourceId} from '../../adapters/types.js';
 import {listNarrowRows} from '../catalog/list.js';
 import {openCatalogView} from '../catalog/sessions.js';
+import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 import {normalizeSessionId} from '../conversation/ids.js';
-import {projectOf} from '../util/project.js';
+import {isLocalDirectory, projectOf} from '../util/project.js';
 import {checkpointDraftSchema, checkpointSchema, type CheckpointDraft} from './checkpoint-schema.js';
-import {appendCheckpoint, checkpointRootOf, checkpointsPath, readCheckpoints} from './checkpoints.js';
+import {applyCheckpointRules} from './checkpoint-rules.js';
+import {appendCheckpoint, checkpointReadRoot, checkpointsPath, checkpointWriteRoot, readCheckpoints} from './checkpoints.js';
 import {checkpointLookup, collectCandidates, defaultSince} from './unfinished.js';
 
 export const checkpointRecordOutputSchema = lazySchema(() => z.object({status: z.literal('recorded'), path: z.string(), inherited: z.array(z.string()), checkpoint: checkpointSchema}));
@@ -30,9 +32,12 @@ function sessionFacts(id: string, deps: Deps): SessionFacts {
 	}
 }
 
-/** The one unfinished candidate of the working directory's project, or an error listing them. */
-export function unambiguousSession(deps: Deps, projectFlag: string | undefined): SessionFacts {
-	const view = openCatalogView({allProjects: false, project: projectFlag, since: defaultSince(deps.now()), includeSubagents: true}, deps);
+/**
+ * The one unfinished candidate of a project (the working directory's unless --project), among
+ * the stores and since the time given (default: yesterday), or an error listing them.
+ */
+export function unambiguousSession(deps: Deps, scope: StoreSelection & {project?: string; since?: string}): SessionFacts {
+	const view = openCatalogView({source: scope.source, sourceRoot: scope.sourceRoot, allProjects: false, project: scope.project, since: scope.since ?? defaultSince(deps.now()), includeSubagents: true}, deps);
 	try {
 		const {candidates} = collectCandidates(view.db, view.filter, deps.now(), checkpointLookup(deps.cwd));
 		const strong = candidates.filter(candidate => candidate.confidence !== 'low');
@@ -83,20 +88,28 @@ async function readDraftFile(file: string, stdin: NodeJS.ReadableStream, cwd: st
 	return parsed.data;
 }
 
-export type RecordInput = CheckpointDraft & {file?: string};
+export type RecordInput = CheckpointDraft & {
+	file?: string;
+	/**
+	 * Where to write when the session's own project is not on this machine and no project was
+	 * named: the dashboard passes its working directory (whose checkpoints it lists) and shows
+	 * the file it wrote. The command line passes none, so there it takes --project.
+	 */
+	fallbackProject?: string;
+};
 
 /**
- * Records a checkpoint: fields not given are inherited from the session's latest checkpoint,
- * the first checkpoint of a session needs an objective, and the session defaults to the one
- * unambiguous unfinished session of the working directory's project.
+ * Records a checkpoint by the rules of applyCheckpointRules. The session defaults to the one
+ * unambiguous unfinished session of the working directory's project; the file is the session's
+ * project's (or --project's), never the working directory's by default.
  */
 export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.ReadableStream, deps: Deps) {
 	const fromFile = input.file === undefined ? {} : await readDraftFile(input.file, stdin, deps.cwd);
-	const defined = Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== undefined && key !== 'file')) as CheckpointDraft;
+	const defined = Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== undefined && key !== 'file' && key !== 'fallbackProject')) as CheckpointDraft;
 	const draft: CheckpointDraft = {...fromFile, ...defined};
-	const facts = draft.session ? sessionFacts(normalizeSessionId(draft.session), deps) : unambiguousSession(deps, draft.project);
-	const root = checkpointRootOf(facts.project, deps.cwd, draft.project);
-	const keys = ['status', 'completed_work', 'current_evidence', 'blockers', 'next_action', 'verification', 'objective'] as const;
+	const facts = draft.session ? sessionFacts(normalizeSessionId(draft.session), deps) : unambiguousSession(deps, {project: draft.project});
+	const here = facts.project !== null && isLocalDirectory(facts.project);
+	const root = checkpointWriteRoot(facts.id, facts.project, deps.cwd, draft.project ?? (here ? undefined : input.fallbackProject));
 	let inherited: string[] = [];
 	// The session's latest checkpoint is read under the project's lock, right before the append.
 	const checkpoint = await appendCheckpoint(root, facts.id, previous => {
@@ -105,32 +118,16 @@ export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.Readabl
 			throw new EngiError('invalid_flag_value', `--source: unknown source "${source}"`);
 		}
 
-		const objective = draft.objective ?? previous?.objective;
-		if (!objective?.trim()) {
-			throw new EngiError('objective_required', `session ${facts.id} has no checkpoint yet; its first checkpoint needs --objective`, {hint: 'e.g. --objective "stream the parser"'});
-		}
-
-		inherited = previous ? keys.filter(key => draft[key] === undefined) : [];
-		return {
-			session: facts.id,
-			source,
-			project: root,
-			status: draft.status ?? previous?.status ?? 'active',
-			objective,
-			completed_work: draft.completed_work ?? previous?.completed_work ?? [],
-			current_evidence: draft.current_evidence ?? previous?.current_evidence ?? [],
-			blockers: draft.blockers ?? previous?.blockers ?? [],
-			next_action: draft.next_action ?? previous?.next_action ?? null,
-			verification: draft.verification ?? previous?.verification ?? null,
-			updated_at: deps.now().toISOString(),
-		};
+		const rules = applyCheckpointRules(draft, previous);
+		inherited = rules.inherited;
+		return {session: facts.id, source, project: root, ...rules.fields, updated_at: deps.now().toISOString()};
 	}, deps);
 	return {status: 'recorded' as const, path: checkpointsPath(root), inherited, checkpoint};
 }
 
 export function showCheckpoint(input: {session?: string; project?: string}, deps: Deps) {
-	const facts = input.session ? sessionFacts(normalizeSessionId(input.session), deps) : unambiguousSession(deps, input.project);
-	const root = checkpointRootOf(facts.project, deps.cwd, input.project);
+	const facts = input.session ? sessionFacts(normalizeSessionId(input.session), deps) : unambiguousSession(deps, {project: input.project});
+	const root = input.project === undefined ? checkpointReadRoot(facts.project, deps.cwd) : projectOf(resolve(deps.cwd, input.project)).root;
 	const checkpoint = readCheckpoints(root).latest.get(facts.id);
 	if (!checkpoint) {
 		throw new EngiError('checkpoint_not_found', `no checkpoint for session ${facts.id} in ${checkpointsPath(root)}`, {hint: 'record one with engi checkpoint record --session <id> --objective <text>'});

@@ -1,4 +1,4 @@
-import {closeSync, existsSync, mkdirSync, openSync, writeFileSync} from 'node:fs';
+import {closeSync, existsSync, mkdirSync, openSync, statSync, writeFileSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import type {Deps} from '../deps.js';
 import {EngiError, writeError} from '../errors.js';
@@ -7,7 +7,7 @@ import {withExclusiveLock} from '../kb/lock.js';
 import {appendDurably, endsWithNewline} from '../util/files.js';
 import {JsonTooDeepError, parseBoundedJson} from '../util/json-depth.js';
 import {decodeLine, forEachLine} from '../util/lines.js';
-import {projectOf} from '../util/project.js';
+import {gitRoot, isLocalDirectory, projectOf} from '../util/project.js';
 import {pauseAt} from '../util/test-pause.js';
 import {utcDate} from '../util/time.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
@@ -17,21 +17,60 @@ export function checkpointsPath(projectRoot: string): string {
 }
 
 /**
- * The project whose checkpoint file holds a session's checkpoints: the --project given, else the
- * session's own recorded project when it exists on this machine, else the working directory's.
- * Writers and readers both ask here, so a checkpoint recorded for a session whose project is
- * absent (a copied transcript) is found again by `unfinished`, `resume` and the dashboard.
+ * Where a session's checkpoints are read: its recorded project's file when that project is on
+ * this machine, else the working directory's project's, which is where `checkpoint record
+ * --project .` put them for a session recorded elsewhere (a copied transcript, another machine).
+ * Checkpoints are found by session id, so looking in the working directory cannot misattribute.
  */
-export function checkpointRootOf(recorded: string | null, cwd: string, projectFlag?: string): string {
+export function checkpointReadRoot(recorded: string | null, cwd: string): string {
+	return recorded && isLocalDirectory(recorded) ? projectOf(recorded).root : projectOf(cwd).root;
+}
+
+/**
+ * Where `checkpoint record` writes: the --project given (an existing directory in a project),
+ * else the session's recorded project when it is on this machine. A session whose project is
+ * unknown or not here needs --project; the working directory is never taken silently.
+ */
+export function checkpointWriteRoot(session: string, recorded: string | null, cwd: string, projectFlag?: string): string {
 	if (projectFlag !== undefined) {
-		return projectOf(resolve(cwd, projectFlag)).root;
+		return projectDirectory(resolve(cwd, projectFlag), projectFlag, recorded);
 	}
 
-	if (recorded && existsSync(recorded)) {
+	if (recorded && isLocalDirectory(recorded)) {
 		return projectOf(recorded).root;
 	}
 
-	return projectOf(cwd).root;
+	throw new EngiError('project_not_here', recorded ? `session ${session} was recorded in ${recorded}, which is not a directory on this machine` : `the project of session ${session} is not known`, {
+		hint: 'say which project keeps its checkpoints with --project <dir> (e.g. --project .)',
+	});
+}
+
+/**
+ * The project root a --project names, refusing anything that is not an existing directory inside
+ * a project (a git work tree, a directory that already keeps `.engi/` checkpoints, or the
+ * session's own recorded directory), so a typo or `--project /etc` never creates `.engi/`.
+ */
+function projectDirectory(path: string, typed: string, recorded: string | null): string {
+	let isDirectory: boolean;
+	try {
+		isDirectory = statSync(path).isDirectory();
+	} catch {
+		throw new EngiError('project_not_found', `--project ${typed}: no such directory (${path})`, {hint: 'pass an existing project directory'});
+	}
+
+	if (!isDirectory) {
+		throw new EngiError('project_not_directory', `--project ${typed}: ${path} is not a directory`, {hint: 'pass the project\'s directory'});
+	}
+
+	const {root} = projectOf(path);
+	const isProject = gitRoot(path) !== undefined || existsSync(join(root, '.engi')) || (recorded !== null && isLocalDirectory(recorded) && projectOf(recorded).root === root);
+	if (!isProject) {
+		throw new EngiError('not_a_project', `--project ${typed}: ${path} is not inside a project (no git work tree, no .engi/)`, {
+			hint: 'pass a directory inside a git work tree, or the session\'s own working directory',
+		});
+	}
+
+	return root;
 }
 
 export type CheckpointFile = {

@@ -5,7 +5,7 @@ import type {Deps} from '../deps.js';
 import {checkpointSchema} from './checkpoint-schema.js';
 import {untrustedNotice} from './brief.js';
 import {reasonsFor, reasonSchema} from './reasons.js';
-import {ambiguousSchema, chooseTarget, engiReadCommand, notFoundSchema, resumeCommands} from './resume.js';
+import {ambiguousSchema, chooseTarget, engiReadCommand, notFoundSchema, resumeCommands, type TargetInput} from './resume.js';
 import {checkpointLookup} from './unfinished.js';
 
 export const pickupOutputSchema = lazySchema(() => z.union([
@@ -32,26 +32,26 @@ export type PickupOutput = z.infer<typeof pickupOutputSchema>;
  * commands that resume it (engi's brief and the tool's own). It runs nothing: the commands are
  * for the person or agent to run.
  */
-export function pickupSession(input: {id?: string; source?: string; sourceRoot?: string; project?: string}, deps: Deps): PickupOutput {
+export function pickupSession(input: TargetInput, deps: Deps): PickupOutput {
 	const target = chooseTarget(input, deps);
 	if ('status' in target) {
 		return target;
 	}
 
-	const located = locateSession({id: target.id, source: target.source, sourceRoot: input.sourceRoot}, deps);
+	const located = locateSession({id: target.id, ...target.stores}, deps);
 	try {
 		const {row} = located;
 		const id = row.summary.id ?? row.key;
 		const checkpoint = checkpointLookup(deps.cwd)(row.summary.project, id);
 		const reasons = reasonsFor(row.tail, checkpoint, false);
 		const lines = [...new Set([row.summary.first_human_line, ...reasons.map(reason => reason.line)].filter((line): line is number => typeof line === 'number'))].sort((a, b) => a - b);
-		const commands = resumeCommands(located, input.sourceRoot);
+		const commands = resumeCommands(located);
 		return {
 			status: 'ok',
 			target: {id, source: row.source, project: row.summary.project ?? 'unknown', title: row.summary.title, modified: row.summary.modified, path: row.path, parent_id: row.summary.parent_id},
 			checkpoint: checkpoint ?? null,
 			reasons,
-			evidence: lines.length === 0 ? [] : [engiReadCommand(located, input.sourceRoot, lines.slice(0, 100))],
+			evidence: lines.length === 0 ? [] : [engiReadCommand(located, lines.slice(0, 100))],
 			resume_command: commands.resume,
 			native_resume_command: commands.native,
 			notice: untrustedNotice,

@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
+import {sourceRootArgument} from '../catalog/sessions.js';
+import type {StoreSelection} from '../catalog/targets.js';
 import {locateSession, type LocatedSession} from '../conversation/locate.js';
 import {readConversation, readOutputSchema, type ReadOutput} from '../conversation/read.js';
 import type {View} from '../conversation/views.js';
@@ -10,6 +12,8 @@ import {buildFullBrief} from './brief.js';
 import {briefSchema, type Brief} from './brief-schema.js';
 import {fitBrief} from './budget.js';
 import {unambiguousSession} from './checkpoint-ops.js';
+import {isLocalDirectory} from '../util/project.js';
+import {shellWord} from '../util/shell.js';
 import {checkpointLookup} from './unfinished.js';
 
 export const ambiguousSchema = lazySchema(() => z.object({
@@ -25,17 +29,27 @@ export const notFoundSchema = lazySchema(() => z.object({status: z.literal('not_
 export const resumeOutputSchema = lazySchema(() => z.union([briefSchema, readOutputSchema, ambiguousSchema, notFoundSchema]));
 export type ResumeOutput = z.infer<typeof resumeOutputSchema>;
 
-export type TargetInput = {readonly id?: string; readonly source?: string; readonly sourceRoot?: string; readonly project?: string};
+export type TargetInput = StoreSelection & {
+	readonly id?: string;
+	/** Without an id: the project whose unfinished session to choose, and since when. */
+	readonly project?: string;
+	readonly since?: string;
+};
+
+/** A chosen session: its id and the stores to find it in. */
+export type Target = {id: string; stores: StoreSelection};
 
 /** An id, or the one unfinished session of the project; ambiguity and absence are answers, not crashes. */
-export function chooseTarget(input: TargetInput, deps: Deps): {id: string; source?: string} | z.infer<typeof ambiguousSchema> | z.infer<typeof notFoundSchema> {
+export function chooseTarget(input: TargetInput, deps: Deps): Target | z.infer<typeof ambiguousSchema> | z.infer<typeof notFoundSchema> {
+	const stores = {source: input.source, sourceRoot: input.sourceRoot};
 	if (input.id) {
-		return {id: input.id, source: input.source};
+		return {id: input.id, stores};
 	}
 
 	try {
-		const facts = unambiguousSession(deps, input.project);
-		return {id: facts.id, source: facts.source ?? input.source};
+		const facts = unambiguousSession(deps, {...stores, project: input.project, since: input.since});
+		// Explicit store roots pair with their sources, so keep the selection whole; else read just the candidate's source.
+		return {id: facts.id, stores: input.sourceRoot === undefined && facts.source ? {source: facts.source} : stores};
 	} catch (error) {
 		if (error instanceof EngiError && (error.code === 'session_ambiguous' || error.code === 'session_required')) {
 			const candidates = (error.details?.['candidates'] ?? []) as z.infer<typeof ambiguousSchema>['candidates'];
@@ -43,22 +57,30 @@ export function chooseTarget(input: TargetInput, deps: Deps): {id: string; sourc
 			// Here the session is named by a positional id, not by --session as for checkpoints.
 			return error.code === 'session_ambiguous'
 				? {status: 'ambiguous', project, count: candidates.length, candidates, message: `${candidates.length} candidate sessions in ${project ?? 'this project'}; name one by id`}
-				: {status: 'not_found', project, message: `no unfinished session in ${project ?? 'this project'} since yesterday; name one by id (engi unfinished --all-projects --since 1w lists them)`};
+				: {status: 'not_found', project, message: `no unfinished session in ${project ?? 'this project'} since ${input.since ?? 'yesterday'}; name one by id, or look further back with --since (engi unfinished --all-projects --since 1w lists them)`};
 		}
 
 		throw error;
 	}
 }
 
-export function engiReadCommand(located: LocatedSession, sourceRoot: string | undefined, lines: number[]): string {
-	const root = sourceRoot ? ` --source-root ${JSON.stringify(sourceRoot)}` : '';
-	return `engi read ${located.row.summary.id ?? located.row.key} --source ${located.row.source}${root} --lines ${lines.join(',')}`;
+export function engiReadCommand(located: LocatedSession, lines: number[]): string {
+	return `engi read ${located.row.summary.id ?? located.row.key} --source ${located.row.source}${sourceRootArgument(located.typedRoot)} --lines ${lines.join(',')}`;
 }
 
-export function resumeCommands(located: LocatedSession, sourceRoot: string | undefined): {resume: string; native: string | null} {
+/**
+ * The commands that continue a session: engi's brief, and the tool's own resume, run from the
+ * session's project (tools such as Claude Code find a session only from its directory) when that
+ * directory is on this machine.
+ */
+export function resumeCommands(located: LocatedSession): {resume: string; native: string | null} {
 	const id = located.row.summary.id ?? located.row.key;
-	const root = sourceRoot ? ` --source-root ${JSON.stringify(sourceRoot)}` : '';
-	return {resume: `engi resume ${id} --source ${located.row.source}${root}`, native: located.adapter.nativeResumeCommand(id, {parentId: located.row.summary.parent_id})};
+	const native = located.adapter.nativeResumeCommand(id, {parentId: located.row.summary.parent_id});
+	const project = located.row.summary.project;
+	return {
+		resume: `engi resume ${id} --source ${located.row.source}${sourceRootArgument(located.typedRoot)}`,
+		native: native && project && isLocalDirectory(project) ? `cd ${shellWord(project)} && ${native}` : native,
+	};
 }
 
 export type ResumeInput = TargetInput & {
@@ -71,9 +93,9 @@ export type ResumeInput = TargetInput & {
 };
 
 /** Builds the budgeted brief of one located session. */
-export async function briefOf(located: LocatedSession, input: {budget: number; exactTokens: boolean; sourceRoot?: string; cwd: string}): Promise<Brief> {
+export async function briefOf(located: LocatedSession, input: {budget: number; exactTokens: boolean; cwd: string}): Promise<Brief> {
 	const checkpoint = checkpointLookup(input.cwd)(located.row.summary.project, located.row.summary.id ?? located.row.key);
-	const full = buildFullBrief(located, checkpoint, resumeCommands(located, input.sourceRoot));
+	const full = buildFullBrief(located, checkpoint, resumeCommands(located));
 	const count = input.exactTokens ? await exactTokenCounter() : estimateTokens;
 	return fitBrief(full, input.budget, count, {
 		exact: input.exactTokens,
@@ -81,7 +103,7 @@ export async function briefOf(located: LocatedSession, input: {budget: number; e
 		expandCommands: lines => {
 			const chunks: string[] = [];
 			for (let index = 0; index < lines.length; index += 100) {
-				chunks.push(engiReadCommand(located, input.sourceRoot, lines.slice(index, index + 100)));
+				chunks.push(engiReadCommand(located, lines.slice(index, index + 100)));
 			}
 
 			return chunks;
@@ -101,13 +123,13 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 	}
 
 	if (input.view !== 'brief') {
-		const page: ReadOutput = readConversation({id: target.id, source: target.source, sourceRoot: input.sourceRoot, view: input.lines ? 'events' : input.view, offset: input.offset ?? 0, limit: input.limit ?? 20, lines: input.lines}, deps);
+		const page: ReadOutput = readConversation({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset ?? 0, limit: input.limit ?? 20, lines: input.lines}, deps);
 		return page;
 	}
 
-	const located = locateSession({id: target.id, source: target.source, sourceRoot: input.sourceRoot}, deps);
+	const located = locateSession({id: target.id, ...target.stores}, deps);
 	try {
-		return await briefOf(located, {budget: input.budget, exactTokens: input.exactTokens, sourceRoot: input.sourceRoot, cwd: deps.cwd});
+		return await briefOf(located, {budget: input.budget, exactTokens: input.exactTokens, cwd: deps.cwd});
 	} finally {
 		located.view.close();
 	}

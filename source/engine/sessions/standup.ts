@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import {openCatalogView} from '../catalog/sessions.js';
+import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {pageTasks} from '../knowledge/tasks.js';
 import {momentOf} from '../knowledge/moment.js';
@@ -8,7 +9,7 @@ import {openIndex} from '../index/open.js';
 import {kbPaths} from '../kb/paths.js';
 import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../util/since.js';
-import {projectOf} from '../util/project.js';
+import {isLocalDirectory, recordedProjectRoot} from '../util/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, type Candidate} from './unfinished.js';
 
@@ -66,7 +67,7 @@ function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[])
  * unfinished (grouped by project), every active or blocked checkpoint with its next action and
  * blockers, and the knowledge base's open tasks.
  */
-export function buildStandup(input: {since?: string; source?: string; rootFlag?: string}, deps: Deps): StandupOutput {
+export function buildStandup(input: {since?: string; source?: StoreSelection['source']; rootFlag?: string}, deps: Deps): StandupOutput {
 	const now = deps.now();
 	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
 	const view = openCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps);
@@ -80,7 +81,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	const rootOf = (project: string) => {
 		let root = roots.get(project);
 		if (root === undefined) {
-			root = projectOf(project).root;
+			root = recordedProjectRoot(project);
 			roots.set(project, root);
 		}
 
@@ -91,7 +92,10 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates;
 		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 		for (const project of recorded) {
-			knownProjects.add(rootOf(project));
+			// Only a project on this machine can keep a checkpoint file.
+			if (isLocalDirectory(project)) {
+				knownProjects.add(rootOf(project));
+			}
 		}
 	} finally {
 		view.close();

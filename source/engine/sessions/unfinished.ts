@@ -5,7 +5,7 @@ import {openCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../util/sqlite.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
-import {checkpointRootOf, readCheckpoints} from './checkpoints.js';
+import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';
 import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
 import type {TailState} from './tail.js';
 
@@ -63,7 +63,7 @@ export function checkpointLookup(cwd: string, latestIn = checkpointFiles()): (pr
 	return (projectPath, session) => {
 		let root = roots.get(projectPath);
 		if (root === undefined) {
-			root = checkpointRootOf(projectPath, cwd);
+			root = checkpointReadRoot(projectPath, cwd);
 			roots.set(projectPath, root);
 		}
 

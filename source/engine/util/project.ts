@@ -1,5 +1,5 @@
-import {existsSync, realpathSync} from 'node:fs';
-import {dirname, join, resolve} from 'node:path';
+import {existsSync, realpathSync, statSync} from 'node:fs';
+import {dirname, isAbsolute, join, resolve} from 'node:path';
 
 /** The nearest ancestor directory (or the directory itself) that holds `.git`, else undefined. */
 export function gitRoot(directory: string): string | undefined {
@@ -36,6 +36,28 @@ export function projectOf(directory: string): {root: string; spellings: string[]
 	}
 
 	return {root, spellings: [...spellings]};
+}
+
+/** True when a recorded working directory is an absolute path of a directory on this machine. */
+export function isLocalDirectory(recorded: string): boolean {
+	if (!isAbsolute(recorded)) {
+		return false;
+	}
+
+	try {
+		return statSync(recorded).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The project a session's recorded working directory stands for: its git root when the
+ * directory is here, else the recorded path exactly as written. A path of another machine
+ * (`C:\…`) or one that no longer exists is never resolved against the directory engi runs in.
+ */
+export function recordedProjectRoot(recorded: string): string {
+	return isLocalDirectory(recorded) ? projectOf(recorded).root : recorded;
 }
 
 /** True when a recorded working directory is the project or inside it. */

@@ -1,3 +1,5 @@
+import {EngiError} from '../../engine/errors.js';
+import {applyCheckpointRules, type CheckpointFields} from '../../engine/sessions/checkpoint-rules.js';
 import {checkpointDraftSchema, checkpointStatuses, type CheckpointDraft, type CheckpointStatus} from '../../engine/sessions/checkpoint-schema.js';
 
 export const formFields = ['objective', 'status', 'next_action', 'blockers', 'verification'] as const;
@@ -11,8 +13,8 @@ export type FormState = {
 	readonly focus: number;
 	readonly error: string | null;
 	readonly saving: boolean;
-	/** No checkpoint exists for the session yet, so nothing can be inherited and an objective is required. */
-	readonly first: boolean;
+	/** The session's latest checkpoint, which fields left empty inherit from; none for a first checkpoint. */
+	readonly previous: Partial<CheckpointFields> | undefined;
 };
 
 export type FormAction =
@@ -24,7 +26,7 @@ export type FormAction =
 	| {type: 'saving'}
 	| {type: 'failed'; error: string};
 
-export function initialForm(session: string, source: string, previous?: {objective: string; status: CheckpointStatus; next_action: string | null; blockers: string[]; verification: string | null}): FormState {
+export function initialForm(session: string, source: string, previous?: Pick<CheckpointFields, 'objective' | 'status' | 'next_action' | 'blockers' | 'verification'> & Partial<CheckpointFields>): FormState {
 	return {
 		session,
 		source,
@@ -33,7 +35,7 @@ export function initialForm(session: string, source: string, previous?: {objecti
 		focus: 0,
 		error: null,
 		saving: false,
-		first: previous === undefined,
+		previous,
 	};
 }
 
@@ -69,7 +71,8 @@ export function formReducer(state: FormState, action: FormAction): FormState {
 
 /**
  * The draft the form would record, checked by the same zod schema as `engi checkpoint record
- * --file`; an error names the field. Empty optional fields are left out so they are inherited.
+ * --file` and the engine's own checkpoint rules; an error names the field. Empty optional
+ * fields are left out so they are inherited.
  */
 export function draftOf(state: FormState): {draft: CheckpointDraft} | {error: string} {
 	const list = (text: string) => text.split(',').map(item => item.trim()).filter(Boolean);
@@ -82,18 +85,20 @@ export function draftOf(state: FormState): {draft: CheckpointDraft} | {error: st
 		...(state.values.blockers.trim() ? {blockers: list(state.values.blockers)} : {}),
 		...(state.values.verification.trim() ? {verification: state.values.verification.trim()} : {}),
 	};
-	if (state.first && candidate.objective === undefined) {
-		return {error: 'objective: the first checkpoint of a session needs an objective'};
-	}
-
 	const parsed = checkpointDraftSchema.safeParse(candidate);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
 		return {error: `${issue?.path.map(String).join('.') || 'checkpoint'}: ${issue?.message ?? 'invalid'}`};
 	}
 
-	if (state.status === 'blocked' && !candidate.blockers) {
-		return {error: 'blockers: a blocked checkpoint needs at least one blocker'};
+	try {
+		applyCheckpointRules(parsed.data, state.previous);
+	} catch (error) {
+		if (error instanceof EngiError) {
+			return {error: error.message};
+		}
+
+		throw error;
 	}
 
 	return {draft: parsed.data};

@@ -58,8 +58,8 @@ export function Triage({client, active, width, height, now, onOpen, onCheckpoint
 					client
 						.recordCheckpoint({session: id, source, status, objective: `marked ${status} from the dashboard`})
 						.then(
-							() => {
-								dispatch({type: 'answered', message: `${id} marked ${status}`});
+							result => {
+								dispatch({type: 'answered', message: `${id} marked ${status} in ${result.path}`});
 								loaded.reload();
 							},
 							(error: unknown) => dispatch({type: 'answered', message: `could not record: ${error instanceof Error ? error.message : String(error)}`}),
