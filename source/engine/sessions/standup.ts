@@ -4,7 +4,7 @@ import {openCatalogView} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import {pageTasks} from '../knowledge/tasks.js';
 import {momentOf} from '../knowledge/moment.js';
-import {openIndex} from '../index/open.js';
+import {withIndex} from '../index/open.js';
 import {kbPaths} from '../kb/paths.js';
 import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../util/since.js';
@@ -39,7 +39,7 @@ function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[]): StandupOutput['tasks'] {
+async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[]): Promise<StandupOutput['tasks']> {
 	let root: string;
 	try {
 		root = resolveRoot(rootFlag, deps).root;
@@ -48,13 +48,11 @@ function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[])
 	}
 
 	try {
-		const index = openIndex(kbPaths(root));
-		try {
+		return await withIndex(kbPaths(root), deps, index => {
+			warnings.push(...index.warnings);
 			const page = pageTasks(index.db, momentOf(deps), {includeTerminal: false, limit: 20, offset: 0});
 			return {root, total: page.total, rows: page.tasks.map(task => ({id: task.id, projects: task.projects, status: task.status, label: task.label, next_action: task.next_action, blockers: task.blockers}))};
-		} finally {
-			index.close();
-		}
+		});
 	} catch (error) {
 		warnings.push(`knowledge base ${root} could not be read: ${error instanceof Error ? error.message : 'error'}`);
 		return null;
@@ -66,7 +64,7 @@ function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[])
  * unfinished (grouped by project), every active or blocked checkpoint with its next action and
  * blockers, and the knowledge base's open tasks.
  */
-export function buildStandup(input: {since?: string; source?: string; rootFlag?: string}, deps: Deps): StandupOutput {
+export async function buildStandup(input: {since?: string; source?: string; rootFlag?: string}, deps: Deps): Promise<StandupOutput> {
 	const now = deps.now();
 	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
 	const view = openCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps);
@@ -132,7 +130,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 			return {project, summary: parts.join('; '), candidates: entry.candidates, checkpoints: entry.checkpoints.sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1))};
 		})
 		.sort((a, b) => b.candidates.length + b.checkpoints.length - (a.candidates.length + a.checkpoints.length) || (a.project < b.project ? -1 : 1));
-	const tasks = openTasks(deps, input.rootFlag, warnings);
+	const tasks = await openTasks(deps, input.rootFlag, warnings);
 	const checkpoints = projects.flatMap(project => project.checkpoints);
 	return {
 		status: 'ok',
