@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import {isSourceId} from '../../adapters/types.js';
 import {listNarrowRows} from '../catalog/list.js';
-import {openCatalogView} from '../catalog/sessions.js';
+import {withCatalogView} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 import {normalizeSessionId} from '../conversation/ids.js';
@@ -21,19 +21,15 @@ type SessionFacts = {id: string; source: string | null; project: string | null};
 
 /** What the catalog knows of a session id (its source and recorded project), if anything. */
 function sessionFacts(id: string, deps: Deps): SessionFacts {
-	const view = openCatalogView({allProjects: true, includeSubagents: true}, deps);
-	try {
+	return withCatalogView({allProjects: true, includeSubagents: true}, deps, view => {
 		const row = listNarrowRows(view.db, view.filter).find(candidate => (candidate.id ?? '').toLowerCase() === id.toLowerCase());
 		return {id, source: row?.source ?? null, project: row?.project ?? null};
-	} finally {
-		view.close();
-	}
+	});
 }
 
 /** The one unfinished candidate of the working directory's project, or an error listing them. */
 export function unambiguousSession(deps: Deps, projectFlag: string | undefined): SessionFacts {
-	const view = openCatalogView({allProjects: false, project: projectFlag, since: defaultSince(deps.now()), includeSubagents: true}, deps);
-	try {
+	return withCatalogView({allProjects: false, project: projectFlag, since: defaultSince(deps.now()), includeSubagents: true}, deps, view => {
 		const {candidates} = collectCandidates(view.db, view.filter, deps.now(), checkpointLookup(deps.cwd));
 		const strong = candidates.filter(candidate => candidate.confidence !== 'low');
 		const chosen = candidates.length === 1 ? candidates : strong.length === 1 ? strong : [];
@@ -45,9 +41,7 @@ export function unambiguousSession(deps: Deps, projectFlag: string | undefined):
 			hint: 'engi unfinished lists the candidates',
 			details: {project: view.projectRoot, candidates: candidates.map(candidate => ({id: candidate.id, source: candidate.source, title: candidate.title, modified: candidate.modified}))},
 		});
-	} finally {
-		view.close();
-	}
+	});
 }
 
 async function readDraftFile(file: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<CheckpointDraft> {

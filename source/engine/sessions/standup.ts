@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
-import {openCatalogView} from '../catalog/sessions.js';
+import {withCatalogView} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import {pageTasks} from '../knowledge/tasks.js';
 import {momentOf} from '../knowledge/moment.js';
@@ -67,9 +67,6 @@ async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: str
 export async function buildStandup(input: {since?: string; source?: string; rootFlag?: string}, deps: Deps): Promise<StandupOutput> {
 	const now = deps.now();
 	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
-	const view = openCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps);
-	const warnings = [...view.warnings];
-	let candidates: Candidate[];
 	const knownProjects = new Set<string>();
 	// Finding a project's root walks up the tree; hundreds of candidates share a few projects.
 	const roots = new Map<string, string>();
@@ -85,15 +82,15 @@ export async function buildStandup(input: {since?: string; source?: string; root
 		return root;
 	};
 
-	try {
-		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates;
+	const {candidates, warnings} = withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps, view => {
+		const found = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates;
 		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 		for (const project of recorded) {
 			knownProjects.add(rootOf(project));
 		}
-	} finally {
-		view.close();
-	}
+
+		return {candidates: found, warnings: [...view.warnings]};
+	});
 
 	const groups = new Map<string, {candidates: Candidate[]; checkpoints: Checkpoint[]}>();
 	const group = (project: string) => {
