@@ -60,10 +60,6 @@ const readMark = (db: Database): Watermark | undefined => {
 	return value === undefined ? undefined : (JSON.parse(value) as Watermark);
 };
 
-/**
- * Opens the derived index and brings it up to date with the journal: nothing to do when the
- * journal's stat is unchanged, only the new lines when it only grew, a rebuild otherwise.
- */
 export type IndexOptions = {
 	readonly forceRebuild?: boolean;
 	/** The journal as just scanned (by the repair pass of `index rebuild`), with its identity then. */
@@ -94,6 +90,11 @@ export async function withIndex<T>(paths: KbPaths, deps: Deps, use: (index: Inde
 	}
 }
 
+/**
+ * Opens the derived index and brings it up to date with the journal: nothing to do when the
+ * journal's stat is unchanged, only the new lines when it only grew, a rebuild otherwise.
+ * A damaged file is recovered as in withIndex; an unwritable `.engi` gets an index in memory.
+ */
 export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}): IndexHandle {
 	requireKnowledgeBase(paths);
 	const opened: {inode: number | null} = {inode: null};
@@ -113,17 +114,17 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 	}
 }
 
-/** What SQLite's own check found, coded as SQLite codes corruption so it is recovered the same way. */
-class DamagedIndex extends Error {
-	readonly code = 'SQLITE_CORRUPT';
-}
-
-/** Opens and refreshes the index file, noting in `opened` which file it was (before any error can stop it). */
 /** Brings an open index up to date again, on the same connection: after this process changed the journal. */
 export function refreshOpenIndex(paths: KbPaths, index: IndexHandle): IndexHandle {
 	return refreshIndex(index.db, paths, {}, index.warnings, index.inode);
 }
 
+/** Damage SQLite's own check found, under SQLite's code for corruption so it is recovered the same way. */
+class DamagedIndex extends Error {
+	readonly code = 'SQLITE_CORRUPT';
+}
+
+/** Opens and refreshes the index file, noting in `opened` which file it was (before any error can stop it). */
 function openOnDisk(paths: KbPaths, options: IndexOptions, warnings: string[], opened: {inode: number | null} = {inode: null}): IndexHandle {
 	opened.inode = statSync(paths.index, {throwIfNoEntry: false})?.ino ?? null;
 	const db = openDatabase(paths.index);

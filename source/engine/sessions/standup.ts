@@ -48,11 +48,12 @@ async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: str
 	}
 
 	try {
-		return await withIndex(kbPaths(root), deps, index => {
-			warnings.push(...index.warnings);
+		const {tasks, indexWarnings} = await withIndex(kbPaths(root), deps, index => {
 			const page = pageTasks(index.db, momentOf(deps), {includeTerminal: false, limit: 20, offset: 0});
-			return {root, total: page.total, rows: page.tasks.map(task => ({id: task.id, projects: task.projects, status: task.status, label: task.label, next_action: task.next_action, blockers: task.blockers}))};
+			return {indexWarnings: index.warnings, tasks: {root, total: page.total, rows: page.tasks.map(task => ({id: task.id, projects: task.projects, status: task.status, label: task.label, next_action: task.next_action, blockers: task.blockers}))}};
 		});
+		warnings.push(...indexWarnings);
+		return tasks;
 	} catch (error) {
 		warnings.push(`knowledge base ${root} could not be read: ${error instanceof Error ? error.message : 'error'}`);
 		return null;
