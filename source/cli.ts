@@ -5,6 +5,17 @@
  */
 declare const __ENGI_VERSION__: string;
 
+// A reader that stops early (`engi sessions | head -c 10`) closes the pipe. What it did not read
+// is not an error: drop the rest quietly (writes to the closed stream fail silently) and end with
+// the command's own exit code, never a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+	stream.on('error', (error: NodeJS.ErrnoException) => {
+		if (error.code !== 'EPIPE') {
+			throw error;
+		}
+	});
+}
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && argv[0] === '--version') {
 	process.stdout.write(`${typeof __ENGI_VERSION__ === 'string' ? __ENGI_VERSION__ : '0.0.0-dev'}\n`);

@@ -6,7 +6,8 @@ import {parseCommandArgs, refuseRepeatedFlags, splitArgv} from './cli/argv.js';
 import {schemaName, type CommandContext, type CommandDefinition, type OutputFormat} from './cli/define.js';
 import {commandHelpText, generalHelpText, renderHelp} from './cli/help.js';
 import {commandGroups, commandTable, groupDefaults} from './commands.js';
-import {asEngiError, printError, printHuman, printJson} from './output/print.js';
+import {takeCacheWarnings} from './engine/cache-notices.js';
+import {asEngiError, printError, printHuman, printJson, printWarning} from './output/print.js';
 import {openScreen} from './cli/open-screen.js';
 
 export type Io = {
@@ -180,6 +181,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		}
 
 		const outcome = await command.run(flags, context);
+		printCacheWarnings(io.stderr, format, outcome.data);
 		if (format === 'json') {
 			printJson(io.stdout, schemaName(command.name), outcome.data);
 		} else {
@@ -193,8 +195,18 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 			io.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
 		}
 
-		printError(io.stderr, format, engiError);
+		printError(io.stderr, format, engiError, takeCacheWarnings());
 		return engiError.exitCode;
+	}
+}
+
+/** What engi did to its own caches during the call (a damaged index rebuilt), unless the output already says so. */
+function printCacheWarnings(stderr: NodeJS.WritableStream, format: OutputFormat, data: unknown): void {
+	const carried = data !== null && typeof data === 'object' && 'warnings' in data && Array.isArray(data.warnings) ? new Set(data.warnings) : new Set();
+	for (const warning of takeCacheWarnings()) {
+		if (!carried.has(warning)) {
+			printWarning(stderr, format, warning);
+		}
 	}
 }
 

@@ -24,22 +24,27 @@ function checks(kb: KbSandbox): {code: number; byName: Record<string, {ok: boole
 	return {code: result.code, byName: Object.fromEntries(output.checks.map((check: {name: string}) => [check.name, check]))};
 }
 
-test('doctor: 0 when clean, 1 for a stale index or missing merge rule, 2 for corruption; never writes', t => {
+test('doctor: 0 when clean, 1 for a rewritten journal or missing merge rule, 2 for corruption; never writes', t => {
 	const kb = makeKb(t);
 	kb.ok(['graph', 'node', '--id', 'p', '--kind', 'Project', '--label', 'P']);
-	kb.ok(['status']);
 	let before = snapshot(kb);
 	const clean = checks(kb);
-	assert.equal(clean.code, 0);
-	assert.deepEqual(Object.keys(clean.byName), ['journal-valid', 'event-ids', 'quarantine-empty', 'index-fresh', 'ref-integrity', 'gitattributes']);
+	assert.equal(clean.code, 0, 'right after a write the index matches the journal');
+	assert.deepEqual(Object.keys(clean.byName), ['journal-valid', 'event-ids', 'quarantine-empty', 'index-integrity', 'index-fresh', 'ref-integrity', 'gitattributes']);
+	assert.equal(clean.byName['index-fresh']!.detail, 'index matches the journal');
 	assert.deepEqual(snapshot(kb), before, 'doctor changed nothing');
 
 	appendFileSync(kb.journal, serializeEvent(prepareEvents([{op: 'node.upsert', payload: {id: 'q', kind: 'Task'}}], new Date())[0]!));
 	before = snapshot(kb);
-	const stale = checks(kb);
-	assert.equal(stale.code, 1);
-	assert.equal(stale.byName['index-fresh']!.severity, 'warning');
+	const behind = checks(kb);
+	assert.equal(behind.code, 0, 'an index that only has new lines to apply is healthy');
+	assert.match(behind.byName['index-fresh']!.detail, /^the journal has \d+ bytes the index has not read yet/);
 	assert.deepEqual(snapshot(kb), before, 'doctor did not refresh the index');
+
+	writeFileSync(kb.journal, readFileSync(kb.journal, 'utf8').split('\n').reverse().join('\n').trimStart() + '\n');
+	const rewritten = checks(kb);
+	assert.equal(rewritten.code, 1);
+	assert.match(rewritten.byName['index-fresh']!.detail, /journal was rewritten/);
 
 	kb.ok(['status']);
 	writeFileSync(join(kb.root, '.gitattributes'), '');
@@ -50,8 +55,11 @@ test('doctor: 0 when clean, 1 for a stale index or missing merge rule, 2 for cor
 	before = snapshot(kb);
 	const broken = checks(kb);
 	assert.equal(broken.code, 2);
-	assert.match(broken.byName['journal-valid']!.detail, /lines that do not parse: 3/);
+	assert.equal(broken.byName['journal-valid']!.detail, 'lines that do not parse: 1 (line 3); a writing command (or engi index rebuild) moves them to .engi/quarantine');
 	assert.deepEqual(snapshot(kb), before);
+	const status = kb.ok(['status']);
+	assert.equal(status.corrupt_lines, 1);
+	assert.ok(status.warnings.includes('journal_corrupt_lines: 1 (line 3); a writing command quarantines them, engi doctor explains'), 'a count, then the line it is');
 });
 
 test('doctor flags hand-written event ids as a warning', t => {
@@ -59,6 +67,6 @@ test('doctor flags hand-written event ids as a warning', t => {
 	writeFileSync(kb.journal, '{"id":"event-x","observed_utc":"2026-01-03T00:00:00Z","op":"node.upsert","payload":{"id":"claim","kind":"Decision"}}\n');
 	const result = checks(kb);
 	assert.equal(result.code, 1);
-	assert.match(result.byName['event-ids']!.detail, /1$/);
+	assert.equal(result.byName['event-ids']!.detail, 'ids that are not the content hash (hand-written or edited lines): 1 (line 1)');
 	assert.equal(kb.ok(['status']).nodes, 1, 'such lines still replay');
 });

@@ -57,7 +57,7 @@ test('query: as-of, include-expired, paging, clamped limits and states', t => {
 	const kb = makeKb(t);
 	seed(kb);
 	const past = '2001-01-01T00:00:00Z';
-	assert.equal(kb.ok(['query', '--q', 'search', '--as-of', past, '--no-local-scan']).state, 'empty', 'nothing had been observed then');
+	assert.equal(kb.ok(['query', '--q', 'search', '--as-of', past]).state, 'empty', 'nothing had been observed then');
 	kb.ok(['graph', 'relate', '--from', 'task:fts', '--edge', 'BELONGS_TO', '--to', 'project:web', '--valid-until', '2002-01-01T00:00:00Z', '--valid-from', '2001-06-01T00:00:00Z']);
 	const now = kb.ok(['query', '--q', 'task:fts']).rows[0];
 	assert.deepEqual(now.linked_projects.map((project: {id: string}) => project.id), ['project:engi'], 'an expired membership is not live');
@@ -79,18 +79,32 @@ test('query: as-of, include-expired, paging, clamped limits and states', t => {
 	assert.match(degraded.reasons.join(' '), /quarantined_lines: 1/);
 });
 
-test('query: with nothing in the graph, a bounded look at file names in Documents and Downloads', t => {
+test('query: only with --local-scan, a bounded look at file names in Documents and Downloads', t => {
 	const kb = makeKb(t);
 	const documents = join(kb.env['HOME']!, 'Documents', 'reports');
 	mkdirSync(documents, {recursive: true});
 	writeFileSync(join(documents, 'Quarterly-Budget-2026.pdf'), 'not read');
+	const deep = join(kb.env['HOME']!, 'Documents', 'a', 'b', 'c');
+	mkdirSync(deep, {recursive: true});
+	writeFileSync(join(deep, 'budget-2026-deep.pdf'), 'below the depth limit');
 	mkdirSync(join(kb.env['HOME']!, 'Downloads'), {recursive: true});
 	writeFileSync(join(kb.env['HOME']!, 'Downloads', 'budget-notes.txt'), 'not read');
-	const result = kb.ok(['query', '--q', 'budget 2026']);
+	const byDefault = kb.run(['query', '--q', 'budget 2026', '--format', 'json']);
+	assert.equal(byDefault.json().unindexed_local_candidates, null, 'personal file names are not looked at unless asked');
+	assert.doesNotMatch(byDefault.stdout + kb.run(['query', '--q', 'budget 2026', '--format', 'human']).stdout, /Quarterly|budget-notes|Documents/);
+	const result = kb.ok(['query', '--q', 'budget 2026', '--local-scan']);
 	assert.equal(result.state, 'empty');
-	assert.deepEqual(result.unindexed_local_candidates.paths, [join(documents, 'Quarterly-Budget-2026.pdf')]);
-	assert.equal(result.unindexed_local_candidates.limits.max_depth, 3);
-	assert.equal(kb.ok(['query', '--q', 'budget 2026', '--no-local-scan']).unindexed_local_candidates, null);
+	assert.deepEqual(result.unindexed_local_candidates.paths, [join(documents, 'Quarterly-Budget-2026.pdf')], 'a name four levels down is beyond the depth limit');
+	assert.deepEqual(result.unindexed_local_candidates.limits, {max_depth: 3, max_entries: 5000, max_results: 25, scanned: 6, truncated: false});
+	const crowded = join(kb.env['HOME']!, 'Downloads', 'crowded');
+	mkdirSync(crowded);
+	for (let index = 0; index < 5100; index++) {
+		writeFileSync(join(crowded, `file-${String(index).padStart(4, '0')}`), '');
+	}
+
+	const capped = kb.ok(['query', '--q', 'budget 2026', '--local-scan']).unindexed_local_candidates.limits;
+	assert.deepEqual([capped.scanned, capped.truncated], [5000, true], 'the scan stops at the entry cap and says so');
+	assert.match(kb.run(['query', '--help']).stdout, /--local-scan/);
 	assert.equal(kb.run(['query', '--format', 'json']).error().code, 'missing_flag');
 });
 

@@ -104,9 +104,9 @@ test('recall: every query whose text occurs verbatim in a document finds that do
 });
 
 test('the same query gives the same answer after the index is rebuilt', async t => {
-	const {paths, query} = await chineseKb(t);
+	const {paths, deps, query} = await chineseKb(t);
 	const before = JSON.stringify(await query('检查点'));
-	const index = openIndex(paths, {forceRebuild: true});
+	const index = openIndex(paths, deps, {forceRebuild: true});
 	index.close();
 	assert.equal(JSON.stringify(await query('检查点')), before);
 });

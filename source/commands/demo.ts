@@ -27,7 +27,7 @@ export default defineCommand({
 				await openScreen('standup', {'all-projects': true}, world.kb, deps, process.stdout);
 			}
 
-			const standup = buildStandup({rootFlag: world.kb}, deps);
+			const standup = await buildStandup({rootFlag: world.kb}, deps);
 			return {data: {directory: flags.keep ? base : null, kept: Boolean(flags.keep), standup}};
 		} finally {
 			if (!flags.keep) {

@@ -14,7 +14,7 @@ export const harvest = defineCommand({
 	needsRoot: true,
 	output: harvestOutputSchema,
 	async run(_flags, context) {
-		const data = checkHarvest(knowledgeBase(context));
+		const data = await checkHarvest(knowledgeBase(context), context.deps);
 		return {data, exitCode: data.counts.invalid + data.counts.secrets > 0 ? 2 : 0};
 	},
 	human: result =>

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {openIndex, readEventCount, requireKnowledgeBase} from '../engine/index/open.js';
+import {readEventCount, requireKnowledgeBase, withIndex} from '../engine/index/open.js';
 import {repairJournal} from '../engine/journal/quarantine.js';
 import {knowledgeBase} from './shared.js';
 
@@ -25,21 +25,23 @@ export default defineCommand({
 		const paths = knowledgeBase(context);
 		requireKnowledgeBase(paths);
 		const repaired = await repairJournal(paths, context.deps);
-		const index = openIndex(paths, {forceRebuild: true, ...(repaired.healthy ? {scanned: repaired.healthy} : {})});
-		try {
-			const count = (sql: string) => index.db.prepare(sql).pluck().get() as number;
-			return {
-				data: {
-					ok: true,
-					events: readEventCount(index.db),
-					nodes: count('SELECT count(*) FROM nodes'),
-					edges: count('SELECT count(*) FROM edges'),
-					quarantined: [...repaired.lines],
-				},
-			};
-		} finally {
-			index.close();
-		}
+		return withIndex(
+			paths,
+			context.deps,
+			index => {
+				const count = (sql: string) => index.db.prepare(sql).pluck().get() as number;
+				return {
+					data: {
+						ok: true,
+						events: readEventCount(index.db),
+						nodes: count('SELECT count(*) FROM nodes'),
+						edges: count('SELECT count(*) FROM edges'),
+						quarantined: [...repaired.lines],
+					},
+				};
+			},
+			{forceRebuild: true, ...(repaired.healthy ? {scanned: repaired.healthy} : {})},
+		);
 	},
 	human: result => [`index\trebuilt`, `events\t${result.events}`, `nodes\t${result.nodes}`, `edges\t${result.edges}`, ...result.quarantined.map(line => `quarantined\tline ${line.line}\t${line.reason}`)].join('\n'),
 });

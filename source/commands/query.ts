@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
+import {localScanLimits} from '../engine/knowledge/local-scan.js';
 import {queryKnowledge} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, tsv} from '../output/text.js';
@@ -51,8 +52,8 @@ function renderHuman(result: QueryOutput): string {
 export default defineCommand({
 	name: 'query',
 	summary: 'search the knowledge base by id or text (English and Chinese alike)',
-	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--no-local-scan]',
-	examples: ['engi query --q "streaming parser"', 'engi query --q task:fts --view evidence', 'engi query --q 方鸿渐 --view hits --limit 5'],
+	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan]',
+	examples: ['engi query --q "streaming parser"', 'engi query --q task:fts --view evidence', 'engi query --q 方鸿渐 --view hits --limit 5', 'engi query --q "q3 report" --local-scan'],
 	options: {
 		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)'},
 		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history'},
@@ -60,7 +61,7 @@ export default defineCommand({
 		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed'},
 		...pagingOptions,
 		limit: {...pagingOptions.limit, description: `rows per page (default 20, at most ${maxLimit})`},
-		'no-local-scan': {type: 'boolean', description: 'when nothing matches, do not look at file names in ~/Documents and ~/Downloads'},
+		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`},
 	},
 	flags: z.object({
 		q: textFlag(),
@@ -69,7 +70,7 @@ export default defineCommand({
 		'include-expired': z.optional(z.boolean()),
 		limit: z.optional(intFlag(1, Number.MAX_SAFE_INTEGER)),
 		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-		'no-local-scan': z.optional(z.boolean()),
+		'local-scan': z.optional(z.boolean()),
 	}),
 	needsRoot: true,
 	output: queryOutputSchema,
@@ -86,7 +87,7 @@ export default defineCommand({
 				limit: Math.min(requested, maxLimit),
 				truncated: requested > maxLimit,
 				offset: flags.offset ?? 0,
-				localScan: !flags['no-local-scan'],
+				localScan: Boolean(flags['local-scan']),
 			},
 			context.deps,
 		);

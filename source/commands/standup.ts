@@ -60,7 +60,7 @@ export default defineCommand({
 	output: standupOutputSchema,
 	screen: 'standup',
 	async run(flags, context) {
-		return {data: buildStandup({since: flags.since, source: flags.source, rootFlag: context.rootFlag}, context.deps)};
+		return {data: await buildStandup({since: flags.since, source: flags.source, rootFlag: context.rootFlag}, context.deps)};
 	},
 	human: renderHuman,
 });

@@ -14,7 +14,7 @@ export default defineCommand({
 	needsRoot: true,
 	output: statusOutputSchema,
 	async run(_flags, context) {
-		return {data: getStatus(knowledgeBase(context), context.deps)};
+		return {data: await getStatus(knowledgeBase(context), context.deps)};
 	},
 	human: result =>
 		[

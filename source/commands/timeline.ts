@@ -16,7 +16,7 @@ export default defineCommand({
 	needsRoot: true,
 	output: timelineOutputSchema,
 	async run(flags, context) {
-		return {data: getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit ?? 100, offset: flags.offset ?? 0})};
+		return {data: await getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit ?? 100, offset: flags.offset ?? 0}, context.deps)};
 	},
 	human: result =>
 		[

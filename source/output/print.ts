@@ -13,11 +13,19 @@ export function printHuman(stream: NodeJS.WritableStream, text: string): void {
 	}
 }
 
-/** The error envelope: JSON on stderr for agents, two plain lines for people. */
-export function printError(stream: NodeJS.WritableStream, format: OutputFormat, error: EngiError): void {
+/** A diagnostic beside a result: one JSON line on stderr for agents, one plain line for people. */
+export function printWarning(stream: NodeJS.WritableStream, format: OutputFormat, warning: string): void {
+	stream.write(format === 'json' ? `${JSON.stringify({warning})}\n` : `engi: warning: ${warning}\n`);
+}
+
+/**
+ * The error envelope: JSON on stderr for agents, two plain lines for people. Warnings noted
+ * before the failure ride inside the envelope, so stderr stays one JSON document.
+ */
+export function printError(stream: NodeJS.WritableStream, format: OutputFormat, error: EngiError, warnings: readonly string[] = []): void {
 	if (format === 'json') {
 		stream.write(
-			JSON.stringify({error: {code: error.code, message: error.message, hint: error.hint ?? null, ...(error.details ?? {})}}) + '\n',
+			JSON.stringify({error: {code: error.code, message: error.message, hint: error.hint ?? null, ...(error.details ?? {}), ...(warnings.length > 0 ? {warnings} : {})}}) + '\n',
 		);
 		return;
 	}
@@ -32,6 +40,10 @@ export function printError(stream: NodeJS.WritableStream, format: OutputFormat, 
 		for (const candidate of candidates.slice(0, 20)) {
 			stream.write(`  ${typeof candidate === 'string' ? candidate : JSON.stringify(candidate)}\n`);
 		}
+	}
+
+	for (const warning of warnings) {
+		printWarning(stream, format, warning);
 	}
 }
 

@@ -93,7 +93,7 @@ test('a journal that cannot be read is journal_unreadable', t => {
 	assert.match(denied.error().message, /EACCES/);
 });
 
-test('a full disk under the index is a typed error, not a bug', t => {
+test('a full disk under the index: reads answer from an index in memory, writes are a typed error', t => {
 	const mount = mountTmpfs(t, 16);
 	if (!mount) {
 		return;
@@ -104,7 +104,16 @@ test('a full disk under the index is a typed error, not a bug', t => {
 	writeFileSync(kb.journal, prepareEvents(drafts, new Date()).map(event => serializeEvent(event)).join(''));
 	fillDisk(mount, 0);
 
+	const before = readFileSync(kb.journal);
 	const status = kb.run(['status', '--format', 'json']);
-	assert.equal(status.code, 1, status.stdout);
-	assert.ok(['disk_full', 'io_error'].includes(status.error().code), status.stderr);
+	assert.equal(status.code, 0, status.stderr);
+	const document = status.json();
+	assert.equal(document.nodes, 4000);
+	assert.equal(document.index.in_memory, true);
+	assert.ok(document.warnings.some((warning: string) => warning.startsWith('index_unwritable')), document.warnings.join('\n'));
+
+	const write = writeNode(kb, 'one-more');
+	assert.equal(write.code, 1, write.stdout);
+	assert.ok(['disk_full', 'io_error', 'write_failed'].includes(write.error().code), write.stderr);
+	assert.deepEqual(readFileSync(kb.journal), before, 'the journal is left exactly as it was');
 });

@@ -44,7 +44,7 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 
 	// A query is answered as of the moment it runs: the CLI is asked about the screen's moment.
 	const answered = plain(await client.query('flaky')) as {as_of: string};
-	assert.deepEqual(answered, cli(['query', '--q', 'flaky', '--view', 'context', '--limit', '50', '--no-local-scan', '--as-of', answered.as_of, '--root', world.kb]), 'query: the screen\'s data differs from engi query');
+	assert.deepEqual(answered, cli(['query', '--q', 'flaky', '--view', 'context', '--limit', '50', '--as-of', answered.as_of, '--root', world.kb]), 'query: the screen\'s data differs from engi query');
 
 	// The triage screen takes every candidate at once (it virtualises); the CLI pages at 500.
 	const triage = plain(await client.unfinished()) as {candidates: unknown[]; total: number};

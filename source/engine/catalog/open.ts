@@ -1,31 +1,68 @@
-import {chmodSync, mkdirSync} from 'node:fs';
+import {chmodSync, mkdirSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
+import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
 import {systemErrorCode} from '../errors.js';
 import {cacheDirectory} from '../kb/paths.js';
 import {dropAllTables} from '../index/schema.js';
-import {migrate, openDatabase, type Database} from '../util/sqlite.js';
+import {isCorruptDatabase, migrate, openDatabase, type Database} from '../util/sqlite.js';
 import {catalogMigrations} from './schema.js';
 
 export type CatalogHandle = {readonly db: Database; readonly path: string | null; readonly warnings: string[]};
 
+const catalogPath = (deps: Deps) => join(cacheDirectory(deps), 'catalog.sqlite');
+
 /**
- * Opens the session catalog in the user's cache directory. A cache that cannot be written (a
+ * Opens the session catalog in the user's cache directory. A catalog that is not a database
+ * (truncated, overwritten) is built again from scratch; a cache that cannot be written (a
  * read-only home, a full disk) degrades to an in-memory catalog for this call, with a warning.
  */
 export function openCatalog(deps: Deps): CatalogHandle {
-	const directory = cacheDirectory(deps);
-	const path = join(directory, 'catalog.sqlite');
 	try {
-		// The catalog holds titles and a word index of private transcripts: owner-only.
-		mkdirSync(directory, {recursive: true, mode: 0o700});
-		const db = openDatabase(path);
+		return openOnDisk(deps, []);
+	} catch (error) {
+		return isCorruptDatabase(error) ? replaceDamagedCatalog(deps, error) : inMemoryCatalog(deps, error, []);
+	}
+}
+
+function openOnDisk(deps: Deps, warnings: string[]): CatalogHandle {
+	const path = catalogPath(deps);
+	// The catalog holds titles and a word index of private transcripts: owner-only.
+	mkdirSync(cacheDirectory(deps), {recursive: true, mode: 0o700});
+	const db = openDatabase(path);
+	try {
 		chmodSync(path, 0o600);
 		migrate(db, catalogMigrations, dropAllTables);
-		return {db, path, warnings: []};
+		return {db, path, warnings};
 	} catch (error) {
-		const db = openDatabase(':memory:');
-		migrate(db, catalogMigrations, dropAllTables);
-		return {db, path: null, warnings: [`catalog_unwritable: ${path} could not be used (${systemErrorCode(error) ?? 'error'}); this call read every session from scratch`]};
+		db.close();
+		throw error;
 	}
+}
+
+/**
+ * The catalog was found damaged (on opening it, or on reading a bad page): delete it and start
+ * a new one. It holds nothing the stores cannot give again, and a damaged word index of private
+ * transcripts is better gone than kept aside.
+ */
+export function replaceDamagedCatalog(deps: Deps, damage: unknown): CatalogHandle {
+	const path = catalogPath(deps);
+	const warning = `catalog_corrupt: ${path} was damaged (${systemErrorCode(damage) ?? 'error'}); deleted it and read every session again`;
+	noteCacheWarning(warning);
+	try {
+		for (const suffix of ['', '-wal', '-shm']) {
+			rmSync(`${path}${suffix}`, {force: true});
+		}
+
+		return openOnDisk(deps, [warning]);
+	} catch (error) {
+		return inMemoryCatalog(deps, error, [warning]);
+	}
+}
+
+/** A catalog for this call only, when the one on disk cannot be used. */
+export function inMemoryCatalog(deps: Deps, error: unknown, warnings: readonly string[]): CatalogHandle {
+	const db = openDatabase(':memory:');
+	migrate(db, catalogMigrations, dropAllTables);
+	return {db, path: null, warnings: [...warnings, `catalog_unwritable: ${catalogPath(deps)} could not be used (${systemErrorCode(error) ?? 'error'}); this call read every session from scratch`]};
 }

@@ -1,11 +1,13 @@
-import {copyFileSync, existsSync, mkdtempSync, rmSync, statSync, type Stats} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {existsSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 'node:fs';
+import {basename, join} from 'node:path';
+import {noteCacheWarning} from '../cache-notices.js';
+import type {Deps} from '../deps.js';
 import {EngiError, systemErrorCode} from '../errors.js';
 import type {KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
-import {migrate, openDatabase, type Database} from '../util/sqlite.js';
+import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../util/sqlite.js';
+import {canonicalUtc} from '../util/time.js';
 import {createApplier} from './apply.js';
 import {clearIndexTables, createEventIndexes, dropEventIndexes, dropIndexTables, indexMigrations} from './schema.js';
 import {fingerprint, onlyGrew, statUnchanged, type Watermark} from './watermark.js';
@@ -27,6 +29,8 @@ export type IndexHandle = {
 	readonly warnings: string[];
 	/** True when `.engi` was not writable and the index lives in memory for this call only. */
 	readonly inMemory: boolean;
+	/** The inode of the index file this handle opened (null in memory): a recovery moves aside only the file that failed. */
+	readonly inode: number | null;
 	close(): void;
 };
 
@@ -51,47 +55,172 @@ function statOrUndefined(path: string): Stats | undefined {
 	}
 }
 
-const unwritableCodes = new Set(['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_READONLY_DIRECTORY', 'SQLITE_PERM', 'SQLITE_AUTH', 'EACCES', 'EROFS', 'EPERM']);
-
-function isUnwritable(error: unknown): boolean {
-	const code = systemErrorCode(error) ?? '';
-	return unwritableCodes.has(code) || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN');
-}
-
 const readMark = (db: Database): Watermark | undefined => {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'watermark'`).pluck().get() as string | undefined;
 	return value === undefined ? undefined : (JSON.parse(value) as Watermark);
 };
 
-/**
- * Opens the derived index and brings it up to date with the journal: nothing to do when the
- * journal's stat is unchanged, only the new lines when it only grew, a rebuild otherwise.
- */
 export type IndexOptions = {
 	readonly forceRebuild?: boolean;
 	/** The journal as just scanned (by the repair pass of `index rebuild`), with its identity then. */
 	readonly scanned?: ScannedJournal;
 };
 
-export function openIndex(paths: KbPaths, options: IndexOptions = {}): IndexHandle {
-	requireKnowledgeBase(paths);
-	let db: Database | undefined;
+/**
+ * Runs `use` over the up-to-date index. The index is a cache any command may refresh (see
+ * README "On disk"): a damaged file is moved aside and rebuilt from the journal, whether the
+ * damage shows when it is opened or only when `use` reads a bad page, and then `use` runs once
+ * more on the new index. Nothing is checked in advance, so the warm path pays nothing for this.
+ * `use` must not append to the journal before its last read of the index.
+ */
+export async function withIndex<T>(paths: KbPaths, deps: Deps, use: (index: IndexHandle) => T | Promise<T>, options: IndexOptions = {}): Promise<T> {
+	let index = openIndex(paths, deps, options);
 	try {
-		db = openDatabase(paths.index);
-		return refreshIndex(db, paths, options, [], false);
+		return await use(index);
 	} catch (error) {
-		db?.close();
-		if (!isUnwritable(error)) {
+		if (!isCorruptDatabase(error) || index.inode === null) {
+			throw error;
+		}
+
+		index.close();
+		index = recoverIndex(paths, deps, options, error, index.inode);
+		return await use(index);
+	} finally {
+		index.close();
+	}
+}
+
+/**
+ * Opens the derived index and brings it up to date with the journal: nothing to do when the
+ * journal's stat is unchanged, only the new lines when it only grew, a rebuild otherwise.
+ * A damaged file is recovered as in withIndex; an unwritable `.engi` gets an index in memory.
+ */
+export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}): IndexHandle {
+	requireKnowledgeBase(paths);
+	const opened: {inode: number | null} = {inode: null};
+	try {
+		return openOnDisk(paths, options, [], opened);
+	} catch (error) {
+		if (isCorruptDatabase(error)) {
+			return recoverIndex(paths, deps, options, error, opened.inode);
+		}
+
+		if (!cannotWrite(error)) {
 			throw error;
 		}
 
 		// A read-only knowledge base (a mounted backup, a shared checkout) still answers reads.
-		const warning = `index_unwritable: ${paths.index} cannot be written (${systemErrorCode(error) ?? 'error'}); built a temporary in-memory index`;
-		return refreshIndex(openDatabase(':memory:'), paths, options, [warning], true);
+		return inMemory(paths, options, [`index_unwritable: ${paths.index} cannot be written (${systemErrorCode(error) ?? 'error'}); built a temporary in-memory index`]);
 	}
 }
 
-function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warnings: string[], inMemory: boolean): IndexHandle {
+/** Brings an open index up to date again, on the same connection: after this process changed the journal. */
+export function refreshOpenIndex(paths: KbPaths, index: IndexHandle): IndexHandle {
+	return refreshIndex(index.db, paths, {}, index.warnings, index.inode);
+}
+
+/** Damage SQLite's own check found, under SQLite's code for corruption so it is recovered the same way. */
+class DamagedIndex extends Error {
+	readonly code = 'SQLITE_CORRUPT';
+}
+
+/** Opens and refreshes the index file, noting in `opened` which file it was (before any error can stop it). */
+function openOnDisk(paths: KbPaths, options: IndexOptions, warnings: string[], opened: {inode: number | null} = {inode: null}): IndexHandle {
+	opened.inode = statSync(paths.index, {throwIfNoEntry: false})?.ino ?? null;
+	const db = openDatabase(paths.index);
+	try {
+		opened.inode ??= statSync(paths.index).ino;
+		if (options.forceRebuild) {
+			// A rebuild reuses the file: damage in pages it never reads (free pages, say) would outlive it.
+			const verdict = db.pragma('quick_check(1)', {simple: true}) as string;
+			if (verdict !== 'ok') {
+				throw new DamagedIndex(`quick_check: ${verdict}`);
+			}
+		}
+
+		return refreshIndex(db, paths, options, warnings, opened.inode);
+	} catch (error) {
+		db.close();
+		throw error;
+	}
+}
+
+function inMemory(paths: KbPaths, options: IndexOptions, warnings: string[]): IndexHandle {
+	return refreshIndex(openDatabase(':memory:'), paths, options, warnings, null);
+}
+
+/** A damaged index: move it aside, build a new one from the journal (in memory if `.engi` cannot be written), and say so. */
+function recoverIndex(paths: KbPaths, deps: Deps, options: IndexOptions, error: unknown, inode: number | null): IndexHandle {
+	const damage = `${systemErrorCode(error) ?? 'error'}: ${error instanceof Error ? error.message : 'unreadable'}`;
+	let aside: string | undefined;
+	try {
+		aside = setAsideIndex(paths, deps, inode);
+	} catch (moveError) {
+		if (!cannotWrite(moveError)) {
+			throw moveError;
+		}
+
+		const warning = `index_corrupt: ${paths.index} is damaged (${damage}) and cannot be moved aside (${systemErrorCode(moveError) ?? 'error'}); built a temporary in-memory index`;
+		noteCacheWarning(warning);
+		return inMemory(paths, options, [warning]);
+	}
+
+	const warning = aside
+		? `index_corrupt: ${paths.index} was damaged (${damage}); moved it to ${basename(aside)} and rebuilt the index from the journal`
+		: `index_corrupt: ${paths.index} was damaged (${damage}); another engi had already replaced it`;
+	noteCacheWarning(warning);
+	try {
+		return openOnDisk(paths, options, [warning]);
+	} catch (retryError) {
+		if (!cannotWrite(retryError)) {
+			throw retryError;
+		}
+
+		return inMemory(paths, options, [warning, `index_unwritable: ${paths.index} cannot be written (${systemErrorCode(retryError) ?? 'error'}); built a temporary in-memory index`]);
+	}
+}
+
+/** Where damaged indexes are moved: beside the index, under a name the knowledge base's .gitignore (`.engi/index.sqlite-*`) already covers. */
+const asidePrefix = 'index.sqlite-corrupt-';
+
+/**
+ * Renames the damaged index (and its WAL, which belongs to it and must not be replayed into a
+ * new file) to `index.sqlite-corrupt-<utc>`, and drops its -shm. Undefined when the file is no
+ * longer the one that failed: another process recovered first.
+ */
+function setAsideIndex(paths: KbPaths, deps: Deps, inode: number | null): string | undefined {
+	const current = statSync(paths.index, {throwIfNoEntry: false});
+	if (!current || (inode !== null && current.ino !== inode)) {
+		return undefined;
+	}
+
+	const stamp = join(paths.engi, `${asidePrefix}${canonicalUtc(deps.now()).replaceAll(/[-:]/g, '')}`);
+	let aside = stamp;
+	for (let n = 2; existsSync(aside); n++) {
+		aside = `${stamp}-${n}`; // Damaged twice within a second: keep both.
+	}
+
+	renameSync(paths.index, aside);
+	if (existsSync(`${paths.index}-wal`)) {
+		renameSync(`${paths.index}-wal`, `${aside}-wal`);
+	}
+
+	rmSync(`${paths.index}-shm`, {force: true});
+	return aside;
+}
+
+/** Indexes moved aside after damage, oldest first: kept for inspection, safe to delete. */
+export function setAsideIndexes(paths: KbPaths): string[] {
+	try {
+		return readdirSync(paths.engi)
+			.filter(name => name.startsWith(asidePrefix) && !name.endsWith('-wal'))
+			.sort();
+	} catch {
+		return [];
+	}
+}
+
+function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warnings: string[], inode: number | null): IndexHandle {
 	try {
 		migrate(db, indexMigrations, dropIndexTables);
 		const stats = statOrUndefined(paths.journal);
@@ -165,7 +294,7 @@ function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warni
 			}
 		}
 
-		return {db, refresh, rebuildReason, applied, corrupt, unterminatedTail, warnings, inMemory, close: () => db.close()};
+		return {db, refresh, rebuildReason, applied, corrupt, unterminatedTail, warnings, inMemory: inode === null, inode, close: () => db.close()};
 	} catch (error) {
 		db.close();
 		throw error;
@@ -173,36 +302,25 @@ function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warni
 }
 
 /**
- * Opens a private copy of the index, for doctor. Even a read-only SQLite connection to a WAL
- * database creates its -shm and -wal files, and doctor promises to change nothing at all in the
- * knowledge base. Undefined when there is no index. The copy is removed when closed.
+ * Opens the index read-only where it lies, for doctor, which promises to change nothing in the
+ * knowledge base: no copy, no lock, no -wal or -shm file made. When another connection has the
+ * index open (its -wal and -shm exist), a plain read-only connection shares them and sees what
+ * that one committed; otherwise the file is opened immutable. Undefined when there is no index.
  */
-export function openIndexCopy(paths: KbPaths): {db: Database; close(): void} | undefined {
+export function openIndexReadOnly(paths: KbPaths): Database | undefined {
 	if (!existsSync(paths.index)) {
 		return undefined;
 	}
 
-	const directory = mkdtempSync(join(tmpdir(), 'engi-doctor-'));
-	const remove = () => rmSync(directory, {recursive: true, force: true});
-	try {
-		const copy = join(directory, 'index.sqlite');
-		copyFileSync(paths.index, copy);
-		if (existsSync(`${paths.index}-wal`)) {
-			copyFileSync(`${paths.index}-wal`, `${copy}-wal`);
+	if (existsSync(`${paths.index}-wal`) && existsSync(`${paths.index}-shm`)) {
+		try {
+			return openDatabase(paths.index, {readonly: true, fileMustExist: true});
+		} catch {
+			// A WAL left by a crashed writer needs a writer to recover it; look at the file as it is.
 		}
-
-		const db = openDatabase(copy, {readonly: false, fileMustExist: true});
-		return {
-			db,
-			close() {
-				db.close();
-				remove();
-			},
-		};
-	} catch (error) {
-		remove();
-		throw error;
 	}
+
+	return openImmutable(paths.index);
 }
 
 export {readMark as readWatermark};

@@ -82,3 +82,9 @@ export function scanJournal(path: string, from: {offset: number; line: number} =
 
 	return {events, corrupt, unterminatedTail, unknownOps, endOffset: end.offset, nextLine: end.nextLine};
 }
+
+/** "2 (lines 3, 7)": how many lines, then which (the first ten), so neither is read as the other. */
+export function countedLines(lines: readonly number[]): string {
+	const which = lines.length <= 10 ? lines.join(', ') : `${lines.slice(0, 10).join(', ')} and ${lines.length - 10} more`;
+	return `${lines.length} (${lines.length === 1 ? 'line' : 'lines'} ${which})`;
+}

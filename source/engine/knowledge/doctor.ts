@@ -4,14 +4,15 @@ import type {Deps} from '../deps.js';
 import type {ExitCode} from '../errors.js';
 import {isLocation} from '../graph/kinds.js';
 import {isEdgeLive, replayInMemory} from '../graph/replay.js';
-import {openIndexCopy, readWatermark, requireKnowledgeBase} from '../index/open.js';
+import {openIndexReadOnly, readWatermark, requireKnowledgeBase, setAsideIndexes} from '../index/open.js';
 import {indexMigrations} from '../index/schema.js';
-import {statUnchanged} from '../index/watermark.js';
+import {onlyGrew, statUnchanged} from '../index/watermark.js';
 import {eventId} from '../journal/canonical.js';
 import {countQuarantined} from '../journal/quarantine.js';
-import {scanJournal} from '../journal/scan.js';
+import {countedLines, scanJournal} from '../journal/scan.js';
 import {gitattributesLine} from '../kb/init.js';
 import type {KbPaths} from '../kb/paths.js';
+import type {Database} from '../util/sqlite.js';
 import {canonicalUtc} from '../util/time.js';
 
 export const doctorOutputSchema = z.object({
@@ -27,10 +28,6 @@ const ok = (name: string, detail: string): Check => ({name, ok: true, severity: 
 const warn = (name: string, detail: string): Check => ({name, ok: false, severity: 'warning', detail});
 const corrupt = (name: string, detail: string): Check => ({name, ok: false, severity: 'corruption', detail});
 
-function listLines(lines: readonly number[]): string {
-	return lines.length <= 10 ? lines.join(', ') : `${lines.slice(0, 10).join(', ')} and ${lines.length - 10} more`;
-}
-
 /**
  * Checks a knowledge base and changes nothing: it reads the journal itself rather than through
  * the writer, and opens the index read-only. Exit 0 clean, 1 warnings, 2 corruption.
@@ -43,14 +40,14 @@ export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; ex
 	checks.push(
 		badLines.length === 0
 			? ok('journal-valid', `${scan.events.length} events${scan.unterminatedTail ? `; line ${scan.unterminatedTail.line} lacks its newline` : ''}`)
-			: corrupt('journal-valid', `lines that do not parse: ${listLines(badLines)}; a writing command (or engi index rebuild) moves them to .engi/quarantine`),
+			: corrupt('journal-valid', `lines that do not parse: ${countedLines(badLines)}; a writing command (or engi index rebuild) moves them to .engi/quarantine`),
 	);
 
 	const mismatched = scan.events.filter(({event}) => event.id !== eventId(event.op, event.payload)).map(({line}) => line);
 	checks.push(
 		mismatched.length === 0
 			? ok('event-ids', 'every event id is the hash of its content')
-			: warn('event-ids', `ids that are not the content hash (hand-written or edited lines): ${listLines(mismatched)}`),
+			: warn('event-ids', `ids that are not the content hash (hand-written or edited lines): ${countedLines(mismatched)}`),
 	);
 
 	const quarantine = countQuarantined(paths);
@@ -62,7 +59,7 @@ export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; ex
 				: warn('quarantine-empty', `${quarantine.lines} quarantined lines in ${quarantine.files.join(', ')}; inspect and re-append what is worth keeping`),
 	);
 
-	checks.push(checkIndex(paths));
+	checks.push(...checkIndex(paths));
 
 	const now = canonicalUtc(deps.now());
 	const {nodes, edges} = replayInMemory(scan.events);
@@ -83,30 +80,73 @@ export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; ex
 	return {output: {root: paths.root, checks, exit_code: exitCode}, exitCode};
 }
 
-function checkIndex(paths: KbPaths) {
-	let copy;
+const describe = (error: unknown) => (error instanceof Error ? error.message : 'error');
+
+/**
+ * The index, checked where it lies and read-only: SQLite's full integrity check (which no other
+ * command pays for), then whether it is of this version and how far it has read the journal.
+ * An index that only has new lines to apply is healthy: the next read applies them.
+ */
+function checkIndex(paths: KbPaths): Check[] {
+	const aside = setAsideIndexes(paths);
+	const asideNote = aside.length === 0 ? '' : `; indexes set aside after damage, safe to delete once inspected: ${aside.join(', ')}`;
+	let db: Database | undefined;
 	try {
-		copy = openIndexCopy(paths);
+		db = openIndexReadOnly(paths);
 	} catch (error) {
-		return warn('index-fresh', `index cannot be opened (${error instanceof Error ? error.message : 'error'}); engi index rebuild recreates it`);
+		return [warn('index-integrity', `index cannot be opened (${describe(error)}); the next command that reads it moves it aside and rebuilds it from the journal${asideNote}`), warn('index-fresh', 'not checked: the index cannot be opened')];
 	}
 
-	if (!copy) {
-		return ok('index-fresh', 'no index yet; the next read builds it');
+	if (!db) {
+		const none = 'no index yet; the next read builds it';
+		return [aside.length === 0 ? ok('index-integrity', none) : warn('index-integrity', `${none}${asideNote}`), ok('index-fresh', none)];
 	}
 
-	const {db} = copy;
+	try {
+		return [checkIntegrity(db, asideNote), checkFresh(db, paths)];
+	} finally {
+		db.close();
+	}
+}
+
+function checkIntegrity(db: Database, asideNote: string): Check {
+	let problems: string[];
+	try {
+		// One row per problem, though a row may hold several lines under a "*** in database main ***" banner.
+		problems = (db.pragma('integrity_check(10)') as Array<{integrity_check: string}>)
+			.flatMap(row => row.integrity_check.split('\n'))
+			.map(line => line.trim())
+			.filter(line => line !== '' && !line.startsWith('***'));
+	} catch (error) {
+		problems = [describe(error)];
+	}
+
+	if (problems.length !== 1 || problems[0] !== 'ok') {
+		return warn('index-integrity', `index fails SQLite's integrity check (${problems.slice(0, 3).join('; ')}); engi index rebuild moves it aside and builds a new one from the journal${asideNote}`);
+	}
+
+	return asideNote === '' ? ok('index-integrity', 'SQLite integrity check passed') : warn('index-integrity', `SQLite integrity check passed${asideNote}`);
+}
+
+function checkFresh(db: Database, paths: KbPaths): Check {
 	try {
 		const version = db.pragma('user_version', {simple: true}) as number;
 		if (version !== indexMigrations.at(-1)!.version) {
 			return warn('index-fresh', `index schema ${version} is out of date; the next read rebuilds it`);
 		}
 
+		const mark = readWatermark(db);
 		const stats = existsSync(paths.journal) ? statSync(paths.journal) : undefined;
-		return statUnchanged(readWatermark(db), stats) ? ok('index-fresh', 'index matches the journal') : warn('index-fresh', 'index is behind the journal; the next read refreshes it');
+		if (statUnchanged(mark, stats)) {
+			return ok('index-fresh', 'index matches the journal');
+		}
+
+		if (mark && stats && onlyGrew(paths.journal, mark, stats)) {
+			return ok('index-fresh', `the journal has ${stats.size - mark.bytes} bytes the index has not read yet; the next read applies them`);
+		}
+
+		return warn('index-fresh', 'the journal was rewritten since the index was built; the next read rebuilds the index');
 	} catch (error) {
-		return warn('index-fresh', `index cannot be read (${error instanceof Error ? error.message : 'error'}); engi index rebuild recreates it`);
-	} finally {
-		copy.close();
+		return warn('index-fresh', `index cannot be read (${describe(error)}); the next command that reads it moves it aside and rebuilds it from the journal`);
 	}
 }

@@ -2,8 +2,7 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
-import {openIndex, requireKnowledgeBase} from '../index/open.js';
-import type {EventDraft} from '../journal/append.js';
+import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import type {Database} from '../util/sqlite.js';
 import {harvestFileSchema, planHarvest, type PlannedFile} from './harvest.js';
@@ -62,10 +61,9 @@ function validatePlanned(db: Database, planned: PlannedFile[], allowDangling: bo
 }
 
 /** `engi harvest --check`: what ingest would do with each staged note. Reads only. */
-export function checkHarvest(paths: KbPaths) {
+export async function checkHarvest(paths: KbPaths, deps: Deps) {
 	requireKnowledgeBase(paths);
-	const index = openIndex(paths);
-	try {
+	return withIndex(paths, deps, index => {
 		const files = planHarvest(index.db, paths, {redact: false});
 		validatePlanned(index.db, files, false);
 		return {
@@ -73,9 +71,7 @@ export function checkHarvest(paths: KbPaths) {
 			counts: {new: count(files, 'new'), changed: count(files, 'changed'), unchanged: count(files, 'unchanged'), invalid: count(files, 'invalid'), secrets: count(files, 'secrets')},
 			files: files.map(({drafts: _drafts, ...file}) => file),
 		};
-	} finally {
-		index.close();
-	}
+	});
 }
 
 /**
@@ -86,18 +82,13 @@ export function checkHarvest(paths: KbPaths) {
 export async function ingestHarvest(paths: KbPaths, options: {redact: boolean; allowDangling: boolean}, deps: Deps): Promise<IngestOutput> {
 	requireKnowledgeBase(paths);
 	let planned: PlannedFile[] = [];
-	const accepted: PlannedFile[] = [];
+	const isAccepted = (file: PlannedFile) => file.status === 'new' || file.status === 'changed';
 	const result = await writeEvents(paths, deps, index => {
 		planned = planHarvest(index.db, paths, {redact: options.redact});
 		validatePlanned(index.db, planned, options.allowDangling);
-		const drafts: EventDraft[] = [];
-		for (const file of planned.filter(candidate => candidate.status === 'new' || candidate.status === 'changed')) {
-			drafts.push(...file.drafts);
-			accepted.push(file);
-		}
-
-		return drafts;
+		return planned.filter(isAccepted).flatMap(file => file.drafts);
 	});
+	const accepted = planned.filter(isAccepted);
 	return {
 		inbox: paths.harvest,
 		appended: result.events.length,

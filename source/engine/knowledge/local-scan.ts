@@ -2,12 +2,14 @@ import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Deps} from '../deps.js';
 
-const limits = {maxDepth: 3, maxEntries: 5000, maxResults: 25};
+export const localScanLimits = {maxDepth: 3, maxEntries: 5000, maxResults: 25} as const;
 
 /**
- * When the graph knows nothing, a bounded look at file names in ~/Documents and ~/Downloads:
- * names only (no file is opened), every query word must appear in the name, and the limits
- * are reported so an empty answer is understood as "not found within these bounds".
+ * When the graph knows nothing and `query --local-scan` asks for it (never by default: the
+ * names of personal files are private), a bounded look at file names in ~/Documents and
+ * ~/Downloads: names only (no file is opened, no symlink followed), every query word must
+ * appear in the name, and the limits are reported so an empty answer is understood as "not
+ * found within these bounds".
  */
 export function scanLocalFiles(words: readonly string[], deps: Deps) {
 	const home = deps.env['HOME'];
@@ -25,7 +27,7 @@ export function scanLocalFiles(words: readonly string[], deps: Deps) {
 		}
 
 		for (const entry of entries) {
-			if (scanned >= limits.maxEntries || paths.length >= limits.maxResults) {
+			if (scanned >= localScanLimits.maxEntries || paths.length >= localScanLimits.maxResults) {
 				truncated = true;
 				return;
 			}
@@ -37,7 +39,7 @@ export function scanLocalFiles(words: readonly string[], deps: Deps) {
 				paths.push(path);
 			}
 
-			if (entry.isDirectory() && depth < limits.maxDepth && !entry.name.startsWith('.')) {
+			if (entry.isDirectory() && depth < localScanLimits.maxDepth && !entry.name.startsWith('.')) {
 				visit(path, depth + 1);
 			}
 		}
@@ -47,5 +49,5 @@ export function scanLocalFiles(words: readonly string[], deps: Deps) {
 		visit(root, 1);
 	}
 
-	return {roots, paths, limits: {max_depth: limits.maxDepth, max_entries: limits.maxEntries, max_results: limits.maxResults, scanned, truncated}};
+	return {roots, paths, limits: {max_depth: localScanLimits.maxDepth, max_entries: localScanLimits.maxEntries, max_results: localScanLimits.maxResults, scanned, truncated}};
 }

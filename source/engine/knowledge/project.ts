@@ -3,7 +3,7 @@ import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
 import {edgesTouching, getNode, type Moment} from '../graph/read.js';
 import type {Database} from '../util/sqlite.js';
-import {openIndex} from '../index/open.js';
+import {withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {historyEntrySchema, nodeHistory} from './history.js';
 import {momentOf} from './moment.js';
@@ -68,13 +68,12 @@ export type ProjectInput = {
  * actions and blockers, paged; `evidence` adds terminal tasks and each task's journal history;
  * `full` renders one project as a readable page.
  */
-export function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): ProjectOutput {
+export async function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): Promise<ProjectOutput> {
 	if (input.view === 'full' && !input.id) {
 		throw new EngiError('project_id_required', '--view full requires a project id', {hint: 'engi project <id> --view full'});
 	}
 
-	const index = openIndex(paths);
-	try {
+	return withIndex(paths, deps, index => {
 		const db = index.db;
 		const moment = momentOf(deps);
 		const project = input.id ? resolveProject(db, input.id) : undefined;
@@ -120,9 +119,7 @@ export function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): Pro
 				history: nodeHistory(db, task.id),
 			})),
 		};
-	} finally {
-		index.close();
-	}
+	});
 }
 
 function renderProjectPage(id: string, label: string | null, tasks: TaskRecord[], db: Database, moment: Moment): string {

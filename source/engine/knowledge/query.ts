@@ -1,7 +1,7 @@
 import type {Deps} from '../deps.js';
 import type {ExitCode} from '../errors.js';
 import {edgesTouching, getNode, type Moment} from '../graph/read.js';
-import {openIndex, requireKnowledgeBase, type IndexHandle} from '../index/open.js';
+import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
 import {sha256Hex} from '../util/hash.js';
 import {countQuarantined} from '../journal/quarantine.js';
@@ -109,76 +109,78 @@ export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: De
 	requireKnowledgeBase(paths);
 	const moment = momentOf(deps, input.asOf, input.includeExpired);
 	const base = {q: input.q, as_of: moment.asOf, include_expired: input.includeExpired, offset: input.offset, limit: input.limit, truncated: input.truncated};
-	let index: IndexHandle;
+	// Only an index that cannot be opened makes the answer "unavailable"; a failure past that is an error.
+	let opened = false;
 	try {
-		index = openIndex(paths);
+		return await withIndex(paths, deps, async index => {
+			opened = true;
+			const db = index.db;
+			const reasons: string[] = [];
+			if (index.rebuildReason === 'journal_rewritten') {
+				reasons.push('index_rebuilt_during_call: the journal was rewritten since the index was built');
+			}
+
+			if (index.corrupt.length > 0) {
+				reasons.push(`journal_lines_unreadable: ${index.corrupt.length} line(s) await quarantine and were not searched`);
+			}
+
+			const quarantined = countQuarantined(paths).lines;
+			if (quarantined > 0) {
+				reasons.push(`quarantined_lines: ${quarantined} journal line(s) are in quarantine and were not searched`);
+			}
+
+			const ranked: Ranked[] = [];
+			const literal = input.q.trim();
+			if (literal && existsAt(db, literal, moment)) {
+				ranked.push({id: literal, score: 1, why: 'literal_match'});
+			}
+
+			const plan = planQuery(input.q, vocabularyOf(db, 'node_fts'));
+			if (plan) {
+				let matches = rankedFromFts(searchIndex(db, plan.match));
+				if (matches.length === 0 && ranked.length === 0) {
+					const prefixed = searchIndex(db, plan.prefixMatch).map(row => row.id);
+					matches = prefixed.length > 0 ? await rerank(db, input.q, prefixed) : [];
+				}
+
+				for (const match of matches) {
+					if (match.id !== literal && existsAt(db, match.id, moment)) {
+						ranked.push(match);
+					}
+				}
+			}
+
+			const page = ranked.slice(input.offset, input.offset + input.limit);
+			const state = reasons.length > 0 ? 'degraded' : ranked.length > 0 ? 'ok' : 'empty';
+			const common = {...base, state, reasons, total: ranked.length, next_offset: input.offset + page.length < ranked.length ? input.offset + page.length : null, warnings: index.warnings} as const;
+			const local = ranked.length === 0 && input.localScan && input.view !== 'evidence' ? scanLocalFiles(plan?.terms.map(term => term.text) ?? [], deps) : null;
+			if (input.view === 'hits') {
+				const hits: Hit[] = page.map(item => {
+					const node = getNode(db, item.id, moment)!;
+					return {node_id: item.id, kind: node.kind, score: item.score, why: item.why, label: node.label};
+				});
+				return {output: {view: 'hits', ...common, hits, unindexed_local_candidates: local}, exitCode: 0};
+			}
+
+			if (input.view === 'evidence') {
+				const candidates = page.map(item => {
+					const node = getNode(db, item.id, moment)!;
+					return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: sha256Hex(canonicalJson(node.payload)), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
+				});
+				return {output: {view: 'evidence', ...common, candidates}, exitCode: 0};
+			}
+
+			const expand = ['engi', 'query', '--q', input.q, '--view', 'evidence', '--as-of', moment.asOf, '--offset', String(input.offset), '--limit', String(input.limit), ...(input.includeExpired ? ['--include-expired'] : [])];
+			return {output: {view: 'context', ...common, rows: page.map(item => contextRow(db, item, moment)), expand, unindexed_local_candidates: local}, exitCode: 0};
+		});
 	} catch (error) {
+		if (opened) {
+			throw error;
+		}
+
 		const reason = `index_unavailable: ${error instanceof Error ? error.message : 'error'}`;
 		const empty = {...base, state: 'unavailable' as const, reasons: [reason], total: 0, next_offset: null, warnings: []};
 		const output: QueryOutput = input.view === 'evidence' ? {view: 'evidence', ...empty, candidates: []} : input.view === 'hits' ? {view: 'hits', ...empty, hits: [], unindexed_local_candidates: null} : {view: 'context', ...empty, rows: [], expand: [], unindexed_local_candidates: null};
 		return {output, exitCode: 2};
-	}
-
-	try {
-		const db = index.db;
-		const reasons: string[] = [];
-		if (index.rebuildReason === 'journal_rewritten') {
-			reasons.push('index_rebuilt_during_call: the journal was rewritten since the index was built');
-		}
-
-		if (index.corrupt.length > 0) {
-			reasons.push(`journal_lines_unreadable: ${index.corrupt.length} line(s) await quarantine and were not searched`);
-		}
-
-		const quarantined = countQuarantined(paths).lines;
-		if (quarantined > 0) {
-			reasons.push(`quarantined_lines: ${quarantined} journal line(s) are in quarantine and were not searched`);
-		}
-
-		const ranked: Ranked[] = [];
-		const literal = input.q.trim();
-		if (literal && existsAt(db, literal, moment)) {
-			ranked.push({id: literal, score: 1, why: 'literal_match'});
-		}
-
-		const plan = planQuery(input.q, vocabularyOf(db, 'node_fts'));
-		if (plan) {
-			let matches = rankedFromFts(searchIndex(db, plan.match));
-			if (matches.length === 0 && ranked.length === 0) {
-				const prefixed = searchIndex(db, plan.prefixMatch).map(row => row.id);
-				matches = prefixed.length > 0 ? await rerank(db, input.q, prefixed) : [];
-			}
-
-			for (const match of matches) {
-				if (match.id !== literal && existsAt(db, match.id, moment)) {
-					ranked.push(match);
-				}
-			}
-		}
-
-		const page = ranked.slice(input.offset, input.offset + input.limit);
-		const state = reasons.length > 0 ? 'degraded' : ranked.length > 0 ? 'ok' : 'empty';
-		const common = {...base, state, reasons, total: ranked.length, next_offset: input.offset + page.length < ranked.length ? input.offset + page.length : null, warnings: index.warnings} as const;
-		const local = ranked.length === 0 && input.localScan && input.view !== 'evidence' ? scanLocalFiles(plan?.terms.map(term => term.text) ?? [], deps) : null;
-		if (input.view === 'hits') {
-			const hits: Hit[] = page.map(item => {
-				const node = getNode(db, item.id, moment)!;
-				return {node_id: item.id, kind: node.kind, score: item.score, why: item.why, label: node.label};
-			});
-			return {output: {view: 'hits', ...common, hits, unindexed_local_candidates: local}, exitCode: 0};
-		}
-
-		if (input.view === 'evidence') {
-			const candidates = page.map(item => {
-				const node = getNode(db, item.id, moment)!;
-				return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: sha256Hex(canonicalJson(node.payload)), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
-			});
-			return {output: {view: 'evidence', ...common, candidates}, exitCode: 0};
-		}
-
-		const expand = ['engi', 'query', '--q', input.q, '--view', 'evidence', '--as-of', moment.asOf, '--offset', String(input.offset), '--limit', String(input.limit), ...(input.includeExpired ? ['--include-expired'] : [])];
-		return {output: {view: 'context', ...common, rows: page.map(item => contextRow(db, item, moment)), expand, unindexed_local_candidates: local}, exitCode: 0};
-	} finally {
-		index.close();
 	}
 }

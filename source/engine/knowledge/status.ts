@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {liveEdgeCondition} from '../graph/read.js';
-import {openIndex, readEventCount} from '../index/open.js';
+import {readEventCount, withIndex} from '../index/open.js';
 import {countQuarantined} from '../journal/quarantine.js';
+import {countedLines} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
 import {momentOf} from './moment.js';
 
@@ -25,15 +26,14 @@ export const statusOutputSchema = z.object({
 export type StatusOutput = z.infer<typeof statusOutputSchema>;
 
 /** Counts of the knowledge base as of now: nodes, live edges, distinct events, quarantined lines. */
-export function getStatus(paths: KbPaths, deps: Deps): StatusOutput {
-	const index = openIndex(paths);
-	try {
+export async function getStatus(paths: KbPaths, deps: Deps): Promise<StatusOutput> {
+	return withIndex(paths, deps, index => {
 		const live = liveEdgeCondition(momentOf(deps));
 		const count = (sql: string, ...params: unknown[]) => index.db.prepare(sql).pluck().get(...params) as number;
 		const quarantine = countQuarantined(paths);
 		const warnings = [...index.warnings];
 		if (index.corrupt.length > 0) {
-			warnings.push(`journal_corrupt_lines: ${index.corrupt.map(line => line.line).join(', ')} (a writing command quarantines them; engi doctor explains)`);
+			warnings.push(`journal_corrupt_lines: ${countedLines(index.corrupt.map(line => line.line))}; a writing command quarantines them, engi doctor explains`);
 		}
 
 		return {
@@ -46,7 +46,5 @@ export function getStatus(paths: KbPaths, deps: Deps): StatusOutput {
 			index: {refresh: index.refresh, in_memory: index.inMemory},
 			warnings,
 		};
-	} finally {
-		index.close();
-	}
+	});
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import {openIndex} from '../index/open.js';
+import type {Deps} from '../deps.js';
+import {withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 
 export const timelineOutputSchema = z.object({
@@ -39,9 +40,8 @@ function summarize(op: string, payload: Record<string, unknown>): string {
 }
 
 /** Journal events in file order, optionally only those observed in a period such as `2026-09`. */
-export function getTimeline(paths: KbPaths, input: {prefix?: string; limit: number; offset: number}): TimelineOutput {
-	const index = openIndex(paths);
-	try {
+export async function getTimeline(paths: KbPaths, input: {prefix?: string; limit: number; offset: number}, deps: Deps): Promise<TimelineOutput> {
+	return withIndex(paths, deps, index => {
 		const where = input.prefix ? `WHERE observed_utc LIKE ? ESCAPE '\\'` : '';
 		const params = input.prefix ? [input.prefix.replaceAll(/[\\%_]/g, match => `\\${match}`) + '%'] : [];
 		const total = index.db.prepare(`SELECT count(*) FROM events ${where}`).pluck().get(...params) as number;
@@ -62,7 +62,5 @@ export function getTimeline(paths: KbPaths, input: {prefix?: string; limit: numb
 				duplicate: row.duplicate === 1,
 			})),
 		};
-	} finally {
-		index.close();
-	}
+	});
 }

@@ -1,5 +1,6 @@
+import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {openIndex, requireKnowledgeBase, type IndexHandle} from '../index/open.js';
+import {refreshOpenIndex, requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {appendEvents, type EventDraft} from '../journal/append.js';
 import {repairJournal, type RepairResult} from '../journal/quarantine.js';
 import type {JournalLine} from '../journal/schema.js';
@@ -18,7 +19,9 @@ export type WriteResult = {
 /**
  * The one path by which commands add knowledge: bring the index up to date, quarantine any
  * corrupt lines it found (a writing command may mend the journal; readers only report), run
- * the caller's checks against the graph, then append.
+ * the caller's checks against the graph, append, and apply the new lines to the index so it
+ * matches the journal when the command ends. `build` runs again if the index turns out damaged
+ * while it reads (the index is rebuilt first), so it must not keep state between calls.
  */
 export async function writeEvents(
 	paths: KbPaths,
@@ -26,13 +29,12 @@ export async function writeEvents(
 	build: (index: IndexHandle) => EventDraft[],
 ): Promise<WriteResult> {
 	requireKnowledgeBase(paths);
-	let index = openIndex(paths);
-	let quarantined: RepairResult['lines'] = [];
-	try {
+	return withIndex(paths, deps, async opened => {
+		let index = opened;
+		let quarantined: RepairResult['lines'] = [];
 		if (index.corrupt.length > 0 || index.unterminatedTail !== undefined) {
-			index.close();
 			quarantined = (await repairJournal(paths, deps)).lines;
-			index = openIndex(paths);
+			index = refreshOpenIndex(paths, index);
 		}
 
 		const drafts = build(index);
@@ -43,8 +45,15 @@ export async function writeEvents(
 			quarantined = [...quarantined, ...repaired.lines];
 		}
 
+		if (events.length > 0 || repaired) {
+			try {
+				refreshOpenIndex(paths, index);
+			} catch (error) {
+				// The events are in the journal, which is what counts; the next read catches the index up.
+				noteCacheWarning(`index_behind: the index could not take this write (${error instanceof Error ? error.message : 'error'}); the next read applies it`);
+			}
+		}
+
 		return {events, unchanged, quarantined};
-	} finally {
-		index.close();
-	}
+	});
 }

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import {isSourceId} from '../../adapters/types.js';
 import {listNarrowRows} from '../catalog/list.js';
-import {openCatalogView} from '../catalog/sessions.js';
+import {withCatalogView} from '../catalog/sessions.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
@@ -23,13 +23,10 @@ type SessionFacts = {id: string; source: string | null; project: string | null};
 
 /** What the catalog knows of a session id (its source and recorded project), if anything. */
 function sessionFacts(id: string, deps: Deps): SessionFacts {
-	const view = openCatalogView({allProjects: true, includeSubagents: true}, deps);
-	try {
+	return withCatalogView({allProjects: true, includeSubagents: true}, deps, view => {
 		const row = listNarrowRows(view.db, view.filter).find(candidate => (candidate.id ?? '').toLowerCase() === id.toLowerCase());
 		return {id, source: row?.source ?? null, project: row?.project ?? null};
-	} finally {
-		view.close();
-	}
+	});
 }
 
 /**
@@ -37,8 +34,7 @@ function sessionFacts(id: string, deps: Deps): SessionFacts {
  * the stores and since the time given (default: yesterday), or an error listing them.
  */
 export function unambiguousSession(deps: Deps, scope: StoreSelection & {project?: string; since?: string}): SessionFacts {
-	const view = openCatalogView({source: scope.source, sourceRoot: scope.sourceRoot, allProjects: false, project: scope.project, since: scope.since ?? defaultSince(deps.now()), includeSubagents: true}, deps);
-	try {
+	return withCatalogView({source: scope.source, sourceRoot: scope.sourceRoot, allProjects: false, project: scope.project, since: scope.since ?? defaultSince(deps.now()), includeSubagents: true}, deps, view => {
 		const {candidates} = collectCandidates(view.db, view.filter, deps.now(), checkpointLookup(deps.cwd));
 		const strong = candidates.filter(candidate => candidate.confidence !== 'low');
 		const chosen = candidates.length === 1 ? candidates : strong.length === 1 ? strong : [];
@@ -50,9 +46,7 @@ export function unambiguousSession(deps: Deps, scope: StoreSelection & {project?
 			hint: 'engi unfinished lists the candidates',
 			details: {project: view.projectRoot, candidates: candidates.map(candidate => ({id: candidate.id, source: candidate.source, title: candidate.title, modified: candidate.modified}))},
 		});
-	} finally {
-		view.close();
-	}
+	});
 }
 
 async function readDraftFile(file: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<CheckpointDraft> {

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
-import {openCatalogView} from '../catalog/sessions.js';
+import {withCatalogView} from '../catalog/sessions.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {pageTasks} from '../knowledge/tasks.js';
 import {momentOf} from '../knowledge/moment.js';
-import {openIndex} from '../index/open.js';
+import {withIndex} from '../index/open.js';
 import {kbPaths} from '../kb/paths.js';
 import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../util/since.js';
@@ -40,7 +40,7 @@ function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[]): StandupOutput['tasks'] {
+async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[]): Promise<StandupOutput['tasks']> {
 	let root: string;
 	try {
 		root = resolveRoot(rootFlag, deps).root;
@@ -49,13 +49,12 @@ function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[])
 	}
 
 	try {
-		const index = openIndex(kbPaths(root));
-		try {
+		const {tasks, indexWarnings} = await withIndex(kbPaths(root), deps, index => {
 			const page = pageTasks(index.db, momentOf(deps), {includeTerminal: false, limit: 20, offset: 0});
-			return {root, total: page.total, rows: page.tasks.map(task => ({id: task.id, projects: task.projects, status: task.status, label: task.label, next_action: task.next_action, blockers: task.blockers}))};
-		} finally {
-			index.close();
-		}
+			return {indexWarnings: index.warnings, tasks: {root, total: page.total, rows: page.tasks.map(task => ({id: task.id, projects: task.projects, status: task.status, label: task.label, next_action: task.next_action, blockers: task.blockers}))}};
+		});
+		warnings.push(...indexWarnings);
+		return tasks;
 	} catch (error) {
 		warnings.push(`knowledge base ${root} could not be read: ${error instanceof Error ? error.message : 'error'}`);
 		return null;
@@ -67,12 +66,9 @@ function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[])
  * unfinished (grouped by project), every active or blocked checkpoint with its next action and
  * blockers, and the knowledge base's open tasks.
  */
-export function buildStandup(input: {since?: string; source?: StoreSelection['source']; rootFlag?: string}, deps: Deps): StandupOutput {
+export async function buildStandup(input: {since?: string; source?: StoreSelection['source']; rootFlag?: string}, deps: Deps): Promise<StandupOutput> {
 	const now = deps.now();
 	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
-	const view = openCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps);
-	const warnings = [...view.warnings];
-	let candidates: Candidate[];
 	const knownProjects = new Set<string>();
 	// Finding a project's root walks up the tree; hundreds of candidates share a few projects.
 	const roots = new Map<string, string>();
@@ -88,8 +84,8 @@ export function buildStandup(input: {since?: string; source?: StoreSelection['so
 		return root;
 	};
 
-	try {
-		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates;
+	const {candidates, warnings} = withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps, view => {
+		const found = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates;
 		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 		for (const project of recorded) {
 			// Only a project on this machine can keep a checkpoint file.
@@ -97,9 +93,9 @@ export function buildStandup(input: {since?: string; source?: StoreSelection['so
 				knownProjects.add(rootOf(project));
 			}
 		}
-	} finally {
-		view.close();
-	}
+
+		return {candidates: found, warnings: [...view.warnings]};
+	});
 
 	const groups = new Map<string, {candidates: Candidate[]; checkpoints: Checkpoint[]}>();
 	const group = (project: string) => {
@@ -136,7 +132,7 @@ export function buildStandup(input: {since?: string; source?: StoreSelection['so
 			return {project, summary: parts.join('; '), candidates: entry.candidates, checkpoints: entry.checkpoints.sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1))};
 		})
 		.sort((a, b) => b.candidates.length + b.checkpoints.length - (a.candidates.length + a.checkpoints.length) || (a.project < b.project ? -1 : 1));
-	const tasks = openTasks(deps, input.rootFlag, warnings);
+	const tasks = await openTasks(deps, input.rootFlag, warnings);
 	const checkpoints = projects.flatMap(project => project.checkpoints);
 	return {
 		status: 'ok',

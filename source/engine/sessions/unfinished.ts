@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import {listNarrowRows, type NarrowRow, type SessionFilter} from '../catalog/list.js';
-import {openCatalogView, type ScopeInput} from '../catalog/sessions.js';
+import {withCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../util/sqlite.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
@@ -168,8 +168,7 @@ export type UnfinishedInput = ScopeInput & {limit: number; offset: number};
 export function listUnfinished(input: UnfinishedInput, deps: Deps): UnfinishedOutput {
 	const now = deps.now();
 	const since = input.since ?? defaultSince(now);
-	const view = openCatalogView({...input, since, includeSubagents: true}, deps);
-	try {
+	return withCatalogView({...input, since, includeSubagents: true}, deps, view => {
 		const {total, candidates: page} = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd), {offset: input.offset, limit: input.limit});
 		return {
 			status: 'ok',
@@ -180,7 +179,5 @@ export function listUnfinished(input: UnfinishedInput, deps: Deps): UnfinishedOu
 			candidates: page,
 			warnings: view.warnings,
 		};
-	} finally {
-		view.close();
-	}
+	});
 }

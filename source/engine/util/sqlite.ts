@@ -1,5 +1,6 @@
 import {closeSync, existsSync, openSync} from 'node:fs';
 import {createRequire} from 'node:module';
+import {pathToFileURL} from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 
 export type Database = BetterSqlite3.Database;
@@ -12,6 +13,9 @@ let addonPath: string | null | undefined;
 
 /** better-sqlite3 is a native addon; load it on first use so commands that never query skip it. */
 export function sqlite(): DatabaseConstructor {
+	// The addon reads this once, when it loads: `file:` URIs are how a database is opened
+	// `immutable` (see openImmutable). Plain paths, all engi ever passes otherwise, are unaffected.
+	process.env['SQLITE_USE_URI'] ??= '1';
 	constructor ??= createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
 	return constructor;
 }
@@ -55,6 +59,36 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
 	}
 
 	return db;
+}
+
+/**
+ * Opens a database file read-only as it stands, without taking locks or creating its -wal and
+ * -shm files beside it (a read-only connection to a WAL database makes both, and cannot remove
+ * them). Only for a file nothing is writing: the WAL, if any, is not read.
+ */
+export function openImmutable(path: string): Database {
+	return openDatabase(`${pathToFileURL(path).href}?immutable=1`, {readonly: true, fileMustExist: true});
+}
+
+function sqliteCode(error: unknown): string {
+	return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : '';
+}
+
+/** The file is damaged or is not a database at all (better-sqlite3's SQLITE_CORRUPT*, SQLITE_NOTADB*). */
+export function isCorruptDatabase(error: unknown): boolean {
+	const code = sqliteCode(error);
+	return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB');
+}
+
+const unwritableCodes = new Set(['SQLITE_FULL', 'SQLITE_PERM', 'SQLITE_AUTH', 'EACCES', 'EROFS', 'EPERM', 'ENOSPC', 'EDQUOT']);
+
+/**
+ * A cache cannot be written where it lives: a read-only or full file system, no permission, or
+ * an I/O error while writing. A caller may then keep the cache in memory for one call.
+ */
+export function cannotWrite(error: unknown): boolean {
+	const code = sqliteCode(error);
+	return unwritableCodes.has(code) || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR');
 }
 
 export type Migration = {readonly version: number; readonly up: (db: Database) => void};

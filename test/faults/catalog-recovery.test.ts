@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import {randomUUID} from 'node:crypto';
+import {closeSync, mkdirSync, openSync, truncateSync, writeFileSync, writeSync} from 'node:fs';
+import {join} from 'node:path';
+import test from 'node:test';
+import Database from 'better-sqlite3';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {settle} from '../helpers/fixture-home.js';
+import {mountSandbox, mountsUnavailable} from '../helpers/mounts.js';
+import {tempDir} from '../helpers/temp.js';
+
+/**
+ * Claude Code sessions as `formats.md` §1 describes them (one file per session under the
+ * project's slug, uuid/parentUuid chains, ISO timestamps), each with distinct words so the
+ * catalog's full-text index grows with their number.
+ */
+function writeSessions(home: string, count: number): void {
+	const directory = join(home, '.claude', 'projects', '-work-app');
+	mkdirSync(directory, {recursive: true});
+	for (let index = 0; index < count; index++) {
+		const sessionId = randomUUID();
+		const base = {isSidechain: false, userType: 'external', cwd: '/work/app', sessionId, version: '2.1.80', gitBranch: 'main'};
+		const lines: unknown[] = [];
+		let parent: string | null = null;
+		for (let turn = 0; turn < 6; turn++) {
+			const time = new Date(Date.UTC(2026, 10, 20, 9, index % 60, turn)).toISOString();
+			const words = Array.from({length: 30}, (_, word) => `w${index}x${turn}x${word}`).join(' ');
+			const user: string = `u${index}-${turn}`;
+			lines.push({...base, parentUuid: parent, type: 'user', uuid: user, timestamp: time, message: {role: 'user', content: `Please look at ${words}`}});
+			const assistant = `a${index}-${turn}`;
+			lines.push({...base, parentUuid: user, type: 'assistant', uuid: assistant, timestamp: time, message: {id: `msg_${index}_${turn}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4', content: [{type: 'text', text: `Looked at ${words}.`}]}});
+			parent = assistant;
+		}
+
+		writeFileSync(join(directory, `${sessionId}.jsonl`), lines.map(line => JSON.stringify(line)).join('\n') + '\n');
+	}
+
+	settle(home, new Date('2026-11-20T12:00:00Z'));
+}
+
+function sessions(env: Record<string, string>, command: readonly string[] = ['sessions', '--all-projects', '--limit', '500']) {
+	const result = runCli([...command, '--format', 'json'], {env});
+	assert.equal(result.code, 0, `engi ${command.join(' ')}: ${result.stderr}`);
+	return result.json();
+}
+
+const catalogWarnings = (output: {warnings: string[]}) => output.warnings.filter(warning => warning.startsWith('catalog_'));
+
+function setup(t: Parameters<typeof tempDir>[0], base = tempDir(t), count = 30) {
+	const env = sandboxEnv(base);
+	writeSessions(env['HOME']!, count);
+	return {env, catalog: join(env['XDG_CACHE_HOME']!, 'engi', 'catalog.sqlite')};
+}
+
+test('a truncated catalog is built again once, then serves warm calls', t => {
+	const {env, catalog} = setup(t);
+	const first = sessions(env);
+	assert.equal(first.total, 30);
+	truncateSync(catalog, 2048);
+	const recovered = sessions(env);
+	assert.equal(recovered.total, 30);
+	assert.equal(recovered.catalog.scanned, 30, 'every session read again');
+	assert.match(catalogWarnings(recovered).join('\n'), /^catalog_corrupt: .*catalog\.sqlite was damaged \(SQLITE_(CORRUPT|NOTADB)\w*\); deleted it and read every session again$/);
+	const warm = sessions(env);
+	assert.deepEqual([warm.catalog.scanned, catalogWarnings(warm)], [0, []], 'the new catalog is on disk: the next call costs a stat per file');
+});
+
+test('a catalog overwritten with text: sessions, unfinished and standup all answer, and only the first rebuilds', t => {
+	const {env, catalog} = setup(t);
+	sessions(env);
+	for (const command of [
+		['unfinished', '--all-projects', '--since', '2000-01-01'],
+		['standup', '--since', '2000-01-01'],
+		['sessions', '--all-projects'],
+	]) {
+		writeFileSync(catalog, 'not a database\n'.repeat(400));
+		const output = sessions(env, command);
+		assert.match(catalogWarnings(output).join('\n'), /^catalog_corrupt: .*SQLITE_NOTADB/, `engi ${command.join(' ')} says what it did`);
+		assert.deepEqual(catalogWarnings(sessions(env, command)), [], `engi ${command.join(' ')} then runs warm`);
+	}
+});
+
+test('a damaged page met while listing (the refresh did not need it) rebuilds the catalog and answers', t => {
+	const {env, catalog} = setup(t, undefined, 120);
+	const before = sessions(env);
+	const db = new Database(catalog);
+	const pageSize = db.pragma('page_size', {simple: true}) as number;
+	const pages = db
+		.prepare(`SELECT pageno FROM dbstat WHERE name IN ('units', 'units_listing', 'units_recent') AND pagetype = 'leaf' AND pageno NOT IN (SELECT rootpage FROM sqlite_master)`)
+		.pluck()
+		.all() as number[];
+	db.close();
+	assert.ok(pages.length > 0);
+	const fd = openSync(catalog, 'r+');
+	for (const page of pages) {
+		writeSync(fd, Buffer.from([0x00, 0xff, 0xff, 0xff]), 0, 4, (page - 1) * pageSize);
+	}
+
+	closeSync(fd);
+	const after = sessions(env);
+	assert.deepEqual(after.sessions, before.sessions, 'the same listing');
+	assert.match(catalogWarnings(after).join('\n'), /^catalog_corrupt: .*SQLITE_CORRUPT/);
+	assert.deepEqual(catalogWarnings(sessions(env)), []);
+});
+
+test('a cache file system that fills up mid-build: every session command answers from a scan in memory, with a warning', {skip: mountsUnavailable()}, t => {
+	const sandbox = mountSandbox(t);
+	const cache = join(sandbox.base, 'cache');
+	sandbox.tmpfs(cache, '160k');
+	const {env, catalog} = setup(t, sandbox.base, 150);
+	for (let round = 0; round < 2; round++) {
+		const output = sessions(env);
+		assert.equal(output.total, 150, 'nothing is missing from the answer');
+		assert.match(catalogWarnings(output).join('\n'), /^catalog_unwritable: .*catalog\.sqlite could not be used \((SQLITE_FULL|SQLITE_IOERR\w*)\); this call read every session from scratch$/m);
+	}
+
+	const unfinished = sessions(env, ['unfinished', '--all-projects', '--since', '2000-01-01']);
+	assert.match(catalogWarnings(unfinished).join('\n'), /catalog_unwritable/);
+	assert.ok(sessions(env, ['standup', '--since', '2000-01-01']).warnings.some((warning: string) => warning.startsWith('catalog_unwritable')));
+	const checked = new Database(catalog, {readonly: true});
+	assert.deepEqual(checked.pragma('quick_check'), [{quick_check: 'ok'}], 'what was committed before the disk filled is intact');
+	checked.close();
+});
+
+test('a read-only cache directory: sessions answer from a scan in memory, with a warning', {skip: mountsUnavailable()}, t => {
+	const sandbox = mountSandbox(t);
+	const {env} = setup(t, sandbox.base);
+	sessions(env);
+	sandbox.readOnly(join(sandbox.base, 'cache'));
+	const output = sessions(env);
+	assert.equal(output.total, 30);
+	assert.match(catalogWarnings(output).join('\n'), /^catalog_unwritable: .*catalog\.sqlite could not be used \((EROFS|SQLITE_CANTOPEN|SQLITE_READONLY\w*)\)/);
+});
