@@ -5,6 +5,7 @@ import {EngiError} from '../errors.js';
 import {withExclusiveLock} from '../kb/lock.js';
 import {decodeLine, forEachLine} from '../util/lines.js';
 import {projectOf} from '../util/project.js';
+import {maskValue} from '../search/secrets.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 
 export function checkpointsPath(projectRoot: string): string {
@@ -36,7 +37,10 @@ export type CheckpointFile = {
 	readonly skipped: number[];
 };
 
-/** Reads a project's checkpoints; a missing file is an empty one. Bad lines are skipped and counted. */
+/**
+ * Reads a project's checkpoints; a missing file is an empty one. Bad lines are skipped and
+ * counted. Secrets are masked (a file written before they were masked on write may hold some).
+ */
 export function readCheckpoints(projectRoot: string): CheckpointFile {
 	const path = checkpointsPath(projectRoot);
 	const latest = new Map<string, Checkpoint>();
@@ -62,12 +66,16 @@ export function readCheckpoints(projectRoot: string): CheckpointFile {
 
 		skipped.push(raw.number);
 	});
+	for (const [session, checkpoint] of latest) {
+		latest.set(session, maskValue(checkpoint) as Checkpoint);
+	}
+
 	return {latest, skipped};
 }
 
 /**
  * Appends one checkpoint under the project's lock, as one write plus fsync, so concurrent
- * records never tear or interleave. Creates `.engi/.gitignore` with `*` so checkpoints stay out
+ * records never tear or interleave. Its text is stored with secrets masked. Creates `.engi/.gitignore` with `*` so checkpoints stay out
  * of the project's history.
  */
 export async function appendCheckpoint(projectRoot: string, checkpoint: Checkpoint): Promise<void> {
@@ -84,7 +92,7 @@ export async function appendCheckpoint(projectRoot: string, checkpoint: Checkpoi
 		writeFileSync(ignore, '*\n');
 	}
 
-	const line = Buffer.from(JSON.stringify(parsed.data) + '\n');
+	const line = Buffer.from(JSON.stringify(maskValue(parsed.data)) + '\n');
 	await withExclusiveLock(directory, 'checkpoints', () => {
 		const path = checkpointsPath(projectRoot);
 		// A torn last line (crash mid-write) must not swallow the new record.
