@@ -107,7 +107,7 @@ test('harvest --check and ingest: validation, provenance, idempotence, secrets r
 	const check = kb.run(['harvest', '--check', '--format', 'json']);
 	assert.equal(check.code, 2, 'invalid notes need inspection');
 	const checked = check.json();
-	assert.deepEqual(checked.counts, {new: 2, changed: 0, unchanged: 0, invalid: 3, secrets: 1});
+	assert.deepEqual(checked.counts, {new: 2, changed: 0, unchanged: 0, invalid: 3, secrets: 1, skipped: 0});
 	assert.match(checked.files.find((file: {path: string}) => file.path.endsWith('f-unknown-project.md')).reasons[0].message, /missing graph endpoint: --to project:nope/);
 	const byPath = Object.fromEntries(checked.files.map((file: {path: string}) => [file.path, file]));
 	assert.deepEqual(byPath['00-inbox/harvest/c-bad.md'].reasons, [{line: 1, message: 'label: is required'}]);
@@ -146,4 +146,16 @@ test('harvest --check and ingest: validation, provenance, idempotence, secrets r
 	assert.doesNotMatch(journal, /AKIAIOSFODNN7EXAMPLE/);
 	assert.match(journal, /\[redacted:aws_access_key_id\]/);
 	assert.deepEqual(kb.ok(['query', '--q', 'task:creds', '--view', 'evidence']).candidates[0].node.redacted, [{line: 6, pattern: 'aws_access_key_id'}]);
+
+	// The redacted note is known by the hash of what was staged: later runs, with or without --redact, leave it be.
+	const redactedSize = readFileSync(kb.journal).length;
+	for (const args of [['ingest'], ['ingest', '--redact']]) {
+		const later = kb.run([...args, '--format', 'json']);
+		assert.equal(later.code, 2, 'c-bad.md and friends are still invalid');
+		assert.deepEqual([later.json().refused, later.json().appended], [[], 0], args.join(' '));
+		assert.ok(later.json().unchanged.includes('00-inbox/harvest/e-secret.md'), args.join(' '));
+	}
+
+	assert.equal(kb.run(['harvest', '--check', '--format', 'json']).json().files.find((file: {path: string}) => file.path.endsWith('e-secret.md')).status, 'unchanged');
+	assert.equal(readFileSync(kb.journal).length, redactedSize);
 });
