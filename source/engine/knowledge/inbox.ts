@@ -53,11 +53,12 @@ export function listInbox(inbox: string, root: string): InboxListing {
 
 				visit(path);
 			} else if (entry.isSymbolicLink()) {
-				const reason = symlinkReason(path, inboxReal, isNote);
-				if (reason === undefined && isNote) {
-					notes.push({listed: path, file: realpathSync(path)});
-				} else if (reason !== undefined && (isNote || reason === 'symlink_to_directory')) {
-					skip(path, reason);
+				const link = followLink(path, inboxReal);
+				if (isNote && link.reason === undefined) {
+					notes.push({listed: path, file: link.target!});
+				} else if (isNote || link.directory) {
+					// A link not named like a note matters only if it hides a directory of notes.
+					skip(path, link.reason ?? 'not_a_regular_file');
 				}
 			} else if (isNote) {
 				if (entry.isFile()) {
@@ -73,25 +74,25 @@ export function listInbox(inbox: string, root: string): InboxListing {
 	return {notes, skipped};
 }
 
-/** Why a symlink is not followed, or undefined for one to a regular file inside the inbox. */
-function symlinkReason(path: string, inboxReal: string, isNote: boolean): SkippedEntry['reason'] | undefined {
+/** Where a symlink leads, and why it is not followed (no reason: a regular file inside the inbox). */
+function followLink(path: string, inboxReal: string): {target?: string; directory: boolean; reason?: SkippedEntry['reason']} {
 	let target: string;
+	let directory: boolean;
+	let file: boolean;
 	try {
 		target = realpathSync(path);
+		const stats = statSync(target);
+		directory = stats.isDirectory();
+		file = stats.isFile();
 	} catch {
-		return 'symlink_unresolvable';
+		return {directory: false, reason: 'symlink_unresolvable'};
 	}
 
 	if (target !== inboxReal && !target.startsWith(inboxReal + sep)) {
-		return 'symlink_outside_inbox';
+		return {directory, reason: 'symlink_outside_inbox'};
 	}
 
-	try {
-		const stats = statSync(target);
-		return stats.isDirectory() ? 'symlink_to_directory' : stats.isFile() || !isNote ? undefined : 'not_a_regular_file';
-	} catch {
-		return 'symlink_unresolvable';
-	}
+	return directory ? {directory, reason: 'symlink_to_directory'} : file ? {target, directory} : {directory, reason: 'not_a_regular_file'};
 }
 
 /**
