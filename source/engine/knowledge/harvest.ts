@@ -4,7 +4,7 @@ import {parse as parseYaml} from 'yaml';
 import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
 import type {EventDraft} from '../journal/append.js';
 import type {KbPaths} from '../kb/paths.js';
-import {findSecrets, maskSecrets} from '../search/secrets.js';
+import {findSecrets, maskSecrets, maskValue} from '../search/secrets.js';
 import type {Database} from '../util/sqlite.js';
 import {harvestFrontmatterSchema, keyLine, splitFrontmatter, type HarvestFrontmatter, type SplitNote} from './frontmatter.js';
 import {sha256Hex} from '../util/hash.js';
@@ -77,8 +77,7 @@ export function planHarvestFile(db: Database, paths: KbPaths, staged: StagedNote
 	const path = relative(paths.root, staged.listed);
 	const result: PlannedFile = {path, status: 'invalid', node: null, sha256, reasons: [], secrets: [], drafts: []};
 	const secrets = findSecrets(raw).map(finding => ({line: lineOfIndex(raw, finding.index), pattern: finding.pattern}));
-	const text = secrets.length > 0 && options.redact ? maskSecrets(raw) : raw;
-	const note = splitFrontmatter(text);
+	const note = splitFrontmatter(raw);
 	if (!note) {
 		result.reasons.push({line: 1, message: 'no YAML frontmatter: the note must start with a --- line and close it with another'});
 		return result;
@@ -103,7 +102,9 @@ export function planHarvestFile(db: Database, paths: KbPaths, staged: StagedNote
 		return result;
 	}
 
-	const frontmatter = parsed.data;
+	// Redaction masks the parsed values, not the raw text: a masked value stays one YAML string.
+	const redact = secrets.length > 0 && options.redact;
+	const frontmatter = redact ? (maskValue(parsed.data) as HarvestFrontmatter) : parsed.data;
 	result.node = frontmatter.id.trim();
 	result.secrets = secrets;
 	// The hash is of the note as staged, so a note ingested with --redact is known again by it.
@@ -118,7 +119,7 @@ export function planHarvestFile(db: Database, paths: KbPaths, staged: StagedNote
 		return result;
 	}
 
-	result.drafts = draftsFor(frontmatter, note, path, sha256, secrets);
+	result.drafts = draftsFor(frontmatter, redact ? {...note, body: maskSecrets(note.body)} : note, path, sha256, secrets);
 	result.status = recorded === undefined ? 'new' : 'changed';
 	return result;
 }

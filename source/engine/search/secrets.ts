@@ -14,6 +14,8 @@ export type SecretPattern = {
 	readonly pattern: RegExp;
 	/** Where the secret lies in a match and whether it is one; absent: the whole match is. */
 	readonly locate?: (match: RegExpExecArray, text: string) => Span | undefined;
+	/** The match must start a word (see startsWord): a token's prefix inside a longer word is not one. */
+	readonly wordStart?: boolean;
 };
 
 type Span = {index: number; length: number};
@@ -88,6 +90,16 @@ function credentialValue(value: string, options: {quoted: boolean; envLine: bool
 const keyCharacter = /[A-Za-z\d_.-]/;
 
 /**
+ * Whether `index` starts a word: nothing or a non-word character before it, or a JSON escape
+ * (`\n`, `\t`, `\r`), since text that is itself JSON (tool arguments, printed documents) puts
+ * secrets right after one.
+ */
+function startsWord(text: string, index: number): boolean {
+	const before = text[index - 1];
+	return before === undefined || !/\w/.test(before) || (text[index - 2] === '\\' && /[nrt]/.test(before));
+}
+
+/**
  * `<key>: <value>` where the key names a secret. The regex anchors on the secret word, so the
  * key's start is found by walking back over key characters (bounded: a long identifier costs
  * little). Quotes may be JSON-escaped (`\"`) inside text that is itself JSON.
@@ -95,7 +107,7 @@ const keyCharacter = /[A-Za-z\d_.-]/;
 function locateAssignment(match: RegExpExecArray, text: string): Span | undefined {
 	let start = match.index;
 	const limit = Math.max(0, start - 64);
-	while (start > limit && keyCharacter.test(text[start - 1]!)) {
+	while (start > limit && keyCharacter.test(text[start - 1]!) && !startsWord(text, start)) {
 		start--;
 	}
 
@@ -107,8 +119,7 @@ function locateAssignment(match: RegExpExecArray, text: string): Span | undefine
 
 	const group = match[3] === undefined ? (match[4] === undefined ? 5 : 4) : 3;
 	const value = match[group]!;
-	const before = start === 0 ? '\n' : text[start - 1]!;
-	const envLine = group === 5 && match[2] === '=' && /^[A-Z][A-Z\d_]*$/.test(key) && /\s/.test(before);
+	const envLine = group === 5 && match[2] === '=' && /^[A-Z][A-Z\d_]*$/.test(key) && startsWord(text, start);
 	if (!credentialValue(value, {quoted: group !== 5, envLine, strength})) {
 		return undefined;
 	}
@@ -123,19 +134,19 @@ function locateUserinfoPassword(match: RegExpExecArray): Span | undefined {
 
 export const secretPatterns: readonly SecretPattern[] = [
 	{name: 'private_key_block', pattern: /-----BEGIN (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g},
-	{name: 'aws_access_key_id', pattern: /\b(?:AKIA|ASIA|AIDA|AROA)[\dA-Z]{16}\b/g},
-	{name: 'aws_secret_access_key', pattern: /\baws_secret_access_key\s*[:=]\s*["']?[A-Za-z\d/+=]{40}\b/gi},
-	{name: 'google_api_key', pattern: /\bAIza[\dA-Za-z_-]{35}\b/g},
-	{name: 'github_token', pattern: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z\d]{36,255}\b|\bgithub_pat_\w{22,255}\b/g},
-	{name: 'gitlab_token', pattern: /\bglpat-[\w-]{20,}\b/g},
-	{name: 'slack_token', pattern: /\bxox[abposr]-[A-Za-z\d-]{10,}\b/g},
+	{name: 'aws_access_key_id', wordStart: true, pattern: /(?:AKIA|ASIA|AIDA|AROA)[\dA-Z]{16}\b/g},
+	{name: 'aws_secret_access_key', wordStart: true, pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z\d/+=]{40}\b/gi},
+	{name: 'google_api_key', wordStart: true, pattern: /AIza[\dA-Za-z_-]{35}\b/g},
+	{name: 'github_token', wordStart: true, pattern: /(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z\d]{36,255}|github_pat_\w{22,255})\b/g},
+	{name: 'gitlab_token', wordStart: true, pattern: /glpat-[\w-]{20,}\b/g},
+	{name: 'slack_token', wordStart: true, pattern: /xox[abposr]-[A-Za-z\d-]{10,}\b/g},
 	{name: 'slack_webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[\w/-]{20,}/g},
-	{name: 'anthropic_api_key', pattern: /\bsk-ant-[\w-]{20,}\b/g},
-	{name: 'openai_api_key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[\w-]{20,}\b/g},
-	{name: 'stripe_key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z\d]{16,}\b/g},
-	{name: 'jwt', pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}\b/g},
+	{name: 'anthropic_api_key', wordStart: true, pattern: /sk-ant-[\w-]{20,}\b/g},
+	{name: 'openai_api_key', wordStart: true, pattern: /sk-(?:proj-|svcacct-|admin-)?[\w-]{20,}\b/g},
+	{name: 'stripe_key', wordStart: true, pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z\d]{16,}\b/g},
+	{name: 'jwt', wordStart: true, pattern: /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}\b/g},
 	// An opaque token after `Bearer` has a digit somewhere; prose after the word has none.
-	{name: 'bearer_token', pattern: /\b[Bb]earer\s+(?=[\w~+/.=-]*\d)[\w~+/.=-]{20,}/g},
+	{name: 'bearer_token', wordStart: true, pattern: /[Bb]earer\s+(?=[\w~+/.=-]*\d)[\w~+/.=-]{20,}/g},
 	// scheme://user:password@host — the password alone is masked, the host stays readable.
 	{name: 'url_password', pattern: /:\/\/[^\s/:@"'<>]{0,128}:([^\s/"'<>]{1,256})@(?=[^\s/@])/dg, locate: locateUserinfoPassword},
 	{
@@ -156,12 +167,12 @@ export function findSecrets(text: string): SecretFinding[] {
 	}
 
 	const taken = (index: number, length: number) => findings.some(finding => index < finding.index + finding.length && finding.index < index + length);
-	for (const {name, pattern, locate} of secretPatterns) {
+	for (const {name, pattern, locate, wordStart} of secretPatterns) {
 		pattern.lastIndex = 0;
 		for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-			const span = locate ? locate(match, text) : {index: match.index, length: match[0].length};
+			const span = wordStart && !startsWord(text, match.index) ? undefined : locate ? locate(match, text) : {index: match.index, length: match[0].length};
 			if (span === undefined) {
-				// Not a secret after all (`token_count: 5`): a later key may start inside this match.
+				// Not a secret after all (`token_count: 5`, `xsk-…`): a later one may start inside this match.
 				pattern.lastIndex = match.index + 1;
 			} else if (!taken(span.index, span.length)) {
 				findings.push({pattern: name, index: span.index, length: span.length});

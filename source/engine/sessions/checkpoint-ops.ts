@@ -122,8 +122,8 @@ export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.Readabl
 		verification: draft.verification ?? previous?.verification ?? null,
 		updated_at: deps.now().toISOString(),
 	};
-	await appendCheckpoint(root, checkpoint);
-	return {status: 'recorded' as const, path: checkpointsPath(root), inherited: [...inherited], checkpoint};
+	const stored = await appendCheckpoint(root, checkpoint);
+	return {status: 'recorded' as const, path: checkpointsPath(root), inherited: [...inherited], checkpoint: stored};
 }
 
 export function showCheckpoint(input: {session?: string; project?: string}, deps: Deps) {

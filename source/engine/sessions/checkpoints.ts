@@ -75,10 +75,11 @@ export function readCheckpoints(projectRoot: string): CheckpointFile {
 
 /**
  * Appends one checkpoint under the project's lock, as one write plus fsync, so concurrent
- * records never tear or interleave. Its text is stored with secrets masked. Creates `.engi/.gitignore` with `*` so checkpoints stay out
+ * records never tear or interleave. Its text is stored with secrets masked; the stored
+ * checkpoint is returned. Creates `.engi/.gitignore` with `*` so checkpoints stay out
  * of the project's history.
  */
-export async function appendCheckpoint(projectRoot: string, checkpoint: Checkpoint): Promise<void> {
+export async function appendCheckpoint(projectRoot: string, checkpoint: Checkpoint): Promise<Checkpoint> {
 	const parsed = checkpointSchema.safeParse(checkpoint);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
@@ -92,7 +93,8 @@ export async function appendCheckpoint(projectRoot: string, checkpoint: Checkpoi
 		writeFileSync(ignore, '*\n');
 	}
 
-	const line = Buffer.from(JSON.stringify(maskValue(parsed.data)) + '\n');
+	const stored = maskValue(parsed.data) as Checkpoint;
+	const line = Buffer.from(JSON.stringify(stored) + '\n');
 	await withExclusiveLock(directory, 'checkpoints', () => {
 		const path = checkpointsPath(projectRoot);
 		// A torn last line (crash mid-write) must not swallow the new record.
@@ -105,4 +107,5 @@ export async function appendCheckpoint(projectRoot: string, checkpoint: Checkpoi
 			closeSync(fd);
 		}
 	});
+	return stored;
 }

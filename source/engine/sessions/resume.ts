@@ -5,7 +5,6 @@ import {readConversation, readOutputSchema, type ReadOutput} from '../conversati
 import type {View} from '../conversation/views.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
-import {maskValue} from '../search/secrets.js';
 import {estimateTokens, exactTokenCounter} from '../tokens.js';
 import {buildFullBrief} from './brief.js';
 import {briefSchema, type Brief} from './brief-schema.js';
@@ -102,9 +101,9 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 	}
 
 	if (input.view !== 'brief') {
-		const page: ReadOutput = readConversation({id: target.id, source: target.source, sourceRoot: input.sourceRoot, view: input.lines ? 'events' : input.view, offset: input.offset ?? 0, limit: input.limit ?? 20, lines: input.lines}, deps);
-		// Only `engi read` shows a person their transcript raw; a page handed on as a brief is masked.
-		return maskValue(page) as ReadOutput;
+		// Only `engi read` shows a person their transcript raw; a page handed on like a brief is masked.
+		const page: ReadOutput = readConversation({id: target.id, source: target.source, sourceRoot: input.sourceRoot, view: input.lines ? 'events' : input.view, offset: input.offset ?? 0, limit: input.limit ?? 20, lines: input.lines, masked: true}, deps);
+		return page;
 	}
 
 	const located = locateSession({id: target.id, source: target.source, sourceRoot: input.sourceRoot}, deps);
