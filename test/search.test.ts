@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import test from 'node:test';
 import {maximumMatch, planQuery} from '../source/engine/search/query-plan.js';
-import {findSecrets, maskedHead, maskedTail, maskSecrets, maskValue, mayContainSecret, secretKeyStrength, secretPatterns} from '../source/engine/search/secrets.js';
+import {clipMasked, findSecrets, maskedHead, maskedTail, maskSecrets, maskValue, mayContainSecret, secretKeyStrength, secretPatterns} from '../source/engine/search/secrets.js';
 import {canaries, canaryText, leakedNeedles} from './helpers/canaries.js';
 import {segmentForIndex} from '../source/engine/search/segment.js';
 import {kbPaths} from '../source/engine/kb/paths.js';
@@ -114,6 +114,9 @@ test('secrets: a secret straddling a cut is masked whole; raw records are masked
 
 	const pem = `-----BEGIN PRIVATE KEY-----\n${'QUJD'.repeat(400)}\n-----END PRIVATE KEY-----\ntrailer`;
 	assert.ok(!maskedTail(pem, 200).includes('QUJD'), 'a PEM body whose armour lies before the window');
+	assert.deepEqual(clipMasked(`key:\n${pem} ${'more '.repeat(400)}`, 100, {oneLine: true}), {text: 'key: [redacted:private_key_block]…', truncated: true}, 'a cut PEM block masks to the cut, and the cut is marked');
+	assert.deepEqual(clipMasked(`  ${token}  `.trim(), 20), {text: '[redacted:github_to…', truncated: true});
+	assert.deepEqual(clipMasked('short', 20), {text: 'short', truncated: false});
 	assert.deepEqual(maskValue({Credentials: {SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', Expiration: '2026-11-20T10:00:00Z'}, note: 'key AKIAIOSFODNN7EXAMPLE', count: 3}), {
 		Credentials: {SecretAccessKey: '[redacted:secret_assignment]', Expiration: '2026-11-20T10:00:00Z'},
 		note: 'key [redacted:aws_access_key_id]',

@@ -222,6 +222,20 @@ export function maskedHead(text: string, length: number): string {
 	return maskSecrets(text.length > length + secretReach ? text.slice(0, length + secretReach) : text);
 }
 
+/**
+ * Text cut to `limit` characters, an ellipsis marking the cut, with secrets masked before the
+ * cut (a secret straddling it goes whole). `oneLine` folds runs of whitespace after masking.
+ */
+export function clipMasked(text: string, limit: number, options: {oneLine?: boolean} = {}): {text: string; truncated: boolean} {
+	const windowed = text.length > limit + secretReach;
+	let masked = maskedHead(text, limit);
+	if (options.oneLine) {
+		masked = masked.replaceAll(/\s+/g, ' ').trim();
+	}
+
+	return masked.length <= limit && !windowed ? {text: masked, truncated: false} : {text: masked.slice(0, limit - 1) + '…', truncated: true};
+}
+
 /** The masked end of a possibly huge text; a PEM block that begins before the window is masked from its armour. */
 export function maskedTail(text: string, length: number): string {
 	let start = Math.max(0, text.length - length - secretReach);

@@ -1,7 +1,7 @@
 import type {SessionEvent} from '../../adapters/events.js';
 import type {LocatedSession} from '../conversation/locate.js';
 import {walkRows} from '../conversation/rows.js';
-import {maskedHead, maskedTail, maskSecrets} from '../search/secrets.js';
+import {clipMasked, maskedHead, maskedTail, maskSecrets} from '../search/secrets.js';
 import type {Checkpoint} from './checkpoint-schema.js';
 import type {Brief} from './brief-schema.js';
 import {computeTail} from './tail.js';
@@ -15,14 +15,8 @@ export const briefWindowBytes = 4 * 1024 * 1024;
 
 const textLimits = {first: 1200, user: 1600, assistant: 2400, output: 160};
 
-/** Transcript text as the brief quotes it: secrets masked before anything is cut. */
-function clip(text: string, limit: number): {text: string; truncated: boolean} {
-	const masked = maskedHead(text.trim(), limit);
-	return masked.length <= limit ? {text: masked, truncated: false} : {text: masked.slice(0, limit - 1) + '…', truncated: true};
-}
-
 function excerpt(event: SessionEvent | undefined, limit: number): Brief['latest_user'] {
-	return event?.text ? {line: event.line, ...clip(event.text, limit)} : null;
+	return event?.text ? {line: event.line, ...clipMasked(event.text.trim(), limit)} : null;
 }
 
 function headTail(text: string): {output_head: string; output_tail: string; chars: number} {
@@ -113,7 +107,7 @@ export function buildFullBrief(located: LocatedSession, checkpoint: Checkpoint |
 			const result = event.tool?.call_id ? results.get(event.tool.call_id) : undefined;
 			commandList.push({
 				line: event.line,
-				command: clip(command, 300).text,
+				command: clipMasked(command, 300).text,
 				exit_code: result?.result?.exit_code ?? null,
 				status: result === undefined ? 'no_result' : result.result?.is_error ? 'failed' : 'ok',
 			});

@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../../adapters/events.js';
-import {maskedHead} from '../search/secrets.js';
+import {clipMasked} from '../search/secrets.js';
 
 export type TailState = {
 	/** Only the last window of a large file was read. */
@@ -26,8 +26,7 @@ const previewLength = 200;
 
 /** A one-line, secret-masked head of transcript text (the catalog stores it, listings show it). */
 function oneLine(text: string, max = previewLength): string {
-	const single = maskedHead(text.trimStart(), max).replaceAll(/\s+/g, ' ').trim();
-	return single.length <= max ? single : single.slice(0, max - 1) + '…';
+	return clipMasked(text.trimStart(), max, {oneLine: true}).text;
 }
 
 /**
