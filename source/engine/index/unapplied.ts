@@ -3,7 +3,7 @@ import {scanJournal} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
 import type {Database} from '../util/sqlite.js';
 import {readWatermark} from './open.js';
-import {onlyGrew} from './watermark.js';
+import {onlyGrew, statUnchanged} from './watermark.js';
 
 /**
  * Ids of the journal's events this index has not applied: those another writer appended since
@@ -20,6 +20,10 @@ export function unappliedEventIds(db: Database, paths: KbPaths): Set<string> {
 	}
 
 	const mark = readWatermark(db);
+	if (statUnchanged(mark, stats)) {
+		return new Set();
+	}
+
 	const from = mark && onlyGrew(paths.journal, mark, stats) ? {offset: mark.bytes, line: mark.nextLine} : {offset: 0, line: 1};
 	return from.offset >= stats.size ? new Set() : new Set(scanJournal(paths.journal, from).events.map(({event}) => event.id));
 }
