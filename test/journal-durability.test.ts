@@ -3,7 +3,7 @@ import {spawn} from 'node:child_process';
 import {appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
-import {repoRoot} from './helpers/cli.js';
+import {cliPath, repoRoot} from './helpers/cli.js';
 import {makeKb} from './helpers/kb.js';
 import {prepareEvents, serializeEvent} from '../source/engine/journal/append.js';
 
@@ -90,4 +90,55 @@ test('corrupt lines in the middle are quarantined by index rebuild; a valid unte
 	assert.deepEqual(rebuild.quarantined, [{line: 2, reason: 'not_json'}]);
 	assert.equal(rebuild.nodes, 2);
 	assert.ok(readFileSync(kb.journal, 'utf8').endsWith('}\n'));
+});
+
+/** Starts a real process holding the journal lock; resolves once it holds it, with a function that lets it go. */
+function holdJournalLock(root: string): Promise<{release: () => Promise<void>}> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/helpers/lock-holder.ts'), root], {stdio: ['pipe', 'pipe', 'inherit']});
+		child.on('error', reject);
+		const exited = new Promise<void>(done => child.on('exit', () => done()));
+		child.stdout.once('data', () => resolve({release: async () => {
+			child.stdin.end();
+			await exited;
+		}}));
+	});
+}
+
+function runCliAsync(args: string[], env: Record<string, string>): Promise<{code: number; stdout: string}> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [cliPath, ...args], {env, stdio: ['ignore', 'pipe', 'inherit']});
+		let stdout = '';
+		child.stdout.on('data', chunk => {
+			stdout += chunk;
+		});
+		child.on('error', reject);
+		child.on('exit', code => resolve({code: code ?? -1, stdout}));
+	});
+}
+
+test('concurrent ingest runs that planned the same notes append each event once', {timeout: 120_000}, async t => {
+	const kb = makeKb(t);
+	const inbox = join(kb.root, '00-inbox', 'harvest');
+	mkdirSync(inbox, {recursive: true});
+	kb.ok(['graph', 'node', '--id', 'project:shop', '--kind', 'Project', '--label', 'shop']);
+	for (let index = 0; index < 20; index++) {
+		writeFileSync(join(inbox, `task-${index}.md`), ['---', `id: task:t${index}`, 'kind: Task', `label: Task number ${index}`, 'project: project:shop', '---', ''].join('\n'));
+	}
+
+	// Every run plans against the same journal (nothing ingested yet), then waits for the lock.
+	const lock = await holdJournalLock(kb.root);
+	const runs = Array.from({length: 4}, () => runCliAsync(['ingest', '--root', kb.root, '--format', 'json'], kb.env));
+	await new Promise(resolve => setTimeout(resolve, 4000));
+	await lock.release();
+	const results = await Promise.all(runs);
+	assert.deepEqual(results.map(result => result.code), [0, 0, 0, 0]);
+	const lines = readFileSync(kb.journal, 'utf8').trimEnd().split('\n');
+	const ids = lines.map(line => JSON.parse(line).id as string);
+	assert.equal(ids.length, new Set(ids).size, 'no event is in the journal twice');
+	assert.equal(lines.length, 1 + 20 * 2, 'the project, then each note and its edge once');
+	const reports = results.map(result => JSON.parse(result.stdout) as {appended: number; added: unknown[]; unchanged: string[]});
+	assert.equal(reports.reduce((sum, report) => sum + report.appended, 0), 40);
+	assert.deepEqual(reports.map(report => report.added.length + report.unchanged.length), [20, 20, 20, 20], 'each run accounts for every note, as added or already there');
+	assert.equal(kb.ok(['status']).events, 41);
 });

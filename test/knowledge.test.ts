@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import {appendFileSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {makeKb, type KbSandbox} from './helpers/kb.js';
@@ -121,7 +122,7 @@ test('harvest --check and ingest: validation, provenance, idempotence, secrets r
 	const check = kb.run(['harvest', '--check', '--format', 'json']);
 	assert.equal(check.code, 2, 'invalid notes need inspection');
 	const checked = check.json();
-	assert.deepEqual(checked.counts, {new: 2, changed: 0, unchanged: 0, invalid: 3, secrets: 1});
+	assert.deepEqual(checked.counts, {new: 2, changed: 0, unchanged: 0, invalid: 3, secrets: 1, skipped: 0});
 	assert.match(checked.files.find((file: {path: string}) => file.path.endsWith('f-unknown-project.md')).reasons[0].message, /missing graph endpoint: --to project:nope/);
 	const byPath = Object.fromEntries(checked.files.map((file: {path: string}) => [file.path, file]));
 	assert.deepEqual(byPath['00-inbox/harvest/c-bad.md'].reasons, [{line: 1, message: 'label: is required'}]);
@@ -160,4 +161,70 @@ test('harvest --check and ingest: validation, provenance, idempotence, secrets r
 	assert.doesNotMatch(journal, /AKIAIOSFODNN7EXAMPLE/);
 	assert.match(journal, /\[redacted:aws_access_key_id\]/);
 	assert.deepEqual(kb.ok(['query', '--q', 'task:creds', '--view', 'evidence']).candidates[0].node.redacted, [{line: 6, pattern: 'aws_access_key_id'}]);
+
+	// The redacted note is known by the hash of what was staged: later runs, with or without --redact, leave it be.
+	const redactedSize = readFileSync(kb.journal).length;
+	for (const args of [['ingest'], ['ingest', '--redact']]) {
+		const later = kb.run([...args, '--format', 'json']);
+		assert.equal(later.code, 2, 'c-bad.md and friends are still invalid');
+		assert.deepEqual([later.json().refused, later.json().appended], [[], 0], args.join(' '));
+		assert.ok(later.json().unchanged.includes('00-inbox/harvest/e-secret.md'), args.join(' '));
+	}
+
+	assert.equal(kb.run(['harvest', '--check', '--format', 'json']).json().files.find((file: {path: string}) => file.path.endsWith('e-secret.md')).status, 'unchanged');
+	assert.equal(readFileSync(kb.journal).length, redactedSize);
+});
+
+test('harvest and ingest skip odd inbox entries with a reason and never follow a symlink out of the inbox', t => {
+	const kb = makeKb(t);
+	const inbox = join(kb.root, '00-inbox', 'harvest');
+	const page = (id: string, label: string) => ['---', `id: ${id}`, 'kind: Task', `label: ${label}`, '---', ''].join('\n');
+	note(kb, 'good.md', page('task:good', 'A good note'));
+	mkdirSync(join(inbox, 'folder.md'));
+	writeFileSync(join(inbox, 'folder.md', 'inner.md'), page('task:inner', 'Inside a directory named like a note'));
+	mkdirSync(join(inbox, 'sub'));
+	writeFileSync(join(inbox, 'sub', 'real.txt'), page('task:linked', 'Read through a link inside the inbox'));
+	symlinkSync(join(inbox, 'sub', 'real.txt'), join(inbox, 'linked.md'));
+	symlinkSync('loop.md', join(inbox, 'loop.md'));
+	symlinkSync('ping.md', join(inbox, 'pong.md'));
+	symlinkSync('pong.md', join(inbox, 'ping.md'));
+	symlinkSync(join(inbox, 'missing.md'), join(inbox, 'dangling.md'));
+	const outside = join(kb.base, 'private.md');
+	writeFileSync(outside, page('task:private', 'PRIVATE-OUTSIDE-LABEL'));
+	symlinkSync(outside, join(inbox, 'outside.md'));
+	symlinkSync(kb.base, join(inbox, 'up'));
+	symlinkSync(join(inbox, 'sub'), join(inbox, 'again'));
+	const fifo = spawnSync('mkfifo', [join(inbox, 'pipe.md')]).status === 0;
+
+	const expected = [
+		{path: '00-inbox/harvest/again', reason: 'symlink_to_directory'},
+		{path: '00-inbox/harvest/dangling.md', reason: 'symlink_unresolvable'},
+		{path: '00-inbox/harvest/folder.md', reason: 'directory'},
+		{path: '00-inbox/harvest/loop.md', reason: 'symlink_unresolvable'},
+		{path: '00-inbox/harvest/outside.md', reason: 'symlink_outside_inbox'},
+		{path: '00-inbox/harvest/ping.md', reason: 'symlink_unresolvable'},
+		...(fifo ? [{path: '00-inbox/harvest/pipe.md', reason: 'not_a_regular_file'}] : []),
+		{path: '00-inbox/harvest/pong.md', reason: 'symlink_unresolvable'},
+		{path: '00-inbox/harvest/up', reason: 'symlink_outside_inbox'},
+	];
+	const check = kb.run(['harvest', '--check', '--format', 'json']);
+	assert.equal(check.code, 2, 'skipped entries need a look');
+	const checked = check.json();
+	assert.deepEqual(checked.skipped, expected);
+	assert.equal(checked.counts.skipped, expected.length);
+	assert.deepEqual(checked.files.map((file: {path: string; status: string}) => [file.path, file.status]), [
+		['00-inbox/harvest/folder.md/inner.md', 'new'],
+		['00-inbox/harvest/good.md', 'new'],
+		['00-inbox/harvest/linked.md', 'new'],
+	]);
+
+	const ingest = kb.run(['ingest', '--format', 'json']);
+	assert.equal(ingest.code, 2);
+	const ingested = ingest.json();
+	assert.deepEqual(ingested.added.map((file: {node: string}) => file.node).sort(), ['task:good', 'task:inner', 'task:linked']);
+	assert.deepEqual(ingested.skipped, expected);
+	assert.doesNotMatch(readFileSync(kb.journal, 'utf8'), /PRIVATE-OUTSIDE-LABEL|task:private/, 'a note outside the inbox is never read');
+	assert.doesNotMatch(check.stdout + ingest.stdout, /PRIVATE-OUTSIDE-LABEL/);
+	const human = kb.run(['harvest', '--check', '--format', 'human']);
+	assert.match(human.stdout, /skipped\t00-inbox\/harvest\/outside\.md\tsymlink_outside_inbox/);
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import test from 'node:test';
 import {maximumMatch, planQuery} from '../source/engine/search/query-plan.js';
-import {findSecrets, maskSecrets} from '../source/engine/search/secrets.js';
+import {clipMasked, findSecrets, maskedHead, maskedTail, maskSecrets, maskValue, mayContainSecret, secretKeyStrength, secretPatterns} from '../source/engine/search/secrets.js';
+import {canaries, canaryText, leakedNeedles} from './helpers/canaries.js';
 import {segmentForIndex} from '../source/engine/search/segment.js';
 import {kbPaths} from '../source/engine/kb/paths.js';
 import {initKnowledgeBase} from '../source/engine/kb/init.js';
@@ -33,27 +34,94 @@ test('segmentation: Latin text passes through, Han runs get jieba words and a ch
 	assert.ok(mixed.words.split(/\s+/).includes('全文检索') || mixed.words.split(/\s+/).includes('检索'));
 });
 
-test('secrets: each credential shape is found, named and masked; nothing else is touched', () => {
-	const samples: Array<[string, string]> = [
-		['aws_access_key_id', 'key AKIAIOSFODNN7EXAMPLE here'],
-		['github_token', `token ghp_${'a'.repeat(36)}`],
-		['gitlab_token', 'glpat-abcdefghijklmnopqrstu'],
-		['slack_token', 'xoxb-1234567890-abcdefghij'],
-		['openai_api_key', `sk-proj-${'Ab1'.repeat(10)}`],
-		['anthropic_api_key', `sk-ant-api03-${'x'.repeat(30)}`],
-		['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
-		['private_key_block', '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----'],
-		['password_assignment', 'password = hunter2hunter2'],
-		['secret_named_value', 'DATABASE_PASSWORD=Zx9vQ2mL7kP4tR8w'],
-	];
-	for (const [pattern, text] of samples) {
-		const found = findSecrets(text);
-		assert.ok(found.some(finding => finding.pattern === pattern), `${pattern} in ${JSON.stringify(text)}: ${JSON.stringify(found)}`);
-		assert.match(maskSecrets(text), /\[redacted:[a-z_]+\]/);
+test('secrets: every pattern has a canary, which is found, named, masked and passes the pre-check', () => {
+	const covered = new Set(canaries.map(canary => canary.pattern));
+	assert.deepEqual(secretPatterns.map(pattern => pattern.name).filter(name => !covered.has(name)), [], 'a pattern without a canary is untested');
+	for (const canary of canaries) {
+		assert.ok(mayContainSecret(canary.text), `the pre-check lets ${canary.pattern} through: ${canary.text}`);
+		assert.ok(findSecrets(canary.text).some(finding => finding.pattern === canary.pattern), `${canary.pattern} in ${JSON.stringify(canary.text)}: ${JSON.stringify(findSecrets(canary.text))}`);
+		const masked = maskSecrets(canary.text);
+		assert.match(masked, new RegExp(`\\[redacted:${canary.pattern}\\]`));
+		assert.deepEqual(leakedNeedles(masked), [], masked);
+		// Where text is itself JSON (tool arguments, printed documents) secrets follow escapes and sit in escaped quotes.
+		const escaped = JSON.stringify({output: `result:\n${canary.text}\n`});
+		assert.deepEqual(leakedNeedles(maskSecrets(escaped)), [], maskSecrets(escaped));
 	}
 
-	assert.deepEqual(findSecrets('run npm test and open src/parser.ts; the token budget is 2000'), []);
-	assert.equal(maskSecrets('nothing secret here'), 'nothing secret here');
+	assert.deepEqual(leakedNeedles(maskSecrets(canaryText)), [], 'all of them at once');
+});
+
+test('secrets: keys by name, values by shape; the host of a URL and the key stay readable', () => {
+	const masked: Array<[string, string]> = [
+		['postgres://app:Sup3rS3cret@db.internal:5432/prod', 'postgres://app:[redacted:url_password]@db.internal:5432/prod'],
+		['redis://:hunter2@cache:6379', 'redis://:[redacted:url_password]@cache:6379'],
+		['{"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}', '{"SecretAccessKey": "[redacted:secret_assignment]"}'],
+		['"SessionToken": "FwoGZXIvYXdzEJr//////////wEaDExampleToken1234"', '"SessionToken": "[redacted:secret_assignment]"'],
+		['password = hunter2hunter2', 'password = [redacted:secret_assignment]'],
+		['DATABASE_PASSWORD=Zx9vQ2mL7kP4tR8w', 'DATABASE_PASSWORD=[redacted:secret_assignment]'],
+		['DB_PASSWORD=correcthorse', 'DB_PASSWORD=[redacted:secret_assignment]'],
+		['export NPM_TOKEN=npm_abcdefghijklmnop1234', 'export NPM_TOKEN=[redacted:secret_assignment]'],
+		['client_secret: "abcdef1234"', 'client_secret: "[redacted:secret_assignment]"'],
+		["PGPASSWORD='s3cr3t-pass'", "PGPASSWORD='[redacted:secret_assignment]'"],
+		['"auth": "dXNlcjpwYXNz"', '"auth": "[redacted:secret_assignment]"'],
+		['Authorization: Bearer abcdef1234567890abcdef', 'Authorization: [redacted:bearer_token]'],
+		['{\\"password\\": \\"s3cretValue\\"}', '{\\"password\\": \\"[redacted:secret_assignment]\\"}'],
+	];
+	for (const [text, expected] of masked) {
+		assert.equal(maskSecrets(text), expected, text);
+	}
+
+	const prose = [
+		'run npm test and open src/parser.ts; the token budget is 2000',
+		'the token count is 5000 and token budget: 2000',
+		'token_count: 12345',
+		'password: string;',
+		'function login(user: string, password: string): Promise<Session>',
+		'const password = getPassword();',
+		'api_key: process.env.API_KEY',
+		'password_file=/run/secrets/db2',
+		'pwd: /home/user/project2',
+		'tokenizer: "o200k_base"',
+		'"auth": "required"',
+		'Bearer tokens are described in RFC 6750',
+		'see https://example.com:8080/path and git@github.com:me/repo',
+		'the key: value pairs of a monkey: keyboard42',
+		'export GITHUB_TOKEN=$(gh auth token)',
+		'password: "${DB_PASSWORD}"',
+		'already masked: password = [redacted:secret_assignment]',
+		'nothing secret here',
+		'tasksk-proj-abcdefghijklmnopqrstuvwxyz and xAKIAIOSFODNN7EXAMPLE are parts of words',
+	];
+	for (const text of prose) {
+		assert.deepEqual(findSecrets(text), [], text);
+		assert.equal(maskSecrets(text), text);
+	}
+
+	assert.deepEqual(['SecretAccessKey', 'AWS_SECRET_ACCESS_KEY', 'sessionToken', 'x-api-key', 'PGPASSWORD', 'private_key'].map(secretKeyStrength), ['strong', 'strong', 'strong', 'strong', 'strong', 'strong']);
+	assert.deepEqual(['token', 'auth', 'npmToken'].map(secretKeyStrength), ['weak', 'weak', 'weak']);
+	assert.deepEqual(['token_count', 'max_tokens', 'tokenizer', 'password_file', 'author', 'keyboard'].map(secretKeyStrength), ['none', 'none', 'none', 'none', 'none', 'none']);
+});
+
+test('secrets: a secret straddling a cut is masked whole; raw records are masked by key name too', () => {
+	const token = `ghp_${'A1'.repeat(20)}`;
+	for (const cut of [5, 100, 230, 236, 260]) {
+		const text = `${'x '.repeat(cut / 2)}${token} and more`;
+		const head = maskedHead(text, 240).slice(0, 240);
+		assert.ok(!head.includes('A1A1'), `head cut at ${cut}: ${head}`);
+		const tail = maskedTail(`start ${text}`, cut).slice(-cut);
+		assert.ok(!tail.includes('A1A1'), `tail of ${cut}: ${tail}`);
+	}
+
+	const pem = `-----BEGIN PRIVATE KEY-----\n${'QUJD'.repeat(400)}\n-----END PRIVATE KEY-----\ntrailer`;
+	assert.ok(!maskedTail(pem, 200).includes('QUJD'), 'a PEM body whose armour lies before the window');
+	assert.deepEqual(clipMasked(`key:\n${pem} ${'more '.repeat(400)}`, 100, {oneLine: true}), {text: 'key: [redacted:private_key_block]…', truncated: true}, 'a cut PEM block masks to the cut, and the cut is marked');
+	assert.deepEqual(clipMasked(`  ${token}  `.trim(), 20), {text: '[redacted:github_to…', truncated: true});
+	assert.deepEqual(clipMasked('short', 20), {text: 'short', truncated: false});
+	assert.deepEqual(maskValue({Credentials: {SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', Expiration: '2026-11-20T10:00:00Z'}, note: 'key AKIAIOSFODNN7EXAMPLE', count: 3}), {
+		Credentials: {SecretAccessKey: '[redacted:secret_assignment]', Expiration: '2026-11-20T10:00:00Z'},
+		note: 'key [redacted:aws_access_key_id]',
+		count: 3,
+	});
 });
 
 async function chineseKb(t: Parameters<typeof tempDir>[0]) {

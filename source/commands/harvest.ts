@@ -15,12 +15,13 @@ export const harvest = defineCommand({
 	output: harvestOutputSchema,
 	async run(_flags, context) {
 		const data = await checkHarvest(knowledgeBase(context), context.deps);
-		return {data, exitCode: data.counts.invalid + data.counts.secrets > 0 ? 2 : 0};
+		return {data, exitCode: data.counts.invalid + data.counts.secrets + data.counts.skipped > 0 ? 2 : 0};
 	},
 	human: result =>
 		[
-			`${result.files.length} staged note(s): ${result.counts.new} new, ${result.counts.changed} changed, ${result.counts.unchanged} unchanged, ${result.counts.invalid} invalid, ${result.counts.secrets} holding secrets`,
+			`${result.files.length} staged note(s): ${result.counts.new} new, ${result.counts.changed} changed, ${result.counts.unchanged} unchanged, ${result.counts.invalid} invalid, ${result.counts.secrets} holding secrets${result.counts.skipped > 0 ? `; ${result.counts.skipped} inbox entries skipped` : ''}`,
 			tsv(result.files.map(file => [file.status, file.path, file.node ?? '', [...file.reasons.map(reason => `${reason.line ?? '-'}: ${reason.message}`), ...file.secrets.map(secret => `line ${secret.line}: ${secret.pattern}`)].join('; ')])),
+			tsv(result.skipped.map(entry => ['skipped', entry.path, entry.reason])),
 		]
 			.filter(Boolean)
 			.join('\n'),
@@ -40,7 +41,7 @@ export const ingest = defineCommand({
 	output: ingestOutputSchema,
 	async run(flags, context) {
 		const data = await ingestHarvest(knowledgeBase(context), {redact: Boolean(flags.redact), allowDangling: Boolean(flags['allow-dangling'])}, context.deps);
-		return {data, exitCode: data.invalid.length + data.refused.length > 0 ? 2 : 0};
+		return {data, exitCode: data.invalid.length + data.refused.length + data.skipped.length > 0 ? 2 : 0};
 	},
 	human: result =>
 		[
@@ -49,5 +50,6 @@ export const ingest = defineCommand({
 			...result.invalid.map(file => `invalid\t${file.path}\t${file.reasons.map(reason => `${reason.line ?? '-'}: ${reason.message}`).join('; ')}`),
 			...result.refused.map(file => `refused\t${file.path}\t${file.secrets.map(secret => `line ${secret.line}: ${secret.pattern}`).join('; ')} (pass --redact to mask)`),
 			...result.redacted.map(file => `redacted\t${file.path}\t${file.secrets.map(secret => `line ${secret.line}: ${secret.pattern}`).join('; ')}`),
+			...result.skipped.map(entry => `skipped\t${entry.path}\t${entry.reason}`),
 		].join('\n'),
 });

@@ -55,7 +55,7 @@ function renderHuman(result: ReadOutput): string {
 
 export default defineCommand({
 	name: 'read',
-	summary: 'read one agent session, a page at a time (alias: conversation)',
+	summary: 'read one agent session, a page at a time (alias: conversation); the one command that shows transcript text unmasked, secrets included',
 	usage: 'engi read <id> [--source <tool>] [--source-root <dir>] [--view dialogue|events|context|index] [--offset <n>] [--limit <n>] | [--lines a,b,c]',
 	examples: [
 		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d',

@@ -3,11 +3,12 @@ import type {Migration} from '../util/sqlite.js';
 /**
  * `$XDG_CACHE_HOME/engi/catalog.sqlite`: what engi learned from each session unit, keyed by its
  * fingerprint, so unchanged files cost a stat. Derived and safe to delete; a schema change bumps
- * the version and the catalog is rebuilt on the next call.
+ * the version and the catalog is rebuilt on the next call. So does a change to what is masked:
+ * titles, tails and the text index hold transcript text with secrets masked (11: more patterns).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 10,
+		version: 11,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (

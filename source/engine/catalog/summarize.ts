@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../../adapters/events.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
-import {maskSecrets, mayContainSecret} from '../search/secrets.js';
+import {clipMasked} from '../search/secrets.js';
 
 export type SessionSummary = {
 	id: string | null;
@@ -33,8 +33,7 @@ export function utcIso(value: string | undefined | null): string | null {
 
 /** A title as the catalog keeps it: one line, bounded, and with secret-shaped strings masked. */
 export function clipTitle(text: string): string {
-	const single = (mayContainSecret(text) ? maskSecrets(text) : text).replaceAll(/\s+/g, ' ').trim();
-	return single.length <= titleLength ? single : single.slice(0, titleLength - 1) + '…';
+	return clipMasked(text.trimStart(), titleLength, {oneLine: true}).text;
 }
 
 /**

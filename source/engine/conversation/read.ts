@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
-import type {SessionEvent} from '../../adapters/events.js';
+import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
+import {maskValue} from '../search/secrets.js';
 import {locateSession, type LocatedSession} from './locate.js';
 import {walkRows} from './rows.js';
 import {contextRecordSchema, dialogueRecordSchema, eventsRecordSchema, indexRecordSchema, shapeRow, type ContextRecord, type View} from './views.js';
@@ -40,7 +41,14 @@ export type ReadInput = StoreSelection & {
 	readonly offset: number;
 	readonly limit: number;
 	readonly lines?: number[];
+	/** Secrets masked, for pages handed on (`resume`); `read` shows a person their own transcript as it is. */
+	readonly masked?: boolean;
 };
+
+/** A row with every string of its events and its native record masked, before any view cuts previews from them. */
+function maskedRow(row: SessionRow): SessionRow {
+	return {...row, raw: maskValue(row.raw), events: row.events.map(event => maskValue(event) as SessionEvent)};
+}
 
 /** How far back a result looks for the call it answers when the call is not on the page. */
 const callLookback = 2000;
@@ -98,7 +106,7 @@ function readLines(located: LocatedSession, input: ReadInput, lines: number[]): 
 	const found = new Map<number, unknown[]>();
 	const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: lines[0]!, toLine: lines.at(-1)!}, row => {
 		if (wanted.has(row.line)) {
-			found.set(row.line, [...(found.get(row.line) ?? []), row.raw]);
+			found.set(row.line, [...(found.get(row.line) ?? []), input.masked ? maskValue(row.raw) : row.raw]);
 		}
 	});
 	const missing = lines.filter(line => !found.has(line));
@@ -137,9 +145,13 @@ export function readConversation(input: ReadInput, deps: Deps): ReadOutput {
 		let lastTaken = input.offset;
 		let more = false;
 		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine}, row => {
-			const shaped = shapeRow(input.view, row);
+			let shaped = shapeRow(input.view, row);
 			if (shaped.length === 0) {
 				return;
+			}
+
+			if (input.masked) {
+				shaped = shapeRow(input.view, maskedRow(row));
 			}
 
 			// Rows that share a line (records glued on one line) stay on one page: paging counts lines.

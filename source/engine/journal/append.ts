@@ -39,7 +39,22 @@ export function serializeEvent(event: JournalLine): string {
 	return `{"id":${JSON.stringify(event.id)},"observed_utc":${JSON.stringify(event.observed_utc)},"op":${JSON.stringify(event.op)},"payload":${canonicalJson(event.payload)}}\n`;
 }
 
-export type AppendResult = {readonly events: JournalLine[]; readonly repaired: RepairResult | undefined};
+export type AppendResult = {
+	/** The events written. */
+	readonly events: JournalLine[];
+	/** Events not written because the journal already held them (or this batch did, earlier). */
+	readonly present: JournalLine[];
+	readonly repaired: RepairResult | undefined;
+};
+
+export type AppendOptions = {
+	/**
+	 * Ids of events in the journal that the caller's checks did not see (another writer's
+	 * appends since). Called under the lock, so two writers preparing the same events append
+	 * them once: replay would apply such a repeat only once anyway.
+	 */
+	readonly presentIds?: () => ReadonlySet<string>;
+};
 
 /**
  * Appends events under the journal lock with one write (looped over short writes) and an
@@ -47,17 +62,28 @@ export type AppendResult = {readonly events: JournalLine[]; readonly repaired: R
  * does not end in a newline (a crash cut the last line), the journal is repaired first so the
  * new line is never glued onto a torn one.
  */
-export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[], deps: Deps): Promise<AppendResult> {
-	const events = prepareEvents(drafts, deps.now());
-	if (events.length === 0) {
-		return {events, repaired: undefined};
+export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[], deps: Deps, options: AppendOptions = {}): Promise<AppendResult> {
+	const prepared = prepareEvents(drafts, deps.now());
+	if (prepared.length === 0) {
+		return {events: prepared, present: [], repaired: undefined};
 	}
 
-	const bytes = Buffer.from(events.map(event => serializeEvent(event)).join(''));
 	return withExclusiveLock(paths.engi, 'journal', lock => {
 		let repaired: AppendResult['repaired'];
 		if (!endsWithNewline(paths.journal)) {
 			repaired = repairJournalLocked(paths, deps, lock);
+		}
+
+		const seen = new Set(options.presentIds?.());
+		const events: JournalLine[] = [];
+		const present: JournalLine[] = [];
+		for (const event of prepared) {
+			(seen.has(event.id) ? present : events).push(event);
+			seen.add(event.id);
+		}
+
+		if (events.length === 0) {
+			return {events, present, repaired};
 		}
 
 		let fd: number;
@@ -70,7 +96,7 @@ export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[]
 		try {
 			pauseAt(deps.env, 'journal.before_append');
 			lock.confirm();
-			appendDurably(fd, paths.journal, bytes);
+			appendDurably(fd, paths.journal, Buffer.from(events.map(event => serializeEvent(event)).join('')));
 			// A writer that took the lock over and renamed a rewrite over the journal meanwhile
 			// would have left these bytes in a file nobody reads any more.
 			if (statSync(paths.journal).ino !== fstatSync(fd).ino) {
@@ -80,6 +106,6 @@ export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[]
 			closeSync(fd);
 		}
 
-		return {events, repaired};
+		return {events, present, repaired};
 	});
 }

@@ -1,14 +1,14 @@
-import {readdirSync, readFileSync} from 'node:fs';
-import {join, relative} from 'node:path';
+import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
 import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
 import type {EventDraft} from '../journal/append.js';
 import type {KbPaths} from '../kb/paths.js';
-import {findSecrets, maskSecrets} from '../search/secrets.js';
+import {findSecrets, maskSecrets, maskValue} from '../search/secrets.js';
 import type {Database} from '../util/sqlite.js';
 import {harvestFrontmatterSchema, keyLine, splitFrontmatter, type HarvestFrontmatter, type SplitNote} from './frontmatter.js';
 import {sha256Hex} from '../util/hash.js';
+import {listInbox, readStagedNote, type SkippedEntry, type StagedNote} from './inbox.js';
 
 export const harvestFileSchema = z.object({
 	path: z.string(),
@@ -25,17 +25,6 @@ export type HarvestFile = z.infer<typeof harvestFileSchema>;
 
 /** A checked note and the events ingest would append for it (status and reasons may still change in validation). */
 export type PlannedFile = Omit<HarvestFile, 'status'> & {status: HarvestFile['status']; drafts: EventDraft[]};
-
-function harvestFiles(paths: KbPaths): string[] {
-	try {
-		return readdirSync(paths.harvest, {recursive: true, encoding: 'utf8'})
-			.filter(name => name.endsWith('.md'))
-			.sort()
-			.map(name => join(paths.harvest, name));
-	} catch {
-		return [];
-	}
-}
 
 /** zod/mini's messages are terse ("Invalid input"); say what a person should fix. */
 function describeIssue(issue: {code: string; path: PropertyKey[]; message: string; expected?: unknown}, data: unknown): string {
@@ -83,14 +72,12 @@ function linksOf(frontmatter: HarvestFrontmatter): Array<{type: string; to: stri
  * with what the journal already holds for that node, and build the events `ingest` would
  * append. Nothing is written here.
  */
-export function planHarvestFile(db: Database, paths: KbPaths, file: string, options: {redact: boolean}): PlannedFile {
-	const raw = readFileSync(file, 'utf8');
+export function planHarvestFile(db: Database, paths: KbPaths, staged: StagedNote, raw: string, options: {redact: boolean}): PlannedFile {
 	const sha256 = sha256Hex(raw);
-	const path = relative(paths.root, file);
+	const path = relative(paths.root, staged.listed);
 	const result: PlannedFile = {path, status: 'invalid', node: null, sha256, reasons: [], secrets: [], drafts: []};
 	const secrets = findSecrets(raw).map(finding => ({line: lineOfIndex(raw, finding.index), pattern: finding.pattern}));
-	const text = secrets.length > 0 && options.redact ? maskSecrets(raw) : raw;
-	const note = splitFrontmatter(text);
+	const note = splitFrontmatter(raw);
 	if (!note) {
 		result.reasons.push({line: 1, message: 'no YAML frontmatter: the note must start with a --- line and close it with another'});
 		return result;
@@ -115,19 +102,25 @@ export function planHarvestFile(db: Database, paths: KbPaths, file: string, opti
 		return result;
 	}
 
-	const frontmatter = parsed.data;
+	// Redaction masks the parsed values, not the raw text: a masked value stays one YAML string.
+	const redact = secrets.length > 0 && options.redact;
+	const frontmatter = redact ? (maskValue(parsed.data) as HarvestFrontmatter) : parsed.data;
 	result.node = frontmatter.id.trim();
-	if (secrets.length > 0) {
-		result.secrets = secrets;
-		if (!options.redact) {
-			result.status = 'secrets';
-			return result;
-		}
+	result.secrets = secrets;
+	// The hash is of the note as staged, so a note ingested with --redact is known again by it.
+	const recorded = db.prepare(`SELECT json_extract(payload, '$.source_sha256') FROM nodes WHERE id = ?`).pluck().get(result.node) as string | null | undefined;
+	if (recorded === sha256) {
+		result.status = 'unchanged';
+		return result;
 	}
 
-	const recorded = db.prepare(`SELECT json_extract(payload, '$.source_sha256') FROM nodes WHERE id = ?`).pluck().get(result.node) as string | null | undefined;
-	result.drafts = draftsFor(frontmatter, note, path, sha256, secrets.length > 0 ? secrets : []);
-	result.status = recorded === undefined ? 'new' : recorded === sha256 ? 'unchanged' : 'changed';
+	if (secrets.length > 0 && !options.redact) {
+		result.status = 'secrets';
+		return result;
+	}
+
+	result.drafts = draftsFor(frontmatter, redact ? {...note, body: maskSecrets(note.body)} : note, path, sha256, secrets);
+	result.status = recorded === undefined ? 'new' : 'changed';
 	return result;
 }
 
@@ -173,7 +166,18 @@ function draftsFor(frontmatter: HarvestFrontmatter, note: SplitNote, path: strin
 	return drafts;
 }
 
-/** Plans every staged note in `00-inbox/harvest/`, in path order. */
-export function planHarvest(db: Database, paths: KbPaths, options: {redact: boolean}): PlannedFile[] {
-	return harvestFiles(paths).map(file => planHarvestFile(db, paths, file, options));
+/** Plans every staged note in `00-inbox/harvest/`, in path order; entries that are not readable notes are skipped, with the reason. */
+export function planHarvest(db: Database, paths: KbPaths, options: {redact: boolean}): {files: PlannedFile[]; skipped: SkippedEntry[]} {
+	const {notes, skipped} = listInbox(paths.harvest, paths.root);
+	const files: PlannedFile[] = [];
+	for (const note of notes) {
+		const raw = readStagedNote(note);
+		if (raw === undefined) {
+			skipped.push({path: relative(paths.root, note.listed), reason: 'unreadable'});
+		} else {
+			files.push(planHarvestFile(db, paths, note, raw, options));
+		}
+	}
+
+	return {files, skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))};
 }

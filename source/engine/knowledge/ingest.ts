@@ -6,12 +6,15 @@ import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import type {Database} from '../util/sqlite.js';
 import {harvestFileSchema, planHarvest, type PlannedFile} from './harvest.js';
+import {skippedEntrySchema, type SkippedEntry} from './inbox.js';
 import {writeEvents} from './write.js';
 
 export const harvestOutputSchema = z.object({
 	inbox: z.string(),
-	counts: z.object({new: z.number(), changed: z.number(), unchanged: z.number(), invalid: z.number(), secrets: z.number()}),
+	counts: z.object({new: z.number(), changed: z.number(), unchanged: z.number(), invalid: z.number(), secrets: z.number(), skipped: z.number()}),
 	files: z.array(harvestFileSchema),
+	/** Inbox entries that are not readable notes (a directory named *.md, a symlink leading out of the inbox, …), never read. */
+	skipped: z.array(skippedEntrySchema),
 });
 
 export const ingestOutputSchema = z.object({
@@ -23,6 +26,7 @@ export const ingestOutputSchema = z.object({
 	/** Files refused because they hold credential-shaped values (pass --redact to mask and ingest them). */
 	refused: z.array(z.object({path: z.string(), secrets: z.array(z.object({line: z.number(), pattern: z.string()}))})),
 	redacted: z.array(z.object({path: z.string(), secrets: z.array(z.object({line: z.number(), pattern: z.string()}))})),
+	skipped: z.array(skippedEntrySchema),
 	quarantined: z.array(z.object({line: z.number(), reason: z.string()})),
 });
 
@@ -64,12 +68,13 @@ function validatePlanned(db: Database, planned: PlannedFile[], allowDangling: bo
 export async function checkHarvest(paths: KbPaths, deps: Deps) {
 	requireKnowledgeBase(paths);
 	return withIndex(paths, deps, index => {
-		const files = planHarvest(index.db, paths, {redact: false});
+		const {files, skipped} = planHarvest(index.db, paths, {redact: false});
 		validatePlanned(index.db, files, false);
 		return {
 			inbox: paths.harvest,
-			counts: {new: count(files, 'new'), changed: count(files, 'changed'), unchanged: count(files, 'unchanged'), invalid: count(files, 'invalid'), secrets: count(files, 'secrets')},
+			counts: {new: count(files, 'new'), changed: count(files, 'changed'), unchanged: count(files, 'unchanged'), invalid: count(files, 'invalid'), secrets: count(files, 'secrets'), skipped: skipped.length},
 			files: files.map(({drafts: _drafts, ...file}) => file),
+			skipped,
 		};
 	});
 }
@@ -77,26 +82,38 @@ export async function checkHarvest(paths: KbPaths, deps: Deps) {
 /**
  * `engi ingest`: appends the new and changed staged notes as events citing `file:line`. A note
  * that fails validation is reported and contributes nothing; one holding secrets is refused
- * unless --redact masks them; an unchanged note is skipped by its content hash.
+ * unless --redact masks them; an unchanged note is skipped by its content hash (the hash of the
+ * note as staged, so a redacted note is recognised too). Concurrent runs append each event once.
  */
 export async function ingestHarvest(paths: KbPaths, options: {redact: boolean; allowDangling: boolean}, deps: Deps): Promise<IngestOutput> {
 	requireKnowledgeBase(paths);
 	let planned: PlannedFile[] = [];
+	let skipped: SkippedEntry[] = [];
 	const isAccepted = (file: PlannedFile) => file.status === 'new' || file.status === 'changed';
 	const result = await writeEvents(paths, deps, index => {
-		planned = planHarvest(index.db, paths, {redact: options.redact});
+		({files: planned, skipped} = planHarvest(index.db, paths, {redact: options.redact}));
 		validatePlanned(index.db, planned, options.allowDangling);
 		return planned.filter(isAccepted).flatMap(file => file.drafts);
 	});
 	const accepted = planned.filter(isAccepted);
+	// A note's events are its node and the edges from it. One whose events all held already (the
+	// graph said so, or a concurrent ingest appended them first) was not added by this run.
+	const appended = new Map<string, number>();
+	for (const event of result.events) {
+		const node = String(event.payload['id'] ?? event.payload['from']);
+		appended.set(node, (appended.get(node) ?? 0) + 1);
+	}
+
+	const added = accepted.filter(file => appended.has(file.node!));
 	return {
 		inbox: paths.harvest,
 		appended: result.events.length,
-		added: accepted.map(file => ({path: file.path, node: file.node!, events: file.drafts.length, status: file.status as 'new' | 'changed'})),
-		unchanged: planned.filter(file => file.status === 'unchanged').map(file => file.path),
+		added: added.map(file => ({path: file.path, node: file.node!, events: appended.get(file.node!)!, status: file.status as 'new' | 'changed'})),
+		unchanged: planned.filter(file => file.status === 'unchanged' || (accepted.includes(file) && !added.includes(file))).map(file => file.path),
 		invalid: planned.filter(file => file.status === 'invalid').map(file => ({path: file.path, reasons: file.reasons})),
 		refused: planned.filter(file => file.status === 'secrets').map(file => ({path: file.path, secrets: file.secrets})),
-		redacted: accepted.filter(file => file.secrets.length > 0).map(file => ({path: file.path, secrets: file.secrets})),
+		redacted: added.filter(file => file.secrets.length > 0).map(file => ({path: file.path, secrets: file.secrets})),
+		skipped,
 		quarantined: [...result.quarantined],
 	};
 }

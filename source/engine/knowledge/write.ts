@@ -1,6 +1,7 @@
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
 import {refreshOpenIndex, requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
+import {unappliedEventIds} from '../index/unapplied.js';
 import {appendEvents, type EventDraft} from '../journal/append.js';
 import {repairJournal, type RepairResult} from '../journal/quarantine.js';
 import type {JournalLine} from '../journal/schema.js';
@@ -12,6 +13,8 @@ export type WriteResult = {
 	readonly events: JournalLine[];
 	/** Drafts skipped because the graph already says exactly that. */
 	readonly unchanged: EventDraft[];
+	/** Events skipped because the journal already held them when the lock was taken (a concurrent writer appended them). */
+	readonly present: JournalLine[];
 	/** Journal lines this write moved to quarantine before appending, if any. */
 	readonly quarantined: RepairResult['lines'];
 };
@@ -19,9 +22,10 @@ export type WriteResult = {
 /**
  * The one path by which commands add knowledge: bring the index up to date, quarantine any
  * corrupt lines it found (a writing command may mend the journal; readers only report), run
- * the caller's checks against the graph, append, and apply the new lines to the index so it
- * matches the journal when the command ends. `build` runs again if the index turns out damaged
- * while it reads (the index is rebuilt first), so it must not keep state between calls.
+ * the caller's checks against the graph, append what the journal does not hold by then, and
+ * apply the new lines to the index so it matches the journal when the command ends. `build`
+ * runs again if the index turns out damaged while it reads (the index is rebuilt first), so it
+ * must not keep state between calls.
  */
 export async function writeEvents(
 	paths: KbPaths,
@@ -40,7 +44,8 @@ export async function writeEvents(
 		const drafts = build(index);
 		const unchanged = drafts.filter(draft => changesNothing(index.db, draft));
 		const effective = drafts.filter(draft => !unchanged.includes(draft)).map(draft => distinctFromHistory(index.db, draft));
-		const {events, repaired} = await appendEvents(paths, effective, deps);
+		const current = index;
+		const {events, present, repaired} = await appendEvents(paths, effective, deps, {presentIds: () => unappliedEventIds(current.db, paths)});
 		if (repaired) {
 			quarantined = [...quarantined, ...repaired.lines];
 		}
@@ -54,6 +59,6 @@ export async function writeEvents(
 			}
 		}
 
-		return {events, unchanged, quarantined};
+		return {events, unchanged, present, quarantined};
 	});
 }

@@ -1,54 +1,276 @@
 /**
  * Credential-shaped strings. Anything engi stores or shows from a transcript or a staged note is
- * checked against these first: a match is masked in indexes and snippets, and refuses an ingest
- * unless the user asks for redaction. The patterns are named so reports can say which fired
- * without repeating the secret.
+ * checked against these first: a match is masked in indexes, snippets, briefs and listings, and
+ * refuses an ingest unless the user asks for redaction. The patterns are named so reports can
+ * say which fired without repeating the secret.
+ *
+ * Most patterns recognise a secret by its shape (a key prefix, a PEM armour). Two recognise it by
+ * its place: a password in a URL's userinfo, and the value of a key whose name says it holds a
+ * secret (`"SecretAccessKey": "…"`, `DB_PASSWORD=…`, `api_key: …`). Those mask only the value,
+ * and only a value shaped like a credential, so `token count: 5` or `password: string` stay.
  */
-export type SecretPattern = {readonly name: string; readonly pattern: RegExp};
+export type SecretPattern = {
+	readonly name: string;
+	readonly pattern: RegExp;
+	/** Where the secret lies in a match and whether it is one; absent: the whole match is. */
+	readonly locate?: (match: RegExpExecArray, text: string) => Span | undefined;
+	/** The match must start a word (see startsWord): a token's prefix inside a longer word is not one. */
+	readonly wordStart?: boolean;
+};
+
+type Span = {index: number; length: number};
+
+/** Key-name segments that say the value is a secret (`SecretAccessKey` → secret, access, key). */
+const secretWords = new Set(['secret', 'secrets', 'password', 'passwd', 'pwd', 'passphrase', 'credential', 'credentials', 'apikey', 'privatekey', 'secretkey', 'accesskey']);
+/** The same run together with other words in one segment (`PGPASSWORD`, `mysqlpassword`). */
+const embeddedWords = /password|passwd|passphrase|secret|credential|apikey|privatekey|accesskey/;
+/** Two segments that name a secret together (`private key`, `session token`). */
+const secretPairs = new Set(['private key', 'secret key', 'api key', 'access key', 'signing key', 'encryption key', 'master key', 'account key', 'client secret', 'access token', 'refresh token', 'session token', 'auth token', 'id token', 'bearer token']);
+/** Segments that name a secret only weakly (`token`, `npmtoken`, `auth`): their values need a credential's mix of characters. */
+const weakWord = /token$|^auth$/;
+/** A final segment saying the value is about a secret, not the secret (`token_count`, `password_file`). */
+const describingWords = new Set(['count', 'counts', 'type', 'types', 'limit', 'limits', 'length', 'len', 'size', 'max', 'min', 'budget', 'usage', 'used', 'total', 'estimate', 'name', 'names', 'file', 'path', 'dir', 'url', 'uri', 'endpoint', 'env', 'field', 'label', 'prompt', 'hint', 'policy', 'expiry', 'expires', 'ttl', 'kind', 'format', 'mode', 'source', 'required', 'enabled', 'hash', 'header', 'param', 'var']);
+
+function keySegments(key: string): string[] {
+	return key
+		.replaceAll(/([a-z\d])([A-Z])/g, '$1 $2')
+		.replaceAll(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z\d]+/)
+		.filter(Boolean);
+}
+
+/** How plainly a key's name says it holds a secret: not at all, weakly (token, auth) or plainly. */
+export function secretKeyStrength(key: string): 'none' | 'weak' | 'strong' {
+	const segments = keySegments(key);
+	if (segments.length === 0 || describingWords.has(segments.at(-1)!)) {
+		return 'none';
+	}
+
+	let weak = false;
+	for (const [index, segment] of segments.entries()) {
+		if (secretWords.has(segment) || embeddedWords.test(segment) || (index > 0 && secretPairs.has(`${segments[index - 1]} ${segment}`))) {
+			return 'strong';
+		}
+
+		weak ||= weakWord.test(segment);
+	}
+
+	return weak ? 'weak' : 'none';
+}
+
+/** Values that stand for a secret without being one: references, templates, placeholders, masks, paths and URLs. */
+const placeholder = /^(?:\$|\{\{|<|%|\[redacted|~?\.{0,2}\/|\*+$|x+$|\.+$|null$|none$|nil$|undefined$|true$|false$|changeme$|redacted$|example$|your[_-])|:\/\//i;
+
+function characterClasses(value: string): number {
+	return Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/\d/.test(value)) + Number(/[^A-Za-z\d]/.test(value));
+}
+
+/**
+ * Whether a value assigned to a secret-named key looks like a credential. A quoted value is a
+ * literal someone wrote down; an unquoted one may be code or a type (`password: string`), so it
+ * needs letters and digits. An env-file line (`DB_PASSWORD=…`) is a literal too.
+ */
+function credentialValue(value: string, options: {quoted: boolean; envLine: boolean; strength: 'weak' | 'strong'}): boolean {
+	if (placeholder.test(value) || /^(.)\1*$/.test(value)) {
+		return false;
+	}
+
+	if (options.strength === 'weak') {
+		return value.length >= 8 && characterClasses(value) >= 2 && (options.quoted || /\d/.test(value));
+	}
+
+	if (options.quoted || options.envLine) {
+		return value.length >= 6;
+	}
+
+	return value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
+const keyCharacter = /[A-Za-z\d_.-]/;
+
+/**
+ * Whether `index` starts a word: nothing or a non-word character before it, or a JSON escape
+ * (`\n`, `\t`, `\r`), since text that is itself JSON (tool arguments, printed documents) puts
+ * secrets right after one.
+ */
+function startsWord(text: string, index: number): boolean {
+	const before = text[index - 1];
+	return before === undefined || !/\w/.test(before) || (text[index - 2] === '\\' && /[nrt]/.test(before));
+}
+
+/**
+ * `<key>: <value>` where the key names a secret. The regex anchors on the secret word, so the
+ * key's start is found by walking back over key characters (bounded: a long identifier costs
+ * little). Quotes may be JSON-escaped (`\"`) inside text that is itself JSON.
+ */
+function locateAssignment(match: RegExpExecArray, text: string): Span | undefined {
+	let start = match.index;
+	const limit = Math.max(0, start - 64);
+	while (start > limit && keyCharacter.test(text[start - 1]!) && !startsWord(text, start)) {
+		start--;
+	}
+
+	const key = text.slice(start, match.index) + match[1]!;
+	const strength = secretKeyStrength(key);
+	if (strength === 'none') {
+		return undefined;
+	}
+
+	const group = match[3] === undefined ? (match[4] === undefined ? 5 : 4) : 3;
+	const value = match[group]!;
+	const envLine = group === 5 && match[2] === '=' && /^[A-Z][A-Z\d_]*$/.test(key) && startsWord(text, start);
+	if (!credentialValue(value, {quoted: group !== 5, envLine, strength})) {
+		return undefined;
+	}
+
+	return {index: match.indices![group]![0], length: value.length};
+}
+
+function locateUserinfoPassword(match: RegExpExecArray): Span | undefined {
+	const password = match[1]!;
+	return placeholder.test(password) ? undefined : {index: match.indices![1]![0], length: password.length};
+}
 
 export const secretPatterns: readonly SecretPattern[] = [
-	{name: 'private_key_block', pattern: /-----BEGIN (?:[A-Z ]+ )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z ]+ )?PRIVATE KEY-----|$)/g},
-	{name: 'aws_access_key_id', pattern: /\b(?:AKIA|ASIA|AIDA|AROA)[0-9A-Z]{16}\b/g},
-	{name: 'aws_secret_access_key', pattern: /\baws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}\b/gi},
-	{name: 'google_api_key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g},
-	{name: 'github_token', pattern: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g},
-	{name: 'gitlab_token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}\b/g},
-	{name: 'slack_token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g},
-	{name: 'slack_webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g},
-	{name: 'anthropic_api_key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}\b/g},
-	{name: 'openai_api_key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}\b/g},
-	{name: 'stripe_key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g},
-	{name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g},
-	{name: 'password_assignment', pattern: /\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\b\s*[:=]\s*["']?[^\s"'`,;]{6,}/gi},
-	{name: 'secret_named_value', pattern: /\b[A-Z][A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|API_KEY|PRIVATE_KEY)[A-Z0-9_]*\s*[:=]\s*["']?[A-Za-z0-9/+_.=-]{16,}/g},
+	{name: 'private_key_block', pattern: /-----BEGIN (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g},
+	{name: 'aws_access_key_id', wordStart: true, pattern: /(?:AKIA|ASIA|AIDA|AROA)[\dA-Z]{16}\b/g},
+	{name: 'aws_secret_access_key', wordStart: true, pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z\d/+=]{40}\b/gi},
+	{name: 'google_api_key', wordStart: true, pattern: /AIza[\dA-Za-z_-]{35}\b/g},
+	{name: 'github_token', wordStart: true, pattern: /(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z\d]{36,255}|github_pat_\w{22,255})\b/g},
+	{name: 'gitlab_token', wordStart: true, pattern: /glpat-[\w-]{20,}\b/g},
+	{name: 'slack_token', wordStart: true, pattern: /xox[abposr]-[A-Za-z\d-]{10,}\b/g},
+	{name: 'slack_webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[\w/-]{20,}/g},
+	{name: 'anthropic_api_key', wordStart: true, pattern: /sk-ant-[\w-]{20,}\b/g},
+	{name: 'openai_api_key', wordStart: true, pattern: /sk-(?:proj-|svcacct-|admin-)?[\w-]{20,}\b/g},
+	{name: 'stripe_key', wordStart: true, pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z\d]{16,}\b/g},
+	{name: 'jwt', wordStart: true, pattern: /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}\b/g},
+	// An opaque token after `Bearer` has a digit somewhere; prose after the word has none.
+	{name: 'bearer_token', wordStart: true, pattern: /[Bb]earer\s+(?=[\w~+/.=-]*\d)[\w~+/.=-]{20,}/g},
+	// scheme://user:password@host — the password alone is masked, the host stays readable.
+	{name: 'url_password', pattern: /:\/\/[^\s/:@"'<>]{0,128}:([^\s/"'<>]{1,256})@(?=[^\s/@])/dg, locate: locateUserinfoPassword},
+	{
+		name: 'secret_assignment',
+		// Anchored on a word every secret word holds; the whole key around it is judged in locateAssignment.
+		pattern: /((?:secret|token|passw|pwd|passphrase|credential|key|auth)[\w.-]{0,40})(?:\\?["'])?[ \t]*([:=])[ \t]*(?:\\?"([^"\\\n]{1,512})\\?"|\\?'([^'\\\n]{1,512})\\?'|([^\s"'`,;(){}[\]<>|\\]{1,512}))/dgi,
+		locate: locateAssignment,
+	},
 ];
 
 export type SecretFinding = {readonly pattern: string; readonly index: number; readonly length: number};
 
+/** Every secret in the text, earliest first; where patterns overlap, the one listed first wins. */
 export function findSecrets(text: string): SecretFinding[] {
 	const findings: SecretFinding[] = [];
-	for (const {name, pattern} of secretPatterns) {
+	if (!mayContainSecret(text)) {
+		return findings;
+	}
+
+	const taken = (index: number, length: number) => findings.some(finding => index < finding.index + finding.length && finding.index < index + length);
+	for (const {name, pattern, locate, wordStart} of secretPatterns) {
 		pattern.lastIndex = 0;
-		for (const match of text.matchAll(pattern)) {
-			findings.push({pattern: name, index: match.index ?? 0, length: match[0].length});
+		for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+			const span = wordStart && !startsWord(text, match.index) ? undefined : locate ? locate(match, text) : {index: match.index, length: match[0].length};
+			if (span === undefined) {
+				// Not a secret after all (`token_count: 5`, `xsk-…`): a later one may start inside this match.
+				pattern.lastIndex = match.index + 1;
+			} else if (!taken(span.index, span.length)) {
+				findings.push({pattern: name, index: span.index, length: span.length});
+			}
 		}
 	}
 
 	return findings.sort((a, b) => a.index - b.index);
 }
 
-/** Replaces every secret-shaped span with `[redacted:<pattern>]`. */
+/** Replaces every secret-shaped span with `[redacted:<pattern>]`; text without any comes back as it was, cheaply. */
 export function maskSecrets(text: string): string {
-	let masked = text;
-	for (const {name, pattern} of secretPatterns) {
-		pattern.lastIndex = 0;
-		masked = masked.replace(pattern, `[redacted:${name}]`);
+	const findings = findSecrets(text);
+	if (findings.length === 0) {
+		return text;
 	}
 
-	return masked;
+	let masked = '';
+	let at = 0;
+	for (const finding of findings) {
+		masked += `${text.slice(at, finding.index)}[redacted:${finding.pattern}]`;
+		at = finding.index + finding.length;
+	}
+
+	return masked + text.slice(at);
 }
 
-/** Cheap pre-check: most text has none of the characters every pattern needs. */
+/**
+ * A cheap pre-check that never skips a pattern: each pattern above needs one of these words or
+ * prefixes (every secret word of secret_assignment holds `key`, `token`, `secret`, `passw`,
+ * `pwd`, `passphrase`, `credential` or `auth`; PEM armour says KEY). Most prose has none.
+ */
+const mayHold = /key|token|secret|passw|pwd|passphrase|credential|auth|earer|:\/\/|sk-|k_live_|k_test_|gh[opsru]_|github_pat_|glpat-|xox|eyJ|AKIA|ASIA|AIDA|AROA|AIza/i;
+
 export function mayContainSecret(text: string): boolean {
-	return /(?:KEY|key|Key|TOKEN|token|Token|sk-|gh[pousr]_|github_pat|glpat|xox|eyJ|AKIA|ASIA|AIza|PASSWORD|password|passwd|pwd|secret|SECRET|hooks\.slack)/.test(text);
+	return mayHold.test(text);
+}
+
+/**
+ * How far past a cut a secret can reach (the longest token shape, an assigned value). A PEM block
+ * is longer, but one cut short still masks to the end of the text.
+ */
+const secretReach = 1024;
+
+/** The masked start of a possibly huge text: enough of it to show `length` characters, scanned once. */
+export function maskedHead(text: string, length: number): string {
+	return maskSecrets(text.length > length + secretReach ? text.slice(0, length + secretReach) : text);
+}
+
+/**
+ * Text cut to `limit` characters, an ellipsis marking the cut, with secrets masked before the
+ * cut (a secret straddling it goes whole). `oneLine` folds runs of whitespace after masking.
+ */
+export function clipMasked(text: string, limit: number, options: {oneLine?: boolean} = {}): {text: string; truncated: boolean} {
+	const windowed = text.length > limit + secretReach;
+	let masked = maskedHead(text, limit);
+	if (options.oneLine) {
+		masked = masked.replaceAll(/\s+/g, ' ').trim();
+	}
+
+	return masked.length <= limit && !windowed ? {text: masked, truncated: false} : {text: masked.slice(0, limit - 1) + '…', truncated: true};
+}
+
+/** The masked end of a possibly huge text; a PEM block that begins before the window is masked from its armour. */
+export function maskedTail(text: string, length: number): string {
+	let start = Math.max(0, text.length - length - secretReach);
+	const armour = start > 0 ? text.lastIndexOf('-----BEGIN', start) : -1;
+	if (armour !== -1) {
+		start = armour;
+	}
+
+	return maskSecrets(start > 0 ? text.slice(start) : text);
+}
+
+/**
+ * A JSON-like value with every string masked, and every string under a secret-named key masked
+ * whole when it looks like a credential (a raw record's `{"SecretAccessKey": "…"}` has no
+ * `key: value` text to recognise).
+ */
+export function maskValue(value: unknown, key?: string): unknown {
+	if (typeof value === 'string') {
+		if (key !== undefined) {
+			const strength = secretKeyStrength(key);
+			if (strength !== 'none' && credentialValue(value, {quoted: true, envLine: false, strength})) {
+				return '[redacted:secret_assignment]';
+			}
+		}
+
+		return maskSecrets(value);
+	}
+
+	if (Array.isArray(value)) {
+		return value.map(item => maskValue(item));
+	}
+
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, maskValue(item, name)]));
+	}
+
+	return value;
 }

@@ -1,6 +1,6 @@
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {filesTouched} from '../sessions/tool-calls.js';
-import {maskSecrets, mayContainSecret} from './secrets.js';
+import {maskedHead} from './secrets.js';
 
 /** The longest text of one row that goes into the session index; the rest of a huge paste adds little. */
 const maxRowText = 8000;
@@ -29,8 +29,8 @@ export function searchableText(events: readonly SessionEvent[]): string {
 		}
 	}
 
-	const text = parts.join('\n').slice(0, maxRowText);
-	return mayContainSecret(text) ? maskSecrets(text) : text;
+	// Masked before the cut, so a secret straddling it is not indexed in part.
+	return maskedHead(parts.join('\n'), maxRowText).slice(0, maxRowText);
 }
 
 /**

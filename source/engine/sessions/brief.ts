@@ -1,6 +1,7 @@
 import type {SessionEvent} from '../../adapters/events.js';
 import type {LocatedSession} from '../conversation/locate.js';
 import {walkRows} from '../conversation/rows.js';
+import {clipMasked, maskedHead, maskedTail, maskSecrets} from '../search/secrets.js';
 import type {Checkpoint} from './checkpoint-schema.js';
 import type {Brief} from './brief-schema.js';
 import {computeTail} from './tail.js';
@@ -15,18 +16,17 @@ export const briefWindowBytes = 4 * 1024 * 1024;
 const textLimits = {first: 1200, user: 1600, assistant: 2400, output: 160};
 
 function excerpt(event: SessionEvent | undefined, limit: number): Brief['latest_user'] {
-	if (!event?.text) {
-		return null;
-	}
-
-	const text = event.text.trim();
-	return {line: event.line, text: text.length <= limit ? text : text.slice(0, limit - 1) + '…', truncated: text.length > limit};
+	return event?.text ? {line: event.line, ...clipMasked(event.text.trim(), limit)} : null;
 }
 
 function headTail(text: string): {output_head: string; output_tail: string; chars: number} {
 	const single = text.trim();
 	const edge = textLimits.output;
-	return single.length <= edge * 2 ? {output_head: single, output_tail: '', chars: single.length} : {output_head: single.slice(0, edge), output_tail: single.slice(-edge), chars: single.length};
+	if (single.length <= edge * 2) {
+		return {output_head: maskSecrets(single), output_tail: '', chars: single.length};
+	}
+
+	return {output_head: maskedHead(single, edge).slice(0, edge), output_tail: maskedTail(single, edge).slice(-edge), chars: single.length};
 }
 
 /** The rows a brief is drawn from: the last few MiB of a JSONL transcript, or the whole document. */
@@ -99,7 +99,7 @@ export function buildFullBrief(located: LocatedSession, checkpoint: Checkpoint |
 	for (const event of events) {
 		for (const path of filesTouched(event)) {
 			files.delete(path); // Keep each file once, at its most recent edit.
-			files.set(path, {path, line: event.line, tool: event.tool!.name});
+			files.set(path, {path: maskSecrets(path), line: event.line, tool: event.tool!.name});
 		}
 
 		const command = commandOf(event);
@@ -107,7 +107,7 @@ export function buildFullBrief(located: LocatedSession, checkpoint: Checkpoint |
 			const result = event.tool?.call_id ? results.get(event.tool.call_id) : undefined;
 			commandList.push({
 				line: event.line,
-				command: command.length <= 300 ? command : command.slice(0, 299) + '…',
+				command: clipMasked(command, 300).text,
 				exit_code: result?.result?.exit_code ?? null,
 				status: result === undefined ? 'no_result' : result.result?.is_error ? 'failed' : 'ok',
 			});

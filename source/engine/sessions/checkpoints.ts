@@ -10,6 +10,7 @@ import {decodeLine, forEachLine} from '../util/lines.js';
 import {gitRoot, isLocalDirectory, projectOf} from '../util/project.js';
 import {pauseAt} from '../util/test-pause.js';
 import {utcDate} from '../util/time.js';
+import {maskValue} from '../search/secrets.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 
 export function checkpointsPath(projectRoot: string): string {
@@ -93,7 +94,10 @@ function parseCheckpointLine(text: string): {readonly checkpoint: Checkpoint} | 
 	return parsed.success ? {checkpoint: parsed.data} : {reason: 'not_a_checkpoint'};
 }
 
-/** Reads a project's checkpoints; a missing file is an empty one. Bad lines are skipped and counted. */
+/**
+ * Reads a project's checkpoints; a missing file is an empty one. Bad lines are skipped and
+ * counted. Secrets are masked (a file written before they were masked on write may hold some).
+ */
 export function readCheckpoints(projectRoot: string): CheckpointFile {
 	const path = checkpointsPath(projectRoot);
 	const latest = new Map<string, Checkpoint>();
@@ -116,6 +120,10 @@ export function readCheckpoints(projectRoot: string): CheckpointFile {
 			skipped.push(raw.number);
 		}
 	});
+	for (const [session, checkpoint] of latest) {
+		latest.set(session, maskValue(checkpoint) as Checkpoint);
+	}
+
 	return {latest, skipped};
 }
 
@@ -123,7 +131,8 @@ export function readCheckpoints(projectRoot: string): CheckpointFile {
  * Records a session's next checkpoint under the project's lock. `build` gets the session's
  * latest checkpoint as the file holds it now, read under the lock, so two records made at once
  * each see the other's fields; it may throw to refuse, and then nothing is written. The new
- * line is appended with one write and an fsync. Lines that are not checkpoints (a torn write, a
+ * line is appended with one write and an fsync, its text with secrets masked; the stored
+ * checkpoint is returned. Lines that are not checkpoints (a torn write, a
  * bad hand edit) are first moved verbatim to `<project>/.engi/quarantine/checkpoints/<UTC
  * date>.jsonl`, as the journal's are: a directory of its own, so a project that is also a
  * knowledge base never mixes them with the journal's quarantine. `.engi/.gitignore` (`*`) keeps
@@ -164,6 +173,7 @@ export async function appendCheckpoint(projectRoot: string, session: string, bui
 			throw new EngiError('invalid_checkpoint', `checkpoint ${issue?.path.map(String).join('.') || 'record'}: ${issue?.message ?? 'invalid'}`, {hint: 'nothing was written'});
 		}
 
+		const stored = maskValue(parsed.data) as Checkpoint;
 		let fd: number;
 		try {
 			fd = openSync(path, 'a', 0o600);
@@ -174,11 +184,11 @@ export async function appendCheckpoint(projectRoot: string, session: string, bui
 		try {
 			pauseAt(deps.env, 'checkpoint.before_append');
 			lock.confirm();
-			appendDurably(fd, path, Buffer.from(JSON.stringify(parsed.data) + '\n'));
+			appendDurably(fd, path, Buffer.from(JSON.stringify(stored) + '\n'));
 		} finally {
 			closeSync(fd);
 		}
 
-		return parsed.data;
+		return stored;
 	});
 }

@@ -123,7 +123,8 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 	}
 
 	if (input.view !== 'brief') {
-		const page: ReadOutput = readConversation({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset ?? 0, limit: input.limit ?? 20, lines: input.lines}, deps);
+		// Only `engi read` shows a person their transcript raw; a page handed on like a brief is masked.
+		const page: ReadOutput = readConversation({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset ?? 0, limit: input.limit ?? 20, lines: input.lines, masked: true}, deps);
 		return page;
 	}
 

@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../../adapters/events.js';
+import {clipMasked} from '../search/secrets.js';
 
 export type TailState = {
 	/** Only the last window of a large file was read. */
@@ -23,9 +24,9 @@ export type TailState = {
 
 const previewLength = 200;
 
+/** A one-line, secret-masked head of transcript text (the catalog stores it, listings show it). */
 function oneLine(text: string, max = previewLength): string {
-	const single = text.replaceAll(/\s+/g, ' ').trim();
-	return single.length <= max ? single : single.slice(0, max - 1) + '…';
+	return clipMasked(text.trimStart(), max, {oneLine: true}).text;
 }
 
 /**
@@ -116,13 +117,17 @@ export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean
 	events.forEach((event, index) => {
 		if (event.kind === 'user' && event.human) {
 			turnStart = index;
-			state.last_human = {line: event.line, text: oneLine(event.text ?? ''), timestamp: event.timestamp ?? null};
 		}
 
 		if (event.kind === 'assistant' && event.text?.trim()) {
 			state.last_assistant = {line: event.line, timestamp: event.timestamp ?? null};
 		}
 	});
+	const lastHuman = events[turnStart];
+	if (lastHuman) {
+		state.last_human = {line: lastHuman.line, text: oneLine(lastHuman.text ?? ''), timestamp: lastHuman.timestamp ?? null};
+	}
+
 	const finalTurn = events.slice(Math.max(0, turnStart));
 	const replied = finalTurn.some(event => event.kind === 'assistant' || event.kind === 'tool_call');
 	if (state.last_human && !replied) {
