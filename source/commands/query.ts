@@ -5,11 +5,12 @@ import {queryKnowledge} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, tsv} from '../output/text.js';
 import {knowledgeBase, pagingOptions} from './shared.js';
+import {plural} from '../engine/util/plural.js';
 
 const maxLimit = 100;
 
 function renderHuman(result: QueryOutput): string {
-	const head = `${result.state}: ${result.total} match${result.total === 1 ? '' : 'es'} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
+	const head = `${result.state}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
 	const lines = [head];
 	if (result.view === 'hits') {
 		lines.push(tsv(result.hits.map(hit => [hit.node_id, hit.kind, hit.score, hit.why, hit.label])));

@@ -4,10 +4,11 @@ import {textFlag} from '../cli/flag-schemas.js';
 import {listSessions, sessionsOutputSchema, type SessionsOutput} from '../engine/catalog/sessions.js';
 import {clip, tsv} from '../output/text.js';
 import {pageFooter, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {plural} from '../engine/util/plural.js';
 
 function renderHuman(result: SessionsOutput): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
-	const lines = [`${result.total} session${result.total === 1 ? '' : 's'} (${scope}${result.scope.since ? `, since ${result.scope.since}` : ''})`];
+	const lines = [`${plural(result.total, 'session')} (${scope}${result.scope.since ? `, since ${result.scope.since}` : ''})`];
 	lines.push(tsv(result.sessions.map(session => [session.modified ?? '', session.source, session.id, session.project, clip(session.title ?? '(no request)', 80)])));
 	if (result.q !== null) {
 		for (const session of result.sessions) {

@@ -3,11 +3,12 @@ import {defineCommand} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/sessions/standup.js';
 import {clip} from '../output/text.js';
+import {plural} from '../engine/util/plural.js';
 
 function renderHuman(result: StandupOutput): string {
 	const out = [
 		`Stand-up since ${result.since}`,
-		`${result.totals.candidates} unfinished session(s) (${result.totals.high} high confidence) in ${result.totals.projects} project(s); checkpoints: ${result.totals.checkpoints_active} active, ${result.totals.checkpoints_blocked} blocked${result.totals.tasks === null ? '' : `; ${result.totals.tasks} open task(s)`}`,
+		`${plural(result.totals.candidates, 'unfinished session')} (${result.totals.high} high confidence) in ${plural(result.totals.projects, 'project')}; checkpoints: ${result.totals.checkpoints_active} active, ${result.totals.checkpoints_blocked} blocked${result.totals.tasks === null ? '' : `; ${plural(result.totals.tasks, 'open task')}`}`,
 		'',
 	];
 	for (const project of result.projects) {

@@ -3,10 +3,11 @@ import {defineCommand} from '../cli/define.js';
 import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/sessions/unfinished.js';
 import {clip, tsv} from '../output/text.js';
 import {pageFooter, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {plural} from '../engine/util/plural.js';
 
 function renderHuman(result: UnfinishedOutput): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
-	const lines = [`${result.total} unfinished candidate${result.total === 1 ? '' : 's'} (${scope}, since ${result.scope.since})`];
+	const lines = [`${plural(result.total, 'unfinished candidate')} (${scope}, since ${result.scope.since})`];
 	lines.push(
 		tsv(
 			result.candidates.map(candidate => [

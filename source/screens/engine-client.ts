@@ -59,7 +59,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return pickupSession({id, source}, deps);
 		},
 		async checkpoints() {
-			return checkpointOps.listCheckpoints({project: scope.project}, deps);
+			return checkpointOps.listCheckpoints({project: scope.project, allProjects: scope.allProjects}, deps);
 		},
 		async recordCheckpoint(draft) {
 			return checkpointOps.recordCheckpoint(draft, process.stdin, deps);

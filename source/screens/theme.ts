@@ -27,7 +27,7 @@ export const screenTitles: Record<ScreenId, string> = {
 	pickup: 'Pickup',
 };
 
-/** A compact age: 5m, 3h, 2d. */
+/** A compact age of at most four characters, so age columns stay aligned: 5m, 3h, 2d, 364d, 3y. */
 export function ageOf(iso: string | null, now: Date): string {
 	if (!iso) {
 		return '?';
@@ -39,7 +39,32 @@ export function ageOf(iso: string | null, now: Date): string {
 	}
 
 	const hours = Math.round(minutes / 60);
-	return hours < 48 ? `${hours}h` : `${Math.round(hours / 24)}d`;
+	if (hours < 48) {
+		return `${hours}h`;
+	}
+
+	const days = Math.round(hours / 24);
+	return days < 365 ? `${days}d` : `${Math.min(999, Math.floor(days / 365))}y`;
+}
+
+/**
+ * A line of ` · `-separated parts cut to `width` between parts, never inside one: the parts that
+ * fit, then `…` when some did not.
+ */
+export function fitParts(text: string, width: number): string {
+	const parts = text.split(' · ');
+	let shown = '';
+	for (const [index, part] of parts.entries()) {
+		const next = shown === '' ? part : `${shown} · ${part}`;
+		const more = index < parts.length - 1 ? ' · …'.length : 0;
+		if (next.length + more > width) {
+			return shown === '' ? fit(part, width) : `${shown} · …`;
+		}
+
+		shown = next;
+	}
+
+	return shown;
 }
 
 /** One line, cut to `width` characters with an ellipsis. */

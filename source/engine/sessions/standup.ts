@@ -10,7 +10,8 @@ import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../util/since.js';
 import {projectOf} from '../util/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
-import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, type Candidate} from './unfinished.js';
+import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, sessionProjectRoots, type Candidate} from './unfinished.js';
+import {plural} from '../util/plural.js';
 
 const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())}));
 
@@ -34,10 +35,6 @@ export const standupOutputSchema = lazySchema(() => z.object({
 }));
 
 export type StandupOutput = z.infer<typeof standupOutputSchema>;
-
-function plural(count: number, word: string): string {
-	return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
 
 function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[]): StandupOutput['tasks'] {
 	let root: string;
@@ -72,7 +69,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 	const view = openCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps);
 	const warnings = [...view.warnings];
 	let candidates: Candidate[];
-	const knownProjects = new Set<string>();
+	let knownProjects = new Set<string>();
 	// Finding a project's root walks up the tree; hundreds of candidates share a few projects.
 	const roots = new Map<string, string>();
 	// Candidates and the checkpoint lists read the same files: each once.
@@ -89,10 +86,7 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 
 	try {
 		candidates = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates;
-		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
-		for (const project of recorded) {
-			knownProjects.add(rootOf(project));
-		}
+		knownProjects = sessionProjectRoots(view.db, rootOf);
 	} finally {
 		view.close();
 	}

@@ -56,6 +56,12 @@ export function checkpointFiles(): (root: string) => Map<string, Checkpoint> {
 	};
 }
 
+/** The project roots of every session in the catalog: where checkpoint files of theirs live. */
+export function sessionProjectRoots(db: Database, rootOf: (project: string) => string): Set<string> {
+	const recorded = db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
+	return new Set(recorded.map(project => rootOf(project)));
+}
+
 /** A session's latest checkpoint, found where `checkpoint record` puts it. */
 export function checkpointLookup(cwd: string, latestIn = checkpointFiles()): (projectPath: string | null, session: string) => Checkpoint | undefined {
 	// Many sessions share a project; finding its root walks up the tree, so once per project.
