@@ -41,9 +41,9 @@ test('triage: navigate, filter as you type, open a pickup and leave with its com
 	assert.match(frame, /1 of 22/);
 	assert.match(frame, /Fix the flaky retry test/);
 	frame = await press(app.stdin, app.lastFrame, keys.enter, text => !text.includes('▏'));
-	frame = await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('Files touched'));
+	frame = await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('Pending tool calls'));
 	assert.match(frame, /6 Pickup/);
-	assert.match(frame, /Fix the flaky retry test in the HTTP client/);
+	assert.match(frame, /│ L47 shell_command: npm run lint -- --fix/, 'the pending call comes first, with its command');
 	await press(app.stdin, app.lastFrame, keys.enter, () => decisions.length > 0);
 	const decision = decisions[0]!;
 	assert.equal(decision.kind, 'pickup');
@@ -178,12 +178,12 @@ test('pickup: opened empty first, then from Unfinished and from the Stand-up, ea
 	// The crash: Pickup visited with no session chosen, then a session chosen on Unfinished.
 	await press(app.stdin, app.lastFrame, '6', text => text.includes('No session chosen.'));
 	await press(app.stdin, app.lastFrame, '2', text => text.includes('22 of 22'));
-	let frame = await press(app.stdin, app.lastFrame, keys.enter, text => showing('pickup')(text) && text.includes('tokens ('));
+	let frame = await press(app.stdin, app.lastFrame, keys.enter, text => showing('pickup')(text) && text.includes('quoted from the transcript'));
 	assert.match(frame, /grok 019a7c10-0a00-7000-8000-00000000000a/);
 	frame = await press(app.stdin, app.lastFrame, keys.escape, showing('unfinished'));
 	assert.match(selectedRow(frame), /grok\s+high/, 'back on Unfinished, where it was');
 	await press(app.stdin, app.lastFrame, '1', showing('standup'));
-	frame = await press(app.stdin, app.lastFrame, keys.enter, text => showing('pickup')(text) && text.includes('tokens ('));
+	frame = await press(app.stdin, app.lastFrame, keys.enter, text => showing('pickup')(text) && text.includes('quoted from the transcript'));
 	assert.match(frame, /cursor 0c0c0c0c|cursor [\w-]+ · unknown/, 'the stand-up\'s selected session, not the previous one');
 	assert.doesNotMatch(frame, /019a7c10-0a00-7000-8000-00000000000a/);
 	await press(app.stdin, app.lastFrame, keys.escape, showing('standup'));
