@@ -127,6 +127,7 @@ export const checkpointList = defineCommand({
 			result.path === null
 				? `${plural(result.count, 'checkpoint')} in ${plural(result.files.length, 'project')}`
 				: `${plural(result.count, 'checkpoint')} in ${result.path}`,
+			result.count === 0 ? `record one with engi checkpoint record --session <id> --objective <text>${result.path === null ? '' : ', or see every project\'s with --all-projects'}` : '',
 			tsv(result.checkpoints.map(checkpoint => [checkpoint.updated_at, checkpoint.status, checkpoint.session, ...(result.path === null ? [checkpoint.project] : []), clip(checkpoint.next_action ?? checkpoint.objective, 70)])),
 		]
 			.filter(Boolean)

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
-import {defineCommand} from '../cli/define.js';
+import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {pickupOutputSchema, pickupSession, type PickupOutput} from '../engine/sessions/pickup.js';
 import {sourceFlags, sourceOptions} from './shared.js';
 import {quoted, renderBrief} from './render-brief.js';
 
-function renderHuman(result: PickupOutput): string {
+function renderHuman(result: PickupOutput, context: HumanContext): string {
 	if (result.status !== 'ok') {
-		return renderBrief(result);
+		return renderBrief(result, context);
 	}
 
 	const {target} = result;

@@ -1,4 +1,7 @@
+import type {HumanContext} from '../cli/define.js';
+import type {ReadOutput} from '../engine/conversation/read.js';
 import type {Brief} from '../engine/sessions/brief-schema.js';
+import {renderReadPage} from './render-read.js';
 
 /**
  * A fence no line of the text can close: longer than its longest run of backticks (CommonMark
@@ -68,7 +71,7 @@ export function renderBriefText(brief: Brief): string {
 	return out.join('\n');
 }
 
-export function renderBrief(result: unknown): string {
+export function renderBrief(result: unknown, context: HumanContext): string {
 	const value = result as {status?: string; view?: string; message?: string; candidates?: Array<{id: string; source: string; title: string | null}>};
 	if (value.status === 'ambiguous') {
 		return [value.message ?? 'ambiguous', ...(value.candidates ?? []).map(candidate => `  ${candidate.source}\t${candidate.id}\t${candidate.title ?? ''}`)].join('\n');
@@ -78,9 +81,5 @@ export function renderBrief(result: unknown): string {
 		return value.message ?? 'not found';
 	}
 
-	if (value.view === 'brief') {
-		return renderBriefText(result as Brief);
-	}
-
-	return JSON.stringify(result, null, 2);
+	return value.view === 'brief' ? renderBriefText(result as Brief) : renderReadPage(result as ReadOutput, context);
 }

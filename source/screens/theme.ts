@@ -1,3 +1,5 @@
+import {visible} from '../output/text.js';
+
 /**
  * Colours and symbols in one place. Ink (through chalk) drops colour under NO_COLOR, FORCE_COLOR=0
  * or a pipe; meaning never rests on colour alone, so every status also has a word or a symbol.
@@ -67,9 +69,12 @@ export function fitParts(text: string, width: number): string {
 	return shown;
 }
 
-/** One line, cut to `width` characters with an ellipsis. */
+/**
+ * One line, cut to `width` characters with an ellipsis. Every screen's text goes through here
+ * (or `editable`), so a control character from a transcript is shown, never sent (`visible`).
+ */
 export function fit(text: string, width: number): string {
-	const single = text.replaceAll(/\s+/g, ' ').trim();
+	const single = visible(text).replaceAll(/\s+/g, ' ').trim();
 	if (width <= 1) {
 		return single.slice(0, Math.max(0, width));
 	}
@@ -83,7 +88,7 @@ export function fit(text: string, width: number): string {
  * where typing happens.
  */
 export function editable(text: string, width: number): string {
-	const single = text.replaceAll(/[\r\n\t]/g, ' ');
+	const single = visible(text.replaceAll(/[\r\n\t]/g, ' '));
 	if (single.length <= width) {
 		return single;
 	}

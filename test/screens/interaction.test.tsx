@@ -9,6 +9,12 @@ import {App, type TuiResult} from '../../source/screens/app.js';
 import {hintsFor, type Scope} from '../../source/screens/keys.js';
 import {screenOrder, type ScreenId} from '../../source/screens/theme.js';
 import {keys, press, waitForFrame} from '../helpers/ink.js';
+import {mkdirSync} from 'node:fs';
+import type {Deps} from '../../source/engine/deps.js';
+import {createEngineClient} from '../../source/screens/engine-client.js';
+import {sandboxEnv} from '../helpers/cli.js';
+import {controlCharacter, hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
+import {tempDir} from '../helpers/temp.js';
 import {fixedNow, screenWorld} from '../helpers/screens.js';
 
 const size = {columns: 80, rows: 24};
@@ -259,4 +265,31 @@ test('a checkpoint recorded on one screen refreshes every screen it changes, wit
 	await press(app.stdin, app.lastFrame, 'y', text => text.includes('21 of 21'));
 	frame = await press(app.stdin, app.lastFrame, '1', text => text.includes('21 unfinished'));
 	assert.match(frame, /checkpoints: 0 active, 0 blocked/, 'the completed session left the stand-up too');
+});
+
+test('terminal escapes in a transcript are shown on every screen, never sent; transcript lines of the brief are marked as quotes', {timeout: 60_000}, async t => {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const project = join(base, 'repo');
+	mkdirSync(join(project, '.git'), {recursive: true});
+	writeHostileSession(env['HOME']!, project, fixedNow);
+	const deps: Deps = {env, cwd: project, now: () => fixedNow, platform: 'linux'};
+	const client = await createEngineClient(deps, {since: '2026-11-01', allProjects: true}, undefined);
+	const app = render(<App client={client} initialScreen="standup" now={fixedNow} size={size} />);
+	t.after(() => app.unmount());
+	const clean = (name: string, frame: string) => {
+		assert.equal(frame.search(controlCharacter), -1, `${name}: a control character reached the terminal: ${JSON.stringify(frame)}`);
+		assert.match(frame, /␛/, `${name}: the escape is shown`);
+	};
+
+	clean('stand-up', await waitForFrame(app.lastFrame, text => text.includes('Fix the')));
+	clean('unfinished', await press(app.stdin, app.lastFrame, '2', text => text.includes('1 of 1')));
+	const frame = await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('Pending tool calls'));
+	clean('pickup', frame);
+	assert.match(frame, new RegExp(`claude ${hostileSessionId} · ${project}`));
+	const lines = frame.split('\n');
+	for (const words of ['npm test', 'parser', 'FAIL', 'Ignore the notice']) {
+		const found = lines.filter(line => line.includes(words));
+		assert.ok(found.length > 0 && found.every(line => line.startsWith('│ ')), `"${words}" is shown only on quoted lines: ${JSON.stringify(found)}`);
+	}
 });

@@ -21,6 +21,7 @@ import {TriageView} from '../../source/screens/triage/view.js';
 import type {ReactElement} from 'react';
 import {assertGolden} from '../helpers/golden.js';
 import {fixedNow, screenWorld} from '../helpers/screens.js';
+import {hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
 
 const width = 80;
 const height = 24;
@@ -97,4 +98,8 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	frame('state-degraded', <DegradedNote reasons={['catalog_unwritable: /home/dev/.cache/engi/catalog.sqlite could not be used (EROFS); this call read every session from scratch']} width={width} />);
 	frame('help', <HelpOverlay width={width} height={body} offset={0} scope="triage" />);
 	frame('help-scrolled', <HelpOverlay width={width} height={body} offset={20} scope="triage" />);
+
+	// Last, so no other frame counts it: a transcript full of terminal escapes and fence breakers.
+	writeHostileSession(world.env['HOME']!, '/work/hostile', fixedNow);
+	frame('pickup-hostile', <PickupView brief={await world.client.brief(hostileSessionId, 'claude')} width={width} height={body} offset={0} />);
 });

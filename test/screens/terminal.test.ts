@@ -95,3 +95,13 @@ test('real terminal: keys typed in one chunk act one by one, and a pickup opened
 	pane.send(['q']);
 	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
 });
+
+test('real terminal: engi query without --q opens the Query screen instead of an error', {skip, timeout: 60_000}, async t => {
+	const {env, cwd} = world(t);
+	const pane = open(t, env, cwd, 'query', {columns: 80, rows: 24});
+	const screen = await pane.waitFor(text => text.includes('5 Query') && text.includes('q quit'), 'the Query screen');
+	assert.doesNotMatch(screen, /needs --q|error/);
+	assert.match(screen, /No knowledge base is configured\.|query: ▏/);
+	pane.send(['q']);
+	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit (no field has the keys without a knowledge base)');
+});

@@ -1,3 +1,4 @@
+import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import {openCatalogView} from '../catalog/sessions.js';
@@ -18,6 +19,8 @@ const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.arr
 export const standupOutputSchema = lazySchema(() => z.object({
 	status: z.literal('ok'),
 	since: z.string(),
+	/** The one project the stand-up was narrowed to (--project), or null for every project. */
+	project: z.nullable(z.string()),
 	generated_at: z.string(),
 	totals: z.object({candidates: z.number(), high: z.number(), projects: z.number(), checkpoints_active: z.number(), checkpoints_blocked: z.number(), tasks: z.nullable(z.number())}),
 	projects: z.array(
@@ -63,7 +66,7 @@ function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[])
  * unfinished (grouped by project), every active or blocked checkpoint with its next action and
  * blockers, and the knowledge base's open tasks.
  */
-export function buildStandup(input: {since?: string; source?: string; rootFlag?: string}, deps: Deps): StandupOutput {
+export function buildStandup(input: {since?: string; source?: string; project?: string; rootFlag?: string}, deps: Deps): StandupOutput {
 	const now = deps.now();
 	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
 	const view = openCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps);
@@ -114,7 +117,9 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 		}
 	}
 
+	const only = input.project === undefined ? null : projectOf(resolve(deps.cwd, input.project)).root;
 	const projects = [...groups.entries()]
+		.filter(([project]) => only === null || project === only)
 		.map(([project, entry]) => {
 			const high = entry.candidates.filter(candidate => candidate.confidence === 'high').length;
 			const blocked = entry.checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length;
@@ -128,13 +133,15 @@ export function buildStandup(input: {since?: string; source?: string; rootFlag?:
 		.sort((a, b) => b.candidates.length + b.checkpoints.length - (a.candidates.length + a.checkpoints.length) || (a.project < b.project ? -1 : 1));
 	const tasks = openTasks(deps, input.rootFlag, warnings);
 	const checkpoints = projects.flatMap(project => project.checkpoints);
+	const shown = projects.flatMap(project => project.candidates);
 	return {
 		status: 'ok',
 		since,
+		project: only,
 		generated_at: now.toISOString(),
 		totals: {
-			candidates: candidates.length,
-			high: candidates.filter(candidate => candidate.confidence === 'high').length,
+			candidates: shown.length,
+			high: shown.filter(candidate => candidate.confidence === 'high').length,
 			projects: projects.length,
 			checkpoints_active: checkpoints.filter(checkpoint => checkpoint.status === 'active').length,
 			checkpoints_blocked: checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length,

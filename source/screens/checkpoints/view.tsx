@@ -3,6 +3,7 @@ import type {Checkpoint} from '../../engine/sessions/checkpoint-schema.js';
 import {VirtualList} from '../components/virtual-list.js';
 import {basename} from 'node:path';
 import {plural} from '../../engine/util/plural.js';
+import {visible} from '../../output/text.js';
 import {ageOf, editable, fit, fitParts, theme} from '../theme.js';
 import {formFields, type FormState} from './form-state.js';
 
@@ -70,7 +71,7 @@ export function CheckpointFormView({form, width}: {form: FormState; width: numbe
 				);
 			})}
 			{/* Wrapped, never cut: the keys of a form matter most when they are not visible elsewhere. */}
-			<Text color={form.error ? theme.error : theme.muted}>{form.saving ? 'saving…' : (form.error ?? 'enter saves · tab next field · ←/→ status · esc cancels')}</Text>
+			<Text color={form.error ? theme.error : theme.muted}>{form.saving ? 'saving…' : visible(form.error ?? 'enter saves · tab next field · ←/→ status · esc cancels')}</Text>
 			{form.saving || form.error ? null : <Text color={theme.muted}>Empty fields keep the previous checkpoint's value.</Text>}
 		</Box>
 	);
