@@ -1,4 +1,4 @@
-import {createContext, createElement, useContext, useLayoutEffect, useRef, useState, type ReactNode} from 'react';
+import {createContext, createElement, useCallback, useContext, useLayoutEffect, useRef, useState, type ReactNode} from 'react';
 import {useInput, type Key} from 'ink';
 import {keypressesOf} from '../keys.js';
 
@@ -63,7 +63,7 @@ const RouterContext = createContext<Router | null>(null);
 export function KeyRouter({children}: {readonly children: ReactNode}) {
 	const [round, setRound] = useState(0);
 	const [router] = useState(() => createRouter(() => setRound(value => value + 1)));
-	useInput((input, key) => router.receive(input, key));
+	useInput(useCallback((input: string, key: Key) => router.receive(input, key), [router]));
 	useLayoutEffect(() => router.deliverNext(), [round]);
 	return createElement(RouterContext.Provider, {value: router}, children);
 }
