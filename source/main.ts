@@ -4,11 +4,13 @@ import {EngiError} from './engine/errors.js';
 import {nearest} from './engine/util/levenshtein.js';
 import {parseCommandArgs, refuseRepeatedFlags, splitArgv} from './cli/argv.js';
 import {schemaName, type CommandContext, type CommandDefinition, type OutputFormat} from './cli/define.js';
-import {commandHelpText, generalHelpText, renderHelp} from './cli/help.js';
+import {commandHelpText, generalHelpText, groupHelpText, renderHelp} from './cli/help.js';
 import {commandGroups, commandTable, groupDefaults} from './commands.js';
 import {takeCacheWarnings} from './engine/cache-notices.js';
 import {asEngiError, printError, printHuman, printJson, printWarning} from './output/print.js';
+import {visible} from './output/text.js';
 import {openScreen} from './cli/open-screen.js';
+import {pageCommand} from './cli/next-command.js';
 
 export type Io = {
 	readonly stdin: NodeJS.ReadableStream & {isTTY?: boolean};
@@ -158,6 +160,12 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 			}
 		}
 
+		const [first, second] = split.words;
+		if (split.globals.help && first !== undefined && commandGroups.has(first) && !commandTable.some(entry => entry.name === `${first} ${second ?? ''}`.trim())) {
+			io.stdout.write((await renderHelp(groupHelpText(first), false)) + '\n');
+			return 0;
+		}
+
 		const {name, consumed} = findCommand(split.words);
 		const entry = commandTable.find(candidate => candidate.name === name)!;
 		const command = await entry.load();
@@ -185,14 +193,14 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		if (format === 'json') {
 			printJson(io.stdout, schemaName(command.name), outcome.data);
 		} else {
-			printHuman(io.stdout, command.human(outcome.data));
+			printHuman(io.stdout, command.human(outcome.data, {page: offset => pageCommand(command, flags as Record<string, unknown>, split.globals.root, offset), flags: flags as Record<string, unknown>}));
 		}
 
 		return outcome.exitCode ?? 0;
 	} catch (error) {
 		const engiError = asEngiError(error);
 		if (engiError.code === 'internal_error' && deps.env['ENGI_DEBUG']) {
-			io.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+			io.stderr.write(visible(`${error instanceof Error ? error.stack : String(error)}\n`));
 		}
 
 		printError(io.stderr, format, engiError, takeCacheWarnings());

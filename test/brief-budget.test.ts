@@ -59,6 +59,7 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 	const budgets = [400, 700, 1000, 1500, 2000, 4000];
 	let fitted = 0;
 	let refused = 0;
+	let largest = 0;
 	for (const session of sessions) {
 		const located = locateSession({id: session.id, source: session.source}, deps);
 		try {
@@ -81,6 +82,11 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 				fitted++;
 			}
 
+			// The smallest brief: everything a budget can take away is gone. It stays small.
+			const skeleton = await briefOf(located, {budget: 50, exactTokens: true, cwd: process.cwd()}).catch((error: unknown) => Number(/at least (\d+)/.exec(String((error as {hint?: string}).hint))?.[1]));
+			const smallest = typeof skeleton === 'number' ? skeleton : skeleton.tokens;
+			assert.ok(smallest <= 360, `${session.source} ${session.id}: the smallest brief needs ${smallest} o200k tokens`);
+			largest = Math.max(largest, smallest);
 			const precise = await briefOf(located, {budget: 1000, exactTokens: true, cwd: process.cwd()}).catch(() => undefined);
 			if (precise) {
 				assert.equal(precise.tokens, exact(JSON.stringify({schema: 'engi.resume.v1', ...precise})), `${session.id}: --exact-tokens is exact`);
@@ -92,29 +98,72 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 	}
 
 	assert.ok(fitted > refused * 3, `${fitted} briefs fitted, ${refused} budgets refused as too small`);
+	assert.ok(largest > 100, `the largest smallest brief is ${largest} tokens`);
 });
 
-test('a brief drops the least recent optional items first and says what it omitted', async t => {
+test('a brief for a small budget gives up the least telling evidence first, and the pending call, with its command, last', async t => {
 	const base = tempDir(t);
 	const env = sandboxEnv(base);
 	buildFixtureHome(env);
 	const deps: Deps = {env, cwd: base, now: () => new Date('2026-11-29T12:00:00Z'), platform: process.platform};
-	const located = locateSession({id: '11111111-1111-4111-8111-111111111111', source: 'claude'}, deps);
+	const located = locateSession({id: '0195a1c2-0a00-7a00-8a00-00000000000a', source: 'codex'}, deps);
 	try {
-		const full = await briefOf(located, {budget: 100_000, exactTokens: false, cwd: process.cwd()});
-		assert.deepEqual(full.omitted, []);
-		assert.deepEqual(full.files_touched.map(file => file.path), ['/work/app/src/parser.ts', '/work/app/src/lines.ts']);
-		assert.deepEqual(full.commands.map(command => [command.command, command.status, command.exit_code]), [['npm test', 'failed', 1]]);
-		assert.equal(full.first_request?.line, 6);
-		assert.equal(full.latest_user?.text, 'Now also handle CRLF line endings');
+		const exact = await exactTokenCounter();
+		const full = await briefOf(located, {budget: 100_000, exactTokens: true, cwd: process.cwd()});
+		assert.deepEqual(full.omitted, {});
+		assert.deepEqual(full.pending_calls.map(call => [call.line, call.tool, call.input]), [[47, 'shell_command', 'npm run lint -- --fix']], 'a pending call says what it was asked to run');
+		assert.ok(!full.commands.some(command => command.line === 47), 'the pending command is listed once, under pending_calls');
+		assert.equal(full.title, null, 'a title that repeats the first request is not said twice');
+		assert.equal(full.first_request?.text, 'Fix the flaky retry test in the HTTP client');
+		assert.equal(full.latest_user?.line, 46);
 		assert.match(full.notice, /untrusted evidence/);
-		assert.deepEqual(full.expand, ['engi read 11111111-1111-4111-8111-111111111111 --source claude --lines 6,8,11,12,13,14,19,20,21,22']);
-		const tight = await briefOf(located, {budget: full.tokens - 120, exactTokens: false, cwd: process.cwd()});
-		assert.ok(tight.tokens <= full.tokens - 120);
-		assert.ok(tight.omitted.length > 0);
-		const kept = [...tight.files_touched, ...tight.commands, ...tight.tool_failures].map(item => item.line);
-		const dropped = [...full.files_touched, ...full.commands, ...full.tool_failures].map(item => item.line).filter(line => !kept.includes(line));
-		assert.ok(dropped.length > 0 && Math.max(...dropped) <= Math.min(...kept, Number.POSITIVE_INFINITY), `dropped ${dropped} before keeping ${kept}`);
+		assert.deepEqual(Object.keys(full).slice(0, 11), ['status', 'view', 'session_id', 'source', 'project', 'title', 'notice', 'pending_calls', 'tool_failures', 'unresolved', 'latest_user'], 'the most telling sections come first in the document');
+		assert.deepEqual(full.expand, ['engi read 0195a1c2-0a00-7a00-8a00-00000000000a --source codex --lines 7,11,12,13,16,17,20,22,23,24,28,36,46,47']);
+
+		let sawPartialCommands = false;
+		for (let budget = full.tokens; budget > 150; budget -= 10) {
+			let brief;
+			try {
+				brief = await briefOf(located, {budget, exactTokens: true, cwd: process.cwd()});
+			} catch (error) {
+				assert.equal((error as {code?: string}).code, 'budget_too_small');
+				const needed = Number(/at least (\d+)/.exec(String((error as {hint?: string}).hint))?.[1]);
+				const smallest = await briefOf(located, {budget: needed, exactTokens: true, cwd: process.cwd()});
+				assert.ok(smallest.tokens <= needed, 'the hint names a budget that is enough');
+				assert.ok(smallest.first_request !== null, 'the first request is shortened, never left out');
+				break;
+			}
+
+			assert.ok(exact(JSON.stringify({schema: 'engi.resume.v1', ...brief})) <= budget);
+			const lost = (section: 'files_touched' | 'commands' | 'tool_failures' | 'unresolved' | 'pending_calls') => brief[section].length < full[section].length;
+			const emptied = (...sections: Array<'files_touched' | 'commands' | 'tool_failures' | 'unresolved'>) => sections.every(section => brief[section].length === 0);
+			if (lost('commands')) {
+				assert.ok(emptied('files_touched'), `${budget}: commands went before the files touched`);
+			}
+
+			if (brief.latest_assistant === null) {
+				assert.ok(emptied('files_touched', 'commands') && brief.source_path === null, `${budget}: the reply went before files, commands and the path`);
+			}
+
+			if (lost('tool_failures')) {
+				assert.equal(brief.latest_assistant, null, `${budget}: a failure went while the latest reply stayed`);
+			}
+
+			if (lost('pending_calls')) {
+				assert.ok(emptied('tool_failures', 'unresolved'), `${budget}: the pending call went before the failures and markers`);
+			}
+
+			if (lost('commands') && brief.commands.length > 0) {
+				sawPartialCommands = true;
+				const kept = brief.commands.map(item => item.line);
+				const dropped = full.commands.map(item => item.line).filter(line => !kept.includes(line));
+				assert.ok(Math.max(...dropped) < Math.min(...kept), `${budget}: within a list the least recent go first: dropped ${dropped} before ${kept}`);
+			}
+
+			assert.deepEqual(Object.keys(brief.omitted), ['files_touched', 'commands', 'source_path', 'latest_assistant', 'resume_command', 'tool_failures', 'unresolved', 'pending_calls'].filter(section => section in brief.omitted), 'omissions are listed in the order they were made');
+		}
+
+		assert.ok(sawPartialCommands, 'some budget kept the newest commands only');
 	} finally {
 		located.view.close();
 	}

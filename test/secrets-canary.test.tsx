@@ -7,6 +7,7 @@ import test from 'node:test';
 import Database from 'better-sqlite3';
 import {render} from 'ink-testing-library';
 import {createEngineClient} from '../source/screens/engine-client.js';
+import {KeyRouter} from '../source/screens/hooks/use-keys.js';
 import {Pickup} from '../source/screens/pickup/index.js';
 import {canaries, canaryText, leakedNeedles} from './helpers/canaries.js';
 import {writers, type ScriptedSession} from './helpers/canary-stores.js';
@@ -162,7 +163,11 @@ test('canary secrets of every pattern, pasted into four sources and a staged not
 	// The dashboard's Pickup screen, drawn whole, for each source.
 	const client = await createEngineClient({env, cwd: project, now: () => new Date(), platform: process.platform}, {allProjects: true, since: '2d'}, kb);
 	for (const {source, session} of sessions) {
-		const screen = render(<Pickup client={client} target={{id: session.id, source}} active width={200} height={400} onResume={() => undefined} onCounts={() => undefined} />);
+		const screen = render(
+			<KeyRouter>
+				<Pickup client={client} revision={0} target={{id: session.id, source}} active width={200} height={400} onResume={() => undefined} onCounts={() => undefined} />
+			</KeyRouter>,
+		);
 		try {
 			const frame = await waitForFrame(screen.lastFrame, text => text.includes('Resume (enter'));
 			assert.match(frame, /\[redacted:/);

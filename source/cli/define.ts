@@ -29,6 +29,14 @@ export type CommandContext = {
 	readonly stdin: NodeJS.ReadableStream;
 };
 
+/** What a plain-text renderer may ask about the call it renders. */
+export type HumanContext = {
+	/** The exact command line that shows the page starting at `offset`. */
+	readonly page: (offset: number) => string;
+	/** The flags as given and validated, for renderers that suggest what to change. */
+	readonly flags: Readonly<Record<string, unknown>>;
+};
+
 export type CommandOutcome<Result> = {
 	readonly data: Result;
 	/** 2 when the command ran but the result needs inspection. */
@@ -55,7 +63,7 @@ export type CommandDefinition<Flags = any, Result = any> = {
 	readonly needsRoot: boolean;
 	readonly output: z.ZodMiniType<Result>;
 	run(flags: Flags, context: CommandContext): Promise<CommandOutcome<Result>>;
-	human(result: Result): string;
+	human(result: Result, context: HumanContext): string;
 	/** A screen to open instead of printing, when the session is interactive. */
 	readonly screen?: string;
 };

@@ -32,6 +32,20 @@ export function generalHelpText(): string {
 	].join('\n');
 }
 
+/** `engi graph --help`: the subcommands a command word introduces. */
+export function groupHelpText(group: string): string {
+	const entries = commandTable.filter(entry => entry.name.startsWith(`${group} `));
+	return [
+		'Usage',
+		`  $ engi ${group} <command> [flags]`,
+		'',
+		'Commands',
+		table(entries.map(entry => [entry.name, entry.summary])),
+		'',
+		`Run engi ${group} <command> --help for its flags and examples.`,
+	].join('\n');
+}
+
 export function commandHelpText(command: CommandDefinition): string {
 	const parts = [command.summary, '', 'Usage', `  $ ${command.usage}`];
 	if (command.positionals?.length) {

@@ -11,6 +11,7 @@ import {
 	showCheckpoint,
 } from '../engine/sessions/checkpoint-ops.js';
 import {clip, tsv} from '../output/text.js';
+import {plural} from '../engine/util/plural.js';
 
 const projectOption = {project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to use (default: the session\'s, else the working directory\'s)'}} as const;
 
@@ -110,20 +111,24 @@ export const checkpointShow = defineCommand({
 export const checkpointList = defineCommand({
 	name: 'checkpoint list',
 	summary: 'the latest checkpoint of each session in a project, newest first',
-	usage: 'engi checkpoint list [--project <dir>]',
-	examples: ['engi checkpoint list', 'engi checkpoint list --project ~/src/engi'],
-	options: projectOption,
-	flags: z.object({project: z.optional(textFlag())}),
+	usage: 'engi checkpoint list [--project <dir> | --all-projects]',
+	examples: ['engi checkpoint list', 'engi checkpoint list --project ~/src/engi', 'engi checkpoint list --all-projects'],
+	options: {...projectOption, 'all-projects': {type: 'boolean', description: 'every project with checkpoints: this one and those of every known session'}},
+	flags: z.object({project: z.optional(textFlag()), 'all-projects': z.optional(z.boolean())}),
+	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
 	output: checkpointListOutputSchema,
 	screen: 'checkpoints',
 	async run(flags, context) {
-		return {data: listCheckpoints({project: flags.project}, context.deps)};
+		return {data: listCheckpoints({project: flags.project, allProjects: Boolean(flags['all-projects'])}, context.deps)};
 	},
 	human: result =>
 		[
-			`${result.count} checkpoint${result.count === 1 ? '' : 's'} in ${result.path}`,
-			tsv(result.checkpoints.map(checkpoint => [checkpoint.updated_at, checkpoint.status, checkpoint.session, clip(checkpoint.next_action ?? checkpoint.objective, 70)])),
+			result.path === null
+				? `${plural(result.count, 'checkpoint')} in ${plural(result.files.length, 'project')}`
+				: `${plural(result.count, 'checkpoint')} in ${result.path}`,
+			result.count === 0 ? `record one with engi checkpoint record --session <id> --objective <text>${result.path === null ? '' : ', or see every project\'s with --all-projects'}` : '',
+			tsv(result.checkpoints.map(checkpoint => [checkpoint.updated_at, checkpoint.status, checkpoint.session, ...(result.path === null ? [checkpoint.project] : []), clip(checkpoint.next_action ?? checkpoint.objective, 70)])),
 		]
 			.filter(Boolean)
 			.join('\n'),

@@ -6,6 +6,7 @@ import {defineCommand} from '../cli/define.js';
 import {openScreen} from '../cli/open-screen.js';
 import {generateDemo} from '../demo/generate.js';
 import {buildStandup, standupOutputSchema} from '../engine/sessions/standup.js';
+import {plural} from '../engine/util/plural.js';
 
 export const demoOutputSchema = z.object({directory: z.nullable(z.string()), kept: z.boolean(), standup: standupOutputSchema});
 
@@ -36,7 +37,7 @@ export default defineCommand({
 		}
 	},
 	human: result => {
-		const lines = [`demo stand-up: ${result.standup.totals.candidates} unfinished sessions, ${result.standup.totals.checkpoints_blocked} blocked checkpoint(s), ${result.standup.totals.tasks ?? 0} open task(s)`];
+		const lines = [`demo stand-up: ${plural(result.standup.totals.candidates, 'unfinished session')}, ${plural(result.standup.totals.checkpoints_blocked, 'blocked checkpoint')}, ${plural(result.standup.totals.tasks ?? 0, 'open task')}`];
 		for (const project of result.standup.projects) {
 			lines.push(`  ${project.project}: ${project.summary}`);
 		}

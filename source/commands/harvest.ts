@@ -3,6 +3,7 @@ import {defineCommand} from '../cli/define.js';
 import {checkHarvest, harvestOutputSchema, ingestHarvest, ingestOutputSchema} from '../engine/knowledge/ingest.js';
 import {tsv} from '../output/text.js';
 import {knowledgeBase} from './shared.js';
+import {plural} from '../engine/util/plural.js';
 
 export const harvest = defineCommand({
 	name: 'harvest',
@@ -19,7 +20,7 @@ export const harvest = defineCommand({
 	},
 	human: result =>
 		[
-			`${result.files.length} staged note(s): ${result.counts.new} new, ${result.counts.changed} changed, ${result.counts.unchanged} unchanged, ${result.counts.invalid} invalid, ${result.counts.secrets} holding secrets${result.counts.skipped > 0 ? `; ${result.counts.skipped} inbox entries skipped` : ''}`,
+			`${plural(result.files.length, 'staged note')}: ${result.counts.new} new, ${result.counts.changed} changed, ${result.counts.unchanged} unchanged, ${result.counts.invalid} invalid, ${result.counts.secrets} holding secrets${result.counts.skipped > 0 ? `; ${plural(result.counts.skipped, 'inbox entry', 'inbox entries')} skipped` : ''}`,
 			tsv(result.files.map(file => [file.status, file.path, file.node ?? '', [...file.reasons.map(reason => `${reason.line ?? '-'}: ${reason.message}`), ...file.secrets.map(secret => `line ${secret.line}: ${secret.pattern}`)].join('; ')])),
 			tsv(result.skipped.map(entry => ['skipped', entry.path, entry.reason])),
 		]
@@ -45,7 +46,7 @@ export const ingest = defineCommand({
 	},
 	human: result =>
 		[
-			`appended ${result.appended} event(s) from ${result.added.length} note(s); ${result.unchanged.length} unchanged`,
+			`appended ${plural(result.appended, 'event')} from ${plural(result.added.length, 'note')}; ${result.unchanged.length} unchanged`,
 			...result.added.map(file => `added\t${file.path}\t${file.node}\t${file.status}`),
 			...result.invalid.map(file => `invalid\t${file.path}\t${file.reasons.map(reason => `${reason.line ?? '-'}: ${reason.message}`).join('; ')}`),
 			...result.refused.map(file => `refused\t${file.path}\t${file.secrets.map(secret => `line ${secret.line}: ${secret.pattern}`).join('; ')} (pass --redact to mask)`),

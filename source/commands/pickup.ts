@@ -1,21 +1,22 @@
 import * as z from 'zod/mini';
-import {defineCommand} from '../cli/define.js';
+import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {pickupOutputSchema, pickupSession, type PickupOutput} from '../engine/sessions/pickup.js';
 import {sourceFlags, sourceOptions} from './shared.js';
-import {renderBrief} from './render-brief.js';
+import {quoted, renderBrief} from './render-brief.js';
 
-function renderHuman(result: PickupOutput): string {
+function renderHuman(result: PickupOutput, context: HumanContext): string {
 	if (result.status !== 'ok') {
-		return renderBrief(result);
+		return renderBrief(result, context);
 	}
 
 	const {target} = result;
 	return [
-		`# ${target.title ?? target.id}`,
-		`${target.source} ${target.id} — ${target.project} (last active ${target.modified ?? 'unknown'})`,
-		...result.reasons.map(reason => `  ${reason.code}${reason.line === null ? '' : ` (line ${reason.line})`}: ${reason.detail}`),
-		result.checkpoint ? `Checkpoint: ${result.checkpoint.status} — ${result.checkpoint.next_action ?? result.checkpoint.objective}` : 'No checkpoint yet.',
+		`Pick up: ${target.source} ${target.id} (project ${target.project}, last active ${target.modified ?? 'unknown'})`,
+		'',
+		...quoted('Title', target.title === null ? [] : [target.title]),
+		...quoted('Why it looks unfinished', result.reasons.map(reason => `${reason.code}${reason.line === null ? '' : ` (line ${reason.line})`}: ${reason.detail}`)),
+		result.checkpoint ? `Checkpoint (recorded with engi checkpoint): ${result.checkpoint.status} — ${result.checkpoint.next_action ?? result.checkpoint.objective}` : 'No checkpoint yet.',
 		'',
 		`Brief:  ${result.resume_command}`,
 		result.native_resume_command ? `Resume: ${result.native_resume_command}` : 'Resume: (this tool has no resume command)',

@@ -1,19 +1,37 @@
 import * as z from 'zod/mini';
-import {defineCommand} from '../cli/define.js';
+import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
 import {getProject, projectOutputSchema, type ProjectOutput} from '../engine/knowledge/project.js';
-import {knowledgeBase, pagingOptions} from './shared.js';
+import {fieldLines} from '../output/text.js';
+import {plural} from '../engine/util/plural.js';
+import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 
-function renderHuman(result: ProjectOutput): string {
+function renderHuman(result: ProjectOutput, context: HumanContext): string {
 	if (result.view === 'full') {
 		return result.render;
 	}
 
-	if (result.view === 'evidence') {
-		return JSON.stringify(result, null, 2);
+	const out = [`${plural(result.total, 'recorded task')}${result.project ? ` in ${result.project}` : ''} (${result.view === 'brief' ? `${result.excluded_terminal} done or dropped left out` : 'done and dropped included'})`];
+	if (result.total === 0) {
+		out.push('record one with engi graph node --kind Task --id task:<slug> --label <text>, and engi graph relate --edge BELONGS_TO to a project');
 	}
 
-	const out = [`Recorded tasks: ${result.total} (terminal excluded: ${result.excluded_terminal}); next_offset=${result.next_offset ?? 'none'}`];
+	if (result.view === 'evidence') {
+		if (result.project_node) {
+			out.push(...fieldLines(result.project_node.node, '  '));
+		}
+
+		for (const task of result.tasks) {
+			out.push(`${task.projects.length > 0 ? task.projects.join(',') : '(unassigned)'} | [${task.status}] ${task.label} | ${task.id} | ${task.updated}`, ...fieldLines(task.node, '  '));
+			for (const entry of task.history) {
+				out.push(`  journal line ${entry.line} ${entry.at} ${entry.op} ${entry.event}`, ...fieldLines(entry.payload, '    '));
+			}
+		}
+
+		out.push(`(${result.scope})`, ...pageFooter(result, context));
+		return out.filter(Boolean).join('\n');
+	}
+
 	for (const [id, projects, status, label, updated, nextAction, blockers] of result.rows) {
 		out.push(`${projects.length > 0 ? projects.join(',') : '(unassigned)'} | [${status}] ${label} | ${id} | ${updated}`);
 		if (nextAction) {
@@ -25,8 +43,8 @@ function renderHuman(result: ProjectOutput): string {
 		}
 	}
 
-	out.push(`(${result.scope}; details: ${result.detail})`);
-	return out.join('\n');
+	out.push(`(${result.scope}; details: ${result.detail})`, ...pageFooter(result, context));
+	return out.filter(Boolean).join('\n');
 }
 
 export default defineCommand({

@@ -1,17 +1,23 @@
 import * as z from 'zod/mini';
-import {defineCommand} from '../cli/define.js';
+import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
+import {EngiError} from '../engine/errors.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
 import {queryKnowledge} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
-import {clip, tsv} from '../output/text.js';
-import {knowledgeBase, pagingOptions} from './shared.js';
+import {clip, fieldLines, tsv} from '../output/text.js';
+import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
+import {plural} from '../engine/util/plural.js';
 
 const maxLimit = 100;
 
-function renderHuman(result: QueryOutput): string {
-	const head = `${result.state}: ${result.total} match${result.total === 1 ? '' : 'es'} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
+function renderHuman(result: QueryOutput, context: HumanContext): string {
+	const head = `${result.state}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
 	const lines = [head];
+	if (result.total === 0) {
+		lines.push(`try fewer or other words${context.flags['include-expired'] ? '' : ', or --include-expired for facts no longer valid'}`);
+	}
+
 	if (result.view === 'hits') {
 		lines.push(tsv(result.hits.map(hit => [hit.node_id, hit.kind, hit.score, hit.why, hit.label])));
 	} else if (result.view === 'context') {
@@ -34,7 +40,12 @@ function renderHuman(result: QueryOutput): string {
 			lines.push(`evidence: ${result.expand.map(part => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ')}`);
 		}
 	} else {
-		lines.push(JSON.stringify(result.candidates, null, 2));
+		for (const candidate of result.candidates) {
+			lines.push(`${candidate.id}\t${candidate.score}\t${candidate.why}\tsha256 ${candidate.node_sha256}`, ...fieldLines(candidate.node, '  '));
+			for (const entry of candidate.history) {
+				lines.push(`  journal line ${entry.line} ${entry.at} ${entry.op} ${entry.event}`, ...fieldLines(entry.payload, '    '));
+			}
+		}
 	}
 
 	const local = result.view === 'evidence' ? null : result.unindexed_local_candidates;
@@ -42,11 +53,8 @@ function renderHuman(result: QueryOutput): string {
 		lines.push(`not in the knowledge base; file names matching in ${local.roots.join(', ')} (scanned ${local.limits.scanned}${local.limits.truncated ? ', stopped at the limit' : ''}):`, ...local.paths.map(path => `  ${path}`));
 	}
 
-	if (result.next_offset !== null) {
-		lines.push(`next_offset=${result.next_offset}`);
-	}
-
-	return lines.join('\n');
+	lines.push(...pageFooter(result, context));
+	return lines.filter(Boolean).join('\n');
 }
 
 export default defineCommand({
@@ -64,7 +72,8 @@ export default defineCommand({
 		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`},
 	},
 	flags: z.object({
-		q: textFlag(),
+		// Optional here so that `engi query` alone on a terminal opens the Query screen; printing needs it.
+		q: z.optional(textFlag()),
 		view: z.optional(choiceFlag(['context', 'hits', 'evidence'])),
 		'as-of': z.optional(utcFlag()),
 		'include-expired': z.optional(z.boolean()),
@@ -76,6 +85,10 @@ export default defineCommand({
 	output: queryOutputSchema,
 	screen: 'query',
 	async run(flags, context) {
+		if (flags.q === undefined) {
+			throw new EngiError('missing_flag', 'engi query needs --q', {hint: 'see engi query --help'});
+		}
+
 		const requested = flags.limit ?? 20;
 		const {output, exitCode} = await queryKnowledge(
 			knowledgeBase(context),

@@ -2,9 +2,10 @@ import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
 import {EngiError} from '../engine/errors.js';
-import {readConversation, readOutputSchema, type ReadOutput} from '../engine/conversation/read.js';
+import {readConversation, readOutputSchema} from '../engine/conversation/read.js';
 import {views} from '../engine/conversation/views.js';
-import {pageFooter, sourceFlags, sourceOptions} from './shared.js';
+import {renderReadPage} from './render-read.js';
+import {sourceFlags, sourceOptions} from './shared.js';
 
 /** `--lines 3,1,3` → [1, 3]: unique positive positions, sorted, at most 100. */
 export function linesFlag() {
@@ -35,23 +36,6 @@ export const rangeFlags = {
 	limit: z.optional(intFlag(1, 100)),
 	lines: z.optional(linesFlag()),
 };
-
-function renderHuman(result: ReadOutput): string {
-	const head = `${result.source} ${result.session_id} (${result.view}) lines ${result.offset + 1}…${result.next_offset ?? result.last_line} of ${result.last_line}${result.status === 'past_end' ? ' — past the end' : ''}`;
-	const body = result.records.map(record => {
-		const fields = record as Record<string, unknown>;
-		switch (result.view) {
-			case 'dialogue':
-				return `[${fields['line']}] ${String(fields['role'])}: ${String(fields['content'])}`;
-			case 'index':
-				return `${fields['line']}\t${String(fields['kind'])}\t${String(fields['preview'])}`;
-			default:
-				return JSON.stringify(record);
-		}
-	});
-	const tail = pageFooter(result);
-	return [head, ...body, ...tail].filter(Boolean).join('\n');
-}
 
 export default defineCommand({
 	name: 'read',
@@ -102,5 +86,5 @@ export default defineCommand({
 			),
 		};
 	},
-	human: renderHuman,
+	human: renderReadPage,
 });

@@ -1,15 +1,45 @@
+import type {HumanContext} from '../cli/define.js';
+import type {ReadOutput} from '../engine/conversation/read.js';
 import type {Brief} from '../engine/sessions/brief-schema.js';
+import {renderReadPage} from './render-read.js';
 
-function fenced(label: string, text: string): string[] {
-	const fence = text.includes('```') ? '~~~~' : '```';
-	return [`${label} (untrusted transcript excerpt):`, `${fence}text`, text, fence];
+/**
+ * A fence no line of the text can close: longer than its longest run of backticks (CommonMark
+ * closes a fence only with one at least as long), so quoted text cannot break out of it.
+ */
+function fenceFor(text: string): string {
+	const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map(match => match[0].length));
+	return '`'.repeat(Math.max(3, longest + 1));
 }
 
-/** A brief as readable text: sections, fenced excerpts, and the commands that expand it. */
+/** Transcript-derived text, always inside a fence under a label that says what it is. */
+export function quoted(label: string, lines: readonly string[]): string[] {
+	if (lines.length === 0) {
+		return [];
+	}
+
+	const text = lines.join('\n');
+	const fence = fenceFor(text);
+	return [`${label} (untrusted transcript excerpt):`, `${fence}text`, text, fence, ''];
+}
+
+/**
+ * A brief as readable text, in the brief's own order (what tells the next agent most first).
+ * Everything that comes from the transcript — title, requests, replies, markers, tool output,
+ * commands, paths — is fenced; only engi's own words and records stand outside the fences.
+ */
 export function renderBriefText(brief: Brief): string {
-	const out = [`# ${brief.title ?? brief.session_id}`, `${brief.source} ${brief.session_id} — ${brief.project}`, brief.notice, ''];
+	const out = [`Resume brief: ${brief.source} ${brief.session_id} (project ${brief.project})`, brief.notice, ''];
+	const excerpt = (label: string, value: Brief['latest_user']) => (value ? quoted(`${label}, line ${value.line}${value.truncated ? ', shortened' : ''}`, [value.text]) : []);
+	out.push(
+		...quoted('Title', brief.title === null ? [] : [brief.title]),
+		...quoted('Pending tool calls', brief.pending_calls.map(item => `line ${item.line}\t${item.tool}${item.input === null ? '' : `: ${item.input}`}`)),
+		...quoted('Tool failures', brief.tool_failures.map(item => `line ${item.line}\t${item.tool}${item.exit_code === null ? '' : ` exit ${item.exit_code}`}\t${item.output_head}${item.output_tail ? ` … ${item.output_tail}` : ''}`)),
+		...quoted('Unresolved', brief.unresolved.map(item => `${item.line === null ? '-' : `line ${item.line}`}\t${item.marker}\t${item.detail}`)),
+		...excerpt('Latest request', brief.latest_user),
+	);
 	if (brief.checkpoint) {
-		out.push(`Checkpoint: ${brief.checkpoint.status} — ${brief.checkpoint.objective}`);
+		out.push(`Checkpoint (recorded with engi checkpoint): ${brief.checkpoint.status} — ${brief.checkpoint.objective}`);
 		if (brief.checkpoint.next_action) {
 			out.push(`  next: ${brief.checkpoint.next_action}`);
 		}
@@ -21,31 +51,18 @@ export function renderBriefText(brief: Brief): string {
 		out.push('');
 	}
 
-	if (brief.first_request) {
-		out.push(...fenced(`First request (line ${brief.first_request.line})`, brief.first_request.text), '');
+	out.push(
+		...excerpt('First request', brief.first_request),
+		...excerpt('Latest reply', brief.latest_assistant),
+		...quoted('Commands', brief.commands.map(item => `line ${item.line}\t${item.status}${item.exit_code === null ? '' : ` (${item.exit_code})`}\t${item.command}`)),
+		...quoted('Files touched', brief.files_touched.map(item => `line ${item.line}\t${item.path}`)),
+	);
+	const omitted = Object.entries(brief.omitted);
+	out.push(`Tokens: ${brief.tokens} of ${brief.budget}${brief.tokens_exact ? ' (exact)' : ' (estimate)'}${omitted.length > 0 ? `; omitted ${omitted.map(([section, items]) => `${items} ${section}`).join(', ')}` : ''}`);
+	if (brief.resume_command) {
+		out.push(`Resume: ${brief.resume_command}`);
 	}
 
-	if (brief.latest_user && brief.latest_user.line !== brief.first_request?.line) {
-		out.push(...fenced(`Latest request (line ${brief.latest_user.line})`, brief.latest_user.text), '');
-	}
-
-	if (brief.latest_assistant) {
-		out.push(...fenced(`Latest reply (line ${brief.latest_assistant.line})`, brief.latest_assistant.text), '');
-	}
-
-	const list = (title: string, items: string[]) => {
-		if (items.length > 0) {
-			out.push(title, ...items.map(item => `  ${item}`), '');
-		}
-	};
-
-	list('Unresolved:', brief.unresolved.map(item => `${item.line === null ? '-' : `line ${item.line}`}\t${item.marker}\t${item.detail}`));
-	list('Tool failures:', brief.tool_failures.map(item => `line ${item.line}\t${item.tool}${item.exit_code === null ? '' : ` exit ${item.exit_code}`}\t${item.output_head}${item.output_tail ? ` … ${item.output_tail}` : ''}`));
-	list('Pending tool calls:', brief.pending_calls.map(item => `line ${item.line}\t${item.tool}`));
-	list('Files touched:', brief.files_touched.map(item => `line ${item.line}\t${item.path}`));
-	list('Commands:', brief.commands.map(item => `line ${item.line}\t${item.status}${item.exit_code === null ? '' : ` (${item.exit_code})`}\t${item.command}`));
-	out.push(`Tokens: ${brief.tokens} of ${brief.budget}${brief.tokens_exact ? ' (exact)' : ' (estimate)'}${brief.omitted.length > 0 ? `; omitted ${brief.omitted.map(item => `${item.items} ${item.section}`).join(', ')}` : ''}`);
-	out.push(`Resume: ${brief.resume_command}`);
 	if (brief.native_resume_command) {
 		out.push(`Native: ${brief.native_resume_command}`);
 	}
@@ -54,7 +71,7 @@ export function renderBriefText(brief: Brief): string {
 	return out.join('\n');
 }
 
-export function renderBrief(result: unknown): string {
+export function renderBrief(result: unknown, context: HumanContext): string {
 	const value = result as {status?: string; view?: string; message?: string; candidates?: Array<{id: string; source: string; title: string | null}>};
 	if (value.status === 'ambiguous') {
 		return [value.message ?? 'ambiguous', ...(value.candidates ?? []).map(candidate => `  ${candidate.source}\t${candidate.id}\t${candidate.title ?? ''}`)].join('\n');
@@ -64,9 +81,5 @@ export function renderBrief(result: unknown): string {
 		return value.message ?? 'not found';
 	}
 
-	if (value.view === 'brief') {
-		return renderBriefText(result as Brief);
-	}
-
-	return JSON.stringify(result, null, 2);
+	return value.view === 'brief' ? renderBriefText(result as Brief) : renderReadPage(result as ReadOutput, context);
 }

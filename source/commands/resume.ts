@@ -69,5 +69,5 @@ export default defineCommand({
 		const needsChoice = 'status' in data && (data.status === 'ambiguous' || data.status === 'not_found');
 		return {data, exitCode: needsChoice ? 1 : 0};
 	},
-	human: (result: ResumeOutput) => renderBrief(result),
+	human: (result: ResumeOutput, context) => renderBrief(result, context),
 });

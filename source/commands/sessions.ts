@@ -1,13 +1,18 @@
 import * as z from 'zod/mini';
-import {defineCommand} from '../cli/define.js';
+import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {listSessions, sessionsOutputSchema, type SessionsOutput} from '../engine/catalog/sessions.js';
 import {clip, tsv} from '../output/text.js';
-import {pageFooter, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {plural} from '../engine/util/plural.js';
 
-function renderHuman(result: SessionsOutput): string {
+function renderHuman(result: SessionsOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
-	const lines = [`${result.total} session${result.total === 1 ? '' : 's'} (${scope}${result.scope.since ? `, since ${result.scope.since}` : ''})`];
+	const lines = [`${plural(result.total, 'session')} (${scope}${result.scope.since ? `, since ${result.scope.since}` : ''})`];
+	if (result.total === 0) {
+		lines.push(result.q === null ? widerScope(result.scope, context) : `no session has every word of "${result.q}"; try fewer words${result.scope.all_projects ? '' : ' or --all-projects'}`);
+	}
+
 	lines.push(tsv(result.sessions.map(session => [session.modified ?? '', session.source, session.id, session.project, clip(session.title ?? '(no request)', 80)])));
 	if (result.q !== null) {
 		for (const session of result.sessions) {
@@ -16,7 +21,7 @@ function renderHuman(result: SessionsOutput): string {
 			}
 		}
 	}
-	lines.push(...pageFooter(result));
+	lines.push(...pageFooter(result, context));
 	return lines.filter(Boolean).join('\n');
 }
 

@@ -1,7 +1,7 @@
 import {kbPaths, type KbPaths} from '../engine/kb/paths.js';
 import {resolveRoot} from '../engine/kb/root.js';
 import * as z from 'zod/mini';
-import type {CommandContext} from '../cli/define.js';
+import type {CommandContext, HumanContext} from '../cli/define.js';
 import {intFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
 import type {ScopeInput} from '../engine/catalog/sessions.js';
 
@@ -58,7 +58,16 @@ export function scopeInput(flags: ScopeFlags): ScopeInput {
 	return {source: flags.source, sourceRoot: flags['source-root'], since: flags.since, project: flags.project, allProjects: Boolean(flags['all-projects'])};
 }
 
-/** The lines that close a paged human listing: where the next page starts, then any warnings. */
-export function pageFooter(result: {next_offset: number | null; warnings: readonly string[]}): string[] {
-	return [result.next_offset === null ? '' : `next_offset=${result.next_offset}`, ...result.warnings.map(warning => `warning\t${warning}`)];
+/**
+ * What to try when a listing of sessions came back empty: each wider scope not used yet, as the
+ * flag that gives it, or '' when the scope is already as wide as it goes.
+ */
+export function widerScope(scope: {all_projects: boolean; since: string | null}, context: HumanContext): string {
+	const tries = [...(scope.all_projects ? [] : ['--all-projects']), ...(scope.since === null ? [] : [context.flags['since'] === undefined ? '--since 2w' : 'a wider --since (e.g. --since 4w)'])];
+	return tries.length === 0 ? '' : `try ${tries.join(' or ')}`;
+}
+
+/** The lines that close a paged human listing: the exact command for the next page, then any warnings. */
+export function pageFooter(result: {next_offset: number | null; warnings?: readonly string[]}, context: HumanContext): string[] {
+	return [result.next_offset === null ? '' : `next: ${context.page(result.next_offset)}`, ...(result.warnings ?? []).map(warning => `warning\t${warning}`)];
 }

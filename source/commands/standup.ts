@@ -1,16 +1,21 @@
 import * as z from 'zod/mini';
-import {defineCommand} from '../cli/define.js';
+import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/sessions/standup.js';
 import {clip} from '../output/text.js';
+import {plural} from '../engine/util/plural.js';
 import {sourceFlags, sourceOptions} from './shared.js';
 
-function renderHuman(result: StandupOutput): string {
+function renderHuman(result: StandupOutput, context: HumanContext): string {
 	const out = [
 		`Stand-up since ${result.since}`,
-		`${result.totals.candidates} unfinished session(s) (${result.totals.high} high confidence) in ${result.totals.projects} project(s); checkpoints: ${result.totals.checkpoints_active} active, ${result.totals.checkpoints_blocked} blocked${result.totals.tasks === null ? '' : `; ${result.totals.tasks} open task(s)`}`,
+		`${plural(result.totals.candidates, 'unfinished session')} (${result.totals.high} high confidence) in ${plural(result.totals.projects, 'project')}; checkpoints: ${result.totals.checkpoints_active} active, ${result.totals.checkpoints_blocked} blocked${result.totals.tasks === null ? '' : `; ${plural(result.totals.tasks, 'open task')}`}`,
 		'',
 	];
+	if (result.projects.length === 0) {
+		out.push(`Nothing unfinished and no open checkpoint${result.project ? ` in ${result.project}` : ''} since ${result.since.slice(0, 10)}; try ${context.flags['since'] === undefined ? '--since 1w' : 'a wider --since (e.g. --since 4w)'}${result.project ? ' or --all-projects' : ''}.`, '');
+	}
+
 	for (const project of result.projects) {
 		out.push(`## ${project.project} — ${project.summary}`);
 		for (const candidate of project.candidates) {
@@ -49,18 +54,21 @@ function renderHuman(result: StandupOutput): string {
 export default defineCommand({
 	name: 'standup',
 	summary: 'the morning review: unfinished sessions by project, open checkpoints and tasks',
-	usage: 'engi standup [--since <when>] [--source <tool>]',
-	examples: ['engi standup', 'engi standup --since 3d', 'engi standup --format json'],
+	usage: 'engi standup [--since <when>] [--source <tool>] [--project <dir> | --all-projects]',
+	examples: ['engi standup', 'engi standup --since 3d', 'engi standup --project ~/src/engi', 'engi standup --format json'],
 	options: {
 		since: {type: 'string', placeholder: '<when>', description: 'default: the start of the last working day'},
 		source: sourceOptions.source,
+		project: {type: 'string', placeholder: '<dir>', description: 'only this project'},
+		'all-projects': {type: 'boolean', description: 'every project (the default), as the dashboard takes it'},
 	},
-	flags: z.object({since: z.optional(textFlag()), source: sourceFlags.source}),
+	flags: z.object({since: z.optional(textFlag()), source: sourceFlags.source, project: z.optional(textFlag()), 'all-projects': z.optional(z.boolean())}),
+	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
 	output: standupOutputSchema,
 	screen: 'standup',
 	async run(flags, context) {
-		return {data: await buildStandup({since: flags.since, source: flags.source, rootFlag: context.rootFlag}, context.deps)};
+		return {data: await buildStandup({since: flags.since, source: flags.source, project: flags.project, rootFlag: context.rootFlag}, context.deps)};
 	},
 	human: renderHuman,
 });

@@ -3,7 +3,7 @@ import {defineCommand} from '../cli/define.js';
 import {intFlag} from '../cli/flag-schemas.js';
 import {getTimeline, timelineOutputSchema} from '../engine/knowledge/timeline.js';
 import {tsv} from '../output/text.js';
-import {knowledgeBase, pagingOptions} from './shared.js';
+import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 
 export default defineCommand({
 	name: 'timeline',
@@ -18,10 +18,11 @@ export default defineCommand({
 	async run(flags, context) {
 		return {data: await getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit ?? 100, offset: flags.offset ?? 0}, context.deps)};
 	},
-	human: result =>
+	human: (result, context) =>
 		[
+			result.total === 0 ? 'no journal events' + (context.flags['prefix'] === undefined ? '' : ` observed at ${String(context.flags['prefix'])}…; try a shorter prefix`) : '',
 			tsv(result.entries.map(entry => [entry.observed_utc, entry.line, entry.op, entry.summary + (entry.duplicate ? ' (duplicate)' : '')])),
-			result.next_offset === null ? '' : `next_offset=${result.next_offset} (of ${result.total})`,
+			...pageFooter(result, context),
 		]
 			.filter(Boolean)
 			.join('\n'),

@@ -1,12 +1,17 @@
 import * as z from 'zod/mini';
-import {defineCommand} from '../cli/define.js';
+import {defineCommand, type HumanContext} from '../cli/define.js';
 import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/sessions/unfinished.js';
 import {clip, tsv} from '../output/text.js';
-import {pageFooter, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {plural} from '../engine/util/plural.js';
 
-function renderHuman(result: UnfinishedOutput): string {
+function renderHuman(result: UnfinishedOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
-	const lines = [`${result.total} unfinished candidate${result.total === 1 ? '' : 's'} (${scope}, since ${result.scope.since})`];
+	const lines = [`${plural(result.total, 'unfinished candidate')} (${scope}, since ${result.scope.since})`];
+	if (result.total === 0) {
+		lines.push(widerScope(result.scope, context));
+	}
+
 	lines.push(
 		tsv(
 			result.candidates.map(candidate => [
@@ -19,7 +24,7 @@ function renderHuman(result: UnfinishedOutput): string {
 			]),
 		),
 	);
-	lines.push(...pageFooter(result));
+	lines.push(...pageFooter(result, context));
 	return lines.filter(Boolean).join('\n');
 }
 

@@ -1,5 +1,6 @@
 import type {Deps} from '../engine/deps.js';
 import type {PickupOutput} from '../engine/sessions/pickup.js';
+import {visible} from './text.js';
 
 /**
  * After the dashboard closes on a pickup: print the commands (engi never runs them) and offer
@@ -13,7 +14,7 @@ export function printPickupChoice(stream: NodeJS.WritableStream & {isTTY?: boole
 	}
 
 	lines.push(`  brief for a new session:  ${pickup.resume_command}`);
-	stream.write(lines.join('\n') + '\n');
+	stream.write(visible(lines.join('\n') + '\n'));
 	const copy = pickup.native_resume_command ?? pickup.resume_command;
 	if (stream.isTTY && deps.env['TERM'] !== 'dumb' && !deps.env['ENGI_NO_OSC52']) {
 		stream.write(`\u001B]52;c;${Buffer.from(copy).toString('base64')}\u0007`);

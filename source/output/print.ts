@@ -1,5 +1,6 @@
 import {EngiError, systemFailure} from '../engine/errors.js';
 import type {OutputFormat} from '../cli/define.js';
+import {visible} from './text.js';
 
 /** Writes one JSON document: the schema name first, then the command's result. */
 export function printJson(stream: NodeJS.WritableStream, schema: string, data: unknown): void {
@@ -7,15 +8,16 @@ export function printJson(stream: NodeJS.WritableStream, schema: string, data: u
 	stream.write(JSON.stringify(document) + '\n');
 }
 
+/** Human text, with any control character a transcript brought along made visible (text.ts `visible`). */
 export function printHuman(stream: NodeJS.WritableStream, text: string): void {
 	if (text !== '') {
-		stream.write(text.endsWith('\n') ? text : text + '\n');
+		stream.write(visible(text.endsWith('\n') ? text : text + '\n'));
 	}
 }
 
 /** A diagnostic beside a result: one JSON line on stderr for agents, one plain line for people. */
 export function printWarning(stream: NodeJS.WritableStream, format: OutputFormat, warning: string): void {
-	stream.write(format === 'json' ? `${JSON.stringify({warning})}\n` : `engi: warning: ${warning}\n`);
+	stream.write(format === 'json' ? `${JSON.stringify({warning})}\n` : visible(`engi: warning: ${warning}\n`));
 }
 
 /**
@@ -30,18 +32,14 @@ export function printError(stream: NodeJS.WritableStream, format: OutputFormat, 
 		return;
 	}
 
-	stream.write(`engi: ${error.message}\n`);
-	if (error.hint) {
-		stream.write(`hint: ${error.hint}\n`);
-	}
-
+	// Messages can quote a title or a path from a transcript: shown, never sent to the terminal.
+	const lines = [`engi: ${error.message}`, ...(error.hint ? [`hint: ${error.hint}`] : [])];
 	const candidates = error.details?.['candidates'];
 	if (Array.isArray(candidates)) {
-		for (const candidate of candidates.slice(0, 20)) {
-			stream.write(`  ${typeof candidate === 'string' ? candidate : JSON.stringify(candidate)}\n`);
-		}
+		lines.push(...candidates.slice(0, 20).map(candidate => `  ${typeof candidate === 'string' ? candidate : JSON.stringify(candidate)}`));
 	}
 
+	stream.write(visible(lines.join('\n') + '\n'));
 	for (const warning of warnings) {
 		printWarning(stream, format, warning);
 	}

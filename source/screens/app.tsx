@@ -1,6 +1,6 @@
-import {useCallback, useState} from 'react';
+import {useCallback, useMemo, useState} from 'react';
 import {Box, useApp} from 'ink';
-import {useKeys} from './hooks/use-keys.js';
+import {KeyRouter, useKeys} from './hooks/use-keys.js';
 import type {Candidate} from '../engine/sessions/unfinished.js';
 import type {PickupOutput} from '../engine/sessions/pickup.js';
 import {Checkpoints, type FormRequest} from './checkpoints/index.js';
@@ -38,7 +38,15 @@ const scopeOf: Record<ScreenId, Scope> = {standup: 'standup', unfinished: 'triag
  * global keys, and the help overlay. Screens decide; the app only routes and, when a pickup is
  * chosen, exits with it so the CLI can print the commands after Ink has let go of the terminal.
  */
-export function App({client, initialScreen, initialQuery, initialTarget, now, size, onDecision}: AppProps) {
+export function App(props: AppProps) {
+	return (
+		<KeyRouter>
+			<Dashboard {...props} />
+		</KeyRouter>
+	);
+}
+
+function Dashboard({client, initialScreen, initialQuery, initialTarget, now, size, onDecision}: AppProps) {
 	const {exit: exitApp} = useApp();
 	const exit = (result: TuiResult) => {
 		onDecision?.(result);
@@ -57,6 +65,21 @@ export function App({client, initialScreen, initialQuery, initialTarget, now, si
 	const [target, setTarget] = useState<PickupTarget | null>(initialTarget ?? null);
 	const [formRequest, setFormRequest] = useState<FormRequest>(null);
 	const clock = now ?? new Date();
+	// A recorded checkpoint changes the stand-up, the unfinished list, the checkpoints and the
+	// brief: each screen keys its data on this revision, so every one of them reloads after a
+	// write, whichever screen made it.
+	const [revision, setRevision] = useState(0);
+	const engine = useMemo<EngineClient>(
+		() => ({
+			...client,
+			async recordCheckpoint(draft) {
+				const result = await client.recordCheckpoint(draft);
+				setRevision(value => value + 1);
+				return result;
+			},
+		}),
+		[client],
+	);
 
 	const go = useCallback((next: ScreenId, remember = true) => {
 		setScreen(current => {
@@ -135,18 +158,19 @@ export function App({client, initialScreen, initialQuery, initialTarget, now, si
 	};
 
 	return (
-		<Frame screen={screen} width={width} height={height} counts={counts[screen] ?? ''} hints={hintsFor(scopeOf[screen], 5)}>
+		<Frame screen={screen} width={width} height={height} counts={counts[screen] ?? ''} hints={hintsFor(scopeOf[screen], width)}>
 			{help.open ? <HelpOverlay width={width} height={bodyHeight} offset={help.offset} scope={scopeOf[screen]} /> : null}
 			<Box flexDirection="column" display={help.open ? 'none' : 'flex'}>
 				{show('standup') ? (
 					<Box {...show('standup')} flexDirection="column">
-						<Standup client={client} active={active('standup')} width={width} height={bodyHeight} now={clock} onOpen={openPickup} onCounts={countsFor('standup')} />
+						<Standup client={engine} revision={revision} active={active('standup')} width={width} height={bodyHeight} now={clock} onOpen={openPickup} onCounts={countsFor('standup')} />
 					</Box>
 				) : null}
 				{show('unfinished') ? (
 					<Box {...show('unfinished')} flexDirection="column">
 						<Triage
-							client={client}
+							client={engine}
+							revision={revision}
 							active={active('unfinished')}
 							width={width}
 							height={bodyHeight}
@@ -163,22 +187,22 @@ export function App({client, initialScreen, initialQuery, initialTarget, now, si
 				) : null}
 				{show('checkpoints') ? (
 					<Box {...show('checkpoints')} flexDirection="column">
-						<Checkpoints client={client} active={active('checkpoints')} width={width} height={bodyHeight} now={clock} request={formRequest} onRequestHandled={() => setFormRequest(null)} onCapture={captureFor('checkpoints')} onCounts={countsFor('checkpoints')} />
+						<Checkpoints client={engine} revision={revision} active={active('checkpoints')} width={width} height={bodyHeight} now={clock} request={formRequest} onRequestHandled={() => setFormRequest(null)} onCapture={captureFor('checkpoints')} onCounts={countsFor('checkpoints')} />
 					</Box>
 				) : null}
 				{show('project') ? (
 					<Box {...show('project')} flexDirection="column">
-						<Project client={client} active={active('project')} width={width} height={bodyHeight} onCounts={countsFor('project')} />
+						<Project client={engine} active={active('project')} width={width} height={bodyHeight} onCounts={countsFor('project')} />
 					</Box>
 				) : null}
 				{show('query') ? (
 					<Box {...show('query')} flexDirection="column">
-						<Query client={client} active={active('query')} width={width} height={bodyHeight} initial={initialQuery} onCapture={captureFor('query')} onCounts={countsFor('query')} />
+						<Query client={engine} active={active('query')} width={width} height={bodyHeight} initial={initialQuery} onCapture={captureFor('query')} onCounts={countsFor('query')} />
 					</Box>
 				) : null}
 				{show('pickup') ? (
 					<Box {...show('pickup')} flexDirection="column">
-						<Pickup client={client} target={target} active={active('pickup')} width={width} height={bodyHeight} onResume={pickup => exit({kind: 'pickup', pickup} satisfies TuiResult)} onCounts={countsFor('pickup')} />
+						<Pickup client={engine} revision={revision} target={target} active={active('pickup')} width={width} height={bodyHeight} onResume={pickup => exit({kind: 'pickup', pickup} satisfies TuiResult)} onCounts={countsFor('pickup')} />
 					</Box>
 				) : null}
 			</Box>

@@ -42,7 +42,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 	const root = () => kbPaths(resolveRoot(rootFlag, deps).root);
 	return {
 		async standup() {
-			return buildStandup({since: scope.since, source: scope.source, rootFlag}, deps);
+			return buildStandup({since: scope.since, source: scope.source, project: scope.allProjects ? undefined : scope.project, rootFlag}, deps);
 		},
 		async unfinished() {
 			return listUnfinished({since: scope.since, source: scope.source, project: scope.project, allProjects: scope.allProjects, limit: 100_000, offset: 0}, deps);
@@ -59,7 +59,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return pickupSession({id, source}, deps);
 		},
 		async checkpoints() {
-			return checkpointOps.listCheckpoints({project: scope.project}, deps);
+			return checkpointOps.listCheckpoints({project: scope.project, allProjects: scope.allProjects}, deps);
 		},
 		async recordCheckpoint(draft) {
 			return checkpointOps.recordCheckpoint({...draft, fallbackProject: scope.project ?? deps.cwd}, process.stdin, deps);

@@ -65,6 +65,45 @@ export const bindings: readonly Binding[] = [
 	{command: 'no', keys: 'n / esc', description: 'cancel', scope: 'confirm', matches: (input, key) => input === 'n' || input === 'N' || Boolean(key.escape)},
 ];
 
+/**
+ * The keys in one input as Ink reports it. Ink already separates escape sequences (arrows,
+ * esc), but hands over a run of plain characters typed quickly or pasted (`jj`, two
+ * backspaces, `q\r`) as one input: that run is split into one keypress per character, each
+ * described as Ink describes a single key.
+ */
+export function keypressesOf<Key extends KeyInfo>(input: string, key: Key): Array<readonly [string, Key]> {
+	const characters = [...input];
+	if (characters.length <= 1 || input.startsWith('\u001B')) {
+		return [[input, key]];
+	}
+
+	const plain = Object.fromEntries(Object.keys(key).map(name => [name, typeof key[name as keyof Key] === 'boolean' ? false : key[name as keyof Key]])) as Key;
+	return characters.map(character => {
+		const code = character.codePointAt(0)!;
+		if (character === '\r') {
+			return [character, {...plain, return: true}] as const;
+		}
+
+		if (character === '\t') {
+			return ['', {...plain, tab: true}] as const;
+		}
+
+		if (character === '\u007F') {
+			return ['', {...plain, delete: true}] as const;
+		}
+
+		if (character === '\b') {
+			return ['', {...plain, backspace: true}] as const;
+		}
+
+		if (code >= 1 && code <= 26 && character !== '\n') {
+			return [String.fromCodePoint(code + 96), {...plain, ctrl: true}] as const;
+		}
+
+		return [character, {...plain, shift: /^[A-Z]$/.test(character)}] as const;
+	});
+}
+
 /** The first binding of a scope that matches the key, by command name. */
 export function commandFor(scopes: readonly Scope[], input: string, key: KeyInfo): string | undefined {
 	for (const scope of scopes) {
@@ -77,11 +116,24 @@ export function commandFor(scopes: readonly Scope[], input: string, key: KeyInfo
 	return undefined;
 }
 
-/** The footer: the active screen's own keys first, then moving and switching screens. */
-export function hintsFor(scope: Scope, limit = 6): string {
-	const own = bindings
-		.filter(binding => binding.scope === scope)
-		.slice(0, limit)
-		.map(binding => `${binding.keys.split(' / ')[0]} ${binding.command.replaceAll('-', ' ')}`);
-	return [...own, '↑↓ move', 'tab screens'].join(' · ');
+/**
+ * The footer, fitted to `width`: the active screen's own keys first, then moving and switching
+ * screens, and always `? help` and `q quit` at the end, since help lists whatever did not fit.
+ * Hints are never cut: from the first that does not fit on, they are left out, in table order.
+ */
+export function hintsFor(scope: Scope, width: number): string {
+	const own = bindings.filter(binding => binding.scope === scope).map(binding => `${binding.keys.split(' / ')[0]} ${binding.command.replaceAll('-', ' ')}`);
+	const always = ['? help', 'q quit'];
+	const chosen: string[] = [];
+	let used = always.join(' · ').length;
+	for (const hint of [...own, '↑↓ move', 'tab screens']) {
+		if (used + hint.length + 3 > width) {
+			break;
+		}
+
+		chosen.push(hint);
+		used += hint.length + 3;
+	}
+
+	return [...chosen, ...always].join(' · ');
 }

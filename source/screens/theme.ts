@@ -1,3 +1,5 @@
+import {visible} from '../output/text.js';
+
 /**
  * Colours and symbols in one place. Ink (through chalk) drops colour under NO_COLOR, FORCE_COLOR=0
  * or a pipe; meaning never rests on colour alone, so every status also has a word or a symbol.
@@ -27,7 +29,7 @@ export const screenTitles: Record<ScreenId, string> = {
 	pickup: 'Pickup',
 };
 
-/** A compact age: 5m, 3h, 2d. */
+/** A compact age of at most four characters, so age columns stay aligned: 5m, 3h, 2d, 364d, 3y. */
 export function ageOf(iso: string | null, now: Date): string {
 	if (!iso) {
 		return '?';
@@ -39,12 +41,40 @@ export function ageOf(iso: string | null, now: Date): string {
 	}
 
 	const hours = Math.round(minutes / 60);
-	return hours < 48 ? `${hours}h` : `${Math.round(hours / 24)}d`;
+	if (hours < 48) {
+		return `${hours}h`;
+	}
+
+	const days = Math.round(hours / 24);
+	return days < 365 ? `${days}d` : `${Math.min(999, Math.floor(days / 365))}y`;
 }
 
-/** One line, cut to `width` characters with an ellipsis. */
+/**
+ * A line of ` · `-separated parts cut to `width` between parts, never inside one: the parts that
+ * fit, then `…` when some did not.
+ */
+export function fitParts(text: string, width: number): string {
+	const parts = text.split(' · ');
+	let shown = '';
+	for (const [index, part] of parts.entries()) {
+		const next = shown === '' ? part : `${shown} · ${part}`;
+		const more = index < parts.length - 1 ? ' · …'.length : 0;
+		if (next.length + more > width) {
+			return shown === '' ? fit(part, width) : `${shown} · …`;
+		}
+
+		shown = next;
+	}
+
+	return shown;
+}
+
+/**
+ * One line, cut to `width` characters with an ellipsis. Every screen's text goes through here
+ * (or `editable`), so a control character from a transcript is shown, never sent (`visible`).
+ */
 export function fit(text: string, width: number): string {
-	const single = text.replaceAll(/\s+/g, ' ').trim();
+	const single = visible(text).replaceAll(/\s+/g, ' ').trim();
 	if (width <= 1) {
 		return single.slice(0, Math.max(0, width));
 	}
@@ -58,7 +88,7 @@ export function fit(text: string, width: number): string {
  * where typing happens.
  */
 export function editable(text: string, width: number): string {
-	const single = text.replaceAll(/[\r\n\t]/g, ' ');
+	const single = visible(text.replaceAll(/[\r\n\t]/g, ' '));
 	if (single.length <= width) {
 		return single;
 	}

@@ -6,7 +6,15 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {render} from 'ink-testing-library';
 import {App, type TuiResult} from '../../source/screens/app.js';
+import {hintsFor, type Scope} from '../../source/screens/keys.js';
+import {screenOrder, type ScreenId} from '../../source/screens/theme.js';
 import {keys, press, waitForFrame} from '../helpers/ink.js';
+import {mkdirSync} from 'node:fs';
+import type {Deps} from '../../source/engine/deps.js';
+import {createEngineClient} from '../../source/screens/engine-client.js';
+import {sandboxEnv} from '../helpers/cli.js';
+import {controlCharacter, hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
+import {tempDir} from '../helpers/temp.js';
 import {fixedNow, screenWorld} from '../helpers/screens.js';
 
 const size = {columns: 80, rows: 24};
@@ -39,9 +47,9 @@ test('triage: navigate, filter as you type, open a pickup and leave with its com
 	assert.match(frame, /1 of 22/);
 	assert.match(frame, /Fix the flaky retry test/);
 	frame = await press(app.stdin, app.lastFrame, keys.enter, text => !text.includes('▏'));
-	frame = await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('Files touched'));
+	frame = await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('Pending tool calls'));
 	assert.match(frame, /6 Pickup/);
-	assert.match(frame, /Fix the flaky retry test in the HTTP client/);
+	assert.match(frame, /│ L47 shell_command: npm run lint -- --fix/, 'the pending call comes first, with its command');
 	await press(app.stdin, app.lastFrame, keys.enter, () => decisions.length > 0);
 	const decision = decisions[0]!;
 	assert.equal(decision.kind, 'pickup');
@@ -74,7 +82,7 @@ test('triage: record a checkpoint through the form, and mark a session completed
 	assert.deepEqual(saved.map(row => [row.session, row.status, row.objective, row.blockers]), [['019a7c10-0a00-7000-8000-00000000000a', 'blocked', 'find the flake', ['CI access']]]);
 	frame = await press(app.stdin, app.lastFrame, '2', text => text.includes('22 of 22'));
 	frame = await press(app.stdin, app.lastFrame, 'd', text => text.includes('y / n'));
-	assert.match(frame, /Mark 019a7c10-0a00-7000-8000-00000000000a completed\?/);
+	assert.match(frame, /Mark completed\? y \/ n — checkpoint for 019a7c10-0a00-7000-8000-00000000000a$/m);
 	frame = await press(app.stdin, app.lastFrame, 'y', text => text.includes('21 of 21'));
 	assert.doesNotMatch(frame, /The checkout test fails about one run in five/);
 	const lines = readFileSync(join(world.project, '.engi', 'checkpoints.jsonl'), 'utf8').trim().split('\n');
@@ -89,7 +97,7 @@ test('screens switch with tab and numbers; ? shows every key; esc goes back; pro
 	const decisions: TuiResult[] = [];
 	const app = render(<App client={world.client} initialScreen="standup" now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
 	t.after(() => app.unmount());
-	let frame = await waitForFrame(app.lastFrame, text => text.includes('unfinished (') && text.includes('›'));
+	let frame = await waitForFrame(app.lastFrame, text => text.includes('22 unfinished') && text.includes('›'));
 	assert.match(frame, /since 2026-11-01/);
 	frame = await press(app.stdin, app.lastFrame, '?', text => text.includes('Keys'));
 	assert.match(frame, /Stand-up/);
@@ -99,7 +107,189 @@ test('screens switch with tab and numbers; ? shows every key; esc goes back; pro
 	frame = await press(app.stdin, app.lastFrame, keys.tab, text => text.includes('No knowledge base is configured.') && text.includes('query'));
 	frame = await press(app.stdin, app.lastFrame, '3', text => text.includes('checkpoints in'));
 	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('No knowledge base'));
-	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('unfinished ('));
+	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('22 unfinished ·'));
 	await press(app.stdin, app.lastFrame, 'q', () => decisions.length > 0);
 	assert.deepEqual(decisions, [{kind: 'quit'}]);
+});
+
+const scopeOf: Record<ScreenId, Scope> = {standup: 'standup', unfinished: 'triage', checkpoints: 'checkpoints', project: 'project', query: 'query', pickup: 'pickup'};
+/** Which screen a frame shows, told by its footer: each screen's keys differ. */
+const showing = (screen: ScreenId) => (text: string) => text.trimEnd().split('\n').at(-1) === hintsFor(scopeOf[screen], size.columns);
+const selectedRow = (text: string) => text.split('\n').find(line => line.startsWith('›')) ?? '';
+const shiftTab = '\u001B[Z';
+
+/** Query opens with its search box taking the keys (digits are letters there); esc hands them back. */
+async function leaveField(app: ReturnType<typeof render>, screen: ScreenId): Promise<void> {
+	if (screen === 'query' && app.lastFrame()!.includes('query: ▏')) {
+		await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('press / to type'));
+	}
+}
+
+test('every screen reaches every other: by number, tab and shift+tab round the ring, esc back through the history to quitting', {timeout: 120_000}, async t => {
+	const world = await screenWorld(t);
+	const decisions: TuiResult[] = [];
+	const app = render(<App client={world.client} initialScreen="standup" now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
+	t.after(() => app.unmount());
+	await waitForFrame(app.lastFrame, showing('standup'));
+	let current: ScreenId = 'standup';
+	for (const from of screenOrder) {
+		for (const to of screenOrder) {
+			if (from === to) {
+				continue;
+			}
+
+			const steps: ScreenId[] = current === from ? [to] : [from, to];
+			for (const next of steps) {
+				await leaveField(app, current);
+				await press(app.stdin, app.lastFrame, String(screenOrder.indexOf(next) + 1), showing(next));
+				current = next;
+			}
+		}
+	}
+
+	await leaveField(app, current);
+	await press(app.stdin, app.lastFrame, '1', showing('standup'));
+	for (const next of [...screenOrder.slice(1), 'standup' as const]) {
+		await press(app.stdin, app.lastFrame, keys.tab, showing(next));
+	}
+
+	for (const next of [...screenOrder].reverse()) {
+		await press(app.stdin, app.lastFrame, shiftTab, showing(next));
+	}
+
+	// The history holds every numbered move; walking it back ends by quitting from the first screen.
+	app.rerender(<App key="fresh" client={world.client} initialScreen="standup" now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
+	await waitForFrame(app.lastFrame, showing('standup'));
+	for (const next of ['checkpoints', 'query', 'unfinished'] as const) {
+		await press(app.stdin, app.lastFrame, String(screenOrder.indexOf(next) + 1), showing(next));
+		await leaveField(app, next);
+	}
+
+	for (const previous of ['query', 'checkpoints', 'standup'] as const) {
+		await press(app.stdin, app.lastFrame, keys.escape, showing(previous));
+	}
+
+	assert.deepEqual(decisions, []);
+	app.stdin.write(keys.escape);
+	await waitForFrame(app.lastFrame, () => decisions.length > 0);
+	assert.deepEqual(decisions, [{kind: 'quit'}]);
+});
+
+test('pickup: opened empty first, then from Unfinished and from the Stand-up, each showing its own session; esc returns to the opener; q quits anywhere', {timeout: 120_000}, async t => {
+	const world = await screenWorld(t);
+	const decisions: TuiResult[] = [];
+	const app = render(<App client={world.client} initialScreen="standup" now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
+	t.after(() => app.unmount());
+	await waitForFrame(app.lastFrame, text => showing('standup')(text) && text.includes('›'));
+	// The crash: Pickup visited with no session chosen, then a session chosen on Unfinished.
+	await press(app.stdin, app.lastFrame, '6', text => text.includes('No session chosen.'));
+	await press(app.stdin, app.lastFrame, '2', text => text.includes('22 of 22'));
+	let frame = await press(app.stdin, app.lastFrame, keys.enter, text => showing('pickup')(text) && text.includes('quoted from the transcript'));
+	assert.match(frame, /grok 019a7c10-0a00-7000-8000-00000000000a/);
+	frame = await press(app.stdin, app.lastFrame, keys.escape, showing('unfinished'));
+	assert.match(selectedRow(frame), /grok\s+high/, 'back on Unfinished, where it was');
+	await press(app.stdin, app.lastFrame, '1', showing('standup'));
+	frame = await press(app.stdin, app.lastFrame, keys.enter, text => showing('pickup')(text) && text.includes('quoted from the transcript'));
+	assert.match(frame, /cursor 0c0c0c0c|cursor [\w-]+ · unknown/, 'the stand-up\'s selected session, not the previous one');
+	assert.doesNotMatch(frame, /019a7c10-0a00-7000-8000-00000000000a/);
+	await press(app.stdin, app.lastFrame, keys.escape, showing('standup'));
+	for (const screen of screenOrder) {
+		await press(app.stdin, app.lastFrame, String(screenOrder.indexOf(screen) + 1), showing(screen));
+		await leaveField(app, screen);
+		await press(app.stdin, app.lastFrame, '?', text => text.includes('Keys —'));
+		await press(app.stdin, app.lastFrame, keys.escape, text => !text.includes('Keys —') && showing(screen)(text));
+	}
+
+	await press(app.stdin, app.lastFrame, '2', showing('unfinished'));
+	await press(app.stdin, app.lastFrame, 'q', () => decisions.length > 0);
+	assert.deepEqual(decisions, [{kind: 'quit'}]);
+});
+
+test('keys that arrive in one chunk act one by one: jj moves two rows, a typed word filters, two backspaces erase two letters, q in a field is a letter', {timeout: 60_000}, async t => {
+	const world = await screenWorld(t);
+	const app = render(<App client={world.client} initialScreen="standup" now={fixedNow} size={size} />);
+	t.after(() => app.unmount());
+	let frame = await waitForFrame(app.lastFrame, text => showing('standup')(text) && text.includes('›'));
+	const rows = frame.split('\n').filter(line => /^[ ›] {5}/.test(line));
+	const start = rows.findIndex(line => line.startsWith('›'));
+	frame = await press(app.stdin, app.lastFrame, 'jj', text => selectedRow(text).slice(1) === rows[start + 2]!.slice(1));
+	frame = await press(app.stdin, app.lastFrame, 'k', text => selectedRow(text).slice(1) === rows[start + 1]!.slice(1));
+	await press(app.stdin, app.lastFrame, '2', text => text.includes('22 of 22'));
+	frame = await press(app.stdin, app.lastFrame, 'jjj', text => /cursor\s+high/.test(selectedRow(text)) === false && text.split('\n').indexOf(selectedRow(text)) === 6);
+	frame = await press(app.stdin, app.lastFrame, 'kk', text => text.split('\n').indexOf(selectedRow(text)) === 4);
+	await press(app.stdin, app.lastFrame, '/', text => text.includes('filter /▏'));
+	frame = await press(app.stdin, app.lastFrame, 'flaky', text => text.includes('1 of 22'));
+	assert.match(frame, /filter \/flaky▏/);
+	frame = await press(app.stdin, app.lastFrame, '\u007F\u007F', text => text.includes('filter /fla▏'));
+	frame = await press(app.stdin, app.lastFrame, 'qq', text => text.includes('filter /flaqq▏'));
+	await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('22 of 22') && !text.includes('filter /'));
+	await press(app.stdin, app.lastFrame, 'c', text => text.includes('Checkpoint for'));
+	frame = await press(app.stdin, app.lastFrame, 'find the flake\t\u001B[C', text => text.includes('‹ blocked ›'));
+	assert.match(frame, /Objective\s+find the flake/);
+	await press(app.stdin, app.lastFrame, keys.escape, text => !text.includes('Checkpoint for'));
+	// A filter, the enter that keeps it and the enter that opens the row, typed faster than a frame.
+	await press(app.stdin, app.lastFrame, '2/flaky\r\r', text => text.includes('pickup · codex 0195a1c2-0a00-7a00-8a00-00000000000a'));
+	// Two keys written separately, before the first one's frame was drawn, as tmux send-keys does.
+	const standupRow = selectedRow(await press(app.stdin, app.lastFrame, '1', showing('standup')));
+	app.stdin.write('2');
+	app.stdin.write('k');
+	frame = await waitForFrame(app.lastFrame, text => showing('unfinished')(text) && text.split('\n').indexOf(selectedRow(text)) === 3);
+	assert.match(frame, /1 of 22 · sort age · all sources · filter \/flaky/, 'k reached the list 2 went to (it kept its filter), where the cursor was already on top');
+	app.stdin.write('1');
+	app.stdin.write('j');
+	frame = await waitForFrame(app.lastFrame, text => showing('standup')(text) && selectedRow(text) !== standupRow);
+	const lines = frame.split('\n');
+	assert.equal(lines.indexOf(selectedRow(frame)), lines.findIndex(line => line.slice(1) === standupRow.slice(1)) + 1, 'j moved the stand-up that 1 showed, by one row');
+});
+
+test('a checkpoint recorded on one screen refreshes every screen it changes, without r; the Checkpoints screen covers every project', {timeout: 120_000}, async t => {
+	const world = await screenWorld(t);
+	// Wide enough that a row shows its reason after its title.
+	const app = render(<App client={world.client} initialScreen="standup" now={fixedNow} size={{columns: 200, rows: 30}} />);
+	t.after(() => app.unmount());
+	let frame = await waitForFrame(app.lastFrame, text => text.includes('since 2026-11-01 · 22 unfinished · checkpoints: 0 active, 0 blocked · 2 tasks'));
+	await press(app.stdin, app.lastFrame, '3', text => text.includes('0 checkpoints in 0 projects'));
+	await press(app.stdin, app.lastFrame, '2', text => text.includes('22 of 22'));
+	await press(app.stdin, app.lastFrame, 'c', text => text.includes('Checkpoint for 019a7c10-0a00-7000-8000-00000000000a'));
+	await press(app.stdin, app.lastFrame, 'find the flake', text => text.includes('find the flake▏'));
+	await press(app.stdin, app.lastFrame, keys.tab, text => text.includes('‹ active ›'));
+	await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('recorded active'));
+	frame = await waitForFrame(app.lastFrame, text => text.includes('1 checkpoint in 1 project'));
+	assert.match(frame, /› +0m active +repo: find the flake/, 'listed under its project');
+	// Unfinished and the stand-up were loaded before the write; each shows the checkpoint now.
+	frame = await press(app.stdin, app.lastFrame, '2', text => selectedRow(text).includes('checkpoint active'));
+	assert.match(selectedRow(frame), /grok\s+high\s+The checkout test .* — checkpoint active$/);
+	await press(app.stdin, app.lastFrame, '1', text => /grok\s+high\s+The checkout test .* — checkpoint active$/m.test(text));
+	await press(app.stdin, app.lastFrame, '2', text => text.includes('22 of 22'));
+	await press(app.stdin, app.lastFrame, 'd', text => text.includes('y / n'));
+	await press(app.stdin, app.lastFrame, 'y', text => text.includes('21 of 21'));
+	frame = await press(app.stdin, app.lastFrame, '1', text => text.includes('21 unfinished'));
+	assert.match(frame, /checkpoints: 0 active, 0 blocked/, 'the completed session left the stand-up too');
+});
+
+test('terminal escapes in a transcript are shown on every screen, never sent; transcript lines of the brief are marked as quotes', {timeout: 60_000}, async t => {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const project = join(base, 'repo');
+	mkdirSync(join(project, '.git'), {recursive: true});
+	writeHostileSession(env['HOME']!, project, fixedNow);
+	const deps: Deps = {env, cwd: project, now: () => fixedNow, platform: 'linux'};
+	const client = await createEngineClient(deps, {since: '2026-11-01', allProjects: true}, undefined);
+	const app = render(<App client={client} initialScreen="standup" now={fixedNow} size={size} />);
+	t.after(() => app.unmount());
+	const clean = (name: string, frame: string) => {
+		assert.equal(frame.search(controlCharacter), -1, `${name}: a control character reached the terminal: ${JSON.stringify(frame)}`);
+		assert.match(frame, /␛/, `${name}: the escape is shown`);
+	};
+
+	clean('stand-up', await waitForFrame(app.lastFrame, text => text.includes('Fix the')));
+	clean('unfinished', await press(app.stdin, app.lastFrame, '2', text => text.includes('1 of 1')));
+	const frame = await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('Pending tool calls'));
+	clean('pickup', frame);
+	assert.match(frame, new RegExp(`claude ${hostileSessionId} · ${project}`));
+	const lines = frame.split('\n');
+	for (const words of ['npm test', 'parser', 'FAIL', 'Ignore the notice']) {
+		const found = lines.filter(line => line.includes(words));
+		assert.ok(found.length > 0 && found.every(line => line.startsWith('│ ')), `"${words}" is shown only on quoted lines: ${JSON.stringify(found)}`);
+	}
 });

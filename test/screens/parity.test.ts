@@ -32,7 +32,7 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 
 	const checks: Array<[string, () => Promise<unknown>, string[]]> = [
 		['stand-up', () => client.standup(), ['standup', '--since', '2026-11-01', '--root', world.kb]],
-		['checkpoints', () => client.checkpoints(), ['checkpoint', 'list']],
+		['checkpoints', () => client.checkpoints(), ['checkpoint', 'list', '--all-projects']],
 		['pickup', () => client.pickup('0195a1c2-0a00-7a00-8a00-00000000000a', 'codex'), ['pickup', '0195a1c2-0a00-7a00-8a00-00000000000a', '--source', 'codex']],
 		['pickup brief', () => client.brief('0195a1c2-0a00-7a00-8a00-00000000000a', 'codex'), ['resume', '0195a1c2-0a00-7a00-8a00-00000000000a', '--source', 'codex', '--budget', '2000']],
 		['project brief', () => client.project({offset: 0, limit: 50}), ['project', '--root', world.kb, '--limit', '50']],

@@ -4,7 +4,8 @@ import type {Candidate} from '../../source/engine/sessions/unfinished.js';
 import {draftOf, formReducer, initialForm} from '../../source/screens/checkpoints/form-state.js';
 import {scrollTo} from '../../source/screens/components/virtual-list.js';
 import {helpLines} from '../../source/screens/components/help-overlay.js';
-import {bindings, commandFor, hintsFor} from '../../source/screens/keys.js';
+import {bindings, commandFor, hintsFor, keypressesOf} from '../../source/screens/keys.js';
+import {ageOf, fitParts} from '../../source/screens/theme.js';
 import {initialTriage, triageReducer, visibleCandidates, type TriageState} from '../../source/screens/triage/state.js';
 import {buildFilterIndex} from '../../source/screens/triage/filter-index.js';
 
@@ -128,9 +129,58 @@ test('keys: one table drives matching, footer hints and the help overlay', () =>
 	assert.equal(commandFor(['global'], '3', {}), 'go-screen');
 	assert.equal(commandFor(['global'], '', {tab: true, shift: true}), 'previous-screen');
 	assert.equal(commandFor(['global'], 'q', {ctrl: true}), undefined);
-	assert.match(hintsFor('triage'), /^enter open · \/ filter · s sort/);
+	assert.match(hintsFor('triage', 200), /^enter open · \/ filter · s sort/);
+	const scopes = [...new Set(bindings.map(binding => binding.scope))];
+	for (const width of [40, 60, 80, 120]) {
+		for (const scope of scopes) {
+			const footer = hintsFor(scope, width);
+			assert.ok(footer.length <= width, `${scope} at ${width}: ${footer}`);
+			assert.ok(footer.endsWith('? help · q quit'), `${scope} at ${width}: help and quit always show: ${footer}`);
+			assert.doesNotMatch(footer, /…/, 'a hint is left out whole, never cut');
+		}
+	}
 	const help = helpLines('triage');
 	assert.equal(help[0]!.text, 'Unfinished');
 	assert.equal(help.filter(line => !line.header).length, bindings.length, 'every binding is listed');
 	assert.deepEqual([scrollTo(0, 5, 3), scrollTo(9, 0, 3), scrollTo(4, 3, 3)], [0, 7, 3]);
+});
+
+test('keys: a chunk of plain characters is one keypress each; escape sequences stay whole', () => {
+	const none = {upArrow: false, downArrow: false, return: false, escape: false, tab: false, shift: false, backspace: false, delete: false, ctrl: false, meta: false};
+	assert.deepEqual(keypressesOf('j', none), [['j', none]], 'a single key is passed through as Ink described it');
+	assert.deepEqual(keypressesOf('\u001B[B', {...none, downArrow: true}), [['\u001B[B', {...none, downArrow: true}]]);
+	assert.deepEqual(keypressesOf('jj', none).map(([input]) => input), ['j', 'j']);
+	const erased = keypressesOf('\u007F\u007F', none);
+	assert.deepEqual(erased.map(([input, key]) => [input, key.delete]), [['', true], ['', true]], 'two backspaces (DEL) are two erases');
+	const mixed = keypressesOf('aB\r\t\b\u0003 ', none);
+	assert.deepEqual(mixed.map(([input]) => input), ['a', 'B', '\r', '', '', 'c', ' ']);
+	assert.deepEqual(mixed.map(([, key]) => [key.shift, key.return, key.tab, key.backspace, key.ctrl]), [
+		[false, false, false, false, false],
+		[true, false, false, false, false],
+		[false, true, false, false, false],
+		[false, false, true, false, false],
+		[false, false, false, true, false],
+		[false, false, false, false, true],
+		[false, false, false, false, false],
+	]);
+	assert.deepEqual(keypressesOf('流式', none).map(([input]) => input), ['流', '式'], 'split by code point, not by UTF-16 unit');
+});
+
+test('ages fit four characters at every magnitude, so the age column never shifts', () => {
+	const now = new Date('2026-11-29T12:00:00Z');
+	const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+	const seen = [0, 59, 61, 47 * 60, 49 * 60, 364 * 1440, 999 * 1440, 1000 * 1440, 9999 * 1440, 400 * 365 * 1440, 5000 * 365 * 1440].map(minutes => ageOf(ago(minutes), now));
+	assert.deepEqual(seen, ['0m', '59m', '1h', '47h', '2d', '364d', '2y', '2y', '27y', '400y', '999y']);
+	assert.ok(seen.every(age => age.length <= 4));
+	assert.equal(ageOf(null, now), '?');
+	assert.equal(ageOf(new Date(now.getTime() + 3_600_000).toISOString(), now), '0m', 'a clock ahead of the file is not a negative age');
+});
+
+test('a summary line is cut between its parts, never inside one', () => {
+	const line = 'since 2026-11-01 · 22 unfinished · 12 projects · checkpoints: 10 active, 2 blocked';
+	assert.equal(fitParts(line, 200), line);
+	assert.equal(fitParts(line, line.length), line);
+	assert.equal(fitParts(line, 60), 'since 2026-11-01 · 22 unfinished · 12 projects · …');
+	assert.equal(fitParts(line, 20), 'since 2026-11-01 · …');
+	assert.equal(fitParts(line, 10), 'since 202…', 'a first part too long for the line is cut with an ellipsis');
 });

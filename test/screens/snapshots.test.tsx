@@ -21,6 +21,7 @@ import {TriageView} from '../../source/screens/triage/view.js';
 import type {ReactElement} from 'react';
 import {assertGolden} from '../helpers/golden.js';
 import {fixedNow, screenWorld} from '../helpers/screens.js';
+import {hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
 
 const width = 80;
 const height = 24;
@@ -44,7 +45,7 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	const standup = await world.client.standup();
 	const rows = standupRows(standup);
 	frame('standup', (
-		<Frame screen="standup" width={width} height={height} counts={standupCounts(standup)} hints={hintsFor('standup', 5)}>
+		<Frame screen="standup" width={width} height={height} counts={standupCounts(standup)} hints={hintsFor('standup', width)}>
 			<StandupView rows={rows} cursor={1} top={0} height={body} width={width} now={fixedNow} />
 		</Frame>
 	));
@@ -55,7 +56,7 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	const all = visibleCandidates(unfinished.candidates, triage, null);
 	triage = triageReducer(triage, {type: 'move', by: 2, count: all.length});
 	frame('triage', (
-		<Frame screen="unfinished" width={width} height={height} counts={`${unfinished.total} unfinished`} hints={hintsFor('triage', 5)}>
+		<Frame screen="unfinished" width={width} height={height} counts={`${unfinished.total} unfinished`} hints={hintsFor('triage', width)}>
 			<TriageView rows={all} total={unfinished.total} state={triage} width={width} now={fixedNow} />
 		</Frame>
 	));
@@ -69,7 +70,7 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 
 	const brief = await world.client.brief('11111111-1111-4111-8111-111111111111', 'claude');
 	frame('pickup', (
-		<Frame screen="pickup" width={width} height={height} counts={`pickup · ${brief.tokens} tokens`} hints={hintsFor('pickup', 5)}>
+		<Frame screen="pickup" width={width} height={height} counts={`pickup · ${brief.tokens} tokens`} hints={hintsFor('pickup', width)}>
 			<PickupView brief={brief} width={width} height={body} offset={0} />
 		</Frame>
 	));
@@ -77,8 +78,9 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 
 	await world.client.recordCheckpoint({session: '11111111-1111-4111-8111-111111111111', source: 'claude', objective: 'stream the parser', status: 'blocked', blockers: ['CRLF fixture missing'], next_action: 'add a CRLF fixture'});
 	const checkpoints = await world.client.checkpoints();
-	frame('checkpoints', <CheckpointsView checkpoints={checkpoints.checkpoints} project="/repo" cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
-	frame('checkpoints-empty', <CheckpointsView checkpoints={[]} project="/repo" cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
+	frame('checkpoints', <CheckpointsView checkpoints={checkpoints.checkpoints} project="/repo" projects={1} cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
+	frame('checkpoints-empty', <CheckpointsView checkpoints={[]} project="/repo" projects={1} cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
+	frame('checkpoints-all-projects', <CheckpointsView checkpoints={checkpoints.checkpoints} project={null} projects={checkpoints.files.length} cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
 	let form = initialForm('11111111-1111-4111-8111-111111111111', 'claude', checkpoints.checkpoints[0]);
 	frame('checkpoint-form', <CheckpointFormView form={form} width={width} />);
 	form = formReducer(formReducer(initialForm('22222222-2222-4222-8222-222222222222', 'claude'), {type: 'next'}), {type: 'cycle-status', by: 1});
@@ -96,4 +98,8 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	frame('state-degraded', <DegradedNote reasons={['catalog_unwritable: /home/dev/.cache/engi/catalog.sqlite could not be used (EROFS); this call read every session from scratch']} width={width} />);
 	frame('help', <HelpOverlay width={width} height={body} offset={0} scope="triage" />);
 	frame('help-scrolled', <HelpOverlay width={width} height={body} offset={20} scope="triage" />);
+
+	// Last, so no other frame counts it: a transcript full of terminal escapes and fence breakers.
+	writeHostileSession(world.env['HOME']!, '/work/hostile', fixedNow);
+	frame('pickup-hostile', <PickupView brief={await world.client.brief(hostileSessionId, 'claude')} width={width} height={body} offset={0} />);
 });

@@ -25,7 +25,7 @@ function open(t: Parameters<typeof tempDir>[0], env: Record<string, string>, cwd
 test('real terminal: a morning in the dashboard, from stand-up to the printed resume commands', {skip, timeout: 120_000}, async t => {
 	const {env, cwd} = world(t, {NO_COLOR: undefined, FORCE_COLOR: undefined});
 	const pane = open(t, env, cwd, '--since 2026-11-01 --all-projects');
-	let screen = await pane.waitFor(text => /22 unfinished \(17 high\) in 12 projects/.test(text), 'the stand-up with its counts');
+	let screen = await pane.waitFor(text => /since 2026-11-01 · 22 unfinished · checkpoints: 0 active, 0 blocked/.test(text), 'the stand-up with its counts');
 	assert.match(screen, /1 Stand-up {2}2 Unfinished {2}3 Checkpoints {2}4 Project {2}5 Query {2}6 Pickup/);
 	assert.match(screen, /\/work\/shop/, 'candidates are grouped under their project');
 	assert.match(screen, /q quit/, 'the footer lists keys');
@@ -70,4 +70,38 @@ test('real terminal: NO_COLOR gives a dashboard without colour codes; q quits cl
 	assert.doesNotMatch(pane.capture(true), colourCode);
 	pane.send(['q']);
 	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
+});
+
+test('real terminal: keys typed in one chunk act one by one, and a pickup opened empty shows the session chosen later', {skip, timeout: 120_000}, async t => {
+	const {env, cwd} = world(t);
+	const pane = open(t, env, cwd, '--since 2026-11-01 --all-projects', {columns: 80, rows: 24});
+	await pane.waitFor(text => text.includes('since 2026-11-01 · 22 unfinished'), 'the stand-up');
+	pane.send(['6']);
+	await pane.waitFor(text => text.includes('No session chosen.'), 'the empty pickup');
+	pane.send(['2']);
+	await pane.waitFor(text => text.includes('22 of 22'), 'the unfinished list');
+	pane.send(['jj'], true);
+	const selected = (text: string) => text.split('\n').find(line => line.startsWith('›')) ?? '';
+	let screen = await pane.waitFor(text => text.split('\n').indexOf(selected(text)) === 5, 'jj to move the cursor two rows');
+	assert.match(selected(screen), /cursor\s+high\s+\(no request\)/);
+	pane.send(['/']);
+	pane.send(['flakx'], true);
+	await pane.waitFor(text => text.includes('filter /flakx▏'), 'the filter typed in one chunk');
+	pane.send(['BSpace', 'BSpace']);
+	await pane.waitFor(text => text.includes('filter /fla▏'), 'two backspaces to erase two letters');
+	pane.send(['ky', 'Enter', 'Enter']);
+	screen = await pane.waitFor(text => text.includes('pickup · codex 0195a1c2-0a00-7a00-8a00-00000000000a'), 'the pickup of the filtered row, not a crash');
+	assert.doesNotMatch(screen, /Cannot read properties/);
+	pane.send(['q']);
+	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
+});
+
+test('real terminal: engi query without --q opens the Query screen instead of an error', {skip, timeout: 60_000}, async t => {
+	const {env, cwd} = world(t);
+	const pane = open(t, env, cwd, 'query', {columns: 80, rows: 24});
+	const screen = await pane.waitFor(text => text.includes('5 Query') && text.includes('q quit'), 'the Query screen');
+	assert.doesNotMatch(screen, /needs --q|error/);
+	assert.match(screen, /No knowledge base is configured\.|query: ▏/);
+	pane.send(['q']);
+	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit (no field has the keys without a knowledge base)');
 });

@@ -1,14 +1,29 @@
 import {EngiError} from '../errors.js';
 import type {Brief} from './brief-schema.js';
 
-type Section = 'files_touched' | 'commands' | 'tool_failures' | 'pending_calls' | 'unresolved';
-const sections: readonly Section[] = ['files_touched', 'commands', 'tool_failures', 'pending_calls', 'unresolved'];
+type Section = 'files_touched' | 'commands' | 'tool_failures' | 'unresolved' | 'pending_calls';
+type Caps = {readonly first: number; readonly user: number; readonly assistant: number; readonly title: number; readonly output: number};
 
-/** Ever shorter caps for the three quoted texts, tried once every optional item is gone. */
-const textSteps: ReadonlyArray<{first: number; user: number; assistant: number; title: number}> = [
-	{first: 400, user: 600, assistant: 900, title: 200},
-	{first: 160, user: 240, assistant: 360, title: 120},
-	{first: 60, user: 80, assistant: 120, title: 60},
+/**
+ * What an over-budget brief gives up, in order: the least telling evidence first. Files,
+ * commands and the transcript's path go before any quoted text is shortened; the latest reply
+ * goes before the failures; the pending calls, what the next agent most needs, go last. Within
+ * a list the least recent items go first. The first request is shortened, never left out: it
+ * says what the session was for.
+ */
+const steps: ReadonlyArray<{drop: Section} | {caps: Caps} | {without: 'latest_assistant' | 'warnings' | 'source_path' | 'resume_command'}> = [
+	{drop: 'files_touched'},
+	{drop: 'commands'},
+	{without: 'source_path'},
+	{caps: {first: 400, user: 600, assistant: 900, title: 200, output: 160}},
+	{caps: {first: 160, user: 240, assistant: 360, title: 120, output: 80}},
+	{without: 'warnings'},
+	{without: 'latest_assistant'},
+	{without: 'resume_command'},
+	{caps: {first: 60, user: 80, assistant: 120, title: 60, output: 40}},
+	{drop: 'tool_failures'},
+	{drop: 'unresolved'},
+	{drop: 'pending_calls'},
 ];
 
 function cap(excerpt: Brief['latest_user'], limit: number): Brief['latest_user'] {
@@ -17,6 +32,22 @@ function cap(excerpt: Brief['latest_user'], limit: number): Brief['latest_user']
 	}
 
 	return {line: excerpt.line, text: excerpt.text.slice(0, limit - 1) + '…', truncated: true};
+}
+
+function capText(text: string, limit: number): string {
+	return text.length <= limit ? text : text.slice(0, limit - 1) + '…';
+}
+
+function capped(brief: Brief, caps: Caps): Brief {
+	return {
+		...brief,
+		title: brief.title === null ? null : capText(brief.title, caps.title),
+		first_request: cap(brief.first_request, caps.first),
+		latest_user: cap(brief.latest_user, caps.user),
+		latest_assistant: cap(brief.latest_assistant, caps.assistant),
+		tool_failures: brief.tool_failures.map(failure => ({...failure, output_head: capText(failure.output_head, caps.output), output_tail: capText(failure.output_tail, caps.output)})),
+		pending_calls: brief.pending_calls.map(call => ({...call, input: call.input === null ? null : capText(call.input, caps.output * 2)})),
+	};
 }
 
 function citedLines(brief: Brief): number[] {
@@ -33,40 +64,22 @@ function citedLines(brief: Brief): number[] {
 	return [...new Set(lines)].sort((a, b) => a - b);
 }
 
-type Placed = {section: Section; index: number; line: number};
-
-/** Every optional item, least recent first (items without a line last; ties in section order). */
-function oldestFirst(brief: Brief): Placed[] {
-	const items = sections.flatMap(section => (brief[section] as Array<{line: number | null}>).map((item, index) => ({section, index, line: item.line ?? Number.POSITIVE_INFINITY})));
-	// Array.prototype.sort is stable: equal lines keep section order, then item order.
-	return items.sort((a, b) => a.line - b.line);
-}
-
-/** The brief without its `count` least recent optional items, and how many each section lost. */
-function withoutOldest(brief: Brief, order: readonly Placed[], count: number): {brief: Brief; dropped: Map<Section, number>} {
-	// Sections are listed as omitted in the order they first lost an item.
-	const gone = new Map<Section, Set<number>>();
-	for (const item of order.slice(0, count)) {
-		gone.set(item.section, (gone.get(item.section) ?? new Set()).add(item.index));
-	}
-
-	const trimmed = {...brief};
-	for (const [section, indexes] of gone) {
-		(trimmed as Record<Section, unknown[]>)[section] = (brief[section] as unknown[]).filter((_, index) => !indexes.has(index));
-	}
-
-	return {brief: trimmed, dropped: new Map([...gone].map(([section, indexes]) => [section, indexes.size]))};
+/** The section without its `count` least recent items (items without a line count as the least recent). */
+function withoutOldest(brief: Brief, section: Section, count: number): Brief {
+	const items = brief[section] as Array<{line: number | null}>;
+	const order = items.map((item, index) => ({index, line: item.line ?? Number.NEGATIVE_INFINITY})).sort((a, b) => a.line - b.line || a.index - b.index);
+	const gone = new Set(order.slice(0, count).map(item => item.index));
+	return {...brief, [section]: items.filter((_, index) => !gone.has(index))};
 }
 
 /**
- * Fits a brief to a token budget, measured on the whole printed document. The least recent
- * optional items (files, commands, failures, pending calls, markers) go first, then the quoted
- * texts are shortened; every omission is listed. It never returns a brief over the budget:
- * when even the skeleton does not fit, that is an error with exit 2.
+ * Fits a brief to a token budget, measured on the whole printed document, by taking the steps
+ * above one after another until it fits; every omission is listed. It never returns a brief over
+ * the budget: when even the skeleton does not fit, that is an error with exit 2.
  *
- * How many items to drop is found by bisection (the document shrinks as items go), so a brief
- * of a session with thousands of commands is measured a dozen times, not thousands: that
- * matters most with exact counts, where each measure encodes the whole document.
+ * How many items of a list to drop is found by bisection (the document shrinks as items go), so
+ * a brief of a session with thousands of commands is measured a dozen times, not thousands:
+ * that matters most with exact counts, where each measure encodes the whole document.
  */
 export function fitBrief(
 	full: Brief,
@@ -74,66 +87,82 @@ export function fitBrief(
 	count: (text: string) => number,
 	options: {exact: boolean; schema: string; expandCommands: (lines: number[]) => string[]},
 ): Brief {
-	const start: Brief = {...full, budget, tokens_exact: options.exact};
-	let dropped = new Map<Section, number>();
-	const measureWith = (candidate: Brief, lost: Map<Section, number>): number => {
-		const expand = options.expandCommands(citedLines(candidate));
-		const omitted = [...lost].map(([section, items]) => ({section, items}));
-		// Measured with a five-digit placeholder, so writing the real (smaller) count cannot grow it.
-		return count(JSON.stringify({schema: options.schema, ...candidate, expand, omitted, tokens: 99_999}));
-	};
-
-	const measure = (candidate: Brief): number => measureWith(candidate, dropped);
-	const finish = (candidate: Brief, tokens: number): Brief => ({
-		...candidate,
-		expand: options.expandCommands(citedLines(candidate)),
-		omitted: [...dropped].map(([section, items]) => ({section, items})),
-		tokens,
-	});
-
-	let brief = start;
-	let tokens = measure(brief);
-	if (tokens > budget) {
-		const order = oldestFirst(start);
-		const fits = new Map<number, {brief: Brief; dropped: Map<Section, number>; tokens: number}>();
-		const attempt = (drop: number) => {
-			const trial = withoutOldest(start, order, drop);
-			const measured = {...trial, tokens: measureWith(trial.brief, trial.dropped)};
-			fits.set(drop, measured);
-			return measured;
-		};
-
-		// The fewest drops that fit: every drop below `low` was over budget, `high` fits (or is all).
-		let low = 1;
-		let high = order.length;
-		while (low < high) {
-			const middle = Math.floor((low + high) / 2);
-			if (attempt(middle).tokens <= budget) {
-				high = middle;
-			} else {
-				low = middle + 1;
-			}
+	const omitted = new Map<string, number>();
+	const omittedList = (extra?: readonly [string, number]) => {
+		const list = new Map(omitted);
+		if (extra) {
+			list.set(extra[0], (list.get(extra[0]) ?? 0) + extra[1]);
 		}
 
-		const chosen = fits.get(high) ?? attempt(high);
-		brief = chosen.brief;
-		dropped = chosen.dropped;
-		tokens = chosen.tokens;
-	}
+		return Object.fromEntries(list);
+	};
 
-	for (const step of textSteps) {
+	const finish = (candidate: Brief, tokens: number, extra?: readonly [string, number]): Brief => ({
+		...candidate,
+		expand: options.expandCommands(citedLines(candidate)),
+		omitted: omittedList(extra),
+		tokens,
+	});
+	// Measured with a five-digit placeholder, so writing the real (smaller) count cannot grow it.
+	const measure = (candidate: Brief, extra?: readonly [string, number]) => count(JSON.stringify({schema: options.schema, ...finish(candidate, 99_999, extra)}));
+
+	let brief: Brief = {...full, budget, tokens_exact: options.exact};
+	let tokens = measure(brief);
+	for (const step of steps) {
 		if (tokens <= budget) {
 			break;
 		}
 
-		const title = brief.title !== null && brief.title.length > step.title ? brief.title.slice(0, step.title - 1) + '…' : brief.title;
-		brief = {...brief, title, first_request: cap(brief.first_request, step.first), latest_user: cap(brief.latest_user, step.user), latest_assistant: cap(brief.latest_assistant, step.assistant), warnings: []};
-		tokens = measure(brief);
+		if ('drop' in step) {
+			const items = brief[step.drop].length;
+			if (items === 0) {
+				continue;
+			}
+
+			// The fewest drops that fit: every drop below `low` was over budget, `high` fits (or is all).
+			const trials = new Map<number, number>();
+			const attempt = (drop: number) => {
+				const measured = measure(withoutOldest(brief, step.drop, drop), [step.drop, drop]);
+				trials.set(drop, measured);
+				return measured;
+			};
+
+			let low = 1;
+			let high = items;
+			while (low < high) {
+				const middle = Math.floor((low + high) / 2);
+				if (attempt(middle) <= budget) {
+					high = middle;
+				} else {
+					low = middle + 1;
+				}
+			}
+
+			tokens = trials.get(high) ?? attempt(high);
+			brief = withoutOldest(brief, step.drop, high);
+			omitted.set(step.drop, (omitted.get(step.drop) ?? 0) + high);
+		} else if ('caps' in step) {
+			brief = capped(brief, step.caps);
+			tokens = measure(brief);
+		} else if (step.without === 'warnings') {
+			brief = {...brief, warnings: []};
+			tokens = measure(brief);
+		} else if (brief[step.without] !== null) {
+			brief = {...brief, [step.without]: null};
+			omitted.set(step.without, 1);
+			tokens = measure(brief);
+		}
 	}
 
 	if (tokens > budget) {
-		throw new EngiError('budget_too_small', `the smallest brief of this session needs about ${tokens} tokens, more than --budget ${budget}`, {
-			hint: `raise --budget to at least ${tokens}`,
+		// The budget is part of the document: say what suffices with that number written in it.
+		let needed = tokens;
+		for (let round = 0; round < 3; round++) {
+			needed = Math.max(needed, measure({...brief, budget: needed}));
+		}
+
+		throw new EngiError('budget_too_small', `the smallest brief of this session needs about ${needed} tokens, more than --budget ${budget}`, {
+			hint: `raise --budget to at least ${needed}`,
 			exitCode: 2,
 		});
 	}

@@ -1,4 +1,4 @@
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
@@ -13,11 +13,23 @@ import {isLocalDirectory, projectOf} from '../util/project.js';
 import {checkpointDraftSchema, checkpointSchema, type CheckpointDraft} from './checkpoint-schema.js';
 import {applyCheckpointRules} from './checkpoint-rules.js';
 import {appendCheckpoint, checkpointReadRoot, checkpointsPath, checkpointWriteRoot, readCheckpoints} from './checkpoints.js';
-import {checkpointLookup, collectCandidates, defaultSince} from './unfinished.js';
+import {checkpointLookup, collectCandidates, defaultSince, sessionProjectRoots} from './unfinished.js';
 
 export const checkpointRecordOutputSchema = lazySchema(() => z.object({status: z.literal('recorded'), path: z.string(), inherited: z.array(z.string()), checkpoint: checkpointSchema}));
 export const checkpointShowOutputSchema = lazySchema(() => z.object({status: z.literal('ok'), path: z.string(), checkpoint: checkpointSchema}));
-export const checkpointListOutputSchema = lazySchema(() => z.object({status: z.literal('ok'), project: z.string(), path: z.string(), count: z.number(), skipped_lines: z.array(z.number()), checkpoints: z.array(checkpointSchema)}));
+const checkpointFileSchema = lazySchema(() => z.object({project: z.string(), path: z.string(), count: z.number(), skipped_lines: z.array(z.number())}));
+export const checkpointListOutputSchema = lazySchema(() => z.object({
+	status: z.literal('ok'),
+	/** The one project listed; null with --all-projects (each checkpoint names its project). */
+	project: z.nullable(z.string()),
+	path: z.nullable(z.string()),
+	count: z.number(),
+	/** Lines of `path` that did not parse; with --all-projects, see each file's. */
+	skipped_lines: z.array(z.number()),
+	checkpoints: z.array(checkpointSchema),
+	/** Every checkpoint file read. */
+	files: z.array(checkpointFileSchema),
+}));
 
 type SessionFacts = {id: string; source: string | null; project: string | null};
 
@@ -130,10 +142,30 @@ export function showCheckpoint(input: {session?: string; project?: string}, deps
 	return {status: 'ok' as const, path: checkpointsPath(root), checkpoint};
 }
 
-export function listCheckpoints(input: {project?: string}, deps: Deps) {
-	const root = projectOf(input.project === undefined ? deps.cwd : resolve(deps.cwd, input.project)).root;
-	const file = readCheckpoints(root);
-	const checkpoints = [...file.latest.values()].sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0));
-	return {status: 'ok' as const, project: root, path: checkpointsPath(root), count: checkpoints.length, skipped_lines: file.skipped, checkpoints};
+/**
+ * The latest checkpoint of each session in a project, newest first; with `allProjects`, in every
+ * project that has a checkpoint file: the working directory's and those of the catalog's sessions
+ * (the projects the stand-up covers).
+ */
+export function listCheckpoints(input: {project?: string; allProjects?: boolean}, deps: Deps) {
+	const here = projectOf(input.project === undefined || input.allProjects ? deps.cwd : resolve(deps.cwd, input.project)).root;
+	let roots = [here];
+	if (input.allProjects) {
+		roots = withCatalogView({allProjects: true, includeSubagents: true}, deps, view =>
+			[...new Set([here, ...sessionProjectRoots(view.db, project => projectOf(project).root)])].filter(root => existsSync(checkpointsPath(root))),
+		);
+	}
+
+	const files = roots.map(root => ({root, file: readCheckpoints(root)}));
+	const checkpoints = files.flatMap(({file}) => [...file.latest.values()]).sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0));
+	return {
+		status: 'ok' as const,
+		project: input.allProjects ? null : here,
+		path: input.allProjects ? null : checkpointsPath(here),
+		count: checkpoints.length,
+		skipped_lines: input.allProjects ? [] : files[0]!.file.skipped,
+		checkpoints,
+		files: files.map(({root, file}) => ({project: root, path: checkpointsPath(root), count: file.latest.size, skipped_lines: file.skipped})),
+	};
 }
 

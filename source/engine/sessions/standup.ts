@@ -1,3 +1,4 @@
+import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import {withCatalogView} from '../catalog/sessions.js';
@@ -9,15 +10,18 @@ import {withIndex} from '../index/open.js';
 import {kbPaths} from '../kb/paths.js';
 import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../util/since.js';
-import {isLocalDirectory, recordedProjectRoot} from '../util/project.js';
+import {projectOf, recordedProjectRoot} from '../util/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
-import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, type Candidate} from './unfinished.js';
+import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, sessionProjectRoots, type Candidate} from './unfinished.js';
+import {plural} from '../util/plural.js';
 
 const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())}));
 
 export const standupOutputSchema = lazySchema(() => z.object({
 	status: z.literal('ok'),
 	since: z.string(),
+	/** The one project the stand-up was narrowed to (--project), or null for every project. */
+	project: z.nullable(z.string()),
 	generated_at: z.string(),
 	totals: z.object({candidates: z.number(), high: z.number(), projects: z.number(), checkpoints_active: z.number(), checkpoints_blocked: z.number(), tasks: z.nullable(z.number())}),
 	projects: z.array(
@@ -35,10 +39,6 @@ export const standupOutputSchema = lazySchema(() => z.object({
 }));
 
 export type StandupOutput = z.infer<typeof standupOutputSchema>;
-
-function plural(count: number, word: string): string {
-	return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
 
 async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[]): Promise<StandupOutput['tasks']> {
 	let root: string;
@@ -66,10 +66,9 @@ async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: str
  * unfinished (grouped by project), every active or blocked checkpoint with its next action and
  * blockers, and the knowledge base's open tasks.
  */
-export async function buildStandup(input: {since?: string; source?: StoreSelection['source']; rootFlag?: string}, deps: Deps): Promise<StandupOutput> {
+export async function buildStandup(input: {since?: string; source?: StoreSelection['source']; project?: string; rootFlag?: string}, deps: Deps): Promise<StandupOutput> {
 	const now = deps.now();
 	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
-	const knownProjects = new Set<string>();
 	// Finding a project's root walks up the tree; hundreds of candidates share a few projects.
 	const roots = new Map<string, string>();
 	// Candidates and the checkpoint lists read the same files: each once.
@@ -84,18 +83,11 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 		return root;
 	};
 
-	const {candidates, warnings} = withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps, view => {
-		const found = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates;
-		const recorded = view.db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
-		for (const project of recorded) {
-			// Only a project on this machine can keep a checkpoint file.
-			if (isLocalDirectory(project)) {
-				knownProjects.add(rootOf(project));
-			}
-		}
-
-		return {candidates: found, warnings: [...view.warnings]};
-	});
+	const {candidates, warnings, knownProjects} = withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps, view => ({
+		candidates: collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates,
+		knownProjects: sessionProjectRoots(view.db, rootOf),
+		warnings: [...view.warnings],
+	}));
 
 	const groups = new Map<string, {candidates: Candidate[]; checkpoints: Checkpoint[]}>();
 	const group = (project: string) => {
@@ -120,7 +112,9 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 		}
 	}
 
+	const only = input.project === undefined ? null : projectOf(resolve(deps.cwd, input.project)).root;
 	const projects = [...groups.entries()]
+		.filter(([project]) => only === null || project === only)
 		.map(([project, entry]) => {
 			const high = entry.candidates.filter(candidate => candidate.confidence === 'high').length;
 			const blocked = entry.checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length;
@@ -134,13 +128,15 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 		.sort((a, b) => b.candidates.length + b.checkpoints.length - (a.candidates.length + a.checkpoints.length) || (a.project < b.project ? -1 : 1));
 	const tasks = await openTasks(deps, input.rootFlag, warnings);
 	const checkpoints = projects.flatMap(project => project.checkpoints);
+	const shown = projects.flatMap(project => project.candidates);
 	return {
 		status: 'ok',
 		since,
+		project: only,
 		generated_at: now.toISOString(),
 		totals: {
-			candidates: candidates.length,
-			high: candidates.filter(candidate => candidate.confidence === 'high').length,
+			candidates: shown.length,
+			high: shown.filter(candidate => candidate.confidence === 'high').length,
 			projects: projects.length,
 			checkpoints_active: checkpoints.filter(checkpoint => checkpoint.status === 'active').length,
 			checkpoints_blocked: checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length,

@@ -4,6 +4,7 @@ import {listNarrowRows, type NarrowRow, type SessionFilter} from '../catalog/lis
 import {withCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../util/sqlite.js';
+import {isLocalDirectory} from '../util/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';
 import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
@@ -54,6 +55,13 @@ export function checkpointFiles(): (root: string) => Map<string, Checkpoint> {
 
 		return latest;
 	};
+}
+
+/** The project roots of every session in the catalog: where checkpoint files of theirs live. */
+export function sessionProjectRoots(db: Database, rootOf: (project: string) => string): Set<string> {
+	const recorded = db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
+	// Only a project on this machine can keep a checkpoint file.
+	return new Set(recorded.filter(project => isLocalDirectory(project)).map(project => rootOf(project)));
 }
 
 /** A session's latest checkpoint, found where `checkpoint record` puts it. */

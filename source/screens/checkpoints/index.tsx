@@ -7,11 +7,14 @@ import {scrollTo} from '../components/virtual-list.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {draftOf, formReducer, initialForm, type FormState} from './form-state.js';
 import {CheckpointFormView, CheckpointsView} from './view.js';
+import {plural} from '../../engine/util/plural.js';
 
 export type FormRequest = {readonly session: string; readonly source: string} | null;
 
 export type CheckpointsProps = {
 	readonly client: EngineClient;
+	/** Bumped after every write; the data is loaded again for it. */
+	readonly revision: number;
 	readonly active: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -23,7 +26,7 @@ export type CheckpointsProps = {
 	readonly onCounts: (counts: string) => void;
 };
 
-export function Checkpoints({client, active, width, height, now, request, onRequestHandled, onCapture, onCounts}: CheckpointsProps) {
+export function Checkpoints({client, revision, active, width, height, now, request, onRequestHandled, onCapture, onCounts}: CheckpointsProps) {
 	const [cursor, setCursor] = useState(0);
 	const [top, setTop] = useState(0);
 	const [message, setMessage] = useState<string | null>(null);
@@ -38,14 +41,14 @@ export function Checkpoints({client, active, width, height, now, request, onRequ
 
 		return state ? formReducer(state, action) : state;
 	}, null);
-	const loaded = useEngine(() => client.checkpoints(), 'checkpoints', {refreshable: active && form === null});
+	const loaded = useEngine(() => client.checkpoints(), `checkpoints:${revision}`, {refreshable: active && form === null});
 	const checkpoints = loaded.status === 'ready' ? loaded.data.checkpoints : [];
 	// A layout effect, so the app knows before the next key that q and esc belong to the field.
 	useLayoutEffect(() => onCapture(form !== null), [form !== null]);
 	useEffect(() => {
 		if (loaded.status === 'ready') {
 			const blocked = checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length;
-			onCounts(`${checkpoints.length} checkpoints · ${blocked} blocked · ${loaded.data.project}`);
+			onCounts(`${plural(checkpoints.length, 'checkpoint')} · ${blocked} blocked · ${loaded.data.project ?? plural(loaded.data.files.length, 'project')}`);
 		}
 	}, [loaded.status, checkpoints]);
 	useEffect(() => {
@@ -68,7 +71,6 @@ export function Checkpoints({client, active, width, height, now, request, onRequ
 			result => {
 				dispatch({type: 'close'});
 				setMessage(`recorded ${result.checkpoint.status} for ${result.checkpoint.session} in ${result.path}`);
-				loaded.reload();
 			},
 			(error: unknown) => dispatch({type: 'failed', error: error instanceof Error ? error.message : String(error)}),
 		);
@@ -131,5 +133,5 @@ export function Checkpoints({client, active, width, height, now, request, onRequ
 		return <NotReady loaded={loaded} label="checkpoints" />;
 	}
 
-	return form ? <CheckpointFormView form={form} width={width} /> : <CheckpointsView checkpoints={checkpoints} project={loaded.data.project} cursor={cursor} top={top} height={height} width={width} now={now} message={message} />;
+	return form ? <CheckpointFormView form={form} width={width} /> : <CheckpointsView checkpoints={checkpoints} project={loaded.data.project} projects={loaded.data.files.length} cursor={cursor} top={top} height={height} width={width} now={now} message={message} />;
 }

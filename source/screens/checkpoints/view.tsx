@@ -1,16 +1,30 @@
 import {Box, Text} from 'ink';
 import type {Checkpoint} from '../../engine/sessions/checkpoint-schema.js';
 import {VirtualList} from '../components/virtual-list.js';
-import {ageOf, editable, fit, theme} from '../theme.js';
+import {basename} from 'node:path';
+import {plural} from '../../engine/util/plural.js';
+import {visible} from '../../output/text.js';
+import {ageOf, editable, fit, fitParts, theme} from '../theme.js';
 import {formFields, type FormState} from './form-state.js';
 
-export type CheckpointsViewProps = {readonly checkpoints: readonly Checkpoint[]; readonly project: string; readonly cursor: number; readonly top: number; readonly height: number; readonly width: number; readonly now: Date; readonly message: string | null};
+export type CheckpointsViewProps = {
+	readonly checkpoints: readonly Checkpoint[];
+	/** The one project shown, or null when every project's checkpoints are. */
+	readonly project: string | null;
+	readonly projects: number;
+	readonly cursor: number;
+	readonly top: number;
+	readonly height: number;
+	readonly width: number;
+	readonly now: Date;
+	readonly message: string | null;
+};
 
-export function CheckpointsView({checkpoints, project, cursor, top, height, width, now, message}: CheckpointsViewProps) {
+export function CheckpointsView({checkpoints, project, projects, cursor, top, height, width, now, message}: CheckpointsViewProps) {
 	return (
 		<Box flexDirection="column">
 			<Text color={theme.accent} wrap="truncate">
-				{fit(`${checkpoints.length} checkpoint${checkpoints.length === 1 ? '' : 's'} in ${project}`, width)}
+				{fitParts(project === null ? `${plural(checkpoints.length, 'checkpoint')} in ${plural(projects, 'project')}` : `${plural(checkpoints.length, 'checkpoint')} in ${project} · only this project; --all-projects shows all`, width)}
 			</Text>
 			{checkpoints.length === 0 ? (
 				<Text color={theme.muted}>No checkpoints yet: record one from the Unfinished screen (c).</Text>
@@ -25,7 +39,7 @@ export function CheckpointsView({checkpoints, project, cursor, top, height, widt
 						<Text wrap="truncate">
 							{`${ageOf(checkpoint.updated_at, now).padStart(4)} `}
 							<Text color={theme.status[checkpoint.status]}>{checkpoint.status.padEnd(11)}</Text>
-							{fit(`${checkpoint.objective}${checkpoint.next_action ? ` → ${checkpoint.next_action}` : ''}${checkpoint.blockers.length > 0 ? ` (blocked: ${checkpoint.blockers.join('; ')})` : ''}`, Math.max(10, width - 20))}
+							{fit(`${project === null ? `${basename(checkpoint.project)}: ` : ''}${checkpoint.objective}${checkpoint.next_action ? ` → ${checkpoint.next_action}` : ''}${checkpoint.blockers.length > 0 ? ` (blocked: ${checkpoint.blockers.join('; ')})` : ''}`, Math.max(10, width - 20))}
 						</Text>
 					)}
 				/>
@@ -56,9 +70,9 @@ export function CheckpointFormView({form, width}: {form: FormState; width: numbe
 					</Text>
 				);
 			})}
-			<Text color={form.error ? theme.error : theme.muted} wrap={form.error ? 'wrap' : 'truncate'}>
-				{form.saving ? 'saving…' : (form.error ?? 'enter saves · tab next field · ←/→ status · esc cancels; empty fields are inherited')}
-			</Text>
+			{/* Wrapped, never cut: the keys of a form matter most when they are not visible elsewhere. */}
+			<Text color={form.error ? theme.error : theme.muted}>{form.saving ? 'saving…' : visible(form.error ?? 'enter saves · tab next field · ←/→ status · esc cancels')}</Text>
+			{form.saving || form.error ? null : <Text color={theme.muted}>Empty fields keep the previous checkpoint's value.</Text>}
 		</Box>
 	);
 }

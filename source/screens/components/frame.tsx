@@ -1,13 +1,14 @@
 import type {ReactNode} from 'react';
 import {Box, Text} from 'ink';
-import {fit, screenOrder, screenTitles, theme, type ScreenId} from '../theme.js';
+import {fit, fitParts, screenOrder, screenTitles, theme, type ScreenId} from '../theme.js';
 
 export type FrameProps = {
 	readonly screen: ScreenId;
 	readonly width: number;
 	readonly height: number;
-	/** A short summary shown at the right of the header, e.g. "12 unfinished · 2 blocked". */
+	/** A summary line under the tabs, e.g. "12 unfinished · 2 blocked"; whole parts that do not fit are left out. */
 	readonly counts: string;
+	/** The footer, already fitted to the width (keys.ts hintsFor). */
 	readonly hints: string;
 	readonly children: ReactNode;
 };
@@ -30,13 +31,13 @@ export function Frame({screen, width, height, counts, hints, children}: FramePro
 				</Text>
 			</Box>
 			<Text color={theme.muted} wrap="truncate">
-				{fit(counts, width)}
+				{fitParts(counts, width)}
 			</Text>
 			<Box flexDirection="column" flexGrow={1} overflow="hidden">
 				{children}
 			</Box>
 			<Text color={theme.muted} wrap="truncate">
-				{fit(`${hints} · ? help · q quit`, width)}
+				{fit(hints, width)}
 			</Text>
 		</Box>
 	);

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import type {Loaded} from '../hooks/use-engine.js';
-import {theme} from '../theme.js';
+import {fit, theme} from '../theme.js';
+import {visible} from '../../output/text.js';
 
 export type LoadingProps = {readonly label: string};
 
@@ -17,8 +18,8 @@ export type EmptyStateProps = {readonly title: string; readonly hint?: string};
 export function EmptyState({title, hint}: EmptyStateProps) {
 	return (
 		<Box flexDirection="column" paddingX={1}>
-			<Text>{title}</Text>
-			{hint ? <Text color={theme.muted}>{hint}</Text> : null}
+			<Text>{visible(title)}</Text>
+			{hint ? <Text color={theme.muted}>{visible(hint)}</Text> : null}
 		</Box>
 	);
 }
@@ -28,8 +29,8 @@ export type ErrorStateProps = {readonly message: string; readonly hint?: string}
 export function ErrorState({message, hint}: ErrorStateProps) {
 	return (
 		<Box flexDirection="column" paddingX={1}>
-			<Text color={theme.error}>✗ {message}</Text>
-			{hint ? <Text color={theme.muted}>{hint}</Text> : null}
+			<Text color={theme.error}>✗ {visible(message)}</Text>
+			{hint ? <Text color={theme.muted}>{visible(hint)}</Text> : null}
 		</Box>
 	);
 }
@@ -50,7 +51,7 @@ export function DegradedNote({reasons, width}: DegradedNoteProps) {
 	return (
 		<Box paddingX={1}>
 			<Text color={theme.warning} wrap="truncate">
-				! {reasons.length === 1 ? reasons[0]!.slice(0, width - 4) : `${reasons.length} warnings: ${reasons[0]!.slice(0, width - 20)}`}
+				{fit(`! ${reasons.length === 1 ? reasons[0]! : `${reasons.length} warnings: ${reasons[0]!}`}`, width - 2)}
 			</Text>
 		</Box>
 	);

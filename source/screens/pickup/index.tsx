@@ -11,6 +11,8 @@ export type PickupTarget = {readonly id: string; readonly source: string};
 
 export type PickupProps = {
 	readonly client: EngineClient;
+	/** Bumped after every write; the data is loaded again for it. */
+	readonly revision: number;
 	readonly target: PickupTarget | null;
 	readonly active: boolean;
 	readonly width: number;
@@ -19,7 +21,7 @@ export type PickupProps = {
 	readonly onCounts: (counts: string) => void;
 };
 
-export function Pickup({client, target, active, width, height, onResume, onCounts}: PickupProps) {
+export function Pickup({client, revision, target, active, width, height, onResume, onCounts}: PickupProps) {
 	const [offset, setOffset] = useState(0);
 	const loaded = useEngine(async () => {
 		if (!target) {
@@ -29,7 +31,7 @@ export function Pickup({client, target, active, width, height, onResume, onCount
 		const [brief, pickup] = await Promise.all([client.brief(target.id, target.source), client.pickup(target.id, target.source)]);
 		onCounts(`pickup · ${brief.source} ${brief.session_id} · ${brief.tokens} tokens`);
 		return {brief, pickup};
-	}, target ? `${target.source}:${target.id}` : 'none', {refreshable: active});
+	}, target ? `${target.source}:${target.id}:${revision}` : 'none', {refreshable: active});
 	useKeys(
 		(input, key) => {
 			const command = commandFor(['pickup', 'list'], input, key);

@@ -6,6 +6,7 @@ import {commandFor} from '../keys.js';
 import {EmptyState, NotReady} from '../components/states.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {ProjectView} from './view.js';
+import {plural} from '../../engine/util/plural.js';
 
 export type ProjectProps = {readonly client: EngineClient; readonly active: boolean; readonly width: number; readonly height: number; readonly onCounts: (counts: string) => void};
 
@@ -18,7 +19,7 @@ export function Project({client, active, width, height, onCounts}: ProjectProps)
 	const loaded = useEngine(async () => (hasKb ? ((await client.project({offset, limit: pageSize})) as ProjectBrief) : undefined), `project:${offset}:${pageSize}`, {refreshable: active});
 	useEffect(() => {
 		if (loaded.status === 'ready' && loaded.data) {
-			onCounts(`${loaded.data.total} open tasks · ${Object.keys(loaded.data.projects).length} projects`);
+			onCounts(`${plural(loaded.data.total, 'open task')} · ${plural(Object.keys(loaded.data.projects).length, 'project')}`);
 		}
 	}, [loaded.status]);
 	useKeys(

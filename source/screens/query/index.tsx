@@ -6,6 +6,7 @@ import {commandFor} from '../keys.js';
 import {EmptyState, ErrorState} from '../components/states.js';
 import {noKnowledgeBase} from '../project/index.js';
 import {QueryView} from './view.js';
+import {plural} from '../../engine/util/plural.js';
 
 export type QueryProps = {readonly client: EngineClient; readonly active: boolean; readonly width: number; readonly height: number; readonly initial?: string; readonly onCapture: (capturing: boolean) => void; readonly onCounts: (counts: string) => void};
 
@@ -25,7 +26,7 @@ export function Query({client, active, width, height, initial, onCapture, onCoun
 				if (output.view === 'context') {
 					setResult(output);
 					setError(null);
-					onCounts(`${output.total} matches for “${q}”`);
+					onCounts(`${plural(output.total, 'match', 'matches')} for “${q}”`);
 				}
 			},
 			(failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),

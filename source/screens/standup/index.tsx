@@ -10,6 +10,8 @@ import {StandupView, standupCounts, standupRows} from './view.js';
 
 export type StandupProps = {
 	readonly client: EngineClient;
+	/** Bumped after every write; the data is loaded again for it. */
+	readonly revision: number;
 	readonly active: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -18,8 +20,8 @@ export type StandupProps = {
 	readonly onCounts: (counts: string) => void;
 };
 
-export function Standup({client, active, width, height, now, onOpen, onCounts}: StandupProps) {
-	const loaded = useEngine(() => client.standup(), 'standup', {refreshable: active});
+export function Standup({client, revision, active, width, height, now, onOpen, onCounts}: StandupProps) {
+	const loaded = useEngine(() => client.standup(), `standup:${revision}`, {refreshable: active});
 	const rows = useMemo(() => (loaded.status === 'ready' ? standupRows(loaded.data) : []), [loaded.status === 'ready' ? loaded.data : undefined]);
 	const [cursor, setCursor] = useState(0);
 	const [top, setTop] = useState(0);

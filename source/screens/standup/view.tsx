@@ -3,6 +3,7 @@ import type {StandupOutput} from '../../engine/sessions/standup.js';
 import type {Candidate} from '../../engine/sessions/unfinished.js';
 import {VirtualList} from '../components/virtual-list.js';
 import {ageOf, fit, theme} from '../theme.js';
+import {plural} from '../../engine/util/plural.js';
 
 export type StandupRow =
 	| {readonly kind: 'heading'; readonly key: string; readonly text: string}
@@ -36,7 +37,9 @@ export function standupRows(standup: StandupOutput): StandupRow[] {
 
 export function standupCounts(standup: StandupOutput): string {
 	const {totals} = standup;
-	return `since ${standup.since.slice(0, 10)} · ${totals.candidates} unfinished (${totals.high} high) in ${totals.projects} projects · ${totals.checkpoints_active} active, ${totals.checkpoints_blocked} blocked checkpoints${totals.tasks === null ? '' : ` · ${totals.tasks} open tasks`}`;
+	// Short enough for 80 columns (the rows show projects and confidence); the frame drops whole
+	// trailing parts that do not fit a narrower terminal.
+	return [`since ${standup.since.slice(0, 10)}`, `${totals.candidates} unfinished`, `checkpoints: ${totals.checkpoints_active} active, ${totals.checkpoints_blocked} blocked`, ...(totals.tasks === null ? [] : [plural(totals.tasks, 'task')])].join(' · ');
 }
 
 export type StandupViewProps = {readonly rows: readonly StandupRow[]; readonly cursor: number; readonly top: number; readonly height: number; readonly width: number; readonly now: Date};

@@ -11,6 +11,8 @@ import {TriageView} from './view.js';
 
 export type TriageProps = {
 	readonly client: EngineClient;
+	/** Bumped after every write; the data is loaded again for it. */
+	readonly revision: number;
 	readonly active: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -22,9 +24,9 @@ export type TriageProps = {
 	readonly onCounts: (counts: string) => void;
 };
 
-export function Triage({client, active, width, height, now, onOpen, onCheckpoint, onCapture, onCounts}: TriageProps) {
+export function Triage({client, revision, active, width, height, now, onOpen, onCheckpoint, onCapture, onCounts}: TriageProps) {
 	const [state, dispatch] = useReducer(triageReducer, Math.max(1, height - 2), initialTriage);
-	const loaded = useEngine(() => client.unfinished(), 'unfinished', {refreshable: active && !state.filtering && state.confirm === null});
+	const loaded = useEngine(() => client.unfinished(), `unfinished:${revision}`, {refreshable: active && !state.filtering && state.confirm === null});
 	const filterIndex = useRef<((text: string) => Set<string>) | undefined>(undefined);
 	const candidates = loaded.status === 'ready' ? loaded.data.candidates : [];
 	useEffect(() => {
@@ -58,10 +60,7 @@ export function Triage({client, active, width, height, now, onOpen, onCheckpoint
 					client
 						.recordCheckpoint({session: id, source, status, objective: `marked ${status} from the dashboard`})
 						.then(
-							result => {
-								dispatch({type: 'answered', message: `${id} marked ${status} in ${result.path}`});
-								loaded.reload();
-							},
+							result => dispatch({type: 'answered', message: `${id} marked ${status} in ${result.path}`}),
 							(error: unknown) => dispatch({type: 'answered', message: `could not record: ${error instanceof Error ? error.message : String(error)}`}),
 						);
 				} else if (command === 'no') {

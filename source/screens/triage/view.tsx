@@ -45,7 +45,7 @@ export function TriageView({rows, total, state, width, now}: TriageViewProps) {
 			)}
 			{state.confirm ? (
 				<Text color={theme.warning} wrap="truncate">
-					{fit(`Mark ${state.confirm.id} ${state.confirm.status}? y / n (records a checkpoint)`, width)}
+					{fit(`Mark ${state.confirm.status}? y / n — checkpoint for ${state.confirm.id}`, width)}
 				</Text>
 			) : selected ? (
 				<Text color={theme.muted} wrap="truncate">
