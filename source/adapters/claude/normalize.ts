@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../events.js';
+import {unreadable, type Unreadable} from '../shared/schema.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
@@ -166,10 +167,10 @@ function systemEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): S
  * One Claude Code record to events. Split assistant records (one content block each, sharing
  * `message.id`) stay separate rows but carry the same `message_id`, so nothing is counted twice.
  */
-export function normalizeClaudeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
+export function normalizeClaudeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
 	const parsed = claudeRecordSchema.safeParse(value);
 	if (!parsed.success) {
-		return null;
+		return unreadable(parsed.error);
 	}
 
 	const record = parsed.data;

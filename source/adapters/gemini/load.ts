@@ -1,6 +1,8 @@
 import {readFileSync} from 'node:fs';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {statOrUndefined} from '../shared/fs.js';
+import {maxWarnings, skipMessage} from '../shared/json-lines.js';
+import {unreadable} from '../shared/schema.js';
 import {rowsAtLines} from '../shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {normalizeGeminiMessage} from './normalize.js';
@@ -31,7 +33,7 @@ function isSubagent(unit: DiscoveredUnit, metadata: GeminiMetadata): boolean {
 	return metadata.kind === 'subagent' || unit.parentIdHint !== undefined;
 }
 
-type Builder = {rows: SessionRow[]; skipped: number; modelStated: boolean};
+type Builder = {rows: SessionRow[]; skipped: number; warnings: string[]; modelStated: boolean};
 
 /**
  * Adds one message's row. The first model named by a `gemini` message is a session fact. A
@@ -39,8 +41,17 @@ type Builder = {rows: SessionRow[]; skipped: number; modelStated: boolean};
  */
 function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, offset?: number): void {
 	const parsed = geminiMessageSchema.safeParse(raw);
-	const events = parsed.success ? normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id)}) : null;
-	if (!parsed.success || events === null) {
+	if (!parsed.success) {
+		builder.skipped++;
+		if (builder.warnings.length < maxWarnings) {
+			builder.warnings.push(skipMessage(line, unreadable(parsed.error).unreadable));
+		}
+
+		return;
+	}
+
+	const events = normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id)});
+	if (events === null) {
 		builder.skipped++;
 		return;
 	}
@@ -64,7 +75,7 @@ function rewindRow(line: number, raw: unknown): SessionRow {
 function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	const replay = replayGeminiJsonl(unit.path);
 	const subagent = isSubagent(unit, replay.metadata);
-	const builder: Builder = {rows: [], skipped: replay.skipped, modelStated: false};
+	const builder: Builder = {rows: [], skipped: replay.skipped, warnings: [...replay.warnings], modelStated: false};
 	builder.rows.push(...metaRow(replay.header?.line ?? 1, replay.header?.raw ?? replay.metadata, sessionFacts(replay.metadata)));
 	for (const entry of replay.entries) {
 		if (entry.rewind) {
@@ -82,7 +93,7 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	// Rows are served in line order (paging counts lines); messages keep their first line, so this
 	// is also conversation order, with the summary's meta row moved to where it was written.
 	builder.rows.sort((a, b) => a.line - b.line);
-	return {rows: builder.rows, skipped: builder.skipped, warnings: replay.warnings};
+	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }
 
 /** A legacy `.json` chat (v0.1.21 to v0.39): one `ConversationRecord`; lines are message ordinals. */
@@ -106,13 +117,13 @@ function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
 	}
 
 	const {messages, ...metadata} = parsed.data;
-	const builder: Builder = {rows: [], skipped: 0, modelStated: false};
+	const builder: Builder = {rows: [], skipped: 0, warnings: [], modelStated: false};
 	const facts: SessionInfo = {...sessionFacts(metadata), ...(metadata.summary ? {title: metadata.summary} : {})};
 	builder.rows.push(...metaRow(1, metadata, facts));
 	// Every message in a legacy document was recorded in its own right.
 	const subagent = isSubagent(unit, metadata);
 	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent));
-	return {rows: builder.rows, skipped: builder.skipped, warnings: []};
+	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }
 
 /**

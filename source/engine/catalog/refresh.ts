@@ -31,6 +31,7 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 				continue;
 			}
 
+			report.warnings.push(...noteWarnings(adapter.id, units));
 			const known = store.fingerprintsForRoot(adapter.id, root);
 			const changed = units.filter(unit => known.get(unit.key) !== unit.fingerprint);
 			report.unchanged += units.length - changed.length;
@@ -64,4 +65,16 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 	}
 
 	return report;
+}
+
+/** One warning per note the adapter gave units of a root, with how many and the first path. */
+function noteWarnings(source: string, units: readonly DiscoveredUnit[]): string[] {
+	const byNote = new Map<string, DiscoveredUnit[]>();
+	for (const unit of units) {
+		if (unit.note !== undefined) {
+			byNote.set(unit.note, [...(byNote.get(unit.note) ?? []), unit]);
+		}
+	}
+
+	return [...byNote].map(([note, noted]) => `${source}: ${noted.length} ${note} (${noted[0]!.path}${noted.length > 1 ? ', …' : ''})`);
 }

@@ -1,5 +1,7 @@
 import type {SessionEvent} from '../../adapters/events.js';
+import {basename} from 'node:path';
 import type {DiscoveredUnit} from '../../adapters/types.js';
+import {listableSessionId} from '../conversation/ids.js';
 import {maskSecrets, mayContainSecret} from '../search/secrets.js';
 
 export type SessionSummary = {
@@ -120,6 +122,9 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	}
 
 	function finish(): SessionSummary {
+		// A session whose store states no id is named by its file, so that every listed id opens.
+		summary.id = listableSessionId(summary.id ?? basename(unit.path).replace(/\.[^.]*$/, ''));
+		summary.parent_id = summary.parent_id === null ? null : listableSessionId(summary.parent_id);
 		summary.title ??= toolTitle;
 		if (summary.modified === null && unit.mtimeMs > 0) {
 			summary.modified = new Date(unit.mtimeMs).toISOString();
