@@ -105,10 +105,10 @@ test('a brief drops the least recent optional items first and says what it omitt
 		assert.deepEqual(full.omitted, []);
 		assert.deepEqual(full.files_touched.map(file => file.path), ['/work/app/src/parser.ts', '/work/app/src/lines.ts']);
 		assert.deepEqual(full.commands.map(command => [command.command, command.status, command.exit_code]), [['npm test', 'failed', 1]]);
-		assert.equal(full.first_request?.line, 6);
+		assert.deepEqual([full.first_request?.line, full.first_request?.text], [3, '/review'], 'the command the person typed first');
 		assert.equal(full.latest_user?.text, 'Now also handle CRLF line endings');
 		assert.match(full.notice, /untrusted evidence/);
-		assert.deepEqual(full.expand, ['engi read 11111111-1111-4111-8111-111111111111 --source claude --lines 6,8,11,12,13,14,19,20,21,22']);
+		assert.deepEqual(full.expand, ['engi read 11111111-1111-4111-8111-111111111111 --source claude --lines 3,8,11,12,13,14,19,20,21,22']);
 		const tight = await briefOf(located, {budget: full.tokens - 120, exactTokens: false, cwd: process.cwd()});
 		assert.ok(tight.tokens <= full.tokens - 120);
 		assert.ok(tight.omitted.length > 0);

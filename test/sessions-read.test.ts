@@ -87,7 +87,7 @@ test('catalog: unchanged files cost a stat, grown files are re-read incrementall
 	const grown = third.sessions[0];
 	assert.equal(grown.id, MAIN);
 	assert.equal(grown.modified, '2026-11-26T08:00:00.000Z');
-	assert.equal(grown.human_turns, 3, 'the new human request was counted once, on top of the earlier two');
+	assert.equal(grown.human_turns, 4, 'the new human request was counted once, on top of the earlier three');
 	rmSync(join(base, 'cache'), {recursive: true, force: true});
 	const rebuilt = run(['sessions', '--all-projects']).json();
 	assert.equal(rebuilt.catalog.scanned, 7);

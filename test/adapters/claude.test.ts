@@ -29,8 +29,8 @@ test('claude: ids, parents, projects and titles', () => {
 	const sessions = byId();
 	const main = sessions.get('11111111-1111-4111-8111-111111111111')!;
 	assert.equal(main.summary.project, '/work/app');
-	assert.equal(main.summary.title, 'Make the parser stream lines instead of reading the whole file', 'envelopes, isMeta and caveats are not the title');
-	assert.equal(main.summary.human_turns, 2, 'compaction summary, sidechain and interrupt marker are not human turns');
+	assert.equal(main.summary.title, '/review', 'the command the person typed is the title; its expansion (isMeta) and the caveat are not');
+	assert.equal(main.summary.human_turns, 3, 'the /review command and two prompts; the expansion, compaction summary, sidechain and interrupt marker are not human turns');
 	assert.equal(main.summary.assistant_messages, 4, 'split records sharing message.id count once; sidechains not at all');
 	assert.equal(main.summary.started, '2026-11-20T09:00:00.000Z');
 	assert.equal(main.summary.modified, '2026-11-20T09:03:07.000Z');

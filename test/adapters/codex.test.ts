@@ -60,7 +60,8 @@ test('codex: ids, parents, projects and titles', () => {
 	const subagent = sessions.get(ids.subagent)!;
 	assert.equal(subagent.summary.parent_id, ids.main, 'parent from source.subagent.thread_spawn');
 	assert.equal(subagent.summary.human_turns, 0, 'a spawned thread is not human-started: its prompt came from the parent agent');
-	assert.equal(subagent.summary.title, null);
+	assert.equal(subagent.summary.title, 'Find every caller of retryWithBackoff and report their timeouts.', "a subagent's title is the task its parent gave it");
+	assert.ok(subagent.events.filter(event => event.kind === 'user').every(event => !event.human && event.origin === 'agent'));
 
 	const fork = sessions.get(ids.fork)!;
 	assert.equal(fork.summary.id, ids.fork, "the parent's repeated session_meta does not redefine the session");

@@ -42,6 +42,8 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	aiTitle: optional(z.string()),
 	title: optional(z.string()),
 	attachment: z.optional(z.unknown()),
+	/** 2.x: where a prompt came from (`{kind: "human"}`, `{kind: "task-notification"}`, `{kind, from, senderTaskId}`). */
+	origin: z.optional(z.unknown()),
 }));
 
 export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;

@@ -74,16 +74,20 @@ function toolCall(base: Base, name: string, callId: string | null, input: unknow
 }
 
 
+/** Statuses of a hosted call still under way. */
+const runningStatuses = new Set(['in_progress', 'searching', 'generating', 'pending']);
+
 /**
  * Web search and image generation run on the model's side: one item records both the call and
- * its outcome, so it yields the call and, once it has a final status, the result.
+ * its outcome, so it yields the call and its result, unless the item says it is still under
+ * way. Rollouts write the item once its output is done, so one without a status is finished.
  */
 function hostedToolEvents(item: CodexResponseItem, base: Base): SessionEvent[] {
 	const name = item.type === 'web_search_call' ? 'web_search' : 'image_generation';
 	const callId = item.id ?? null;
 	const call = toolCall(base, name, callId, item.action ?? item.revised_prompt ?? null);
-	if (item.status !== 'completed' && item.status !== 'failed') {
-		return [call];
+	if (item.status !== undefined && runningStatuses.has(item.status)) {
+		return [{...call, pending: true}];
 	}
 
 	return [call, {...base, kind: 'tool_result', result: {call_id: callId, is_error: item.status === 'failed', output: item.revised_prompt ?? ''}}];

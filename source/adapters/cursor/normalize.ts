@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
-import type {LineState} from '../types.js';
+import type {DiscoveredUnit, LineState} from '../types.js';
 import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
 
 /** What a person typed: Cursor wraps it in `<user_query>`; everything around it is host context. */
@@ -116,8 +116,11 @@ function turnEndedEvents(marker: CursorMarkerLine, line: number): SessionEvent[]
 	return [{line, kind: 'system', text, error: shortError(text)}];
 }
 
-/** One transcript line to events; `state` remembers whether this file wraps requests in `<user_query>`. */
-export function normalizeCursorLine(value: unknown, line: number, state: LineState): SessionEvent[] | null {
+/**
+ * One transcript line to events; `state` remembers whether this file wraps requests in
+ * `<user_query>`. In a subagent's transcript the "user" is the parent agent giving its task.
+ */
+export function normalizeCursorLine(value: unknown, line: number, state: LineState, unit?: DiscoveredUnit): SessionEvent[] | null {
 	if (isRecord(value) && typeof value['role'] === 'string') {
 		const parsed = cursorMessageLineSchema.safeParse(value);
 		const role = parsed.success ? parsed.data.role : undefined;
@@ -125,7 +128,8 @@ export function normalizeCursorLine(value: unknown, line: number, state: LineSta
 			return null;
 		}
 
-		return blocksOf(parsed.data.message?.content).flatMap(block => blockEvents(block, role, line, state));
+		const events = blocksOf(parsed.data.message?.content).flatMap(block => blockEvents(block, role, line, state));
+		return unit?.parentIdHint === undefined ? events : events.map(event => (event.kind === 'user' && event.human ? {...event, human: false, origin: 'agent' as const} : event));
 	}
 
 	const marker = cursorMarkerLineSchema.safeParse(value);

@@ -39,7 +39,7 @@ type Builder = {rows: SessionRow[]; skipped: number; warnings: string[]; modelSt
  * Adds one message's row. The first model named by a `gemini` message is a session fact. A
  * message that does not match the record shape, or whose type the CLI never writes, is skipped.
  */
-function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, offset?: number): void {
+function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, offset?: number, byAgent = false): void {
 	const parsed = geminiMessageSchema.safeParse(raw);
 	if (!parsed.success) {
 		builder.skipped++;
@@ -50,7 +50,7 @@ function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson:
 		return;
 	}
 
-	const events = normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id)});
+	const events = normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id), byAgent});
 	if (events === null) {
 		builder.skipped++;
 		return;
@@ -81,7 +81,7 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 		if (entry.rewind) {
 			builder.rows.push(rewindRow(entry.line, entry.raw));
 		} else {
-			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id), entry.offset);
+			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id), entry.offset, subagent);
 		}
 	}
 
@@ -122,7 +122,7 @@ function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
 	builder.rows.push(...metaRow(1, metadata, facts));
 	// Every message in a legacy document was recorded in its own right.
 	const subagent = isSubagent(unit, metadata);
-	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent));
+	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent, undefined, subagent));
 	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }
 

@@ -18,8 +18,12 @@ export const grokSummarySchema = lazySchema(() => z.looseObject({
 	session_summary: tolerantString,
 	generated_title: tolerantString,
 	created_at: tolerantString,
+	updated_at: tolerantString,
+	last_active_at: tolerantString,
 	current_model_id: tolerantString,
 	parent_session_id: tolerantString,
+	/** `subagent` for a session a parent agent spawned. */
+	session_kind: tolerantString,
 }));
 
 export type GrokSummary = z.infer<typeof grokSummarySchema>;

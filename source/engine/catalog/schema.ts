@@ -7,7 +7,7 @@ import type {Migration} from '../util/sqlite.js';
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 10,
+		version: 11,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (

@@ -137,8 +137,9 @@ export function readConversation(input: ReadInput, deps: Deps): ReadOutput {
 		let rowsTaken = 0;
 		let lastTaken = input.offset;
 		let more = false;
+		const labels = {abandoned: located.row.summary.abandoned ?? []};
 		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine}, row => {
-			const shaped = shapeRow(input.view, row);
+			const shaped = shapeRow(input.view, row, labels);
 			if (shaped.length === 0) {
 				return;
 			}
