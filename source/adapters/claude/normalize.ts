@@ -1,5 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
+import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
@@ -36,35 +37,23 @@ function isInterruptMarker(text: string): boolean {
 
 /**
  * The record this one continues in the tree: its parent, or for a compaction boundary (a new
- * root, `parentUuid: null`) the last record before compaction (`logicalParentUuid`).
+ * root, `parentUuid: null`) the last record before compaction (`logicalParentUuid`); skipped
+ * records are bridged over.
  */
-function parentOf(record: ClaudeRecord): string | null | undefined {
-	return record.parentUuid ?? record.logicalParentUuid ?? record.parentUuid;
+function treePlace(record: ClaudeRecord, state: LineState): TreePlace {
+	const parent = record.parentUuid ?? record.logicalParentUuid ?? record.parentUuid;
+	return {uuid: record.uuid, parent: resolveParent(state['bridges'] as TreeBridges | undefined, parent), sidechain: record.isSidechain === true};
 }
 
 /** Fields every event of a record shares. */
-function common(record: ClaudeRecord, line: number): Omit<SessionEvent, 'kind'> {
-	const parent = parentOf(record);
+function common(record: ClaudeRecord, line: number, place: TreePlace): Omit<SessionEvent, 'kind'> {
 	return {
 		line,
 		...(record.timestamp ? {timestamp: record.timestamp} : {}),
 		...(record.uuid ? {uuid: record.uuid} : {}),
-		...(parent !== undefined ? {parent} : {}),
+		...(place.parent !== undefined ? {parent: place.parent} : {}),
 		...(record.isSidechain ? {sidechain: true} : {}),
 	};
-}
-
-/**
- * A record with tree identity that shows nothing (bookkeeping, an empty message) still holds
- * its place in the tree: rewinds fork at such records, and the live chain runs through them.
- */
-function withTreePlace(events: SessionEvent[], record: ClaudeRecord, line: number): SessionEvent[] {
-	if (!record.uuid || events.some(event => event.uuid !== undefined)) {
-		return events;
-	}
-
-	const parent = parentOf(record);
-	return [...events, {line, kind: 'meta', uuid: record.uuid, ...(parent !== undefined ? {parent} : {}), ...(record.isSidechain ? {sidechain: true} : {})}];
 }
 
 /**
@@ -169,9 +158,9 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 		}
 	}
 
-	// The caveat announces local commands: they, and their output, follow until anything else does.
+	// The caveat announces a local command: the command follows, then its output ends the run.
 	const caveat = texts.some(text => text.trimStart().startsWith(localCommandCaveat));
-	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined || localOutput.test(text)));
+	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined) && !texts.some(text => localOutput.test(text)));
 	return events;
 }
 
@@ -249,13 +238,19 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 	}
 
 	const record = parsed.data;
-	const events = recordEvents(record, line, state, unit);
-	return events === null ? null : withTreePlace(events, record, line);
+	const place = treePlace(record, state);
+	const events = recordEvents(record, line, state, unit, place);
+	if (events === null) {
+		bridgeSkipped((state['bridges'] ??= {}) as TreeBridges, place);
+		return null;
+	}
+
+	return withTreePlace(events, place, line);
 }
 
-function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
+function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, place: TreePlace): SessionEvent[] | null {
 	const facts = sessionFacts(record, line, state, unit);
-	const base = common(record, line);
+	const base = common(record, line, place);
 	if (record.type !== 'user' && record.type !== 'system') {
 		state['localCommands'] = false;
 	}

@@ -4,6 +4,7 @@ import {timestampOf} from '../gemini/parts.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {rowsAtLines} from '../shared/rows-at.js';
 import {unreadable} from '../shared/schema.js';
+import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges} from '../shared/tree.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {normalizeQwenRecord} from './normalize.js';
@@ -70,13 +71,18 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 	let dropped = skipped;
 	const state: {cwd?: string; model?: boolean; parent?: boolean} = {};
 	let idStated = false;
-	for (const {line, offset, raw, record} of kept) {
-		const events = normalizeQwenRecord(record, line);
-		if (events === null) {
-			dropped++; // A record type this adapter does not know.
+	const bridges: TreeBridges = {};
+	for (const {line, offset, raw, record: stated} of kept) {
+		const record = {...stated, parentUuid: resolveParent(bridges, stated.parentUuid)};
+		const place = {uuid: record.uuid, parent: record.parentUuid, sidechain: record.isSidechain === true || record.agentId !== undefined};
+		const normalized = normalizeQwenRecord(record, line);
+		if (normalized === null) {
+			dropped++; // A record type this adapter does not know; its children hang off its parent.
+			bridgeSkipped(bridges, place);
 			continue;
 		}
 
+		const events = withTreePlace(normalized, place, line);
 		const facts: SessionInfo = factsOf(record, state);
 		if (!idStated) {
 			idStated = true;

@@ -1,7 +1,7 @@
 import {basename} from 'node:path';
 import type {SessionEvent} from '../../adapters/events.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
-import {abandonedRanges, BranchTree, type LineRanges} from '../conversation/branches.js';
+import {abandonedRanges, BranchTree, type LineRanges, type TreeNode} from '../conversation/branches.js';
 import {listableSessionId} from '../conversation/ids.js';
 import {maskSecrets, mayContainSecret} from '../search/secrets.js';
 
@@ -24,13 +24,15 @@ export type SessionSummary = {
 	tool_calls: number;
 	/** False for files with nothing conversational (e.g. a Claude summary-only file): not sessions. */
 	conversational: boolean;
-	/** The newest record with tree identity: where a file that grows is expected to continue. */
-	leaf: string | null;
+	/** The last records with tree identity: where a file that grows is expected to continue. */
+	tree_tail: TreeNode[];
 	/** Lines holding records of abandoned branches (rewinds, edited prompts), for views to label. */
 	abandoned: LineRanges;
 };
 
 const titleLength = 200;
+/** How many of its last tree records a summary remembers, to continue the tree when the file grows. */
+const treeTailLength = 32;
 
 /** Timestamps come in many spellings; the catalog compares them as UTC ISO strings. */
 export function utcIso(value: string | undefined | null): string | null {
@@ -55,9 +57,9 @@ type HumanTurn = {uuid: string | undefined; line: number; text: string};
  * order (all of them, or a head window and a tail window), then `finish`. Human turns and the
  * title are taken from the live conversation, once the whole tree of a branching store is known.
  *
- * Given the summary of an earlier scan (`previous`), the events continue that scan. When they
- * branch off anything but the record it ended on, the earlier counts no longer hold: `rebranched`
- * then says the session must be read again from the start.
+ * Given the summary of an earlier scan (`previous`), the events continue that scan, and its last
+ * tree records are where they may branch off. When a branch changes what the earlier scan
+ * counted, `rebranched` says the session must be read again from the start.
  */
 export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary) {
 	const summary: SessionSummary = previous ? {...previous, abandoned: [...(previous.abandoned ?? [])]} : {
@@ -72,13 +74,18 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		assistant_messages: 0,
 		tool_calls: 0,
 		conversational: false,
-		leaf: null,
+		tree_tail: [],
 		abandoned: [],
 	};
 	let toolTitle: string | null = null;
 	let agentTask: string | null = null;
 	let lastMessageId: string | undefined;
 	const tree = new BranchTree();
+	const seeded = previous?.tree_tail ?? [];
+	for (const node of seeded) {
+		tree.seed(node);
+	}
+
 	const humans: HumanTurn[] = [];
 	const treeLines: Array<{line: number; uuid: string}> = [];
 
@@ -151,14 +158,27 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		}
 	}
 
-	/** True when these events fork off a record of the earlier scan other than its last one. */
+	/**
+	 * True when these events fork off a record of the earlier scan such that what it counted no
+	 * longer holds: the fork lies before the records it remembered, or a record it showed as live
+	 * (or abandoned) now lies on the other side.
+	 */
 	function rebranched(): boolean {
 		if (!previous) {
 			return false;
 		}
 
-		const outside = tree.outsideParents();
-		return [...outside].some(parent => parent !== previous.leaf);
+		const known = new Set(seeded.map(([id]) => id));
+		const fresh = tree.order.filter(id => !known.has(id));
+		if (fresh.some(id => {
+			const parent = tree.parent(id);
+			return parent !== null && parent !== undefined && !tree.has(parent);
+		})) {
+			return true;
+		}
+
+		const abandoned = tree.abandoned();
+		return seeded.some(([id, , shown, wasAbandoned]) => shown && abandoned.has(id) !== wasAbandoned);
 	}
 
 	function finish(): SessionSummary {
@@ -175,7 +195,7 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			summary.abandoned.push(...abandonedRanges(treeLines.map(({line, uuid}) => ({line, abandoned: abandoned.has(uuid)}))));
 		}
 
-		summary.leaf = tree.newest ?? summary.leaf;
+		summary.tree_tail = tree.lastNodes(treeTailLength, abandoned);
 		// A session whose store states no id is named by its file, so that every listed id opens.
 		summary.id = listableSessionId(summary.id ?? basename(unit.path).replace(/\.[^.]*$/, ''));
 		summary.parent_id = summary.parent_id === null ? null : listableSessionId(summary.parent_id);

@@ -9,8 +9,10 @@ import type {SessionEvent} from '../../adapters/events.js';
  * continues (adapters give its logical parent).
  *
  * A sibling that is only a tool result is never taken for a branch: results of parallel tool
- * calls may hang off the call that made them. Subagent (sidechain) records are trees of their
- * own and stay out. Sources without tree links have no forks and nothing is abandoned.
+ * calls may hang off the call that made them. The live leaf is the newest record a reader sees:
+ * bookkeeping written after it (attachments hang off one record side by side) does not move it.
+ * Subagent (sidechain) records are trees of their own and stay out. Sources without tree links
+ * have no forks and nothing is abandoned.
  */
 export class BranchTree {
 	private readonly parentOf = new Map<string, string | null>();
@@ -18,8 +20,10 @@ export class BranchTree {
 	/** Nodes with a tool result, and nodes with anything else a reader sees. */
 	private readonly results = new Set<string>();
 	private readonly others = new Set<string>();
-	/** The newest record with tree identity (the live leaf). */
+	/** The newest node a reader sees: the leaf of the live chain. */
 	newest: string | undefined;
+	/** Every node, in the order first seen. */
+	readonly order: string[] = [];
 
 	add(event: SessionEvent): void {
 		const id = event.uuid;
@@ -27,42 +31,59 @@ export class BranchTree {
 			return;
 		}
 
-		if (!this.parentOf.has(id)) {
-			const parent = event.parent ?? null;
-			this.parentOf.set(id, parent);
-			if (parent !== null) {
-				const siblings = this.children.get(parent);
-				if (siblings) {
-					siblings.push(id);
-				} else {
-					this.children.set(parent, [id]);
-				}
-			}
-		}
-
+		this.addNode(id, event.parent ?? null);
 		if (event.kind === 'tool_result') {
 			this.results.add(id);
 		} else if (event.kind !== 'meta') {
 			this.others.add(id);
+			// Bookkeeping records written after the last message (attachments, hook output) do not end the conversation.
+			this.newest = id;
+		}
+	}
+
+	/** A node known from an earlier read (TreeNode), before the events that continue it. */
+	seed(node: TreeNode): void {
+		const [id, parent, shown] = node;
+		this.addNode(id, parent);
+		if (shown) {
+			this.others.add(id);
+			this.newest = id;
+		}
+	}
+
+	private addNode(id: string, parent: string | null): void {
+		if (this.parentOf.has(id)) {
+			return;
 		}
 
-		this.newest = id;
+		this.order.push(id);
+		this.parentOf.set(id, parent);
+		if (parent !== null) {
+			const siblings = this.children.get(parent);
+			if (siblings) {
+				siblings.push(id);
+			} else {
+				this.children.set(parent, [id]);
+			}
+		}
 	}
 
 	has(id: string): boolean {
 		return this.parentOf.has(id);
 	}
 
-	/** Parents named by nodes of this tree that are not nodes of it (the tree was read from the middle). */
-	outsideParents(): Set<string> {
-		const outside = new Set<string>();
-		for (const parent of this.parentOf.values()) {
-			if (parent !== null && !this.parentOf.has(parent)) {
-				outside.add(parent);
-			}
-		}
+	parent(id: string): string | null | undefined {
+		return this.parentOf.get(id);
+	}
 
-		return outside;
+	/** True when the node holds something a reader sees (not only a place in the tree). */
+	shown(id: string): boolean {
+		return this.others.has(id) || this.results.has(id);
+	}
+
+	/** The last `count` nodes, to continue this tree from when the file grows. */
+	lastNodes(count: number, abandoned: ReadonlySet<string>): TreeNode[] {
+		return this.order.slice(-count).map(id => [id, this.parentOf.get(id) ?? null, this.shown(id), abandoned.has(id)]);
 	}
 
 	/** The nodes off the live chain: every non-live child of a fork on it, and all below. */
@@ -95,6 +116,9 @@ export class BranchTree {
 		return abandoned;
 	}
 }
+
+/** A node as the catalog remembers it: uuid, parent, whether it shows anything, whether it was abandoned. */
+export type TreeNode = [string, string | null, boolean, boolean];
 
 /** The events of the live conversation: those on abandoned branches dropped. */
 export function liveEvents(events: readonly SessionEvent[]): SessionEvent[] {
