@@ -1,4 +1,4 @@
-import type {SessionEvent, SessionRow} from './events.js';
+import type {SessionEvent, SessionInfo, SessionRow} from './events.js';
 import type {Unreadable} from './shared/schema.js';
 
 export const sourceIds = ['claude', 'codex', 'opencode', 'gemini', 'qwen', 'grok', 'copilot', 'cursor', 'vscode', 'antigravity'] as const;
@@ -33,6 +33,8 @@ export type DiscoveredUnit = {
 	readonly parentIdHint?: string;
 	/** Project directory when the layout states it (VS Code workspace.json, Grok .cwd file). */
 	readonly projectHint?: string;
+	/** Session facts a sidecar states (a chat's metadata database), taken as if a record stated them. */
+	readonly facts?: SessionInfo;
 	/** Adapter-defined variant for files of one source with different formats. */
 	readonly variant?: string;
 	/**

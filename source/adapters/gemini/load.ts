@@ -7,20 +7,27 @@ import {rowsAtLines} from '../shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {normalizeGeminiMessage} from './normalize.js';
 import {timestampOf} from './parts.js';
+import {projectOfChat} from './project.js';
 import {replayGeminiJsonl} from './replay.js';
 import {geminiConversationSchema, geminiMessageSchema, type GeminiMetadata} from './schema.js';
 
 /** Legacy documents are read whole; past this size one is refused rather than risk memory. */
 const maxDocumentBytes = 256 * 1024 * 1024;
 
-/** Session facts the metadata states: id, start time and, failing a project hint, the cwd. */
-function sessionFacts(metadata: GeminiMetadata): SessionInfo {
+/**
+ * Session facts the metadata states: id, start and last-update times and, failing a project
+ * hint, the cwd (its first directory, else the path the chat names that has its project hash).
+ */
+function sessionFacts(unit: DiscoveredUnit, metadata: GeminiMetadata, messages: readonly unknown[]): SessionInfo {
 	const firstDirectory = metadata.directories?.find(directory => typeof directory === 'string');
+	const cwd = typeof firstDirectory === 'string' ? firstDirectory : unit.projectHint === undefined ? projectOfChat(messages, metadata.projectHash) : undefined;
 	const started = timestampOf(metadata.startTime);
+	const modified = timestampOf(metadata.lastUpdated);
 	return {
 		...(metadata.sessionId ? {id: metadata.sessionId} : {}),
-		...(typeof firstDirectory === 'string' ? {cwd: firstDirectory} : {}),
+		...(cwd === undefined ? {} : {cwd}),
 		...(started ? {started} : {}),
+		...(modified ? {modified} : {}),
 	};
 }
 
@@ -76,7 +83,8 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	const replay = replayGeminiJsonl(unit.path);
 	const subagent = isSubagent(unit, replay.metadata);
 	const builder: Builder = {rows: [], skipped: replay.skipped, warnings: [...replay.warnings], modelStated: false};
-	builder.rows.push(...metaRow(replay.header?.line ?? 1, replay.header?.raw ?? replay.metadata, sessionFacts(replay.metadata)));
+	const messages = replay.entries.filter(entry => !entry.rewind).map(entry => entry.raw);
+	builder.rows.push(...metaRow(replay.header?.line ?? 1, replay.header?.raw ?? replay.metadata, sessionFacts(unit, replay.metadata, messages)));
 	for (const entry of replay.entries) {
 		if (entry.rewind) {
 			builder.rows.push(rewindRow(entry.line, entry.raw));
@@ -118,7 +126,7 @@ function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
 
 	const {messages, ...metadata} = parsed.data;
 	const builder: Builder = {rows: [], skipped: 0, warnings: [], modelStated: false};
-	const facts: SessionInfo = {...sessionFacts(metadata), ...(metadata.summary ? {title: metadata.summary} : {})};
+	const facts: SessionInfo = {...sessionFacts(unit, metadata, messages), ...(metadata.summary ? {title: metadata.summary} : {})};
 	builder.rows.push(...metaRow(1, metadata, facts));
 	// Every message in a legacy document was recorded in its own right.
 	const subagent = isSubagent(unit, metadata);

@@ -213,6 +213,10 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		return summary;
 	}
 
+	if (!previous && unit.facts) {
+		add({line: 0, kind: 'meta', session: unit.facts});
+	}
+
 	return {add, finish, rebranched};
 }
 

@@ -8,6 +8,15 @@ let crypto: typeof NodeCrypto | undefined;
  * most warm calls never hash anything, so it is loaded on the first hash instead of at start.
  */
 export function sha256Hex(data: string | Uint8Array = ''): string {
+	return digestHex('sha256', data);
+}
+
+/** MD5 as hex: only for matching names other tools derive with it (Cursor's workspace hashes). */
+export function md5Hex(data: string | Uint8Array = ''): string {
+	return digestHex('md5', data);
+}
+
+function digestHex(algorithm: string, data: string | Uint8Array): string {
 	crypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto;
-	return crypto.createHash('sha256').update(data).digest('hex');
+	return crypto.createHash(algorithm).update(data).digest('hex');
 }
