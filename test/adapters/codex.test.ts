@@ -17,8 +17,9 @@ const ids = {
 	eventsOnly: '0195a1c2-1100-7100-8100-000000000011',
 	bothChannels: '0195a1c2-1200-7200-8200-000000000012',
 };
-/** An archived rollout with neither session_meta nor a uuid in its name: named by its file. */
+/** Archived rollouts with neither session_meta nor a uuid in their names: named by their files. */
 const unnamed = 'rollout-2026-11-15T07-00-00';
+const unnamedItems = 'rollout-2026-11-14T16-45-00';
 const byId = () => new Map(readStore(codexAdapter, store).map(session => [session.summary.id, session]));
 const session = (id: string) => {
 	const found = byId().get(id);
@@ -41,7 +42,7 @@ test('codex: the home resolves to both store directories; discovery finds dated,
 	assert.deepEqual(codexAdapter.resolveRoot(join(store, 'sessions')), [join(store, 'sessions')]);
 	const units = codexAdapter.resolveRoot(store).flatMap(root => codexAdapter.discover(root));
 	assert.deepEqual(units.map(unit => unit.idHint).filter(Boolean).sort(), Object.values(ids).sort(), 'notes.txt and history.jsonl are not rollouts');
-	assert.equal(units.length, Object.values(ids).length + 1, 'a rollout without a uuid in its name is found too');
+	assert.equal(units.length, Object.values(ids).length + 2, 'rollouts without a uuid in their names are found too');
 	assert.ok(units.every(unit => unit.key === unit.path && unit.fingerprint !== '' && unit.size > 0));
 	assert.ok(units.some(unit => unit.path.endsWith(`sessions/rollout-2026-11-19T09-00-00-${ids.bare}.jsonl`)), 'very early flat layout');
 });
@@ -231,6 +232,7 @@ test('codex: prompts and replies written only as event_msg are read (VS Code, ar
 	const unnamedSession = session(unnamed);
 	assert.equal(unnamedSession.summary.title, 'Which pages still import the old Header component?');
 	assert.equal(unnamedSession.summary.project, '/work/site', 'the project from turn_context');
+	assert.equal(session(unnamedItems).summary.title, 'Rename the Header component to SiteHeader', 'no session_meta: the id is the file stem, never the path');
 });
 
 test('codex: a prompt or reply on both channels, in either order, counts once; a prompt repeated in a later turn counts again', () => {
