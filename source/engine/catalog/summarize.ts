@@ -105,7 +105,7 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	function add(event: SessionEvent): void {
 		noteTime(event.timestamp);
 		tree.add(event);
-		if (event.uuid !== undefined && !event.sidechain) {
+		if (event.uuid !== undefined && event.parent !== undefined && !event.sidechain) {
 			treeLines.push({line: event.line, uuid: event.uuid});
 		}
 

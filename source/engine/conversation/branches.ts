@@ -25,9 +25,10 @@ export class BranchTree {
 	/** Every node, in the order first seen. */
 	readonly order: string[] = [];
 
+	/** Takes an event of a tree store (one that states its parent, `null` for a root); others have no tree. */
 	add(event: SessionEvent): void {
 		const id = event.uuid;
-		if (id === undefined || event.sidechain) {
+		if (id === undefined || event.parent === undefined || event.sidechain) {
 			return;
 		}
 
@@ -132,7 +133,7 @@ export function liveEvents(events: readonly SessionEvent[]): SessionEvent[] {
 }
 
 function isOn(event: SessionEvent, abandoned: ReadonlySet<string>): boolean {
-	return event.uuid !== undefined && !event.sidechain && abandoned.has(event.uuid);
+	return event.uuid !== undefined && event.parent !== undefined && !event.sidechain && abandoned.has(event.uuid);
 }
 
 /** Inclusive line ranges: how the catalog keeps which lines hold abandoned records. */
@@ -161,7 +162,7 @@ export function abandonedRanges(lines: ReadonlyArray<{line: number; abandoned: b
 
 /** True when an event lies on an abandoned branch, by the ranges the catalog kept for its session. */
 export function isAbandoned(event: SessionEvent, ranges: LineRanges): boolean {
-	if (event.uuid === undefined || event.sidechain || ranges.length === 0) {
+	if (ranges.length === 0 || event.uuid === undefined || event.parent === undefined || event.sidechain) {
 		return false;
 	}
 
