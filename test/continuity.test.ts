@@ -47,6 +47,15 @@ test('unfinished: every reason code, from every source that can express it', t =
 		assert.equal(reasons[id], undefined, `${id} (clean ending, summary-only or subagent) is not a candidate`);
 	}
 
+	// Sessions that end cleanly once read as the store means: replies written only as Codex
+	// event_msg, a local slash command after the reply, a rewound branch, a backend search that
+	// recorded its own completion.
+	for (const id of ['0195a1c2-1100-7100-8100-000000000011', 'rollout-2026-11-15T07-00-00', '0195a1c2-1200-7200-8200-000000000012', '77777777-7777-4777-8777-777777777777', '12121212-1212-4121-8121-121212121212', '88888888-8888-4888-8888-888888888888']) {
+		assert.equal(reasons[id], undefined, `${id} ends with a reply and is not a candidate (${JSON.stringify(reasons[id])})`);
+	}
+
+	assert.ok(!reasons['019a7c10-0a00-7000-8000-00000000000a']?.includes('pending_tool_call'), 'a completed backend web search is not pending');
+
 	const parent = output.candidates.find((candidate: {id: string}) => candidate.id === '11111111-1111-4111-8111-111111111111');
 	assert.equal(parent.subagents, 1, 'the subagent is folded into its parent');
 	assert.equal(parent.confidence, 'high');

@@ -37,20 +37,31 @@ test('sessions: default roots under HOME, newest first, subagents folded, paging
 	const listed = all.json();
 	assert.deepEqual(
 		listed.sessions.map((session: {id: string}) => session.id),
-		['44444444-4444-4444-8444-444444444444', '22222222-2222-4222-8222-222222222222', '55555555-5555-4555-8555-555555555555', MAIN],
-		'newest first; summary-only file and subagents not listed',
+		[
+			'44444444-4444-4444-8444-444444444444',
+			'22222222-2222-4222-8222-222222222222',
+			'55555555-5555-4555-8555-555555555555',
+			MAIN,
+			'66666666-6666-4666-8666-666666666666',
+			'77777777-7777-4777-8777-777777777777',
+			'88888888-8888-4888-8888-888888888888',
+			'12121212-1212-4121-8121-121212121212',
+			'exported-session',
+		],
+		'newest first; summary-only file and subagents not listed; a file not named by a UUID is listed under its name',
 	);
+	assert.match(listed.warnings.join('\n'), /claude: 1 transcript file\(s\) not named by a session UUID, listed under the file name \(.*exported session\.jsonl\)/);
 	const byId = Object.fromEntries(listed.sessions.map((session: {id: string}) => [session.id, session]));
 	assert.equal(byId[MAIN].subagents, 1);
 	assert.equal(byId['22222222-2222-4222-8222-222222222222'].subagents, 1);
 	assert.equal(byId['44444444-4444-4444-8444-444444444444'].skipped, 2);
 	const withSubagents = run(['sessions', '--all-projects', '--subagents']).json();
-	assert.equal(withSubagents.total, 6);
+	assert.equal(withSubagents.total, 11);
 	assert.equal(withSubagents.sessions.find((session: {id: string}) => session.id === 'agent-bbbb2222').parent_id, '22222222-2222-4222-8222-222222222222');
 	const page = run(['sessions', '--all-projects', '--limit', '3']).json();
-	assert.deepEqual([page.sessions.length, page.next_offset, page.total], [3, 3, 4]);
-	const rest = run(['sessions', '--all-projects', '--limit', '3', '--offset', '3']).json();
-	assert.deepEqual([rest.sessions.length, rest.next_offset], [1, null]);
+	assert.deepEqual([page.sessions.length, page.next_offset, page.total], [3, 3, 9]);
+	const rest = run(['sessions', '--all-projects', '--limit', '3', '--offset', '6']).json();
+	assert.deepEqual([rest.sessions.length, rest.next_offset], [3, null]);
 	assert.deepEqual(run(['sessions', '--all-projects', '--since', '2026-11-22']).json().sessions.map((session: {id: string}) => session.id), ['44444444-4444-4444-8444-444444444444', '22222222-2222-4222-8222-222222222222']);
 	assert.equal(run(['sessions', '--project', '/work/other']).json().total, 1);
 	assert.equal(run(['sessions', '--since', 'last tuesday']).error().code, 'invalid_flag_value');
@@ -77,25 +88,25 @@ test('sessions: the default scope is the working directory\'s git project', t =>
 test('catalog: unchanged files cost a stat, grown files are re-read incrementally, deleting the cache loses nothing', t => {
 	const {base, run, store} = setup(t);
 	const first = run(['sessions', '--all-projects']).json();
-	assert.equal(first.catalog.scanned, 7);
+	assert.equal(first.catalog.scanned, 12);
 	const second = run(['sessions', '--all-projects']).json();
-	assert.deepEqual([second.catalog.scanned, second.catalog.unchanged], [0, 7]);
+	assert.deepEqual([second.catalog.scanned, second.catalog.unchanged], [0, 12]);
 	const file = join(store, 'projects', '-work-app', `${MAIN}.jsonl`);
 	appendFileSync(file, JSON.stringify({parentUuid: 'u11', type: 'user', cwd: '/work/app', sessionId: MAIN, uuid: 'u12', timestamp: '2026-11-26T08:00:00.000Z', message: {role: 'user', content: 'Resume the CRLF work'}}) + '\n');
 	const third = run(['sessions', '--all-projects']).json();
-	assert.deepEqual([third.catalog.scanned, third.catalog.unchanged], [1, 6]);
+	assert.deepEqual([third.catalog.scanned, third.catalog.unchanged], [1, 11]);
 	const grown = third.sessions[0];
 	assert.equal(grown.id, MAIN);
 	assert.equal(grown.modified, '2026-11-26T08:00:00.000Z');
-	assert.equal(grown.human_turns, 3, 'the new human request was counted once, on top of the earlier two');
+	assert.equal(grown.human_turns, 4, 'the new human request was counted once, on top of the earlier three');
 	rmSync(join(base, 'cache'), {recursive: true, force: true});
 	const rebuilt = run(['sessions', '--all-projects']).json();
-	assert.equal(rebuilt.catalog.scanned, 7);
+	assert.equal(rebuilt.catalog.scanned, 12);
 	assert.deepEqual(rebuilt.sessions, third.sessions);
 	rmSync(file);
 	const removed = run(['sessions', '--all-projects']).json();
 	assert.equal(removed.catalog.removed, 1);
-	assert.equal(removed.total, 3);
+	assert.equal(removed.total, 8);
 });
 
 test('read: views, paging, past-the-end, and --lines', t => {
@@ -197,4 +208,49 @@ test('read: a page near the end of a long transcript starts from a catalogued of
 	]);
 	assert.equal(last.next_offset, 11995);
 	assert.equal(last.last_line, 12000);
+});
+
+test('read: the dialogue labels text no person typed and records on abandoned branches; a skipped line names its field', t => {
+	const {run} = setup(t);
+	const authors = run(['read', '88888888-8888-4888-8888-888888888888']).json();
+	assert.deepEqual(
+		authors.records.filter((record: {role: string}) => record.role === 'user').map((record: {line: number; human: boolean; origin?: string}) => [record.line, record.human, record.origin ?? null]),
+		[
+			[1, true, null],
+			[3, false, 'agent'],
+			[7, false, 'host'],
+			[8, false, 'agent'],
+		],
+		'a subagent task prompt, a task notification and another agent\'s message',
+	);
+	const branches = run(['read', '12121212-1212-4121-8121-121212121212', '--view', 'context']).json();
+	const abandoned = branches.records.filter((record: {abandoned?: boolean}) => record.abandoned).map((record: {line: number}) => record.line);
+	assert.deepEqual(abandoned, [4, 5, 12, 13]);
+	const skipped = run(['read', '66666666-6666-4666-8666-666666666666', '--lines', '5']);
+	assert.equal(skipped.error().code, 'line_unreadable');
+	assert.match(skipped.error().message, /66666666-6666-4666-8666-666666666666\.jsonl:5 \(invalid field isMeta\)/);
+	assert.doesNotMatch(skipped.error().message, /mangled/);
+});
+
+test('catalog: a file that grows with a rewind to an earlier prompt is counted again from the start', t => {
+	const {run, store} = setup(t);
+	const id = '12121212-1212-4121-8121-121212121212';
+	const file = join(store, 'projects', '-work-tools', `${id}.jsonl`);
+	const before = run(['sessions', '--all-projects']).json().sessions.find((session: {id: string}) => session.id === id);
+	assert.equal(before.human_turns, 3);
+	const record = (uuid: string, parent: string, type: string, content: unknown, at: string) =>
+		JSON.stringify({parentUuid: parent, isSidechain: false, type, cwd: '/work/tools', sessionId: id, uuid, timestamp: at, message: type === 'user' ? {role: 'user', content} : {id: `msg_${uuid}`, role: 'assistant', content: [{type: 'text', text: content}]}}) + '\n';
+	// Growing along the live chain: counted on top of what the catalog had.
+	appendFileSync(file, record('b17', 'b16', 'user', 'Bump the version', '2026-11-11T09:06:00.000Z') + record('b18', 'b17', 'assistant', 'Bumped to 1.4.1.', '2026-11-11T09:06:05.000Z'));
+	const grown = run(['sessions', '--all-projects']).json();
+	assert.deepEqual([grown.catalog.scanned, grown.sessions.find((session: {id: string}) => session.id === id).human_turns], [1, 4]);
+	// A rewind to the very first answer: everything after it is abandoned, which only a whole read can tell.
+	appendFileSync(file, record('b19', 'b2', 'user', 'Start over: make --dry-run the default', '2026-11-11T09:07:00.000Z') + record('b20', 'b19', 'assistant', 'Made --dry-run the default.', '2026-11-11T09:07:05.000Z'));
+	const rewound = run(['sessions', '--all-projects']).json().sessions.find((session: {id: string}) => session.id === id);
+	assert.equal(rewound.human_turns, 2, 'only the first prompt and the new one are live');
+	const context = run(['read', id, '--view', 'context', '--limit', '100']).json();
+	assert.deepEqual(
+		context.records.filter((record: {kind: string; abandoned?: boolean}) => record.kind === 'user' && !record.abandoned).map((record: {line: number}) => record.line),
+		[1, 19],
+	);
 });

@@ -22,6 +22,8 @@ export const sessionInfoSchema = lazySchema(() => z.object({
 	model: z.optional(z.string()),
 	/** ISO time the tool says the session started. */
 	started: z.optional(z.string()),
+	/** ISO time the tool says the session was last active (for stores whose records carry no times). */
+	modified: z.optional(z.string()),
 }));
 
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
@@ -38,6 +40,13 @@ export const sessionEventSchema = lazySchema(() => z.object({
 	 * and other host-injected text are `false`.
 	 */
 	human: z.optional(z.boolean()),
+	/**
+	 * On `user` events that are not `human`: who wrote the text, where the store says so. `agent`
+	 * for prompts an agent wrote (a subagent's task, a message from another agent), `host` for the
+	 * tool's own injections. Unset, a subagent's (sidechain) text is taken as the agent's, any
+	 * other as the host's.
+	 */
+	origin: z.optional(z.enum(['agent', 'host'])),
 	tool: z.optional(
 		z.object({
 			name: z.string(),
@@ -58,7 +67,11 @@ export const sessionEventSchema = lazySchema(() => z.object({
 	timestamp: z.optional(z.string()),
 	/** Record identity where the store has one (uuid, message id, step index as text…). */
 	uuid: z.optional(z.string()),
-	/** The record this one replies to, where the store keeps a tree (Claude, Qwen). */
+	/**
+	 * The record this one replies to, where the store keeps a tree (Claude, Qwen); a compaction
+	 * boundary names the record it continues. Records that show nothing keep their place in the
+	 * tree with a `meta` event holding only `uuid` and `parent`.
+	 */
 	parent: z.optional(z.nullable(z.string())),
 	/** Subagent records inlined in the parent's file. */
 	sidechain: z.optional(z.boolean()),

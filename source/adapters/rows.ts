@@ -1,5 +1,6 @@
 import type {SessionRow} from './events.js';
-import {maxWarnings, skipMessage, streamJsonValues} from './shared/json-lines.js';
+import {maxWarnings, skipMessage, streamJsonValues, unknownRecordType} from './shared/json-lines.js';
+import {isUnreadable} from './shared/schema.js';
 import type {DiscoveredUnit, LoadedSession, SourceAdapter, JsonlAdapter, LineState} from './types.js';
 
 export {maxLineBytes} from './shared/json-lines.js';
@@ -34,8 +35,8 @@ export type JsonlScanOptions = {
 
 /**
  * Streams a JSONL unit row by row. Blank lines are not records; lines that do not parse, that
- * are too long, or whose record type the adapter does not know are skipped and counted, with
- * a warning that names the line and never its content.
+ * are too long, whose record type the adapter does not know or whose fields do not match are
+ * skipped and counted, with a warning that names the line (and field) and never its content.
  */
 export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: RowVisitor, options: JsonlScanOptions = {}): RowScan {
 	const state: LineState = options.state ?? {};
@@ -55,12 +56,16 @@ export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: Ro
 					return 'unknown';
 				}
 
+				if (isUnreadable(events)) {
+					return events;
+				}
+
 				return visit({line, raw: value, events}, offset);
 			},
 			skip(line, reason) {
 				scan.skipped++;
 				options.onSkip?.(line, reason);
-				if (reason !== 'unknown record type' && scan.warnings.length < maxWarnings) {
+				if (reason !== unknownRecordType && scan.warnings.length < maxWarnings) {
 					scan.warnings.push(skipMessage(line, reason));
 				}
 			},

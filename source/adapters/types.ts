@@ -1,4 +1,5 @@
-import type {SessionEvent, SessionRow} from './events.js';
+import type {SessionEvent, SessionInfo, SessionRow} from './events.js';
+import type {Unreadable} from './shared/schema.js';
 
 export const sourceIds = ['claude', 'codex', 'opencode', 'gemini', 'qwen', 'grok', 'copilot', 'cursor', 'vscode', 'antigravity'] as const;
 export type SourceId = (typeof sourceIds)[number];
@@ -32,8 +33,15 @@ export type DiscoveredUnit = {
 	readonly parentIdHint?: string;
 	/** Project directory when the layout states it (VS Code workspace.json, Grok .cwd file). */
 	readonly projectHint?: string;
+	/** Session facts a sidecar states (a chat's metadata database), taken as if a record stated them. */
+	readonly facts?: SessionInfo;
 	/** Adapter-defined variant for files of one source with different formats. */
 	readonly variant?: string;
+	/**
+	 * Why a unit is listed although its layout is unusual (a transcript not named by a session
+	 * id): the catalog reports units with the same note as one warning per root.
+	 */
+	readonly note?: string;
 	/** Size in bytes of `path` (JSONL units grow by appending). */
 	readonly size: number;
 	/** Changes whenever the unit's content may have changed (size, mtime, inode, db row stamp). */
@@ -93,10 +101,11 @@ export type JsonlAdapter = AdapterBase & {
 	readonly format: 'jsonl';
 	/**
 	 * Normalises one parsed line. Return [] for records that carry nothing for the event model
-	 * (bookkeeping types); return `null` for a record type this adapter does not know, so the
-	 * engine counts it as skipped.
+	 * (bookkeeping types); return `null` for a record type this adapter does not know, and an
+	 * `Unreadable` naming the field for a known record that does not match its schema, so the
+	 * engine counts it as skipped (with that reason).
 	 */
-	normalizeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | null;
+	normalizeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null;
 };
 
 /** Whole-document or database stores: the adapter loads every row of one session. */

@@ -157,7 +157,10 @@ test('antigravity: tool calls, results, exit codes, interruptions, errors and pe
 
 test('antigravity: steps not yet seen in samples are read defensively', () => {
 	const unit = looseUnit(join(cliBrain, cliId, '.system_generated', 'logs', 'transcript.jsonl'));
-	const normalize = (step: Record<string, unknown>) => antigravityAdapter.normalizeLine({step_index: 1, created_at: '2026-11-20T12:00:00Z', ...step}, 1, {}, unit);
+	const normalize = (step: Record<string, unknown>) => {
+		const events = antigravityAdapter.normalizeLine({step_index: 1, created_at: '2026-11-20T12:00:00Z', ...step}, 1, {}, unit);
+		return Array.isArray(events) || events === null ? events : assert.fail(events.unreadable);
+	};
 	assert.deepEqual(
 		normalize({source: 'USER_IMPLICIT', type: 'USER_INPUT', status: 'DONE', content: '<USER_REQUEST>\nOpen file changed\n</USER_REQUEST>'})?.map(event => event.human),
 		[false],

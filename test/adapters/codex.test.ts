@@ -14,7 +14,12 @@ const ids = {
 	bare: '0195a1c2-0d00-7d00-8d00-00000000000d',
 	archived: '0195a1c2-0e00-7e00-8e00-00000000000e',
 	vscode: '0195a1c2-0f00-7f00-8f00-00000000000f',
+	eventsOnly: '0195a1c2-1100-7100-8100-000000000011',
+	bothChannels: '0195a1c2-1200-7200-8200-000000000012',
 };
+/** Archived rollouts with neither session_meta nor a uuid in their names: named by their files. */
+const unnamed = 'rollout-2026-11-15T07-00-00';
+const unnamedItems = 'rollout-2026-11-14T16-45-00';
 const byId = () => new Map(readStore(codexAdapter, store).map(session => [session.summary.id, session]));
 const session = (id: string) => {
 	const found = byId().get(id);
@@ -36,7 +41,8 @@ test('codex: the home resolves to both store directories; discovery finds dated,
 	assert.deepEqual(codexAdapter.resolveRoot(store), [join(store, 'sessions'), join(store, 'archived_sessions')]);
 	assert.deepEqual(codexAdapter.resolveRoot(join(store, 'sessions')), [join(store, 'sessions')]);
 	const units = codexAdapter.resolveRoot(store).flatMap(root => codexAdapter.discover(root));
-	assert.deepEqual(units.map(unit => unit.idHint).sort(), Object.values(ids).sort(), 'notes.txt and history.jsonl are not rollouts');
+	assert.deepEqual(units.map(unit => unit.idHint).filter(Boolean).sort(), Object.values(ids).sort(), 'notes.txt and history.jsonl are not rollouts');
+	assert.equal(units.length, Object.values(ids).length + 2, 'rollouts without a uuid in their names are found too');
 	assert.ok(units.every(unit => unit.key === unit.path && unit.fingerprint !== '' && unit.size > 0));
 	assert.ok(units.some(unit => unit.path.endsWith(`sessions/rollout-2026-11-19T09-00-00-${ids.bare}.jsonl`)), 'very early flat layout');
 });
@@ -55,7 +61,8 @@ test('codex: ids, parents, projects and titles', () => {
 	const subagent = sessions.get(ids.subagent)!;
 	assert.equal(subagent.summary.parent_id, ids.main, 'parent from source.subagent.thread_spawn');
 	assert.equal(subagent.summary.human_turns, 0, 'a spawned thread is not human-started: its prompt came from the parent agent');
-	assert.equal(subagent.summary.title, null);
+	assert.equal(subagent.summary.title, 'Find every caller of retryWithBackoff and report their timeouts.', "a subagent's title is the task its parent gave it");
+	assert.ok(subagent.events.filter(event => event.kind === 'user').every(event => !event.human && event.origin === 'agent'));
 
 	const fork = sessions.get(ids.fork)!;
 	assert.equal(fork.summary.id, ids.fork, "the parent's repeated session_meta does not redefine the session");
@@ -213,4 +220,33 @@ test('codex: conformance over the shared third-party fixtures', t => {
 
 	const rateLimited = readUnit(codexAdapter, looseUnit(join(directory, 'codex_053_rate_limit.jsonl')));
 	assert.equal(rateLimited.events.find(event => event.error)?.error, 'Rate limit exceeded');
+});
+
+test('codex: prompts and replies written only as event_msg are read (VS Code, archived rollouts)', () => {
+	const vscode = session(ids.eventsOnly);
+	assert.equal(vscode.summary.conversational, true, 'an archived session whose only prompt is a user_message is a session');
+	assert.equal(vscode.summary.title, 'Make the nav bar sticky on scroll', 'the typed request, without the IDE context');
+	assert.equal(vscode.summary.human_turns, 1);
+	assert.equal(vscode.summary.assistant_messages, 1);
+	assert.deepEqual(vscode.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.kind, event.line]), [['user', 3], ['assistant', 6]]);
+	const unnamedSession = session(unnamed);
+	assert.equal(unnamedSession.summary.title, 'Which pages still import the old Header component?');
+	assert.equal(unnamedSession.summary.project, '/work/site', 'the project from turn_context');
+	assert.equal(session(unnamedItems).summary.title, 'Rename the Header component to SiteHeader', 'no session_meta: the id is the file stem, never the path');
+});
+
+test('codex: a prompt or reply on both channels, in either order, counts once; a prompt repeated in a later turn counts again', () => {
+	const both = session(ids.bothChannels);
+	assert.equal(both.summary.title, 'Bump the minimum Node version to 20');
+	assert.equal(both.summary.human_turns, 3, 'three prompts, each written twice');
+	assert.equal(both.summary.assistant_messages, 3, 'three replies, each written twice');
+	const said = both.events.filter(event => (event.kind === 'user' && event.human) || event.kind === 'assistant').map(event => [event.kind, event.line, event.text]);
+	assert.deepEqual(said, [
+		['user', 4, 'Bump the minimum Node version to 20'],
+		['assistant', 6, 'Set engines.node to >=20 in package.json and updated the CI matrix.'],
+		['user', 9, 'continue'],
+		['assistant', 11, 'Also dropped the Node 18 polyfill.'],
+		['user', 13, 'continue'],
+		['assistant', 15, 'Nothing else depends on Node 18.'],
+	]);
 });

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import {readdirSync} from 'node:fs';
+import {cpSync, mkdirSync, readdirSync, utimesSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
+import {cursorSlug, localWorkspace} from '../../source/adapters/cursor/projects.js';
+import {md5Hex} from '../../source/engine/util/hash.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
 
 const store = join(fixtureStores, 'cursor');
 const projects = join(store, 'projects');
@@ -11,6 +14,8 @@ const older = '5a1c0e2b-0a11-4c6e-9d21-7f3e00000a01';
 const newer = '5a1c0e2b-0b22-4c6e-9d21-7f3e00000b02';
 const child = '5a1c0e2b-0c33-4c6e-9d21-7f3e00000c03';
 const unprompted = '5a1c0e2b-0d44-4c6e-9d21-7f3e00000d04';
+/** In `projects/Users-ada-dev-shop-web/`, with a chat store under `chats/<md5 of the workspace>/`. */
+const shopWeb = '5a1c0e2b-0e55-4c6e-9d21-7f3e00000e05';
 const byId = () => new Map(readStore(cursorAdapter, store).map(session => [session.summary.id, session]));
 
 test('cursor: default roots, --source-root forms and no resume command', () => {
@@ -23,11 +28,12 @@ test('cursor: default roots, --source-root forms and no resume command', () => {
 
 test('cursor: discovery finds flat, nested and subagent transcripts, and no .txt exports', () => {
 	const units = cursorAdapter.discover(projects);
-	assert.deepEqual(units.map(unit => unit.idHint).sort(), [older, newer, child, unprompted]);
+	assert.deepEqual(units.map(unit => unit.idHint).sort(), [older, newer, child, unprompted, shopWeb]);
 	assert.ok(units.every(unit => unit.path.endsWith('.jsonl')), 'older .txt exports are not read');
 	assert.equal(units.find(unit => unit.idHint === child)?.parentIdHint, newer, 'parent from the subagents/ directory');
 	assert.equal(units.find(unit => unit.idHint === newer)?.parentIdHint, undefined);
-	assert.ok(units.every(unit => unit.projectHint === undefined), 'the project slug is not turned into a guessed path');
+	assert.ok(units.every(unit => unit.projectHint === undefined), 'no directory on this machine spells the slugs: the project is not guessed');
+	assert.deepEqual(units.find(unit => unit.idHint === shopWeb)?.facts, {title: 'Cart rounding fix', started: '2026-11-24T09:20:00.000Z'}, "the chat's store.db metadata");
 	assert.deepEqual(
 		cursorAdapter
 			.discover(join(projects, 'work-shop'))
@@ -65,7 +71,9 @@ test('cursor: ids, parents, titles and counts', () => {
 	assert.doesNotMatch(second.loaded.warnings.join('\n'), /handler|divides/, 'warnings never echo content');
 
 	assert.equal(sessions.get(child)!.summary.parent_id, newer);
-	assert.equal(sessions.get(child)!.summary.title, 'List every caller of computeTotals.');
+	assert.equal(sessions.get(child)!.summary.title, 'List every caller of computeTotals.', "a subagent's title is the task its parent gave it");
+	assert.equal(sessions.get(child)!.summary.human_turns, 0, 'the task came from the parent agent, not a person');
+	assert.ok(sessions.get(child)!.events.filter(event => event.kind === 'user').every(event => !event.human && event.origin === 'agent'));
 
 	const background = sessions.get(unprompted)!;
 	assert.equal(background.summary.title, null, 'only injected context: no human request');
@@ -166,4 +174,38 @@ test('cursor: conformance over the shared third-party fixtures', t => {
 	const subagent = readUnit(cursorAdapter, looseUnit(join(directory, 'stage0-subagent__subagents__child.jsonl'), {idHint: 'child', parentIdHint: 'parent'}));
 	assert.equal(subagent.summary.parent_id, 'parent');
 	assert.equal(subagent.summary.title, 'List files');
+});
+
+test('cursor: the project is the path the transcript names that spells its project slug; times come from the chat store', () => {
+	const session = byId().get(shopWeb)!;
+	assert.equal(session.summary.project, '/Users/ada/dev/shop-web', 'the workspace statement, verified against the slug (which alone could also be /Users/ada/dev/shop/web)');
+	assert.equal(session.summary.started, '2026-11-24T09:20:00.000Z', 'createdAt from store.db');
+	assert.equal(session.summary.title, 'Cart totals are off by a cent for three items at 0.10. Fix the rounding.');
+	assert.ok(session.summary.modified! >= session.summary.started!);
+	assert.equal(byId().get(older)!.summary.project, null, 'relative paths only: nothing names the workspace');
+	assert.equal(cursorSlug('/Users/jane.doe/my-api'), 'Users-jane-doe-my-api');
+	assert.equal(cursorSlug('C:\\Users\\jane\\my-api'), 'c-Users-jane-my-api');
+});
+
+test('cursor: a slug is resolved to a directory on this machine only when exactly one spells it (or the chat store\'s MD5 picks one)', t => {
+	const base = tempDir(t);
+	const dashed = join(base, 'ws', 'my-app');
+	const nested = join(base, 'ws', 'my', 'app');
+	mkdirSync(dashed, {recursive: true});
+	assert.equal(localWorkspace(cursorSlug(dashed)), dashed);
+	mkdirSync(nested, {recursive: true});
+	assert.equal(localWorkspace(cursorSlug(dashed)), undefined, 'two spellings and no hash: no claim');
+	assert.equal(localWorkspace(cursorSlug(dashed), md5Hex(nested)), nested, 'the chat store names the workspace by its MD5');
+	assert.equal(localWorkspace(cursorSlug(join(base, 'gone'))), undefined);
+});
+
+test('cursor: a session is never modified before it started', t => {
+	const copy = join(tempDir(t), 'cursor');
+	cpSync(store, copy, {recursive: true});
+	const transcript = join(copy, 'projects', 'Users-ada-dev-shop-web', 'agent-transcripts', shopWeb, `${shopWeb}.jsonl`);
+	const before = new Date('2026-11-20T00:00:00Z');
+	utimesSync(transcript, before, before);
+	const session = readStore(cursorAdapter, copy).find(read => read.summary.id === shopWeb)!;
+	assert.equal(session.summary.started, '2026-11-24T09:20:00.000Z');
+	assert.equal(session.summary.modified, '2026-11-24T09:20:00.000Z', 'the transcript has no times and its mtime is older than the chat: modified is its start');
 });

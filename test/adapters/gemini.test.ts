@@ -3,6 +3,7 @@ import {createHash} from 'node:crypto';
 import {join} from 'node:path';
 import test from 'node:test';
 import {geminiAdapter} from '../../source/adapters/gemini/index.js';
+import {projectOfChat} from '../../source/adapters/gemini/project.js';
 import {SessionCorruptError} from '../../source/adapters/types.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 
@@ -18,6 +19,10 @@ const legacy = '8a9b0c1d-2e3f-4a5b-9c6d-7e8f9a0b1c2d';
 const migrated = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';
 const warmUp = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
 const scratch = '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a';
+/** In an old hash directory that projects.json does not list, and in a slug directory without its marker. */
+const unregisteredHash = '4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f';
+const unmarkedSlug = '6e7f8a9b-0c1d-4e2f-8a3b-4c5d6e7f8a9b';
+const unregisteredHashDirectory = createHash('sha256').update('/work/api-gateway').digest('hex');
 
 test('gemini: roots honour GEMINI_CLI_HOME and --source-root accepts ~/.gemini or its tmp', () => {
 	assert.deepEqual(geminiAdapter.defaultRoots({env: {}, home: '/home/ada', platform: 'linux'}), ['/home/ada/.gemini/tmp']);
@@ -32,7 +37,9 @@ test('gemini: discovery lists main chats, subagents and a resumed legacy pair on
 	const units = geminiAdapter.discover(tmp);
 	const names = units.map(unit => unit.path.slice(tmp.length + 1)).sort();
 	assert.deepEqual(names, [
+		`${unregisteredHashDirectory}/chats/session-2026-11-16T11-00-4c5d6e7f.json`,
 		`${legacyHashDirectory}/chats/session-2026-11-10T08-15-9e8d7c6b.json`,
+		'gateway-tools/chats/session-2026-11-17T08-30-6e7f8a9b.jsonl',
 		'scratch-pad/chats/session-2026-11-20T07-45-2d3e4f5a.jsonl',
 		`webapp/chats/${main}/${subagent}.jsonl`,
 		'webapp/chats/session-2026-11-12T16-05-8a9b0c1d.json',
@@ -56,7 +63,7 @@ test('gemini: discovery lists main chats, subagents and a resumed legacy pair on
 
 test('gemini: ids, parents, projects, titles and counts', () => {
 	const sessions = byId();
-	assert.deepEqual([...sessions.keys()].sort(), [main, subagent, checkpointed, legacy, migrated, warmUp, scratch].sort());
+	assert.deepEqual([...sessions.keys()].sort(), [main, subagent, checkpointed, legacy, migrated, warmUp, scratch, unregisteredHash, unmarkedSlug].sort());
 	const chat = sessions.get(main)!.summary;
 	assert.equal(chat.project, '/work/webapp', 'from the .project_root marker');
 	assert.equal(chat.title, 'Add input validation to the signup form');
@@ -77,6 +84,8 @@ test('gemini: ids, parents, projects, titles and counts', () => {
 	assert.equal(warm.summary.title, 'Warm-up session with no request', "the tool's summary is the fallback title");
 	assert.equal(warm.loaded.skipped, 1, 'the drifted `model` message is skipped and counted');
 	assert.equal(sessions.get(scratch)!.summary.project, '/work/scratch-pad', 'from the chat’s own directories');
+	assert.equal(sessions.get(unregisteredHash)!.summary.project, '/work/api-gateway', 'the parent of a tool path whose sha256 is the chat’s projectHash');
+	assert.equal(sessions.get(unmarkedSlug)!.summary.project, '/work/gateway-tools', 'a slug directory without its marker: the same hash check');
 });
 
 test('gemini: same-id rewrites, $rewindTo and $set.messages leave the final conversation', () => {
@@ -86,7 +95,7 @@ test('gemini: same-id rewrites, $rewindTo and $set.messages leave the final conv
 	assert.ok(!chat.events.some(event => event.text?.includes('Hand-roll')), 'the rewound request is gone');
 	assert.ok(!chat.events.some(event => event.text?.includes('hand-rolled validator')), 'and so is its answer');
 	assert.equal(chat.events.find(event => event.line === 10)?.kind, 'system', 'the rewind itself stays visible');
-	assert.deepEqual(chat.events[0], {line: 1, kind: 'meta', session: {id: main, started: '2026-11-18T09:00:00.000Z'}});
+	assert.deepEqual(chat.events[0], {line: 1, kind: 'meta', session: {id: main, started: '2026-11-18T09:00:00.000Z', modified: '2026-11-18T09:02:09.000Z'}});
 	assert.deepEqual(chat.events.find(event => event.session?.title), {line: 14, kind: 'meta', session: {title: 'Signup form validation with zod'}});
 	assert.equal(chat.events.find(event => event.session?.model)?.session?.model, 'gemini-3-pro-preview');
 	assert.ok(!JSON.stringify(chat.events).includes('I need the current handler first'), 'thoughts are never shown');
@@ -184,4 +193,13 @@ test('gemini: conformance over the shared third-party fixtures', t => {
 	const jsonl = read('jsonl_v040.jsonl');
 	assert.deepEqual([jsonl.summary.id, jsonl.summary.title, jsonl.summary.tool_calls], ['gemini_stage0_jsonl', 'Say hello and list files.', 1]);
 	assert.equal(jsonl.events.find(event => event.kind === 'tool_result')?.result?.call_id, 'run_shell_command_stage0');
+});
+
+test('gemini: a chat names its project by its setup context or by a path with its projectHash, never by a guess', () => {
+	const context = {type: 'user', content: [{text: "This is the Gemini CLI. We are setting up the context for our chat.\nMy operating system is: linux\nI'm currently working in the directory: /work/site\nHere is the folder structure…"}]};
+	const tool = {type: 'gemini', toolCalls: [{name: 'read_file', args: {absolute_path: '/work/site/src/app.ts'}}]};
+	assert.equal(projectOfChat([context], undefined), '/work/site', 'the setup context states the working directory');
+	assert.equal(projectOfChat([tool], undefined), undefined, 'a tool path alone, with no hash to check it, is no project');
+	assert.equal(projectOfChat([tool], createHash('sha256').update('/work/site').digest('hex')), '/work/site');
+	assert.equal(projectOfChat([context, tool], createHash('sha256').update('/elsewhere').digest('hex')), undefined, 'no candidate has the hash');
 });

@@ -78,16 +78,18 @@ test('grok: chat_history sessions: ids, parents, projects, titles and counts', (
 	assert.equal(first.summary.assistant_messages, 3, 'an item with only tool calls is no reply text');
 	assert.equal(first.summary.tool_calls, 4, 'client tools plus the backend web search');
 	assert.equal(first.summary.started, '2026-11-18T09:00:00.000Z', 'chat_history has no timestamps: started comes from summary.json');
+	assert.equal(first.summary.modified, '2026-11-18T09:40:00.000Z', "and modified from its last_active_at, never from the file's mtime");
 	assert.equal(first.loaded.skipped, 2, 'one torn line and one unknown item type');
 	assert.match(first.loaded.warnings.join('\n'), /line 11: skipped, not valid JSON/);
 	assert.doesNotMatch(first.loaded.warnings.join('\n'), /race|addItem/, 'warnings never echo content');
 	const meta = first.events.find(event => event.kind === 'meta');
-	assert.deepEqual(meta?.session, {id: main, cwd: '/work/shop', title: 'Fix flaky checkout test', model: 'grok-4.5', started: '2026-11-18T09:00:00.000Z'});
+	assert.deepEqual(meta?.session, {id: main, cwd: '/work/shop', title: 'Fix flaky checkout test', model: 'grok-4.5', started: '2026-11-18T09:00:00.000Z', modified: '2026-11-18T09:40:00.000Z'});
 
 	const child = all.get(subagent)!;
 	assert.equal(child.summary.parent_id, main);
-	assert.equal(child.summary.title, 'List every call site of addItem under src/.');
-	assert.equal(child.summary.human_turns, 1, 'a parent agent message is not a human turn');
+	assert.equal(child.summary.title, 'Find addItem call sites', "the tool's title: a subagent's task is not a person's request");
+	assert.equal(child.summary.human_turns, 0, "a subagent's prompts (its task, the parent agent's messages) are not human turns");
+	assert.ok(child.events.filter(event => event.kind === 'user').every(event => event.human === false && event.origin === 'agent'));
 	const loose = readUnit(grokAdapter, looseUnit(child.unit.path));
 	assert.equal(loose.summary.parent_id, main, 'the parent is also stated by the meta event from summary.json');
 
@@ -119,9 +121,11 @@ test('grok: chat_history tool calls, results, exit codes, interruptions and summ
 		results.map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
 		[
 			['call-a1', true, 1],
+			['ws_a1', false, undefined],
 			['call-a2', false, undefined],
 			['call-a3', false, undefined],
 		],
+		'a backend search that records its own completion has its result',
 	);
 	const atInterrupt = first.events.filter(event => event.line === 13);
 	assert.deepEqual(
@@ -219,7 +223,7 @@ test('grok: updates.jsonl merges chunks, resolves tool updates and keeps calls t
 	assert.deepEqual(
 		stream.events.filter(event => event.kind === 'meta').map(event => event.session),
 		[
-			{id: streamOnly, cwd: '/work/shop', title: 'Add CSV export', model: 'grok-4.5', started: '2026-11-19T10:00:00.000Z'},
+			{id: streamOnly, cwd: '/work/shop', title: 'Add CSV export', model: 'grok-4.5', started: '2026-11-19T10:00:00.000Z', modified: '2026-11-19T10:09:00.000Z'},
 			{id: streamOnly},
 			{title: 'Add CSV export to orders'},
 		],
@@ -243,7 +247,8 @@ test('grok: conformance over the shared third-party fixtures', t => {
 
 	const cases = [
 		{file: 'chat_history.jsonl', id: '019f6851-7ec4-7ef0-97d3-03f3eee38755', title: 'Read hello.py and summarize what it prints without editing files.'},
-		{file: 'subagent/chat_history.jsonl', id: '019f6851-7ec4-7ef0-97d3-03f3eee38756', title: 'Count the Python files under the project root and report the number.'},
+		// `session_kind: subagent`: the prompt is the parent agent's, so the tool's title is the title.
+		{file: 'subagent/chat_history.jsonl', id: '019f6851-7ec4-7ef0-97d3-03f3eee38756', title: 'Count the Python files under the project root'},
 	];
 	for (const {file, id, title} of cases) {
 		// No idHint: the id must come from the session's own summary.json beside the transcript.
@@ -251,7 +256,7 @@ test('grok: conformance over the shared third-party fixtures', t => {
 		assert.equal(session.summary.id, id, `${file}: id from summary.json`);
 		assert.equal(session.summary.project, '/tmp/as-agent-lab/grok/project', `${file}: project from summary.json`);
 		assert.equal(session.summary.parent_id, null, `${file}: summary.json states no parent`);
-		assert.equal(session.summary.title, title, `${file}: first real request`);
+		assert.equal(session.summary.title, title, `${file}: first real request, else the tool's title`);
 		assert.ok(session.loaded.rows.length > 0);
 		assert.equal(session.loaded.skipped, 0, `${file}: every item type is known`);
 		for (const event of session.events.filter(event => event.kind === 'user' && event.human)) {

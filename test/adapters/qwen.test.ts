@@ -39,7 +39,7 @@ test('qwen: ids, parents, projects, titles and counts', () => {
 	const chat = sessions.get(main)!.summary;
 	assert.equal(chat.project, '/work/shop-api');
 	assert.equal(chat.title, 'Fix the failing checkout tests', 'displayText, without the hook context');
-	assert.equal(chat.human_turns, 4, 'notifications, sidechains and injected text are not human turns; a mid-turn message is');
+	assert.equal(chat.human_turns, 3, 'notifications, sidechains, injected text and the rewound request are not human turns; a mid-turn message is');
 	assert.equal(chat.assistant_messages, 5, 'the re-emitted record counts once; sidechain replies not at all');
 	assert.equal(chat.tool_calls, 5);
 	assert.equal(chat.started, '2026-11-21T10:00:00.000Z');
@@ -70,6 +70,8 @@ test('qwen: a re-emitted uuid keeps its last version; rewound branches stay with
 	]);
 	const rewind = chat.events.find(event => event.uuid === 'q15');
 	assert.equal(rewind?.kind, 'system');
+	assert.deepEqual(chat.summary.abandoned, [[13, 18]], 'the rewind to q11 abandoned q12 and all below it (the subagent lines between are no tree of this chat)');
+	assert.ok(chat.events.some(event => event.kind === 'meta' && event.uuid === 'q18' && event.parent === 'q17'), 'a record that shows nothing keeps its place in the tree');
 	assert.deepEqual(
 		chat.events.filter(event => event.sidechain).map(event => [event.uuid, event.kind, event.human]),
 		[

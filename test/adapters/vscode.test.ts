@@ -94,7 +94,7 @@ test('vscode: the mutation log replays kinds 0-3, truncation and deletion, skipp
 	assert.equal(session.loaded.skipped, 3, 'a malformed line, an unknown entry kind and a torn last line');
 	assert.deepEqual(session.loaded.warnings, ['line 7: skipped, not valid JSON', 'line 16: skipped, unknown mutation kind 9', 'line 23: skipped, incomplete last line (still being written?)']);
 	const meta = session.events.find(event => event.kind === 'meta');
-	assert.deepEqual(meta?.session, {id: logId, cwd: '/home/dev/work/webapp', title: 'Retry backoff in fetchWithRetry', started: '2026-11-12T09:00:00.000Z', model: 'copilot/claude-sonnet-4.5'});
+	assert.deepEqual(meta?.session, {id: logId, cwd: '/home/dev/work/webapp', title: 'Retry backoff in fetchWithRetry', started: '2026-11-12T09:00:00.000Z', modified: '2026-11-12T09:00:00.000Z', model: 'copilot/claude-sonnet-4.5'});
 	const replies = session.events.filter(event => event.kind === 'assistant').map(event => event.text);
 	assert.deepEqual(replies, [
 		'Let me read the retry loop first.',

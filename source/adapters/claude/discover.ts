@@ -5,12 +5,16 @@ import type {DiscoveredUnit} from '../types.js';
 
 const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 const agentFile = /^agent-[A-Za-z0-9_-]+\.jsonl$/;
+const unusualName = 'transcript file(s) not named by a session UUID, listed under the file name';
 
 /**
  * `projects/<dash-encoded cwd>/` holds `<sessionId>.jsonl` sessions, 2.0.x subagents as
  * sibling `agent-<id>.jsonl` files (their records carry the parent's sessionId), and 2.1.x
  * subagents under `<sessionId>/subagents/` (possibly nested in `workflows/<wf>/`), each with
- * an `agent-<id>.meta.json` sidecar. Files such as `history.jsonl` are not transcripts.
+ * an `agent-<id>.meta.json` sidecar. Another `.jsonl` beside them (a renamed copy, an export)
+ * is read too and listed under its file name, with a note: its records may repeat another
+ * session's id, and that id must keep naming one session. (`history.jsonl`, the prompt
+ * history, lives outside `projects/`.)
  */
 export function discoverClaude(root: string): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
@@ -26,6 +30,8 @@ export function discoverClaude(root: string): DiscoveredUnit[] {
 				push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length)}));
 			} else if (entry.isFile() && agentFile.test(entry.name)) {
 				push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length)}));
+			} else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
+				push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length), note: unusualName}));
 			} else if (entry.isDirectory()) {
 				const subagents = join(path, 'subagents');
 				for (const file of walkFiles(subagents, name => agentFile.test(name), 3)) {

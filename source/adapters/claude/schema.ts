@@ -1,44 +1,49 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../engine/util/lazy-schema.js';
+import {optional} from '../shared/schema.js';
 
 /**
  * The Claude Code records engi reads (formats.md §1). Objects are loose: Claude adds fields
- * every release, and a field we do not know must never make a record unreadable.
+ * every release, and a field we do not know must never make a record unreadable. An explicit
+ * `null` (tools that re-serialise transcripts write them) is an absent field; only the tree links
+ * keep `null` as a value of its own (a root record).
  */
-const contentBlock = lazySchema(() => z.looseObject({type: z.optional(z.string())}));
+const contentBlock = lazySchema(() => z.looseObject({type: optional(z.string())}));
 
 export const claudeMessageSchema = lazySchema(() => z.looseObject({
-	id: z.optional(z.string()),
-	role: z.optional(z.string()),
-	content: z.optional(z.union([z.string(), z.array(contentBlock)])),
+	id: optional(z.string()),
+	role: optional(z.string()),
+	content: optional(z.union([z.string(), z.array(contentBlock)])),
 	stop_reason: z.optional(z.nullable(z.string())),
-	model: z.optional(z.string()),
+	model: optional(z.string()),
 }));
 
 export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
-	subtype: z.optional(z.string()),
-	uuid: z.optional(z.string()),
+	subtype: optional(z.string()),
+	uuid: optional(z.string()),
 	parentUuid: z.optional(z.nullable(z.string())),
 	logicalParentUuid: z.optional(z.nullable(z.string())),
-	isSidechain: z.optional(z.boolean()),
-	isMeta: z.optional(z.boolean()),
-	isCompactSummary: z.optional(z.boolean()),
-	isApiErrorMessage: z.optional(z.boolean()),
-	sessionId: z.optional(z.string()),
-	agentId: z.optional(z.string()),
-	cwd: z.optional(z.string()),
-	timestamp: z.optional(z.string()),
-	message: z.optional(claudeMessageSchema),
+	isSidechain: optional(z.boolean()),
+	isMeta: optional(z.boolean()),
+	isCompactSummary: optional(z.boolean()),
+	isApiErrorMessage: optional(z.boolean()),
+	sessionId: optional(z.string()),
+	agentId: optional(z.string()),
+	cwd: optional(z.string()),
+	timestamp: optional(z.string()),
+	message: optional(claudeMessageSchema),
 	toolUseResult: z.optional(z.unknown()),
-	toolDenialKind: z.optional(z.string()),
-	summary: z.optional(z.string()),
-	leafUuid: z.optional(z.string()),
+	toolDenialKind: optional(z.string()),
+	summary: optional(z.string()),
+	leafUuid: optional(z.string()),
 	content: z.optional(z.unknown()),
-	customTitle: z.optional(z.string()),
-	aiTitle: z.optional(z.string()),
-	title: z.optional(z.string()),
+	customTitle: optional(z.string()),
+	aiTitle: optional(z.string()),
+	title: optional(z.string()),
 	attachment: z.optional(z.unknown()),
+	/** 2.x: where a prompt came from (`{kind: "human"}`, `{kind: "task-notification"}`, `{kind, from, senderTaskId}`). */
+	origin: z.optional(z.unknown()),
 }));
 
 export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;

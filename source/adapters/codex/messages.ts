@@ -98,6 +98,7 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 		}
 
 		const human = kind === 'human' && !options.subagent;
-		return {...base, kind: 'user', text: human ? typedRequest(text) : text, human};
+		// In a spawned thread the prompts are the parent agent's.
+		return {...base, kind: 'user', text: human ? typedRequest(text) : text, human, ...(kind === 'human' && options.subagent ? {origin: 'agent' as const} : {})};
 	});
 }

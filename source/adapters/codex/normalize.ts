@@ -13,6 +13,8 @@ import {
 	type CodexEvent,
 	type CodexSessionMeta,
 } from './schema.js';
+import {isFirstCopy} from './echoes.js';
+import {userTextEvents} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
 import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 
@@ -182,12 +184,19 @@ function spawnParent(source: unknown): string | undefined {
 }
 
 /**
- * `event_msg` payloads. Prompts, replies and reasoning repeat the response items and give `[]`;
- * so do the many bookkeeping events (token counts, turn starts, review mode…), including types
- * this adapter has never seen.
+ * `event_msg` payloads. Prompts and replies are read unless they echo a response item already
+ * read (echoes.ts); reasoning is never shown; the many bookkeeping events (token counts, turn
+ * starts, review mode…) give `[]`, including types this adapter has never seen.
  */
 function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): SessionEvent[] {
 	switch (event.type) {
+		case 'user_message':
+			return promptEvents(event, base, state);
+		case 'agent_message': {
+			const text = event.message ?? '';
+			return text.trim() === '' || !isFirstCopy(state, 'assistant', 'event', text) ? [] : [{...base, kind: 'assistant', text}];
+		}
+
 		case 'turn_aborted':
 			return [{...base, kind: 'system', text: `Turn aborted (${event.reason ?? 'unknown reason'})`, interrupted: true}];
 		case 'error':
@@ -223,6 +232,22 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 		default:
 			return [];
 	}
+}
+
+/**
+ * `user_message {message, images?, kind?}`: written for prompts (older builds also wrote the
+ * instructions and environment they injected, marked by `kind`). In a spawned thread the
+ * prompt came from the parent agent.
+ */
+function promptEvents(event: CodexEvent, base: Base, state: CodexState): SessionEvent[] {
+	const text = event.message ?? '';
+	if (text.trim() === '') {
+		return [];
+	}
+
+	const injected = event.kind !== undefined && event.kind !== 'plain';
+	const said: SessionEvent[] = injected ? [{...base, kind: 'user', text, human: false}] : userTextEvents([text], base, {role: 'user', subagent: state.subagent === true});
+	return said.filter(one => one.kind !== 'user' || isFirstCopy(state, 'user', 'event', one.text ?? ''));
 }
 
 /** `{message}`, `{error: "…"}` or `{error: {message}}`, depending on the version. */

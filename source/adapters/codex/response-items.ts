@@ -1,5 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isRecord, outputText, parseJsonArguments, textOf} from '../shared/text.js';
+import {endPromptExchange, isFirstCopy} from './echoes.js';
 import {cwdFromEnvironment, textBlocks, userTextEvents} from './messages.js';
 import type {CodexResponseItem} from './schema.js';
 import {recordResult, type CodexState} from './state.js';
@@ -8,12 +9,16 @@ import {readToolOutput} from './tool-output.js';
 type Base = Omit<SessionEvent, 'kind'>;
 
 /**
- * One Responses-API item to events: messages, tool calls and tool outputs. `response_item` is
- * the channel engi reads for all of them; the `event_msg` copies are ignored. Item types this
- * adapter does not know give `[]`: Codex adds them often and they are not malformed records.
- * Reasoning (summaries and encrypted blobs), ghost snapshots and compaction items are such items.
+ * One Responses-API item to events: messages, tool calls and tool outputs. Messages also have
+ * `event_msg` copies; whichever comes first is read (echoes.ts). Item types this adapter does
+ * not know give `[]`: Codex adds them often and they are not malformed records. Reasoning
+ * (summaries and encrypted blobs), ghost snapshots and compaction items are such items.
  */
 export function responseItemEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
+	if (item.type !== 'message') {
+		endPromptExchange(state);
+	}
+
 	switch (item.type) {
 		case 'message':
 			return messageEvents(item, base, state);
@@ -46,7 +51,7 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 	const blocks = textBlocks(item.content);
 	if (role === 'assistant') {
 		const text = blocks.join('\n');
-		return text.trim() === '' ? [] : [{...base, kind: 'assistant', text, ...(item.id ? {message_id: item.id} : {})}];
+		return text.trim() === '' || !isFirstCopy(state, 'assistant', 'item', text) ? [] : [{...base, kind: 'assistant', text, ...(item.id ? {message_id: item.id} : {})}];
 	}
 
 	const events: SessionEvent[] = [];
@@ -59,7 +64,9 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 		}
 	}
 
-	return [...events, ...userTextEvents(blocks, base, {role, subagent: state.subagent === true})];
+	const said = userTextEvents(blocks, base, {role, subagent: state.subagent === true});
+	// Developer and system messages have no event copy; a user message's prompt may have one.
+	return [...events, ...(role === 'user' ? said.filter(event => event.kind !== 'user' || isFirstCopy(state, 'user', 'item', event.text ?? '')) : said)];
 }
 
 function toolCall(base: Base, name: string, callId: string | null, input: unknown): SessionEvent {
@@ -67,16 +74,20 @@ function toolCall(base: Base, name: string, callId: string | null, input: unknow
 }
 
 
+/** Statuses of a hosted call still under way. */
+const runningStatuses = new Set(['in_progress', 'searching', 'generating', 'pending']);
+
 /**
  * Web search and image generation run on the model's side: one item records both the call and
- * its outcome, so it yields the call and, once it has a final status, the result.
+ * its outcome, so it yields the call and its result, unless the item says it is still under
+ * way. Rollouts write the item once its output is done, so one without a status is finished.
  */
 function hostedToolEvents(item: CodexResponseItem, base: Base): SessionEvent[] {
 	const name = item.type === 'web_search_call' ? 'web_search' : 'image_generation';
 	const callId = item.id ?? null;
 	const call = toolCall(base, name, callId, item.action ?? item.revised_prompt ?? null);
-	if (item.status !== 'completed' && item.status !== 'failed') {
-		return [call];
+	if (item.status !== undefined && runningStatuses.has(item.status)) {
+		return [{...call, pending: true}];
 	}
 
 	return [call, {...base, kind: 'tool_result', result: {call_id: callId, is_error: item.status === 'failed', output: item.revised_prompt ?? ''}}];

@@ -1,16 +1,16 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../engine/util/lazy-schema.js';
+import {lenient} from '../shared/schema.js';
 
 /**
  * The Codex rollout records engi reads (formats.md §2). Objects are loose and every field is
  * optional: Codex adds fields and event types every release, and collages of real files show
- * placeholders where numbers or ids used to be. A field of an unexpected type reads as absent
- * (`z.catch`) instead of making the whole record unreadable.
+ * placeholders where numbers or ids used to be. A field of an unexpected type, or `null`, reads
+ * as absent (`lenient`) instead of making the whole record unreadable.
  */
-const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
-const nullableText = lazySchema(() => z.catch(z.optional(z.nullable(z.string())), undefined));
-const count = lazySchema(() => z.catch(z.optional(z.nullable(z.number())), undefined));
-const flag = lazySchema(() => z.catch(z.optional(z.boolean()), undefined));
+const text = lazySchema(() => lenient(z.string()));
+const count = lazySchema(() => lenient(z.number()));
+const flag = lazySchema(() => lenient(z.boolean()));
 const anything = lazySchema(() => z.optional(z.unknown()));
 
 /** `{timestamp, type, payload}`: every line since September 2025. */
@@ -40,8 +40,8 @@ export const codexSessionMetaSchema = lazySchema(() => z.looseObject({
 	cli_version: text,
 	source: anything,
 	thread_source: text,
-	forked_from_id: nullableText,
-	parent_thread_id: nullableText,
+	forked_from_id: text,
+	parent_thread_id: text,
 	model: text,
 }));
 
@@ -55,13 +55,13 @@ export const codexCompactedSchema = lazySchema(() => z.looseObject({message: tex
 export const codexResponseItemSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
 	timestamp: anything,
-	id: nullableText,
+	id: text,
 	role: text,
 	content: anything,
 	name: text,
 	arguments: anything,
 	input: anything,
-	call_id: nullableText,
+	call_id: text,
 	output: anything,
 	status: text,
 	action: anything,
@@ -78,7 +78,7 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	message: text,
 	reason: text,
 	error: anything,
-	call_id: nullableText,
+	call_id: text,
 	exit_code: count,
 	status: text,
 	success: flag,
@@ -89,6 +89,8 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	result: anything,
 	thread_name: text,
 	name: text,
+	/** `user_message`: `plain`, or (older builds) `user_instructions` / `environment_context`. */
+	kind: text,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;

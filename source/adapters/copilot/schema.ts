@@ -1,28 +1,28 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../engine/util/lazy-schema.js';
+import {lenient} from '../shared/schema.js';
 
 /**
  * The Copilot CLI session events engi reads (formats.md §7; github/copilot-sdk
  * `session-events.ts`). Every line is `{type, data, id, timestamp, parentId, agentId?,
- * ephemeral?}`. Objects are loose and fields optional; a field of an unexpected type reads as
- * absent (`z.catch`) rather than making the event unreadable.
+ * ephemeral?}`. Objects are loose and fields optional; a field of an unexpected type, or `null`,
+ * reads as absent (`lenient`) rather than making the event unreadable.
  */
-const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
-const nullableText = lazySchema(() => z.catch(z.optional(z.nullable(z.string())), undefined));
-const flag = lazySchema(() => z.catch(z.optional(z.boolean()), undefined));
+const text = lazySchema(() => lenient(z.string()));
+const flag = lazySchema(() => lenient(z.boolean()));
 const anything = lazySchema(() => z.optional(z.unknown()));
 
 export const copilotEnvelopeSchema = lazySchema(() => z.looseObject({
 	type: z.string(),
-	data: z.catch(z.optional(z.looseObject({})), undefined),
+	data: lenient(z.looseObject({})),
 	id: text,
 	timestamp: anything,
-	parentId: nullableText,
+	parentId: text,
 	agentId: text,
 	ephemeral: flag,
 }));
 
-const contextSchema = lazySchema(() => z.catch(z.optional(z.looseObject({cwd: text, gitRoot: text})), undefined));
+const contextSchema = lazySchema(() => lenient(z.looseObject({cwd: text, gitRoot: text})));
 
 /** `session.start` / `session.resume`. */
 export const copilotStartSchema = lazySchema(() => z.looseObject({
@@ -45,7 +45,7 @@ const toolRequestSchema = lazySchema(() => z.looseObject({toolCallId: text, name
 export const copilotAssistantMessageSchema = lazySchema(() => z.looseObject({
 	messageId: text,
 	content: text,
-	toolRequests: z.catch(z.optional(z.array(toolRequestSchema)), undefined),
+	toolRequests: lenient(z.array(toolRequestSchema)),
 	parentToolCallId: text,
 }));
 
@@ -75,8 +75,8 @@ export const copilotSessionDataSchema = lazySchema(() => z.looseObject({
 	agentName: text,
 	agentDisplayName: text,
 	toolCallId: text,
-	tokensRemovedDuringTruncation: z.catch(z.optional(z.number()), undefined),
-	messagesRemovedDuringTruncation: z.catch(z.optional(z.number()), undefined),
+	tokensRemovedDuringTruncation: lenient(z.number()),
+	messagesRemovedDuringTruncation: lenient(z.number()),
 }));
 
 export type CopilotEnvelope = z.infer<typeof copilotEnvelopeSchema>;

@@ -1,6 +1,10 @@
-import {join} from 'node:path';
-import {fileUnit, isDirectory, listDirectory, stem} from '../shared/fs.js';
-import type {DiscoveredUnit} from '../types.js';
+import {basename, join} from 'node:path';
+import * as z from 'zod/mini';
+import {fileFingerprint, fileUnit, isDirectory, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
+import {factsBook, type FactsBook} from '../shared/memo.js';
+import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
+import {chatStores, cursorHomeOf, localWorkspace, type ChatStore} from './projects.js';
+import {readStoreFacts} from './store-db.js';
 
 const transcriptsDirectory = 'agent-transcripts';
 
@@ -8,20 +12,59 @@ function isTranscript(name: string): boolean {
 	return name.endsWith('.jsonl'); // Older `.txt` exports are plain text, not read.
 }
 
+/** What discovery learns beside a transcript: its chat's metadata, and the workspace a slug spells. */
+const cursorFactsSchema = z.object({title: z.optional(z.string()), started: z.optional(z.string()), workspace: z.optional(z.string())});
+
 /**
  * `projects/<slug>/agent-transcripts/` holds `<id>.jsonl` (older) or `<id>/<id>.jsonl` (newer)
  * transcripts, and subagents under `<parent id>/subagents/<id>.jsonl`. The id is the file stem.
- * How the slug is derived from the workspace path is unknown, so no project is claimed from it.
+ * The slug spells the workspace path lossily (projects.ts): the project is the directory on this
+ * machine that spells it, checked against the MD5 that names the session's chat store
+ * (`chats/<md5>/<id>/store.db`, whose metadata also gives the chat's name and creation time).
  */
-export function discoverCursor(root: string): DiscoveredUnit[] {
+export function discoverCursor(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
+	const book = factsBook(memo, root, cursorFactsSchema);
+	const home = cursorHomeOf(root);
+	const stores = home === undefined ? new Map<string, ChatStore>() : chatStores(home);
 	// A user may point --source-root at one project directory rather than at `projects/`.
-	if (isDirectory(join(root, transcriptsDirectory))) {
-		return discoverTranscripts(join(root, transcriptsDirectory));
+	const projects = isDirectory(join(root, transcriptsDirectory)) ? [root] : listDirectory(root).filter(entry => entry.isDirectory()).map(entry => join(root, entry.name));
+	const units = projects.flatMap(project => discoverProject(project, stores, book));
+	book.save();
+	return units;
+}
+
+function discoverProject(project: string, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<z.infer<typeof cursorFactsSchema>>): DiscoveredUnit[] {
+	const found = discoverTranscripts(join(project, transcriptsDirectory));
+	if (found.length === 0) {
+		return [];
 	}
 
-	return listDirectory(root)
-		.filter(entry => entry.isDirectory())
-		.flatMap(entry => discoverTranscripts(join(root, entry.name, transcriptsDirectory)));
+	const slug = basename(project);
+	const md5 = found.map(unit => stores.get(unit.idHint ?? '')?.md5).find(hash => hash !== undefined);
+	// Looked up again when the chat store's hash for it changes; a workspace is not expected to move.
+	const workspace = book.facts(`workspace:${slug}`, md5 ?? '', () => {
+		const path = localWorkspace(slug, md5);
+		return path === undefined ? {} : {workspace: path};
+	}).workspace;
+	return found.map(unit => {
+		const store = stores.get(unit.idHint ?? '');
+		const stamp = store === undefined ? undefined : storeStamp(store.storeDb);
+		const facts = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, stamp, () => readStoreFacts(store.storeDb));
+		const session = {...(facts.title ? {title: facts.title} : {}), ...(facts.started ? {started: facts.started} : {})};
+		// What discovery adds is part of what the catalog keeps, so a change to it means re-read.
+		const added = [workspace, stamp].filter(Boolean);
+		return {
+			...unit,
+			...(added.length === 0 ? {} : {fingerprint: `${unit.fingerprint}|${added.join('|')}`}),
+			...(workspace === undefined ? {} : {projectHint: workspace}),
+			...(Object.keys(session).length === 0 ? {} : {facts: session}),
+		};
+	});
+}
+
+function storeStamp(path: string): string {
+	const stats = statOrUndefined(path);
+	return stats ? fileFingerprint(stats) : 'missing';
 }
 
 function discoverTranscripts(directory: string): DiscoveredUnit[] {

@@ -1,6 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
-import type {LineState} from '../types.js';
+import type {DiscoveredUnit, LineState} from '../types.js';
+import {ancestorSpelling, slugOfTranscript} from './projects.js';
 import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
 
 /** What a person typed: Cursor wraps it in `<user_query>`; everything around it is host context. */
@@ -116,8 +117,48 @@ function turnEndedEvents(marker: CursorMarkerLine, line: number): SessionEvent[]
 	return [{line, kind: 'system', text, error: shortError(text)}];
 }
 
-/** One transcript line to events; `state` remembers whether this file wraps requests in `<user_query>`. */
-export function normalizeCursorLine(value: unknown, line: number, state: LineState): SessionEvent[] | null {
+/** Where a transcript states its workspace: Cursor's `<user_info>` preamble. */
+const workspaceStatements = [/^\s*Workspace Path:\s*(\S[^\n]*?)\s*$/m, /absolute path of the user's workspace is\s+(\S+?)\.?(?:\s|$)/];
+const absolutePath = /^(?:\/|[A-Za-z]:[\\/])[^\n]*$/;
+
+/** Absolute paths a block names: a workspace statement in text, or path-like tool arguments. */
+function pathsNamed(block: CursorBlock): string[] {
+	if (block['type'] === 'text' && typeof block['text'] === 'string') {
+		const text = block['text'];
+		return workspaceStatements.flatMap(pattern => pattern.exec(text)?.[1] ?? []);
+	}
+
+	const input = parseJsonArguments(block['input']);
+	return isRecord(input) ? Object.values(input).filter((value): value is string => typeof value === 'string' && absolutePath.test(value) && value.length < 4096) : [];
+}
+
+/**
+ * The project, once: the first path the transcript names (its workspace statement, a tool's
+ * absolute path) that is, or lies inside, the directory its project slug spells. Only looked for
+ * when discovery found no workspace on this machine.
+ */
+function workspaceFacts(blocks: readonly CursorBlock[], line: number, state: LineState, unit: DiscoveredUnit | undefined): SessionEvent[] {
+	const slug = unit && unit.projectHint === undefined && state['cwd'] === undefined ? slugOfTranscript(unit.path) : undefined;
+	if (slug === undefined) {
+		return [];
+	}
+
+	for (const path of blocks.flatMap(block => pathsNamed(block))) {
+		const cwd = ancestorSpelling(path, slug);
+		if (cwd !== undefined) {
+			state['cwd'] = cwd;
+			return [{line, kind: 'meta', session: {cwd}}];
+		}
+	}
+
+	return [];
+}
+
+/**
+ * One transcript line to events; `state` remembers whether this file wraps requests in
+ * `<user_query>`. In a subagent's transcript the "user" is the parent agent giving its task.
+ */
+export function normalizeCursorLine(value: unknown, line: number, state: LineState, unit?: DiscoveredUnit): SessionEvent[] | null {
 	if (isRecord(value) && typeof value['role'] === 'string') {
 		const parsed = cursorMessageLineSchema.safeParse(value);
 		const role = parsed.success ? parsed.data.role : undefined;
@@ -125,7 +166,10 @@ export function normalizeCursorLine(value: unknown, line: number, state: LineSta
 			return null;
 		}
 
-		return blocksOf(parsed.data.message?.content).flatMap(block => blockEvents(block, role, line, state));
+		const blocks = blocksOf(parsed.data.message?.content);
+		const events = blocks.flatMap(block => blockEvents(block, role, line, state));
+		const authored = unit?.parentIdHint === undefined ? events : events.map(event => (event.kind === 'user' && event.human ? {...event, human: false, origin: 'agent' as const} : event));
+		return [...workspaceFacts(blocks, line, state, unit), ...authored];
 	}
 
 	const marker = cursorMarkerLineSchema.safeParse(value);

@@ -1,10 +1,13 @@
 import {readFileSync} from 'node:fs';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {statOrUndefined} from '../shared/fs.js';
+import {maxWarnings, skipMessage} from '../shared/json-lines.js';
+import {unreadable} from '../shared/schema.js';
 import {rowsAtLines} from '../shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {normalizeGeminiMessage} from './normalize.js';
 import {timestampOf} from './parts.js';
+import {projectOfChat} from './project.js';
 import {replayGeminiJsonl} from './replay.js';
 import {geminiConversationSchema, geminiMessageSchema, type GeminiMetadata} from './schema.js';
 import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/util/json-depth.js';
@@ -12,14 +15,20 @@ import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/uti
 /** Legacy documents are read whole; past this size one is refused rather than risk memory. */
 const maxDocumentBytes = 256 * 1024 * 1024;
 
-/** Session facts the metadata states: id, start time and, failing a project hint, the cwd. */
-function sessionFacts(metadata: GeminiMetadata): SessionInfo {
+/**
+ * Session facts the metadata states: id, start and last-update times and, failing a project
+ * hint, the cwd (its first directory, else the path the chat names that has its project hash).
+ */
+function sessionFacts(unit: DiscoveredUnit, metadata: GeminiMetadata, messages: readonly unknown[]): SessionInfo {
 	const firstDirectory = metadata.directories?.find(directory => typeof directory === 'string');
+	const cwd = typeof firstDirectory === 'string' ? firstDirectory : unit.projectHint === undefined ? projectOfChat(messages, metadata.projectHash) : undefined;
 	const started = timestampOf(metadata.startTime);
+	const modified = timestampOf(metadata.lastUpdated);
 	return {
 		...(metadata.sessionId ? {id: metadata.sessionId} : {}),
-		...(typeof firstDirectory === 'string' ? {cwd: firstDirectory} : {}),
+		...(cwd === undefined ? {} : {cwd}),
 		...(started ? {started} : {}),
+		...(modified ? {modified} : {}),
 	};
 }
 
@@ -32,16 +41,25 @@ function isSubagent(unit: DiscoveredUnit, metadata: GeminiMetadata): boolean {
 	return metadata.kind === 'subagent' || unit.parentIdHint !== undefined;
 }
 
-type Builder = {rows: SessionRow[]; skipped: number; modelStated: boolean};
+type Builder = {rows: SessionRow[]; skipped: number; warnings: string[]; modelStated: boolean};
 
 /**
  * Adds one message's row. The first model named by a `gemini` message is a session fact. A
  * message that does not match the record shape, or whose type the CLI never writes, is skipped.
  */
-function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, offset?: number): void {
+function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, offset?: number, byAgent = false): void {
 	const parsed = geminiMessageSchema.safeParse(raw);
-	const events = parsed.success ? normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id)}) : null;
-	if (!parsed.success || events === null) {
+	if (!parsed.success) {
+		builder.skipped++;
+		if (builder.warnings.length < maxWarnings) {
+			builder.warnings.push(skipMessage(line, unreadable(parsed.error).unreadable));
+		}
+
+		return;
+	}
+
+	const events = normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id), byAgent});
+	if (events === null) {
 		builder.skipped++;
 		return;
 	}
@@ -65,13 +83,14 @@ function rewindRow(line: number, raw: unknown): SessionRow {
 function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	const replay = replayGeminiJsonl(unit.path);
 	const subagent = isSubagent(unit, replay.metadata);
-	const builder: Builder = {rows: [], skipped: replay.skipped, modelStated: false};
-	builder.rows.push(...metaRow(replay.header?.line ?? 1, replay.header?.raw ?? replay.metadata, sessionFacts(replay.metadata)));
+	const builder: Builder = {rows: [], skipped: replay.skipped, warnings: [...replay.warnings], modelStated: false};
+	const messages = replay.entries.filter(entry => !entry.rewind).map(entry => entry.raw);
+	builder.rows.push(...metaRow(replay.header?.line ?? 1, replay.header?.raw ?? replay.metadata, sessionFacts(unit, replay.metadata, messages)));
 	for (const entry of replay.entries) {
 		if (entry.rewind) {
 			builder.rows.push(rewindRow(entry.line, entry.raw));
 		} else {
-			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id), entry.offset);
+			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id), entry.offset, subagent);
 		}
 	}
 
@@ -83,7 +102,7 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	// Rows are served in line order (paging counts lines); messages keep their first line, so this
 	// is also conversation order, with the summary's meta row moved to where it was written.
 	builder.rows.sort((a, b) => a.line - b.line);
-	return {rows: builder.rows, skipped: builder.skipped, warnings: replay.warnings};
+	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }
 
 /** A legacy `.json` chat (v0.1.21 to v0.39): one `ConversationRecord`; lines are message ordinals. */
@@ -107,13 +126,13 @@ function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
 	}
 
 	const {messages, ...metadata} = parsed.data;
-	const builder: Builder = {rows: [], skipped: 0, modelStated: false};
-	const facts: SessionInfo = {...sessionFacts(metadata), ...(metadata.summary ? {title: metadata.summary} : {})};
+	const builder: Builder = {rows: [], skipped: 0, warnings: [], modelStated: false};
+	const facts: SessionInfo = {...sessionFacts(unit, metadata, messages), ...(metadata.summary ? {title: metadata.summary} : {})};
 	builder.rows.push(...metaRow(1, metadata, facts));
 	// Every message in a legacy document was recorded in its own right.
 	const subagent = isSubagent(unit, metadata);
-	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent));
-	return {rows: builder.rows, skipped: builder.skipped, warnings: []};
+	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent, undefined, subagent));
+	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }
 
 /**

@@ -22,6 +22,8 @@ export type MessageOrigin = {
 	 * compression summary).
 	 */
 	readonly typedByPerson: boolean;
+	/** A subagent chat: its user text is the parent agent's task. */
+	readonly byAgent?: boolean;
 };
 
 function base(message: GeminiMessage, line: number): Omit<SessionEvent, 'kind'> {
@@ -42,7 +44,7 @@ function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin)
 	}
 
 	const human = origin.typedByPerson && !isInjectedText(text) && !isToolInjectedText(text) && !slashCommand.test(text.trimStart());
-	return [{...base(message, line), kind: 'user', text, human}];
+	return [{...base(message, line), kind: 'user', text, human, ...(origin.byAgent && !human ? {origin: 'agent' as const} : {})}];
 }
 
 /** The text of a tool call's `result` parts: function-response outputs or errors, plain text parts. */

@@ -21,6 +21,9 @@ export function normalizeChatLine(value: unknown, line: number): SessionEvent[] 
 	return null;
 }
 
+/** `synthetic_reason` values of user items another agent wrote (the rest are the runtime's). */
+const agentReasons = new Set(['agent_message', 'parent_agent_message']);
+
 /** Host text in a user turn: the shared markers plus Grok's own `<user_info>` environment preamble. */
 export function isGrokInjected(text: string): boolean {
 	return isInjectedText(text, ['<user_info>']);
@@ -67,7 +70,8 @@ function userItemEvents(item: GrokChatItem, line: number): SessionEvent[] {
 	if (reason === 'compaction_meta') {
 		events.push({line, kind: 'summary', text});
 	} else if (text.trim() !== '' || hasImage(item.content)) {
-		events.push({line, kind: 'user', text, human: reason === undefined && !isGrokInjected(text)});
+		const human = reason === undefined && !isGrokInjected(text);
+		events.push({line, kind: 'user', text, human, ...(reason !== undefined && agentReasons.has(reason) ? {origin: 'agent' as const} : {})});
 	}
 
 	return events;
@@ -97,20 +101,34 @@ function toolResult(callId: string | null, output: string, line: number): Sessio
 	};
 }
 
+/** Statuses of a server-run call still under way (Responses-API output item statuses). */
+const runningStatuses = new Set(['in_progress', 'searching', 'interpreting', 'generating', 'pending']);
+
 /**
- * A server-run tool (web or X search, code interpreter). Its result stays on the server, so
- * only the call is shown, plus a failed result when the item says it failed.
+ * A server-run tool (web or X search, code interpreter). Its output stays on the server and the
+ * item records the call's own outcome: a completed (or finished, status-less) call gets its
+ * result here, a failed one a failed result, and only one still under way is pending.
  */
 function backendToolEvents(kind: unknown, line: number): SessionEvent[] {
 	const details = isRecord(kind) ? kind : {};
 	const name = stringOf(details['tool_type']) ?? (typeof kind === 'string' ? kind : 'backend_tool');
 	const callId = stringOf(details['id']) ?? null;
-	const events: SessionEvent[] = [{line, kind: 'tool_call', tool: {name, call_id: callId, input: details['action'] ?? null}}];
-	if (details['status'] === 'failed') {
-		events.push({line, kind: 'tool_result', result: {call_id: callId, is_error: true, output: ''}});
+	const status = stringOf(details['status']);
+	const running = status !== undefined && runningStatuses.has(status);
+	const call: SessionEvent = {line, kind: 'tool_call', tool: {name, call_id: callId, input: details['action'] ?? null}, ...(running ? {pending: true} : {})};
+	if (running) {
+		return [call];
 	}
 
-	return events;
+	const failed = status === 'failed' || status === 'incomplete';
+	return [call, {line, kind: 'tool_result', result: {call_id: callId, is_error: failed, output: backendOutput(details)}}];
+}
+
+/** What a server-run call reports of its output: the sources a search found. */
+function backendOutput(details: Record<string, unknown>): string {
+	const action = isRecord(details['action']) ? details['action'] : {};
+	const sources = Array.isArray(action['sources']) ? action['sources'] : [];
+	return sources.flatMap(source => (isRecord(source) && typeof source['url'] === 'string' ? [source['url']] : [])).join('\n');
 }
 
 function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionEvent[] | null {

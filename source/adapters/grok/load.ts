@@ -5,7 +5,7 @@ import {normalizeChatLine} from './chat.js';
 import {summaryFile, updatesFile} from './discover.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {rowsAtLines} from '../shared/rows-at.js';
-import {readGrokSummary, summaryFacts} from './summary.js';
+import {isSubagentSummary, readGrokSummary, summaryFacts} from './summary.js';
 import {createUpdatesReducer} from './updates.js';
 
 /** Which transcript a unit reads: the discovered variant, else the file's own name. */
@@ -39,11 +39,16 @@ function readUpdates(path: string): LoadedSession {
 
 /**
  * The session's facts from its `summary.json` (id, cwd, parent, generated title, model,
- * creation time), as a meta event on the first row: the transcripts state few of them.
+ * creation and last-active times), as a meta event on the first row: the transcripts state few
+ * of them. In a subagent's session the prompts are the parent agent's.
  */
 function withSummaryFacts(unit: DiscoveredUnit, loaded: LoadedSession): LoadedSession {
 	const summary = readGrokSummary(join(dirname(unit.path), summaryFile));
 	const facts = summary ? summaryFacts(summary) : {};
+	if (summary && isSubagentSummary(summary)) {
+		loaded = {...loaded, rows: loaded.rows.map(row => ({...row, events: row.events.map(event => (event.kind === 'user' && event.human ? {...event, human: false, origin: 'agent' as const} : event))}))};
+	}
+
 	if (Object.keys(facts).length === 0) {
 		return loaded;
 	}

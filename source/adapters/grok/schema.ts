@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../engine/util/lazy-schema.js';
+import {lenient, optional} from '../shared/schema.js';
 
 /**
  * The Grok Build records engi reads (formats.md §6). Objects are loose and fields optional:
@@ -7,18 +8,22 @@ import {lazySchema} from '../../engine/util/lazy-schema.js';
  * unreadable.
  */
 
-/** A field that reads as null when a writer stored an unexpected shape, never failing the record. */
-const tolerantString = lazySchema(() => z.optional(z.catch(z.nullable(z.string()), null)));
-const tolerantNumber = lazySchema(() => z.optional(z.catch(z.nullable(z.number()), null)));
+/** A field that reads as absent when a writer stored `null` or an unexpected shape, never failing the record. */
+const tolerantString = lazySchema(() => lenient(z.string()));
+const tolerantNumber = lazySchema(() => lenient(z.number()));
 
 /** `summary.json` in a session directory: the session's own facts. */
 export const grokSummarySchema = lazySchema(() => z.looseObject({
-	info: z.optional(z.catch(z.looseObject({id: tolerantString, cwd: tolerantString}), {})),
+	info: lenient(z.looseObject({id: tolerantString, cwd: tolerantString})),
 	session_summary: tolerantString,
 	generated_title: tolerantString,
 	created_at: tolerantString,
+	updated_at: tolerantString,
+	last_active_at: tolerantString,
 	current_model_id: tolerantString,
 	parent_session_id: tolerantString,
+	/** `subagent` for a session a parent agent spawned. */
+	session_kind: tolerantString,
 }));
 
 export type GrokSummary = z.infer<typeof grokSummarySchema>;
@@ -33,7 +38,7 @@ export const grokChatItemSchema = lazySchema(() => z.looseObject({
 	synthetic_reason: tolerantString,
 	prior_turn_interrupt: tolerantString,
 	prompt_index: tolerantNumber,
-	tool_calls: z.optional(z.catch(z.nullable(z.array(chatToolCall)), null)),
+	tool_calls: lenient(z.array(chatToolCall)),
 	tool_call_id: tolerantString,
 	model_id: tolerantString,
 	kind: z.optional(z.unknown()),
@@ -45,17 +50,12 @@ export type GrokChatItem = z.infer<typeof grokChatItemSchema>;
 export const grokLegacyMessageSchema = lazySchema(() => z.looseObject({
 	role: z.string(),
 	content: z.optional(z.unknown()),
-	tool_calls: z.optional(
-		z.catch(
-			z.nullable(
-				z.array(
-					z.looseObject({
-						id: tolerantString,
-						function: z.optional(z.catch(z.looseObject({name: tolerantString, arguments: z.optional(z.unknown())}), {})),
-					}),
-				),
-			),
-			null,
+	tool_calls: lenient(
+		z.array(
+			z.looseObject({
+				id: tolerantString,
+				function: lenient(z.looseObject({name: tolerantString, arguments: z.optional(z.unknown())})),
+			}),
 		),
 	),
 	tool_call_id: tolerantString,
@@ -77,7 +77,7 @@ export const grokUpdateSchema = lazySchema(() => z.looseObject({
 	rawInput: z.optional(z.unknown()),
 	rawOutput: z.optional(z.unknown()),
 	messageId: tolerantString,
-	_meta: z.optional(z.catch(z.nullable(z.record(z.string(), z.unknown())), null)),
+	_meta: lenient(z.record(z.string(), z.unknown())),
 }));
 
 export type GrokUpdate = z.infer<typeof grokUpdateSchema>;
@@ -88,7 +88,7 @@ export const grokNotificationSchema = lazySchema(() => z.looseObject({
 }));
 
 export const grokEnvelopeSchema = lazySchema(() => z.looseObject({
-	timestamp: z.optional(z.catch(z.union([z.number(), z.string()]), 0)),
-	method: z.optional(z.string()),
+	timestamp: lenient(z.union([z.number(), z.string()])),
+	method: optional(z.string()),
 	params: z.optional(z.unknown()),
 }));

@@ -31,6 +31,8 @@ export function summaryFacts(summary: GrokSummary): SessionInfo {
 	const title = nonEmpty(summary.generated_title) ?? nonEmpty(summary.session_summary);
 	const model = nonEmpty(summary.current_model_id);
 	const started = nonEmpty(summary.created_at);
+	// chat_history has no timestamps: the summary's own times say when the session was active.
+	const modified = nonEmpty(summary.last_active_at) ?? nonEmpty(summary.updated_at);
 	return {
 		...(id ? {id} : {}),
 		...(cwd ? {cwd} : {}),
@@ -38,5 +40,11 @@ export function summaryFacts(summary: GrokSummary): SessionInfo {
 		...(title ? {title} : {}),
 		...(model ? {model} : {}),
 		...(started ? {started} : {}),
+		...(modified ? {modified} : {}),
 	};
+}
+
+/** A session a parent agent spawned: its prompts are the parent's, not a person's. */
+export function isSubagentSummary(summary: GrokSummary): boolean {
+	return summary.session_kind === 'subagent' || nonEmpty(summary.parent_session_id) !== undefined;
 }

@@ -73,7 +73,8 @@ function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionE
 
 			if (message.role === 'user') {
 				const human = part.synthetic !== true && part.ignored !== true && !context.child && !isInjectedText(text);
-				return [{...shared, kind: 'user', text, human}];
+				// A child session's prompt is the task its parent agent wrote.
+				return [{...shared, kind: 'user', text, human, ...(context.child && !human ? {origin: 'agent' as const} : {})}];
 			}
 
 			// A compaction summary is written by the model for itself: never a reply to show as one.

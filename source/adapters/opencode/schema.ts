@@ -1,15 +1,13 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../engine/util/lazy-schema.js';
+import {lenient} from '../shared/schema.js';
 
 /**
  * The OpenCode records engi reads (formats.md §3). Objects are loose and every field is lenient:
- * a field we do not know, or one whose type changed between versions, becomes undefined instead
- * of making the record unreadable. Only a message's `role` and a part's `type` are required,
- * because without them nothing can be said about the record.
+ * a field we do not know, an explicit `null`, or one whose type changed between versions, becomes
+ * undefined instead of making the record unreadable. Only a message's `role` and a part's `type`
+ * are required, because without them nothing can be said about the record.
  */
-function lenient<T extends z.core.SomeType>(schema: T) {
-	return z.catch(z.optional(schema), undefined);
-}
 
 const text = () => lenient(z.string());
 const number = () => lenient(z.number());
@@ -21,7 +19,7 @@ export const namedErrorSchema = lazySchema(() => z.looseObject({
 	data: lenient(z.looseObject({message: text()})),
 }));
 
-export const messageTimeSchema = lazySchema(() => z.looseObject({created: number(), completed: lenient(z.nullable(z.number()))}));
+export const messageTimeSchema = lazySchema(() => z.looseObject({created: number(), completed: lenient(z.number())}));
 
 /** Message `data` (v1.2+ database: without id/sessionID) or a legacy `message/<ses>/<msg>.json`. */
 export const opencodeMessageSchema = lazySchema(() => z.looseObject({
@@ -29,7 +27,7 @@ export const opencodeMessageSchema = lazySchema(() => z.looseObject({
 	sessionID: text(),
 	role: z.string(),
 	time: lenient(messageTimeSchema),
-	parentID: lenient(z.nullable(z.string())),
+	parentID: text(),
 	modelID: text(),
 	providerID: text(),
 	/** User messages: `{providerID, modelID}`. */
@@ -38,8 +36,8 @@ export const opencodeMessageSchema = lazySchema(() => z.looseObject({
 	path: lenient(z.union([z.string(), z.looseObject({cwd: text(), root: text()})])),
 	/** Assistant: `true` marks a compaction summary. User: `{title, body, diffs}` (ignored here). */
 	summary: z.optional(z.unknown()),
-	error: lenient(z.nullable(namedErrorSchema)),
-	finish: lenient(z.nullable(z.string())),
+	error: lenient(namedErrorSchema),
+	finish: text(),
 }));
 
 export type OpencodeMessage = z.infer<typeof opencodeMessageSchema>;
@@ -92,8 +90,8 @@ export type OpencodePart = z.infer<typeof opencodePartSchema>;
 /** A `session` table row (columns vary by version) or a legacy `session/<project>/<ses>.json`. */
 export const opencodeSessionSchema = lazySchema(() => z.looseObject({
 	id: text(),
-	parent_id: lenient(z.nullable(z.string())),
-	parentID: lenient(z.nullable(z.string())),
+	parent_id: text(),
+	parentID: text(),
 	directory: text(),
 	title: text(),
 	/** Database: JSON text `{id, providerID}`; parsed by the reader. */

@@ -3,17 +3,20 @@ import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {timestampOf} from '../gemini/parts.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {rowsAtLines} from '../shared/rows-at.js';
+import {unreadable} from '../shared/schema.js';
+import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges} from '../shared/tree.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {normalizeQwenRecord} from './normalize.js';
 import {qwenRecordSchema, type QwenRecord} from './schema.js';
 
-type Kept = {line: number; offset: number; raw: unknown; record: QwenRecord | undefined};
+type Kept = {line: number; offset: number; raw: unknown; record: QwenRecord};
 
 /**
  * Reads every record, keeping only the LAST version of a re-emitted `uuid` (Qwen Code rewrites
  * a streaming assistant record under the same uuid) at the position where it was last written.
- * Glued records on one physical line are split and share that line.
+ * Glued records on one physical line are split and share that line. A value that is no record
+ * is skipped with the field that failed.
  */
 function readRecords(path: string): {kept: Kept[]; skipped: number; warnings: string[]} {
 	const byKey = new Map<string, Kept>();
@@ -23,8 +26,12 @@ function readRecords(path: string): {kept: Kept[]; skipped: number; warnings: st
 		index = line === lastLine ? index + 1 : 0; // Glued records share a line; tell them apart.
 		lastLine = line;
 		const parsed = qwenRecordSchema.safeParse(value);
-		const record = parsed.success ? parsed.data : undefined;
-		const key = record?.uuid ? `uuid:${record.uuid}` : `line:${line}:${index}`;
+		if (!parsed.success) {
+			return unreadable(parsed.error);
+		}
+
+		const record = parsed.data;
+		const key = record.uuid ? `uuid:${record.uuid}` : `line:${line}:${index}`;
 		byKey.delete(key); // Re-inserting moves a re-emitted record to its final position.
 		byKey.set(key, {line, offset, raw: value, record});
 		return true;
@@ -64,13 +71,18 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 	let dropped = skipped;
 	const state: {cwd?: string; model?: boolean; parent?: boolean} = {};
 	let idStated = false;
-	for (const {line, offset, raw, record} of kept) {
-		const events = record ? normalizeQwenRecord(record, line) : null;
-		if (record === undefined || events === null) {
-			dropped++; // Not a record, or a record type this adapter does not know.
+	const bridges: TreeBridges = {};
+	for (const {line, offset, raw, record: stated} of kept) {
+		const record = {...stated, parentUuid: resolveParent(bridges, stated.parentUuid)};
+		const place = {uuid: record.uuid, parent: record.parentUuid, sidechain: record.isSidechain === true || record.agentId !== undefined};
+		const normalized = normalizeQwenRecord(record, line);
+		if (normalized === null) {
+			dropped++; // A record type this adapter does not know; its children hang off its parent.
+			bridgeSkipped(bridges, place);
 			continue;
 		}
 
+		const events = withTreePlace(normalized, place, line);
 		const facts: SessionInfo = factsOf(record, state);
 		if (!idStated) {
 			idStated = true;

@@ -93,7 +93,7 @@ export function walkFiles(root: string, match: (name: string, path: string) => b
 }
 
 /** A unit for one file, with its fingerprint; undefined when the file vanished meanwhile. */
-export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: string; projectHint?: string; variant?: string; paths?: string[]} = {}) {
+export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: string; projectHint?: string; variant?: string; note?: string; paths?: string[]} = {}) {
 	const stats = statOrUndefined(path);
 	if (!stats?.isFile()) {
 		return undefined;
@@ -110,6 +110,7 @@ export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: s
 		...(extra.parentIdHint === undefined ? {} : {parentIdHint: extra.parentIdHint}),
 		...(extra.projectHint === undefined ? {} : {projectHint: extra.projectHint}),
 		...(extra.variant === undefined ? {} : {variant: extra.variant}),
+		...(extra.note === undefined ? {} : {note: extra.note}),
 	};
 }
 

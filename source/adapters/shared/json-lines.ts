@@ -2,16 +2,24 @@ import {decodeLine, forEachLine} from '../../engine/util/lines.js';
 import {maxJsonDepth} from '../../engine/util/json-depth.js';
 import {SessionCorruptError} from '../types.js';
 import {parseJsonLine} from './json-line.js';
+import {isUnreadable, type Unreadable} from './schema.js';
 
 /** Lines longer than this are skipped, not parsed: one huge line must not exhaust memory. */
 export const maxLineBytes = 32 * 1024 * 1024;
 export const maxWarnings = 20;
 
-export type SkipReason = 'too long' | 'not valid JSON' | 'nested too deeply' | 'incomplete last line' | 'unknown record type';
+/**
+ * Why a line or record was skipped. Beside the fixed reasons, a record an adapter knows but
+ * cannot read is skipped with the reason its schema gave (`invalid field isMeta`).
+ */
+export type SkipReason = 'too long' | 'not valid JSON' | 'nested too deeply' | 'incomplete last line' | typeof unknownRecordType | (string & {});
+
+/** Records of a type the adapter does not know: counted, but not worth a warning each. */
+export const unknownRecordType = 'unknown record type';
 
 export type JsonValueVisitor = {
-	/** One parsed value. Return false to stop, 'unknown' to count it as a skipped record. */
-	value(value: unknown, line: number, offset: number): boolean | 'unknown' | void;
+	/** One parsed value. Return false to stop, 'unknown' or an Unreadable to count it as a skipped record. */
+	value(value: unknown, line: number, offset: number): boolean | 'unknown' | Unreadable | void;
 	/** A line (or record) that was skipped, and why. Never given its content. */
 	skip(line: number, reason: SkipReason): void;
 };
@@ -69,7 +77,9 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 			for (const value of values) {
 				const outcome = visitor.value(value, raw.number, raw.offset);
 				if (outcome === 'unknown') {
-					visitor.skip(raw.number, 'unknown record type');
+					visitor.skip(raw.number, unknownRecordType);
+				} else if (isUnreadable(outcome)) {
+					visitor.skip(raw.number, outcome.unreadable);
 				} else if (outcome === false) {
 					stopped = true;
 					return false;
@@ -99,23 +109,24 @@ export type LineRead = {skipped: number; warnings: string[]};
 
 /**
  * Reads a JSONL file (whole, or the lines of `range`) for a document adapter: `accept` returns
- * false for a record it does not know, which is skipped and counted like an unparseable line.
- * Warnings name lines only.
+ * false for a record it does not know, or an Unreadable for one that does not match its schema,
+ * which is skipped and counted like an unparseable line. Warnings name lines and fields only.
  */
-export function readJsonLines(path: string, accept: (value: unknown, line: number, offset: number) => boolean, range: StreamRange = {}): LineRead {
+export function readJsonLines(path: string, accept: (value: unknown, line: number, offset: number) => boolean | Unreadable, range: StreamRange = {}): LineRead {
 	const read: LineRead = {skipped: 0, warnings: []};
 	try {
 		streamJsonValues(path, {
 			value(value, line, offset) {
 				try {
-					return accept(value, line, offset) ? undefined : 'unknown';
+					const accepted = accept(value, line, offset);
+					return accepted === true ? undefined : accepted === false ? 'unknown' : accepted;
 				} catch {
 					return 'unknown';
 				}
 			},
 			skip(line, reason) {
 				read.skipped++;
-				if (reason !== 'unknown record type' && read.warnings.length < maxWarnings) {
+				if (reason !== unknownRecordType && read.warnings.length < maxWarnings) {
 					read.warnings.push(skipMessage(line, reason));
 				}
 			},

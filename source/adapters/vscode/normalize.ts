@@ -133,11 +133,13 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 
 function sessionFacts(session: VscodeSession, unit: DiscoveredUnit): SessionInfo {
 	const started = isoFromMs(session.creationDate);
+	const modified = isoFromMs(session.lastMessageDate);
 	return {
 		...(session.sessionId ? {id: session.sessionId} : {}),
 		...(unit.projectHint ? {cwd: unit.projectHint} : {}),
 		...(session.customTitle?.trim() ? {title: session.customTitle} : {}),
 		...(started ? {started} : {}),
+		...(modified ? {modified} : {}),
 	};
 }
 

@@ -34,6 +34,7 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 				warnUnlisted(report, adapter.id);
 			}
 
+			report.warnings.push(...noteWarnings(adapter.id, units));
 			const known = store.fingerprintsForRoot(adapter.id, root);
 			const changed = units.filter(unit => known.get(unit.key) !== unit.fingerprint);
 			report.unchanged += units.length - changed.length;
@@ -75,4 +76,16 @@ function warnUnlisted(report: RefreshReport, source: string): void {
 	for (const directory of takeUnlistedDirectories()) {
 		report.warnings.push(`${source}: could not list ${directory.path} (${directory.code}); what it holds is left out`);
 	}
+}
+
+/** One warning per note the adapter gave units of a root, with how many and the first path. */
+function noteWarnings(source: string, units: readonly DiscoveredUnit[]): string[] {
+	const byNote = new Map<string, DiscoveredUnit[]>();
+	for (const unit of units) {
+		if (unit.note !== undefined) {
+			byNote.set(unit.note, [...(byNote.get(unit.note) ?? []), unit]);
+		}
+	}
+
+	return [...byNote].map(([note, noted]) => `${source}: ${noted.length} ${note} (${noted[0]!.path}${noted.length > 1 ? ', …' : ''})`);
 }

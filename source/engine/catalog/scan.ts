@@ -174,6 +174,10 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 	const summarizer = createSummarizer(unit, previous.summary);
 	const recorder = createRowRecorder(summarizer, checkpointBefore(previous.scanned_bytes), previous.records);
 	const grown = scanJsonl(adapter, unit, (row, offset) => recorder.add(row, offset), {fromOffset: previous.scanned_bytes, fromLine: previous.next_line});
+	if (summarizer.rebranched()) {
+		return scanJsonlFromStart(adapter, root, unit); // A rewind to an earlier record: what was live may now be abandoned.
+	}
+
 	const tailStart = Math.max(0, grown.endOffset - tailWindowBytes);
 	const from = checkpointBefore(tailStart);
 	const tailEvents: SessionEvent[] = [];

@@ -1,5 +1,8 @@
+import {basename} from 'node:path';
 import type {SessionEvent} from '../../adapters/events.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
+import {abandonedRanges, BranchTree, type LineRanges, type TreeNode} from '../conversation/branches.js';
+import {listableSessionId} from '../conversation/ids.js';
 import {clipMasked} from '../search/secrets.js';
 
 export type SessionSummary = {
@@ -8,18 +11,28 @@ export type SessionSummary = {
 	project: string | null;
 	started: string | null;
 	modified: string | null;
-	/** The first request a person typed (host-injected text never counts), or a title the tool recorded. */
+	/**
+	 * The first request a person typed (host-injected text never counts), or a title the tool
+	 * recorded, or for a subagent's session the task its parent agent gave it.
+	 */
 	title: string | null;
 	/** Line of the first human request (the title's source). */
 	first_human_line: number | null;
+	/** Requests a person typed on the live conversation (abandoned branches do not count). */
 	human_turns: number;
 	assistant_messages: number;
 	tool_calls: number;
 	/** False for files with nothing conversational (e.g. a Claude summary-only file): not sessions. */
 	conversational: boolean;
+	/** The last records with tree identity: where a file that grows is expected to continue. */
+	tree_tail: TreeNode[];
+	/** Lines holding records of abandoned branches (rewinds, edited prompts), for views to label. */
+	abandoned: LineRanges;
 };
 
 const titleLength = 200;
+/** How many of its last tree records a summary remembers, to continue the tree when the file grows. */
+const treeTailLength = 32;
 
 /** Timestamps come in many spellings; the catalog compares them as UTC ISO strings. */
 export function utcIso(value: string | undefined | null): string | null {
@@ -36,12 +49,19 @@ export function clipTitle(text: string): string {
 	return clipMasked(text.trimStart(), titleLength, {oneLine: true}).text;
 }
 
+type HumanTurn = {uuid: string | undefined; line: number; text: string};
+
 /**
  * Folds a session's events into its catalog summary. Streaming: call `add` for events in file
- * order (all of them, or a head window and a tail window), then `finish`.
+ * order (all of them, or a head window and a tail window), then `finish`. Human turns and the
+ * title are taken from the live conversation, once the whole tree of a branching store is known.
+ *
+ * Given the summary of an earlier scan (`previous`), the events continue that scan, and its last
+ * tree records are where they may branch off. When a branch changes what the earlier scan
+ * counted, `rebranched` says the session must be read again from the start.
  */
 export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary) {
-	const summary: SessionSummary = previous ? {...previous} : {
+	const summary: SessionSummary = previous ? {...previous, abandoned: [...(previous.abandoned ?? [])]} : {
 		id: unit.idHint ?? null,
 		parent_id: unit.parentIdHint ?? null,
 		project: unit.projectHint ?? null,
@@ -53,12 +73,23 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		assistant_messages: 0,
 		tool_calls: 0,
 		conversational: false,
+		tree_tail: [],
+		abandoned: [],
 	};
 	let toolTitle: string | null = null;
+	let agentTask: string | null = null;
 	let lastMessageId: string | undefined;
+	const tree = new BranchTree();
+	const seeded = previous?.tree_tail ?? [];
+	for (const node of seeded) {
+		tree.seed(node);
+	}
 
-	function add(event: SessionEvent): void {
-		const timestamp = utcIso(event.timestamp);
+	const humans: HumanTurn[] = [];
+	const treeLines: Array<{line: number; uuid: string}> = [];
+
+	function noteTime(value: string | undefined): void {
+		const timestamp = utcIso(value);
 		if (timestamp) {
 			if (summary.started === null || timestamp < summary.started) {
 				summary.started = timestamp;
@@ -67,6 +98,14 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			if (summary.modified === null || timestamp > summary.modified) {
 				summary.modified = timestamp;
 			}
+		}
+	}
+
+	function add(event: SessionEvent): void {
+		noteTime(event.timestamp);
+		tree.add(event);
+		if (event.uuid !== undefined && event.parent !== undefined && !event.sidechain) {
+			treeLines.push({line: event.line, uuid: event.uuid});
 		}
 
 		const facts = event.session;
@@ -79,6 +118,8 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 				summary.started = started;
 			}
 
+			// The store's own "last active" time (a summary file beside transcripts without timestamps).
+			noteTime(facts.modified);
 			if (facts.title) {
 				toolTitle = clipTitle(facts.title);
 			}
@@ -87,12 +128,10 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		switch (event.kind) {
 			case 'user':
 				summary.conversational = true;
-				if (event.human && !event.sidechain) {
-					summary.human_turns++;
-					if (summary.first_human_line === null && event.text?.trim()) {
-						summary.title = clipTitle(event.text);
-						summary.first_human_line = event.line;
-					}
+				if (event.human && !event.sidechain && event.text?.trim()) {
+					humans.push({uuid: event.uuid, line: event.line, text: event.text});
+				} else if (agentTask === null && event.origin === 'agent' && event.text?.trim()) {
+					agentTask = clipTitle(event.text);
 				}
 
 				break;
@@ -118,17 +157,66 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		}
 	}
 
+	/**
+	 * True when these events fork off a record of the earlier scan such that what it counted no
+	 * longer holds: the fork lies before the records it remembered, or a record it showed as live
+	 * (or abandoned) now lies on the other side.
+	 */
+	function rebranched(): boolean {
+		if (!previous) {
+			return false;
+		}
+
+		const known = new Set(seeded.map(([id]) => id));
+		const fresh = tree.order.filter(id => !known.has(id));
+		if (fresh.some(id => {
+			const parent = tree.parent(id);
+			return parent !== null && parent !== undefined && !tree.has(parent);
+		})) {
+			return true;
+		}
+
+		const abandoned = tree.abandoned();
+		return seeded.some(([id, , shown, wasAbandoned]) => shown && abandoned.has(id) !== wasAbandoned);
+	}
+
 	function finish(): SessionSummary {
-		summary.title ??= toolTitle;
+		const abandoned = tree.abandoned();
+		const live = humans.filter(turn => turn.uuid === undefined || !abandoned.has(turn.uuid));
+		summary.human_turns += live.length;
+		const first = live[0];
+		if (summary.first_human_line === null && first) {
+			summary.title = clipTitle(first.text);
+			summary.first_human_line = first.line;
+		}
+
+		if (abandoned.size > 0) {
+			summary.abandoned.push(...abandonedRanges(treeLines.map(({line, uuid}) => ({line, abandoned: abandoned.has(uuid)}))));
+		}
+
+		summary.tree_tail = tree.lastNodes(treeTailLength, abandoned);
+		// A session whose store states no id is named by its file, so that every listed id opens.
+		summary.id = listableSessionId(summary.id ?? basename(unit.path).replace(/\.[^.]*$/, ''));
+		summary.parent_id = summary.parent_id === null ? null : listableSessionId(summary.parent_id);
+		summary.title ??= toolTitle ?? (summary.parent_id === null ? null : agentTask);
 		if (summary.modified === null && unit.mtimeMs > 0) {
 			summary.modified = new Date(unit.mtimeMs).toISOString();
 		}
 
 		summary.started ??= summary.modified;
+		// A session is never modified before it started (a copied file's mtime can be older).
+		if (summary.modified !== null && summary.started !== null && summary.modified < summary.started) {
+			summary.modified = summary.started;
+		}
+
 		return summary;
 	}
 
-	return {add, finish};
+	if (!previous && unit.facts) {
+		add({line: 0, kind: 'meta', session: unit.facts});
+	}
+
+	return {add, finish, rebranched};
 }
 
 export function summarizeEvents(unit: DiscoveredUnit, events: Iterable<SessionEvent>): SessionSummary {

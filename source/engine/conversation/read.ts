@@ -144,14 +144,15 @@ export function readConversation(input: ReadInput, deps: Deps): ReadOutput {
 		let rowsTaken = 0;
 		let lastTaken = input.offset;
 		let more = false;
+		const labels = {abandoned: located.row.summary.abandoned ?? []};
 		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine}, row => {
-			let shaped = shapeRow(input.view, row);
+			let shaped = shapeRow(input.view, row, labels);
 			if (shaped.length === 0) {
 				return;
 			}
 
 			if (input.masked) {
-				shaped = shapeRow(input.view, maskedRow(row));
+				shaped = shapeRow(input.view, maskedRow(row), labels);
 			}
 
 			// Rows that share a line (records glued on one line) stay on one page: paging counts lines.

@@ -95,5 +95,8 @@ export function readRowsAt(adapter: SourceAdapter, unit: DiscoveredUnit, places:
 		return adapter.rowsAt?.(unit, places);
 	}
 
-	return rowsAtLines(unit.path, places, (value, line) => adapter.normalizeLine(value, line, {}, unit));
+	return rowsAtLines(unit.path, places, (value, line) => {
+		const events = adapter.normalizeLine(value, line, {}, unit);
+		return Array.isArray(events) ? events : null;
+	});
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../util/lazy-schema.js';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
+import {isAbandoned, type LineRanges} from './branches.js';
 import {oneLine, previewOf, previewSchema} from './preview.js';
 
 export const views = ['dialogue', 'events', 'context', 'index'] as const;
@@ -8,11 +9,17 @@ export type View = (typeof views)[number];
 
 export const eventsRecordSchema = lazySchema(() => z.object({line: z.number(), event: z.unknown()}));
 
+/** Who wrote user text no person typed: an agent (a subagent's task) or the host (injections, expansions). */
+const originSchema = lazySchema(() => z.enum(['agent', 'host']));
+
 export const dialogueRecordSchema = lazySchema(() => z.object({
 	line: z.number(),
 	role: z.enum(['user', 'assistant']),
 	content: z.string(),
 	human: z.optional(z.boolean()),
+	origin: z.optional(originSchema),
+	/** On a branch a rewind or an edited prompt abandoned: not part of the live conversation. */
+	abandoned: z.optional(z.literal(true)),
 	timestamp: z.optional(z.string()),
 	uuid: z.optional(z.string()),
 	sidechain: z.optional(z.boolean()),
@@ -23,6 +30,8 @@ export const contextRecordSchema = lazySchema(() => z.object({
 	kind: z.enum(['user', 'assistant', 'tool_call', 'tool_result', 'system', 'summary']),
 	text: z.optional(z.string()),
 	human: z.optional(z.boolean()),
+	origin: z.optional(originSchema),
+	abandoned: z.optional(z.literal(true)),
 	timestamp: z.optional(z.string()),
 	sidechain: z.optional(z.boolean()),
 	tool: z.optional(z.string()),
@@ -45,7 +54,21 @@ export type ContextRecord = z.infer<typeof contextRecordSchema>;
 
 const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : {[key]: value});
 
-function dialogueRecords(row: SessionRow) {
+/** What a view knows about the session a row belongs to, to label its records. */
+export type SessionLabels = {
+	/** Lines of abandoned branches (SessionSummary.abandoned). */
+	readonly abandoned: LineRanges;
+};
+
+const noLabels: SessionLabels = {abandoned: []};
+
+/** The labels of one event: who wrote user text no person typed, and whether its branch was abandoned. */
+function labelsOf(event: SessionEvent, labels: SessionLabels): {origin?: 'agent' | 'host'; abandoned?: true} {
+	const origin = event.kind === 'user' && !event.human ? (event.origin ?? (event.sidechain ? 'agent' : 'host')) : undefined;
+	return {...optional('origin', origin), ...(isAbandoned(event, labels.abandoned) ? {abandoned: true as const} : {})};
+}
+
+function dialogueRecords(row: SessionRow, labels: SessionLabels) {
 	return row.events
 		.filter(event => (event.kind === 'user' || event.kind === 'assistant') && event.text?.trim())
 		.map(event => ({
@@ -53,6 +76,7 @@ function dialogueRecords(row: SessionRow) {
 			role: event.kind as 'user' | 'assistant',
 			content: event.text!,
 			...optional('human', event.kind === 'user' ? event.human : undefined),
+			...labelsOf(event, labels),
 			...optional('timestamp', event.timestamp),
 			...optional('uuid', event.uuid),
 			...optional('sidechain', event.sidechain),
@@ -63,8 +87,8 @@ function inputText(input: unknown): string {
 	return typeof input === 'string' ? input : JSON.stringify(input ?? null);
 }
 
-function contextRecord(event: SessionEvent): ContextRecord | undefined {
-	const common = {line: event.line, ...optional('timestamp', event.timestamp), ...optional('sidechain', event.sidechain)};
+function contextRecord(event: SessionEvent, labels: SessionLabels): ContextRecord | undefined {
+	const common = {line: event.line, ...labelsOf(event, labels), ...optional('timestamp', event.timestamp), ...optional('sidechain', event.sidechain)};
 	switch (event.kind) {
 		case 'user':
 		case 'assistant':
@@ -119,16 +143,17 @@ function indexPreview(event: SessionEvent): string {
 }
 
 /** The records one row contributes to a page in the given view; [] when it has none. */
-export function shapeRow(view: View, row: SessionRow): Array<Record<string, unknown> & {line: number}> {
+export function shapeRow(view: View, row: SessionRow, labels: SessionLabels = noLabels): Array<Record<string, unknown> & {line: number}> {
 	switch (view) {
 		case 'events':
 			return [{line: row.line, event: row.raw}];
 		case 'dialogue':
-			return dialogueRecords(row);
+			return dialogueRecords(row, labels);
 		case 'context':
-			return row.events.map(event => contextRecord(event)).filter((record): record is ContextRecord => record !== undefined);
+			return row.events.map(event => contextRecord(event, labels)).filter((record): record is ContextRecord => record !== undefined);
 		case 'index':
-			return row.events.map(event => ({line: event.line, kind: event.kind, preview: indexPreview(event)}));
+			// A meta event with no session facts only keeps a record's place in the tree.
+			return row.events.filter(event => event.kind !== 'meta' || event.session !== undefined).map(event => ({line: event.line, kind: event.kind, preview: indexPreview(event)}));
 		default:
 			return [];
 	}

@@ -1,5 +1,6 @@
 import type {SessionEvent} from '../../adapters/events.js';
 import type {LocatedSession} from '../conversation/locate.js';
+import {isAbandoned} from '../conversation/branches.js';
 import {walkRows} from '../conversation/rows.js';
 import {clipMasked, maskedHead, maskedTail, maskSecrets} from '../search/secrets.js';
 import type {Checkpoint} from './checkpoint-schema.js';
@@ -86,7 +87,9 @@ function firstRequest(located: LocatedSession): SessionEvent | undefined {
 /** Everything a brief could say, before it is fitted to a token budget. */
 export function buildFullBrief(located: LocatedSession, checkpoint: Checkpoint | undefined, commands: {resume: string; native: string | null}): Brief {
 	const window = readWindow(located);
-	const events = window.events.filter(event => !event.sidechain);
+	// Subagent records and abandoned branches are not the conversation the brief reports.
+	const abandoned = located.row.summary.abandoned ?? [];
+	const events = window.events.filter(event => !event.sidechain && !isAbandoned(event, abandoned));
 	const tail = computeTail(window.events, window.bounded, {recordsToolResults: located.adapter.recordsToolResults});
 	const results = new Map(events.filter(event => event.kind === 'tool_result' && event.result?.call_id).map(event => [event.result!.call_id!, event]));
 	const toolName = new Map(events.filter(event => event.kind === 'tool_call' && event.tool?.call_id).map(event => [event.tool!.call_id!, event.tool!.name]));

@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../../adapters/events.js';
+import {liveEvents} from '../conversation/branches.js';
 import {clipMasked} from '../search/secrets.js';
 
 export type TailState = {
@@ -30,71 +31,12 @@ function oneLine(text: string, max = previewLength): string {
 }
 
 /**
- * Drops the branches a rewind abandoned. Where a record has several children, only the child
- * whose subtree holds the newest record stays; events without tree identity are kept.
- */
-export function activeBranch(events: readonly SessionEvent[]): SessionEvent[] {
-	const children = new Map<string, Set<string>>();
-	let newest: string | undefined;
-	for (const event of events) {
-		if (event.uuid && !event.sidechain) {
-			newest = event.uuid;
-			if (event.parent) {
-				let set = children.get(event.parent);
-				if (!set) {
-					set = new Set();
-					children.set(event.parent, set);
-				}
-
-				set.add(event.uuid);
-			}
-		}
-	}
-
-	if (newest === undefined || ![...children.values()].some(set => set.size > 1)) {
-		return [...events];
-	}
-
-	const parentOf = new Map<string, string>();
-	for (const event of events) {
-		if (event.uuid && event.parent) {
-			parentOf.set(event.uuid, event.parent);
-		}
-	}
-
-	const kept = new Set<string>();
-	for (let cursor: string | undefined = newest; cursor !== undefined && !kept.has(cursor); cursor = parentOf.get(cursor)) {
-		kept.add(cursor);
-	}
-
-	const abandoned = new Set<string>();
-	for (const [, set] of children) {
-		if (set.size > 1) {
-			for (const child of set) {
-				if (!kept.has(child)) {
-					abandoned.add(child);
-				}
-			}
-		}
-	}
-
-	// Everything descending from an abandoned child is abandoned too (parents precede children).
-	for (const event of events) {
-		if (event.uuid && event.parent && abandoned.has(event.parent)) {
-			abandoned.add(event.uuid);
-		}
-	}
-
-	return events.filter(event => !(event.uuid && abandoned.has(event.uuid)));
-}
-
-/**
  * What the end of a session says about whether its work finished: the last human request and
  * whether anything answered it, tool calls left without results, the last tool failure and any
  * interruption in the final turn. Subagent (sidechain) records never count as the main turn.
  */
 export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean, options: {recordsToolResults?: boolean} = {}): TailState {
-	const events = activeBranch(allEvents.filter(event => !event.sidechain));
+	const events = liveEvents(allEvents.filter(event => !event.sidechain));
 	const state: TailState = {
 		bounded,
 		last_line: allEvents.at(-1)?.line ?? 0,

@@ -13,6 +13,15 @@ export function sha256Hex(data: string | Uint8Array = ''): string {
 
 /** An incremental SHA-256, for bytes that arrive in pieces (loaded as lazily as sha256Hex). */
 export function sha256(): NodeCrypto.Hash {
+	return createHash('sha256');
+}
+
+/** MD5 as hex: only for matching names other tools derive with it (Cursor's workspace hashes). */
+export function md5Hex(data: string | Uint8Array = ''): string {
+	return createHash('md5').update(data).digest('hex');
+}
+
+function createHash(algorithm: string): NodeCrypto.Hash {
 	crypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto;
-	return crypto.createHash('sha256');
+	return crypto.createHash(algorithm);
 }

@@ -1,0 +1,108 @@
+import {basename, dirname, join, posix, sep, win32} from 'node:path';
+import {md5Hex} from '../../engine/util/hash.js';
+import {listDirectory} from '../shared/fs.js';
+
+/**
+ * Cursor names each project's directory under `projects/` by its workspace path with the leading
+ * separator dropped and every other character that is not a letter or digit turned into `-`
+ * (`/Users/jane.doe/my-api` → `Users-jane-doe-my-api`; a Windows drive becomes its lower-case
+ * letter). The name is lossy, so it never gives the path by itself: a path is the project only
+ * when it spells the name, and, where Cursor's chat store names the workspace by the MD5 of its
+ * path (`chats/<md5>/<session id>/`), when it also has that hash.
+ */
+export function cursorSlug(path: string): string {
+	const drive = /^([A-Za-z]):[\\/]/.exec(path);
+	const rest = drive ? `${drive[1]!.toLowerCase()}-${path.slice(3)}` : path.replace(/^[\\/]+/, '');
+	return rest.replace(/[\\/]+$/, '').replaceAll(/[^A-Za-z0-9]/g, '-');
+}
+
+/** Names compare with every non-alphanumeric character as `-` (Cursor may keep `_` as it is). */
+function spelled(name: string): string {
+	return name.replaceAll(/[^A-Za-z0-9]/g, '-');
+}
+
+/** The project directory a transcript sits in: `projects/<slug>/agent-transcripts/…`. */
+export function slugOfTranscript(path: string): string | undefined {
+	const parts = path.split(/[\\/]/);
+	const index = parts.lastIndexOf('agent-transcripts');
+	return index > 0 ? parts[index - 1] : undefined;
+}
+
+/** The directory `path` or one of its ancestors that spells `slug`, if any. */
+export function ancestorSpelling(path: string, slug: string): string | undefined {
+	const target = spelled(slug);
+	const parentOf = /^[A-Za-z]:[\\/]/.test(path) ? win32.dirname : posix.dirname;
+	for (let current = path.replace(/[\\/]+$/, ''); current !== '' && current !== parentOf(current); current = parentOf(current)) {
+		if (spelled(cursorSlug(current)) === target) {
+			return current;
+		}
+	}
+
+	return undefined;
+}
+
+/** Directory walks stop here: a workspace is rarely deeper, and a slug can only be so long. */
+const maxDepth = 24;
+
+/**
+ * The workspace on this machine whose path spells `slug`: the directories from the root down
+ * whose names spell the slug's next words, one listing per level. Several spellings (`my-app` and
+ * `my/app` both exist) are told apart by `md5` when the chat store gives it, else none is claimed.
+ */
+export function localWorkspace(slug: string, md5?: string): string | undefined {
+	if (/^[a-z]-/.test(slug) && sep !== '\\') {
+		return undefined; // A Windows drive: not a path on this machine.
+	}
+
+	const target = spelled(slug);
+	const found: string[] = [];
+	const walk = (directory: string, rest: string, depth: number) => {
+		if (depth > maxDepth || found.length > 8) {
+			return;
+		}
+
+		for (const entry of listDirectory(directory)) {
+			const name = spelled(entry.name);
+			if (!entry.isDirectory() || name === '' || !rest.startsWith(name)) {
+				continue;
+			}
+
+			const path = join(directory, entry.name);
+			if (rest === name) {
+				found.push(path);
+			} else if (rest[name.length] === '-') {
+				walk(path, rest.slice(name.length + 1), depth + 1);
+			}
+		}
+	};
+
+	walk(sep, target, 0);
+	const matching = md5 === undefined ? found : found.filter(path => md5Hex(path) === md5);
+	return matching.length === 1 ? matching[0] : undefined;
+}
+
+/** `chats/<md5 of the workspace path>/<session id>/store.db` beside `projects/`, by session id. */
+export type ChatStore = {readonly md5: string; readonly storeDb: string};
+
+export function chatStores(cursorHome: string): Map<string, ChatStore> {
+	const stores = new Map<string, ChatStore>();
+	const chats = join(cursorHome, 'chats');
+	for (const workspace of listDirectory(chats)) {
+		if (!workspace.isDirectory() || !/^[0-9a-f]{32}$/.test(workspace.name)) {
+			continue;
+		}
+
+		for (const session of listDirectory(join(chats, workspace.name))) {
+			if (session.isDirectory()) {
+				stores.set(session.name, {md5: workspace.name, storeDb: join(chats, workspace.name, session.name, 'store.db')});
+			}
+		}
+	}
+
+	return stores;
+}
+
+/** The Cursor home a `projects/` root belongs to, or undefined for a root given one project down. */
+export function cursorHomeOf(root: string): string | undefined {
+	return basename(root) === 'projects' ? dirname(root) : undefined;
+}

@@ -1,0 +1,46 @@
+import * as z from 'zod/mini';
+import {openDatabase} from '../../engine/util/sqlite.js';
+import {lenient} from '../shared/schema.js';
+
+/**
+ * A chat's `store.db` (SQLite, formats.md §8): table `meta(key, value)` whose row `'0'` is
+ * hex-encoded JSON `{agentId, name, mode, createdAt (ms), …}`. Only those facts are read; the
+ * `blobs` table holds the conversation in a form engi does not decode.
+ */
+const storeMetaSchema = z.looseObject({name: lenient(z.string()), createdAt: lenient(z.number())});
+
+export type StoreFacts = {title?: string; started?: string};
+
+export function readStoreFacts(path: string): StoreFacts {
+	let value: unknown;
+	try {
+		const db = openDatabase(path, {readonly: true, fileMustExist: true});
+		try {
+			value = db.prepare("SELECT value FROM meta WHERE key = '0'").pluck().get();
+		} finally {
+			db.close();
+		}
+	} catch {
+		return {};
+	}
+
+	const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
+	if (text === undefined || !/^(?:[0-9a-f]{2})+$/i.test(text.trim())) {
+		return {};
+	}
+
+	try {
+		const meta = storeMetaSchema.safeParse(JSON.parse(Buffer.from(text.trim(), 'hex').toString('utf8')));
+		if (!meta.success) {
+			return {};
+		}
+
+		const created = meta.data.createdAt;
+		return {
+			...(meta.data.name?.trim() ? {title: meta.data.name.trim()} : {}),
+			...(created !== undefined && created > 0 ? {started: new Date(created).toISOString()} : {}),
+		};
+	} catch {
+		return {};
+	}
+}
