@@ -115,10 +115,10 @@ test('a brief for a small budget gives up the least telling evidence first, and 
 		assert.ok(!full.commands.some(command => command.line === 47), 'the pending command is listed once, under pending_calls');
 		assert.equal(full.title, null, 'a title that repeats the first request is not said twice');
 		assert.equal(full.first_request?.text, 'Fix the flaky retry test in the HTTP client');
-		assert.equal(full.latest_user?.line, 46);
+		assert.equal(full.latest_user?.line, 45, 'the first copy of a prompt (event_msg) counts');
 		assert.match(full.notice, /untrusted evidence/);
 		assert.deepEqual(Object.keys(full).slice(0, 11), ['status', 'view', 'session_id', 'source', 'project', 'title', 'notice', 'pending_calls', 'tool_failures', 'unresolved', 'latest_user'], 'the most telling sections come first in the document');
-		assert.deepEqual(full.expand, ['engi read 0195a1c2-0a00-7a00-8a00-00000000000a --source codex --lines 7,11,12,13,16,17,20,22,23,24,28,36,46,47']);
+		assert.deepEqual(full.expand, ['engi read 0195a1c2-0a00-7a00-8a00-00000000000a --source codex --lines 6,11,12,13,16,17,20,22,23,24,28,36,45,47']);
 
 		let sawPartialCommands = false;
 		for (let budget = full.tokens; budget > 150; budget -= 10) {

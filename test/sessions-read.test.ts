@@ -50,7 +50,7 @@ test('sessions: default roots under HOME, newest first, subagents folded, paging
 		],
 		'newest first; summary-only file and subagents not listed; a file not named by a UUID is listed under its name',
 	);
-	assert.match(listed.warnings.join('\n'), /claude: 1 transcript file\(s\) not named by a session UUID, listed under the file name \(.*exported session\.jsonl\)/);
+	assert.match(listed.warnings.join('\n'), /claude: transcript files not named by a session UUID, listed under their file names: 1 \(.*exported session\.jsonl\)/);
 	const byId = Object.fromEntries(listed.sessions.map((session: {id: string}) => [session.id, session]));
 	assert.equal(byId[MAIN].subagents, 1);
 	assert.equal(byId['22222222-2222-4222-8222-222222222222'].subagents, 1);

@@ -67,7 +67,8 @@ export function widerScope(scope: {all_projects: boolean; since: string | null},
 	return tries.length === 0 ? '' : `try ${tries.join(' or ')}`;
 }
 
-/** The lines that close a paged human listing: the exact command for the next page, then any warnings. */
+/** The lines that close a paged human listing: any warnings, then the exact command for the next page. */
 export function pageFooter(result: {next_offset: number | null; warnings?: readonly string[]}, context: HumanContext): string[] {
-	return [result.next_offset === null ? '' : `next: ${context.page(result.next_offset)}`, ...(result.warnings ?? []).map(warning => `warning\t${warning}`)];
+	// Warnings first, so paged output ends with the exact command for the next page.
+	return [...(result.warnings ?? []).map(warning => `warning\t${warning}`), result.next_offset === null ? '' : `next: ${context.page(result.next_offset)}`];
 }

@@ -83,7 +83,7 @@ test('real terminal: keys typed in one chunk act one by one, and a pickup opened
 	pane.send(['jj'], true);
 	const selected = (text: string) => text.split('\n').find(line => line.startsWith('›')) ?? '';
 	let screen = await pane.waitFor(text => text.split('\n').indexOf(selected(text)) === 5, 'jj to move the cursor two rows');
-	assert.match(selected(screen), /cursor\s+high\s+\(no request\)/);
+	assert.match(selected(screen), /copilot\s+high\s+\(no request\)/);
 	pane.send(['/']);
 	pane.send(['flakx'], true);
 	await pane.waitFor(text => text.includes('filter /flakx▏'), 'the filter typed in one chunk');

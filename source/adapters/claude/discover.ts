@@ -5,7 +5,7 @@ import type {DiscoveredUnit} from '../types.js';
 
 const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 const agentFile = /^agent-[A-Za-z0-9_-]+\.jsonl$/;
-const unusualName = 'transcript file(s) not named by a session UUID, listed under the file name';
+const unusualName = 'transcript files not named by a session UUID, listed under their file names';
 
 /**
  * `projects/<dash-encoded cwd>/` holds `<sessionId>.jsonl` sessions, 2.0.x subagents as

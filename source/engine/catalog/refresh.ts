@@ -87,5 +87,5 @@ function noteWarnings(source: string, units: readonly DiscoveredUnit[]): string[
 		}
 	}
 
-	return [...byNote].map(([note, noted]) => `${source}: ${noted.length} ${note} (${noted[0]!.path}${noted.length > 1 ? ', …' : ''})`);
+	return [...byNote].map(([note, noted]) => `${source}: ${note}: ${noted.length} (${noted[0]!.path}${noted.length > 1 ? ', …' : ''})`);
 }
