@@ -1,4 +1,4 @@
-import {existsSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 'node:fs';
+import {existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 'node:fs';
 import {basename, join} from 'node:path';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
@@ -39,6 +39,15 @@ export function requireKnowledgeBase(paths: KbPaths): void {
 	if (!existsSync(paths.engi)) {
 		throw new EngiError('kb_not_initialized', `no knowledge base at ${paths.root} (missing ${paths.engi})`, {
 			hint: `create one with engi init ${paths.root}, or point --root at an existing knowledge base`,
+		});
+	}
+
+	// A repair renames a rewrite over the journal's path: through a symlink that would replace the
+	// link with a copy and leave its target behind, so the journal must be the file itself.
+	const journal = lstatSync(paths.journal, {throwIfNoEntry: false});
+	if (journal !== undefined && !journal.isFile()) {
+		throw new EngiError('journal_not_a_file', `${paths.journal} is ${journal.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; engi reads and writes only a journal that is a plain file`, {
+			hint: 'put the journal file itself at that path (move the link\'s target there), then run the command again',
 		});
 	}
 }
