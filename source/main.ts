@@ -1,7 +1,7 @@
 import {configuredFormat} from './engine/kb/default-format.js';
 import {processDeps, type Deps} from './engine/deps.js';
-import {EngiError} from './engine/errors.js';
-import {nearest} from './engine/util/levenshtein.js';
+import {EngiError} from './lib/errors.js';
+import {nearest} from './lib/levenshtein.js';
 import {parseCommandArgs, refuseRepeatedFlags, splitArgv} from './cli/argv.js';
 import {schemaName, type CommandContext, type CommandDefinition, type OutputFormat} from './cli/define.js';
 import {commandHelpText, generalHelpText, groupHelpText, renderHelp} from './cli/help.js';

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import type {Deps} from '../engine/deps.js';
-import type {ExitCode} from '../engine/errors.js';
+import type {ExitCode} from '../lib/errors.js';
 
 export type OutputFormat = 'json' | 'human';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {isCanonicalUtc} from '../engine/util/time.js';
+import {isCanonicalUtc} from '../lib/time.js';
 
 /**
  * Flag value schemas. parseArgs hands over strings; these turn them into typed values with

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError} from '../lib/errors.js';
 import {readGlobalConfig, readLocalConfig, writeConfigValue} from '../engine/kb/config.js';
 import {configKeys, formatSchema, type ConfigKey} from '../engine/kb/config-schema.js';
 import {globalConfigPath, kbPaths} from '../engine/kb/paths.js';

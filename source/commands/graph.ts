@@ -3,7 +3,7 @@ import {defineCommand} from '../cli/define.js';
 import {listFlag, numberFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
 import {validateNodeKind, validateRelation} from '../engine/graph/validate.js';
 import {canonicalEdgeKind} from '../engine/graph/kinds.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError} from '../lib/errors.js';
 import {writeEvents, type WriteResult} from '../engine/knowledge/write.js';
 import {eventId} from '../engine/journal/canonical.js';
 import {knowledgeBase} from './shared.js';

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError} from '../lib/errors.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
 import {queryKnowledge} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, fieldLines, tsv} from '../output/text.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/plural.js';
 
 const maxLimit = 100;
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError} from '../lib/errors.js';
 import {readConversation, readOutputSchema} from '../engine/conversation/read.js';
 import {views} from '../engine/conversation/views.js';
 import {renderReadPage} from './render-read.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand, schemaName} from '../cli/define.js';
-import {EngiError} from '../engine/errors.js';
-import {nearest} from '../engine/util/levenshtein.js';
+import {EngiError} from '../lib/errors.js';
+import {nearest} from '../lib/levenshtein.js';
 import {commandTable, loadCommand} from '../commands.js';
 
 export const schemaOutputSchema = z.object({

@@ -4,7 +4,7 @@ import {textFlag} from '../cli/flag-schemas.js';
 import {listSessions, sessionsOutputSchema, type SessionsOutput} from '../engine/catalog/sessions.js';
 import {clip, tsv} from '../output/text.js';
 import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/plural.js';
 
 function renderHuman(result: SessionsOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;

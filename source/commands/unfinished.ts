@@ -3,7 +3,7 @@ import {defineCommand, type HumanContext} from '../cli/define.js';
 import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/sessions/unfinished.js';
 import {clip, tsv} from '../output/text.js';
 import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/plural.js';
 
 function renderHuman(result: UnfinishedOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;

@@ -10,7 +10,7 @@ import {timestampOf} from './parts.js';
 import {projectOfChat} from './project.js';
 import {replayGeminiJsonl} from './replay.js';
 import {geminiConversationSchema, geminiMessageSchema, type GeminiMetadata} from './schema.js';
-import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/util/json-depth.js';
+import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
 
 /** Legacy documents are read whole; past this size one is refused rather than risk memory. */
 const maxDocumentBytes = 256 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import {posix, win32} from 'node:path';
-import {sha256Hex} from '../../engine/util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 import {isRecord} from '../shared/text.js';
 import {contentText} from './parts.js';
 

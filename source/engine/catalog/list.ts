@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
-import type {Database} from '../util/sqlite.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import type {Database} from '../../lib/sqlite.js';
 import {decodeRow, type catalogStore} from './store.js';
 import type {CatalogRow} from './scan.js';
 

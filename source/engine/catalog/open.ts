@@ -2,10 +2,10 @@ import {chmodSync, mkdirSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {systemErrorCode} from '../errors.js';
+import {systemErrorCode} from '../../lib/errors.js';
 import {cacheDirectory} from '../kb/paths.js';
 import {dropAllTables} from '../index/schema.js';
-import {isCorruptDatabase, migrate, openDatabase, type Database} from '../util/sqlite.js';
+import {isCorruptDatabase, migrate, openDatabase, type Database} from '../../lib/sqlite.js';
 import {catalogMigrations} from './schema.js';
 
 export type CatalogHandle = {readonly db: Database; readonly path: string | null; readonly warnings: string[]};

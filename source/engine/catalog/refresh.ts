@@ -1,6 +1,6 @@
 import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {scanUnit} from './scan.js';
 import {catalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';

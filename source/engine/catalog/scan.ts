@@ -5,7 +5,7 @@ import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type Source
 import {computeTail, type TailState} from '../sessions/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
 import {rowDoc, type TextDoc} from '../search/session-text.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 
 /** Everything the catalog keeps about one session unit. */
 export type CatalogRow = {

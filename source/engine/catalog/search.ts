@@ -8,7 +8,7 @@ import {searchableText} from '../search/session-text.js';
 import {listNarrowRows, wholeRows, type NarrowRow} from './list.js';
 import type {CatalogRow} from './scan.js';
 import type {CatalogView} from './sessions.js';
-import type {Statement} from '../util/sqlite.js';
+import type {Statement} from '../../lib/sqlite.js';
 import {lineOfTextRowid, textRowid, textRowidSpan, unitOfTextRowid} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */

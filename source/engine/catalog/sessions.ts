@@ -1,13 +1,13 @@
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import type {Deps} from '../deps.js';
-import {shellWord} from '../util/shell.js';
-import {parseSince} from '../util/since.js';
-import {projectOf} from '../util/project.js';
+import {shellWord} from '../../lib/shell.js';
+import {parseSince} from '../../lib/since.js';
+import {projectOf} from '../../lib/project.js';
 import {listCatalogPage, sessionEntrySchema, subagentCounts, toEntry, type SessionFilter} from './list.js';
 import {searchSessions, snippetReader} from './search.js';
-import {cannotWrite, isCorruptDatabase} from '../util/sqlite.js';
+import {cannotWrite, isCorruptDatabase} from '../../lib/sqlite.js';
 import {inMemoryCatalog, openCatalog, replaceDamagedCatalog, type CatalogHandle} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
 import {resolveTargets, typedRootOf, type SourceTarget, type StoreSelection} from './targets.js';
@@ -52,7 +52,7 @@ export type ScopeInput = StoreSelection & {
 };
 
 export type CatalogView = {
-	readonly db: import('../util/sqlite.js').Database;
+	readonly db: import('../../lib/sqlite.js').Database;
 	readonly targets: SourceTarget[];
 	readonly filter: SessionFilter;
 	readonly projectRoot: string | null;

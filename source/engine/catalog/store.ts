@@ -1,6 +1,6 @@
 import type {SessionSummary} from './summarize.js';
 import type {TailState} from '../sessions/tail.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import type {CatalogRow, Checkpoint} from './scan.js';
 import {docsByLine, type TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';

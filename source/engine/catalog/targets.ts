@@ -3,7 +3,7 @@ import {isAbsolute, resolve} from 'node:path';
 import {adapterFor, availableAdapters} from '../../adapters/index.js';
 import {isSourceId, sourceIds, type AdapterContext, type SourceAdapter} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 
 export type SourceTarget = {
 	readonly adapter: SourceAdapter;

@@ -5,7 +5,7 @@ import {decodeRow} from '../catalog/store.js';
 import {openCatalogView, type CatalogView} from '../catalog/sessions.js';
 import {typedRootOf, type StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {normalizeSessionId} from './ids.js';
 
 export type LocatedSession = {

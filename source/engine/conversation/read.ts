@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {maskValue} from '../search/secrets.js';
 import {locateSession, type LocatedSession} from './locate.js';
 import {walkRows} from './rows.js';

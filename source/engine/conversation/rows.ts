@@ -3,8 +3,8 @@ import {scanJsonl} from '../../adapters/rows.js';
 import {rowsAtLines} from '../../adapters/shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type RowPlace, type SourceAdapter} from '../../adapters/types.js';
 import {catalogStore} from '../catalog/store.js';
-import {EngiError} from '../errors.js';
-import type {Database} from '../util/sqlite.js';
+import {EngiError} from '../../lib/errors.js';
+import type {Database} from '../../lib/sqlite.js';
 
 export type RowRange = {
 	readonly fromLine: number;

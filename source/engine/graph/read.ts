@@ -1,4 +1,4 @@
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {mergeUpsert} from './merge.js';
 
 export type NodeRow = {

@@ -2,12 +2,12 @@ import {existsSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 
 import {basename, join} from 'node:path';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode} from '../errors.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import type {KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
-import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../util/sqlite.js';
-import {canonicalUtc} from '../util/time.js';
+import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../../lib/sqlite.js';
+import {canonicalUtc} from '../../lib/time.js';
 import {createApplier} from './apply.js';
 import {clearIndexTables, createEventIndexes, dropEventIndexes, dropIndexTables, indexMigrations} from './schema.js';
 import {fingerprint, onlyGrew, statUnchanged, type Watermark} from './watermark.js';

@@ -1,4 +1,4 @@
-import type {Database, Migration} from '../util/sqlite.js';
+import type {Database, Migration} from '../../lib/sqlite.js';
 
 /**
  * `.engi/index.sqlite`: everything here is derived from the journal and can be deleted, so a

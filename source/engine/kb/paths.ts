@@ -1,6 +1,6 @@
 import {isAbsolute, join} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 
 /**
  * Where engi keeps its own files outside a knowledge base. HOME and the XDG variables must be

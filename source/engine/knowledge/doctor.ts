@@ -1,7 +1,7 @@
 import {existsSync, readFileSync, statSync} from 'node:fs';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import type {ExitCode} from '../errors.js';
+import type {ExitCode} from '../../lib/errors.js';
 import {isLocation} from '../graph/kinds.js';
 import {isEdgeLive, replayInMemory} from '../graph/replay.js';
 import {openIndexReadOnly, readWatermark, requireKnowledgeBase, setAsideIndexes} from '../index/open.js';
@@ -12,8 +12,8 @@ import {countQuarantined} from '../journal/quarantine.js';
 import {countedLines, scanJournal} from '../journal/scan.js';
 import {gitattributesLine} from '../kb/init.js';
 import type {KbPaths} from '../kb/paths.js';
-import type {Database} from '../util/sqlite.js';
-import {canonicalUtc} from '../util/time.js';
+import type {Database} from '../../lib/sqlite.js';
+import {canonicalUtc} from '../../lib/time.js';
 
 export const doctorOutputSchema = z.object({
 	root: z.string(),

@@ -1,7 +1,7 @@
 import {canonicalEdgeKind} from '../graph/kinds.js';
 import {eventId, canonicalJson} from '../journal/canonical.js';
 import type {EventDraft} from '../journal/append.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 
 /**
  * Content addressing makes identical events converge, so replay applies an id once. That is

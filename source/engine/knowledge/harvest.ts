@@ -5,9 +5,9 @@ import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
 import type {EventDraft} from '../journal/append.js';
 import type {KbPaths} from '../kb/paths.js';
 import {findSecrets, maskSecrets, maskValue} from '../search/secrets.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {harvestFrontmatterSchema, keyLine, splitFrontmatter, type HarvestFrontmatter, type SplitNote} from './frontmatter.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 import {listInbox, readStagedNote, type SkippedEntry, type StagedNote} from './inbox.js';
 
 export const harvestFileSchema = z.object({

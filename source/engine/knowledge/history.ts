@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 
 export const historyEntrySchema = z.object({
 	line: z.number(),

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {harvestFileSchema, planHarvest, type PlannedFile} from './harvest.js';
 import {skippedEntrySchema, type SkippedEntry} from './inbox.js';
 import {writeEvents} from './write.js';

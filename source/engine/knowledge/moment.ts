@@ -1,6 +1,6 @@
 import type {Deps} from '../deps.js';
 import type {Moment} from '../graph/read.js';
-import {canonicalUtc} from '../util/time.js';
+import {canonicalUtc} from '../../lib/time.js';
 
 /** The moment a read looks at: `--as-of` when given, else now. */
 export function momentOf(deps: Deps, asOf?: string, includeExpired = false): Moment {

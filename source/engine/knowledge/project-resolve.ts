@@ -1,5 +1,5 @@
-import {EngiError} from '../errors.js';
-import type {Database} from '../util/sqlite.js';
+import {EngiError} from '../../lib/errors.js';
+import type {Database} from '../../lib/sqlite.js';
 
 export type ProjectRef = {readonly id: string; readonly label: string | null; readonly path: string | null};
 

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {edgesTouching, getNode, type Moment} from '../graph/read.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {historyEntrySchema, nodeHistory} from './history.js';

@@ -1,9 +1,9 @@
 import type {Deps} from '../deps.js';
-import type {ExitCode} from '../errors.js';
+import type {ExitCode} from '../../lib/errors.js';
 import {edgesTouching, getNode, type Moment} from '../graph/read.js';
 import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import type {KbPaths} from '../kb/paths.js';
 import {planQuery, vocabularyOf} from '../search/query-plan.js';

@@ -1,6 +1,6 @@
 import {terminalStatuses} from '../graph/kinds.js';
 import {liveEdgeCondition, type Moment} from '../graph/read.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 
 export type TaskRecord = {
 	readonly id: string;

@@ -1,4 +1,4 @@
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {segmentForIndex} from './segment.js';
 
 /** Every string a person might search a node by: label, body, id, path, status, next action, blockers, and any other text field. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {checkpointSchema} from './checkpoint-schema.js';
 
 const excerpt = lazySchema(() => z.object({line: z.number(), text: z.string(), truncated: z.boolean()}));

@@ -1,4 +1,4 @@
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import type {Brief} from './brief-schema.js';
 
 type Section = 'files_touched' | 'commands' | 'tool_failures' | 'unresolved' | 'pending_calls';

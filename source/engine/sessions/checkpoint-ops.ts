@@ -1,15 +1,15 @@
 import {existsSync, readFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {isSourceId} from '../../adapters/types.js';
 import {listNarrowRows} from '../catalog/list.js';
 import {withCatalogView} from '../catalog/sessions.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {normalizeSessionId} from '../conversation/ids.js';
-import {isLocalDirectory, projectOf} from '../util/project.js';
+import {isLocalDirectory, projectOf} from '../../lib/project.js';
 import {checkpointDraftSchema, checkpointSchema, type CheckpointDraft} from './checkpoint-schema.js';
 import {applyCheckpointRules} from './checkpoint-rules.js';
 import {appendCheckpoint, checkpointReadRoot, checkpointsPath, checkpointWriteRoot, readCheckpoints} from './checkpoints.js';

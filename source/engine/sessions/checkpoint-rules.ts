@@ -1,4 +1,4 @@
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import type {Checkpoint, CheckpointDraft} from './checkpoint-schema.js';
 
 /** What a checkpoint says about the work, beyond whose it is and when it was written. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 
 export const checkpointStatuses = ['active', 'blocked', 'completed', 'superseded'] as const;
 export type CheckpointStatus = (typeof checkpointStatuses)[number];

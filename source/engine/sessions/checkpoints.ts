@@ -1,15 +1,15 @@
 import {closeSync, existsSync, mkdirSync, openSync, statSync, writeFileSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError, writeError} from '../errors.js';
+import {EngiError, writeError} from '../../lib/errors.js';
 import {repairLinesLocked} from '../journal/line-repair.js';
 import {withExclusiveLock} from '../kb/lock.js';
-import {appendDurably, endsWithNewline} from '../util/files.js';
-import {JsonTooDeepError, parseBoundedJson} from '../util/json-depth.js';
-import {decodeLine, forEachLine} from '../util/lines.js';
-import {gitRoot, isLocalDirectory, projectOf} from '../util/project.js';
-import {pauseAt} from '../util/test-pause.js';
-import {utcDate} from '../util/time.js';
+import {appendDurably, endsWithNewline} from '../../lib/files.js';
+import {JsonTooDeepError, parseBoundedJson} from '../../lib/json-depth.js';
+import {decodeLine, forEachLine} from '../../lib/lines.js';
+import {gitRoot, isLocalDirectory, projectOf} from '../../lib/project.js';
+import {pauseAt} from '../../lib/test-pause.js';
+import {utcDate} from '../../lib/time.js';
 import {maskValue} from '../search/secrets.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {locateSession} from '../conversation/locate.js';
 import type {Deps} from '../deps.js';
 import {checkpointSchema} from './checkpoint-schema.js';

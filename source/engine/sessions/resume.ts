@@ -1,19 +1,19 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {sourceRootArgument} from '../catalog/sessions.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import {locateSession, type LocatedSession} from '../conversation/locate.js';
 import {readConversation, readOutputSchema, type ReadOutput} from '../conversation/read.js';
 import type {View} from '../conversation/views.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {estimateTokens, exactTokenCounter} from '../tokens.js';
 import {buildFullBrief} from './brief.js';
 import {briefSchema, type Brief} from './brief-schema.js';
 import {fitBrief} from './budget.js';
 import {unambiguousSession} from './checkpoint-ops.js';
-import {isLocalDirectory} from '../util/project.js';
-import {shellWord} from '../util/shell.js';
+import {isLocalDirectory} from '../../lib/project.js';
+import {shellWord} from '../../lib/shell.js';
 import {checkpointLookup} from './unfinished.js';
 
 export const ambiguousSchema = lazySchema(() => z.object({

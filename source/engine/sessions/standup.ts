@@ -1,6 +1,6 @@
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {withCatalogView} from '../catalog/sessions.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
@@ -9,11 +9,11 @@ import {momentOf} from '../knowledge/moment.js';
 import {withIndex} from '../index/open.js';
 import {kbPaths} from '../kb/paths.js';
 import {resolveRoot} from '../kb/root.js';
-import {lastWorkingDay, parseSince} from '../util/since.js';
-import {projectOf, recordedProjectRoot} from '../util/project.js';
+import {lastWorkingDay, parseSince} from '../../lib/since.js';
+import {projectOf, recordedProjectRoot} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, sessionProjectRoots, type Candidate} from './unfinished.js';
-import {plural} from '../util/plural.js';
+import {plural} from '../../lib/plural.js';
 
 const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())}));
 

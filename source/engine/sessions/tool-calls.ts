@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../../adapters/events.js';
-import {parseBoundedJson} from '../util/json-depth.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * What a tool call did, read from its name and input alone: which files an edit or write

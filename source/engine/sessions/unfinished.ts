@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {listNarrowRows, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {withCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
-import type {Database} from '../util/sqlite.js';
-import {isLocalDirectory} from '../util/project.js';
+import type {Database} from '../../lib/sqlite.js';
+import {isLocalDirectory} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';
 import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';

@@ -1,4 +1,4 @@
-import {EngiError} from '../../engine/errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {applyCheckpointRules, type CheckpointFields} from '../../engine/sessions/checkpoint-rules.js';
 import {checkpointDraftSchema, checkpointStatuses, type CheckpointDraft, type CheckpointStatus} from '../../engine/sessions/checkpoint-schema.js';
 

@@ -7,7 +7,7 @@ import {scrollTo} from '../components/virtual-list.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {draftOf, formReducer, initialForm, type FormState} from './form-state.js';
 import {CheckpointFormView, CheckpointsView} from './view.js';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/plural.js';
 
 export type FormRequest = {readonly session: string; readonly source: string} | null;
 

@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import type {Checkpoint} from '../../engine/sessions/checkpoint-schema.js';
 import {VirtualList} from '../components/virtual-list.js';
 import {basename} from 'node:path';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/plural.js';
 import {visible} from '../../output/text.js';
 import {ageOf, editable, fit, fitParts, theme} from '../theme.js';
 import {formFields, type FormState} from './form-state.js';

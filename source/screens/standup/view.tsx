@@ -3,7 +3,7 @@ import type {StandupOutput} from '../../engine/sessions/standup.js';
 import type {Candidate} from '../../engine/sessions/unfinished.js';
 import {VirtualList} from '../components/virtual-list.js';
 import {ageOf, fit, theme} from '../theme.js';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/plural.js';
 
 export type StandupRow =
 	| {readonly kind: 'heading'; readonly key: string; readonly text: string}

@@ -1,5 +1,5 @@
 import {closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync} from 'node:fs';
-import {writeError} from '../errors.js';
+import {writeError} from './errors.js';
 
 /** True when a file is empty, missing, or ends in a newline (so an append starts a fresh line). */
 export function endsWithNewline(path: string): boolean {

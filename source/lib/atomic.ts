@@ -1,7 +1,7 @@
 import type {Hash} from 'node:crypto';
 import {closeSync, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, unlinkSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {EngiError, systemErrorCode, writeError} from '../errors.js';
+import {EngiError, systemErrorCode, writeError} from './errors.js';
 import {writeAll} from './files.js';
 import {sha256} from './hash.js';
 

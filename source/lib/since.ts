@@ -1,4 +1,4 @@
-import {EngiError} from '../errors.js';
+import {EngiError} from './errors.js';
 
 /**
  * Parses a `--since` value into an absolute UTC instant: `3d`, `48h`, `90m`, `2w`, `today`,
