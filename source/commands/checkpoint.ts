@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
-import {checkpointStatuses, type Checkpoint} from '../engine/sessions/checkpoint-schema.js';
+import {checkpointStatuses, type Checkpoint} from '../engine/continuity/checkpoint-schema.js';
 import {
 	checkpointListOutputSchema,
 	checkpointRecordOutputSchema,
@@ -9,7 +9,7 @@ import {
 	listCheckpoints,
 	recordCheckpoint,
 	showCheckpoint,
-} from '../engine/sessions/checkpoint-ops.js';
+} from '../engine/continuity/checkpoint-ops.js';
 import {clip, tsv} from '../output/text.js';
 import {plural} from '../lib/plural.js';
 

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {openScreen} from '../cli/open-screen.js';
 import {generateDemo} from '../demo/generate.js';
-import {buildStandup, standupOutputSchema} from '../engine/sessions/standup.js';
+import {buildStandup, standupOutputSchema} from '../engine/continuity/standup.js';
 import {plural} from '../lib/plural.js';
 
 export const demoOutputSchema = z.object({directory: z.nullable(z.string()), kept: z.boolean(), standup: standupOutputSchema});

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
-import {pickupOutputSchema, pickupSession, type PickupOutput} from '../engine/sessions/pickup.js';
+import {pickupOutputSchema, pickupSession, type PickupOutput} from '../engine/continuity/pickup.js';
 import {sourceFlags, sourceOptions} from './shared.js';
 import {quoted, renderBrief} from './render-brief.js';
 

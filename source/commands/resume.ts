@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
 import {EngiError} from '../lib/errors.js';
-import {resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/sessions/resume.js';
+import {resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/continuity/resume.js';
 import {views} from '../engine/conversation/views.js';
 import {rangeFlags} from './read.js';
 import {sourceFlags, sourceOptions} from './shared.js';

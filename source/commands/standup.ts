@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
-import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/sessions/standup.js';
+import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/continuity/standup.js';
 import {clip} from '../output/text.js';
 import {plural} from '../lib/plural.js';
 import {sourceFlags, sourceOptions} from './shared.js';

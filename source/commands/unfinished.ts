@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
-import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/sessions/unfinished.js';
+import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/continuity/unfinished.js';
 import {clip, tsv} from '../output/text.js';
 import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
 import {plural} from '../lib/plural.js';

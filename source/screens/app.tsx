@@ -1,8 +1,8 @@
 import {useCallback, useMemo, useState} from 'react';
 import {Box, useApp} from 'ink';
 import {KeyRouter, useKeys} from './hooks/use-keys.js';
-import type {Candidate} from '../engine/sessions/unfinished.js';
-import type {PickupOutput} from '../engine/sessions/pickup.js';
+import type {Candidate} from '../engine/continuity/unfinished.js';
+import type {PickupOutput} from '../engine/continuity/pickup.js';
 import {Checkpoints, type FormRequest} from './checkpoints/index.js';
 import {Frame} from './components/frame.js';
 import {HelpOverlay} from './components/help-overlay.js';

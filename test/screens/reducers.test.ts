@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import type {Candidate} from '../../source/engine/sessions/unfinished.js';
+import type {Candidate} from '../../source/engine/continuity/unfinished.js';
 import {draftOf, formReducer, initialForm} from '../../source/screens/checkpoints/form-state.js';
 import {scrollTo} from '../../source/screens/components/virtual-list.js';
 import {helpLines} from '../../source/screens/components/help-overlay.js';

@@ -2,7 +2,7 @@ import {closeSync, openSync, readSync} from 'node:fs';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {scanJsonl} from '../../adapters/rows.js';
 import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type SourceAdapter} from '../../adapters/types.js';
-import {computeTail, type TailState} from '../sessions/tail.js';
+import {computeTail, type TailState} from '../continuity/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
 import {rowDoc, type TextDoc} from '../search/session-text.js';
 import {sha256Hex} from '../../lib/hash.js';

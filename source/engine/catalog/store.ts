@@ -1,10 +1,10 @@
 import type {SessionSummary} from './summarize.js';
-import type {TailState} from '../sessions/tail.js';
+import type {TailState} from '../continuity/tail.js';
 import type {Database} from '../../lib/sqlite.js';
 import type {CatalogRow, Checkpoint} from './scan.js';
 import {docsByLine, type TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';
-import {tailIsOpen} from '../sessions/reasons.js';
+import {tailIsOpen} from '../continuity/reasons.js';
 import {maxTextUnits, textRowid, textRowidRange} from './text-rowid.js';
 
 type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number};

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import type {Checkpoint} from '../../engine/sessions/checkpoint-schema.js';
+import type {Checkpoint} from '../../engine/continuity/checkpoint-schema.js';
 import {VirtualList} from '../components/virtual-list.js';
 import {basename} from 'node:path';
 import {plural} from '../../lib/plural.js';

@@ -1,6 +1,6 @@
 import {useEffect, useMemo, useState} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
-import type {Candidate} from '../../engine/sessions/unfinished.js';
+import type {Candidate} from '../../engine/continuity/unfinished.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
 import {DegradedNote, NotReady} from '../components/states.js';

@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
-import type {StandupOutput} from '../../engine/sessions/standup.js';
-import type {Candidate} from '../../engine/sessions/unfinished.js';
+import type {StandupOutput} from '../../engine/continuity/standup.js';
+import type {Candidate} from '../../engine/continuity/unfinished.js';
 import {VirtualList} from '../components/virtual-list.js';
 import {ageOf, fit, theme} from '../theme.js';
 import {plural} from '../../lib/plural.js';

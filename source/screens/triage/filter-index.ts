@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import type {Candidate} from '../../engine/sessions/unfinished.js';
+import type {Candidate} from '../../engine/continuity/unfinished.js';
 
 /**
  * Filter-as-you-type over the candidates' title, project, source and reasons, with prefix and

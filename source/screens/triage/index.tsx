@@ -4,7 +4,7 @@ import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
 import {NotReady} from '../components/states.js';
 import {useEngine} from '../hooks/use-engine.js';
-import type {Candidate} from '../../engine/sessions/unfinished.js';
+import type {Candidate} from '../../engine/continuity/unfinished.js';
 import {buildFilterIndex} from './filter-index.js';
 import {initialTriage, triageReducer, visibleCandidates} from './state.js';
 import {TriageView} from './view.js';

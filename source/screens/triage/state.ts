@@ -1,4 +1,4 @@
-import type {Candidate} from '../../engine/sessions/unfinished.js';
+import type {Candidate} from '../../engine/continuity/unfinished.js';
 import {scrollTo} from '../components/virtual-list.js';
 
 export const sortOrders = ['age', 'project', 'confidence'] as const;

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import type {Candidate} from '../../engine/sessions/unfinished.js';
+import type {Candidate} from '../../engine/continuity/unfinished.js';
 import {VirtualList} from '../components/virtual-list.js';
 import {ageOf, editable, fit, theme} from '../theme.js';
 import type {TriageState} from './state.js';
