@@ -14,7 +14,7 @@ import {Project} from './project/index.js';
 import {Query} from './query/index.js';
 import {Standup} from './standup/index.js';
 import {screenOrder, type ScreenId} from './theme.js';
-import {Triage} from './triage/index.js';
+import {Triage} from './unfinished/index.js';
 
 export type TuiResult = {readonly kind: 'quit'} | {readonly kind: 'pickup'; readonly pickup: Extract<PickupOutput, {status: 'ok'}>};
 

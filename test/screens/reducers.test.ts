@@ -6,8 +6,8 @@ import {scrollTo} from '../../source/screens/components/virtual-list.js';
 import {helpLines} from '../../source/screens/components/help-overlay.js';
 import {bindings, commandFor, hintsFor, keypressesOf} from '../../source/screens/keys.js';
 import {ageOf, fitParts} from '../../source/screens/theme.js';
-import {initialTriage, triageReducer, visibleCandidates, type TriageState} from '../../source/screens/triage/state.js';
-import {buildFilterIndex} from '../../source/screens/triage/filter-index.js';
+import {initialTriage, triageReducer, visibleCandidates, type TriageState} from '../../source/screens/unfinished/state.js';
+import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js';
 
 function candidate(id: string, extra: Partial<Candidate> = {}): Candidate {
 	return {id, source: 'claude', project: '/p', modified: '2026-11-20T00:00:00Z', title: id, classification: 'candidate', confidence: 'low', reasons: [], active_now: false, path: `/x/${id}`, subagents: 0, ...extra};
