@@ -6,7 +6,7 @@ import {unreadable} from '../shared/schema.js';
 import {rowsAtLines} from '../shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {normalizeGeminiMessage} from './normalize.js';
-import {timestampOf} from './parts.js';
+import {timestampOf} from '../shared/gemini-parts.js';
 import {projectOfChat} from './project.js';
 import {replayGeminiJsonl} from './replay.js';
 import {geminiConversationSchema, geminiMessageSchema, type GeminiMetadata} from './schema.js';

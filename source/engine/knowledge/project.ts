@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
-import {edgesTouching, getNode, type Moment} from '../graph/read.js';
+import {edgesTouching, getNode, type Moment} from '../index/nodes.js';
 import type {Database} from '../../lib/sqlite.js';
 import {withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {historyEntrySchema, nodeHistory} from './history.js';
-import {momentOf} from './moment.js';
+import {momentOf} from '../graph/moment.js';
 import {listProjects, resolveProject} from './project-resolve.js';
-import {pageTasks, type TaskRecord} from './tasks.js';
+import {pageTasks, type TaskRecord} from '../index/tasks.js';
 
 const scope = 'recorded tasks; unknown status is not proof of unfinished work';
 const briefFields = ['id', 'projects', 'status', 'label', 'updated', 'next_action', 'blockers'] as const;

@@ -1,6 +1,6 @@
 import type {Deps} from '../deps.js';
 import type {ExitCode} from '../../lib/errors.js';
-import {edgesTouching, getNode, type Moment} from '../graph/read.js';
+import {edgesTouching, getNode, type Moment} from '../index/nodes.js';
 import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
 import {sha256Hex} from '../../lib/hash.js';
@@ -10,7 +10,7 @@ import {planQuery, vocabularyOf} from '../search/query-plan.js';
 import {isLocation} from '../graph/kinds.js';
 import {nodeHistory} from './history.js';
 import {scanLocalFiles} from './local-scan.js';
-import {momentOf} from './moment.js';
+import {momentOf} from '../graph/moment.js';
 import type {Hit, QueryOutput} from './query-schema.js';
 
 export type QueryInput = {

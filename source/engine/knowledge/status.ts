@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {liveEdgeCondition} from '../graph/read.js';
+import {liveEdgeCondition} from '../index/nodes.js';
 import {readEventCount, withIndex} from '../index/open.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import {countedLines} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
-import {momentOf} from './moment.js';
+import {momentOf} from '../graph/moment.js';
 
 export const indexStateSchema = z.object({
 	refresh: z.enum(['fresh', 'applied', 'rebuilt']),

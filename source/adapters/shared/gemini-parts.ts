@@ -1,4 +1,4 @@
-import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments} from '../shared/text.js';
+import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments} from './text.js';
 
 /**
  * Helpers for Gemini API content (`PartListUnion`: a string, one `Part`, or a list of parts),

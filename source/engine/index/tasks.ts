@@ -1,5 +1,5 @@
 import {terminalStatuses} from '../graph/kinds.js';
-import {liveEdgeCondition, type Moment} from '../graph/read.js';
+import {liveEdgeCondition, type Moment} from './nodes.js';
 import type {Database} from '../../lib/sqlite.js';
 
 export type TaskRecord = {

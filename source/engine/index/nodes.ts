@@ -1,5 +1,5 @@
 import type {Database} from '../../lib/sqlite.js';
-import {mergeUpsert} from './merge.js';
+import {mergeUpsert} from '../graph/merge.js';
 
 export type NodeRow = {
 	readonly id: string;

@@ -1,5 +1,5 @@
 import type {Deps} from '../deps.js';
-import type {Moment} from '../graph/read.js';
+import type {Moment} from '../index/nodes.js';
 import {canonicalUtc} from '../../lib/time.js';
 
 /** The moment a read looks at: `--as-of` when given, else now. */

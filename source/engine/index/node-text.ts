@@ -1,5 +1,5 @@
 import type {Database} from '../../lib/sqlite.js';
-import {segmentForIndex} from './segment.js';
+import {segmentForIndex} from '../search/segment.js';
 
 /** Every string a person might search a node by: label, body, id, path, status, next action, blockers, and any other text field. */
 export function nodeSearchText(payload: Record<string, unknown>): string {
