@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../../adapters/events.js';
+import {catalogStore} from '../catalog/store.js';
 import type {LocatedSession} from '../conversation/locate.js';
 import {isAbandoned} from '../conversation/branches.js';
 import {walkRows} from '../conversation/rows.js';
@@ -59,8 +60,7 @@ function readWindow(located: LocatedSession): {events: SessionEvent[]; fromLine:
 	let fromLine = 1;
 	let bounded = false;
 	if (row.format === 'jsonl' && row.scanned_bytes > briefWindowBytes) {
-		const checkpoint = view.db.prepare('SELECT line FROM offsets WHERE key = ? AND offset <= ? ORDER BY offset DESC LIMIT 1').pluck().get(unit.key, row.scanned_bytes - briefWindowBytes) as number | undefined;
-		fromLine = checkpoint ?? 1;
+		fromLine = catalogStore(view.db).markBefore(unit.key, row.scanned_bytes - briefWindowBytes).line;
 		bounded = fromLine > 1;
 	}
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {listNarrowRows, type NarrowRow, type SessionFilter} from '../catalog/list.js';
+import {listNarrowRows, recordedProjects, rowDetails, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {withCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -8,7 +8,6 @@ import {isLocalDirectory} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';
 import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
-import type {TailState} from './tail.js';
 
 export const candidateSchema = lazySchema(() => z.object({
 	id: z.string(),
@@ -59,7 +58,7 @@ export function checkpointFiles(): (root: string) => Map<string, Checkpoint> {
 
 /** The project roots of every session in the catalog: where checkpoint files of theirs live. */
 export function sessionProjectRoots(db: Database, rootOf: (project: string) => string): Set<string> {
-	const recorded = db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
+	const recorded = recordedProjects(db);
 	// Only a project on this machine can keep a checkpoint file.
 	return new Set(recorded.filter(project => isLocalDirectory(project)).map(project => rootOf(project)));
 }
@@ -85,12 +84,6 @@ export function defaultSince(now: Date): string {
 }
 
 type Judged = {row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; activeNow: boolean};
-
-/** The columns a candidate shows beyond the narrow ones; only the tail is JSON to decode. */
-function candidateColumns(db: Database, keys: readonly string[]): Map<string, {path: string; title: string | null; tail: TailState}> {
-	const records = db.prepare('SELECT key, path, title, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null, string]>;
-	return new Map(records.map(([key, path, title, tail]) => [key, {path, title, tail: JSON.parse(tail) as TailState}]));
-}
 
 /**
  * The candidates in scope, newest first: all of them, or one page with the total. Sessions are
@@ -138,7 +131,7 @@ export function collectCandidates(
 	}
 
 	const kept = page ? judged.slice(page.offset, page.offset + page.limit) : judged;
-	const columns = candidateColumns(
+	const columns = rowDetails(
 		db,
 		kept.map(entry => entry.row.key),
 	);

@@ -49,7 +49,7 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
 		return walk;
 	}
 
-	const checkpoint = catalogStore(db).checkpointForLine(unit.key, range.fromLine);
+	const mark = catalogStore(db).markForLine(unit.key, range.fromLine);
 	const scan = scanJsonl(
 		adapter,
 		unit,
@@ -66,8 +66,8 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
 			return visit(row);
 		},
 		{
-			fromOffset: checkpoint.offset,
-			fromLine: checkpoint.line,
+			fromOffset: mark.offset,
+			fromLine: mark.line,
 			...(range.only ? {onlyLines: range.only} : {}),
 			onSkip(line, reason) {
 				if (line >= range.fromLine && (range.toLine === undefined || line <= range.toLine)) {
