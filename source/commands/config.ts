@@ -1,46 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {EngiError} from '../lib/errors.js';
-import {readGlobalConfig, readLocalConfig, writeConfigValue} from '../engine/kb/config.js';
-import {configKeys, formatSchema, type ConfigKey} from '../engine/kb/config-schema.js';
-import {globalConfigPath, kbPaths} from '../engine/kb/paths.js';
-import {resolveRoot} from '../engine/kb/root.js';
-import {requireKnowledgeBase} from '../engine/index/open.js';
-import type {CommandContext} from '../cli/define.js';
-import {isAbsolute, resolve} from 'node:path';
-
-export const configOutputSchema = z.object({
-	key: z.string(),
-	value: z.nullable(z.string()),
-	scope: z.enum(['global', 'local']),
-	path: z.string(),
-	written: z.boolean(),
-});
-
-type ConfigOutput = z.infer<typeof configOutputSchema>;
-
-function checkKey(key: string, global: boolean): ConfigKey {
-	if (!(key in configKeys)) {
-		throw new EngiError('unknown_config_key', `unknown config key: ${key}`, {hint: `keys: ${Object.keys(configKeys).join(', ')}`});
-	}
-
-	const spec = configKeys[key as ConfigKey];
-	if (global ? !spec.global : !spec.local) {
-		throw new EngiError('config_key_scope', `${key} can only be set ${global ? 'per knowledge base (without --global)' : 'globally (with --global)'}`);
-	}
-
-	return key as ConfigKey;
-}
-
-function configLocation(context: CommandContext, global: boolean): {path: string; scope: 'global' | 'local'} {
-	if (global) {
-		return {path: globalConfigPath(context.deps), scope: 'global'};
-	}
-
-	const paths = kbPaths(resolveRoot(context.rootFlag, context.deps).root);
-	requireKnowledgeBase(paths);
-	return {path: paths.localConfig, scope: 'local'};
-}
+import {configOutputSchema, getConfigValue, setConfigValue} from '../engine/kb/config-ops.js';
+import {configKeys} from '../engine/kb/config-schema.js';
 
 const flags = z.object({key: z.string(), global: z.optional(z.boolean())});
 
@@ -55,12 +16,7 @@ export const configGet = defineCommand({
 	needsRoot: false,
 	output: configOutputSchema,
 	async run(input, context) {
-		const global = Boolean(input.global);
-		const key = checkKey(input.key, global);
-		const {path, scope} = configLocation(context, global);
-		const config = global ? readGlobalConfig(context.deps).config : readLocalConfig(path);
-		const value = (config as Record<string, unknown> | undefined)?.[key];
-		return {data: {key, value: typeof value === 'string' ? value : null, scope, path, written: false} satisfies ConfigOutput};
+		return {data: getConfigValue({key: input.key, global: Boolean(input.global), rootFlag: context.rootFlag}, context.deps)};
 	},
 	human: result => result.value ?? '',
 });
@@ -79,22 +35,7 @@ export const configSet = defineCommand({
 	needsRoot: false,
 	output: configOutputSchema,
 	async run(input, context) {
-		const global = Boolean(input.global);
-		const key = checkKey(input.key, global);
-		let value = input.value;
-		if (key === 'root') {
-			if (!isAbsolute(value)) {
-				throw new EngiError('path_not_absolute', `root must be an absolute path, got ${value}`);
-			}
-
-			value = resolve(value);
-		} else if (key === 'format' && !formatSchema.safeParse(value).success) {
-			throw new EngiError('invalid_config_value', `format must be json or human, got ${value}`);
-		}
-
-		const {path, scope} = configLocation(context, global);
-		writeConfigValue(path, key, value);
-		return {data: {key, value, scope, path, written: true} satisfies ConfigOutput};
+		return {data: setConfigValue({key: input.key, value: input.value, global: Boolean(input.global), rootFlag: context.rootFlag}, context.deps)};
 	},
 	human: result => `${result.key}\t${result.value ?? ''}\t${result.path}`,
 });

@@ -1,36 +1,9 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {listFlag, numberFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
-import {validateNodeKind, validateRelation} from '../engine/graph/validate.js';
-import {canonicalEdgeKind} from '../engine/graph/kinds.js';
 import {EngiError} from '../lib/errors.js';
-import {writeEvents, type WriteResult} from '../engine/knowledge/write.js';
-import {eventId} from '../engine/journal/canonical.js';
+import {graphWriteOutputSchema, nodeDraft, relateNodes, retractEdge, writeGraphEvent, type GraphWriteOutput} from '../engine/knowledge/graph-write.js';
 import {knowledgeBase} from './shared.js';
-
-export const graphWriteOutputSchema = z.object({
-	id: z.string(),
-	op: z.string(),
-	/** False when the graph already said exactly this, so nothing was appended. */
-	appended: z.boolean(),
-	observed_utc: z.nullable(z.string()),
-	payload: z.record(z.string(), z.unknown()),
-	quarantined: z.array(z.object({line: z.number(), reason: z.string()})),
-});
-
-type GraphWriteOutput = z.infer<typeof graphWriteOutputSchema>;
-
-/** The command's result from one write: the appended event, or the draft the graph already held. */
-function writeOutput(result: WriteResult): GraphWriteOutput {
-	const quarantined = [...result.quarantined];
-	const event = result.events[0];
-	if (event) {
-		return {id: event.id, op: event.op, appended: true, observed_utc: event.observed_utc, payload: event.payload, quarantined};
-	}
-
-	const draft = result.unchanged[0]!;
-	return {id: eventId(draft.op, draft.payload), op: draft.op, appended: false, observed_utc: null, payload: draft.payload, quarantined};
-}
 
 const humanWrite = (verb: string) => (result: GraphWriteOutput) =>
 	[`${result.appended ? verb : 'unchanged'}\t${result.id}`, ...result.quarantined.map(line => `quarantined\tline ${line.line}\t${line.reason}`)].join('\n');
@@ -71,29 +44,23 @@ export const graphNode = defineCommand({
 	needsRoot: true,
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
-		const rawKind = flags.kind ?? flags.type;
-		if (rawKind === undefined) {
+		const kind = flags.kind ?? flags.type;
+		if (kind === undefined) {
 			throw new EngiError('missing_flag', 'engi graph node needs --kind', {hint: 'e.g. --kind Task'});
 		}
 
-		const kind = validateNodeKind(rawKind, flags.provenance);
-		const payload: Record<string, unknown> = {id: flags.id.trim(), kind, label: flags.label};
-		const optional: Array<[string, unknown]> = [
-			['body', flags.body],
-			['status', flags.status],
-			['next_action', flags['next-action']],
-			['blockers', flags.blocker],
-			['path', flags.path],
-			['provenance', flags.provenance],
-		];
-		for (const [key, value] of optional) {
-			if (value !== undefined) {
-				payload[key] = value;
-			}
-		}
-
-		const result = await writeEvents(knowledgeBase(context), context.deps, () => [{op: 'node.upsert', payload}]);
-		return {data: writeOutput(result)};
+		const draft = nodeDraft({
+			id: flags.id,
+			kind,
+			label: flags.label,
+			body: flags.body,
+			status: flags.status,
+			nextAction: flags['next-action'],
+			blockers: flags.blocker,
+			path: flags.path,
+			provenance: flags.provenance,
+		});
+		return {data: await writeGraphEvent(knowledgeBase(context), draft, context.deps)};
 	},
 	human: humanWrite('created'),
 });
@@ -141,29 +108,22 @@ export const graphRelate = defineCommand({
 	needsRoot: true,
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
-		const rawType = edgeType(flags);
-		const result = await writeEvents(knowledgeBase(context), context.deps, index => {
-			const kindOf = (id: string) => {
-				const row = index.db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined;
-				return row === undefined ? undefined : row.kind;
-			};
-
-			const type = validateRelation({from: flags.from, type: rawType, to: flags.to, provenance: flags.provenance, allowDangling: Boolean(flags['allow-dangling'])}, kindOf);
-			const payload: Record<string, unknown> = {from: flags.from, type, to: flags.to};
-			for (const [key, value] of [
-				['weight', flags.weight],
-				['valid_from', flags['valid-from']],
-				['valid_until', flags['valid-until']],
-				['provenance', flags.provenance],
-			] as const) {
-				if (value !== undefined) {
-					payload[key] = value;
-				}
-			}
-
-			return [{op: 'edge.assert', payload}];
-		});
-		return {data: writeOutput(result)};
+		const type = edgeType(flags);
+		const data = await relateNodes(
+			knowledgeBase(context),
+			{
+				from: flags.from,
+				type,
+				to: flags.to,
+				weight: flags.weight,
+				validFrom: flags['valid-from'],
+				validUntil: flags['valid-until'],
+				provenance: flags.provenance,
+				allowDangling: Boolean(flags['allow-dangling']),
+			},
+			context.deps,
+		);
+		return {data};
 	},
 	human: humanWrite('created'),
 });
@@ -179,9 +139,8 @@ export const graphRetract = defineCommand({
 	needsRoot: true,
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
-		const type = canonicalEdgeKind(edgeType(flags)).type;
-		const result = await writeEvents(knowledgeBase(context), context.deps, () => [{op: 'edge.retract', payload: {from: flags.from, type, to: flags.to}}]);
-		return {data: writeOutput(result)};
+		const type = edgeType(flags);
+		return {data: await retractEdge(knowledgeBase(context), {from: flags.from, type, to: flags.to}, context.deps)};
 	},
 	human: humanWrite('retracted'),
 });

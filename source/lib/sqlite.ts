@@ -95,17 +95,18 @@ export type Migration = {readonly version: number; readonly up: (db: Database) =
 
 /**
  * Brings a derived cache to the current schema. These databases hold nothing that cannot be
- * rebuilt, so a version we do not know (older or newer) is simply dropped and recreated.
+ * rebuilt, so a version we do not know (older or newer) is simply dropped (every table) and
+ * recreated.
  */
-export function migrate(db: Database, migrations: readonly Migration[], dropAll: (db: Database) => void): {recreated: boolean} {
+export function migrate(db: Database, migrations: readonly Migration[]): {recreated: boolean} {
 	const target = migrations.at(-1)?.version ?? 0;
-	const current = db.pragma('user_version', {simple: true}) as number;
+	const current = schemaVersion(db);
 	if (current === target) {
 		return {recreated: false};
 	}
 
 	db.transaction(() => {
-		dropAll(db);
+		dropAllTables(db);
 		for (const migration of migrations) {
 			migration.up(db);
 		}
@@ -127,4 +128,48 @@ export function migrate(db: Database, migrations: readonly Migration[], dropAll:
 	}
 
 	return {recreated: current !== 0};
+}
+
+/** The schema version a database says it has (`user_version`; 0 for a new file). */
+export function schemaVersion(db: Database): number {
+	return db.pragma('user_version', {simple: true}) as number;
+}
+
+/** Drops every table, virtual (full-text) tables first so their shadow tables go with them. */
+export function dropAllTables(db: Database): void {
+	const list = (virtual: boolean) =>
+		db
+			.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND (sql LIKE 'CREATE VIRTUAL%') = ?`)
+			.pluck()
+			.all(virtual ? 1 : 0) as string[];
+	for (const table of [...list(true), ...list(false)]) {
+		db.exec(`DROP TABLE IF EXISTS "${table}"`);
+	}
+}
+
+/**
+ * What SQLite's integrity check finds, at most `limit` problems, or `['ok']`. One row may hold
+ * several lines under a "*** in database main ***" banner; each line is one problem.
+ */
+export function integrityProblems(db: Database, limit: number): string[] {
+	return (db.pragma(`integrity_check(${limit})`) as Array<{integrity_check: string}>)
+		.flatMap(row => row.integrity_check.split('\n'))
+		.map(line => line.trim())
+		.filter(line => line !== '' && !line.startsWith('***'));
+}
+
+/**
+ * A vocabulary lookup over an FTS5 table's terms, through an fts5vocab view created on the first
+ * lookup: only Han text is looked up, so a Latin query never pays for it.
+ */
+export function vocabularyOf(db: Database, table: string): (word: string) => boolean {
+	let lookup: Statement | undefined;
+	return word => {
+		if (!lookup) {
+			db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_vocab USING fts5vocab(main, '${table}', 'row')`);
+			lookup = db.prepare(`SELECT 1 FROM temp.${table}_vocab WHERE term = ?`).pluck();
+		}
+
+		return lookup.get(word) !== undefined;
+	};
 }

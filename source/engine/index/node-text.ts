@@ -1,6 +1,12 @@
 import type {Database} from '../../lib/sqlite.js';
 import {segmentForIndex} from '../search/segment.js';
 
+/**
+ * The index's full text of nodes: a contentless FTS5 table (node_fts) of pre-segmented text,
+ * keyed by node_docs.rowid, kept in step with the nodes table and searched with a MATCH
+ * expression (search/query-plan.ts).
+ */
+
 /** Every string a person might search a node by: label, body, id, path, status, next action, blockers, and any other text field. */
 export function nodeSearchText(payload: Record<string, unknown>): string {
 	const parts: string[] = [];
@@ -46,4 +52,15 @@ export function reindexNodes(db: Database, ids: Iterable<string>): void {
 		const {words, chars} = segmentForIndex(nodeSearchText(JSON.parse(payload) as Record<string, unknown>));
 		insertText.run(rowid, words, chars);
 	}
+}
+
+/** Nodes the full text matches, best first: ranked by bm25 inside FTS5 (at most `limit`), then joined to their ids. */
+export function matchNodes(db: Database, match: string, limit: number): Array<{id: string; rank: number}> {
+	return db
+		.prepare(
+			`SELECT d.node_id AS id, s.rank AS rank FROM
+			 (SELECT rowid, bm25(node_fts) AS rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ${limit}) s
+			 JOIN node_docs d ON d.rowid = s.rowid ORDER BY s.rank, d.node_id`,
+		)
+		.all(match) as Array<{id: string; rank: number}>;
 }

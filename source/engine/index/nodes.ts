@@ -1,6 +1,13 @@
 import type {Database} from '../../lib/sqlite.js';
 import {mergeUpsert} from '../graph/merge.js';
+import type {Moment} from '../graph/moment.js';
+import {nodeUpserts} from './events.js';
 
+/**
+ * The index's nodes table, read: every statement over `nodes` outside the replay that writes it
+ * (index/apply.ts) is here. A node is its merged payload as of now; `getNode` with an earlier
+ * moment replays the node's own upserts instead.
+ */
 export type NodeRow = {
 	readonly id: string;
 	readonly kind: string | null;
@@ -12,34 +19,9 @@ export type NodeRow = {
 	readonly last_line: number;
 };
 
-export type EdgeRow = {
-	readonly seq: number;
-	readonly line: number;
-	readonly event_id: string;
-	readonly from_id: string;
-	readonly type: string;
-	readonly to_id: string;
-	readonly weight: number | null;
-	readonly valid_from: string;
-	readonly valid_until: string | null;
-	readonly observed_utc: string;
-	readonly provenance: string | null;
-	readonly retracted_line: number | null;
-	readonly retracted_utc: string | null;
-};
-
 type RawNode = Omit<NodeRow, 'payload'> & {payload: string};
 
 const toNode = (row: RawNode): NodeRow => ({...row, payload: JSON.parse(row.payload) as Record<string, unknown>});
-
-/** What is visible at a moment: `asOf` bounds both what had been observed and which edges held. */
-export type Moment = {
-	readonly asOf: string;
-	/** Keep edges whose validity window has closed (or not yet opened). */
-	readonly includeExpired: boolean;
-	/** True when `asOf` is "now", so the materialised node rows are already the answer. */
-	readonly isNow: boolean;
-};
 
 export function getNode(db: Database, id: string, moment?: Moment): NodeRow | undefined {
 	const row = db.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as RawNode | undefined;
@@ -57,16 +39,14 @@ export function getNode(db: Database, id: string, moment?: Moment): NodeRow | un
 
 /** Rebuilds one node from its own upserts observed up to `asOf`. */
 export function replayNode(db: Database, id: string, asOf: string): NodeRow | undefined {
-	const events = db
-		.prepare(`SELECT line, observed_utc, payload FROM events WHERE subject = ? AND op = 'node.upsert' AND duplicate = 0 AND observed_utc <= ? ORDER BY line`)
-		.all(id, asOf) as Array<{line: number; observed_utc: string; payload: string}>;
+	const events = nodeUpserts(db, id, asOf);
 	if (events.length === 0) {
 		return undefined;
 	}
 
 	let payload: Record<string, unknown> | undefined;
 	for (const event of events) {
-		payload = mergeUpsert(payload, JSON.parse(event.payload) as Record<string, unknown>, event.observed_utc);
+		payload = mergeUpsert(payload, event.payload, event.observed_utc);
 	}
 
 	const merged = payload!;
@@ -83,25 +63,29 @@ export function replayNode(db: Database, id: string, asOf: string): NodeRow | un
 	};
 }
 
-export function nodeExists(db: Database, id: string): boolean {
-	return db.prepare('SELECT 1 FROM nodes WHERE id = ?').get(id) !== undefined;
+/** A node's kind as the graph rules look it up (graph/validate.ts KindLookup): undefined when there is no such node. */
+export function nodeKind(db: Database, id: string): string | null | undefined {
+	const row = db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined;
+	return row === undefined ? undefined : row.kind;
 }
 
-/** SQL for "this edge row is live at the moment": observed, valid and not yet retracted. */
-export function liveEdgeCondition(moment: Moment, alias = 'e'): {sql: string; params: string[]} {
-	const parts = [`${alias}.observed_utc <= ?`, `(${alias}.retracted_utc IS NULL OR ${alias}.retracted_utc > ?)`];
-	const params = [moment.asOf, moment.asOf];
-	if (!moment.includeExpired) {
-		parts.push(`${alias}.valid_from <= ?`, `(${alias}.valid_until IS NULL OR ${alias}.valid_until >= ?)`);
-		params.push(moment.asOf, moment.asOf);
-	}
-
-	return {sql: parts.join(' AND '), params};
+/** A node's merged payload, or undefined when there is no such node. */
+export function nodePayload(db: Database, id: string): Record<string, unknown> | undefined {
+	const payload = db.prepare('SELECT payload FROM nodes WHERE id = ?').pluck().get(id) as string | undefined;
+	return payload === undefined ? undefined : (JSON.parse(payload) as Record<string, unknown>);
 }
 
-export function edgesTouching(db: Database, id: string, moment: Moment): EdgeRow[] {
-	const live = liveEdgeCondition(moment);
-	return db
-		.prepare(`SELECT * FROM edges e WHERE (e.from_id = ? OR e.to_id = ?) AND ${live.sql} ORDER BY e.seq`)
-		.all(id, id, ...live.params) as EdgeRow[];
+/** The `source_sha256` a node records (the staged note it was ingested from), if any. */
+export function nodeSourceSha256(db: Database, id: string): string | null | undefined {
+	return db.prepare(`SELECT json_extract(payload, '$.source_sha256') FROM nodes WHERE id = ?`).pluck().get(id) as string | null | undefined;
+}
+
+/** Every node of one (canonical) kind, by id. */
+export function nodesOfKind(db: Database, kind: string): Array<{id: string; label: string | null; payload: Record<string, unknown>}> {
+	const rows = db.prepare('SELECT id, label, payload FROM nodes WHERE kind = ? ORDER BY id').all(kind) as Array<{id: string; label: string | null; payload: string}>;
+	return rows.map(row => ({id: row.id, label: row.label, payload: JSON.parse(row.payload) as Record<string, unknown>}));
+}
+
+export function countNodes(db: Database): number {
+	return db.prepare('SELECT count(*) FROM nodes').pluck().get() as number;
 }

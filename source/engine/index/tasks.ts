@@ -1,5 +1,6 @@
 import {terminalStatuses} from '../graph/kinds.js';
-import {liveEdgeCondition, type Moment} from './nodes.js';
+import type {Moment} from '../graph/moment.js';
+import {liveEdgeCondition} from './edges.js';
 import type {Database} from '../../lib/sqlite.js';
 
 export type TaskRecord = {

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
+import {nodeKind} from '../index/nodes.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -43,7 +44,7 @@ function validatePlanned(db: Database, planned: PlannedFile[], allowDangling: bo
 	const candidates = planned.filter(file => file.status === 'new' || file.status === 'changed');
 	// Kinds of nodes defined in this batch count as existing, so notes may link to each other.
 	const batchKinds = new Map(candidates.map(file => [String(file.drafts[0]!.payload['id']), String(file.drafts[0]!.payload['kind'])]));
-	const kindOf = (id: string) => batchKinds.get(id) ?? (db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined)?.kind;
+	const kindOf = (id: string) => batchKinds.get(id) ?? nodeKind(db, id);
 	for (const file of candidates) {
 		try {
 			const node = file.drafts[0]!.payload;

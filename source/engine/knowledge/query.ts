@@ -1,16 +1,19 @@
 import type {Deps} from '../deps.js';
 import type {ExitCode} from '../../lib/errors.js';
-import {edgesTouching, getNode, type Moment} from '../index/nodes.js';
+import {edgesTouching} from '../index/edges.js';
+import {matchNodes} from '../index/node-text.js';
+import {getNode} from '../index/nodes.js';
 import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import type {KbPaths} from '../kb/paths.js';
-import {planQuery, vocabularyOf} from '../search/query-plan.js';
+import {planQuery} from '../search/query-plan.js';
+import {vocabularyOf} from '../../lib/sqlite.js';
 import {isLocation} from '../graph/kinds.js';
 import {nodeHistory} from './history.js';
 import {scanLocalFiles} from './local-scan.js';
-import {momentOf} from '../graph/moment.js';
+import {momentOf, type Moment} from '../graph/moment.js';
 import type {Hit, QueryOutput} from './query-schema.js';
 
 export type QueryInput = {
@@ -29,23 +32,12 @@ const rerankCap = 50;
 
 type Ranked = {id: string; score: number; why: string};
 
-/** Nodes the FTS index matches, best first (bm25 ranked inside FTS5, then joined to ids). */
-function searchIndex(db: IndexHandle['db'], match: string): Array<{id: string; rank: number}> {
-	return db
-		.prepare(
-			`SELECT d.node_id AS id, s.rank AS rank FROM
-			 (SELECT rowid, bm25(node_fts) AS rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ${candidateCap}) s
-			 JOIN node_docs d ON d.rowid = s.rowid ORDER BY s.rank, d.node_id`,
-		)
-		.all(match) as Array<{id: string; rank: number}>;
-}
-
 /** Prefix candidates re-ranked in memory with MiniSearch's fuzzy and prefix scoring (a small set by construction). */
 async function rerank(db: IndexHandle['db'], q: string, ids: string[]): Promise<Ranked[]> {
 	const {default: MiniSearch} = await import('minisearch');
 	const documents = ids.slice(0, rerankCap).map(id => {
-		const row = db.prepare('SELECT label, payload FROM nodes WHERE id = ?').get(id) as {label: string | null; payload: string};
-		return {id, label: row.label ?? '', text: row.payload};
+		const node = getNode(db, id)!;
+		return {id, label: node.label ?? '', text: JSON.stringify(node.payload)};
 	});
 	const search = new MiniSearch({fields: ['id', 'label', 'text'], storeFields: ['id']});
 	search.addAll(documents);
@@ -137,9 +129,9 @@ export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: De
 
 			const plan = planQuery(input.q, vocabularyOf(db, 'node_fts'));
 			if (plan) {
-				let matches = rankedFromFts(searchIndex(db, plan.match));
+				let matches = rankedFromFts(matchNodes(db, plan.match, candidateCap));
 				if (matches.length === 0 && ranked.length === 0) {
-					const prefixed = searchIndex(db, plan.prefixMatch).map(row => row.id);
+					const prefixed = matchNodes(db, plan.prefixMatch, candidateCap).map(row => row.id);
 					matches = prefixed.length > 0 ? await rerank(db, input.q, prefixed) : [];
 				}
 

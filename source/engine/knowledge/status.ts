@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {liveEdgeCondition} from '../index/nodes.js';
-import {readEventCount, withIndex} from '../index/open.js';
+import {countLiveEdges} from '../index/edges.js';
+import {readEventCount} from '../index/events.js';
+import {countNodes} from '../index/nodes.js';
+import {withIndex} from '../index/open.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import {countedLines} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
@@ -28,8 +30,6 @@ export type StatusOutput = z.infer<typeof statusOutputSchema>;
 /** Counts of the knowledge base as of now: nodes, live edges, distinct events, quarantined lines. */
 export async function getStatus(paths: KbPaths, deps: Deps): Promise<StatusOutput> {
 	return withIndex(paths, deps, index => {
-		const live = liveEdgeCondition(momentOf(deps));
-		const count = (sql: string, ...params: unknown[]) => index.db.prepare(sql).pluck().get(...params) as number;
 		const quarantine = countQuarantined(paths);
 		const warnings = [...index.warnings];
 		if (index.corrupt.length > 0) {
@@ -38,8 +38,8 @@ export async function getStatus(paths: KbPaths, deps: Deps): Promise<StatusOutpu
 
 		return {
 			root: paths.root,
-			nodes: count('SELECT count(*) FROM nodes'),
-			edges: count(`SELECT count(*) FROM edges e WHERE ${live.sql}`, ...live.params),
+			nodes: countNodes(index.db),
+			edges: countLiveEdges(index.db, momentOf(deps)),
 			events: readEventCount(index.db),
 			quarantined: quarantine.lines,
 			corrupt_lines: index.corrupt.length,

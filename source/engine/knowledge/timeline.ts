@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
+import {eventsPage} from '../index/events.js';
 import {withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 
@@ -42,12 +43,7 @@ function summarize(op: string, payload: Record<string, unknown>): string {
 /** Journal events in file order, optionally only those observed in a period such as `2026-09`. */
 export async function getTimeline(paths: KbPaths, input: {prefix?: string; limit: number; offset: number}, deps: Deps): Promise<TimelineOutput> {
 	return withIndex(paths, deps, index => {
-		const where = input.prefix ? `WHERE observed_utc LIKE ? ESCAPE '\\'` : '';
-		const params = input.prefix ? [input.prefix.replaceAll(/[\\%_]/g, match => `\\${match}`) + '%'] : [];
-		const total = index.db.prepare(`SELECT count(*) FROM events ${where}`).pluck().get(...params) as number;
-		const rows = index.db
-			.prepare(`SELECT line, id, observed_utc, op, payload, duplicate FROM events ${where} ORDER BY line LIMIT ? OFFSET ?`)
-			.all(...params, input.limit, input.offset) as Array<{line: number; id: string; observed_utc: string; op: string; payload: string; duplicate: number}>;
+		const {total, rows} = eventsPage(index.db, input);
 		return {
 			prefix: input.prefix ?? null,
 			total,
@@ -58,8 +54,8 @@ export async function getTimeline(paths: KbPaths, input: {prefix?: string; limit
 				id: row.id,
 				observed_utc: row.observed_utc,
 				op: row.op,
-				summary: summarize(row.op, JSON.parse(row.payload) as Record<string, unknown>),
-				duplicate: row.duplicate === 1,
+				summary: summarize(row.op, row.payload),
+				duplicate: row.duplicate,
 			})),
 		};
 	});
