@@ -15,8 +15,8 @@ export const harvest = defineCommand({
 	needsRoot: true,
 	output: harvestOutputSchema,
 	async run(_flags, context) {
-		const data = await checkHarvest(knowledgeBase(context), context.deps);
-		return {data, exitCode: data.counts.invalid + data.counts.secrets + data.counts.skipped > 0 ? 2 : 0};
+		const {output, exitCode} = await checkHarvest(knowledgeBase(context), context.deps);
+		return {data: output, exitCode};
 	},
 	human: result =>
 		[
@@ -41,8 +41,8 @@ export const ingest = defineCommand({
 	needsRoot: true,
 	output: ingestOutputSchema,
 	async run(flags, context) {
-		const data = await ingestHarvest(knowledgeBase(context), {redact: Boolean(flags.redact), allowDangling: Boolean(flags['allow-dangling'])}, context.deps);
-		return {data, exitCode: data.invalid.length + data.refused.length + data.skipped.length > 0 ? 2 : 0};
+		const {output, exitCode} = await ingestHarvest(knowledgeBase(context), {redact: Boolean(flags.redact), allowDangling: Boolean(flags['allow-dangling'])}, context.deps);
+		return {data: output, exitCode};
 	},
 	human: result =>
 		[

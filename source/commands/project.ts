@@ -67,7 +67,7 @@ export default defineCommand({
 	output: projectOutputSchema,
 	screen: 'project',
 	async run(flags, context) {
-		return {data: await getProject(knowledgeBase(context), {id: flags.id, view: flags.view ?? 'brief', limit: flags.limit ?? 50, offset: flags.offset ?? 0}, context.deps)};
+		return {data: await getProject(knowledgeBase(context), {id: flags.id, view: flags.view, limit: flags.limit, offset: flags.offset}, context.deps)};
 	},
 	human: renderHuman,
 });

@@ -3,13 +3,11 @@ import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
 import {EngiError} from '../lib/errors.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
-import {queryKnowledge} from '../engine/knowledge/query.js';
+import {queryKnowledge, queryLimitMax, queryPageSize} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, fieldLines, tsv} from '../output/text.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 import {plural} from '../lib/plural.js';
-
-const maxLimit = 100;
 
 function renderHuman(result: QueryOutput, context: HumanContext): string {
 	const head = `${result.state}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
@@ -68,7 +66,7 @@ export default defineCommand({
 		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored'},
 		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed'},
 		...pagingOptions,
-		limit: {...pagingOptions.limit, description: `rows per page (default 20, at most ${maxLimit})`},
+		limit: {...pagingOptions.limit, description: `rows per page (default ${queryPageSize}, at most ${queryLimitMax})`},
 		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`},
 	},
 	flags: z.object({
@@ -89,18 +87,16 @@ export default defineCommand({
 			throw new EngiError('missing_flag', 'engi query needs --q', {hint: 'see engi query --help'});
 		}
 
-		const requested = flags.limit ?? 20;
 		const {output, exitCode} = await queryKnowledge(
 			knowledgeBase(context),
 			{
 				q: flags.q,
-				view: flags.view ?? 'context',
+				view: flags.view,
 				asOf: flags['as-of'],
-				includeExpired: Boolean(flags['include-expired']),
-				limit: Math.min(requested, maxLimit),
-				truncated: requested > maxLimit,
-				offset: flags.offset ?? 0,
-				localScan: Boolean(flags['local-scan']),
+				includeExpired: flags['include-expired'],
+				limit: flags.limit,
+				offset: flags.offset,
+				localScan: flags['local-scan'],
 			},
 			context.deps,
 		);

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
 import {EngiError} from '../lib/errors.js';
-import {readConversation, readOutputSchema} from '../engine/conversation/read.js';
+import {readConversation, readOutputSchema, readPageSize} from '../engine/conversation/read.js';
 import {views} from '../engine/conversation/views.js';
 import {renderReadPage} from './render-read.js';
 import {sourceFlags, sourceOptions} from './shared.js';
@@ -50,7 +50,7 @@ export default defineCommand({
 		...sourceOptions,
 		view: {type: 'string', placeholder: '<view>', description: 'dialogue (default): user and assistant text; events: native records; context: text plus bounded tool previews; index: one line per event'},
 		offset: {type: 'string', placeholder: '<n>', description: 'zero-based source line to start at (see next_offset)'},
-		limit: {type: 'string', placeholder: '<n>', description: 'source rows per page, 1–100 (default 20)'},
+		limit: {type: 'string', placeholder: '<n>', description: `source rows per page, 1–100 (default ${readPageSize})`},
 		lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these 1-based lines as native records (at most 100)'},
 	},
 	positionals: [{name: 'id', required: true, description: 'a full session UUID or the tool\'s own session id'}],
@@ -78,8 +78,8 @@ export default defineCommand({
 					source: flags.source,
 					sourceRoot: flags['source-root'],
 					view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
-					offset: flags.offset ?? 0,
-					limit: flags.limit ?? 20,
+					offset: flags.offset,
+					limit: flags.limit,
 					lines: flags.lines,
 				},
 				context.deps,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
 import {EngiError} from '../lib/errors.js';
-import {resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/continuity/resume.js';
+import {briefBudget, resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/continuity/resume.js';
 import {views} from '../engine/conversation/views.js';
 import {rangeFlags} from './read.js';
 import {sourceFlags, sourceOptions} from './shared.js';
@@ -18,7 +18,7 @@ export default defineCommand({
 		project: {type: 'string', placeholder: '<dir>', description: 'without an id: pick the unfinished session of this project (default: the working directory\'s)'},
 		since: {type: 'string', placeholder: '<when>', description: 'without an id: choose among sessions active since (default: yesterday); as in engi unfinished'},
 		view: {type: 'string', placeholder: '<view>', description: 'brief (default), or context, dialogue, events, index as in engi read'},
-		budget: {type: 'string', placeholder: '<tokens>', description: 'largest brief in o200k tokens (default 2000); the least recent items are dropped first'},
+		budget: {type: 'string', placeholder: '<tokens>', description: `largest brief in o200k tokens (default ${briefBudget}); the least recent items are dropped first`},
 		'exact-tokens': {type: 'boolean', description: 'count tokens exactly with the o200k encoder (slower to start) instead of a safe estimate'},
 		offset: {type: 'string', placeholder: '<n>', description: 'other views: zero-based source line to start at'},
 		limit: {type: 'string', placeholder: '<n>', description: 'other views: source rows per page (1–100)'},
@@ -58,8 +58,8 @@ export default defineCommand({
 				project: flags.project,
 				since: flags.since,
 				view,
-				budget: flags.budget ?? 2000,
-				exactTokens: Boolean(flags['exact-tokens']),
+				budget: flags.budget,
+				exactTokens: flags['exact-tokens'],
 				offset: flags.offset,
 				limit: flags.limit,
 				lines: flags.lines,

@@ -16,7 +16,7 @@ export default defineCommand({
 	needsRoot: true,
 	output: timelineOutputSchema,
 	async run(flags, context) {
-		return {data: await getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit ?? 100, offset: flags.offset ?? 0}, context.deps)};
+		return {data: await getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit, offset: flags.offset}, context.deps)};
 	},
 	human: (result, context) =>
 		[

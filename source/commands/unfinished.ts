@@ -47,8 +47,8 @@ export default defineCommand({
 			data: listUnfinished(
 				{
 					...scopeInput(flags),
-					limit: flags.limit ?? 50,
-					offset: flags.offset ?? 0,
+					limit: flags.limit,
+					offset: flags.offset,
 				},
 				context.deps,
 			),

@@ -48,7 +48,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return listUnfinished({since: scope.since, source: scope.source, project: scope.project, allProjects: scope.allProjects, limit: 100_000, offset: 0}, deps);
 		},
 		async brief(id, source) {
-			const result = await resumeSession({id, source, view: 'brief', budget: 2000, exactTokens: false}, deps);
+			const result = await resumeSession({id, source, view: 'brief'}, deps);
 			if (!('view' in result) || result.view !== 'brief') {
 				throw new Error('the session has no brief');
 			}
@@ -68,7 +68,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return getProject(root(), {view: 'brief', limit: page.limit, offset: page.offset}, deps);
 		},
 		async query(q) {
-			return (await queryKnowledge(root(), {q, view: 'context', includeExpired: false, limit: 50, offset: 0, truncated: false, localScan: false}, deps)).output;
+			return (await queryKnowledge(root(), {q, view: 'context', limit: 50}, deps)).output;
 		},
 		hasKnowledgeBase() {
 			try {

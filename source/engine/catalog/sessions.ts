@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import type {Deps} from '../deps.js';
 import {shellWord} from '../../lib/shell.js';
+import {nextOffset} from '../../lib/paging.js';
 import {parseSince} from '../../lib/since.js';
 import {projectOf} from '../../lib/project.js';
 import {listCatalogPage, sessionEntrySchema, subagentCounts, toEntry, type SessionFilter} from './list.js';
@@ -137,8 +138,24 @@ export function withCatalogView<T>(input: ScopeInput, deps: Deps, use: (view: Ca
 	}
 }
 
-/** `engi sessions`: the sessions in scope, newest first, paged; with `q`, those whose text matches, best first. */
-export function listSessions(input: ScopeInput & {limit: number; offset: number; q?: string}, deps: Deps): SessionsOutput {
+/** Sessions a listing page shows unless told otherwise. */
+export const sessionsPageSize = 50;
+/** A search page reads a snippet for each hit from its transcript: 20, as `engi query` shows. */
+export const sessionSearchPageSize = 20;
+
+export type SessionsInput = ScopeInput & {readonly limit?: number; readonly offset?: number; readonly q?: string};
+
+/**
+ * `engi sessions`: the sessions in scope, newest first, paged; with `q`, those whose text
+ * matches, best first, subagent sessions included (what was said there is searched too).
+ */
+export function listSessions(given: SessionsInput, deps: Deps): SessionsOutput {
+	const input = {
+		...given,
+		includeSubagents: Boolean(given.includeSubagents) || given.q !== undefined,
+		limit: given.limit ?? (given.q === undefined ? sessionsPageSize : sessionSearchPageSize),
+		offset: given.offset ?? 0,
+	};
 	return withCatalogView(input, deps, view => {
 		if (input.q !== undefined) {
 			return searchSessionsPage(view, input, input.q);
@@ -156,7 +173,7 @@ export function listSessions(input: ScopeInput & {limit: number; offset: number;
 			},
 			total,
 			offset: input.offset,
-			next_offset: input.offset + page.length < total ? input.offset + page.length : null,
+			next_offset: nextOffset(input.offset, page.length, total),
 			sessions: page.map(row => toEntry(row, counts.get(`${row.source}\u0000${row.summary.id ?? row.key}`) ?? 0)),
 			catalog: {scanned: view.report.scanned, unchanged: view.report.unchanged, removed: view.report.removed},
 			warnings: view.warnings,
@@ -179,7 +196,7 @@ function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: numbe
 		scope: scopeOf(view, input),
 		total,
 		offset: input.offset,
-		next_offset: input.offset + page.length < total ? input.offset + page.length : null,
+		next_offset: nextOffset(input.offset, page.length, total),
 		sessions: page.map(match => {
 			const id = match.row.summary.id ?? match.row.key;
 			return {

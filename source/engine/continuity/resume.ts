@@ -83,10 +83,13 @@ export function resumeCommands(located: LocatedSession): {resume: string; native
 	};
 }
 
+/** The largest brief, in o200k tokens, unless told otherwise. */
+export const briefBudget = 2000;
+
 export type ResumeInput = TargetInput & {
 	readonly view: 'brief' | View;
-	readonly budget: number;
-	readonly exactTokens: boolean;
+	readonly budget?: number;
+	readonly exactTokens?: boolean;
 	readonly offset?: number;
 	readonly limit?: number;
 	readonly lines?: number[];
@@ -124,13 +127,13 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 
 	if (input.view !== 'brief') {
 		// Only `engi read` shows a person their transcript raw; a page handed on like a brief is masked.
-		const page: ReadOutput = readConversation({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset ?? 0, limit: input.limit ?? 20, lines: input.lines, masked: true}, deps);
+		const page: ReadOutput = readConversation({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset, limit: input.limit, lines: input.lines, masked: true}, deps);
 		return page;
 	}
 
 	const located = locateSession({id: target.id, ...target.stores}, deps);
 	try {
-		return await briefOf(located, {budget: input.budget, exactTokens: input.exactTokens, cwd: deps.cwd});
+		return await briefOf(located, {budget: input.budget ?? briefBudget, exactTokens: Boolean(input.exactTokens), cwd: deps.cwd});
 	} finally {
 		located.view.close();
 	}

@@ -4,6 +4,7 @@ import {listNarrowRows, recordedProjects, rowDetails, type NarrowRow, type Sessi
 import {withCatalogView, type ScopeInput} from '../catalog/sessions.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../../lib/sqlite.js';
+import {nextOffset} from '../../lib/paging.js';
 import {isLocalDirectory} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';
@@ -163,20 +164,24 @@ export function collectCandidates(
 	return {total: judged.length, candidates};
 }
 
-export type UnfinishedInput = ScopeInput & {limit: number; offset: number};
+/** Candidates a page shows unless told otherwise. */
+export const unfinishedPageSize = 50;
+
+export type UnfinishedInput = ScopeInput & {readonly limit?: number; readonly offset?: number};
 
 /** `engi unfinished`: sessions whose work looks unfinished, with reasons and confidence. */
 export function listUnfinished(input: UnfinishedInput, deps: Deps): UnfinishedOutput {
 	const now = deps.now();
 	const since = input.since ?? defaultSince(now);
+	const offset = input.offset ?? 0;
 	return withCatalogView({...input, since, includeSubagents: true}, deps, view => {
-		const {total, candidates: page} = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd), {offset: input.offset, limit: input.limit});
+		const {total, candidates: page} = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd), {offset, limit: input.limit ?? unfinishedPageSize});
 		return {
 			status: 'ok',
 			scope: {project: view.projectRoot, all_projects: input.allProjects, since: view.since!},
 			total,
-			offset: input.offset,
-			next_offset: input.offset + page.length < total ? input.offset + page.length : null,
+			offset,
+			next_offset: nextOffset(offset, page.length, total),
 			candidates: page,
 			warnings: view.warnings,
 		};

@@ -3,6 +3,7 @@ import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {edgesTouching} from '../index/edges.js';
 import {getNode} from '../index/nodes.js';
+import {nextOffset} from '../../lib/paging.js';
 import type {Database} from '../../lib/sqlite.js';
 import {withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
@@ -57,11 +58,14 @@ export const projectOutputSchema = z.discriminatedUnion('view', [projectBriefSch
 export type ProjectOutput = z.infer<typeof projectOutputSchema>;
 export type ProjectBrief = z.infer<typeof projectBriefSchema>;
 
+/** Tasks a page shows unless told otherwise. */
+export const projectPageSize = 50;
+
 export type ProjectInput = {
 	readonly id?: string;
-	readonly view: 'brief' | 'evidence' | 'full';
-	readonly limit: number;
-	readonly offset: number;
+	readonly view?: 'brief' | 'evidence' | 'full';
+	readonly limit?: number;
+	readonly offset?: number;
 };
 
 /**
@@ -69,7 +73,8 @@ export type ProjectInput = {
  * actions and blockers, paged; `evidence` adds terminal tasks and each task's journal history;
  * `full` renders one project as a readable page.
  */
-export async function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): Promise<ProjectOutput> {
+export async function getProject(paths: KbPaths, given: ProjectInput, deps: Deps): Promise<ProjectOutput> {
+	const input = {id: given.id, view: given.view ?? 'brief', limit: given.limit ?? projectPageSize, offset: given.offset ?? 0};
 	if (input.view === 'full' && !input.id) {
 		throw new EngiError('project_id_required', '--view full requires a project id', {hint: 'engi project <id> --view full'});
 	}
@@ -91,7 +96,7 @@ export async function getProject(paths: KbPaths, input: ProjectInput, deps: Deps
 			total: page.total,
 			excluded_terminal: input.view === 'brief' ? page.terminal : 0,
 			offset: input.offset,
-			next_offset: input.offset + page.tasks.length < page.total ? input.offset + page.tasks.length : null,
+			next_offset: nextOffset(input.offset, page.tasks.length, page.total),
 			detail: `engi project ${project?.id ?? '<project-id>'} --view evidence`,
 			projects,
 		};

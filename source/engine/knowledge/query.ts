@@ -6,6 +6,7 @@ import {getNode} from '../index/nodes.js';
 import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
 import {sha256Hex} from '../../lib/hash.js';
+import {nextOffset} from '../../lib/paging.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import type {KbPaths} from '../kb/paths.js';
 import {planQuery} from '../search/query-plan.js';
@@ -16,15 +17,18 @@ import {scanLocalFiles} from './local-scan.js';
 import {momentOf, type Moment} from '../graph/moment.js';
 import type {Hit, QueryOutput} from './query-schema.js';
 
+/** Matches a page shows unless told otherwise, and the most it shows (a larger --limit is lowered, and the answer says `truncated`). */
+export const queryPageSize = 20;
+export const queryLimitMax = 100;
+
 export type QueryInput = {
 	readonly q: string;
-	readonly view: 'context' | 'hits' | 'evidence';
+	readonly view?: 'context' | 'hits' | 'evidence';
 	readonly asOf?: string;
-	readonly includeExpired: boolean;
-	readonly limit: number;
-	readonly offset: number;
-	readonly truncated: boolean;
-	readonly localScan: boolean;
+	readonly includeExpired?: boolean;
+	readonly limit?: number;
+	readonly offset?: number;
+	readonly localScan?: boolean;
 };
 
 const candidateCap = 500;
@@ -97,7 +101,18 @@ function contextRow(db: IndexHandle['db'], ranked: Ranked, moment: Moment) {
  * decisions, authority gaps) or as evidence (node, hash, journal history). The answer carries a
  * state so "nothing found" is never confused with "could not look".
  */
-export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: Deps): Promise<{output: QueryOutput; exitCode: ExitCode}> {
+export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: Deps): Promise<{output: QueryOutput; exitCode: ExitCode}> {
+	const requested = given.limit ?? queryPageSize;
+	const input = {
+		q: given.q,
+		view: given.view ?? 'context',
+		asOf: given.asOf,
+		includeExpired: Boolean(given.includeExpired),
+		limit: Math.min(requested, queryLimitMax),
+		truncated: requested > queryLimitMax,
+		offset: given.offset ?? 0,
+		localScan: Boolean(given.localScan),
+	};
 	requireKnowledgeBase(paths);
 	const moment = momentOf(deps, input.asOf, input.includeExpired);
 	const base = {q: input.q, as_of: moment.asOf, include_expired: input.includeExpired, offset: input.offset, limit: input.limit, truncated: input.truncated};
@@ -144,7 +159,7 @@ export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: De
 
 			const page = ranked.slice(input.offset, input.offset + input.limit);
 			const state = reasons.length > 0 ? 'degraded' : ranked.length > 0 ? 'ok' : 'empty';
-			const common = {...base, state, reasons, total: ranked.length, next_offset: input.offset + page.length < ranked.length ? input.offset + page.length : null, warnings: index.warnings} as const;
+			const common = {...base, state, reasons, total: ranked.length, next_offset: nextOffset(input.offset, page.length, ranked.length), warnings: index.warnings} as const;
 			const local = ranked.length === 0 && input.localScan && input.view !== 'evidence' ? scanLocalFiles(plan?.terms.map(term => term.text) ?? [], deps) : null;
 			if (input.view === 'hits') {
 				const hits: Hit[] = page.map(item => {

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {eventsPage} from '../index/events.js';
 import {withIndex} from '../index/open.js';
+import {nextOffset} from '../../lib/paging.js';
 import type {KbPaths} from '../kb/paths.js';
 
 export const timelineOutputSchema = z.object({
@@ -40,15 +41,19 @@ function summarize(op: string, payload: Record<string, unknown>): string {
 	}
 }
 
+/** Events a page shows unless told otherwise. */
+export const timelinePageSize = 100;
+
 /** Journal events in file order, optionally only those observed in a period such as `2026-09`. */
-export async function getTimeline(paths: KbPaths, input: {prefix?: string; limit: number; offset: number}, deps: Deps): Promise<TimelineOutput> {
+export async function getTimeline(paths: KbPaths, given: {prefix?: string; limit?: number; offset?: number}, deps: Deps): Promise<TimelineOutput> {
+	const input = {prefix: given.prefix, limit: given.limit ?? timelinePageSize, offset: given.offset ?? 0};
 	return withIndex(paths, deps, index => {
 		const {total, rows} = eventsPage(index.db, input);
 		return {
 			prefix: input.prefix ?? null,
 			total,
 			offset: input.offset,
-			next_offset: input.offset + rows.length < total ? input.offset + rows.length : null,
+			next_offset: nextOffset(input.offset, rows.length, total),
 			entries: rows.map(row => ({
 				line: row.line,
 				id: row.id,
