@@ -3,16 +3,15 @@ import {defineCommand} from '../cli/define.js';
 import {configOutputSchema, getConfigValue, setConfigValue} from '../engine/kb/config-ops.js';
 import {configKeys} from '../engine/kb/config-schema.js';
 
-const flags = z.object({key: z.string(), global: z.optional(z.boolean())});
+const keyArgument = {name: 'key', required: true, description: `one of ${Object.keys(configKeys).join(', ')}`, value: z.string()} as const;
 
 export const configGet = defineCommand({
 	name: 'config get',
 	summary: 'print a configuration value',
 	usage: 'engi config get <key> [--global]',
 	examples: ['engi config get root --global', 'engi config get format'],
-	options: {global: {type: 'boolean', description: 'read the user-wide config instead of the knowledge base\'s'}},
-	positionals: [{name: 'key', required: true, description: `one of ${Object.keys(configKeys).join(', ')}`}],
-	flags,
+	options: {global: {type: 'boolean', description: 'read the user-wide config instead of the knowledge base\'s', value: z.boolean()}},
+	positionals: [keyArgument],
 	needsRoot: false,
 	output: configOutputSchema,
 	async run(input, context) {
@@ -26,12 +25,8 @@ export const configSet = defineCommand({
 	summary: 'set a configuration value',
 	usage: 'engi config set <key> <value> [--global]',
 	examples: ['engi config set --global root "$HOME/kb"', 'engi config set format human'],
-	options: {global: {type: 'boolean', description: 'write the user-wide config instead of the knowledge base\'s'}},
-	positionals: [
-		{name: 'key', required: true, description: `one of ${Object.keys(configKeys).join(', ')}`},
-		{name: 'value', required: true, description: 'the new value'},
-	],
-	flags: z.object({key: z.string(), value: z.string(), global: z.optional(z.boolean())}),
+	options: {global: {type: 'boolean', description: 'write the user-wide config instead of the knowledge base\'s', value: z.boolean()}},
+	positionals: [keyArgument, {name: 'value', required: true, description: 'the new value', value: z.string()}],
 	needsRoot: false,
 	output: configOutputSchema,
 	async run(input, context) {

@@ -15,8 +15,7 @@ export default defineCommand({
 	summary: 'open the dashboard on a small invented set of agent sessions (nothing of yours is read)',
 	usage: 'engi demo [--keep]',
 	examples: ['engi demo', 'engi demo --keep --format json'],
-	options: {keep: {type: 'boolean', description: 'keep the generated stores and print where they are'}},
-	flags: z.object({keep: z.optional(z.boolean())}),
+	options: {keep: {type: 'boolean', description: 'keep the generated stores and print where they are', value: z.boolean()}},
 	needsRoot: false,
 	output: demoOutputSchema,
 	async run(flags, context) {

@@ -10,8 +10,7 @@ export const harvest = defineCommand({
 	summary: 'check the staged notes in 00-inbox/harvest/ (reads only; --check is the default)',
 	usage: 'engi harvest [--check]',
 	examples: ['engi harvest --check', 'engi harvest --check --format json'],
-	options: {check: {type: 'boolean', description: 'report what ingest would do (always a dry run)'}},
-	flags: z.object({check: z.optional(z.boolean())}),
+	options: {check: {type: 'boolean', description: 'report what ingest would do (always a dry run)', value: z.boolean()}},
 	needsRoot: true,
 	output: harvestOutputSchema,
 	async run(_flags, context) {
@@ -34,10 +33,9 @@ export const ingest = defineCommand({
 	usage: 'engi ingest [--redact] [--allow-dangling]',
 	examples: ['engi ingest', 'engi ingest --redact'],
 	options: {
-		redact: {type: 'boolean', description: 'mask credential-shaped values and record that they were masked, instead of refusing the note'},
-		'allow-dangling': {type: 'boolean', description: 'allow links to nodes that do not exist yet'},
+		redact: {type: 'boolean', description: 'mask credential-shaped values and record that they were masked, instead of refusing the note', value: z.boolean()},
+		'allow-dangling': {type: 'boolean', description: 'allow links to nodes that do not exist yet', value: z.boolean()},
 	},
-	flags: z.object({redact: z.optional(z.boolean()), 'allow-dangling': z.optional(z.boolean())}),
 	needsRoot: true,
 	output: ingestOutputSchema,
 	async run(flags, context) {

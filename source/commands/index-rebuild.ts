@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {indexRebuildOutputSchema, rebuildIndex} from '../engine/index/rebuild.js';
 import {knowledgeBase} from './shared.js';
@@ -9,7 +8,6 @@ export default defineCommand({
 	usage: 'engi index rebuild',
 	examples: ['engi index rebuild'],
 	options: {},
-	flags: z.object({}),
 	needsRoot: true,
 	output: indexRebuildOutputSchema,
 	async run(_flags, context) {

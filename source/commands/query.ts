@@ -61,24 +61,16 @@ export default defineCommand({
 	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan]',
 	examples: ['engi query --q "streaming parser"', 'engi query --q task:fts --view evidence', 'engi query --q 方鸿渐 --view hits --limit 5', 'engi query --q "q3 report" --local-scan'],
 	options: {
-		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)'},
-		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history'},
-		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored'},
-		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed'},
+		// Optional, so that `engi query` alone on a terminal opens the Query screen; printing needs it.
+		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)', value: textFlag()},
+		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history', value: choiceFlag(['context', 'hits', 'evidence'])},
+		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored', value: utcFlag()},
+		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed', value: z.boolean()},
 		...pagingOptions,
-		limit: {...pagingOptions.limit, description: `rows per page (default ${queryPageSize}, at most ${queryLimitMax})`},
-		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`},
+		// Any number is taken; above the maximum the engine lowers it and says `truncated`.
+		limit: {...pagingOptions.limit, description: `rows per page (default ${queryPageSize}, at most ${queryLimitMax})`, value: intFlag(1, Number.MAX_SAFE_INTEGER)},
+		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`, value: z.boolean()},
 	},
-	flags: z.object({
-		// Optional here so that `engi query` alone on a terminal opens the Query screen; printing needs it.
-		q: z.optional(textFlag()),
-		view: z.optional(choiceFlag(['context', 'hits', 'evidence'])),
-		'as-of': z.optional(utcFlag()),
-		'include-expired': z.optional(z.boolean()),
-		limit: z.optional(intFlag(1, Number.MAX_SAFE_INTEGER)),
-		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-		'local-scan': z.optional(z.boolean()),
-	}),
 	needsRoot: true,
 	output: queryOutputSchema,
 	screen: 'query',

@@ -27,8 +27,7 @@ export default defineCommand({
 	usage: 'engi schema [command]',
 	examples: ['engi schema', 'engi schema "graph node"', 'engi schema status'],
 	options: {},
-	positionals: [{name: 'command', description: 'one command, e.g. status or "graph node"'}],
-	flags: z.object({command: z.optional(z.string())}),
+	positionals: [{name: 'command', description: 'one command, e.g. status or "graph node"', value: z.string()}],
 	needsRoot: false,
 	output: schemaOutputSchema,
 	async run(flags) {

@@ -3,7 +3,7 @@ import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {listSessions, sessionSearchPageSize, sessionsOutputSchema, sessionsPageSize, type SessionsOutput} from '../engine/catalog/sessions.js';
 import {clip, tsv} from '../output/text.js';
-import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {pageFooter, widerScope, pagingOptions, scopeInput, scopeOptions} from './shared.js';
 import {plural} from '../lib/plural.js';
 
 function renderHuman(result: SessionsOutput, context: HumanContext): string {
@@ -32,17 +32,11 @@ export default defineCommand({
 	examples: ['engi sessions', 'engi sessions --all-projects --since 3d', 'engi sessions --all-projects --q "flaky retry test"', 'engi sessions --source codex --source-root ~/backup/.codex --all-projects'],
 	options: {
 		...scopeOptions,
-		q: {type: 'string', placeholder: '<text>', description: 'full-text search of what was said, tool names and file paths (all words must match)'},
-		subagents: {type: 'boolean', description: 'also list subagent and child sessions'},
+		q: {type: 'string', placeholder: '<text>', description: 'full-text search of what was said, tool names and file paths (all words must match)', value: textFlag()},
+		subagents: {type: 'boolean', description: 'also list subagent and child sessions', value: z.boolean()},
 		...pagingOptions,
 		limit: {...pagingOptions.limit, description: `rows per page (default ${sessionsPageSize}; ${sessionSearchPageSize} with --q)`},
 	},
-	flags: z.object({
-		...scopeFlags,
-		q: z.optional(textFlag()),
-		subagents: z.optional(z.boolean()),
-		...pagingFlags,
-	}),
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
 	output: sessionsOutputSchema,

@@ -1,8 +1,7 @@
-import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/continuity/unfinished.js';
 import {clip, tsv} from '../output/text.js';
-import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {pageFooter, widerScope, pagingOptions, scopeInput, scopeOptions} from './shared.js';
 import {plural} from '../lib/plural.js';
 
 function renderHuman(result: UnfinishedOutput, context: HumanContext): string {
@@ -34,10 +33,6 @@ export default defineCommand({
 	usage: 'engi unfinished [--since <when>] [--source <tool>] [--project <dir> | --all-projects] [--limit <n>] [--offset <n>]',
 	examples: ['engi unfinished', 'engi unfinished --all-projects --since 3d', 'engi unfinished --source codex --since yesterday'],
 	options: {...scopeOptions, ...pagingOptions},
-	flags: z.object({
-		...scopeFlags,
-		...pagingFlags,
-	}),
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
 	output: unfinishedOutputSchema,
