@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../engine/deps.js';
+import type {CommandEntry} from '../commands.js';
 import type {ExitCode} from '../lib/errors.js';
 
 export type OutputFormat = 'json' | 'human';
@@ -38,6 +39,12 @@ export type CommandContext = {
 	/** The global `--root` flag as typed, if given. */
 	readonly rootFlag: string | undefined;
 	readonly stdin: NodeJS.ReadableStream;
+	/**
+	 * The command table (commands.ts), for commands about commands (`engi schema`). Handed over
+	 * rather than imported: the table loads every command, so a command importing it would import
+	 * itself back.
+	 */
+	readonly commands: readonly CommandEntry[];
 };
 
 /** What a plain-text renderer may ask about the call it renders. */

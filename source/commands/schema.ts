@@ -2,7 +2,6 @@ import * as z from 'zod/mini';
 import {defineCommand, schemaName} from '../cli/define.js';
 import {EngiError} from '../lib/errors.js';
 import {nearest} from '../lib/levenshtein.js';
-import {commandTable, loadCommand} from '../commands.js';
 
 export const schemaOutputSchema = z.object({
 	schemas: z.record(z.string(), z.unknown()),
@@ -30,8 +29,8 @@ export default defineCommand({
 	positionals: [{name: 'command', description: 'one command, e.g. status or "graph node"', value: z.string()}],
 	needsRoot: false,
 	output: schemaOutputSchema,
-	async run(flags) {
-		const names = commandTable.map(entry => entry.name);
+	async run(flags, context) {
+		const names = context.commands.map(entry => entry.name);
 		const wanted = flags.command?.trim().replaceAll(/\s+/g, ' ');
 		if (wanted !== undefined && !names.includes(wanted)) {
 			const suggestion = nearest(wanted, names);
@@ -40,7 +39,7 @@ export default defineCommand({
 
 		const schemas: Record<string, unknown> = {};
 		for (const name of wanted ? [wanted] : names) {
-			const command = await loadCommand(name);
+			const command = await context.commands.find(entry => entry.name === name)!.load();
 			const jsonSchema = z.toJSONSchema(command.output, {io: 'output', unrepresentable: 'any'}) as Record<string, unknown>;
 			// An alias (`conversation`) prints its command's documents, so it has its command's schema name.
 			schemas[name] = {...withSchemaField(jsonSchema, schemaName(command.name)), $id: schemaName(command.name)};
