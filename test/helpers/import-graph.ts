@@ -185,8 +185,8 @@ export function boundaryViolations(graph: ImportGraph): string[] {
 }
 
 /**
- * Circles among modules of ours (Tarjan's strongly connected components), each as its modules
- * in order. Type-only edges do not count: no code runs through them. `import()` does: a lazily
+ * Circles among modules of ours (Tarjan's strongly connected components), each as its modules,
+ * sorted. Type-only edges do not count: no code runs through them. `import()` does: a lazily
  * loaded module that imports its loader back is a circle all the same.
  */
 export function importCycles(graph: ImportGraph): string[][] {
@@ -227,7 +227,7 @@ export function importCycles(graph: ImportGraph): string[][] {
 				component.push(member);
 			} while (member !== module);
 			if (component.length > 1 || next.get(module)!.includes(module)) {
-				cycles.push(component.reverse());
+				cycles.push(component.sort());
 			}
 		}
 	};
