@@ -26,10 +26,6 @@ export class EngiError extends Error {
 	}
 }
 
-export function isEngiError(error: unknown): error is EngiError {
-	return error instanceof EngiError;
-}
-
 /** Node's system errors carry a `code` such as ENOENT; this narrows to them without `any`. */
 export function systemErrorCode(error: unknown): string | undefined {
 	if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') {

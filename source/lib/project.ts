@@ -59,13 +59,3 @@ export function isLocalDirectory(recorded: string): boolean {
 export function recordedProjectRoot(recorded: string): string {
 	return isLocalDirectory(recorded) ? projectOf(recorded).root : recorded;
 }
-
-/** True when a recorded working directory is the project or inside it. */
-export function isWithin(recorded: string | null, spellings: readonly string[]): boolean {
-	if (!recorded) {
-		return false;
-	}
-
-	const normalized = recorded.replace(/[\\/]+$/, '');
-	return spellings.some(root => normalized === root || normalized.startsWith(root.endsWith('/') ? root : root + '/'));
-}

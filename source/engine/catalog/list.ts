@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import type {Database} from '../../lib/sqlite.js';
-import {decodeRow, type catalogStore} from './store.js';
+import {decodeRow} from './store.js';
 import type {CatalogRow} from './scan.js';
 import type {TailState} from '../continuity/tail.js';
 
@@ -179,5 +179,3 @@ export function rowDetails(db: Database, keys: readonly string[]): Map<string, {
 export function recordedProjects(db: Database): string[] {
 	return db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
 }
-
-export type {catalogStore};

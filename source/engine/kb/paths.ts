@@ -49,10 +49,6 @@ export function cacheDirectory(deps: Deps): string {
 	return join(xdgDirectory(deps, 'XDG_CACHE_HOME', ['.cache']), 'engi');
 }
 
-export function dataHome(deps: Deps): string {
-	return xdgDirectory(deps, 'XDG_DATA_HOME', ['.local', 'share']);
-}
-
 /** The on-disk layout of a knowledge base (DESIGN §4). */
 export function kbPaths(root: string) {
 	const engi = join(root, '.engi');
