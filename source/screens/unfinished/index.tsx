@@ -1,15 +1,16 @@
 import {useEffect, useLayoutEffect, useMemo, useReducer, useRef} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
 import type {EngineClient} from '../engine-client.js';
-import {commandFor} from '../keys.js';
+import {commandFor, typedText} from '../keys.js';
 import {NotReady} from '../components/states.js';
 import {useEngine} from '../hooks/use-engine.js';
+import {useList} from '../hooks/use-list.js';
 import type {Candidate} from '../../engine/continuity/unfinished.js';
 import {buildFilterIndex} from './filter-index.js';
-import {initialTriage, triageReducer, visibleCandidates} from './state.js';
-import {TriageView} from './view.js';
+import {initialUnfinished, unfinishedReducer, visibleCandidates} from './state.js';
+import {UnfinishedView} from './view.js';
 
-export type TriageProps = {
+export type UnfinishedProps = {
 	readonly client: EngineClient;
 	/** Bumped after every write; the data is loaded again for it. */
 	readonly revision: number;
@@ -24,17 +25,19 @@ export type TriageProps = {
 	readonly onCounts: (counts: string) => void;
 };
 
-export function Triage({client, revision, active, width, height, now, onOpen, onCheckpoint, onCapture, onCounts}: TriageProps) {
-	const [state, dispatch] = useReducer(triageReducer, Math.max(1, height - 2), initialTriage);
-	const loaded = useEngine(() => client.unfinished(), `unfinished:${revision}`, {refreshable: active && !state.filtering && state.confirm === null});
+export function Unfinished({client, revision, active, width, height, now, onOpen, onCheckpoint, onCapture, onCounts}: UnfinishedProps) {
+	const [state, dispatch] = useReducer(unfinishedReducer, Math.max(1, height - 2), initialUnfinished);
+	// A filter being typed or a question being asked has the keys.
+	const typing = state.filtering || state.confirm !== null;
+	const loaded = useEngine(() => client.unfinished(), `unfinished:${revision}`, {refreshable: active && !typing});
 	const filterIndex = useRef<((text: string) => Set<string>) | undefined>(undefined);
 	const candidates = loaded.status === 'ready' ? loaded.data.candidates : [];
 	useEffect(() => {
 		filterIndex.current = undefined;
 	}, [candidates]);
-	useEffect(() => dispatch({type: 'resize', height: Math.max(1, height - 2)}), [height]);
+	useEffect(() => dispatch({type: 'list', action: {type: 'resize', height: Math.max(1, height - 2)}}), [height]);
 	// A layout effect, so the app knows before the next key that q and esc belong to the field.
-	useLayoutEffect(() => onCapture(state.filtering || state.confirm !== null), [state.filtering, state.confirm]);
+	useLayoutEffect(() => onCapture(typing), [typing]);
 	const matches = useMemo(() => {
 		if (state.filter.trim() === '') {
 			return null;
@@ -51,6 +54,7 @@ export function Triage({client, revision, active, width, height, now, onOpen, on
 		}
 	}, [loaded.status, candidates]);
 
+	useList(state.list, action => dispatch({type: 'list', action}), {count: rows.length, isActive: active && !typing});
 	useKeys(
 		(input, key) => {
 			if (state.confirm) {
@@ -71,39 +75,24 @@ export function Triage({client, revision, active, width, height, now, onOpen, on
 			}
 
 			if (state.filtering) {
-				if (key.escape) {
+				const command = commandFor(['field'], input, key);
+				const text = typedText(input, key);
+				if (command === 'dismiss') {
 					dispatch({type: 'end-filter', keep: false});
-				} else if (key.return) {
+				} else if (command === 'accept') {
 					dispatch({type: 'end-filter', keep: true});
-				} else if (key.backspace || key.delete) {
+				} else if (command === 'erase') {
 					dispatch({type: 'erase'});
-				} else if (input && !key.ctrl && !key.meta) {
-					dispatch({type: 'type', text: input});
+				} else if (text !== undefined) {
+					dispatch({type: 'type', text});
 				}
 
 				return;
 			}
 
-			const selected = rows[state.cursor];
-			switch (commandFor(['triage', 'list'], input, key)) {
-				case 'down':
-					dispatch({type: 'move', by: 1, count: rows.length});
-					break;
-				case 'up':
-					dispatch({type: 'move', by: -1, count: rows.length});
-					break;
-				case 'page-down':
-					dispatch({type: 'move', by: state.height, count: rows.length});
-					break;
-				case 'page-up':
-					dispatch({type: 'move', by: -state.height, count: rows.length});
-					break;
-				case 'home':
-					dispatch({type: 'jump', to: 'start', count: rows.length});
-					break;
-				case 'end':
-					dispatch({type: 'jump', to: 'end', count: rows.length});
-					break;
+			const selected = rows[state.list.cursor];
+			const command = commandFor(['unfinished'], input, key);
+			switch (command) {
 				case 'filter':
 					dispatch({type: 'start-filter'});
 					break;
@@ -128,7 +117,7 @@ export function Triage({client, revision, active, width, height, now, onOpen, on
 				case 'complete':
 				case 'supersede':
 					if (selected) {
-						dispatch({type: 'ask', confirm: {id: selected.id, source: selected.source, status: commandFor(['triage'], input, key) === 'complete' ? 'completed' : 'superseded'}});
+						dispatch({type: 'ask', confirm: {id: selected.id, source: selected.source, status: command === 'complete' ? 'completed' : 'superseded'}});
 					}
 
 					break;
@@ -143,5 +132,5 @@ export function Triage({client, revision, active, width, height, now, onOpen, on
 		return <NotReady loaded={loaded} label="unfinished sessions" />;
 	}
 
-	return <TriageView rows={rows} total={candidates.length} state={state} width={width} now={now} />;
+	return <UnfinishedView rows={rows} total={candidates.length} state={state} width={width} now={now} />;
 }

@@ -1,29 +1,26 @@
 import type {Candidate} from '../../engine/continuity/unfinished.js';
-import {scrollTo} from '../components/virtual-list.js';
+import {initialList, listReducer, type ListAction, type ListState} from '../hooks/use-list-state.js';
 
 export const sortOrders = ['age', 'project', 'confidence'] as const;
 export type SortOrder = (typeof sortOrders)[number];
 
 export type Confirmation = {readonly status: 'completed' | 'superseded'; readonly id: string; readonly source: string};
 
-export type TriageState = {
+export type UnfinishedState = {
 	readonly sort: SortOrder;
 	/** Only candidates from this source; null for all. */
 	readonly source: string | null;
 	readonly filter: string;
 	/** True while the user is typing a filter. */
 	readonly filtering: boolean;
-	readonly cursor: number;
-	readonly top: number;
-	readonly height: number;
+	/** The candidate list's cursor and scroll (the dashboard's one list model). */
+	readonly list: ListState;
 	readonly confirm: Confirmation | null;
 	readonly message: string | null;
 };
 
-export type TriageAction =
-	| {type: 'move'; by: number; count: number}
-	| {type: 'jump'; to: 'start' | 'end'; count: number}
-	| {type: 'resize'; height: number}
+export type UnfinishedAction =
+	| {type: 'list'; action: ListAction}
 	| {type: 'cycle-sort'}
 	| {type: 'cycle-source'; sources: readonly string[]}
 	| {type: 'start-filter'}
@@ -34,38 +31,32 @@ export type TriageAction =
 	| {type: 'answered'; message: string | null}
 	| {type: 'say'; message: string | null};
 
-export const initialTriage = (height: number): TriageState => ({sort: 'age', source: null, filter: '', filtering: false, cursor: 0, top: 0, height, confirm: null, message: null});
+export const initialUnfinished = (height: number): UnfinishedState => ({sort: 'age', source: null, filter: '', filtering: false, list: initialList(height), confirm: null, message: null});
 
-function place(state: TriageState, cursor: number, count: number): TriageState {
-	const clamped = Math.max(0, Math.min(cursor, count - 1));
-	return {...state, cursor: Math.max(0, clamped), top: scrollTo(Math.max(0, clamped), state.top, state.height)};
-}
+/** The same state with the cursor back on the first row: the rows themselves changed. */
+const fromTop = (state: UnfinishedState): UnfinishedState => ({...state, list: listReducer(state.list, {type: 'reset'})});
 
-/** All of the triage list's transitions: pure, so they are tested without rendering. */
-export function triageReducer(state: TriageState, action: TriageAction): TriageState {
+/** All of the Unfinished screen's transitions: pure, so they are tested without rendering. */
+export function unfinishedReducer(state: UnfinishedState, action: UnfinishedAction): UnfinishedState {
 	switch (action.type) {
-		case 'move':
-			return place(state, state.cursor + action.by, action.count);
-		case 'jump':
-			return place(state, action.to === 'start' ? 0 : action.count - 1, action.count);
-		case 'resize':
-			return {...state, height: Math.max(1, action.height), top: scrollTo(state.cursor, state.top, Math.max(1, action.height))};
+		case 'list':
+			return {...state, list: listReducer(state.list, action.action)};
 		case 'cycle-sort':
-			return {...state, sort: sortOrders[(sortOrders.indexOf(state.sort) + 1) % sortOrders.length]!, cursor: 0, top: 0};
+			return fromTop({...state, sort: sortOrders[(sortOrders.indexOf(state.sort) + 1) % sortOrders.length]!});
 		case 'cycle-source': {
 			const order = [null, ...action.sources];
 			const next = order[(order.indexOf(state.source) + 1) % order.length] ?? null;
-			return {...state, source: next, cursor: 0, top: 0};
+			return fromTop({...state, source: next});
 		}
 
 		case 'start-filter':
 			return {...state, filtering: true, message: null};
 		case 'type':
-			return {...state, filter: state.filter + action.text, cursor: 0, top: 0};
+			return fromTop({...state, filter: state.filter + action.text});
 		case 'erase':
-			return {...state, filter: [...state.filter].slice(0, -1).join(''), cursor: 0, top: 0};
+			return fromTop({...state, filter: [...state.filter].slice(0, -1).join('')});
 		case 'end-filter':
-			return {...state, filtering: false, filter: action.keep ? state.filter : '', cursor: action.keep ? state.cursor : 0, top: action.keep ? state.top : 0};
+			return action.keep ? {...state, filtering: false} : fromTop({...state, filtering: false, filter: ''});
 		case 'ask':
 			return {...state, confirm: action.confirm, message: null};
 		case 'answered':
@@ -80,7 +71,7 @@ export function triageReducer(state: TriageState, action: TriageAction): TriageS
 const confidenceRank: Record<string, number> = {high: 0, medium: 1, low: 2};
 
 /** The rows to show: source filter, text filter (ids that matched), then the chosen order. */
-export function visibleCandidates(candidates: readonly Candidate[], state: TriageState, matches: ReadonlySet<string> | null): Candidate[] {
+export function visibleCandidates(candidates: readonly Candidate[], state: UnfinishedState, matches: ReadonlySet<string> | null): Candidate[] {
 	const rows = candidates.filter(candidate => (state.source === null || candidate.source === state.source) && (matches === null || matches.has(`${candidate.source}:${candidate.id}`)));
 	const byAge = (a: Candidate, b: Candidate) => ((b.modified ?? '') < (a.modified ?? '') ? -1 : (b.modified ?? '') > (a.modified ?? '') ? 1 : 0);
 	switch (state.sort) {

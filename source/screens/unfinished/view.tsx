@@ -2,12 +2,12 @@ import {Box, Text} from 'ink';
 import type {Candidate} from '../../engine/continuity/unfinished.js';
 import {VirtualList} from '../components/virtual-list.js';
 import {ageOf, editable, fit, theme} from '../theme.js';
-import type {TriageState} from './state.js';
+import type {UnfinishedState} from './state.js';
 
-export type TriageViewProps = {
+export type UnfinishedViewProps = {
 	readonly rows: readonly Candidate[];
 	readonly total: number;
-	readonly state: TriageState;
+	readonly state: UnfinishedState;
 	readonly width: number;
 	readonly now: Date;
 };
@@ -26,13 +26,13 @@ function Row({candidate, width, now}: {candidate: Candidate; width: number; now:
 }
 
 /** The unfinished list: a status line, then only the rows that fit. */
-export function TriageView({rows, total, state, width, now}: TriageViewProps) {
+export function UnfinishedView({rows, total, state, width, now}: UnfinishedViewProps) {
 	const base = [`${rows.length} of ${total}`, `sort ${state.sort}`, state.source ? `source ${state.source}` : 'all sources'].join(' · ');
 	// While typing, the filter is shown as typed with the caret at its end; otherwise it is fitted.
 	const status = state.filtering
 		? `${base} · filter /${editable(state.filter, Math.max(1, width - base.length - 12))}▏`
 		: fit(state.filter ? `${base} · filter /${state.filter}` : base, width);
-	const selected = rows[state.cursor];
+	const selected = rows[state.list.cursor];
 	return (
 		<Box flexDirection="column">
 			<Text color={theme.accent} wrap="truncate">
@@ -41,7 +41,7 @@ export function TriageView({rows, total, state, width, now}: TriageViewProps) {
 			{rows.length === 0 ? (
 				<Text color={theme.muted}>{total === 0 ? 'Nothing unfinished in this window.' : 'No candidate matches the filter.'}</Text>
 			) : (
-				<VirtualList items={rows} cursor={state.cursor} top={state.top} height={state.height} rowKey={row => `${row.source}:${row.id}`} render={row => <Row candidate={row} width={width - 2} now={now} />} />
+				<VirtualList items={rows} list={state.list} rowKey={row => `${row.source}:${row.id}`} render={row => <Row candidate={row} width={width - 2} now={now} />} />
 			)}
 			{state.confirm ? (
 				<Text color={theme.warning} wrap="truncate">
