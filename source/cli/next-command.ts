@@ -1,4 +1,4 @@
-import {shellWord} from '../lib/shell.js';
+import {shellWord} from '../lib/words.js';
 import type {CommandDefinition} from './define.js';
 
 /**

@@ -11,7 +11,7 @@ import {
 	showCheckpoint,
 } from '../engine/continuity/checkpoint-ops.js';
 import {clip, tsv} from '../output/text.js';
-import {plural} from '../lib/plural.js';
+import {plural} from '../lib/words.js';
 
 const projectOption = {project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to use (default: the session\'s, else the working directory\'s)', value: textFlag()}} as const;
 

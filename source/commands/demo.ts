@@ -6,7 +6,7 @@ import {defineCommand} from '../cli/define.js';
 import {openScreen} from '../cli/open-screen.js';
 import {generateDemo} from '../demo/generate.js';
 import {buildStandup, standupOutputSchema} from '../engine/continuity/standup.js';
-import {plural} from '../lib/plural.js';
+import {plural} from '../lib/words.js';
 
 export const demoOutputSchema = z.object({directory: z.nullable(z.string()), kept: z.boolean(), standup: standupOutputSchema});
 

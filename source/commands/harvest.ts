@@ -3,7 +3,7 @@ import {defineCommand} from '../cli/define.js';
 import {checkHarvest, harvestOutputSchema, ingestHarvest, ingestOutputSchema} from '../engine/knowledge/ingest.js';
 import {tsv} from '../output/text.js';
 import {knowledgeBase} from './shared.js';
-import {plural} from '../lib/plural.js';
+import {plural} from '../lib/words.js';
 
 export const harvest = defineCommand({
 	name: 'harvest',

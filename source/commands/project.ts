@@ -3,7 +3,7 @@ import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
 import {getProject, projectOutputSchema, type ProjectOutput} from '../engine/knowledge/project.js';
 import {fieldLines} from '../output/text.js';
-import {plural} from '../lib/plural.js';
+import {plural} from '../lib/words.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 
 function renderHuman(result: ProjectOutput, context: HumanContext): string {

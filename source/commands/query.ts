@@ -7,7 +7,7 @@ import {queryKnowledge, queryLimitMax, queryPageSize} from '../engine/knowledge/
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, fieldLines, tsv} from '../output/text.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
-import {plural} from '../lib/plural.js';
+import {plural} from '../lib/words.js';
 
 function renderHuman(result: QueryOutput, context: HumanContext): string {
 	const head = `${result.state}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;

@@ -3,8 +3,8 @@ import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {listSessions, sessionSearchPageSize, sessionsOutputSchema, sessionsPageSize, type SessionsOutput} from '../engine/catalog/sessions.js';
 import {clip, tsv} from '../output/text.js';
-import {pageFooter, widerScope, pagingOptions, scopeInput, scopeOptions} from './shared.js';
-import {plural} from '../lib/plural.js';
+import {pageFooter, pagingOptions, scopeInput, scopeOptions, widerScope} from './shared.js';
+import {plural} from '../lib/words.js';
 
 function renderHuman(result: SessionsOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;

@@ -3,7 +3,7 @@ import {resolveRoot} from '../engine/kb/root.js';
 import * as z from 'zod/mini';
 import type {CommandContext, HumanContext} from '../cli/define.js';
 import {intFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
-import type {ScopeInput} from '../engine/catalog/sessions.js';
+import type {ScopeInput} from '../engine/catalog/view.js';
 
 /** The knowledge base a command works on, from --root, ENGI_ROOT or the registered root. */
 export function knowledgeBase(context: CommandContext): KbPaths {

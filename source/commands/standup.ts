@@ -3,7 +3,7 @@ import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/continuity/standup.js';
 import {clip} from '../output/text.js';
-import {plural} from '../lib/plural.js';
+import {plural} from '../lib/words.js';
 import {sourceOptions} from './shared.js';
 
 function renderHuman(result: StandupOutput, context: HumanContext): string {

@@ -1,8 +1,8 @@
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/continuity/unfinished.js';
 import {clip, tsv} from '../output/text.js';
-import {pageFooter, widerScope, pagingOptions, scopeInput, scopeOptions} from './shared.js';
-import {plural} from '../lib/plural.js';
+import {pageFooter, pagingOptions, scopeInput, scopeOptions, widerScope} from './shared.js';
+import {plural} from '../lib/words.js';
 
 function renderHuman(result: UnfinishedOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;

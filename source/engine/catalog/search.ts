@@ -6,7 +6,7 @@ import {planQuery} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
 import {listNarrowRows, wholeRows, type NarrowRow} from './list.js';
 import {unitOfRow, type CatalogRow} from './scan.js';
-import type {CatalogView} from './sessions.js';
+import type {CatalogView} from './view.js';
 import {vocabularyOf, type Statement} from '../../lib/sqlite.js';
 import {lineOfTextRowid, textRowid, textRowidSpan, unitOfTextRowid} from './text-rowid.js';
 

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {isSourceId} from '../../adapters/types.js';
 import {listNarrowRows} from '../catalog/list.js';
-import {withCatalogView} from '../catalog/sessions.js';
+import {withCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';

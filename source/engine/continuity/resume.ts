@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {sourceRootArgument} from '../catalog/sessions.js';
-import type {StoreSelection} from '../catalog/targets.js';
+import {sourceRootArgument, type StoreSelection} from '../catalog/targets.js';
 import {locateSession, type LocatedSession} from '../conversation/locate.js';
 import {readConversation, readOutputSchema, type ReadOutput} from '../conversation/read.js';
 import type {View} from '../conversation/views.js';
@@ -13,7 +12,7 @@ import {briefSchema, type Brief} from './brief-schema.js';
 import {fitBrief} from './budget.js';
 import {unambiguousSession} from './checkpoint-ops.js';
 import {isLocalDirectory} from '../../lib/project.js';
-import {shellWord} from '../../lib/shell.js';
+import {shellWord} from '../../lib/words.js';
 import {checkpointLookup} from './unfinished.js';
 
 export const ambiguousSchema = lazySchema(() => z.object({

@@ -1,11 +1,11 @@
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {withCatalogView} from '../catalog/sessions.js';
+import {withCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {pageTasks} from '../index/tasks.js';
-import {momentOf} from '../graph/moment.js';
+import {momentOf} from '../index/store.js';
 import {withIndex} from '../index/open.js';
 import {kbPaths} from '../kb/paths.js';
 import {resolveRoot} from '../kb/root.js';
@@ -13,7 +13,7 @@ import {lastWorkingDay, parseSince} from '../../lib/since.js';
 import {projectOf, recordedProjectRoot} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, sessionProjectRoots, type Candidate} from './unfinished.js';
-import {plural} from '../../lib/plural.js';
+import {plural} from '../../lib/words.js';
 
 const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())}));
 

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {listNarrowRows, recordedProjects, rowDetails, type NarrowRow, type SessionFilter} from '../catalog/list.js';
-import {withCatalogView, type ScopeInput} from '../catalog/sessions.js';
+import {withCatalogView, type ScopeInput} from '../catalog/view.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../../lib/sqlite.js';
-import {nextOffset} from '../../lib/paging.js';
+import {nextOffset} from '../../lib/words.js';
 import {isLocalDirectory} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';

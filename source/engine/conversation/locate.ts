@@ -2,7 +2,7 @@ import {adapterFor} from '../../adapters/index.js';
 import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
 import {rowsWithId} from '../catalog/list.js';
 import {unitOfRow, type CatalogRow} from '../catalog/scan.js';
-import {openCatalogView, type CatalogView} from '../catalog/sessions.js';
+import {openCatalogView, type CatalogView} from '../catalog/view.js';
 import {typedRootOf, type StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';

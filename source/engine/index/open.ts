@@ -9,7 +9,7 @@ import type {ScannedJournal} from '../journal/quarantine.js';
 import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import {createApplier} from './apply.js';
-import {readEventCount} from './events.js';
+import {readEventCount} from './store.js';
 import {clearIndexTables, createEventIndexes, dropEventIndexes, indexMigrations} from './schema.js';
 import {fingerprint, onlyGrew, statUnchanged, type Watermark} from './watermark.js';
 

@@ -2,9 +2,7 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {repairJournal} from '../journal/quarantine.js';
 import type {KbPaths} from '../kb/paths.js';
-import {countEdges} from './edges.js';
-import {readEventCount} from './events.js';
-import {countNodes} from './nodes.js';
+import {countEdges, countNodes, readEventCount} from './store.js';
 import {requireKnowledgeBase, withIndex} from './open.js';
 
 export const indexRebuildOutputSchema = z.object({

@@ -1,6 +1,5 @@
 import {terminalStatuses} from '../graph/kinds.js';
-import type {Moment} from '../graph/moment.js';
-import {liveEdgeCondition} from './edges.js';
+import {liveEdgeCondition, type Moment} from './store.js';
 import type {Database} from '../../lib/sqlite.js';
 
 export type TaskRecord = {

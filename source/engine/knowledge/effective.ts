@@ -1,10 +1,8 @@
 import {canonicalEdgeKind} from '../graph/kinds.js';
-import {eventId, canonicalJson} from '../journal/canonical.js';
+import {canonicalJson, eventId} from '../journal/canonical.js';
 import type {EventDraft} from '../journal/append.js';
 import type {Database} from '../../lib/sqlite.js';
-import {openEdges} from '../index/edges.js';
-import {eventRecorded} from '../index/events.js';
-import {nodePayload} from '../index/nodes.js';
+import {eventRecorded, nodePayload, openEdges} from '../index/store.js';
 
 /**
  * Content addressing makes identical events converge, so replay applies an id once. That is

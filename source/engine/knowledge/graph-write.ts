@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {canonicalEdgeKind} from '../graph/kinds.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
-import {nodeKind} from '../index/nodes.js';
+import {nodeKind} from '../index/store.js';
 import {eventId} from '../journal/canonical.js';
 import type {EventDraft} from '../journal/append.js';
 import type {KbPaths} from '../kb/paths.js';

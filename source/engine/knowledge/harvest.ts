@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
 import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
 import type {EventDraft} from '../journal/append.js';
-import {nodeSourceSha256} from '../index/nodes.js';
+import {nodeSourceSha256} from '../index/store.js';
 import type {KbPaths} from '../kb/paths.js';
 import {findSecrets, maskSecrets, maskValue} from '../search/secrets.js';
 import type {Database} from '../../lib/sqlite.js';

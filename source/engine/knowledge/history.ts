@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type {Database} from '../../lib/sqlite.js';
-import {eventsAbout} from '../index/events.js';
+import {eventsAbout} from '../index/store.js';
 
 export const historyEntrySchema = z.object({
 	line: z.number(),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError, type ExitCode} from '../../lib/errors.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
-import {nodeKind} from '../index/nodes.js';
+import {nodeKind} from '../index/store.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import type {Database} from '../../lib/sqlite.js';

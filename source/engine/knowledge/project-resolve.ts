@@ -1,6 +1,6 @@
 import {EngiError} from '../../lib/errors.js';
 import type {Database} from '../../lib/sqlite.js';
-import {nodesOfKind} from '../index/nodes.js';
+import {nodesOfKind} from '../index/store.js';
 
 export type ProjectRef = {readonly id: string; readonly label: string | null; readonly path: string | null};
 

@@ -1,14 +1,12 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
-import {edgesTouching} from '../index/edges.js';
-import {getNode} from '../index/nodes.js';
-import {nextOffset} from '../../lib/paging.js';
+import {edgesTouching, getNode, momentOf, type Moment} from '../index/store.js';
+import {nextOffset} from '../../lib/words.js';
 import type {Database} from '../../lib/sqlite.js';
 import {withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {historyEntrySchema, nodeHistory} from './history.js';
-import {momentOf, type Moment} from '../graph/moment.js';
 import {listProjects, resolveProject} from './project-resolve.js';
 import {pageTasks, type TaskRecord} from '../index/tasks.js';
 

@@ -1,12 +1,11 @@
 import type {Deps} from '../deps.js';
 import type {ExitCode} from '../../lib/errors.js';
-import {edgesTouching} from '../index/edges.js';
+import {edgesTouching, getNode, momentOf, type Moment} from '../index/store.js';
 import {matchNodes} from '../index/node-text.js';
-import {getNode} from '../index/nodes.js';
 import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
 import {sha256Hex} from '../../lib/hash.js';
-import {nextOffset} from '../../lib/paging.js';
+import {nextOffset} from '../../lib/words.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import type {KbPaths} from '../kb/paths.js';
 import {planQuery} from '../search/query-plan.js';
@@ -14,7 +13,6 @@ import {vocabularyOf} from '../../lib/sqlite.js';
 import {isLocation} from '../graph/kinds.js';
 import {nodeHistory} from './history.js';
 import {scanLocalFiles} from './local-scan.js';
-import {momentOf, type Moment} from '../graph/moment.js';
 import type {Hit, QueryOutput} from './query-schema.js';
 
 /** Matches a page shows unless told otherwise, and the most it shows (a larger --limit is lowered, and the answer says `truncated`). */

@@ -1,13 +1,10 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {countLiveEdges} from '../index/edges.js';
-import {readEventCount} from '../index/events.js';
-import {countNodes} from '../index/nodes.js';
+import {countLiveEdges, countNodes, momentOf, readEventCount} from '../index/store.js';
 import {withIndex} from '../index/open.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import {countedLines} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
-import {momentOf} from '../graph/moment.js';
 
 export const indexStateSchema = z.object({
 	refresh: z.enum(['fresh', 'applied', 'rebuilt']),

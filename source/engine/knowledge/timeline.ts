@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {eventsPage} from '../index/events.js';
+import {eventsPage} from '../index/store.js';
 import {withIndex} from '../index/open.js';
-import {nextOffset} from '../../lib/paging.js';
+import {nextOffset} from '../../lib/words.js';
 import type {KbPaths} from '../kb/paths.js';
 
 export const timelineOutputSchema = z.object({

@@ -8,7 +8,7 @@ import {useList} from '../hooks/use-list.js';
 import {useListState} from '../hooks/use-list-state.js';
 import {draftOf, formReducer, initialForm, type FormState} from './form-state.js';
 import {CheckpointFormView, CheckpointsView} from './view.js';
-import {plural} from '../../lib/plural.js';
+import {plural} from '../../lib/words.js';
 
 export type FormRequest = {readonly session: string; readonly source: string} | null;
 

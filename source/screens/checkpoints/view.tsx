@@ -3,7 +3,7 @@ import type {Checkpoint} from '../../engine/continuity/checkpoint-schema.js';
 import {VirtualList} from '../components/virtual-list.js';
 import type {ListState} from '../hooks/use-list-state.js';
 import {basename} from 'node:path';
-import {plural} from '../../lib/plural.js';
+import {plural} from '../../lib/words.js';
 import {visible} from '../../output/text.js';
 import {ageOf, editable, fit, fitParts, theme} from '../theme.js';
 import {formFields, type FormState} from './form-state.js';

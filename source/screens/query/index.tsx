@@ -6,7 +6,7 @@ import {commandFor, typedText} from '../keys.js';
 import {EmptyState, ErrorState} from '../components/states.js';
 import {noKnowledgeBase} from '../project/index.js';
 import {QueryView} from './view.js';
-import {plural} from '../../lib/plural.js';
+import {plural} from '../../lib/words.js';
 
 export type QueryProps = {readonly client: EngineClient; readonly active: boolean; readonly width: number; readonly height: number; readonly initial?: string; readonly onCapture: (capturing: boolean) => void; readonly onCounts: (counts: string) => void};
 

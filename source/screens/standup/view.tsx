@@ -4,7 +4,7 @@ import type {Candidate} from '../../engine/continuity/unfinished.js';
 import {VirtualList} from '../components/virtual-list.js';
 import type {ListState} from '../hooks/use-list-state.js';
 import {ageOf, fit, theme} from '../theme.js';
-import {plural} from '../../lib/plural.js';
+import {plural} from '../../lib/words.js';
 
 export type StandupRow =
 	| {readonly kind: 'heading'; readonly key: string; readonly text: string}
