@@ -19,7 +19,7 @@ import {fixedNow, screenWorld} from '../helpers/screens.js';
 
 const size = {columns: 80, rows: 24};
 
-test('triage: navigate, filter as you type, open a pickup and leave with its commands', {timeout: 60_000}, async t => {
+test('unfinished: navigate, filter as you type, open a pickup and leave with its commands', {timeout: 60_000}, async t => {
 	const world = await screenWorld(t);
 	const decisions: TuiResult[] = [];
 	const app = render(<App client={world.client} initialScreen="unfinished" now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
@@ -56,7 +56,7 @@ test('triage: navigate, filter as you type, open a pickup and leave with its com
 	assert.equal(decision.kind === 'pickup' && decision.pickup.native_resume_command, 'codex resume 0195a1c2-0a00-7a00-8a00-00000000000a');
 });
 
-test('triage: record a checkpoint through the form, and mark a session completed after a confirm', {timeout: 60_000}, async t => {
+test('unfinished: record a checkpoint through the form, and mark a session completed after a confirm', {timeout: 60_000}, async t => {
 	const world = await screenWorld(t);
 	const app = render(<App client={world.client} initialScreen="unfinished" now={fixedNow} size={size} />);
 	t.after(() => app.unmount());

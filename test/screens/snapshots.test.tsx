@@ -56,6 +56,7 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	let state = initialUnfinished(body - 2);
 	const all = visibleCandidates(unfinished.candidates, state, null);
 	state = unfinishedReducer(state, {type: 'list', action: {type: 'move', by: 2, count: all.length}});
+	// The Unfinished screen's golden frames keep the names they had as the triage screen.
 	frame('triage', (
 		<Frame screen="unfinished" width={width} height={height} counts={`${unfinished.total} unfinished`} hints={hintsFor('unfinished', width)}>
 			<UnfinishedView rows={all} total={unfinished.total} state={state} width={width} now={fixedNow} />
