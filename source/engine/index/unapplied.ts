@@ -1,7 +1,7 @@
 import {statSync} from 'node:fs';
 import {scanJournal} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {readWatermark} from './open.js';
 import {onlyGrew, statUnchanged} from './watermark.js';
 
