@@ -25,7 +25,7 @@ test('a journal that is a symlink is refused, never copied into quarantine or re
 	]) {
 		const result = kb.run([...args, '--format', 'json']);
 		assert.equal(result.code, 1, `engi ${args.join(' ')}: ${result.stdout}`);
-		assert.equal(result.error().code, 'journal_not_a_file', `engi ${args.join(' ')}`);
+		assert.equal(result.error().code, 'journal_symlink', `engi ${args.join(' ')}`);
 		assert.ok(!result.stderr.includes('"torn"'), 'the message names the path, not its content');
 	}
 

@@ -269,7 +269,7 @@ test('a checkpoint recorded on one screen refreshes every screen it changes, wit
 	await press(app.stdin, app.lastFrame, '2', text => text.includes('22 of 22'));
 	await press(app.stdin, app.lastFrame, 'd', text => text.includes('y / n'));
 	await press(app.stdin, app.lastFrame, 'y', text => text.includes('21 of 21'));
-	frame = await press(app.stdin, app.lastFrame, '1', text => text.includes('21 unfinished'));
+	frame = await press(app.stdin, app.lastFrame, '1', text => text.includes('since 2026-11-01 · 21 unfinished'));
 	assert.match(frame, /checkpoints: 0 active, 0 blocked/, 'the completed session left the stand-up too');
 });
 

@@ -46,8 +46,8 @@ export function requireKnowledgeBase(paths: KbPaths): void {
 	// A repair renames a rewrite over the journal's path: through a symlink that would replace the
 	// link with a copy and leave its target behind, so the journal must be the file itself.
 	const journal = lstatSync(paths.journal, {throwIfNoEntry: false});
-	if (journal !== undefined && !journal.isFile()) {
-		throw new EngiError('journal_not_a_file', `${paths.journal} is ${journal.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; engi reads and writes only a journal that is a plain file`, {
+	if (journal?.isSymbolicLink()) {
+		throw new EngiError('journal_symlink', `${paths.journal} is a symbolic link; engi reads and writes only a journal that is a plain file`, {
 			hint: 'put the journal file itself at that path (move the link\'s target there), then run the command again',
 		});
 	}
