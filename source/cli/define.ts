@@ -16,6 +16,8 @@ export type FlagSpec = {
 export type PositionalSpec = {
 	readonly name: string;
 	readonly required?: boolean;
+	/** The last positional only: takes every remaining argument, as a list. */
+	readonly variadic?: boolean;
 	readonly description: string;
 };
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
-import {checkpointStatuses, type Checkpoint} from '../engine/sessions/checkpoint-schema.js';
+import {recordedStatuses, type Checkpoint} from '../engine/sessions/checkpoint-schema.js';
 import {
 	checkpointListOutputSchema,
 	checkpointRecordOutputSchema,
@@ -44,7 +44,7 @@ export const checkpointRecord = defineCommand({
 		session: {type: 'string', placeholder: '<id>', description: 'the session (default: the one unfinished session of this project)'},
 		source: {type: 'string', placeholder: '<tool>', description: 'the session\'s tool (default: from the catalog)'},
 		project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to write: an existing directory inside a project (default: the session\'s own; needed when that is not on this machine)'},
-		status: {type: 'string', placeholder: '<status>', description: `one of ${checkpointStatuses.join(', ')} (default: inherited, else active)`},
+		status: {type: 'string', placeholder: '<status>', description: `one of ${recordedStatuses.join(', ')} (default: inherited, else active)`},
 		objective: {type: 'string', placeholder: '<text>', description: 'what the session is for (required for its first checkpoint)'},
 		completed: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'work done (comma-separated or repeated)'},
 		evidence: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'current evidence: files, commits, test runs'},
@@ -57,7 +57,7 @@ export const checkpointRecord = defineCommand({
 		session: z.optional(textFlag()),
 		source: z.optional(textFlag()),
 		project: z.optional(textFlag()),
-		status: z.optional(choiceFlag(checkpointStatuses)),
+		status: z.optional(choiceFlag(recordedStatuses)),
 		objective: z.optional(textFlag()),
 		completed: z.optional(listFlag()),
 		evidence: z.optional(listFlag()),

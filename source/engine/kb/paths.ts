@@ -65,6 +65,8 @@ export function kbPaths(root: string) {
 		localConfig: join(engi, 'config.json'),
 		inbox: join(root, '00-inbox'),
 		harvest: join(root, '00-inbox', 'harvest'),
+		/** Candidate notes harvested from agent sessions, waiting for review (engi candidates). */
+		candidates: join(root, '00-inbox', 'candidates'),
 		raw: join(root, '01-raw'),
 		wiki: join(root, '02-wiki'),
 		artifacts: join(root, '03-output', 'artifacts'),

@@ -185,9 +185,14 @@ export function findSecrets(text: string): SecretFinding[] {
 
 /** Replaces every secret-shaped span with `[redacted:<pattern>]`; text without any comes back as it was, cheaply. */
 export function maskSecrets(text: string): string {
+	return maskSecretsReporting(text).text;
+}
+
+/** maskSecrets, also naming the pattern of each span it masked (never the span), for reports. */
+export function maskSecretsReporting(text: string): {text: string; patterns: string[]} {
 	const findings = findSecrets(text);
 	if (findings.length === 0) {
-		return text;
+		return {text, patterns: []};
 	}
 
 	let masked = '';
@@ -197,7 +202,7 @@ export function maskSecrets(text: string): string {
 		at = finding.index + finding.length;
 	}
 
-	return masked + text.slice(at);
+	return {text: masked + text.slice(at), patterns: findings.map(finding => finding.pattern)};
 }
 
 /**
@@ -227,24 +232,36 @@ export function maskedHead(text: string, length: number): string {
  * cut (a secret straddling it goes whole). `oneLine` folds runs of whitespace after masking.
  */
 export function clipMasked(text: string, limit: number, options: {oneLine?: boolean} = {}): {text: string; truncated: boolean} {
+	const clipped = clipMaskedReporting(text, limit, options);
+	return {text: clipped.text, truncated: clipped.truncated};
+}
+
+/** clipMasked, also naming the pattern of each span it masked in what it read (never the span). */
+export function clipMaskedReporting(text: string, limit: number, options: {oneLine?: boolean} = {}): {text: string; truncated: boolean; patterns: string[]} {
 	const windowed = text.length > limit + secretReach;
-	let masked = maskedHead(text, limit);
+	const head = maskSecretsReporting(windowed ? text.slice(0, limit + secretReach) : text);
+	let masked = head.text;
 	if (options.oneLine) {
 		masked = masked.replaceAll(/\s+/g, ' ').trim();
 	}
 
-	return masked.length <= limit && !windowed ? {text: masked, truncated: false} : {text: masked.slice(0, limit - 1) + '…', truncated: true};
+	return masked.length <= limit && !windowed ? {text: masked, truncated: false, patterns: head.patterns} : {text: masked.slice(0, limit - 1) + '…', truncated: true, patterns: head.patterns};
 }
 
 /** The masked end of a possibly huge text; a PEM block that begins before the window is masked from its armour. */
 export function maskedTail(text: string, length: number): string {
+	return maskedTailReporting(text, length).text;
+}
+
+/** maskedTail, also naming the pattern of each span it masked (never the span). */
+export function maskedTailReporting(text: string, length: number): {text: string; patterns: string[]} {
 	let start = Math.max(0, text.length - length - secretReach);
 	const armour = start > 0 ? text.lastIndexOf('-----BEGIN', start) : -1;
 	if (armour !== -1) {
 		start = armour;
 	}
 
-	return maskSecrets(start > 0 ? text.slice(start) : text);
+	return maskSecretsReporting(start > 0 ? text.slice(start) : text);
 }
 
 /**
