@@ -50,6 +50,9 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		['pickup', '11111111-1111-4111-8111-111111111111'],
 		['standup'],
 		['checkpoint', 'list'],
+		['candidates', 'harvest', '--all-projects', '--since', '2020-01-01', '--consent'],
+		['candidates', 'list'],
+		['candidates', 'evidence', 'claude-11111111-1111-4111-8111-111111111111'],
 	];
 	for (const args of commands) {
 		const traceFile = join(tempDir(t), 'trace.txt');
