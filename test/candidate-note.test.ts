@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {parse as parseYaml} from 'yaml';
-import {harvestedNote, needsYaml, parseNote, renderNote, type CandidateNote} from '../source/engine/candidates/note.js';
+import {harvestedNote, needsYamlParser, parseNote, readNoteKey, renderNote, type CandidateNote} from '../source/engine/candidates/note.js';
 import {noteStem} from '../source/engine/candidates/queue.js';
 
 /** Strings that trip naive YAML: markers, quotes, escapes, control and line-separator characters, non-BMP text. */
@@ -38,12 +38,13 @@ test('a note\'s frontmatter reads back the same through engi\'s own reader and t
 	for (const text of tricky) {
 		const written = note(text);
 		const rendered = renderNote(written, 'my own notes');
-		assert.equal(needsYaml(rendered), false, JSON.stringify(text));
 		const read = parseNote(rendered);
+		assert.equal(needsYamlParser(read), false, JSON.stringify(text));
 		assert.ok('note' in read, `${JSON.stringify(text)}: ${JSON.stringify(read)}`);
 		const expected = JSON.parse(JSON.stringify(written)) as CandidateNote;
 		assert.deepEqual(read.note, expected, JSON.stringify(text));
 		assert.equal(read.reviewNotes, 'my own notes');
+		assert.deepEqual(readNoteKey(rendered), {source: 'claude', native_id: written.native_id, source_sha256: written.source_sha256, source_bytes: 1234, source_fingerprint: '1234:1:2'}, 'the cursor reads the key without a parser');
 		const yaml = parseYaml(rendered.split('\n---\n')[0]!.slice('---\n'.length)) as CandidateNote;
 		assert.deepEqual(yaml, expected, `${JSON.stringify(text)}: YAML reads another value`);
 	}

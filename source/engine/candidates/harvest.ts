@@ -16,7 +16,7 @@ import {lazySchema} from '../util/lazy-schema.js';
 import {requireConsent} from './consent.js';
 import {harvestedNote, renderNote} from './note.js';
 import {createNote} from './note-store.js';
-import {noteOf, noteStem, readQueue, type Queue} from './queue.js';
+import {noteStem, readNoteKeys} from './queue.js';
 import {redactionSchema} from './redactor.js';
 import {commandCountsSchema, readSessionFacts} from './session-facts.js';
 
@@ -64,14 +64,17 @@ const activeWindowMs = 2 * 60 * 1000;
 
 type KnownNote = {readonly ref: string; readonly sha256: string; readonly bytes: number; readonly fingerprint: string};
 
-/** The harvest's cursor: for each session, the notes it already has (readable or not), from the notes alone. */
-function notesBySession(queue: Queue): Map<string, KnownNote[]> {
+/**
+ * The harvest's cursor: for each session, the notes it already has and the transcript state each
+ * was made from, from the notes alone. A note that does not say (unreadable) is a note of the
+ * session its file name names, matching no state: the session is harvested again beside it.
+ */
+function notesBySession(notes: Awaited<ReturnType<typeof readNoteKeys>>['notes']): Map<string, KnownNote[]> {
 	const bySession = new Map<string, KnownNote[]>();
-	for (const entry of queue.entries) {
-		const note = noteOf(entry);
-		const key = `${note?.source ?? entry.named.source}\u0000${note?.native_id ?? entry.named.nativeId}`;
-		const known = note ? {ref: entry.ref, sha256: note.source_sha256, bytes: note.source_bytes, fingerprint: note.source_fingerprint} : {ref: entry.ref, sha256: '', bytes: -1, fingerprint: ''};
-		bySession.set(key, [...(bySession.get(key) ?? []), known]);
+	for (const {ref, named, key} of notes) {
+		const session = `${key?.source ?? named.source}\u0000${key?.native_id ?? named.nativeId}`;
+		const known = key ? {ref, sha256: key.source_sha256, bytes: key.source_bytes, fingerprint: key.source_fingerprint} : {ref, sha256: '', bytes: -1, fingerprint: ''};
+		bySession.set(session, [...(bySession.get(session) ?? []), known]);
 	}
 
 	return bySession;
@@ -125,9 +128,9 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 	requireKnowledgeBase(paths);
 	const now = deps.now();
 	const consent = requireConsent(paths, input.consent, now);
-	const queue = await readQueue(paths.candidates);
-	const known = notesBySession(queue);
-	const taken = new Set(queue.entries.map(entry => entry.ref));
+	const queue = await readNoteKeys(paths.candidates);
+	const known = notesBySession(queue.notes);
+	const taken = new Set(queue.notes.map(note => note.ref));
 	const explicit = input.ids.length > 0;
 	const view = openCatalogView({...input, since: explicit ? undefined : (input.since ?? defaultSince(now)), allProjects: explicit || input.allProjects, includeSubagents: explicit}, deps);
 	const output: HarvestOutput = {

@@ -134,10 +134,11 @@ function readOwnLines(lines: readonly string[]): Record<string, unknown> | undef
 	return data;
 }
 
-/** True when the frontmatter is not engi's own line format, so reading it needs the YAML parser. */
-export function needsYaml(text: string): boolean {
-	const split = splitFrontmatter(text);
-	return split !== undefined && readOwnLines(split.yaml.split('\n')) === undefined;
+const needsParser = 'the frontmatter needs the YAML parser';
+
+/** True when a note read without the YAML parser needs it: its frontmatter is not engi's own line format. */
+export function needsYamlParser(parsed: ParsedNote): boolean {
+	return 'problem' in parsed && parsed.problem.message === needsParser;
 }
 
 /**
@@ -153,7 +154,7 @@ export function parseNote(text: string, yaml?: YamlParse): ParsedNote {
 	let data = readOwnLines(split.yaml.split('\n'));
 	if (data === undefined) {
 		if (!yaml) {
-			return {problem: {line: null, message: 'the frontmatter needs the YAML parser'}};
+			return {problem: {line: null, message: needsParser}};
 		}
 
 		try {
@@ -174,6 +175,64 @@ export function parseNote(text: string, yaml?: YamlParse): ParsedNote {
 
 	const heading = split.body.split('\n').findIndex(line => line === reviewHeading);
 	return {note: parsed.data, reviewNotes: heading === -1 ? '' : split.body.split('\n').slice(heading + 1).join('\n').trim()};
+}
+
+/** What a harvest's cursor needs of a note: the session it is of and the transcript state it was made from. */
+export const noteKeySchema = lazySchema(() => z.object({
+	source: z.enum(sourceIds),
+	native_id: z.string().check(z.minLength(1)),
+	source_sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+	source_bytes: z.number(),
+	source_fingerprint: z.string(),
+}));
+
+export type NoteKey = z.infer<typeof noteKeySchema>;
+
+const keyLines = Object.keys(noteKeySchema.shape).map(key => [key, `\n${key}: `] as const);
+
+/**
+ * A note's idempotence key, read from its own frontmatter lines alone (a queue of thousands is
+ * read this way on every harvest), or with the YAML parser for a reformatted note; undefined when
+ * the note does not say it, and `needs_yaml` when it takes a parser the caller has not loaded.
+ */
+export function readNoteKey(text: string, yaml?: YamlParse): NoteKey | undefined | 'needs_yaml' {
+	const end = text.indexOf('\n---', 3);
+	const head = text.startsWith('---\n') && end !== -1 ? text.slice(3, end) : undefined;
+	if (head === undefined) {
+		return undefined;
+	}
+
+	const data: Record<string, unknown> = {};
+	let own = true;
+	for (const [key, marker] of keyLines) {
+		const at = head.indexOf(marker);
+		const lineEnd = at === -1 ? -1 : head.indexOf('\n', at + 1);
+		try {
+			data[key] = JSON.parse(head.slice(at + marker.length, lineEnd === -1 ? undefined : lineEnd));
+		} catch {
+			own = false;
+			break;
+		}
+	}
+
+	if (!own) {
+		if (!yaml) {
+			return 'needs_yaml';
+		}
+
+		const parsed = parseNote(text, yaml);
+		return 'note' in parsed ? parsed.note : noteKeySchema.safeParse(tryYaml(yaml, text)).data;
+	}
+
+	return noteKeySchema.safeParse(data).data;
+}
+
+function tryYaml(yaml: YamlParse, text: string): unknown {
+	try {
+		return yaml(splitFrontmatter(text)?.yaml ?? '');
+	} catch {
+		return undefined;
+	}
 }
 
 /** The yaml package's parser, loaded on demand (it costs ~100 ms to import). */

@@ -6,7 +6,7 @@ import {EngiError, systemErrorCode} from '../errors.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import {clipMasked} from '../search/secrets.js';
 import {commandCountsSchema} from './session-facts.js';
-import {candidateStatuses, loadYamlParser, needsYaml, parseNote, type CandidateNote, type ParsedNote} from './note.js';
+import {candidateStatuses, loadYamlParser, needsYamlParser, parseNote, readNoteKey, type CandidateNote, type NoteKey, type ParsedNote} from './note.js';
 
 /**
  * The review queue: every note in `00-inbox/candidates/`, read from the notes alone. A note that
@@ -48,21 +48,23 @@ function namedBy(ref: string): QueueEntry['named'] {
 
 export type Queue = {readonly entries: QueueEntry[]; readonly warnings: string[]};
 
-/** Every note, newest harvest first; the YAML parser is loaded only for notes a person reformatted. */
-export async function readQueue(folder: string): Promise<Queue> {
+type NoteFile = Omit<QueueEntry, 'parsed'>;
+
+/** Every note file of the folder, read; what cannot be read is a warning, never a silent gap. */
+function readNoteFiles(folder: string): {files: NoteFile[]; warnings: string[]} {
 	let listed: Dirent[];
 	try {
 		listed = readdirSync(folder, {withFileTypes: true});
 	} catch (error) {
 		if (systemErrorCode(error) === 'ENOENT') {
-			return {entries: [], warnings: []};
+			return {files: [], warnings: []};
 		}
 
 		throw new EngiError('candidates_unreadable', `cannot list ${folder} (${systemErrorCode(error) ?? 'error'})`, {hint: 'check the folder\'s permissions'});
 	}
 
 	const warnings: string[] = [];
-	const read: Array<Omit<QueueEntry, 'parsed'>> = [];
+	const files: NoteFile[] = [];
 	for (const entry of listed) {
 		// Temporary files of a write in progress start with a dot.
 		if (!entry.name.endsWith('.md') || entry.name.startsWith('.')) {
@@ -77,14 +79,24 @@ export async function readQueue(folder: string): Promise<Queue> {
 
 		const ref = entry.name.slice(0, -'.md'.length);
 		try {
-			read.push({ref, file, text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs, named: namedBy(ref)});
+			files.push({ref, file, text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs, named: namedBy(ref)});
 		} catch (error) {
 			warnings.push(`${file}: cannot be read (${systemErrorCode(error) ?? 'error'}); left out of the queue`);
 		}
 	}
 
-	const yaml = read.some(entry => needsYaml(entry.text)) ? await loadYamlParser() : undefined;
-	const entries = read.map(entry => ({...entry, parsed: parseNote(entry.text, yaml)}));
+	return {files, warnings};
+}
+
+/** Every note, newest harvest first; the YAML parser is loaded only for notes a person reformatted. */
+export async function readQueue(folder: string): Promise<Queue> {
+	const {files, warnings} = readNoteFiles(folder);
+	let entries: QueueEntry[] = files.map(file => ({...file, parsed: parseNote(file.text)}));
+	if (entries.some(entry => needsYamlParser(entry.parsed))) {
+		const yaml = await loadYamlParser();
+		entries = entries.map(entry => (needsYamlParser(entry.parsed) ? {...entry, parsed: parseNote(entry.text, yaml)} : entry));
+	}
+
 	// Newest harvest first; one harvest's notes newest session first; an unreadable note by its file's time.
 	const order = (entry: QueueEntry) => {
 		const note = noteOf(entry);
@@ -93,6 +105,18 @@ export async function readQueue(folder: string): Promise<Queue> {
 
 	entries.sort((a, b) => (order(a) < order(b) ? 1 : order(a) > order(b) ? -1 : a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
 	return {entries, warnings};
+}
+
+/** The harvest's cursor: each note's name and idempotence key (undefined when it does not say one). */
+export async function readNoteKeys(folder: string): Promise<{notes: Array<{ref: string; named: QueueEntry['named']; key: NoteKey | undefined}>; warnings: string[]}> {
+	const {files, warnings} = readNoteFiles(folder);
+	let keys = files.map(file => readNoteKey(file.text));
+	if (keys.includes('needs_yaml')) {
+		const yaml = await loadYamlParser();
+		keys = files.map((file, index) => (keys[index] === 'needs_yaml' ? readNoteKey(file.text, yaml) : keys[index]));
+	}
+
+	return {notes: files.map((file, index) => ({ref: file.ref, named: file.named, key: keys[index] as NoteKey | undefined})), warnings};
 }
 
 export function noteOf(entry: QueueEntry): CandidateNote | undefined {
