@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {parse as parseYaml} from 'yaml';
-import {harvestedNote, needsYamlParser, parseNote, readNoteKey, renderNote, type CandidateNote} from '../source/engine/candidates/note.js';
+import {harvestedNote, needsYamlParser, parseNote, readNoteSummary, renderNote, type CandidateNote} from '../source/engine/candidates/note.js';
 import {noteStem} from '../source/engine/candidates/queue.js';
 
 /** Strings that trip naive YAML: markers, quotes, escapes, control and line-separator characters, non-BMP text. */
@@ -44,7 +44,9 @@ test('a note\'s frontmatter reads back the same through engi\'s own reader and t
 		const expected = JSON.parse(JSON.stringify(written)) as CandidateNote;
 		assert.deepEqual(read.note, expected, JSON.stringify(text));
 		assert.equal(read.reviewNotes, 'my own notes');
-		assert.deepEqual(readNoteKey(rendered), {source: 'claude', native_id: written.native_id, source_sha256: written.source_sha256, source_bytes: 1234, source_fingerprint: '1234:1:2'}, 'the cursor reads the key without a parser');
+		const summary = {source: 'claude', native_id: written.native_id, status: 'pending', harvested_at: written.harvested_at, ended: written.ended, source_sha256: written.source_sha256, source_bytes: 1234, source_fingerprint: '1234:1:2'};
+		assert.deepEqual(readNoteSummary(rendered, {whole: true}), summary, 'the queue reads the summary without a parser');
+		assert.deepEqual(readNoteSummary(rendered.slice(0, 700), {whole: false}), summary, 'from the first lines alone');
 		const yaml = parseYaml(rendered.split('\n---\n')[0]!.slice('---\n'.length)) as CandidateNote;
 		assert.deepEqual(yaml, expected, `${JSON.stringify(text)}: YAML reads another value`);
 	}

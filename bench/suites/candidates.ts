@@ -28,7 +28,8 @@ export async function candidatesSuite(corpus: string, env: NodeJS.ProcessEnv): P
 	const rows: Row[] = [];
 	const home = tierHome(corpus, 'M');
 	await waitUntilSettled(home);
-	const tierEnv = homeEnv(env, home);
+	// VS Code's store is found through XDG_CONFIG_HOME, which homeEnv points at engi's own config.
+	const tierEnv = {...homeEnv(env, home), VSCODE_APPDATA: join(home, '.config')};
 	runOnce(['node', cli, 'sessions', '--all-projects', '--format', 'json'], tierEnv); // The catalog, warm.
 	const kb = join(corpus, 'candidates-kb');
 	rmSync(kb, {recursive: true, force: true});

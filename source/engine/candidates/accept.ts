@@ -1,15 +1,14 @@
 import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {requireKnowledgeBase} from '../index/open.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import type {Distillation} from './distillation.js';
 import {readEvidence} from './evidence.js';
 import {droppedClaimSchema, filterDistillation} from './filter.js';
 import {claimSchema, renderNote, type CandidateNote, type Claim} from './note.js';
 import {replaceNote} from './note-store.js';
-import {findEntry, pendingNote, readQueue, reviewNotesOf} from './queue.js';
+import {findEntry, pendingNote, reviewNotesOf} from './queue.js';
 import {createRedactor, redactionSchema} from './redactor.js';
 
 export const acceptOutputSchema = lazySchema(() => z.object({
@@ -39,7 +38,7 @@ const claimLimit = 1000;
  */
 export async function acceptDistillation(paths: KbPaths, input: {ref: string; maxTurns: number; distillation: Distillation}, deps: Deps): Promise<AcceptOutput> {
 	requireKnowledgeBase(paths);
-	const entry = findEntry(await readQueue(paths.candidates), input.ref);
+	const entry = await findEntry(paths.candidates, input.ref);
 	const note = pendingNote(entry);
 	const evidence = readEvidence(entry, {maxTurns: input.maxTurns}, deps);
 	const {kept, dropped} = filterDistillation(input.distillation, {total: evidence.total, served: new Map(evidence.turns.map(turn => [turn.n, turn]))});

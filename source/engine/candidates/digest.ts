@@ -21,10 +21,14 @@ export function digestKind(adapter: SourceAdapter, unit: DiscoveredUnit): Source
 	return adapter.format === 'document' && unit.key === unit.path && unit.paths.length === 1 ? 'file' : 'records';
 }
 
+/** One read buffer for every digest of a call: a harvest hashes thousands of files. */
+let readBuffer: Buffer | undefined;
+
 /** The sha256 and size of a whole file, read in pieces (a transcript may be gigabytes). */
 export function fileDigest(path: string): SourceDigest {
 	const hash = sha256();
-	const buffer = Buffer.allocUnsafe(1024 * 1024);
+	readBuffer ??= Buffer.allocUnsafe(1024 * 1024);
+	const buffer = readBuffer;
 	let bytes = 0;
 	const fd = openSync(path, 'r');
 	try {

@@ -1,15 +1,14 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
-import {requireKnowledgeBase} from '../index/open.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {clipMasked} from '../search/secrets.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import {runCommand} from '../util/subprocess.js';
 import {acceptDistillation, acceptOutputSchema} from './accept.js';
 import {parseDistillation} from './distillation.js';
 import {evidenceOutput, readEvidence, renderEvidenceText} from './evidence.js';
-import {findEntry, pendingNote, readQueue} from './queue.js';
+import {findEntry, pendingNote} from './queue.js';
 
 export const distillOutputSchema = lazySchema(() => z.object({
 	...acceptOutputSchema.shape,
@@ -31,7 +30,7 @@ export const maxDistillerOutput = 1024 * 1024;
  */
 export async function distillCandidate(paths: KbPaths, input: {ref: string; maxTurns: number; command: string; timeoutSeconds: number}, deps: Deps): Promise<DistillOutput> {
 	requireKnowledgeBase(paths);
-	const entry = findEntry(await readQueue(paths.candidates), input.ref);
+	const entry = await findEntry(paths.candidates, input.ref);
 	pendingNote(entry);
 	const evidence = evidenceOutput(paths, readEvidence(entry, {maxTurns: input.maxTurns}, deps), input.maxTurns);
 	const shown = clipMasked(input.command, 200, {oneLine: true}).text;

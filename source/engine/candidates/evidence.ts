@@ -4,15 +4,14 @@ import {walkRows} from '../conversation/rows.js';
 import {unitOfRow} from '../conversation/locate.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
-import {requireKnowledgeBase} from '../index/open.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import {fenceFor} from '../util/markdown.js';
 import {plural} from '../util/plural.js';
 import {digestKind, fileDigest, recordsDigester} from './digest.js';
 import {distillationJsonSchema, distillationRules} from './distillation.js';
 import type {CandidateNote} from './note.js';
-import {findEntry, noteOf, readQueue, type QueueEntry} from './queue.js';
+import {findEntry, noteOf, type QueueEntry} from './queue.js';
 import {createRedactor, type Redactor} from './redactor.js';
 import {toolStatuses} from './session-facts.js';
 import {openCandidateSource} from './source.js';
@@ -237,7 +236,7 @@ export const formatRanges = (ranges: ReadonlyArray<{from: number; to: number}>) 
 /** `engi candidates evidence`: a queued candidate's turns, numbered, masked and labelled untrusted. */
 export async function candidateEvidence(paths: KbPaths, input: {ref: string; maxTurns: number; turns?: readonly number[]}, deps: Deps): Promise<EvidenceOutput> {
 	requireKnowledgeBase(paths);
-	const entry = findEntry(await readQueue(paths.candidates), input.ref);
+	const entry = await findEntry(paths.candidates, input.ref);
 	return evidenceOutput(paths, readEvidence(entry, {maxTurns: input.maxTurns, ...(input.turns ? {only: new Set(input.turns)} : {})}, deps), input.maxTurns);
 }
 

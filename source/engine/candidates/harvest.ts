@@ -9,14 +9,13 @@ import {decodeRow} from '../catalog/store.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
-import {requireKnowledgeBase} from '../index/open.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {defaultSince} from '../sessions/unfinished.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import {requireConsent} from './consent.js';
 import {harvestedNote, renderNote} from './note.js';
 import {createNote} from './note-store.js';
-import {noteStem, readNoteKeys} from './queue.js';
+import {noteStem, readQueue, type Queue} from './queue.js';
 import {redactionSchema} from './redactor.js';
 import {commandCountsSchema, readSessionFacts} from './session-facts.js';
 
@@ -69,11 +68,11 @@ type KnownNote = {readonly ref: string; readonly sha256: string; readonly bytes:
  * was made from, from the notes alone. A note that does not say (unreadable) is a note of the
  * session its file name names, matching no state: the session is harvested again beside it.
  */
-function notesBySession(notes: Awaited<ReturnType<typeof readNoteKeys>>['notes']): Map<string, KnownNote[]> {
+function notesBySession(queue: Queue): Map<string, KnownNote[]> {
 	const bySession = new Map<string, KnownNote[]>();
-	for (const {ref, named, key} of notes) {
-		const session = `${key?.source ?? named.source}\u0000${key?.native_id ?? named.nativeId}`;
-		const known = key ? {ref, sha256: key.source_sha256, bytes: key.source_bytes, fingerprint: key.source_fingerprint} : {ref, sha256: '', bytes: -1, fingerprint: ''};
+	for (const {ref, named, summary} of queue.notes) {
+		const session = `${summary?.source ?? named.source}\u0000${summary?.native_id ?? named.nativeId}`;
+		const known = summary ? {ref, sha256: summary.source_sha256, bytes: summary.source_bytes, fingerprint: summary.source_fingerprint} : {ref, sha256: '', bytes: -1, fingerprint: ''};
 		bySession.set(session, [...(bySession.get(session) ?? []), known]);
 	}
 
@@ -104,11 +103,11 @@ function rowsByIds(view: CatalogView, ids: readonly string[]): CatalogRow[] {
 /** A session in scope, as much of it as deciding whether to read it takes. */
 type InScope = {readonly key: string; readonly source: string; readonly id: string; readonly modified: string | null; readonly mtimeMs: number; readonly fingerprint: string; readonly row?: CatalogRow};
 
-/** The sessions of the scope flags, with their fingerprints, read without decoding their wide columns. */
+/** The sessions of the scope flags, with their fingerprints, read from the catalog's indexes alone. */
 function rowsInScope(view: CatalogView): InScope[] {
 	const rows = listNarrowRows(view.db, view.filter);
-	const records = view.db.prepare('SELECT key, fingerprint FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(rows.map(row => row.key))) as Array<[string, string]>;
-	const prints = new Map(records);
+	const byRoot = view.db.prepare('SELECT key, fingerprint FROM units INDEXED BY units_root WHERE source = ? AND root = ?').raw();
+	const prints = new Map(view.filter.scope.flatMap(({source, root}) => byRoot.all(source, root) as Array<[string, string]>));
 	return rows.map(row => ({key: row.key, source: row.source, id: row.id ?? row.key, modified: row.modified, mtimeMs: row.mtime_ms, fingerprint: prints.get(row.key) ?? ''}));
 }
 
@@ -128,8 +127,8 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 	requireKnowledgeBase(paths);
 	const now = deps.now();
 	const consent = requireConsent(paths, input.consent, now);
-	const queue = await readNoteKeys(paths.candidates);
-	const known = notesBySession(queue.notes);
+	const queue = await readQueue(paths.candidates);
+	const known = notesBySession(queue);
 	const taken = new Set(queue.notes.map(note => note.ref));
 	const explicit = input.ids.length > 0;
 	const view = openCatalogView({...input, since: explicit ? undefined : (input.since ?? defaultSince(now)), allProjects: explicit || input.allProjects, includeSubagents: explicit}, deps);

@@ -26,44 +26,48 @@ export type CandidateStatus = (typeof candidateStatuses)[number];
 
 const promotedSchema = lazySchema(() => z.object({conversation: z.string(), outcome: z.string(), nodes: z.array(z.string()), checkpoints: z.string()}));
 
+/**
+ * The frontmatter, in the order it is written: what the queue reads of every note first (who,
+ * what state, when, the idempotence key), the short facts next, the long lists last.
+ */
 export const candidateNoteSchema = lazySchema(() => z.object({
 	schema: z.literal(noteSchemaName),
 	source: z.enum(sourceIds),
 	native_id: z.string().check(z.minLength(1)),
+	status: z.enum(candidateStatuses),
+	tier: z.enum(['harvest', 'distilled']),
+	harvested_at: z.string(),
+	started: z.nullable(z.string()),
+	ended: z.nullable(z.string()),
+	source_sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+	source_bytes: z.number(),
+	source_fingerprint: z.string(),
+	source_digest: z.enum(['file', 'records']),
 	source_path: z.string(),
 	source_root: z.string(),
 	source_key: z.optional(z.string()),
-	source_sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-	source_bytes: z.number(),
-	source_digest: z.enum(['file', 'records']),
-	source_fingerprint: z.string(),
 	project: z.nullable(z.string()),
-	started: z.nullable(z.string()),
-	ended: z.nullable(z.string()),
 	turns: z.number(),
 	skipped_lines: z.number(),
 	private_spans: z.number(),
-	first_request: z.nullable(firstRequestSchema),
-	files: z.array(fileFactSchema),
-	files_total: z.number(),
-	commands: z.array(commandFactSchema),
 	command_counts: commandCountsSchema,
-	tier: z.enum(['harvest', 'distilled']),
-	status: z.enum(candidateStatuses),
-	harvested_at: z.string(),
+	files_total: z.number(),
 	/** The distiller, once a distillation was accepted. */
 	model: z.nullable(z.string()),
 	distilled_at: z.nullable(z.string()),
 	/** The evidence window the distiller was served (`--max-turns`), so its citations can be shown again. */
 	max_turns: z.nullable(z.number()),
+	reviewed_at: z.nullable(z.string()),
+	/** What promotion wrote: the graph nodes and the checkpoint file. */
+	promoted: z.nullable(promotedSchema),
+	first_request: z.nullable(firstRequestSchema),
+	next: z.nullable(z.string()),
+	files: z.array(fileFactSchema),
+	commands: z.array(commandFactSchema),
 	verified: z.array(claimSchema),
 	failed: z.array(claimSchema),
 	blockers: z.array(claimSchema),
 	decided: z.array(claimSchema),
-	next: z.nullable(z.string()),
-	reviewed_at: z.nullable(z.string()),
-	/** What promotion wrote: the graph nodes and the checkpoint file. */
-	promoted: z.nullable(promotedSchema),
 }));
 
 export type CandidateNote = z.infer<typeof candidateNoteSchema>;
@@ -177,62 +181,96 @@ export function parseNote(text: string, yaml?: YamlParse): ParsedNote {
 	return {note: parsed.data, reviewNotes: heading === -1 ? '' : split.body.split('\n').slice(heading + 1).join('\n').trim()};
 }
 
-/** What a harvest's cursor needs of a note: the session it is of and the transcript state it was made from. */
-export const noteKeySchema = lazySchema(() => z.object({
-	source: z.enum(sourceIds),
-	native_id: z.string().check(z.minLength(1)),
-	source_sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-	source_bytes: z.number(),
-	source_fingerprint: z.string(),
-}));
-
-export type NoteKey = z.infer<typeof noteKeySchema>;
-
-const keyLines = Object.keys(noteKeySchema.shape).map(key => [key, `\n${key}: `] as const);
-
 /**
- * A note's idempotence key, read from its own frontmatter lines alone (a queue of thousands is
- * read this way on every harvest), or with the YAML parser for a reformatted note; undefined when
- * the note does not say it, and `needs_yaml` when it takes a parser the caller has not loaded.
+ * What the queue reads of every note: the session, its state and times, and the transcript state
+ * it was made from (the harvest's idempotence key). All of it is written at the top of a note.
  */
-export function readNoteKey(text: string, yaml?: YamlParse): NoteKey | undefined | 'needs_yaml' {
-	const end = text.indexOf('\n---', 3);
-	const head = text.startsWith('---\n') && end !== -1 ? text.slice(3, end) : undefined;
-	if (head === undefined) {
-		return undefined;
-	}
+export type NoteSummary = Pick<CandidateNote, 'source' | 'native_id' | 'status' | 'harvested_at' | 'ended' | 'source_sha256' | 'source_bytes' | 'source_fingerprint'>;
 
-	const data: Record<string, unknown> = {};
-	let own = true;
-	for (const [key, marker] of keyLines) {
-		const at = head.indexOf(marker);
-		const lineEnd = at === -1 ? -1 : head.indexOf('\n', at + 1);
-		try {
-			data[key] = JSON.parse(head.slice(at + marker.length, lineEnd === -1 ? undefined : lineEnd));
-		} catch {
-			own = false;
-			break;
-		}
-	}
+const summaryKeys: ReadonlySet<string> = new Set(['source', 'native_id', 'status', 'harvested_at', 'ended', 'source_sha256', 'source_bytes', 'source_fingerprint']);
 
-	if (!own) {
-		if (!yaml) {
-			return 'needs_yaml';
-		}
-
-		const parsed = parseNote(text, yaml);
-		return 'note' in parsed ? parsed.note : noteKeySchema.safeParse(tryYaml(yaml, text)).data;
-	}
-
-	return noteKeySchema.safeParse(data).data;
+/** The summary, when every field of it is there and of its type. */
+function summaryOf(data: Record<string, unknown>): NoteSummary | undefined {
+	const {source, native_id: nativeId, status, harvested_at: harvestedAt, ended, source_sha256: sha256, source_bytes: bytes, source_fingerprint: fingerprint} = data;
+	const valid =
+		typeof source === 'string' &&
+		(sourceIds as readonly string[]).includes(source) &&
+		typeof nativeId === 'string' &&
+		nativeId !== '' &&
+		typeof status === 'string' &&
+		(candidateStatuses as readonly string[]).includes(status) &&
+		typeof harvestedAt === 'string' &&
+		(ended === null || typeof ended === 'string') &&
+		typeof sha256 === 'string' &&
+		/^[0-9a-f]{64}$/.test(sha256) &&
+		typeof bytes === 'number' &&
+		typeof fingerprint === 'string';
+	return valid ? ({source, native_id: nativeId, status, harvested_at: harvestedAt, ended, source_sha256: sha256, source_bytes: bytes, source_fingerprint: fingerprint} as NoteSummary) : undefined;
 }
 
-function tryYaml(yaml: YamlParse, text: string): unknown {
-	try {
-		return yaml(splitFrontmatter(text)?.yaml ?? '');
-	} catch {
+/** Reads `key: <JSON>` lines from `from` on, at most `lines` of them, keeping the summary's keys; stops at anything else. */
+function summaryLines(text: string, from: number, lines: number, data: Record<string, unknown>): void {
+	let at = from;
+	for (let count = 0; count < lines && at < text.length; count++) {
+		const lineEnd = text.indexOf('\n', at);
+		const stop = lineEnd === -1 ? text.length : lineEnd;
+		const colon = text.indexOf(': ', at);
+		if (colon === -1 || colon > stop) {
+			return;
+		}
+
+		const key = text.slice(at, colon);
+		if (summaryKeys.has(key) && !(key in data)) {
+			try {
+				data[key] = JSON.parse(text.slice(colon + 2, stop));
+			} catch {}
+		}
+
+		at = stop + 1;
+	}
+}
+
+/**
+ * A note's summary, read from its own frontmatter lines alone (a queue of thousands is read this
+ * way on every call, without a YAML parser or a whole-note check), or with the YAML parser for a
+ * note a person reformatted. Undefined when the note does not say it; `needs_yaml` when it takes
+ * a parser the caller has not loaded, `needs_text` when `text` (the start of the note) ends
+ * before the summary does.
+ */
+export function readNoteSummary(text: string, options: {yaml?: YamlParse; whole: boolean}): NoteSummary | undefined | 'needs_yaml' | 'needs_text' {
+	if (!text.startsWith('---\n')) {
 		return undefined;
 	}
+
+	// engi writes the summary's lines first; a note whose keys were moved is searched for them.
+	const data: Record<string, unknown> = {};
+	summaryLines(text, 4, 16, data);
+	const end = text.indexOf('\n---', 3);
+	if (data['source_fingerprint'] === undefined) {
+		const head = end === -1 ? text : text.slice(0, end);
+		for (const key of summaryKeys) {
+			const at = head.indexOf(`\n${key}: `);
+			if (at !== -1) {
+				summaryLines(head, at + 1, 1, data);
+			}
+		}
+	}
+
+	const own = summaryOf(data);
+	if (own) {
+		return own;
+	}
+
+	if (end === -1 && !options.whole) {
+		return 'needs_text';
+	}
+
+	if (!options.yaml) {
+		return 'needs_yaml';
+	}
+
+	const parsed = parseNote(text, options.yaml);
+	return 'note' in parsed ? summaryOf(parsed.note) : undefined;
 }
 
 /** The yaml package's parser, loaded on demand (it costs ~100 ms to import). */

@@ -2,9 +2,8 @@ import {basename, relative} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
-import {requireKnowledgeBase} from '../index/open.js';
 import type {EventDraft} from '../journal/append.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {conversationNodeDraft, conversationNodeId} from '../knowledge/conversation-node.js';
 import {listProjects} from '../knowledge/project-resolve.js';
 import {writeEvents} from '../knowledge/write.js';
@@ -16,7 +15,7 @@ import {lazySchema} from '../util/lazy-schema.js';
 import type {Database} from '../util/sqlite.js';
 import {renderNote, type CandidateNote, type Claim} from './note.js';
 import {replaceNote} from './note-store.js';
-import {findEntry, pendingNote, readQueue, reviewNotesOf} from './queue.js';
+import {findEntry, pendingNote, reviewNotesOf} from './queue.js';
 
 export const promoteOutputSchema = lazySchema(() => z.object({
 	status: z.literal('promoted'),
@@ -150,7 +149,7 @@ function importedCheckpoint(note: CandidateNote, root: string, now: Date): Check
  */
 export async function promoteCandidate(paths: KbPaths, input: {ref: string; project?: string}, deps: Deps): Promise<PromoteOutput> {
 	requireKnowledgeBase(paths);
-	const entry = findEntry(await readQueue(paths.candidates), input.ref);
+	const entry = await findEntry(paths.candidates, input.ref);
 	const note = pendingNote(entry);
 	const root = checkpointWriteRoot(note.native_id, note.project, deps.cwd, input.project);
 	const notePath = relative(paths.root, entry.file);

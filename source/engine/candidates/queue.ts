@@ -1,4 +1,4 @@
-import {readdirSync, readFileSync, statSync, type Dirent} from 'node:fs';
+import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent} from 'node:fs';
 import {basename, join} from 'node:path';
 import * as z from 'zod/mini';
 import {isSourceId} from '../../adapters/types.js';
@@ -6,23 +6,29 @@ import {EngiError, systemErrorCode} from '../errors.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import {clipMasked} from '../search/secrets.js';
 import {commandCountsSchema} from './session-facts.js';
-import {candidateStatuses, loadYamlParser, needsYamlParser, parseNote, readNoteKey, type CandidateNote, type NoteKey, type ParsedNote} from './note.js';
+import {candidateStatuses, loadYamlParser, needsYamlParser, parseNote, readNoteSummary, type CandidateNote, type NoteSummary, type ParsedNote} from './note.js';
 
 /**
- * The review queue: every note in `00-inbox/candidates/`, read from the notes alone. A note that
- * no longer parses stays in the queue, flagged unreadable, under the session its file name
- * names; it never silently drops out.
+ * The review queue: every note in `00-inbox/candidates/`, read from the notes alone. Every call
+ * reads the start of each note for its summary (see readNoteSummary) and the whole of only the
+ * notes it shows or changes. A note that no longer parses stays in the queue, flagged
+ * unreadable, under the session its file name names; it never silently drops out.
  */
-export type QueueEntry = {
+export type Named = {readonly source: string | null; readonly nativeId: string; readonly suffix: string | null};
+
+/** A note as the queue lists it. */
+export type QueuedNote = {
 	/** The note's file name without `.md`: what every candidates command takes as <ref>. */
 	readonly ref: string;
 	readonly file: string;
-	readonly text: string;
-	readonly mtimeMs: number;
-	readonly parsed: ParsedNote;
 	/** What the file name says: the source, the native id, and the hash suffix of a sibling. */
-	readonly named: {readonly source: string | null; readonly nativeId: string; readonly suffix: string | null};
+	readonly named: Named;
+	/** Undefined when the note does not say it (unreadable). */
+	readonly summary: NoteSummary | undefined;
 };
+
+/** A note read whole. */
+export type QueueEntry = QueuedNote & {readonly text: string; readonly parsed: ParsedNote};
 
 /** Separates a sibling's hash suffix: never a character of a session id (see listableSessionId). */
 const siblingMark = '+';
@@ -33,7 +39,7 @@ export function noteStem(source: string, nativeId: string, suffix?: string): str
 	return `${source}-${id}${suffix === undefined ? '' : `${siblingMark}${suffix}`}`;
 }
 
-function namedBy(ref: string): QueueEntry['named'] {
+function namedBy(ref: string): Named {
 	const dash = ref.indexOf('-');
 	const source = dash > 0 && isSourceId(ref.slice(0, dash)) ? ref.slice(0, dash) : null;
 	const rest = source === null ? ref : ref.slice(dash + 1);
@@ -46,25 +52,54 @@ function namedBy(ref: string): QueueEntry['named'] {
 	return {source, nativeId, suffix: mark === -1 ? null : rest.slice(mark + 1)};
 }
 
-export type Queue = {readonly entries: QueueEntry[]; readonly warnings: string[]};
+export type Queue = {readonly notes: QueuedNote[]; readonly warnings: string[]};
 
-type NoteFile = Omit<QueueEntry, 'parsed'>;
+/** How much of a note the summary is read from; engi writes the summary in its first lines. */
+const headBytes = 1024;
+let headBuffer: Buffer | undefined;
 
-/** Every note file of the folder, read; what cannot be read is a warning, never a silent gap. */
-function readNoteFiles(folder: string): {files: NoteFile[]; warnings: string[]} {
+/** The start of a file (all of it when short), read with one call. */
+function readHead(file: string): {text: string; whole: boolean} {
+	const fd = openSync(file, 'r');
+	try {
+		headBuffer ??= Buffer.allocUnsafe(headBytes);
+		const buffer = headBuffer;
+		const read = readSync(fd, buffer, 0, headBytes, 0);
+		// A cut inside a multi-byte character decodes to a replacement mark in the last line only.
+		return {text: buffer.toString('utf8', 0, read), whole: read < headBytes};
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** A file's mtime as ISO text, for ordering a note that does not say when it was harvested. */
+function mtimeOf(file: string): string {
+	try {
+		return statSync(file).mtime.toISOString();
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Every note of the folder with its summary, newest harvest first (one harvest's notes newest
+ * session first; an unreadable note by its file's time). What cannot be read is a warning, never
+ * a silent gap; the YAML parser is loaded only for notes a person reformatted.
+ */
+export async function readQueue(folder: string): Promise<Queue> {
 	let listed: Dirent[];
 	try {
 		listed = readdirSync(folder, {withFileTypes: true});
 	} catch (error) {
 		if (systemErrorCode(error) === 'ENOENT') {
-			return {files: [], warnings: []};
+			return {notes: [], warnings: []};
 		}
 
 		throw new EngiError('candidates_unreadable', `cannot list ${folder} (${systemErrorCode(error) ?? 'error'})`, {hint: 'check the folder\'s permissions'});
 	}
 
 	const warnings: string[] = [];
-	const files: NoteFile[] = [];
+	const read: Array<{ref: string; file: string; summary: ReturnType<typeof readNoteSummary>}> = [];
 	for (const entry of listed) {
 		// Temporary files of a write in progress start with a dot.
 		if (!entry.name.endsWith('.md') || entry.name.startsWith('.')) {
@@ -77,46 +112,47 @@ function readNoteFiles(folder: string): {files: NoteFile[]; warnings: string[]} 
 			continue;
 		}
 
-		const ref = entry.name.slice(0, -'.md'.length);
 		try {
-			files.push({ref, file, text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs, named: namedBy(ref)});
+			const head = readHead(file);
+			let summary = readNoteSummary(head.text, {whole: head.whole});
+			if (summary === 'needs_text') {
+				summary = readNoteSummary(readFileSync(file, 'utf8'), {whole: true});
+			}
+
+			read.push({ref: entry.name.slice(0, -'.md'.length), file, summary});
 		} catch (error) {
 			warnings.push(`${file}: cannot be read (${systemErrorCode(error) ?? 'error'}); left out of the queue`);
 		}
 	}
 
-	return {files, warnings};
-}
-
-/** Every note, newest harvest first; the YAML parser is loaded only for notes a person reformatted. */
-export async function readQueue(folder: string): Promise<Queue> {
-	const {files, warnings} = readNoteFiles(folder);
-	let entries: QueueEntry[] = files.map(file => ({...file, parsed: parseNote(file.text)}));
-	if (entries.some(entry => needsYamlParser(entry.parsed))) {
+	if (read.some(note => note.summary === 'needs_yaml')) {
 		const yaml = await loadYamlParser();
-		entries = entries.map(entry => (needsYamlParser(entry.parsed) ? {...entry, parsed: parseNote(entry.text, yaml)} : entry));
+		for (const note of read.filter(candidate => candidate.summary === 'needs_yaml')) {
+			note.summary = readNoteSummary(readFileSync(note.file, 'utf8'), {yaml, whole: true});
+		}
 	}
 
-	// Newest harvest first; one harvest's notes newest session first; an unreadable note by its file's time.
-	const order = (entry: QueueEntry) => {
-		const note = noteOf(entry);
-		return note ? `${note.harvested_at}\u0000${note.ended ?? ''}` : new Date(entry.mtimeMs).toISOString();
-	};
-
-	entries.sort((a, b) => (order(a) < order(b) ? 1 : order(a) > order(b) ? -1 : a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
-	return {entries, warnings};
+	const notes = read.map(({ref, file, summary}) => ({ref, file, named: namedBy(ref), summary: typeof summary === 'object' ? summary : undefined}));
+	const order = new Map(notes.map(note => [note, note.summary ? `${note.summary.harvested_at}\u0000${note.summary.ended ?? ''}` : mtimeOf(note.file)]));
+	notes.sort((a, b) => (order.get(a)! < order.get(b)! ? 1 : order.get(a)! > order.get(b)! ? -1 : a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+	return {notes, warnings};
 }
 
-/** The harvest's cursor: each note's name and idempotence key (undefined when it does not say one). */
-export async function readNoteKeys(folder: string): Promise<{notes: Array<{ref: string; named: QueueEntry['named']; key: NoteKey | undefined}>; warnings: string[]}> {
-	const {files, warnings} = readNoteFiles(folder);
-	let keys = files.map(file => readNoteKey(file.text));
-	if (keys.includes('needs_yaml')) {
-		const yaml = await loadYamlParser();
-		keys = files.map((file, index) => (keys[index] === 'needs_yaml' ? readNoteKey(file.text, yaml) : keys[index]));
+/** A listed note read whole and parsed (the YAML parser loaded only if it needs one). */
+export async function readEntry(note: QueuedNote): Promise<QueueEntry> {
+	let text: string;
+	try {
+		text = readFileSync(note.file, 'utf8');
+	} catch (error) {
+		throw new EngiError('candidate_unreadable', `${note.file} cannot be read (${systemErrorCode(error) ?? 'error'})`, {hint: 'check the file\'s permissions'});
 	}
 
-	return {notes: files.map((file, index) => ({ref: file.ref, named: file.named, key: keys[index] as NoteKey | undefined})), warnings};
+	let parsed = parseNote(text);
+	if (needsYamlParser(parsed)) {
+		parsed = parseNote(text, await loadYamlParser());
+	}
+
+	return {...note, text, parsed};
 }
 
 export function noteOf(entry: QueueEntry): CandidateNote | undefined {
@@ -147,30 +183,35 @@ export function reviewNotesOf(entry: QueueEntry): string {
  * the native id of exactly one note. Several notes of one session (a transcript that grew) are
  * named by their file names; engi never guesses between them.
  */
-export function findEntry(queue: Queue, ref: string): QueueEntry {
+export function findNote(queue: Queue, ref: string): QueuedNote {
 	const wanted = basename(ref.trim()).replace(/\.md$/, '');
 	if (!/^[\w.:@%+-]{1,300}$/.test(wanted)) {
 		throw new EngiError('invalid_ref', `not a candidate reference: ${JSON.stringify(ref.slice(0, 80))}`, {hint: 'name a note by its file name (engi candidates list shows them) or its session id'});
 	}
 
-	const exact = queue.entries.find(entry => entry.ref === wanted);
+	const exact = queue.notes.find(note => note.ref === wanted);
 	if (exact) {
 		return exact;
 	}
 
-	const bySession = queue.entries.filter(entry => (noteOf(entry)?.native_id ?? entry.named.nativeId) === wanted);
+	const bySession = queue.notes.filter(note => (note.summary?.native_id ?? note.named.nativeId) === wanted);
 	if (bySession.length === 1) {
 		return bySession[0]!;
 	}
 
 	if (bySession.length > 1) {
-		throw new EngiError('candidate_ambiguous', `${bySession.length} candidate notes are of session ${wanted}: ${bySession.map(entry => entry.ref).join(', ')}`, {
+		throw new EngiError('candidate_ambiguous', `${bySession.length} candidate notes are of session ${wanted}: ${bySession.map(note => note.ref).join(', ')}`, {
 			hint: 'name one by its file name',
-			details: {candidates: bySession.map(entry => entry.ref)},
+			details: {candidates: bySession.map(note => note.ref)},
 		});
 	}
 
 	throw new EngiError('candidate_not_found', `no candidate note ${wanted}`, {hint: 'engi candidates list --status all lists every note'});
+}
+
+/** The note a reference names, read whole. */
+export async function findEntry(folder: string, ref: string): Promise<QueueEntry> {
+	return readEntry(findNote(await readQueue(folder), ref));
 }
 
 export const candidateRowSchema = lazySchema(() => z.object({
@@ -180,7 +221,7 @@ export const candidateRowSchema = lazySchema(() => z.object({
 	source: z.nullable(z.string()),
 	native_id: z.string(),
 	project: z.nullable(z.string()),
-	/** An unreadable note is listed as pending: it stays in the queue until someone looks. */
+	/** An unreadable note is listed under the status its first lines give, else as pending: it stays in the queue until someone looks. */
 	status: z.enum(candidateStatuses),
 	tier: z.nullable(z.enum(['harvest', 'distilled'])),
 	unreadable: z.boolean(),
@@ -206,10 +247,10 @@ export function rowOf(entry: QueueEntry, relativePath: string): CandidateRow {
 		return {
 			ref: entry.ref,
 			path: relativePath,
-			source: entry.named.source,
-			native_id: entry.named.nativeId,
+			source: entry.summary?.source ?? entry.named.source,
+			native_id: entry.summary?.native_id ?? entry.named.nativeId,
 			project: null,
-			status: 'pending',
+			status: entry.summary?.status ?? 'pending',
 			tier: null,
 			unreadable: true,
 			problem: `${problem.line === null ? '' : `line ${problem.line}: `}${problem.message}`,

@@ -1,13 +1,12 @@
 import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {requireKnowledgeBase} from '../index/open.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import {defaultMaxTurns} from './evidence.js';
 import {candidateNoteSchema, candidateStatuses, renderNote, type CandidateStatus} from './note.js';
 import {replaceNote} from './note-store.js';
-import {candidateRowSchema, findEntry, noteOf, pendingNote, readQueue, reviewNotesOf, rowOf} from './queue.js';
+import {candidateRowSchema, findEntry, noteOf, pendingNote, readEntry, readQueue, reviewNotesOf, rowOf, type QueuedNote} from './queue.js';
 
 export const listStatuses = [...candidateStatuses, 'all'] as const;
 
@@ -16,7 +15,7 @@ export const candidatesListOutputSchema = lazySchema(() => z.object({
 	folder: z.string(),
 	/** The status listed (`all` for every note). */
 	filter: z.enum(listStatuses),
-	/** Notes of each status in the whole queue; unreadable notes count as pending and are counted again here. */
+	/** Notes of each status in the whole queue; `unreadable`: notes whose first lines do not say what they are (counted as pending too). */
 	counts: z.object({pending: z.number(), promoted: z.number(), rejected: z.number(), unreadable: z.number()}),
 	total: z.number(),
 	offset: z.number(),
@@ -27,23 +26,23 @@ export const candidatesListOutputSchema = lazySchema(() => z.object({
 
 export type CandidatesListOutput = z.infer<typeof candidatesListOutputSchema>;
 
-/** `engi candidates list`: the queue, newest harvest first, one page of one status. */
+/** `engi candidates list`: the queue, newest harvest first, one page of one status; only that page is read whole. */
 export async function listCandidates(paths: KbPaths, input: {status: (typeof listStatuses)[number]; limit: number; offset: number}): Promise<CandidatesListOutput> {
 	requireKnowledgeBase(paths);
 	const queue = await readQueue(paths.candidates);
-	const rows = queue.entries.map(entry => rowOf(entry, relative(paths.root, entry.file)));
-	const matching = input.status === 'all' ? rows : rows.filter(row => row.status === input.status);
-	const page = matching.slice(input.offset, input.offset + input.limit);
-	const count = (status: CandidateStatus) => rows.filter(row => row.status === status).length;
+	const statusOf = (note: QueuedNote) => note.summary?.status ?? 'pending';
+	const matching = input.status === 'all' ? queue.notes : queue.notes.filter(note => statusOf(note) === input.status);
+	const page = await Promise.all(matching.slice(input.offset, input.offset + input.limit).map(note => readEntry(note)));
+	const count = (status: CandidateStatus) => queue.notes.filter(note => statusOf(note) === status).length;
 	return {
 		status: 'ok',
 		folder: paths.candidates,
 		filter: input.status,
-		counts: {pending: count('pending'), promoted: count('promoted'), rejected: count('rejected'), unreadable: rows.filter(row => row.unreadable).length},
+		counts: {pending: count('pending'), promoted: count('promoted'), rejected: count('rejected'), unreadable: queue.notes.filter(note => note.summary === undefined).length},
 		total: matching.length,
 		offset: input.offset,
 		next_offset: input.offset + page.length < matching.length ? input.offset + page.length : null,
-		candidates: page,
+		candidates: page.map(entry => rowOf(entry, relative(paths.root, entry.file))),
 		warnings: queue.warnings,
 	};
 }
@@ -65,7 +64,7 @@ export type CandidateShowOutput = z.infer<typeof candidateShowOutputSchema>;
 /** `engi candidates show`: one note, everything it says; an unreadable one with what is wrong. */
 export async function showCandidate(paths: KbPaths, input: {ref: string}): Promise<CandidateShowOutput> {
 	requireKnowledgeBase(paths);
-	const entry = findEntry(await readQueue(paths.candidates), input.ref);
+	const entry = await findEntry(paths.candidates, input.ref);
 	const note = noteOf(entry) ?? null;
 	const cited = note === null ? [] : [...new Set([...note.verified, ...note.failed, ...note.blockers, ...note.decided].flatMap(claim => claim.turns))].sort((a, b) => a - b);
 	const pending = note?.status === 'pending';
@@ -95,7 +94,7 @@ export type CandidateRejectOutput = z.infer<typeof candidateRejectOutputSchema>;
  */
 export async function rejectCandidate(paths: KbPaths, input: {ref: string}, deps: Deps): Promise<CandidateRejectOutput> {
 	requireKnowledgeBase(paths);
-	const entry = findEntry(await readQueue(paths.candidates), input.ref);
+	const entry = await findEntry(paths.candidates, input.ref);
 	const note = pendingNote(entry);
 	const reviewedAt = deps.now().toISOString();
 	await replaceNote(paths, entry, renderNote({...note, status: 'rejected', reviewed_at: reviewedAt}, reviewNotesOf(entry)));

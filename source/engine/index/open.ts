@@ -3,7 +3,7 @@ import {basename, join} from 'node:path';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
 import {EngiError, systemErrorCode} from '../errors.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
 import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../util/sqlite.js';
@@ -34,14 +34,8 @@ export type IndexHandle = {
 	close(): void;
 };
 
-/** Fails clearly, and creates nothing, when the root has no knowledge base. */
-export function requireKnowledgeBase(paths: KbPaths): void {
-	if (!existsSync(paths.engi)) {
-		throw new EngiError('kb_not_initialized', `no knowledge base at ${paths.root} (missing ${paths.engi})`, {
-			hint: `create one with engi init ${paths.root}, or point --root at an existing knowledge base`,
-		});
-	}
-}
+// Where callers have always found it; it belongs to the knowledge base's layout.
+export {requireKnowledgeBase};
 
 function statOrUndefined(path: string): Stats | undefined {
 	try {

@@ -1,3 +1,4 @@
+import {existsSync} from 'node:fs';
 import {isAbsolute, join} from 'node:path';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../errors.js';
@@ -76,3 +77,12 @@ export function kbPaths(root: string) {
 }
 
 export type KbPaths = ReturnType<typeof kbPaths>;
+
+/** Fails clearly, and creates nothing, when the root has no knowledge base. */
+export function requireKnowledgeBase(paths: KbPaths): void {
+	if (!existsSync(paths.engi)) {
+		throw new EngiError('kb_not_initialized', `no knowledge base at ${paths.root} (missing ${paths.engi})`, {
+			hint: `create one with engi init ${paths.root}, or point --root at an existing knowledge base`,
+		});
+	}
+}
