@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {parse as parseYaml} from 'yaml';
@@ -98,6 +98,13 @@ test('an unchanged transcript is skipped, a grown one gets a hash-suffixed sibli
 
 	assert.equal(harvest(kb, [], {cwd}).json().counts.unchanged, 1, 'the sibling is the cursor now');
 	assert.equal(noteFiles(kb).length, 2);
+
+	// The queue and the cursor are the notes: with every cache and index gone, nothing changes.
+	const queue = kb.ok(['candidates', 'list', '--status', 'all']);
+	rmSync(kb.env['XDG_CACHE_HOME']!, {recursive: true, force: true});
+	rmSync(join(kb.root, '.engi', 'index.sqlite'), {force: true});
+	assert.deepEqual(kb.ok(['candidates', 'list', '--status', 'all']), queue);
+	assert.equal(harvest(kb, [], {cwd}).json().counts.unchanged, 1);
 	const ambiguous = kb.run(['candidates', 'show', id, '--format', 'json']);
 	assert.equal(ambiguous.code, 1);
 	assert.equal(ambiguous.error().code, 'candidate_ambiguous', 'a session id naming two notes is refused, not guessed');

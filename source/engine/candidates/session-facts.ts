@@ -53,7 +53,7 @@ export type SessionFacts = {
 	command_counts: CommandCounts;
 };
 
-export const limits = {firstRequest: 1200, path: 300, command: 300, keptFiles: 200, keptCommands: 100};
+const limits = {firstRequest: 1200, path: 300, command: 300, keptFiles: 200, keptCommands: 100};
 
 export type FactsRead = {readonly facts: SessionFacts; readonly redactions: Redaction[]; readonly warnings: string[]};
 
