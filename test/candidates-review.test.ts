@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
-import {shellWord} from '../source/engine/util/shell.js';
+import {shellWord} from '../source/lib/words.js';
 import {repoRoot} from './helpers/cli.js';
 import {writeClaudeTranscript, type ClaudeTranscript, type Step} from './helpers/claude-transcript.js';
 import {makeKb, type KbSandbox} from './helpers/kb.js';

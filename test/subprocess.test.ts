@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
-import {runCommand} from '../source/engine/util/subprocess.js';
-import {shellWord} from '../source/engine/util/shell.js';
+import {runCommand} from '../source/lib/subprocess.js';
+import {shellWord} from '../source/lib/words.js';
 import {tempDir} from './helpers/temp.js';
 
 const node = shellWord(process.execPath);

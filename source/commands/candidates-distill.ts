@@ -1,28 +1,25 @@
-import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {intFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
 import {acceptDistillation, acceptOutputSchema, type AcceptOutput} from '../engine/candidates/accept.js';
 import {defaultTimeoutSeconds, distillCandidate, distillOutputSchema, maxDistillerOutput, type DistillOutput} from '../engine/candidates/distill.js';
 import {parseDistillation} from '../engine/candidates/distillation.js';
 import {candidateEvidence, defaultMaxTurns, evidenceOutputSchema, formatRanges, renderEvidenceText} from '../engine/candidates/evidence.js';
-import {EngiError} from '../engine/errors.js';
-import {plural} from '../engine/util/plural.js';
-import {readTextInput} from '../engine/util/text-input.js';
+import {EngiError} from '../lib/errors.js';
+import {plural} from '../lib/words.js';
+import {readTextInput} from '../lib/text-input.js';
 import {tsv} from '../output/text.js';
 import {knowledgeBase} from './shared.js';
 
-const refPositional = [{name: 'ref', required: true, description: 'a pending candidate note\'s name, or its session id'}] as const;
-const maxTurnsOption = {'max-turns': {type: 'string', placeholder: '<n>', description: `how many turns a distiller is served (default ${defaultMaxTurns}); accept with the same number`}} as const;
-const maxTurnsFlag = {'max-turns': z.optional(intFlag(1, 100_000))};
+const refPositional = [{name: 'ref', required: true, description: 'a pending candidate note\'s name, or its session id', value: textFlag()}] as const;
+const maxTurnsOption = {'max-turns': {type: 'string', placeholder: '<n>', description: `how many turns a distiller is served (default ${defaultMaxTurns}); accept with the same number`, value: intFlag(1, 100_000)}} as const;
 
 export const candidatesEvidence = defineCommand({
 	name: 'candidates evidence',
 	summary: 'a candidate\'s numbered turns, masked and fenced as untrusted evidence',
 	usage: 'engi candidates evidence <ref> [--max-turns <n>] [--turns <a,b>]',
 	examples: ['engi candidates evidence claude-0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d', 'engi candidates evidence claude-0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --turns 3,7'],
-	options: {...maxTurnsOption, turns: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'only these turns (the ones a claim cites)'}},
+	options: {...maxTurnsOption, turns: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'only these turns (the ones a claim cites)', value: listFlag()}},
 	positionals: refPositional,
-	flags: z.object({ref: textFlag(), ...maxTurnsFlag, turns: z.optional(listFlag())}),
 	needsRoot: true,
 	output: evidenceOutputSchema,
 	async run(flags, context) {
@@ -33,7 +30,7 @@ export const candidatesEvidence = defineCommand({
 
 			return Number(turn);
 		});
-		return {data: await candidateEvidence(knowledgeBase(context), {ref: flags.ref, maxTurns: flags['max-turns'] ?? defaultMaxTurns, ...(turns ? {turns} : {})}, context.deps)};
+		return {data: await candidateEvidence(knowledgeBase(context), {ref: flags.ref, maxTurns: flags['max-turns'], ...(turns ? {turns} : {})}, context.deps)};
 	},
 	human: renderEvidenceText,
 });
@@ -57,15 +54,14 @@ export const candidatesAccept = defineCommand({
 	summary: 'take a distillation of a candidate through the citation filter into its note',
 	usage: 'engi candidates accept <ref> --file <distillation.json|-> [--max-turns <n>]',
 	examples: ['engi candidates accept claude-0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --file distillation.json', 'cat reply.json | engi candidates accept claude-0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --file -'],
-	options: {file: {type: 'string', placeholder: '<path|->', description: 'the distillation JSON ({model, verified, failed, blockers, decided, next}), or - for stdin'}, ...maxTurnsOption},
+	options: {file: {type: 'string', placeholder: '<path|->', description: 'the distillation JSON ({model, verified, failed, blockers, decided, next}), or - for stdin', value: textFlag(), required: true}, ...maxTurnsOption},
 	positionals: refPositional,
-	flags: z.object({ref: textFlag(), file: textFlag(), ...maxTurnsFlag}),
 	needsRoot: true,
 	output: acceptOutputSchema,
 	async run(flags, context) {
 		const text = await readTextInput(flags.file, context.stdin, context.deps.cwd);
 		const distillation = parseDistillation(text, flags.file === '-' ? 'stdin' : flags.file);
-		return {data: await acceptDistillation(knowledgeBase(context), {ref: flags.ref, maxTurns: flags['max-turns'] ?? defaultMaxTurns, distillation}, context.deps)};
+		return {data: await acceptDistillation(knowledgeBase(context), {ref: flags.ref, maxTurns: flags['max-turns'], distillation}, context.deps)};
 	},
 	human: renderAccepted,
 });
@@ -76,16 +72,15 @@ export const candidatesDistill = defineCommand({
 	usage: 'engi candidates distill <ref> --with "<command>" [--max-turns <n>] [--timeout <seconds>]',
 	examples: ['engi candidates distill claude-0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --with "claude -p"', 'engi candidates distill codex-0195a1c2-0a00-7a00-8a00-00000000000a --with "ollama run qwen3" --timeout 300'],
 	options: {
-		with: {type: 'string', placeholder: '<command>', description: `the distiller: a shell command that reads the evidence on stdin and prints one JSON distillation (at most ${maxDistillerOutput / 1024} KiB)`},
+		with: {type: 'string', placeholder: '<command>', description: `the distiller: a shell command that reads the evidence on stdin and prints one JSON distillation (at most ${maxDistillerOutput / 1024} KiB)`, value: textFlag(), required: true},
 		...maxTurnsOption,
-		timeout: {type: 'string', placeholder: '<seconds>', description: `stop the distiller after this long (default ${defaultTimeoutSeconds})`},
+		timeout: {type: 'string', placeholder: '<seconds>', description: `stop the distiller after this long (default ${defaultTimeoutSeconds})`, value: intFlag(1, 86_400)},
 	},
 	positionals: refPositional,
-	flags: z.object({ref: textFlag(), with: textFlag(), ...maxTurnsFlag, timeout: z.optional(intFlag(1, 86_400))}),
 	needsRoot: true,
 	output: distillOutputSchema,
 	async run(flags, context) {
-		return {data: await distillCandidate(knowledgeBase(context), {ref: flags.ref, maxTurns: flags['max-turns'] ?? defaultMaxTurns, command: flags.with, timeoutSeconds: flags.timeout ?? defaultTimeoutSeconds}, context.deps)};
+		return {data: await distillCandidate(knowledgeBase(context), {ref: flags.ref, maxTurns: flags['max-turns'], command: flags.with, timeoutSeconds: flags.timeout}, context.deps)};
 	},
 	human: renderAccepted,
 });

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {harvestCandidates, harvestOutputSchema, type HarvestOutput} from '../engine/candidates/harvest.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/words.js';
 import {tsv} from '../output/text.js';
 import {commandCounts} from './render-candidates.js';
-import {knowledgeBase, scopeFlags, scopeInput, scopeOptions} from './shared.js';
+import {knowledgeBase, scopeInput, scopeOptions} from './shared.js';
 
 function renderHarvest(result: HarvestOutput): string {
 	const {counts} = result;
@@ -26,9 +26,8 @@ export const candidatesHarvest = defineCommand({
 	summary: 'write a candidate note of each session in scope (mechanical facts, masked)',
 	usage: 'engi candidates harvest [id…] [--since <when>] [--source <tool>] [--project <dir> | --all-projects] [--consent]',
 	examples: ['engi candidates harvest --consent', 'engi candidates harvest --all-projects --since 3d', 'engi candidates harvest 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --source claude'],
-	options: {...scopeOptions, consent: {type: 'boolean', description: 'allow copying facts of private transcripts into this knowledge base (needed once, recorded in .engi/config.json)'}},
-	positionals: [{name: 'id', variadic: true, description: 'sessions to harvest (default: those of the scope flags)'}],
-	flags: z.object({...scopeFlags, id: z.optional(z.array(z.string())), consent: z.optional(z.boolean())}),
+	options: {...scopeOptions, consent: {type: 'boolean', description: 'allow copying facts of private transcripts into this knowledge base (needed once, recorded in .engi/config.json)', value: z.boolean()}},
+	positionals: [{name: 'id', variadic: true, description: 'sessions to harvest (default: those of the scope flags)', value: z.array(z.string())}],
 	conflicts: [['project', 'all-projects']],
 	needsRoot: true,
 	output: harvestOutputSchema,

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, textFlag} from '../cli/flag-schemas.js';
 import {promoteCandidate, promoteOutputSchema, type PromoteOutput} from '../engine/candidates/promote.js';
@@ -6,6 +5,8 @@ import {
 	candidateRejectOutputSchema,
 	candidateShowOutputSchema,
 	candidatesListOutputSchema,
+	candidatesPageSize,
+	defaultListStatus,
 	listCandidates,
 	listStatuses,
 	rejectCandidate,
@@ -13,12 +14,12 @@ import {
 	type CandidateShowOutput,
 	type CandidatesListOutput,
 } from '../engine/candidates/review.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/words.js';
 import {clip, tsv} from '../output/text.js';
 import {commandCounts} from './render-candidates.js';
-import {knowledgeBase, pageFooter, pagingFlags, pagingOptions} from './shared.js';
+import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 
-const refPositional = [{name: 'ref', required: true, description: 'a candidate note\'s name (engi candidates list shows them) or its session id'}] as const;
+const refPositional = [{name: 'ref', required: true, description: 'a candidate note\'s name (engi candidates list shows them) or its session id', value: textFlag()}] as const;
 
 function renderList(result: CandidatesListOutput, context: HumanContext): string {
 	const {counts} = result;
@@ -46,12 +47,15 @@ export const candidatesList = defineCommand({
 	summary: 'the review queue of candidate notes, newest first',
 	usage: 'engi candidates list [--status pending|promoted|rejected|all] [--limit <n>] [--offset <n>]',
 	examples: ['engi candidates list', 'engi candidates list --status all --limit 20'],
-	options: {status: {type: 'string', placeholder: '<status>', description: `one of ${listStatuses.join(', ')} (default: pending)`}, ...pagingOptions},
-	flags: z.object({status: z.optional(choiceFlag(listStatuses)), ...pagingFlags}),
+	options: {
+		status: {type: 'string', placeholder: '<status>', description: `one of ${listStatuses.join(', ')} (default: ${defaultListStatus})`, value: choiceFlag(listStatuses)},
+		...pagingOptions,
+		limit: {...pagingOptions.limit, description: `rows per page (default ${candidatesPageSize})`},
+	},
 	needsRoot: true,
 	output: candidatesListOutputSchema,
 	async run(flags, context) {
-		return {data: await listCandidates(knowledgeBase(context), {status: flags.status ?? 'pending', limit: flags.limit ?? 50, offset: flags.offset ?? 0})};
+		return {data: await listCandidates(knowledgeBase(context), {status: flags.status, limit: flags.limit, offset: flags.offset})};
 	},
 	human: renderList,
 });
@@ -90,7 +94,6 @@ export const candidatesShow = defineCommand({
 	examples: ['engi candidates show claude-0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d'],
 	options: {},
 	positionals: refPositional,
-	flags: z.object({ref: textFlag()}),
 	needsRoot: true,
 	output: candidateShowOutputSchema,
 	async run(flags, context) {
@@ -106,7 +109,6 @@ export const candidatesReject = defineCommand({
 	examples: ['engi candidates reject claude-0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d'],
 	options: {},
 	positionals: refPositional,
-	flags: z.object({ref: textFlag()}),
 	needsRoot: true,
 	output: candidateRejectOutputSchema,
 	async run(flags, context) {
@@ -130,9 +132,8 @@ export const candidatesPromote = defineCommand({
 	summary: 'make a reviewed candidate durable: graph nodes and an imported checkpoint',
 	usage: 'engi candidates promote <ref> [--project <dir>]',
 	examples: ['engi candidates promote claude-0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d', 'engi candidates promote codex-0195a1c2-0a00-7a00-8a00-00000000000a --project .'],
-	options: {project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl takes the imported checkpoint (default: the session\'s own; needed when that is not on this machine)'}},
+	options: {project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl takes the imported checkpoint (default: the session\'s own; needed when that is not on this machine)', value: textFlag()}},
 	positionals: refPositional,
-	flags: z.object({ref: textFlag(), project: z.optional(textFlag())}),
 	needsRoot: true,
 	output: promoteOutputSchema,
 	async run(flags, context) {

@@ -1,7 +1,7 @@
 import type {HumanContext} from '../cli/define.js';
 import type {ReadOutput} from '../engine/conversation/read.js';
-import type {Brief} from '../engine/sessions/brief-schema.js';
-import {fenceFor} from '../engine/util/markdown.js';
+import type {Brief} from '../engine/continuity/brief-schema.js';
+import {fenceFor} from '../lib/markdown.js';
 import {renderReadPage} from './render-read.js';
 
 /** Transcript-derived text, always inside a fence under a label that says what it is. */

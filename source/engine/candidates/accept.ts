@@ -2,9 +2,9 @@ import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import type {Distillation} from './distillation.js';
-import {readEvidence} from './evidence.js';
+import {defaultMaxTurns, readEvidence} from './evidence.js';
 import {droppedClaimSchema, filterDistillation} from './filter.js';
 import {claimSchema, renderNote, type CandidateNote, type Claim} from './note.js';
 import {replaceNote} from './note-store.js';
@@ -36,11 +36,12 @@ const claimLimit = 1000;
  * window of turns the distiller was served (`maxTurns`), and writes what survives into the note,
  * masked: tier `distilled`, the model recorded. The note stays pending; only a person promotes.
  */
-export async function acceptDistillation(paths: KbPaths, input: {ref: string; maxTurns: number; distillation: Distillation}, deps: Deps): Promise<AcceptOutput> {
+export async function acceptDistillation(paths: KbPaths, input: {ref: string; maxTurns?: number; distillation: Distillation}, deps: Deps): Promise<AcceptOutput> {
+	const maxTurns = input.maxTurns ?? defaultMaxTurns;
 	requireKnowledgeBase(paths);
 	const entry = await findEntry(paths.candidates, input.ref);
 	const note = pendingNote(entry);
-	const evidence = readEvidence(entry, {maxTurns: input.maxTurns}, deps);
+	const evidence = readEvidence(entry, {maxTurns}, deps);
 	const {kept, dropped} = filterDistillation(input.distillation, {total: evidence.total, served: new Map(evidence.turns.map(turn => [turn.n, turn]))});
 	const redactor = createRedactor();
 	const mask = (field: string, claims: readonly Claim[]) => claims.map((claim, index) => ({text: redactor.clip(claim.text.trim(), claimLimit, {field: `${field}[${index}]`, line: null}, {oneLine: true}), turns: claim.turns}));
@@ -52,7 +53,7 @@ export async function acceptDistillation(paths: KbPaths, input: {ref: string; ma
 		next: kept.next === null ? null : redactor.clip(kept.next.trim(), claimLimit, {field: 'next', line: null}, {oneLine: true}),
 	};
 	const model = redactor.clip(input.distillation.model, 200, {field: 'model', line: null}, {oneLine: true});
-	const distilled: CandidateNote = {...note, tier: 'distilled', model, distilled_at: deps.now().toISOString(), max_turns: input.maxTurns, ...masked};
+	const distilled: CandidateNote = {...note, tier: 'distilled', model, distilled_at: deps.now().toISOString(), max_turns: maxTurns, ...masked};
 	await replaceNote(paths, entry, renderNote(distilled, reviewNotesOf(entry)));
 	// A refused claim is shown back, masked like everything else engi prints of a transcript's paraphrase.
 	const shown = createRedactor();
@@ -62,7 +63,7 @@ export async function acceptDistillation(paths: KbPaths, input: {ref: string; ma
 		path: relative(paths.root, entry.file),
 		tier: 'distilled',
 		model,
-		max_turns: input.maxTurns,
+		max_turns: maxTurns,
 		served: evidence.served,
 		kept: masked,
 		dropped: dropped.map(claim => ({...claim, text: shown.clip(claim.text, 300, {field: claim.field, line: null}, {oneLine: true})})),

@@ -1,4 +1,4 @@
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {readLocalConfig, writeConfigValue} from '../kb/config.js';
 import type {KbPaths} from '../kb/paths.js';
 

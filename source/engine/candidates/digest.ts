@@ -1,7 +1,7 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import type {SessionRow} from '../../adapters/events.js';
 import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
-import {sha256} from '../util/hash.js';
+import {sha256} from '../../lib/hash.js';
 
 /**
  * What a candidate's knowledge was taken from, pinned by sha256 and size: the idempotence key of

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {clipMasked} from '../search/secrets.js';
-import {lazySchema} from '../util/lazy-schema.js';
-import {runCommand} from '../util/subprocess.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import {runCommand} from '../../lib/subprocess.js';
 import {acceptDistillation, acceptOutputSchema} from './accept.js';
 import {parseDistillation} from './distillation.js';
-import {evidenceOutput, readEvidence, renderEvidenceText} from './evidence.js';
+import {defaultMaxTurns, evidenceOutput, readEvidence, renderEvidenceText} from './evidence.js';
 import {findEntry, pendingNote} from './queue.js';
 
 export const distillOutputSchema = lazySchema(() => z.object({
@@ -28,23 +28,25 @@ export const maxDistillerOutput = 1024 * 1024;
  * itself. A distiller that cannot start, fails, runs past the timeout, prints too much or prints
  * something that is not a distillation is a typed error, and nothing is changed.
  */
-export async function distillCandidate(paths: KbPaths, input: {ref: string; maxTurns: number; command: string; timeoutSeconds: number}, deps: Deps): Promise<DistillOutput> {
+export async function distillCandidate(paths: KbPaths, input: {ref: string; maxTurns?: number; command: string; timeoutSeconds?: number}, deps: Deps): Promise<DistillOutput> {
+	const maxTurns = input.maxTurns ?? defaultMaxTurns;
+	const timeoutSeconds = input.timeoutSeconds ?? defaultTimeoutSeconds;
 	requireKnowledgeBase(paths);
 	const entry = await findEntry(paths.candidates, input.ref);
 	pendingNote(entry);
-	const evidence = evidenceOutput(paths, readEvidence(entry, {maxTurns: input.maxTurns}, deps), input.maxTurns);
+	const evidence = evidenceOutput(paths, readEvidence(entry, {maxTurns}, deps), maxTurns);
 	const shown = clipMasked(input.command, 200, {oneLine: true}).text;
 	const nothing = 'nothing was changed';
 	let run;
 	try {
-		run = await runCommand(input.command, {input: renderEvidenceText(evidence), timeoutMs: input.timeoutSeconds * 1000, maxStdoutBytes: maxDistillerOutput, env: deps.env, cwd: deps.cwd});
+		run = await runCommand(input.command, {input: renderEvidenceText(evidence), timeoutMs: timeoutSeconds * 1000, maxStdoutBytes: maxDistillerOutput, env: deps.env, cwd: deps.cwd});
 	} catch (error) {
 		throw new EngiError('distiller_failed', `the distiller ${shown} could not be started (${(error as {code?: string}).code ?? 'error'})`, {hint: nothing});
 	}
 
 	const stderr = clipMasked(run.stderrTail.trim(), 500).text;
 	if (run.timedOut) {
-		throw new EngiError('distiller_timeout', `the distiller ${shown} did not finish within ${input.timeoutSeconds} s and was stopped`, {hint: `${nothing}; a slower distiller needs --timeout <seconds>`});
+		throw new EngiError('distiller_timeout', `the distiller ${shown} did not finish within ${timeoutSeconds} s and was stopped`, {hint: `${nothing}; a slower distiller needs --timeout <seconds>`});
 	}
 
 	if (run.overflowed) {
@@ -66,6 +68,6 @@ export async function distillCandidate(paths: KbPaths, input: {ref: string; maxT
 		throw error;
 	}
 
-	const accepted = await acceptDistillation(paths, {ref: entry.ref, maxTurns: input.maxTurns, distillation}, deps);
+	const accepted = await acceptDistillation(paths, {ref: entry.ref, maxTurns, distillation}, deps);
 	return {...accepted, distiller: {command: shown, exit_code: 0, stdout_bytes: run.stdout.length}};
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
-import {EngiError} from '../errors.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import {EngiError} from '../../lib/errors.js';
 
 /**
  * What a distiller sends back: the judgement a harvest refuses to make. Each claim cites the

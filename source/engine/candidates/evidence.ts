@@ -1,13 +1,13 @@
 import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import {walkRows} from '../conversation/rows.js';
-import {unitOfRow} from '../conversation/locate.js';
+import {unitOfRow} from '../catalog/scan.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
-import {lazySchema} from '../util/lazy-schema.js';
-import {fenceFor} from '../util/markdown.js';
-import {plural} from '../util/plural.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import {fenceFor} from '../../lib/markdown.js';
+import {plural} from '../../lib/words.js';
 import {digestKind, fileDigest, recordsDigester} from './digest.js';
 import {distillationJsonSchema, distillationRules} from './distillation.js';
 import type {CandidateNote} from './note.js';
@@ -234,10 +234,11 @@ function rangesOf(numbers: readonly number[]): Array<{from: number; to: number}>
 export const formatRanges = (ranges: ReadonlyArray<{from: number; to: number}>) => ranges.map(range => (range.from === range.to ? String(range.from) : `${range.from}-${range.to}`)).join(', ');
 
 /** `engi candidates evidence`: a queued candidate's turns, numbered, masked and labelled untrusted. */
-export async function candidateEvidence(paths: KbPaths, input: {ref: string; maxTurns: number; turns?: readonly number[]}, deps: Deps): Promise<EvidenceOutput> {
+export async function candidateEvidence(paths: KbPaths, input: {ref: string; maxTurns?: number; turns?: readonly number[]}, deps: Deps): Promise<EvidenceOutput> {
+	const maxTurns = input.maxTurns ?? defaultMaxTurns;
 	requireKnowledgeBase(paths);
 	const entry = await findEntry(paths.candidates, input.ref);
-	return evidenceOutput(paths, readEvidence(entry, {maxTurns: input.maxTurns, ...(input.turns ? {only: new Set(input.turns)} : {})}, deps), input.maxTurns);
+	return evidenceOutput(paths, readEvidence(entry, {maxTurns, ...(input.turns ? {only: new Set(input.turns)} : {})}, deps), maxTurns);
 }
 
 export function evidenceOutput(paths: KbPaths, evidence: Evidence, maxTurns: number): EvidenceOutput {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {claimFields, type ClaimField, type Distillation} from './distillation.js';
 import type {ServedTurn} from './evidence.js';
 

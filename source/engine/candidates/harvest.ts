@@ -2,16 +2,15 @@ import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import {adapterFor} from '../../adapters/index.js';
 import type {SourceAdapter} from '../../adapters/types.js';
-import {listNarrowRows} from '../catalog/list.js';
+import {catalogRowsByKey, fingerprintsInScope, listNarrowRows, rowsWithId} from '../catalog/list.js';
 import type {CatalogRow} from '../catalog/scan.js';
-import {openCatalogView, type CatalogView, type ScopeInput} from '../catalog/sessions.js';
-import {decodeRow} from '../catalog/store.js';
+import {openCatalogView, type CatalogView, type ScopeInput} from '../catalog/view.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
-import {defaultSince} from '../sessions/unfinished.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {defaultSince} from '../continuity/unfinished.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {requireConsent} from './consent.js';
 import {harvestedNote, renderNote} from './note.js';
 import {createNote} from './note-store.js';
@@ -81,10 +80,9 @@ function notesBySession(queue: Queue): Map<string, KnownNote[]> {
 
 /** The sessions named by id, each exactly once among the stores in scope. */
 function rowsByIds(view: CatalogView, ids: readonly string[]): CatalogRow[] {
-	const scope = view.filter.scope;
 	return ids.map(typed => {
 		const id = normalizeSessionId(typed);
-		const records = scope.length === 0 ? [] : (view.db.prepare(`SELECT * FROM units WHERE (id = ? COLLATE NOCASE) AND (${scope.map(() => '(source = ? AND root = ?)').join(' OR ')}) ORDER BY source, path`).all(id, ...scope.flatMap(entry => [entry.source, entry.root])) as Parameters<typeof decodeRow>[0][]);
+		const records = rowsWithId(view.db, view.filter.scope, id);
 		if (records.length === 0) {
 			throw new EngiError('session_not_found', `conversation not found: ${id}`, {hint: 'engi sessions --all-projects lists what engi can see; nothing was written'});
 		}
@@ -96,7 +94,7 @@ function rowsByIds(view: CatalogView, ids: readonly string[]): CatalogRow[] {
 			});
 		}
 
-		return decodeRow(records[0]!);
+		return records[0]!;
 	});
 }
 
@@ -106,8 +104,7 @@ type InScope = {readonly key: string; readonly source: string; readonly id: stri
 /** The sessions of the scope flags, with their fingerprints, read from the catalog's indexes alone. */
 function rowsInScope(view: CatalogView): InScope[] {
 	const rows = listNarrowRows(view.db, view.filter);
-	const byRoot = view.db.prepare('SELECT key, fingerprint FROM units INDEXED BY units_root WHERE source = ? AND root = ?').raw();
-	const prints = new Map(view.filter.scope.flatMap(({source, root}) => byRoot.all(source, root) as Array<[string, string]>));
+	const prints = fingerprintsInScope(view.db, view.filter.scope);
 	return rows.map(row => ({key: row.key, source: row.source, id: row.id ?? row.key, modified: row.modified, mtimeMs: row.mtime_ms, fingerprint: prints.get(row.key) ?? ''}));
 }
 
@@ -161,7 +158,7 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 				continue;
 			}
 
-			const row = session.row ?? decodeRow(view.db.prepare('SELECT * FROM units WHERE key = ?').get(session.key) as Parameters<typeof decodeRow>[0]);
+			const row = session.row ?? catalogRowsByKey(view.db, [session.key]).get(session.key)!;
 			harvestOne(paths, view, row, notes, taken, output, now);
 		}
 	} finally {

@@ -1,5 +1,5 @@
-import {inlineCode} from '../util/markdown.js';
-import {plural} from '../util/plural.js';
+import {inlineCode} from '../../lib/markdown.js';
+import {plural} from '../../lib/words.js';
 import type {CandidateNote, Claim} from './note.js';
 
 /**

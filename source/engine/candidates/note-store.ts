@@ -1,9 +1,9 @@
 import {mkdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {EngiError, systemErrorCode, writeError} from '../errors.js';
+import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 import {withExclusiveLock} from '../kb/lock.js';
 import type {KbPaths} from '../kb/paths.js';
-import {createFileAtomic, writeFileAtomic} from '../util/atomic.js';
+import {createFileAtomic, writeFileAtomic} from '../../lib/atomic.js';
 import type {QueueEntry} from './queue.js';
 
 /**

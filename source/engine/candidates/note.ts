@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {sourceIds} from '../../adapters/types.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {splitFrontmatter} from '../knowledge/frontmatter.js';
 import {commandCountsSchema, commandFactSchema, fileFactSchema, firstRequestSchema, type SessionFacts} from './session-facts.js';
 import {renderNoteBody} from './note-body.js';

@@ -3,16 +3,17 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
 import type {EventDraft} from '../journal/append.js';
+import {nodeKind} from '../index/store.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {conversationNodeDraft, conversationNodeId} from '../knowledge/conversation-node.js';
 import {listProjects} from '../knowledge/project-resolve.js';
 import {writeEvents} from '../knowledge/write.js';
 import {clipMasked} from '../search/secrets.js';
-import {checkpointSchema, type Checkpoint} from '../sessions/checkpoint-schema.js';
-import {appendCheckpoint, checkpointsPath, checkpointWriteRoot} from '../sessions/checkpoints.js';
-import {sha256Hex} from '../util/hash.js';
-import {lazySchema} from '../util/lazy-schema.js';
-import type {Database} from '../util/sqlite.js';
+import {checkpointSchema, type Checkpoint} from '../continuity/checkpoint-schema.js';
+import {appendCheckpoint, checkpointsPath, checkpointWriteRoot} from '../continuity/checkpoints.js';
+import {sha256Hex} from '../../lib/hash.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import type {Database} from '../../lib/sqlite.js';
 import {renderNote, type CandidateNote, type Claim} from './note.js';
 import {replaceNote} from './note-store.js';
 import {findEntry, pendingNote, reviewNotesOf} from './queue.js';
@@ -48,8 +49,7 @@ function projectNode(db: Database, root: string, provenance: string): {id: strin
 	}
 
 	const name = basename(root).toLowerCase().replaceAll(/[^a-z\d._-]+/g, '-') || 'project';
-	const taken = (id: string) => db.prepare('SELECT 1 FROM nodes WHERE id = ?').get(id) !== undefined;
-	const id = taken(`project:${name}`) ? `project:${name}-${sha256Hex(root).slice(0, 8)}` : `project:${name}`;
+	const id = nodeKind(db, `project:${name}`) !== undefined ? `project:${name}-${sha256Hex(root).slice(0, 8)}` : `project:${name}`;
 	return {id, draft: {op: 'node.upsert', payload: {id, kind: 'Project', label: basename(root) || root, path: root, provenance}}};
 }
 
@@ -117,7 +117,7 @@ function promotionDrafts(db: Database, note: CandidateNote, ref: string, notePat
 	}
 
 	const batchKinds = new Map(nodes.map(draft => [String(draft.payload['id']), String(draft.payload['kind'])]));
-	const kindOf = (id: string) => batchKinds.get(id) ?? (db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined)?.kind;
+	const kindOf = (id: string) => batchKinds.get(id) ?? nodeKind(db, id);
 	const edges: EventDraft[] = links.map(link => ({op: 'edge.assert', payload: {...link, type: validateRelation({...link, provenance, allowDangling: false}, kindOf), provenance}}));
 	return {drafts: [...nodes, ...edges], nodes: nodes.map(draft => String(draft.payload['id'])), project: project.id};
 }

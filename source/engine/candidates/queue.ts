@@ -2,8 +2,8 @@ import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type
 import {basename, join} from 'node:path';
 import * as z from 'zod/mini';
 import {isSourceId} from '../../adapters/types.js';
-import {EngiError, systemErrorCode} from '../errors.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {clipMasked} from '../search/secrets.js';
 import {commandCountsSchema} from './session-facts.js';
 import {candidateStatuses, loadYamlParser, needsYamlParser, parseNote, readNoteSummary, type CandidateNote, type NoteSummary, type ParsedNote} from './note.js';

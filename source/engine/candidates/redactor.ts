@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {clipMaskedReporting, maskedTailReporting} from '../search/secrets.js';
 
 /** One secret-shaped span masked before a value was stored: where it was and which pattern, never the value. */

@@ -2,13 +2,18 @@ import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import {nextOffset} from '../../lib/words.js';
 import {defaultMaxTurns} from './evidence.js';
 import {candidateNoteSchema, candidateStatuses, renderNote, type CandidateStatus} from './note.js';
 import {replaceNote} from './note-store.js';
 import {candidateRowSchema, findEntry, noteOf, pendingNote, readEntry, readQueue, reviewNotesOf, rowOf, type QueuedNote} from './queue.js';
 
 export const listStatuses = [...candidateStatuses, 'all'] as const;
+
+/** What `candidates list` shows unless told otherwise: the pending queue, 50 notes a page. */
+export const defaultListStatus = 'pending';
+export const candidatesPageSize = 50;
 
 export const candidatesListOutputSchema = lazySchema(() => z.object({
 	status: z.literal('ok'),
@@ -27,21 +32,24 @@ export const candidatesListOutputSchema = lazySchema(() => z.object({
 export type CandidatesListOutput = z.infer<typeof candidatesListOutputSchema>;
 
 /** `engi candidates list`: the queue, newest harvest first, one page of one status; only that page is read whole. */
-export async function listCandidates(paths: KbPaths, input: {status: (typeof listStatuses)[number]; limit: number; offset: number}): Promise<CandidatesListOutput> {
+export async function listCandidates(paths: KbPaths, input: {status?: (typeof listStatuses)[number]; limit?: number; offset?: number} = {}): Promise<CandidatesListOutput> {
 	requireKnowledgeBase(paths);
+	const status = input.status ?? defaultListStatus;
+	const offset = input.offset ?? 0;
+	const limit = input.limit ?? candidatesPageSize;
 	const queue = await readQueue(paths.candidates);
 	const statusOf = (note: QueuedNote) => note.summary?.status ?? 'pending';
-	const matching = input.status === 'all' ? queue.notes : queue.notes.filter(note => statusOf(note) === input.status);
-	const page = await Promise.all(matching.slice(input.offset, input.offset + input.limit).map(note => readEntry(note)));
+	const matching = status === 'all' ? queue.notes : queue.notes.filter(note => statusOf(note) === status);
+	const page = await Promise.all(matching.slice(offset, offset + limit).map(note => readEntry(note)));
 	const count = (status: CandidateStatus) => queue.notes.filter(note => statusOf(note) === status).length;
 	return {
 		status: 'ok',
 		folder: paths.candidates,
-		filter: input.status,
+		filter: status,
 		counts: {pending: count('pending'), promoted: count('promoted'), rejected: count('rejected'), unreadable: queue.notes.filter(note => note.summary === undefined).length},
 		total: matching.length,
-		offset: input.offset,
-		next_offset: input.offset + page.length < matching.length ? input.offset + page.length : null,
+		offset,
+		next_offset: nextOffset(offset, page.length, matching.length),
 		candidates: page.map(entry => rowOf(entry, relative(paths.root, entry.file))),
 		warnings: queue.warnings,
 	};

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import type {SourceAdapter, SourceId} from '../../adapters/types.js';
-import type {CatalogRow} from '../catalog/scan.js';
-import {unitOfRow} from '../conversation/locate.js';
+import {type CatalogRow, unitOfRow} from '../catalog/scan.js';
 import {walkRows} from '../conversation/rows.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {digestKind, fileDigest, recordsDigester, type SourceDigest} from './digest.js';
 import {onlyPrivate} from './private-spans.js';
 import {createRedactor, type Redaction} from './redactor.js';

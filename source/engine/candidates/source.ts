@@ -1,10 +1,10 @@
 import {adapterFor} from '../../adapters/index.js';
 import type {SourceAdapter} from '../../adapters/types.js';
 import type {CatalogRow} from '../catalog/scan.js';
-import {openCatalogView, type CatalogView} from '../catalog/sessions.js';
-import {decodeRow} from '../catalog/store.js';
+import {openCatalogView, type CatalogView} from '../catalog/view.js';
+import {catalogRowsByKey} from '../catalog/list.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import type {CandidateNote} from './note.js';
 
 export type CandidateSource = {readonly view: CatalogView; readonly row: CatalogRow; readonly adapter: SourceAdapter};
@@ -32,9 +32,8 @@ export function openCandidateSource(note: CandidateNote, deps: Deps): CandidateS
 
 	try {
 		const key = note.source_key ?? note.source_path;
-		const record = view.db.prepare('SELECT * FROM units WHERE key = ? AND source = ?').get(key, note.source) as Parameters<typeof decodeRow>[0] | undefined;
-		const row = record === undefined ? undefined : decodeRow(record);
-		if (!row || row.path !== note.source_path || !view.filter.scope.some(entry => entry.root === row.root)) {
+		const row = catalogRowsByKey(view.db, [key]).get(key);
+		if (!row || row.source !== note.source || row.path !== note.source_path || !view.filter.scope.some(entry => entry.root === row.root)) {
 			throw missing('no session there now');
 		}
 

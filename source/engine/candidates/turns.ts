@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../../adapters/events.js';
 import {isAbandoned, type LineRanges} from '../conversation/branches.js';
-import {commandOf, filesTouched} from '../sessions/tool-calls.js';
+import {commandOf, filesTouched} from '../conversation/tool-calls.js';
 import {withoutPrivateSpans} from './private-spans.js';
 
 /**

@@ -2,14 +2,15 @@ import {existsSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 
 import {basename, join} from 'node:path';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode} from '../errors.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
-import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../util/sqlite.js';
-import {canonicalUtc} from '../util/time.js';
+import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../../lib/sqlite.js';
+import {canonicalUtc} from '../../lib/time.js';
 import {createApplier} from './apply.js';
-import {clearIndexTables, createEventIndexes, dropEventIndexes, dropIndexTables, indexMigrations} from './schema.js';
+import {readEventCount} from './store.js';
+import {clearIndexTables, createEventIndexes, dropEventIndexes, indexMigrations} from './schema.js';
 import {fingerprint, onlyGrew, statUnchanged, type Watermark} from './watermark.js';
 
 export type IndexRefresh = 'fresh' | 'applied' | 'rebuilt';
@@ -34,9 +35,6 @@ export type IndexHandle = {
 	close(): void;
 };
 
-// Where callers have always found it; it belongs to the knowledge base's layout.
-export {requireKnowledgeBase};
-
 function statOrUndefined(path: string): Stats | undefined {
 	try {
 		return statSync(path);
@@ -49,10 +47,11 @@ function statOrUndefined(path: string): Stats | undefined {
 	}
 }
 
-const readMark = (db: Database): Watermark | undefined => {
+/** How far this index has read the journal (see watermark.ts); undefined for a new index. */
+export function readWatermark(db: Database): Watermark | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'watermark'`).pluck().get() as string | undefined;
 	return value === undefined ? undefined : (JSON.parse(value) as Watermark);
-};
+}
 
 export type IndexOptions = {
 	readonly forceRebuild?: boolean;
@@ -216,15 +215,15 @@ export function setAsideIndexes(paths: KbPaths): string[] {
 
 function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warnings: string[], inode: number | null): IndexHandle {
 	try {
-		migrate(db, indexMigrations, dropIndexTables);
+		migrate(db, indexMigrations);
 		const stats = statOrUndefined(paths.journal);
 		let refresh: IndexRefresh = 'fresh';
 		let rebuildReason: IndexHandle['rebuildReason'] = null;
 		let applied = 0;
-		if (options.forceRebuild || !statUnchanged(readMark(db), stats)) {
+		if (options.forceRebuild || !statUnchanged(readWatermark(db), stats)) {
 			db.transaction(() => {
 				// Another process may have refreshed while we waited for the write lock.
-				const mark = readMark(db);
+				const mark = readWatermark(db);
 				const now = statOrUndefined(paths.journal);
 				if (!options.forceRebuild && statUnchanged(mark, now)) {
 					return;
@@ -275,7 +274,7 @@ function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warni
 		}
 
 		const corrupt = db.prepare('SELECT line, reason, bytes FROM corrupt ORDER BY line').all() as CorruptLine[];
-		const mark = readMark(db);
+		const mark = readWatermark(db);
 		const size = statOrUndefined(paths.journal)?.size ?? 0;
 		let unterminatedTail: number | undefined;
 		if (mark && size > mark.bytes) {
@@ -315,12 +314,4 @@ export function openIndexReadOnly(paths: KbPaths): Database | undefined {
 	}
 
 	return openImmutable(paths.index);
-}
-
-export {readMark as readWatermark};
-
-/** Distinct events in the index (a duplicated line counts once), maintained by every refresh. */
-export function readEventCount(db: Database): number {
-	const value = db.prepare(`SELECT value FROM meta WHERE key = 'event_count'`).pluck().get() as string | undefined;
-	return value === undefined ? 0 : Number(value);
 }

@@ -1,7 +1,7 @@
-import {existsSync} from 'node:fs';
+import {existsSync, lstatSync} from 'node:fs';
 import {isAbsolute, join} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 
 /**
  * Where engi keeps its own files outside a knowledge base. HOME and the XDG variables must be
@@ -50,10 +50,6 @@ export function cacheDirectory(deps: Deps): string {
 	return join(xdgDirectory(deps, 'XDG_CACHE_HOME', ['.cache']), 'engi');
 }
 
-export function dataHome(deps: Deps): string {
-	return xdgDirectory(deps, 'XDG_DATA_HOME', ['.local', 'share']);
-}
-
 /** The on-disk layout of a knowledge base (DESIGN §4). */
 export function kbPaths(root: string) {
 	const engi = join(root, '.engi');
@@ -83,6 +79,15 @@ export function requireKnowledgeBase(paths: KbPaths): void {
 	if (!existsSync(paths.engi)) {
 		throw new EngiError('kb_not_initialized', `no knowledge base at ${paths.root} (missing ${paths.engi})`, {
 			hint: `create one with engi init ${paths.root}, or point --root at an existing knowledge base`,
+		});
+	}
+
+	// A repair renames a rewrite over the journal's path: through a symlink that would replace the
+	// link with a copy and leave its target behind, so the journal must be the file itself.
+	const journal = lstatSync(paths.journal, {throwIfNoEntry: false});
+	if (journal?.isSymbolicLink()) {
+		throw new EngiError('journal_symlink', `${paths.journal} is a symbolic link; engi reads and writes only a journal that is a plain file`, {
+			hint: 'put the journal file itself at that path (move the link\'s target there), then run the command again',
 		});
 	}
 }
