@@ -51,6 +51,17 @@ test('a command that prints past the cap is stopped, and what it printed is cut 
 	assert.deepEqual([run.overflowed, run.stdout.length, run.timedOut], [true, 100_000, false]);
 });
 
+test('past the cap, the command\'s whole group is stopped at once, not when a child holding the pipe ends', async () => {
+	const started = Date.now();
+	const run = await runCommand(`${node} -e "process.stdout.write('x'.repeat(5000))"; sleep 30`, {...options, maxStdoutBytes: 1000});
+	assert.deepEqual([run.overflowed, run.stdout.length, run.timedOut], [true, 1000, false]);
+	assert.ok(Date.now() - started < 8000, `it took ${Date.now() - started} ms`);
+});
+
+test('a command that cannot be started (its directory is gone) throws the reason', async t => {
+	await assert.rejects(runCommand('true', {...options, cwd: join(tempDir(t), 'gone')}), {code: 'ENOENT'});
+});
+
 test('a command that ignores its stdin, or does not exist, is an ordinary outcome', async () => {
 	const quiet = await runCommand(`${node} -e "process.exit(0)"`, {...options, input: 'x'.repeat(4 * 1024 * 1024)});
 	assert.equal(quiet.exitCode, 0);

@@ -1,5 +1,3 @@
-import {spawn} from 'node:child_process';
-
 export type CommandRun = {
 	/** Exit status, or null when a signal ended it. */
 	readonly exitCode: number | null;
@@ -27,93 +25,96 @@ const graceMs = 2000;
 
 /**
  * Runs a command line the user named (through the shell, as a shell would run it) with text on
- * its stdin, a time limit and a cap on what it may print. On either limit the whole process group
- * is stopped (SIGTERM, then SIGKILL), so a shell's children go with it. Never throws for how the
- * command ended; the caller decides what each outcome means.
+ * its stdin, a time limit and a cap on what it may print, with execa (loaded here, on first use:
+ * only a command that runs something pays for it). execa would stop only the shell it started;
+ * on either limit the whole process group is stopped here (SIGTERM, then SIGKILL), so the
+ * shell's children go with it. Throws only when the command could not be started; the caller decides
+ * what every other outcome means.
  */
-export function runCommand(command: string, options: CommandOptions): Promise<CommandRun> {
-	const started = Date.now();
+export async function runCommand(command: string, options: CommandOptions): Promise<CommandRun> {
+	const {execa} = await import('execa');
 	const posix = process.platform !== 'win32';
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, {shell: true, cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: posix, windowsHide: true});
-		const out: Buffer[] = [];
-		let outBytes = 0;
-		let errTail = '';
-		let timedOut = false;
-		let overflowed = false;
-		let settled = false;
-		const timers: NodeJS.Timeout[] = [];
-		const signal = (name: NodeJS.Signals) => {
-			try {
-				if (posix && child.pid !== undefined) {
-					process.kill(-child.pid, name);
-				} else {
-					child.kill(name);
-				}
-			} catch {}
-		};
+	const subprocess = execa(command, {
+		shell: true,
+		cwd: options.cwd,
+		env: options.env,
+		extendEnv: false,
+		input: options.input,
+		encoding: 'buffer',
+		stripFinalNewline: false,
+		maxBuffer: {stdout: options.maxStdoutBytes},
+		buffer: {stderr: false},
+		reject: false,
+		detached: posix,
+		windowsHide: true,
+		forceKillAfterDelay: graceMs,
+	});
+	let stderrTail = '';
+	subprocess.stderr.on('data', (chunk: Buffer) => {
+		stderrTail = (stderrTail + chunk.toString('utf8')).slice(-stderrKeep);
+	});
 
-		const finish = (exitCode: number | null, exitSignal: string | null) => {
-			if (settled) {
-				return;
+	const timers: NodeJS.Timeout[] = [];
+	const signalGroup = (name: NodeJS.Signals) => {
+		try {
+			if (posix && subprocess.pid !== undefined) {
+				process.kill(-subprocess.pid, name);
+			} else {
+				subprocess.kill(name);
 			}
+		} catch {}
+	};
 
-			settled = true;
-			for (const timer of timers) {
-				clearTimeout(timer);
-			}
+	let stopping = false;
+	const stop = () => {
+		if (stopping) {
+			return;
+		}
 
-			child.stdout.destroy();
-			child.stderr.destroy();
-			resolve({exitCode, signal: exitSignal, stdout: Buffer.concat(out), stderrTail: errTail, timedOut, overflowed, ms: Date.now() - started});
-		};
-
-		const stop = () => {
-			signal('SIGTERM');
-			timers.push(setTimeout(() => signal('SIGKILL'), graceMs));
-			// A child that escaped the group may hold the pipes open: stop waiting for them.
-			timers.push(setTimeout(() => finish(child.exitCode, child.signalCode), graceMs * 2));
-		};
-
+		stopping = true;
+		signalGroup('SIGTERM');
+		timers.push(setTimeout(() => signalGroup('SIGKILL'), graceMs));
+		// A child that left the group may hold the pipes open: stop waiting for them.
 		timers.push(
 			setTimeout(() => {
-				timedOut = true;
-				stop();
-			}, options.timeoutMs),
+				subprocess.stdout.destroy();
+				subprocess.stderr.destroy();
+			}, graceMs * 2),
 		);
-		child.stdout.on('data', (chunk: Buffer) => {
-			if (overflowed) {
-				return;
-			}
+	};
 
-			const room = options.maxStdoutBytes - outBytes;
-			if (chunk.length > room) {
-				out.push(chunk.subarray(0, Math.max(0, room)));
-				outBytes = options.maxStdoutBytes;
-				overflowed = true;
-				stop();
-				return;
-			}
-
-			out.push(chunk);
-			outBytes += chunk.length;
-		});
-		child.stderr.on('data', (chunk: Buffer) => {
-			errTail = (errTail + chunk.toString('utf8')).slice(-stderrKeep);
-		});
-		child.on('error', error => {
-			if (!settled) {
-				settled = true;
-				for (const timer of timers) {
-					clearTimeout(timer);
-				}
-
-				reject(error);
-			}
-		});
-		child.on('close', (code, closeSignal) => finish(code, closeSignal));
-		// A command that does not read its stdin closes the pipe early; that is its business.
-		child.stdin.on('error', () => {});
-		child.stdin.end(options.input);
+	let timedOut = false;
+	timers.push(
+		setTimeout(() => {
+			timedOut = true;
+			stop();
+		}, options.timeoutMs),
+	);
+	// execa cuts stdout at the cap and stops the shell, but then waits for the pipes, which the
+	// shell's children still hold: the group is stopped as soon as the cap is passed.
+	let stdoutBytes = 0;
+	subprocess.stdout.on('data', (chunk: Uint8Array) => {
+		stdoutBytes += chunk.length;
+		if (stdoutBytes > options.maxStdoutBytes) {
+			stop();
+		}
 	});
+	const result = await subprocess;
+	for (const timer of timers) {
+		clearTimeout(timer);
+	}
+
+	if (result.exitCode === undefined && result.signal === undefined && !stopping) {
+		throw result.cause ?? new Error(result.message);
+	}
+
+	return {
+		exitCode: result.exitCode ?? null,
+		signal: result.signal ?? null,
+		stdout: Buffer.from(result.stdout ?? new Uint8Array()),
+		stderrTail,
+		timedOut,
+		overflowed: result.isMaxBuffer || stdoutBytes > options.maxStdoutBytes,
+		ms: result.durationMs,
+	};
 }
