@@ -47,7 +47,7 @@ test('real terminal: a morning in the dashboard, from stand-up to the printed re
 
 	// Narrower terminal: the frame reflows to the new width instead of wrapping into garbage.
 	pane.resize(70, 24);
-	screen = await pane.waitFor(text => text.split('\n').some(line => line.startsWith('engi  1 Stand-up')) && !text.split('\n').some(line => line.length > 70), 'the frame to reflow to 70 columns');
+	screen = await pane.waitFor(text => text.split('\n').some(line => line.startsWith('engi  1 Stand-up  2 Unfinished  3 Checkpoints  4 Project  5  6  7')) && !text.split('\n').some(line => line.length > 70), 'the frame to reflow to 70 columns');
 	assert.match(screen, /1 of 22/);
 
 	pane.resize(120, 30);

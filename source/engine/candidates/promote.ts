@@ -13,6 +13,7 @@ import {checkpointSchema, type Checkpoint} from '../continuity/checkpoint-schema
 import {appendCheckpoint, checkpointsPath, checkpointWriteRoot} from '../continuity/checkpoints.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {lazySchema} from '../../lib/lazy-schema.js';
+import {isLocalDirectory} from '../../lib/project.js';
 import type {Database} from '../../lib/sqlite.js';
 import {renderNote, type CandidateNote, type Claim} from './note.js';
 import {replaceNote} from './note-store.js';
@@ -144,14 +145,16 @@ function importedCheckpoint(note: CandidateNote, root: string, now: Date): Check
  * `engi candidates promote`: the only path from a candidate to durable state. One journal
  * batch (see promotionDrafts), then an `imported` checkpoint in the project's
  * `.engi/checkpoints.jsonl`, then the note's status `promoted`. The project is the session's
- * own when it is on this machine, else `--project`. Promoting again after a failure part-way
- * appends nothing the journal already holds.
+ * own when it is on this machine, else `--project`; the dashboard, which has no flag to ask
+ * for, passes its own project as `fallbackProject` (as it does to record a checkpoint).
+ * Promoting again after a failure part-way appends nothing the journal already holds.
  */
-export async function promoteCandidate(paths: KbPaths, input: {ref: string; project?: string}, deps: Deps): Promise<PromoteOutput> {
+export async function promoteCandidate(paths: KbPaths, input: {ref: string; project?: string; fallbackProject?: string}, deps: Deps): Promise<PromoteOutput> {
 	requireKnowledgeBase(paths);
 	const entry = await findEntry(paths.candidates, input.ref);
 	const note = pendingNote(entry);
-	const root = checkpointWriteRoot(note.native_id, note.project, deps.cwd, input.project);
+	const here = note.project !== null && isLocalDirectory(note.project);
+	const root = checkpointWriteRoot(note.native_id, note.project, deps.cwd, input.project ?? (here ? undefined : input.fallbackProject));
 	const notePath = relative(paths.root, entry.file);
 	let planned: ReturnType<typeof promotionDrafts> | undefined;
 	const written = await writeEvents(paths, deps, index => {
