@@ -37,6 +37,14 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('resume', 'a bounded, evidence-linked brief to pick a session up', async () => (await import('./commands/resume.js')).default),
 	entry('pickup', 'choose a session to continue and print how to resume it', async () => (await import('./commands/pickup.js')).default),
 	entry('standup', 'the morning review across projects', async () => (await import('./commands/standup.js')).default),
+	entry('candidates harvest', 'write a candidate note of each session in scope', async () => (await import('./commands/candidates-harvest.js')).candidatesHarvest),
+	entry('candidates list', 'the review queue of candidate notes', async () => (await import('./commands/candidates.js')).candidatesList),
+	entry('candidates show', 'one candidate note with its facts and claims', async () => (await import('./commands/candidates.js')).candidatesShow),
+	entry('candidates evidence', 'a candidate\'s numbered turns, as untrusted evidence', async () => (await import('./commands/candidates-distill.js')).candidatesEvidence),
+	entry('candidates accept', 'take a distillation through the citation filter', async () => (await import('./commands/candidates-distill.js')).candidatesAccept),
+	entry('candidates distill', 'run a distiller command through the citation filter', async () => (await import('./commands/candidates-distill.js')).candidatesDistill),
+	entry('candidates reject', 'mark a candidate rejected (the note is kept)', async () => (await import('./commands/candidates.js')).candidatesReject),
+	entry('candidates promote', 'make a reviewed candidate durable knowledge', async () => (await import('./commands/candidates.js')).candidatesPromote),
 	entry('demo', 'open the dashboard on an invented set of sessions', async () => (await import('./commands/demo.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 ];
@@ -45,7 +53,7 @@ export const commandTable: readonly CommandEntry[] = [
 export const commandGroups: ReadonlySet<string> = new Set(commandTable.filter(entry => entry.name.includes(' ')).map(entry => entry.name.split(' ')[0]!));
 
 /** Subcommands run when a group is given alone, e.g. `engi checkpoint` lists checkpoints. */
-export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list'};
+export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list', candidates: 'candidates list'};
 
 export async function loadCommand(name: string): Promise<CommandDefinition> {
 	const found = commandTable.find(entry => entry.name === name);

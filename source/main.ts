@@ -90,7 +90,7 @@ function findCommand(words: readonly string[]): {name: string; consumed: number}
 /** Maps parsed argv onto the names the command's zod schema validates, checking arity and conflicts. */
 function commandInput(command: CommandDefinition, values: Record<string, unknown>, positionals: string[]): Record<string, unknown> {
 	const specs = command.positionals ?? [];
-	if (positionals.length > specs.length) {
+	if (positionals.length > specs.length && !specs.at(-1)?.variadic) {
 		throw new EngiError('unexpected_argument', `unexpected argument "${positionals[specs.length]}" for engi ${command.name}`, {hint: `usage: ${command.usage}`});
 	}
 
@@ -102,7 +102,9 @@ function commandInput(command: CommandDefinition, values: Record<string, unknown
 	}
 
 	for (const [index, spec] of specs.entries()) {
-		if (positionals[index] !== undefined) {
+		if (spec.variadic && positionals.length > index) {
+			input[spec.name] = positionals.slice(index);
+		} else if (positionals[index] !== undefined) {
 			input[spec.name] = positionals[index];
 		} else if (spec.required) {
 			throw new EngiError('missing_argument', `engi ${command.name} needs <${spec.name}>`, {hint: `usage: ${command.usage}`});

@@ -27,7 +27,7 @@ import * as zod from 'zod';
 import * as z from 'zod/mini';
 import {schemaName} from '../source/cli/define.js';
 import {commandTable, loadCommand} from '../source/commands.js';
-import {runCli, sandboxEnv, type CliResult} from './helpers/cli.js';
+import {repoRoot, runCli, sandboxEnv, type CliResult} from './helpers/cli.js';
 import {buildFixtureHome, fixtureMtime, settle} from './helpers/fixture-home.js';
 import {assertGolden} from './helpers/golden.js';
 import {goldenJson, type Normalizer} from './helpers/json-golden.js';
@@ -132,7 +132,20 @@ function scene(t: TestContext) {
 		writeFileSync(join(harvest, 'b-bad.md'), ['---', 'id: task:bad', 'kind: Task', '---', ''].join('\n'));
 	};
 
-	return {base, env, repo, empty, kb, stageNotes};
+	// The calling agent's distillation of the first session: one claim the filter refuses, the rest kept.
+	const distillationFile = join(base, 'distillation.json');
+	const stageDistillation = () =>
+		writeFileSync(
+			distillationFile,
+			JSON.stringify({
+				model: 'golden-agent',
+				verified: [{text: 'the export works', turns: [2]}],
+				decided: [{text: 'add a route for the export', turns: [2]}],
+				blockers: [{text: 'the refund column is unconfirmed', turns: [3]}],
+				next: 'confirm the refund column with finance',
+			}),
+		);
+	return {base, env, repo, empty, kb, stageNotes, distillationFile, stageDistillation};
 }
 
 const sessionOne = 'c0de0000-0000-4000-8000-000000000001';
@@ -140,7 +153,7 @@ const claudeFixture = '11111111-1111-4111-8111-111111111111';
 const codexFixture = '0195a1c2-0a00-7a00-8a00-00000000000a';
 
 function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
-	const {repo, empty, kb, stageNotes} = world;
+	const {repo, empty, kb, stageNotes, distillationFile, stageDistillation} = world;
 	const since = ['--since', '2020-01-01'];
 	return [
 		{golden: 'init', command: 'init', args: ['init', kb]},
@@ -187,6 +200,15 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'resume.events', command: 'resume', args: ['resume', codexFixture, '--source', 'codex', '--view', 'events', '--limit', '5']},
 		{golden: 'pickup.ok', command: 'pickup', args: ['pickup', sessionOne, '--source', 'claude'], cwd: repo},
 		{golden: 'standup', command: 'standup', args: ['standup', '--since', '2026-11-01']},
+		{golden: 'candidates-harvest', command: 'candidates harvest', args: ['candidates', 'harvest', sessionOne, codexFixture, claudeFixture, '--consent']},
+		{golden: 'candidates-list', command: 'candidates list', args: ['candidates', 'list']},
+		{golden: 'candidates-show', command: 'candidates show', args: ['candidates', 'show', `codex-${codexFixture}`]},
+		{golden: 'candidates-evidence', command: 'candidates evidence', args: ['candidates', 'evidence', `codex-${codexFixture}`, '--max-turns', '12']},
+		stageDistillation,
+		{golden: 'candidates-accept', command: 'candidates accept', args: ['candidates', 'accept', `claude-${sessionOne}`, '--file', distillationFile]},
+		{golden: 'candidates-distill', command: 'candidates distill', args: ['candidates', 'distill', `codex-${codexFixture}`, '--with', 'node test/fixtures/distillers/mix.mjs', '--max-turns', '12'], cwd: repoRoot},
+		{golden: 'candidates-reject', command: 'candidates reject', args: ['candidates', 'reject', `claude-${claudeFixture}`]},
+		{golden: 'candidates-promote', command: 'candidates promote', args: ['candidates', 'promote', `codex-${codexFixture}`, '--project', repo]},
 		{golden: 'demo', command: 'demo', args: ['demo']},
 		{golden: 'schema', command: 'schema', args: ['schema']},
 	];

@@ -12,11 +12,15 @@ import {tempDir} from './helpers/temp.js';
 const tracer = join(repoRoot, 'test/helpers/trace-imports.mjs');
 const uiPackage = /node_modules\/(ink|react|react-reconciler|yoga-layout|@inkjs)\//;
 
-/** Output files of the bundle whose inputs include ink or react (from esbuild's metafile). */
-function uiChunks(): Set<string> {
+/** Output files of the bundle with an input the pattern matches (from esbuild's metafile). */
+function chunksWith(pattern: RegExp): Set<string> {
 	const meta = JSON.parse(readFileSync(join(repoRoot, 'build/meta.json'), 'utf8')) as {outputs: Record<string, {inputs: Record<string, unknown>}>};
-	return new Set(Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some(input => uiPackage.test(input))).map(([file]) => file));
+	return new Set(Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some(input => pattern.test(input))).map(([file]) => file));
 }
+
+const uiChunks = () => chunksWith(uiPackage);
+/** execa is bundled; only a command that runs a subprocess loads its chunk. */
+const execaChunks = () => chunksWith(/node_modules\/execa\//);
 
 function loadedModules(traceFile: string): string[] {
 	if (!existsSync(traceFile)) {
@@ -36,6 +40,8 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 	buildFixtureHome(kb.env);
 	kb.ok(['graph', 'node', '--id', 'p', '--kind', 'Project', '--label', 'P']);
 	const chunks = uiChunks();
+	const subprocessChunks = execaChunks();
+	assert.ok(subprocessChunks.size > 0, 'execa is in a chunk of its own');
 	const commands = [
 		['status'],
 		['project'],
@@ -50,6 +56,9 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		['pickup', '11111111-1111-4111-8111-111111111111'],
 		['standup'],
 		['checkpoint', 'list'],
+		['candidates', 'harvest', '--all-projects', '--since', '2020-01-01', '--consent'],
+		['candidates', 'list'],
+		['candidates', 'evidence', 'claude-11111111-1111-4111-8111-111111111111'],
 	];
 	for (const args of commands) {
 		const traceFile = join(tempDir(t), 'trace.txt');
@@ -59,7 +68,14 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		assert.ok(loaded.some(file => file === 'build/cli.js'), 'the tracer saw the CLI load');
 		assert.deepEqual(loaded.filter(file => uiPackage.test(file) || chunks.has(file)), [], `engi ${args.join(' ')} loaded UI code`);
 		assert.deepEqual(loaded.filter(file => heavyPackage.test(file)), [], `engi ${args.join(' ')} loaded the tokenizer or jieba without needing them`);
+		assert.deepEqual(loaded.filter(file => subprocessChunks.has(file)), [], `engi ${args.join(' ')} loaded execa without running anything`);
 	}
+
+	// The control: running a distiller does load it.
+	const traceFile = join(tempDir(t), 'trace.txt');
+	const distill = runCli(['candidates', 'distill', 'claude-11111111-1111-4111-8111-111111111111', '--with', 'true', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+	assert.equal(distill.error().code, 'distiller_invalid_json', distill.stderr);
+	assert.ok(loadedModules(traceFile).some(file => subprocessChunks.has(file)), 'engi candidates distill loaded execa');
 });
 
 test('the tracer does detect ink and react when they are loaded (the check can fail)', t => {

@@ -114,7 +114,9 @@ test('secrets: a secret straddling a cut is masked whole; raw records are masked
 
 	const pem = `-----BEGIN PRIVATE KEY-----\n${'QUJD'.repeat(400)}\n-----END PRIVATE KEY-----\ntrailer`;
 	assert.ok(!maskedTail(pem, 200).includes('QUJD'), 'a PEM body whose armour lies before the window');
-	assert.deepEqual(clipMasked(`key:\n${pem} ${'more '.repeat(400)}`, 100, {oneLine: true}), {text: 'key: [redacted:private_key_block]…', truncated: true}, 'a cut PEM block masks to the cut, and the cut is marked');
+	// A key block longer than the first window is read whole: what follows it is shown, masked, up to the cut.
+	assert.deepEqual(clipMasked(`key:\n${pem} ${'more '.repeat(400)}`, 100, {oneLine: true}), {text: `${`key: [redacted:private_key_block] trailer ${'more '.repeat(20)}`.slice(0, 99)}…`, truncated: true}, 'a long PEM block is masked whole, and the cut is marked');
+	assert.deepEqual(clipMasked(`key:\n${pem.slice(0, 1500)}`, 100, {oneLine: true}), {text: 'key: [redacted:private_key_block]', truncated: false}, 'a PEM block never closed masks to the end');
 	assert.deepEqual(clipMasked(`  ${token}  `.trim(), 20), {text: '[redacted:github_to…', truncated: true});
 	assert.deepEqual(clipMasked('short', 20), {text: 'short', truncated: false});
 	assert.deepEqual(maskValue({Credentials: {SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', Expiration: '2026-11-20T10:00:00Z'}, note: 'key AKIAIOSFODNN7EXAMPLE', count: 3}), {

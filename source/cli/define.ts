@@ -28,6 +28,8 @@ export type FlagSpec = FlagSyntax & ValueSpec;
 
 export type PositionalSpec = ValueSpec & {
 	readonly name: string;
+	/** The last positional only: takes every remaining argument, as a list. */
+	readonly variadic?: boolean;
 	readonly description: string;
 };
 

@@ -49,7 +49,7 @@ export function groupHelpText(group: string): string {
 export function commandHelpText(command: CommandDefinition): string {
 	const parts = [command.summary, '', 'Usage', `  $ ${command.usage}`];
 	if (command.positionals?.length) {
-		parts.push('', 'Arguments', table(command.positionals.map(positional => [`<${positional.name}>`, positional.description + (positional.required ? '' : ' (optional)')])));
+		parts.push('', 'Arguments', table(command.positionals.map(positional => [`<${positional.name}>${positional.variadic ? '…' : ''}`, positional.description + (positional.required ? '' : ' (optional)')])));
 	}
 
 	const own = flagRows(command.options);

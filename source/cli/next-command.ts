@@ -10,8 +10,9 @@ export function pageCommand(command: Pick<CommandDefinition, 'name' | 'positiona
 	const positional = new Set((command.positionals ?? []).map(spec => spec.name));
 	const words = ['engi', command.name];
 	for (const spec of command.positionals ?? []) {
-		if (typeof flags[spec.name] === 'string') {
-			words.push(shellWord(flags[spec.name] as string));
+		const value = flags[spec.name];
+		for (const word of typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : []) {
+			words.push(shellWord(word));
 		}
 	}
 

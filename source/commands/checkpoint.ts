@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
-import {checkpointStatuses, type Checkpoint} from '../engine/continuity/checkpoint-schema.js';
+import {recordedStatuses, type Checkpoint} from '../engine/continuity/checkpoint-schema.js';
 import {
 	checkpointListOutputSchema,
 	checkpointRecordOutputSchema,
@@ -44,7 +44,7 @@ export const checkpointRecord = defineCommand({
 		session: {type: 'string', placeholder: '<id>', description: 'the session (default: the one unfinished session of this project)', value: textFlag()},
 		source: {type: 'string', placeholder: '<tool>', description: 'the session\'s tool (default: from the catalog)', value: textFlag()},
 		project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to write: an existing directory inside a project (default: the session\'s own; needed when that is not on this machine)', value: textFlag()},
-		status: {type: 'string', placeholder: '<status>', description: `one of ${checkpointStatuses.join(', ')} (default: inherited, else active)`, value: choiceFlag(checkpointStatuses)},
+		status: {type: 'string', placeholder: '<status>', description: `one of ${recordedStatuses.join(', ')} (default: inherited, else active)`, value: choiceFlag(recordedStatuses)},
 		objective: {type: 'string', placeholder: '<text>', description: 'what the session is for (required for its first checkpoint)', value: textFlag()},
 		completed: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'work done (comma-separated or repeated)', value: listFlag()},
 		evidence: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'current evidence: files, commits, test runs', value: listFlag()},

@@ -1,5 +1,5 @@
 import type {Hash} from 'node:crypto';
-import {closeSync, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, unlinkSync} from 'node:fs';
+import {closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {EngiError, systemErrorCode, writeError} from './errors.js';
 import {writeAll} from './files.js';
@@ -16,8 +16,9 @@ export type AtomicFile = {
 	/**
 	 * Makes the replacement durable, reads it back to check every byte, runs `beforeRename`
 	 * (the caller's last chance to refuse, e.g. when it no longer holds its lock), then renames.
+	 * `exclusive`: only if nothing is at the path yet; false (and nothing written) when something is.
 	 */
-	commit(beforeRename?: () => void): void;
+	commit(beforeRename?: () => void, options?: {exclusive?: boolean}): boolean;
 	/** Removes the replacement; the original is untouched. */
 	abort(): void;
 };
@@ -54,20 +55,27 @@ export function createAtomicFile(path: string, mode = modeOf(path) ?? 0o600): At
 			hash.update(bytes);
 			size += bytes.length;
 		},
-		commit(beforeRename) {
+		commit(beforeRename, options = {}) {
+			let placed: boolean;
 			try {
 				fsyncSync(opened);
 				verify(opened, size, hash);
 				beforeRename?.();
 				closeSync(opened);
 				closed = true;
-				renameSync(temporary, path);
+				placed = options.exclusive ? placeExclusively(temporary, path) : (renameSync(temporary, path), true);
 			} catch (error) {
 				abort();
 				throw writeError(path, error);
 			}
 
+			if (!placed) {
+				abort();
+				return false;
+			}
+
 			fsyncDirectory(dirname(path));
+			return true;
 		},
 		abort,
 	};
@@ -78,6 +86,43 @@ export function writeFileAtomic(path: string, content: string | Uint8Array): voi
 	const file = createAtomicFile(path);
 	file.write(typeof content === 'string' ? Buffer.from(content) : content);
 	file.commit();
+}
+
+/** Writes a new file atomically, never over an existing one: false, and nothing written, when `path` exists. */
+export function createFileAtomic(path: string, content: string | Uint8Array): boolean {
+	const file = createAtomicFile(path, 0o600);
+	file.write(typeof content === 'string' ? Buffer.from(content) : content);
+	return file.commit(undefined, {exclusive: true});
+}
+
+/**
+ * Moves the finished temporary file to `path` unless something is there already. A hard link
+ * fails with EEXIST rather than replacing, so two writers can never both win; a file system
+ * without hard links falls back to a check and a rename.
+ */
+function placeExclusively(temporary: string, path: string): boolean {
+	try {
+		linkSync(temporary, path);
+	} catch (error) {
+		const code = systemErrorCode(error);
+		if (code === 'EEXIST') {
+			return false;
+		}
+
+		if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') {
+			throw error;
+		}
+
+		if (existsSync(path)) {
+			return false;
+		}
+
+		renameSync(temporary, path);
+		return true;
+	}
+
+	unlinkSync(temporary);
+	return true;
 }
 
 /** Reads the written file back: its size and its bytes' hash must be exactly what was written. */

@@ -51,8 +51,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
 	const binding = nativeAddonPath();
 	const db = new Database(path, {readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false, ...(binding ? {nativeBinding: binding} : {})});
 	db.pragma('busy_timeout = 10000');
-	// Reading pages through a memory map avoids copying them into SQLite's page cache.
-	db.pragma('mmap_size = 268435456');
+	if (!options.readonly) {
+		// Reading pages through a memory map avoids copying them into SQLite's page cache. Not for
+		// another program's database read once (an agent's store): every page it maps stays in
+		// this process's resident memory, a hundred megabytes for a large OpenCode store.
+		db.pragma('mmap_size = 268435456');
+	}
+
 	if (!options.readonly && path !== ':memory:') {
 		db.pragma('journal_mode = WAL');
 		db.pragma('synchronous = NORMAL');

@@ -12,6 +12,7 @@ import {commandFor, hintsFor} from './keys.js';
 import {Pickup, type PickupTarget} from './pickup/index.js';
 import {Project} from './project/index.js';
 import {Query} from './query/index.js';
+import {Review} from './review/index.js';
 import {Standup} from './standup/index.js';
 import {screenOrder, screenScopes, type ScreenId} from './navigation.js';
 import {Unfinished} from './unfinished/index.js';
@@ -64,7 +65,7 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 	const [formRequest, setFormRequest] = useState<FormRequest>(null);
 	const clock = now ?? new Date();
 	// A recorded checkpoint changes the stand-up, the unfinished list, the checkpoints and the
-	// brief: each screen keys its data on this revision, so every one of them reloads after a
+	// brief (a promoted candidate records one, and leaves the review queue): each screen keys its data on this revision, so every one of them reloads after a
 	// write, whichever screen made it.
 	const [revision, setRevision] = useState(0);
 	const engine = useMemo<EngineClient>(
@@ -72,6 +73,17 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 			...client,
 			async recordCheckpoint(draft) {
 				const result = await client.recordCheckpoint(draft);
+				setRevision(value => value + 1);
+				return result;
+			},
+			// A promotion writes a checkpoint and both change the queue: the same reload.
+			async promoteCandidate(ref) {
+				const result = await client.promoteCandidate(ref);
+				setRevision(value => value + 1);
+				return result;
+			},
+			async rejectCandidate(ref) {
+				const result = await client.rejectCandidate(ref);
 				setRevision(value => value + 1);
 				return result;
 			},
@@ -203,6 +215,11 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 				{show('pickup') ? (
 					<Box {...show('pickup')} flexDirection="column">
 						<Pickup client={engine} revision={revision} target={target} active={active('pickup')} width={width} height={bodyHeight} onResume={pickup => exit({kind: 'pickup', pickup} satisfies TuiResult)} onCounts={countsFor('pickup')} />
+					</Box>
+				) : null}
+				{show('review') ? (
+					<Box {...show('review')} flexDirection="column">
+						<Review client={engine} revision={revision} active={active('review')} width={width} height={bodyHeight} onCapture={captureFor('review')} onCounts={countsFor('review')} />
 					</Box>
 				) : null}
 			</Box>

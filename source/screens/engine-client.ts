@@ -1,3 +1,6 @@
+import type {PromoteOutput} from '../engine/candidates/promote.js';
+import type {CandidateRejectOutput, CandidateShowOutput, CandidatesListOutput} from '../engine/candidates/review.js';
+import type {EvidenceOutput} from '../engine/candidates/evidence.js';
 import type {Deps} from '../engine/deps.js';
 import type {ProjectOutput} from '../engine/knowledge/project.js';
 import type {QueryOutput} from '../engine/knowledge/query-schema.js';
@@ -22,13 +25,20 @@ export type EngineClient = {
 	recordCheckpoint(draft: CheckpointDraft): Promise<Awaited<ReturnType<typeof import('../engine/continuity/checkpoint-ops.js').recordCheckpoint>>>;
 	project(page: {offset: number; limit: number}): Promise<ProjectOutput>;
 	query(q: string): Promise<QueryOutput>;
+	/** The pending review queue, whole (the screen virtualises), as `engi candidates list`. */
+	candidates(): Promise<CandidatesListOutput>;
+	candidate(ref: string): Promise<CandidateShowOutput>;
+	/** Only the turns its claims cite, in the window the distiller was served. */
+	citedTurns(ref: string, turns: readonly number[], maxTurns?: number): Promise<EvidenceOutput>;
+	promoteCandidate(ref: string): Promise<PromoteOutput>;
+	rejectCandidate(ref: string): Promise<CandidateRejectOutput>;
 	/** True when a knowledge base root resolves (project brief and query need one). */
 	hasKnowledgeBase(): boolean;
 };
 
 /** The production client: engine calls in this process, with the scope the user gave. */
 export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: string | undefined): Promise<EngineClient> {
-	const [{buildStandup}, {listUnfinished}, {resumeSession}, {pickupSession}, checkpointOps, {getProject}, {queryKnowledge}, {resolveRoot}, {kbPaths}] = await Promise.all([
+	const [{buildStandup}, {listUnfinished}, {resumeSession}, {pickupSession}, checkpointOps, {getProject}, {queryKnowledge}, {resolveRoot}, {kbPaths}, review, {candidateEvidence}, {promoteCandidate}] = await Promise.all([
 		import('../engine/continuity/standup.js'),
 		import('../engine/continuity/unfinished.js'),
 		import('../engine/continuity/resume.js'),
@@ -38,6 +48,9 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 		import('../engine/knowledge/query.js'),
 		import('../engine/kb/root.js'),
 		import('../engine/kb/paths.js'),
+		import('../engine/candidates/review.js'),
+		import('../engine/candidates/evidence.js'),
+		import('../engine/candidates/promote.js'),
 	]);
 	const root = () => kbPaths(resolveRoot(rootFlag, deps).root);
 	return {
@@ -69,6 +82,21 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 		},
 		async query(q) {
 			return (await queryKnowledge(root(), {q, view: 'context', limit: 50}, deps)).output;
+		},
+		async candidates() {
+			return review.listCandidates(root(), {status: 'pending', limit: 100_000});
+		},
+		async candidate(ref) {
+			return review.showCandidate(root(), {ref});
+		},
+		async citedTurns(ref, turns, maxTurns) {
+			return candidateEvidence(root(), {ref, turns, maxTurns}, deps);
+		},
+		async promoteCandidate(ref) {
+			return promoteCandidate(root(), {ref, fallbackProject: scope.project ?? deps.cwd}, deps);
+		},
+		async rejectCandidate(ref) {
+			return review.rejectCandidate(root(), {ref}, deps);
 		},
 		hasKnowledgeBase() {
 			try {

@@ -21,7 +21,7 @@ export type KeyInfo = {
 	readonly meta?: boolean;
 };
 
-export type Scope = 'global' | 'list' | 'standup' | 'unfinished' | 'pickup' | 'checkpoints' | 'project' | 'query' | 'form' | 'confirm' | 'field';
+export type Scope = 'global' | 'list' | 'standup' | 'unfinished' | 'pickup' | 'checkpoints' | 'project' | 'query' | 'review' | 'form' | 'confirm' | 'field';
 
 export type Binding = {
 	readonly command: string;
@@ -37,7 +37,7 @@ export const bindings: readonly Binding[] = [
 	{command: 'help', keys: '?', description: 'show or hide this help', scope: 'global', matches: char('?')},
 	{command: 'next-screen', keys: 'tab', description: 'next screen', scope: 'global', matches: (_input, key) => Boolean(key.tab) && !key.shift},
 	{command: 'previous-screen', keys: 'shift+tab', description: 'previous screen', scope: 'global', matches: (_input, key) => Boolean(key.tab && key.shift)},
-	{command: 'go-screen', keys: '1–6', description: 'stand-up, unfinished, checkpoints, project, query, pickup', scope: 'global', matches: (input, key) => !key.ctrl && /^[1-6]$/.test(input)},
+	{command: 'go-screen', keys: '1–7', description: 'stand-up, unfinished, checkpoints, project, query, pickup, review', scope: 'global', matches: (input, key) => !key.ctrl && /^[1-7]$/.test(input)},
 	{command: 'back', keys: 'esc', description: 'back (or quit from the first screen)', scope: 'global', matches: (_input, key) => Boolean(key.escape)},
 	{command: 'quit', keys: 'q', description: 'quit', scope: 'global', matches: char('q')},
 	{command: 'refresh', keys: 'r', description: 'reload this screen', scope: 'global', matches: char('r')},
@@ -60,6 +60,9 @@ export const bindings: readonly Binding[] = [
 	{command: 'next-page', keys: 'n', description: 'next page', scope: 'project', matches: char('n')},
 	{command: 'previous-page', keys: 'p', description: 'previous page', scope: 'project', matches: char('p')},
 	{command: 'edit-query', keys: '/', description: 'type a query (enter searches)', scope: 'query', matches: char('/')},
+	{command: 'promote', keys: 'p', description: 'promote the selected candidate: graph nodes and an imported checkpoint (y confirms)', scope: 'review', matches: char('p')},
+	{command: 'reject', keys: 'x', description: 'reject the selected candidate; its note is kept (y confirms)', scope: 'review', matches: char('x')},
+	{command: 'evidence', keys: 'e', description: 'show the turns its claims cite (esc back)', scope: 'review', matches: char('e')},
 	{command: 'submit', keys: 'enter', description: 'save (checks every field first)', scope: 'form', matches: (_input, key) => Boolean(key.return)},
 	{command: 'next-field', keys: 'tab / ↓', description: 'next field (←/→ change the status)', scope: 'form', matches: (_input, key) => (Boolean(key.tab) && !key.shift) || Boolean(key.downArrow)},
 	{command: 'cancel', keys: 'esc', description: 'cancel', scope: 'form', matches: (_input, key) => Boolean(key.escape)},

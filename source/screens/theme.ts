@@ -12,7 +12,7 @@ export const theme = {
 	error: 'red',
 	ok: 'green',
 	confidence: {high: 'red', medium: 'yellow', low: 'gray'} as Record<string, string>,
-	status: {active: 'green', blocked: 'red', completed: 'gray', superseded: 'gray'} as Record<string, string>,
+	status: {active: 'green', blocked: 'red', completed: 'gray', superseded: 'gray', imported: 'cyan'} as Record<string, string>,
 	pointer: '›',
 };
 

@@ -8,6 +8,8 @@
  *   as_of, …): one that falls inside the window the run took, in ISO 8601 with `Z`. Times from
  *   the fixtures and times the test chose are kept as they are;
  * - `<sha256>`: `node_sha256`, a hash over a node that carries its observed time;
+ * - `<fingerprint>`: `source_fingerprint`, a candidate's record of its transcript's size, time
+ *   and inode (the inode is whatever the file system gave the copied fixture);
  * - with `clockRelative` (engi demo, which invents its sessions a few hours before now in a
  *   temporary directory of its own): every date or time in any spelling (`2026-12-01T08:48:02Z`,
  *   `2026-12-01T08-48`, `2026/12/01`) becomes `<time>`, and the demo's directory `<demo>`.
@@ -53,7 +55,7 @@ function normalizeValue(value: unknown, normalizer: Normalizer, clockRelative: b
 	}
 
 	if (value !== null && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, item]) => [normalizeText(key, normalizer, clockRelative), key === 'node_sha256' ? '<sha256>' : normalizeValue(item, normalizer, clockRelative)]));
+		return Object.fromEntries(Object.entries(value).map(([key, item]) => [normalizeText(key, normalizer, clockRelative), key === 'node_sha256' ? '<sha256>' : key === 'source_fingerprint' ? '<fingerprint>' : normalizeValue(item, normalizer, clockRelative)]));
 	}
 
 	return value;

@@ -4,7 +4,8 @@ import {mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Deps} from '../../source/engine/deps.js';
 import {createEngineClient, type EngineClient} from '../../source/screens/engine-client.js';
-import {runCli, sandboxEnv} from './cli.js';
+import {shellWord} from '../../source/lib/words.js';
+import {repoRoot, runCli, sandboxEnv} from './cli.js';
 import {buildFixtureHome} from './fixture-home.js';
 import {tempDir} from './temp.js';
 
@@ -41,4 +42,24 @@ export async function screenWorld(t: Parameters<typeof tempDir>[0], options: {kn
 	const deps: Deps = {env, cwd: project, now: () => fixedNow, platform: 'linux'};
 	const client = await createEngineClient(deps, {since: '2026-11-01', allProjects: true, project}, options.knowledgeBase === false ? undefined : kb);
 	return {env, deps, client, kb, project};
+}
+
+/** The fixture session a review world distills (12 of its 17 turns served), and the distiller that does it. */
+export const distilledCandidate = 'codex-0195a1c2-0a00-7a00-8a00-00000000000a';
+const mixDistiller = `${shellWord(process.execPath)} ${shellWord(join(repoRoot, 'test', 'fixtures', 'distillers', 'mix.mjs'))}`;
+
+/**
+ * Fills a knowledge base's review queue as a person would: every fixture session harvested,
+ * and one of them distilled by a real distiller subprocess through the citation filter.
+ */
+export function fillReviewQueue(env: Record<string, string>, kb: string, cwd: string): void {
+	for (const args of [
+		['candidates', 'harvest', '--all-projects', '--since', '2026-11-01', '--consent'],
+		['candidates', 'distill', distilledCandidate, '--with', mixDistiller, '--max-turns', '12'],
+	]) {
+		const result = runCli([...args, '--root', kb, '--format', 'json'], {env, cwd});
+		if (result.code !== 0) {
+			throw new Error(`engi ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+		}
+	}
 }

@@ -15,7 +15,7 @@ import {createEngineClient} from '../../source/screens/engine-client.js';
 import {sandboxEnv} from '../helpers/cli.js';
 import {controlCharacter, hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
 import {tempDir} from '../helpers/temp.js';
-import {fixedNow, screenWorld} from '../helpers/screens.js';
+import {distilledCandidate, fillReviewQueue, fixedNow, screenWorld} from '../helpers/screens.js';
 
 const size = {columns: 80, rows: 24};
 
@@ -327,4 +327,66 @@ test('every list takes the list keys of the help alike: G and g jump to the last
 		frame = await press(app.stdin, app.lastFrame, 'g', text => text.split('\n').findIndex(line => line.startsWith('›')) === 3);
 		assert.notEqual(selectedRow(frame), last);
 	}
+});
+
+test('review: 7 opens the queue; e shows the cited turns and esc comes back; p and x ask first, any key but y cancels, y promotes or rejects', {timeout: 120_000}, async t => {
+	const world = await screenWorld(t);
+	fillReviewQueue(world.env, world.kb, world.project);
+	const rows = (await world.client.candidates()).candidates;
+	const at = rows.findIndex(row => row.ref === distilledCandidate);
+	const decisions: TuiResult[] = [];
+	const app = render(<App client={world.client} initialScreen="standup" now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
+	t.after(() => app.unmount());
+	await waitForFrame(app.lastFrame, showing('standup'));
+	let frame = await press(app.stdin, app.lastFrame, '7', text => showing('review')(text) && text.includes(`1 of ${rows.length} pending`) && text.includes(`${rows.length} pending · 0 promoted · 0 rejected`));
+	assert.match(frame, /7 Review/);
+	assert.match(frame, new RegExp(`Not distilled yet: engi candidates distill ${rows[0]!.ref.slice(0, 20)}`), 'the first row\'s note, read for the detail pane');
+	// e on a harvested note has no cited turns to show: the screen says so and stays.
+	frame = await press(app.stdin, app.lastFrame, 'e', text => text.includes('cites a turn yet'));
+	assert.ok(showing('review')(frame));
+	// The distilled candidate, reached by a run of j typed in one chunk.
+	frame = await press(app.stdin, app.lastFrame, 'j'.repeat(at), text => text.includes(`${at + 1} of ${rows.length} pending`) && text.includes('Claims of fixture-distiller'));
+	assert.match(selectedRow(frame), /codex +api +17 turns +2 ok +2 failed ◆ Fix the flaky/);
+	assert.match(frame, /verified: the command in this turn succeeded \(turn 10\)/);
+	frame = await press(app.stdin, app.lastFrame, 'e', text => text.includes('3 cited turns of 17'));
+	assert.match(frame, /#10 tool local_shell \[ok 0\] · L24/);
+	assert.match(frame, /│ \$ git status --short/);
+	// Digits and q belong to the cited turns while they show; esc returns to the queue where it was.
+	app.stdin.write('2q');
+	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes(`${at + 1} of ${rows.length} pending`));
+	assert.ok(showing('review')(frame), '2 did not switch screens');
+	assert.deepEqual(decisions, [], 'q did not quit');
+	assert.match(selectedRow(frame), /codex +api/);
+	// Asked, then cancelled by a key that is neither y nor a screen switch: nothing changes.
+	frame = await press(app.stdin, app.lastFrame, 'p', text => text.includes(`Promote ${distilledCandidate}? y / any other key cancels`));
+	frame = await press(app.stdin, app.lastFrame, '2', text => text.includes('nothing was changed'));
+	assert.ok(showing('review')(frame), 'the key that cancelled did not switch screens');
+	frame = await press(app.stdin, app.lastFrame, 'x', text => text.includes(`Reject ${distilledCandidate}?`));
+	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('nothing was changed'));
+	assert.ok(showing('review')(frame), 'esc cancelled the question, it did not go back a screen');
+	assert.match(readFileSync(join(world.kb, '00-inbox', 'candidates', `${distilledCandidate}.md`), 'utf8'), /^status: "pending"$/m);
+	// p and y typed in one chunk: asked and answered.
+	frame = await press(app.stdin, app.lastFrame, 'py', text => text.includes(`promoted ${distilledCandidate}`) && text.includes(`${rows.length - 1} pending · 1 promoted · 0 rejected`));
+	assert.match(readFileSync(join(world.kb, '00-inbox', 'candidates', `${distilledCandidate}.md`), 'utf8'), /^status: "promoted"$/m);
+	const imported = readFileSync(join(world.project, '.engi', 'checkpoints.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line) as {session: string; status: string});
+	assert.deepEqual(imported.map(row => [row.session, row.status]), [['0195a1c2-0a00-7a00-8a00-00000000000a', 'imported']], 'the session\'s project is not on this machine: the dashboard\'s own takes the checkpoint');
+	const next = selectedRow(frame);
+	assert.doesNotMatch(next, /Fix the flaky/);
+	frame = await press(app.stdin, app.lastFrame, 'x', text => text.includes('? y / any other key cancels'));
+	frame = await press(app.stdin, app.lastFrame, 'y', text => text.includes('rejected ') && text.includes(`${rows.length - 2} pending · 1 promoted · 1 rejected`));
+	// The promotion's checkpoint reached the Checkpoints screen without r.
+	await press(app.stdin, app.lastFrame, '3', text => text.includes('1 checkpoint in 1 project'));
+	await press(app.stdin, app.lastFrame, keys.escape, showing('review'));
+	await press(app.stdin, app.lastFrame, keys.escape, showing('standup'));
+	await press(app.stdin, app.lastFrame, 'q', () => decisions.length > 0);
+	assert.deepEqual(decisions, [{kind: 'quit'}]);
+});
+
+test('review without a knowledge base explains engi init', {timeout: 60_000}, async t => {
+	const world = await screenWorld(t, {knowledgeBase: false});
+	const app = render(<App client={world.client} initialScreen="review" now={fixedNow} size={size} />);
+	t.after(() => app.unmount());
+	const frame = await waitForFrame(app.lastFrame, text => text.includes('No knowledge base is configured.'));
+	assert.match(frame, /engi init/);
+	assert.ok(showing('review')(frame));
 });

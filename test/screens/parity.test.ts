@@ -3,7 +3,7 @@ import {mkdirSync} from 'node:fs';
 import test from 'node:test';
 import {createEngineClient} from '../../source/screens/engine-client.js';
 import {runCli} from '../helpers/cli.js';
-import {screenWorld} from '../helpers/screens.js';
+import {distilledCandidate, fillReviewQueue, screenWorld} from '../helpers/screens.js';
 
 /**
  * What each screen renders comes from its EngineClient call; that result must be exactly the
@@ -30,12 +30,16 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 	const session = '019a7c10-0a00-7000-8000-00000000000a';
 	await client.recordCheckpoint({session, source: 'grok', status: 'blocked', objective: 'find the flake', blockers: ['CI access']});
 
+	fillReviewQueue(world.env, world.kb, world.project);
 	const checks: Array<[string, () => Promise<unknown>, string[]]> = [
 		['stand-up', () => client.standup(), ['standup', '--since', '2026-11-01', '--root', world.kb]],
 		['checkpoints', () => client.checkpoints(), ['checkpoint', 'list', '--all-projects']],
 		['pickup', () => client.pickup('0195a1c2-0a00-7a00-8a00-00000000000a', 'codex'), ['pickup', '0195a1c2-0a00-7a00-8a00-00000000000a', '--source', 'codex']],
 		['pickup brief', () => client.brief('0195a1c2-0a00-7a00-8a00-00000000000a', 'codex'), ['resume', '0195a1c2-0a00-7a00-8a00-00000000000a', '--source', 'codex', '--budget', '2000']],
 		['project brief', () => client.project({offset: 0, limit: 50}), ['project', '--root', world.kb, '--limit', '50']],
+		['review queue', () => client.candidates(), ['candidates', 'list', '--root', world.kb]],
+		['review note', () => client.candidate(distilledCandidate), ['candidates', 'show', distilledCandidate, '--root', world.kb]],
+		['cited turns', () => client.citedTurns(distilledCandidate, [1, 10], 12), ['candidates', 'evidence', distilledCandidate, '--turns', '1,10', '--max-turns', '12', '--root', world.kb]],
 	];
 	for (const [screen, fromClient, args] of checks) {
 		const shown = plain(await fromClient());
@@ -64,6 +68,7 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 	assert.ok(standup.projects.length > 0);
 	assert.equal((await client.unfinished()).candidates.length > 10, true);
 	assert.equal((await client.checkpoints()).checkpoints.length, 1);
+	assert.ok((await client.candidates()).candidates.length > 10);
 	const found = await client.query('flaky');
 	assert.ok(found.view === 'context' && found.rows.length > 0);
 });

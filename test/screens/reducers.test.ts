@@ -7,6 +7,9 @@ import {helpLines} from '../../source/screens/components/help-overlay.js';
 import {bindings, commandFor, fieldBindings, hintsFor, keypressesOf, typedText} from '../../source/screens/keys.js';
 import {ageOf, fitParts} from '../../source/screens/theme.js';
 import {initialUnfinished, unfinishedReducer, visibleCandidates, type UnfinishedState} from '../../source/screens/unfinished/state.js';
+import {initialReview, reviewReducer} from '../../source/screens/review/state.js';
+import {rowParts} from '../../source/screens/review/view.js';
+import type {CandidateRow} from '../../source/engine/candidates/queue.js';
 import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js';
 
 function candidate(id: string, extra: Partial<Candidate> = {}): Candidate {
@@ -230,4 +233,37 @@ test('a summary line is cut between its parts, never inside one', () => {
 	assert.equal(fitParts(line, 60), 'since 2026-11-01 · 22 unfinished · 12 projects · …');
 	assert.equal(fitParts(line, 20), 'since 2026-11-01 · …');
 	assert.equal(fitParts(line, 10), 'since 202…', 'a first part too long for the line is cut with an ellipsis');
+});
+
+test('review: a question, its answer or its cancelling, the cited turns and their scrolling, each a pure step', () => {
+	let state = initialReview(5);
+	state = reviewReducer(state, {type: 'list', action: {type: 'move', by: 2, count: 10}});
+	assert.equal(state.list.cursor, 2);
+	state = reviewReducer(state, {type: 'ask', confirm: {action: 'promote', ref: 'codex-a'}});
+	assert.deepEqual(state.confirm, {action: 'promote', ref: 'codex-a'});
+	const cancelled = reviewReducer(state, {type: 'cancel'});
+	assert.deepEqual([cancelled.confirm, cancelled.busy, cancelled.message, cancelled.list.cursor], [null, false, 'nothing was changed', 2], 'cancelling keeps the place');
+	state = reviewReducer(state, {type: 'writing'});
+	assert.deepEqual([state.confirm, state.busy], [null, true]);
+	state = reviewReducer(state, {type: 'done', message: 'promoted codex-a'});
+	assert.deepEqual([state.busy, state.message], [false, 'promoted codex-a']);
+	state = reviewReducer(state, {type: 'show-evidence', evidence: {ref: 'codex-a', turns: [3, 7], maxTurns: 12}});
+	assert.deepEqual([state.evidence?.turns, state.offset, state.message], [[3, 7], 0, null]);
+	state = reviewReducer(state, {type: 'scroll', by: 4, lines: 10, height: 8});
+	assert.equal(state.offset, 2, 'scrolling stops where the last line is at the bottom');
+	state = reviewReducer(state, {type: 'scroll', by: -10, lines: 10, height: 8});
+	assert.equal(state.offset, 0);
+	assert.equal(reviewReducer(state, {type: 'scroll', by: 3, lines: 4, height: 8}).offset, 0, 'turns that fit do not scroll');
+	state = reviewReducer(reviewReducer(state, {type: 'scroll', by: 1, lines: 10, height: 8}), {type: 'close-evidence'});
+	assert.deepEqual([state.evidence, state.offset, state.list.cursor], [null, 0, 2], 'esc returns to the queue where it was');
+});
+
+test('review: a queue row keeps its columns whatever the names, and an unreadable note says why', () => {
+	const row = (extra: Partial<CandidateRow>): CandidateRow => ({ref: 'r', path: '00-inbox/candidates/r.md', source: 'claude', native_id: 'x', project: '/work/app', status: 'pending', tier: 'harvest', unreadable: false, problem: null, turns: 12, commands: {ok: 3, failed: 1, no_result: 0}, files: 2, first_request: 'Fix it', started: null, ended: null, harvested_at: null, model: null, ...extra});
+	const short = rowParts(row({}));
+	const long = rowParts(row({source: 'antigravity', project: '/home/dev/a-very-long-project-directory-name', turns: 1234, tier: 'distilled', commands: {ok: 12, failed: 10, no_result: 0}}));
+	assert.equal(short.columns.length, long.columns.length);
+	assert.match(short.columns, /^claude +app +12 turns +3 ok +1 failed {3}$/);
+	assert.match(long.columns, /^antigravity a-very-long-p… 1234 turns 12 ok 10 failed ◆ $/);
+	assert.deepEqual(rowParts(row({unreadable: true, problem: 'line 4: not YAML', project: null})), {columns: `${'claude'.padEnd(11)} ${'?'.padEnd(14)} `, text: 'unreadable: line 4: not YAML'});
 });

@@ -14,6 +14,9 @@ import {PickupView} from '../../source/screens/pickup/view.js';
 import {ProjectView} from '../../source/screens/project/view.js';
 import {noKnowledgeBase} from '../../source/screens/project/index.js';
 import {QueryView} from '../../source/screens/query/view.js';
+import {queueHeight} from '../../source/screens/review/index.js';
+import {initialReview, reviewReducer} from '../../source/screens/review/state.js';
+import {CitedTurnsView, ReviewView} from '../../source/screens/review/view.js';
 import {StandupView, standupCounts, standupRows} from '../../source/screens/standup/view.js';
 import {initialList} from '../../source/screens/hooks/use-list-state.js';
 import {initialUnfinished, unfinishedReducer, visibleCandidates} from '../../source/screens/unfinished/state.js';
@@ -21,7 +24,7 @@ import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js'
 import {UnfinishedView} from '../../source/screens/unfinished/view.js';
 import type {ReactElement} from 'react';
 import {assertGolden} from '../helpers/golden.js';
-import {fixedNow, screenWorld} from '../helpers/screens.js';
+import {distilledCandidate, fillReviewQueue, fixedNow, screenWorld} from '../helpers/screens.js';
 import {hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
 
 const width = 80;
@@ -104,4 +107,28 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	// Last, so no other frame counts it: a transcript full of terminal escapes and fence breakers.
 	writeHostileSession(world.env['HOME']!, '/work/hostile', fixedNow);
 	frame('pickup-hostile', <PickupView brief={await world.client.brief(hostileSessionId, 'claude')} width={width} height={body} offset={0} />);
+});
+
+test('frames of the Review screen: the queue with a distilled candidate\'s claims, a harvested one, the question, the cited turns, an empty queue', {timeout: 120_000}, async t => {
+	const world = await screenWorld(t);
+	fillReviewQueue(world.env, world.kb, world.project);
+	const body = height - 3;
+	const queue = await world.client.candidates();
+	const rows = queue.candidates;
+	const at = rows.findIndex(row => row.ref === distilledCandidate);
+	assert.ok(at > 0, 'the distilled candidate is in the pending queue, not first');
+	const listHeight = queueHeight(body);
+	const state = reviewReducer(initialReview(listHeight), {type: 'list', action: {type: 'select', index: at, count: rows.length}});
+	const detail = await world.client.candidate(distilledCandidate);
+	frame('review', (
+		<Frame screen="review" width={width} height={height} counts={`${queue.counts.pending} pending · ${queue.counts.promoted} promoted · ${queue.counts.rejected} rejected`} hints={hintsFor('review', width)}>
+			<ReviewView rows={rows} counts={queue.counts} state={state} detail={detail} width={width} height={body} />
+		</Frame>
+	));
+	frame('review-harvested', <ReviewView rows={rows} counts={queue.counts} state={initialReview(listHeight)} detail={await world.client.candidate(rows[0]!.ref)} width={width} height={body} />);
+	frame('review-confirm', <ReviewView rows={rows} counts={queue.counts} state={reviewReducer(state, {type: 'ask', confirm: {action: 'promote', ref: distilledCandidate}})} detail={detail} width={width} height={body} />);
+	assert.ok(detail.cited_turns.length > 0);
+	const turns = await world.client.citedTurns(distilledCandidate, detail.cited_turns, detail.note!.max_turns!);
+	frame('review-turns', <CitedTurnsView evidence={turns} offset={0} width={width} height={body - 1} />);
+	frame('review-empty', <ReviewView rows={[]} counts={{unreadable: 0}} state={initialReview(listHeight)} detail={null} width={width} height={body} />);
 });

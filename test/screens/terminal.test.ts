@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import {mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
-import {cliPath, sandboxEnv} from '../helpers/cli.js';
+import {cliPath, runCli, sandboxEnv} from '../helpers/cli.js';
 import {buildFixtureHome} from '../helpers/fixture-home.js';
+import {distilledCandidate, fillReviewQueue} from '../helpers/screens.js';
 import {tempDir} from '../helpers/temp.js';
 import {hasTmux, startTmux, type TmuxPane} from '../helpers/tmux.js';
 
@@ -47,7 +49,7 @@ test('real terminal: a morning in the dashboard, from stand-up to the printed re
 
 	// Narrower terminal: the frame reflows to the new width instead of wrapping into garbage.
 	pane.resize(70, 24);
-	screen = await pane.waitFor(text => text.split('\n').some(line => line.startsWith('engi  1 Stand-up')) && !text.split('\n').some(line => line.length > 70), 'the frame to reflow to 70 columns');
+	screen = await pane.waitFor(text => text.split('\n').some(line => line.startsWith('engi  1 Stand-up  2 Unfinished  3 Checkpoints  4 Project  5  6  7')) && !text.split('\n').some(line => line.length > 70), 'the frame to reflow to 70 columns');
 	assert.match(screen, /1 of 22/);
 
 	pane.resize(120, 30);
@@ -104,4 +106,37 @@ test('real terminal: engi query without --q opens the Query screen instead of an
 	assert.match(screen, /No knowledge base is configured\.|query: ▏/);
 	pane.send(['q']);
 	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit (no field has the keys without a knowledge base)');
+});
+
+test('real terminal: the Review screen, its cited turns and a promotion confirmed with y', {skip, timeout: 120_000}, async t => {
+	const {env} = world(t);
+	const kb = join(env['HOME']!, 'kb');
+	const cwd = join(env['HOME']!, 'repo');
+	mkdirSync(join(cwd, '.git'), {recursive: true});
+	runCli(['init', kb, '--no-register'], {env});
+	fillReviewQueue(env, kb, cwd);
+	const rows = runCli(['candidates', 'list', '--root', kb, '--format', 'json'], {env, cwd}).json<{candidates: Array<{ref: string}>}>().candidates;
+	const at = rows.findIndex(row => row.ref === distilledCandidate);
+	const pane = open(t, env, cwd, `--root ${kb} --since 2026-11-01 --all-projects`);
+	await pane.waitFor(text => text.includes('since 2026-11-01'), 'the stand-up');
+	pane.send(['7']);
+	let screen = await pane.waitFor(text => text.includes(`1 of ${rows.length} pending`), 'the review queue');
+	assert.match(screen, /7 Review/);
+	assert.match(screen, /p promote · x reject · e evidence/);
+	pane.send(['j'.repeat(at)], true);
+	screen = await pane.waitFor(text => text.includes(`${at + 1} of ${rows.length} pending`) && text.includes('Claims of fixture-distiller'), 'the distilled candidate, reached by keys typed in one chunk');
+	pane.send(['e']);
+	screen = await pane.waitFor(text => text.includes('3 cited turns of 17'), 'the cited turns');
+	assert.match(screen, /#10 tool local_shell \[ok 0\]/);
+	pane.send(['Escape']);
+	await pane.waitFor(text => text.includes(`${at + 1} of ${rows.length} pending`), 'esc back to the queue');
+	pane.send(['p']);
+	await pane.waitFor(text => text.includes('y / any other key cancels'), 'the question');
+	pane.send(['n']);
+	await pane.waitFor(text => text.includes('nothing was changed'), 'n to cancel');
+	pane.send(['py'], true);
+	screen = await pane.waitFor(text => text.includes(`promoted ${distilledCandidate}`) && text.includes(`${rows.length - 1} pending · 1 promoted · 0 rejected`), 'the promotion, and the queue without it');
+	assert.doesNotMatch(screen, /Fix the flaky retry test/);
+	pane.send(['q']);
+	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
 });

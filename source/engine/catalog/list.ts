@@ -175,6 +175,12 @@ export function rowDetails(db: Database, keys: readonly string[]): Map<string, {
 	return new Map(records.map(([key, path, title, tail]) => [key, {path, title, tail: JSON.parse(tail) as TailState}]));
 }
 
+/** The fingerprint of every unit under the stores in scope, by key, from the per-root index alone (no wide row is read). */
+export function fingerprintsInScope(db: Database, scope: SessionFilter['scope']): Map<string, string> {
+	const byRoot = db.prepare('SELECT key, fingerprint FROM units INDEXED BY units_root WHERE source = ? AND root = ?').raw();
+	return new Map(scope.flatMap(({source, root}) => byRoot.all(source, root) as Array<[string, string]>));
+}
+
 /** Every working directory a catalogued session recorded, once each. */
 export function recordedProjects(db: Database): string[] {
 	return db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];

@@ -1,4 +1,4 @@
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
@@ -10,6 +10,7 @@ import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import {isLocalDirectory, projectOf} from '../../lib/project.js';
+import {readTextInput} from '../../lib/text-input.js';
 import {checkpointDraftSchema, checkpointSchema, type CheckpointDraft} from './checkpoint-schema.js';
 import {applyCheckpointRules} from './checkpoint-rules.js';
 import {appendCheckpoint, checkpointReadRoot, checkpointsPath, checkpointWriteRoot, readCheckpoints} from './checkpoints.js';
@@ -62,22 +63,7 @@ export function unambiguousSession(deps: Deps, scope: StoreSelection & {project?
 }
 
 async function readDraftFile(file: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<CheckpointDraft> {
-	let text: string;
-	if (file === '-') {
-		const chunks: Buffer[] = [];
-		for await (const chunk of stdin) {
-			chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-		}
-
-		text = Buffer.concat(chunks).toString('utf8');
-	} else {
-		try {
-			text = readFileSync(resolve(cwd, file), 'utf8');
-		} catch {
-			throw new EngiError('file_unreadable', `cannot read ${file}`);
-		}
-	}
-
+	const text = await readTextInput(file, stdin, cwd);
 	let value: unknown;
 	try {
 		value = JSON.parse(text);

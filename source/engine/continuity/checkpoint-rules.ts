@@ -19,7 +19,8 @@ export function applyCheckpointRules(draft: CheckpointDraft, previous: Partial<C
 		throw new EngiError('objective_required', 'objective: the first checkpoint of a session needs an objective', {hint: 'e.g. --objective "stream the parser"; nothing was written'});
 	}
 
-	const status = draft.status ?? previous?.status ?? 'active';
+	// An imported checkpoint is history: what comes after it is recorded work, active unless said.
+	const status = draft.status ?? (previous?.status === 'imported' ? undefined : previous?.status) ?? 'active';
 	const keepsBlockers = previous?.status === status;
 	const blockers = draft.blockers ?? (keepsBlockers ? previous?.blockers : undefined) ?? [];
 	if (status === 'blocked' && blockers.length === 0) {

@@ -1,7 +1,17 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 
-export const checkpointStatuses = ['active', 'blocked', 'completed', 'superseded'] as const;
+/** The statuses a person or an agent records (`checkpoint record`, the dashboard's form). */
+export const recordedStatuses = ['active', 'blocked', 'completed', 'superseded'] as const;
+export type RecordedStatus = (typeof recordedStatuses)[number];
+
+/**
+ * Every status a checkpoint line may carry. `imported` is written only by `engi candidates
+ * promote`: the reviewed record of a session read from its transcript, which is history, not
+ * open work. It neither lists a session as unfinished nor hides one (its transcript decides),
+ * the stand-up does not count it, and a checkpoint recorded after it does not inherit it.
+ */
+export const checkpointStatuses = [...recordedStatuses, 'imported'] as const;
 export type CheckpointStatus = (typeof checkpointStatuses)[number];
 
 /** One line of `<project>/.engi/checkpoints.jsonl`: the latest line for a session wins. */
@@ -26,7 +36,7 @@ export const checkpointDraftSchema = lazySchema(() => z.object({
 	session: z.optional(z.string()),
 	source: z.optional(z.string()),
 	project: z.optional(z.string()),
-	status: z.optional(z.enum(checkpointStatuses)),
+	status: z.optional(z.enum(recordedStatuses)),
 	objective: z.optional(z.string()),
 	completed_work: z.optional(z.array(z.string())),
 	current_evidence: z.optional(z.array(z.string())),

@@ -123,10 +123,12 @@ export function collectCandidates(
 		}
 
 		// An open tail or a live (active or blocked) checkpoint always gives a reason; a session
-		// written right now is listed without guessing. Nothing else can make one a candidate.
+		// written right now is listed without guessing. Nothing else can make one a candidate: an
+		// imported checkpoint is history, so its transcript's tail decides.
 		const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
 		const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
-		if (row.tail_open === 1 || activeNow || checkpoint !== undefined) {
+		const live = checkpoint?.status === 'active' || checkpoint?.status === 'blocked';
+		if (row.tail_open === 1 || activeNow || live) {
 			judged.push({row, id, checkpoint, activeNow});
 		}
 	}

@@ -54,7 +54,9 @@ export const adjacency: Readonly<Record<CoreEdgeKind, ReadonlyArray<readonly [Co
 		['Experiment', node('Conversation')],
 		['Decision', node('Conversation')],
 	],
-	DERIVED_FROM: node('Model', 'Dataset', 'Artifact').map(from => [from, node('Dataset', 'Model', 'Conversation')] as const),
+	// A Task or Decision promoted from a session's distillate (engi candidates promote) is derived
+	// from that conversation; retention accepts such an edge as proof its knowledge was kept.
+	DERIVED_FROM: [...node('Model', 'Dataset', 'Artifact').map(from => [from, node('Dataset', 'Model', 'Conversation')] as const), ['Task', node('Conversation')], ['Decision', node('Conversation')]],
 	SUPERSEDES: [
 		['Artifact', node('Artifact')],
 		['Decision', node('Decision')],

@@ -1,9 +1,9 @@
-import {existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 'node:fs';
+import {existsSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 'node:fs';
 import {basename, join} from 'node:path';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
 import {EngiError, systemErrorCode} from '../../lib/errors.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
 import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../../lib/sqlite.js';
@@ -34,24 +34,6 @@ export type IndexHandle = {
 	readonly inode: number | null;
 	close(): void;
 };
-
-/** Fails clearly, and creates nothing, when the root has no knowledge base. */
-export function requireKnowledgeBase(paths: KbPaths): void {
-	if (!existsSync(paths.engi)) {
-		throw new EngiError('kb_not_initialized', `no knowledge base at ${paths.root} (missing ${paths.engi})`, {
-			hint: `create one with engi init ${paths.root}, or point --root at an existing knowledge base`,
-		});
-	}
-
-	// A repair renames a rewrite over the journal's path: through a symlink that would replace the
-	// link with a copy and leave its target behind, so the journal must be the file itself.
-	const journal = lstatSync(paths.journal, {throwIfNoEntry: false});
-	if (journal?.isSymbolicLink()) {
-		throw new EngiError('journal_symlink', `${paths.journal} is a symbolic link; engi reads and writes only a journal that is a plain file`, {
-			hint: 'put the journal file itself at that path (move the link\'s target there), then run the command again',
-		});
-	}
-}
 
 function statOrUndefined(path: string): Stats | undefined {
 	try {

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {repairJournal} from '../journal/quarantine.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {countEdges, countNodes, readEventCount} from './store.js';
-import {requireKnowledgeBase, withIndex} from './open.js';
+import {withIndex} from './open.js';
 
 export const indexRebuildOutputSchema = z.object({
 	ok: z.boolean(),

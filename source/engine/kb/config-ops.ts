@@ -2,10 +2,9 @@ import {isAbsolute, resolve} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
-import {requireKnowledgeBase} from '../index/open.js';
 import {readGlobalConfig, readLocalConfig, writeConfigValue} from './config.js';
 import {configKeys, formatSchema, type ConfigKey} from './config-schema.js';
-import {globalConfigPath, kbPaths} from './paths.js';
+import {globalConfigPath, kbPaths, requireKnowledgeBase} from './paths.js';
 import {resolveRoot} from './root.js';
 
 export const configOutputSchema = z.object({

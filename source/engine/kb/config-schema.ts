@@ -12,6 +12,11 @@ export type GlobalConfig = z.infer<typeof globalConfigSchema>;
 
 export const localConfigSchema = z.looseObject({
 	format: z.optional(formatSchema),
+	/**
+	 * When the owner allowed `engi candidates harvest` to copy facts of private transcripts into
+	 * this knowledge base (`--consent`, once): machine-local, like the rest of this file.
+	 */
+	candidates_consent: z.optional(z.string()),
 });
 
 export type LocalConfig = z.infer<typeof localConfigSchema>;

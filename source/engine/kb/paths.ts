@@ -1,3 +1,4 @@
+import {existsSync, lstatSync} from 'node:fs';
 import {isAbsolute, join} from 'node:path';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
@@ -61,6 +62,8 @@ export function kbPaths(root: string) {
 		localConfig: join(engi, 'config.json'),
 		inbox: join(root, '00-inbox'),
 		harvest: join(root, '00-inbox', 'harvest'),
+		/** Candidate notes harvested from agent sessions, waiting for review (engi candidates). */
+		candidates: join(root, '00-inbox', 'candidates'),
 		raw: join(root, '01-raw'),
 		wiki: join(root, '02-wiki'),
 		artifacts: join(root, '03-output', 'artifacts'),
@@ -70,3 +73,21 @@ export function kbPaths(root: string) {
 }
 
 export type KbPaths = ReturnType<typeof kbPaths>;
+
+/** Fails clearly, and creates nothing, when the root has no knowledge base. */
+export function requireKnowledgeBase(paths: KbPaths): void {
+	if (!existsSync(paths.engi)) {
+		throw new EngiError('kb_not_initialized', `no knowledge base at ${paths.root} (missing ${paths.engi})`, {
+			hint: `create one with engi init ${paths.root}, or point --root at an existing knowledge base`,
+		});
+	}
+
+	// A repair renames a rewrite over the journal's path: through a symlink that would replace the
+	// link with a copy and leave its target behind, so the journal must be the file itself.
+	const journal = lstatSync(paths.journal, {throwIfNoEntry: false});
+	if (journal?.isSymbolicLink()) {
+		throw new EngiError('journal_symlink', `${paths.journal} is a symbolic link; engi reads and writes only a journal that is a plain file`, {
+			hint: 'put the journal file itself at that path (move the link\'s target there), then run the command again',
+		});
+	}
+}

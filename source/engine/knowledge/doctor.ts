@@ -4,14 +4,14 @@ import type {Deps} from '../deps.js';
 import type {ExitCode} from '../../lib/errors.js';
 import {isLocation} from '../graph/kinds.js';
 import {isEdgeLive, replayInMemory} from '../graph/replay.js';
-import {openIndexReadOnly, readWatermark, requireKnowledgeBase, setAsideIndexes} from '../index/open.js';
+import {openIndexReadOnly, readWatermark, setAsideIndexes} from '../index/open.js';
 import {indexMigrations} from '../index/schema.js';
 import {onlyGrew, statUnchanged} from '../index/watermark.js';
 import {eventId} from '../journal/canonical.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import {countedLines, scanJournal} from '../journal/scan.js';
 import {gitattributesLine} from '../kb/init.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {integrityProblems, schemaVersion, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 

@@ -1,11 +1,11 @@
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {readWatermark, refreshOpenIndex, requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
+import {readWatermark, refreshOpenIndex, withIndex, type IndexHandle} from '../index/open.js';
 import {unappliedEventIds} from '../index/unapplied.js';
 import {appendEvents, type EventDraft} from '../journal/append.js';
 import {repairJournal, type RepairResult} from '../journal/quarantine.js';
 import type {JournalLine} from '../journal/schema.js';
-import type {KbPaths} from '../kb/paths.js';
+import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {changesNothing, distinctFromHistory} from './effective.js';
 
 export type WriteResult = {

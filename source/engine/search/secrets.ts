@@ -185,9 +185,14 @@ export function findSecrets(text: string): SecretFinding[] {
 
 /** Replaces every secret-shaped span with `[redacted:<pattern>]`; text without any comes back as it was, cheaply. */
 export function maskSecrets(text: string): string {
+	return maskSecretsReporting(text).text;
+}
+
+/** maskSecrets, also naming the pattern of each span it masked (never the span), for reports. */
+export function maskSecretsReporting(text: string): {text: string; patterns: string[]} {
 	const findings = findSecrets(text);
 	if (findings.length === 0) {
-		return text;
+		return {text, patterns: []};
 	}
 
 	let masked = '';
@@ -197,7 +202,7 @@ export function maskSecrets(text: string): string {
 		at = finding.index + finding.length;
 	}
 
-	return masked + text.slice(at);
+	return {text: masked + text.slice(at), patterns: findings.map(finding => finding.pattern)};
 }
 
 /**
@@ -217,9 +222,49 @@ export function mayContainSecret(text: string): boolean {
  */
 const secretReach = 1024;
 
-/** The masked start of a possibly huge text: enough of it to show `length` characters, scanned once. */
+/** Text with the findings masked, from raw position `from` to `to`; a finding across either bound is masked whole. */
+function maskedSpan(text: string, findings: readonly SecretFinding[], from: number, to: number): string {
+	let masked = '';
+	let at = from;
+	for (const finding of findings) {
+		if (finding.index >= to) {
+			break;
+		}
+
+		if (finding.index + finding.length <= at) {
+			continue;
+		}
+
+		masked += `${text.slice(at, Math.max(at, finding.index))}[redacted:${finding.pattern}]`;
+		at = finding.index + finding.length;
+	}
+
+	return at < to ? masked + text.slice(at, to) : masked;
+}
+
+const keep = (text: string) => text;
+const foldSpaces = (text: string) => text.replaceAll(/\s+/g, ' ').trim();
+
+/**
+ * The masked start of a text, read through a window that grows until the first `length`
+ * characters shown come only from text a full secret's reach before the window's end. Masking
+ * shrinks text (a long key block becomes one marker), so a fixed window would show raw text from
+ * right at its cut, where a secret cut in two is no longer recognised.
+ */
+function safeHead(text: string, length: number, fold: (text: string) => string): {text: string; windowed: boolean; patterns: string[]} {
+	for (let size = length + secretReach; ; size *= 2) {
+		const windowed = text.length > size;
+		const window = windowed ? text.slice(0, size) : text;
+		const findings = findSecrets(window);
+		if (!windowed || fold(maskedSpan(window, findings, 0, size - secretReach)).length >= length) {
+			return {text: fold(maskedSpan(window, findings, 0, window.length)), windowed, patterns: findings.map(finding => finding.pattern)};
+		}
+	}
+}
+
+/** The masked start of a possibly huge text: enough of it to show `length` characters. */
 export function maskedHead(text: string, length: number): string {
-	return maskSecrets(text.length > length + secretReach ? text.slice(0, length + secretReach) : text);
+	return safeHead(text, length, keep).text;
 }
 
 /**
@@ -227,24 +272,36 @@ export function maskedHead(text: string, length: number): string {
  * cut (a secret straddling it goes whole). `oneLine` folds runs of whitespace after masking.
  */
 export function clipMasked(text: string, limit: number, options: {oneLine?: boolean} = {}): {text: string; truncated: boolean} {
-	const windowed = text.length > limit + secretReach;
-	let masked = maskedHead(text, limit);
-	if (options.oneLine) {
-		masked = masked.replaceAll(/\s+/g, ' ').trim();
-	}
+	const clipped = clipMaskedReporting(text, limit, options);
+	return {text: clipped.text, truncated: clipped.truncated};
+}
 
-	return masked.length <= limit && !windowed ? {text: masked, truncated: false} : {text: masked.slice(0, limit - 1) + '…', truncated: true};
+/** clipMasked, also naming the pattern of each span it masked in what it read (never the span). */
+export function clipMaskedReporting(text: string, limit: number, options: {oneLine?: boolean} = {}): {text: string; truncated: boolean; patterns: string[]} {
+	const head = safeHead(text, limit, options.oneLine ? foldSpaces : keep);
+	return head.text.length <= limit && !head.windowed ? {text: head.text, truncated: false, patterns: head.patterns} : {text: head.text.slice(0, limit - 1) + '…', truncated: true, patterns: head.patterns};
 }
 
 /** The masked end of a possibly huge text; a PEM block that begins before the window is masked from its armour. */
 export function maskedTail(text: string, length: number): string {
-	let start = Math.max(0, text.length - length - secretReach);
-	const armour = start > 0 ? text.lastIndexOf('-----BEGIN', start) : -1;
-	if (armour !== -1) {
-		start = armour;
-	}
+	return maskedTailReporting(text, length).text;
+}
 
-	return maskSecrets(start > 0 ? text.slice(start) : text);
+/** maskedTail, also naming the pattern of each span it masked (never the span). Grows its window as safeHead does. */
+export function maskedTailReporting(text: string, length: number): {text: string; patterns: string[]} {
+	for (let size = length + secretReach; ; size *= 2) {
+		let start = Math.max(0, text.length - size);
+		const armour = start > 0 ? text.lastIndexOf('-----BEGIN', start) : -1;
+		if (armour !== -1) {
+			start = armour;
+		}
+
+		const window = start > 0 ? text.slice(start) : text;
+		const findings = findSecrets(window);
+		if (start === 0 || maskedSpan(window, findings, Math.min(secretReach, window.length), window.length).length >= length) {
+			return {text: maskedSpan(window, findings, 0, window.length), patterns: findings.map(finding => finding.pattern)};
+		}
+	}
 }
 
 /**

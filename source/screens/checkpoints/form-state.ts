@@ -1,6 +1,6 @@
 import {EngiError} from '../../lib/errors.js';
 import {applyCheckpointRules, type CheckpointFields} from '../../engine/continuity/checkpoint-rules.js';
-import {checkpointDraftSchema, checkpointStatuses, type CheckpointDraft, type CheckpointStatus} from '../../engine/continuity/checkpoint-schema.js';
+import {checkpointDraftSchema, recordedStatuses, type CheckpointDraft, type RecordedStatus} from '../../engine/continuity/checkpoint-schema.js';
 
 export const formFields = ['objective', 'status', 'next_action', 'blockers', 'verification'] as const;
 export type FormField = (typeof formFields)[number];
@@ -9,7 +9,7 @@ export type FormState = {
 	readonly session: string;
 	readonly source: string;
 	readonly values: Readonly<Record<Exclude<FormField, 'status'>, string>>;
-	readonly status: CheckpointStatus;
+	readonly status: RecordedStatus;
 	readonly focus: number;
 	readonly error: string | null;
 	readonly saving: boolean;
@@ -31,7 +31,8 @@ export function initialForm(session: string, source: string, previous?: Pick<Che
 		session,
 		source,
 		values: {objective: previous?.objective ?? '', next_action: previous?.next_action ?? '', blockers: previous?.blockers.join(', ') ?? '', verification: previous?.verification ?? ''},
-		status: previous?.status ?? 'active',
+		// The form records work; an imported checkpoint's status is not one to carry on.
+		status: previous?.status === undefined || previous.status === 'imported' ? 'active' : previous.status,
 		focus: 0,
 		error: null,
 		saving: false,
@@ -56,8 +57,8 @@ export function formReducer(state: FormState, action: FormAction): FormState {
 				return state;
 			}
 
-			const index = checkpointStatuses.indexOf(state.status);
-			return {...state, status: checkpointStatuses[(index + action.by + checkpointStatuses.length) % checkpointStatuses.length]!};
+			const index = recordedStatuses.indexOf(state.status);
+			return {...state, status: recordedStatuses[(index + action.by + recordedStatuses.length) % recordedStatuses.length]!};
 		}
 
 		case 'saving':

@@ -16,7 +16,17 @@ export type FrameProps = {
 
 /** The dashboard chrome: screen tabs and counts on top, key hints at the bottom, content between. */
 export function Frame({screen, width, height, counts, hints, children}: FrameProps) {
-	const tabs = screenOrder.map((id, index) => ({id, label: `${index + 1} ${screenTitles[id]}`}));
+	// Every tab has its number and the one shown its title; the others get theirs in tab order
+	// until the first that would not fit the width.
+	const titled = (id: ScreenId, index: number) => `${index + 1} ${screenTitles[id]}`;
+	let used = 'engi '.length + screenOrder.reduce((sum, id, index) => sum + (id === screen ? titled(id, index) : String(index + 1)).length + 2, 0);
+	let full = false;
+	const tabs = screenOrder.map((id, index) => {
+		const extra = id === screen ? 0 : titled(id, index).length - String(index + 1).length;
+		full ||= used + extra > width;
+		used += full ? 0 : extra;
+		return {id, label: id === screen || !full ? titled(id, index) : String(index + 1)};
+	});
 	return (
 		<Box flexDirection="column" width={width} height={height}>
 			<Box justifyContent="space-between">

@@ -1,0 +1,78 @@
+import * as z from 'zod/mini';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import {claimFields, type ClaimField, type Distillation} from './distillation.js';
+import type {ServedTurn} from './evidence.js';
+
+export const dropReasons = ['empty_text', 'no_turns', 'unknown_turn', 'unserved_turn', 'no_observed_success'] as const;
+export type DropReason = (typeof dropReasons)[number];
+
+export const droppedClaimSchema = lazySchema(() => z.object({
+	field: z.enum(claimFields),
+	/** Position of the claim in its list as the distiller sent it, from 0. */
+	index: z.number(),
+	/** The claim, masked and shortened. */
+	text: z.string(),
+	turns: z.array(z.number()),
+	reason: z.enum(dropReasons),
+	detail: z.string(),
+}));
+
+export type DroppedClaim = z.infer<typeof droppedClaimSchema>;
+
+/** What a distiller was shown: how many turns the session has, and the ones served by number. */
+export type Window = {readonly total: number; readonly served: ReadonlyMap<number, ServedTurn>};
+
+type Claim = Distillation['verified'][number];
+
+/** A turn whose tool call ran and succeeded: the only thing that can make a claim verified. */
+const succeeded = (turn: ServedTurn | undefined) => turn?.tool?.status === 'ok';
+
+function judge(field: ClaimField, claim: Claim, window: Window): Pick<DroppedClaim, 'reason' | 'detail'> | undefined {
+	if (claim.text.trim() === '') {
+		return {reason: 'empty_text', detail: 'the claim says nothing'};
+	}
+
+	if (claim.turns.length === 0) {
+		return {reason: 'no_turns', detail: 'a claim must cite at least one turn'};
+	}
+
+	const unknown = claim.turns.filter(n => !Number.isInteger(n) || n < 1 || n > window.total);
+	if (unknown.length > 0) {
+		return {reason: 'unknown_turn', detail: `turn ${unknown.join(', ')} does not exist (the session has ${window.total})`};
+	}
+
+	const unserved = claim.turns.filter(n => !window.served.has(n));
+	if (unserved.length > 0) {
+		return {reason: 'unserved_turn', detail: `turn ${unserved.join(', ')} was not served to the distiller`};
+	}
+
+	if (field === 'verified' && !claim.turns.some(n => succeeded(window.served.get(n)))) {
+		return {reason: 'no_observed_success', detail: 'a verified claim must cite a turn whose command or tool call succeeded'};
+	}
+
+	return undefined;
+}
+
+/**
+ * The citation filter: every claim cites at least one turn; each cited turn exists and was
+ * served; a `verified` claim cites a turn where a command or tool call was seen to succeed (a
+ * distiller may summarise evidence, not supply it: "the build passes" on an assistant's word
+ * alone is the claim that makes the next agent skip the build). `next` is a proposal and is not
+ * filtered. Claims that fail are returned with the reason, never dropped silently.
+ */
+export function filterDistillation(distillation: Distillation, window: Window): {kept: Pick<Distillation, ClaimField | 'next'>; dropped: DroppedClaim[]} {
+	const dropped: DroppedClaim[] = [];
+	const kept = {verified: [] as Claim[], failed: [] as Claim[], blockers: [] as Claim[], decided: [] as Claim[], next: distillation.next?.trim() ? distillation.next : null};
+	for (const field of claimFields) {
+		for (const [index, claim] of distillation[field].entries()) {
+			const refused = judge(field, claim, window);
+			if (refused) {
+				dropped.push({field, index, text: claim.text, turns: claim.turns, ...refused});
+			} else {
+				kept[field].push({text: claim.text, turns: [...new Set(claim.turns)].sort((a, b) => a - b)});
+			}
+		}
+	}
+
+	return {kept, dropped};
+}
