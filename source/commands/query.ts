@@ -1,17 +1,24 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError, type ExitCode} from '../engine/errors.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
 import {queryKnowledge} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, fieldLines, tsv} from '../output/text.js';
+import {evaluationSchema} from '../engine/evidence/evaluation-schema.js';
+import {proposalCheckOutputSchema, proposalContextOutputSchema, reviewCheckOutputSchema} from '../engine/evidence/proposal-output-schema.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 import {plural} from '../engine/util/plural.js';
+import {contractText, type ContractAnswer} from './contract-text.js';
 
 const maxLimit = 100;
 
-function renderHuman(result: QueryOutput, context: HumanContext): string {
+function renderHuman(result: QueryOutput | ContractAnswer, context: HumanContext): string {
+	if ('scope' in result) {
+		return contractText(result);
+	}
+
 	const head = `${result.state}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
 	const lines = [head];
 	if (result.total === 0) {
@@ -57,11 +64,73 @@ function renderHuman(result: QueryOutput, context: HumanContext): string {
 	return lines.filter(Boolean).join('\n');
 }
 
+type ContractFlags = {
+	'evidence-contract'?: string;
+	'prepare-proposal'?: boolean;
+	'evidence-ids'?: boolean;
+	'task-proposal'?: string;
+	'task-draft'?: string;
+	'proposal-review'?: string;
+};
+
+/**
+ * The contract modes: which evaluation the flags ask for (undefined for a plain query), after
+ * checking that each flag has the one it needs. The engine loads only then, so a plain query
+ * never pays for the tokenizer or the solver.
+ */
+function contractInput(flags: ContractFlags) {
+	const needs = (flag: string, needed: string) => new EngiError('missing_flag', `--${flag} needs --${needed}`, {hint: 'see engi query --help'});
+	const file = flags['evidence-contract'];
+	const proposal = flags['task-proposal'];
+	const draft = flags['task-draft'];
+	const review = flags['proposal-review'];
+	for (const [flag, given] of [['prepare-proposal', flags['prepare-proposal']], ['task-proposal', proposal], ['task-draft', draft]] as const) {
+		if (given !== undefined && file === undefined) {
+			throw needs(flag, 'evidence-contract');
+		}
+	}
+
+	if (flags['evidence-ids'] && !flags['prepare-proposal']) {
+		throw needs('evidence-ids', 'prepare-proposal');
+	}
+
+	if (review !== undefined && proposal === undefined && draft === undefined) {
+		throw needs('proposal-review', 'task-proposal or --task-draft');
+	}
+
+	if (file === undefined) {
+		return undefined;
+	}
+
+	return async (paths: ReturnType<typeof knowledgeBase>, q: string, deps: Parameters<typeof queryKnowledge>[2]) => {
+		if (flags['prepare-proposal']) {
+			const {prepareProposal} = await import('../engine/evidence/proposal.js');
+			return asOutcome(prepareProposal(paths, {file, q, evidenceIds: Boolean(flags['evidence-ids'])}, deps));
+		}
+
+		if (proposal !== undefined || draft !== undefined) {
+			const {checkProposalInput} = await import('../engine/evidence/proposal.js');
+			return asOutcome(checkProposalInput(paths, {file, q, proposal, draft, review}, deps));
+		}
+
+		const {evaluateContract} = await import('../engine/evidence/evaluate.js');
+		return asOutcome(await evaluateContract(paths, {file, q}, deps));
+	};
+}
+
+const asOutcome = ({output, exitCode}: {output: ContractAnswer; exitCode: ExitCode}) => ({data: output, exitCode});
+
 export default defineCommand({
 	name: 'query',
 	summary: 'search the knowledge base by id or text (English and Chinese alike)',
-	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan]',
-	examples: ['engi query --q "streaming parser"', 'engi query --q task:fts --view evidence', 'engi query --q 方鸿渐 --view hits --limit 5', 'engi query --q "q3 report" --local-scan'],
+	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan]\n       engi query --q <question> --evidence-contract <file> [--prepare-proposal [--evidence-ids] | --task-proposal <file> | --task-draft <file>] [--proposal-review <file>]',
+	examples: [
+		'engi query --q "streaming parser"',
+		'engi query --q task:fts --view evidence',
+		'engi query --q 方鸿渐 --view hits --limit 5',
+		'engi query --q "q3 report" --local-scan',
+		'engi query --q "why stream the CSV?" --evidence-contract contract.json',
+	],
 	options: {
 		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)'},
 		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history'},
@@ -70,6 +139,12 @@ export default defineCommand({
 		...pagingOptions,
 		limit: {...pagingOptions.limit, description: `rows per page (default 20, at most ${maxLimit})`},
 		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`},
+		'evidence-contract': {type: 'string', placeholder: '<file>', description: 'answer --q from the journal as an evidence contract (JSON, at most 1 MiB) asks: the smallest pinned packet that covers its facts, or why none does (exit 2)'},
+		'prepare-proposal': {type: 'boolean', description: 'with a contract of facts: [] and 1 to 64 sources: the context a task proposal is made from'},
+		'evidence-ids': {type: 'boolean', description: 'with --prepare-proposal: also the sources as numbered evidence units and the JSON Schema of a task draft citing them'},
+		'task-proposal': {type: 'string', placeholder: '<file>', description: 'check a task proposal (citations quote the sources) against the contract\'s context'},
+		'task-draft': {type: 'string', placeholder: '<file>', description: 'check a task draft (citations are evidence ids) against the contract\'s context'},
+		'proposal-review': {type: 'string', placeholder: '<file>', description: 'with a proposal or draft: check a review of it (a verdict per premise); an approved one can be applied with engi proposal apply'},
 	},
 	flags: z.object({
 		// Optional here so that `engi query` alone on a terminal opens the Query screen; printing needs it.
@@ -80,13 +155,31 @@ export default defineCommand({
 		limit: z.optional(intFlag(1, Number.MAX_SAFE_INTEGER)),
 		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
 		'local-scan': z.optional(z.boolean()),
+		'evidence-contract': z.optional(textFlag()),
+		'prepare-proposal': z.optional(z.boolean()),
+		'evidence-ids': z.optional(z.boolean()),
+		'task-proposal': z.optional(textFlag()),
+		'task-draft': z.optional(textFlag()),
+		'proposal-review': z.optional(textFlag()),
 	}),
+	conflicts: [
+		...(['as-of', 'include-expired', 'view', 'limit', 'offset', 'local-scan'] as const).map(flag => ['evidence-contract', flag] as const),
+		['prepare-proposal', 'task-proposal'],
+		['prepare-proposal', 'task-draft'],
+		['prepare-proposal', 'proposal-review'],
+		['task-proposal', 'task-draft'],
+	],
 	needsRoot: true,
-	output: queryOutputSchema,
+	output: z.union([queryOutputSchema, evaluationSchema, proposalContextOutputSchema, proposalCheckOutputSchema, reviewCheckOutputSchema]),
 	screen: 'query',
 	async run(flags, context) {
 		if (flags.q === undefined) {
 			throw new EngiError('missing_flag', 'engi query needs --q', {hint: 'see engi query --help'});
+		}
+
+		const contract = contractInput(flags);
+		if (contract) {
+			return contract(knowledgeBase(context), flags.q, context.deps);
 		}
 
 		const requested = flags.limit ?? 20;

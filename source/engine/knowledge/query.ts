@@ -2,8 +2,7 @@ import type {Deps} from '../deps.js';
 import type {ExitCode} from '../errors.js';
 import {edgesTouching, getNode, type Moment} from '../graph/read.js';
 import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
-import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex} from '../util/hash.js';
+import {nodeSha256} from '../evidence/node-hash.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import type {KbPaths} from '../kb/paths.js';
 import {planQuery, vocabularyOf} from '../search/query-plan.js';
@@ -165,7 +164,7 @@ export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: De
 			if (input.view === 'evidence') {
 				const candidates = page.map(item => {
 					const node = getNode(db, item.id, moment)!;
-					return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: sha256Hex(canonicalJson(node.payload)), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
+					return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: nodeSha256(node.payload), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
 				});
 				return {output: {view: 'evidence', ...common, candidates}, exitCode: 0};
 			}
