@@ -34,7 +34,25 @@ export function contractAnswerBase(loaded: LoadedContract, snapshot: Snapshot, r
 	};
 }
 
-type Admitted = {readonly alternative: number; readonly roots: string[]; readonly closure: Closure};
+export type Admitted = {readonly alternative: number; readonly roots: string[]; readonly closure: Closure};
+
+/** Every alternative of every fact closed over its dependencies: admitted (per fact), or rejected with its reason. */
+export function admitAlternatives(contract: Contract, judge: Judge): {rejected: RejectedAlternative[]; admitted: Admitted[][]} {
+	const rejected: RejectedAlternative[] = [];
+	const admitted = contract.facts.map(fact =>
+		fact.alternatives.flatMap((ids, alternative) => {
+			const roots = [...new Set(ids)];
+			const result = judge.close(roots);
+			if (result.rejection) {
+				rejected.push({fact: fact.id, alternative, ...result.rejection});
+				return [];
+			}
+
+			return [{alternative, roots, closure: result.closure}];
+		}),
+	);
+	return {rejected, admitted};
+}
 
 /**
  * `engi query --q … --evidence-contract <file>`: the smallest packet of recorded facts that
@@ -47,19 +65,7 @@ export async function evaluateContract(paths: KbPaths, input: {file: string; q: 
 	const {contract} = loaded;
 	const snapshot = readSnapshot(paths, contract.as_of);
 	const judge = createJudge(contract, snapshot);
-	const rejected: RejectedAlternative[] = [];
-	const admitted: Admitted[][] = contract.facts.map((fact, factIndex) =>
-		fact.alternatives.flatMap((ids, alternative) => {
-			const roots = [...new Set(ids)];
-			const result = judge.close(roots);
-			if (result.rejection) {
-				rejected.push({fact: contract.facts[factIndex]!.id, alternative, ...result.rejection});
-				return [];
-			}
-
-			return [{alternative, roots, closure: result.closure}];
-		}),
-	);
+	const {rejected, admitted} = admitAlternatives(contract, judge);
 	const missing = contract.facts.filter((_, index) => admitted[index]!.length === 0).map(fact => fact.id);
 	const answer = (resolution: EvaluationResolution, found?: {packet: Packet; tokens: number; chosen: number[]}, states = 0): {output: Evaluation; exitCode: ExitCode} => ({
 		output: {
@@ -87,7 +93,7 @@ export async function evaluateContract(paths: KbPaths, input: {file: string; q: 
 	}
 
 	const count = await exactTokenCounter();
-	const problem = costedProblem(contract, snapshot, judge, admitted, count);
+	const problem = packetProblem(contract, snapshot, judge, admitted, count);
 	const result = solvePacket(problem.input);
 	if (result.status === 'search_limit') {
 		return answer('search_limit_unknown', undefined, result.states);
@@ -113,7 +119,7 @@ export async function evaluateContract(paths: KbPaths, input: {file: string; q: 
  * alternative as an option with the cost of its fact line, and a builder for the packet of a
  * choice. Each line is counted once, however many alternatives share it.
  */
-function costedProblem(contract: Contract, snapshot: Snapshot, judge: Judge, admitted: Admitted[][], count: (text: string) => number) {
+export function packetProblem(contract: Contract, snapshot: Snapshot, judge: Judge, admitted: Admitted[][], count: (text: string) => number) {
 	const head = {question: contract.question, as_of: contract.as_of, scope_receipt: contract.scope_receipt, journal_sha256: snapshot.journalSha256};
 	const lineCost = (line: string) => count(`${line}\n`);
 	const separator = lineCost(packetLayout.separator);

@@ -48,13 +48,13 @@ export const packetLayout = {
 	head: ({question, as_of, scope_receipt, journal_sha256}: PacketHead) => `${JSON.stringify({question, as_of, scope_receipt, journal_sha256}).slice(0, -1)},"facts":[`,
 	evidenceOpen: '],"evidence":[',
 	pathsOpen: '],"dependency_paths":[',
-	tail: `],"claim_boundary":${JSON.stringify(claimBoundary)}}`,
+	tail: (boundary: string) => `],"claim_boundary":${JSON.stringify(boundary)}}`,
 	separator: ',',
 } as const;
 
 /** The lines that never change with the chosen alternatives. */
 export function fixedLines(head: PacketHead): string[] {
-	return [packetLayout.head(head), packetLayout.evidenceOpen, packetLayout.pathsOpen, packetLayout.tail];
+	return [packetLayout.head(head), packetLayout.evidenceOpen, packetLayout.pathsOpen, packetLayout.tail(claimBoundary)];
 }
 
 export function factEntry(fact: {id: string; description?: string}, roots: readonly string[]): PacketFact {
@@ -92,7 +92,7 @@ export function renderPacket(packet: Packet): string {
 		...section(packet.evidence),
 		packetLayout.pathsOpen,
 		...section(packet.dependency_paths),
-		packetLayout.tail,
+		packetLayout.tail(packet.claim_boundary),
 	];
 	return lines.map(line => `${line}\n`).join('');
 }
