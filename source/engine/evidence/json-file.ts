@@ -59,14 +59,15 @@ export function readJsonInput<T>(file: string, cwd: string, schema: z.ZodMiniTyp
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0]!;
 		const field = issue.path.map(String).join('.');
-		throw new EngiError(code, `${file}: ${field || '(document)'}: ${issueText(issue)}`, {hint: 'nothing was evaluated', details: {field}});
+		const given = issue.path.reduce<unknown>((container, key) => (container !== null && typeof container === 'object' ? (container as Record<PropertyKey, unknown>)[key] : undefined), value) !== undefined;
+		throw new EngiError(code, `${file}: ${field || '(document)'}: ${issueText(issue, given)}`, {hint: 'nothing was evaluated', details: {field}});
 	}
 
 	return parsed.data;
 }
 
 /** What a schema issue means, in words: the rule's own message, else one made from the issue's kind. */
-function issueText(issue: z.core.$ZodIssue): string {
+function issueText(issue: z.core.$ZodIssue, given: boolean): string {
 	if (issue.message !== 'Invalid input') {
 		return issue.message;
 	}
@@ -77,7 +78,7 @@ function issueText(issue: z.core.$ZodIssue): string {
 		}
 
 		case 'invalid_type': {
-			return `must be ${issue.expected === 'nonoptional' ? 'given' : issue.input === undefined ? `given (a ${issue.expected})` : `a ${issue.expected}`}`;
+			return given ? `must be a ${issue.expected}` : `must be given (a ${issue.expected})`;
 		}
 
 		case 'invalid_value': {

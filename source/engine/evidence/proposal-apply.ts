@@ -44,7 +44,8 @@ function problemsOf(review: Review, snapshot: Snapshot, provenance: string): Pro
 		}
 	}
 
-	if (problems.length === 0 && buildContext(review.question, sources, review.scope_sha256).sha256 !== review.context_sha256) {
+	// With every pin holding, the context rebuilt from today's nodes must be the one reviewed.
+	if (sources.length === Object.keys(review.pins).length && buildContext(review.question, sources, review.scope_sha256).sha256 !== review.context_sha256) {
 		problems.push(proposalProblem('review_context_mismatch'));
 	}
 
