@@ -126,12 +126,15 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 			newestObservedUtc = event.observed_utc;
 		}
 
-		const payload = event.op === 'node.upsert' ? event.payload : {...event.payload, type: evidenceEdgeType(event.payload['type'] as string)};
-		if (event.op === 'edge.assert') {
-			assertsByLine.set(line, {event: event.id, provenance: typeof payload['provenance'] === 'string' ? payload['provenance'] : null});
+		if (event.op !== 'node.upsert') {
+			event.payload = {...event.payload, type: evidenceEdgeType(event.payload['type'] as string)};
 		}
 
-		events.push({line, event: {...event, payload}, known: true});
+		if (event.op === 'edge.assert') {
+			assertsByLine.set(line, {event: event.id, provenance: typeof event.payload['provenance'] === 'string' ? event.payload['provenance'] : null});
+		}
+
+		events.push({line, event, known: true});
 	}
 
 	const citations = new Map<string, Citation[]>();

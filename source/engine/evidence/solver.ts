@@ -59,28 +59,91 @@ function undominated(options: readonly SolverOption[]): SolverOption[] {
 	);
 }
 
+/**
+ * Splits each item's cost among the facts that could bring it in, so that the sum over facts of
+ * each one's cheapest option (at its parts) is as large a lower bound as a few rounds find. It
+ * starts from equal parts, then repeatedly moves part of each item towards the facts whose
+ * cheapest option uses it (a fact that would not pick it owes it nothing); every split keeps an
+ * item's parts adding up to its cost, so every one gives a valid bound, and the best is kept.
+ */
+function splitCosts(facts: ReadonlyArray<readonly SolverOption[]>, itemCost: readonly number[]): Float64Array[][] {
+	// Per fact: its distinct items, each option's items as positions among them, and their parts.
+	const shapes = facts.map(options => {
+		const items = [...new Set(options.flatMap(option => option.items))];
+		const position = new Map(items.map((item, index) => [item, index]));
+		return {items, positions: options.map(option => Int32Array.from(option.items, item => position.get(item)!))};
+	});
+	const holders = new Int32Array(itemCost.length);
+	for (const {items} of shapes) {
+		for (const item of items) {
+			holders[item]!++;
+		}
+	}
+
+	const parts = shapes.map(({items}) => Float64Array.from(items, item => itemCost[item]! / holders[item]!));
+	const cheapest = (fact: number): {option: number; value: number} => {
+		let option = 0;
+		let value = Number.POSITIVE_INFINITY;
+		for (const [index, positions] of shapes[fact]!.positions.entries()) {
+			let sum = facts[fact]![index]!.cost;
+			for (const position of positions) {
+				sum += parts[fact]![position]!;
+			}
+
+			if (sum < value) {
+				option = index;
+				value = sum;
+			}
+		}
+
+		return {option, value};
+	};
+
+	let best = parts.map(list => list.slice());
+	let bestBound = Number.NEGATIVE_INFINITY;
+	const using = new Int32Array(itemCost.length);
+	for (let round = 0; round <= 24; round++) {
+		const picks = facts.map((_, fact) => cheapest(fact));
+		const bound = picks.reduce((sum, pick) => sum + pick.value, 0);
+		if (bound > bestBound) {
+			best = parts.map(list => list.slice());
+			bestBound = bound;
+		}
+
+		const chosen = picks.map((pick, fact) => new Set(shapes[fact]!.positions[pick.option]));
+		using.fill(0);
+		for (const [fact, positions] of chosen.entries()) {
+			for (const position of positions) {
+				using[shapes[fact]!.items[position]!]!++;
+			}
+		}
+
+		for (const [fact, {items}] of shapes.entries()) {
+			for (const [position, item] of items.entries()) {
+				// Items no cheapest option uses keep their split.
+				const target = using[item] === 0 ? parts[fact]![position]! : chosen[fact]!.has(position) ? itemCost[item]! / using[item]! : 0;
+				parts[fact]![position] = (parts[fact]![position]! + target) / 2;
+			}
+		}
+	}
+
+	return shapes.map(({positions}, fact) => positions.map(list => Float64Array.from(list, position => best[fact]![position]!)));
+}
+
 export function solvePacket(input: SolverInput): SolverResult {
 	const {itemCost, separator} = input;
 	const factCount = input.facts.length;
 	const options = input.facts.map(list => undominated(list));
 	const cheapest = options.map(list => Math.min(...list.map(option => option.cost)));
 	const alone = options.map(list => Math.min(...list.map(option => option.items.reduce((sum, item) => sum + itemCost[item]!, option.cost))));
-	// Forced and narrow facts first, then the dearest: the incumbent is good early and the bound bites.
-	const order = options.map((_, index) => index).sort((a, b) => options[a]!.length - options[b]!.length || alone[b]! - alone[a]! || a - b);
+	// Forced facts first, then the dearest: their choices move the cost most, so the bound bites early.
+	const order = options.map((_, index) => index).sort((a, b) => Number(options[b]!.length === 1) - Number(options[a]!.length === 1) || alone[b]! - alone[a]! || a - b);
 
-	// share[depth][item]: the item's cost split among the facts still open at that depth that could
-	// bring it in. Summing, per open fact, its cheapest option at these shares never counts an item
-	// more than once in total, so the sum is a lower bound on what the open facts still add.
-	const share: Float64Array[] = Array.from({length: factCount});
-	const holders = new Int32Array(itemCost.length);
-	for (let depth = factCount - 1; depth >= 0; depth--) {
-		for (const item of new Set(options[order[depth]!]!.flatMap(option => option.items))) {
-			holders[item] = holders[item]! + 1;
-		}
-
-		share[depth] = Float64Array.from(itemCost, (cost, item) => (holders[item]! > 0 ? cost / holders[item]! : 0));
-	}
-
+	// splits[depth][k][o][j]: the part of the cost of item j of option o of the k-th open fact
+	// charged to that fact, at a depth. The parts of an item add up to its cost over the facts still
+	// open, so summing each open fact's cheapest option at these parts never counts an item more
+	// than once: a lower bound on what the open facts still add, whatever they choose.
+	const splits = Array.from({length: factCount}, (_, depth) => splitCosts(order.slice(depth).map(fact => options[fact]!), itemCost));
 	const cheapestFrom = new Float64Array(factCount + 1);
 	for (let depth = factCount - 1; depth >= 0; depth--) {
 		cheapestFrom[depth] = cheapestFrom[depth + 1]! + cheapest[order[depth]!]!;
@@ -101,12 +164,17 @@ export function solvePacket(input: SolverInput): SolverResult {
 		for (let next = depth; next < factCount; next++) {
 			let sharedMin = Number.POSITIVE_INFINITY;
 			let fullMin = Number.POSITIVE_INFINITY;
-			for (const option of options[order[next]!]!) {
+			const parts = splits[depth]![next - depth]!;
+			const list = options[order[next]!]!;
+			for (let index = 0; index < list.length; index++) {
+				const option = list[index]!;
+				const optionParts = parts[index]!;
 				let withShares = option.cost;
 				let whole = option.cost;
-				for (const item of option.items) {
+				for (let position = 0; position < option.items.length; position++) {
+					const item = option.items[position]!;
 					if (used[item] === 0) {
-						withShares += share[depth]![item]!;
+						withShares += optionParts[position]!;
 						whole += itemCost[item]!;
 					}
 				}
@@ -138,6 +206,48 @@ export function solvePacket(input: SolverInput): SolverResult {
 		}
 	};
 
+	const added = (option: SolverOption) => option.items.reduce((sum, item) => sum + (used[item] === 0 ? itemCost[item]! : 0), option.cost);
+	const cheapestNow = (fact: number) => options[fact]!.reduce((best, option) => (added(option) < added(best) ? option : best));
+
+	/**
+	 * A good packet before the search: each fact's cheapest option given those before it, then
+	 * each fact in turn switched to its cheapest option given all the others, until no switch
+	 * helps. The search only has to beat it, so it prunes from the first state on.
+	 */
+	const localOptimum = () => {
+		const picked = order.map(fact => {
+			const option = cheapestNow(fact);
+			take(option, 1);
+			return option;
+		});
+		for (let changed = true, rounds = 0; changed && rounds < 100; rounds++) {
+			changed = false;
+			for (const [index, fact] of order.entries()) {
+				take(picked[index]!, -1);
+				const option = cheapestNow(fact);
+				if (added(option) < added(picked[index]!)) {
+					picked[index] = option;
+					changed = true;
+				}
+
+				take(picked[index]!, 1);
+			}
+		}
+
+		const exact = input.base + cost - (edgesUsed > 0 ? separator : 0);
+		if (exact < best) {
+			best = exact;
+			bestChoice = [];
+			for (const [index, fact] of order.entries()) {
+				bestChoice[fact] = picked[index]!.alternative;
+			}
+		}
+
+		for (const option of picked) {
+			take(option, -1);
+		}
+	};
+
 	const visit = (depth: number): void => {
 		if (++states > input.searchLimit) {
 			throw new SearchLimit();
@@ -161,7 +271,7 @@ export function solvePacket(input: SolverInput): SolverResult {
 		}
 
 		const fact = order[depth]!;
-		const children = options[fact]!.map(option => ({option, add: option.items.reduce((sum, item) => sum + (used[item] === 0 ? itemCost[item]! : 0), option.cost)})).sort(cheaperFirst);
+		const children = options[fact]!.map(option => ({option, add: added(option)})).sort(cheaperFirst);
 		for (const {option} of children) {
 			take(option, 1);
 			chosen[fact] = option.alternative;
@@ -172,6 +282,7 @@ export function solvePacket(input: SolverInput): SolverResult {
 		chosen[fact] = -1;
 	};
 
+	localOptimum();
 	try {
 		visit(0);
 	} catch (error) {
