@@ -173,17 +173,27 @@ test('a covered contract: the smallest packet, shared nodes once, counted exactl
 });
 
 test('a contract built to exceed its search limit is search_limit_unknown; with room the same contract is covered', t => {
-	const kb = fixtureKb(t);
-	const ids = ['d:stream', 'd:size', 't:csv', 'h:a', 'l:a', 'r:a'];
-	const facts = ids.map((id, index) => single(`f${index}`, [[id], [ids[(index + 1) % ids.length]!]]));
-	const limited = kb.evaluate({facts, search_limit: ids.length});
+	// Triangles: three facts, each answered by either of two of three equally long nodes. Two nodes
+	// cover a triangle, but every fractional bound sees one and a half, so no bound settles it
+	// early and the search must branch.
+	const kb = makeKb(t);
+	const triangles = 5;
+	const corners = ['a', 'b', 'c'];
+	const ids = Array.from({length: triangles}, (_, triangle) => corners.map(corner => `tri:${triangle}:${corner}`)).flat();
+	writeFileSync(kb.journal, journalText(ids.map(id => node(id, t1, {label: 'one of three equally long decisions'}))));
+	const pins = pinsOf(kbPaths(kb.root), asOf, ids);
+	const facts = Array.from({length: triangles}, (_, triangle) => corners.map((corner, index) => single(`f${triangle}${corner}`, [[`tri:${triangle}:${corner}`], [`tri:${triangle}:${corners[(index + 1) % 3]}`]]))).flat();
+	const evaluate = (search_limit: number) => kb.run(['query', '--q', 'why?', '--evidence-contract', writeJson(join(kb.base, `c-${search_limit}.json`), contract({scope_nodes: ids, sources: pins, as_of: asOf, facts, search_limit})), '--format', 'json']);
+	const limited = evaluate(30);
 	assert.equal(limited.code, 2, limited.stderr);
 	assert.equal(limited.json().resolution, 'search_limit_unknown');
-	assert.deepEqual(limited.json().search, {states: ids.length, limit: ids.length});
+	assert.deepEqual(limited.json().search, {states: 30, limit: 30});
 	assert.equal(limited.json().packet, null);
-	const roomy = kb.evaluate({facts});
+	const roomy = evaluate(100_000);
+	assert.equal(roomy.code, 0, roomy.stderr);
 	assert.equal(roomy.json().resolution, 'covered');
-	assert.ok(roomy.json().search.states > ids.length);
+	assert.equal(roomy.json().packet.evidence.length, 2 * triangles, 'two nodes per triangle');
+	assert.ok(roomy.json().search.states > 30, `${roomy.json().search.states} states`);
 });
 
 test('the pin query --view evidence prints is the one a contract checks; it changes when the node changes, and as_of hides later observations', t => {
@@ -316,7 +326,7 @@ test('the snapshot is strict: a bad line, a torn tail, an unsupported op, bad va
 		['node.delete', `${good}{"id":"x","observed_utc":"${t1}","op":"node.delete","payload":{"id":"d:size"}}\n`, 'journal_line_invalid', /journal\.jsonl:38: unsupported journal operation "node\.delete"/],
 		['an offset validity time', `${good}{"id":"x","observed_utc":"${t1}","op":"edge.assert","payload":{"from":"a","type":"DEPENDS_ON","to":"b","valid_from":"2026-01-01T00:00:00+01:00"}}\n`, 'journal_line_invalid', /journal\.jsonl:38: not a journal event \(invalid_payload\)/],
 		['a non-canonical observed time', `${good}{"id":"x","observed_utc":"2026-02-01 00:00:00","op":"node.upsert","payload":{"id":"a"}}\n`, 'journal_line_invalid', /journal\.jsonl:38: not a journal event \(not_an_event\)/],
-		['invalid UTF-8', Buffer.concat([Buffer.from(good), Buffer.from([0xff, 0xfe, 10])]), 'journal_not_utf8', /journal\.jsonl is not valid UTF-8/],
+		['invalid UTF-8', Buffer.concat([Buffer.from(good), Buffer.from([0xff, 0xfe, 10])]), 'journal_not_utf8', /journal\.jsonl:38: not valid UTF-8/],
 	];
 	for (const [what, content, code, message] of cases) {
 		writeFileSync(kb.journal, content);

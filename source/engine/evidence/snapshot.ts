@@ -1,11 +1,11 @@
-import {closeSync, fstatSync, openSync, readSync} from 'node:fs';
+import {closeSync, fstatSync, openSync} from 'node:fs';
 import {isUtf8} from 'node:buffer';
 import {EngiError, systemErrorCode} from '../errors.js';
-import {isEdgeLive, replayInMemory, type ReplayedEdge} from '../graph/replay.js';
+import {createReplay, isEdgeLive, type ReplayedEdge} from '../graph/replay.js';
 import {parseJournalLine} from '../journal/parse-line.js';
-import type {ScannedEvent} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256} from '../util/hash.js';
+import {decodeLine, forEachLineFd, type RawLine} from '../util/lines.js';
 
 /** A journal bigger than this is not evaluated: the snapshot holds it in memory whole. */
 export const maxSnapshotBytes = 64 * 1024 * 1024;
@@ -38,90 +38,73 @@ function evidenceEdgeType(type: string): string {
 	return evidenceEdgeKinds.has(upper) ? upper : type;
 }
 
-function readJournalBytes(path: string): Buffer {
-	let fd: number;
-	try {
-		fd = openSync(path, 'r');
-	} catch (error) {
-		if (systemErrorCode(error) === 'ENOENT') {
-			return Buffer.alloc(0);
-		}
-
-		throw new EngiError('journal_unreadable', `cannot read ${path} (${systemErrorCode(error) ?? 'error'})`, {hint: 'check that it is a file and its permissions'});
-	}
-
-	try {
-		const {size} = fstatSync(fd);
-		if (size > maxSnapshotBytes) {
-			throw new EngiError('journal_too_large', `${path} is ${size} bytes; an evidence snapshot reads at most ${maxSnapshotBytes} (64 MiB)`, {hint: 'nothing was evaluated'});
-		}
-
-		const buffer = Buffer.alloc(size);
-		let read = 0;
-		while (read < size) {
-			const n = readSync(fd, buffer, read, size - read, read);
-			if (n === 0) {
-				break;
-			}
-
-			read += n;
-		}
-
-		return buffer.subarray(0, read);
-	} catch (error) {
-		throw error instanceof EngiError ? error : new EngiError('journal_unreadable', `cannot read ${path} (${systemErrorCode(error) ?? 'error'})`);
-	} finally {
-		closeSync(fd);
-	}
-}
-
 /**
  * The journal as it stood at `asOf`, read strictly and never repaired: any line that is not a
  * whole, known event is an error naming its line (an evaluation must not rest on a journal it
  * could only partly read), events observed after `asOf` are dropped, and the rest is replayed
- * exactly as the index replays it. Nothing is written, to the journal or anywhere else.
+ * exactly as the index replays it. The file is streamed once: the bytes hashed are the bytes
+ * parsed, up to its size when opened. Nothing is written, to the journal or anywhere else.
  */
 export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
-	const bytes = readJournalBytes(paths.journal);
-	if (!isUtf8(bytes)) {
-		throw new EngiError('journal_not_utf8', `${paths.journal} is not valid UTF-8`, {hint: 'nothing was evaluated; engi doctor shows the damaged lines'});
-	}
-
 	const strict = (line: number, what: string) =>
 		new EngiError('journal_line_invalid', `${paths.journal}:${line}: ${what}`, {hint: 'an evaluation reads the journal strictly and repairs nothing; engi doctor reports the line, and the next write quarantines it'});
-	const events: ScannedEvent[] = [];
+	const hash = sha256();
+	const newline = Buffer.from([10]);
+	const citations = new Map<string, Citation[]>();
 	const assertsByLine = new Map<number, {event: string; provenance: string | null}>();
+	const replay = createReplay(asOf, ({line, event}) => {
+		if (event.op === 'node.upsert') {
+			const id = event.payload['id'] as string;
+			const list = citations.get(id);
+			const citation = {line, event: event.id, at: event.observed_utc};
+			if (list) {
+				list.push(citation);
+			} else {
+				citations.set(id, [citation]);
+			}
+		} else if (event.op === 'edge.assert') {
+			assertsByLine.set(line, {event: event.id, provenance: typeof event.payload['provenance'] === 'string' ? event.payload['provenance'] : null});
+		}
+	});
+	let eventsConsidered = 0;
 	let eventsAfterAsOf = 0;
 	let newestObservedUtc: string | null = null;
-	let start = 0;
-	for (let line = 1; start < bytes.length; line++) {
-		const newline = bytes.indexOf(10, start);
-		const end = newline === -1 ? bytes.length : newline;
-		const text = bytes.toString('utf8', start, end > start && bytes[end - 1] === 13 ? end - 1 : end);
-		start = end + 1;
-		const parsed = parseJournalLine(text);
-		if (parsed.kind === 'blank') {
-			continue;
+	const visit = (raw: RawLine) => {
+		const bytes = raw.buffer.subarray(raw.start, raw.end);
+		hash.update(bytes);
+		if (raw.terminated) {
+			hash.update(newline);
 		}
 
-		if (newline === -1) {
-			throw strict(line, 'the last line has no newline (a write in progress, or a torn one)');
+		// A newline byte never occurs inside a UTF-8 sequence, so checking line by line checks the file.
+		if (!isUtf8(bytes)) {
+			throw new EngiError('journal_not_utf8', `${paths.journal}:${raw.number}: not valid UTF-8`, {hint: 'nothing was evaluated; engi doctor shows the damaged lines'});
+		}
+
+		const parsed = parseJournalLine(decodeLine(raw));
+		if (parsed.kind === 'blank') {
+			return;
+		}
+
+		if (!raw.terminated) {
+			throw strict(raw.number, 'the last line has no newline (a write in progress, or a torn one)');
 		}
 
 		if (parsed.kind === 'corrupt') {
-			throw strict(line, `not a journal event (${parsed.reason})`);
+			throw strict(raw.number, `not a journal event (${parsed.reason})`);
 		}
 
 		const {event} = parsed;
 		if (!parsed.known) {
-			throw strict(line, `unsupported journal operation ${JSON.stringify(event.op.slice(0, 40))}`);
+			throw strict(raw.number, `unsupported journal operation ${JSON.stringify(event.op.slice(0, 40))}`);
 		}
 
 		if (event.observed_utc > asOf) {
 			eventsAfterAsOf++;
-			continue;
+			return;
 		}
 
+		eventsConsidered++;
 		if (newestObservedUtc === null || event.observed_utc > newestObservedUtc) {
 			newestObservedUtc = event.observed_utc;
 		}
@@ -130,22 +113,34 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 			event.payload = {...event.payload, type: evidenceEdgeType(event.payload['type'] as string)};
 		}
 
-		if (event.op === 'edge.assert') {
-			assertsByLine.set(line, {event: event.id, provenance: typeof event.payload['provenance'] === 'string' ? event.payload['provenance'] : null});
+		replay.apply({line: raw.number, event, known: true});
+	};
+
+	let fd: number | undefined;
+	try {
+		fd = openSync(paths.journal, 'r');
+		const {size} = fstatSync(fd);
+		if (size > maxSnapshotBytes) {
+			throw new EngiError('journal_too_large', `${paths.journal} is ${size} bytes; an evidence snapshot reads at most ${maxSnapshotBytes} (64 MiB)`, {hint: 'nothing was evaluated'});
 		}
 
-		events.push({line, event, known: true});
+		forEachLineFd(fd, visit);
+	} catch (error) {
+		if (error instanceof EngiError) {
+			throw error;
+		}
+
+		// No journal yet is an empty one.
+		if (systemErrorCode(error) !== 'ENOENT') {
+			throw new EngiError('journal_unreadable', `cannot read ${paths.journal} (${systemErrorCode(error) ?? 'error'})`, {hint: 'check that it is a file and its permissions'});
+		}
+	} finally {
+		if (fd !== undefined) {
+			closeSync(fd);
+		}
 	}
 
-	const citations = new Map<string, Citation[]>();
-	const {nodes, edges} = replayInMemory(events, asOf, ({line, event}) => {
-		if (event.op === 'node.upsert') {
-			const id = event.payload['id'] as string;
-			const list = citations.get(id) ?? [];
-			list.push({line, event: event.id, at: event.observed_utc});
-			citations.set(id, list);
-		}
-	});
+	const {nodes, edges} = replay;
 	const dependsOn = new Map<string, SnapshotEdge[]>();
 	const contradicts = new Map<string, SnapshotEdge[]>();
 	const add = (map: Map<string, SnapshotEdge[]>, key: string, edge: SnapshotEdge) => {
@@ -173,5 +168,5 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 		}
 	}
 
-	return {asOf, journalSha256: sha256Hex(bytes), nodes, citations, dependsOn, contradicts, freshness: {eventsConsidered: events.length, eventsAfterAsOf, newestObservedUtc}};
+	return {asOf, journalSha256: hash.digest('hex'), nodes, citations, dependsOn, contradicts, freshness: {eventsConsidered, eventsAfterAsOf, newestObservedUtc}};
 }

@@ -16,19 +16,20 @@ export type ReplayedEdge = {
 /**
  * The journal's meaning computed in memory, without the index: the reference the SQL index is
  * checked against, and what doctor and evidence contracts use so they never write anything.
- * `onApplied` sees each event replay applies (not the repeats it skips), for callers that cite them.
+ * Events are applied one at a time, in file order, so a caller reading a large journal need not
+ * hold them all; `onApplied` sees each one applied (not the repeats skipped), for citing them.
  */
-export function replayInMemory(events: readonly ScannedEvent[], asOf?: string, onApplied?: (event: ScannedEvent) => void) {
+export function createReplay(asOf?: string, onApplied?: (event: ScannedEvent) => void) {
 	const nodes = new Map<string, Record<string, unknown>>();
 	const edges: ReplayedEdge[] = [];
 	// Rows not yet retracted, by from, type and to: a retract closes them without scanning every edge.
 	const open = new Map<string, ReplayedEdge[]>();
 	const edgeKey = (from: unknown, type: string, to: unknown) => JSON.stringify([from, type, to]);
 	const seen = new Set<string>();
-	for (const scanned of events) {
+	const apply = (scanned: ScannedEvent): void => {
 		const {line, event, known} = scanned;
 		if (!known || seen.has(event.id) || (asOf !== undefined && event.observed_utc > asOf)) {
-			continue;
+			return;
 		}
 
 		seen.add(event.id);
@@ -64,9 +65,18 @@ export function replayInMemory(events: readonly ScannedEvent[], asOf?: string, o
 
 			open.delete(key);
 		}
+	};
+
+	return {nodes, edges, apply};
+}
+
+export function replayInMemory(events: readonly ScannedEvent[], asOf?: string) {
+	const replay = createReplay(asOf);
+	for (const event of events) {
+		replay.apply(event);
 	}
 
-	return {nodes, edges};
+	return {nodes: replay.nodes, edges: replay.edges};
 }
 
 export function isEdgeLive(edge: ReplayedEdge, at: string, includeExpired = false): boolean {

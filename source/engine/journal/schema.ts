@@ -42,7 +42,9 @@ export const journalLineSchema = z.object({
 	id: z.string().check(z.minLength(1)),
 	observed_utc: canonicalUtc,
 	op: z.string().check(z.minLength(1)),
-	payload: z.record(z.string(), z.unknown()),
+	// Any JSON object. Checked as such rather than as a record, which would copy every payload
+	// key by key: this runs on every line of every journal scan.
+	payload: z.custom<Record<string, unknown>>(value => value !== null && typeof value === 'object' && !Array.isArray(value)),
 });
 
 export type JournalLine = z.infer<typeof journalLineSchema>;
