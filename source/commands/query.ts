@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
+import type {Deps} from '../engine/deps.js';
 import {EngiError, type ExitCode} from '../engine/errors.js';
+import type {KbPaths} from '../engine/kb/paths.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
 import {queryKnowledge} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
@@ -102,7 +104,7 @@ function contractInput(flags: ContractFlags) {
 		return undefined;
 	}
 
-	return async (paths: ReturnType<typeof knowledgeBase>, q: string, deps: Parameters<typeof queryKnowledge>[2]) => {
+	return async (paths: KbPaths, q: string, deps: Deps) => {
 		if (flags['prepare-proposal']) {
 			const {prepareProposal} = await import('../engine/evidence/proposal.js');
 			return asOutcome(prepareProposal(paths, {file, q, evidenceIds: Boolean(flags['evidence-ids'])}, deps));

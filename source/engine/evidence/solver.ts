@@ -139,11 +139,13 @@ export function solvePacket(input: SolverInput): SolverResult {
 	// Forced facts first, then the dearest: their choices move the cost most, so the bound bites early.
 	const order = options.map((_, index) => index).sort((a, b) => Number(options[b]!.length === 1) - Number(options[a]!.length === 1) || alone[b]! - alone[a]! || a - b);
 
-	// splits[depth][k][o][j]: the part of the cost of item j of option o of the k-th open fact
-	// charged to that fact, at a depth. The parts of an item add up to its cost over the facts still
-	// open, so summing each open fact's cheapest option at these parts never counts an item more
-	// than once: a lower bound on what the open facts still add, whatever they choose.
-	const splits = Array.from({length: factCount}, (_, depth) => splitCosts(order.slice(depth).map(fact => options[fact]!), itemCost));
+	// splitsAt(depth)[k][o][j]: the part of the cost of item j of option o of the k-th open fact
+	// charged to that fact, at a depth (worked out when the search first gets there). The parts of
+	// an item add up to its cost over the facts still open, so summing each open fact's cheapest
+	// option at these parts never counts an item more than once: a lower bound on what the open
+	// facts still add, whatever they choose.
+	const splits: Float64Array[][][] = [];
+	const splitsAt = (depth: number) => (splits[depth] ??= splitCosts(order.slice(depth).map(fact => options[fact]!), itemCost));
 	const cheapestFrom = new Float64Array(factCount + 1);
 	for (let depth = factCount - 1; depth >= 0; depth--) {
 		cheapestFrom[depth] = cheapestFrom[depth + 1]! + cheapest[order[depth]!]!;
@@ -164,7 +166,7 @@ export function solvePacket(input: SolverInput): SolverResult {
 		for (let next = depth; next < factCount; next++) {
 			let sharedMin = Number.POSITIVE_INFINITY;
 			let fullMin = Number.POSITIVE_INFINITY;
-			const parts = splits[depth]![next - depth]!;
+			const parts = splitsAt(depth)[next - depth]!;
 			const list = options[order[next]!]!;
 			for (let index = 0; index < list.length; index++) {
 				const option = list[index]!;
