@@ -55,7 +55,7 @@ export function contractText(answer: ContractAnswer): string {
 			if (answer.scope === 'contract_task_proposal') {
 				lines.push(...answer.premises.map(premise => `  premise ${premise.task}/${premise.premise}: ${clip(premise.claim, 60)} (${premise.alternatives.length} alternative(s))`));
 				if (answer.review_template) {
-					lines.push(`  proposal ${answer.proposal_sha256}: fill in review_template (a verdict per premise, a reviewer) and pass it with --proposal-review`);
+					lines.push(`  proposal ${answer.proposal_sha256}: fill in review_template (printed with --format json: a verdict per premise, a reviewer) and pass it with --proposal-review`);
 				}
 			} else {
 				lines.push(...answer.premises.map(premise => `  ${premise.verdict}: ${premise.task}/${premise.premise}: ${clip(premise.claim, 60)}`));

@@ -20,7 +20,7 @@ export function readJsonInput<T>(file: string, cwd: string, schema: z.ZodMiniTyp
 		fd = openSync(path, 'r');
 		const {size} = fstatSync(fd);
 		if (size > maxInputBytes) {
-			throw new EngiError(code, `${file} is ${size} bytes; at most ${maxInputBytes} (1 MiB) are accepted`, {hint: 'nothing was evaluated'});
+			throw new EngiError(code, `${file} is ${size} bytes; at most ${maxInputBytes} (1 MiB) are accepted`, {hint: 'nothing was evaluated or written'});
 		}
 
 		const buffer = Buffer.alloc(size);
@@ -52,7 +52,7 @@ export function readJsonInput<T>(file: string, cwd: string, schema: z.ZodMiniTyp
 		value = parseBoundedJson(text);
 	} catch (error) {
 		// The parser's own message quotes the text, which may be private: say only what failed.
-		throw new EngiError(code, `${file} is not valid JSON${error instanceof JsonTooDeepError ? ` (${error.message})` : ''}`, {hint: 'nothing was evaluated'});
+		throw new EngiError(code, `${file} is not valid JSON${error instanceof JsonTooDeepError ? ` (${error.message})` : ''}`, {hint: 'nothing was evaluated or written'});
 	}
 
 	const parsed = schema.safeParse(value);
@@ -60,7 +60,7 @@ export function readJsonInput<T>(file: string, cwd: string, schema: z.ZodMiniTyp
 		const issue = parsed.error.issues[0]!;
 		const field = issue.path.map(String).join('.');
 		const given = issue.path.reduce<unknown>((container, key) => (container !== null && typeof container === 'object' ? (container as Record<PropertyKey, unknown>)[key] : undefined), value) !== undefined;
-		throw new EngiError(code, `${file}: ${field || '(document)'}: ${issueText(issue, given)}`, {hint: 'nothing was evaluated', details: {field}});
+		throw new EngiError(code, `${file}: ${field || '(document)'}: ${issueText(issue, given)}`, {hint: 'nothing was evaluated or written', details: {field}});
 	}
 
 	return parsed.data;
