@@ -21,7 +21,7 @@ const asOf = '2026-12-01T00:00:00Z';
  * would cite: decisions with provenance and bodies of 10–40 words, and DEPENDS_ON edges among
  * them (so alternatives bring in dependencies, and share them).
  */
-export function evidenceCorpus(corpus: string, events: number): string {
+function evidenceCorpus(corpus: string, events: number): string {
 	const root = join(corpus, `kb-evidence-${events}`);
 	if (!existsSync(join(root, '.engi', 'journal.jsonl'))) {
 		mkdirSync(root, {recursive: true});
@@ -43,7 +43,7 @@ export function evidenceCorpus(corpus: string, events: number): string {
 }
 
 /** A contract of `facts` facts × `alternatives` alternatives of 1 to `ids` evidence ids, every one pinned. */
-export function writeContract(root: string, name: string, shape: {facts: number; alternatives: number; ids: number}): string {
+function writeContract(root: string, name: string, shape: {facts: number; alternatives: number; ids: number}): string {
 	const random = seededRandom(shape.facts * 100 + shape.alternatives);
 	const scope = Array.from({length: evidenceNodes}, (_, index) => `evidence:e${index}`);
 	const snapshot = readSnapshot(kbPaths(root), asOf);
