@@ -125,7 +125,7 @@ const asOutcome = ({output, exitCode}: {output: ContractAnswer; exitCode: ExitCo
 export default defineCommand({
 	name: 'query',
 	summary: 'search the knowledge base by id or text (English and Chinese alike)',
-	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan]\n       engi query --q <question> --evidence-contract <file> [--prepare-proposal [--evidence-ids] | --task-proposal <file> | --task-draft <file>] [--proposal-review <file>]',
+	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan] | --evidence-contract <file> [--prepare-proposal [--evidence-ids] | (--task-proposal|--task-draft) <file> [--proposal-review <file>]]',
 	examples: [
 		'engi query --q "streaming parser"',
 		'engi query --q task:fts --view evidence',
