@@ -7,7 +7,7 @@ import type {KbPaths} from '../kb/paths.js';
 import {sha256} from '../util/hash.js';
 import {decodeLine, forEachLineFd, type RawLine} from '../util/lines.js';
 
-/** A journal bigger than this is not evaluated: the snapshot holds it in memory whole. */
+/** A journal bigger than this is not evaluated: a snapshot replays it whole, in memory. */
 export const maxSnapshotBytes = 64 * 1024 * 1024;
 
 /** One journal event a fact rests on. */
