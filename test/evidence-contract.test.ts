@@ -7,7 +7,7 @@ import {renderPacket} from '../source/engine/evidence/packet.js';
 import {makeKb, type KbSandbox} from './helpers/kb.js';
 import {contract, edge, journalText, node, pinsOf, referenceTokens, writeJson, type TimedEvent} from './helpers/evidence.js';
 import {kbPaths} from '../source/engine/kb/paths.js';
-import {sha256Hex} from '../source/engine/util/hash.js';
+import {sha256Hex} from '../source/lib/hash.js';
 import {tempDir} from './helpers/temp.js';
 
 const before = '2025-12-01T00:00:00Z';

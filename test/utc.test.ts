@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import {canonicalUtc, isCanonicalUtc} from '../source/engine/util/time.js';
+import {canonicalUtc, isCanonicalUtc} from '../source/lib/time.js';
 
 test('isCanonicalUtc accepts exactly the times that survive a Date round trip, leap days included', () => {
 	const pad = (value: number, width = 2) => String(value).padStart(width, '0');

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {proposalApplyOutputSchema} from '../engine/evidence/proposal-output-schema.js';
@@ -11,8 +10,7 @@ export const proposalApply = defineCommand({
 	usage: 'engi proposal apply <review.json>',
 	examples: ['engi proposal apply review.json'],
 	options: {},
-	positionals: [{name: 'review', required: true, description: 'a review that engi query --proposal-review approved'}],
-	flags: z.object({review: textFlag()}),
+	positionals: [{name: 'review', required: true, description: 'a review that engi query --proposal-review approved', value: textFlag()}],
 	needsRoot: true,
 	output: proposalApplyOutputSchema,
 	async run(flags, context) {

@@ -2,19 +2,17 @@ import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
 import type {Deps} from '../engine/deps.js';
-import {EngiError, type ExitCode} from '../engine/errors.js';
+import {EngiError, type ExitCode} from '../lib/errors.js';
 import type {KbPaths} from '../engine/kb/paths.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
-import {queryKnowledge} from '../engine/knowledge/query.js';
+import {queryKnowledge, queryLimitMax, queryPageSize} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, fieldLines, tsv} from '../output/text.js';
 import {evaluationSchema} from '../engine/evidence/evaluation-schema.js';
 import {proposalCheckOutputSchema, proposalContextOutputSchema, reviewCheckOutputSchema} from '../engine/evidence/proposal-output-schema.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/words.js';
 import {contractText, type ContractAnswer} from './contract-text.js';
-
-const maxLimit = 100;
 
 function renderHuman(result: QueryOutput | ContractAnswer, context: HumanContext): string {
 	if ('scope' in result) {
@@ -134,36 +132,22 @@ export default defineCommand({
 		'engi query --q "why stream the CSV?" --evidence-contract contract.json',
 	],
 	options: {
-		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)'},
-		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history'},
-		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored'},
-		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed'},
+		// Optional, so that `engi query` alone on a terminal opens the Query screen; printing needs it.
+		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)', value: textFlag()},
+		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history', value: choiceFlag(['context', 'hits', 'evidence'])},
+		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored', value: utcFlag()},
+		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed', value: z.boolean()},
 		...pagingOptions,
-		limit: {...pagingOptions.limit, description: `rows per page (default 20, at most ${maxLimit})`},
-		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`},
-		'evidence-contract': {type: 'string', placeholder: '<file>', description: 'answer --q from the journal as an evidence contract (JSON, at most 1 MiB) asks: the smallest pinned packet that covers its facts, or why none does (exit 2)'},
-		'prepare-proposal': {type: 'boolean', description: 'with a contract of facts: [] and 1 to 64 sources: the context a task proposal is made from'},
-		'evidence-ids': {type: 'boolean', description: 'with --prepare-proposal: also the sources as numbered evidence units and the JSON Schema of a task draft citing them'},
-		'task-proposal': {type: 'string', placeholder: '<file>', description: 'check a task proposal (citations quote the sources) against the contract\'s context'},
-		'task-draft': {type: 'string', placeholder: '<file>', description: 'check a task draft (citations are evidence ids) against the contract\'s context'},
-		'proposal-review': {type: 'string', placeholder: '<file>', description: 'with a proposal or draft: check a review of it (a verdict per premise); an approved one can be applied with engi proposal apply'},
+		// Any number is taken; above the maximum the engine lowers it and says `truncated`.
+		limit: {...pagingOptions.limit, description: `rows per page (default ${queryPageSize}, at most ${queryLimitMax})`, value: intFlag(1, Number.MAX_SAFE_INTEGER)},
+		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`, value: z.boolean()},
+		'evidence-contract': {type: 'string', placeholder: '<file>', description: 'answer --q from the journal as an evidence contract (JSON, at most 1 MiB) asks: the smallest pinned packet that covers its facts, or why none does (exit 2)', value: textFlag()},
+		'prepare-proposal': {type: 'boolean', description: 'with a contract of facts: [] and 1 to 64 sources: the context a task proposal is made from', value: z.boolean()},
+		'evidence-ids': {type: 'boolean', description: 'with --prepare-proposal: also the sources as numbered evidence units and the JSON Schema of a task draft citing them', value: z.boolean()},
+		'task-proposal': {type: 'string', placeholder: '<file>', description: 'check a task proposal (citations quote the sources) against the contract\'s context', value: textFlag()},
+		'task-draft': {type: 'string', placeholder: '<file>', description: 'check a task draft (citations are evidence ids) against the contract\'s context', value: textFlag()},
+		'proposal-review': {type: 'string', placeholder: '<file>', description: 'with a proposal or draft: check a review of it (a verdict per premise); an approved one can be applied with engi proposal apply', value: textFlag()},
 	},
-	flags: z.object({
-		// Optional here so that `engi query` alone on a terminal opens the Query screen; printing needs it.
-		q: z.optional(textFlag()),
-		view: z.optional(choiceFlag(['context', 'hits', 'evidence'])),
-		'as-of': z.optional(utcFlag()),
-		'include-expired': z.optional(z.boolean()),
-		limit: z.optional(intFlag(1, Number.MAX_SAFE_INTEGER)),
-		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-		'local-scan': z.optional(z.boolean()),
-		'evidence-contract': z.optional(textFlag()),
-		'prepare-proposal': z.optional(z.boolean()),
-		'evidence-ids': z.optional(z.boolean()),
-		'task-proposal': z.optional(textFlag()),
-		'task-draft': z.optional(textFlag()),
-		'proposal-review': z.optional(textFlag()),
-	}),
 	conflicts: [
 		...(['as-of', 'include-expired', 'view', 'limit', 'offset', 'local-scan'] as const).map(flag => ['evidence-contract', flag] as const),
 		['prepare-proposal', 'task-proposal'],
@@ -184,18 +168,16 @@ export default defineCommand({
 			return contract(knowledgeBase(context), flags.q, context.deps);
 		}
 
-		const requested = flags.limit ?? 20;
 		const {output, exitCode} = await queryKnowledge(
 			knowledgeBase(context),
 			{
 				q: flags.q,
-				view: flags.view ?? 'context',
+				view: flags.view,
 				asOf: flags['as-of'],
-				includeExpired: Boolean(flags['include-expired']),
-				limit: Math.min(requested, maxLimit),
-				truncated: requested > maxLimit,
-				offset: flags.offset ?? 0,
-				localScan: Boolean(flags['local-scan']),
+				includeExpired: flags['include-expired'],
+				limit: flags.limit,
+				offset: flags.offset,
+				localScan: flags['local-scan'],
 			},
 			context.deps,
 		);

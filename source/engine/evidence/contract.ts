@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex} from '../util/hash.js';
-import {isCanonicalUtc} from '../util/time.js';
+import {sha256Hex} from '../../lib/hash.js';
+import {isCanonicalUtc} from '../../lib/time.js';
 import {readJsonInput} from './json-file.js';
 
 /**

@@ -1,4 +1,4 @@
-import {isCanonicalUtc} from '../util/time.js';
+import {isCanonicalUtc} from '../../lib/time.js';
 import type {Contract} from './contract.js';
 import {nodeSha256} from './node-hash.js';
 import type {Snapshot, SnapshotEdge} from './snapshot.js';

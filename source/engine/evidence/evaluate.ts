@@ -1,5 +1,5 @@
 import type {Deps} from '../deps.js';
-import {EngiError, type ExitCode} from '../errors.js';
+import {EngiError, type ExitCode} from '../../lib/errors.js';
 import {requireKnowledgeBase} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {exactTokenCounter} from '../tokens.js';

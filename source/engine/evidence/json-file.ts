@@ -1,8 +1,8 @@
 import {closeSync, fstatSync, openSync, readSync} from 'node:fs';
 import {resolve} from 'node:path';
 import type * as z from 'zod/mini';
-import {EngiError, systemErrorCode} from '../errors.js';
-import {JsonTooDeepError, parseBoundedJson} from '../util/json-depth.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
+import {JsonTooDeepError, parseBoundedJson} from '../../lib/json-depth.js';
 
 /** Contracts, proposals and reviews are small documents: anything past this is not one. */
 export const maxInputBytes = 1024 * 1024;

@@ -1,5 +1,5 @@
 import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 
 /**
  * The pin of a materialised node: SHA-256 of its compact JSON with keys sorted at every depth,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 import type {QuoteCitation} from './proposal-schema.js';
 
 /** A context larger than this would not fit beside a model's instructions: the contract asks too much. */

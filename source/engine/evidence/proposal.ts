@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError, type ExitCode} from '../errors.js';
+import {EngiError, type ExitCode} from '../../lib/errors.js';
 import {canonicalNodeKind} from '../graph/kinds.js';
 import {nodeKindOf} from '../graph/merge.js';
 import {requireKnowledgeBase} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
 import type {KbPaths} from '../kb/paths.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 import {loadContract, type LoadedContract} from './contract.js';
 import {createJudge} from './eligibility.js';
 import {contractAnswerBase} from './evaluate.js';

@@ -1,5 +1,5 @@
 import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 import {locateQuote, type Span} from './proposal-context.js';
 import type {ProposalProblem} from './proposal-output-schema.js';
 import type {QuoteCitation, Review, TaskProposal} from './proposal-schema.js';

@@ -1,11 +1,11 @@
 import {closeSync, fstatSync, openSync} from 'node:fs';
 import {isUtf8} from 'node:buffer';
-import {EngiError, systemErrorCode} from '../errors.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {createReplay, isEdgeLive, type ReplayedEdge} from '../graph/replay.js';
 import {parseJournalLine} from '../journal/parse-line.js';
 import type {KbPaths} from '../kb/paths.js';
-import {sha256} from '../util/hash.js';
-import {decodeLine, forEachLineFd, type RawLine} from '../util/lines.js';
+import {sha256} from '../../lib/hash.js';
+import {decodeLine, forEachLineFd, type RawLine} from '../../lib/lines.js';
 
 /** A journal bigger than this is not evaluated: a snapshot replays it whole, in memory. */
 export const maxSnapshotBytes = 64 * 1024 * 1024;
