@@ -337,7 +337,9 @@ test('the snapshot is strict: a bad line, a torn tail, an unsupported op, bad va
 	}
 
 	writeFileSync(kb.journal, `${good}\n\r\n`);
-	assert.equal(kb.evaluate({facts}).json().resolution, 'covered', 'blank lines are not events, and not errors');
+	const blanks = kb.evaluate({facts}).json();
+	assert.equal(blanks.resolution, 'covered', 'blank lines are not events, and not errors');
+	assert.equal(blanks.journal_sha256, sha256Hex(readFileSync(kb.journal)), 'the streamed hash is the hash of every byte, newlines and carriage returns included');
 	writeFileSync(kb.journal, '');
 	assert.equal(kb.evaluate({facts}).json().rejected_alternatives[0].reason, 'scope_or_source_unavailable', 'an empty journal has no nodes');
 	truncateSync(kb.journal, 64 * 1024 * 1024 + 1);

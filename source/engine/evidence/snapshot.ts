@@ -124,7 +124,7 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 			throw new EngiError('journal_too_large', `${paths.journal} is ${size} bytes; an evidence snapshot reads at most ${maxSnapshotBytes} (64 MiB)`, {hint: 'nothing was evaluated'});
 		}
 
-		forEachLineFd(fd, visit);
+		forEachLineFd(fd, visit, {toOffset: size});
 	} catch (error) {
 		if (error instanceof EngiError) {
 			throw error;
