@@ -158,6 +158,8 @@ export default defineCommand({
 	needsRoot: true,
 	output: z.union([queryOutputSchema, evaluationSchema, proposalContextOutputSchema, proposalCheckOutputSchema, reviewCheckOutputSchema]),
 	screen: 'query',
+	// The screen answers a search and an evidence contract; the proposal modes (and a contract with no question) print.
+	opensScreen: flags => (flags.q !== undefined || flags['evidence-contract'] === undefined) && !flags['prepare-proposal'] && !flags['evidence-ids'] && [flags['task-proposal'], flags['task-draft'], flags['proposal-review']].every(file => file === undefined),
 	async run(flags, context) {
 		if (flags.q === undefined) {
 			throw new EngiError('missing_flag', 'engi query needs --q', {hint: 'see engi query --help'});

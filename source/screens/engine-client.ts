@@ -1,4 +1,5 @@
 import type {Deps} from '../engine/deps.js';
+import type {Evaluation} from '../engine/evidence/evaluation-schema.js';
 import type {ProjectOutput} from '../engine/knowledge/project.js';
 import type {QueryOutput} from '../engine/knowledge/query-schema.js';
 import type {Brief} from '../engine/continuity/brief-schema.js';
@@ -22,6 +23,10 @@ export type EngineClient = {
 	recordCheckpoint(draft: CheckpointDraft): Promise<Awaited<ReturnType<typeof import('../engine/continuity/checkpoint-ops.js').recordCheckpoint>>>;
 	project(page: {offset: number; limit: number}): Promise<ProjectOutput>;
 	query(q: string): Promise<QueryOutput>;
+	/** The same search's evidence view (`--view evidence`), as of the moment its results were answered. */
+	queryEvidence(q: string, asOf: string): Promise<QueryOutput>;
+	/** The answer to an evidence contract (`engi query --q <q> --evidence-contract <file>`). */
+	evaluateContract(file: string, q: string): Promise<Evaluation>;
 	/** True when a knowledge base root resolves (project brief and query need one). */
 	hasKnowledgeBase(): boolean;
 };
@@ -69,6 +74,14 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 		},
 		async query(q) {
 			return (await queryKnowledge(root(), {q, view: 'context', limit: 50}, deps)).output;
+		},
+		async queryEvidence(q, asOf) {
+			return (await queryKnowledge(root(), {q, view: 'evidence', asOf, limit: 50}, deps)).output;
+		},
+		async evaluateContract(file, q) {
+			// Loaded only when a contract is given: the solver and its tokenizer are not the dashboard's to pay for.
+			const {evaluateContract} = await import('../engine/evidence/evaluate.js');
+			return (await evaluateContract(root(), {file, q}, deps)).output;
 		},
 		hasKnowledgeBase() {
 			try {

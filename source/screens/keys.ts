@@ -60,6 +60,7 @@ export const bindings: readonly Binding[] = [
 	{command: 'next-page', keys: 'n', description: 'next page', scope: 'project', matches: char('n')},
 	{command: 'previous-page', keys: 'p', description: 'previous page', scope: 'project', matches: char('p')},
 	{command: 'edit-query', keys: '/', description: 'type a query (enter searches)', scope: 'query', matches: char('/')},
+	{command: 'evidence', keys: 'e', description: 'show the selected result\'s evidence: node_sha256 and journal history (esc back)', scope: 'query', matches: char('e')},
 	{command: 'submit', keys: 'enter', description: 'save (checks every field first)', scope: 'form', matches: (_input, key) => Boolean(key.return)},
 	{command: 'next-field', keys: 'tab / ↓', description: 'next field (←/→ change the status)', scope: 'form', matches: (_input, key) => (Boolean(key.tab) && !key.shift) || Boolean(key.downArrow)},
 	{command: 'cancel', keys: 'esc', description: 'cancel', scope: 'form', matches: (_input, key) => Boolean(key.escape)},
