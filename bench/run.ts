@@ -9,6 +9,7 @@ import {continuitySuite} from './suites/continuity.js';
 import {searchSuite} from './suites/search.js';
 import {tuiSuite} from './suites/tui.js';
 import {candidatesSuite} from './suites/candidates.js';
+import {evidenceSuite} from './suites/evidence.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] | Promise<Row[]>> = {
 	journal: journalSuite,
@@ -17,6 +18,7 @@ const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] |
 	search: searchSuite,
 	tui: tuiSuite,
 	candidates: candidatesSuite,
+	evidence: evidenceSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));

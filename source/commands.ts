@@ -22,6 +22,7 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('query', 'search the knowledge base by id or text', async () => (await import('./commands/query.js')).default),
 	entry('harvest', 'check the staged notes in 00-inbox/harvest/', async () => (await import('./commands/harvest.js')).harvest),
 	entry('ingest', 'append new and changed staged notes to the journal', async () => (await import('./commands/harvest.js')).ingest),
+	entry('proposal apply', 'write a reviewed task proposal to the journal', async () => (await import('./commands/proposal.js')).proposalApply),
 	entry('graph node', 'record or update a node', async () => (await import('./commands/graph.js')).graphNode),
 	entry('graph relate', 'assert an edge between nodes', async () => (await import('./commands/graph.js')).graphRelate),
 	entry('graph retract', 'retract an edge', async () => (await import('./commands/graph.js')).graphRetract),

@@ -185,7 +185,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 			stdin: io.stdin,
 			commands: commandTable,
 		};
-		if (interactive && command.screen) {
+		if (interactive && command.screen && (command.opensScreen?.(flags) ?? true)) {
 			const {openScreen} = await import('./cli/open-screen.js');
 			return await openScreen(command.screen, flags as Record<string, unknown>, split.globals.root, deps, io.stdout);
 		}

@@ -15,6 +15,7 @@ export type TuiRequest = {
 	readonly scope: Scope;
 	readonly rootFlag: string | undefined;
 	readonly query?: string;
+	readonly contract?: string;
 	readonly target?: PickupTarget;
 };
 
@@ -36,7 +37,7 @@ export async function runTui(request: TuiRequest): Promise<TuiResult> {
 	process.stdout.write(enterAlternateScreen);
 	process.once('exit', restore); // Even when something ends the process without unmounting.
 	try {
-		const instance = render(<App client={client} initialScreen={request.screen} initialQuery={request.query} initialTarget={request.target} />, {exitOnCtrlC: true, patchConsole: false});
+		const instance = render(<App client={client} initialScreen={request.screen} initialQuery={request.query} initialContract={request.contract} initialTarget={request.target} />, {exitOnCtrlC: true, patchConsole: false});
 		const result = (await instance.waitUntilExit()) as TuiResult | undefined;
 		return result ?? {kind: 'quit'};
 	} finally {

@@ -33,6 +33,8 @@ import {assertGolden} from './helpers/golden.js';
 import {goldenJson, type Normalizer} from './helpers/json-golden.js';
 import {writeClaudeSession} from './helpers/stores.js';
 import {tempDir} from './helpers/temp.js';
+import {contract, journalText, node, pinsOf, writeJson} from './helpers/evidence.js';
+import {kbPaths} from '../source/engine/kb/paths.js';
 
 type Step = {
 	/** The golden file's name; steps that only set the scene have none but are checked all the same. */
@@ -145,7 +147,48 @@ function scene(t: TestContext) {
 				next: 'confirm the refund column with finance',
 			}),
 		);
-	return {base, env, repo, empty, kb, stageNotes, distillationFile, stageDistillation};
+	return {base, env, repo, empty, kb, stageNotes, distillationFile, stageDistillation, evidence: evidenceScene(base, env)};
+}
+
+/**
+ * A second knowledge base for evidence contracts, written with fixed observation times so its
+ * hashes (journal, contract, context, proposal) are the same on every run.
+ */
+function evidenceScene(base: string, env: Record<string, string>) {
+	const root = join(base, 'kb-evidence');
+	const question = 'Should the CSV export stream?';
+	const at = '2026-02-01T00:00:00Z';
+	const asOf = '2026-06-01T00:00:00Z';
+	const file = (name: string) => join(base, name);
+	const setUp = () => {
+		mkdirSync(join(root, '.engi'), {recursive: true});
+		writeFileSync(
+			join(root, '.engi', 'journal.jsonl'),
+			journalText([
+				node('decision:stream', at, {label: 'Stream the CSV rather than build it in memory', provenance: 'conversation:claude:c0de0000-0000-4000-8000-000000000001'}),
+				node('decision:size', at, {label: 'Order exports reach 2 GB', provenance: 'conversation:claude:c0de0000-0000-4000-8000-000000000001'}),
+				{op: 'edge.assert', payload: {from: 'decision:stream', type: 'DEPENDS_ON', to: 'decision:size', provenance: 'conversation:claude:c0de0000-0000-4000-8000-000000000001'}, at},
+				node('project:shop', at, {kind: 'Project', label: 'Web shop'}),
+			]),
+		);
+		const ids = ['decision:stream', 'decision:size', 'project:shop'];
+		const pins = pinsOf(kbPaths(root), asOf, ids);
+		const fields = {question, scope_nodes: ids, as_of: asOf, sources: pins};
+		writeJson(file('contract.json'), contract({...fields, facts: [{id: 'why', description: 'the reason to stream', alternatives: [['decision:stream'], ['decision:size', 'project:shop']]}], budget_tokens: 4000}));
+		writeJson(file('prepare.json'), contract({...fields, sources: {'decision:stream': pins['decision:stream'], 'decision:size': pins['decision:size']}, facts: []}));
+		const prepared = runCli(['query', '--q', question, '--evidence-contract', file('prepare.json'), '--prepare-proposal', '--root', root, '--format', 'json'], {env}).json<{context_sha256: string}>();
+		const premises = [{id: 'big', claim: 'Exports are too big to build in memory', alternatives: [[{source: 'decision:size', quote: 'reach 2 GB'}]]}];
+		writeJson(file('proposal.json'), {version: 1, question, context_sha256: prepared.context_sha256, tasks: [{id: 'task:stream-csv', label: 'Stream the orders CSV export', project: 'project:shop', premises}]});
+	};
+
+	const writeReview = () => {
+		const checked = runCli(['query', '--q', question, '--evidence-contract', file('prepare.json'), '--task-proposal', file('proposal.json'), '--root', root, '--format', 'json'], {env}).json<{review_template: {premises: object[]; proposal: {tasks: Array<{premises: Array<{alternatives: unknown[][]}>}>}}}>();
+		const template = checked.review_template;
+		writeJson(file('review.json'), {...template, reviewer: 'ada', premises: template.premises.map(entry => ({...entry, verdict: 'supported', spans: template.proposal.tasks[0]!.premises[0]!.alternatives[0]}))});
+	};
+
+	const query = ['query', '--q', question, '--root', root];
+	return {setUp, writeReview, query, root, file};
 }
 
 const sessionOne = 'c0de0000-0000-4000-8000-000000000001';
@@ -153,7 +196,7 @@ const claudeFixture = '11111111-1111-4111-8111-111111111111';
 const codexFixture = '0195a1c2-0a00-7a00-8a00-00000000000a';
 
 function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
-	const {repo, empty, kb, stageNotes, distillationFile, stageDistillation} = world;
+	const {repo, empty, kb, stageNotes, distillationFile, stageDistillation, evidence} = world;
 	const since = ['--since', '2020-01-01'];
 	return [
 		{golden: 'init', command: 'init', args: ['init', kb]},
@@ -180,6 +223,13 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'query.context', command: 'query', args: ['query', '--q', 'csv']},
 		{golden: 'query.hits', command: 'query', args: ['query', '--q', 'csv', '--view', 'hits']},
 		{golden: 'query.evidence', command: 'query', args: ['query', '--q', 'task:csv', '--view', 'evidence']},
+		evidence.setUp,
+		{golden: 'query.contract', command: 'query', args: [...evidence.query, '--evidence-contract', evidence.file('contract.json')]},
+		{golden: 'query.prepare-proposal', command: 'query', args: [...evidence.query, '--evidence-contract', evidence.file('prepare.json'), '--prepare-proposal', '--evidence-ids']},
+		{golden: 'query.task-proposal', command: 'query', args: [...evidence.query, '--evidence-contract', evidence.file('prepare.json'), '--task-proposal', evidence.file('proposal.json')], codes: [2]},
+		evidence.writeReview,
+		{golden: 'query.proposal-review', command: 'query', args: [...evidence.query, '--evidence-contract', evidence.file('prepare.json'), '--task-proposal', evidence.file('proposal.json'), '--proposal-review', evidence.file('review.json')]},
+		{golden: 'proposal-apply', command: 'proposal apply', args: ['proposal', 'apply', evidence.file('review.json'), '--root', evidence.root]},
 		{golden: 'sessions.list', command: 'sessions', args: ['sessions', '--all-projects', '--limit', '500']},
 		{golden: 'sessions.search', command: 'sessions', args: ['sessions', '--all-projects', '--q', 'retry']},
 		{golden: 'read.dialogue', command: 'read', args: ['read', claudeFixture, '--source', 'claude']},

@@ -87,6 +87,8 @@ export type CommandDefinition<Flags = any, Result = any> = {
 	human(result: Result, context: HumanContext): string;
 	/** A screen to open instead of printing, when the session is interactive. */
 	readonly screen?: string;
+	/** Whether these flags open the screen (always, when not given); with others the command prints, as off a terminal. */
+	readonly opensScreen?: (flags: Flags) => boolean;
 };
 
 type Simplify<T> = {[K in keyof T]: T[K]} & {};

@@ -21,6 +21,7 @@ export async function openScreen(screen: string, flags: Record<string, unknown>,
 		rootFlag,
 		scope: {since: text('since'), allProjects: Boolean(flags['all-projects']), project: text('project'), source: sources},
 		query: text('q'),
+		contract: text('evidence-contract'),
 		target: screen === 'pickup' && text('id') ? {id: text('id')!, source: sources?.length === 1 ? sources[0]! : 'auto'} : undefined,
 	});
 	if (result.kind === 'pickup') {

@@ -11,7 +11,7 @@ import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {commandFor, hintsFor} from './keys.js';
 import {Pickup, type PickupTarget} from './pickup/index.js';
 import {Project} from './project/index.js';
-import {Query} from './query/index.js';
+import {Query, type Capture} from './query/index.js';
 import {Review} from './review/index.js';
 import {Standup} from './standup/index.js';
 import {screenOrder, screenScopes, type ScreenId} from './navigation.js';
@@ -23,6 +23,8 @@ export type AppProps = {
 	readonly client: EngineClient;
 	readonly initialScreen: ScreenId;
 	readonly initialQuery?: string;
+	/** A contract file for the Query screen to answer first (`engi query --evidence-contract`). */
+	readonly initialContract?: string;
 	readonly initialTarget?: PickupTarget;
 	/** Fixed clock for snapshots; the live dashboard uses the real time. */
 	readonly now?: Date;
@@ -45,7 +47,7 @@ export function App(props: AppProps) {
 	);
 }
 
-function Dashboard({client, initialScreen, initialQuery, initialTarget, now, size, onDecision}: AppProps) {
+function Dashboard({client, initialScreen, initialQuery, initialContract, initialTarget, now, size, onDecision}: AppProps) {
 	const {exit: exitApp} = useApp();
 	const exit = (result: TuiResult) => {
 		onDecision?.(result);
@@ -59,7 +61,7 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 	const [history, setHistory] = useState<ScreenId[]>([]);
 	const [visited, setVisited] = useState<Set<ScreenId>>(new Set([initialScreen]));
 	const [help, setHelp] = useState<{open: boolean; offset: number}>({open: false, offset: 0});
-	const [capturing, setCapturing] = useState(false);
+	const [capturing, setCapturing] = useState<Capture>(false);
 	const [counts, setCounts] = useState<Partial<Record<ScreenId, string>>>({});
 	const [target, setTarget] = useState<PickupTarget | null>(initialTarget ?? null);
 	const [formRequest, setFormRequest] = useState<FormRequest>(null);
@@ -122,7 +124,7 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 			return;
 		}
 
-		if (capturing) {
+		if (capturing === true) {
 			return; // A field has the keys: q is a letter there, and esc belongs to the field.
 		}
 
@@ -144,6 +146,10 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 				exit({kind: 'quit'} satisfies TuiResult);
 				break;
 			case 'back': {
+				if (capturing === 'back') {
+					break; // Esc closes the view the screen has open.
+				}
+
 				const previous = history.at(-1);
 				if (previous === undefined) {
 					exit({kind: 'quit'} satisfies TuiResult);
@@ -163,7 +169,7 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 	const bodyHeight = height - 3;
 	const show = (id: ScreenId) => (visited.has(id) ? {display: screen === id ? ('flex' as const) : ('none' as const)} : undefined);
 	const active = (id: ScreenId) => screen === id && !help.open;
-	const captureFor = (id: ScreenId) => (value: boolean) => {
+	const captureFor = (id: ScreenId) => (value: Capture) => {
 		if (screen === id || !value) {
 			setCapturing(value);
 		}
@@ -209,7 +215,7 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 				) : null}
 				{show('query') ? (
 					<Box {...show('query')} flexDirection="column">
-						<Query client={engine} active={active('query')} width={width} height={bodyHeight} initial={initialQuery} onCapture={captureFor('query')} onCounts={countsFor('query')} />
+						<Query client={engine} active={active('query')} width={width} height={bodyHeight} initial={initialQuery} contract={initialContract} onCapture={captureFor('query')} onCounts={countsFor('query')} />
 					</Box>
 				) : null}
 				{show('pickup') ? (

@@ -2,6 +2,7 @@ import type {PromoteOutput} from '../engine/candidates/promote.js';
 import type {CandidateRejectOutput, CandidateShowOutput, CandidatesListOutput} from '../engine/candidates/review.js';
 import type {EvidenceOutput} from '../engine/candidates/evidence.js';
 import type {Deps} from '../engine/deps.js';
+import type {Evaluation} from '../engine/evidence/evaluation-schema.js';
 import type {ProjectOutput} from '../engine/knowledge/project.js';
 import type {QueryOutput} from '../engine/knowledge/query-schema.js';
 import type {Brief} from '../engine/continuity/brief-schema.js';
@@ -32,6 +33,10 @@ export type EngineClient = {
 	citedTurns(ref: string, turns: readonly number[], maxTurns?: number): Promise<EvidenceOutput>;
 	promoteCandidate(ref: string): Promise<PromoteOutput>;
 	rejectCandidate(ref: string): Promise<CandidateRejectOutput>;
+	/** The same search's evidence view (`--view evidence`), as of the moment its results were answered. */
+	queryEvidence(q: string, asOf: string): Promise<QueryOutput>;
+	/** The answer to an evidence contract (`engi query --q <q> --evidence-contract <file>`). */
+	evaluateContract(file: string, q: string): Promise<Evaluation>;
 	/** True when a knowledge base root resolves (project brief and query need one). */
 	hasKnowledgeBase(): boolean;
 };
@@ -97,6 +102,14 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 		},
 		async rejectCandidate(ref) {
 			return review.rejectCandidate(root(), {ref}, deps);
+		},
+		async queryEvidence(q, asOf) {
+			return (await queryKnowledge(root(), {q, view: 'evidence', asOf, limit: 50}, deps)).output;
+		},
+		async evaluateContract(file, q) {
+			// Loaded only when a contract is given: the solver and its tokenizer are not the dashboard's to pay for.
+			const {evaluateContract} = await import('../engine/evidence/evaluate.js');
+			return (await evaluateContract(root(), {file, q}, deps)).output;
 		},
 		hasKnowledgeBase() {
 			try {

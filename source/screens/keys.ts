@@ -63,6 +63,7 @@ export const bindings: readonly Binding[] = [
 	{command: 'promote', keys: 'p', description: 'promote the selected candidate: graph nodes and an imported checkpoint (y confirms)', scope: 'review', matches: char('p')},
 	{command: 'reject', keys: 'x', description: 'reject the selected candidate; its note is kept (y confirms)', scope: 'review', matches: char('x')},
 	{command: 'evidence', keys: 'e', description: 'show the turns its claims cite (esc back)', scope: 'review', matches: char('e')},
+	{command: 'evidence', keys: 'e', description: 'show the selected result\'s evidence: node_sha256 and journal history (esc back)', scope: 'query', matches: char('e')},
 	{command: 'submit', keys: 'enter', description: 'save (checks every field first)', scope: 'form', matches: (_input, key) => Boolean(key.return)},
 	{command: 'next-field', keys: 'tab / ↓', description: 'next field (←/→ change the status)', scope: 'form', matches: (_input, key) => (Boolean(key.tab) && !key.shift) || Boolean(key.downArrow)},
 	{command: 'cancel', keys: 'esc', description: 'cancel', scope: 'form', matches: (_input, key) => Boolean(key.escape)},

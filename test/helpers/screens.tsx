@@ -6,6 +6,7 @@ import type {Deps} from '../../source/engine/deps.js';
 import {createEngineClient, type EngineClient} from '../../source/screens/engine-client.js';
 import {shellWord} from '../../source/lib/words.js';
 import {repoRoot, runCli, sandboxEnv} from './cli.js';
+import {edge, node, pinsOf, writeJson, writeKb} from './evidence.js';
 import {buildFixtureHome} from './fixture-home.js';
 import {tempDir} from './temp.js';
 
@@ -62,4 +63,44 @@ export function fillReviewQueue(env: Record<string, string>, kb: string, cwd: st
 			throw new Error(`engi ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
 		}
 	}
+}
+
+export type ContractWorld = ScreenWorld & {question: string; contract: string};
+
+/**
+ * A knowledge base whose journal holds decisions observed at fixed moments (so its hashes and
+ * token counts are stable), with a contract over them: fact `why` has an unpinned first
+ * alternative (rejected) and a decision that depends on another, which fact `size` also names.
+ */
+export async function contractWorld(t: Parameters<typeof tempDir>[0]): Promise<ContractWorld> {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const kb = join(base, 'kb');
+	const paths = writeKb(kb, [
+		node('decision:stream', '2026-11-20T10:00:00Z', {label: 'Stream the CSV rather than build it in memory', provenance: 'design review'}),
+		node('decision:size', '2026-11-20T10:05:00Z', {label: 'Order exports reach 2 GB', provenance: 'load test'}),
+		edge('decision:stream', 'DEPENDS_ON', 'decision:size', '2026-11-20T10:06:00Z', {provenance: 'design review'}),
+		node('task:csv', '2026-11-20T10:10:00Z', {kind: 'Task', label: 'CSV export of orders'}),
+	]);
+	const asOf = fixedNow.toISOString().replace('.000Z', 'Z');
+	const question = 'Why stream the CSV export?';
+	const contract = writeJson(join(base, 'contract.json'), {
+		version: 1,
+		question,
+		scope_receipt: 'the CSV export decisions',
+		scope_nodes: ['decision:stream', 'decision:size', 'task:csv'],
+		as_of: asOf,
+		min_observed_utc: '2026-01-01T00:00:00Z',
+		sources: pinsOf(paths, asOf, ['decision:stream', 'decision:size']),
+		facts: [
+			{id: 'why', alternatives: [['task:csv'], ['decision:stream']]},
+			{id: 'size', alternatives: [['decision:size']]},
+		],
+		budget_tokens: 2000,
+		max_hops: 2,
+		search_limit: 1000,
+	});
+	const deps: Deps = {env, cwd: base, now: () => fixedNow, platform: 'linux'};
+	const client = await createEngineClient(deps, {allProjects: true}, kb);
+	return {env, deps, client, kb, project: base, question, contract};
 }

@@ -15,7 +15,8 @@ import {createEngineClient} from '../../source/screens/engine-client.js';
 import {sandboxEnv} from '../helpers/cli.js';
 import {controlCharacter, hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
 import {tempDir} from '../helpers/temp.js';
-import {distilledCandidate, fillReviewQueue, fixedNow, screenWorld} from '../helpers/screens.js';
+import {contractWorld, distilledCandidate, fillReviewQueue, fixedNow, screenWorld} from '../helpers/screens.js';
+import type {QueryOutput} from '../../source/engine/knowledge/query-schema.js';
 
 const size = {columns: 80, rows: 24};
 
@@ -389,4 +390,43 @@ test('review without a knowledge base explains engi init', {timeout: 60_000}, as
 	const frame = await waitForFrame(app.lastFrame, text => text.includes('No knowledge base is configured.'));
 	assert.match(frame, /engi init/);
 	assert.ok(showing('review')(frame));
+});
+
+test('query: keys in one chunk move to a result and open its evidence with its node_sha256; esc goes back to the results, then leaves', {timeout: 60_000}, async t => {
+	const world = await contractWorld(t);
+	const decisions: TuiResult[] = [];
+	const app = render(<App client={world.client} initialScreen="query" initialQuery="csv" now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
+	t.after(() => app.unmount());
+	let frame = await waitForFrame(app.lastFrame, text => text.includes('ok · 2 matches'));
+	const rows = frame.split('\n').filter(line => /^[ ›] (decision|task):/.test(line));
+	assert.equal(rows.length, 2);
+	const second = rows[1]!.slice(2).split(' · ')[0]!;
+	const pin = (await world.client.queryEvidence('csv', '2026-11-29T12:00:00Z')) as Extract<QueryOutput, {view: 'evidence'}>;
+	frame = await press(app.stdin, app.lastFrame, 'je', text => text.includes(`evidence of ${second}`));
+	assert.match(frame, new RegExp(`node_sha256 ${pin.candidates.find(candidate => candidate.id === second)!.node_sha256}`), 'the pin a contract names');
+	assert.match(frame, /journal line \d+ · 2026-11-20T10:\d\d:00Z · node\.upsert/);
+	frame = await press(app.stdin, app.lastFrame, 'jj', text => selectedRow(text).includes(`id: ${second}`));
+	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('ok · 2 matches'));
+	assert.match(selectedRow(frame), new RegExp(`^› ${second} · `), 'back on the result it was opened from');
+	assert.deepEqual(decisions, [], 'esc closed the evidence, it did not leave the dashboard');
+	await press(app.stdin, app.lastFrame, keys.escape, () => decisions.length > 0);
+	assert.deepEqual(decisions, [{kind: 'quit'}]);
+});
+
+test('query: a contract given on the command line is answered first (resolution, chosen alternatives, rejections, packet tokens); esc shows the search', {timeout: 60_000}, async t => {
+	const world = await contractWorld(t);
+	const decisions: TuiResult[] = [];
+	const app = render(<App client={world.client} initialScreen="query" initialQuery={world.question} initialContract={world.contract} now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
+	t.after(() => app.unmount());
+	const answer = await world.client.evaluateContract(world.contract, world.question);
+	let frame = await waitForFrame(app.lastFrame, text => text.includes('evidence contract:'));
+	assert.match(frame, new RegExp(`covered · ${answer.packet_tokens} of 2000 tokens`));
+	assert.match(frame, /fact why: alternative 1 — decision:stream/);
+	assert.match(frame, /fact size: alternative 0 — decision:size/);
+	assert.match(frame, /rejected: fact why alternative 0 — source pin missing \(task:csv\)/);
+	frame = await press(app.stdin, app.lastFrame, keys.escape, text => !text.includes('evidence contract:'));
+	assert.match(frame, /0 matches/);
+	assert.deepEqual(decisions, []);
+	await press(app.stdin, app.lastFrame, 'q', () => decisions.length > 0);
+	assert.deepEqual(decisions, [{kind: 'quit'}]);
 });

@@ -3,7 +3,7 @@ import {mkdirSync} from 'node:fs';
 import test from 'node:test';
 import {createEngineClient} from '../../source/screens/engine-client.js';
 import {runCli} from '../helpers/cli.js';
-import {distilledCandidate, fillReviewQueue, screenWorld} from '../helpers/screens.js';
+import {contractWorld, distilledCandidate, fillReviewQueue, screenWorld} from '../helpers/screens.js';
 
 /**
  * What each screen renders comes from its EngineClient call; that result must be exactly the
@@ -71,4 +71,22 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 	assert.ok((await client.candidates()).candidates.length > 10);
 	const found = await client.query('flaky');
 	assert.ok(found.view === 'context' && found.rows.length > 0);
+});
+
+test('parity: the Query screen\'s evidence view and a contract\'s answer are engi query --view evidence and --evidence-contract', {timeout: 60_000}, async t => {
+	const world = await contractWorld(t);
+	const cli = (args: string[]) => {
+		const result = runCli([...args, '--root', world.kb, '--format', 'json'], {env: world.env, cwd: world.project});
+		assert.equal(result.code, 0, `engi ${args.join(' ')}: ${result.stderr}`);
+		const {schema: _schema, ...data} = result.json<Record<string, unknown>>();
+		return data;
+	};
+
+	const asOf = '2026-11-29T12:00:00Z';
+	const evidence = await world.client.queryEvidence('csv', asOf);
+	assert.ok(evidence.view === 'evidence' && evidence.candidates.length === 2);
+	assert.deepEqual(JSON.parse(JSON.stringify(evidence)), cli(['query', '--q', 'csv', '--view', 'evidence', '--limit', '50', '--as-of', asOf]));
+	const answer = await world.client.evaluateContract(world.contract, world.question);
+	assert.equal(answer.resolution, 'covered');
+	assert.deepEqual(JSON.parse(JSON.stringify(answer)), cli(['query', '--q', world.question, '--evidence-contract', world.contract]));
 });

@@ -11,6 +11,9 @@ import {initialReview, reviewReducer} from '../../source/screens/review/state.js
 import {rowParts} from '../../source/screens/review/view.js';
 import type {CandidateRow} from '../../source/engine/candidates/queue.js';
 import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js';
+import type {Evaluation} from '../../source/engine/evidence/evaluation-schema.js';
+import {initialQuery, paneOf, queryReducer, type ContextResult, type EvidenceCandidate} from '../../source/screens/query/state.js';
+import {openDetail} from '../../source/screens/query/view.js';
 
 function candidate(id: string, extra: Partial<Candidate> = {}): Candidate {
 	return {id, source: 'claude', project: '/p', modified: '2026-11-20T00:00:00Z', title: id, classification: 'candidate', confidence: 'low', reasons: [], active_now: false, path: `/x/${id}`, subagents: 0, ...extra};
@@ -266,4 +269,42 @@ test('review: a queue row keeps its columns whatever the names, and an unreadabl
 	assert.match(short.columns, /^claude +app +12 turns +3 ok +1 failed {3}$/);
 	assert.match(long.columns, /^antigravity a-very-long-p… 1234 turns 12 ok 10 failed ◆ $/);
 	assert.deepEqual(rowParts(row({unreadable: true, problem: 'line 4: not YAML', project: null})), {columns: `${'claude'.padEnd(11)} ${'?'.padEnd(14)} `, text: 'unreadable: line 4: not YAML'});
+});
+
+test('query: typing edits the search, e opens the selected result\'s evidence over the results, esc closes it and then the contract\'s answer', () => {
+	const row = (id: string) => ({node_id: id, kind: 'Task', label: id, status: null, score: 1, why: 'all_terms_match', linked_projects: [], decisions: [], authority_gaps: []});
+	const result = {view: 'context', q: 'csv', as_of: '2026-11-29T12:00:00Z', include_expired: false, offset: 0, limit: 50, truncated: false, state: 'ok', reasons: [], total: 3, next_offset: null, warnings: [], rows: ['a', 'b', 'c'].map(id => row(id)), expand: [], unindexed_local_candidates: null} as unknown as ContextResult;
+	const candidate = {id: 'b', score: 1, why: 'all_terms_match', node: {id: 'b'}, node_sha256: 'ab'.repeat(32), history: []} satisfies EvidenceCandidate;
+	const answer = {question: 'why?'} as unknown as Evaluation;
+	let state = initialQuery('', {list: 2, detail: 5});
+	assert.equal(state.editing, true, 'an empty search box starts with the keys');
+	for (const text of ['c', 's', 'v', 'x']) {
+		state = queryReducer(state, {type: 'type', text});
+	}
+
+	state = queryReducer(queryReducer(state, {type: 'erase'}), {type: 'end-edit'});
+	assert.deepEqual([state.text, state.editing], ['csv', false]);
+	state = queryReducer(state, {type: 'contract', answer});
+	state = queryReducer(state, {type: 'detail', action: {type: 'move', by: 3, count: 10}});
+	state = queryReducer(state, {type: 'loaded', result});
+	assert.equal(paneOf(state), 'contract', 'search results arriving after the contract\'s answer leave it open');
+	assert.equal(state.detail.cursor, 3);
+	state = queryReducer(state, {type: 'back'});
+	assert.equal(paneOf(state), 'results');
+	assert.equal(state.detail.cursor, 0, 'a closed view starts at its top when opened again');
+	state = queryReducer(state, {type: 'list', action: {type: 'move', by: 2, count: 3}});
+	assert.deepEqual([state.list.cursor, state.list.top], [2, 1]);
+	state = queryReducer(state, {type: 'evidence', candidate});
+	assert.equal(paneOf(state), 'evidence');
+	assert.deepEqual(openDetail(state)!.lines.slice(0, 1), [{text: `node_sha256 ${'ab'.repeat(32)}`, tone: 'cyan'}]);
+	state = queryReducer(state, {type: 'loaded', result});
+	assert.equal(paneOf(state), 'results', 'new results close the evidence of the old ones');
+	assert.equal(state.list.cursor, 0);
+	state = queryReducer(queryReducer(state, {type: 'evidence', candidate}), {type: 'contract', answer});
+	state = queryReducer(state, {type: 'back'});
+	assert.equal(paneOf(state), 'contract', 'esc closes the evidence first');
+	state = queryReducer(queryReducer(state, {type: 'back'}), {type: 'back'});
+	assert.equal(paneOf(state), 'results');
+	assert.equal(queryReducer(state, {type: 'back'}), state, 'esc over the results changes nothing (the app goes back)');
+	assert.equal(commandFor(['query'], 'e', {}), 'evidence');
 });

@@ -13,7 +13,8 @@ import {hintsFor} from '../../source/screens/keys.js';
 import {PickupView} from '../../source/screens/pickup/view.js';
 import {ProjectView} from '../../source/screens/project/view.js';
 import {noKnowledgeBase} from '../../source/screens/project/index.js';
-import {QueryView} from '../../source/screens/query/view.js';
+import {detailRows, openDetail, QueryView, resultRows} from '../../source/screens/query/view.js';
+import {initialQuery, paneOf, queryReducer} from '../../source/screens/query/state.js';
 import {queueHeight} from '../../source/screens/review/index.js';
 import {initialReview, reviewReducer} from '../../source/screens/review/state.js';
 import {CitedTurnsView, ReviewView} from '../../source/screens/review/view.js';
@@ -24,7 +25,7 @@ import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js'
 import {UnfinishedView} from '../../source/screens/unfinished/view.js';
 import type {ReactElement} from 'react';
 import {assertGolden} from '../helpers/golden.js';
-import {distilledCandidate, fillReviewQueue, fixedNow, screenWorld} from '../helpers/screens.js';
+import {contractWorld, distilledCandidate, fillReviewQueue, fixedNow, screenWorld} from '../helpers/screens.js';
 import {hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
 
 const width = 80;
@@ -96,8 +97,9 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	frame('project-no-knowledge-base', <EmptyState title={noKnowledgeBase.title} hint={noKnowledgeBase.hint} />);
 	const result = await world.client.query('checkout');
 	assert.equal(result.view, 'context');
-	frame('query', <QueryView text="checkout" editing={false} result={result.view === 'context' ? result : null} width={width} height={body} />);
-	frame('query-typing', <QueryView text="flak" editing result={null} width={width} height={body} />);
+	const resultList = initialList(resultRows(body));
+	frame('query', <QueryView text="checkout" editing={false} pane="results" result={result.view === 'context' ? result : null} list={resultList} detail={null} width={width} />);
+	frame('query-typing', <QueryView text="flak" editing pane="results" result={null} list={resultList} detail={null} width={width} />);
 	frame('state-loading', <Loading label="unfinished sessions" />);
 	frame('state-error', <ErrorState message="cannot read /home/dev/.codex/sessions (EACCES)" hint="check the directory's permissions" />);
 	frame('state-degraded', <DegradedNote reasons={['catalog_unwritable: /home/dev/.cache/engi/catalog.sqlite could not be used (EROFS); this call read every session from scratch']} width={width} />);
@@ -131,4 +133,21 @@ test('frames of the Review screen: the queue with a distilled candidate\'s claim
 	const turns = await world.client.citedTurns(distilledCandidate, detail.cited_turns, detail.note!.max_turns!);
 	frame('review-turns', <CitedTurnsView evidence={turns} offset={0} width={width} height={body - 1} />);
 	frame('review-empty', <ReviewView rows={[]} counts={{unreadable: 0}} state={initialReview(listHeight)} detail={null} width={width} height={body} />);
+});
+
+test('frames of the Query screen\'s evidence view and of an evidence contract\'s answer, at 80 columns', {timeout: 60_000}, async t => {
+	const world = await contractWorld(t);
+	const body = height - 3;
+	const result = await world.client.query('stream');
+	assert.equal(result.view, 'context');
+	const context = result.view === 'context' ? result : undefined;
+	const evidence = await world.client.queryEvidence('stream', context!.as_of);
+	const candidate = evidence.view === 'evidence' ? evidence.candidates.find(entry => entry.id === 'decision:stream') : undefined;
+	assert.ok(candidate, 'the evidence view has the result');
+	let state = queryReducer(initialQuery('stream', {list: resultRows(body), detail: detailRows(body)}), {type: 'loaded', result: context!});
+	state = queryReducer(state, {type: 'evidence', candidate});
+	const view = (name: string, shown: typeof state) => frame(name, <QueryView text={shown.text} editing={false} pane={paneOf(shown)} result={shown.result} list={shown.list} detail={{...openDetail(shown)!, list: shown.detail}} width={width} />);
+	view('query-evidence', state);
+	state = queryReducer(queryReducer(state, {type: 'back'}), {type: 'contract', answer: await world.client.evaluateContract(world.contract, world.question)});
+	view('query-contract', state);
 });

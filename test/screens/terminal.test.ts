@@ -7,6 +7,8 @@ import {buildFixtureHome} from '../helpers/fixture-home.js';
 import {distilledCandidate, fillReviewQueue} from '../helpers/screens.js';
 import {tempDir} from '../helpers/temp.js';
 import {hasTmux, startTmux, type TmuxPane} from '../helpers/tmux.js';
+import {contractWorld} from '../helpers/screens.js';
+import type {QueryOutput} from '../../source/engine/knowledge/query-schema.js';
 
 const skip = hasTmux() ? false : 'tmux is not installed (CI installs it in .ci/run; apt-get install tmux to run this test)';
 const colourCode = /\u001B\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25])[;m]/;
@@ -139,4 +141,36 @@ test('real terminal: the Review screen, its cited turns and a promotion confirme
 	assert.doesNotMatch(screen, /Fix the flaky retry test/);
 	pane.send(['q']);
 	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
+});
+
+test('real terminal: engi query --evidence-contract shows the answer (resolution, chosen alternatives, rejections, tokens); e on a result shows its node_sha256; a proposal mode prints', {skip, timeout: 120_000}, async t => {
+	const world = await contractWorld(t);
+	const quoted = JSON.stringify(world.question);
+	const pane = open(t, world.env, world.project, `query --root ${world.kb} --q ${quoted} --evidence-contract ${world.contract}`, {columns: 100, rows: 30});
+	let screen = await pane.waitFor(text => text.includes('evidence contract:'), 'the contract\'s answer');
+	assert.match(screen, /covered · \d+ of 2000 tokens · \d+ of 1000 search states/);
+	assert.match(screen, /fact why: alternative 1 — decision:stream/);
+	assert.match(screen, /rejected: fact why alternative 0 — source pin missing \(task:csv\)/);
+	pane.send(['Escape']);
+	screen = await pane.waitFor(text => text.includes('· 0 matches') && !text.includes('evidence contract:'), 'the search under the answer');
+	pane.send(['/']);
+	for (let index = 0; index < world.question.length; index++) {
+		pane.send(['BSpace']);
+	}
+
+	pane.send(['stream'], true);
+	pane.send(['Enter']);
+	screen = await pane.waitFor(text => /› decision:stream · Decision/.test(text), 'the results of a new search');
+	pane.send(['e']);
+	screen = await pane.waitFor(text => text.includes('evidence of decision:stream'), 'the evidence view');
+	const pin = (await world.client.queryEvidence('stream', '2026-12-31T00:00:00Z')) as Extract<QueryOutput, {view: 'evidence'}>;
+	assert.ok(screen.includes(`node_sha256 ${pin.candidates[0]!.node_sha256}`), 'the pin as engi query --view evidence prints it');
+	pane.send(['Escape']);
+	await pane.waitFor(text => text.includes('ok · 1 match') && !text.includes('evidence of'), 'esc back to the results');
+	pane.send(['q']);
+	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
+
+	const printed = open(t, world.env, world.project, `query --root ${world.kb} --q ${quoted} --evidence-contract ${world.contract} --evidence-ids`, {columns: 100, rows: 30});
+	screen = await printed.waitFor(text => text.includes('[exited 1]'), 'the proposal flag checked and printed, not a screen');
+	assert.match(screen, /--evidence-ids needs --prepare-proposal/);
 });

@@ -8,15 +8,22 @@ export function mergeUpsert(
 	eventObserved: string,
 ): Record<string, unknown> {
 	const merged: Record<string, unknown> = current ? {...current} : {};
-	for (const [key, value] of Object.entries(payload)) {
+	// Plain loops: replay runs this for every upsert of a journal, and arrays made per call add up.
+	for (const key in payload) {
 		// reassert_of only makes a repeated event distinct; it is not a property of the node.
-		if (key !== 'observed_utc' && key !== 'reassert_of') {
-			merged[key] = value;
+		if (Object.hasOwn(payload, key) && key !== 'observed_utc' && key !== 'reassert_of') {
+			merged[key] = payload[key];
 		}
 	}
 
-	const candidates = [merged['observed_utc'], eventObserved, payload['observed_utc']];
-	merged['observed_utc'] = candidates.reduce<string>((latest, value) => (typeof value === 'string' && value > latest ? value : latest), '');
+	let latest = '';
+	for (const value of [merged['observed_utc'], eventObserved, payload['observed_utc']]) {
+		if (typeof value === 'string' && value > latest) {
+			latest = value;
+		}
+	}
+
+	merged['observed_utc'] = latest;
 	return merged;
 }
 

@@ -15,24 +15,31 @@ export type ReplayedEdge = {
 
 /**
  * The journal's meaning computed in memory, without the index: the reference the SQL index is
- * checked against, and what doctor uses so it never has to write anything.
+ * checked against, and what doctor and evidence contracts use so they never write anything.
+ * Events are applied one at a time, in file order, so a caller reading a large journal need not
+ * hold them all; `onApplied` sees each one applied (not the repeats skipped), for citing them.
  */
-export function replayInMemory(events: readonly ScannedEvent[], asOf?: string) {
+export function createReplay(asOf?: string, onApplied?: (event: ScannedEvent) => void) {
 	const nodes = new Map<string, Record<string, unknown>>();
 	const edges: ReplayedEdge[] = [];
+	// Rows not yet retracted, by from, type and to: a retract closes them without scanning every edge.
+	const open = new Map<string, ReplayedEdge[]>();
+	const edgeKey = (from: unknown, type: string, to: unknown) => JSON.stringify([from, type, to]);
 	const seen = new Set<string>();
-	for (const {line, event, known} of events) {
+	const apply = (scanned: ScannedEvent): void => {
+		const {line, event, known} = scanned;
 		if (!known || seen.has(event.id) || (asOf !== undefined && event.observed_utc > asOf)) {
-			continue;
+			return;
 		}
 
 		seen.add(event.id);
+		onApplied?.(scanned);
 		const payload = event.payload;
 		if (event.op === 'node.upsert') {
 			const id = payload['id'] as string;
 			nodes.set(id, mergeUpsert(nodes.get(id), payload, event.observed_utc));
 		} else if (event.op === 'edge.assert') {
-			edges.push({
+			const edge: ReplayedEdge = {
 				line,
 				from: payload['from'] as string,
 				type: canonicalEdgeKind(payload['type'] as string).type,
@@ -41,18 +48,35 @@ export function replayInMemory(events: readonly ScannedEvent[], asOf?: string) {
 				valid_until: typeof payload['valid_until'] === 'string' ? payload['valid_until'] : null,
 				observed_utc: event.observed_utc,
 				retracted_utc: null,
-			});
-		} else if (event.op === 'edge.retract') {
-			const type = canonicalEdgeKind(payload['type'] as string).type;
-			for (const edge of edges) {
-				if (edge.retracted_utc === null && edge.from === payload['from'] && edge.type === type && edge.to === payload['to']) {
-					edge.retracted_utc = event.observed_utc;
-				}
+			};
+			edges.push(edge);
+			const key = edgeKey(edge.from, edge.type, edge.to);
+			const rows = open.get(key);
+			if (rows) {
+				rows.push(edge);
+			} else {
+				open.set(key, [edge]);
 			}
+		} else if (event.op === 'edge.retract') {
+			const key = edgeKey(payload['from'], canonicalEdgeKind(payload['type'] as string).type, payload['to']);
+			for (const edge of open.get(key) ?? []) {
+				edge.retracted_utc = event.observed_utc;
+			}
+
+			open.delete(key);
 		}
+	};
+
+	return {nodes, edges, apply};
+}
+
+export function replayInMemory(events: readonly ScannedEvent[], asOf?: string) {
+	const replay = createReplay(asOf);
+	for (const event of events) {
+		replay.apply(event);
 	}
 
-	return {nodes, edges};
+	return {nodes: replay.nodes, edges: replay.edges};
 }
 
 export function isEdgeLive(edge: ReplayedEdge, at: string, includeExpired = false): boolean {

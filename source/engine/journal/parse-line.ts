@@ -1,5 +1,5 @@
 import {JsonTooDeepError, parseBoundedJson} from '../../lib/json-depth.js';
-import {isKnownOp, journalLineSchema, payloadSchemas, type JournalLine} from './schema.js';
+import {isKnownOp, journalEnvelope, payloadChecks, type JournalLine} from './schema.js';
 
 export type ParsedLine =
 	| {readonly kind: 'event'; readonly event: JournalLine; readonly known: boolean}
@@ -25,17 +25,16 @@ export function parseJournalLine(text: string): ParsedLine {
 		return {kind: 'corrupt', reason: error instanceof JsonTooDeepError ? 'too_deep' : 'not_json'};
 	}
 
-	const envelope = journalLineSchema.safeParse(value);
-	if (!envelope.success) {
+	const event = journalEnvelope(value);
+	if (!event) {
 		return {kind: 'corrupt', reason: 'not_an_event'};
 	}
 
-	const event = envelope.data;
 	if (!isKnownOp(event.op)) {
 		return {kind: 'event', event, known: false};
 	}
 
-	if (!payloadSchemas[event.op].safeParse(event.payload).success) {
+	if (!payloadChecks[event.op](event.payload)) {
 		return {kind: 'corrupt', reason: 'invalid_payload'};
 	}
 

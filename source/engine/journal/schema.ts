@@ -54,3 +54,37 @@ export type EdgeRetractPayload = z.infer<typeof edgeRetractPayloadSchema>;
 export function isKnownOp(op: string): op is JournalOp {
 	return (journalOps as readonly string[]).includes(op);
 }
+
+/*
+ * The same rules as the schemas above, as plain predicates for reading: every journal scan checks
+ * every line, and zod builds a copy of each value it checks, which costs more than parsing the
+ * JSON. Writes keep the schemas (for their messages); test/journal-line.test.ts holds the two to
+ * the same answers.
+ */
+const isText = (value: unknown) => typeof value === 'string' && value.length > 0;
+const isNonEmpty = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
+const isOptionalUtc = (value: unknown) => value === undefined || value === null || isCanonicalUtc(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The envelope of a journal line, as journalLineSchema reads it (unknown keys dropped), or undefined. */
+export function journalEnvelope(value: unknown): JournalLine | undefined {
+	if (!isObject(value) || !isText(value['id']) || !isCanonicalUtc(value['observed_utc']) || !isText(value['op']) || !isObject(value['payload'])) {
+		return undefined;
+	}
+
+	return {id: value['id'] as string, observed_utc: value['observed_utc'], op: value['op'] as string, payload: value['payload']};
+}
+
+export const payloadChecks: Record<JournalOp, (payload: Record<string, unknown>) => boolean> = {
+	'node.upsert': payload => isNonEmpty(payload['id']) && (payload['kind'] === undefined || isNonEmpty(payload['kind'])) && isOptionalString(payload['label']) && isOptionalString(payload['provenance']),
+	'edge.assert': payload =>
+		isNonEmpty(payload['from']) &&
+		isNonEmpty(payload['type']) &&
+		isNonEmpty(payload['to']) &&
+		(payload['weight'] === undefined || (typeof payload['weight'] === 'number' && Number.isFinite(payload['weight']))) &&
+		isOptionalUtc(payload['valid_from']) &&
+		isOptionalUtc(payload['valid_until']) &&
+		isOptionalString(payload['provenance']),
+	'edge.retract': payload => isNonEmpty(payload['from']) && isNonEmpty(payload['type']) && isNonEmpty(payload['to']),
+};

@@ -3,8 +3,7 @@ import type {ExitCode} from '../../lib/errors.js';
 import {edgesTouching, getNode, momentOf, type Moment} from '../index/store.js';
 import {matchNodes} from '../index/node-text.js';
 import {withIndex, type IndexHandle} from '../index/open.js';
-import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex} from '../../lib/hash.js';
+import {nodeSha256} from '../evidence/node-hash.js';
 import {nextOffset} from '../../lib/words.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
@@ -170,7 +169,7 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 			if (input.view === 'evidence') {
 				const candidates = page.map(item => {
 					const node = getNode(db, item.id, moment)!;
-					return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: sha256Hex(canonicalJson(node.payload)), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
+					return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: nodeSha256(node.payload), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
 				});
 				return {output: {view: 'evidence', ...common, candidates}, exitCode: 0};
 			}

@@ -1,0 +1,172 @@
+import {closeSync, fstatSync, openSync} from 'node:fs';
+import {isUtf8} from 'node:buffer';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
+import {createReplay, isEdgeLive, type ReplayedEdge} from '../graph/replay.js';
+import {parseJournalLine} from '../journal/parse-line.js';
+import type {KbPaths} from '../kb/paths.js';
+import {sha256} from '../../lib/hash.js';
+import {decodeLine, forEachLineFd, type RawLine} from '../../lib/lines.js';
+
+/** A journal bigger than this is not evaluated: a snapshot replays it whole, in memory. */
+export const maxSnapshotBytes = 64 * 1024 * 1024;
+
+/** One journal event a fact rests on. */
+export type Citation = {readonly line: number; readonly event: string; readonly at: string};
+
+export type SnapshotEdge = ReplayedEdge & {readonly event: string; readonly provenance: string | null};
+
+export type Snapshot = {
+	readonly asOf: string;
+	/** SHA-256 of the journal's bytes, every line (also those observed after as_of). */
+	readonly journalSha256: string;
+	/** Nodes as replay materialises them from the events observed by as_of. */
+	readonly nodes: ReadonlyMap<string, Record<string, unknown>>;
+	/** The upserts each node was built from, in file order. */
+	readonly citations: ReadonlyMap<string, readonly Citation[]>;
+	/** Live DEPENDS_ON rows by their `from` node. */
+	readonly dependsOn: ReadonlyMap<string, readonly SnapshotEdge[]>;
+	/** Live CONTRADICTS rows by each of their two ends. */
+	readonly contradicts: ReadonlyMap<string, readonly SnapshotEdge[]>;
+	readonly freshness: {readonly eventsConsidered: number; readonly eventsAfterAsOf: number; readonly newestObservedUtc: string | null};
+};
+
+/** The two custom edge kinds evidence closure follows, written upper-case whatever their spelling. */
+const evidenceEdgeKinds = new Set(['DEPENDS_ON', 'CONTRADICTS']);
+
+function evidenceEdgeType(type: string): string {
+	const upper = type.trim().toUpperCase().replaceAll('-', '_');
+	return evidenceEdgeKinds.has(upper) ? upper : type;
+}
+
+/**
+ * The journal as it stood at `asOf`, read strictly and never repaired: any line that is not a
+ * whole, known event is an error naming its line (an evaluation must not rest on a journal it
+ * could only partly read), events observed after `asOf` are dropped, and the rest is replayed
+ * exactly as the index replays it. The file is streamed once: the bytes hashed are the bytes
+ * parsed, up to its size when opened. Nothing is written, to the journal or anywhere else.
+ */
+export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
+	const strict = (line: number, what: string) =>
+		new EngiError('journal_line_invalid', `${paths.journal}:${line}: ${what}`, {hint: 'an evaluation reads the journal strictly and repairs nothing; engi doctor reports the line, and the next write quarantines it'});
+	const hash = sha256();
+	const newline = Buffer.from([10]);
+	const citations = new Map<string, Citation[]>();
+	const assertsByLine = new Map<number, {event: string; provenance: string | null}>();
+	const replay = createReplay(asOf, ({line, event}) => {
+		if (event.op === 'node.upsert') {
+			const id = event.payload['id'] as string;
+			const list = citations.get(id);
+			const citation = {line, event: event.id, at: event.observed_utc};
+			if (list) {
+				list.push(citation);
+			} else {
+				citations.set(id, [citation]);
+			}
+		} else if (event.op === 'edge.assert') {
+			assertsByLine.set(line, {event: event.id, provenance: typeof event.payload['provenance'] === 'string' ? event.payload['provenance'] : null});
+		}
+	});
+	let eventsConsidered = 0;
+	let eventsAfterAsOf = 0;
+	let newestObservedUtc: string | null = null;
+	const visit = (raw: RawLine) => {
+		const bytes = raw.buffer.subarray(raw.start, raw.end);
+		hash.update(bytes);
+		if (raw.terminated) {
+			hash.update(newline);
+		}
+
+		// A newline byte never occurs inside a UTF-8 sequence, so checking line by line checks the file.
+		if (!isUtf8(bytes)) {
+			throw new EngiError('journal_not_utf8', `${paths.journal}:${raw.number}: not valid UTF-8`, {hint: 'nothing was evaluated; engi doctor shows the damaged lines'});
+		}
+
+		const parsed = parseJournalLine(decodeLine(raw));
+		if (parsed.kind === 'blank') {
+			return;
+		}
+
+		if (!raw.terminated) {
+			throw strict(raw.number, 'the last line has no newline (a write in progress, or a torn one)');
+		}
+
+		if (parsed.kind === 'corrupt') {
+			throw strict(raw.number, `not a journal event (${parsed.reason})`);
+		}
+
+		const {event} = parsed;
+		if (!parsed.known) {
+			throw strict(raw.number, `unsupported journal operation ${JSON.stringify(event.op.slice(0, 40))}`);
+		}
+
+		if (event.observed_utc > asOf) {
+			eventsAfterAsOf++;
+			return;
+		}
+
+		eventsConsidered++;
+		if (newestObservedUtc === null || event.observed_utc > newestObservedUtc) {
+			newestObservedUtc = event.observed_utc;
+		}
+
+		if (event.op !== 'node.upsert') {
+			event.payload = {...event.payload, type: evidenceEdgeType(event.payload['type'] as string)};
+		}
+
+		replay.apply({line: raw.number, event, known: true});
+	};
+
+	let fd: number | undefined;
+	try {
+		fd = openSync(paths.journal, 'r');
+		const {size} = fstatSync(fd);
+		if (size > maxSnapshotBytes) {
+			throw new EngiError('journal_too_large', `${paths.journal} is ${size} bytes; an evidence snapshot reads at most ${maxSnapshotBytes} (64 MiB)`, {hint: 'nothing was evaluated'});
+		}
+
+		forEachLineFd(fd, visit, {toOffset: size});
+	} catch (error) {
+		if (error instanceof EngiError) {
+			throw error;
+		}
+
+		// No journal yet is an empty one.
+		if (systemErrorCode(error) !== 'ENOENT') {
+			throw new EngiError('journal_unreadable', `cannot read ${paths.journal} (${systemErrorCode(error) ?? 'error'})`, {hint: 'check that it is a file and its permissions'});
+		}
+	} finally {
+		if (fd !== undefined) {
+			closeSync(fd);
+		}
+	}
+
+	const {nodes, edges} = replay;
+	const dependsOn = new Map<string, SnapshotEdge[]>();
+	const contradicts = new Map<string, SnapshotEdge[]>();
+	const add = (map: Map<string, SnapshotEdge[]>, key: string, edge: SnapshotEdge) => {
+		const list = map.get(key);
+		if (list) {
+			list.push(edge);
+		} else {
+			map.set(key, [edge]);
+		}
+	};
+
+	for (const row of edges) {
+		if (!evidenceEdgeKinds.has(row.type) || !isEdgeLive(row, asOf)) {
+			continue;
+		}
+
+		const edge: SnapshotEdge = {...row, ...assertsByLine.get(row.line)!};
+		if (edge.type === 'DEPENDS_ON') {
+			add(dependsOn, edge.from, edge);
+		} else {
+			add(contradicts, edge.from, edge);
+			if (edge.to !== edge.from) {
+				add(contradicts, edge.to, edge);
+			}
+		}
+	}
+
+	return {asOf, journalSha256: hash.digest('hex'), nodes, citations, dependsOn, contradicts, freshness: {eventsConsidered, eventsAfterAsOf, newestObservedUtc}};
+}
