@@ -37,6 +37,8 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('resume', 'a bounded, evidence-linked brief to pick a session up', async () => (await import('./commands/resume.js')).default),
 	entry('pickup', 'choose a session to continue and print how to resume it', async () => (await import('./commands/pickup.js')).default),
 	entry('standup', 'the morning review across projects', async () => (await import('./commands/standup.js')).default),
+	entry('middleware prepare', 'choose the context items that fit a token budget', async () => (await import('./commands/middleware.js')).middlewarePrepare),
+	entry('middleware expand', 'the content of chosen context items, hash-checked', async () => (await import('./commands/middleware.js')).middlewareExpand),
 	entry('demo', 'open the dashboard on an invented set of sessions', async () => (await import('./commands/demo.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 ];

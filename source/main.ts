@@ -190,7 +190,9 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 
 		const outcome = await command.run(flags, context);
 		printCacheWarnings(io.stderr, format, outcome.data);
-		if (format === 'json') {
+		if (outcome.raw !== undefined) {
+			io.stdout.write(outcome.raw);
+		} else if (format === 'json') {
 			printJson(io.stdout, schemaName(command.name), outcome.data);
 		} else {
 			printHuman(io.stdout, command.human(outcome.data, {page: offset => pageCommand(command, flags as Record<string, unknown>, split.globals.root, offset), flags: flags as Record<string, unknown>}));

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
+import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
 import {EngiError} from '../engine/errors.js';
-import {readConversation, readOutputSchema} from '../engine/conversation/read.js';
+import {decodePacketFile, encodeJsonFile, readAttachment, readEncoded, readResultSchema, validatePacketFile} from '../engine/conversation/packets.js';
 import {views} from '../engine/conversation/views.js';
-import {renderReadPage} from './render-read.js';
+import {attachmentLine, checkPacketFlags, packetConflicts, packetFlags, packetOptions, renderPacketResult} from './packet-flags.js';
 import {sourceFlags, sourceOptions} from './shared.js';
 
 /** `--lines 3,1,3` → [1, 3]: unique positive positions, sorted, at most 100. */
@@ -37,14 +37,24 @@ export const rangeFlags = {
 	lines: z.optional(linesFlag()),
 };
 
+const offlineModes = ['encode-json', 'validate-packet', 'decode-packet'] as const;
+/** A saved page or packet is read from its file alone: none of the session's flags apply. */
+const offlineConflicts = offlineModes.flatMap((mode, index) => [
+	...offlineModes.slice(index + 1).map(other => [mode, other] as const),
+	...['id', 'source', 'source-root', 'view', 'offset', 'limit', 'lines', 'prune', 'attachment', 'expect-sha256'].map(flag => [mode, flag] as const),
+	...(mode === 'encode-json' ? [] : ['compact', 'deltas', 'attachment-refs'].map(flag => [mode, flag] as const)),
+]);
+
 export default defineCommand({
 	name: 'read',
 	summary: 'read one agent session, a page at a time (alias: conversation); the one command that shows transcript text unmasked, secrets included',
-	usage: 'engi read <id> [--source <tool>] [--source-root <dir>] [--view dialogue|events|context|index] [--offset <n>] [--limit <n>] | [--lines a,b,c]',
+	usage: 'engi read <id> [--source <tool>] [--source-root <dir>] [--view dialogue|events|context|index] [--offset <n>] [--limit <n>] | [--lines a,b,c] [--compact [--deltas]] [--attachment-refs] [--prune] | [--lines <n> --attachment <pointer> --expect-sha256 <hex>] | --encode-json|--validate-packet|--decode-packet <file>',
 	examples: [
 		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d',
 		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --view context --offset 40 --limit 20',
 		'engi read ses_4kQ2ZpLmVn --source opencode --lines 12,15',
+		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --view events --compact --deltas --attachment-refs --prune',
+		'engi read --decode-packet page.json',
 	],
 	options: {
 		...sourceOptions,
@@ -52,39 +62,72 @@ export default defineCommand({
 		offset: {type: 'string', placeholder: '<n>', description: 'zero-based source line to start at (see next_offset)'},
 		limit: {type: 'string', placeholder: '<n>', description: 'source rows per page, 1–100 (default 20)'},
 		lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these 1-based lines as native records (at most 100)'},
+		...packetOptions,
+		'encode-json': {type: 'string', placeholder: '<page.json|->', description: 'encode a page saved earlier, offline (implies --compact; at most 16 MiB)'},
+		'validate-packet': {type: 'string', placeholder: '<packet.json|->', description: 'check a packet offline and print it unchanged when it is sound'},
+		'decode-packet': {type: 'string', placeholder: '<packet.json|->', description: 'decode a packet offline back to its page'},
 	},
-	positionals: [{name: 'id', required: true, description: 'a full session UUID or the tool\'s own session id'}],
+	positionals: [{name: 'id', description: 'a full session UUID or the tool\'s own session id (not with the offline packet modes)'}],
 	flags: z.object({
-		id: z.string(),
+		id: z.optional(z.string()),
 		...sourceFlags,
 		view: z.optional(choiceFlag(views)),
 		...rangeFlags,
+		...packetFlags,
+		'encode-json': z.optional(textFlag()),
+		'validate-packet': z.optional(textFlag()),
+		'decode-packet': z.optional(textFlag()),
 	}),
 	conflicts: [
 		['lines', 'offset'],
 		['lines', 'limit'],
+		...packetConflicts,
+		...offlineConflicts,
 	],
 	needsRoot: false,
-	output: readOutputSchema,
+	output: readResultSchema,
 	async run(flags, context) {
+		const {cwd} = context.deps;
+		if (flags['encode-json'] !== undefined) {
+			return {data: await encodeJsonFile(flags['encode-json'], {compact: true, deltas: Boolean(flags.deltas), attachmentRefs: Boolean(flags['attachment-refs'])}, context.stdin, cwd)};
+		}
+
+		if (flags['validate-packet'] !== undefined) {
+			return {data: await validatePacketFile(flags['validate-packet'], context.stdin, cwd)};
+		}
+
+		if (flags['decode-packet'] !== undefined) {
+			return {data: await decodePacketFile(flags['decode-packet'], context.stdin, cwd)};
+		}
+
+		if (flags.id === undefined) {
+			throw new EngiError('missing_argument', 'engi read needs <id>', {hint: 'or read a saved page or packet with --encode-json, --validate-packet or --decode-packet'});
+		}
+
+		checkPacketFlags(flags, false);
+		const selection = {id: flags.id, source: flags.source, sourceRoot: flags['source-root']};
+		if (flags.attachment !== undefined) {
+			return {data: readAttachment({...selection, line: attachmentLine(flags), pointer: flags.attachment, sha256: flags['expect-sha256']!}, context.deps)};
+		}
+
 		if (flags.lines && flags.view && flags.view !== 'events') {
 			throw new EngiError('conflicting_flags', '--lines returns native records (the events view) and cannot be combined with --view ' + flags.view, {hint: 'drop --view, or use --offset/--limit'});
 		}
 
 		return {
-			data: readConversation(
+			data: readEncoded(
 				{
-					id: flags.id,
-					source: flags.source,
-					sourceRoot: flags['source-root'],
+					...selection,
 					view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
 					offset: flags.offset ?? 0,
 					limit: flags.limit ?? 20,
 					lines: flags.lines,
+					prune: Boolean(flags.prune),
+					encoding: {compact: Boolean(flags.compact), deltas: Boolean(flags.deltas), attachmentRefs: Boolean(flags['attachment-refs'])},
 				},
 				context.deps,
 			),
 		};
 	},
-	human: renderReadPage,
+	human: (result, context) => renderPacketResult(result, context),
 });

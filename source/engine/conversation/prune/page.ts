@@ -1,0 +1,169 @@
+import * as z from 'zod/mini';
+import type {SessionEvent, SessionRow} from '../../../adapters/events.js';
+import type {SourceId} from '../../../adapters/types.js';
+import {lazySchema} from '../../util/lazy-schema.js';
+import {shapeRow, type SessionLabels, type View} from '../views.js';
+import {pruneDecisions, type PruneDecision, type PruneRule} from './rules.js';
+
+export const pruneReceiptSchema = lazySchema(() => z.object({
+	/** Records on the page. */
+	total_records: z.number(),
+	/** Records whose tool output was replaced by a note. */
+	pruned_count: z.number(),
+	superseded_reads: z.number(),
+	/** Reads repeated with no write between, and repeated status checks. */
+	duplicate_reads: z.number(),
+	empty_searches: z.number(),
+	/** Characters of tool output the notes replaced, less the notes themselves. */
+	saved_chars_estimate: z.number(),
+}));
+
+export type PruneReceipt = z.infer<typeof pruneReceiptSchema>;
+
+/** The newest records of a page are never pruned: what an agent did last is what the next one needs. */
+export const preserveRecent = 4;
+
+type PageRecord = Record<string, unknown> & {line: number};
+type Unit = {record: PageRecord; events: readonly SessionEvent[]};
+
+/**
+ * Whether a string of a native record holds (a copy of) a tool's output: the output itself, a
+ * piece of it, or its lines in another layout (Claude keeps a read's file both numbered, in the
+ * message, and raw, in `toolUseResult`).
+ */
+function carries(text: string, output: string): boolean {
+	if (text === output) {
+		return true;
+	}
+
+	if (text.length >= 24 && output.includes(text)) {
+		return true;
+	}
+
+	if (text.length < 64) {
+		return false;
+	}
+
+	const lines = text.split('\n').map(line => line.trim()).filter(line => line.length >= 4).slice(0, 40);
+	return lines.length >= 2 && lines.every(line => output.includes(line));
+}
+
+/** Strings an event holds that are not a result's output: its text and every string of a call's input. */
+function ownTexts(event: SessionEvent): string[] {
+	const texts = [event.text ?? ''];
+	const collect = (value: unknown) => {
+		if (typeof value === 'string') {
+			texts.push(value);
+		} else if (value !== null && typeof value === 'object') {
+			for (const item of Object.values(value)) {
+				collect(item);
+			}
+		}
+	};
+
+	collect(event.tool?.input);
+	return texts.filter(Boolean);
+}
+
+type Replacement = {output: string; note: string};
+
+/** A copy of a native record with every string carrying a pruned output replaced by its note, when the note is shorter. */
+function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep: readonly string[]): {raw: unknown; saved: number} {
+	let saved = 0;
+	const visit = (value: unknown): unknown => {
+		if (typeof value === 'string') {
+			const replacement = replacements.find(candidate => value.length > candidate.note.length && carries(value, candidate.output));
+			if (!replacement || keep.some(text => text === value || carries(value, text))) {
+				return value;
+			}
+
+			saved += value.length - replacement.note.length;
+			return replacement.note;
+		}
+
+		if (Array.isArray(value)) {
+			return value.map(item => visit(item));
+		}
+
+		if (value !== null && typeof value === 'object') {
+			const copy: Record<string, unknown> = {};
+			for (const [key, item] of Object.entries(value)) {
+				Object.defineProperty(copy, key, {value: visit(item), enumerable: true, writable: true, configurable: true});
+			}
+
+			return copy;
+		}
+
+		return value;
+	};
+
+	return {raw: visit(raw), saved};
+}
+
+/** The page's records with the events behind each: one per row in the events view, one per shown event elsewhere. */
+function unitsOf(view: View, rows: readonly SessionRow[], labels: SessionLabels): Unit[] {
+	if (view === 'events') {
+		return rows.map(row => ({record: {line: row.line, event: row.raw}, events: row.events}));
+	}
+
+	return rows.flatMap(row => row.events.flatMap(event => shapeRow(view, {...row, events: [event]}, labels).map(record => ({record, events: [event]}))));
+}
+
+type Preview = {preview: string; preview_tail: string; preview_truncated: boolean; chars: number};
+
+/**
+ * `--prune`: the page's records with the output of prunable tool results (rules.ts) replaced by
+ * a note that says why and how much was left out, the newest records and every error kept
+ * whole. In the events view the strings of the native record that carry the output become the
+ * note; in the context and index views the output preview does. A note replaces an output only
+ * where it is shorter, and no field the record lacked is added except the `pruned` and
+ * `prune_reason` marks beside the record's own.
+ */
+export function prunePage(view: View, rows: readonly SessionRow[], labels: SessionLabels, session: {source: SourceId; project: string | undefined}): {records: PageRecord[]; receipt: PruneReceipt} {
+	const units = unitsOf(view, rows, labels);
+	const kept = new Set(units.slice(-preserveRecent).flatMap(unit => unit.events));
+	const decisions = pruneDecisions(rows.flatMap(row => row.events), session.source, session.project, kept);
+	const receipt: PruneReceipt = {total_records: units.length, pruned_count: 0, superseded_reads: 0, duplicate_reads: 0, empty_searches: 0, saved_chars_estimate: 0};
+	const counters: Record<PruneRule, 'superseded_reads' | 'duplicate_reads' | 'empty_searches'> = {superseded_read: 'superseded_reads', duplicate_read: 'duplicate_reads', empty_search: 'empty_searches'};
+	const records = units.map(({record, events}) => {
+		const pruned = events.map(event => [event, decisions.get(event)] as const).filter((entry): entry is readonly [SessionEvent, PruneDecision] => entry[1] !== undefined);
+		if (pruned.length === 0) {
+			return record;
+		}
+
+		let rewritten: PageRecord | undefined;
+		let saved = 0;
+		if (view === 'events') {
+			const replacements = pruned.map(([event, decision]) => ({output: event.result!.output, note: `[tool output omitted: ${decision.reason}; ${event.result!.output.length} chars]`}));
+			const keep = events.flatMap(event => (decisions.has(event) ? [] : event.kind === 'tool_result' ? [event.result!.output] : ownTexts(event)));
+			const result = rewriteNative(record.event, replacements, keep);
+			if (result.saved > 0) {
+				rewritten = {...record, event: result.raw};
+				saved = result.saved;
+			}
+		} else if (view === 'context' || view === 'index') {
+			const note = `[omitted: ${pruned[0]![1].reason}]`;
+			const output = record['output'] as Preview | undefined;
+			const shown = view === 'context' ? (output ? output.preview.length + output.preview_tail.length : 0) : String(record['preview']).length;
+			if (note.length < shown) {
+				rewritten = view === 'context'
+					? {...record, output: {preview: note, preview_tail: '', preview_truncated: false, chars: note.length, omitted_chars: output!.chars}}
+					: {...record, preview: note};
+				saved = shown - note.length;
+			}
+		}
+
+		if (!rewritten) {
+			return record;
+		}
+
+		receipt.pruned_count++;
+		receipt.saved_chars_estimate += saved;
+		for (const [, decision] of pruned) {
+			receipt[counters[decision.rule]]++;
+		}
+
+		return {...rewritten, pruned: true, prune_reason: pruned.map(([, decision]) => decision.reason).join('; ')};
+	});
+	return {records, receipt};
+}
