@@ -52,25 +52,39 @@ function kindAt(parent: Record<string, unknown>, key: string, value: string): At
 
 type Found = {pointer: string; kind: AttachmentKind; value: string};
 
-/** A copy of a native event with each attachment replaced by `{"attachment": n}`, n counted from `first`. */
+/**
+ * A native event with each attachment replaced by `{"attachment": n}`, n counted from `first`;
+ * only the objects on the way to a replacement are copied, the rest is shared.
+ */
 function replaceIn(value: unknown, at: string, found: Found[], first: number): unknown {
 	if (Array.isArray(value)) {
-		return value.map((item, index) => replaceIn(item, at + pointerPart(index), found, first));
+		let copy: unknown[] | undefined;
+		value.forEach((item, index) => {
+			const replaced = replaceIn(item, at + pointerPart(index), found, first);
+			if (replaced !== item) {
+				copy ??= [...value];
+				copy[index] = replaced;
+			}
+		});
+		return copy ?? value;
 	}
 
 	if (!isPlainObject(value)) {
 		return value;
 	}
 
-	const copy: Record<string, unknown> = {};
+	let copy: Record<string, unknown> | undefined;
 	for (const [key, child] of Object.entries(value)) {
 		const where = at + pointerPart(key);
 		const kind = typeof child === 'string' ? kindAt(value, key, child) : undefined;
 		const replaced = kind === undefined ? replaceIn(child, where, found, first) : {attachment: first + found.push({pointer: where, kind, value: child as string}) - 1};
-		Object.defineProperty(copy, key, {value: replaced, enumerable: true, writable: true, configurable: true});
+		if (replaced !== child) {
+			copy ??= Object.fromEntries(Object.entries(value));
+			Object.defineProperty(copy, key, {value: replaced, enumerable: true, writable: true, configurable: true});
+		}
 	}
 
-	return copy;
+	return copy ?? value;
 }
 
 /**

@@ -3,7 +3,7 @@ import type {SessionEvent, SessionRow} from '../../../adapters/events.js';
 import type {SourceId} from '../../../adapters/types.js';
 import {lazySchema} from '../../util/lazy-schema.js';
 import {shapeRow, type SessionLabels, type View} from '../views.js';
-import {pruneDecisions, type PruneDecision, type PruneRule} from './rules.js';
+import {isEmptyResult, pruneDecisions, type PruneRule} from './rules.js';
 
 export const pruneReceiptSchema = lazySchema(() => z.object({
 	/** Records on the page. */
@@ -40,6 +40,11 @@ function carries(text: string, output: string): boolean {
 		return true;
 	}
 
+	// The output inside a small frame of the store's own (Codex's `Chunk ID: …\nOutput:\n`).
+	if (output.length >= 24 && text.length - output.length <= 512 && text.includes(output)) {
+		return true;
+	}
+
 	if (text.length < 64) {
 		return false;
 	}
@@ -65,20 +70,34 @@ function ownTexts(event: SessionEvent): string[] {
 	return texts.filter(Boolean);
 }
 
-type Replacement = {output: string; note: string};
+type Replacement = {
+	readonly result: SessionEvent;
+	readonly output: string;
+	/** An empty search: its own record's framed "nothing found" is what goes. */
+	readonly empty: boolean;
+	readonly note: string;
+	readonly echo: string;
+};
 
-/** A copy of a native record with every string carrying a pruned output replaced by its note, when the note is shorter. */
-function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep: readonly string[]): {raw: unknown; saved: number} {
+/**
+ * A copy of a native record with every string carrying a pruned output replaced: the first
+ * copy of each output by its note, further copies by a shorter echo of it; a string is only
+ * replaced by something shorter. Returns which results lost a copy, and how many characters.
+ */
+function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep: readonly string[]): {raw: unknown; saved: number; results: Set<SessionEvent>} {
 	let saved = 0;
+	const results = new Set<SessionEvent>();
 	const visit = (value: unknown): unknown => {
 		if (typeof value === 'string') {
-			const replacement = replacements.find(candidate => value.length > candidate.note.length && carries(value, candidate.output));
+			const replacement = replacements.find(candidate => value.length > candidate.echo.length && (candidate.empty ? isEmptyResult(value) : carries(value, candidate.output)));
 			if (!replacement || keep.some(text => text === value || carries(value, text))) {
 				return value;
 			}
 
-			saved += value.length - replacement.note.length;
-			return replacement.note;
+			const note = results.has(replacement.result) || value.length <= replacement.note.length ? replacement.echo : replacement.note;
+			results.add(replacement.result);
+			saved += value.length - note.length;
+			return note;
 		}
 
 		if (Array.isArray(value)) {
@@ -97,7 +116,27 @@ function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep:
 		return value;
 	};
 
-	return {raw: visit(raw), saved};
+	return {raw: visit(raw), saved, results};
+}
+
+/** Whether a native record names one of these call ids anywhere (Codex repeats an output in its `exec_command_end` event). */
+function namedCalls(raw: unknown, ids: ReadonlyMap<string, SessionEvent>): SessionEvent[] {
+	const found: SessionEvent[] = [];
+	const visit = (value: unknown) => {
+		if (typeof value === 'string') {
+			const result = ids.get(value);
+			if (result && !found.includes(result)) {
+				found.push(result);
+			}
+		} else if (value !== null && typeof value === 'object') {
+			for (const item of Object.values(value)) {
+				visit(item);
+			}
+		}
+	};
+
+	visit(raw);
+	return found;
 }
 
 /** The page's records with the events behind each: one per row in the events view, one per shown event elsewhere. */
@@ -125,31 +164,50 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 	const decisions = pruneDecisions(rows.flatMap(row => row.events), session.source, session.project, kept);
 	const receipt: PruneReceipt = {total_records: units.length, pruned_count: 0, superseded_reads: 0, duplicate_reads: 0, empty_searches: 0, saved_chars_estimate: 0};
 	const counters: Record<PruneRule, 'superseded_reads' | 'duplicate_reads' | 'empty_searches'> = {superseded_read: 'superseded_reads', duplicate_read: 'duplicate_reads', empty_search: 'empty_searches'};
+	const notes = new Map([...decisions].map(([result, decision]) => [result, {
+		result,
+		output: result.result!.output,
+		empty: decision.rule === 'empty_search',
+		note: `[omitted: ${decision.reason}; ${result.result!.output.length} chars]`,
+		echo: `[omitted; ${result.result!.output.length} chars]`,
+	}]));
+	const byCallId = new Map([...decisions.keys()].filter(result => result.result?.call_id).map(result => [result.result!.call_id!, result]));
+	const done = new Set<SessionEvent>();
 	const records = units.map(({record, events}) => {
-		const pruned = events.map(event => [event, decisions.get(event)] as const).filter((entry): entry is readonly [SessionEvent, PruneDecision] => entry[1] !== undefined);
-		if (pruned.length === 0) {
-			return record;
-		}
-
 		let rewritten: PageRecord | undefined;
 		let saved = 0;
+		let pruned: SessionEvent[] = [];
 		if (view === 'events') {
-			const replacements = pruned.map(([event, decision]) => ({output: event.result!.output, note: `[tool output omitted: ${decision.reason}; ${event.result!.output.length} chars]`}));
+			// A result's own record, and records that repeat it under its call id (but not the call itself).
+			const calls = new Set(events.filter(event => event.kind === 'tool_call').map(event => event.tool?.call_id));
+			const targets = [...events.filter(event => decisions.has(event)), ...namedCalls(record.event, byCallId).filter(result => !events.includes(result) && !calls.has(result.result!.call_id))];
+			if (targets.length === 0) {
+				return record;
+			}
+
 			const keep = events.flatMap(event => (decisions.has(event) ? [] : event.kind === 'tool_result' ? [event.result!.output] : ownTexts(event)));
-			const result = rewriteNative(record.event, replacements, keep);
+			const result = rewriteNative(record.event, targets.map(target => notes.get(target)!), keep);
 			if (result.saved > 0) {
 				rewritten = {...record, event: result.raw};
 				saved = result.saved;
+				pruned = [...result.results];
 			}
 		} else if (view === 'context' || view === 'index') {
-			const note = `[omitted: ${pruned[0]![1].reason}]`;
+			const event = events.find(candidate => decisions.has(candidate));
+			if (!event) {
+				return record;
+			}
+
+			const note = '[omitted]';
 			const output = record['output'] as Preview | undefined;
 			const shown = view === 'context' ? (output ? output.preview.length + output.preview_tail.length : 0) : String(record['preview']).length;
-			if (note.length < shown) {
+			// The reason rides beside the note: pruning pays only when both are shorter than what they replace.
+			if (note.length + decisions.get(event)!.reason.length + 40 < shown) {
 				rewritten = view === 'context'
 					? {...record, output: {preview: note, preview_tail: '', preview_truncated: false, chars: note.length, omitted_chars: output!.chars}}
 					: {...record, preview: note};
 				saved = shown - note.length;
+				pruned = [event];
 			}
 		}
 
@@ -159,11 +217,14 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 
 		receipt.pruned_count++;
 		receipt.saved_chars_estimate += saved;
-		for (const [, decision] of pruned) {
-			receipt[counters[decision.rule]]++;
+		for (const result of pruned) {
+			if (!done.has(result)) {
+				done.add(result);
+				receipt[counters[decisions.get(result)!.rule]]++;
+			}
 		}
 
-		return {...rewritten, pruned: true, prune_reason: pruned.map(([, decision]) => decision.reason).join('; ')};
+		return {...rewritten, pruned: true, prune_reason: pruned.map(result => decisions.get(result)!.reason).join('; ')};
 	});
 	return {records, receipt};
 }

@@ -22,7 +22,7 @@ type Call = {
 export function outputBody(text: string): string {
 	let body = text;
 	const header = /(?:^|\n)Output:(?: |\n|$)/.exec(body);
-	if (header && /^(?:[A-Z][\w ]*:[^\n]*\n|The command exited[^\n]*\n)*$/.test(body.slice(0, header.index + 1))) {
+	if (header && /^(?:[A-Z][\w ]*:[^\n]*\n|(?:Process|The command) exited with code -?\d+\.?\n)*$/.test(body.slice(0, header.index + 1))) {
 		body = body.slice(header.index + header[0].length);
 	}
 
