@@ -131,7 +131,7 @@ export function sourceFile(name: string, lines: number, seed = 1): string {
 	const body: string[] = [`// ${name}: request handling`, 'import {retry} from \'./retry.js\';', ''];
 	for (let index = 0; body.length < lines; index++) {
 		const n = (index * 7 + seed * 13) % 97;
-		body.push(`export function handler${index}(request: Request, attempt = ${n}): Response {`, `\tconst timeout = ${100 + n * 10};`, `\treturn retry(() => fetch(request.url + '/v${n}'), {timeout, attempt});`, '}', '');
+		body.push(`export function handler${index}(request: Request, attempt = ${n}): Response {`, `\tconst timeout = ${index === 0 ? 100 : 110 + n * 10};`, `\treturn retry(() => fetch(request.url + '/v${n}'), {timeout, attempt});`, '}', '');
 	}
 
 	return body.slice(0, lines).join('\n');

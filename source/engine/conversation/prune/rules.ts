@@ -22,7 +22,8 @@ type Call = {
 export function outputBody(text: string): string {
 	let body = text;
 	const header = /(?:^|\n)Output:(?: |\n|$)/.exec(body);
-	if (header && /^(?:[A-Z][\w ]*:[^\n]*\n|(?:Process|The command) exited with code -?\d+\.?\n)*$/.test(body.slice(0, header.index + 1))) {
+	const frame = header ? body.slice(0, header.index + (body[header.index] === '\n' ? 1 : 0)) : '';
+	if (header && /^(?:[A-Z][\w ]*:[^\n]*\n|(?:Process|The command) exited with code -?\d+\.?\n)*$/.test(frame)) {
 		body = body.slice(header.index + header[0].length);
 	}
 

@@ -149,8 +149,8 @@ function pathsIn(fields: Record<string, unknown>, keys: readonly string[]): stri
 }
 
 /** The arguments that decide what a read returned (its path and range), as a comparable key. */
-function readKey(name: string, fields: Record<string, unknown>, paths: readonly string[]): string {
-	const rest = Object.entries(fields).filter(([key]) => !describingKeys.has(key)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+function readKey(name: string, fields: Record<string, unknown>, paths: readonly string[], pathKeys: readonly string[]): string {
+	const rest = Object.entries(fields).filter(([key]) => !describingKeys.has(key) && !pathKeys.includes(key)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 	return JSON.stringify([name, paths, rest]);
 }
 
@@ -184,7 +184,7 @@ export function classifyCall(source: SourceId, event: SessionEvent, project: str
 
 	if (has(table.read, name)) {
 		const paths = pathsIn(fields, table.pathKeys).map(path => joinPath(base, path));
-		return paths.length === 0 ? {kind: 'other'} : {kind: 'read', paths, key: readKey(name, fields, paths)};
+		return paths.length === 0 ? {kind: 'other'} : {kind: 'read', paths, key: readKey(name, fields, paths, table.pathKeys)};
 	}
 
 	if (has(table.search, name)) {
