@@ -308,3 +308,17 @@ test('offline packet modes refuse what they cannot take, with typed errors and n
 	const fromStdin = run(['read', '--decode-packet', '-'], JSON.stringify(packet));
 	assert.deepStrictEqual(fromStdin.json(), {schema: 'engi.read.v1', ...page}, 'stdin works too');
 });
+
+test('the short decoder in docs/encodings.md decodes what engi encodes, without engi', () => {
+	const markdown = readFileSync(new URL('../docs/encodings.md', import.meta.url), 'utf8');
+	const snippet = /```js\n([\s\S]*?)```/.exec(markdown)?.[1];
+	assert.ok(snippet, 'the document has a decoder');
+	// eslint-disable-next-line no-new-func -- the point is to run the documented code as an agent would.
+	const decode = new Function(`${snippet}\nreturn decode;`)() as (document: unknown) => unknown;
+	const random = seeded(7);
+	for (let index = 0; index < 400; index++) {
+		const page = asJson(randomPage(random));
+		const {document} = encodePage(page, deltas);
+		assert.deepStrictEqual(decode(asJson(document)), page, `case ${index}`);
+	}
+});
