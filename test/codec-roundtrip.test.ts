@@ -288,7 +288,7 @@ test('offline packet modes refuse what they cannot take, with typed errors and n
 		['a stray key in a layer', ['--decode-packet', write('stray.json', {...packet, extra: 1})], 'packet_invalid'],
 		['a layers list that does not match', ['--validate-packet', write('layers.json', {...packet, layers: ['rows']})], 'packet_invalid'],
 		['no guide', ['--validate-packet', write('guide.json', {...packet, guide: undefined})], 'packet_invalid'],
-		['a plain page', ['--validate-packet', pageFile], 'packet_invalid'],
+		['a plain page to validate', ['--validate-packet', pageFile], 'packet_invalid'],
 		['an encoding engi does not know', ['--decode-packet', write('unknown.json', {encoding: 'engi.zip.v9', layers: ['zip'], guide: 'x', page: {}})], 'packet_invalid'],
 		['a packet to encode', ['--encode-json', write('packet.json', packet)], 'already_encoded'],
 		['a document without records', ['--encode-json', write('norecords.json', {view: 'dialogue'})], 'not_a_page'],
@@ -305,6 +305,7 @@ test('offline packet modes refuse what they cannot take, with typed errors and n
 		assert.equal(result.error().code, code, what);
 	}
 
+	assert.deepStrictEqual(run(['read', '--decode-packet', pageFile]).json(), {schema: 'engi.read.v1', ...page}, 'a plain page decodes to itself');
 	const fromStdin = run(['read', '--decode-packet', '-'], JSON.stringify(packet));
 	assert.deepStrictEqual(fromStdin.json(), {schema: 'engi.read.v1', ...page}, 'stdin works too');
 });

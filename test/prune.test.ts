@@ -221,6 +221,12 @@ test('read --prune on tool-heavy Claude and Codex sessions: notes replace obsole
 		assert.ok(JSON.stringify(pruned).includes('expected 250, got 100'), 'the failing test run is kept');
 	}
 
+	// The rules look past the page: a.ts's first read (Claude lines 2-3) is superseded by the edit on line 10, a later page.
+	const first = run(['read', claudeId, '--source', 'claude', '--view', 'events', '--limit', '4', '--prune']).json();
+	assert.equal(first.next_offset, 4);
+	assert.match(first.records.find((record: {line: number}) => record.line === 3).prune_reason, /^read of '\/work\/app\/src\/a\.ts' superseded by write at line 10$/);
+	assert.equal(first.prune.superseded_reads, 1, 'the newest records of the session are not on this page, so none is spared for being last');
+
 	// Pruning needs the page's tool events; exact native lines carry none of that.
 	assert.equal(run(['read', claudeId, '--lines', '2', '--prune']).error().code, 'conflicting_flags');
 	assert.equal(run(['resume', claudeId, '--prune']).error().code, 'conflicting_flags', 'the brief has no tool output to prune');

@@ -122,6 +122,11 @@ export async function validatePacketFile(file: string, stdin: NodeJS.ReadableStr
 /** `--decode-packet`: the page again; an attachments layer stays around it (its values are not in the packet). */
 export async function decodePacketFile(file: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<ReadOutput | Packet> {
 	const packet = await readDocument(file, stdin, cwd);
+	// A page no layer made smaller was printed plain: it is its own decoding.
+	if (!Object.hasOwn(packet, 'encoding') && Array.isArray(packet['records'])) {
+		return packet as ReadOutput;
+	}
+
 	let decoded: unknown;
 	try {
 		decoded = validatePacket(packet);

@@ -133,6 +133,21 @@ function readLines(located: LocatedSession, input: ReadInput, lines: number[]): 
 	};
 }
 
+/** How far past a page pruning looks for the writes and reads that make its output obsolete. */
+const pruneLookahead = 2000;
+
+/** The events after a page that pruning weighs, and whether the page holds the session's newest records. */
+function laterEvents(located: LocatedSession, lastTaken: number, more: boolean): {later: SessionEvent[]; newest: boolean} {
+	const later: SessionEvent[] = [];
+	if (more) {
+		walkRows(located.view.db, located.adapter, located.unit, {fromLine: lastTaken + 1, toLine: lastTaken + pruneLookahead}, row => {
+			later.push(...row.events);
+		});
+	}
+
+	return {later, newest: !more};
+}
+
 /**
  * One page of a session in a view. Offsets count zero-based source lines (or document items),
  * whatever the view; a page holds up to `limit` source rows that have something to show.
@@ -173,7 +188,7 @@ export function readConversation(input: ReadInput, deps: Deps): ReadOutput {
 			rowsTaken++;
 			lastTaken = row.line;
 		});
-		const pruned = input.prune ? prunePage(input.view, taken, labels, {source: located.adapter.id, project: located.row.summary.project ?? undefined}) : undefined;
+		const pruned = input.prune ? prunePage(input.view, taken, labels, {source: located.adapter.id, project: located.row.summary.project ?? undefined, ...laterEvents(located, lastTaken, more)}) : undefined;
 		records = pruned?.records ?? records;
 		if (input.view === 'context') {
 			pairResults(located, records as ContextRecord[], startLine);

@@ -20,10 +20,19 @@ export const pruneReceiptSchema = lazySchema(() => z.object({
 
 export type PruneReceipt = z.infer<typeof pruneReceiptSchema>;
 
-/** The newest records of a page are never pruned: what an agent did last is what the next one needs. */
+/** The newest records of a session are never pruned: what an agent did last is what the next one needs. */
 export const preserveRecent = 4;
 
 type PageRecord = Record<string, unknown> & {line: number};
+
+export type PruneContext = {
+	readonly source: SourceId;
+	readonly project: string | undefined;
+	/** Events after the page (a bounded look ahead): a write or read there can make the page's output obsolete. */
+	readonly later: readonly SessionEvent[];
+	/** The page ends the session, so its last records are the newest ones, which are kept. */
+	readonly newest: boolean;
+};
 type Unit = {record: PageRecord; events: readonly SessionEvent[]};
 
 /**
@@ -158,10 +167,11 @@ type Preview = {preview: string; preview_tail: string; preview_truncated: boolea
  * where it is shorter, and no field the record lacked is added except the `pruned` and
  * `prune_reason` marks beside the record's own.
  */
-export function prunePage(view: View, rows: readonly SessionRow[], labels: SessionLabels, session: {source: SourceId; project: string | undefined}): {records: PageRecord[]; receipt: PruneReceipt} {
+export function prunePage(view: View, rows: readonly SessionRow[], labels: SessionLabels, session: PruneContext): {records: PageRecord[]; receipt: PruneReceipt} {
 	const units = unitsOf(view, rows, labels);
-	const kept = new Set(units.slice(-preserveRecent).flatMap(unit => unit.events));
-	const decisions = pruneDecisions(rows.flatMap(row => row.events), session.source, session.project, kept);
+	const kept = new Set(session.newest ? units.slice(-preserveRecent).flatMap(unit => unit.events) : []);
+	const pageEvents = new Set(rows.flatMap(row => row.events));
+	const decisions = new Map([...pruneDecisions([...pageEvents, ...session.later], session.source, session.project, kept)].filter(([event]) => pageEvents.has(event)));
 	const receipt: PruneReceipt = {total_records: units.length, pruned_count: 0, superseded_reads: 0, duplicate_reads: 0, empty_searches: 0, saved_chars_estimate: 0};
 	const counters: Record<PruneRule, 'superseded_reads' | 'duplicate_reads' | 'empty_searches'> = {superseded_read: 'superseded_reads', duplicate_read: 'duplicate_reads', empty_search: 'empty_searches'};
 	const notes = new Map([...decisions].map(([result, decision]) => [result, {
