@@ -110,6 +110,9 @@ async function samplePages(deps: Deps, views: readonly View[], options: {perSour
 	return samples;
 }
 
+/** A reduction as a change in size: −40% smaller, +5% larger (a receipt on a page with nothing to prune). */
+const change = (reduction: number) => `${reduction >= 0 ? '−' : '+'}${Math.abs(reduction * 100).toFixed(0)}%`;
+
 function reductionRows(label: string, samples: readonly Sample[], targets: Partial<Record<Variant, string>> = {}): Row[] {
 	const rows: Row[] = [];
 	const groups = new Map<string, Sample[]>();
@@ -123,7 +126,7 @@ function reductionRows(label: string, samples: readonly Sample[], targets: Parti
 		const parts = variants.slice(1).map(variant => {
 			const reductions = group.map(sample => 1 - sample.tokens[variant] / sample.tokens.plain);
 			const total = group.reduce((sum, sample) => sum + sample.tokens[variant], 0);
-			return `${variant} ${total} (median −${(median(reductions) * 100).toFixed(0)}%, p90 −${(percentile(reductions, 0.9) * 100).toFixed(0)}%)`;
+			return `${variant} ${total} (median ${change(median(reductions))}, p90 ${change(percentile(reductions, 0.9))})`;
 		});
 		const target = variants.map(variant => targets[variant]).filter(Boolean).join('; ') || undefined;
 		rows.push({suite: 'tokens', name: `${label}: ${key}, ${group.length} page${group.length === 1 ? '' : 's'}`, runs: group.length, medianMs: 0, baselineMs: Number.NaN, rssMb: 0, target, note: `plain ${plain} o200k; ${parts.join('; ')}`});
