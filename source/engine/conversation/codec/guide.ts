@@ -11,21 +11,21 @@ export function guideFor(layers: readonly LayerName[], keys: GuideKeys): string 
 	for (const layer of layers) {
 		switch (layer) {
 			case 'attachments':
-				steps.push('attachments: {"attachment":n} marks a value left out, where attachments[n] says (records[record].event + pointer); `engi read <session_id> --lines <line> --attachment <pointer> --expect-sha256 <sha256>` returns it.');
+				steps.push('attachments: {"attachment":n} = a value left out, at attachments[n] (records[record].event + pointer); engi read <session_id> --lines <line> --attachment <pointer> --expect-sha256 <sha256> returns it.');
 				break;
 			case 'edges':
-				steps.push(`edges: {${JSON.stringify(keys.joinKey)}:[…]} is the string of its items joined, a number n standing for fragments[n].`);
+				steps.push(`edges: {${JSON.stringify(keys.joinKey)}:[…]} = its items joined, a number n = fragments[n].`);
 				break;
 			case 'strings':
-				steps.push(`strings: {${JSON.stringify(keys.refKey)}:n} is texts[n].`);
+				steps.push(`strings: {${JSON.stringify(keys.refKey)}:n} = texts[n].`);
 				break;
 			case 'rows':
-				steps.push('rows: each row [line, layout, values] is the record {line, ...layouts[layout].shared, fields[i]: values[i]}, nested under layouts[layout].in when it has one; records follow page\'s other keys.');
+				steps.push('rows: records = rows [line, l, values] as {line, ...layouts[l].shared, fields[i]: values[i]} (under layouts[l].in if set), added to page.');
 				break;
 			default:
 				break;
 		}
 	}
 
-	return `engi packet (docs/encodings.md). Undo the layers from the outside in; each layer's "page" holds the next. ${steps.join(' ')}`;
+	return `engi packet (docs/encodings.md): undo layers outside in, each "page" holding the next. ${steps.join(' ')}`;
 }
