@@ -10,7 +10,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {resolvePointer} from '../source/engine/conversation/codec/decode.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {claudeSessionPath, codexSessionPath, writeLines} from './helpers/tool-sessions.js';
+import {claudeSessionPath, codexSessionPath, writeLines} from './fixtures/tool-sessions.js';
 import {tempDir} from './helpers/temp.js';
 
 const claudeId = 'a77ac4ed-0000-4000-8000-000000000001';

@@ -28,11 +28,11 @@ import * as z from 'zod/mini';
 import {schemaName} from '../source/cli/define.js';
 import {commandTable, loadCommand} from '../source/commands.js';
 import {runCli, sandboxEnv, type CliResult} from './helpers/cli.js';
-import {buildFixtureHome, fixtureMtime, settle} from './helpers/fixture-home.js';
+import {buildFixtureHome, fixtureMtime, settle} from './fixtures/home.js';
 import {assertGolden} from './helpers/golden.js';
 import {goldenJson, type Normalizer} from './helpers/json-golden.js';
 import {writeClaudeSession} from './helpers/stores.js';
-import {claudeSessionPath, claudeToolLines, sourceFile, writeLines} from './helpers/tool-sessions.js';
+import {claudeSessionPath, claudeToolLines, sourceFile, writeLines} from './fixtures/tool-sessions.js';
 import {tempDir} from './helpers/temp.js';
 
 type Step = {

@@ -6,7 +6,7 @@ import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {repoRoot, runCli} from './helpers/cli.js';
 import {makeKb} from './helpers/kb.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 const tracer = join(repoRoot, 'test/helpers/trace-imports.mjs');
@@ -64,8 +64,8 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 
 test('the tracer does detect ink and react when they are loaded (the check can fail)', t => {
 	const traceFile = join(tempDir(t), 'trace.txt');
-	const target = existsSync(join(repoRoot, 'build/tui.js')) ? join(repoRoot, 'build/tui.js') : 'ink';
-	const result = spawnSync(process.execPath, ['--import', tracer, '--input-type=module', '-e', `await import(${JSON.stringify(target.startsWith('/') ? 'file://' + target : target)});`], {
+	const target = join(repoRoot, 'build/tui.js');
+	const result = spawnSync(process.execPath, ['--import', tracer, '--input-type=module', '-e', `await import(${JSON.stringify('file://' + target)});`], {
 		cwd: repoRoot,
 		env: {...process.env, ENGI_TRACE_FILE: traceFile},
 		encoding: 'utf8',

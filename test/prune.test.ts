@@ -14,12 +14,12 @@ import {walkRows} from '../source/engine/conversation/rows.js';
 import {classifyShell} from '../source/engine/conversation/prune/shell.js';
 import {isEmptyResult, pruneDecisions} from '../source/engine/conversation/prune/rules.js';
 import {classifyCall, toolTables} from '../source/engine/conversation/prune/tools.js';
-import {toolInputFields} from '../source/engine/sessions/tool-calls.js';
+import {toolInputFields} from '../source/engine/conversation/tool-calls.js';
 import type {Deps} from '../source/engine/deps.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
-import {claudeSessionPath, claudeToolLines, codexSessionPath, codexToolLines, sourceFile, writeLines, type ToolStep} from './helpers/tool-sessions.js';
+import {claudeSessionPath, claudeToolLines, codexSessionPath, codexToolLines, sourceFile, writeLines, type ToolStep} from './fixtures/tool-sessions.js';
 
 let line = 0;
 const call = (name: string, input: unknown, id = `c${line + 1}`): SessionEvent => ({line: ++line, kind: 'tool_call', tool: {name, call_id: id, input}});

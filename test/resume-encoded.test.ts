@@ -9,7 +9,7 @@ import {decodePacket} from '../source/engine/conversation/codec/decode.js';
 import {exactTokenCounter} from '../source/engine/tokens.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {tempDir} from './helpers/temp.js';
-import {codexSessionPath, codexToolLines, toolHeavySteps, writeLines} from './helpers/tool-sessions.js';
+import {codexSessionPath, codexToolLines, toolHeavySteps, writeLines} from './fixtures/tool-sessions.js';
 
 const id = '0195a1c2-e0e0-7e00-8e00-000000000001';
 

@@ -8,12 +8,12 @@ import {readAllRows} from '../source/adapters/rows.js';
 import type {RowPlace, SourceAdapter} from '../source/adapters/types.js';
 import {catalogStore} from '../source/engine/catalog/store.js';
 import {lineOfTextRowid, textRowidRange} from '../source/engine/catalog/text-rowid.js';
-import {unitOfRow} from '../source/engine/conversation/locate.js';
+import {unitOfRow} from '../source/engine/catalog/scan.js';
 import {readRowsAt} from '../source/engine/conversation/rows.js';
 import {searchableText} from '../source/engine/search/session-text.js';
 import type {SessionRow} from '../source/adapters/events.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 /** The searchable text of each line, rows sharing a line joined as the index joins them. */

@@ -6,8 +6,8 @@ import {readConversation, type ReadOutput} from '../../source/engine/conversatio
 import type {View} from '../../source/engine/conversation/views.js';
 import type {Deps} from '../../source/engine/deps.js';
 import {exactTokenCounter} from '../../source/engine/tokens.js';
-import {buildFixtureHome} from '../../test/helpers/fixture-home.js';
-import {claudeSessionPath, claudeToolLines, codexSessionPath, codexToolLines, sourceFile, toolHeavySteps, writeLines, type ToolStep} from '../../test/helpers/tool-sessions.js';
+import {buildFixtureHome} from '../../test/fixtures/home.js';
+import {claudeSessionPath, claudeToolLines, codexSessionPath, codexToolLines, sourceFile, toolHeavySteps, writeLines, type ToolStep} from '../../test/fixtures/tool-sessions.js';
 import {median, type Row} from '../lib/measure.js';
 import {homeEnv, tierHome} from './sessions.js';
 

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {listFlag, sha256Flag, textFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError} from '../lib/errors.js';
 import {expandMiddleware, expandOutputSchema, prepareMiddleware, prepareOutputSchema} from '../engine/middleware/prepare.js';
 
-const fileOption = {file: {type: 'string', placeholder: '<request.json|->', description: 'the request: {stable_prefix, task, items: [{id, content, required, priority?}], budget_tokens} (at most 16 MiB, 256 items; - for stdin)'}} as const;
+const fileOption = {file: {type: 'string', placeholder: '<request.json|->', description: 'the request: {stable_prefix, task, items: [{id, content, required, priority?}], budget_tokens} (at most 16 MiB, 256 items; - for stdin)', value: textFlag(), required: true}} as const;
 
 export const middlewarePrepare = defineCommand({
 	name: 'middleware prepare',
@@ -13,16 +13,11 @@ export const middlewarePrepare = defineCommand({
 	examples: ['engi middleware prepare --file request.json', 'engi middleware prepare --file - --packet-only < request.json'],
 	options: {
 		...fileOption,
-		'packet-only': {type: 'boolean', description: 'print exactly {"stable_prefix":…,"task":…,"items":[…]} and nothing else, byte for byte the same for the same request'},
+		'packet-only': {type: 'boolean', description: 'print exactly {"stable_prefix":…,"task":…,"items":[…]} and nothing else, byte for byte the same for the same request', value: z.boolean()},
 	},
-	flags: z.object({file: z.optional(textFlag()), 'packet-only': z.optional(z.boolean())}),
 	needsRoot: false,
 	output: prepareOutputSchema,
 	async run(flags, context) {
-		if (flags.file === undefined) {
-			throw new EngiError('missing_flag', 'engi middleware prepare needs --file <request.json|->', {hint: 'see engi middleware prepare --help'});
-		}
-
 		const {output, packetText} = await prepareMiddleware(flags.file, context.stdin, context.deps.cwd);
 		return {data: output, ...(flags['packet-only'] ? {raw: `${packetText}\n`} : {})};
 	},
@@ -36,20 +31,17 @@ export const middlewareExpand = defineCommand({
 	examples: ['engi middleware expand --file request.json --expect-source-sha256 5d41…e5 --ids notes,spec'],
 	options: {
 		...fileOption,
-		'expect-source-sha256': {type: 'string', placeholder: '<hex>', description: 'the source_sha256 prepare printed; a request with other bytes is refused (exit 2)'},
-		ids: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'the items to return (comma-separated or repeated)'},
+		'expect-source-sha256': {type: 'string', placeholder: '<hex>', description: 'the source_sha256 prepare printed; a request with other bytes is refused (exit 2)', value: sha256Flag(), required: true},
+		ids: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'the items to return (comma-separated or repeated)', value: listFlag(), required: true},
 	},
-	flags: z.object({file: z.optional(textFlag()), 'expect-source-sha256': z.optional(sha256Flag()), ids: z.optional(listFlag())}),
 	needsRoot: false,
 	output: expandOutputSchema,
 	async run(flags, context) {
-		for (const [name, value] of [['file', flags.file], ['expect-source-sha256', flags['expect-source-sha256']], ['ids', flags.ids]] as const) {
-			if (value === undefined || (Array.isArray(value) && value.length === 0)) {
-				throw new EngiError('missing_flag', `engi middleware expand needs --${name}`, {hint: 'see engi middleware expand --help'});
-			}
+		if (flags.ids.length === 0) {
+			throw new EngiError('missing_flag', 'engi middleware expand needs --ids with at least one id', {hint: 'see engi middleware expand --help'});
 		}
 
-		return {data: await expandMiddleware({file: flags.file!, expectSha256: flags['expect-source-sha256']!, ids: flags.ids!}, context.stdin, context.deps.cwd)};
+		return {data: await expandMiddleware({file: flags.file, expectSha256: flags['expect-source-sha256'], ids: flags.ids}, context.stdin, context.deps.cwd)};
 	},
 	human: result => result.items.map(item => `── ${item.id}\n${typeof item.content === 'string' ? item.content : JSON.stringify(item.content, null, 2)}`).join('\n'),
 });

@@ -4,27 +4,18 @@ import {sha256Flag, textFlag} from '../cli/flag-schemas.js';
 import {decodePacket, isPlainObject} from '../engine/conversation/codec/decode.js';
 import type {AttachmentValue} from '../engine/conversation/codec/schema.js';
 import type {ReadOutput} from '../engine/conversation/read.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError} from '../lib/errors.js';
 import {renderReadPage} from './render-read.js';
 
 /** The flags `read` and `resume` share for encodings, attachments and pruning (docs/encodings.md). */
 export const packetOptions = {
-	compact: {type: 'boolean', description: 'encode the page compactly: records as rows of shared layouts, repeated strings once (docs/encodings.md)'},
-	deltas: {type: 'boolean', description: 'with --compact: also keep runs of lines that several strings share once (the edges layer)'},
-	'attachment-refs': {type: 'boolean', description: 'events view: replace base64 images and encrypted reasoning by references to an attachments table'},
-	attachment: {type: 'string', placeholder: '<json-pointer>', description: 'the value an attachment reference stands for, from the record at --lines <line> (or --offset <line-1>); needs --expect-sha256'},
-	'expect-sha256': {type: 'string', placeholder: '<hex>', description: 'the attachment\'s SHA-256 from the attachments table; any other value is refused'},
-	prune: {type: 'boolean', description: 'replace tool output later steps made obsolete (superseded or repeated reads, empty searches) by a note, and add a receipt'},
+	compact: {type: 'boolean', description: 'encode the page compactly: records as rows of shared layouts, repeated strings once (docs/encodings.md)', value: z.boolean()},
+	deltas: {type: 'boolean', description: 'with --compact: also keep runs of lines that several strings share once (the edges layer)', value: z.boolean()},
+	'attachment-refs': {type: 'boolean', description: 'events view: replace base64 images and encrypted reasoning by references to an attachments table', value: z.boolean()},
+	attachment: {type: 'string', placeholder: '<json-pointer>', description: 'the value an attachment reference stands for, from the record at --lines <line> (or --offset <line-1>); needs --expect-sha256', value: textFlag()},
+	'expect-sha256': {type: 'string', placeholder: '<hex>', description: 'the attachment\'s SHA-256 from the attachments table; any other value is refused', value: sha256Flag()},
+	prune: {type: 'boolean', description: 'replace tool output later steps made obsolete (superseded or repeated reads, empty searches) by a note, and add a receipt', value: z.boolean()},
 } as const satisfies Record<string, FlagSpec>;
-
-export const packetFlags = {
-	compact: z.optional(z.boolean()),
-	deltas: z.optional(z.boolean()),
-	'attachment-refs': z.optional(z.boolean()),
-	attachment: z.optional(textFlag()),
-	'expect-sha256': z.optional(sha256Flag()),
-	prune: z.optional(z.boolean()),
-};
 
 /** Flags a page of native records at exact lines cannot be combined with. */
 export const packetConflicts: ReadonlyArray<readonly [string, string]> = [

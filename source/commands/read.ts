@@ -1,41 +1,19 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
+import {choiceFlag, intFlag, linesFlag, textFlag} from '../cli/flag-schemas.js';
+import {EngiError} from '../lib/errors.js';
 import {decodePacketFile, encodeJsonFile, readAttachment, readEncoded, readResultSchema, validatePacketFile} from '../engine/conversation/packets.js';
+import {readPageSize} from '../engine/conversation/read.js';
 import {views} from '../engine/conversation/views.js';
-import {attachmentLine, checkPacketFlags, packetConflicts, packetFlags, packetOptions, renderPacketResult} from './packet-flags.js';
-import {sourceFlags, sourceOptions} from './shared.js';
-
-/** `--lines 3,1,3` → [1, 3]: unique positive positions, sorted, at most 100. */
-export function linesFlag() {
-	return z.pipe(
-		z.string(),
-		z.transform((value, context) => {
-			const parts = value.split(',').map(part => part.trim());
-			const numbers = parts.map(part => (/^\d+$/.test(part) ? Number(part) : Number.NaN));
-			if (parts.some(part => part === '') || numbers.some(number => !Number.isSafeInteger(number) || number < 1)) {
-				context.issues.push({code: 'custom', message: `must be positive line numbers separated by commas, got "${value}"`, input: value});
-				return z.NEVER;
-			}
-
-			const unique = [...new Set(numbers)].sort((a, b) => a - b);
-			if (unique.length > 100) {
-				context.issues.push({code: 'custom', message: `at most 100 positions, got ${unique.length}`, input: value});
-				return z.NEVER;
-			}
-
-			return unique;
-		}),
-	);
-}
+import {attachmentLine, checkPacketFlags, packetConflicts, packetOptions, renderPacketResult} from './packet-flags.js';
+import {sourceOptions} from './shared.js';
 
 /** How a read picks its rows: a page from a line (`--offset`, `--limit`) or exact `--lines`; resume's other views take the same. */
-export const rangeFlags = {
-	offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-	limit: z.optional(intFlag(1, 100)),
-	lines: z.optional(linesFlag()),
-};
+export const rangeOptions = {
+	offset: {type: 'string', placeholder: '<n>', description: 'zero-based source line to start at (see next_offset)', value: intFlag(0, Number.MAX_SAFE_INTEGER)},
+	limit: {type: 'string', placeholder: '<n>', description: `source rows per page, 1–100 (default ${readPageSize})`, value: intFlag(1, 100)},
+	lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these 1-based lines as native records (at most 100)', value: linesFlag()},
+} as const;
 
 const offlineModes = ['encode-json', 'validate-packet', 'decode-packet'] as const;
 /** A saved page or packet is read from its file alone: none of the session's flags apply. */
@@ -58,26 +36,14 @@ export default defineCommand({
 	],
 	options: {
 		...sourceOptions,
-		view: {type: 'string', placeholder: '<view>', description: 'dialogue (default): user and assistant text; events: native records; context: text plus bounded tool previews; index: one line per event'},
-		offset: {type: 'string', placeholder: '<n>', description: 'zero-based source line to start at (see next_offset)'},
-		limit: {type: 'string', placeholder: '<n>', description: 'source rows per page, 1–100 (default 20)'},
-		lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these 1-based lines as native records (at most 100)'},
+		view: {type: 'string', placeholder: '<view>', description: 'dialogue (default): user and assistant text; events: native records; context: text plus bounded tool previews; index: one line per event', value: choiceFlag(views)},
+		...rangeOptions,
 		...packetOptions,
-		'encode-json': {type: 'string', placeholder: '<page.json|->', description: 'encode a page saved earlier, offline (implies --compact; at most 16 MiB)'},
-		'validate-packet': {type: 'string', placeholder: '<packet.json|->', description: 'check a packet offline and print it unchanged when it is sound'},
-		'decode-packet': {type: 'string', placeholder: '<packet.json|->', description: 'decode a packet offline back to its page'},
+		'encode-json': {type: 'string', placeholder: '<page.json|->', description: 'encode a page saved earlier, offline (implies --compact; at most 16 MiB)', value: textFlag()},
+		'validate-packet': {type: 'string', placeholder: '<packet.json|->', description: 'check a packet offline and print it unchanged when it is sound', value: textFlag()},
+		'decode-packet': {type: 'string', placeholder: '<packet.json|->', description: 'decode a packet offline back to its page', value: textFlag()},
 	},
-	positionals: [{name: 'id', description: 'a full session UUID or the tool\'s own session id (not with the offline packet modes)'}],
-	flags: z.object({
-		id: z.optional(z.string()),
-		...sourceFlags,
-		view: z.optional(choiceFlag(views)),
-		...rangeFlags,
-		...packetFlags,
-		'encode-json': z.optional(textFlag()),
-		'validate-packet': z.optional(textFlag()),
-		'decode-packet': z.optional(textFlag()),
-	}),
+	positionals: [{name: 'id', description: 'a full session UUID or the tool\'s own session id (not with the offline packet modes)', value: z.string()}],
 	conflicts: [
 		['lines', 'offset'],
 		['lines', 'limit'],
@@ -119,8 +85,8 @@ export default defineCommand({
 				{
 					...selection,
 					view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
-					offset: flags.offset ?? 0,
-					limit: flags.limit ?? 20,
+					offset: flags.offset,
+					limit: flags.limit,
 					lines: flags.lines,
 					prune: Boolean(flags.prune),
 					encoding: {compact: Boolean(flags.compact), deltas: Boolean(flags.deltas), attachmentRefs: Boolean(flags['attachment-refs'])},

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
-import {resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/sessions/resume.js';
+import {EngiError} from '../lib/errors.js';
+import {briefBudget, resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/continuity/resume.js';
 import {views} from '../engine/conversation/views.js';
-import {rangeFlags} from './read.js';
-import {attachmentLine, checkPacketFlags, packetConflicts, packetFlags, packetOptions, renderPacketResult} from './packet-flags.js';
-import {sourceFlags, sourceOptions} from './shared.js';
+import {rangeOptions} from './read.js';
+import {attachmentLine, checkPacketFlags, packetConflicts, packetOptions, renderPacketResult} from './packet-flags.js';
+import {sourceOptions} from './shared.js';
 import {renderBrief} from './render-brief.js';
 
 export default defineCommand({
@@ -16,35 +16,22 @@ export default defineCommand({
 	examples: ['engi resume', 'engi resume 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --budget 1200', 'engi resume ses_4kQ2ZpLmVn --source opencode --view context --offset 40 --prune', 'engi resume 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --no-compact'],
 	options: {
 		...sourceOptions,
-		project: {type: 'string', placeholder: '<dir>', description: 'without an id: pick the unfinished session of this project (default: the working directory\'s)'},
-		since: {type: 'string', placeholder: '<when>', description: 'without an id: choose among sessions active since (default: yesterday); as in engi unfinished'},
-		view: {type: 'string', placeholder: '<view>', description: 'brief (default), or context, dialogue, events, index as in engi read'},
-		budget: {type: 'string', placeholder: '<tokens>', description: 'largest brief in o200k tokens (default 2000); the least recent items are dropped first'},
-		'exact-tokens': {type: 'boolean', description: 'count tokens exactly with the o200k encoder (slower to start) instead of a safe estimate'},
-		offset: {type: 'string', placeholder: '<n>', description: 'other views: zero-based source line to start at'},
-		limit: {type: 'string', placeholder: '<n>', description: 'other views: source rows per page (1–100)'},
-		lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these lines as native records'},
+		project: {type: 'string', placeholder: '<dir>', description: 'without an id: pick the unfinished session of this project (default: the working directory\'s)', value: textFlag()},
+		since: {type: 'string', placeholder: '<when>', description: 'without an id: choose among sessions active since (default: yesterday); as in engi unfinished', value: textFlag()},
+		view: {type: 'string', placeholder: '<view>', description: 'brief (default), or context, dialogue, events, index as in engi read', value: choiceFlag(['brief', ...views] as const)},
+		budget: {type: 'string', placeholder: '<tokens>', description: `largest brief in o200k tokens (default ${briefBudget}); the least recent items are dropped first`, value: intFlag(50, 1_000_000)},
+		'exact-tokens': {type: 'boolean', description: 'count tokens exactly with the o200k encoder (slower to start) instead of a safe estimate', value: z.boolean()},
+		offset: {...rangeOptions.offset, description: 'other views: zero-based source line to start at'},
+		limit: {...rangeOptions.limit, description: 'other views: source rows per page (1–100)'},
+		lines: {...rangeOptions.lines, description: 'exactly these lines as native records'},
 		...packetOptions,
-		compact: {type: 'boolean', description: 'encode compactly (the default with --format json; docs/encodings.md)'},
-		'no-compact': {type: 'boolean', description: 'print the plain brief or page'},
-		deltas: {type: 'boolean', description: 'also share runs of lines between strings (the default with --compact)'},
-		'no-deltas': {type: 'boolean', description: 'compact, without the edges layer'},
-		prune: {type: 'boolean', description: 'other views: replace tool output later steps made obsolete by a note, and add a receipt'},
+		compact: {...packetOptions.compact, description: 'encode compactly (the default with --format json; docs/encodings.md)'},
+		'no-compact': {type: 'boolean', description: 'print the plain brief or page', value: z.boolean()},
+		deltas: {...packetOptions.deltas, description: 'also share runs of lines between strings (the default with --compact)'},
+		'no-deltas': {type: 'boolean', description: 'compact, without the edges layer', value: z.boolean()},
+		prune: {...packetOptions.prune, description: 'other views: replace tool output later steps made obsolete by a note, and add a receipt'},
 	},
-	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)'}],
-	flags: z.object({
-		id: z.optional(z.string()),
-		...sourceFlags,
-		project: z.optional(textFlag()),
-		since: z.optional(textFlag()),
-		view: z.optional(choiceFlag(['brief', ...views] as const)),
-		budget: z.optional(intFlag(50, 1_000_000)),
-		'exact-tokens': z.optional(z.boolean()),
-		...rangeFlags,
-		...packetFlags,
-		'no-compact': z.optional(z.boolean()),
-		'no-deltas': z.optional(z.boolean()),
-	}),
+	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)', value: z.string()}],
 	conflicts: [
 		['id', 'since'],
 		['lines', 'offset'],
@@ -83,8 +70,8 @@ export default defineCommand({
 				project: flags.project,
 				since: flags.since,
 				view,
-				budget: flags.budget ?? 2000,
-				exactTokens: Boolean(flags['exact-tokens']),
+				budget: flags.budget,
+				exactTokens: flags['exact-tokens'],
 				offset: flags.offset,
 				limit: flags.limit,
 				lines: flags.lines,

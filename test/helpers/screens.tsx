@@ -5,7 +5,7 @@ import {join} from 'node:path';
 import type {Deps} from '../../source/engine/deps.js';
 import {createEngineClient, type EngineClient} from '../../source/screens/engine-client.js';
 import {runCli, sandboxEnv} from './cli.js';
-import {buildFixtureHome} from './fixture-home.js';
+import {buildFixtureHome} from '../fixtures/home.js';
 import {tempDir} from './temp.js';
 
 export const fixedNow = new Date('2026-11-29T12:00:00Z');

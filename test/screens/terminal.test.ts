@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import test from 'node:test';
 import {cliPath, sandboxEnv} from '../helpers/cli.js';
-import {buildFixtureHome} from '../helpers/fixture-home.js';
+import {buildFixtureHome} from '../fixtures/home.js';
 import {tempDir} from '../helpers/temp.js';
 import {hasTmux, startTmux, type TmuxPane} from '../helpers/tmux.js';
 

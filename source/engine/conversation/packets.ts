@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
-import {sha256Hex} from '../util/hash.js';
-import {parseInputJson, readBoundedInput} from '../util/bounded-input.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {EngiError} from '../../lib/errors.js';
+import {sha256Hex} from '../../lib/hash.js';
+import {parseInputJson, readBoundedInput} from '../../lib/bounded-input.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {encodingNames, isPlainObject, PacketError, resolvePointer} from './codec/decode.js';
 import {encodePage, type EncodeOptions} from './codec/encode.js';
 import {guideFor} from './codec/guide.js';

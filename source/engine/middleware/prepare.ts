@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import {EngiError} from '../errors.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {EngiError} from '../../lib/errors.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {exactTokenCounter} from '../tokens.js';
 import {loadRequest} from './request.js';
 import {selectItems, type MiddlewarePacket} from './select.js';

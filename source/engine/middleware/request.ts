@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import {EngiError} from '../errors.js';
-import {parseInputJson, readBoundedInput} from '../util/bounded-input.js';
-import {sha256Hex} from '../util/hash.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {EngiError} from '../../lib/errors.js';
+import {parseInputJson, readBoundedInput} from '../../lib/bounded-input.js';
+import {sha256Hex} from '../../lib/hash.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 
 /** The most items one request may hold. */
 export const maxItems = 256;

@@ -1,4 +1,4 @@
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import type {MiddlewareItem, MiddlewareRequest} from './request.js';
 
 /** What a model is handed: the stable prefix first, so its bytes never move, then the task and the chosen items in input order. */

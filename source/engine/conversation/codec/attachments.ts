@@ -1,4 +1,4 @@
-import {sha256Hex} from '../../util/hash.js';
+import {sha256Hex} from '../../../lib/hash.js';
 import {encodingNames, isPlainObject} from './decode.js';
 
 export type AttachmentKind = 'image' | 'encrypted_reasoning';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../../util/lazy-schema.js';
+import {lazySchema} from '../../../lib/lazy-schema.js';
 
 const layerNames = ['attachments', 'edges', 'strings', 'rows'] as const;
 

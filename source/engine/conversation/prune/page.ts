@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type {SessionEvent, SessionRow} from '../../../adapters/events.js';
 import type {SourceId} from '../../../adapters/types.js';
-import {lazySchema} from '../../util/lazy-schema.js';
+import {lazySchema} from '../../../lib/lazy-schema.js';
 import {shapeRow, type SessionLabels, type View} from '../views.js';
 import {isEmptyResult, pruneDecisions, type PruneRule} from './rules.js';
 

@@ -1,5 +1,5 @@
 import {posix} from 'node:path';
-import {patchPaths} from '../../sessions/tool-calls.js';
+import {patchPaths} from '../tool-calls.js';
 
 /** What a tool call does, as far as pruning is concerned. */
 export type ToolAction =

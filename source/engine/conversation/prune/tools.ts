@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../../../adapters/events.js';
 import type {SourceId} from '../../../adapters/types.js';
-import {commandOf, patchPaths, toolInputFields} from '../../sessions/tool-calls.js';
+import {commandOf, patchPaths, toolInputFields} from '../tool-calls.js';
 import {classifyShell, joinPath, type ToolAction} from './shell.js';
 
 /**
