@@ -1,7 +1,8 @@
 /**
  * The compact encodings lose nothing: decode(encode(page)) is the plain page for every page of
- * every fixture session of every source, in every view, plain, masked and pruned; for the shared
- * third-party fixtures too; and for random pages built to collide with the encoders' own keys.
+ * every fixture session of every source, in every view, plain, masked and pruned; and for the
+ * shared third-party fixtures too. Generated pages (keys that collide with the encoders' own)
+ * are properties.test.ts's.
  */
 import assert from 'node:assert/strict';
 import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
@@ -126,95 +127,6 @@ test('every page of the shared third-party fixtures survives encoding', t => {
 	assert.ok(pages > 50, `${pages} pages`);
 });
 
-/** A small seeded generator (mulberry32): the same cases every run. The lead may replace it with fast-check. */
-function seeded(seed: number) {
-	let state = seed >>> 0;
-	const next = () => {
-		state = (state + 0x6d_2b_79_f5) >>> 0;
-		let value = state;
-		value = Math.imul(value ^ (value >>> 15), value | 1);
-		value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-		return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-	};
-
-	const int = (limit: number) => Math.floor(next() * limit);
-	const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-	return {next, int, pick};
-}
-
-/** Keys that collide with what the encoders write: reference and join keys, layer keys, the attachment marker. */
-const hostileKeys = ['$', '@', '~', '^', '%', '&', '+', '*', '|', '=', '!', '$ref0', '$join0', 'encoding', 'page', 'records', 'rows', 'layouts', 'texts', 'fragments', 'attachment', 'line', 'in', 'shared', 'fields', '__proto__', 'constructor', ''];
-const plainKeys = ['type', 'role', 'content', 'text', 'path', 'output', 'id', 'timestamp'];
-const words = ['src/a.ts', '/work/app/src/retry.ts', 'export const a = 1;', 'engi.rows.v1', 'engi.strings.v1', '{"$":0}', '{"+":[0]}', '', ' ', 'é中文🙂', '\u0000', 'line\n'];
-
-function randomString(random: ReturnType<typeof seeded>): string {
-	const lines = Array.from({length: random.int(6)}, () => random.pick(words) + random.pick(['', '\n', ' tail', '\r\n']));
-	return random.next() < 0.3 ? random.pick(words) : lines.join('');
-}
-
-function randomValue(random: ReturnType<typeof seeded>, depth: number): unknown {
-	const roll = random.next();
-	if (depth > 3 || roll < 0.35) {
-		return random.pick<unknown>([randomString(random), random.int(1000), -0.5, true, false, null, randomString(random)]);
-	}
-
-	if (roll < 0.55) {
-		return Array.from({length: random.int(4)}, () => randomValue(random, depth + 1));
-	}
-
-	const object: Record<string, unknown> = {};
-	for (let index = random.int(5); index > 0; index--) {
-		Object.defineProperty(object, random.next() < 0.5 ? random.pick(hostileKeys) : random.pick(plainKeys), {value: randomValue(random, depth + 1), enumerable: true, writable: true, configurable: true});
-	}
-
-	// A few objects look exactly like references of an encoder.
-	if (random.next() < 0.1) {
-		return random.pick([{$: random.int(3)}, {'+': [0, 'x']}, {attachment: 0}, {'@': 1}]);
-	}
-
-	return object;
-}
-
-function randomPage(random: ReturnType<typeof seeded>): Record<string, unknown> {
-	const shared = randomString(random);
-	const records = Array.from({length: random.int(12)}, (_, index) => {
-		const body = randomValue(random, 1);
-		const record: Record<string, unknown> = {line: index + 1 + random.int(2)};
-		if (random.next() < 0.4) {
-			record['event'] = body !== null && typeof body === 'object' && !Array.isArray(body) ? {...(body as object), cwd: shared, repeated: shared + shared} : body;
-		} else {
-			record['role'] = random.pick(['user', 'assistant']);
-			record['content'] = random.next() < 0.5 ? shared : randomString(random);
-			if (random.next() < 0.5) {
-				Object.defineProperty(record, random.pick(hostileKeys.filter(key => key !== 'line')), {value: randomValue(random, 2), enumerable: true, writable: true, configurable: true});
-			}
-		}
-
-		return record;
-	});
-	const page: Record<string, unknown> = {view: random.pick(['events', 'dialogue']), session_id: shared, next_offset: random.next() < 0.5 ? null : 3, warnings: [], records};
-	if (random.next() < 0.3) {
-		Object.defineProperty(page, random.pick(['$', '+', 'texts', '__proto__']), {value: randomValue(random, 1), enumerable: true, writable: true, configurable: true});
-	}
-
-	return page;
-}
-
-test('random pages whose keys and values collide with the reference and join keys survive encoding', () => {
-	const random = seeded(20_261_127);
-	const used = new Set<string>();
-	for (let index = 0; index < 1500; index++) {
-		const page = randomPage(random);
-		for (const options of [compact, deltas]) {
-			for (const layer of roundTrip(page, options, `case ${index}`)) {
-				used.add(layer);
-			}
-		}
-	}
-
-	assert.deepEqual([...used].sort(), ['edges', 'rows', 'strings'], 'the cases reach every layer');
-});
-
 // test/boundaries.test.ts checks that the decoder imports nothing; this, that it needs nothing of Node's either.
 test('the decoder uses nothing of Node\'s, so it runs wherever an agent copies it', () => {
 	const text = readFileSync(new URL('../source/engine/conversation/codec/decode.ts', import.meta.url), 'utf8');
@@ -308,18 +220,4 @@ test('offline packet modes refuse what they cannot take, with typed errors and n
 	assert.deepStrictEqual(run(['read', '--decode-packet', pageFile]).json(), {schema: 'engi.read.v1', ...page}, 'a plain page decodes to itself');
 	const fromStdin = run(['read', '--decode-packet', '-'], JSON.stringify(packet));
 	assert.deepStrictEqual(fromStdin.json(), {schema: 'engi.read.v1', ...page}, 'stdin works too');
-});
-
-test('the short decoder in docs/encodings.md decodes what engi encodes, without engi', () => {
-	const markdown = readFileSync(new URL('../docs/encodings.md', import.meta.url), 'utf8');
-	const snippet = /```js\n([\s\S]*?)```/.exec(markdown)?.[1];
-	assert.ok(snippet, 'the document has a decoder');
-	// eslint-disable-next-line no-new-func -- the point is to run the documented code as an agent would.
-	const decode = new Function(`${snippet}\nreturn decode;`)() as (document: unknown) => unknown;
-	const random = seeded(7);
-	for (let index = 0; index < 400; index++) {
-		const page = asJson(randomPage(random));
-		const {document} = encodePage(page, deltas);
-		assert.deepStrictEqual(decode(asJson(document)), page, `case ${index}`);
-	}
 });

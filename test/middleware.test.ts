@@ -8,23 +8,12 @@ import {createHash} from 'node:crypto';
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
+import fc from 'fast-check';
 import type {MiddlewareItem, MiddlewareRequest} from '../source/engine/middleware/request.js';
 import {offerOrder, packetOf, selectItems} from '../source/engine/middleware/select.js';
 import {exactTokenCounter} from '../source/engine/tokens.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {tempDir} from './helpers/temp.js';
-
-/** A small seeded generator (mulberry32), as in codec-roundtrip.test.ts; the lead may switch to fast-check. */
-function seeded(seed: number) {
-	let state = seed >>> 0;
-	return (limit: number) => {
-		state = (state + 0x6d_2b_79_f5) >>> 0;
-		let value = state;
-		value = Math.imul(value ^ (value >>> 15), value | 1);
-		value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-		return Math.floor((((value ^ (value >>> 14)) >>> 0) / 4_294_967_296) * limit);
-	};
-}
 
 const phrases = ['the retry helper backs off twice', 'src/http.ts line 40', '重试两次', '{"timeout": 5000}', 'npm test -- retry', 'a'.repeat(60), 'TODO: handle 429'];
 
@@ -53,21 +42,23 @@ function bruteForce(request: MiddlewareRequest, count: (text: string) => number)
 	return best && new Set([...required, ...offered.filter((_, index) => best![index])]);
 }
 
+const middlewareItem = fc.record({
+	content: fc.oneof(fc.array(fc.constantFrom(...phrases), {minLength: 1, maxLength: 5}).map(parts => parts.join(' ')), fc.record({note: fc.constantFrom(...phrases), n: fc.integer({min: 0, max: 99})})),
+	required: fc.integer({min: 0, max: 3}).map(roll => roll === 0),
+	priority: fc.option(fc.integer({min: -1, max: 2}), {nil: undefined}),
+}, {requiredKeys: ['content', 'required']});
+
+/** Small requests (at most 7 items, so the oracle's 2^7 subsets stay cheap) with a budget anywhere up to what all of it costs. */
+const smallRequest = fc.tuple(fc.array(middlewareItem, {minLength: 1, maxLength: 7}), fc.noBias(fc.integer({min: 0, max: 105})).map(percent => percent / 100));
+
 test('middleware chooses exactly what a brute-force search over every subset chooses', async () => {
 	const count = await exactTokenCounter();
-	const random = seeded(42);
 	let compared = 0;
 	let refused = 0;
-	for (let round = 0; round < 250; round++) {
-		const items: MiddlewareItem[] = Array.from({length: 1 + random(7)}, (_, index) => ({
-			id: `item-${index}`,
-			content: random(3) === 0 ? {note: phrases[random(phrases.length)], n: random(100)} : Array.from({length: 1 + random(5)}, () => phrases[random(phrases.length)]).join(' '),
-			required: random(4) === 0,
-			...(random(3) === 0 ? {} : {priority: random(4) - 1}),
-		}));
+	fc.assert(fc.property(smallRequest, ([drafts, share]) => {
+		const items: MiddlewareItem[] = drafts.map(({priority, ...rest}, index) => ({id: `item-${index}`, ...rest, ...(priority === undefined ? {} : {priority})}));
 		const request: MiddlewareRequest = {stable_prefix: {system: 'You review code.'}, task: 'review', items, budget_tokens: 0};
-		const everything = count(JSON.stringify(packetOf(request, new Set(items))));
-		request.budget_tokens = random(everything + 10);
+		request.budget_tokens = Math.floor(share * count(JSON.stringify(packetOf(request, new Set(items)))));
 		const oracle = bruteForce(request, count);
 		let chosen;
 		try {
@@ -76,14 +67,13 @@ test('middleware chooses exactly what a brute-force search over every subset cho
 			assert.equal((error as {code?: string}).code, 'required_context_exceeds_budget');
 			assert.equal(oracle, undefined, 'refused only when no packet with the required items fits');
 			refused++;
-			continue;
+			return;
 		}
 
 		assert.ok(oracle, 'a selection exists');
-		assert.deepEqual([...chosen].map(item => item.id).sort(), [...oracle].map(item => item.id).sort(), `round ${round}: budget ${request.budget_tokens}`);
+		assert.deepEqual([...chosen].map(item => item.id).sort(), [...oracle].map(item => item.id).sort(), `budget ${request.budget_tokens}`);
 		compared++;
-	}
-
+	}), {seed: 42, numRuns: 250, includeErrorInReport: true});
 	assert.ok(compared > 150 && refused > 5, `${compared} compared, ${refused} refused`);
 });
 

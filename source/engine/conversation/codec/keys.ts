@@ -43,20 +43,30 @@ export function jsonBytes(value: unknown): number {
 	return Buffer.byteLength(JSON.stringify(value));
 }
 
-/** A copy with every string value (not key) passed through `map`; keys keep their own-property form. */
-export function mapStrings(value: unknown, map: (text: string) => unknown): unknown {
+/**
+ * Whether `value` is a layer's own string field (`encoding`, `ref_key`, `join_key`): its header,
+ * which a reader and the validator take literally, so an outer layer never rewrites it. `layer`
+ * says `value`'s parent is a layer: the document itself, or the `page` of a layer, while each has
+ * an `encoding` (a page never has one).
+ */
+const isLayer = (value: unknown, layer: boolean): value is Record<string, unknown> => layer && value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'encoding');
+
+/** A copy with every string value (not key) but the layers' headers passed through `map`; keys keep their own-property form. */
+export function mapStrings(value: unknown, map: (text: string) => unknown, layer = true): unknown {
 	if (typeof value === 'string') {
 		return map(value);
 	}
 
 	if (Array.isArray(value)) {
-		return value.map(item => mapStrings(item, map));
+		return value.map(item => mapStrings(item, map, false));
 	}
 
 	if (value !== null && typeof value === 'object') {
+		const header = isLayer(value, layer);
 		const copy: Record<string, unknown> = {};
 		for (const [key, child] of Object.entries(value)) {
-			Object.defineProperty(copy, key, {value: mapStrings(child, map), enumerable: true, writable: true, configurable: true});
+			const mapped = header && typeof child === 'string' ? child : mapStrings(child, map, header && key === 'page');
+			Object.defineProperty(copy, key, {value: mapped, enumerable: true, writable: true, configurable: true});
 		}
 
 		return copy;
@@ -65,17 +75,20 @@ export function mapStrings(value: unknown, map: (text: string) => unknown): unkn
 	return value;
 }
 
-/** Calls `visit` on every string value (not key), in document order. */
-export function eachString(value: unknown, visit: (text: string) => void): void {
+/** Calls `visit` on every string value (not key) but the layers' headers, in document order. */
+export function eachString(value: unknown, visit: (text: string) => void, layer = true): void {
 	if (typeof value === 'string') {
 		visit(value);
 	} else if (Array.isArray(value)) {
 		for (const item of value) {
-			eachString(item, visit);
+			eachString(item, visit, false);
 		}
 	} else if (value !== null && typeof value === 'object') {
-		for (const child of Object.values(value)) {
-			eachString(child, visit);
+		const header = isLayer(value, layer);
+		for (const [key, child] of Object.entries(value)) {
+			if (!(header && typeof child === 'string')) {
+				eachString(child, visit, header && key === 'page');
+			}
 		}
 	}
 }

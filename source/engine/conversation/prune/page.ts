@@ -3,7 +3,7 @@ import type {SessionEvent, SessionRow} from '../../../adapters/events.js';
 import type {SourceId} from '../../../adapters/types.js';
 import {lazySchema} from '../../../lib/lazy-schema.js';
 import {shapeRow, type SessionLabels, type View} from '../views.js';
-import {isEmptyResult, pruneDecisions, type PruneRule} from './rules.js';
+import {isEmptyResult, isPruneNote, pruneDecisions, type PruneRule} from './rules.js';
 
 export const pruneReceiptSchema = lazySchema(() => z.object({
 	/** Records on the page. */
@@ -99,7 +99,8 @@ function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep:
 	const visit = (value: unknown): unknown => {
 		if (typeof value === 'string') {
 			const replacement = replacements.find(candidate => value.length > candidate.echo.length && (candidate.empty ? isEmptyResult(value) : carries(value, candidate.output)));
-			if (!replacement || keep.some(text => text === value || carries(value, text))) {
+			// A note (of this pass or an earlier one: "0 matches" in it reads as empty) is never replaced.
+			if (!replacement || isPruneNote(value) || keep.some(text => text === value || carries(value, text))) {
 				return value;
 			}
 
@@ -169,7 +170,9 @@ type Preview = {preview: string; preview_tail: string; preview_truncated: boolea
  */
 export function prunePage(view: View, rows: readonly SessionRow[], labels: SessionLabels, session: PruneContext): {records: PageRecord[]; receipt: PruneReceipt} {
 	const units = unitsOf(view, rows, labels);
-	const kept = new Set(session.newest ? units.slice(-preserveRecent).flatMap(unit => unit.events) : []);
+	// The newest records stay whole: their own results are never chosen, and they are never rewritten for repeating an older one.
+	const newestFrom = session.newest ? Math.max(0, units.length - preserveRecent) : units.length;
+	const kept = new Set(units.slice(newestFrom).flatMap(unit => unit.events));
 	const pageEvents = new Set(rows.flatMap(row => row.events));
 	const decisions = new Map([...pruneDecisions([...pageEvents, ...session.later], session.source, session.project, kept)].filter(([event]) => pageEvents.has(event)));
 	const receipt: PruneReceipt = {total_records: units.length, pruned_count: 0, superseded_reads: 0, duplicate_reads: 0, empty_searches: 0, saved_chars_estimate: 0};
@@ -183,7 +186,11 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 	}]));
 	const byCallId = new Map([...decisions.keys()].filter(result => result.result?.call_id).map(result => [result.result!.call_id!, result]));
 	const done = new Set<SessionEvent>();
-	const records = units.map(({record, events}) => {
+	const records = units.map(({record, events}, index) => {
+		if (index >= newestFrom) {
+			return record;
+		}
+
 		let rewritten: PageRecord | undefined;
 		let saved = 0;
 		let pruned: SessionEvent[] = [];

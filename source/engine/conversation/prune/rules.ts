@@ -41,6 +41,9 @@ export function isEmptyResult(output: string): boolean {
 		|| /\bno matches found\b/i.test(body);
 }
 
+/** Whether a text is a note page.ts put in place of an output: one already pruned has nothing more to leave out. */
+export const isPruneNote = (text: string) => /^\[omitted(?:: [^\n]*)?; \d+ chars\]$/.test(text);
+
 const clip = (text: string) => (text.length <= 80 ? text : `${text.slice(0, 79)}…`);
 
 /** A call that ran and succeeded; grep's and rg's exit status 1 means "no match", not failure. */
@@ -62,7 +65,8 @@ function succeeded(call: Call): boolean {
  * later successful write of the same file, a read repeated later with no write of that file
  * between, a status check (`git status`, `git diff`) repeated with no other call between, and a
  * search that found nothing. Only results paired with their call by an explicit id count;
- * errors and the results in `kept` (the newest records) are never chosen.
+ * errors, the results in `kept` (the newest records) and outputs that already are a note (so
+ * pruning is idempotent) are never chosen.
  */
 export function pruneDecisions(events: readonly SessionEvent[], source: SourceId, project: string | undefined, kept: ReadonlySet<SessionEvent>): Map<SessionEvent, PruneDecision> {
 	const calls: Call[] = [];
@@ -87,7 +91,7 @@ export function pruneDecisions(events: readonly SessionEvent[], source: SourceId
 	const decisions = new Map<SessionEvent, PruneDecision>();
 	for (const [index, call] of calls.entries()) {
 		const result = call.result;
-		if (!result || kept.has(result) || !succeeded(call)) {
+		if (!result || kept.has(result) || !succeeded(call) || isPruneNote(result.result!.output)) {
 			continue;
 		}
 
