@@ -2,7 +2,7 @@
  * Properties (fast-check, shrinking, seeded): every encoding gives the page back; pruning is
  * deterministic and idempotent, keeps what must be kept and spares errors and the newest
  * records; middleware expand gives back what prepare was given. A failure prints its seed
- * and the shrunk case; `ENGI_PROPERTY_SEED=<seed>` replays it.
+ * and the shrunk case; `ENGI_PROPERTY_SEED=<seed>` replays it (or explores other cases).
  */
 import assert from 'node:assert/strict';
 import {createHash} from 'node:crypto';
@@ -18,6 +18,7 @@ import {validatePacket} from '../source/engine/conversation/codec/validate.js';
 import {preserveRecent, prunePage} from '../source/engine/conversation/prune/page.js';
 import {isEmptyResult} from '../source/engine/conversation/prune/rules.js';
 import {expandMiddleware, prepareMiddleware} from '../source/engine/middleware/prepare.js';
+import {exactTokenCounter} from '../source/engine/tokens.js';
 import {looseUnit, readUnit} from './helpers/adapters.js';
 import {tempDir} from './helpers/temp.js';
 import {claudeToolLines, codexToolLines, sourceFile, type ToolStep} from './fixtures/tool-sessions.js';
@@ -25,9 +26,13 @@ import {claudeToolLines, codexToolLines, sourceFile, type ToolStep} from './fixt
 /** Fixed, so every run checks the same cases; set ENGI_PROPERTY_SEED to explore others (a failure prints its seed). */
 const seed = Number(process.env['ENGI_PROPERTY_SEED'] ?? 20_261_201);
 
-/** Runs a property with the shared seed; on failure the message names the seed, the shrunk case and how to replay it. */
+/**
+ * Runs a property with the shared seed, a fixed number of cases (each property takes a second or
+ * two, so a busy machine changes how long, never what is checked); on failure the message names
+ * the seed, the path and the shrunk case, and the assertion that failed.
+ */
 function check<T>(property: fc.IPropertyWithHooks<T> | fc.IAsyncPropertyWithHooks<T>, runs: number) {
-	const parameters: fc.Parameters<T> = {seed, numRuns: runs, interruptAfterTimeLimit: 4000, markInterruptAsFailure: false, includeErrorInReport: true};
+	const parameters: fc.Parameters<T> = {seed, numRuns: runs, includeErrorInReport: true};
 	return 'isAsync' in property && property.isAsync() ? fc.assert(property as fc.IAsyncPropertyWithHooks<T>, parameters) : fc.assert(property as fc.IPropertyWithHooks<T>, parameters);
 }
 
@@ -234,19 +239,21 @@ test('pruning is deterministic and idempotent, keeps what a reader needs, and sp
 			}
 
 			assert.deepEqual(keyPaths(record['event']), keyPaths(plain[index]!['event']), 'no field the store did not write is added');
-			assert.match(String(record['prune_reason']), /superseded by write|redundant|returned 0 matches/);
+			assert.match(String(record['prune_reason']), /superseded by write|redundant|returned 0 matches|copy of the output at line/);
 		}
 
 		const text = JSON.stringify(printed);
 		for (const kept of mustKeep(steps)) {
-			assert.ok(text.includes(JSON.stringify(kept).slice(1, -1)), `kept: ${kept.slice(0, 60)}`);
+			// Claude's tool_result holds a read numbered, as the model saw it (its raw copy may be a note pointing there).
+			const shown = source === 'claude' && kept.includes('request handling') ? kept.split('\n').map((line, number) => `${String(number + 1).padStart(6)}\u2192${line}`).join('\n') : kept;
+			assert.ok(text.includes(JSON.stringify(shown).slice(1, -1)), `kept: ${kept.slice(0, 60)}`);
 		}
 
 		// Idempotent: the pruned records, written back as the session, prune to themselves.
 		const again = prune(session(directory, source, printed.map(record => JSON.stringify(record['event'])), 'pruned'));
 		assert.deepStrictEqual(asJson(again.records.map(record => record['event'])), printed.map(record => record['event']), 'pruning a pruned session changes nothing');
-	}), 120);
-	assert.ok(pruned > 50, `${pruned} records pruned over the cases`);
+	}), 100);
+	assert.ok(pruned > 40, `${pruned} records pruned over the cases`);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -274,6 +281,7 @@ const request = fc.record({
 const stdinOf = (text: string) => Readable.from([Buffer.from(text)]);
 
 test('middleware: expand gives back, for the ids prepare chose, exactly the content prepare was given', async () => {
+	await exactTokenCounter(); // Loaded once, before the clock of the property starts.
 	let expanded = 0;
 	await check(fc.asyncProperty(request, async input => {
 		const text = JSON.stringify(input);
@@ -296,6 +304,6 @@ test('middleware: expand gives back, for the ids prepare chose, exactly the cont
 			assert.deepStrictEqual(back.items, items.filter(candidate => ids.includes(candidate.id)).map(({id, content}) => ({id, content})));
 			expanded++;
 		}
-	}), 150);
-	assert.ok(expanded > 100, `${expanded} expansions`);
+	}), 100);
+	assert.ok(expanded > 60, `${expanded} expansions`);
 });

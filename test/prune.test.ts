@@ -197,10 +197,11 @@ test('read --prune on tool-heavy Claude and Codex sessions: notes replace obsole
 		assert.equal(result.code, 0, result.stderr);
 		const pruned = result.json();
 		// a.ts: read, then edited (superseded); b.ts: read, read again (both redundant), read once more among the newest
-		// records (kept). Codex repeats each output in its exec_command_end record; Claude's "No matches found" is shorter than a note.
+		// records (kept). Codex repeats each output in its exec_command_end record, and its last read of b.ts, older than the
+		// newest four records, is printed once, its copies pointing there; Claude's "No matches found" is shorter than a note.
 		assert.deepEqual(
 			{...pruned.prune, saved_chars_estimate: pruned.prune.saved_chars_estimate > 4000},
-			{total_records: plain.records.length, pruned_count: source === 'codex' ? 7 : 3, superseded_reads: 1, duplicate_reads: 2, empty_searches: source === 'codex' ? 1 : 0, saved_chars_estimate: true},
+			{total_records: plain.records.length, pruned_count: source === 'codex' ? 9 : 3, superseded_reads: 1, duplicate_reads: 2, empty_searches: source === 'codex' ? 1 : 0, repeated_outputs: source === 'codex' ? 1 : 0, saved_chars_estimate: true},
 			`${source}: ${JSON.stringify(pruned.prune)}`,
 		);
 		assert.ok(result.stdout.length < JSON.stringify(plain).length * 0.6, `${source}: the page is much smaller`);
@@ -212,8 +213,8 @@ test('read --prune on tool-heavy Claude and Codex sessions: notes replace obsole
 			}
 
 			assert.deepEqual(keyPaths(record.event), keyPaths(original.event), 'no field the source did not have is added');
-			assert.match(JSON.stringify(record.event), /\[omitted: read of '\/work\/app\/src\/(?:a|b)\.ts' (?:superseded by write|redundant; re-read) at line \d+; \d+ chars\]|\[omitted: search for 'legacyTimeout' returned 0 matches; \d+ chars\]|\[omitted; \d+ chars\]/);
-			assert.match(record.prune_reason, /superseded by write at line|redundant; re-read at line|returned 0 matches/);
+			assert.match(JSON.stringify(record.event), /\[omitted: read of '\/work\/app\/src\/(?:a|b)\.ts' (?:superseded by write|redundant; re-read) at line \d+; \d+ chars\]|\[omitted: search for 'legacyTimeout' returned 0 matches; \d+ chars\]|\[omitted; \d+ chars\]|\[omitted: copy of the output at line \d+; \d+ chars\]/);
+			assert.match(record.prune_reason, /superseded by write at line|redundant; re-read at line|returned 0 matches|copy of the output at line/);
 		}
 
 		const newest = pruned.records.slice(-4);
@@ -232,4 +233,43 @@ test('read --prune on tool-heavy Claude and Codex sessions: notes replace obsole
 	assert.equal(run(['resume', claudeId, '--prune']).error().code, 'conflicting_flags', 'the brief has no tool output to prune');
 	const resumed = run(['resume', claudeId, '--view', 'context', '--prune', '--no-compact', '--limit', '100']).json();
 	assert.equal(resumed.prune.total_records, resumed.records.length);
+});
+
+test('a kept output is printed once: the store\'s further copies point at it, a failure keeps every copy, and the newest records stay whole', t => {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const claudeId = 'b0b0b0b0-0000-4000-8000-000000000002';
+	const codexId = '0195a1c2-b0b0-7b00-8b00-000000000002';
+	const a = sourceFile('/work/app/src/a.ts', 80, 1);
+	const failure = `FAIL src/a.test.ts\n${'  expected 250, got 100\n'.repeat(8)}`;
+	const story: ToolStep[] = [{user: 'Why does the retry test fail?'}, {read: '/work/app/src/a.ts', content: a}, {shell: 'npm test', output: failure, exit: 1}, {assistant: 'The handler keeps the old timeout.'}, {user: 'Fix it.'}, {assistant: 'On it.'}, {user: 'Thanks.'}];
+	writeLines(claudeSessionPath(join(env['HOME']!, '.claude', 'projects'), claudeId, '/work/app'), claudeToolLines(claudeId, '/work/app', story));
+	writeLines(codexSessionPath(join(env['HOME']!, '.codex', 'sessions'), codexId), codexToolLines(codexId, '/work/app', story));
+	const run = (args: string[]) => runCli([...args, '--format', 'json'], {env});
+	for (const [source, id] of [['claude', claudeId], ['codex', codexId]] as const) {
+		const plain = run(['read', id, '--source', source, '--view', 'events', '--limit', '100']).json();
+		const pruned = run(['read', id, '--source', source, '--view', 'events', '--limit', '100', '--prune']).json();
+		assert.equal(pruned.prune.repeated_outputs, 1, `${source}: ${JSON.stringify(pruned.prune)}`);
+		assert.equal(pruned.prune.superseded_reads + pruned.prune.duplicate_reads + pruned.prune.empty_searches, 0, 'nothing else to prune');
+		const text = JSON.stringify(pruned.records);
+		// The read's output is on the page whole, once: numbered in Claude's tool_result, raw in Codex's stdout.
+		const whole = source === 'claude' ? plain.records.find((record: {event: {toolUseResult?: unknown}}) => record.event.toolUseResult !== undefined && JSON.stringify(record.event).includes('a.ts: request handling')).event.message.content[0].content : a;
+		assert.equal(text.split(JSON.stringify(whole).slice(1, -1)).length - 1, 1, `${source}: the output once`);
+		const copies = pruned.records.filter((record: {prune_reason?: string}) => record.prune_reason?.startsWith('copy of the output at line '));
+		assert.equal(copies.length, source === 'claude' ? 1 : 2, `${source}: Claude's raw file copy; Codex's aggregated and formatted output and the framed text`);
+		for (const record of copies) {
+			const original = plain.records.find((candidate: {line: number}) => candidate.line === record.line);
+			assert.deepEqual(keyPaths(record.event), keyPaths(original.event), 'no field the store did not write is added');
+			assert.match(JSON.stringify(record.event), /\[omitted: copy of the output at line \d+; \d+ chars\]/);
+		}
+
+		if (source === 'codex') {
+			const framed = copies.find((record: {event: {payload: {type: string}}}) => record.event.payload.type === 'function_call_output').event.payload.output;
+			assert.match(framed, /^Chunk ID: .*\nOutput:\n\[omitted: copy of the output at line \d+; \d+ chars\]$/s, 'the frame around a copy stays');
+		}
+
+		// The failing test run is an error: every copy of it stays, as do the newest four records.
+		assert.equal(text.split('expected 250, got 100').length - 1, JSON.stringify(plain.records).split('expected 250, got 100').length - 1);
+		assert.deepStrictEqual(pruned.records.slice(-4), plain.records.slice(-4));
+	}
 });

@@ -14,6 +14,8 @@ export const pruneReceiptSchema = lazySchema(() => z.object({
 	/** Reads repeated with no write between, and repeated status checks. */
 	duplicate_reads: z.number(),
 	empty_searches: z.number(),
+	/** Outputs kept once on the page, their further copies (a store's structured duplicates) replaced by a note. */
+	repeated_outputs: z.number(),
 	/** Characters of tool output the notes replaced, less the notes themselves. */
 	saved_chars_estimate: z.number(),
 }));
@@ -129,6 +131,68 @@ function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep:
 	return {raw: visit(raw), saved, results};
 }
 
+/** A kept output, and where on the page its first whole copy is. */
+type Copy = {readonly result: SessionEvent; readonly output: string};
+
+/**
+ * A copy of a native record in which each string carrying a kept output is replaced by a note
+ * pointing at the output's first whole copy on the page (`first`, filled as the page is read):
+ * stores keep an output two to four times (Claude the numbered text and the raw file, Codex
+ * stdout, aggregated and formatted output and the framed text the model saw), and one is all a
+ * reader needs. A string is replaced only after a whole copy was seen, so a piece never stands
+ * in for the whole; a frame around a copy stays.
+ */
+function rewriteCopies(raw: unknown, copies: readonly Copy[], first: Map<SessionEvent, number>, line: number, keep: readonly string[]): {raw: unknown; saved: number; results: Set<SessionEvent>} {
+	let saved = 0;
+	const results = new Set<SessionEvent>();
+	const visit = (value: unknown): unknown => {
+		if (typeof value === 'string') {
+			const copy = copies.find(candidate => carries(value, candidate.output));
+			if (!copy || isPruneNote(value) || keep.some(text => text === value || carries(value, text))) {
+				return value;
+			}
+
+			const at = first.get(copy.result);
+			const whole = value === copy.output || value.includes(copy.output);
+			if (at === undefined) {
+				if (whole) {
+					first.set(copy.result, line);
+				}
+
+				return value;
+			}
+
+			const framed = value !== copy.output && value.includes(copy.output);
+			const note = `[omitted: copy of the output at line ${at}; ${framed ? copy.output.length : value.length} chars]`;
+			const replaced = framed ? value.replace(copy.output, () => note) : note;
+			if (replaced.length >= value.length) {
+				return value;
+			}
+
+			results.add(copy.result);
+			saved += value.length - replaced.length;
+			return replaced;
+		}
+
+		if (Array.isArray(value)) {
+			return value.map(item => visit(item));
+		}
+
+		if (value !== null && typeof value === 'object') {
+			const copy: Record<string, unknown> = {};
+			for (const [key, item] of Object.entries(value)) {
+				Object.defineProperty(copy, key, {value: visit(item), enumerable: true, writable: true, configurable: true});
+			}
+
+			return copy;
+		}
+
+		return value;
+	};
+
+	return {raw: visit(raw), saved, results};
+}
+
 /** Whether a native record names one of these call ids anywhere (Codex repeats an output in its `exec_command_end` event). */
 function namedCalls(raw: unknown, ids: ReadonlyMap<string, SessionEvent>): SessionEvent[] {
 	const found: SessionEvent[] = [];
@@ -175,7 +239,7 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 	const kept = new Set(units.slice(newestFrom).flatMap(unit => unit.events));
 	const pageEvents = new Set(rows.flatMap(row => row.events));
 	const decisions = new Map([...pruneDecisions([...pageEvents, ...session.later], session.source, session.project, kept)].filter(([event]) => pageEvents.has(event)));
-	const receipt: PruneReceipt = {total_records: units.length, pruned_count: 0, superseded_reads: 0, duplicate_reads: 0, empty_searches: 0, saved_chars_estimate: 0};
+	const receipt: PruneReceipt = {total_records: units.length, pruned_count: 0, superseded_reads: 0, duplicate_reads: 0, empty_searches: 0, repeated_outputs: 0, saved_chars_estimate: 0};
 	const counters: Record<PruneRule, 'superseded_reads' | 'duplicate_reads' | 'empty_searches'> = {superseded_read: 'superseded_reads', duplicate_read: 'duplicate_reads', empty_search: 'empty_searches'};
 	const notes = new Map([...decisions].map(([result, decision]) => [result, {
 		result,
@@ -185,7 +249,12 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 		echo: `[omitted; ${result.result!.output.length} chars]`,
 	}]));
 	const byCallId = new Map([...decisions.keys()].filter(result => result.result?.call_id).map(result => [result.result!.call_id!, result]));
+	// Outputs the page keeps whole (not pruned, not errors, not the newest records), long enough for a note to pay.
+	const copyable = (event: SessionEvent) => event.kind === 'tool_result' && !event.result!.is_error && !decisions.has(event) && !kept.has(event) && event.result!.output.length >= 64;
+	const keptByCallId = new Map([...pageEvents].filter(event => copyable(event) && event.result!.call_id).map(result => [result.result!.call_id!, result]));
+	const first = new Map<SessionEvent, number>();
 	const done = new Set<SessionEvent>();
+	const repeated = new Set<SessionEvent>();
 	const records = units.map(({record, events}, index) => {
 		if (index >= newestFrom) {
 			return record;
@@ -194,20 +263,37 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 		let rewritten: PageRecord | undefined;
 		let saved = 0;
 		let pruned: SessionEvent[] = [];
+		let copied: SessionEvent[] = [];
 		if (view === 'events') {
 			// A result's own record, and records that repeat it under its call id (but not the call itself).
 			const calls = new Set(events.filter(event => event.kind === 'tool_call').map(event => event.tool?.call_id));
-			const targets = [...events.filter(event => decisions.has(event)), ...namedCalls(record.event, byCallId).filter(result => !events.includes(result) && !calls.has(result.result!.call_id))];
-			if (targets.length === 0) {
-				return record;
+			const elsewhere = (ids: ReadonlyMap<string, SessionEvent>) => namedCalls(record.event, ids).filter(result => !events.includes(result) && !calls.has(result.result!.call_id));
+			const targets = [...events.filter(event => decisions.has(event)), ...elsewhere(byCallId)];
+			let event = record.event;
+			if (targets.length > 0) {
+				const keep = events.flatMap(event => (decisions.has(event) ? [] : event.kind === 'tool_result' ? [event.result!.output] : ownTexts(event)));
+				const result = rewriteNative(event, targets.map(target => notes.get(target)!), keep);
+				if (result.saved > 0) {
+					event = result.raw;
+					saved = result.saved;
+					pruned = [...result.results];
+				}
 			}
 
-			const keep = events.flatMap(event => (decisions.has(event) ? [] : event.kind === 'tool_result' ? [event.result!.output] : ownTexts(event)));
-			const result = rewriteNative(record.event, targets.map(target => notes.get(target)!), keep);
-			if (result.saved > 0) {
-				rewritten = {...record, event: result.raw};
-				saved = result.saved;
-				pruned = [...result.results];
+			const copies = [...events.filter(event => copyable(event)), ...elsewhere(keptByCallId)];
+			if (copies.length > 0) {
+				const keep = events.flatMap(event => (event.kind === 'tool_result' ? [] : ownTexts(event)));
+				const result = rewriteCopies(event, copies.map(copy => ({result: copy, output: copy.result!.output})), first, record.line, keep);
+				// The note and the marks ride beside what is left: a copy goes only when that pays.
+				if (result.saved > 80) {
+					event = result.raw;
+					saved += result.saved;
+					copied = [...result.results];
+				}
+			}
+
+			if (event !== record.event) {
+				rewritten = {...record, event};
 			}
 		} else if (view === 'context' || view === 'index') {
 			const event = events.find(candidate => decisions.has(candidate));
@@ -241,7 +327,15 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 			}
 		}
 
-		return {...rewritten, pruned: true, prune_reason: pruned.map(result => decisions.get(result)!.reason).join('; ')};
+		for (const result of copied) {
+			if (!repeated.has(result)) {
+				repeated.add(result);
+				receipt.repeated_outputs++;
+			}
+		}
+
+		const reasons = [...pruned.map(result => decisions.get(result)!.reason), ...copied.map(result => `copy of the output at line ${first.get(result)!}`)];
+		return {...rewritten, pruned: true, prune_reason: reasons.join('; ')};
 	});
 	return {records, receipt};
 }
