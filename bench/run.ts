@@ -10,6 +10,7 @@ import {searchSuite} from './suites/search.js';
 import {tuiSuite} from './suites/tui.js';
 import {candidatesSuite} from './suites/candidates.js';
 import {evidenceSuite} from './suites/evidence.js';
+import {tokensSuite} from './suites/tokens.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] | Promise<Row[]>> = {
 	journal: journalSuite,
@@ -19,6 +20,7 @@ const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] |
 	tui: tuiSuite,
 	candidates: candidatesSuite,
 	evidence: evidenceSuite,
+	tokens: tokensSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));

@@ -46,6 +46,8 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('candidates distill', 'run a distiller command through the citation filter', async () => (await import('./commands/candidates-distill.js')).candidatesDistill),
 	entry('candidates reject', 'mark a candidate rejected (the note is kept)', async () => (await import('./commands/candidates.js')).candidatesReject),
 	entry('candidates promote', 'make a reviewed candidate durable knowledge', async () => (await import('./commands/candidates.js')).candidatesPromote),
+	entry('middleware prepare', 'choose the context items that fit a token budget', async () => (await import('./commands/middleware.js')).middlewarePrepare),
+	entry('middleware expand', 'the content of chosen context items, hash-checked', async () => (await import('./commands/middleware.js')).middlewareExpand),
 	entry('demo', 'open the dashboard on an invented set of sessions', async () => (await import('./commands/demo.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 ];

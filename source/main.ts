@@ -192,7 +192,9 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 
 		const outcome = await command.run(flags, context);
 		printCacheWarnings(io.stderr, format, outcome.data);
-		if (format === 'json') {
+		if (outcome.raw !== undefined) {
+			io.stdout.write(outcome.raw);
+		} else if (format === 'json') {
 			printJson(io.stdout, schemaName(command.name), outcome.data);
 		} else {
 			// Only plain text prints the command for the next page; the JSON path never loads it.

@@ -18,6 +18,14 @@ test('source/ keeps its layers: no arrow from adapters or lib into the engine, n
 	assert.deepEqual(boundaryViolations(graph), []);
 });
 
+test('the codec\'s decoder imports nothing, lazily or not, so an agent can copy the one file (docs/encodings.md)', () => {
+	const graph = readImportGraph(join(repoRoot, 'source'));
+	const decoder = 'engine/conversation/codec/decode.ts';
+	assert.ok(graph.modules.includes(decoder), 'the decoder is in the graph');
+	assert.ok(graph.edges.some(edge => edge.to === decoder), 'the encoders import it (its edges are read)');
+	assert.deepEqual(graph.edges.filter(edge => edge.from === decoder).map(edge => edge.to), []);
+});
+
 test('source/ has no import circle, lazy import() calls included', () => {
 	assert.deepEqual(importCycles(readImportGraph(join(repoRoot, 'source'))), []);
 });

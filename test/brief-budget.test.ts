@@ -9,7 +9,7 @@ import {briefOf} from '../source/engine/continuity/resume.js';
 import {estimateTokens, exactTokenCounter} from '../source/engine/tokens.js';
 import {fixtureStores} from './helpers/adapters.js';
 import {sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 function fixtureTexts(): string[] {

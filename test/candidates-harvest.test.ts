@@ -7,7 +7,7 @@ import {sourceIds} from '../source/adapters/types.js';
 import {canaries, canaryText, leakedNeedles} from './helpers/canaries.js';
 import {writers, type ScriptedSession} from './helpers/canary-stores.js';
 import {writeClaudeTranscript} from './helpers/claude-transcript.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {makeKb, type KbSandbox} from './helpers/kb.js';
 
 const since = ['--all-projects', '--since', '2020-01-01'];

@@ -5,7 +5,7 @@ import test from 'node:test';
 import Database from 'better-sqlite3';
 import {catalogMigrations} from '../source/engine/catalog/schema.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 test('catalog: one written by another version is rebuilt on the next call, and its old pages are given back', t => {

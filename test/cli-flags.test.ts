@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import test from 'node:test';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {makeKb} from './helpers/kb.js';
 import {copyStore} from './helpers/stores.js';
 import {tempDir} from './helpers/temp.js';

@@ -4,7 +4,7 @@ import {mkdirSync, readFileSync, utimesSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {cliPath, runCli, sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {writeClaudeSession} from './helpers/stores.js';
 import {tempDir} from './helpers/temp.js';
 

@@ -3,7 +3,7 @@ import {mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 function world(t: Parameters<typeof tempDir>[0]) {

@@ -18,7 +18,7 @@
  *   UPDATE_SNAPSHOTS=1 node scripts/test.mjs test/json-contract.test.ts
  */
 import assert from 'node:assert/strict';
-import {randomInt} from 'node:crypto';
+import {createHash, randomInt} from 'node:crypto';
 import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -28,10 +28,11 @@ import * as z from 'zod/mini';
 import {schemaName} from '../source/cli/define.js';
 import {commandTable, loadCommand} from '../source/commands.js';
 import {repoRoot, runCli, sandboxEnv, type CliResult} from './helpers/cli.js';
-import {buildFixtureHome, fixtureMtime, settle} from './helpers/fixture-home.js';
+import {buildFixtureHome, fixtureMtime, settle} from './fixtures/home.js';
 import {assertGolden} from './helpers/golden.js';
 import {goldenJson, type Normalizer} from './helpers/json-golden.js';
 import {writeClaudeSession} from './helpers/stores.js';
+import {claudeSessionPath, claudeToolLines, sourceFile, writeLines} from './fixtures/tool-sessions.js';
 import {tempDir} from './helpers/temp.js';
 import {contract, journalText, node, pinsOf, writeJson} from './helpers/evidence.js';
 import {kbPaths} from '../source/engine/kb/paths.js';
@@ -147,7 +148,27 @@ function scene(t: TestContext) {
 				next: 'confirm the refund column with finance',
 			}),
 		);
-	return {base, env, repo, empty, kb, stageNotes, distillationFile, stageDistillation, evidence: evidenceScene(base, env)};
+	// A store outside the default roots (so listings stay as they are), holding a session with an image.
+	const attachmentStore = join(base, 'attachment-store');
+	writeLines(claudeSessionPath(join(attachmentStore, 'projects'), attachmentSession, '/work/app'), [JSON.stringify({parentUuid: null, isSidechain: false, userType: 'external', cwd: '/work/app', sessionId: attachmentSession, version: '2.1.80', gitBranch: 'main', type: 'user', uuid: 'u1', timestamp: '2026-11-24T09:00:00.000Z', message: {role: 'user', content: [{type: 'image', source: {type: 'base64', media_type: 'image/png', data: attachmentValue}}, {type: 'text', text: 'Why is this blank?'}]}})]);
+	const handler = sourceFile('/work/app/src/retry.ts', 30, 1);
+	writeLines(claudeSessionPath(join(attachmentStore, 'projects'), toolSession, '/work/app'), claudeToolLines(toolSession, '/work/app', [
+		{user: 'Lengthen the retry timeout'},
+		{read: '/work/app/src/retry.ts', content: handler},
+		{edit: '/work/app/src/retry.ts', old: 'const timeout = 100;', new: 'const timeout = 250;'},
+		{read: '/work/app/src/retry.ts', content: handler.replace('const timeout = 100;', 'const timeout = 250;')},
+		{assistant: 'Done.'},
+	]));
+	const packets = join(base, 'packets');
+	mkdirSync(packets, {recursive: true});
+	const savePage = () => {
+		const page = runCli(['read', claudeFixture, '--source', 'claude', '--view', 'events', '--format', 'json'], {env});
+		writeFileSync(join(packets, 'page.json'), page.stdout);
+		writeFileSync(join(packets, 'packet.json'), runCli(['read', '--encode-json', join(packets, 'page.json'), '--format', 'json'], {env}).stdout);
+		writeFileSync(join(packets, 'request.json'), middlewareRequest);
+	};
+
+	return {base, env, repo, empty, kb, stageNotes, distillationFile, stageDistillation, attachmentStore, packets, savePage, evidence: evidenceScene(base, env)};
 }
 
 /**
@@ -191,12 +212,29 @@ function evidenceScene(base: string, env: Record<string, string>) {
 	return {setUp, writeReview, query, root, file};
 }
 
+const attachmentSession = 'a77ac4ed-0000-4000-8000-0000000000aa';
+/** A PNG signature and header, then a fixed filler: deterministic, so the golden documents are. */
+const attachmentValue = `iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ${'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo'.repeat(60)}`;
+const toolSession = 'd0d0d0d0-0000-4000-8000-0000000000dd';
+const middlewareRequest = JSON.stringify({
+	stable_prefix: {system: 'You review code changes.'},
+	task: 'review the retry change',
+	items: [
+		{id: 'background', content: 'The HTTP client retries twice with a fixed backoff.', required: false, priority: 1},
+		{id: 'diff', content: {path: 'src/retry.ts', patch: '-  backoff: 100\n+  backoff: 250\n'}, required: true},
+		{id: 'log', content: 'retry > backs off twice: expected 250, got 100', required: false, priority: 5},
+	],
+	budget_tokens: 60,
+});
+
 const sessionOne = 'c0de0000-0000-4000-8000-000000000001';
 const claudeFixture = '11111111-1111-4111-8111-111111111111';
 const codexFixture = '0195a1c2-0a00-7a00-8a00-00000000000a';
 
 function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
-	const {repo, empty, kb, stageNotes, distillationFile, stageDistillation, evidence} = world;
+	const {repo, empty, kb, stageNotes, distillationFile, stageDistillation, evidence, attachmentStore, packets, savePage} = world;
+	const attachment = ['--source', 'claude', '--source-root', attachmentStore];
+	const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 	const since = ['--since', '2020-01-01'];
 	return [
 		{golden: 'init', command: 'init', args: ['init', kb]},
@@ -238,6 +276,17 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'read.index', command: 'read', args: ['read', claudeFixture, '--source', 'claude', '--view', 'index']},
 		{golden: 'read.lines', command: 'read', args: ['read', codexFixture, '--source', 'codex', '--lines', '1,3']},
 		{golden: 'conversation', command: 'conversation', args: ['conversation', codexFixture, '--source', 'codex', '--limit', '5']},
+		{golden: 'read.compact', command: 'read', args: ['read', claudeFixture, '--source', 'claude', '--view', 'events', '--compact']},
+		{golden: 'read.deltas', command: 'read', args: ['read', toolSession, ...attachment, '--view', 'events', '--compact', '--deltas']},
+		{golden: 'read.prune', command: 'read', args: ['read', codexFixture, '--source', 'codex', '--view', 'context', '--limit', '100', '--prune']},
+		{golden: 'read.attachment-refs', command: 'read', args: ['read', attachmentSession, ...attachment, '--view', 'events', '--attachment-refs']},
+		{golden: 'read.attachment', command: 'read', args: ['read', attachmentSession, ...attachment, '--lines', '1', '--attachment', '/message/content/0/source/data', '--expect-sha256', sha256(attachmentValue)]},
+		savePage,
+		{golden: 'read.encode-json', command: 'read', args: ['read', '--encode-json', join(packets, 'page.json'), '--deltas']},
+		{golden: 'read.validate-packet', command: 'read', args: ['read', '--validate-packet', join(packets, 'packet.json')]},
+		{golden: 'read.decode-packet', command: 'read', args: ['read', '--decode-packet', join(packets, 'packet.json')]},
+		{golden: 'middleware-prepare', command: 'middleware prepare', args: ['middleware', 'prepare', '--file', join(packets, 'request.json')]},
+		{golden: 'middleware-expand', command: 'middleware expand', args: ['middleware', 'expand', '--file', join(packets, 'request.json'), '--expect-source-sha256', sha256(middlewareRequest), '--ids', 'diff,log']},
 		{golden: 'unfinished', command: 'unfinished', args: ['unfinished', '--all-projects', ...since, '--limit', '500']},
 		{golden: 'resume.ambiguous', command: 'resume', args: ['resume', ...since], cwd: repo, codes: [1]},
 		{golden: 'pickup.ambiguous', command: 'pickup', args: ['pickup', ...since], cwd: repo, codes: [1]},
@@ -247,6 +296,8 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'checkpoint-show', command: 'checkpoint show', args: ['checkpoint', 'show', sessionOne], cwd: repo},
 		{golden: 'checkpoint-list', command: 'checkpoint list', args: ['checkpoint', 'list'], cwd: repo},
 		{golden: 'resume.brief', command: 'resume', args: ['resume', sessionOne, '--source', 'claude'], cwd: repo},
+		{golden: 'resume.no-compact', command: 'resume', args: ['resume', codexFixture, '--source', 'codex', '--no-compact']},
+		{golden: 'resume.compact', command: 'resume', args: ['resume', codexFixture, '--source', 'codex', '--view', 'context', '--limit', '100']},
 		{golden: 'resume.events', command: 'resume', args: ['resume', codexFixture, '--source', 'codex', '--view', 'events', '--limit', '5']},
 		{golden: 'pickup.ok', command: 'pickup', args: ['pickup', sessionOne, '--source', 'claude'], cwd: repo},
 		{golden: 'standup', command: 'standup', args: ['standup', '--since', '2026-11-01']},

@@ -6,7 +6,7 @@ import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {repoRoot, runCli} from './helpers/cli.js';
 import {makeKb} from './helpers/kb.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 const tracer = join(repoRoot, 'test/helpers/trace-imports.mjs');

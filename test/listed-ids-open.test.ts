@@ -5,7 +5,7 @@ import test from 'node:test';
 import {sourceIds} from '../source/adapters/types.js';
 import {sharedStores} from './helpers/adapters.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 type Listed = {id: string; source: string; path: string; error: string | null};

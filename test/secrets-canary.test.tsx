@@ -6,6 +6,7 @@ import {join, relative} from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
 import {render} from 'ink-testing-library';
+import {decodePacket} from '../source/engine/conversation/codec/decode.js';
 import {createEngineClient} from '../source/screens/engine-client.js';
 import {KeyRouter} from '../source/screens/hooks/use-keys.js';
 import {Pickup} from '../source/screens/pickup/index.js';
@@ -16,6 +17,16 @@ import {waitForFrame} from './helpers/ink.js';
 import {tempDir} from './helpers/temp.js';
 
 const sources = ['claude', 'codex', 'gemini', 'copilot'] as const;
+
+/** What a JSON output says, a packet decoded (resume prints compact by default); human text as it is. */
+function decodedDocument(result: CliResult): unknown {
+	try {
+		const {schema: _schema, ...document} = JSON.parse(result.stdout) as Record<string, unknown>;
+		return decodePacket(document);
+	} catch {
+		return result.stdout;
+	}
+}
 
 /** Two sessions per source: one left on a failed and a pending command, one on an unanswered request. */
 function scripts(source: string, index: number, cwd: string, at: Date): ScriptedSession[] {
@@ -103,7 +114,7 @@ test('canary secrets of every pattern, pasted into four sources and a staged not
 
 	run(['unfinished', '--all-projects', '--format', 'human']);
 	for (const {source, session} of sessions) {
-		const brief = run(['resume', session.id, '--source', source]).json();
+		const brief = decodedDocument(run(['resume', session.id, '--source', source])) as {first_request: {text: string}};
 		assert.ok(brief.first_request.text.includes('[redacted:'), `${source}: the brief quotes the request, masked`);
 		run(['resume', session.id, '--source', source, '--format', 'human']);
 		run(['resume', session.id, '--source', source, '--budget', '1000']);
@@ -147,6 +158,8 @@ test('canary secrets of every pattern, pasted into four sources and a staged not
 	// No output of any command shows a canary.
 	for (const {args, result} of outputs) {
 		assert.deepEqual(leakedNeedles(result.stdout + result.stderr), [], `engi ${args.join(' ')} shows a canary`);
+		// A compact packet keeps lines of a string apart: decoded, it must be as clean.
+		assert.deepEqual(leakedNeedles(JSON.stringify(decodedDocument(result))), [], `engi ${args.join(' ')}, decoded, shows a canary`);
 	}
 
 	// Nor does any byte of any file engi wrote (catalog, index, journal, checkpoints, config, caches, their -wal files).

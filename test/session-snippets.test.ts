@@ -13,7 +13,7 @@ import {readRowsAt} from '../source/engine/conversation/rows.js';
 import {searchableText} from '../source/engine/search/session-text.js';
 import type {SessionRow} from '../source/adapters/events.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {buildFixtureHome} from './helpers/fixture-home.js';
+import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 /** The searchable text of each line, rows sharing a line joined as the index joins them. */

@@ -61,6 +61,11 @@ export type CommandOutcome<Result> = {
 	readonly data: Result;
 	/** 2 when the command ran but the result needs inspection. */
 	readonly exitCode?: ExitCode;
+	/**
+	 * Printed exactly as it is, in every format, instead of the document: output whose bytes
+	 * are the contract (`middleware prepare --packet-only`). `data` is still the typed result.
+	 */
+	readonly raw?: string;
 };
 
 /**

@@ -107,3 +107,18 @@ export function utcFlag() {
 		}),
 	);
 }
+
+/** A SHA-256 in hex, any case, as lowercase. */
+export function sha256Flag() {
+	return z.pipe(
+		z.string(),
+		z.transform((value, context) => {
+			if (!/^[\dA-Fa-f]{64}$/.test(value)) {
+				context.issues.push({code: 'custom', message: `must be a SHA-256 in 64 hex digits, got "${value}"`, input: value});
+				return z.NEVER;
+			}
+
+			return value.toLowerCase();
+		}),
+	);
+}

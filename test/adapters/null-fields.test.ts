@@ -5,7 +5,7 @@ import test from 'node:test';
 import {adapters} from '../../source/adapters/index.js';
 import type {SourceId} from '../../source/adapters/types.js';
 import {fixtureStores, readStore} from '../helpers/adapters.js';
-import {fixtureMtime, settle} from '../helpers/fixture-home.js';
+import {fixtureMtime, settle} from '../fixtures/home.js';
 import {tempDir} from '../helpers/temp.js';
 
 /**

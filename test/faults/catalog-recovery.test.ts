@@ -5,7 +5,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
-import {settle} from '../helpers/fixture-home.js';
+import {settle} from '../fixtures/home.js';
 import {mountSandbox, mountsUnavailable} from '../helpers/mounts.js';
 import {tempDir} from '../helpers/temp.js';
 

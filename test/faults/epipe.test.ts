@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
 import test from 'node:test';
 import {cliPath, runCli, sandboxEnv} from '../helpers/cli.js';
-import {buildFixtureHome} from '../helpers/fixture-home.js';
+import {buildFixtureHome} from '../fixtures/home.js';
 import {tempDir} from '../helpers/temp.js';
 
 /**

@@ -8,7 +8,7 @@ import {fileUnit} from '../../source/adapters/shared/fs.js';
 import type {DiscoveredUnit, LoadedSession, SourceAdapter} from '../../source/adapters/types.js';
 import {summarizeEvents, type SessionSummary} from '../../source/engine/catalog/summarize.js';
 
-export const fixtureStores = fileURLToPath(new URL('../fixtures/stores', import.meta.url));
+export {fixtureStores} from '../fixtures/home.js';
 export const sharedStores = fileURLToPath(new URL('../../../shared/fixtures/stores', import.meta.url));
 
 /** The shared third-party fixtures, or undefined (with the test skipped and why) when absent. */

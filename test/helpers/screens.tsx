@@ -7,7 +7,7 @@ import {createEngineClient, type EngineClient} from '../../source/screens/engine
 import {shellWord} from '../../source/lib/words.js';
 import {repoRoot, runCli, sandboxEnv} from './cli.js';
 import {edge, node, pinsOf, writeJson, writeKb} from './evidence.js';
-import {buildFixtureHome} from './fixture-home.js';
+import {buildFixtureHome} from '../fixtures/home.js';
 import {tempDir} from './temp.js';
 
 export const fixedNow = new Date('2026-11-29T12:00:00Z');

@@ -3,7 +3,7 @@ import {mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {cliPath, runCli, sandboxEnv} from '../helpers/cli.js';
-import {buildFixtureHome} from '../helpers/fixture-home.js';
+import {buildFixtureHome} from '../fixtures/home.js';
 import {distilledCandidate, fillReviewQueue} from '../helpers/screens.js';
 import {tempDir} from '../helpers/temp.js';
 import {hasTmux, startTmux, type TmuxPane} from '../helpers/tmux.js';

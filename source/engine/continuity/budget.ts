@@ -85,8 +85,14 @@ export function fitBrief(
 	full: Brief,
 	budget: number,
 	count: (text: string) => number,
-	options: {exact: boolean; schema: string; expandCommands: (lines: number[]) => string[]},
+	options: {exact: boolean; schema: string; expandCommands: (lines: number[]) => string[]; encode?: (brief: Brief) => unknown},
 ): Brief {
+	// What is printed: the schema name, then the brief or the packet it is encoded as.
+	const printed = (brief: Brief) => {
+		const document = options.encode ? options.encode(brief) : brief;
+		return JSON.stringify({schema: options.schema, ...(document as object)});
+	};
+
 	const omitted = new Map<string, number>();
 	const omittedList = (extra?: readonly [string, number]) => {
 		const list = new Map(omitted);
@@ -104,7 +110,7 @@ export function fitBrief(
 		tokens,
 	});
 	// Measured with a five-digit placeholder, so writing the real (smaller) count cannot grow it.
-	const measure = (candidate: Brief, extra?: readonly [string, number]) => count(JSON.stringify({schema: options.schema, ...finish(candidate, 99_999, extra)}));
+	const measure = (candidate: Brief, extra?: readonly [string, number]) => count(printed(finish(candidate, 99_999, extra)));
 
 	let brief: Brief = {...full, budget, tokens_exact: options.exact};
 	let tokens = measure(brief);
@@ -175,7 +181,7 @@ export function fitBrief(
 	// which is never longer than the placeholder, so the result still fits.
 	let exact = tokens;
 	for (let round = 0; round < 3; round++) {
-		const next = count(JSON.stringify({schema: options.schema, ...finish(brief, exact)}));
+		const next = count(printed(finish(brief, exact)));
 		if (next === exact) {
 			break;
 		}

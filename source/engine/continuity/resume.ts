@@ -2,7 +2,9 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {sourceRootArgument, type StoreSelection} from '../catalog/targets.js';
 import {locateSession, type LocatedSession} from '../conversation/locate.js';
-import {readConversation, readOutputSchema, type ReadOutput} from '../conversation/read.js';
+import {readOutputSchema} from '../conversation/read.js';
+import {attachmentValueSchema, packetSchema, type Packet} from '../conversation/codec/schema.js';
+import {encodeDocument, plainPage, readAttachment, readEncoded, type EncodeOptions} from '../conversation/packets.js';
 import type {View} from '../conversation/views.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
@@ -25,7 +27,7 @@ export const ambiguousSchema = lazySchema(() => z.object({
 
 export const notFoundSchema = lazySchema(() => z.object({status: z.literal('not_found'), project: z.nullable(z.string()), message: z.string()}));
 
-export const resumeOutputSchema = lazySchema(() => z.union([briefSchema, readOutputSchema, ambiguousSchema, notFoundSchema]));
+export const resumeOutputSchema = lazySchema(() => z.union([briefSchema, readOutputSchema, packetSchema, attachmentValueSchema, ambiguousSchema, notFoundSchema]));
 export type ResumeOutput = z.infer<typeof resumeOutputSchema>;
 
 export type TargetInput = StoreSelection & {
@@ -92,16 +94,30 @@ export type ResumeInput = TargetInput & {
 	readonly offset?: number;
 	readonly limit?: number;
 	readonly lines?: number[];
+	/** How the brief or page is printed (compact and deltas unless turned off). */
+	readonly encoding?: EncodeOptions;
+	readonly prune?: boolean;
+	/** `--attachment`: the value behind one attachment reference, from the masked record. */
+	readonly attachment?: {line: number; pointer: string; sha256: string};
 };
 
-/** Builds the budgeted brief of one located session. */
-export async function briefOf(located: LocatedSession, input: {budget: number; exactTokens: boolean; cwd: string}): Promise<Brief> {
+type BriefInput = {budget: number; exactTokens: boolean; cwd: string};
+
+/**
+ * Builds the budgeted brief of one located session, encoded as asked; the budget and the
+ * brief's `tokens` are of the document as printed, packet and all.
+ */
+export async function briefOf(located: LocatedSession, input: BriefInput): Promise<Brief>;
+export async function briefOf(located: LocatedSession, input: BriefInput & {encoding: EncodeOptions | undefined}): Promise<Brief | Packet>;
+export async function briefOf(located: LocatedSession, input: BriefInput & {encoding?: EncodeOptions}): Promise<Brief | Packet> {
 	const checkpoint = checkpointLookup(input.cwd)(located.row.summary.project, located.row.summary.id ?? located.row.key);
 	const full = buildFullBrief(located, checkpoint, resumeCommands(located));
 	const count = input.exactTokens ? await exactTokenCounter() : estimateTokens;
-	return fitBrief(full, input.budget, count, {
+	const encode = (brief: Brief) => encodeDocument(brief, input.encoding ?? plainPage);
+	const fitted = fitBrief(full, input.budget, count, {
 		exact: input.exactTokens,
 		schema: 'engi.resume.v1',
+		encode,
 		expandCommands: lines => {
 			const chunks: string[] = [];
 			for (let index = 0; index < lines.length; index += 100) {
@@ -111,6 +127,7 @@ export async function briefOf(located: LocatedSession, input: {budget: number; e
 			return chunks;
 		},
 	});
+	return encode(fitted);
 }
 
 /**
@@ -124,15 +141,18 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 		return target;
 	}
 
+	// Only `engi read` shows a person their transcript raw; a page handed on like a brief is masked.
+	if (input.attachment) {
+		return readAttachment({id: target.id, ...target.stores, ...input.attachment, masked: true}, deps);
+	}
+
 	if (input.view !== 'brief') {
-		// Only `engi read` shows a person their transcript raw; a page handed on like a brief is masked.
-		const page: ReadOutput = readConversation({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset, limit: input.limit, lines: input.lines, masked: true}, deps);
-		return page;
+		return readEncoded({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset, limit: input.limit, lines: input.lines, masked: true, prune: input.prune, encoding: input.encoding ?? plainPage}, deps);
 	}
 
 	const located = locateSession({id: target.id, ...target.stores}, deps);
 	try {
-		return await briefOf(located, {budget: input.budget ?? briefBudget, exactTokens: Boolean(input.exactTokens), cwd: deps.cwd});
+		return await briefOf(located, {budget: input.budget ?? briefBudget, exactTokens: Boolean(input.exactTokens), cwd: deps.cwd, encoding: input.encoding});
 	} finally {
 		located.view.close();
 	}

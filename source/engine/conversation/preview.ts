@@ -9,6 +9,8 @@ export const previewSchema = lazySchema(() => z.object({
 	preview_truncated: z.boolean(),
 	/** Length of the whole text in characters. */
 	chars: z.number(),
+	/** With --prune: the length of the output the note stands for. */
+	omitted_chars: z.optional(z.number()),
 }));
 
 export type Preview = z.infer<typeof previewSchema>;

@@ -6,6 +6,7 @@ import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {maskValue} from '../search/secrets.js';
 import {locateSession, type LocatedSession} from './locate.js';
+import {prunePage, pruneReceiptSchema} from './prune/page.js';
 import {walkRows} from './rows.js';
 import {contextRecordSchema, dialogueRecordSchema, eventsRecordSchema, indexRecordSchema, shapeRow, type ContextRecord, type View} from './views.js';
 
@@ -24,6 +25,8 @@ const pageFields = {
 	/** Lines in this page's range that could not be read (not JSON, too long, unknown type). */
 	skipped: z.number(),
 	warnings: z.array(z.string()),
+	/** With --prune: what the page's pruning left out (prune/page.ts). */
+	prune: z.optional(pruneReceiptSchema),
 };
 
 export const readOutputSchema = lazySchema(() => z.discriminatedUnion('view', [
@@ -46,6 +49,8 @@ export type ReadInput = StoreSelection & {
 	readonly lines?: number[];
 	/** Secrets masked, for pages handed on (`resume`); `read` shows a person their own transcript as it is. */
 	readonly masked?: boolean;
+	/** Tool output that later steps made obsolete replaced by notes (--prune). */
+	readonly prune?: boolean;
 };
 
 /** A read's input with its page settled: from `offset` (default the start), `limit` rows (default readPageSize). */
@@ -134,6 +139,21 @@ function readLines(located: LocatedSession, input: PageInput, lines: number[]): 
 	};
 }
 
+/** How far past a page pruning looks for the writes and reads that make its output obsolete. */
+const pruneLookahead = 2000;
+
+/** The events after a page that pruning weighs, and whether the page holds the session's newest records. */
+function laterEvents(located: LocatedSession, lastTaken: number, more: boolean): {later: SessionEvent[]; newest: boolean} {
+	const later: SessionEvent[] = [];
+	if (more) {
+		walkRows(located.view.db, located.adapter, located.unit, {fromLine: lastTaken + 1, toLine: lastTaken + pruneLookahead}, row => {
+			later.push(...row.events);
+		});
+	}
+
+	return {later, newest: !more};
+}
+
 /**
  * One page of a session in a view. Offsets count zero-based source lines (or document items),
  * whatever the view; a page holds up to `limit` source rows that have something to show.
@@ -147,7 +167,8 @@ export function readConversation(given: ReadInput, deps: Deps): ReadOutput {
 		}
 
 		const startLine = input.offset + 1;
-		const records: Array<Record<string, unknown> & {line: number}> = [];
+		let records: Array<Record<string, unknown> & {line: number}> = [];
+		const taken: SessionRow[] = [];
 		let rowsTaken = 0;
 		let lastTaken = input.offset;
 		let more = false;
@@ -158,8 +179,9 @@ export function readConversation(given: ReadInput, deps: Deps): ReadOutput {
 				return;
 			}
 
+			const shown = input.masked ? maskedRow(row) : row;
 			if (input.masked) {
-				shaped = shapeRow(input.view, maskedRow(row), labels);
+				shaped = shapeRow(input.view, shown, labels);
 			}
 
 			// Rows that share a line (records glued on one line) stay on one page: paging counts lines.
@@ -169,9 +191,12 @@ export function readConversation(given: ReadInput, deps: Deps): ReadOutput {
 			}
 
 			records.push(...shaped);
+			taken.push(shown);
 			rowsTaken++;
 			lastTaken = row.line;
 		});
+		const pruned = input.prune ? prunePage(input.view, taken, labels, {source: located.adapter.id, project: located.row.summary.project ?? undefined, ...laterEvents(located, lastTaken, more)}) : undefined;
+		records = pruned?.records ?? records;
 		if (input.view === 'context') {
 			pairResults(located, records as ContextRecord[], startLine);
 		}
@@ -184,6 +209,7 @@ export function readConversation(given: ReadInput, deps: Deps): ReadOutput {
 			status: records.length === 0 && startLine > lastLine ? ('past_end' as const) : ('ok' as const),
 			skipped: located.row.format === 'jsonl' ? skippedInRange : located.row.skipped,
 			warnings: [...located.view.warnings, ...walk.warnings],
+			...(pruned ? {prune: pruned.receipt} : {}),
 		};
 		return {view: input.view, ...page, ...(input.view === 'events' ? {lines: null} : {}), records} as ReadOutput;
 	} finally {

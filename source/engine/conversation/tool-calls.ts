@@ -34,7 +34,8 @@ const shellTools = new Set(['bash', 'shell', 'shell_command', 'exec_command', 'l
 const pathKeys = ['file_path', 'filePath', 'path', 'file', 'target_file', 'TargetFile', 'AbsolutePath', 'notebook_path', 'filename', 'absolute_path'];
 const commandKeys = ['command', 'cmd', 'CommandLine', 'commandLine', 'script'];
 
-function record(value: unknown): Record<string, unknown> | undefined {
+/** A tool call's input as an object: itself, or parsed from the JSON text some stores keep. */
+export function toolInputFields(value: unknown): Record<string, unknown> | undefined {
 	if (typeof value === 'string') {
 		try {
 			const parsed = parseBoundedJson(value);
@@ -48,7 +49,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** Paths named by an apply_patch body (`*** Update File: path` and friends). */
-function patchPaths(text: string): string[] {
+export function patchPaths(text: string): string[] {
 	return [...text.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)].map(match => match[1]!.trim());
 }
 
@@ -67,7 +68,7 @@ export function filesTouched(event: SessionEvent): string[] {
 		return patchPaths(input);
 	}
 
-	const fields = record(input);
+	const fields = toolInputFields(input);
 	if (!fields) {
 		return [];
 	}
@@ -87,7 +88,7 @@ export function commandOf(event: SessionEvent): string | undefined {
 	}
 
 	const name = event.tool.name.toLowerCase();
-	const fields = record(event.tool.input);
+	const fields = toolInputFields(event.tool.input);
 	if (!shellTools.has(name) && !(fields && ('command' in fields || 'cmd' in fields) && /shell|bash|command|terminal|exec/.test(name))) {
 		return undefined;
 	}

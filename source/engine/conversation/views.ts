@@ -7,7 +7,10 @@ import {oneLine, previewOf, previewSchema} from './preview.js';
 export const views = ['dialogue', 'events', 'context', 'index'] as const;
 export type View = (typeof views)[number];
 
-export const eventsRecordSchema = lazySchema(() => z.object({line: z.number(), event: z.unknown()}));
+/** Marks of a record whose tool output --prune replaced by a note; other records have neither. */
+const pruneMarks = () => ({pruned: z.optional(z.literal(true)), prune_reason: z.optional(z.string())});
+
+export const eventsRecordSchema = lazySchema(() => z.object({line: z.number(), event: z.unknown(), ...pruneMarks()}));
 
 /** Who wrote user text no person typed: an agent (a subagent's task) or the host (injections, expansions). */
 const originSchema = lazySchema(() => z.enum(['agent', 'host']));
@@ -46,9 +49,10 @@ export const contextRecordSchema = lazySchema(() => z.object({
 	pending: z.optional(z.boolean()),
 	interrupted: z.optional(z.boolean()),
 	error: z.optional(z.string()),
+	...pruneMarks(),
 }));
 
-export const indexRecordSchema = lazySchema(() => z.object({line: z.number(), kind: z.string(), preview: z.string()}));
+export const indexRecordSchema = lazySchema(() => z.object({line: z.number(), kind: z.string(), preview: z.string(), ...pruneMarks()}));
 
 export type ContextRecord = z.infer<typeof contextRecordSchema>;
 

@@ -1,0 +1,180 @@
+import {existsSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {listSessions} from '../../source/engine/catalog/sessions.js';
+import {encodePage} from '../../source/engine/conversation/codec/encode.js';
+import {readConversation, type ReadOutput} from '../../source/engine/conversation/read.js';
+import type {View} from '../../source/engine/conversation/views.js';
+import type {Deps} from '../../source/engine/deps.js';
+import {exactTokenCounter} from '../../source/engine/tokens.js';
+import {buildFixtureHome} from '../../test/fixtures/home.js';
+import {claudeSessionPath, claudeToolLines, codexSessionPath, codexToolLines, sourceFile, toolHeavySteps, writeLines, type ToolStep} from '../../test/fixtures/tool-sessions.js';
+import {median, type Row} from '../lib/measure.js';
+import {homeEnv, tierHome} from './sessions.js';
+
+type Variant = 'plain' | 'compact' | 'compact+deltas' | 'pruned' | 'pruned+compact+deltas';
+const variants: readonly Variant[] = ['plain', 'compact', 'compact+deltas', 'pruned', 'pruned+compact+deltas'];
+
+/** An agent's debugging loop: the same files read again and again between test runs, one edit, a last look. */
+function rereadLoop(root: string): ToolStep[] {
+	const files = [0, 1, 2].map(index => ({path: `${root}/src/module${index}.ts`, content: sourceFile(`${root}/src/module${index}.ts`, 120, index)}));
+	const steps: ToolStep[] = [{user: 'The retry test is flaky; find out why and fix it.'}];
+	for (let round = 0; round < 5; round++) {
+		for (const file of files) {
+			steps.push({read: file.path, content: file.content});
+		}
+
+		steps.push({search: `retryLegacy${round}`, output: ''}, {shell: 'git status --short', output: ''}, {shell: 'npm test -- retry', output: `retry > backs off twice\n  expected 250, got 100 (round ${round})\n`, exit: 1}, {assistant: `Round ${round}: the backoff is still too short.`});
+	}
+
+	const [first] = files;
+	steps.push({edit: first!.path, old: 'const timeout = 100;', new: 'const timeout = 250;'}, {shell: 'npm test -- retry', output: 'Tests: 12 passed\n'}, {assistant: 'Fixed: the first handler used a 100 ms timeout.'}, {user: 'Thanks.'});
+	return steps;
+}
+
+/** Tool-heavy Claude and Codex transcripts, in two shapes, written once under the corpus. */
+function toolHeavyHome(corpus: string): string {
+	const home = join(corpus, 'tool-heavy');
+	if (existsSync(join(home, '.generated'))) {
+		return home;
+	}
+
+	rmSync(home, {recursive: true, force: true});
+	const shapes: Array<[string, ToolStep[]]> = [['1', toolHeavySteps('/work/app', 2)], ['2', rereadLoop('/work/app')]];
+	for (const [n, steps] of shapes) {
+		const claudeId = `7001c0de-0000-4000-8000-00000000000${n}`;
+		const codexId = `0195a1c2-7001-7000-8000-00000000000${n}`;
+		writeLines(claudeSessionPath(join(home, '.claude', 'projects'), claudeId, '/work/app'), claudeToolLines(claudeId, '/work/app', steps));
+		writeLines(codexSessionPath(join(home, '.codex', 'sessions'), codexId), codexToolLines(codexId, '/work/app', steps));
+	}
+
+	writeFileSync(join(home, '.generated'), new Date().toISOString());
+	return home;
+}
+
+function percentile(values: readonly number[], share: number): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
+}
+
+type Sample = {source: string; view: View; tokens: Record<Variant, number>; records: number; page: ReadOutput};
+
+/** Every page (up to `pagesPerView` per view) of up to `perSource` sessions of each source, in every variant. */
+async function samplePages(deps: Deps, views: readonly View[], options: {perSource: number; pagesPerView: number; limit: number}): Promise<Sample[]> {
+	const count = await exactTokenCounter();
+	const printed = (document: unknown) => count(JSON.stringify({schema: 'engi.read.v1', ...(document as object)}));
+	const sessions = listSessions({allProjects: true, includeSubagents: false, limit: 100_000, offset: 0}, deps).sessions;
+	const taken = new Map<string, number>();
+	const samples: Sample[] = [];
+	for (const session of sessions) {
+		if ((taken.get(session.source) ?? 0) >= options.perSource) {
+			continue;
+		}
+
+		taken.set(session.source, (taken.get(session.source) ?? 0) + 1);
+		for (const view of views) {
+			let offset: number | null = 0;
+			for (let page = 0; page < options.pagesPerView && offset !== null; page++) {
+				let plain: ReadOutput;
+				let pruned: ReadOutput;
+				try {
+					const input = {id: session.id, source: [session.source], view, offset, limit: options.limit};
+					plain = readConversation(input, deps);
+					pruned = readConversation({...input, prune: true}, deps);
+				} catch {
+					break; // Damaged fixtures are there on purpose; they have no pages.
+				}
+
+				if (plain.records.length > 0) {
+					const compact = {compact: true, deltas: false, attachmentRefs: false};
+					const deltas = {compact: true, deltas: true, attachmentRefs: false};
+					samples.push({
+						source: session.source,
+						view,
+						records: plain.records.length,
+						page: plain,
+						tokens: {
+							plain: printed(plain),
+							compact: printed(encodePage(plain as never, compact).document),
+							'compact+deltas': printed(encodePage(plain as never, deltas).document),
+							pruned: printed(pruned),
+							'pruned+compact+deltas': printed(encodePage(pruned as never, deltas).document),
+						},
+					});
+				}
+
+				offset = plain.next_offset;
+			}
+		}
+	}
+
+	return samples;
+}
+
+/** A reduction as a change in size: −40% smaller, +5% larger (a receipt on a page with nothing to prune). */
+const change = (reduction: number) => `${reduction >= 0 ? '−' : '+'}${Math.abs(reduction * 100).toFixed(0)}%`;
+
+function reductionRows(label: string, samples: readonly Sample[], targets: Partial<Record<Variant, string>> = {}): Row[] {
+	const rows: Row[] = [];
+	const groups = new Map<string, Sample[]>();
+	for (const sample of samples) {
+		const key = `${sample.source} ${sample.view}`;
+		groups.set(key, [...(groups.get(key) ?? []), sample]);
+	}
+
+	for (const [key, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+		const plain = group.reduce((sum, sample) => sum + sample.tokens.plain, 0);
+		const parts = variants.slice(1).map(variant => {
+			const reductions = group.map(sample => 1 - sample.tokens[variant] / sample.tokens.plain);
+			const total = group.reduce((sum, sample) => sum + sample.tokens[variant], 0);
+			return `${variant} ${total} (median ${change(median(reductions))}, p90 ${change(percentile(reductions, 0.9))})`;
+		});
+		const target = variants.map(variant => targets[variant]).filter(Boolean).join('; ') || undefined;
+		rows.push({suite: 'tokens', name: `${label}: ${key}, ${group.length} page${group.length === 1 ? '' : 's'}`, runs: group.length, medianMs: 0, baselineMs: Number.NaN, rssMb: 0, target, note: `plain ${plain} o200k; ${parts.join('; ')}`});
+	}
+
+	return rows;
+}
+
+/** Encoding time of the largest pages, in this process, after a warm-up. */
+function encodingRows(samples: readonly Sample[]): Row[] {
+	const large = samples.filter(sample => sample.records >= 100).sort((a, b) => b.tokens.plain - a.tokens.plain).slice(0, 4);
+	return large.map(sample => {
+		const options = {compact: true, deltas: true, attachmentRefs: true};
+		for (let warm = 0; warm < 5; warm++) {
+			encodePage(sample.page as never, options);
+		}
+
+		const times: number[] = [];
+		for (let run = 0; run < 21; run++) {
+			const started = process.hrtime.bigint();
+			encodePage(sample.page as never, options);
+			times.push(Number(process.hrtime.bigint() - started) / 1e6);
+		}
+
+		const bytes = Buffer.byteLength(JSON.stringify(sample.page));
+		return {suite: 'tokens', name: `encode a ${sample.records}-record ${sample.source} ${sample.view} page (${(bytes / 1024).toFixed(0)} KiB), in process`, runs: times.length, medianMs: median(times), baselineMs: Number.NaN, rssMb: 0, target: '≤ 20 ms', note: `p90 ${percentile(times, 0.9).toFixed(1)} ms`};
+	});
+}
+
+/**
+ * Issue 15's figures: o200k tokens of pages as printed, plain against compact, compact+deltas,
+ * pruned and both, per source and view (median and p90 of the per-page reduction), over the
+ * fixture stores, the S tier and tool-heavy transcripts; and the encoding time of large pages.
+ */
+export async function tokensSuite(corpus: string, env: NodeJS.ProcessEnv): Promise<Row[]> {
+	const deps = (home: string): Deps => ({env: homeEnv(env, home), cwd: home, now: () => new Date('2026-11-27T00:00:00Z'), platform: process.platform});
+	const fixtures = join(corpus, 'fixture-home');
+	rmSync(fixtures, {recursive: true, force: true});
+	mkdirSync(join(fixtures, 'home'), {recursive: true});
+	const fixtureEnv = {HOME: join(fixtures, 'home'), XDG_CONFIG_HOME: join(fixtures, 'config'), XDG_DATA_HOME: join(fixtures, 'data'), XDG_CACHE_HOME: join(fixtures, 'cache')};
+	buildFixtureHome(fixtureEnv);
+	const fixtureDeps: Deps = {env: fixtureEnv, cwd: fixtures, now: () => new Date('2026-11-27T00:00:00Z'), platform: process.platform};
+	const views: readonly View[] = ['events', 'context', 'dialogue'];
+	const rows: Row[] = [];
+	rows.push(...reductionRows('fixtures', await samplePages(fixtureDeps, views, {perSource: 100, pagesPerView: 5, limit: 20})));
+	rows.push(...reductionRows('S tier', await samplePages(deps(tierHome(corpus, 'S')), views, {perSource: 5, pagesPerView: 1, limit: 100})));
+	const heavy = await samplePages(deps(toolHeavyHome(corpus)), ['events', 'context'], {perSource: 10, pagesPerView: 3, limit: 100});
+	rows.push(...reductionRows('tool-heavy', heavy, {'compact+deltas': 'compact+deltas ≥ 35% fewer (events)', pruned: 'pruned ≥ 85% fewer'}));
+	rows.push(...encodingRows(heavy));
+	return rows;
+}
