@@ -183,6 +183,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 			interactive,
 			rootFlag: split.globals.root,
 			stdin: io.stdin,
+			stderr: io.stderr,
 		};
 		if (interactive && command.screen) {
 			return await openScreen(command.screen, flags as Record<string, unknown>, split.globals.root, deps, io.stdout);

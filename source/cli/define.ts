@@ -27,6 +27,8 @@ export type CommandContext = {
 	/** The global `--root` flag as typed, if given. */
 	readonly rootFlag: string | undefined;
 	readonly stdin: NodeJS.ReadableStream;
+	/** Where a long-running command reports progress (diagnostics, never its result). */
+	readonly stderr: NodeJS.WritableStream;
 };
 
 /** What a plain-text renderer may ask about the call it renders. */

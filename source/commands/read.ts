@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError, isEngiError} from '../engine/errors.js';
 import {readConversation, readOutputSchema} from '../engine/conversation/read.js';
 import {views} from '../engine/conversation/views.js';
 import {renderReadPage} from './render-read.js';
@@ -71,20 +71,29 @@ export default defineCommand({
 			throw new EngiError('conflicting_flags', '--lines returns native records (the events view) and cannot be combined with --view ' + flags.view, {hint: 'drop --view, or use --offset/--limit'});
 		}
 
-		return {
-			data: readConversation(
-				{
-					id: flags.id,
-					source: flags.source,
-					sourceRoot: flags['source-root'],
-					view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
-					offset: flags.offset ?? 0,
-					limit: flags.limit ?? 20,
-					lines: flags.lines,
-				},
-				context.deps,
-			),
-		};
+		try {
+			return {
+				data: readConversation(
+					{
+						id: flags.id,
+						source: flags.source,
+						sourceRoot: flags['source-root'],
+						view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
+						offset: flags.offset ?? 0,
+						limit: flags.limit ?? 20,
+						lines: flags.lines,
+					},
+					context.deps,
+				),
+			};
+		} catch (error) {
+			// A session engi retired is not merely missing: say so, and where its compact copy is.
+			if (isEngiError(error) && error.code === 'session_not_found') {
+				throw (await import('../engine/retention/retired.js')).retiredSessionError(flags.id, context.rootFlag, context.deps) ?? error;
+			}
+
+			throw error;
+		}
 	},
 	human: renderReadPage,
 });

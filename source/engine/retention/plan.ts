@@ -1,0 +1,162 @@
+import * as z from 'zod/mini';
+import {sourceIds} from '../../adapters/types.js';
+import {withCatalogView, type CatalogView} from '../catalog/sessions.js';
+import type {StoreSelection} from '../catalog/targets.js';
+import type {Deps} from '../deps.js';
+import {requireKnowledgeBase, withIndex} from '../index/open.js';
+import type {KbPaths} from '../kb/paths.js';
+import {lazySchema} from '../util/lazy-schema.js';
+import type {Database} from '../util/sqlite.js';
+import {createAssessor, type Assessment, type Assessor} from './assess.js';
+import {blockerHistogram, blockerHistogramSchema, blockerSchema} from './blockers.js';
+import {loadCandidates, retirementOrder} from './candidates.js';
+import {purgeHistory, receiptsBySession, type PurgeHistory, type RetentionReceipt} from './journal.js';
+import {retentionWindow, type RetentionWindow} from './window.js';
+
+const statuses = ['eligible', 'compactable', 'blocked'] as const;
+
+export const targetSchema = lazySchema(() => z.object({path: z.string(), kind: z.enum(['file', 'directory']), bytes: z.number()}));
+
+export const assessmentSchema = lazySchema(() => z.object({
+	session_id: z.string(),
+	source: z.string(),
+	project: z.nullable(z.string()),
+	title: z.nullable(z.string()),
+	path: z.string(),
+	/** Latest activity seen, ISO. */
+	modified: z.nullable(z.string()),
+	status: z.enum(statuses),
+	bytes: z.number(),
+	blockers: z.array(blockerSchema),
+	/** Child sessions that live apart and are retired first. */
+	children: z.array(z.string()),
+	/** Units inside the session's own directories (subagents), retired with it. */
+	nested: z.number(),
+	receipt_id: z.nullable(z.string()),
+	/** What retiring it removes, in order; null when its files were not examined (something cheaper blocks it). */
+	targets: z.nullable(z.array(targetSchema)),
+}));
+
+export type AssessmentEntry = z.infer<typeof assessmentSchema>;
+
+const countsShape = {
+	total: z.number(),
+	eligible: z.number(),
+	compactable: z.number(),
+	blocked: z.number(),
+	bytes: z.number(),
+	eligible_bytes: z.number(),
+	compactable_bytes: z.number(),
+};
+
+export const summarySchema = lazySchema(() => z.object({
+	retention_days: z.number(),
+	cutoff_utc: z.string(),
+	...countsShape,
+	by_source: z.array(z.object({source: z.enum(sourceIds), ...countsShape})),
+	blocker_codes: blockerHistogramSchema,
+	/** Purge attempts that never reached a receipt or a failure (a killed process); the next sweep finishes them. */
+	interrupted: z.number(),
+}));
+
+export type RetentionSummary = z.infer<typeof summarySchema>;
+
+export const planOutputSchema = lazySchema(() => z.object({
+	...summarySchema.shape,
+	/** With --details: one page of sessions, children before parents; null otherwise. */
+	sessions: z.nullable(z.array(assessmentSchema)),
+	offset: z.number(),
+	next_offset: z.nullable(z.number()),
+	warnings: z.array(z.string()),
+}));
+
+export type PlanOutput = z.infer<typeof planOutputSchema>;
+
+export type PlanInput = StoreSelection & {
+	readonly retentionDays: number;
+	readonly details: boolean;
+	readonly offset: number;
+	readonly limit: number;
+};
+
+/** Every session in scope judged, children before parents, with the journal's purge history. */
+export type AssessedScope = {
+	readonly window: RetentionWindow;
+	readonly assessments: Assessment[];
+	readonly history: PurgeHistory;
+	readonly view: CatalogView;
+	/** Judges sessions again (a sweep does, right before each deletion). */
+	readonly assessor: Assessor;
+	/** Receipts by session, newest first; a sweep adds the ones its compact copies make. */
+	readonly receipts: Map<string, RetentionReceipt[]>;
+};
+
+/** The stores retention reads: all projects, subagents too (they are retired with or before their parents). */
+export function retentionScope(selection: StoreSelection) {
+	return {source: selection.source, sourceRoot: selection.sourceRoot, allProjects: true, includeSubagents: true};
+}
+
+export function assessScope(view: CatalogView, index: Database, deps: Deps, days: number, examineAll: boolean): AssessedScope {
+	const window = retentionWindow(days, deps);
+	const candidates = loadCandidates(view).sort(retirementOrder);
+	const receipts = receiptsBySession(index);
+	const assessor = createAssessor({catalog: view.db, index, deps, window, receipts, examineAll}, candidates);
+	const assessments = candidates.map(candidate => assessor.assess(candidate, child => child.status !== 'blocked'));
+	return {window, assessments, history: purgeHistory(index), view, assessor, receipts};
+}
+
+export function summarize(scope: AssessedScope): RetentionSummary {
+	const counts = (list: readonly Assessment[]) => {
+		const of = (status: Assessment['status']) => list.filter(item => item.status === status);
+		const bytes = (items: readonly Assessment[]) => items.reduce((sum, item) => sum + item.bytes, 0);
+		return {total: list.length, eligible: of('eligible').length, compactable: of('compactable').length, blocked: of('blocked').length, bytes: bytes(list), eligible_bytes: bytes(of('eligible')), compactable_bytes: bytes(of('compactable'))};
+	};
+
+	const sources = scope.view.targets.map(target => target.adapter.id);
+	return {
+		retention_days: scope.window.days,
+		cutoff_utc: scope.window.cutoff,
+		...counts(scope.assessments),
+		by_source: sources.map(source => ({source, ...counts(scope.assessments.filter(item => item.candidate.unit.source === source))})),
+		blocker_codes: blockerHistogram(scope.assessments.map(item => item.blockers)),
+		interrupted: scope.history.interrupted.length,
+	};
+}
+
+export function assessmentEntry(item: Assessment): AssessmentEntry {
+	const {unit} = item.candidate;
+	return {
+		session_id: unit.session_id,
+		source: unit.source,
+		project: unit.project,
+		title: unit.title,
+		path: unit.path,
+		modified: item.newest === null ? null : new Date(item.newest).toISOString(),
+		status: item.status,
+		bytes: item.bytes,
+		blockers: item.blockers,
+		children: item.candidate.children.map(child => child.unit.session_id),
+		nested: item.candidate.nested.length,
+		receipt_id: item.receipt?.id ?? null,
+		targets: item.scan ? item.scan.targets.map(target => ({path: target.path, kind: target.kind, bytes: target.bytes})) : null,
+	};
+}
+
+/** `engi retention plan`: what could be retired now and what blocks the rest, by source and by code. */
+export async function planRetention(input: PlanInput, paths: KbPaths, deps: Deps): Promise<PlanOutput> {
+	requireKnowledgeBase(paths);
+	return withIndex(paths, deps, index =>
+		withCatalogView(retentionScope(input), deps, view => {
+			const scope = assessScope(view, index.db, deps, input.retentionDays, input.details);
+			const page = input.details ? scope.assessments.slice(input.offset, input.offset + input.limit) : [];
+			const end = input.offset + page.length;
+			return {
+				...summarize(scope),
+				sessions: input.details ? page.map(item => assessmentEntry(item)) : null,
+				offset: input.offset,
+				next_offset: input.details && end < scope.assessments.length ? end : null,
+				warnings: [...view.warnings, ...index.warnings],
+			};
+		}),
+	);
+}

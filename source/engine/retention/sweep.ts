@@ -1,0 +1,226 @@
+import * as z from 'zod/mini';
+import {openCatalogView} from '../catalog/sessions.js';
+import type {StoreSelection} from '../catalog/targets.js';
+import type {Deps} from '../deps.js';
+import {EngiError, isEngiError} from '../errors.js';
+import {requireKnowledgeBase, withIndex} from '../index/open.js';
+import {canonicalJson} from '../journal/canonical.js';
+import type {KbPaths} from '../kb/paths.js';
+import {lazySchema} from '../util/lazy-schema.js';
+import {sha256Hex} from '../util/hash.js';
+import type {Assessment, Assessor} from './assess.js';
+import {compactSession} from './compact.js';
+import {jobForAssessment, jobForInterrupted} from './jobs.js';
+import {sessionKey, type PurgeAttempt, type PurgeHistory, type RetentionReceipt} from './journal.js';
+import {assessScope, retentionScope, summarize, summarySchema, targetSchema} from './plan.js';
+import {runPurge, type PurgeJob} from './run-purge.js';
+
+const actions = ['purge', 'compact', 'resume'] as const;
+const itemStatuses = ['eligible', 'compactable', 'interrupted', 'removed', 'compacted', 'refused', 'failed'] as const;
+
+export const sweepItemSchema = lazySchema(() => z.object({
+	session_id: z.string(),
+	source: z.string(),
+	/** purge: attested; compact: write the compact copy, then purge; resume: finish an interrupted purge. */
+	action: z.enum(actions),
+	/** Dry run: eligible, compactable or interrupted; executed: removed, compacted (and removed), refused or failed. */
+	status: z.enum(itemStatuses),
+	bytes: z.number(),
+	targets: z.array(targetSchema),
+	receipt_id: z.nullable(z.string()),
+	compact_path: z.nullable(z.string()),
+	compact_bytes: z.nullable(z.number()),
+	attempt_id: z.nullable(z.string()),
+	outcome_id: z.nullable(z.string()),
+	freed_bytes: z.number(),
+	failure: z.nullable(z.object({code: z.string(), detail: z.string()})),
+}));
+
+export type SweepItem = z.infer<typeof sweepItemSchema>;
+
+export const sweepOutputSchema = lazySchema(() => z.object({
+	...summarySchema.shape,
+	executed: z.boolean(),
+	/** sha256 over the exact list of planned items (actions, sessions, targets and their bytes). */
+	plan_sha256: z.string(),
+	planned: z.number(),
+	compacted: z.number(),
+	removed: z.number(),
+	failed: z.number(),
+	native_bytes_removed: z.number(),
+	hard_linked_bytes: z.number(),
+	compact_bytes_written: z.number(),
+	/** With --details: every planned item, in order; null otherwise. */
+	items: z.nullable(z.array(sweepItemSchema)),
+	warnings: z.array(z.string()),
+}));
+
+export type SweepOutput = z.infer<typeof sweepOutputSchema>;
+
+export type SweepProgress = {readonly done: number; readonly total: number; readonly item: SweepItem};
+
+export type SweepInput = StoreSelection & {
+	readonly retentionDays: number;
+	readonly execute: boolean;
+	/** The plan_sha256 a dry run printed: required to execute, refused when the plan is no longer that. */
+	readonly plan?: string;
+	readonly details: boolean;
+	readonly onProgress?: (progress: SweepProgress) => void;
+};
+
+type Planned = {readonly item: SweepItem; readonly assessment?: Assessment; readonly attempt?: PurgeAttempt};
+
+function plannedItem(fields: Pick<SweepItem, 'session_id' | 'source' | 'action' | 'status' | 'bytes' | 'targets' | 'receipt_id'>): SweepItem {
+	return {...fields, compact_path: null, compact_bytes: null, attempt_id: null, outcome_id: null, freed_bytes: 0, failure: null};
+}
+
+/** The digest a dry run prints and an execution must match: over what would be done, not over the report. */
+export function planDigest(items: readonly SweepItem[]): string {
+	return sha256Hex(canonicalJson(items.map(item => ({action: item.action, source: item.source, session_id: item.session_id, receipt_id: item.receipt_id, targets: item.targets}))));
+}
+
+/**
+ * `engi retention sweep`: every retirable session in scope, children first. A dry run prints the
+ * counts and the plan's digest; executing needs that digest, re-plans, refuses if anything
+ * differs, then retires each item on its own: attested sessions are purged, compactable ones
+ * compacted first, purges a killed process left unfinished are finished. One item failing never
+ * stops the others.
+ */
+export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: Deps): Promise<{output: SweepOutput; failed: boolean}> {
+	requireKnowledgeBase(paths);
+	if (input.execute && input.plan === undefined) {
+		throw new EngiError('plan_required', 'engi retention sweep --execute needs --plan <sha256> from a dry run', {hint: 'run engi retention sweep first, check what it plans, then pass its plan_sha256'});
+	}
+
+	return withIndex(paths, deps, async index => {
+		const view = openCatalogView(retentionScope(input), deps);
+		try {
+			const scope = assessScope(view, index.db, deps, input.retentionDays, false);
+			const {assessments, history, assessor, receipts} = scope;
+			const listed = new Set(assessments.map(item => sessionKey(item.candidate.unit.source, item.candidate.unit.session_id)));
+			const allReceipts = [...receipts.values()].flat();
+			const planned: Planned[] = [
+				// Purges a killed process left behind, of sessions the stores no longer list.
+				...history.interrupted
+					.filter(attempt => !listed.has(sessionKey(attempt.source, attempt.session_id)) && view.targets.some(target => target.adapter.id === attempt.source))
+					.map(attempt => ({
+						attempt,
+						item: plannedItem({session_id: attempt.session_id, source: attempt.source, action: 'resume', status: 'interrupted', bytes: 0, targets: attempt.targets.map(target => ({...target, bytes: 0})), receipt_id: attempt.receipt_id || null}),
+					})),
+				...assessments
+					.filter(item => item.status !== 'blocked')
+					.map(assessment => ({
+						assessment,
+						item: plannedItem({
+							session_id: assessment.candidate.unit.session_id,
+							source: assessment.candidate.unit.source,
+							action: assessment.status === 'eligible' ? ('purge' as const) : ('compact' as const),
+							status: assessment.status === 'eligible' ? ('eligible' as const) : ('compactable' as const),
+							bytes: assessment.bytes,
+							targets: (assessment.scan?.targets ?? []).map(target => ({path: target.path, kind: target.kind, bytes: target.bytes})),
+							receipt_id: assessment.receipt?.id ?? null,
+						}),
+					})),
+			];
+			const digest = planDigest(planned.map(entry => entry.item));
+			const summary = summarize(scope);
+			const report = (items: SweepItem[], executed: boolean): SweepOutput => ({
+				...summary,
+				executed,
+				plan_sha256: digest,
+				planned: planned.length,
+				compacted: items.filter(item => item.status === 'compacted').length,
+				removed: items.filter(item => item.status === 'removed' || item.status === 'compacted').length,
+				failed: items.filter(item => item.status === 'failed' || item.status === 'refused').length,
+				native_bytes_removed: items.reduce((sum, item) => sum + item.freed_bytes, 0),
+				hard_linked_bytes: 0,
+				compact_bytes_written: items.reduce((sum, item) => sum + (item.compact_bytes ?? 0), 0),
+				items: input.details ? items : null,
+				warnings: [...view.warnings, ...index.warnings],
+			});
+			if (!input.execute) {
+				return {output: report(planned.map(entry => entry.item), false), failed: false};
+			}
+
+			if (input.plan !== digest) {
+				throw new EngiError('plan_changed', `the plan is no longer ${input.plan}: the sessions or their files changed since the dry run (now ${digest})`, {
+					exitCode: 2,
+					hint: 'run engi retention sweep again, check the new plan, and pass its plan_sha256',
+					details: {plan_sha256: digest},
+				});
+			}
+
+			const removed = new Set<string>();
+			const done: SweepItem[] = [];
+			let hardLinked = 0;
+			for (const entry of planned) {
+				const result = await executeItem(entry, {assessor, receipts, allReceipts, removed, view, paths, deps, retentionDays: input.retentionDays, history});
+				hardLinked += result.hardLinked;
+				done.push(result.item);
+				input.onProgress?.({done: done.length, total: planned.length, item: result.item});
+			}
+
+			const output = {...report(done, true), hard_linked_bytes: hardLinked};
+			return {output, failed: output.failed > 0};
+		} finally {
+			view.close();
+		}
+	});
+}
+
+type ItemContext = {
+	readonly assessor: Assessor;
+	readonly receipts: Map<string, RetentionReceipt[]>;
+	readonly allReceipts: readonly RetentionReceipt[];
+	readonly removed: Set<string>;
+	readonly view: ReturnType<typeof openCatalogView>;
+	readonly paths: KbPaths;
+	readonly deps: Deps;
+	readonly retentionDays: number;
+	readonly history: PurgeHistory;
+};
+
+async function executeItem(entry: Planned, context: ItemContext): Promise<{item: SweepItem; hardLinked: number}> {
+	const item = {...entry.item};
+	try {
+		let job: PurgeJob;
+		if (entry.attempt) {
+			job = jobForInterrupted(entry.attempt, context.allReceipts.find(receipt => receipt.id === entry.attempt!.receipt_id), {retentionDays: context.retentionDays, via: 'sweep', deps: context.deps});
+		} else {
+			const {candidate} = entry.assessment!;
+			let assessment = entry.assessment!;
+			if (item.action === 'compact') {
+				const compaction = await compactSession(assessment, context.view.db, context.paths, context.deps);
+				item.compact_path = compaction.path;
+				item.compact_bytes = compaction.bytes;
+				item.receipt_id = compaction.receipt.id;
+				const key = sessionKey(candidate.unit.source, candidate.unit.session_id);
+				context.receipts.set(key, [compaction.receipt, ...(context.receipts.get(key) ?? [])]);
+			}
+
+			const reassess = () => context.assessor.assess(candidate, child => context.removed.has(child.candidate.unit.key));
+			if (item.action === 'compact') {
+				assessment = reassess(); // Now attested by its compact copy.
+			}
+
+			job = jobForAssessment(assessment, {history: context.history, retentionDays: context.retentionDays, via: 'sweep', reassess: () => reassess().blockers});
+		}
+
+		const run = await runPurge(job, context.paths, context.deps);
+		item.attempt_id = run.attemptId;
+		item.outcome_id = run.outcomeId;
+		item.freed_bytes = run.deletion?.freedBytes ?? 0;
+		item.failure = run.failure;
+		item.status = run.status === 'purged' ? (item.action === 'compact' ? 'compacted' : 'removed') : run.status;
+		if (run.status === 'purged' && entry.assessment) {
+			context.removed.add(entry.assessment.candidate.unit.key);
+		}
+
+		return {item, hardLinked: run.deletion?.hardLinkedBytes ?? 0};
+	} catch (error) {
+		// One session's trouble (a full disk, a file that changed mid-compaction) is its own.
+		item.status = 'failed';
+		item.failure = {code: isEngiError(error) ? error.code : 'internal_error', detail: error instanceof Error ? error.message : String(error)};
+		return {item, hardLinked: 0};
+	}
+}

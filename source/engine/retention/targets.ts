@@ -1,0 +1,163 @@
+import {lstatSync, readdirSync, realpathSync, type Stats} from 'node:fs';
+import {basename, dirname, join, relative, resolve, sep} from 'node:path';
+import {systemErrorCode} from '../errors.js';
+
+/** One file or directory a session's retirement removes, as it is on disk now. */
+export type Target = {
+	readonly path: string;
+	readonly kind: 'file' | 'directory';
+	readonly bytes: number;
+	readonly dev: number;
+	readonly ino: number;
+	/** Names the file has; more than one means another name keeps its bytes on disk. */
+	readonly links: number;
+	readonly mtime_ms: number;
+	/** The path as the kernel names it (symbolic links in the store's location resolved), for open-file checks. */
+	readonly canonical: string;
+};
+
+/** Why a session's files cannot be retired as they are (a symlink, a path outside the store, a device). */
+export type TargetProblem = {readonly path: string; readonly reason: 'symlink' | 'outside_store' | 'not_a_regular_file' | 'unreadable'; readonly detail: string};
+
+export type TargetScan = {
+	/** In the order of removal: files inside the session's directories deepest first, its own files, then the directories deepest first. */
+	readonly targets: Target[];
+	/** Listed files that are no longer there. */
+	readonly missing: string[];
+	readonly problems: TargetProblem[];
+	readonly bytes: number;
+};
+
+/** True when `path` lies inside `directory` (never `directory` itself). */
+export function isInside(path: string, directory: string): boolean {
+	const rest = relative(directory, path);
+	return rest !== '' && !rest.startsWith('..') && !rest.startsWith(sep) && resolve(directory, rest) === resolve(path);
+}
+
+const depth = (path: string) => path.split(sep).length;
+const deepestFirst = (a: Target, b: Target) => depth(b.path) - depth(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+function lstatOrUndefined(path: string): Stats | undefined {
+	try {
+		return lstatSync(path);
+	} catch (error) {
+		if (systemErrorCode(error) === 'ENOENT' || systemErrorCode(error) === 'ENOTDIR') {
+			return undefined;
+		}
+
+		throw error;
+	}
+}
+
+/**
+ * Everything a session's retirement would remove: its listed files and the directories that are
+ * its alone with all they hold, each stat'ed without following links. Anything that is not a
+ * plain file or directory inside the store's boundary is a problem, never a target: a symbolic
+ * link is not followed, a path that resolves outside the boundary is not touched.
+ */
+export function scanTargets(files: readonly string[], directories: readonly string[], boundary: string): TargetScan {
+	const problems: TargetProblem[] = [];
+	const missing: string[] = [];
+	let realBoundary: string;
+	try {
+		realBoundary = realpathSync(boundary);
+	} catch (error) {
+		return {targets: [], missing: [], problems: [{path: boundary, reason: 'unreadable', detail: `the store directory ${boundary} cannot be resolved (${systemErrorCode(error) ?? 'error'})`}], bytes: 0};
+	}
+
+	const realDirectories = new Map<string, string | undefined>();
+	/** The directory holding `path` as the kernel names it, when it lies inside the boundary. */
+	const canonicalDirectory = (path: string): string | undefined => {
+		const directory = dirname(path);
+		if (!realDirectories.has(directory)) {
+			let real: string | undefined;
+			try {
+				real = realpathSync(directory);
+			} catch {}
+
+			realDirectories.set(directory, real);
+		}
+
+		return realDirectories.get(directory);
+	};
+
+	const seen = new Set<string>();
+	const inner: Target[] = [];
+	const own: Target[] = [];
+	const folders: Target[] = [];
+	const add = (path: string, into: Target[], expect?: 'file' | 'directory'): Stats | undefined => {
+		if (seen.has(path)) {
+			return undefined;
+		}
+
+		seen.add(path);
+		let stats: Stats | undefined;
+		try {
+			stats = lstatOrUndefined(path);
+		} catch (error) {
+			problems.push({path, reason: 'unreadable', detail: `${path} cannot be examined (${systemErrorCode(error) ?? 'error'})`});
+			return undefined;
+		}
+
+		if (!stats) {
+			missing.push(path);
+			return undefined;
+		}
+
+		const real = canonicalDirectory(path);
+		if (!isInside(resolve(path), resolve(boundary)) || real === undefined || !(real === realBoundary || isInside(real, realBoundary))) {
+			problems.push({path, reason: 'outside_store', detail: `${path} lies outside the store ${boundary}`});
+			return undefined;
+		}
+
+		if (stats.isSymbolicLink()) {
+			problems.push({path, reason: 'symlink', detail: `${path} is a symbolic link; engi never deletes through one`});
+			return undefined;
+		}
+
+		const kind = stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : undefined;
+		if (kind === undefined || (expect !== undefined && kind !== expect)) {
+			problems.push({path, reason: 'not_a_regular_file', detail: `${path} is not a regular ${expect ?? 'file'}`});
+			return undefined;
+		}
+
+		into.push({path, kind, bytes: kind === 'file' ? stats.size : 0, dev: stats.dev, ino: stats.ino, links: stats.nlink, mtime_ms: stats.mtimeMs, canonical: join(real, basename(path))});
+		return stats;
+	};
+
+	const walk = (directory: string) => {
+		if (!add(directory, folders, 'directory')) {
+			return;
+		}
+
+		let names: string[];
+		try {
+			names = readdirSync(directory).sort();
+		} catch (error) {
+			problems.push({path: directory, reason: 'unreadable', detail: `${directory} cannot be listed (${systemErrorCode(error) ?? 'error'})`});
+			return;
+		}
+
+		for (const name of names) {
+			const path = join(directory, name);
+			const stats = lstatOrUndefined(path);
+			if (stats?.isDirectory()) {
+				walk(path);
+			} else {
+				add(path, inner);
+			}
+		}
+	};
+
+	for (const directory of directories) {
+		walk(directory);
+	}
+
+	// Sidecars before the transcript that names them (paths lists the transcript first).
+	for (const file of [...files].reverse()) {
+		add(file, own, 'file');
+	}
+
+	const targets = [...inner.sort(deepestFirst), ...own, ...folders.sort(deepestFirst)];
+	return {targets, missing, problems, bytes: targets.reduce((sum, target) => sum + target.bytes, 0)};
+}
