@@ -89,7 +89,9 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 			blockers.push({code: 'checkpoint_open', detail: `its checkpoint is ${checkpoint.status}${checkpoint.next_action ? `; next: ${checkpoint.next_action}` : ''}`});
 		}
 
-		const tail = unit.tail_open === 1 ? tails(unit.key) : undefined;
+		// A completed or superseded checkpoint says the work is done, whatever the tail looks like.
+		const done = checkpoint?.status === 'completed' || checkpoint?.status === 'superseded';
+		const tail = unit.tail_open === 1 && !done ? tails(unit.key) : undefined;
 		const reasons = tail ? reasonsFor(tail, undefined, false) : [];
 		if (reasons.length > 0 && confidenceOf(reasons) === 'high') {
 			blockers.push({code: 'unfinished_candidate', detail: `its work looks unfinished: ${reasons.map(reason => reason.code).join(', ')}`});

@@ -74,8 +74,8 @@ export function requireProvenance(db: Database, source: SourceId, id: string, kn
 	}
 }
 
-export function receiptDraft(input: {source: SourceId; id: string; pins: readonly Pin[]; knowledge: readonly string[]; provenance: string}) {
-	const sha = bundleSha256(input.pins);
+export function receiptDraft(input: {source: SourceId; id: string; boundary: string; pins: readonly Pin[]; knowledge: readonly string[]; provenance: string}) {
+	const sha = bundleSha256(input.pins, input.boundary);
 	const bytes = input.pins.reduce((sum, pin) => sum + pin.bytes, 0);
 	const payload = {
 		id: `session-retention:${input.source}:${input.id}:${sha.slice(0, 16)}`,
@@ -85,6 +85,7 @@ export function receiptDraft(input: {source: SourceId; id: string; pins: readonl
 		schema: 'engi.session-retention.v1',
 		session_id: input.id,
 		source: input.source,
+		boundary: input.boundary,
 		source_sha256: sha,
 		source_bytes: bytes,
 		targets: input.pins,
@@ -107,7 +108,7 @@ export async function attestSession(input: AttestInput, paths: KbPaths, deps: De
 	}
 
 	requireKnowledgeBase(paths);
-	const pins = await withIndex(paths, deps, index => {
+	const {pins, boundary} = await withIndex(paths, deps, index => {
 		requireProvenance(index.db, input.source, id, input.knowledgeNodes, deps);
 		return withCatalogView(retentionScope(input), deps, view => {
 			const found = findCandidate(view, id);
@@ -122,10 +123,10 @@ export async function attestSession(input: AttestInput, paths: KbPaths, deps: De
 				throw new EngiError(refusal.code, `cannot attest ${id}: ${refusal.detail}`, {hint: refusal.code === 'session_active' ? 'close the session first, then attest' : 'engi retention plan --details shows every blocker'});
 			}
 
-			return pinTargets(assessment.scan!.targets);
+			return {pins: pinTargets(assessment.scan!.targets), boundary: found.candidate.retirement!.boundary};
 		});
 	});
-	const draft = receiptDraft({source: input.source, id, pins, knowledge: input.knowledgeNodes, provenance: 'engi retention attest'});
+	const draft = receiptDraft({source: input.source, id, boundary, pins, knowledge: input.knowledgeNodes, provenance: 'engi retention attest'});
 	const result = await writeEvents(paths, deps, index => {
 		// The graph may have changed since it was read: check again under the write.
 		requireProvenance(index.db, input.source, id, input.knowledgeNodes, deps);

@@ -121,7 +121,7 @@ export function loadCandidates(view: CatalogView): RetentionCandidate[] {
 		}
 	}
 
-	for (const candidate of candidates.values()) {
+	for (const candidate of [...candidates.values()].sort(retirementOrder)) {
 		const parent = parentOf.get(candidate.unit.key);
 		const parentCandidate = parent === undefined || candidate.depth === 0 ? undefined : candidates.get(parent.key);
 		parentCandidate?.children.push(candidate);

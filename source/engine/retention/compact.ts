@@ -131,7 +131,7 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 	const conversation = conversationNodeId(unit.source as SourceId, unit.session_id);
 	const compactId = `compact-transcript:${unit.source}:${unit.session_id}:${digest.slice(0, 16)}`;
 	const main = pins.find(pin => pin.path === unit.path);
-	const receipt = receiptDraft({source: unit.source as SourceId, id: unit.session_id, pins, knowledge: [compactId], provenance: compactProvenance});
+	const receipt = receiptDraft({source: unit.source as SourceId, id: unit.session_id, boundary: candidate.retirement!.boundary, pins, knowledge: [compactId], provenance: compactProvenance});
 	await writeEvents(paths, deps, index => [
 		...(nodeExists(index.db, conversation)
 			? []

@@ -8,9 +8,16 @@ import type {PurgeAttempt, PurgeHistory, RetentionReceipt} from './journal.js';
 import {scanOpenFiles} from './open-files.js';
 import type {PurgeJob} from './run-purge.js';
 
+const sameSession = (attempt: PurgeAttempt, source: string, sessionId: string) => attempt.source === source && attempt.session_id.toLowerCase() === sessionId.toLowerCase();
+
 /** Interrupted attempts on one session: the run that retires it settles them too. */
 export function interruptedFor(history: PurgeHistory, source: string, sessionId: string): PurgeAttempt[] {
-	return history.interrupted.filter(attempt => attempt.source === source && attempt.session_id.toLowerCase() === sessionId.toLowerCase());
+	return history.interrupted.filter(attempt => sameSession(attempt, source, sessionId));
+}
+
+/** The number the next attempt on a session gets: attempts are named by session and count, so ids read in order. */
+function nextOrdinal(history: PurgeHistory, source: string, sessionId: string): number {
+	return history.attempts.filter(attempt => sameSession(attempt, source, sessionId)).length + 1;
 }
 
 /** The purge of a session the catalog still lists, re-judged by `reassess` once its attempt is journaled. */
@@ -23,6 +30,7 @@ export function jobForAssessment(assessment: Assessment, options: {history: Purg
 		steps: (assessment.scan?.targets ?? []).map(target => ({path: target.path, kind: target.kind})),
 		boundary: retirement?.boundary ?? unit.root,
 		resumes: interruptedFor(options.history, unit.source, unit.session_id).map(attempt => attempt.id),
+		ordinal: nextOrdinal(options.history, unit.source, unit.session_id),
 		retentionDays: options.retentionDays,
 		via: options.via,
 		reassess: options.reassess,
@@ -34,14 +42,15 @@ export function jobForAssessment(assessment: Assessment, options: {history: Purg
  * catalog no longer lists the session): the same targets, checked against the same receipt;
  * whatever is still there goes, once no other process holds it open.
  */
-export function jobForInterrupted(attempt: PurgeAttempt, receipt: RetentionReceipt | undefined, options: {retentionDays: number; via: PurgeJob['via']; deps: Deps}): PurgeJob {
+export function jobForInterrupted(attempt: PurgeAttempt, receipt: RetentionReceipt | undefined, options: {history: PurgeHistory; retentionDays: number; via: PurgeJob['via']; deps: Deps}): PurgeJob {
 	return {
 		source: attempt.source as SourceId,
 		sessionId: attempt.session_id,
 		receipt,
 		steps: attempt.targets,
 		boundary: attempt.boundary,
-		resumes: [attempt.id],
+		resumes: interruptedFor(options.history, attempt.source, attempt.session_id).map(interrupted => interrupted.id),
+		ordinal: nextOrdinal(options.history, attempt.source, attempt.session_id),
 		retentionDays: options.retentionDays,
 		via: options.via,
 		reassess: () => (receipt ? heldOpen(attempt.targets.map(target => target.path), attempt.boundary, options.deps) : [{code: 'attestation_missing', detail: `the receipt ${attempt.receipt_id} of the interrupted attempt is not in the journal`}]),

@@ -1,4 +1,5 @@
 import {closeSync, constants, fstatSync, openSync, type Stats} from 'node:fs';
+import {relative} from 'node:path';
 import {EngiError, systemErrorCode} from '../errors.js';
 import {canonicalJson} from '../journal/canonical.js';
 import {sha256Hex, sha256OfDescriptor} from '../util/hash.js';
@@ -60,7 +61,10 @@ export function pinTargets(targets: readonly Target[]): Pin[] {
 	});
 }
 
-/** One digest for the whole bundle: every pinned path with its kind, bytes and sha256, in order. */
-export function bundleSha256(pins: readonly Pin[]): string {
-	return sha256Hex(canonicalJson(pins.map(pin => ({path: pin.path, kind: pin.kind, bytes: pin.bytes, sha256: pin.sha256 ?? null}))));
+/**
+ * One digest for the whole bundle: every pinned path (relative to the store's boundary, so the
+ * same session digests the same wherever the store lives) with its kind, bytes and sha256.
+ */
+export function bundleSha256(pins: readonly Pin[], boundary: string): string {
+	return sha256Hex(canonicalJson(pins.map(pin => ({path: relative(boundary, pin.path), kind: pin.kind, bytes: pin.bytes, sha256: pin.sha256 ?? null}))));
 }

@@ -10,7 +10,7 @@ import {lazySchema} from '../util/lazy-schema.js';
 import {createAssessor} from './assess.js';
 import {blockerSchema, type Blocker} from './blockers.js';
 import {findCandidate} from './find.js';
-import {interruptedFor, jobForAssessment, jobForInterrupted} from './jobs.js';
+import {jobForAssessment, jobForInterrupted} from './jobs.js';
 import {nodesOfKind, purgeHistory, receiptsBySession, retentionKinds, toOutcome, type RetentionReceipt} from './journal.js';
 import {retentionScope, targetSchema} from './plan.js';
 import {runPurge, type PurgeJob, type PurgeRun} from './run-purge.js';
@@ -106,13 +106,14 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 				sizes = new Map((assessment.scan?.targets ?? []).map(target => [target.path, target.bytes]));
 				job = jobForAssessment(assessment, {history, retentionDays: input.retentionDays, via: 'purge', reassess: () => assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0}).blockers});
 			} else {
-				const leftover = interruptedFor(history, typeof input.source === 'string' ? input.source : (input.source?.[0] ?? ''), id).at(-1) ?? history.interrupted.filter(attempt => attempt.session_id.toLowerCase() === id.toLowerCase()).at(-1);
+				const sources = view.targets.map(target => target.adapter.id as string);
+				const leftover = history.interrupted.filter(attempt => sources.includes(attempt.source) && attempt.session_id.toLowerCase() === id.toLowerCase()).at(-1);
 				if (!leftover) {
 					return goneOrMissing(index.db, id, input);
 				}
 
 				const receipt = [...receipts.values()].flat().find(candidate => candidate.id === leftover.receipt_id);
-				job = jobForInterrupted(leftover, receipt, {retentionDays: input.retentionDays, via: 'purge', deps});
+				job = jobForInterrupted(leftover, receipt, {history, retentionDays: input.retentionDays, via: 'purge', deps});
 				blockers = job.reassess();
 				sizes = new Map(receipt?.targets.map(pin => [pin.path, pin.bytes]) ?? []);
 			}

@@ -21,6 +21,8 @@ export type PurgeJob = {
 	readonly boundary: string;
 	/** Interrupted attempts on the same session that this one finishes. */
 	readonly resumes: readonly string[];
+	/** This attempt's number among the session's attempts (1 for the first): part of its id. */
+	readonly ordinal: number;
 	readonly retentionDays: number;
 	readonly via: 'purge' | 'sweep';
 	/** The gates again, judged now (after the attempt is journaled): any blocker refuses. */
@@ -39,8 +41,6 @@ export type PurgeRun = {
 	readonly deletion: Deletion | null;
 };
 
-let attempts = 0;
-
 /**
  * One audited deletion: a SessionPurgeAttempt is journaled first (so a process that dies midway
  * leaves a trace `retention log` shows as interrupted), the gates are judged again, every target
@@ -48,8 +48,7 @@ let attempts = 0;
  * SessionPurgeReceipt or a SessionPurgeFailure closes the attempt.
  */
 export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promise<PurgeRun> {
-	const now = deps.now();
-	const attemptId = `session-purge-attempt:${job.source}:${job.sessionId}:${now.getTime()}-${process.pid}-${++attempts}`;
+	const attemptId = `session-purge-attempt:${job.source}:${job.sessionId}:${job.ordinal}`;
 	await writeEvents(paths, deps, () => [
 		{
 			op: 'node.upsert',

@@ -1,3 +1,4 @@
+import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import {openCatalogView} from '../catalog/sessions.js';
 import type {StoreSelection} from '../catalog/targets.js';
@@ -8,11 +9,11 @@ import {canonicalJson} from '../journal/canonical.js';
 import type {KbPaths} from '../kb/paths.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import {sha256Hex} from '../util/hash.js';
-import type {Assessment, Assessor} from './assess.js';
+import type {Assessment} from './assess.js';
 import {compactSession} from './compact.js';
 import {jobForAssessment, jobForInterrupted} from './jobs.js';
-import {sessionKey, type PurgeAttempt, type PurgeHistory, type RetentionReceipt} from './journal.js';
-import {assessScope, retentionScope, summarize, summarySchema, targetSchema} from './plan.js';
+import {sessionKey, type PurgeAttempt} from './journal.js';
+import {assessScope, retentionScope, summarize, summarySchema, targetSchema, type AssessedScope} from './plan.js';
 import {runPurge, type PurgeJob} from './run-purge.js';
 
 const actions = ['purge', 'compact', 'resume'] as const;
@@ -33,6 +34,8 @@ export const sweepItemSchema = lazySchema(() => z.object({
 	attempt_id: z.nullable(z.string()),
 	outcome_id: z.nullable(z.string()),
 	freed_bytes: z.number(),
+	/** Bytes of deleted files that other hard links keep on disk (not freed). */
+	hard_linked_bytes: z.number(),
 	failure: z.nullable(z.object({code: z.string(), detail: z.string()})),
 }));
 
@@ -68,15 +71,29 @@ export type SweepInput = StoreSelection & {
 	readonly onProgress?: (progress: SweepProgress) => void;
 };
 
-type Planned = {readonly item: SweepItem; readonly assessment?: Assessment; readonly attempt?: PurgeAttempt};
+type Planned = {readonly item: SweepItem; readonly boundary: string; readonly assessment?: Assessment; readonly attempt?: PurgeAttempt};
 
 function plannedItem(fields: Pick<SweepItem, 'session_id' | 'source' | 'action' | 'status' | 'bytes' | 'targets' | 'receipt_id'>): SweepItem {
-	return {...fields, compact_path: null, compact_bytes: null, attempt_id: null, outcome_id: null, freed_bytes: 0, failure: null};
+	return {...fields, compact_path: null, compact_bytes: null, attempt_id: null, outcome_id: null, freed_bytes: 0, hard_linked_bytes: 0, failure: null};
 }
 
-/** The digest a dry run prints and an execution must match: over what would be done, not over the report. */
-export function planDigest(items: readonly SweepItem[]): string {
-	return sha256Hex(canonicalJson(items.map(item => ({action: item.action, source: item.source, session_id: item.session_id, receipt_id: item.receipt_id, targets: item.targets}))));
+/**
+ * The digest a dry run prints and an execution must match: over what would be done (each item's
+ * action, session, receipt and targets with their bytes, paths relative to their store), not
+ * over the report, so it names the plan wherever the stores live.
+ */
+function planDigest(planned: readonly Planned[]): string {
+	return sha256Hex(
+		canonicalJson(
+			planned.map(({item, boundary}) => ({
+				action: item.action,
+				source: item.source,
+				session_id: item.session_id,
+				receipt_id: item.receipt_id,
+				targets: item.targets.map(target => ({...target, path: relative(boundary, target.path)})),
+			})),
+		),
+	);
 }
 
 /**
@@ -96,33 +113,8 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 		const view = openCatalogView(retentionScope(input), deps);
 		try {
 			const scope = assessScope(view, index.db, deps, input.retentionDays, false);
-			const {assessments, history, assessor, receipts} = scope;
-			const listed = new Set(assessments.map(item => sessionKey(item.candidate.unit.source, item.candidate.unit.session_id)));
-			const allReceipts = [...receipts.values()].flat();
-			const planned: Planned[] = [
-				// Purges a killed process left behind, of sessions the stores no longer list.
-				...history.interrupted
-					.filter(attempt => !listed.has(sessionKey(attempt.source, attempt.session_id)) && view.targets.some(target => target.adapter.id === attempt.source))
-					.map(attempt => ({
-						attempt,
-						item: plannedItem({session_id: attempt.session_id, source: attempt.source, action: 'resume', status: 'interrupted', bytes: 0, targets: attempt.targets.map(target => ({...target, bytes: 0})), receipt_id: attempt.receipt_id || null}),
-					})),
-				...assessments
-					.filter(item => item.status !== 'blocked')
-					.map(assessment => ({
-						assessment,
-						item: plannedItem({
-							session_id: assessment.candidate.unit.session_id,
-							source: assessment.candidate.unit.source,
-							action: assessment.status === 'eligible' ? ('purge' as const) : ('compact' as const),
-							status: assessment.status === 'eligible' ? ('eligible' as const) : ('compactable' as const),
-							bytes: assessment.bytes,
-							targets: (assessment.scan?.targets ?? []).map(target => ({path: target.path, kind: target.kind, bytes: target.bytes})),
-							receipt_id: assessment.receipt?.id ?? null,
-						}),
-					})),
-			];
-			const digest = planDigest(planned.map(entry => entry.item));
+			const planned = planItems(scope);
+			const digest = planDigest(planned);
 			const summary = summarize(scope);
 			const report = (items: SweepItem[], executed: boolean): SweepOutput => ({
 				...summary,
@@ -133,7 +125,7 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 				removed: items.filter(item => item.status === 'removed' || item.status === 'compacted').length,
 				failed: items.filter(item => item.status === 'failed' || item.status === 'refused').length,
 				native_bytes_removed: items.reduce((sum, item) => sum + item.freed_bytes, 0),
-				hard_linked_bytes: 0,
+				hard_linked_bytes: items.reduce((sum, item) => sum + item.hard_linked_bytes, 0),
 				compact_bytes_written: items.reduce((sum, item) => sum + (item.compact_bytes ?? 0), 0),
 				items: input.details ? items : null,
 				warnings: [...view.warnings, ...index.warnings],
@@ -150,17 +142,14 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 				});
 			}
 
-			const removed = new Set<string>();
+			const context: ItemContext = {scope, removed: new Set(), paths, deps, retentionDays: input.retentionDays};
 			const done: SweepItem[] = [];
-			let hardLinked = 0;
 			for (const entry of planned) {
-				const result = await executeItem(entry, {assessor, receipts, allReceipts, removed, view, paths, deps, retentionDays: input.retentionDays, history});
-				hardLinked += result.hardLinked;
-				done.push(result.item);
-				input.onProgress?.({done: done.length, total: planned.length, item: result.item});
+				done.push(await executeItem(entry, context));
+				input.onProgress?.({done: done.length, total: planned.length, item: done.at(-1)!});
 			}
 
-			const output = {...report(done, true), hard_linked_bytes: hardLinked};
+			const output = report(done, true);
 			return {output, failed: output.failed > 0};
 		} finally {
 			view.close();
@@ -168,59 +157,85 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 	});
 }
 
+/** What a sweep would do, in order: unfinished purges of sessions no store lists any more, then every session not blocked, children first. */
+function planItems(scope: AssessedScope): Planned[] {
+	const listed = new Set(scope.assessments.map(item => sessionKey(item.candidate.unit.source, item.candidate.unit.session_id)));
+	const inScope = new Set(scope.view.targets.map(target => target.adapter.id as string));
+	const resumes = scope.history.interrupted
+		.filter(attempt => inScope.has(attempt.source) && !listed.has(sessionKey(attempt.source, attempt.session_id)))
+		.map(attempt => ({
+			attempt,
+			boundary: attempt.boundary,
+			item: plannedItem({session_id: attempt.session_id, source: attempt.source, action: 'resume', status: 'interrupted', bytes: 0, targets: attempt.targets.map(target => ({...target, bytes: 0})), receipt_id: attempt.receipt_id || null}),
+		}));
+	const sessions = scope.assessments
+		.filter(item => item.status !== 'blocked')
+		.map(assessment => ({
+			assessment,
+			boundary: assessment.candidate.retirement?.boundary ?? assessment.candidate.unit.root,
+			item: plannedItem({
+				session_id: assessment.candidate.unit.session_id,
+				source: assessment.candidate.unit.source,
+				action: assessment.status === 'eligible' ? ('purge' as const) : ('compact' as const),
+				status: assessment.status === 'eligible' ? ('eligible' as const) : ('compactable' as const),
+				bytes: assessment.bytes,
+				targets: (assessment.scan?.targets ?? []).map(target => ({path: target.path, kind: target.kind, bytes: target.bytes})),
+				receipt_id: assessment.receipt?.id ?? null,
+			}),
+		}));
+	return [...resumes, ...sessions];
+}
+
 type ItemContext = {
-	readonly assessor: Assessor;
-	readonly receipts: Map<string, RetentionReceipt[]>;
-	readonly allReceipts: readonly RetentionReceipt[];
+	readonly scope: AssessedScope;
+	/** Sessions this sweep retired so far, by catalog key: their parents no longer wait for them. */
 	readonly removed: Set<string>;
-	readonly view: ReturnType<typeof openCatalogView>;
 	readonly paths: KbPaths;
 	readonly deps: Deps;
 	readonly retentionDays: number;
-	readonly history: PurgeHistory;
 };
 
-async function executeItem(entry: Planned, context: ItemContext): Promise<{item: SweepItem; hardLinked: number}> {
+async function executeItem(entry: Planned, context: ItemContext): Promise<SweepItem> {
 	const item = {...entry.item};
+	const {scope} = context;
 	try {
 		let job: PurgeJob;
 		if (entry.attempt) {
-			job = jobForInterrupted(entry.attempt, context.allReceipts.find(receipt => receipt.id === entry.attempt!.receipt_id), {retentionDays: context.retentionDays, via: 'sweep', deps: context.deps});
+			const receipt = [...scope.receipts.values()].flat().find(candidate => candidate.id === entry.attempt!.receipt_id);
+			job = jobForInterrupted(entry.attempt, receipt, {history: scope.history, retentionDays: context.retentionDays, via: 'sweep', deps: context.deps});
 		} else {
 			const {candidate} = entry.assessment!;
+			const reassess = () => scope.assessor.assess(candidate, child => context.removed.has(child.candidate.unit.key));
 			let assessment = entry.assessment!;
 			if (item.action === 'compact') {
-				const compaction = await compactSession(assessment, context.view.db, context.paths, context.deps);
+				const compaction = await compactSession(assessment, scope.view.db, context.paths, context.deps);
 				item.compact_path = compaction.path;
 				item.compact_bytes = compaction.bytes;
 				item.receipt_id = compaction.receipt.id;
 				const key = sessionKey(candidate.unit.source, candidate.unit.session_id);
-				context.receipts.set(key, [compaction.receipt, ...(context.receipts.get(key) ?? [])]);
-			}
-
-			const reassess = () => context.assessor.assess(candidate, child => context.removed.has(child.candidate.unit.key));
-			if (item.action === 'compact') {
+				scope.receipts.set(key, [compaction.receipt, ...(scope.receipts.get(key) ?? [])]);
 				assessment = reassess(); // Now attested by its compact copy.
 			}
 
-			job = jobForAssessment(assessment, {history: context.history, retentionDays: context.retentionDays, via: 'sweep', reassess: () => reassess().blockers});
+			job = jobForAssessment(assessment, {history: scope.history, retentionDays: context.retentionDays, via: 'sweep', reassess: () => reassess().blockers});
 		}
 
 		const run = await runPurge(job, context.paths, context.deps);
-		item.attempt_id = run.attemptId;
-		item.outcome_id = run.outcomeId;
-		item.freed_bytes = run.deletion?.freedBytes ?? 0;
-		item.failure = run.failure;
-		item.status = run.status === 'purged' ? (item.action === 'compact' ? 'compacted' : 'removed') : run.status;
 		if (run.status === 'purged' && entry.assessment) {
 			context.removed.add(entry.assessment.candidate.unit.key);
 		}
 
-		return {item, hardLinked: run.deletion?.hardLinkedBytes ?? 0};
+		return {
+			...item,
+			status: run.status === 'purged' ? (item.action === 'compact' ? 'compacted' : 'removed') : run.status,
+			attempt_id: run.attemptId,
+			outcome_id: run.outcomeId,
+			freed_bytes: run.deletion?.freedBytes ?? 0,
+			hard_linked_bytes: run.deletion?.hardLinkedBytes ?? 0,
+			failure: run.failure,
+		};
 	} catch (error) {
 		// One session's trouble (a full disk, a file that changed mid-compaction) is its own.
-		item.status = 'failed';
-		item.failure = {code: isEngiError(error) ? error.code : 'internal_error', detail: error instanceof Error ? error.message : String(error)};
-		return {item, hardLinked: 0};
+		return {...item, status: 'failed', failure: {code: isEngiError(error) ? error.code : 'internal_error', detail: error instanceof Error ? error.message : String(error)}};
 	}
 }
