@@ -40,9 +40,25 @@ export function journalNodes(journal: string, kind: string): Array<Record<string
 	return [...nodes.values()].filter(node => node['kind'] === kind);
 }
 
-/** Every path a SessionPurgeReceipt or SessionPurgeFailure says was deleted. */
+/**
+ * Every path a SessionPurgeReceipt or SessionPurgeFailure says was deleted: by its own run, or
+ * (a receipt's `already_gone`) by an interrupted attempt it finished, which must have named the
+ * path among its targets.
+ */
 export function recordedDeletions(journal: string): Set<string> {
-	return new Set([...journalNodes(journal, 'SessionPurgeReceipt'), ...journalNodes(journal, 'SessionPurgeFailure')].flatMap(node => node['deleted_targets'] as string[]));
+	const attempts = new Map(journalNodes(journal, 'SessionPurgeAttempt').map(attempt => [attempt['id'], new Set((attempt['targets'] as Array<{path: string}>).map(target => target.path))]));
+	const outcomes = [...journalNodes(journal, 'SessionPurgeReceipt'), ...journalNodes(journal, 'SessionPurgeFailure')];
+	const recorded = new Set(outcomes.flatMap(node => node['deleted_targets'] as string[]));
+	for (const outcome of outcomes) {
+		for (const path of (outcome['already_gone'] as string[] | undefined) ?? []) {
+			const named = (outcome['resumed_attempt_ids'] as string[]).some(attempt => attempts.get(attempt)?.has(path));
+			if (named) {
+				recorded.add(path);
+			}
+		}
+	}
+
+	return recorded;
 }
 
 /**
