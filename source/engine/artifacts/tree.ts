@@ -127,7 +127,8 @@ export async function addArtifactTree(input: {directory: string; manifest: strin
 
 	const walked = walkTree(directory);
 	const treeSha = sha256Hex(canonicalJson({files: walked.files, symlinks: walked.symlinks}));
-	const manifest = `${JSON.stringify({format: 'engi.tree-manifest.v1', directory, tree_sha256: treeSha, files: walked.files, symlinks: walked.symlinks, skipped: walked.skipped}, null, 2)}\n`;
+	// What the tree holds, not where it was: the same tree moved elsewhere has the same manifest (its node says where).
+	const manifest = `${JSON.stringify({format: 'engi.tree-manifest.v1', tree_sha256: treeSha, files: walked.files, symlinks: walked.symlinks, skipped: walked.skipped}, null, 2)}\n`;
 	try {
 		mkdirSync(dirname(manifestPath), {recursive: true});
 	} catch (error) {
