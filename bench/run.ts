@@ -8,6 +8,7 @@ import {sessionsSuite} from './suites/sessions.js';
 import {continuitySuite} from './suites/continuity.js';
 import {searchSuite} from './suites/search.js';
 import {tuiSuite} from './suites/tui.js';
+import {retentionSuite} from './suites/retention.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] | Promise<Row[]>> = {
 	journal: journalSuite,
@@ -15,6 +16,7 @@ const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] |
 	continuity: continuitySuite,
 	search: searchSuite,
 	tui: tuiSuite,
+	retention: retentionSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));

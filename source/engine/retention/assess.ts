@@ -11,7 +11,7 @@ import {isCompactable} from './blockers.js';
 import type {RetentionCandidate} from './candidates.js';
 import {provenanceGaps, sessionKey, type RetentionReceipt} from './journal.js';
 import {scanOpenFiles, type OpenFiles} from './open-files.js';
-import {scanTargets, type Target, type TargetScan} from './targets.js';
+import {scanTargets, type RealPaths, type Target, type TargetScan} from './targets.js';
 import type {RetentionWindow} from './window.js';
 
 export type AssessmentStatus = 'eligible' | 'compactable' | 'blocked';
@@ -55,6 +55,7 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 	const checkpointOf = checkpointLookup(context.deps.cwd);
 	const tails = tailReader(context.catalog);
 	const decided = new Map<string, Assessment>();
+	const realPaths: RealPaths = new Map();
 	let openFiles: {files: OpenFiles; at: number} | undefined;
 	/** One scan of /proc serves many sessions (at most `maxAgeMs` old); a single purge asks for a new one. */
 	const lookOpen = (maxAgeMs: number): OpenFiles => {
@@ -66,8 +67,12 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 		return openFiles.files;
 	};
 
-	/** `childGoes`: whether a child session is retired before this one (in a sweep: if it is not blocked). */
-	function assess(candidate: RetentionCandidate, childGoes: (child: Assessment) => boolean, options: {openFilesMaxAgeMs?: number} = {}): Assessment {
+	/**
+	 * `childGoes`: whether a child session is retired before this one (in a sweep: if it is not
+	 * blocked). `recheck`: judging again right before a deletion, so no resolved directory is taken
+	 * from an earlier look. `openFilesMaxAgeMs`: how old the listing of open files may be (a second).
+	 */
+	function assess(candidate: RetentionCandidate, childGoes: (child: Assessment) => boolean, options: {openFilesMaxAgeMs?: number; recheck?: boolean} = {}): Assessment {
 		const {unit} = candidate;
 		const blockers: Blocker[] = [];
 		const now = context.deps.now().getTime();
@@ -115,7 +120,7 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 		let scan: TargetScan | undefined;
 		const onlyReceiptMissing = blockers.every(blocker => blocker.code === 'attestation_missing');
 		if (candidate.retirement && (context.examineAll || onlyReceiptMissing)) {
-			scan = scanTargets(unit.paths, candidate.retirement.directories, candidate.retirement.boundary);
+			scan = scanTargets(unit.paths, candidate.retirement.directories, candidate.retirement.boundary, options.recheck ? new Map() : realPaths);
 			blockers.push(...examine(scan, receipt, receipts.length > 0));
 			const touched = scan.targets.filter(target => target.kind === 'file').map(target => target.mtime_ms);
 			newest = Math.max(newest ?? 0, ...touched) || newest;

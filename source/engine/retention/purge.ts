@@ -104,7 +104,7 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 				const assessment = assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0});
 				blockers = assessment.blockers;
 				sizes = new Map((assessment.scan?.targets ?? []).map(target => [target.path, target.bytes]));
-				job = jobForAssessment(assessment, {history, retentionDays: input.retentionDays, via: 'purge', reassess: () => assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0}).blockers});
+				job = jobForAssessment(assessment, {history, retentionDays: input.retentionDays, via: 'purge', reassess: () => assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0, recheck: true}).blockers});
 			} else {
 				const sources = view.targets.map(target => target.adapter.id as string);
 				const leftover = history.interrupted.filter(attempt => sources.includes(attempt.source) && attempt.session_id.toLowerCase() === id.toLowerCase()).at(-1);

@@ -205,7 +205,7 @@ async function executeItem(entry: Planned, context: ItemContext): Promise<SweepI
 			job = jobForInterrupted(entry.attempt, receipt, {history: scope.history, retentionDays: context.retentionDays, via: 'sweep', deps: context.deps});
 		} else {
 			const {candidate} = entry.assessment!;
-			const reassess = () => scope.assessor.assess(candidate, child => context.removed.has(child.candidate.unit.key));
+			const reassess = () => scope.assessor.assess(candidate, child => context.removed.has(child.candidate.unit.key), {recheck: true});
 			let assessment = entry.assessment!;
 			if (item.action === 'compact') {
 				const compaction = await compactSession(assessment, scope.view.db, context.paths, context.deps);

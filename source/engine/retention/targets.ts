@@ -1,5 +1,5 @@
 import {lstatSync, readdirSync, realpathSync, type Stats} from 'node:fs';
-import {basename, dirname, join, relative, resolve, sep} from 'node:path';
+import {basename, dirname, join, resolve, sep} from 'node:path';
 import {systemErrorCode} from '../errors.js';
 
 /** One file or directory a session's retirement removes, as it is on disk now. */
@@ -28,10 +28,26 @@ export type TargetScan = {
 	readonly bytes: number;
 };
 
-/** True when `path` lies inside `directory` (never `directory` itself). */
+/** True when `path` lies inside `directory` (never `directory` itself); both are resolved first. */
 export function isInside(path: string, directory: string): boolean {
-	const rest = relative(directory, path);
-	return rest !== '' && !rest.startsWith('..') && !rest.startsWith(sep) && resolve(directory, rest) === resolve(path);
+	const parent = resolve(directory);
+	return resolve(path).startsWith(parent.endsWith(sep) ? parent : parent + sep);
+}
+
+/** Real paths of directories, shared by every scan of one call: many sessions share a project directory. */
+export type RealPaths = Map<string, string | undefined>;
+
+function realPath(cache: RealPaths, path: string): string | undefined {
+	if (!cache.has(path)) {
+		let real: string | undefined;
+		try {
+			real = realpathSync(path);
+		} catch {}
+
+		cache.set(path, real);
+	}
+
+	return cache.get(path);
 }
 
 const depth = (path: string) => path.split(sep).length;
@@ -55,31 +71,16 @@ function lstatOrUndefined(path: string): Stats | undefined {
  * plain file or directory inside the store's boundary is a problem, never a target: a symbolic
  * link is not followed, a path that resolves outside the boundary is not touched.
  */
-export function scanTargets(files: readonly string[], directories: readonly string[], boundary: string): TargetScan {
+export function scanTargets(files: readonly string[], directories: readonly string[], boundary: string, realPaths: RealPaths = new Map()): TargetScan {
 	const problems: TargetProblem[] = [];
 	const missing: string[] = [];
-	let realBoundary: string;
-	try {
-		realBoundary = realpathSync(boundary);
-	} catch (error) {
-		return {targets: [], missing: [], problems: [{path: boundary, reason: 'unreadable', detail: `the store directory ${boundary} cannot be resolved (${systemErrorCode(error) ?? 'error'})`}], bytes: 0};
+	const realBoundary = realPath(realPaths, boundary);
+	if (realBoundary === undefined) {
+		return {targets: [], missing: [], problems: [{path: boundary, reason: 'unreadable', detail: `the store directory ${boundary} cannot be resolved`}], bytes: 0};
 	}
 
-	const realDirectories = new Map<string, string | undefined>();
-	/** The directory holding `path` as the kernel names it, when it lies inside the boundary. */
-	const canonicalDirectory = (path: string): string | undefined => {
-		const directory = dirname(path);
-		if (!realDirectories.has(directory)) {
-			let real: string | undefined;
-			try {
-				real = realpathSync(directory);
-			} catch {}
-
-			realDirectories.set(directory, real);
-		}
-
-		return realDirectories.get(directory);
-	};
+	/** The directory holding `path` as the kernel names it. */
+	const canonicalDirectory = (path: string): string | undefined => realPath(realPaths, dirname(path));
 
 	const seen = new Set<string>();
 	const inner: Target[] = [];
@@ -105,7 +106,7 @@ export function scanTargets(files: readonly string[], directories: readonly stri
 		}
 
 		const real = canonicalDirectory(path);
-		if (!isInside(resolve(path), resolve(boundary)) || real === undefined || !(real === realBoundary || isInside(real, realBoundary))) {
+		if (!isInside(path, boundary) || real === undefined || !(real === realBoundary || isInside(real, realBoundary))) {
 			problems.push({path, reason: 'outside_store', detail: `${path} lies outside the store ${boundary}`});
 			return undefined;
 		}
