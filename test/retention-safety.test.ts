@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
-import {appendFileSync, copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs';
+import {appendFileSync, copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import {requireProc, sleep, startCli, waitStopped} from './helpers/faults.js';
@@ -10,6 +10,7 @@ import {settle} from './helpers/fixture-home.js';
 import {copyStore, writeClaudeSession} from './helpers/stores.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {tempDir} from './helpers/temp.js';
+import {scanOpenFiles} from '../source/engine/retention/open-files.js';
 
 const id = 'eeee0000-0000-4000-8000-000000000001';
 
@@ -211,3 +212,24 @@ test('an id with .. or an absolute path is refused before anything is read or cr
 	assert.equal(existsSync(env['XDG_CACHE_HOME']!), false, 'no catalog was opened');
 	assert.equal(existsSync(join(base, 'no-such-kb')), false);
 });
+
+test('open files are listed from /proc by the path the kernel gives them; where /proc is missing nothing can be said', async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const directory = realpathSync(tempDir(t));
+	const file = join(directory, 'held.jsonl');
+	writeFileSync(file, 'x\n');
+	const holder = spawn(process.execPath, ['-e', `require('node:fs').openSync(${JSON.stringify(file)}, 'r'); process.stdout.write('open\\n'); setInterval(() => {}, 1000);`], {stdio: ['ignore', 'pipe', 'ignore']});
+	t.after(() => holder.kill('SIGKILL'));
+	await new Promise(resolve => holder.stdout.once('data', resolve));
+	const open = scanOpenFiles([directory], 'linux');
+	assert.equal(open.available, true);
+	assert.deepEqual(open.holders(file), [holder.pid]);
+	assert.deepEqual(scanOpenFiles([join(directory, 'elsewhere')], 'linux').holders(file), [], 'only files under the directories asked about are kept');
+	const mac = scanOpenFiles([directory], 'darwin');
+	assert.equal(mac.available, false);
+	assert.match(mac.reason!, /darwin/);
+});
+

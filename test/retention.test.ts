@@ -187,6 +187,10 @@ test('attest refuses without --session-closed, a conversation node, or knowledge
 	const plan = kb.ok(['retention', 'plan', '--no-retention', '--details', '--source', 'claude']);
 	const session = plan.sessions.find((entry: any) => entry.session_id === claudeParent);
 	assert.deepEqual(session.blockers.map((blocker: any) => blocker.code), ['knowledge_provenance_missing']);
+	// A subagent inside its parent's directory goes with the parent, never alone.
+	const nested = kb.run(['retention', 'attest', 'agent-bbbb2222', '--source', 'claude', '--knowledge-node', 'dataset:x', '--session-closed', '--format', 'json']).error();
+	assert.equal(nested.code, 'session_nested');
+	assert.match(nested.message, new RegExp(claudeParent));
 	// Sessions inside another program's database are never attested.
 	const cursor = kb.ok(['sessions', '--all-projects', '--source', 'cursor']).sessions[0].id;
 	recordKnowledge(kb, 'cursor', cursor);

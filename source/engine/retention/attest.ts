@@ -108,13 +108,14 @@ export async function attestSession(input: AttestInput, paths: KbPaths, deps: De
 	}
 
 	requireKnowledgeBase(paths);
-	const {pins, boundary} = await withIndex(paths, deps, index => {
-		requireProvenance(index.db, input.source, id, input.knowledgeNodes, deps);
-		return withCatalogView(retentionScope(input), deps, view => {
+	const {pins, boundary} = await withIndex(paths, deps, index =>
+		withCatalogView(retentionScope(input), deps, view => {
 			const found = findCandidate(view, id);
 			if (!found) {
 				throw new EngiError('session_not_found', `conversation not found: ${id} (source ${input.source})`, {hint: 'engi retention plan --details lists the sessions retention sees'});
 			}
+
+			requireProvenance(index.db, input.source, id, input.knowledgeNodes, deps);
 
 			const assessor = createAssessor({catalog: view.db, index: index.db, deps, window: retentionWindow(0, deps), receipts: receiptsBySession(index.db), examineAll: true}, [found.candidate]);
 			const assessment = assessor.assess(found.candidate, () => true, {openFilesMaxAgeMs: 0});
@@ -124,8 +125,8 @@ export async function attestSession(input: AttestInput, paths: KbPaths, deps: De
 			}
 
 			return {pins: pinTargets(assessment.scan!.targets), boundary: found.candidate.retirement!.boundary};
-		});
-	});
+		}),
+	);
 	const draft = receiptDraft({source: input.source, id, boundary, pins, knowledge: input.knowledgeNodes, provenance: 'engi retention attest'});
 	const result = await writeEvents(paths, deps, index => {
 		// The graph may have changed since it was read: check again under the write.
