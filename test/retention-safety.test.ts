@@ -130,6 +130,9 @@ test('a file another process holds open blocks attest and purge (session_active)
 	t.after(() => holder.kill('SIGKILL'));
 	await new Promise(resolve => holder.stdout.once('data', resolve));
 	const before = entriesUnder(world.home);
+	// Unattested, the summary finds it among open files by name; with --details, by its examined files.
+	assert.equal(world.ok(['retention', 'plan']).blocker_codes.session_active, 1);
+	assert.equal(world.ok(['retention', 'plan', '--details']).sessions[0].blockers[0].code, 'session_active');
 	recordKnowledge(world, 'claude', id);
 	const refusedAttest = world.run(['retention', 'attest', id, '--source', 'claude', '--knowledge-node', `dataset:claude-${id}`, '--session-closed', '--format', 'json']);
 	assert.equal(refusedAttest.error().code, 'session_active');

@@ -13,6 +13,8 @@ export type OpenFiles = {
 	readonly reason: string | null;
 	/** Pids (other than this one) holding the file open, by the path the kernel gives it. */
 	holders(canonicalPath: string): number[];
+	/** Open files inside a directory (by the kernel's path for it), with their holders. */
+	under(canonicalDirectory: string): Array<{path: string; pids: number[]}>;
 };
 
 const procRoot = '/proc';
@@ -65,9 +67,17 @@ export function scanOpenFiles(directories: readonly string[], platform: NodeJS.P
 		}
 	}
 
-	return {available: true, reason: null, holders: path => open.get(path) ?? []};
+	return {
+		available: true,
+		reason: null,
+		holders: path => open.get(path) ?? [],
+		under(directory) {
+			const prefix = directory.endsWith(sep) ? directory : directory + sep;
+			return [...open].filter(([path]) => path.startsWith(prefix)).map(([path, pids]) => ({path, pids}));
+		},
+	};
 }
 
 function unavailable(reason: string): OpenFiles {
-	return {available: false, reason, holders: () => []};
+	return {available: false, reason, holders: () => [], under: () => []};
 }

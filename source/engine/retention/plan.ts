@@ -7,7 +7,7 @@ import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {lazySchema} from '../util/lazy-schema.js';
 import type {Database} from '../util/sqlite.js';
-import {createAssessor, type Assessment, type Assessor} from './assess.js';
+import {createAssessor, type AssessContext, type Assessment, type Assessor} from './assess.js';
 import {blockerHistogram, blockerHistogramSchema, blockerSchema} from './blockers.js';
 import {loadCandidates, retirementOrder} from './candidates.js';
 import {purgeHistory, receiptsBySession, type PurgeHistory, type RetentionReceipt} from './journal.js';
@@ -96,11 +96,11 @@ export function retentionScope(selection: StoreSelection) {
 	return {source: selection.source, sourceRoot: selection.sourceRoot, allProjects: true, includeSubagents: true};
 }
 
-export function assessScope(view: CatalogView, index: Database, deps: Deps, days: number, examineAll: boolean): AssessedScope {
+export function assessScope(view: CatalogView, index: Database, deps: Deps, days: number, examine: AssessContext['examine']): AssessedScope {
 	const window = retentionWindow(days, deps);
 	const candidates = loadCandidates(view).sort(retirementOrder);
 	const receipts = receiptsBySession(index);
-	const assessor = createAssessor({catalog: view.db, index, deps, window, receipts, examineAll}, candidates);
+	const assessor = createAssessor({catalog: view.db, index, deps, window, receipts, examine}, candidates);
 	const assessments = candidates.map(candidate => assessor.assess(candidate, child => child.status !== 'blocked'));
 	return {window, assessments, history: purgeHistory(index), view, assessor, receipts};
 }
@@ -147,7 +147,7 @@ export async function planRetention(input: PlanInput, paths: KbPaths, deps: Deps
 	requireKnowledgeBase(paths);
 	return withIndex(paths, deps, index =>
 		withCatalogView(retentionScope(input), deps, view => {
-			const scope = assessScope(view, index.db, deps, input.retentionDays, input.details);
+			const scope = assessScope(view, index.db, deps, input.retentionDays, input.details ? 'all' : 'summary');
 			const page = input.details ? scope.assessments.slice(input.offset, input.offset + input.limit) : [];
 			const end = input.offset + page.length;
 			return {

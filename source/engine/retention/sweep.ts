@@ -112,7 +112,7 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 	return withIndex(paths, deps, async index => {
 		const view = openCatalogView(retentionScope(input), deps);
 		try {
-			const scope = assessScope(view, index.db, deps, input.retentionDays, false);
+			const scope = assessScope(view, index.db, deps, input.retentionDays, 'retirable');
 			const planned = planItems(scope);
 			const digest = planDigest(planned);
 			const summary = summarize(scope);

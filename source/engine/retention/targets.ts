@@ -1,4 +1,4 @@
-import {lstatSync, readdirSync, realpathSync, type Stats} from 'node:fs';
+import {lstatSync, readdirSync, realpathSync, type Dirent, type Stats} from 'node:fs';
 import {basename, dirname, join, resolve, sep} from 'node:path';
 import {systemErrorCode} from '../errors.js';
 
@@ -37,7 +37,7 @@ export function isInside(path: string, directory: string): boolean {
 /** Real paths of directories, shared by every scan of one call: many sessions share a project directory. */
 export type RealPaths = Map<string, string | undefined>;
 
-function realPath(cache: RealPaths, path: string): string | undefined {
+export function realPath(cache: RealPaths, path: string): string | undefined {
 	if (!cache.has(path)) {
 		let real: string | undefined;
 		try {
@@ -131,18 +131,18 @@ export function scanTargets(files: readonly string[], directories: readonly stri
 			return;
 		}
 
-		let names: string[];
+		let entries: Dirent[];
 		try {
-			names = readdirSync(directory).sort();
+			entries = readdirSync(directory, {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 		} catch (error) {
 			problems.push({path: directory, reason: 'unreadable', detail: `${directory} cannot be listed (${systemErrorCode(error) ?? 'error'})`});
 			return;
 		}
 
-		for (const name of names) {
-			const path = join(directory, name);
-			const stats = lstatOrUndefined(path);
-			if (stats?.isDirectory()) {
+		// A directory entry's type is the link's own, never its target's: a link is added (and refused), not walked.
+		for (const entry of entries) {
+			const path = join(directory, entry.name);
+			if (entry.isDirectory()) {
 				walk(path);
 			} else {
 				add(path, inner);
