@@ -1,4 +1,4 @@
-import {realpathSync} from 'node:fs';
+import {basename, dirname, join} from 'node:path';
 import type {SourceId} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
 import {momentOf} from '../knowledge/moment.js';
@@ -11,7 +11,7 @@ import {isCompactable} from './blockers.js';
 import type {RetentionCandidate} from './candidates.js';
 import {provenanceGaps, sessionKey, type RetentionReceipt} from './journal.js';
 import {scanOpenFiles, type OpenFiles} from './open-files.js';
-import {scanTargets, type RealPaths, type Target, type TargetScan} from './targets.js';
+import {realPath, scanTargets, type RealPaths, type Target, type TargetScan} from './targets.js';
 import type {RetentionWindow} from './window.js';
 
 export type AssessmentStatus = 'eligible' | 'compactable' | 'blocked';
@@ -36,8 +36,13 @@ export type AssessContext = {
 	readonly deps: Deps;
 	readonly window: RetentionWindow;
 	readonly receipts: ReadonlyMap<string, RetentionReceipt[]>;
-	/** Examine every session's files, not only those nothing else blocks (for --details and purge). */
-	readonly examineAll: boolean;
+	/**
+	 * Whose files are stat'ed, walked and pinned against receipts: every session's (`all`: for
+	 * --details, attest and purge), or only those nothing else blocks (`retirable`: what a sweep
+	 * acts on), or of those only the attested (`summary`: a plan's counts, where an unattested
+	 * session is only looked for among open files by name, its bytes taken from the catalog).
+	 */
+	readonly examine: 'all' | 'retirable' | 'summary';
 };
 
 /** A session written to this recently is taken to be running (the same window `unfinished` uses). */
@@ -60,8 +65,8 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 	/** One scan of /proc serves many sessions (at most `maxAgeMs` old); a single purge asks for a new one. */
 	const lookOpen = (maxAgeMs: number): OpenFiles => {
 		if (!openFiles || Date.now() - openFiles.at > maxAgeMs) {
-			const boundaries = new Set(candidates.flatMap(candidate => (candidate.retirement ? [realDirectory(candidate.retirement.boundary)] : [])));
-			openFiles = {files: scanOpenFiles([...boundaries].filter(Boolean) as string[], context.deps.platform), at: Date.now()};
+			const boundaries = new Set(candidates.flatMap(candidate => (candidate.retirement ? [candidate.retirement.boundary] : [])));
+			openFiles = {files: scanOpenFiles([...boundaries].flatMap(boundary => realPath(realPaths, boundary) ?? []), context.deps.platform), at: Date.now()};
 		}
 
 		return openFiles.files;
@@ -118,23 +123,20 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 		}
 
 		let scan: TargetScan | undefined;
-		const onlyReceiptMissing = blockers.every(blocker => blocker.code === 'attestation_missing');
-		if (candidate.retirement && (context.examineAll || onlyReceiptMissing)) {
+		const retirable = blockers.every(blocker => blocker.code === 'attestation_missing');
+		const examineFiles = context.examine === 'all' || (retirable && (context.examine === 'retirable' || receipt !== undefined));
+		if (candidate.retirement && examineFiles) {
 			scan = scanTargets(unit.paths, candidate.retirement.directories, candidate.retirement.boundary, options.recheck ? new Map() : realPaths);
 			blockers.push(...examine(scan, receipt, receipts.length > 0));
 			const touched = scan.targets.filter(target => target.kind === 'file').map(target => target.mtime_ms);
 			newest = Math.max(newest ?? 0, ...touched) || newest;
 			if (scan.targets.length > 0 && !blockers.some(blocker => blocker.code === 'assessment_error')) {
 				const open = lookOpen(options.openFilesMaxAgeMs ?? 1000);
-				if (!open.available) {
-					blockers.push({code: 'session_activity_unknown', detail: open.reason ?? 'open files cannot be listed here'});
-				} else {
-					const held = scan.targets.flatMap(target => open.holders(target.canonical).map(pid => `${target.path} (pid ${pid})`));
-					if (held.length > 0) {
-						blockers.push({code: 'session_active', detail: `held open by another process: ${held.slice(0, 3).join(', ')}`});
-					}
-				}
+				blockers.push(...activity(open, scan.targets.flatMap(target => open.holders(target.canonical).map(pid => `${target.path} (pid ${pid})`))));
 			}
+		} else if (candidate.retirement && retirable) {
+			const open = lookOpen(options.openFilesMaxAgeMs ?? 1000);
+			blockers.push(...activity(open, heldByName(open, candidate, realPaths)));
 		}
 
 		if (newest === null) {
@@ -161,6 +163,32 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 }
 
 export type Assessor = ReturnType<typeof createAssessor>;
+
+function activity(open: OpenFiles, held: readonly string[]): Blocker[] {
+	if (!open.available) {
+		return [{code: 'session_activity_unknown', detail: open.reason ?? 'open files cannot be listed here'}];
+	}
+
+	return held.length > 0 ? [{code: 'session_active', detail: `held open by another process: ${held.slice(0, 3).join(', ')}`}] : [];
+}
+
+/** Open files that are a session's, found by the names its catalog entry and its directories give (nothing stat'ed). */
+function heldByName(open: OpenFiles, candidate: RetentionCandidate, realPaths: RealPaths): string[] {
+	const canonical = (path: string) => {
+		const directory = realPath(realPaths, dirname(path));
+		return directory === undefined ? undefined : join(directory, basename(path));
+	};
+
+	const files = [candidate.unit, ...candidate.nested].flatMap(unit => unit.paths).flatMap(path => {
+		const real = canonical(path);
+		return real === undefined ? [] : open.holders(real).map(pid => `${path} (pid ${pid})`);
+	});
+	const inside = (candidate.retirement?.directories ?? []).flatMap(directory => {
+		const real = realPath(realPaths, directory);
+		return real === undefined ? [] : open.under(real).flatMap(file => file.pids.map(pid => `${file.path} (pid ${pid})`));
+	});
+	return [...new Set([...files, ...inside])];
+}
 
 /** What the files themselves say: odd entries, nothing left, or bytes other than the receipt pinned. */
 function examine(scan: TargetScan, receipt: RetentionReceipt | undefined, attested: boolean): Blocker[] {
@@ -235,12 +263,4 @@ function tailReader(db: Database): (key: string) => TailState | undefined {
 		const tail = statement.get(key) as string | undefined;
 		return tail === undefined ? undefined : (JSON.parse(tail) as TailState);
 	};
-}
-
-function realDirectory(path: string): string | undefined {
-	try {
-		return realpathSync(path);
-	} catch {
-		return undefined;
-	}
 }
