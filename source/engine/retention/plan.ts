@@ -39,6 +39,10 @@ export const assessmentSchema = lazySchema(() => z.object({
 
 export type AssessmentEntry = z.infer<typeof assessmentSchema>;
 
+/**
+ * `bytes`: every file a retirement would remove for sessions whose files were examined (all of
+ * them with --details and in a sweep), the catalogued transcripts' sizes for the rest.
+ */
 const countsShape = {
 	total: z.number(),
 	eligible: z.number(),
