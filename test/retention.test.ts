@@ -3,6 +3,7 @@ import {appendFileSync, existsSync, mkdirSync, readFileSync, utimesSync} from 'n
 import {join} from 'node:path';
 import test from 'node:test';
 import {buildFixtureHome, settle} from './helpers/fixture-home.js';
+import {requireProc, sleep, startCli, waitStopped} from './helpers/faults.js';
 import {makeKb, type KbSandbox} from './helpers/kb.js';
 import {assertDeletionsRecorded, attestWithKnowledge, entriesUnder, journalNodes, longAgo, recordKnowledge} from './helpers/retention.js';
 import {copyStore, writeClaudeSession} from './helpers/stores.js';
@@ -362,4 +363,29 @@ test('an execution refuses a plan that changed since the dry run, and deletes no
 	assert.ok(existsSync(path));
 	assert.equal(journalNodes(kb.journal, 'SessionPurgeAttempt').length, 0);
 	assert.equal(kb.run(['retention', 'sweep', '--execute', '--format', 'json']).error().code, 'plan_required');
+});
+
+test('a sweep that runs longer than a second reports its progress on stderr, one JSON line each, apart from its result', async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const kb = makeKb(t);
+	const projects = join(kb.env['HOME']!, '.claude', 'projects');
+	for (const n of [1, 2]) {
+		utimesSync(writeClaudeSession(projects, `bbbb0000-0000-4000-8000-00000000000${n}`, '/work/app', [{user: 'tidy up', assistant: 'Tidied.', at: '2025-01-02T09:00:00.000Z'}]), longAgo, longAgo);
+	}
+
+	const dry = kb.ok(['retention', 'sweep']);
+	// Held at the first item for over a second, as a long sweep would be.
+	const running = startCli(['retention', 'sweep', '--execute', '--plan', dry.plan_sha256, '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'retention.compact_written#1'}});
+	await waitStopped(running.pid);
+	await sleep(1200);
+	running.kill('SIGCONT');
+	const result = await running.done;
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(result.json().removed, 2);
+	const progress = result.stderr.trim().split('\n').map(line => JSON.parse(line).progress);
+	assert.ok(progress.length >= 1, result.stderr);
+	assert.deepEqual(progress.at(-1), {done: 2, total: 2, session_id: 'bbbb0000-0000-4000-8000-000000000002', source: 'claude', status: 'compacted'});
 });

@@ -1,6 +1,5 @@
 import type {Moment} from '../graph/read.js';
 import {liveEdgeCondition, nodeExists} from '../graph/read.js';
-import type {EventDraft} from '../journal/append.js';
 import {conversationNodeId} from '../knowledge/conversation-node.js';
 import type {SourceId} from '../../adapters/types.js';
 import type {Database} from '../util/sqlite.js';
@@ -195,4 +194,3 @@ export function provenanceGaps(db: Database, source: SourceId, sessionId: string
 	return {missing, unlinked: knowledgeIds.filter(id => !missing.includes(id) && !linked.has(id))};
 }
 
-export type {EventDraft};

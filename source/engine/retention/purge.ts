@@ -7,11 +7,12 @@ import {EngiError} from '../errors.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {lazySchema} from '../util/lazy-schema.js';
+import type {Database} from '../util/sqlite.js';
 import {createAssessor} from './assess.js';
 import {blockerSchema, type Blocker} from './blockers.js';
 import {findCandidate} from './find.js';
 import {jobForAssessment, jobForInterrupted} from './jobs.js';
-import {nodesOfKind, purgeHistory, receiptsBySession, retentionKinds, toOutcome, type RetentionReceipt} from './journal.js';
+import {nodesOfKind, purgeHistory, receiptsBySession, retentionKinds, toOutcome} from './journal.js';
 import {retentionScope, targetSchema} from './plan.js';
 import {runPurge, type PurgeJob, type PurgeRun} from './run-purge.js';
 import {retentionWindow} from './window.js';
@@ -132,7 +133,7 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 }
 
 /** A session no store lists: `already_cleaned` when a purge receipt says engi retired it, else not found. */
-function goneOrMissing(db: import('../util/sqlite.js').Database, id: string, input: PurgeInput): PurgeOutput {
+function goneOrMissing(db: Database, id: string, input: PurgeInput): PurgeOutput {
 	const purged = nodesOfKind(db, retentionKinds.purged)
 		.map(record => toOutcome(record, 'purged'))
 		.filter(outcome => outcome.session_id.toLowerCase() === id.toLowerCase())
@@ -157,4 +158,3 @@ function goneOrMissing(db: import('../util/sqlite.js').Database, id: string, inp
 	};
 }
 
-export type {RetentionReceipt};
