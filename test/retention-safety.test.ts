@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
-import {appendFileSync, copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import {appendFileSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import {requireProc, sleep, startCli, waitStopped} from './helpers/faults.js';
@@ -11,6 +12,7 @@ import {copyStore, writeClaudeSession} from './helpers/stores.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {tempDir} from './helpers/temp.js';
 import {scanOpenFiles} from '../source/engine/retention/open-files.js';
+import {prepareEvents, serializeEvent} from '../source/engine/journal/append.js';
 
 const id = 'eeee0000-0000-4000-8000-000000000001';
 
@@ -236,3 +238,27 @@ test('open files are listed from /proc by the path the kernel gives them; where 
 	assert.match(mac.reason!, /darwin/);
 });
 
+
+test('an interrupted attempt in the journal that names files outside the stores in scope is never finished', t => {
+	const kb = makeKb(t);
+	mkdirSync(join(kb.env['HOME']!, '.claude', 'projects'), {recursive: true});
+	const victim = join(kb.base, 'precious', 'notes.jsonl');
+	mkdirSync(join(victim, '..'), {recursive: true});
+	writeFileSync(victim, 'keep me\n');
+	const stats = lstatSync(victim);
+	const pin = {path: victim, kind: 'file', bytes: stats.size, dev: stats.dev, ino: stats.ino, sha256: createHash('sha256').update('keep me\n').digest('hex')};
+	// As a journal merged from elsewhere could hold them: a receipt pinning the file exactly, and an attempt never finished.
+	const forged = prepareEvents(
+		[
+			{op: 'node.upsert', payload: {id: 'session-retention:claude:forged:0', kind: 'SessionRetentionReceipt', session_id: 'forged', source: 'claude', source_sha256: '0', source_bytes: pin.bytes, targets: [pin], knowledge_node_ids: []}},
+			{op: 'node.upsert', payload: {id: 'session-purge-attempt:claude:forged:1', kind: 'SessionPurgeAttempt', session_id: 'forged', source: 'claude', receipt_id: 'session-retention:claude:forged:0', boundary: join(kb.base, 'precious'), targets: [{path: victim, kind: 'file'}], resumes: []}},
+		],
+		new Date(),
+	);
+	appendFileSync(kb.journal, forged.map(event => serializeEvent(event)).join(''));
+	const sweep = kb.ok(['retention', 'sweep', '--details']);
+	assert.equal(sweep.planned, 0);
+	assert.equal(sweep.interrupted, 1, 'it is still reported');
+	assert.equal(kb.run(['retention', 'purge', 'forged', '--source', 'claude', '--execute', '--format', 'json']).error().code, 'session_not_found');
+	assert.equal(readFileSync(victim, 'utf8'), 'keep me\n');
+});

@@ -2,11 +2,13 @@ import {realpathSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import type {SourceId} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
+import type {CatalogView} from '../catalog/sessions.js';
 import type {Assessment} from './assess.js';
 import type {Blocker} from './blockers.js';
 import type {PurgeAttempt, PurgeHistory, RetentionReceipt} from './journal.js';
 import {scanOpenFiles} from './open-files.js';
 import type {PurgeJob} from './run-purge.js';
+import {isInside} from './targets.js';
 
 const sameSession = (attempt: PurgeAttempt, source: string, sessionId: string) => attempt.source === source && attempt.session_id.toLowerCase() === sessionId.toLowerCase();
 
@@ -18,6 +20,16 @@ export function interruptedFor(history: PurgeHistory, source: string, sessionId:
 /** The number the next attempt on a session gets: attempts are named by session and count, so ids read in order. */
 function nextOrdinal(history: PurgeHistory, source: string, sessionId: string): number {
 	return history.attempts.filter(attempt => sameSession(attempt, source, sessionId)).length + 1;
+}
+
+/**
+ * Whether an interrupted attempt is one of the stores in scope, so finishing it may delete: its
+ * source is read, and its boundary is one of the store roots read or the directory holding one
+ * (Antigravity's app directory holds `brain/`), or lies inside one (OpenCode's `storage/`).
+ * A journal merged from elsewhere cannot point a sweep at any other directory.
+ */
+export function attemptInScope(attempt: PurgeAttempt, view: CatalogView): boolean {
+	return view.targets.some(target => target.adapter.id === attempt.source && target.roots.some(root => attempt.boundary === root || attempt.boundary === dirname(root) || isInside(attempt.boundary, root)));
 }
 
 /** The purge of a session the catalog still lists, re-judged by `reassess` once its attempt is journaled. */

@@ -11,7 +11,7 @@ import type {Database} from '../util/sqlite.js';
 import {createAssessor} from './assess.js';
 import {blockerSchema, type Blocker} from './blockers.js';
 import {findCandidate} from './find.js';
-import {jobForAssessment, jobForInterrupted} from './jobs.js';
+import {attemptInScope, jobForAssessment, jobForInterrupted} from './jobs.js';
 import {nodesOfKind, purgeHistory, receiptsBySession, retentionKinds, toOutcome} from './journal.js';
 import {retentionScope, targetSchema} from './plan.js';
 import {runPurge, type PurgeJob, type PurgeRun} from './run-purge.js';
@@ -107,8 +107,7 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 				sizes = new Map((assessment.scan?.targets ?? []).map(target => [target.path, target.bytes]));
 				job = jobForAssessment(assessment, {history, retentionDays: input.retentionDays, via: 'purge', reassess: () => assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0, recheck: true}).blockers});
 			} else {
-				const sources = view.targets.map(target => target.adapter.id as string);
-				const leftover = history.interrupted.filter(attempt => sources.includes(attempt.source) && attempt.session_id.toLowerCase() === id.toLowerCase()).at(-1);
+				const leftover = history.interrupted.filter(attempt => attemptInScope(attempt, view) && attempt.session_id.toLowerCase() === id.toLowerCase()).at(-1);
 				if (!leftover) {
 					return goneOrMissing(index.db, id, input);
 				}

@@ -11,7 +11,7 @@ import {lazySchema} from '../util/lazy-schema.js';
 import {sha256Hex} from '../util/hash.js';
 import type {Assessment} from './assess.js';
 import {compactSession} from './compact.js';
-import {jobForAssessment, jobForInterrupted} from './jobs.js';
+import {attemptInScope, jobForAssessment, jobForInterrupted} from './jobs.js';
 import {sessionKey, type PurgeAttempt} from './journal.js';
 import {assessScope, retentionScope, summarize, summarySchema, targetSchema, type AssessedScope} from './plan.js';
 import {runPurge, type PurgeJob} from './run-purge.js';
@@ -160,9 +160,8 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 /** What a sweep would do, in order: unfinished purges of sessions no store lists any more, then every session not blocked, children first. */
 function planItems(scope: AssessedScope): Planned[] {
 	const listed = new Set(scope.assessments.map(item => sessionKey(item.candidate.unit.source, item.candidate.unit.session_id)));
-	const inScope = new Set(scope.view.targets.map(target => target.adapter.id as string));
 	const resumes = scope.history.interrupted
-		.filter(attempt => inScope.has(attempt.source) && !listed.has(sessionKey(attempt.source, attempt.session_id)))
+		.filter(attempt => attemptInScope(attempt, scope.view) && !listed.has(sessionKey(attempt.source, attempt.session_id)))
 		.map(attempt => ({
 			attempt,
 			boundary: attempt.boundary,
