@@ -1,4 +1,4 @@
-import {dirname, join, relative, sep} from 'node:path';
+import {dirname, join, sep} from 'node:path';
 import type {DiscoveredUnit, Retirement} from '../types.js';
 
 /**
@@ -8,7 +8,5 @@ import type {DiscoveredUnit, Retirement} from '../types.js';
  */
 export function antigravityRetirement(unit: DiscoveredUnit, brain: string, sessionId: string): Retirement {
 	const directory = join(brain, sessionId);
-	const inside = relative(directory, unit.path);
-	const owned = inside !== '' && !inside.startsWith('..') && !inside.startsWith(sep);
-	return {directories: owned ? [directory] : [], boundary: dirname(brain)};
+	return {directories: unit.path.startsWith(directory + sep) ? [directory] : [], boundary: dirname(brain)};
 }

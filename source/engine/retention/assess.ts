@@ -31,7 +31,6 @@ export type Assessment = {
 };
 
 export type AssessContext = {
-	readonly catalog: Database;
 	readonly index: Database;
 	readonly deps: Deps;
 	readonly window: RetentionWindow;
@@ -58,7 +57,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function createAssessor(context: AssessContext, candidates: readonly RetentionCandidate[]) {
 	const checkpointOf = checkpointLookup(context.deps.cwd);
-	const tails = tailReader(context.catalog);
 	const decided = new Map<string, Assessment>();
 	const realPaths: RealPaths = new Map();
 	let openFiles: {files: OpenFiles; at: number} | undefined;
@@ -101,7 +99,7 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 
 		// A completed or superseded checkpoint says the work is done, whatever the tail looks like.
 		const done = checkpoint?.status === 'completed' || checkpoint?.status === 'superseded';
-		const tail = unit.tail_open === 1 && !done ? tails(unit.key) : undefined;
+		const tail = unit.tail !== null && !done ? (JSON.parse(unit.tail) as TailState) : undefined;
 		const reasons = tail ? reasonsFor(tail, undefined, false) : [];
 		if (reasons.length > 0 && confidenceOf(reasons) === 'high') {
 			blockers.push({code: 'unfinished_candidate', detail: `its work looks unfinished: ${reasons.map(reason => reason.code).join(', ')}`});
@@ -174,6 +172,10 @@ function activity(open: OpenFiles, held: readonly string[]): Blocker[] {
 
 /** Open files that are a session's, found by the names its catalog entry and its directories give (nothing stat'ed). */
 function heldByName(open: OpenFiles, candidate: RetentionCandidate, realPaths: RealPaths): string[] {
+	if (open.none) {
+		return [];
+	}
+
 	const canonical = (path: string) => {
 		const directory = realPath(realPaths, dirname(path));
 		return directory === undefined ? undefined : join(directory, basename(path));
@@ -257,10 +259,3 @@ function orderBlockers(blockers: readonly Blocker[]): Blocker[] {
 	});
 }
 
-function tailReader(db: Database): (key: string) => TailState | undefined {
-	const statement = db.prepare('SELECT tail FROM units WHERE key = ?').pluck();
-	return key => {
-		const tail = statement.get(key) as string | undefined;
-		return tail === undefined ? undefined : (JSON.parse(tail) as TailState);
-	};
-}

@@ -117,7 +117,7 @@ export async function attestSession(input: AttestInput, paths: KbPaths, deps: De
 
 			requireProvenance(index.db, input.source, id, input.knowledgeNodes, deps);
 
-			const assessor = createAssessor({catalog: view.db, index: index.db, deps, window: retentionWindow(0, deps), receipts: receiptsBySession(index.db), examine: 'all'}, [found.candidate]);
+			const assessor = createAssessor({index: index.db, deps, window: retentionWindow(0, deps), receipts: receiptsBySession(index.db), examine: 'all'}, [found.candidate]);
 			const assessment = assessor.assess(found.candidate, () => true, {openFilesMaxAgeMs: 0});
 			const refusal = assessment.blockers.find(blocker => refusing.has(blocker.code));
 			if (refusal) {

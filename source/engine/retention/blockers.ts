@@ -32,9 +32,12 @@ export const blockerHistogramSchema = lazySchema(() => z.object(Object.fromEntri
 export function blockerHistogram(lists: Iterable<readonly Blocker[]>): Record<BlockerCode, number> {
 	const counts = Object.fromEntries(blockerCodes.map(code => [code, 0])) as Record<BlockerCode, number>;
 	for (const blockers of lists) {
-		for (const code of new Set(blockers.map(blocker => blocker.code))) {
-			counts[code]++;
-		}
+		// Blockers come ordered by code, so a session counts once per code.
+		blockers.forEach((blocker, index) => {
+			if (index === 0 || blockers[index - 1]!.code !== blocker.code) {
+				counts[blocker.code]++;
+			}
+		});
 	}
 
 	return counts;

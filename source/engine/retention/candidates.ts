@@ -16,6 +16,8 @@ export type SessionUnit = NarrowRow & {
 	readonly size: number;
 	readonly title: string | null;
 	readonly error: string | null;
+	/** The catalogued tail (JSON) when it alone may make the session unfinished (tail_open), else null. */
+	readonly tail: string | null;
 };
 
 /**
@@ -55,9 +57,9 @@ export function unitOf(unit: SessionUnit): DiscoveredUnit {
 
 function wideColumns(db: Database, rows: readonly NarrowRow[]): SessionUnit[] {
 	const records = db
-		.prepare('SELECT key, root, path, paths, variant, size, title, error FROM units WHERE key IN (SELECT value FROM json_each(?))')
+		.prepare('SELECT key, root, path, paths, variant, size, title, error, CASE WHEN tail_open = 1 THEN tail END FROM units WHERE key IN (SELECT value FROM json_each(?))')
 		.raw()
-		.all(JSON.stringify(rows.map(row => row.key))) as Array<[string, string, string, string, string | null, number, string | null, string | null]>;
+		.all(JSON.stringify(rows.map(row => row.key))) as Array<[string, string, string, string, string | null, number, string | null, string | null, string | null]>;
 	const byKey = new Map(records.map(record => [record[0], record]));
 	return rows.flatMap(row => {
 		const record = byKey.get(row.key);
@@ -65,8 +67,10 @@ function wideColumns(db: Database, rows: readonly NarrowRow[]): SessionUnit[] {
 			return [];
 		}
 
-		const [, root, path, paths, variant, size, title, error] = record;
-		return [{...row, session_id: row.id ?? row.key, root, path, paths: JSON.parse(paths) as string[], variant, size, title, error}];
+		const [, root, path, paths, variant, size, title, error, tail] = record;
+		// Most sessions are one file: their list is that path alone, and needs no parsing.
+		const files = paths === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(paths) as string[]);
+		return [{...row, session_id: row.id ?? row.key, root, path, paths: files, variant, size, title, error, tail}];
 	});
 }
 

@@ -15,6 +15,8 @@ export type OpenFiles = {
 	holders(canonicalPath: string): number[];
 	/** Open files inside a directory (by the kernel's path for it), with their holders. */
 	under(canonicalDirectory: string): Array<{path: string; pids: number[]}>;
+	/** True when no other process holds anything open in the directories asked about: nothing to look up. */
+	readonly none: boolean;
 };
 
 const procRoot = '/proc';
@@ -70,6 +72,7 @@ export function scanOpenFiles(directories: readonly string[], platform: NodeJS.P
 	return {
 		available: true,
 		reason: null,
+		none: open.size === 0,
 		holders: path => open.get(path) ?? [],
 		under(directory) {
 			const prefix = directory.endsWith(sep) ? directory : directory + sep;
@@ -79,5 +82,5 @@ export function scanOpenFiles(directories: readonly string[], platform: NodeJS.P
 }
 
 function unavailable(reason: string): OpenFiles {
-	return {available: false, reason, holders: () => [], under: () => []};
+	return {available: false, reason, none: true, holders: () => [], under: () => []};
 }

@@ -104,24 +104,34 @@ export function assessScope(view: CatalogView, index: Database, deps: Deps, days
 	const window = retentionWindow(days, deps);
 	const candidates = loadCandidates(view).sort(retirementOrder);
 	const receipts = receiptsBySession(index);
-	const assessor = createAssessor({catalog: view.db, index, deps, window, receipts, examine}, candidates);
+	const assessor = createAssessor({index, deps, window, receipts, examine}, candidates);
 	const assessments = candidates.map(candidate => assessor.assess(candidate, child => child.status !== 'blocked'));
 	return {window, assessments, history: purgeHistory(index), view, assessor, receipts};
 }
 
 export function summarize(scope: AssessedScope): RetentionSummary {
-	const counts = (list: readonly Assessment[]) => {
-		const of = (status: Assessment['status']) => list.filter(item => item.status === status);
-		const bytes = (items: readonly Assessment[]) => items.reduce((sum, item) => sum + item.bytes, 0);
-		return {total: list.length, eligible: of('eligible').length, compactable: of('compactable').length, blocked: of('blocked').length, bytes: bytes(list), eligible_bytes: bytes(of('eligible')), compactable_bytes: bytes(of('compactable'))};
-	};
+	type Counts = Omit<RetentionSummary['by_source'][number], 'source'>;
+	const empty = (): Counts => ({total: 0, eligible: 0, compactable: 0, blocked: 0, bytes: 0, eligible_bytes: 0, compactable_bytes: 0});
+	const all = empty();
+	const bySource = new Map(scope.view.targets.map(target => [target.adapter.id as string, empty()]));
+	for (const item of scope.assessments) {
+		for (const counts of [all, bySource.get(item.candidate.unit.source)]) {
+			if (counts) {
+				counts.total++;
+				counts[item.status]++;
+				counts.bytes += item.bytes;
+				if (item.status !== 'blocked') {
+					counts[`${item.status}_bytes`] += item.bytes;
+				}
+			}
+		}
+	}
 
-	const sources = scope.view.targets.map(target => target.adapter.id);
 	return {
 		retention_days: scope.window.days,
 		cutoff_utc: scope.window.cutoff,
-		...counts(scope.assessments),
-		by_source: sources.map(source => ({source, ...counts(scope.assessments.filter(item => item.candidate.unit.source === source))})),
+		...all,
+		by_source: [...bySource].map(([source, counts]) => ({source: source as RetentionSummary['by_source'][number]['source'], ...counts})),
 		blocker_codes: blockerHistogram(scope.assessments.map(item => item.blockers)),
 		interrupted: scope.history.interrupted.length,
 	};

@@ -100,7 +100,7 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 			let blockers: readonly Blocker[];
 			let sizes: Map<string, number>;
 			if (found) {
-				const assessor = createAssessor({catalog: view.db, index: index.db, deps, window: retentionWindow(input.retentionDays, deps), receipts, examine: 'all'}, [found.candidate]);
+				const assessor = createAssessor({index: index.db, deps, window: retentionWindow(input.retentionDays, deps), receipts, examine: 'all'}, [found.candidate]);
 				// A child still in the stores must be purged first: no child counts as gone here.
 				const assessment = assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0});
 				blockers = assessment.blockers;
