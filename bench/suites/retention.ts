@@ -1,10 +1,24 @@
 import {spawnSync} from 'node:child_process';
-import {cpSync, linkSync, mkdirSync, rmSync} from 'node:fs';
+import {cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {cli, measure, median, runOnce, type Row} from '../lib/measure.js';
-import {homeEnv, largeHome, storeTiers, tierHome} from './sessions.js';
+import {generateLargeTranscript} from '../generate-stores.js';
+import {homeEnv, storeTiers, tierHome} from './sessions.js';
 
 type SweepDocument = {plan_sha256: string; items: Array<{bytes: number; compact_bytes: number | null; status: string}> | null};
+
+/** Long before any window: what retention may retire. */
+const longAgo = new Date('2025-06-01T00:00:00Z');
+
+/** Every file under a directory last written long ago (a fresh copy would look like a session being written). */
+function settleTree(directory: string): void {
+	for (const name of readdirSync(directory, {recursive: true, encoding: 'utf8'})) {
+		const path = join(directory, name);
+		if (statSync(path).isFile()) {
+			utimesSync(path, longAgo, longAgo);
+		}
+	}
+}
 
 function sweep(args: readonly string[], env: NodeJS.ProcessEnv): SweepDocument {
 	const result = spawnSync(process.execPath, [cli, ...args, '--format', 'json'], {env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024});
@@ -23,10 +37,11 @@ function freshKb(path: string, env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Issue 14's figures: `retention plan` over the M tier warm, with no window so every session's
- * files are examined; a dry-run sweep of M with an empty catalog; a sweep that compacts and
- * retires the 1 GB transcript (a hard link to it, so the corpus keeps its bytes), in MB/s and
- * peak RSS; and how many bytes a compact copy keeps of its transcript, over the S tier.
+ * Issue 14's figures: `retention plan` over the M tier warm, with no window; a dry-run sweep of
+ * M (which examines every retirable session's files) with the catalog warm and empty; a sweep
+ * that compacts and retires a 1 GB transcript (a hard link to it, so the corpus keeps its
+ * bytes), in MB/s and peak RSS; and how many bytes a compact copy keeps of its transcript, over
+ * a copy of the S tier.
  */
 export function retentionSuite(corpus: string, env: NodeJS.ProcessEnv): Row[] {
 	const rows: Row[] = [];
@@ -38,14 +53,24 @@ export function retentionSuite(corpus: string, env: NodeJS.ProcessEnv): Row[] {
 	runOnce(plan, tierEnv);
 	rows.push(measure('retention', `retention plan --no-retention warm (${label})`, plan, tierEnv, {target: '≤ 3× node -e 0'}));
 	const clearCache = () => rmSync(join(home, '.cache-engi'), {recursive: true, force: true});
-	rows.push(measure('retention', `retention sweep dry run, empty catalog (${label})`, ['node', cli, '--root', kb, 'retention', 'sweep', '--no-retention', '--format', 'json'], tierEnv, {before: clearCache, runs: 3, warmup: 0, target: '≤ 10 s'}));
+	const dry = ['node', cli, '--root', kb, 'retention', 'sweep', '--no-retention', '--format', 'json'];
+	rows.push(measure('retention', `retention sweep dry run, catalog warm (${label})`, dry, tierEnv, {runs: 5, target: '≤ 10 s'}));
+	rows.push(measure('retention', `retention sweep dry run, empty catalog (${label})`, dry, tierEnv, {before: clearCache, runs: 3, warmup: 0, target: '≤ 10 s'}));
 
-	// The 1 GB transcript, hard-linked into a store of its own that each run retires again.
-	const large = largeHome(corpus);
-	const source = join(large.home, '.claude', 'projects', '-src-huge', `${large.id}.jsonl`);
+	// A 1 GB transcript whose records are a year old (the shared one's run into the future, which
+	// no retention would retire), hard-linked into a store of its own that each run retires again.
+	const source = join(corpus, 'large-1g-old', 'transcript.jsonl');
+	if (!existsSync(join(corpus, 'large-1g-old', '.generated'))) {
+		process.stderr.write('bench: generating the 1024 MB transcript of a year ago…\n');
+		const {id} = generateLargeTranscript(source, 1024 * 1024 * 1024, 5, '2025-01-01T00:00:00Z');
+		writeFileSync(join(corpus, 'large-1g-old', '.generated'), id);
+	}
+
+	utimesSync(source, longAgo, longAgo);
+	const id = readFileSync(join(corpus, 'large-1g-old', '.generated'), 'utf8');
 	const scratch = join(corpus, 'retention-1g');
 	const scratchEnv = homeEnv(env, scratch);
-	const linked = join(scratch, '.claude', 'projects', '-src-huge', `${large.id}.jsonl`);
+	const linked = join(scratch, '.claude', 'projects', '-src-huge', `${id}.jsonl`);
 	const scratchKb = join(corpus, 'retention-kb-1g');
 	const store = ['--source', 'claude', '--source-root', join(scratch, '.claude')];
 	let digest = '';
@@ -55,12 +80,16 @@ export function retentionSuite(corpus: string, env: NodeJS.ProcessEnv): Row[] {
 		linkSync(source, linked);
 		freshKb(scratchKb, scratchEnv);
 		// The dry run also brings the catalog up to date, so the measured run only compacts and retires.
-		const planned = sweep(['--root', scratchKb, 'retention', 'sweep', ...store], scratchEnv).plan_sha256;
-		if (digest !== '' && planned !== digest) {
+		const planned = sweep(['--root', scratchKb, 'retention', 'sweep', ...store, '--details'], scratchEnv);
+		if (planned.items?.length !== 1) {
+			throw new Error(`the 1 GB session is not retirable: ${JSON.stringify(planned).slice(0, 600)}`);
+		}
+
+		if (digest !== '' && planned.plan_sha256 !== digest) {
 			throw new Error('the same store planned twice gave two digests');
 		}
 
-		digest = planned;
+		digest = planned.plan_sha256;
 	};
 
 	prepare();
@@ -73,6 +102,7 @@ export function retentionSuite(corpus: string, env: NodeJS.ProcessEnv): Row[] {
 	const small = join(corpus, 'retention-S');
 	rmSync(small, {recursive: true, force: true});
 	cpSync(tierHome(corpus, 'S'), small, {recursive: true, force: true, filter: path => !path.includes('.cache-engi')});
+	settleTree(small);
 	const smallEnv = homeEnv(env, small);
 	const smallKb = freshKb(join(corpus, 'retention-kb-S'), smallEnv);
 	const planned = sweep(['--root', smallKb, 'retention', 'sweep', '--no-retention'], smallEnv);
