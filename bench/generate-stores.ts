@@ -1,7 +1,7 @@
 import {closeSync, mkdirSync, openSync, writeFileSync, writeSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {seededRandom, sentence} from './lib/random.js';
-import {openDatabase} from '../source/engine/util/sqlite.js';
+import {openDatabase} from '../source/lib/sqlite.js';
 
 /**
  * Synthetic agent stores for the benchmarks: every supported source, laid out as the tools lay

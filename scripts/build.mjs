@@ -1,20 +1,15 @@
 // Bundles the CLI with esbuild: one small entry (build/cli.js), code-split chunks loaded on
 // demand, and the Ink dashboard (build/tui.js) as its own entry that only the TUI path imports.
 // Native addons and the tokenizer's rank tables stay in node_modules and load lazily.
-import {readFileSync, rmSync, writeFileSync, chmodSync, existsSync, mkdirSync} from 'node:fs';
+import {readFileSync, rmSync, writeFileSync, chmodSync, mkdirSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
 import {build} from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../build', import.meta.url), {recursive: true, force: true});
-const entryPoints = ['source/cli.ts'];
-if (existsSync(new URL('../source/tui.tsx', import.meta.url))) {
-	entryPoints.push('source/tui.tsx');
-}
-
 const result = await build({
-	entryPoints,
+	entryPoints: ['source/cli.ts', 'source/tui.tsx'],
 	outdir: 'build',
 	bundle: true,
 	splitting: true,

@@ -1,7 +1,7 @@
 import {configuredFormat} from './engine/kb/default-format.js';
 import {processDeps, type Deps} from './engine/deps.js';
-import {EngiError} from './engine/errors.js';
-import {nearest} from './engine/util/levenshtein.js';
+import {EngiError} from './lib/errors.js';
+import {nearest} from './lib/levenshtein.js';
 import {parseCommandArgs, refuseRepeatedFlags, splitArgv} from './cli/argv.js';
 import {schemaName, type CommandContext, type CommandDefinition, type OutputFormat} from './cli/define.js';
 import {commandHelpText, generalHelpText, groupHelpText, renderHelp} from './cli/help.js';
@@ -9,8 +9,6 @@ import {commandGroups, commandTable, groupDefaults} from './commands.js';
 import {takeCacheWarnings} from './engine/cache-notices.js';
 import {asEngiError, printError, printHuman, printJson, printWarning} from './output/print.js';
 import {visible} from './output/text.js';
-import {openScreen} from './cli/open-screen.js';
-import {pageCommand} from './cli/next-command.js';
 
 export type Io = {
 	readonly stdin: NodeJS.ReadableStream & {isTTY?: boolean};
@@ -184,8 +182,10 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 			rootFlag: split.globals.root,
 			stdin: io.stdin,
 			stderr: io.stderr,
+			commands: commandTable,
 		};
 		if (interactive && command.screen) {
+			const {openScreen} = await import('./cli/open-screen.js');
 			return await openScreen(command.screen, flags as Record<string, unknown>, split.globals.root, deps, io.stdout);
 		}
 
@@ -194,6 +194,8 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		if (format === 'json') {
 			printJson(io.stdout, schemaName(command.name), outcome.data);
 		} else {
+			// Only plain text prints the command for the next page; the JSON path never loads it.
+			const {pageCommand} = await import('./cli/next-command.js');
 			printHuman(io.stdout, command.human(outcome.data, {page: offset => pageCommand(command, flags as Record<string, unknown>, split.globals.root, offset), flags: flags as Record<string, unknown>}));
 		}
 
@@ -232,5 +234,6 @@ async function openDashboard(args: readonly string[], rootFlag: string | undefin
 	}
 
 	refuseRepeatedFlags(parsed.tokens, options, hint);
+	const {openScreen} = await import('./cli/open-screen.js');
 	return openScreen('standup', parsed.values, rootFlag, deps, io.stdout);
 }

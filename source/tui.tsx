@@ -7,7 +7,7 @@ import type {Deps} from './engine/deps.js';
 import {App, type TuiResult} from './screens/app.js';
 import {createEngineClient, type Scope} from './screens/engine-client.js';
 import type {PickupTarget} from './screens/pickup/index.js';
-import type {ScreenId} from './screens/theme.js';
+import type {ScreenId} from './screens/navigation.js';
 
 export type TuiRequest = {
 	readonly screen: ScreenId;

@@ -5,7 +5,7 @@ import test from 'node:test';
 import type {Deps} from '../source/engine/deps.js';
 import {locateSession} from '../source/engine/conversation/locate.js';
 import {listSessions} from '../source/engine/catalog/sessions.js';
-import {briefOf} from '../source/engine/sessions/resume.js';
+import {briefOf} from '../source/engine/continuity/resume.js';
 import {estimateTokens, exactTokenCounter} from '../source/engine/tokens.js';
 import {fixtureStores} from './helpers/adapters.js';
 import {sandboxEnv} from './helpers/cli.js';
@@ -29,7 +29,7 @@ test('the token estimate never under-counts o200k on the fixture corpus, English
 	const samples = [
 		...fixtureTexts(),
 		readFileSync(new URL('../README.md', import.meta.url), 'utf8'),
-		readFileSync(new URL('../source/engine/sessions/tail.ts', import.meta.url), 'utf8'),
+		readFileSync(new URL('../source/engine/continuity/tail.ts', import.meta.url), 'utf8'),
 		'方鸿渐的教授去留学。他在上海的一家银行找到了工作，但是生活并不如意。'.repeat(40),
 		'混合 mixed 文本 with 中文 and English, 数字 12345 和 identifiers like parseJsonLine() 以及路径 /src/engine/tokens.ts。'.repeat(20),
 		Array.from({length: 60}, (_, index) => `${index.toString(16).padStart(8, 'f')}-4b2a-9c3d-${(index * 7919).toString(36)}`).join(' '),

@@ -3,7 +3,7 @@ import {appendFileSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {canonicalEventText, canonicalJson, eventId} from '../source/engine/journal/canonical.js';
-import {sha256Hex} from '../source/engine/util/hash.js';
+import {sha256Hex} from '../source/lib/hash.js';
 import {parseJournalLine} from '../source/engine/journal/parse-line.js';
 import {prepareEvents, serializeEvent} from '../source/engine/journal/append.js';
 import {scanJournal} from '../source/engine/journal/scan.js';

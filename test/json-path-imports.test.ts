@@ -64,8 +64,8 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 
 test('the tracer does detect ink and react when they are loaded (the check can fail)', t => {
 	const traceFile = join(tempDir(t), 'trace.txt');
-	const target = existsSync(join(repoRoot, 'build/tui.js')) ? join(repoRoot, 'build/tui.js') : 'ink';
-	const result = spawnSync(process.execPath, ['--import', tracer, '--input-type=module', '-e', `await import(${JSON.stringify(target.startsWith('/') ? 'file://' + target : target)});`], {
+	const target = join(repoRoot, 'build/tui.js');
+	const result = spawnSync(process.execPath, ['--import', tracer, '--input-type=module', '-e', `await import(${JSON.stringify('file://' + target)});`], {
 		cwd: repoRoot,
 		env: {...process.env, ENGI_TRACE_FILE: traceFile},
 		encoding: 'utf8',

@@ -131,7 +131,7 @@ async function chineseKb(t: Parameters<typeof tempDir>[0]) {
 	const paths = kbPaths(root);
 	await appendEvents(paths, notes.map(note => ({op: 'node.upsert' as const, payload: note})), deps);
 	const query = async (q: string, extra: Partial<QueryInput> = {}) =>
-		(await queryKnowledge(paths, {q, view: 'hits', includeExpired: false, limit: 100, offset: 0, truncated: false, localScan: false, ...extra}, deps)).output;
+		(await queryKnowledge(paths, {q, view: 'hits', limit: 100, ...extra}, deps)).output;
 	return {paths, deps, query};
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../engine/util/lazy-schema.js';
+import {lazySchema} from '../lib/lazy-schema.js';
 
 /**
  * The one event model every native store is normalised to (DESIGN §5). A source row (a JSONL

@@ -1,6 +1,6 @@
 import {parseArgs} from 'node:util';
-import {EngiError} from '../engine/errors.js';
-import {nearest} from '../engine/util/levenshtein.js';
+import {EngiError} from '../lib/errors.js';
+import {nearest} from '../lib/levenshtein.js';
 import type {CommandDefinition} from './define.js';
 
 /** Flags every command accepts, before or after the command words. */

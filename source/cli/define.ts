@@ -1,10 +1,12 @@
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import type {Deps} from '../engine/deps.js';
-import type {ExitCode} from '../engine/errors.js';
+import type {CommandEntry} from '../commands.js';
+import type {ExitCode} from '../lib/errors.js';
 
 export type OutputFormat = 'json' | 'human';
 
-export type FlagSpec = {
+/** How a flag is parsed (node:util parseArgs) and shown in help. */
+export type FlagSyntax = {
 	readonly type: 'string' | 'boolean';
 	readonly multiple?: boolean;
 	readonly short?: string;
@@ -13,9 +15,19 @@ export type FlagSpec = {
 	readonly description: string;
 };
 
-export type PositionalSpec = {
-	readonly name: string;
+/** What a command's flag and argument declarations share: the schema of the value, and whether it is needed. */
+type ValueSpec = {
+	/** Checks what parseArgs hands over (a string, a list of strings, or true) and shapes it for `run`. */
+	readonly value: z.ZodMiniType;
+	/** The command cannot run without it; otherwise it is optional (undefined when not given). */
 	readonly required?: boolean;
+};
+
+/** One flag of a command, declared once: how it is parsed and shown, and what its value must be. */
+export type FlagSpec = FlagSyntax & ValueSpec;
+
+export type PositionalSpec = ValueSpec & {
+	readonly name: string;
 	readonly description: string;
 };
 
@@ -29,6 +41,12 @@ export type CommandContext = {
 	readonly stdin: NodeJS.ReadableStream;
 	/** Where a long-running command reports progress (diagnostics, never its result). */
 	readonly stderr: NodeJS.WritableStream;
+	/**
+	 * The command table (commands.ts), for commands about commands (`engi schema`). Handed over
+	 * rather than imported: the table loads every command, so a command importing it would import
+	 * itself back.
+	 */
+	readonly commands: readonly CommandEntry[];
 };
 
 /** What a plain-text renderer may ask about the call it renders. */
@@ -46,9 +64,10 @@ export type CommandOutcome<Result> = {
 };
 
 /**
- * Everything one command is: its flags (parsed by node's parseArgs, then validated by a zod
- * schema), the JSON shape it prints (also a zod schema, published by `engi schema`), the engine
- * call, and a plain-text renderer. Faces only render what `run` returns.
+ * Everything one command is: its flags and arguments (parsed by node's parseArgs, then validated
+ * by a zod schema made from their declarations), the JSON shape it prints (also a zod schema,
+ * published by `engi schema`), the engine call, and a plain-text renderer. Faces only render
+ * what `run` returns.
  */
 export type CommandDefinition<Flags = any, Result = any> = {
 	readonly name: string;
@@ -57,7 +76,7 @@ export type CommandDefinition<Flags = any, Result = any> = {
 	readonly examples: readonly string[];
 	readonly options: Readonly<Record<string, FlagSpec>>;
 	readonly positionals?: readonly PositionalSpec[];
-	/** Validates `{...flags, ...positionals}` as parsed from argv and shapes them for `run`. */
+	/** Validates `{...positionals, ...flags}` as parsed from argv and shapes them for `run` (made by defineCommand). */
 	readonly flags: z.ZodMiniType<Flags>;
 	/** Pairs of flags that cannot be combined. */
 	readonly conflicts?: ReadonlyArray<readonly [string, string]>;
@@ -70,8 +89,33 @@ export type CommandDefinition<Flags = any, Result = any> = {
 	readonly screen?: string;
 };
 
-export function defineCommand<Flags, Result>(definition: CommandDefinition<Flags, Result>): CommandDefinition<Flags, Result> {
-	return definition;
+type Simplify<T> = {[K in keyof T]: T[K]} & {};
+type Needed<T> = {[K in keyof T as T[K] extends {required: true} ? K : never]: T[K] extends ValueSpec ? z.output<T[K]['value']> : never};
+type Optional<T> = {[K in keyof T as T[K] extends {required: true} ? never : K]?: T[K] extends ValueSpec ? z.output<T[K]['value']> : never};
+type ByName<P extends readonly PositionalSpec[]> = {[S in P[number] as S['name']]: S};
+
+/** The validated input `run` gets: each argument and flag by name, optional unless required. */
+export type FlagsOf<Options, Positionals extends readonly PositionalSpec[]> = Simplify<Needed<ByName<Positionals>> & Optional<ByName<Positionals>> & Needed<Options> & Optional<Options>>;
+
+export type CommandSpec<Options extends Readonly<Record<string, FlagSpec>>, Positionals extends readonly PositionalSpec[], Result> = Omit<CommandDefinition<FlagsOf<Options, Positionals>, Result>, 'flags' | 'options' | 'positionals'> & {
+	readonly options: Options;
+	readonly positionals?: Positionals;
+};
+
+/**
+ * A command from its declarations. The schema that validates its input is made here, from each
+ * argument's and flag's `value`: arguments first, in order, then flags, as declared, so the
+ * first problem reported is the first one a person reads on the command line.
+ */
+export function defineCommand<const Options extends Readonly<Record<string, FlagSpec>>, const Positionals extends readonly PositionalSpec[] = [], Result = unknown>(
+	spec: CommandSpec<Options, Positionals, Result>,
+): CommandDefinition<FlagsOf<Options, Positionals>, Result> {
+	const shape: Record<string, z.ZodMiniType> = {};
+	for (const [name, declared] of [...(spec.positionals ?? []).map(positional => [positional.name, positional] as const), ...Object.entries(spec.options)]) {
+		shape[name] = declared.required ? declared.value : z.optional(declared.value);
+	}
+
+	return {...spec, flags: z.object(shape) as unknown as z.ZodMiniType<FlagsOf<Options, Positionals>>};
 }
 
 export function schemaName(command: string): string {

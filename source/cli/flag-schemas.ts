@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {isCanonicalUtc} from '../engine/util/time.js';
+import {isCanonicalUtc} from '../lib/time.js';
 
 /**
  * Flag value schemas. parseArgs hands over strings; these turn them into typed values with
@@ -68,6 +68,29 @@ export function listFlag() {
 	return z.pipe(
 		z.union([z.string(), z.array(z.string())]),
 		z.transform(value => (Array.isArray(value) ? value : [value]).flatMap(item => item.split(',')).map(item => item.trim()).filter(Boolean)),
+	);
+}
+
+/** `--lines 3,1,3` → [1, 3]: unique positive positions, sorted, at most 100. */
+export function linesFlag() {
+	return z.pipe(
+		z.string(),
+		z.transform((value, context) => {
+			const parts = value.split(',').map(part => part.trim());
+			const numbers = parts.map(part => (/^\d+$/.test(part) ? Number(part) : Number.NaN));
+			if (parts.some(part => part === '') || numbers.some(number => !Number.isSafeInteger(number) || number < 1)) {
+				context.issues.push({code: 'custom', message: `must be positive line numbers separated by commas, got "${value}"`, input: value});
+				return z.NEVER;
+			}
+
+			const unique = [...new Set(numbers)].sort((a, b) => a - b);
+			if (unique.length > 100) {
+				context.issues.push({code: 'custom', message: `at most 100 positions, got ${unique.length}`, input: value});
+				return z.NEVER;
+			}
+
+			return unique;
+		}),
 	);
 }
 

@@ -1,8 +1,8 @@
 import {commandTable} from '../commands.js';
 import {globalOptions} from './argv.js';
-import type {CommandDefinition, FlagSpec} from './define.js';
+import type {CommandDefinition, FlagSyntax} from './define.js';
 
-function flagRows(options: Readonly<Record<string, FlagSpec>>): Array<[string, string]> {
+function flagRows(options: Readonly<Record<string, FlagSyntax>>): Array<[string, string]> {
 	return Object.entries(options).map(([name, spec]) => [
 		`${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.placeholder ? ` ${spec.placeholder}` : ''}`,
 		spec.description + (spec.multiple ? ' (repeatable)' : ''),

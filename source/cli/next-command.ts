@@ -1,9 +1,5 @@
+import {shellWord} from '../lib/words.js';
 import type {CommandDefinition} from './define.js';
-
-/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
-function shellWord(text: string): string {
-	return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll('\'', '\'\\\'\'')}'`;
-}
 
 /**
  * The command line that shows another page of what was just printed: the same command,

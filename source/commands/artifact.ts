@@ -7,15 +7,14 @@ import {addArtifactTree, addTreeOutputSchema} from '../engine/artifacts/tree.js'
 import {tsv} from '../output/text.js';
 import {knowledgeBase} from './shared.js';
 
-const projectOption = {project: {type: 'string', placeholder: '<node>', description: 'link the artifact to this project node (BELONGS_TO)'}} as const;
+const projectOption = {project: {type: 'string', placeholder: '<node>', description: 'link the artifact to this project node (BELONGS_TO)', value: textFlag()}} as const;
 
 export const artifactAdd = defineCommand({
 	name: 'artifact add',
 	summary: 'copy a file into the content-addressed artifact store (03-output/artifacts/)',
 	usage: 'engi artifact add --file <file> [--project <node>]',
 	examples: ['engi artifact add --file report.pdf --project project:shop'],
-	options: {file: {type: 'string', placeholder: '<file>', description: 'the file to store'}, ...projectOption},
-	flags: z.object({file: textFlag(), project: z.optional(textFlag())}),
+	options: {file: {type: 'string', placeholder: '<file>', description: 'the file to store', value: textFlag(), required: true}, ...projectOption},
 	needsRoot: true,
 	output: addOutputSchema,
 	async run(flags, context) {
@@ -30,11 +29,10 @@ export const artifactAddTree = defineCommand({
 	usage: 'engi artifact add-tree --directory <dir> --manifest <file outside it> [--project <node>]',
 	examples: ['engi artifact add-tree --directory /data/run-42 --manifest /srv/receipts/run-42.json'],
 	options: {
-		directory: {type: 'string', placeholder: '<dir>', description: 'the directory to record'},
-		manifest: {type: 'string', placeholder: '<file>', description: 'where to write the manifest (outside the directory)'},
+		directory: {type: 'string', placeholder: '<dir>', description: 'the directory to record', value: textFlag(), required: true},
+		manifest: {type: 'string', placeholder: '<file>', description: 'where to write the manifest (outside the directory)', value: textFlag(), required: true},
 		...projectOption,
 	},
-	flags: z.object({directory: textFlag(), manifest: textFlag(), project: z.optional(textFlag())}),
 	needsRoot: true,
 	output: addTreeOutputSchema,
 	async run(flags, context) {
@@ -54,10 +52,9 @@ export const artifactFinalize = defineCommand({
 	usage: 'engi artifact finalize --plan <plan.json> [--apply]',
 	examples: ['engi artifact finalize --plan final.json', 'engi artifact finalize --plan final.json --apply'],
 	options: {
-		plan: {type: 'string', placeholder: '<plan.json>', description: 'an engi.final-collection.v1 plan'},
-		apply: {type: 'boolean', description: 'carry the plan out, every sha256 checked again right before each step'},
+		plan: {type: 'string', placeholder: '<plan.json>', description: 'an engi.final-collection.v1 plan', value: textFlag(), required: true},
+		apply: {type: 'boolean', description: 'carry the plan out, every sha256 checked again right before each step', value: z.boolean()},
 	},
-	flags: z.object({plan: textFlag(), apply: z.optional(z.boolean())}),
 	needsRoot: true,
 	output: finalizeOutputSchema,
 	async run(flags, context) {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
-import {checkpointStatuses, type Checkpoint} from '../engine/sessions/checkpoint-schema.js';
+import {checkpointStatuses, type Checkpoint} from '../engine/continuity/checkpoint-schema.js';
 import {
 	checkpointListOutputSchema,
 	checkpointRecordOutputSchema,
@@ -9,11 +9,11 @@ import {
 	listCheckpoints,
 	recordCheckpoint,
 	showCheckpoint,
-} from '../engine/sessions/checkpoint-ops.js';
+} from '../engine/continuity/checkpoint-ops.js';
 import {clip, tsv} from '../output/text.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/words.js';
 
-const projectOption = {project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to use (default: the session\'s, else the working directory\'s)'}} as const;
+const projectOption = {project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to use (default: the session\'s, else the working directory\'s)', value: textFlag()}} as const;
 
 function renderCheckpoint(checkpoint: Checkpoint): string {
 	return [
@@ -41,31 +41,18 @@ export const checkpointRecord = defineCommand({
 		'echo \'{"status":"blocked","blockers":["waiting for review"]}\' | engi checkpoint record --session ses_4kQ2ZpLmVn --file -',
 	],
 	options: {
-		session: {type: 'string', placeholder: '<id>', description: 'the session (default: the one unfinished session of this project)'},
-		source: {type: 'string', placeholder: '<tool>', description: 'the session\'s tool (default: from the catalog)'},
-		project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to write: an existing directory inside a project (default: the session\'s own; needed when that is not on this machine)'},
-		status: {type: 'string', placeholder: '<status>', description: `one of ${checkpointStatuses.join(', ')} (default: inherited, else active)`},
-		objective: {type: 'string', placeholder: '<text>', description: 'what the session is for (required for its first checkpoint)'},
-		completed: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'work done (comma-separated or repeated)'},
-		evidence: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'current evidence: files, commits, test runs'},
-		blocker: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'what blocks progress'},
-		'next-action': {type: 'string', placeholder: '<text>', description: 'the next concrete step'},
-		verification: {type: 'string', placeholder: '<text>', description: 'how to check the work'},
-		file: {type: 'string', placeholder: '<path|->', description: 'a checkpoint JSON object from a file or stdin; flags win over its fields'},
+		session: {type: 'string', placeholder: '<id>', description: 'the session (default: the one unfinished session of this project)', value: textFlag()},
+		source: {type: 'string', placeholder: '<tool>', description: 'the session\'s tool (default: from the catalog)', value: textFlag()},
+		project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl to write: an existing directory inside a project (default: the session\'s own; needed when that is not on this machine)', value: textFlag()},
+		status: {type: 'string', placeholder: '<status>', description: `one of ${checkpointStatuses.join(', ')} (default: inherited, else active)`, value: choiceFlag(checkpointStatuses)},
+		objective: {type: 'string', placeholder: '<text>', description: 'what the session is for (required for its first checkpoint)', value: textFlag()},
+		completed: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'work done (comma-separated or repeated)', value: listFlag()},
+		evidence: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'current evidence: files, commits, test runs', value: listFlag()},
+		blocker: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'what blocks progress', value: listFlag()},
+		'next-action': {type: 'string', placeholder: '<text>', description: 'the next concrete step', value: z.string()},
+		verification: {type: 'string', placeholder: '<text>', description: 'how to check the work', value: z.string()},
+		file: {type: 'string', placeholder: '<path|->', description: 'a checkpoint JSON object from a file or stdin; flags win over its fields', value: textFlag()},
 	},
-	flags: z.object({
-		session: z.optional(textFlag()),
-		source: z.optional(textFlag()),
-		project: z.optional(textFlag()),
-		status: z.optional(choiceFlag(checkpointStatuses)),
-		objective: z.optional(textFlag()),
-		completed: z.optional(listFlag()),
-		evidence: z.optional(listFlag()),
-		blocker: z.optional(listFlag()),
-		'next-action': z.optional(z.string()),
-		verification: z.optional(z.string()),
-		file: z.optional(textFlag()),
-	}),
 	needsRoot: false,
 	output: checkpointRecordOutputSchema,
 	async run(flags, context) {
@@ -96,9 +83,8 @@ export const checkpointShow = defineCommand({
 	summary: 'print a session\'s latest checkpoint',
 	usage: 'engi checkpoint show [session] [--project <dir>]',
 	examples: ['engi checkpoint show 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d', 'engi checkpoint show'],
-	options: {session: {type: 'string', placeholder: '<id>', description: 'the session (or give it as the argument)'}, ...projectOption},
-	positionals: [{name: 'id', description: 'the session id'}],
-	flags: z.object({id: z.optional(z.string()), session: z.optional(textFlag()), project: z.optional(textFlag())}),
+	options: {session: {type: 'string', placeholder: '<id>', description: 'the session (or give it as the argument)', value: textFlag()}, ...projectOption},
+	positionals: [{name: 'id', description: 'the session id', value: z.string()}],
 	conflicts: [['id', 'session']],
 	needsRoot: false,
 	output: checkpointShowOutputSchema,
@@ -113,8 +99,7 @@ export const checkpointList = defineCommand({
 	summary: 'the latest checkpoint of each session in a project, newest first',
 	usage: 'engi checkpoint list [--project <dir> | --all-projects]',
 	examples: ['engi checkpoint list', 'engi checkpoint list --project ~/src/engi', 'engi checkpoint list --all-projects'],
-	options: {...projectOption, 'all-projects': {type: 'boolean', description: 'every project with checkpoints: this one and those of every known session'}},
-	flags: z.object({project: z.optional(textFlag()), 'all-projects': z.optional(z.boolean())}),
+	options: {...projectOption, 'all-projects': {type: 'boolean', description: 'every project with checkpoints: this one and those of every known session', value: z.boolean()}},
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
 	output: checkpointListOutputSchema,

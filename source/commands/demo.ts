@@ -5,8 +5,8 @@ import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {openScreen} from '../cli/open-screen.js';
 import {generateDemo} from '../demo/generate.js';
-import {buildStandup, standupOutputSchema} from '../engine/sessions/standup.js';
-import {plural} from '../engine/util/plural.js';
+import {buildStandup, standupOutputSchema} from '../engine/continuity/standup.js';
+import {plural} from '../lib/words.js';
 
 export const demoOutputSchema = z.object({directory: z.nullable(z.string()), kept: z.boolean(), standup: standupOutputSchema});
 
@@ -15,8 +15,7 @@ export default defineCommand({
 	summary: 'open the dashboard on a small invented set of agent sessions (nothing of yours is read)',
 	usage: 'engi demo [--keep]',
 	examples: ['engi demo', 'engi demo --keep --format json'],
-	options: {keep: {type: 'boolean', description: 'keep the generated stores and print where they are'}},
-	flags: z.object({keep: z.optional(z.boolean())}),
+	options: {keep: {type: 'boolean', description: 'keep the generated stores and print where they are', value: z.boolean()}},
 	needsRoot: false,
 	output: demoOutputSchema,
 	async run(flags, context) {

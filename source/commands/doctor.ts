@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {doctorOutputSchema, runDoctor} from '../engine/knowledge/doctor.js';
 import {tsv} from '../output/text.js';
@@ -10,7 +9,6 @@ export default defineCommand({
 	usage: 'engi doctor',
 	examples: ['engi doctor', 'engi doctor --format json'],
 	options: {},
-	flags: z.object({}),
 	needsRoot: true,
 	output: doctorOutputSchema,
 	async run(_flags, context) {

@@ -1,36 +1,9 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {listFlag, numberFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
-import {validateNodeKind, validateRelation} from '../engine/graph/validate.js';
-import {canonicalEdgeKind} from '../engine/graph/kinds.js';
-import {EngiError} from '../engine/errors.js';
-import {writeEvents, type WriteResult} from '../engine/knowledge/write.js';
-import {eventId} from '../engine/journal/canonical.js';
+import {EngiError} from '../lib/errors.js';
+import {graphWriteOutputSchema, nodeDraft, relateNodes, retractEdge, writeGraphEvent, type GraphWriteOutput} from '../engine/knowledge/graph-write.js';
 import {knowledgeBase} from './shared.js';
-
-export const graphWriteOutputSchema = z.object({
-	id: z.string(),
-	op: z.string(),
-	/** False when the graph already said exactly this, so nothing was appended. */
-	appended: z.boolean(),
-	observed_utc: z.nullable(z.string()),
-	payload: z.record(z.string(), z.unknown()),
-	quarantined: z.array(z.object({line: z.number(), reason: z.string()})),
-});
-
-type GraphWriteOutput = z.infer<typeof graphWriteOutputSchema>;
-
-/** The command's result from one write: the appended event, or the draft the graph already held. */
-function writeOutput(result: WriteResult): GraphWriteOutput {
-	const quarantined = [...result.quarantined];
-	const event = result.events[0];
-	if (event) {
-		return {id: event.id, op: event.op, appended: true, observed_utc: event.observed_utc, payload: event.payload, quarantined};
-	}
-
-	const draft = result.unchanged[0]!;
-	return {id: eventId(draft.op, draft.payload), op: draft.op, appended: false, observed_utc: null, payload: draft.payload, quarantined};
-}
 
 const humanWrite = (verb: string) => (result: GraphWriteOutput) =>
 	[`${result.appended ? verb : 'unchanged'}\t${result.id}`, ...result.quarantined.map(line => `quarantined\tline ${line.line}\t${line.reason}`)].join('\n');
@@ -44,68 +17,48 @@ export const graphNode = defineCommand({
 		'engi graph node --id task:fts --kind Task --label "Add FTS5 search" --status open --next-action "write the tokenizer"',
 	],
 	options: {
-		id: {type: 'string', placeholder: '<id>', description: 'stable node id, e.g. task:fts'},
-		kind: {type: 'string', placeholder: '<kind>', description: 'Project, Task, Decision, … or a custom kind (needs --provenance)'},
-		type: {type: 'string', placeholder: '<kind>', description: 'alias of --kind'},
-		label: {type: 'string', placeholder: '<text>', description: 'short human title'},
-		body: {type: 'string', placeholder: '<text>', description: 'longer description'},
-		status: {type: 'string', placeholder: '<status>', description: 'task status, e.g. open, blocked, done'},
-		'next-action': {type: 'string', placeholder: '<text>', description: 'the next concrete step'},
-		blocker: {type: 'string', multiple: true, placeholder: '<text>', description: 'a blocker (repeat or comma-separate)'},
-		path: {type: 'string', placeholder: '<path>', description: 'a path this node stands for (projects: the repository)'},
-		provenance: {type: 'string', placeholder: '<source>', description: 'where this fact came from'},
+		id: {type: 'string', placeholder: '<id>', description: 'stable node id, e.g. task:fts', value: textFlag(), required: true},
+		kind: {type: 'string', placeholder: '<kind>', description: 'Project, Task, Decision, … or a custom kind (needs --provenance)', value: textFlag()},
+		type: {type: 'string', placeholder: '<kind>', description: 'alias of --kind', value: textFlag()},
+		label: {type: 'string', placeholder: '<text>', description: 'short human title', value: textFlag(), required: true},
+		body: {type: 'string', placeholder: '<text>', description: 'longer description', value: z.string()},
+		status: {type: 'string', placeholder: '<status>', description: 'task status, e.g. open, blocked, done', value: textFlag()},
+		'next-action': {type: 'string', placeholder: '<text>', description: 'the next concrete step', value: z.string()},
+		blocker: {type: 'string', multiple: true, placeholder: '<text>', description: 'a blocker (repeat or comma-separate)', value: listFlag()},
+		path: {type: 'string', placeholder: '<path>', description: 'a path this node stands for (projects: the repository)', value: textFlag()},
+		provenance: {type: 'string', placeholder: '<source>', description: 'where this fact came from', value: z.string()},
 	},
-	flags: z.object({
-		id: textFlag(),
-		kind: z.optional(textFlag()),
-		type: z.optional(textFlag()),
-		label: textFlag(),
-		body: z.optional(z.string()),
-		status: z.optional(textFlag()),
-		'next-action': z.optional(z.string()),
-		blocker: z.optional(listFlag()),
-		path: z.optional(textFlag()),
-		provenance: z.optional(z.string()),
-	}),
 	conflicts: [['kind', 'type']],
 	needsRoot: true,
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
-		const rawKind = flags.kind ?? flags.type;
-		if (rawKind === undefined) {
+		const kind = flags.kind ?? flags.type;
+		if (kind === undefined) {
 			throw new EngiError('missing_flag', 'engi graph node needs --kind', {hint: 'e.g. --kind Task'});
 		}
 
-		const kind = validateNodeKind(rawKind, flags.provenance);
-		const payload: Record<string, unknown> = {id: flags.id.trim(), kind, label: flags.label};
-		const optional: Array<[string, unknown]> = [
-			['body', flags.body],
-			['status', flags.status],
-			['next_action', flags['next-action']],
-			['blockers', flags.blocker],
-			['path', flags.path],
-			['provenance', flags.provenance],
-		];
-		for (const [key, value] of optional) {
-			if (value !== undefined) {
-				payload[key] = value;
-			}
-		}
-
-		const result = await writeEvents(knowledgeBase(context), context.deps, () => [{op: 'node.upsert', payload}]);
-		return {data: writeOutput(result)};
+		const draft = nodeDraft({
+			id: flags.id,
+			kind,
+			label: flags.label,
+			body: flags.body,
+			status: flags.status,
+			nextAction: flags['next-action'],
+			blockers: flags.blocker,
+			path: flags.path,
+			provenance: flags.provenance,
+		});
+		return {data: await writeGraphEvent(knowledgeBase(context), draft, context.deps)};
 	},
 	human: humanWrite('created'),
 });
 
 const edgeOptions = {
-	from: {type: 'string', placeholder: '<id>', description: 'source node id'},
-	edge: {type: 'string', placeholder: '<type>', description: 'edge type, e.g. BELONGS_TO'},
-	type: {type: 'string', placeholder: '<type>', description: 'alias of --edge'},
-	to: {type: 'string', placeholder: '<id|path|uri>', description: 'target node id (or a location for LOCATED_AT/ORIGINATED_AT)'},
+	from: {type: 'string', placeholder: '<id>', description: 'source node id', value: textFlag(), required: true},
+	edge: {type: 'string', placeholder: '<type>', description: 'edge type, e.g. BELONGS_TO', value: textFlag()},
+	type: {type: 'string', placeholder: '<type>', description: 'alias of --edge', value: textFlag()},
+	to: {type: 'string', placeholder: '<id|path|uri>', description: 'target node id (or a location for LOCATED_AT/ORIGINATED_AT)', value: textFlag(), required: true},
 } as const;
-
-const edgeFlags = {from: textFlag(), edge: z.optional(textFlag()), type: z.optional(textFlag()), to: textFlag()};
 
 function edgeType(flags: {edge?: string; type?: string}): string {
 	const type = flags.edge ?? flags.type;
@@ -123,47 +76,32 @@ export const graphRelate = defineCommand({
 	examples: ['engi graph relate --from task:fts --edge BELONGS_TO --to project:engi', 'engi graph relate --from artifact:report --edge LOCATED_AT --to /srv/reports/q3.pdf'],
 	options: {
 		...edgeOptions,
-		weight: {type: 'string', placeholder: '<n>', description: 'a numeric weight'},
-		'valid-from': {type: 'string', placeholder: '<utc>', description: 'when the fact became true (YYYY-MM-DDTHH:MM:SSZ)'},
-		'valid-until': {type: 'string', placeholder: '<utc>', description: 'when it stops being true'},
-		provenance: {type: 'string', placeholder: '<source>', description: 'where this fact came from (required for custom kinds)'},
-		'allow-dangling': {type: 'boolean', description: 'allow endpoints that do not exist yet'},
+		weight: {type: 'string', placeholder: '<n>', description: 'a numeric weight', value: numberFlag()},
+		'valid-from': {type: 'string', placeholder: '<utc>', description: 'when the fact became true (YYYY-MM-DDTHH:MM:SSZ)', value: utcFlag()},
+		'valid-until': {type: 'string', placeholder: '<utc>', description: 'when it stops being true', value: utcFlag()},
+		provenance: {type: 'string', placeholder: '<source>', description: 'where this fact came from (required for custom kinds)', value: z.string()},
+		'allow-dangling': {type: 'boolean', description: 'allow endpoints that do not exist yet', value: z.boolean()},
 	},
-	flags: z.object({
-		...edgeFlags,
-		weight: z.optional(numberFlag()),
-		'valid-from': z.optional(utcFlag()),
-		'valid-until': z.optional(utcFlag()),
-		provenance: z.optional(z.string()),
-		'allow-dangling': z.optional(z.boolean()),
-	}),
 	conflicts: [['edge', 'type']],
 	needsRoot: true,
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
-		const rawType = edgeType(flags);
-		const result = await writeEvents(knowledgeBase(context), context.deps, index => {
-			const kindOf = (id: string) => {
-				const row = index.db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined;
-				return row === undefined ? undefined : row.kind;
-			};
-
-			const type = validateRelation({from: flags.from, type: rawType, to: flags.to, provenance: flags.provenance, allowDangling: Boolean(flags['allow-dangling'])}, kindOf);
-			const payload: Record<string, unknown> = {from: flags.from, type, to: flags.to};
-			for (const [key, value] of [
-				['weight', flags.weight],
-				['valid_from', flags['valid-from']],
-				['valid_until', flags['valid-until']],
-				['provenance', flags.provenance],
-			] as const) {
-				if (value !== undefined) {
-					payload[key] = value;
-				}
-			}
-
-			return [{op: 'edge.assert', payload}];
-		});
-		return {data: writeOutput(result)};
+		const type = edgeType(flags);
+		const data = await relateNodes(
+			knowledgeBase(context),
+			{
+				from: flags.from,
+				type,
+				to: flags.to,
+				weight: flags.weight,
+				validFrom: flags['valid-from'],
+				validUntil: flags['valid-until'],
+				provenance: flags.provenance,
+				allowDangling: Boolean(flags['allow-dangling']),
+			},
+			context.deps,
+		);
+		return {data};
 	},
 	human: humanWrite('created'),
 });
@@ -174,14 +112,12 @@ export const graphRetract = defineCommand({
 	usage: 'engi graph retract --from <id> --edge <type> --to <id>',
 	examples: ['engi graph retract --from task:fts --edge BELONGS_TO --to project:engi'],
 	options: edgeOptions,
-	flags: z.object(edgeFlags),
 	conflicts: [['edge', 'type']],
 	needsRoot: true,
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
-		const type = canonicalEdgeKind(edgeType(flags)).type;
-		const result = await writeEvents(knowledgeBase(context), context.deps, () => [{op: 'edge.retract', payload: {from: flags.from, type, to: flags.to}}]);
-		return {data: writeOutput(result)};
+		const type = edgeType(flags);
+		return {data: await retractEdge(knowledgeBase(context), {from: flags.from, type, to: flags.to}, context.deps)};
 	},
 	human: humanWrite('retracted'),
 });

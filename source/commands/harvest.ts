@@ -3,20 +3,19 @@ import {defineCommand} from '../cli/define.js';
 import {checkHarvest, harvestOutputSchema, ingestHarvest, ingestOutputSchema} from '../engine/knowledge/ingest.js';
 import {tsv} from '../output/text.js';
 import {knowledgeBase} from './shared.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/words.js';
 
 export const harvest = defineCommand({
 	name: 'harvest',
 	summary: 'check the staged notes in 00-inbox/harvest/ (reads only; --check is the default)',
 	usage: 'engi harvest [--check]',
 	examples: ['engi harvest --check', 'engi harvest --check --format json'],
-	options: {check: {type: 'boolean', description: 'report what ingest would do (always a dry run)'}},
-	flags: z.object({check: z.optional(z.boolean())}),
+	options: {check: {type: 'boolean', description: 'report what ingest would do (always a dry run)', value: z.boolean()}},
 	needsRoot: true,
 	output: harvestOutputSchema,
 	async run(_flags, context) {
-		const data = await checkHarvest(knowledgeBase(context), context.deps);
-		return {data, exitCode: data.counts.invalid + data.counts.secrets + data.counts.skipped > 0 ? 2 : 0};
+		const {output, exitCode} = await checkHarvest(knowledgeBase(context), context.deps);
+		return {data: output, exitCode};
 	},
 	human: result =>
 		[
@@ -34,15 +33,14 @@ export const ingest = defineCommand({
 	usage: 'engi ingest [--redact] [--allow-dangling]',
 	examples: ['engi ingest', 'engi ingest --redact'],
 	options: {
-		redact: {type: 'boolean', description: 'mask credential-shaped values and record that they were masked, instead of refusing the note'},
-		'allow-dangling': {type: 'boolean', description: 'allow links to nodes that do not exist yet'},
+		redact: {type: 'boolean', description: 'mask credential-shaped values and record that they were masked, instead of refusing the note', value: z.boolean()},
+		'allow-dangling': {type: 'boolean', description: 'allow links to nodes that do not exist yet', value: z.boolean()},
 	},
-	flags: z.object({redact: z.optional(z.boolean()), 'allow-dangling': z.optional(z.boolean())}),
 	needsRoot: true,
 	output: ingestOutputSchema,
 	async run(flags, context) {
-		const data = await ingestHarvest(knowledgeBase(context), {redact: Boolean(flags.redact), allowDangling: Boolean(flags['allow-dangling'])}, context.deps);
-		return {data, exitCode: data.invalid.length + data.refused.length + data.skipped.length > 0 ? 2 : 0};
+		const {output, exitCode} = await ingestHarvest(knowledgeBase(context), {redact: Boolean(flags.redact), allowDangling: Boolean(flags['allow-dangling'])}, context.deps);
+		return {data: output, exitCode};
 	},
 	human: result =>
 		[

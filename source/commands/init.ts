@@ -9,11 +9,10 @@ export default defineCommand({
 	usage: 'engi init <absolute path> [--no-register] [--force]',
 	examples: ['engi init "$HOME/kb"', 'engi init /srv/team-kb --no-register'],
 	options: {
-		'no-register': {type: 'boolean', description: 'do not record it as the global default root'},
-		force: {type: 'boolean', description: 'add the layout to a non-empty directory'},
+		'no-register': {type: 'boolean', description: 'do not record it as the global default root', value: z.boolean()},
+		force: {type: 'boolean', description: 'add the layout to a non-empty directory', value: z.boolean()},
 	},
-	positionals: [{name: 'path', required: true, description: 'absolute directory for the knowledge base'}],
-	flags: z.object({path: z.string(), 'no-register': z.optional(z.boolean()), force: z.optional(z.boolean())}),
+	positionals: [{name: 'path', required: true, description: 'absolute directory for the knowledge base', value: z.string()}],
 	needsRoot: false,
 	output: initOutputSchema,
 	async run(flags, context) {

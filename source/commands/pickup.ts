@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
-import {pickupOutputSchema, pickupSession, type PickupOutput} from '../engine/sessions/pickup.js';
-import {sourceFlags, sourceOptions} from './shared.js';
+import {pickupOutputSchema, pickupSession, type PickupOutput} from '../engine/continuity/pickup.js';
+import {sourceOptions} from './shared.js';
 import {quoted, renderBrief} from './render-brief.js';
 
 function renderHuman(result: PickupOutput, context: HumanContext): string {
@@ -31,11 +31,10 @@ export default defineCommand({
 	examples: ['engi pickup', 'engi pickup 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d', 'engi pickup --project ~/src/engi'],
 	options: {
 		...sourceOptions,
-		project: {type: 'string', placeholder: '<dir>', description: 'without an id: the unfinished session of this project (default: the working directory\'s)'},
-		since: {type: 'string', placeholder: '<when>', description: 'without an id: choose among sessions active since (default: yesterday); as in engi unfinished'},
+		project: {type: 'string', placeholder: '<dir>', description: 'without an id: the unfinished session of this project (default: the working directory\'s)', value: textFlag()},
+		since: {type: 'string', placeholder: '<when>', description: 'without an id: choose among sessions active since (default: yesterday); as in engi unfinished', value: textFlag()},
 	},
-	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)'}],
-	flags: z.object({id: z.optional(z.string()), ...sourceFlags, project: z.optional(textFlag()), since: z.optional(textFlag())}),
+	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)', value: z.string()}],
 	conflicts: [['id', 'since']],
 	needsRoot: false,
 	output: pickupOutputSchema,

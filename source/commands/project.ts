@@ -3,7 +3,7 @@ import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
 import {getProject, projectOutputSchema, type ProjectOutput} from '../engine/knowledge/project.js';
 import {fieldLines} from '../output/text.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/words.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 
 function renderHuman(result: ProjectOutput, context: HumanContext): string {
@@ -53,21 +53,16 @@ export default defineCommand({
 	usage: 'engi project [id] [--view brief|evidence|full] [--limit <n>] [--offset <n>]',
 	examples: ['engi project', 'engi project engi --view evidence --limit 5', 'engi project project:engi --view full'],
 	options: {
-		view: {type: 'string', placeholder: '<brief|evidence|full>', description: 'brief (default): open tasks; evidence: all tasks with journal history; full: a readable page'},
+		view: {type: 'string', placeholder: '<brief|evidence|full>', description: 'brief (default): open tasks; evidence: all tasks with journal history; full: a readable page', value: choiceFlag(['brief', 'evidence', 'full'])},
 		...pagingOptions,
+		limit: {...pagingOptions.limit, value: intFlag(1, 1000)},
 	},
-	positionals: [{name: 'id', description: 'project id, slug, label or directory name'}],
-	flags: z.object({
-		id: z.optional(z.string()),
-		view: z.optional(choiceFlag(['brief', 'evidence', 'full'])),
-		limit: z.optional(intFlag(1, 1000)),
-		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-	}),
+	positionals: [{name: 'id', description: 'project id, slug, label or directory name', value: z.string()}],
 	needsRoot: true,
 	output: projectOutputSchema,
 	screen: 'project',
 	async run(flags, context) {
-		return {data: await getProject(knowledgeBase(context), {id: flags.id, view: flags.view ?? 'brief', limit: flags.limit ?? 50, offset: flags.offset ?? 0}, context.deps)};
+		return {data: await getProject(knowledgeBase(context), {id: flags.id, view: flags.view, limit: flags.limit, offset: flags.offset}, context.deps)};
 	},
 	human: renderHuman,
 });

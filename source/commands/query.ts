@@ -1,15 +1,13 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag, utcFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError} from '../lib/errors.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
-import {queryKnowledge} from '../engine/knowledge/query.js';
+import {queryKnowledge, queryLimitMax, queryPageSize} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, fieldLines, tsv} from '../output/text.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
-import {plural} from '../engine/util/plural.js';
-
-const maxLimit = 100;
+import {plural} from '../lib/words.js';
 
 function renderHuman(result: QueryOutput, context: HumanContext): string {
 	const head = `${result.state}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
@@ -63,24 +61,16 @@ export default defineCommand({
 	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan]',
 	examples: ['engi query --q "streaming parser"', 'engi query --q task:fts --view evidence', 'engi query --q 方鸿渐 --view hits --limit 5', 'engi query --q "q3 report" --local-scan'],
 	options: {
-		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)'},
-		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history'},
-		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored'},
-		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed'},
+		// Optional, so that `engi query` alone on a terminal opens the Query screen; printing needs it.
+		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)', value: textFlag()},
+		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history', value: choiceFlag(['context', 'hits', 'evidence'])},
+		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored', value: utcFlag()},
+		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed', value: z.boolean()},
 		...pagingOptions,
-		limit: {...pagingOptions.limit, description: `rows per page (default 20, at most ${maxLimit})`},
-		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`},
+		// Any number is taken; above the maximum the engine lowers it and says `truncated`.
+		limit: {...pagingOptions.limit, description: `rows per page (default ${queryPageSize}, at most ${queryLimitMax})`, value: intFlag(1, Number.MAX_SAFE_INTEGER)},
+		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`, value: z.boolean()},
 	},
-	flags: z.object({
-		// Optional here so that `engi query` alone on a terminal opens the Query screen; printing needs it.
-		q: z.optional(textFlag()),
-		view: z.optional(choiceFlag(['context', 'hits', 'evidence'])),
-		'as-of': z.optional(utcFlag()),
-		'include-expired': z.optional(z.boolean()),
-		limit: z.optional(intFlag(1, Number.MAX_SAFE_INTEGER)),
-		offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-		'local-scan': z.optional(z.boolean()),
-	}),
 	needsRoot: true,
 	output: queryOutputSchema,
 	screen: 'query',
@@ -89,18 +79,16 @@ export default defineCommand({
 			throw new EngiError('missing_flag', 'engi query needs --q', {hint: 'see engi query --help'});
 		}
 
-		const requested = flags.limit ?? 20;
 		const {output, exitCode} = await queryKnowledge(
 			knowledgeBase(context),
 			{
 				q: flags.q,
-				view: flags.view ?? 'context',
+				view: flags.view,
 				asOf: flags['as-of'],
-				includeExpired: Boolean(flags['include-expired']),
-				limit: Math.min(requested, maxLimit),
-				truncated: requested > maxLimit,
-				offset: flags.offset ?? 0,
-				localScan: Boolean(flags['local-scan']),
+				includeExpired: flags['include-expired'],
+				limit: flags.limit,
+				offset: flags.offset,
+				localScan: flags['local-scan'],
 			},
 			context.deps,
 		);

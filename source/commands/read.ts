@@ -1,41 +1,18 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
-import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
-import {EngiError, isEngiError} from '../engine/errors.js';
-import {readConversation, readOutputSchema} from '../engine/conversation/read.js';
+import {choiceFlag, intFlag, linesFlag} from '../cli/flag-schemas.js';
+import {EngiError} from '../lib/errors.js';
+import {readConversation, readOutputSchema, readPageSize} from '../engine/conversation/read.js';
 import {views} from '../engine/conversation/views.js';
 import {renderReadPage} from './render-read.js';
-import {sourceFlags, sourceOptions} from './shared.js';
-
-/** `--lines 3,1,3` → [1, 3]: unique positive positions, sorted, at most 100. */
-export function linesFlag() {
-	return z.pipe(
-		z.string(),
-		z.transform((value, context) => {
-			const parts = value.split(',').map(part => part.trim());
-			const numbers = parts.map(part => (/^\d+$/.test(part) ? Number(part) : Number.NaN));
-			if (parts.some(part => part === '') || numbers.some(number => !Number.isSafeInteger(number) || number < 1)) {
-				context.issues.push({code: 'custom', message: `must be positive line numbers separated by commas, got "${value}"`, input: value});
-				return z.NEVER;
-			}
-
-			const unique = [...new Set(numbers)].sort((a, b) => a - b);
-			if (unique.length > 100) {
-				context.issues.push({code: 'custom', message: `at most 100 positions, got ${unique.length}`, input: value});
-				return z.NEVER;
-			}
-
-			return unique;
-		}),
-	);
-}
+import {sourceOptions} from './shared.js';
 
 /** How a read picks its rows: a page from a line (`--offset`, `--limit`) or exact `--lines`; resume's other views take the same. */
-export const rangeFlags = {
-	offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-	limit: z.optional(intFlag(1, 100)),
-	lines: z.optional(linesFlag()),
-};
+export const rangeOptions = {
+	offset: {type: 'string', placeholder: '<n>', description: 'zero-based source line to start at (see next_offset)', value: intFlag(0, Number.MAX_SAFE_INTEGER)},
+	limit: {type: 'string', placeholder: '<n>', description: `source rows per page, 1–100 (default ${readPageSize})`, value: intFlag(1, 100)},
+	lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these 1-based lines as native records (at most 100)', value: linesFlag()},
+} as const;
 
 export default defineCommand({
 	name: 'read',
@@ -48,18 +25,10 @@ export default defineCommand({
 	],
 	options: {
 		...sourceOptions,
-		view: {type: 'string', placeholder: '<view>', description: 'dialogue (default): user and assistant text; events: native records; context: text plus bounded tool previews; index: one line per event'},
-		offset: {type: 'string', placeholder: '<n>', description: 'zero-based source line to start at (see next_offset)'},
-		limit: {type: 'string', placeholder: '<n>', description: 'source rows per page, 1–100 (default 20)'},
-		lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these 1-based lines as native records (at most 100)'},
+		view: {type: 'string', placeholder: '<view>', description: 'dialogue (default): user and assistant text; events: native records; context: text plus bounded tool previews; index: one line per event', value: choiceFlag(views)},
+		...rangeOptions,
 	},
-	positionals: [{name: 'id', required: true, description: 'a full session UUID or the tool\'s own session id'}],
-	flags: z.object({
-		id: z.string(),
-		...sourceFlags,
-		view: z.optional(choiceFlag(views)),
-		...rangeFlags,
-	}),
+	positionals: [{name: 'id', required: true, description: 'a full session UUID or the tool\'s own session id', value: z.string()}],
 	conflicts: [
 		['lines', 'offset'],
 		['lines', 'limit'],
@@ -79,8 +48,8 @@ export default defineCommand({
 						source: flags.source,
 						sourceRoot: flags['source-root'],
 						view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
-						offset: flags.offset ?? 0,
-						limit: flags.limit ?? 20,
+						offset: flags.offset,
+						limit: flags.limit,
 						lines: flags.lines,
 					},
 					context.deps,
@@ -88,7 +57,7 @@ export default defineCommand({
 			};
 		} catch (error) {
 			// A session engi retired is not merely missing: say so, and where its compact copy is.
-			if (isEngiError(error) && error.code === 'session_not_found') {
+			if (error instanceof EngiError && error.code === 'session_not_found') {
 				throw (await import('../engine/retention/retired.js')).retiredSessionError(flags.id, context.rootFlag, context.deps) ?? error;
 			}
 

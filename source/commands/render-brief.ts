@@ -1,6 +1,6 @@
 import type {HumanContext} from '../cli/define.js';
 import type {ReadOutput} from '../engine/conversation/read.js';
-import type {Brief} from '../engine/sessions/brief-schema.js';
+import type {Brief} from '../engine/continuity/brief-schema.js';
 import {renderReadPage} from './render-read.js';
 
 /**

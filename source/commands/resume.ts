@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {choiceFlag, intFlag, textFlag} from '../cli/flag-schemas.js';
-import {EngiError} from '../engine/errors.js';
-import {resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/sessions/resume.js';
+import {EngiError} from '../lib/errors.js';
+import {briefBudget, resumeOutputSchema, resumeSession, type ResumeOutput} from '../engine/continuity/resume.js';
 import {views} from '../engine/conversation/views.js';
-import {rangeFlags} from './read.js';
-import {sourceFlags, sourceOptions} from './shared.js';
+import {rangeOptions} from './read.js';
+import {sourceOptions} from './shared.js';
 import {renderBrief} from './render-brief.js';
 
 export default defineCommand({
@@ -15,26 +15,16 @@ export default defineCommand({
 	examples: ['engi resume', 'engi resume 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --budget 1200', 'engi resume ses_4kQ2ZpLmVn --source opencode --view context --offset 40'],
 	options: {
 		...sourceOptions,
-		project: {type: 'string', placeholder: '<dir>', description: 'without an id: pick the unfinished session of this project (default: the working directory\'s)'},
-		since: {type: 'string', placeholder: '<when>', description: 'without an id: choose among sessions active since (default: yesterday); as in engi unfinished'},
-		view: {type: 'string', placeholder: '<view>', description: 'brief (default), or context, dialogue, events, index as in engi read'},
-		budget: {type: 'string', placeholder: '<tokens>', description: 'largest brief in o200k tokens (default 2000); the least recent items are dropped first'},
-		'exact-tokens': {type: 'boolean', description: 'count tokens exactly with the o200k encoder (slower to start) instead of a safe estimate'},
-		offset: {type: 'string', placeholder: '<n>', description: 'other views: zero-based source line to start at'},
-		limit: {type: 'string', placeholder: '<n>', description: 'other views: source rows per page (1–100)'},
-		lines: {type: 'string', placeholder: '<a,b,c>', description: 'exactly these lines as native records'},
+		project: {type: 'string', placeholder: '<dir>', description: 'without an id: pick the unfinished session of this project (default: the working directory\'s)', value: textFlag()},
+		since: {type: 'string', placeholder: '<when>', description: 'without an id: choose among sessions active since (default: yesterday); as in engi unfinished', value: textFlag()},
+		view: {type: 'string', placeholder: '<view>', description: 'brief (default), or context, dialogue, events, index as in engi read', value: choiceFlag(['brief', ...views] as const)},
+		budget: {type: 'string', placeholder: '<tokens>', description: `largest brief in o200k tokens (default ${briefBudget}); the least recent items are dropped first`, value: intFlag(50, 1_000_000)},
+		'exact-tokens': {type: 'boolean', description: 'count tokens exactly with the o200k encoder (slower to start) instead of a safe estimate', value: z.boolean()},
+		offset: {...rangeOptions.offset, description: 'other views: zero-based source line to start at'},
+		limit: {...rangeOptions.limit, description: 'other views: source rows per page (1–100)'},
+		lines: {...rangeOptions.lines, description: 'exactly these lines as native records'},
 	},
-	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)'}],
-	flags: z.object({
-		id: z.optional(z.string()),
-		...sourceFlags,
-		project: z.optional(textFlag()),
-		since: z.optional(textFlag()),
-		view: z.optional(choiceFlag(['brief', ...views] as const)),
-		budget: z.optional(intFlag(50, 1_000_000)),
-		'exact-tokens': z.optional(z.boolean()),
-		...rangeFlags,
-	}),
+	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)', value: z.string()}],
 	conflicts: [
 		['id', 'since'],
 		['lines', 'offset'],
@@ -58,8 +48,8 @@ export default defineCommand({
 				project: flags.project,
 				since: flags.since,
 				view,
-				budget: flags.budget ?? 2000,
-				exactTokens: Boolean(flags['exact-tokens']),
+				budget: flags.budget,
+				exactTokens: flags['exact-tokens'],
 				offset: flags.offset,
 				limit: flags.limit,
 				lines: flags.lines,

@@ -1,33 +1,33 @@
 import * as z from 'zod/mini';
 import {defineCommand, type CommandContext} from '../cli/define.js';
 import {intFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
-import {sourceIds, type SourceId} from '../adapters/types.js';
+import {sourceIds} from '../adapters/types.js';
 import {normalizeSessionId} from '../engine/conversation/ids.js';
-import {EngiError} from '../engine/errors.js';
+import {EngiError} from '../lib/errors.js';
 import {attestOutputSchema, attestSession} from '../engine/retention/attest.js';
 import {blockerCodes} from '../engine/retention/blockers.js';
-import {logOutputSchema, retentionLog} from '../engine/retention/log.js';
-import {planOutputSchema, planRetention, type RetentionSummary} from '../engine/retention/plan.js';
+import {logOutputSchema, logPageSize, retentionLog} from '../engine/retention/log.js';
+import {planOutputSchema, planPageSize, planRetention, type RetentionSummary} from '../engine/retention/plan.js';
 import {purgeOutputSchema, purgeSession} from '../engine/retention/purge.js';
 import {sweepOutputSchema, sweepRetention, type SweepProgress} from '../engine/retention/sweep.js';
 import {defaultRetentionDays} from '../engine/retention/window.js';
-import {plural} from '../engine/util/plural.js';
+import {plural} from '../lib/words.js';
 import {tsv} from '../output/text.js';
-import {knowledgeBase, pagingFlags, pagingOptions, sourceFlags, sourceOptions} from './shared.js';
+import {knowledgeBase, pagingOptions, sourceOptions} from './shared.js';
 
 const windowOptions = {
-	'retention-days': {type: 'string', placeholder: '<n>', description: `keep sessions active within the last n days (default ${defaultRetentionDays})`},
-	'no-retention': {type: 'boolean', description: 'no window: only the other gates keep a session'},
+	'retention-days': {type: 'string', placeholder: '<n>', description: `keep sessions active within the last n days (default ${defaultRetentionDays})`, value: intFlag(0, 36_500)},
+	'no-retention': {type: 'boolean', description: 'no window: only the other gates keep a session', value: z.boolean()},
 } as const;
 
-const windowFlags = {'retention-days': z.optional(intFlag(0, 36_500)), 'no-retention': z.optional(z.boolean())};
 const windowConflict = ['retention-days', 'no-retention'] as const;
 
-function retentionDays(flags: {'retention-days'?: number; 'no-retention'?: boolean}): number {
-	return flags['no-retention'] ? 0 : (flags['retention-days'] ?? defaultRetentionDays);
+/** The window as the engine takes it: none is 0 days, not given is the engine's default. */
+function retentionDays(flags: {'retention-days'?: number; 'no-retention'?: boolean}): number | undefined {
+	return flags['no-retention'] ? 0 : flags['retention-days'];
 }
 
-const idPositional = [{name: 'id', required: true, description: 'the session\'s full UUID or its tool\'s own id'}] as const;
+const idPositional = [{name: 'id', required: true, description: 'the session\'s full UUID or its tool\'s own id', value: z.string()}] as const;
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
@@ -48,14 +48,19 @@ export const retentionPlan = defineCommand({
 	summary: 'which sessions could be retired now, and what blocks the rest (reads only)',
 	usage: 'engi retention plan [--source <tool>] [--source-root <dir>] [--retention-days <n> | --no-retention] [--details [--limit <n>] [--offset <n>]]',
 	examples: ['engi retention plan', 'engi retention plan --details --source codex', 'engi retention plan --retention-days 30'],
-	options: {...sourceOptions, ...windowOptions, details: {type: 'boolean', description: 'list the sessions, each with its blockers and targets'}, ...pagingOptions},
-	flags: z.object({...sourceFlags, ...windowFlags, details: z.optional(z.boolean()), ...pagingFlags}),
+	options: {
+		...sourceOptions,
+		...windowOptions,
+		details: {type: 'boolean', description: 'list the sessions, each with its blockers and targets', value: z.boolean()},
+		...pagingOptions,
+		limit: {...pagingOptions.limit, description: `sessions per page with --details (default ${planPageSize})`},
+	},
 	conflicts: [windowConflict],
 	needsRoot: true,
 	output: planOutputSchema,
 	async run(flags, context) {
 		const data = await planRetention(
-			{source: flags.source, sourceRoot: flags['source-root'], retentionDays: retentionDays(flags), details: Boolean(flags.details), offset: flags.offset ?? 0, limit: flags.limit ?? 100},
+			{source: flags.source, sourceRoot: flags['source-root'], retentionDays: retentionDays(flags), details: Boolean(flags.details), offset: flags.offset, limit: flags.limit},
 			knowledgeBase(context),
 			context.deps,
 		);
@@ -78,26 +83,26 @@ export const retentionAttest = defineCommand({
 	usage: 'engi retention attest <id> --source <tool> [--source-root <dir>] --knowledge-node <node>… --session-closed',
 	examples: ['engi retention attest 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --source codex --knowledge-node decision:stream-csv --session-closed'],
 	options: {
-		source: {type: 'string', placeholder: '<tool>', description: `the session's store: ${sourceIds.join(', ')}`},
+		source: {type: 'string', placeholder: '<tool>', description: `the session's store: ${sourceIds.join(', ')}`, value: z.pipe(textFlag(), z.enum(sourceIds)), required: true},
 		'source-root': sourceOptions['source-root'],
-		'knowledge-node': {type: 'string', multiple: true, placeholder: '<node>', description: 'a knowledge node with a DERIVED_FROM or DISCUSSED_IN edge to conversation:<source>:<id> (repeat or comma-separate)'},
-		'session-closed': {type: 'boolean', description: 'the session is over: nothing will be written to it again'},
+		'knowledge-node': {
+			type: 'string',
+			multiple: true,
+			placeholder: '<node>',
+			description: 'a knowledge node with a DERIVED_FROM or DISCUSSED_IN edge to conversation:<source>:<id> (repeat or comma-separate)',
+			value: z.pipe(listFlag(), z.array(z.string()).check(z.minLength(1, 'must name a knowledge node'))),
+			required: true,
+		},
+		'session-closed': {type: 'boolean', description: 'the session is over: nothing will be written to it again', value: z.boolean()},
 	},
 	positionals: idPositional,
-	flags: z.object({
-		id: z.string(),
-		source: z.pipe(textFlag(), z.enum(sourceIds)),
-		'source-root': z.optional(z.array(textFlag())),
-		'knowledge-node': z.pipe(listFlag(), z.array(z.string()).check(z.minLength(1, 'must name a knowledge node'))),
-		'session-closed': z.optional(z.boolean()),
-	}),
 	needsRoot: true,
 	output: attestOutputSchema,
 	async run(flags, context) {
 		// Checked before anything else: a path or `..` never reaches the disk.
 		const id = normalizeSessionId(flags.id);
 		const data = await attestSession(
-			{id, source: flags.source as SourceId, sourceRoot: flags['source-root'], knowledgeNodes: flags['knowledge-node'], sessionClosed: Boolean(flags['session-closed'])},
+			{id, source: flags.source, sourceRoot: flags['source-root'], knowledgeNodes: flags['knowledge-node'], sessionClosed: Boolean(flags['session-closed'])},
 			knowledgeBase(context),
 			context.deps,
 		);
@@ -117,9 +122,8 @@ export const retentionPurge = defineCommand({
 	summary: 'delete one attested session\'s files (a dry run unless --execute; exit 2 when refused)',
 	usage: 'engi retention purge <id> [--source <tool>] [--source-root <dir>] [--retention-days <n> | --no-retention] [--execute]',
 	examples: ['engi retention purge 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --source codex', 'engi retention purge 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --source codex --execute'],
-	options: {...sourceOptions, ...windowOptions, execute: {type: 'boolean', description: 'delete, after checking every target again right before it goes'}},
+	options: {...sourceOptions, ...windowOptions, execute: {type: 'boolean', description: 'delete, after checking every target again right before it goes', value: z.boolean()}},
 	positionals: idPositional,
-	flags: z.object({id: z.string(), ...sourceFlags, ...windowFlags, execute: z.optional(z.boolean())}),
 	conflicts: [windowConflict],
 	needsRoot: true,
 	output: purgeOutputSchema,
@@ -165,11 +169,10 @@ export const retentionSweep = defineCommand({
 	options: {
 		...sourceOptions,
 		...windowOptions,
-		details: {type: 'boolean', description: 'list every planned item (and with --execute, what happened to each)'},
-		execute: {type: 'boolean', description: 'compact and delete, item by item, each checked again right before'},
-		plan: {type: 'string', placeholder: '<sha256>', description: 'the plan_sha256 of the dry run being executed: refused if the plan changed'},
+		details: {type: 'boolean', description: 'list every planned item (and with --execute, what happened to each)', value: z.boolean()},
+		execute: {type: 'boolean', description: 'compact and delete, item by item, each checked again right before', value: z.boolean()},
+		plan: {type: 'string', placeholder: '<sha256>', description: 'the plan_sha256 of the dry run being executed: refused if the plan changed', value: textFlag()},
 	},
-	flags: z.object({...sourceFlags, ...windowFlags, details: z.optional(z.boolean()), execute: z.optional(z.boolean()), plan: z.optional(textFlag())}),
 	conflicts: [windowConflict],
 	needsRoot: true,
 	output: sweepOutputSchema,
@@ -214,12 +217,11 @@ export const retentionLogCommand = defineCommand({
 	summary: 'purge attempts, receipts and failures, newest first (an attempt without either is interrupted)',
 	usage: 'engi retention log [--limit <n>] [--offset <n>]',
 	examples: ['engi retention log', 'engi retention log --format json'],
-	options: pagingOptions,
-	flags: z.object(pagingFlags),
+	options: {...pagingOptions, limit: {...pagingOptions.limit, description: `rows per page (default ${logPageSize})`}},
 	needsRoot: true,
 	output: logOutputSchema,
 	async run(flags, context) {
-		return {data: await retentionLog({offset: flags.offset ?? 0, limit: flags.limit ?? 50}, knowledgeBase(context), context.deps)};
+		return {data: await retentionLog({offset: flags.offset, limit: flags.limit}, knowledgeBase(context), context.deps)};
 	},
 	human: (result, context) =>
 		[

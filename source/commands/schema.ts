@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand, schemaName} from '../cli/define.js';
-import {EngiError} from '../engine/errors.js';
-import {nearest} from '../engine/util/levenshtein.js';
-import {commandTable, loadCommand} from '../commands.js';
+import {EngiError} from '../lib/errors.js';
+import {nearest} from '../lib/levenshtein.js';
 
 export const schemaOutputSchema = z.object({
 	schemas: z.record(z.string(), z.unknown()),
@@ -27,12 +26,11 @@ export default defineCommand({
 	usage: 'engi schema [command]',
 	examples: ['engi schema', 'engi schema "graph node"', 'engi schema status'],
 	options: {},
-	positionals: [{name: 'command', description: 'one command, e.g. status or "graph node"'}],
-	flags: z.object({command: z.optional(z.string())}),
+	positionals: [{name: 'command', description: 'one command, e.g. status or "graph node"', value: z.string()}],
 	needsRoot: false,
 	output: schemaOutputSchema,
-	async run(flags) {
-		const names = commandTable.map(entry => entry.name);
+	async run(flags, context) {
+		const names = context.commands.map(entry => entry.name);
 		const wanted = flags.command?.trim().replaceAll(/\s+/g, ' ');
 		if (wanted !== undefined && !names.includes(wanted)) {
 			const suggestion = nearest(wanted, names);
@@ -41,7 +39,7 @@ export default defineCommand({
 
 		const schemas: Record<string, unknown> = {};
 		for (const name of wanted ? [wanted] : names) {
-			const command = await loadCommand(name);
+			const command = await context.commands.find(entry => entry.name === name)!.load();
 			const jsonSchema = z.toJSONSchema(command.output, {io: 'output', unrepresentable: 'any'}) as Record<string, unknown>;
 			// An alias (`conversation`) prints its command's documents, so it has its command's schema name.
 			schemas[name] = {...withSchemaField(jsonSchema, schemaName(command.name)), $id: schemaName(command.name)};

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
-import {listSessions, sessionsOutputSchema, type SessionsOutput} from '../engine/catalog/sessions.js';
+import {listSessions, sessionSearchPageSize, sessionsOutputSchema, sessionsPageSize, type SessionsOutput} from '../engine/catalog/sessions.js';
 import {clip, tsv} from '../output/text.js';
-import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
-import {plural} from '../engine/util/plural.js';
+import {pageFooter, pagingOptions, scopeInput, scopeOptions, widerScope} from './shared.js';
+import {plural} from '../lib/words.js';
 
 function renderHuman(result: SessionsOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
@@ -32,17 +32,11 @@ export default defineCommand({
 	examples: ['engi sessions', 'engi sessions --all-projects --since 3d', 'engi sessions --all-projects --q "flaky retry test"', 'engi sessions --source codex --source-root ~/backup/.codex --all-projects'],
 	options: {
 		...scopeOptions,
-		q: {type: 'string', placeholder: '<text>', description: 'full-text search of what was said, tool names and file paths (all words must match)'},
-		subagents: {type: 'boolean', description: 'also list subagent and child sessions'},
+		q: {type: 'string', placeholder: '<text>', description: 'full-text search of what was said, tool names and file paths (all words must match)', value: textFlag()},
+		subagents: {type: 'boolean', description: 'also list subagent and child sessions', value: z.boolean()},
 		...pagingOptions,
-		limit: {...pagingOptions.limit, description: 'rows per page (default 50; 20 with --q)'},
+		limit: {...pagingOptions.limit, description: `rows per page (default ${sessionsPageSize}; ${sessionSearchPageSize} with --q)`},
 	},
-	flags: z.object({
-		...scopeFlags,
-		q: z.optional(textFlag()),
-		subagents: z.optional(z.boolean()),
-		...pagingFlags,
-	}),
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
 	output: sessionsOutputSchema,
@@ -51,11 +45,10 @@ export default defineCommand({
 			data: listSessions(
 				{
 					...scopeInput(flags),
-					includeSubagents: Boolean(flags.subagents) || flags.q !== undefined,
+					includeSubagents: flags.subagents,
 					q: flags.q,
-					// A search page reads a snippet for each hit from its transcript: 20, as `engi query` shows.
-					limit: flags.limit ?? (flags.q === undefined ? 50 : 20),
-					offset: flags.offset ?? 0,
+					limit: flags.limit,
+					offset: flags.offset,
 				},
 				context.deps,
 			),

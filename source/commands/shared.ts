@@ -3,29 +3,17 @@ import {resolveRoot} from '../engine/kb/root.js';
 import * as z from 'zod/mini';
 import type {CommandContext, HumanContext} from '../cli/define.js';
 import {intFlag, listFlag, textFlag} from '../cli/flag-schemas.js';
-import type {ScopeInput} from '../engine/catalog/sessions.js';
+import type {ScopeInput} from '../engine/catalog/view.js';
 
 /** The knowledge base a command works on, from --root, ENGI_ROOT or the registered root. */
 export function knowledgeBase(context: CommandContext): KbPaths {
 	return kbPaths(resolveRoot(context.rootFlag, context.deps).root);
 }
 
+/** `--limit` and `--offset` of a paged listing: at most 500 rows a page (a command may say otherwise). */
 export const pagingOptions = {
-	limit: {type: 'string', placeholder: '<n>', description: 'rows per page'},
-	offset: {type: 'string', placeholder: '<n>', description: 'rows to skip (see next_offset)'},
-} as const;
-
-/** Flags that choose which agent stores a command reads, shared by sessions, read and continuity. */
-export const sourceOptions = {
-	source: {type: 'string', multiple: true, placeholder: '<tool>', description: 'only these stores (or comma-separated): claude, codex, opencode, gemini, qwen, grok, copilot, cursor, vscode, antigravity (default: all)'},
-	'source-root': {type: 'string', multiple: true, placeholder: '<dir>', description: 'read this store directory instead of the default; each goes with the --source in the same place'},
-} as const;
-
-export const scopeOptions = {
-	...sourceOptions,
-	since: {type: 'string', placeholder: '<when>', description: 'only sessions active since: 3d, 48h, 2w, today, yesterday, YYYY-MM-DD or RFC3339'},
-	project: {type: 'string', placeholder: '<dir>', description: 'sessions of this project (default: the working directory\'s git project)'},
-	'all-projects': {type: 'boolean', description: 'sessions of every project'},
+	limit: {type: 'string', placeholder: '<n>', description: 'rows per page', value: intFlag(1, 500)},
+	offset: {type: 'string', placeholder: '<n>', description: 'rows to skip (see next_offset)', value: intFlag(0, Number.MAX_SAFE_INTEGER)},
 } as const;
 
 /** `--source` as a list of the stores named, at least one. */
@@ -33,23 +21,18 @@ function sourceListFlag() {
 	return z.pipe(listFlag(), z.array(z.string()).check(z.minLength(1, 'must name a source')));
 }
 
-/** The zod shapes of sourceOptions, scopeOptions and pagingOptions, for a command's flag schema. */
-export const sourceFlags = {
-	source: z.optional(sourceListFlag()),
-	'source-root': z.optional(z.array(textFlag())),
-};
+/** Flags that choose which agent stores a command reads, shared by sessions, read and continuity. */
+export const sourceOptions = {
+	source: {type: 'string', multiple: true, placeholder: '<tool>', description: 'only these stores (or comma-separated): claude, codex, opencode, gemini, qwen, grok, copilot, cursor, vscode, antigravity (default: all)', value: sourceListFlag()},
+	'source-root': {type: 'string', multiple: true, placeholder: '<dir>', description: 'read this store directory instead of the default; each goes with the --source in the same place', value: z.array(textFlag())},
+} as const;
 
-export const scopeFlags = {
-	...sourceFlags,
-	since: z.optional(textFlag()),
-	project: z.optional(textFlag()),
-	'all-projects': z.optional(z.boolean()),
-};
-
-export const pagingFlags = {
-	limit: z.optional(intFlag(1, 500)),
-	offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER)),
-};
+export const scopeOptions = {
+	...sourceOptions,
+	since: {type: 'string', placeholder: '<when>', description: 'only sessions active since: 3d, 48h, 2w, today, yesterday, YYYY-MM-DD or RFC3339', value: textFlag()},
+	project: {type: 'string', placeholder: '<dir>', description: 'sessions of this project (default: the working directory\'s git project)', value: textFlag()},
+	'all-projects': {type: 'boolean', description: 'sessions of every project', value: z.boolean()},
+} as const;
 
 type ScopeFlags = {source?: string[]; 'source-root'?: string[]; since?: string; project?: string; 'all-projects'?: boolean};
 

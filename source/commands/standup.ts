@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
-import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/sessions/standup.js';
+import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/continuity/standup.js';
 import {clip} from '../output/text.js';
-import {plural} from '../engine/util/plural.js';
-import {sourceFlags, sourceOptions} from './shared.js';
+import {plural} from '../lib/words.js';
+import {sourceOptions} from './shared.js';
 
 function renderHuman(result: StandupOutput, context: HumanContext): string {
 	const out = [
@@ -57,12 +57,11 @@ export default defineCommand({
 	usage: 'engi standup [--since <when>] [--source <tool>] [--project <dir> | --all-projects]',
 	examples: ['engi standup', 'engi standup --since 3d', 'engi standup --project ~/src/engi', 'engi standup --format json'],
 	options: {
-		since: {type: 'string', placeholder: '<when>', description: 'default: the start of the last working day'},
+		since: {type: 'string', placeholder: '<when>', description: 'default: the start of the last working day', value: textFlag()},
 		source: sourceOptions.source,
-		project: {type: 'string', placeholder: '<dir>', description: 'only this project'},
-		'all-projects': {type: 'boolean', description: 'every project (the default), as the dashboard takes it'},
+		project: {type: 'string', placeholder: '<dir>', description: 'only this project', value: textFlag()},
+		'all-projects': {type: 'boolean', description: 'every project (the default), as the dashboard takes it', value: z.boolean()},
 	},
-	flags: z.object({since: z.optional(textFlag()), source: sourceFlags.source, project: z.optional(textFlag()), 'all-projects': z.optional(z.boolean())}),
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
 	output: standupOutputSchema,

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {getStatus, statusOutputSchema} from '../engine/knowledge/status.js';
 import {tsv} from '../output/text.js';
@@ -10,7 +9,6 @@ export default defineCommand({
 	usage: 'engi status',
 	examples: ['engi status', 'engi status --format json'],
 	options: {},
-	flags: z.object({}),
 	needsRoot: true,
 	output: statusOutputSchema,
 	async run(_flags, context) {

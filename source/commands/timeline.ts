@@ -10,13 +10,12 @@ export default defineCommand({
 	summary: 'list journal events in order, optionally for one period',
 	usage: 'engi timeline [prefix] [--limit <n>] [--offset <n>]',
 	examples: ['engi timeline', 'engi timeline 2026-09 --limit 20'],
-	options: pagingOptions,
-	positionals: [{name: 'prefix', description: 'a prefix of observed_utc, e.g. 2026-09 or 2026-09-14T10'}],
-	flags: z.object({prefix: z.optional(z.string()), limit: z.optional(intFlag(1, 1000)), offset: z.optional(intFlag(0, Number.MAX_SAFE_INTEGER))}),
+	options: {...pagingOptions, limit: {...pagingOptions.limit, value: intFlag(1, 1000)}},
+	positionals: [{name: 'prefix', description: 'a prefix of observed_utc, e.g. 2026-09 or 2026-09-14T10', value: z.string()}],
 	needsRoot: true,
 	output: timelineOutputSchema,
 	async run(flags, context) {
-		return {data: await getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit ?? 100, offset: flags.offset ?? 0}, context.deps)};
+		return {data: await getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit, offset: flags.offset}, context.deps)};
 	},
 	human: (result, context) =>
 		[

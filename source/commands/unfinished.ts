@@ -1,9 +1,8 @@
-import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
-import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/sessions/unfinished.js';
+import {listUnfinished, unfinishedOutputSchema, type UnfinishedOutput} from '../engine/continuity/unfinished.js';
 import {clip, tsv} from '../output/text.js';
-import {pageFooter, widerScope, pagingFlags, pagingOptions, scopeFlags, scopeInput, scopeOptions} from './shared.js';
-import {plural} from '../engine/util/plural.js';
+import {pageFooter, pagingOptions, scopeInput, scopeOptions, widerScope} from './shared.js';
+import {plural} from '../lib/words.js';
 
 function renderHuman(result: UnfinishedOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
@@ -34,10 +33,6 @@ export default defineCommand({
 	usage: 'engi unfinished [--since <when>] [--source <tool>] [--project <dir> | --all-projects] [--limit <n>] [--offset <n>]',
 	examples: ['engi unfinished', 'engi unfinished --all-projects --since 3d', 'engi unfinished --source codex --since yesterday'],
 	options: {...scopeOptions, ...pagingOptions},
-	flags: z.object({
-		...scopeFlags,
-		...pagingFlags,
-	}),
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
 	output: unfinishedOutputSchema,
@@ -47,8 +42,8 @@ export default defineCommand({
 			data: listUnfinished(
 				{
 					...scopeInput(flags),
-					limit: flags.limit ?? 50,
-					offset: flags.offset ?? 0,
+					limit: flags.limit,
+					offset: flags.offset,
 				},
 				context.deps,
 			),

@@ -4,7 +4,7 @@ import type {Deps} from '../engine/deps.js';
 import {initKnowledgeBase} from '../engine/kb/init.js';
 import {kbPaths} from '../engine/kb/paths.js';
 import {appendEvents} from '../engine/journal/append.js';
-import {appendCheckpoint} from '../engine/sessions/checkpoints.js';
+import {appendCheckpoint} from '../engine/continuity/checkpoints.js';
 
 /**
  * A small, invented world for `engi demo`: a few sessions from several agents (one interrupted,

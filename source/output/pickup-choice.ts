@@ -1,5 +1,5 @@
 import type {Deps} from '../engine/deps.js';
-import type {PickupOutput} from '../engine/sessions/pickup.js';
+import type {PickupOutput} from '../engine/continuity/pickup.js';
 import {visible} from './text.js';
 
 /**

@@ -1,4 +1,4 @@
-import {EngiError, systemFailure} from '../engine/errors.js';
+import {EngiError, systemFailure} from '../lib/errors.js';
 import type {OutputFormat} from '../cli/define.js';
 import {visible} from './text.js';
 

@@ -1,20 +1,20 @@
 import {useCallback, useMemo, useState} from 'react';
 import {Box, useApp} from 'ink';
 import {KeyRouter, useKeys} from './hooks/use-keys.js';
-import type {Candidate} from '../engine/sessions/unfinished.js';
-import type {PickupOutput} from '../engine/sessions/pickup.js';
+import type {Candidate} from '../engine/continuity/unfinished.js';
+import type {PickupOutput} from '../engine/continuity/pickup.js';
 import {Checkpoints, type FormRequest} from './checkpoints/index.js';
 import {Frame} from './components/frame.js';
 import {HelpOverlay} from './components/help-overlay.js';
 import type {EngineClient} from './engine-client.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {commandFor, hintsFor, type Scope} from './keys.js';
+import {commandFor, hintsFor} from './keys.js';
 import {Pickup, type PickupTarget} from './pickup/index.js';
 import {Project} from './project/index.js';
 import {Query} from './query/index.js';
 import {Standup} from './standup/index.js';
-import {screenOrder, type ScreenId} from './theme.js';
-import {Triage} from './triage/index.js';
+import {screenOrder, screenScopes, type ScreenId} from './navigation.js';
+import {Unfinished} from './unfinished/index.js';
 
 export type TuiResult = {readonly kind: 'quit'} | {readonly kind: 'pickup'; readonly pickup: Extract<PickupOutput, {status: 'ok'}>};
 
@@ -30,8 +30,6 @@ export type AppProps = {
 	/** Told what the person decided, just before the app exits with it. */
 	readonly onDecision?: (result: TuiResult) => void;
 };
-
-const scopeOf: Record<ScreenId, Scope> = {standup: 'standup', unfinished: 'triage', checkpoints: 'checkpoints', project: 'project', query: 'query', pickup: 'pickup'};
 
 /**
  * The dashboard: a screen router (a visited screen stays mounted, so its place is kept), the
@@ -99,11 +97,13 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 
 	useKeys((input, key) => {
 		if (help.open) {
-			if (input === '?' || key.escape || input === 'q') {
+			// The overlay closes with the keys that open it, go back or quit, and scrolls as a list does.
+			const command = commandFor(['global', 'list'], input, key);
+			if (command === 'help' || command === 'back' || command === 'quit') {
 				setHelp({open: false, offset: 0});
-			} else if (input === 'j' || key.downArrow) {
+			} else if (command === 'down') {
 				setHelp(current => ({...current, offset: current.offset + 1}));
-			} else if (input === 'k' || key.upArrow) {
+			} else if (command === 'up') {
 				setHelp(current => ({...current, offset: Math.max(0, current.offset - 1)}));
 			}
 
@@ -158,8 +158,8 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 	};
 
 	return (
-		<Frame screen={screen} width={width} height={height} counts={counts[screen] ?? ''} hints={hintsFor(scopeOf[screen], width)}>
-			{help.open ? <HelpOverlay width={width} height={bodyHeight} offset={help.offset} scope={scopeOf[screen]} /> : null}
+		<Frame screen={screen} width={width} height={height} counts={counts[screen] ?? ''} hints={hintsFor(screenScopes[screen], width)}>
+			{help.open ? <HelpOverlay width={width} height={bodyHeight} offset={help.offset} scope={screenScopes[screen]} /> : null}
 			<Box flexDirection="column" display={help.open ? 'none' : 'flex'}>
 				{show('standup') ? (
 					<Box {...show('standup')} flexDirection="column">
@@ -168,7 +168,7 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 				) : null}
 				{show('unfinished') ? (
 					<Box {...show('unfinished')} flexDirection="column">
-						<Triage
+						<Unfinished
 							client={engine}
 							revision={revision}
 							active={active('unfinished')}

@@ -1,11 +1,11 @@
 import type {Deps} from '../engine/deps.js';
 import type {ProjectOutput} from '../engine/knowledge/project.js';
 import type {QueryOutput} from '../engine/knowledge/query-schema.js';
-import type {Brief} from '../engine/sessions/brief-schema.js';
-import type {CheckpointDraft} from '../engine/sessions/checkpoint-schema.js';
-import type {PickupOutput} from '../engine/sessions/pickup.js';
-import type {StandupOutput} from '../engine/sessions/standup.js';
-import type {UnfinishedOutput} from '../engine/sessions/unfinished.js';
+import type {Brief} from '../engine/continuity/brief-schema.js';
+import type {CheckpointDraft} from '../engine/continuity/checkpoint-schema.js';
+import type {PickupOutput} from '../engine/continuity/pickup.js';
+import type {StandupOutput} from '../engine/continuity/standup.js';
+import type {UnfinishedOutput} from '../engine/continuity/unfinished.js';
 
 export type Scope = {readonly since?: string; readonly allProjects: boolean; readonly project?: string; readonly source?: readonly string[]};
 
@@ -18,8 +18,8 @@ export type EngineClient = {
 	unfinished(): Promise<UnfinishedOutput>;
 	brief(id: string, source: string): Promise<Brief>;
 	pickup(id: string, source: string): Promise<PickupOutput>;
-	checkpoints(): Promise<Awaited<ReturnType<typeof import('../engine/sessions/checkpoint-ops.js').listCheckpoints>>>;
-	recordCheckpoint(draft: CheckpointDraft): Promise<Awaited<ReturnType<typeof import('../engine/sessions/checkpoint-ops.js').recordCheckpoint>>>;
+	checkpoints(): Promise<Awaited<ReturnType<typeof import('../engine/continuity/checkpoint-ops.js').listCheckpoints>>>;
+	recordCheckpoint(draft: CheckpointDraft): Promise<Awaited<ReturnType<typeof import('../engine/continuity/checkpoint-ops.js').recordCheckpoint>>>;
 	project(page: {offset: number; limit: number}): Promise<ProjectOutput>;
 	query(q: string): Promise<QueryOutput>;
 	/** True when a knowledge base root resolves (project brief and query need one). */
@@ -29,11 +29,11 @@ export type EngineClient = {
 /** The production client: engine calls in this process, with the scope the user gave. */
 export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: string | undefined): Promise<EngineClient> {
 	const [{buildStandup}, {listUnfinished}, {resumeSession}, {pickupSession}, checkpointOps, {getProject}, {queryKnowledge}, {resolveRoot}, {kbPaths}] = await Promise.all([
-		import('../engine/sessions/standup.js'),
-		import('../engine/sessions/unfinished.js'),
-		import('../engine/sessions/resume.js'),
-		import('../engine/sessions/pickup.js'),
-		import('../engine/sessions/checkpoint-ops.js'),
+		import('../engine/continuity/standup.js'),
+		import('../engine/continuity/unfinished.js'),
+		import('../engine/continuity/resume.js'),
+		import('../engine/continuity/pickup.js'),
+		import('../engine/continuity/checkpoint-ops.js'),
 		import('../engine/knowledge/project.js'),
 		import('../engine/knowledge/query.js'),
 		import('../engine/kb/root.js'),
@@ -48,7 +48,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return listUnfinished({since: scope.since, source: scope.source, project: scope.project, allProjects: scope.allProjects, limit: 100_000, offset: 0}, deps);
 		},
 		async brief(id, source) {
-			const result = await resumeSession({id, source, view: 'brief', budget: 2000, exactTokens: false}, deps);
+			const result = await resumeSession({id, source, view: 'brief'}, deps);
 			if (!('view' in result) || result.view !== 'brief') {
 				throw new Error('the session has no brief');
 			}
@@ -68,7 +68,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return getProject(root(), {view: 'brief', limit: page.limit, offset: page.offset}, deps);
 		},
 		async query(q) {
-			return (await queryKnowledge(root(), {q, view: 'context', includeExpired: false, limit: 50, offset: 0, truncated: false, localScan: false}, deps)).output;
+			return (await queryKnowledge(root(), {q, view: 'context', limit: 50}, deps)).output;
 		},
 		hasKnowledgeBase() {
 			try {

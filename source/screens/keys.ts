@@ -1,6 +1,8 @@
 /**
- * The one table of key bindings. Screens match input against it, the footer shows the hints of
- * the active screen, and the help overlay lists every row: they cannot drift apart.
+ * The one table of key bindings. Every key handler matches input against it (commandFor), the
+ * footer shows the hints of the active screen, and the help overlay lists every row of
+ * `bindings`: they cannot drift apart. `fieldBindings` are the keys of a text being typed, which
+ * the help does not list as commands: each field says them where it is shown.
  */
 export type KeyInfo = {
 	readonly upArrow?: boolean;
@@ -19,7 +21,7 @@ export type KeyInfo = {
 	readonly meta?: boolean;
 };
 
-export type Scope = 'global' | 'list' | 'standup' | 'triage' | 'pickup' | 'checkpoints' | 'project' | 'query' | 'form' | 'confirm';
+export type Scope = 'global' | 'list' | 'standup' | 'unfinished' | 'pickup' | 'checkpoints' | 'project' | 'query' | 'form' | 'confirm' | 'field';
 
 export type Binding = {
 	readonly command: string;
@@ -45,13 +47,13 @@ export const bindings: readonly Binding[] = [
 	{command: 'page-up', keys: 'pgup / b', description: 'previous page of rows', scope: 'list', matches: (input, key) => Boolean(key.pageUp) || input === 'b'},
 	{command: 'home', keys: 'g', description: 'first row', scope: 'list', matches: char('g')},
 	{command: 'end', keys: 'G', description: 'last row', scope: 'list', matches: char('G')},
-	{command: 'open', keys: 'enter', description: 'open the selected session\'s pickup', scope: 'triage', matches: (_input, key) => Boolean(key.return)},
-	{command: 'filter', keys: '/', description: 'filter as you type (title, project, source, reasons)', scope: 'triage', matches: char('/')},
-	{command: 'sort', keys: 's', description: 'cycle sort: age, project, confidence', scope: 'triage', matches: char('s')},
-	{command: 'source-filter', keys: 'f', description: 'cycle the source filter', scope: 'triage', matches: char('f')},
-	{command: 'checkpoint', keys: 'c', description: 'record a checkpoint for the selected session', scope: 'triage', matches: char('c')},
-	{command: 'complete', keys: 'd', description: 'mark the selected session completed (asks first)', scope: 'triage', matches: char('d')},
-	{command: 'supersede', keys: 'x', description: 'mark the selected session superseded (asks first)', scope: 'triage', matches: char('x')},
+	{command: 'open', keys: 'enter', description: 'open the selected session\'s pickup', scope: 'unfinished', matches: (_input, key) => Boolean(key.return)},
+	{command: 'filter', keys: '/', description: 'filter as you type (title, project, source, reasons)', scope: 'unfinished', matches: char('/')},
+	{command: 'sort', keys: 's', description: 'cycle sort: age, project, confidence', scope: 'unfinished', matches: char('s')},
+	{command: 'source-filter', keys: 'f', description: 'cycle the source filter', scope: 'unfinished', matches: char('f')},
+	{command: 'checkpoint', keys: 'c', description: 'record a checkpoint for the selected session', scope: 'unfinished', matches: char('c')},
+	{command: 'complete', keys: 'd', description: 'mark the selected session completed (asks first)', scope: 'unfinished', matches: char('d')},
+	{command: 'supersede', keys: 'x', description: 'mark the selected session superseded (asks first)', scope: 'unfinished', matches: char('x')},
 	{command: 'open', keys: 'enter', description: 'open the selected session\'s pickup', scope: 'standup', matches: (_input, key) => Boolean(key.return)},
 	{command: 'resume', keys: 'enter', description: 'leave and print the resume commands (runs nothing)', scope: 'pickup', matches: (_input, key) => Boolean(key.return)},
 	{command: 'new-checkpoint', keys: 'n', description: 'record a checkpoint', scope: 'checkpoints', matches: char('n')},
@@ -59,11 +61,30 @@ export const bindings: readonly Binding[] = [
 	{command: 'previous-page', keys: 'p', description: 'previous page', scope: 'project', matches: char('p')},
 	{command: 'edit-query', keys: '/', description: 'type a query (enter searches)', scope: 'query', matches: char('/')},
 	{command: 'submit', keys: 'enter', description: 'save (checks every field first)', scope: 'form', matches: (_input, key) => Boolean(key.return)},
-	{command: 'next-field', keys: 'tab / ↓', description: 'next field (←/→ change the status)', scope: 'form', matches: (_input, key) => Boolean(key.tab) || Boolean(key.downArrow)},
+	{command: 'next-field', keys: 'tab / ↓', description: 'next field (←/→ change the status)', scope: 'form', matches: (_input, key) => (Boolean(key.tab) && !key.shift) || Boolean(key.downArrow)},
 	{command: 'cancel', keys: 'esc', description: 'cancel', scope: 'form', matches: (_input, key) => Boolean(key.escape)},
 	{command: 'yes', keys: 'y', description: 'confirm', scope: 'confirm', matches: char('y', 'Y')},
 	{command: 'no', keys: 'n / esc', description: 'cancel', scope: 'confirm', matches: (input, key) => input === 'n' || input === 'N' || Boolean(key.escape)},
 ];
+
+/**
+ * The keys of a text being typed (the Unfinished filter, the Query field, a form's fields) and
+ * of moving back through a form. The field itself says them (the form's footer line, the
+ * query's "enter searches"); the help lists only `bindings`.
+ */
+export const fieldBindings: readonly Binding[] = [
+	{command: 'accept', keys: 'enter', description: 'keep what was typed', scope: 'field', matches: (_input, key) => Boolean(key.return)},
+	{command: 'dismiss', keys: 'esc', description: 'stop typing', scope: 'field', matches: (_input, key) => Boolean(key.escape)},
+	{command: 'erase', keys: 'backspace', description: 'erase the last character', scope: 'field', matches: (_input, key) => Boolean(key.backspace) || Boolean(key.delete)},
+	{command: 'previous-field', keys: 'shift+tab / ↑', description: 'previous field', scope: 'form', matches: (_input, key) => Boolean(key.tab && key.shift) || Boolean(key.upArrow)},
+	{command: 'status-back', keys: '←', description: 'previous status', scope: 'form', matches: (_input, key) => Boolean(key.leftArrow)},
+	{command: 'status-forward', keys: '→', description: 'next status', scope: 'form', matches: (_input, key) => Boolean(key.rightArrow)},
+];
+
+/** The text a key types into a field, if it types any (no control or meta chord). */
+export function typedText(input: string, key: KeyInfo): string | undefined {
+	return input && !key.ctrl && !key.meta ? input : undefined;
+}
 
 /**
  * The keys in one input as Ink reports it. Ink already separates escape sequences (arrows,
@@ -104,10 +125,12 @@ export function keypressesOf<Key extends KeyInfo>(input: string, key: Key): Arra
 	});
 }
 
-/** The first binding of a scope that matches the key, by command name. */
+const allBindings = [...bindings, ...fieldBindings];
+
+/** The first binding of the scopes, in their order, that matches the key: its command name. */
 export function commandFor(scopes: readonly Scope[], input: string, key: KeyInfo): string | undefined {
 	for (const scope of scopes) {
-		const binding = bindings.find(candidate => candidate.scope === scope && candidate.matches(input, key));
+		const binding = allBindings.find(candidate => candidate.scope === scope && candidate.matches(input, key));
 		if (binding) {
 			return binding.command;
 		}

@@ -16,19 +16,6 @@ export const theme = {
 	pointer: '›',
 };
 
-export type ScreenId = 'standup' | 'unfinished' | 'checkpoints' | 'project' | 'query' | 'pickup';
-
-export const screenOrder: readonly ScreenId[] = ['standup', 'unfinished', 'checkpoints', 'project', 'query', 'pickup'];
-
-export const screenTitles: Record<ScreenId, string> = {
-	standup: 'Stand-up',
-	unfinished: 'Unfinished',
-	checkpoints: 'Checkpoints',
-	project: 'Project',
-	query: 'Query',
-	pickup: 'Pickup',
-};
-
 /** A compact age of at most four characters, so age columns stay aligned: 5m, 3h, 2d, 364d, 3y. */
 export function ageOf(iso: string | null, now: Date): string {
 	if (!iso) {

@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
 import {cursorSlug, localWorkspace} from '../../source/adapters/cursor/projects.js';
-import {md5Hex} from '../../source/engine/util/hash.js';
+import {md5Hex} from '../../source/lib/hash.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
 

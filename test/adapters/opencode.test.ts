@@ -6,7 +6,7 @@ import test from 'node:test';
 import type {SessionEvent} from '../../source/adapters/events.js';
 import {opencodeAdapter} from '../../source/adapters/opencode/index.js';
 import {SessionCorruptError, type DiscoveredUnit} from '../../source/adapters/types.js';
-import {openDatabase} from '../../source/engine/util/sqlite.js';
+import {openDatabase} from '../../source/lib/sqlite.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures, type ReadSession} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
 

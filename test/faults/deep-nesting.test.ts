@@ -7,8 +7,8 @@ import {appendFileSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path';
 import test from 'node:test';
 import {prepareEvents} from '../../source/engine/journal/append.js';
-import {EngiError} from '../../source/engine/errors.js';
-import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../source/engine/util/json-depth.js';
+import {EngiError} from '../../source/lib/errors.js';
+import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../source/lib/json-depth.js';
 import {parseJsonLine} from '../../source/adapters/shared/json-line.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {makeKb} from '../helpers/kb.js';

@@ -9,7 +9,8 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {prepareEvents, serializeEvent} from '../../source/engine/journal/append.js';
 import {cliPath} from '../helpers/cli.js';
-import {fillDisk, mountTmpfs} from '../helpers/faults.js';
+import {fillDisk} from '../helpers/faults.js';
+import {mountSandbox, mountsUnavailable} from '../helpers/mounts.js';
 import {makeKb} from '../helpers/kb.js';
 
 /** `count` real events of about 250 bytes each, as the journal writer serialises them. */
@@ -26,12 +27,9 @@ const payloadIds = (journal: string) =>
 
 const noTemporaryFiles = (directory: string) => assert.deepEqual(readdirSync(directory).filter(name => name.endsWith('.tmp')), [], 'no replacement file is left behind');
 
-test('a torn tail on a nearly full disk is cut off in place: all 4,000 events stay', t => {
-	const mount = mountTmpfs(t, 16);
-	if (!mount) {
-		return;
-	}
-
+test('a torn tail on a nearly full disk is cut off in place: all 4,000 events stay', {skip: mountsUnavailable()}, t => {
+	const sandbox = mountSandbox(t);
+	const mount = sandbox.tmpfs(join(sandbox.base, 'disk'), '16m');
 	const kb = makeKb(t, {root: join(mount, 'kb')});
 	writeFileSync(kb.journal, journalText(4000));
 	kb.ok(['status']); // The index is built while there is room.
@@ -51,12 +49,9 @@ test('a torn tail on a nearly full disk is cut off in place: all 4,000 events st
 	noTemporaryFiles(join(kb.root, '.engi'));
 });
 
-test('index rebuild with a corrupt line on a nearly full disk fails with disk_full and leaves the journal as it was', t => {
-	const mount = mountTmpfs(t, 16);
-	if (!mount) {
-		return;
-	}
-
+test('index rebuild with a corrupt line on a nearly full disk fails with disk_full and leaves the journal as it was', {skip: mountsUnavailable()}, t => {
+	const sandbox = mountSandbox(t);
+	const mount = sandbox.tmpfs(join(sandbox.base, 'disk'), '16m');
 	const kb = makeKb(t, {root: join(mount, 'kb')});
 	const events = journalText(4000).split('\n');
 	writeFileSync(kb.journal, [...events.slice(0, 2000), 'not json at all', ...events.slice(2000)].join('\n'));
@@ -71,12 +66,9 @@ test('index rebuild with a corrupt line on a nearly full disk fails with disk_fu
 	noTemporaryFiles(join(kb.root, '.engi'));
 });
 
-test('an append that does not fit is cut back off: no partial line, disk_full', t => {
-	const mount = mountTmpfs(t, 16);
-	if (!mount) {
-		return;
-	}
-
+test('an append that does not fit is cut back off: no partial line, disk_full', {skip: mountsUnavailable()}, t => {
+	const sandbox = mountSandbox(t);
+	const mount = sandbox.tmpfs(join(sandbox.base, 'disk'), '16m');
 	const kb = makeKb(t, {root: join(mount, 'kb')});
 	writeFileSync(kb.journal, journalText(100));
 	kb.ok(['status']);
@@ -110,12 +102,9 @@ test('a file size limit (ulimit -f) fails the rewrite with write_failed; the jou
 	noTemporaryFiles(join(kb.root, '.engi'));
 });
 
-test('a disk too full to hold the lock refuses the write with disk_full and leaves no lock behind', t => {
-	const mount = mountTmpfs(t, 16);
-	if (!mount) {
-		return;
-	}
-
+test('a disk too full to hold the lock refuses the write with disk_full and leaves no lock behind', {skip: mountsUnavailable()}, t => {
+	const sandbox = mountSandbox(t);
+	const mount = sandbox.tmpfs(join(sandbox.base, 'disk'), '16m');
 	const kb = makeKb(t, {root: join(mount, 'kb')});
 	writeFileSync(kb.journal, journalText(10));
 	const before = readFileSync(kb.journal);

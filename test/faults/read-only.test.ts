@@ -8,21 +8,19 @@ import {appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import {join} from 'node:path';
 import test from 'node:test';
 import {prepareEvents, serializeEvent} from '../../source/engine/journal/append.js';
-import {fillDisk, mountTmpfs, remountReadOnly, runCliAsNobody} from '../helpers/faults.js';
+import {fillDisk, runCliAsNobody} from '../helpers/faults.js';
+import {mountSandbox, mountsUnavailable} from '../helpers/mounts.js';
 import {makeKb, type KbSandbox} from '../helpers/kb.js';
 
 const writeNode = (kb: KbSandbox, id: string) => kb.run(['graph', 'node', '--id', id, '--kind', 'Task', '--label', id, '--format', 'json']);
 
-test('a read-only mount refuses a write at once with read_only; reads still answer', {timeout: 90_000}, t => {
-	const mount = mountTmpfs(t, 16);
-	if (!mount) {
-		return;
-	}
-
+test('a read-only mount refuses a write at once with read_only; reads still answer', {timeout: 90_000, skip: mountsUnavailable()}, t => {
+	const sandbox = mountSandbox(t);
+	const mount = sandbox.tmpfs(join(sandbox.base, 'disk'), '16m');
 	const kb = makeKb(t, {root: join(mount, 'kb')});
 	assert.equal(writeNode(kb, 'a').code, 0);
 	const before = readFileSync(kb.journal);
-	remountReadOnly(mount);
+	sandbox.remountReadOnly(mount);
 
 	const started = Date.now();
 	const write = writeNode(kb, 'b');
@@ -93,12 +91,9 @@ test('a journal that cannot be read is journal_unreadable', t => {
 	assert.match(denied.error().message, /EACCES/);
 });
 
-test('a full disk under the index: reads answer from an index in memory, writes are a typed error', t => {
-	const mount = mountTmpfs(t, 16);
-	if (!mount) {
-		return;
-	}
-
+test('a full disk under the index: reads answer from an index in memory, writes are a typed error', {skip: mountsUnavailable()}, t => {
+	const sandbox = mountSandbox(t);
+	const mount = sandbox.tmpfs(join(sandbox.base, 'disk'), '16m');
 	const kb = makeKb(t, {root: join(mount, 'kb')});
 	const drafts = Array.from({length: 4000}, (_, index) => ({op: 'node.upsert' as const, payload: {id: `task:${index}`, kind: 'Task', label: `task ${index} ${'x'.repeat(100)}`}}));
 	writeFileSync(kb.journal, prepareEvents(drafts, new Date()).map(event => serializeEvent(event)).join(''));

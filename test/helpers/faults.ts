@@ -1,48 +1,14 @@
-// Real faults for test/faults/: small tmpfs mounts that fill up, writers stopped inside their
-// lock (ENGI_TEST_PAUSE_AT makes the CLI SIGSTOP itself at a named point), and commands run as
-// an unprivileged user. Root is needed for mounts and for dropping privileges; without it, or
-// without the tools, a test skips and says why.
-import {execFileSync, spawn, spawnSync} from 'node:child_process';
-import {closeSync, existsSync, ftruncateSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+// Real faults for test/faults/: disks filled up (on a small tmpfs from mounts.ts), writers
+// stopped inside their lock (ENGI_TEST_PAUSE_AT makes the CLI SIGSTOP itself at a named point),
+// and commands run as an unprivileged user. Root is needed for mounts and for dropping
+// privileges; without it, or without the tools, a test skips and says why.
+import {spawn, spawnSync} from 'node:child_process';
+import {closeSync, existsSync, ftruncateSync, fstatSync, openSync, readFileSync, writeSync} from 'node:fs';
 import {join} from 'node:path';
 import type {TestContext} from 'node:test';
 import {cliPath, type CliResult} from './cli.js';
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-
-/**
- * A fresh tmpfs of `megabytes`, mounted on a directory of its own and unmounted (then removed)
- * when the test ends; undefined, and the test skipped, when this process cannot mount.
- */
-export function mountTmpfs(t: TestContext, megabytes: number): string | undefined {
-	if (!isRoot) {
-		t.skip('needs root to mount a small tmpfs (run the suite as root for the disk-full and read-only faults)');
-		return undefined;
-	}
-
-	const mountPoint = mkdtempSync(join(tmpdir(), 'engi-tmpfs-'));
-	const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m,mode=0755`, 'tmpfs', mountPoint], {encoding: 'utf8'});
-	if (mounted.status !== 0) {
-		rmSync(mountPoint, {recursive: true, force: true});
-		t.skip(`cannot mount a tmpfs here (${(mounted.stderr || mounted.error?.message || 'mount failed').trim()})`);
-		return undefined;
-	}
-
-	t.after(() => {
-		if (spawnSync('umount', [mountPoint]).status !== 0) {
-			spawnSync('umount', ['-l', mountPoint]);
-		}
-
-		rmSync(mountPoint, {recursive: true, force: true});
-	});
-	return mountPoint;
-}
-
-/** Remounts a tmpfs from mountTmpfs read-only: writes then fail with EROFS, even for root. */
-export function remountReadOnly(mountPoint: string): void {
-	execFileSync('mount', ['-o', 'remount,ro', mountPoint]);
-}
 
 /**
  * Fills the file system under `directory` until only about `leaveBytes` are free: a filler file

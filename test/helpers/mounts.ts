@@ -37,15 +37,18 @@ export function mountsUnavailable(): string | undefined {
 
 export type MountSandbox = {
 	readonly base: string;
-	/** Mounts a tmpfs of `size` (e.g. `256k`) on the directory, made if missing. */
-	tmpfs(directory: string, size: string): void;
+	/** Mounts a tmpfs of `size` (e.g. `256k`, `16m`) on the directory, made if missing, and returns it. */
+	tmpfs(directory: string, size: string): string;
 	/** Binds the directory onto itself read-only. */
 	readOnly(directory: string): void;
+	/** Remounts a tmpfs mounted here read-only: writes then fail with EROFS, even for root. */
+	remountReadOnly(directory: string): void;
 };
 
 /**
- * A temporary directory for tests that mount file systems inside it. When the test ends,
- * everything mounted is unmounted, last first, and only then is the directory removed.
+ * A temporary directory for tests that mount file systems inside it (the one helper for mounts:
+ * skip such a test with `{skip: mountsUnavailable()}`). When the test ends, everything mounted
+ * is unmounted, last first (lazily if it is still busy), and only then is the directory removed.
  */
 export function mountSandbox(t: TestContext): MountSandbox {
 	const base = mkdtempSync(join(tmpdir(), 'engi-fault-'));
@@ -59,7 +62,9 @@ export function mountSandbox(t: TestContext): MountSandbox {
 
 	t.after(() => {
 		for (const directory of mounted.reverse()) {
-			spawnSync('umount', [directory]);
+			if (spawnSync('umount', [directory]).status !== 0) {
+				spawnSync('umount', ['-l', directory]);
+			}
 		}
 
 		rmSync(base, {recursive: true, force: true});
@@ -70,11 +75,15 @@ export function mountSandbox(t: TestContext): MountSandbox {
 			mkdirSync(directory, {recursive: true});
 			must(['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', directory]);
 			mounted.push(directory);
+			return directory;
 		},
 		readOnly(directory) {
 			must(['--bind', directory, directory]);
 			mounted.push(directory);
 			must(['-o', 'remount,bind,ro', directory]);
+		},
+		remountReadOnly(directory) {
+			must(['-o', 'remount,ro', directory]);
 		},
 	};
 }

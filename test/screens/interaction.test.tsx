@@ -6,8 +6,8 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {render} from 'ink-testing-library';
 import {App, type TuiResult} from '../../source/screens/app.js';
-import {hintsFor, type Scope} from '../../source/screens/keys.js';
-import {screenOrder, type ScreenId} from '../../source/screens/theme.js';
+import {hintsFor} from '../../source/screens/keys.js';
+import {screenOrder, screenScopes, type ScreenId} from '../../source/screens/navigation.js';
 import {keys, press, waitForFrame} from '../helpers/ink.js';
 import {mkdirSync} from 'node:fs';
 import type {Deps} from '../../source/engine/deps.js';
@@ -19,7 +19,7 @@ import {fixedNow, screenWorld} from '../helpers/screens.js';
 
 const size = {columns: 80, rows: 24};
 
-test('triage: navigate, filter as you type, open a pickup and leave with its commands', {timeout: 60_000}, async t => {
+test('unfinished: navigate, filter as you type, open a pickup and leave with its commands', {timeout: 60_000}, async t => {
 	const world = await screenWorld(t);
 	const decisions: TuiResult[] = [];
 	const app = render(<App client={world.client} initialScreen="unfinished" now={fixedNow} size={size} onDecision={result => decisions.push(result)} />);
@@ -56,7 +56,7 @@ test('triage: navigate, filter as you type, open a pickup and leave with its com
 	assert.equal(decision.kind === 'pickup' && decision.pickup.native_resume_command, 'codex resume 0195a1c2-0a00-7a00-8a00-00000000000a');
 });
 
-test('triage: record a checkpoint through the form, and mark a session completed after a confirm', {timeout: 60_000}, async t => {
+test('unfinished: record a checkpoint through the form, and mark a session completed after a confirm', {timeout: 60_000}, async t => {
 	const world = await screenWorld(t);
 	const app = render(<App client={world.client} initialScreen="unfinished" now={fixedNow} size={size} />);
 	t.after(() => app.unmount());
@@ -112,9 +112,8 @@ test('screens switch with tab and numbers; ? shows every key; esc goes back; pro
 	assert.deepEqual(decisions, [{kind: 'quit'}]);
 });
 
-const scopeOf: Record<ScreenId, Scope> = {standup: 'standup', unfinished: 'triage', checkpoints: 'checkpoints', project: 'project', query: 'query', pickup: 'pickup'};
 /** Which screen a frame shows, told by its footer: each screen's keys differ. */
-const showing = (screen: ScreenId) => (text: string) => text.trimEnd().split('\n').at(-1) === hintsFor(scopeOf[screen], size.columns);
+const showing = (screen: ScreenId) => (text: string) => text.trimEnd().split('\n').at(-1) === hintsFor(screenScopes[screen], size.columns);
 const selectedRow = (text: string) => text.split('\n').find(line => line.startsWith('›')) ?? '';
 const shiftTab = '\u001B[Z';
 
@@ -216,7 +215,8 @@ test('keys that arrive in one chunk act one by one: jj moves two rows, a typed w
 	const app = render(<App client={world.client} initialScreen="standup" now={fixedNow} size={size} />);
 	t.after(() => app.unmount());
 	let frame = await waitForFrame(app.lastFrame, text => showing('standup')(text) && text.includes('›'));
-	const rows = frame.split('\n').filter(line => /^[ ›] {5}/.test(line));
+	// The session rows (an age, right-aligned, under a project's heading), whatever the age's width.
+	const rows = frame.split('\n').filter(line => /^[ ›] {3,}\d+[mhdy] /.test(line));
 	const start = rows.findIndex(line => line.startsWith('›'));
 	frame = await press(app.stdin, app.lastFrame, 'jj', text => selectedRow(text).slice(1) === rows[start + 2]!.slice(1));
 	frame = await press(app.stdin, app.lastFrame, 'k', text => selectedRow(text).slice(1) === rows[start + 1]!.slice(1));
@@ -297,5 +297,34 @@ test('terminal escapes in a transcript are shown on every screen, never sent; tr
 	for (const words of ['npm test', 'parser', 'FAIL', 'Ignore the notice']) {
 		const found = lines.filter(line => line.includes(words));
 		assert.ok(found.length > 0 && found.every(line => line.startsWith('│ ')), `"${words}" is shown only on quoted lines: ${JSON.stringify(found)}`);
+	}
+});
+
+test('every list takes the list keys of the help alike: G and g jump to the last and first row, space pages, on the Stand-up, Unfinished and Checkpoints screens', {timeout: 90_000}, async t => {
+	const world = await screenWorld(t);
+	for (const [session, objective] of [['11111111-1111-4111-8111-111111111111', 'stream the parser'], ['22222222-2222-4222-8222-222222222222', 'fix the lint'], ['5a1c0e2b-0b22-4c6e-9d21-7f3e00000b02', 'find the flake']] as const) {
+		await world.client.recordCheckpoint({session, source: session.startsWith('5a') ? 'codex' : 'claude', objective});
+	}
+
+	const app = render(<App client={world.client} initialScreen="checkpoints" now={fixedNow} size={size} />);
+	t.after(() => app.unmount());
+	let frame = await waitForFrame(app.lastFrame, text => text.includes('3 checkpoints in'));
+	const rows = frame.split('\n').filter(line => /^[› ] +\d+[mhdy] /.test(line));
+	assert.equal(rows.length, 3, frame);
+	assert.equal(selectedRow(frame), rows[0]);
+	frame = await press(app.stdin, app.lastFrame, 'G', text => selectedRow(text) === rows[2]!.replace(/^ /, '›'));
+	frame = await press(app.stdin, app.lastFrame, 'g', text => selectedRow(text) === rows[0]);
+	frame = await press(app.stdin, app.lastFrame, ' ', text => selectedRow(text) === rows[2]!.replace(/^ /, '›'));
+	frame = await press(app.stdin, app.lastFrame, 'b', text => selectedRow(text) === rows[0]);
+
+	// Each screen is ready when its cursor is on a session (the Stand-up starts on its first, under a heading).
+	for (const [screen, ready] of [['1', (text: string) => / (high|medium|low) /.test(selectedRow(text)) && text.includes('unfinished ·')], ['2', (text: string) => / (high|medium|low) /.test(selectedRow(text)) && text.includes('sort age')]] as const) {
+		frame = await press(app.stdin, app.lastFrame, screen, ready);
+		const first = selectedRow(frame);
+		frame = await press(app.stdin, app.lastFrame, 'G', text => selectedRow(text) !== first);
+		const last = selectedRow(frame);
+		// The first row is the first line under the counts and the screen's status or warning line.
+		frame = await press(app.stdin, app.lastFrame, 'g', text => text.split('\n').findIndex(line => line.startsWith('›')) === 3);
+		assert.notEqual(selectedRow(frame), last);
 	}
 });

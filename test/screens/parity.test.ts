@@ -46,8 +46,8 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 	const answered = plain(await client.query('flaky')) as {as_of: string};
 	assert.deepEqual(answered, cli(['query', '--q', 'flaky', '--view', 'context', '--limit', '50', '--as-of', answered.as_of, '--root', world.kb]), 'query: the screen\'s data differs from engi query');
 
-	// The triage screen takes every candidate at once (it virtualises); the CLI pages at 500.
-	const triage = plain(await client.unfinished()) as {candidates: unknown[]; total: number};
+	// The Unfinished screen takes every candidate at once (it virtualises); the CLI pages at 500.
+	const screen = plain(await client.unfinished()) as {candidates: unknown[]; total: number};
 	type Page = {candidates: unknown[]; next_offset: number | null; total: number; offset: number};
 	const pages: Page[] = [];
 	for (let offset: number | null = 0; offset !== null; offset = pages.at(-1)!.next_offset) {
@@ -55,9 +55,9 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 	}
 
 	const {candidates: _rows, next_offset: _next, ...frame} = pages[0]!;
-	const {candidates: _clientRows, next_offset: _clientNext, ...clientFrame} = triage as Page;
-	assert.deepEqual(clientFrame, frame, 'unfinished triage: scope, totals and warnings match engi unfinished');
-	assert.deepEqual(triage.candidates, pages.flatMap(each => each.candidates), 'unfinished triage: the rows are engi unfinished’s candidates, in order');
+	const {candidates: _clientRows, next_offset: _clientNext, ...clientFrame} = screen as Page;
+	assert.deepEqual(clientFrame, frame, 'the Unfinished screen: scope, totals and warnings match engi unfinished');
+	assert.deepEqual(screen.candidates, pages.flatMap(each => each.candidates), 'the Unfinished screen: the rows are engi unfinished’s candidates, in order');
 
 	// The data is not trivially empty: each screen has something to show.
 	const standup = (await client.standup()) as {projects: unknown[]; checkpoints?: unknown[]};

@@ -1,72 +1,106 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import type {Candidate} from '../../source/engine/sessions/unfinished.js';
+import type {Candidate} from '../../source/engine/continuity/unfinished.js';
 import {draftOf, formReducer, initialForm} from '../../source/screens/checkpoints/form-state.js';
-import {scrollTo} from '../../source/screens/components/virtual-list.js';
+import {initialList, listActionFor, listReducer, scrollTo} from '../../source/screens/hooks/use-list-state.js';
 import {helpLines} from '../../source/screens/components/help-overlay.js';
-import {bindings, commandFor, hintsFor, keypressesOf} from '../../source/screens/keys.js';
+import {bindings, commandFor, fieldBindings, hintsFor, keypressesOf, typedText} from '../../source/screens/keys.js';
 import {ageOf, fitParts} from '../../source/screens/theme.js';
-import {initialTriage, triageReducer, visibleCandidates, type TriageState} from '../../source/screens/triage/state.js';
-import {buildFilterIndex} from '../../source/screens/triage/filter-index.js';
+import {initialUnfinished, unfinishedReducer, visibleCandidates, type UnfinishedState} from '../../source/screens/unfinished/state.js';
+import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js';
 
 function candidate(id: string, extra: Partial<Candidate> = {}): Candidate {
 	return {id, source: 'claude', project: '/p', modified: '2026-11-20T00:00:00Z', title: id, classification: 'candidate', confidence: 'low', reasons: [], active_now: false, path: `/x/${id}`, subagents: 0, ...extra};
 }
 
-test('triage: moving, paging and jumping keep the cursor in range and in view', () => {
-	let state = initialTriage(3);
-	state = triageReducer(state, {type: 'move', by: 1, count: 10});
+test('the list model: moving, paging and jumping keep the cursor in range and in view, and each list key maps to one move', () => {
+	let state = initialList(3);
+	state = listReducer(state, {type: 'move', by: 1, count: 10});
 	assert.deepEqual([state.cursor, state.top], [1, 0]);
-	state = triageReducer(state, {type: 'move', by: 5, count: 10});
+	state = listReducer(state, {type: 'move', by: 5, count: 10});
 	assert.deepEqual([state.cursor, state.top], [6, 4]);
-	state = triageReducer(state, {type: 'jump', to: 'end', count: 10});
+	state = listReducer(state, {type: 'jump', to: 'end', count: 10});
 	assert.deepEqual([state.cursor, state.top], [9, 7]);
-	state = triageReducer(state, {type: 'move', by: 100, count: 10});
+	state = listReducer(state, {type: 'move', by: 100, count: 10});
 	assert.equal(state.cursor, 9);
-	state = triageReducer(state, {type: 'jump', to: 'start', count: 10});
+	state = listReducer(state, {type: 'jump', to: 'start', count: 10});
 	assert.deepEqual([state.cursor, state.top], [0, 0]);
-	state = triageReducer(state, {type: 'move', by: -1, count: 0});
+	state = listReducer(state, {type: 'move', by: -1, count: 0});
 	assert.equal(state.cursor, 0, 'an empty list has nowhere to go');
-	state = triageReducer({...state, cursor: 8, top: 6}, {type: 'resize', height: 2});
+	state = listReducer({...state, cursor: 8, top: 6}, {type: 'resize', height: 2});
 	assert.deepEqual([state.height, state.top], [2, 7]);
+	assert.deepEqual(listReducer({cursor: 0, top: 40, height: 5}, {type: 'select', index: 2, count: 50}), {cursor: 2, top: 2, height: 5}, 'a selected row is brought into view');
+	assert.deepEqual(listReducer({cursor: 0, top: 0, height: 5}, {type: 'select', index: -1, count: 0}), {cursor: 0, top: 0, height: 5});
+	assert.deepEqual(listReducer({cursor: 7, top: 5, height: 5}, {type: 'reset'}), {cursor: 0, top: 0, height: 5});
+	const list = {cursor: 4, top: 2, height: 5};
+	const moves = ['down', 'up', 'page-down', 'page-up', 'home', 'end', 'filter', undefined].map(command => listActionFor(command, list, 20));
+	assert.deepEqual(moves, [
+		{type: 'move', by: 1, count: 20},
+		{type: 'move', by: -1, count: 20},
+		{type: 'move', by: 5, count: 20},
+		{type: 'move', by: -5, count: 20},
+		{type: 'jump', to: 'start', count: 20},
+		{type: 'jump', to: 'end', count: 20},
+		undefined,
+		undefined,
+	]);
+	// Every key the help lists under Lists moves a list: the two tables cannot drift apart.
+	for (const binding of bindings.filter(each => each.scope === 'list')) {
+		assert.ok(listActionFor(binding.command, list, 20), `${binding.keys} (${binding.command}) moves the list`);
+	}
+
+	assert.deepEqual([scrollTo(0, 5, 3), scrollTo(9, 0, 3), scrollTo(4, 3, 3)], [0, 7, 3]);
 });
 
-test('triage: sort, source and text filters', () => {
+test('unfinished: the list resets to the top when the rows change (sort, source, filter) and keeps its place when a filter is kept', () => {
+	let state = initialUnfinished(3);
+	state = unfinishedReducer(state, {type: 'list', action: {type: 'move', by: 5, count: 10}});
+	assert.deepEqual([state.list.cursor, state.list.top], [5, 3]);
+	assert.deepEqual(unfinishedReducer(state, {type: 'cycle-sort'}).list, {cursor: 0, top: 0, height: 3});
+	assert.deepEqual(unfinishedReducer(state, {type: 'cycle-source', sources: ['codex']}).list, {cursor: 0, top: 0, height: 3});
+	const filtering = unfinishedReducer(state, {type: 'start-filter'});
+	assert.deepEqual(filtering.list, state.list, 'starting to type moves nothing yet');
+	assert.deepEqual(unfinishedReducer(filtering, {type: 'type', text: 'x'}).list.cursor, 0);
+	assert.deepEqual(unfinishedReducer(filtering, {type: 'end-filter', keep: true}).list, state.list);
+	assert.deepEqual(unfinishedReducer(filtering, {type: 'end-filter', keep: false}).list.cursor, 0);
+});
+
+test('unfinished: sort, source and text filters', () => {
 	const rows = [
 		candidate('a', {modified: '2026-11-20T00:00:00Z', project: '/b', confidence: 'low', source: 'codex', title: 'streaming parser'}),
 		candidate('b', {modified: '2026-11-22T00:00:00Z', project: '/a', confidence: 'high', title: 'retry backoff', reasons: [{code: 'pending_tool_call', detail: 'Bash has no result', line: 3}]}),
 		candidate('c', {modified: '2026-11-21T00:00:00Z', project: '/a', confidence: 'medium', title: 'csv export'}),
 	];
-	let state: TriageState = initialTriage(10);
+	let state: UnfinishedState = initialUnfinished(10);
 	assert.deepEqual(visibleCandidates(rows, state, null).map(row => row.id), ['b', 'c', 'a'], 'newest first');
-	state = triageReducer(state, {type: 'cycle-sort'});
+	state = unfinishedReducer(state, {type: 'cycle-sort'});
 	assert.equal(state.sort, 'project');
 	assert.deepEqual(visibleCandidates(rows, state, null).map(row => row.id), ['b', 'c', 'a']);
-	state = triageReducer(state, {type: 'cycle-sort'});
+	state = unfinishedReducer(state, {type: 'cycle-sort'});
 	assert.deepEqual(visibleCandidates(rows, state, null).map(row => row.id), ['b', 'c', 'a']);
 	assert.equal(state.sort, 'confidence');
-	state = triageReducer(state, {type: 'cycle-sort'});
+	state = unfinishedReducer(state, {type: 'cycle-sort'});
 	assert.equal(state.sort, 'age', 'the cycle wraps');
-	state = triageReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
+	state = unfinishedReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
 	assert.deepEqual(visibleCandidates(rows, state, null).map(row => row.id), ['b', 'c']);
-	state = triageReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
-	state = triageReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
+	state = unfinishedReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
+	state = unfinishedReducer(state, {type: 'cycle-source', sources: ['claude', 'codex']});
 	assert.equal(state.source, null);
 	const search = buildFilterIndex(rows);
 	assert.deepEqual(visibleCandidates(rows, state, search('stream')).map(row => row.id), ['a'], 'prefix');
 	assert.deepEqual(visibleCandidates(rows, state, search('backof')).map(row => row.id), ['b']);
 	assert.deepEqual(visibleCandidates(rows, state, search('pending tool')).map(row => row.id), ['b'], 'reasons are searchable');
 	assert.deepEqual(visibleCandidates(rows, state, search('codex')).map(row => row.id), ['a'], 'and sources');
-	state = triageReducer(state, {type: 'start-filter'});
-	state = triageReducer(triageReducer(state, {type: 'type', text: 'c'}), {type: 'type', text: 's'});
+	state = unfinishedReducer(state, {type: 'start-filter'});
+	state = unfinishedReducer(unfinishedReducer(state, {type: 'type', text: 'c'}), {type: 'type', text: 's'});
 	assert.equal(state.filter, 'cs');
-	state = triageReducer(state, {type: 'erase'});
+	state = unfinishedReducer(state, {type: 'erase'});
 	assert.equal(state.filter, 'c');
-	assert.deepEqual(triageReducer(state, {type: 'end-filter', keep: false}).filter, '');
-	assert.equal(triageReducer(state, {type: 'end-filter', keep: true}).filter, 'c');
-	state = triageReducer(state, {type: 'ask', confirm: {id: 'b', source: 'claude', status: 'completed'}});
+	assert.deepEqual(unfinishedReducer(state, {type: 'end-filter', keep: false}).filter, '');
+	assert.equal(unfinishedReducer(state, {type: 'end-filter', keep: true}).filter, 'c');
+	state = unfinishedReducer(state, {type: 'ask', confirm: {id: 'b', source: 'claude', status: 'completed'}});
 	assert.equal(state.confirm?.status, 'completed');
-	assert.equal(triageReducer(state, {type: 'answered', message: 'done'}).confirm, null);
+	assert.equal(unfinishedReducer(state, {type: 'answered', message: 'done'}).confirm, null);
 });
 
 test('checkpoint form: typing, fields, status cycle, and the same validation as the CLI', () => {
@@ -123,13 +157,13 @@ test('checkpoint form: the engine\'s checkpoint rules decide, as for engi checkp
 });
 
 test('keys: one table drives matching, footer hints and the help overlay', () => {
-	assert.equal(commandFor(['triage', 'list'], 'j', {}), 'down');
-	assert.equal(commandFor(['triage', 'list'], '', {downArrow: true}), 'down');
-	assert.equal(commandFor(['triage', 'list'], '/', {}), 'filter');
+	assert.equal(commandFor(['unfinished', 'list'], 'j', {}), 'down');
+	assert.equal(commandFor(['unfinished', 'list'], '', {downArrow: true}), 'down');
+	assert.equal(commandFor(['unfinished', 'list'], '/', {}), 'filter');
 	assert.equal(commandFor(['global'], '3', {}), 'go-screen');
 	assert.equal(commandFor(['global'], '', {tab: true, shift: true}), 'previous-screen');
 	assert.equal(commandFor(['global'], 'q', {ctrl: true}), undefined);
-	assert.match(hintsFor('triage', 200), /^enter open · \/ filter · s sort/);
+	assert.match(hintsFor('unfinished', 200), /^enter open · \/ filter · s sort/);
 	const scopes = [...new Set(bindings.map(binding => binding.scope))];
 	for (const width of [40, 60, 80, 120]) {
 		for (const scope of scopes) {
@@ -139,10 +173,23 @@ test('keys: one table drives matching, footer hints and the help overlay', () =>
 			assert.doesNotMatch(footer, /…/, 'a hint is left out whole, never cut');
 		}
 	}
-	const help = helpLines('triage');
+	const help = helpLines('unfinished');
 	assert.equal(help[0]!.text, 'Unfinished');
 	assert.equal(help.filter(line => !line.header).length, bindings.length, 'every binding is listed');
-	assert.deepEqual([scrollTo(0, 5, 3), scrollTo(9, 0, 3), scrollTo(4, 3, 3)], [0, 7, 3]);
+	for (const binding of fieldBindings) {
+		assert.ok(!help.some(line => line.text.includes(binding.description)), `${binding.command} is a key of a field, which the field itself names`);
+	}
+});
+
+test('keys: a form and a text field answer through the table too: the form\'s keys before the field\'s, shift+tab back', () => {
+	const form = (input: string, key: Parameters<typeof commandFor>[2]) => commandFor(['form', 'field'], input, key);
+	assert.deepEqual(
+		[form('', {return: true}), form('', {escape: true}), form('', {tab: true}), form('', {downArrow: true}), form('', {tab: true, shift: true}), form('', {upArrow: true}), form('', {leftArrow: true}), form('', {rightArrow: true}), form('', {backspace: true}), form('x', {})],
+		['submit', 'cancel', 'next-field', 'next-field', 'previous-field', 'previous-field', 'status-back', 'status-forward', 'erase', undefined],
+	);
+	const field = (input: string, key: Parameters<typeof commandFor>[2]) => commandFor(['field'], input, key);
+	assert.deepEqual([field('', {return: true}), field('', {escape: true}), field('', {delete: true}), field('q', {})], ['accept', 'dismiss', 'erase', undefined]);
+	assert.deepEqual([typedText('q', {}), typedText('c', {ctrl: true}), typedText('x', {meta: true}), typedText('', {})], ['q', undefined, undefined, undefined]);
 });
 
 test('keys: a chunk of plain characters is one keypress each; escape sequences stay whole', () => {

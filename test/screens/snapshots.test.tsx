@@ -15,9 +15,10 @@ import {ProjectView} from '../../source/screens/project/view.js';
 import {noKnowledgeBase} from '../../source/screens/project/index.js';
 import {QueryView} from '../../source/screens/query/view.js';
 import {StandupView, standupCounts, standupRows} from '../../source/screens/standup/view.js';
-import {initialTriage, triageReducer, visibleCandidates} from '../../source/screens/triage/state.js';
-import {buildFilterIndex} from '../../source/screens/triage/filter-index.js';
-import {TriageView} from '../../source/screens/triage/view.js';
+import {initialList} from '../../source/screens/hooks/use-list-state.js';
+import {initialUnfinished, unfinishedReducer, visibleCandidates} from '../../source/screens/unfinished/state.js';
+import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js';
+import {UnfinishedView} from '../../source/screens/unfinished/view.js';
 import type {ReactElement} from 'react';
 import {assertGolden} from '../helpers/golden.js';
 import {fixedNow, screenWorld} from '../helpers/screens.js';
@@ -46,27 +47,28 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	const rows = standupRows(standup);
 	frame('standup', (
 		<Frame screen="standup" width={width} height={height} counts={standupCounts(standup)} hints={hintsFor('standup', width)}>
-			<StandupView rows={rows} cursor={1} top={0} height={body} width={width} now={fixedNow} />
+			<StandupView rows={rows} list={{...initialList(body), cursor: 1}} width={width} now={fixedNow} />
 		</Frame>
 	));
-	frame('standup-empty', <StandupView rows={[]} cursor={0} top={0} height={body} width={width} now={fixedNow} />);
+	frame('standup-empty', <StandupView rows={[]} list={initialList(body)} width={width} now={fixedNow} />);
 
 	const unfinished = await world.client.unfinished();
-	let triage = initialTriage(body - 2);
-	const all = visibleCandidates(unfinished.candidates, triage, null);
-	triage = triageReducer(triage, {type: 'move', by: 2, count: all.length});
+	let state = initialUnfinished(body - 2);
+	const all = visibleCandidates(unfinished.candidates, state, null);
+	state = unfinishedReducer(state, {type: 'list', action: {type: 'move', by: 2, count: all.length}});
+	// The Unfinished screen's golden frames keep the names they had as the triage screen.
 	frame('triage', (
-		<Frame screen="unfinished" width={width} height={height} counts={`${unfinished.total} unfinished`} hints={hintsFor('triage', width)}>
-			<TriageView rows={all} total={unfinished.total} state={triage} width={width} now={fixedNow} />
+		<Frame screen="unfinished" width={width} height={height} counts={`${unfinished.total} unfinished`} hints={hintsFor('unfinished', width)}>
+			<UnfinishedView rows={all} total={unfinished.total} state={state} width={width} now={fixedNow} />
 		</Frame>
 	));
-	const filtering = triageReducer(triageReducer(triageReducer(initialTriage(body - 2), {type: 'start-filter'}), {type: 'type', text: 'check'}), {type: 'type', text: 'out'});
+	const filtering = unfinishedReducer(unfinishedReducer(unfinishedReducer(initialUnfinished(body - 2), {type: 'start-filter'}), {type: 'type', text: 'check'}), {type: 'type', text: 'out'});
 	const filtered = visibleCandidates(unfinished.candidates, filtering, buildFilterIndex(unfinished.candidates)(filtering.filter));
 	assert.ok(filtered.length > 0 && filtered.length < all.length);
-	frame('triage-filtered', <TriageView rows={filtered} total={unfinished.total} state={filtering} width={width} now={fixedNow} />);
-	const confirming = triageReducer(triage, {type: 'ask', confirm: {id: all[2]!.id, source: all[2]!.source, status: 'completed'}});
-	frame('triage-confirm', <TriageView rows={all} total={unfinished.total} state={confirming} width={width} now={fixedNow} />);
-	frame('triage-empty', <TriageView rows={[]} total={0} state={initialTriage(body - 2)} width={width} now={fixedNow} />);
+	frame('triage-filtered', <UnfinishedView rows={filtered} total={unfinished.total} state={filtering} width={width} now={fixedNow} />);
+	const confirming = unfinishedReducer(state, {type: 'ask', confirm: {id: all[2]!.id, source: all[2]!.source, status: 'completed'}});
+	frame('triage-confirm', <UnfinishedView rows={all} total={unfinished.total} state={confirming} width={width} now={fixedNow} />);
+	frame('triage-empty', <UnfinishedView rows={[]} total={0} state={initialUnfinished(body - 2)} width={width} now={fixedNow} />);
 
 	const brief = await world.client.brief('11111111-1111-4111-8111-111111111111', 'claude');
 	frame('pickup', (
@@ -78,9 +80,9 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 
 	await world.client.recordCheckpoint({session: '11111111-1111-4111-8111-111111111111', source: 'claude', objective: 'stream the parser', status: 'blocked', blockers: ['CRLF fixture missing'], next_action: 'add a CRLF fixture'});
 	const checkpoints = await world.client.checkpoints();
-	frame('checkpoints', <CheckpointsView checkpoints={checkpoints.checkpoints} project="/repo" projects={1} cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
-	frame('checkpoints-empty', <CheckpointsView checkpoints={[]} project="/repo" projects={1} cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
-	frame('checkpoints-all-projects', <CheckpointsView checkpoints={checkpoints.checkpoints} project={null} projects={checkpoints.files.length} cursor={0} top={0} height={body} width={width} now={fixedNow} message={null} />);
+	frame('checkpoints', <CheckpointsView checkpoints={checkpoints.checkpoints} project="/repo" projects={1} list={initialList(body - 2)} width={width} now={fixedNow} message={null} />);
+	frame('checkpoints-empty', <CheckpointsView checkpoints={[]} project="/repo" projects={1} list={initialList(body - 2)} width={width} now={fixedNow} message={null} />);
+	frame('checkpoints-all-projects', <CheckpointsView checkpoints={checkpoints.checkpoints} project={null} projects={checkpoints.files.length} list={initialList(body - 2)} width={width} now={fixedNow} message={null} />);
 	let form = initialForm('11111111-1111-4111-8111-111111111111', 'claude', checkpoints.checkpoints[0]);
 	frame('checkpoint-form', <CheckpointFormView form={form} width={width} />);
 	form = formReducer(formReducer(initialForm('22222222-2222-4222-8222-222222222222', 'claude'), {type: 'next'}), {type: 'cycle-status', by: 1});
@@ -96,8 +98,8 @@ test('frames of every screen in each of its states, at 80 columns', {timeout: 12
 	frame('state-loading', <Loading label="unfinished sessions" />);
 	frame('state-error', <ErrorState message="cannot read /home/dev/.codex/sessions (EACCES)" hint="check the directory's permissions" />);
 	frame('state-degraded', <DegradedNote reasons={['catalog_unwritable: /home/dev/.cache/engi/catalog.sqlite could not be used (EROFS); this call read every session from scratch']} width={width} />);
-	frame('help', <HelpOverlay width={width} height={body} offset={0} scope="triage" />);
-	frame('help-scrolled', <HelpOverlay width={width} height={body} offset={20} scope="triage" />);
+	frame('help', <HelpOverlay width={width} height={body} offset={0} scope="unfinished" />);
+	frame('help-scrolled', <HelpOverlay width={width} height={body} offset={20} scope="unfinished" />);
 
 	// Last, so no other frame counts it: a transcript full of terminal escapes and fence breakers.
 	writeHostileSession(world.env['HOME']!, '/work/hostile', fixedNow);

@@ -3,7 +3,7 @@ import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/
 import type {LineState} from '../types.js';
 import {antigravityStepSchema, antigravityToolCallSchema, type AntigravityStep} from './schema.js';
 import {modelFromSettings, userRequestText} from './user-input.js';
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 type EventBase = Omit<SessionEvent, 'kind'>;
 

@@ -1,7 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isRecord, outputText, stringOf, textOf} from '../shared/text.js';
 import type {CodexEvent} from './schema.js';
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 export type ToolResult = NonNullable<SessionEvent['result']>;
 

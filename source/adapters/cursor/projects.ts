@@ -1,5 +1,5 @@
 import {basename, dirname, join, posix, sep, win32} from 'node:path';
-import {md5Hex} from '../../engine/util/hash.js';
+import {md5Hex} from '../../lib/hash.js';
 import {listDirectory} from '../shared/fs.js';
 
 /**

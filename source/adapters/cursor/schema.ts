@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../../engine/util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {lenient} from '../shared/schema.js';
 
 /**

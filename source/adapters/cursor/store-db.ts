@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {openDatabase} from '../../engine/util/sqlite.js';
+import {openDatabase} from '../../lib/sqlite.js';
 import {lenient} from '../shared/schema.js';
 
 /**

@@ -2,8 +2,8 @@ import {basename, dirname, join} from 'node:path';
 import {fileUnit, isDirectory, listDirectory, readSmallFile} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
-import {sha256Hex} from '../../engine/util/hash.js';
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {sha256Hex} from '../../lib/hash.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 const mainChat = /^session-.+\.jsonl?$/;
 const subagentChat = /\.jsonl$/;

@@ -6,11 +6,11 @@ import {unreadable} from '../shared/schema.js';
 import {rowsAtLines} from '../shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {normalizeGeminiMessage} from './normalize.js';
-import {timestampOf} from './parts.js';
+import {timestampOf} from '../shared/gemini-parts.js';
 import {projectOfChat} from './project.js';
 import {replayGeminiJsonl} from './replay.js';
 import {geminiConversationSchema, geminiMessageSchema, type GeminiMetadata} from './schema.js';
-import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/util/json-depth.js';
+import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
 
 /** Legacy documents are read whole; past this size one is refused rather than risk memory. */
 const maxDocumentBytes = 256 * 1024 * 1024;

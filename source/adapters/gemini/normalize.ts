@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf} from './parts.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf} from '../shared/gemini-parts.js';
 import {geminiToolCallSchema, type GeminiMessage, type GeminiToolCall} from './schema.js';
 
 /** Tool calls the scheduler had not finished when the record was last written. */

@@ -1,7 +1,7 @@
 import {posix, win32} from 'node:path';
-import {sha256Hex} from '../../engine/util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 import {isRecord} from '../shared/text.js';
-import {contentText} from './parts.js';
+import {contentText} from '../shared/gemini-parts.js';
 
 /**
  * The project of a chat whose directory names none (an old hash directory missing from

@@ -1,7 +1,7 @@
 import {readSmallFile} from '../shared/fs.js';
 import type {SessionInfo} from '../events.js';
 import {grokSummarySchema, type GrokSummary} from './schema.js';
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** A session's `summary.json`, or undefined when it is missing or not a readable summary. */
 export function readGrokSummary(path: string): GrokSummary | undefined {

@@ -1,5 +1,5 @@
-import {openDatabase, type Database} from '../../engine/util/sqlite.js';
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {openDatabase, type Database} from '../../lib/sqlite.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * Read-only access to OpenCode's SQLite database. OpenCode keeps it open in WAL mode while it

@@ -5,7 +5,7 @@ import {listSessions, withDatabase, type SessionListing} from './database.js';
 import {databasesIn, isDatabaseFile, isStorageDirectory} from './paths.js';
 import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
 import {jsonFilesIn, messageDirectoryOf, readJsonFile} from './storage.js';
-import {sha256Hex} from '../../engine/util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 
 /**
  * Lists OpenCode sessions under a root: a database file, a legacy `storage/` tree, or the data

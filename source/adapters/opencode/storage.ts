@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {isDirectory, listDirectory, stem} from '../shared/fs.js';
 import {opencodeMessageSchema, opencodePartSchema, type OpencodeMessage, type OpencodePart} from './schema.js';
-import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/util/json-depth.js';
+import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * The legacy JSON tree (`storage/`): `session/<projectID>/<sessionID>.json`,

@@ -2,7 +2,7 @@ import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, outputText} from '../shared/text.js';
 import type {OpencodePart, ToolState} from './schema.js';
 import {isoTime} from './time.js';
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** OpenCode writes this error when a user abort cuts a running tool off (session/processor.ts). */
 const abortedToolError = 'Tool execution aborted';

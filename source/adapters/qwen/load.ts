@@ -1,6 +1,6 @@
 import {basename} from 'node:path';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
-import {timestampOf} from '../gemini/parts.js';
+import {timestampOf} from '../shared/gemini-parts.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {rowsAtLines} from '../shared/rows-at.js';
 import {unreadable} from '../shared/schema.js';

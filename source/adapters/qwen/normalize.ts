@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, shellExitCode, timestampOf, type Part} from '../gemini/parts.js';
+import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, shellExitCode, timestampOf, type Part} from '../shared/gemini-parts.js';
 import {isInjectedText, isRecord, outputText} from '../shared/text.js';
 import {qwenMessageSchema, qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
 import {systemEvents} from './system.js';

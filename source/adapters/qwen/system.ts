@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {contentText, partsOf} from '../gemini/parts.js';
+import {contentText, partsOf} from '../shared/gemini-parts.js';
 import {isRecord, shortError} from '../shared/text.js';
 import type {QwenRecord} from './schema.js';
 

@@ -1,4 +1,4 @@
-import {JsonTooDeepError, parseBoundedJson} from '../../engine/util/json-depth.js';
+import {JsonTooDeepError, parseBoundedJson} from '../../lib/json-depth.js';
 
 /** The values of one line, or why it has none: not JSON, or nested past maxJsonDepth. */
 export type ParsedJsonLine = unknown[] | 'not_json' | 'too_deep';

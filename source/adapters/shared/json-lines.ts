@@ -1,5 +1,5 @@
-import {decodeLine, forEachLine} from '../../engine/util/lines.js';
-import {maxJsonDepth} from '../../engine/util/json-depth.js';
+import {decodeLine, forEachLine} from '../../lib/lines.js';
+import {maxJsonDepth} from '../../lib/json-depth.js';
 import {SessionCorruptError} from '../types.js';
 import {parseJsonLine} from './json-line.js';
 import {isUnreadable, type Unreadable} from './schema.js';

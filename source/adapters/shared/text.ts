@@ -2,7 +2,7 @@
  * Text helpers shared by adapters: pulling text out of the content shapes agents use, reading
  * exit codes out of tool output, and recognising text a host injected into a "user" turn.
  */
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -4,7 +4,7 @@ import {fileURLToPath} from 'node:url';
 import {fileFingerprint, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** workspace.json is a few dozen bytes; anything far larger is not the file we expect. */
 const maxWorkspaceFileBytes = 64 * 1024;

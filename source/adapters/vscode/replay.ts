@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
-import {exceedsJsonDepth, JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../engine/util/json-depth.js';
-import {decodeLine, forEachLine} from '../../engine/util/lines.js';
+import {exceedsJsonDepth, JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
+import {decodeLine, forEachLine} from '../../lib/lines.js';
 import {maxLineBytes} from '../rows.js';
 import {statOrUndefined} from '../shared/fs.js';
 import {parseJsonLine} from '../shared/json-line.js';

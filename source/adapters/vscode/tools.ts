@@ -2,7 +2,7 @@ import {basename} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isRecord} from '../shared/text.js';
 import type {ToolInvocation} from './schema.js';
-import {parseBoundedJson} from '../../engine/util/json-depth.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 type EventBase = Omit<SessionEvent, 'kind'>;
 

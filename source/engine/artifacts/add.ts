@@ -4,10 +4,11 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {validateRelation} from '../graph/validate.js';
 import {requireKnowledgeBase} from '../index/open.js';
+import {nodeKind} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
 import type {KbPaths} from '../kb/paths.js';
 import {writeEvents} from '../knowledge/write.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {openSource, storeDescriptor} from './store.js';
 
 export const addOutputSchema = z.object({
@@ -31,8 +32,7 @@ export function belongsTo(db: Database, from: string, project: string | undefine
 		return [];
 	}
 
-	const kindOf = (id: string) => (db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined)?.kind;
-	const type = validateRelation({from, type: 'BELONGS_TO', to: project, provenance: undefined, allowDangling: false}, id => (id === from ? 'Artifact' : kindOf(id)));
+	const type = validateRelation({from, type: 'BELONGS_TO', to: project, provenance: undefined, allowDangling: false}, id => (id === from ? 'Artifact' : nodeKind(db, id)));
 	return [{op: 'edge.assert', payload: {from, type, to: project}}];
 }
 

@@ -2,13 +2,13 @@ import {closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdirSync, ope
 import {basename, dirname, isAbsolute, join, relative, resolve} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode, writeError} from '../errors.js';
+import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 import {requireKnowledgeBase} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {writeEvents} from '../knowledge/write.js';
-import {fsyncDirectory} from '../util/atomic.js';
-import {sha256OfDescriptor} from '../util/hash.js';
-import {parseBoundedJson} from '../util/json-depth.js';
+import {fsyncDirectory} from '../../lib/atomic.js';
+import {sha256OfDescriptor} from '../../lib/hash.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 const sha = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a lowercase hex sha256'));
 const entry = z.strictObject({path: z.string().check(z.refine(isAbsolute, 'must be an absolute path')), sha256: sha});

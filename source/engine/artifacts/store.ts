@@ -1,9 +1,9 @@
 import {closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync} from 'node:fs';
 import {dirname, join, relative} from 'node:path';
-import {EngiError, systemErrorCode, writeError} from '../errors.js';
+import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 import type {KbPaths} from '../kb/paths.js';
-import {createAtomicFile} from '../util/atomic.js';
-import {sha256, sha256OfDescriptor} from '../util/hash.js';
+import {createAtomicFile} from '../../lib/atomic.js';
+import {sha256, sha256OfDescriptor} from '../../lib/hash.js';
 
 /** `03-output/artifacts/sha256/<first two hex>/<sha256>`: a file's bytes under their own digest. */
 export function storedPath(paths: KbPaths, digest: string): string {

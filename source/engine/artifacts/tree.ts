@@ -2,13 +2,13 @@ import {closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdir
 import {basename, dirname, join, relative, resolve, sep} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode, writeError} from '../errors.js';
+import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 import {requireKnowledgeBase} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
 import type {KbPaths} from '../kb/paths.js';
 import {writeEvents} from '../knowledge/write.js';
-import {writeFileAtomic} from '../util/atomic.js';
-import {sha256Hex, sha256OfDescriptor} from '../util/hash.js';
+import {writeFileAtomic} from '../../lib/atomic.js';
+import {sha256Hex, sha256OfDescriptor} from '../../lib/hash.js';
 import {belongsTo} from './add.js';
 import {storeDescriptor} from './store.js';
 

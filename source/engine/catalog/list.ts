@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
-import type {Database} from '../util/sqlite.js';
-import {decodeRow, type catalogStore} from './store.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import type {Database} from '../../lib/sqlite.js';
+import {decodeRow} from './store.js';
 import type {CatalogRow} from './scan.js';
+import type {TailState} from '../continuity/tail.js';
 
 export const sessionEntrySchema = lazySchema(() => z.object({
 	id: z.string(),
@@ -32,15 +33,19 @@ export type SessionFilter = {
 	readonly includeSubagents: boolean;
 };
 
+/** `(source, root)` pairs as SQL: units under any of them ('0' for none). */
+function storesSql(scope: SessionFilter['scope']): {sql: string; params: string[]} {
+	return {sql: scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0', params: scope.flatMap(entry => [entry.source, entry.root])};
+}
+
 function scopeSql(filter: SessionFilter): {sql: string; params: unknown[]} {
 	if (filter.scope.length === 0) {
 		return {sql: '0', params: []};
 	}
 
-	const parts: string[] = [];
-	const params: unknown[] = [];
-	parts.push(`(${filter.scope.map(() => '(source = ? AND root = ?)').join(' OR ')})`);
-	params.push(...filter.scope.flatMap(entry => [entry.source, entry.root]));
+	const stores = storesSql(filter.scope);
+	const parts: string[] = [`(${stores.sql})`];
+	const params: unknown[] = [...stores.params];
 	parts.push('(conversational = 1 OR error IS NOT NULL)');
 	if (!filter.includeSubagents) {
 		parts.push('parent_id IS NULL');
@@ -143,14 +148,66 @@ export function listCatalogPage(db: Database, filter: SessionFilter, offset: num
  */
 export function subagentCounts(db: Database, filter: SessionFilter, parents: readonly CatalogRow[]): Map<string, number> {
 	const ids = [...new Set(parents.map(row => row.summary.id ?? row.key))];
-	const scope = filter.scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0';
+	const stores = storesSql(filter.scope);
 	const rows =
 		ids.length === 0
 			? []
 			: (db
-					.prepare(`SELECT source, parent_id, count(*) AS n FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${scope}) GROUP BY source, parent_id`)
-					.all(JSON.stringify(ids), ...filter.scope.flatMap(entry => [entry.source, entry.root])) as Array<{source: string; parent_id: string; n: number}>);
+					.prepare(`SELECT source, parent_id, count(*) AS n FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${stores.sql}) GROUP BY source, parent_id`)
+					.all(JSON.stringify(ids), ...stores.params) as Array<{source: string; parent_id: string; n: number}>);
 	return new Map(rows.map(row => [`${row.source}\u0000${row.parent_id}`, row.n]));
 }
 
-export type {catalogStore};
+/** Every unit in scope that holds the session `id` (case-insensitive), in a stable order. */
+export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: string): CatalogRow[] {
+	if (scope.length === 0) {
+		return [];
+	}
+
+	const stores = storesSql(scope);
+	const records = db.prepare(`SELECT * FROM units WHERE (id = ? COLLATE NOCASE) AND (${stores.sql}) ORDER BY source, path`).all(id, ...stores.params) as Parameters<typeof decodeRow>[0][];
+	return records.map(record => decodeRow(record));
+}
+
+/** The path, title and tail of the given units: the columns a listing shows beyond the narrow ones (only the tail is JSON to decode). */
+export function rowDetails(db: Database, keys: readonly string[]): Map<string, {path: string; title: string | null; tail: TailState}> {
+	const records = db.prepare('SELECT key, path, title, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null, string]>;
+	return new Map(records.map(([key, path, title, tail]) => [key, {path, title, tail: JSON.parse(tail) as TailState}]));
+}
+
+/** Where a unit's files are and what they weigh, with its title, its error and (JSON) its tail when the tail alone may make it unfinished (tail_open). */
+export type UnitFiles = {
+	readonly root: string;
+	readonly path: string;
+	readonly paths: string[];
+	readonly variant: string | null;
+	readonly size: number;
+	readonly title: string | null;
+	readonly error: string | null;
+	readonly tail: string | null;
+};
+
+/** The files of some narrow rows, in their order (what retention needs to judge and retire them). */
+export function unitFiles(db: Database, rows: readonly NarrowRow[]): Array<NarrowRow & UnitFiles> {
+	const records = db
+		.prepare('SELECT key, root, path, paths, variant, size, title, error, CASE WHEN tail_open = 1 THEN tail END FROM units WHERE key IN (SELECT value FROM json_each(?))')
+		.raw()
+		.all(JSON.stringify(rows.map(row => row.key))) as Array<[string, string, string, string, string | null, number, string | null, string | null, string | null]>;
+	const byKey = new Map(records.map(record => [record[0], record]));
+	return rows.flatMap(row => {
+		const record = byKey.get(row.key);
+		if (!record) {
+			return [];
+		}
+
+		const [, root, path, paths, variant, size, title, error, tail] = record;
+		// Most sessions are one file: their list is that path alone, and needs no parsing.
+		const files = paths === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(paths) as string[]);
+		return [{...row, root, path, paths: files, variant, size, title, error, tail}];
+	});
+}
+
+/** Every working directory a catalogued session recorded, once each. */
+export function recordedProjects(db: Database): string[] {
+	return db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];
+}

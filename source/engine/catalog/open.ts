@@ -2,10 +2,9 @@ import {chmodSync, mkdirSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {systemErrorCode} from '../errors.js';
+import {systemErrorCode} from '../../lib/errors.js';
 import {cacheDirectory} from '../kb/paths.js';
-import {dropAllTables} from '../index/schema.js';
-import {isCorruptDatabase, migrate, openDatabase, type Database} from '../util/sqlite.js';
+import {isCorruptDatabase, migrate, openDatabase, type Database} from '../../lib/sqlite.js';
 import {catalogMigrations} from './schema.js';
 
 export type CatalogHandle = {readonly db: Database; readonly path: string | null; readonly warnings: string[]};
@@ -32,7 +31,7 @@ function openOnDisk(deps: Deps, warnings: string[]): CatalogHandle {
 	const db = openDatabase(path);
 	try {
 		chmodSync(path, 0o600);
-		migrate(db, catalogMigrations, dropAllTables);
+		migrate(db, catalogMigrations);
 		return {db, path, warnings};
 	} catch (error) {
 		db.close();
@@ -63,6 +62,6 @@ export function replaceDamagedCatalog(deps: Deps, damage: unknown): CatalogHandl
 /** A catalog for this call only, when the one on disk cannot be used. */
 export function inMemoryCatalog(deps: Deps, error: unknown, warnings: readonly string[]): CatalogHandle {
 	const db = openDatabase(':memory:');
-	migrate(db, catalogMigrations, dropAllTables);
+	migrate(db, catalogMigrations);
 	return {db, path: null, warnings: [...warnings, `catalog_unwritable: ${catalogPath(deps)} could not be used (${systemErrorCode(error) ?? 'error'}); this call read every session from scratch`]};
 }

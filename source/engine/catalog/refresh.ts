@@ -1,6 +1,6 @@
 import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {scanUnit} from './scan.js';
 import {catalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
@@ -46,7 +46,7 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 
 			const results = changed.flatMap(unit => {
 				try {
-					return [scanUnit(adapter, root, unit, known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.checkpointBefore(unit.key, offset))];
+					return [scanUnit(adapter, root, unit, known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.markBefore(unit.key, offset))];
 				} catch (error) {
 					// The file vanished or became unreadable between listing and reading: try again next call.
 					report.warnings.push(`${adapter.id}: could not read ${unit.path} (${error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error'})`);

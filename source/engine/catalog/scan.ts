@@ -2,10 +2,10 @@ import {closeSync, openSync, readSync} from 'node:fs';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {scanJsonl} from '../../adapters/rows.js';
 import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type SourceAdapter} from '../../adapters/types.js';
-import {computeTail, type TailState} from '../sessions/tail.js';
+import {computeTail, type TailState} from '../continuity/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
 import {rowDoc, type TextDoc} from '../search/session-text.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 
 /** Everything the catalog keeps about one session unit. */
 export type CatalogRow = {
@@ -30,15 +30,16 @@ export type CatalogRow = {
 	error: string | null;
 };
 
-export type Checkpoint = {line: number; offset: number};
+/** A line's start in a transcript: where a read can begin without scanning from the top. */
+export type LineMark = {line: number; offset: number};
 
 /** `replaceOffsets` also means the unit's text documents are replaced, not extended. */
-export type ScanResult = {row: CatalogRow; offsets: Checkpoint[]; replaceOffsets: boolean; texts: TextDoc[]};
+export type ScanResult = {row: CatalogRow; offsets: LineMark[]; replaceOffsets: boolean; texts: TextDoc[]};
 
 /** The end of a transcript that decides whether its work finished. */
 export const tailWindowBytes = 1024 * 1024;
-const checkpointLines = 1000;
-const checkpointBytes = 1024 * 1024;
+const markLines = 1000;
+const markBytes = 1024 * 1024;
 const checkBytes = 4096;
 
 function checkHash(path: string, end: number): string {
@@ -69,6 +70,22 @@ function baseRow(source: string, root: string, unit: DiscoveredUnit, format: Sou
 	};
 }
 
+/** The discovered unit a catalog row was scanned from, rebuilt from the row (baseRow's inverse). */
+export function unitOfRow(row: CatalogRow): DiscoveredUnit {
+	return {
+		key: row.key,
+		path: row.path,
+		paths: row.paths,
+		size: row.size,
+		fingerprint: row.fingerprint,
+		mtimeMs: row.mtime_ms,
+		...(row.summary.id ? {idHint: row.summary.id} : {}),
+		...(row.summary.parent_id ? {parentIdHint: row.summary.parent_id} : {}),
+		...(row.summary.project ? {projectHint: row.summary.project} : {}),
+		...(row.variant ? {variant: row.variant} : {}),
+	};
+}
+
 const inodeOf = (fingerprint: string) => fingerprint.split(':')[2];
 
 /**
@@ -81,7 +98,7 @@ export function scanUnit(
 	root: string,
 	unit: DiscoveredUnit,
 	previous: CatalogRow | undefined,
-	checkpointBefore: (offset: number) => Checkpoint,
+	markBefore: (offset: number) => LineMark,
 ): ScanResult {
 	if (adapter.format !== 'jsonl') {
 		return scanDocument(adapter, root, unit);
@@ -95,17 +112,17 @@ export function scanUnit(
 		unit.size >= previous.scanned_bytes &&
 		inodeOf(previous.fingerprint) === inodeOf(unit.fingerprint) &&
 		previous.check_hash === checkHash(unit.path, previous.scanned_bytes);
-	return grew ? continueJsonl(adapter, root, unit, previous, checkpointBefore) : scanJsonlFromStart(adapter, root, unit);
+	return grew ? continueJsonl(adapter, root, unit, previous, markBefore) : scanJsonlFromStart(adapter, root, unit);
 }
 
 /**
  * What a forward scan takes from every row, from scratch or continuing: its text document, a
- * sparse line offset now and then (from `last`, the checkpoint the scan starts after), and the
+ * sparse line offset now and then (from `last`, the mark the scan starts after), and the
  * summary's running counts.
  */
-function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last: Checkpoint, records: number) {
+function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last: LineMark, records: number) {
 	const recorder = {
-		offsets: [] as Checkpoint[],
+		offsets: [] as LineMark[],
 		texts: [] as TextDoc[],
 		records,
 		add(row: SessionRow, offset: number): void {
@@ -115,7 +132,7 @@ function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last
 				recorder.texts.push(doc);
 			}
 
-			if (row.line - last.line >= checkpointLines || offset - last.offset >= checkpointBytes) {
+			if (row.line - last.line >= markLines || offset - last.offset >= markBytes) {
 				last = {line: row.line, offset};
 				recorder.offsets.push(last);
 			}
@@ -150,7 +167,7 @@ function jsonlRow(
 
 function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit): ScanResult {
 	const summarizer = createSummarizer(unit);
-	const first: Checkpoint = {line: 1, offset: 0};
+	const first: LineMark = {line: 1, offset: 0};
 	const recorder = createRowRecorder(summarizer, first, 0);
 	let window: Array<{offset: number; events: SessionEvent[]}> = [];
 	const scan = scanJsonl(adapter, unit, (row, offset) => {
@@ -170,16 +187,16 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 	};
 }
 
-function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, previous: CatalogRow, checkpointBefore: (offset: number) => Checkpoint): ScanResult {
+function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, previous: CatalogRow, markBefore: (offset: number) => LineMark): ScanResult {
 	const summarizer = createSummarizer(unit, previous.summary);
-	const recorder = createRowRecorder(summarizer, checkpointBefore(previous.scanned_bytes), previous.records);
+	const recorder = createRowRecorder(summarizer, markBefore(previous.scanned_bytes), previous.records);
 	const grown = scanJsonl(adapter, unit, (row, offset) => recorder.add(row, offset), {fromOffset: previous.scanned_bytes, fromLine: previous.next_line});
 	if (summarizer.rebranched()) {
 		return scanJsonlFromStart(adapter, root, unit); // A rewind to an earlier record: what was live may now be abandoned.
 	}
 
 	const tailStart = Math.max(0, grown.endOffset - tailWindowBytes);
-	const from = checkpointBefore(tailStart);
+	const from = markBefore(tailStart);
 	const tailEvents: SessionEvent[] = [];
 	scanJsonl(
 		adapter,

@@ -1,4 +1,4 @@
-import type {Migration} from '../util/sqlite.js';
+import type {Migration} from '../../lib/sqlite.js';
 
 /**
  * `$XDG_CACHE_HOME/engi/catalog.sqlite`: what engi learned from each session unit, keyed by its

@@ -1,14 +1,13 @@
 import {adapterFor} from '../../adapters/index.js';
 import type {SessionRow} from '../../adapters/events.js';
 import type {RowPlace, SourceAdapter} from '../../adapters/types.js';
-import {unitOfRow} from '../conversation/locate.js';
 import {readRowsAt, walkRows} from '../conversation/rows.js';
-import {planQuery, vocabularyOf} from '../search/query-plan.js';
+import {planQuery} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
 import {listNarrowRows, wholeRows, type NarrowRow} from './list.js';
-import type {CatalogRow} from './scan.js';
-import type {CatalogView} from './sessions.js';
-import type {Statement} from '../util/sqlite.js';
+import {unitOfRow, type CatalogRow} from './scan.js';
+import type {CatalogView} from './view.js';
+import {vocabularyOf, type Statement} from '../../lib/sqlite.js';
 import {lineOfTextRowid, textRowid, textRowidSpan, unitOfTextRowid} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */

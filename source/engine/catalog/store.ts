@@ -1,10 +1,10 @@
 import type {SessionSummary} from './summarize.js';
-import type {TailState} from '../sessions/tail.js';
-import type {Database} from '../util/sqlite.js';
-import type {CatalogRow, Checkpoint} from './scan.js';
+import type {TailState} from '../continuity/tail.js';
+import type {Database} from '../../lib/sqlite.js';
+import type {CatalogRow, LineMark} from './scan.js';
 import {docsByLine, type TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';
-import {tailIsOpen} from '../sessions/reasons.js';
+import {tailIsOpen} from '../continuity/reasons.js';
 import {maxTextUnits, textRowid, textRowidRange} from './text-rowid.js';
 
 type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number};
@@ -149,7 +149,7 @@ export function catalogStore(db: Database) {
 			const record = byKey().get(key) as UnitRecord | undefined;
 			return record ? decodeRow(record) : undefined;
 		},
-		save(row: CatalogRow, offsets: readonly Checkpoint[], replaceOffsets: boolean, texts: readonly TextDoc[] = []): void {
+		save(row: CatalogRow, offsets: readonly LineMark[], replaceOffsets: boolean, texts: readonly TextDoc[] = []): void {
 			const summary = row.summary;
 			upsert().run(
 				row.key,
@@ -184,8 +184,8 @@ export function catalogStore(db: Database) {
 				removeTexts(row.key, false);
 			}
 
-			for (const checkpoint of offsets) {
-				insertOffset().run(row.key, checkpoint.line, checkpoint.offset);
+			for (const mark of offsets) {
+				insertOffset().run(row.key, mark.line, mark.offset);
 			}
 
 			addTexts(row.key, texts);
@@ -206,12 +206,12 @@ export function catalogStore(db: Database) {
 			},
 		},
 		/** The nearest known line start at or before a byte offset (line 1 at 0 always qualifies). */
-		checkpointBefore(key: string, offset: number): Checkpoint {
-			return (offsetBefore().get(key, offset) as Checkpoint | undefined) ?? {line: 1, offset: 0};
+		markBefore(key: string, offset: number): LineMark {
+			return (offsetBefore().get(key, offset) as LineMark | undefined) ?? {line: 1, offset: 0};
 		},
 		/** The nearest known line start at or before a line number. */
-		checkpointForLine(key: string, line: number): Checkpoint {
-			return (offsetForLine().get(key, line) as Checkpoint | undefined) ?? {line: 1, offset: 0};
+		markForLine(key: string, line: number): LineMark {
+			return (offsetForLine().get(key, line) as LineMark | undefined) ?? {line: 1, offset: 0};
 		},
 	};
 }

@@ -3,7 +3,8 @@ import {isAbsolute, resolve} from 'node:path';
 import {adapterFor, availableAdapters} from '../../adapters/index.js';
 import {isSourceId, sourceIds, type AdapterContext, type SourceAdapter} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
+import {shellWord} from '../../lib/words.js';
 
 export type SourceTarget = {
 	readonly adapter: SourceAdapter;
@@ -82,4 +83,9 @@ function explicitTargets(sources: readonly string[], typedRoots: readonly string
 /** The `--source-root` a session's store was named by, so a printed command reads the same store. */
 export function typedRootOf(targets: readonly SourceTarget[], source: string, root: string): string | undefined {
 	return targets.find(target => target.adapter.id === source && target.roots.includes(root))?.typedRoot;
+}
+
+/** ` --source-root <dir>` for a printed command, when the session's store was named by one. */
+export function sourceRootArgument(typedRoot: string | undefined): string {
+	return typedRoot === undefined ? '' : ` --source-root ${shellWord(typedRoot)}`;
 }

@@ -1,11 +1,11 @@
 import {adapterFor} from '../../adapters/index.js';
 import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
-import type {CatalogRow} from '../catalog/scan.js';
-import {decodeRow} from '../catalog/store.js';
-import {openCatalogView, type CatalogView} from '../catalog/sessions.js';
+import {rowsWithId} from '../catalog/list.js';
+import {unitOfRow, type CatalogRow} from '../catalog/scan.js';
+import {openCatalogView, type CatalogView} from '../catalog/view.js';
 import {typedRootOf, type StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {normalizeSessionId} from './ids.js';
 
 export type LocatedSession = {
@@ -17,22 +17,6 @@ export type LocatedSession = {
 	readonly typedRoot: string | undefined;
 };
 
-/** Rebuilds the discovered unit a catalog row was scanned from. */
-export function unitOfRow(row: CatalogRow): DiscoveredUnit {
-	return {
-		key: row.key,
-		path: row.path,
-		paths: row.paths,
-		size: row.size,
-		fingerprint: row.fingerprint,
-		mtimeMs: row.mtime_ms,
-		...(row.summary.id ? {idHint: row.summary.id} : {}),
-		...(row.summary.parent_id ? {parentIdHint: row.summary.parent_id} : {}),
-		...(row.summary.project ? {projectHint: row.summary.project} : {}),
-		...(row.variant ? {variant: row.variant} : {}),
-	};
-}
-
 /**
  * Finds one session by exact id across the stores in scope. No match, several matches (listed
  * with their sources and paths) and an unreadable session are distinct errors.
@@ -41,9 +25,7 @@ export function locateSession(input: StoreSelection & {id: string}, deps: Deps):
 	const id = normalizeSessionId(input.id);
 	const view = openCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps);
 	try {
-		const scope = view.filter.scope;
-		const records = scope.length === 0 ? [] : (view.db.prepare(`SELECT * FROM units WHERE (id = ? COLLATE NOCASE) AND (${scope.map(() => '(source = ? AND root = ?)').join(' OR ')}) ORDER BY source, path`).all(id, ...scope.flatMap(entry => [entry.source, entry.root])) as Parameters<typeof decodeRow>[0][]);
-		const rows = records.map(record => decodeRow(record));
+		const rows = rowsWithId(view.db, view.filter.scope, id);
 		if (rows.length === 0) {
 			const sources = typeof input.source === 'string' ? [input.source] : (input.source ?? []);
 			throw new EngiError('session_not_found', `conversation not found: ${id}${sources.length > 0 ? ` (source ${sources.join(', ')})` : ''}`, {

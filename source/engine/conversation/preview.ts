@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 
 export const previewSchema = lazySchema(() => z.object({
 	/** The first 60 characters (all of the text when it is 120 characters or fewer). */

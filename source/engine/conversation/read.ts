@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {maskValue} from '../search/secrets.js';
 import {locateSession, type LocatedSession} from './locate.js';
 import {walkRows} from './rows.js';
@@ -35,15 +35,21 @@ export const readOutputSchema = lazySchema(() => z.discriminatedUnion('view', [
 
 export type ReadOutput = z.infer<typeof readOutputSchema>;
 
+/** Source rows a page holds unless told otherwise. */
+export const readPageSize = 20;
+
 export type ReadInput = StoreSelection & {
 	readonly id: string;
 	readonly view: View;
-	readonly offset: number;
-	readonly limit: number;
+	readonly offset?: number;
+	readonly limit?: number;
 	readonly lines?: number[];
 	/** Secrets masked, for pages handed on (`resume`); `read` shows a person their own transcript as it is. */
 	readonly masked?: boolean;
 };
+
+/** A read's input with its page settled: from `offset` (default the start), `limit` rows (default readPageSize). */
+type PageInput = ReadInput & {readonly offset: number; readonly limit: number};
 
 /** A row with every string of its events and its native record masked, before any view cuts previews from them. */
 function maskedRow(row: SessionRow): SessionRow {
@@ -57,7 +63,7 @@ function lastLineOf(located: LocatedSession): number {
 	return located.row.format === 'jsonl' ? located.row.next_line - 1 : located.row.next_line - 1;
 }
 
-function header(located: LocatedSession, input: ReadInput) {
+function header(located: LocatedSession, input: PageInput) {
 	return {
 		session_id: located.row.summary.id ?? input.id,
 		source: located.row.source,
@@ -95,7 +101,7 @@ function pairResults(located: LocatedSession, records: ContextRecord[], pageStar
 	}
 }
 
-function readLines(located: LocatedSession, input: ReadInput, lines: number[]): ReadOutput {
+function readLines(located: LocatedSession, input: PageInput, lines: number[]): ReadOutput {
 	const lastLine = lastLineOf(located);
 	const beyond = lines.filter(line => line > lastLine);
 	if (beyond.length > 0) {
@@ -132,7 +138,8 @@ function readLines(located: LocatedSession, input: ReadInput, lines: number[]): 
  * One page of a session in a view. Offsets count zero-based source lines (or document items),
  * whatever the view; a page holds up to `limit` source rows that have something to show.
  */
-export function readConversation(input: ReadInput, deps: Deps): ReadOutput {
+export function readConversation(given: ReadInput, deps: Deps): ReadOutput {
+	const input: PageInput = {...given, offset: given.offset ?? 0, limit: given.limit ?? readPageSize};
 	const located = locateSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps);
 	try {
 		if (input.lines) {

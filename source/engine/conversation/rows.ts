@@ -3,8 +3,8 @@ import {scanJsonl} from '../../adapters/rows.js';
 import {rowsAtLines} from '../../adapters/shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type RowPlace, type SourceAdapter} from '../../adapters/types.js';
 import {catalogStore} from '../catalog/store.js';
-import {EngiError} from '../errors.js';
-import type {Database} from '../util/sqlite.js';
+import {EngiError} from '../../lib/errors.js';
+import type {Database} from '../../lib/sqlite.js';
 
 export type RowRange = {
 	readonly fromLine: number;
@@ -49,7 +49,7 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
 		return walk;
 	}
 
-	const checkpoint = catalogStore(db).checkpointForLine(unit.key, range.fromLine);
+	const mark = catalogStore(db).markForLine(unit.key, range.fromLine);
 	const scan = scanJsonl(
 		adapter,
 		unit,
@@ -66,8 +66,8 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
 			return visit(row);
 		},
 		{
-			fromOffset: checkpoint.offset,
-			fromLine: checkpoint.line,
+			fromOffset: mark.offset,
+			fromLine: mark.line,
 			...(range.only ? {onlyLines: range.only} : {}),
 			onSkip(line, reason) {
 				if (line >= range.fromLine && (range.toLine === undefined || line <= range.toLine)) {

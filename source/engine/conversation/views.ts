@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {isAbandoned, type LineRanges} from './branches.js';
 import {oneLine, previewOf, previewSchema} from './preview.js';

@@ -83,7 +83,3 @@ export function isAllowedCoreEdge(type: CoreEdgeKind, from: CoreNodeKind, to: Co
 
 /** Task statuses that mean the work is over; a brief leaves these out. */
 export const terminalStatuses: ReadonlySet<string> = new Set(['complete', 'completed', 'done', 'closed', 'cancelled', 'canceled', 'superseded']);
-
-export function isTerminalStatus(status: unknown): boolean {
-	return typeof status === 'string' && terminalStatuses.has(status.trim().toLowerCase());
-}

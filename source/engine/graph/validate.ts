@@ -1,4 +1,4 @@
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {
 	canonicalEdgeKind,
 	canonicalNodeKind,

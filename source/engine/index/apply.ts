@@ -1,8 +1,8 @@
 import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
 import {mergeUpsert, nodeKindOf} from '../graph/merge.js';
-import {reindexNodes} from '../search/node-text.js';
+import {reindexNodes} from './node-text.js';
 import type {ScannedEvent} from '../journal/scan.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 
 type NodeState = {
 	payload: Record<string, unknown> | undefined;

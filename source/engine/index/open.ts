@@ -1,15 +1,16 @@
-import {existsSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 'node:fs';
+import {existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 'node:fs';
 import {basename, join} from 'node:path';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode} from '../errors.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import type {KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
-import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../util/sqlite.js';
-import {canonicalUtc} from '../util/time.js';
+import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../../lib/sqlite.js';
+import {canonicalUtc} from '../../lib/time.js';
 import {createApplier} from './apply.js';
-import {clearIndexTables, createEventIndexes, dropEventIndexes, dropIndexTables, indexMigrations} from './schema.js';
+import {readEventCount} from './store.js';
+import {clearIndexTables, createEventIndexes, dropEventIndexes, indexMigrations} from './schema.js';
 import {fingerprint, onlyGrew, statUnchanged, type Watermark} from './watermark.js';
 
 export type IndexRefresh = 'fresh' | 'applied' | 'rebuilt';
@@ -41,6 +42,15 @@ export function requireKnowledgeBase(paths: KbPaths): void {
 			hint: `create one with engi init ${paths.root}, or point --root at an existing knowledge base`,
 		});
 	}
+
+	// A repair renames a rewrite over the journal's path: through a symlink that would replace the
+	// link with a copy and leave its target behind, so the journal must be the file itself.
+	const journal = lstatSync(paths.journal, {throwIfNoEntry: false});
+	if (journal !== undefined && !journal.isFile()) {
+		throw new EngiError('journal_not_a_file', `${paths.journal} is ${journal.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; engi reads and writes only a journal that is a plain file`, {
+			hint: 'put the journal file itself at that path (move the link\'s target there), then run the command again',
+		});
+	}
 }
 
 function statOrUndefined(path: string): Stats | undefined {
@@ -55,10 +65,11 @@ function statOrUndefined(path: string): Stats | undefined {
 	}
 }
 
-const readMark = (db: Database): Watermark | undefined => {
+/** How far this index has read the journal (see watermark.ts); undefined for a new index. */
+export function readWatermark(db: Database): Watermark | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'watermark'`).pluck().get() as string | undefined;
 	return value === undefined ? undefined : (JSON.parse(value) as Watermark);
-};
+}
 
 export type IndexOptions = {
 	readonly forceRebuild?: boolean;
@@ -222,15 +233,15 @@ export function setAsideIndexes(paths: KbPaths): string[] {
 
 function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warnings: string[], inode: number | null): IndexHandle {
 	try {
-		migrate(db, indexMigrations, dropIndexTables);
+		migrate(db, indexMigrations);
 		const stats = statOrUndefined(paths.journal);
 		let refresh: IndexRefresh = 'fresh';
 		let rebuildReason: IndexHandle['rebuildReason'] = null;
 		let applied = 0;
-		if (options.forceRebuild || !statUnchanged(readMark(db), stats)) {
+		if (options.forceRebuild || !statUnchanged(readWatermark(db), stats)) {
 			db.transaction(() => {
 				// Another process may have refreshed while we waited for the write lock.
-				const mark = readMark(db);
+				const mark = readWatermark(db);
 				const now = statOrUndefined(paths.journal);
 				if (!options.forceRebuild && statUnchanged(mark, now)) {
 					return;
@@ -281,7 +292,7 @@ function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warni
 		}
 
 		const corrupt = db.prepare('SELECT line, reason, bytes FROM corrupt ORDER BY line').all() as CorruptLine[];
-		const mark = readMark(db);
+		const mark = readWatermark(db);
 		const size = statOrUndefined(paths.journal)?.size ?? 0;
 		let unterminatedTail: number | undefined;
 		if (mark && size > mark.bytes) {
@@ -321,12 +332,4 @@ export function openIndexReadOnly(paths: KbPaths): Database | undefined {
 	}
 
 	return openImmutable(paths.index);
-}
-
-export {readMark as readWatermark};
-
-/** Distinct events in the index (a duplicated line counts once), maintained by every refresh. */
-export function readEventCount(db: Database): number {
-	const value = db.prepare(`SELECT value FROM meta WHERE key = 'event_count'`).pluck().get() as string | undefined;
-	return value === undefined ? 0 : Number(value);
 }

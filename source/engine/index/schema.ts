@@ -1,4 +1,4 @@
-import type {Database, Migration} from '../util/sqlite.js';
+import type {Database, Migration} from '../../lib/sqlite.js';
 
 /**
  * `.engi/index.sqlite`: everything here is derived from the journal and can be deleted, so a
@@ -79,22 +79,6 @@ export const indexMigrations: readonly Migration[] = [
 		},
 	},
 ];
-
-export function dropIndexTables(db: Database): void {
-	dropAllTables(db);
-}
-
-/** Drops every table, virtual (full-text) tables first so their shadow tables go with them. */
-export function dropAllTables(db: Database): void {
-	const list = (virtual: boolean) =>
-		db
-			.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND (sql LIKE 'CREATE VIRTUAL%') = ?`)
-			.pluck()
-			.all(virtual ? 1 : 0) as string[];
-	for (const table of [...list(true), ...list(false)]) {
-		db.exec(`DROP TABLE IF EXISTS "${table}"`);
-	}
-}
 
 export function clearIndexTables(db: Database): void {
 	db.exec('DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_fts;');

@@ -1,17 +1,16 @@
 import {statSync} from 'node:fs';
 import {scanJournal} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
-import type {Database} from '../util/sqlite.js';
-import {readWatermark} from './open.js';
-import {onlyGrew, statUnchanged} from './watermark.js';
+import {onlyGrew, statUnchanged, type Watermark} from './watermark.js';
 
 /**
- * Ids of the journal's events this index has not applied: those another writer appended since
- * the index was brought up to date (usually none, found by a stat), or every event when the
+ * Ids of the journal's events beyond `mark`, the index's watermark when the caller's checks ran:
+ * those another writer appended since (usually none, found by a stat), or every event when the
  * journal was rewritten since. Asked under the journal lock, it says what is in the journal as
- * it is then.
+ * it is then. The mark must be the one the checks saw, not the index's current one: another
+ * writer applies its own lines to the shared index when it ends, which would hide them.
  */
-export function unappliedEventIds(db: Database, paths: KbPaths): Set<string> {
+export function unappliedEventIds(mark: Watermark | undefined, paths: KbPaths): Set<string> {
 	let stats;
 	try {
 		stats = statSync(paths.journal);
@@ -19,7 +18,6 @@ export function unappliedEventIds(db: Database, paths: KbPaths): Set<string> {
 		return new Set();
 	}
 
-	const mark = readWatermark(db);
 	if (statUnchanged(mark, stats)) {
 		return new Set();
 	}

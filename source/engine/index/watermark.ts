@@ -1,5 +1,5 @@
 import {closeSync, openSync, readSync, type Stats} from 'node:fs';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 
 /**
  * How far the index has read the journal, and fingerprints of what it read. An unchanged stat

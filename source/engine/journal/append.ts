@@ -1,12 +1,12 @@
 import {closeSync, fstatSync, openSync, statSync} from 'node:fs';
-import {appendDurably, endsWithNewline} from '../util/files.js';
+import {appendDurably, endsWithNewline} from '../../lib/files.js';
 import type {Deps} from '../deps.js';
-import {EngiError, writeError} from '../errors.js';
+import {EngiError, writeError} from '../../lib/errors.js';
 import {withExclusiveLock} from '../kb/lock.js';
 import type {KbPaths} from '../kb/paths.js';
-import {exceedsJsonDepth, maxJsonDepth} from '../util/json-depth.js';
-import {pauseAt} from '../util/test-pause.js';
-import {canonicalUtc} from '../util/time.js';
+import {exceedsJsonDepth, maxJsonDepth} from '../../lib/json-depth.js';
+import {pauseAt} from '../../lib/test-pause.js';
+import {canonicalUtc} from '../../lib/time.js';
 import {canonicalJson, eventId} from './canonical.js';
 import {repairJournalLocked, type RepairResult} from './quarantine.js';
 import {payloadSchemas, type JournalLine, type JournalOp} from './schema.js';

@@ -1,4 +1,4 @@
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 
 /**
  * Compact JSON with object keys sorted at every depth; arrays keep their order and non-ASCII text

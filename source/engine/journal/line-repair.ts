@@ -1,12 +1,12 @@
 import {closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync, type Stats} from 'node:fs';
 import {dirname} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode, writeError} from '../errors.js';
+import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 import type {HeldLock} from '../kb/lock.js';
-import {createAtomicFile, fsyncDirectory} from '../util/atomic.js';
-import {appendDurably} from '../util/files.js';
-import {decodeLine, forEachLineFd} from '../util/lines.js';
-import {pauseAt} from '../util/test-pause.js';
+import {createAtomicFile, fsyncDirectory} from '../../lib/atomic.js';
+import {appendDurably} from '../../lib/files.js';
+import {decodeLine, forEachLineFd} from '../../lib/lines.js';
+import {pauseAt} from '../../lib/test-pause.js';
 
 export type MovedLine = {readonly line: number; readonly reason: string};
 

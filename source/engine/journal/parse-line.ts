@@ -1,4 +1,4 @@
-import {JsonTooDeepError, parseBoundedJson} from '../util/json-depth.js';
+import {JsonTooDeepError, parseBoundedJson} from '../../lib/json-depth.js';
 import {isKnownOp, journalLineSchema, payloadSchemas, type JournalLine} from './schema.js';
 
 export type ParsedLine =

@@ -1,6 +1,6 @@
 import {closeSync, existsSync, openSync} from 'node:fs';
-import {EngiError, systemErrorCode} from '../errors.js';
-import {decodeLine, forEachLineFd} from '../util/lines.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
+import {decodeLine, forEachLineFd} from '../../lib/lines.js';
 import {parseJournalLine, type CorruptReason} from './parse-line.js';
 import type {JournalLine} from './schema.js';
 

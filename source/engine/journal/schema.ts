@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {isCanonicalUtc} from '../util/time.js';
+import {isCanonicalUtc} from '../../lib/time.js';
 
 /** The operations replay understands. Anything else is kept in the file but ignored, with a warning. */
 export const journalOps = ['node.upsert', 'edge.assert', 'edge.retract'] as const;

@@ -1,9 +1,9 @@
 import {mkdirSync, readFileSync} from 'node:fs';
 import {dirname} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode, writeError} from '../errors.js';
-import {writeFileAtomic} from '../util/atomic.js';
-import {parseBoundedJson} from '../util/json-depth.js';
+import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
+import {writeFileAtomic} from '../../lib/atomic.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 import {globalConfigSchema, localConfigSchema, type GlobalConfig, type LocalConfig} from './config-schema.js';
 import {globalConfigPath} from './paths.js';
 

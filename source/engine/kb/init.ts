@@ -2,7 +2,7 @@ import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import {isAbsolute, relative} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError, systemErrorCode} from '../errors.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {writeConfigValue} from './config.js';
 import {globalConfigPath, kbPaths} from './paths.js';
 

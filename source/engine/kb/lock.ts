@@ -1,7 +1,7 @@
 import {closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeSync, type Stats} from 'node:fs';
 import {hostname} from 'node:os';
 import {join} from 'node:path';
-import {EngiError, systemErrorCode, writeError} from '../errors.js';
+import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 
 /**
  * The lock a writer holds while it changes a knowledge base's journal (or a project's

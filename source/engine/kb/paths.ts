@@ -1,6 +1,6 @@
 import {isAbsolute, join} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 
 /**
  * Where engi keeps its own files outside a knowledge base. HOME and the XDG variables must be
@@ -47,10 +47,6 @@ export function globalConfigPath(deps: Deps): string {
 
 export function cacheDirectory(deps: Deps): string {
 	return join(xdgDirectory(deps, 'XDG_CACHE_HOME', ['.cache']), 'engi');
-}
-
-export function dataHome(deps: Deps): string {
-	return xdgDirectory(deps, 'XDG_DATA_HOME', ['.local', 'share']);
 }
 
 /** The on-disk layout of a knowledge base (DESIGN §4). */

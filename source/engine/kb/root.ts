@@ -1,6 +1,6 @@
 import {isAbsolute, resolve} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {readGlobalConfig} from './config.js';
 
 export type RootSource = 'flag' | 'env' | 'config';

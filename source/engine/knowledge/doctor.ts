@@ -1,7 +1,7 @@
 import {existsSync, readFileSync, statSync} from 'node:fs';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import type {ExitCode} from '../errors.js';
+import type {ExitCode} from '../../lib/errors.js';
 import {isLocation} from '../graph/kinds.js';
 import {isEdgeLive, replayInMemory} from '../graph/replay.js';
 import {openIndexReadOnly, readWatermark, requireKnowledgeBase, setAsideIndexes} from '../index/open.js';
@@ -13,8 +13,8 @@ import {countedLines, scanJournal} from '../journal/scan.js';
 import {gitattributesLine} from '../kb/init.js';
 import type {KbPaths} from '../kb/paths.js';
 import {interruptedAmong} from '../retention/log.js';
-import type {Database} from '../util/sqlite.js';
-import {canonicalUtc} from '../util/time.js';
+import {integrityProblems, schemaVersion, type Database} from '../../lib/sqlite.js';
+import {canonicalUtc} from '../../lib/time.js';
 
 export const doctorOutputSchema = z.object({
 	root: z.string(),
@@ -120,11 +120,7 @@ function checkIndex(paths: KbPaths): Check[] {
 function checkIntegrity(db: Database, asideNote: string): Check {
 	let problems: string[];
 	try {
-		// One row per problem, though a row may hold several lines under a "*** in database main ***" banner.
-		problems = (db.pragma('integrity_check(10)') as Array<{integrity_check: string}>)
-			.flatMap(row => row.integrity_check.split('\n'))
-			.map(line => line.trim())
-			.filter(line => line !== '' && !line.startsWith('***'));
+		problems = integrityProblems(db, 10);
 	} catch (error) {
 		problems = [describe(error)];
 	}
@@ -138,7 +134,7 @@ function checkIntegrity(db: Database, asideNote: string): Check {
 
 function checkFresh(db: Database, paths: KbPaths): Check {
 	try {
-		const version = db.pragma('user_version', {simple: true}) as number;
+		const version = schemaVersion(db);
 		if (version !== indexMigrations.at(-1)!.version) {
 			return warn('index-fresh', `index schema ${version} is out of date; the next read rebuilds it`);
 		}

@@ -1,7 +1,8 @@
 import {canonicalEdgeKind} from '../graph/kinds.js';
-import {eventId, canonicalJson} from '../journal/canonical.js';
+import {canonicalJson, eventId} from '../journal/canonical.js';
 import type {EventDraft} from '../journal/append.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
+import {eventRecorded, nodePayload, openEdges} from '../index/store.js';
 
 /**
  * Content addressing makes identical events converge, so replay applies an id once. That is
@@ -10,10 +11,10 @@ import type {Database} from '../util/sqlite.js';
  * Such a draft gets `reassert_of: <previous id>`, chaining to a fresh id that replay applies.
  */
 export function distinctFromHistory(db: Database, draft: EventDraft): EventDraft {
-	const recorded = db.prepare('SELECT 1 FROM events WHERE id = ? LIMIT 1').pluck();
+	const recorded = eventRecorded(db);
 	let payload = draft.payload;
 	let id = eventId(draft.op, payload);
-	while (recorded.get(id) !== undefined) {
+	while (recorded(id)) {
 		payload = {...draft.payload, reassert_of: id};
 		id = eventId(draft.op, payload);
 	}
@@ -25,19 +26,16 @@ export function distinctFromHistory(db: Database, draft: EventDraft): EventDraft
 export function changesNothing(db: Database, draft: EventDraft): boolean {
 	const payload = draft.payload;
 	if (draft.op === 'node.upsert') {
-		const row = db.prepare('SELECT payload FROM nodes WHERE id = ?').get(payload['id']) as {payload: string} | undefined;
-		if (!row) {
+		const current = nodePayload(db, String(payload['id']));
+		if (!current) {
 			return false;
 		}
 
-		const current = JSON.parse(row.payload) as Record<string, unknown>;
 		return Object.entries(payload).every(([key, value]) => key === 'observed_utc' || canonicalJson(current[key]) === canonicalJson(value));
 	}
 
 	const type = canonicalEdgeKind(String(payload['type'])).type;
-	const open = db
-		.prepare('SELECT weight, valid_from, valid_until, provenance FROM edges WHERE from_id = ? AND type = ? AND to_id = ? AND retracted_line IS NULL')
-		.all(payload['from'], type, payload['to']) as Array<{weight: number | null; valid_from: string; valid_until: string | null; provenance: string | null}>;
+	const open = openEdges(db, payload['from'], type, payload['to']);
 	if (draft.op === 'edge.retract') {
 		return open.length === 0;
 	}

@@ -3,11 +3,12 @@ import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
 import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
 import type {EventDraft} from '../journal/append.js';
+import {nodeSourceSha256} from '../index/store.js';
 import type {KbPaths} from '../kb/paths.js';
 import {findSecrets, maskSecrets, maskValue} from '../search/secrets.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {harvestFrontmatterSchema, keyLine, splitFrontmatter, type HarvestFrontmatter, type SplitNote} from './frontmatter.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
 import {listInbox, readStagedNote, type SkippedEntry, type StagedNote} from './inbox.js';
 
 export const harvestFileSchema = z.object({
@@ -108,7 +109,7 @@ export function planHarvestFile(db: Database, paths: KbPaths, staged: StagedNote
 	result.node = frontmatter.id.trim();
 	result.secrets = secrets;
 	// The hash is of the note as staged, so a note ingested with --redact is known again by it.
-	const recorded = db.prepare(`SELECT json_extract(payload, '$.source_sha256') FROM nodes WHERE id = ?`).pluck().get(result.node) as string | null | undefined;
+	const recorded = nodeSourceSha256(db, result.node);
 	if (recorded === sha256) {
 		result.status = 'unchanged';
 		return result;

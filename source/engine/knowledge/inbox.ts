@@ -1,7 +1,7 @@
 import {closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent} from 'node:fs';
 import {join, relative, sep} from 'node:path';
 import * as z from 'zod/mini';
-import {systemErrorCode} from '../errors.js';
+import {systemErrorCode} from '../../lib/errors.js';
 
 export const skippedEntrySchema = z.object({
 	/** Relative to the knowledge base root. */

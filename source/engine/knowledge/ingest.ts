@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError, type ExitCode} from '../../lib/errors.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
+import {nodeKind} from '../index/store.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 import {harvestFileSchema, planHarvest, type PlannedFile} from './harvest.js';
 import {skippedEntrySchema, type SkippedEntry} from './inbox.js';
 import {writeEvents} from './write.js';
@@ -30,6 +31,7 @@ export const ingestOutputSchema = z.object({
 	quarantined: z.array(z.object({line: z.number(), reason: z.string()})),
 });
 
+export type HarvestOutput = z.infer<typeof harvestOutputSchema>;
 export type IngestOutput = z.infer<typeof ingestOutputSchema>;
 
 const count = (files: PlannedFile[], status: PlannedFile['status']) => files.filter(file => file.status === status).length;
@@ -43,7 +45,7 @@ function validatePlanned(db: Database, planned: PlannedFile[], allowDangling: bo
 	const candidates = planned.filter(file => file.status === 'new' || file.status === 'changed');
 	// Kinds of nodes defined in this batch count as existing, so notes may link to each other.
 	const batchKinds = new Map(candidates.map(file => [String(file.drafts[0]!.payload['id']), String(file.drafts[0]!.payload['kind'])]));
-	const kindOf = (id: string) => batchKinds.get(id) ?? (db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined)?.kind;
+	const kindOf = (id: string) => batchKinds.get(id) ?? nodeKind(db, id);
 	for (const file of candidates) {
 		try {
 			const node = file.drafts[0]!.payload;
@@ -64,10 +66,13 @@ function validatePlanned(db: Database, planned: PlannedFile[], allowDangling: bo
 	}
 }
 
-/** `engi harvest --check`: what ingest would do with each staged note. Reads only. */
-export async function checkHarvest(paths: KbPaths, deps: Deps) {
+/**
+ * `engi harvest --check`: what ingest would do with each staged note. Reads only. Exit 2 when a
+ * note is invalid or holds secrets, or an inbox entry is skipped: ingest would leave it out.
+ */
+export async function checkHarvest(paths: KbPaths, deps: Deps): Promise<{output: HarvestOutput; exitCode: ExitCode}> {
 	requireKnowledgeBase(paths);
-	return withIndex(paths, deps, index => {
+	const output = await withIndex(paths, deps, index => {
 		const {files, skipped} = planHarvest(index.db, paths, {redact: false});
 		validatePlanned(index.db, files, false);
 		return {
@@ -77,6 +82,7 @@ export async function checkHarvest(paths: KbPaths, deps: Deps) {
 			skipped,
 		};
 	});
+	return {output, exitCode: output.counts.invalid + output.counts.secrets + output.counts.skipped > 0 ? 2 : 0};
 }
 
 /**
@@ -84,8 +90,9 @@ export async function checkHarvest(paths: KbPaths, deps: Deps) {
  * that fails validation is reported and contributes nothing; one holding secrets is refused
  * unless --redact masks them; an unchanged note is skipped by its content hash (the hash of the
  * note as staged, so a redacted note is recognised too). Concurrent runs append each event once.
+ * Exit 2 when a note was left out (invalid, refused or skipped).
  */
-export async function ingestHarvest(paths: KbPaths, options: {redact: boolean; allowDangling: boolean}, deps: Deps): Promise<IngestOutput> {
+export async function ingestHarvest(paths: KbPaths, options: {redact: boolean; allowDangling: boolean}, deps: Deps): Promise<{output: IngestOutput; exitCode: ExitCode}> {
 	requireKnowledgeBase(paths);
 	let planned: PlannedFile[] = [];
 	let skipped: SkippedEntry[] = [];
@@ -105,7 +112,7 @@ export async function ingestHarvest(paths: KbPaths, options: {redact: boolean; a
 	}
 
 	const added = accepted.filter(file => appended.has(file.node!));
-	return {
+	const output: IngestOutput = {
 		inbox: paths.harvest,
 		appended: result.events.length,
 		added: added.map(file => ({path: file.path, node: file.node!, events: appended.get(file.node!)!, status: file.status as 'new' | 'changed'})),
@@ -116,4 +123,5 @@ export async function ingestHarvest(paths: KbPaths, options: {redact: boolean; a
 		skipped,
 		quarantined: [...result.quarantined],
 	};
+	return {output, exitCode: output.invalid.length + output.refused.length + output.skipped.length > 0 ? 2 : 0};
 }

@@ -1,5 +1,6 @@
-import {EngiError} from '../errors.js';
-import type {Database} from '../util/sqlite.js';
+import {EngiError} from '../../lib/errors.js';
+import type {Database} from '../../lib/sqlite.js';
+import {nodesOfKind} from '../index/store.js';
 
 export type ProjectRef = {readonly id: string; readonly label: string | null; readonly path: string | null};
 
@@ -17,10 +18,9 @@ const stripPrefix = (id: string) => id.replace(/^(project|workspace|p):/, '');
 const lastSegment = (id: string) => id.split(/[/:]/).filter(Boolean).at(-1) ?? id;
 
 export function listProjects(db: Database): ProjectRef[] {
-	const rows = db.prepare(`SELECT id, label, payload FROM nodes WHERE kind = 'Project' ORDER BY id`).all() as Array<{id: string; label: string | null; payload: string}>;
-	return rows.map(row => {
-		const path = (JSON.parse(row.payload) as Record<string, unknown>)['path'];
-		return {id: row.id, label: row.label, path: typeof path === 'string' ? path : null};
+	return nodesOfKind(db, 'Project').map(node => {
+		const path = node.payload['path'];
+		return {id: node.id, label: node.label, path: typeof path === 'string' ? path : null};
 	});
 }
 

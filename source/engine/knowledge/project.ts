@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
-import {edgesTouching, getNode, type Moment} from '../graph/read.js';
-import type {Database} from '../util/sqlite.js';
+import {EngiError} from '../../lib/errors.js';
+import {edgesTouching, getNode, momentOf, type Moment} from '../index/store.js';
+import {nextOffset} from '../../lib/words.js';
+import type {Database} from '../../lib/sqlite.js';
 import {withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {historyEntrySchema, nodeHistory} from './history.js';
-import {momentOf} from './moment.js';
 import {listProjects, resolveProject} from './project-resolve.js';
-import {pageTasks, type TaskRecord} from './tasks.js';
+import {pageTasks, type TaskRecord} from '../index/tasks.js';
 
 const scope = 'recorded tasks; unknown status is not proof of unfinished work';
 const briefFields = ['id', 'projects', 'status', 'label', 'updated', 'next_action', 'blockers'] as const;
@@ -56,11 +56,14 @@ export const projectOutputSchema = z.discriminatedUnion('view', [projectBriefSch
 export type ProjectOutput = z.infer<typeof projectOutputSchema>;
 export type ProjectBrief = z.infer<typeof projectBriefSchema>;
 
+/** Tasks a page shows unless told otherwise. */
+export const projectPageSize = 50;
+
 export type ProjectInput = {
 	readonly id?: string;
-	readonly view: 'brief' | 'evidence' | 'full';
-	readonly limit: number;
-	readonly offset: number;
+	readonly view?: 'brief' | 'evidence' | 'full';
+	readonly limit?: number;
+	readonly offset?: number;
 };
 
 /**
@@ -68,7 +71,8 @@ export type ProjectInput = {
  * actions and blockers, paged; `evidence` adds terminal tasks and each task's journal history;
  * `full` renders one project as a readable page.
  */
-export async function getProject(paths: KbPaths, input: ProjectInput, deps: Deps): Promise<ProjectOutput> {
+export async function getProject(paths: KbPaths, given: ProjectInput, deps: Deps): Promise<ProjectOutput> {
+	const input = {id: given.id, view: given.view ?? 'brief', limit: given.limit ?? projectPageSize, offset: given.offset ?? 0};
 	if (input.view === 'full' && !input.id) {
 		throw new EngiError('project_id_required', '--view full requires a project id', {hint: 'engi project <id> --view full'});
 	}
@@ -90,7 +94,7 @@ export async function getProject(paths: KbPaths, input: ProjectInput, deps: Deps
 			total: page.total,
 			excluded_terminal: input.view === 'brief' ? page.terminal : 0,
 			offset: input.offset,
-			next_offset: input.offset + page.tasks.length < page.total ? input.offset + page.tasks.length : null,
+			next_offset: nextOffset(input.offset, page.tasks.length, page.total),
 			detail: `engi project ${project?.id ?? '<project-id>'} --view evidence`,
 			projects,
 		};

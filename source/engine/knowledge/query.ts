@@ -1,27 +1,32 @@
 import type {Deps} from '../deps.js';
-import type {ExitCode} from '../errors.js';
-import {edgesTouching, getNode, type Moment} from '../graph/read.js';
+import type {ExitCode} from '../../lib/errors.js';
+import {edgesTouching, getNode, momentOf, type Moment} from '../index/store.js';
+import {matchNodes} from '../index/node-text.js';
 import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex} from '../util/hash.js';
+import {sha256Hex} from '../../lib/hash.js';
+import {nextOffset} from '../../lib/words.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import type {KbPaths} from '../kb/paths.js';
-import {planQuery, vocabularyOf} from '../search/query-plan.js';
+import {planQuery} from '../search/query-plan.js';
+import {vocabularyOf} from '../../lib/sqlite.js';
 import {isLocation} from '../graph/kinds.js';
 import {nodeHistory} from './history.js';
 import {scanLocalFiles} from './local-scan.js';
-import {momentOf} from './moment.js';
 import type {Hit, QueryOutput} from './query-schema.js';
+
+/** Matches a page shows unless told otherwise, and the most it shows (a larger --limit is lowered, and the answer says `truncated`). */
+export const queryPageSize = 20;
+export const queryLimitMax = 100;
 
 export type QueryInput = {
 	readonly q: string;
-	readonly view: 'context' | 'hits' | 'evidence';
+	readonly view?: 'context' | 'hits' | 'evidence';
 	readonly asOf?: string;
-	readonly includeExpired: boolean;
-	readonly limit: number;
-	readonly offset: number;
-	readonly truncated: boolean;
-	readonly localScan: boolean;
+	readonly includeExpired?: boolean;
+	readonly limit?: number;
+	readonly offset?: number;
+	readonly localScan?: boolean;
 };
 
 const candidateCap = 500;
@@ -29,23 +34,12 @@ const rerankCap = 50;
 
 type Ranked = {id: string; score: number; why: string};
 
-/** Nodes the FTS index matches, best first (bm25 ranked inside FTS5, then joined to ids). */
-function searchIndex(db: IndexHandle['db'], match: string): Array<{id: string; rank: number}> {
-	return db
-		.prepare(
-			`SELECT d.node_id AS id, s.rank AS rank FROM
-			 (SELECT rowid, bm25(node_fts) AS rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ${candidateCap}) s
-			 JOIN node_docs d ON d.rowid = s.rowid ORDER BY s.rank, d.node_id`,
-		)
-		.all(match) as Array<{id: string; rank: number}>;
-}
-
 /** Prefix candidates re-ranked in memory with MiniSearch's fuzzy and prefix scoring (a small set by construction). */
 async function rerank(db: IndexHandle['db'], q: string, ids: string[]): Promise<Ranked[]> {
 	const {default: MiniSearch} = await import('minisearch');
 	const documents = ids.slice(0, rerankCap).map(id => {
-		const row = db.prepare('SELECT label, payload FROM nodes WHERE id = ?').get(id) as {label: string | null; payload: string};
-		return {id, label: row.label ?? '', text: row.payload};
+		const node = getNode(db, id)!;
+		return {id, label: node.label ?? '', text: JSON.stringify(node.payload)};
 	});
 	const search = new MiniSearch({fields: ['id', 'label', 'text'], storeFields: ['id']});
 	search.addAll(documents);
@@ -105,7 +99,18 @@ function contextRow(db: IndexHandle['db'], ranked: Ranked, moment: Moment) {
  * decisions, authority gaps) or as evidence (node, hash, journal history). The answer carries a
  * state so "nothing found" is never confused with "could not look".
  */
-export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: Deps): Promise<{output: QueryOutput; exitCode: ExitCode}> {
+export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: Deps): Promise<{output: QueryOutput; exitCode: ExitCode}> {
+	const requested = given.limit ?? queryPageSize;
+	const input = {
+		q: given.q,
+		view: given.view ?? 'context',
+		asOf: given.asOf,
+		includeExpired: Boolean(given.includeExpired),
+		limit: Math.min(requested, queryLimitMax),
+		truncated: requested > queryLimitMax,
+		offset: given.offset ?? 0,
+		localScan: Boolean(given.localScan),
+	};
 	requireKnowledgeBase(paths);
 	const moment = momentOf(deps, input.asOf, input.includeExpired);
 	const base = {q: input.q, as_of: moment.asOf, include_expired: input.includeExpired, offset: input.offset, limit: input.limit, truncated: input.truncated};
@@ -137,9 +142,9 @@ export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: De
 
 			const plan = planQuery(input.q, vocabularyOf(db, 'node_fts'));
 			if (plan) {
-				let matches = rankedFromFts(searchIndex(db, plan.match));
+				let matches = rankedFromFts(matchNodes(db, plan.match, candidateCap));
 				if (matches.length === 0 && ranked.length === 0) {
-					const prefixed = searchIndex(db, plan.prefixMatch).map(row => row.id);
+					const prefixed = matchNodes(db, plan.prefixMatch, candidateCap).map(row => row.id);
 					matches = prefixed.length > 0 ? await rerank(db, input.q, prefixed) : [];
 				}
 
@@ -152,7 +157,7 @@ export async function queryKnowledge(paths: KbPaths, input: QueryInput, deps: De
 
 			const page = ranked.slice(input.offset, input.offset + input.limit);
 			const state = reasons.length > 0 ? 'degraded' : ranked.length > 0 ? 'ok' : 'empty';
-			const common = {...base, state, reasons, total: ranked.length, next_offset: input.offset + page.length < ranked.length ? input.offset + page.length : null, warnings: index.warnings} as const;
+			const common = {...base, state, reasons, total: ranked.length, next_offset: nextOffset(input.offset, page.length, ranked.length), warnings: index.warnings} as const;
 			const local = ranked.length === 0 && input.localScan && input.view !== 'evidence' ? scanLocalFiles(plan?.terms.map(term => term.text) ?? [], deps) : null;
 			if (input.view === 'hits') {
 				const hits: Hit[] = page.map(item => {

@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {liveEdgeCondition} from '../graph/read.js';
-import {readEventCount, withIndex} from '../index/open.js';
+import {countLiveEdges, countNodes, momentOf, readEventCount} from '../index/store.js';
+import {withIndex} from '../index/open.js';
 import {countQuarantined} from '../journal/quarantine.js';
 import {countedLines} from '../journal/scan.js';
 import type {KbPaths} from '../kb/paths.js';
-import {momentOf} from './moment.js';
 
 export const indexStateSchema = z.object({
 	refresh: z.enum(['fresh', 'applied', 'rebuilt']),
@@ -28,8 +27,6 @@ export type StatusOutput = z.infer<typeof statusOutputSchema>;
 /** Counts of the knowledge base as of now: nodes, live edges, distinct events, quarantined lines. */
 export async function getStatus(paths: KbPaths, deps: Deps): Promise<StatusOutput> {
 	return withIndex(paths, deps, index => {
-		const live = liveEdgeCondition(momentOf(deps));
-		const count = (sql: string, ...params: unknown[]) => index.db.prepare(sql).pluck().get(...params) as number;
 		const quarantine = countQuarantined(paths);
 		const warnings = [...index.warnings];
 		if (index.corrupt.length > 0) {
@@ -38,8 +35,8 @@ export async function getStatus(paths: KbPaths, deps: Deps): Promise<StatusOutpu
 
 		return {
 			root: paths.root,
-			nodes: count('SELECT count(*) FROM nodes'),
-			edges: count(`SELECT count(*) FROM edges e WHERE ${live.sql}`, ...live.params),
+			nodes: countNodes(index.db),
+			edges: countLiveEdges(index.db, momentOf(deps)),
 			events: readEventCount(index.db),
 			quarantined: quarantine.lines,
 			corrupt_lines: index.corrupt.length,

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
+import {eventsPage} from '../index/store.js';
 import {withIndex} from '../index/open.js';
+import {nextOffset} from '../../lib/words.js';
 import type {KbPaths} from '../kb/paths.js';
 
 export const timelineOutputSchema = z.object({
@@ -39,27 +41,26 @@ function summarize(op: string, payload: Record<string, unknown>): string {
 	}
 }
 
+/** Events a page shows unless told otherwise. */
+export const timelinePageSize = 100;
+
 /** Journal events in file order, optionally only those observed in a period such as `2026-09`. */
-export async function getTimeline(paths: KbPaths, input: {prefix?: string; limit: number; offset: number}, deps: Deps): Promise<TimelineOutput> {
+export async function getTimeline(paths: KbPaths, given: {prefix?: string; limit?: number; offset?: number}, deps: Deps): Promise<TimelineOutput> {
+	const input = {prefix: given.prefix, limit: given.limit ?? timelinePageSize, offset: given.offset ?? 0};
 	return withIndex(paths, deps, index => {
-		const where = input.prefix ? `WHERE observed_utc LIKE ? ESCAPE '\\'` : '';
-		const params = input.prefix ? [input.prefix.replaceAll(/[\\%_]/g, match => `\\${match}`) + '%'] : [];
-		const total = index.db.prepare(`SELECT count(*) FROM events ${where}`).pluck().get(...params) as number;
-		const rows = index.db
-			.prepare(`SELECT line, id, observed_utc, op, payload, duplicate FROM events ${where} ORDER BY line LIMIT ? OFFSET ?`)
-			.all(...params, input.limit, input.offset) as Array<{line: number; id: string; observed_utc: string; op: string; payload: string; duplicate: number}>;
+		const {total, rows} = eventsPage(index.db, input);
 		return {
 			prefix: input.prefix ?? null,
 			total,
 			offset: input.offset,
-			next_offset: input.offset + rows.length < total ? input.offset + rows.length : null,
+			next_offset: nextOffset(input.offset, rows.length, total),
 			entries: rows.map(row => ({
 				line: row.line,
 				id: row.id,
 				observed_utc: row.observed_utc,
 				op: row.op,
-				summary: summarize(row.op, JSON.parse(row.payload) as Record<string, unknown>),
-				duplicate: row.duplicate === 1,
+				summary: summarize(row.op, row.payload),
+				duplicate: row.duplicate,
 			})),
 		};
 	});

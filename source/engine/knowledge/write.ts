@@ -1,6 +1,6 @@
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {refreshOpenIndex, requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
+import {readWatermark, refreshOpenIndex, requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
 import {unappliedEventIds} from '../index/unapplied.js';
 import {appendEvents, type EventDraft} from '../journal/append.js';
 import {repairJournal, type RepairResult} from '../journal/quarantine.js';
@@ -41,11 +41,12 @@ export async function writeEvents(
 			index = refreshOpenIndex(paths, index);
 		}
 
+		// What the checks below see; appends after it are looked for again under the lock.
+		const checked = readWatermark(index.db);
 		const drafts = build(index);
 		const unchanged = drafts.filter(draft => changesNothing(index.db, draft));
 		const effective = drafts.filter(draft => !unchanged.includes(draft)).map(draft => distinctFromHistory(index.db, draft));
-		const current = index;
-		const {events, present, repaired} = await appendEvents(paths, effective, deps, {presentIds: () => unappliedEventIds(current.db, paths)});
+		const {events, present, repaired} = await appendEvents(paths, effective, deps, {presentIds: () => unappliedEventIds(checked, paths)});
 		if (repaired) {
 			quarantined = [...quarantined, ...repaired.lines];
 		}

@@ -1,18 +1,17 @@
 import * as z from 'zod/mini';
 import type {SourceId} from '../../adapters/types.js';
-import {withCatalogView} from '../catalog/sessions.js';
+import {withCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
-import {nodeExists} from '../graph/read.js';
+import {EngiError} from '../../lib/errors.js';
+import {momentOf, nodeKind} from '../index/store.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
 import {conversationNodeId} from '../knowledge/conversation-node.js';
-import {momentOf} from '../knowledge/moment.js';
 import {writeEvents} from '../knowledge/write.js';
-import {lazySchema} from '../util/lazy-schema.js';
-import type {Database} from '../util/sqlite.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import type {Database} from '../../lib/sqlite.js';
 import {createAssessor} from './assess.js';
 import type {BlockerCode} from './blockers.js';
 import {findCandidate} from './find.js';
@@ -56,7 +55,7 @@ const refusing: ReadonlySet<BlockerCode> = new Set(['source_not_separable', 'ass
  */
 export function requireProvenance(db: Database, source: SourceId, id: string, knowledge: readonly string[], deps: Deps): void {
 	const conversation = conversationNodeId(source, id);
-	if (!nodeExists(db, conversation)) {
+	if (nodeKind(db, conversation) === undefined) {
 		throw new EngiError('conversation_node_missing', `the knowledge base has no node ${conversation}`, {
 			hint: `promote the session's knowledge (engi candidates promote) or record it: engi graph node --id ${conversation} --kind Conversation --label …`,
 		});

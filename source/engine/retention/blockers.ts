@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
 
 /**
  * Why a session may not be retired yet. Each is a gate `purge` checks again right before it

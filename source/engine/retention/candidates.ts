@@ -1,24 +1,12 @@
 import {adapterFor} from '../../adapters/index.js';
 import type {DiscoveredUnit, Retirement, SourceAdapter, SourceId} from '../../adapters/types.js';
-import {listNarrowRows, type NarrowRow} from '../catalog/list.js';
-import type {CatalogView} from '../catalog/sessions.js';
-import type {Database} from '../util/sqlite.js';
+import {listNarrowRows, unitFiles, type NarrowRow, type UnitFiles} from '../catalog/list.js';
+import type {CatalogView} from '../catalog/view.js';
 import {sessionKey} from './journal.js';
 import {isInside} from './targets.js';
 
 /** One catalogued session unit with what retention needs of it. */
-export type SessionUnit = NarrowRow & {
-	readonly session_id: string;
-	readonly root: string;
-	readonly path: string;
-	readonly paths: string[];
-	readonly variant: string | null;
-	readonly size: number;
-	readonly title: string | null;
-	readonly error: string | null;
-	/** The catalogued tail (JSON) when it alone may make the session unfinished (tail_open), else null. */
-	readonly tail: string | null;
-};
+export type SessionUnit = NarrowRow & UnitFiles & {readonly session_id: string};
 
 /**
  * A session retention may retire: one unit, the units nested inside its own directories (a
@@ -55,32 +43,13 @@ export function unitOf(unit: SessionUnit): DiscoveredUnit {
 	};
 }
 
-function wideColumns(db: Database, rows: readonly NarrowRow[]): SessionUnit[] {
-	const records = db
-		.prepare('SELECT key, root, path, paths, variant, size, title, error, CASE WHEN tail_open = 1 THEN tail END FROM units WHERE key IN (SELECT value FROM json_each(?))')
-		.raw()
-		.all(JSON.stringify(rows.map(row => row.key))) as Array<[string, string, string, string, string | null, number, string | null, string | null, string | null]>;
-	const byKey = new Map(records.map(record => [record[0], record]));
-	return rows.flatMap(row => {
-		const record = byKey.get(row.key);
-		if (!record) {
-			return [];
-		}
-
-		const [, root, path, paths, variant, size, title, error, tail] = record;
-		// Most sessions are one file: their list is that path alone, and needs no parsing.
-		const files = paths === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(paths) as string[]);
-		return [{...row, session_id: row.id ?? row.key, root, path, paths: files, variant, size, title, error, tail}];
-	});
-}
-
 /**
  * Every session in the view's stores (all projects, subagents included), arranged for retention:
  * a unit inside a parent's own directory is part of the parent; any other unit with a parent in
  * the catalog is a child candidate of it.
  */
 export function loadCandidates(view: CatalogView): RetentionCandidate[] {
-	const units = wideColumns(view.db, listNarrowRows(view.db, {scope: view.filter.scope, includeSubagents: true}));
+	const units: SessionUnit[] = unitFiles(view.db, listNarrowRows(view.db, {scope: view.filter.scope, includeSubagents: true})).map(unit => ({...unit, session_id: unit.id ?? unit.key}));
 	const byId = new Map(units.map(unit => [sessionKey(unit.source, unit.session_id), unit]));
 	const retirementOf = new Map<string, Retirement | undefined>();
 	const retirement = (unit: SessionUnit, adapter: SourceAdapter) => {

@@ -3,18 +3,18 @@ import {dirname, join, relative} from 'node:path';
 import type {SourceId} from '../../adapters/types.js';
 import {walkRows} from '../conversation/rows.js';
 import type {Deps} from '../deps.js';
-import {EngiError, writeError} from '../errors.js';
-import {nodeExists} from '../graph/read.js';
+import {EngiError, writeError} from '../../lib/errors.js';
+import {nodeKind} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
 import type {KbPaths} from '../kb/paths.js';
 import {conversationNodeDraft, conversationNodeId} from '../knowledge/conversation-node.js';
 import {writeEvents} from '../knowledge/write.js';
 import {maskSecrets} from '../search/secrets.js';
-import {fsyncDirectory} from '../util/atomic.js';
-import {writeAll} from '../util/files.js';
-import {sha256} from '../util/hash.js';
-import {pauseAt} from '../util/test-pause.js';
-import type {Database} from '../util/sqlite.js';
+import {fsyncDirectory} from '../../lib/atomic.js';
+import {writeAll} from '../../lib/files.js';
+import {sha256} from '../../lib/hash.js';
+import {pauseAt} from '../../lib/test-pause.js';
+import type {Database} from '../../lib/sqlite.js';
 import type {Assessment} from './assess.js';
 import {receiptDraft} from './attest.js';
 import {unitOf} from './candidates.js';
@@ -133,7 +133,7 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 	const main = pins.find(pin => pin.path === unit.path);
 	const receipt = receiptDraft({source: unit.source as SourceId, id: unit.session_id, boundary: candidate.retirement!.boundary, pins, knowledge: [compactId], provenance: compactProvenance});
 	await writeEvents(paths, deps, index => [
-		...(nodeExists(index.db, conversation)
+		...(nodeKind(index.db, conversation) !== undefined
 			? []
 			: [
 					conversationNodeDraft({

@@ -1,9 +1,9 @@
 import {closeSync, lstatSync, realpathSync, rmdirSync, unlinkSync} from 'node:fs';
 import {dirname} from 'node:path';
-import {systemErrorCode} from '../errors.js';
-import {fsyncDirectory} from '../util/atomic.js';
-import {sha256OfDescriptor} from '../util/hash.js';
-import {pauseAt} from '../util/test-pause.js';
+import {systemErrorCode} from '../../lib/errors.js';
+import {fsyncDirectory} from '../../lib/atomic.js';
+import {sha256OfDescriptor} from '../../lib/hash.js';
+import {pauseAt} from '../../lib/test-pause.js';
 import type {Pin} from './journal.js';
 import {openExpected} from './pins.js';
 import {isInside} from './targets.js';

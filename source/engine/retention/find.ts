@@ -1,5 +1,5 @@
-import {EngiError} from '../errors.js';
-import type {CatalogView} from '../catalog/sessions.js';
+import {EngiError} from '../../lib/errors.js';
+import type {CatalogView} from '../catalog/view.js';
 import {loadCandidates, type RetentionCandidate} from './candidates.js';
 
 export type Found = {readonly candidate: RetentionCandidate; readonly all: RetentionCandidate[]};

@@ -2,7 +2,7 @@ import {realpathSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import type {SourceId} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
-import type {CatalogView} from '../catalog/sessions.js';
+import type {CatalogView} from '../catalog/view.js';
 import type {Assessment} from './assess.js';
 import type {Blocker} from './blockers.js';
 import type {PurgeAttempt, PurgeHistory, RetentionReceipt} from './journal.js';

@@ -1,8 +1,7 @@
-import type {Moment} from '../graph/read.js';
-import {liveEdgeCondition, nodeExists} from '../graph/read.js';
+import {liveSourcesInto, nodeKind, nodesOfKindByLine, type Moment} from '../index/store.js';
 import {conversationNodeId} from '../knowledge/conversation-node.js';
 import type {SourceId} from '../../adapters/types.js';
-import type {Database} from '../util/sqlite.js';
+import type {Database} from '../../lib/sqlite.js';
 
 /**
  * What retention writes to the journal and reads back: receipts that pin a session's bytes to
@@ -77,12 +76,6 @@ const number = (value: unknown): number => (typeof value === 'number' && Number.
 
 type NodeRecord = {id: string; payload: Record<string, unknown>; line: number};
 
-/** Every node of one kind, oldest write first. */
-export function nodesOfKind(db: Database, kind: string): NodeRecord[] {
-	const rows = db.prepare('SELECT id, payload, last_line FROM nodes WHERE kind = ? ORDER BY last_line').raw().all(kind) as Array<[string, string, number]>;
-	return rows.map(([id, payload, line]) => ({id, payload: JSON.parse(payload) as Record<string, unknown>, line}));
-}
-
 function pinsOf(value: unknown): Pin[] {
 	return (Array.isArray(value) ? value : []).flatMap((item): Pin[] => {
 		if (item === null || typeof item !== 'object') {
@@ -148,7 +141,7 @@ export const sessionKey = (source: string, sessionId: string) => `${source}\u000
 /** Receipts by session, newest first. */
 export function receiptsBySession(db: Database): Map<string, RetentionReceipt[]> {
 	const bySession = new Map<string, RetentionReceipt[]>();
-	for (const record of nodesOfKind(db, retentionKinds.receipt)) {
+	for (const record of nodesOfKindByLine(db, retentionKinds.receipt)) {
 		const receipt = toReceipt(record);
 		const key = sessionKey(receipt.source, receipt.session_id);
 		bySession.set(key, [receipt, ...(bySession.get(key) ?? [])]);
@@ -166,8 +159,8 @@ export type PurgeHistory = {
 
 /** Every attempt, receipt and failure, and which attempts never reached an outcome. */
 export function purgeHistory(db: Database): PurgeHistory {
-	const attempts = nodesOfKind(db, retentionKinds.attempt).map(record => toAttempt(record));
-	const outcomes = [...nodesOfKind(db, retentionKinds.purged).map(record => toOutcome(record, 'purged')), ...nodesOfKind(db, retentionKinds.failure).map(record => toOutcome(record, 'failed'))].sort((a, b) => a.line - b.line);
+	const attempts = nodesOfKindByLine(db, retentionKinds.attempt).map(record => toAttempt(record));
+	const outcomes = [...nodesOfKindByLine(db, retentionKinds.purged).map(record => toOutcome(record, 'purged')), ...nodesOfKindByLine(db, retentionKinds.failure).map(record => toOutcome(record, 'failed'))].sort((a, b) => a.line - b.line);
 	return {attempts, outcomes, interrupted: interruptedAttempts(attempts, outcomes)};
 }
 
@@ -182,15 +175,8 @@ export function interruptedAttempts(attempts: readonly PurgeAttempt[], outcomes:
  * DISCUSSED_IN edge to the session's conversation node.
  */
 export function provenanceGaps(db: Database, source: SourceId, sessionId: string, knowledgeIds: readonly string[], moment: Moment): {missing: string[]; unlinked: string[]} {
-	const conversation = conversationNodeId(source, sessionId);
-	const live = liveEdgeCondition(moment);
-	const linked = new Set(
-		db
-			.prepare(`SELECT DISTINCT e.from_id FROM edges e WHERE e.to_id = ? AND e.type IN (${provenanceEdges.map(() => '?').join(', ')}) AND ${live.sql}`)
-			.pluck()
-			.all(conversation, ...provenanceEdges, ...live.params) as string[],
-	);
-	const missing = knowledgeIds.filter(id => !nodeExists(db, id));
+	const linked = new Set(liveSourcesInto(db, conversationNodeId(source, sessionId), provenanceEdges, moment));
+	const missing = knowledgeIds.filter(id => nodeKind(db, id) === undefined);
 	return {missing, unlinked: knowledgeIds.filter(id => !missing.includes(id) && !linked.has(id))};
 }
 

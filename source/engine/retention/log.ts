@@ -3,7 +3,8 @@ import type {Deps} from '../deps.js';
 import {nodeKindOf} from '../graph/merge.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
-import {lazySchema} from '../util/lazy-schema.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import {nextOffset} from '../../lib/words.js';
 import {interruptedAttempts, purgeHistory, retentionKinds, toAttempt, toOutcome, type PurgeAttempt, type PurgeHistory, type PurgeOutcome} from './journal.js';
 
 const entryKinds = ['attempt', 'receipt', 'failure'] as const;
@@ -94,22 +95,25 @@ export function logEntries(history: PurgeHistory): LogEntry[] {
 	return rows.sort((a, b) => b.line - a.line).map(row => row.entry);
 }
 
+/** Log entries a page shows unless told otherwise. */
+export const logPageSize = 50;
+
 /** `engi retention log`: what retention deleted, tried to, and where a process died doing it. */
-export async function retentionLog(input: {offset: number; limit: number}, paths: KbPaths, deps: Deps): Promise<LogOutput> {
+export async function retentionLog(input: {offset?: number; limit?: number}, paths: KbPaths, deps: Deps): Promise<LogOutput> {
 	requireKnowledgeBase(paths);
+	const {offset = 0, limit = logPageSize} = input;
 	return withIndex(paths, deps, index => {
 		const history = purgeHistory(index.db);
 		const entries = logEntries(history);
-		const page = entries.slice(input.offset, input.offset + input.limit);
-		const end = input.offset + page.length;
+		const page = entries.slice(offset, offset + limit);
 		return {
 			attempts: history.attempts.length,
 			purged: history.outcomes.filter(outcome => outcome.kind === 'purged').length,
 			failed: history.outcomes.filter(outcome => outcome.kind === 'failed').length,
 			interrupted: history.interrupted.length,
 			total: entries.length,
-			offset: input.offset,
-			next_offset: end < entries.length ? end : null,
+			offset,
+			next_offset: nextOffset(offset, page.length, entries.length),
 			entries: page,
 		};
 	});

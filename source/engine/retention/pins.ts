@@ -1,8 +1,8 @@
 import {closeSync, constants, fstatSync, openSync, type Stats} from 'node:fs';
 import {relative} from 'node:path';
-import {EngiError, systemErrorCode} from '../errors.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {canonicalJson} from '../journal/canonical.js';
-import {sha256Hex, sha256OfDescriptor} from '../util/hash.js';
+import {sha256Hex, sha256OfDescriptor} from '../../lib/hash.js';
 import type {Pin} from './journal.js';
 import type {Target} from './targets.js';
 

@@ -1,17 +1,18 @@
 import * as z from 'zod/mini';
 import {sourceIds} from '../../adapters/types.js';
-import {withCatalogView, type CatalogView} from '../catalog/sessions.js';
+import {withCatalogView, type CatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import type {KbPaths} from '../kb/paths.js';
-import {lazySchema} from '../util/lazy-schema.js';
-import type {Database} from '../util/sqlite.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import type {Database} from '../../lib/sqlite.js';
+import {nextOffset} from '../../lib/words.js';
 import {createAssessor, type AssessContext, type Assessment, type Assessor} from './assess.js';
 import {blockerHistogram, blockerHistogramSchema, blockerSchema} from './blockers.js';
 import {loadCandidates, retirementOrder} from './candidates.js';
 import {purgeHistory, receiptsBySession, type PurgeHistory, type RetentionReceipt} from './journal.js';
-import {retentionWindow, type RetentionWindow} from './window.js';
+import {defaultRetentionDays, retentionWindow, type RetentionWindow} from './window.js';
 
 const statuses = ['eligible', 'compactable', 'blocked'] as const;
 
@@ -76,11 +77,16 @@ export const planOutputSchema = lazySchema(() => z.object({
 
 export type PlanOutput = z.infer<typeof planOutputSchema>;
 
+/** Sessions a page of `--details` lists unless told otherwise. */
+export const planPageSize = 100;
+
 export type PlanInput = StoreSelection & {
-	readonly retentionDays: number;
+	/** Default: defaultRetentionDays; 0 is no window. */
+	readonly retentionDays?: number;
 	readonly details: boolean;
-	readonly offset: number;
-	readonly limit: number;
+	readonly offset?: number;
+	/** Default: planPageSize. */
+	readonly limit?: number;
 };
 
 /** Every session in scope judged, children before parents, with the journal's purge history. */
@@ -161,14 +167,14 @@ export async function planRetention(input: PlanInput, paths: KbPaths, deps: Deps
 	requireKnowledgeBase(paths);
 	return withIndex(paths, deps, index =>
 		withCatalogView(retentionScope(input), deps, view => {
-			const scope = assessScope(view, index.db, deps, input.retentionDays, input.details ? 'all' : 'summary');
-			const page = input.details ? scope.assessments.slice(input.offset, input.offset + input.limit) : [];
-			const end = input.offset + page.length;
+			const {offset = 0, limit = planPageSize} = input;
+			const scope = assessScope(view, index.db, deps, input.retentionDays ?? defaultRetentionDays, input.details ? 'all' : 'summary');
+			const page = input.details ? scope.assessments.slice(offset, offset + limit) : [];
 			return {
 				...summarize(scope),
 				sessions: input.details ? page.map(item => assessmentEntry(item)) : null,
-				offset: input.offset,
-				next_offset: input.details && end < scope.assessments.length ? end : null,
+				offset,
+				next_offset: input.details ? nextOffset(offset, page.length, scope.assessments.length) : null,
 				warnings: [...view.warnings, ...index.warnings],
 			};
 		}),

@@ -1,21 +1,22 @@
 import * as z from 'zod/mini';
-import {openCatalogView} from '../catalog/sessions.js';
+import {openCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
+import {nodesOfKindByLine} from '../index/store.js';
 import type {KbPaths} from '../kb/paths.js';
-import {lazySchema} from '../util/lazy-schema.js';
-import type {Database} from '../util/sqlite.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import type {Database} from '../../lib/sqlite.js';
 import {createAssessor} from './assess.js';
 import {blockerSchema, type Blocker} from './blockers.js';
 import {findCandidate} from './find.js';
 import {attemptInScope, jobForAssessment, jobForInterrupted} from './jobs.js';
-import {nodesOfKind, purgeHistory, receiptsBySession, retentionKinds, toOutcome} from './journal.js';
+import {purgeHistory, receiptsBySession, retentionKinds, toOutcome} from './journal.js';
 import {retentionScope, targetSchema} from './plan.js';
 import {runPurge, type PurgeJob, type PurgeRun} from './run-purge.js';
-import {retentionWindow} from './window.js';
+import {defaultRetentionDays, retentionWindow} from './window.js';
 
 export const purgeStatuses = ['dry_run', 'purged', 'refused', 'failed', 'already_cleaned'] as const;
 
@@ -48,7 +49,8 @@ export type PurgeOutput = z.infer<typeof purgeOutputSchema>;
 
 export type PurgeInput = StoreSelection & {
 	readonly id: string;
-	readonly retentionDays: number;
+	/** Default: defaultRetentionDays; 0 is no window. */
+	readonly retentionDays?: number;
 	readonly execute: boolean;
 };
 
@@ -89,6 +91,7 @@ function jobOutput(job: PurgeJob, blockers: readonly Blocker[], sizes: ReadonlyM
  */
 export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps): Promise<PurgeOutput> {
 	const id = normalizeSessionId(input.id);
+	const retentionDays = input.retentionDays ?? defaultRetentionDays;
 	requireKnowledgeBase(paths);
 	return withIndex(paths, deps, async index => {
 		const view = openCatalogView(retentionScope(input), deps);
@@ -100,12 +103,12 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 			let blockers: readonly Blocker[];
 			let sizes: Map<string, number>;
 			if (found) {
-				const assessor = createAssessor({index: index.db, deps, window: retentionWindow(input.retentionDays, deps), receipts, examine: 'all'}, [found.candidate]);
+				const assessor = createAssessor({index: index.db, deps, window: retentionWindow(retentionDays, deps), receipts, examine: 'all'}, [found.candidate]);
 				// A child still in the stores must be purged first: no child counts as gone here.
 				const assessment = assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0});
 				blockers = assessment.blockers;
 				sizes = new Map((assessment.scan?.targets ?? []).map(target => [target.path, target.bytes]));
-				job = jobForAssessment(assessment, {history, retentionDays: input.retentionDays, via: 'purge', reassess: () => assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0, recheck: true}).blockers});
+				job = jobForAssessment(assessment, {history, retentionDays, via: 'purge', reassess: () => assessor.assess(found.candidate, () => false, {openFilesMaxAgeMs: 0, recheck: true}).blockers});
 			} else {
 				const leftover = history.interrupted.filter(attempt => attemptInScope(attempt, view) && attempt.session_id.toLowerCase() === id.toLowerCase()).at(-1);
 				if (!leftover) {
@@ -113,7 +116,7 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 				}
 
 				const receipt = [...receipts.values()].flat().find(candidate => candidate.id === leftover.receipt_id);
-				job = jobForInterrupted(leftover, receipt, {history, retentionDays: input.retentionDays, via: 'purge', deps});
+				job = jobForInterrupted(leftover, receipt, {history, retentionDays, via: 'purge', deps});
 				blockers = job.reassess();
 				sizes = new Map(receipt?.targets.map(pin => [pin.path, pin.bytes]) ?? []);
 			}
@@ -133,7 +136,7 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 
 /** A session no store lists: `already_cleaned` when a purge receipt says engi retired it, else not found. */
 function goneOrMissing(db: Database, id: string, input: PurgeInput): PurgeOutput {
-	const purged = nodesOfKind(db, retentionKinds.purged)
+	const purged = nodesOfKindByLine(db, retentionKinds.purged)
 		.map(record => toOutcome(record, 'purged'))
 		.filter(outcome => outcome.session_id.toLowerCase() === id.toLowerCase())
 		.at(-1);

@@ -1,10 +1,11 @@
 import {join} from 'node:path';
 import type {Deps} from '../deps.js';
-import {EngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {openIndexReadOnly} from '../index/open.js';
+import {nodesOfKindByLine} from '../index/store.js';
 import {kbPaths} from '../kb/paths.js';
 import {resolveRoot} from '../kb/root.js';
-import {nodesOfKind, retentionKinds, toOutcome} from './journal.js';
+import {retentionKinds, toOutcome} from './journal.js';
 
 /**
  * The error `read` gives for a session engi retention retired, instead of "not found": when and
@@ -27,13 +28,13 @@ export function retiredSessionError(id: string, rootFlag: string | undefined, de
 
 	try {
 		const same = (value: unknown) => typeof value === 'string' && value.toLowerCase() === id.toLowerCase();
-		const purged = nodesOfKind(db, retentionKinds.purged).filter(record => same(record.payload['session_id'])).at(-1);
+		const purged = nodesOfKindByLine(db, retentionKinds.purged).filter(record => same(record.payload['session_id'])).at(-1);
 		if (!purged) {
 			return undefined;
 		}
 
 		const outcome = toOutcome(purged, 'purged');
-		const compact = nodesOfKind(db, retentionKinds.compact).filter(record => same(record.payload['session_id']) && record.payload['source'] === outcome.source).at(-1);
+		const compact = nodesOfKindByLine(db, retentionKinds.compact).filter(record => same(record.payload['session_id']) && record.payload['source'] === outcome.source).at(-1);
 		const copy = typeof compact?.payload['path'] === 'string' ? join(paths.root, compact.payload['path']) : null;
 		return new EngiError('session_retired', `${outcome.source} session ${outcome.session_id} was retired by engi retention on ${outcome.observed_utc}${copy ? `; its compact copy (user and assistant text) is ${copy}` : ''}`, {
 			hint: copy ? `read the copy: one JSON line per message, e.g. head ${copy}` : 'the knowledge taken from it is in the knowledge base: engi retention log shows the receipt',

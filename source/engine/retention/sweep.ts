@@ -1,20 +1,21 @@
 import {relative} from 'node:path';
 import * as z from 'zod/mini';
-import {openCatalogView} from '../catalog/sessions.js';
+import {openCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
-import {EngiError, isEngiError} from '../errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {requireKnowledgeBase, withIndex} from '../index/open.js';
 import {canonicalJson} from '../journal/canonical.js';
 import type {KbPaths} from '../kb/paths.js';
-import {lazySchema} from '../util/lazy-schema.js';
-import {sha256Hex} from '../util/hash.js';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import {sha256Hex} from '../../lib/hash.js';
 import type {Assessment} from './assess.js';
 import {compactSession} from './compact.js';
 import {attemptInScope, jobForAssessment, jobForInterrupted} from './jobs.js';
 import {sessionKey, type PurgeAttempt} from './journal.js';
 import {assessScope, retentionScope, summarize, summarySchema, targetSchema, type AssessedScope} from './plan.js';
 import {runPurge, type PurgeJob} from './run-purge.js';
+import {defaultRetentionDays} from './window.js';
 
 const actions = ['purge', 'compact', 'resume'] as const;
 const itemStatuses = ['eligible', 'compactable', 'interrupted', 'removed', 'compacted', 'refused', 'failed'] as const;
@@ -63,7 +64,8 @@ export type SweepOutput = z.infer<typeof sweepOutputSchema>;
 export type SweepProgress = {readonly done: number; readonly total: number; readonly item: SweepItem};
 
 export type SweepInput = StoreSelection & {
-	readonly retentionDays: number;
+	/** Default: defaultRetentionDays; 0 is no window. */
+	readonly retentionDays?: number;
 	readonly execute: boolean;
 	/** The plan_sha256 a dry run printed: required to execute, refused when the plan is no longer that. */
 	readonly plan?: string;
@@ -105,6 +107,7 @@ function planDigest(planned: readonly Planned[]): string {
  */
 export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: Deps): Promise<{output: SweepOutput; failed: boolean}> {
 	requireKnowledgeBase(paths);
+	const retentionDays = input.retentionDays ?? defaultRetentionDays;
 	if (input.execute && input.plan === undefined) {
 		throw new EngiError('plan_required', 'engi retention sweep --execute needs --plan <sha256> from a dry run', {hint: 'run engi retention sweep first, check what it plans, then pass its plan_sha256'});
 	}
@@ -112,7 +115,7 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 	return withIndex(paths, deps, async index => {
 		const view = openCatalogView(retentionScope(input), deps);
 		try {
-			const scope = assessScope(view, index.db, deps, input.retentionDays, 'retirable');
+			const scope = assessScope(view, index.db, deps, retentionDays, 'retirable');
 			const planned = planItems(scope);
 			const digest = planDigest(planned);
 			const summary = summarize(scope);
@@ -142,7 +145,7 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 				});
 			}
 
-			const context: ItemContext = {scope, removed: new Set(), paths, deps, retentionDays: input.retentionDays};
+			const context: ItemContext = {scope, removed: new Set(), paths, deps, retentionDays};
 			const done: SweepItem[] = [];
 			for (const entry of planned) {
 				done.push(await executeItem(entry, context));
@@ -235,6 +238,6 @@ async function executeItem(entry: Planned, context: ItemContext): Promise<SweepI
 		};
 	} catch (error) {
 		// One session's trouble (a full disk, a file that changed mid-compaction) is its own.
-		return {...item, status: 'failed', failure: {code: isEngiError(error) ? error.code : 'internal_error', detail: error instanceof Error ? error.message : String(error)}};
+		return {...item, status: 'failed', failure: {code: error instanceof EngiError ? error.code : 'internal_error', detail: error instanceof Error ? error.message : String(error)}};
 	}
 }

@@ -1,6 +1,6 @@
 import {lstatSync, readdirSync, realpathSync, type Dirent, type Stats} from 'node:fs';
 import {basename, dirname, join, resolve, sep} from 'node:path';
-import {systemErrorCode} from '../errors.js';
+import {systemErrorCode} from '../../lib/errors.js';
 
 /** One file or directory a session's retirement removes, as it is on disk now. */
 export type Target = {

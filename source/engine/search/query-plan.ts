@@ -70,19 +70,3 @@ export function planQuery(text: string, known: (word: string) => boolean): Query
 		prefixMatch: used.map(term => clause(term, true)).join(' AND '),
 	};
 }
-
-/**
- * A vocabulary lookup over an FTS5 table's terms, through an fts5vocab view created on the first
- * lookup: only Han text is looked up, so a Latin query never pays for it.
- */
-export function vocabularyOf(db: import('../util/sqlite.js').Database, table: string): (word: string) => boolean {
-	let lookup: import('../util/sqlite.js').Statement | undefined;
-	return word => {
-		if (!lookup) {
-			db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_vocab USING fts5vocab(main, '${table}', 'row')`);
-			lookup = db.prepare(`SELECT 1 FROM temp.${table}_vocab WHERE term = ?`).pluck();
-		}
-
-		return lookup.get(word) !== undefined;
-	};
-}

@@ -1,5 +1,5 @@
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
-import {filesTouched} from '../sessions/tool-calls.js';
+import {filesTouched} from '../conversation/tool-calls.js';
 import {maskedHead} from './secrets.js';
 
 /** The longest text of one row that goes into the session index; the rest of a huge paste adds little. */

@@ -1,6 +1,6 @@
-import {EngiError} from '../../engine/errors.js';
-import {applyCheckpointRules, type CheckpointFields} from '../../engine/sessions/checkpoint-rules.js';
-import {checkpointDraftSchema, checkpointStatuses, type CheckpointDraft, type CheckpointStatus} from '../../engine/sessions/checkpoint-schema.js';
+import {EngiError} from '../../lib/errors.js';
+import {applyCheckpointRules, type CheckpointFields} from '../../engine/continuity/checkpoint-rules.js';
+import {checkpointDraftSchema, checkpointStatuses, type CheckpointDraft, type CheckpointStatus} from '../../engine/continuity/checkpoint-schema.js';
 
 export const formFields = ['objective', 'status', 'next_action', 'blockers', 'verification'] as const;
 export type FormField = (typeof formFields)[number];

@@ -1,13 +1,14 @@
 import {useEffect, useLayoutEffect, useReducer, useState} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
 import type {EngineClient} from '../engine-client.js';
-import {commandFor} from '../keys.js';
+import {commandFor, typedText} from '../keys.js';
 import {NotReady} from '../components/states.js';
-import {scrollTo} from '../components/virtual-list.js';
 import {useEngine} from '../hooks/use-engine.js';
+import {useList} from '../hooks/use-list.js';
+import {useListState} from '../hooks/use-list-state.js';
 import {draftOf, formReducer, initialForm, type FormState} from './form-state.js';
 import {CheckpointFormView, CheckpointsView} from './view.js';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/words.js';
 
 export type FormRequest = {readonly session: string; readonly source: string} | null;
 
@@ -27,8 +28,6 @@ export type CheckpointsProps = {
 };
 
 export function Checkpoints({client, revision, active, width, height, now, request, onRequestHandled, onCapture, onCounts}: CheckpointsProps) {
-	const [cursor, setCursor] = useState(0);
-	const [top, setTop] = useState(0);
 	const [message, setMessage] = useState<string | null>(null);
 	const [form, dispatch] = useReducer((state: FormState | null, action: Parameters<typeof formReducer>[1] | {type: 'open'; form: FormState} | {type: 'close'}) => {
 		if (action.type === 'open') {
@@ -43,6 +42,9 @@ export function Checkpoints({client, revision, active, width, height, now, reque
 	}, null);
 	const loaded = useEngine(() => client.checkpoints(), `checkpoints:${revision}`, {refreshable: active && form === null});
 	const checkpoints = loaded.status === 'ready' ? loaded.data.checkpoints : [];
+	// The rows under the heading line and above the message line.
+	const [list, dispatchList] = useListState(Math.max(1, height - 2));
+	useList(list, dispatchList, {count: checkpoints.length, isActive: active && form === null});
 	// A layout effect, so the app knows before the next key that q and esc belong to the field.
 	useLayoutEffect(() => onCapture(form !== null), [form !== null]);
 	useEffect(() => {
@@ -79,51 +81,34 @@ export function Checkpoints({client, revision, active, width, height, now, reque
 	useKeys(
 		(input, key) => {
 			if (form) {
-				if (key.escape) {
+				const command = commandFor(['form', 'field'], input, key);
+				const text = typedText(input, key);
+				if (command === 'cancel') {
 					dispatch({type: 'close'});
-				} else if (key.return) {
+				} else if (command === 'submit') {
 					save(form);
-				} else if (key.tab || key.downArrow) {
-					dispatch({type: key.shift ? 'previous' : 'next'});
-				} else if (key.upArrow) {
+				} else if (command === 'next-field') {
+					dispatch({type: 'next'});
+				} else if (command === 'previous-field') {
 					dispatch({type: 'previous'});
-				} else if (key.leftArrow || key.rightArrow) {
-					dispatch({type: 'cycle-status', by: key.leftArrow ? -1 : 1});
-				} else if (key.backspace || key.delete) {
+				} else if (command === 'status-back' || command === 'status-forward') {
+					dispatch({type: 'cycle-status', by: command === 'status-back' ? -1 : 1});
+				} else if (command === 'erase') {
 					dispatch({type: 'erase'});
-				} else if (input && !key.ctrl && !key.meta) {
-					dispatch({type: 'type', text: input});
+				} else if (text !== undefined) {
+					dispatch({type: 'type', text});
 				}
 
 				return;
 			}
 
-			const move = (to: number) => {
-				const next = Math.max(0, Math.min(checkpoints.length - 1, to));
-				setCursor(next);
-				setTop(current => scrollTo(next, current, Math.max(1, height - 2)));
-			};
-
-			switch (commandFor(['checkpoints', 'list'], input, key)) {
-				case 'down':
-					move(cursor + 1);
-					break;
-				case 'up':
-					move(cursor - 1);
-					break;
-				case 'new-checkpoint': {
-					const selected = checkpoints[cursor];
-					if (selected) {
-						dispatch({type: 'open', form: initialForm(selected.session, selected.source, selected)});
-					} else {
-						setMessage('choose a session on the Unfinished screen and press c to record its first checkpoint');
-					}
-
-					break;
+			if (commandFor(['checkpoints'], input, key) === 'new-checkpoint') {
+				const selected = checkpoints[list.cursor];
+				if (selected) {
+					dispatch({type: 'open', form: initialForm(selected.session, selected.source, selected)});
+				} else {
+					setMessage('choose a session on the Unfinished screen and press c to record its first checkpoint');
 				}
-
-				default:
-					break;
 			}
 		},
 		{isActive: active},
@@ -133,5 +118,5 @@ export function Checkpoints({client, revision, active, width, height, now, reque
 		return <NotReady loaded={loaded} label="checkpoints" />;
 	}
 
-	return form ? <CheckpointFormView form={form} width={width} /> : <CheckpointsView checkpoints={checkpoints} project={loaded.data.project} projects={loaded.data.files.length} cursor={cursor} top={top} height={height} width={width} now={now} message={message} />;
+	return form ? <CheckpointFormView form={form} width={width} /> : <CheckpointsView checkpoints={checkpoints} project={loaded.data.project} projects={loaded.data.files.length} list={list} width={width} now={now} message={message} />;
 }

@@ -1,8 +1,9 @@
 import {Box, Text} from 'ink';
-import type {Checkpoint} from '../../engine/sessions/checkpoint-schema.js';
+import type {Checkpoint} from '../../engine/continuity/checkpoint-schema.js';
 import {VirtualList} from '../components/virtual-list.js';
+import type {ListState} from '../hooks/use-list-state.js';
 import {basename} from 'node:path';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/words.js';
 import {visible} from '../../output/text.js';
 import {ageOf, editable, fit, fitParts, theme} from '../theme.js';
 import {formFields, type FormState} from './form-state.js';
@@ -12,15 +13,14 @@ export type CheckpointsViewProps = {
 	/** The one project shown, or null when every project's checkpoints are. */
 	readonly project: string | null;
 	readonly projects: number;
-	readonly cursor: number;
-	readonly top: number;
-	readonly height: number;
+	/** The rows' cursor and scroll, and how many fit (the screen less its heading and message lines). */
+	readonly list: ListState;
 	readonly width: number;
 	readonly now: Date;
 	readonly message: string | null;
 };
 
-export function CheckpointsView({checkpoints, project, projects, cursor, top, height, width, now, message}: CheckpointsViewProps) {
+export function CheckpointsView({checkpoints, project, projects, list, width, now, message}: CheckpointsViewProps) {
 	return (
 		<Box flexDirection="column">
 			<Text color={theme.accent} wrap="truncate">
@@ -31,9 +31,7 @@ export function CheckpointsView({checkpoints, project, projects, cursor, top, he
 			) : (
 				<VirtualList
 					items={checkpoints}
-					cursor={cursor}
-					top={top}
-					height={Math.max(1, height - 2)}
+					list={list}
 					rowKey={checkpoint => checkpoint.session}
 					render={checkpoint => (
 						<Text wrap="truncate">

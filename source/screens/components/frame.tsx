@@ -1,6 +1,7 @@
 import type {ReactNode} from 'react';
 import {Box, Text} from 'ink';
-import {fit, fitParts, screenOrder, screenTitles, theme, type ScreenId} from '../theme.js';
+import {screenOrder, screenTitles, type ScreenId} from '../navigation.js';
+import {fit, fitParts, theme} from '../theme.js';
 
 export type FrameProps = {
 	readonly screen: ScreenId;

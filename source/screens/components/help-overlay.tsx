@@ -6,13 +6,14 @@ const scopeTitles: Record<Scope, string> = {
 	global: 'Everywhere',
 	list: 'Lists',
 	standup: 'Stand-up',
-	triage: 'Unfinished',
+	unfinished: 'Unfinished',
 	pickup: 'Pickup',
 	checkpoints: 'Checkpoints',
 	project: 'Project',
 	query: 'Query',
 	form: 'Forms',
 	confirm: 'Confirmations',
+	field: 'Typing',
 };
 
 export type HelpLine = {readonly header: boolean; readonly text: string};

@@ -1,6 +1,6 @@
 import {useState} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
-import type {PickupOutput} from '../../engine/sessions/pickup.js';
+import type {PickupOutput} from '../../engine/continuity/pickup.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
 import {EmptyState, NotReady} from '../components/states.js';

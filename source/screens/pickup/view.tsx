@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import type {Brief} from '../../engine/sessions/brief-schema.js';
+import type {Brief} from '../../engine/continuity/brief-schema.js';
 import {fit, theme} from '../theme.js';
 
 export type PickupLine = {readonly text: string; readonly tone?: 'title' | 'muted' | 'warning' | 'accent' | 'quote'};

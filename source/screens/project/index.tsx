@@ -6,7 +6,7 @@ import {commandFor} from '../keys.js';
 import {EmptyState, NotReady} from '../components/states.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {ProjectView} from './view.js';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/words.js';
 
 export type ProjectProps = {readonly client: EngineClient; readonly active: boolean; readonly width: number; readonly height: number; readonly onCounts: (counts: string) => void};
 

@@ -2,11 +2,11 @@ import {useEffect, useLayoutEffect, useState} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
 import type {QueryOutput} from '../../engine/knowledge/query-schema.js';
 import type {EngineClient} from '../engine-client.js';
-import {commandFor} from '../keys.js';
+import {commandFor, typedText} from '../keys.js';
 import {EmptyState, ErrorState} from '../components/states.js';
 import {noKnowledgeBase} from '../project/index.js';
 import {QueryView} from './view.js';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/words.js';
 
 export type QueryProps = {readonly client: EngineClient; readonly active: boolean; readonly width: number; readonly height: number; readonly initial?: string; readonly onCapture: (capturing: boolean) => void; readonly onCounts: (counts: string) => void};
 
@@ -43,15 +43,17 @@ export function Query({client, active, width, height, initial, onCapture, onCoun
 	useKeys(
 		(input, key) => {
 			if (editing) {
-				if (key.escape) {
+				const command = commandFor(['field'], input, key);
+				const typed = typedText(input, key);
+				if (command === 'dismiss') {
 					setEditing(false);
-				} else if (key.return) {
+				} else if (command === 'accept') {
 					setEditing(false);
 					run(text);
-				} else if (key.backspace || key.delete) {
+				} else if (command === 'erase') {
 					setText(value => [...value].slice(0, -1).join(''));
-				} else if (input && !key.ctrl && !key.meta) {
-					setText(value => value + input);
+				} else if (typed !== undefined) {
+					setText(value => value + typed);
 				}
 
 				return;

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import type {QueryOutput} from '../../engine/knowledge/query-schema.js';
 import {editable, fit, theme} from '../theme.js';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/words.js';
 
 type ContextResult = Extract<QueryOutput, {view: 'context'}>;
 

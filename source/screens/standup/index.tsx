@@ -1,12 +1,13 @@
 import {useEffect, useMemo, useState} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
-import type {Candidate} from '../../engine/sessions/unfinished.js';
+import type {Candidate} from '../../engine/continuity/unfinished.js';
 import type {EngineClient} from '../engine-client.js';
 import {commandFor} from '../keys.js';
 import {DegradedNote, NotReady} from '../components/states.js';
-import {scrollTo} from '../components/virtual-list.js';
 import {useEngine} from '../hooks/use-engine.js';
-import {StandupView, standupCounts, standupRows} from './view.js';
+import {useList} from '../hooks/use-list.js';
+import {useListState} from '../hooks/use-list-state.js';
+import {StandupView, standupCounts, standupRows, type StandupRow} from './view.js';
 
 export type StandupProps = {
 	readonly client: EngineClient;
@@ -23,55 +24,28 @@ export type StandupProps = {
 export function Standup({client, revision, active, width, height, now, onOpen, onCounts}: StandupProps) {
 	const loaded = useEngine(() => client.standup(), `standup:${revision}`, {refreshable: active});
 	const rows = useMemo(() => (loaded.status === 'ready' ? standupRows(loaded.data) : []), [loaded.status === 'ready' ? loaded.data : undefined]);
-	const [cursor, setCursor] = useState(0);
-	const [top, setTop] = useState(0);
-	const listHeight = Math.max(1, height - 1);
+	const warned = loaded.status === 'ready' && loaded.data.warnings.length > 0;
+	// The rows that fit: a line less than the screen, and one more less under a warning.
+	const [list, dispatch] = useListState(Math.max(1, height - 1 - (warned ? 1 : 0)));
 	useEffect(() => {
 		if (loaded.status === 'ready') {
 			onCounts(standupCounts(loaded.data));
-			// Start on the first session rather than on a project heading.
-			const first = rows.findIndex(row => row.kind === 'candidate');
-			setCursor(Math.max(0, first));
 		}
 	}, [loaded.status, rows]);
-	const move = (to: number) => {
-		const next = Math.max(0, Math.min(rows.length - 1, to));
-		setCursor(next);
-		setTop(current => scrollTo(next, current, listHeight));
-	};
+	// Each new stand-up starts on its first session rather than on a project heading, chosen while
+	// rendering (React's way to adjust state to new data), so no frame shows the cursor elsewhere.
+	const [placed, setPlaced] = useState<readonly StandupRow[] | null>(null);
+	if (loaded.status === 'ready' && placed !== rows) {
+		setPlaced(rows);
+		dispatch({type: 'select', index: rows.findIndex(row => row.kind === 'candidate'), count: rows.length});
+	}
 
+	useList(list, dispatch, {count: rows.length, isActive: active});
 	useKeys(
 		(input, key) => {
-			switch (commandFor(['standup', 'list'], input, key)) {
-				case 'down':
-					move(cursor + 1);
-					break;
-				case 'up':
-					move(cursor - 1);
-					break;
-				case 'page-down':
-					move(cursor + listHeight);
-					break;
-				case 'page-up':
-					move(cursor - listHeight);
-					break;
-				case 'home':
-					move(0);
-					break;
-				case 'end':
-					move(rows.length - 1);
-					break;
-				case 'open': {
-					const row = rows[cursor];
-					if (row?.kind === 'candidate') {
-						onOpen(row.candidate);
-					}
-
-					break;
-				}
-
-				default:
-					break;
+			const row = rows[list.cursor];
+			if (commandFor(['standup'], input, key) === 'open' && row?.kind === 'candidate') {
+				onOpen(row.candidate);
 			}
 		},
 		{isActive: active},
@@ -84,7 +58,7 @@ export function Standup({client, revision, active, width, height, now, onOpen, o
 	return (
 		<>
 			<DegradedNote reasons={loaded.data.warnings} width={width} />
-			<StandupView rows={rows} cursor={cursor} top={top} height={listHeight - (loaded.data.warnings.length > 0 ? 1 : 0)} width={width} now={now} />
+			<StandupView rows={rows} list={list} width={width} now={now} />
 		</>
 	);
 }

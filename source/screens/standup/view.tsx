@@ -1,9 +1,10 @@
 import {Box, Text} from 'ink';
-import type {StandupOutput} from '../../engine/sessions/standup.js';
-import type {Candidate} from '../../engine/sessions/unfinished.js';
+import type {StandupOutput} from '../../engine/continuity/standup.js';
+import type {Candidate} from '../../engine/continuity/unfinished.js';
 import {VirtualList} from '../components/virtual-list.js';
+import type {ListState} from '../hooks/use-list-state.js';
 import {ageOf, fit, theme} from '../theme.js';
-import {plural} from '../../engine/util/plural.js';
+import {plural} from '../../lib/words.js';
 
 export type StandupRow =
 	| {readonly kind: 'heading'; readonly key: string; readonly text: string}
@@ -42,9 +43,9 @@ export function standupCounts(standup: StandupOutput): string {
 	return [`since ${standup.since.slice(0, 10)}`, `${totals.candidates} unfinished`, `checkpoints: ${totals.checkpoints_active} active, ${totals.checkpoints_blocked} blocked`, ...(totals.tasks === null ? [] : [plural(totals.tasks, 'task')])].join(' · ');
 }
 
-export type StandupViewProps = {readonly rows: readonly StandupRow[]; readonly cursor: number; readonly top: number; readonly height: number; readonly width: number; readonly now: Date};
+export type StandupViewProps = {readonly rows: readonly StandupRow[]; readonly list: ListState; readonly width: number; readonly now: Date};
 
-export function StandupView({rows, cursor, top, height, width, now}: StandupViewProps) {
+export function StandupView({rows, list, width, now}: StandupViewProps) {
 	if (rows.length === 0) {
 		return (
 			<Box paddingX={1}>
@@ -56,9 +57,7 @@ export function StandupView({rows, cursor, top, height, width, now}: StandupView
 	return (
 		<VirtualList
 			items={rows}
-			cursor={cursor}
-			top={top}
-			height={height}
+			list={list}
 			rowKey={row => row.key}
 			render={row => {
 				if (row.kind === 'heading') {

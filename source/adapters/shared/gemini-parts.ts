@@ -1,0 +1,120 @@
+import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments} from './text.js';
+
+/**
+ * Helpers for Gemini API content (`PartListUnion`: a string, one `Part`, or a list of parts),
+ * shared by the Gemini CLI and Qwen Code adapters (Qwen Code is a Gemini CLI fork).
+ */
+export type Part = Record<string, unknown>;
+
+/** The content as a list of parts; a bare string becomes one text part. */
+export function partsOf(content: unknown): Part[] {
+	if (typeof content === 'string') {
+		return [{text: content}];
+	}
+
+	if (Array.isArray(content)) {
+		return content.flatMap(item => (typeof item === 'string' ? [{text: item}] : isRecord(item) ? [item] : []));
+	}
+
+	return isRecord(content) ? [content] : [];
+}
+
+/** A visible text part: reasoning parts (`thought: true`) are never shown. */
+export function visibleText(part: Part): string | undefined {
+	return typeof part['text'] === 'string' && part['thought'] !== true ? part['text'] : undefined;
+}
+
+/**
+ * The visible text of some content. Parts are joined without a separator, as the tools do
+ * themselves (`partListUnionToString`): streamed text may be split mid-sentence.
+ */
+export function contentText(content: unknown): string {
+	return partsOf(content)
+		.map(part => visibleText(part) ?? '')
+		.join('');
+}
+
+export type FunctionResponse = {
+	readonly id: string | undefined;
+	readonly name: string | undefined;
+	readonly output: string;
+	/** The response carried an `error` (the tool failed), as opposed to an `output`. */
+	readonly failed: boolean;
+};
+
+/** A `functionResponse` part's id, name and output text; undefined for any other part. */
+export function functionResponseOf(part: Part): FunctionResponse | undefined {
+	const response = part['functionResponse'];
+	if (!isRecord(response)) {
+		return undefined;
+	}
+
+	const payload = response['response'];
+	const error = isRecord(payload) ? payload['error'] : undefined;
+	const failed = error !== undefined && error !== null && error !== '' && error !== false;
+	const errorText = !failed ? '' : isRecord(error) && typeof error['message'] === 'string' ? error['message'] : outputText(error);
+	const output = isRecord(payload) && 'output' in payload ? outputText(payload['output']) : failed || isEmptyRecord(payload) ? '' : outputText(payload);
+	return {
+		id: typeof response['id'] === 'string' ? response['id'] : undefined,
+		name: typeof response['name'] === 'string' ? response['name'] : undefined,
+		output: output === '' ? errorText : output,
+		failed,
+	};
+}
+
+function isEmptyRecord(value: unknown): boolean {
+	return isRecord(value) && Object.keys(value).length === 0;
+}
+
+/** A `functionCall` part's id, name and arguments; undefined for any other part. */
+export function functionCallOf(part: Part): {id: string | undefined; name: string; input: unknown} | undefined {
+	const call = part['functionCall'];
+	if (!isRecord(call)) {
+		return undefined;
+	}
+
+	return {
+		id: typeof call['id'] === 'string' ? call['id'] : undefined,
+		name: typeof call['name'] === 'string' && call['name'] !== '' ? call['name'] : 'unknown',
+		input: parseJsonArguments(call['args']),
+	};
+}
+
+/** Text the tools inject into user turns at session start or after compression. */
+const injectedPrefixes = [
+	'<session_context>',
+	'This is the Gemini CLI. We are setting up the context for our chat.',
+	'This is the Qwen Code. We are setting up the context for our chat.',
+	'<state_snapshot>',
+];
+
+export function isToolInjectedText(text: string): boolean {
+	return opensWith(text, injectedPrefixes);
+}
+
+/** A compression summary written into the history as a user turn. */
+export function isStateSnapshot(text: string): boolean {
+	return opensWith(text, ['<state_snapshot>']);
+}
+
+/** A shell tool's output states the exit status as text (`Exit Code: 1`). */
+const shellTools = new Set(['run_shell_command', 'shell', 'Shell']);
+
+export function isShellTool(name: string): boolean {
+	return shellTools.has(name);
+}
+
+/**
+ * The exit status in a shell tool's output. gemini-cli writes `Exit Code: N` as its own line;
+ * the shared patterns want a word boundary before "Exit", which output re-escaped by another
+ * tool (a literal `\\nExit Code: 1`) does not have, so the tool's own label is tried first.
+ */
+export function shellExitCode(output: string): number | undefined {
+	const match = /Exit Code:\s*(-?\d+)/.exec(output);
+	return match ? Number(match[1]) : exitCodeFromText(output);
+}
+
+/** Only plausible ISO-like times become event timestamps (trimmed fixtures hold placeholders). */
+export function timestampOf(value: unknown): string | undefined {
+	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
+}

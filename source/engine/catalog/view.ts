@@ -1,0 +1,103 @@
+import {resolve} from 'node:path';
+import {projectOf} from '../../lib/project.js';
+import {parseSince} from '../../lib/since.js';
+import {cannotWrite, isCorruptDatabase, type Database} from '../../lib/sqlite.js';
+import type {Deps} from '../deps.js';
+import type {SessionFilter} from './list.js';
+import {inMemoryCatalog, openCatalog, replaceDamagedCatalog, type CatalogHandle} from './open.js';
+import {refreshCatalog, type RefreshReport} from './refresh.js';
+import {resolveTargets, type SourceTarget, type StoreSelection} from './targets.js';
+
+export type ScopeInput = StoreSelection & {
+	readonly since?: string;
+	/** A project directory; default: the working directory's project. */
+	readonly project?: string;
+	readonly allProjects: boolean;
+	readonly includeSubagents?: boolean;
+};
+
+export type CatalogView = {
+	readonly db: Database;
+	readonly targets: SourceTarget[];
+	readonly filter: SessionFilter;
+	readonly projectRoot: string | null;
+	readonly since: string | null;
+	readonly report: RefreshReport;
+	readonly warnings: string[];
+	/** True when the catalog lives in memory for this call only (the cache could not be used). */
+	readonly inMemory: boolean;
+	close(): void;
+};
+
+/**
+ * Opens the catalog, refreshes it for the stores in scope, and works out the filter a listing
+ * uses: the project of the working directory (or --project) unless --all-projects, and --since.
+ * `damaged`: the catalog just failed a read as corrupt, so start from a new one.
+ */
+export function openCatalogView(input: ScopeInput, deps: Deps, damaged?: unknown): CatalogView {
+	const targets = resolveTargets({source: input.source, sourceRoot: input.sourceRoot}, deps);
+	const since = input.since === undefined ? null : parseSince(input.since, deps.now()).toISOString();
+	const project = input.allProjects ? undefined : projectOf(input.project === undefined ? deps.cwd : resolve(deps.cwd, input.project));
+	const {catalog, report} = refreshedCatalog(targets, deps, damaged);
+	return {
+		db: catalog.db,
+		targets,
+		filter: {
+			scope: targets.flatMap(target => target.roots.map(root => ({source: target.adapter.id, root}))),
+			project: project?.spellings,
+			since: since ?? undefined,
+			includeSubagents: input.includeSubagents ?? false,
+		},
+		projectRoot: project?.root ?? null,
+		since,
+		report,
+		warnings: [...catalog.warnings, ...report.warnings],
+		inMemory: catalog.path === null,
+		close: () => catalog.db.close(),
+	};
+}
+
+/**
+ * The catalog brought up to date with the stores. A refresh that meets a damaged page starts
+ * over on a new catalog (once); one that cannot write (the cache filled up mid-build, or turned
+ * read-only) answers from a scan in memory, with a warning, and leaves what it committed.
+ */
+function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged: unknown): {catalog: CatalogHandle; report: RefreshReport} {
+	let catalog = damaged === undefined ? openCatalog(deps) : replaceDamagedCatalog(deps, damaged);
+	let replaced = damaged !== undefined;
+	for (;;) {
+		try {
+			return {catalog, report: refreshCatalog(catalog.db, targets)};
+		} catch (error) {
+			catalog.db.close();
+			if (catalog.path === null || !(isCorruptDatabase(error) || cannotWrite(error))) {
+				throw error;
+			}
+
+			catalog = isCorruptDatabase(error) && !replaced ? replaceDamagedCatalog(deps, error) : inMemoryCatalog(deps, error, catalog.warnings);
+			replaced = true;
+		}
+	}
+}
+
+/**
+ * Runs `use` over a refreshed catalog view. A read that meets a damaged page (SQLITE_CORRUPT)
+ * replaces the catalog with a new one and runs `use` once more; nothing is checked in advance,
+ * so the warm path pays nothing for this.
+ */
+export function withCatalogView<T>(input: ScopeInput, deps: Deps, use: (view: CatalogView) => T): T {
+	let view = openCatalogView(input, deps);
+	try {
+		return use(view);
+	} catch (error) {
+		if (!isCorruptDatabase(error) || view.inMemory) {
+			throw error;
+		}
+
+		view.close();
+		view = openCatalogView(input, deps, error);
+		return use(view);
+	} finally {
+		view.close();
+	}
+}

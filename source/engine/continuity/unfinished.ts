@@ -1,0 +1,189 @@
+import * as z from 'zod/mini';
+import {lazySchema} from '../../lib/lazy-schema.js';
+import {listNarrowRows, recordedProjects, rowDetails, type NarrowRow, type SessionFilter} from '../catalog/list.js';
+import {withCatalogView, type ScopeInput} from '../catalog/view.js';
+import type {Deps} from '../deps.js';
+import type {Database} from '../../lib/sqlite.js';
+import {nextOffset} from '../../lib/words.js';
+import {isLocalDirectory} from '../../lib/project.js';
+import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
+import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';
+import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
+
+export const candidateSchema = lazySchema(() => z.object({
+	id: z.string(),
+	source: z.string(),
+	project: z.string(),
+	modified: z.nullable(z.string()),
+	title: z.nullable(z.string()),
+	classification: z.literal('candidate'),
+	confidence: z.enum(['high', 'medium', 'low']),
+	reasons: z.array(reasonSchema),
+	checkpoint: z.optional(checkpointSchema),
+	/** Written within the last two minutes: probably still running, so not judged. */
+	active_now: z.boolean(),
+	path: z.string(),
+	parent_id: z.optional(z.string()),
+	subagents: z.number(),
+}));
+
+export type Candidate = z.infer<typeof candidateSchema>;
+
+export const unfinishedOutputSchema = lazySchema(() => z.object({
+	status: z.literal('ok'),
+	scope: z.object({project: z.nullable(z.string()), all_projects: z.boolean(), since: z.string()}),
+	total: z.number(),
+	offset: z.number(),
+	next_offset: z.nullable(z.number()),
+	candidates: z.array(candidateSchema),
+	warnings: z.array(z.string()),
+}));
+
+export type UnfinishedOutput = z.infer<typeof unfinishedOutputSchema>;
+
+const activeWindowMs = 2 * 60 * 1000;
+
+/** Each project root's latest checkpoint per session, every file read at most once per call. */
+export function checkpointFiles(): (root: string) => Map<string, Checkpoint> {
+	const files = new Map<string, Map<string, Checkpoint>>();
+	return root => {
+		let latest = files.get(root);
+		if (!latest) {
+			latest = readCheckpoints(root).latest;
+			files.set(root, latest);
+		}
+
+		return latest;
+	};
+}
+
+/** The project roots of every session in the catalog: where checkpoint files of theirs live. */
+export function sessionProjectRoots(db: Database, rootOf: (project: string) => string): Set<string> {
+	const recorded = recordedProjects(db);
+	// Only a project on this machine can keep a checkpoint file.
+	return new Set(recorded.filter(project => isLocalDirectory(project)).map(project => rootOf(project)));
+}
+
+/** A session's latest checkpoint, found where `checkpoint record` puts it. */
+export function checkpointLookup(cwd: string, latestIn = checkpointFiles()): (projectPath: string | null, session: string) => Checkpoint | undefined {
+	// Many sessions share a project; finding its root walks up the tree, so once per project.
+	const roots = new Map<string | null, string>();
+	return (projectPath, session) => {
+		let root = roots.get(projectPath);
+		if (root === undefined) {
+			root = checkpointReadRoot(projectPath, cwd);
+			roots.set(projectPath, root);
+		}
+
+		return latestIn(root).get(session);
+	};
+}
+
+/** The yesterday-and-today window `unfinished` looks at by default. */
+export function defaultSince(now: Date): string {
+	return new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).toISOString();
+}
+
+type Judged = {row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; activeNow: boolean};
+
+/**
+ * The candidates in scope, newest first: all of them, or one page with the total. Sessions are
+ * judged from narrow columns alone, since whether one is a candidate follows from its stored
+ * `tail_open` flag, its checkpoint and its time; only the candidates returned have their tails
+ * decoded for reasons.
+ */
+export function collectCandidates(
+	db: Database,
+	filter: SessionFilter,
+	now: Date,
+	checkpointOf: ReturnType<typeof checkpointLookup>,
+	page?: {offset: number; limit: number},
+): {total: number; candidates: Candidate[]} {
+	const rows = listNarrowRows(db, filter);
+	const listedIds = new Set(rows.filter(row => row.parent_id === null).map(row => `${row.source}\u0000${row.id}`));
+	const subagents = new Map<string, number>();
+	for (const row of rows) {
+		if (row.parent_id) {
+			const key = `${row.source}\u0000${row.parent_id}`;
+			subagents.set(key, (subagents.get(key) ?? 0) + 1);
+		}
+	}
+
+	const judged: Judged[] = [];
+	for (const row of rows) {
+		const id = row.id ?? row.key;
+		// Subagent work belongs to its parent's candidate; only orphans are listed on their own.
+		if (row.parent_id && listedIds.has(`${row.source}\u0000${row.parent_id}`)) {
+			continue;
+		}
+
+		const checkpoint = checkpointOf(row.project, id);
+		if (checkpoint && (checkpoint.status === 'completed' || checkpoint.status === 'superseded')) {
+			continue;
+		}
+
+		// An open tail or a live (active or blocked) checkpoint always gives a reason; a session
+		// written right now is listed without guessing. Nothing else can make one a candidate.
+		const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
+		const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
+		if (row.tail_open === 1 || activeNow || checkpoint !== undefined) {
+			judged.push({row, id, checkpoint, activeNow});
+		}
+	}
+
+	const kept = page ? judged.slice(page.offset, page.offset + page.limit) : judged;
+	const columns = rowDetails(
+		db,
+		kept.map(entry => entry.row.key),
+	);
+	const candidates = kept.flatMap(({row, id, checkpoint, activeNow}): Candidate[] => {
+		const wide = columns.get(row.key);
+		if (!wide) {
+			return [];
+		}
+
+		const reasons = reasonsFor(wide.tail, checkpoint, activeNow);
+		return [
+			{
+				id,
+				source: row.source,
+				project: row.project ?? 'unknown',
+				modified: row.modified,
+				title: wide.title,
+				classification: 'candidate',
+				confidence: activeNow && reasons.length === 0 ? 'low' : confidenceOf(reasons),
+				reasons,
+				...(checkpoint ? {checkpoint} : {}),
+				active_now: activeNow,
+				path: wide.path,
+				...(row.parent_id ? {parent_id: row.parent_id} : {}),
+				subagents: subagents.get(`${row.source}\u0000${id}`) ?? 0,
+			},
+		];
+	});
+	return {total: judged.length, candidates};
+}
+
+/** Candidates a page shows unless told otherwise. */
+export const unfinishedPageSize = 50;
+
+export type UnfinishedInput = ScopeInput & {readonly limit?: number; readonly offset?: number};
+
+/** `engi unfinished`: sessions whose work looks unfinished, with reasons and confidence. */
+export function listUnfinished(input: UnfinishedInput, deps: Deps): UnfinishedOutput {
+	const now = deps.now();
+	const since = input.since ?? defaultSince(now);
+	const offset = input.offset ?? 0;
+	return withCatalogView({...input, since, includeSubagents: true}, deps, view => {
+		const {total, candidates: page} = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd), {offset, limit: input.limit ?? unfinishedPageSize});
+		return {
+			status: 'ok',
+			scope: {project: view.projectRoot, all_projects: input.allProjects, since: view.since!},
+			total,
+			offset,
+			next_offset: nextOffset(offset, page.length, total),
+			candidates: page,
+			warnings: view.warnings,
+		};
+	});
+}
