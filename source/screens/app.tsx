@@ -1,4 +1,4 @@
-import {useCallback, useMemo, useState} from 'react';
+import {useCallback, useMemo, useRef, useState} from 'react';
 import {Box, useApp} from 'ink';
 import {KeyRouter, useKeys} from './hooks/use-keys.js';
 import type {Candidate} from '../engine/continuity/unfinished.js';
@@ -12,6 +12,7 @@ import {commandFor, hintsFor} from './keys.js';
 import {Pickup, type PickupTarget} from './pickup/index.js';
 import {Project} from './project/index.js';
 import {Query} from './query/index.js';
+import {Retention} from './retention/index.js';
 import {Standup} from './standup/index.js';
 import {screenOrder, screenScopes, type ScreenId} from './navigation.js';
 import {Unfinished} from './unfinished/index.js';
@@ -58,7 +59,10 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 	const [history, setHistory] = useState<ScreenId[]>([]);
 	const [visited, setVisited] = useState<Set<ScreenId>>(new Set([initialScreen]));
 	const [help, setHelp] = useState<{open: boolean; offset: number}>({open: false, offset: 0});
-	const [capturing, setCapturing] = useState(false);
+	// A ref, not state: a screen says so from a layout effect of the frame where its field opened,
+	// and the next key of the same chunk (`x29`, `/q`) is delivered in that commit, before a state
+	// update here would be rendered.
+	const capturing = useRef(false);
 	const [counts, setCounts] = useState<Partial<Record<ScreenId, string>>>({});
 	const [target, setTarget] = useState<PickupTarget | null>(initialTarget ?? null);
 	const [formRequest, setFormRequest] = useState<FormRequest>(null);
@@ -110,7 +114,7 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 			return;
 		}
 
-		if (capturing) {
+		if (capturing.current) {
 			return; // A field has the keys: q is a letter there, and esc belongs to the field.
 		}
 
@@ -125,9 +129,15 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 				break;
 			}
 
-			case 'go-screen':
-				go(screenOrder[Number(input) - 1]!);
+			case 'go-screen': {
+				const next = screenOrder[Number(input) - 1];
+				if (next) {
+					go(next);
+				}
+
 				break;
+			}
+
 			case 'quit':
 				exit({kind: 'quit'} satisfies TuiResult);
 				break;
@@ -153,7 +163,7 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 	const active = (id: ScreenId) => screen === id && !help.open;
 	const captureFor = (id: ScreenId) => (value: boolean) => {
 		if (screen === id || !value) {
-			setCapturing(value);
+			capturing.current = value;
 		}
 	};
 
@@ -203,6 +213,11 @@ function Dashboard({client, initialScreen, initialQuery, initialTarget, now, siz
 				{show('pickup') ? (
 					<Box {...show('pickup')} flexDirection="column">
 						<Pickup client={engine} revision={revision} target={target} active={active('pickup')} width={width} height={bodyHeight} onResume={pickup => exit({kind: 'pickup', pickup} satisfies TuiResult)} onCounts={countsFor('pickup')} />
+					</Box>
+				) : null}
+				{show('retention') ? (
+					<Box {...show('retention')} flexDirection="column">
+						<Retention client={engine} revision={revision} active={active('retention')} width={width} height={bodyHeight} now={clock} onCapture={captureFor('retention')} onCounts={countsFor('retention')} />
 					</Box>
 				) : null}
 			</Box>

@@ -6,6 +6,8 @@ import type {CheckpointDraft} from '../engine/continuity/checkpoint-schema.js';
 import type {PickupOutput} from '../engine/continuity/pickup.js';
 import type {StandupOutput} from '../engine/continuity/standup.js';
 import type {UnfinishedOutput} from '../engine/continuity/unfinished.js';
+import type {PlanOutput} from '../engine/retention/plan.js';
+import type {SweepOutput, SweepProgress} from '../engine/retention/sweep.js';
 
 export type Scope = {readonly since?: string; readonly allProjects: boolean; readonly project?: string; readonly source?: readonly string[]};
 
@@ -22,6 +24,10 @@ export type EngineClient = {
 	recordCheckpoint(draft: CheckpointDraft): Promise<Awaited<ReturnType<typeof import('../engine/continuity/checkpoint-ops.js').recordCheckpoint>>>;
 	project(page: {offset: number; limit: number}): Promise<ProjectOutput>;
 	query(q: string): Promise<QueryOutput>;
+	/** `engi retention plan --details` with every session on one page. */
+	retentionPlan(): Promise<PlanOutput>;
+	/** `engi retention sweep --details`, a dry run unless `plan` (its digest) is given to execute. */
+	retentionSweep(run?: {readonly plan: string; readonly onProgress: (progress: SweepProgress) => Promise<void>}): Promise<SweepOutput>;
 	/** True when a knowledge base root resolves (project brief and query need one). */
 	hasKnowledgeBase(): boolean;
 };
@@ -69,6 +75,17 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 		},
 		async query(q) {
 			return (await queryKnowledge(root(), {q, view: 'context', limit: 50}, deps)).output;
+		},
+		async retentionPlan() {
+			const {planRetention} = await import('../engine/retention/plan.js');
+			return planRetention({source: scope.source, details: true, limit: Number.MAX_SAFE_INTEGER}, root(), deps);
+		},
+		async retentionSweep(run) {
+			// The sweep itself (re-planned, digest-checked, every target re-checked before it goes); no
+			// shortcut for the dashboard.
+			const {sweepRetention} = await import('../engine/retention/sweep.js');
+			const {output} = await sweepRetention({source: scope.source, details: true, execute: run !== undefined, plan: run?.plan, onProgress: run?.onProgress}, root(), deps);
+			return output;
 		},
 		hasKnowledgeBase() {
 			try {

@@ -1,9 +1,9 @@
 import type {Scope} from './keys.js';
 
-/** The dashboard's screens, in the order of their tabs (and of the keys 1–6 that open them). */
-export type ScreenId = 'standup' | 'unfinished' | 'checkpoints' | 'project' | 'query' | 'pickup';
+/** The dashboard's screens, in the order of their tabs (and of the digit keys that open them). */
+export type ScreenId = 'standup' | 'unfinished' | 'checkpoints' | 'project' | 'query' | 'pickup' | 'retention';
 
-export const screenOrder: readonly ScreenId[] = ['standup', 'unfinished', 'checkpoints', 'project', 'query', 'pickup'];
+export const screenOrder: readonly ScreenId[] = ['standup', 'unfinished', 'checkpoints', 'project', 'query', 'pickup', 'retention'];
 
 export const screenTitles: Record<ScreenId, string> = {
 	standup: 'Stand-up',
@@ -12,6 +12,7 @@ export const screenTitles: Record<ScreenId, string> = {
 	project: 'Project',
 	query: 'Query',
 	pickup: 'Pickup',
+	retention: 'Retention',
 };
 
 /** The key scope of each screen (keys.ts): its own keys, shown first in its footer and its help. */
@@ -22,4 +23,5 @@ export const screenScopes: Record<ScreenId, Scope> = {
 	project: 'project',
 	query: 'query',
 	pickup: 'pickup',
+	retention: 'retention',
 };

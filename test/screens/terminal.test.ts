@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import test from 'node:test';
 import {cliPath, sandboxEnv} from '../helpers/cli.js';
-import {buildFixtureHome} from '../helpers/fixture-home.js';
+import {buildFixtureHome, settle} from '../helpers/fixture-home.js';
+import {makeKb} from '../helpers/kb.js';
+import {assertDeletionsRecorded, attestWithKnowledge, entriesUnder, journalNodes, longAgo} from '../helpers/retention.js';
+import {retentionAttested} from '../helpers/screens.js';
 import {tempDir} from '../helpers/temp.js';
 import {hasTmux, startTmux, type TmuxPane} from '../helpers/tmux.js';
 
@@ -47,7 +50,7 @@ test('real terminal: a morning in the dashboard, from stand-up to the printed re
 
 	// Narrower terminal: the frame reflows to the new width instead of wrapping into garbage.
 	pane.resize(70, 24);
-	screen = await pane.waitFor(text => text.split('\n').some(line => line.startsWith('engi  1 Stand-up')) && !text.split('\n').some(line => line.length > 70), 'the frame to reflow to 70 columns');
+	screen = await pane.waitFor(text => text.split('\n').some(line => line.startsWith('engi  1  2 Unfinished  3')) && !text.split('\n').some(line => line.length > 70), 'the frame to reflow to 70 columns');
 	assert.match(screen, /1 of 22/);
 
 	pane.resize(120, 30);
@@ -104,4 +107,41 @@ test('real terminal: engi query without --q opens the Query screen instead of an
 	assert.match(screen, /No knowledge base is configured\.|query: ▏/);
 	pane.send(['q']);
 	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit (no field has the keys without a knowledge base)');
+});
+
+test('real terminal: the Retention screen executes the plan only after its count is typed, with a progress bar and receipts', {skip, timeout: 180_000}, async t => {
+	const kb = makeKb(t);
+	buildFixtureHome(kb.env);
+	const home = kb.env['HOME']!;
+	for (const directory of [home, kb.env['XDG_CONFIG_HOME']!, kb.env['XDG_DATA_HOME']!]) {
+		settle(directory, longAgo);
+	}
+
+	for (const [source, id] of retentionAttested) {
+		attestWithKnowledge(kb, source, id);
+	}
+
+	const before = entriesUnder(home);
+	const pane = open(t, kb.env, home, '--all-projects', {columns: 100, rows: 30});
+	await pane.waitFor(text => text.includes('1 Stand-up'), 'the dashboard');
+	pane.send(['7']);
+	let screen = await pane.waitFor(text => /x executes · plan [0-9a-f]{16} · \d+ to retire: 2 attested/.test(text), 'the Retention screen with its plan');
+	assert.match(screen, /7 Retention/);
+	assert.match(screen, /^all +\d+ /m, 'the summary by source');
+	const planned = /· (\d+) to retire/.exec(screen)![1]!;
+	pane.send(['x']);
+	await pane.waitFor(text => text.includes(`Type ${planned}, the count of sessions to delete`), 'the question');
+	pane.send(['1', 'Enter']);
+	await pane.waitFor(text => text.includes(`typed 1; the plan deletes ${planned}`), 'a wrong count refused');
+	assert.deepEqual(entriesUnder(home), before, 'nothing deleted for a wrong count');
+	pane.send([planned, 'Enter']);
+	screen = await pane.waitFor(text => text.includes(`done · ${planned} removed`), 'the sweep to finish');
+	assert.match(screen, /receipts · \d+ items swept/);
+	assertDeletionsRecorded(kb, home, before);
+	assert.equal(journalNodes(kb.journal, 'SessionPurgeReceipt').length, Number(planned));
+	pane.send(['q']);
+	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
+	const log = kb.ok(['retention', 'log']);
+	assert.equal(log.purged, Number(planned));
+	assert.equal(log.interrupted, 0);
 });

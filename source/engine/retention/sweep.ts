@@ -70,7 +70,8 @@ export type SweepInput = StoreSelection & {
 	/** The plan_sha256 a dry run printed: required to execute, refused when the plan is no longer that. */
 	readonly plan?: string;
 	readonly details: boolean;
-	readonly onProgress?: (progress: SweepProgress) => void;
+	/** Told after each item; a returned promise is awaited (the dashboard draws its progress bar then). */
+	readonly onProgress?: (progress: SweepProgress) => void | Promise<void>;
 };
 
 type Planned = {readonly item: SweepItem; readonly boundary: string; readonly assessment?: Assessment; readonly attempt?: PurgeAttempt};
@@ -149,7 +150,7 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 			const done: SweepItem[] = [];
 			for (const entry of planned) {
 				done.push(await executeItem(entry, context));
-				input.onProgress?.({done: done.length, total: planned.length, item: done.at(-1)!});
+				await input.onProgress?.({done: done.length, total: planned.length, item: done.at(-1)!});
 			}
 
 			const output = report(done, true);

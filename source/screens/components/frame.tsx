@@ -16,7 +16,9 @@ export type FrameProps = {
 
 /** The dashboard chrome: screen tabs and counts on top, key hints at the bottom, content between. */
 export function Frame({screen, width, height, counts, hints, children}: FrameProps) {
-	const tabs = screenOrder.map((id, index) => ({id, label: `${index + 1} ${screenTitles[id]}`}));
+	// Every tab with its title when they fit; else only the open one's, the others by their number.
+	const titled = screenOrder.reduce((length, id, index) => length + `  ${index + 1} ${screenTitles[id]}`.length, 'engi '.length) <= width;
+	const tabs = screenOrder.map((id, index) => ({id, label: titled || id === screen ? `${index + 1} ${screenTitles[id]}` : String(index + 1)}));
 	return (
 		<Box flexDirection="column" width={width} height={height}>
 			<Box justifyContent="space-between">

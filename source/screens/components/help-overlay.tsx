@@ -11,6 +11,7 @@ const scopeTitles: Record<Scope, string> = {
 	checkpoints: 'Checkpoints',
 	project: 'Project',
 	query: 'Query',
+	retention: 'Retention',
 	form: 'Forms',
 	confirm: 'Confirmations',
 	field: 'Typing',
