@@ -300,8 +300,8 @@ function writeOpencodeDatabase(path: string, sessions: Array<{id: string; cwd: s
 	db.close();
 }
 
-/** One Claude Code transcript of about `bytes` bytes, written in chunks (never held whole). */
-export function generateLargeTranscript(path: string, bytes: number, seed = 5): {lines: number; id: string} {
+/** One Claude Code transcript of about `bytes` bytes, written in chunks (never held whole), its records timed from `start`. */
+export function generateLargeTranscript(path: string, bytes: number, seed = 5, start = '2026-10-01T00:00:00Z'): {lines: number; id: string} {
 	const random = seededRandom(seed);
 	const id = 'ffffffff-1111-4222-8333-444444444444';
 	mkdirSync(dirname(path), {recursive: true});
@@ -309,7 +309,7 @@ export function generateLargeTranscript(path: string, bytes: number, seed = 5): 
 	let written = 0;
 	let lines = 0;
 	let index = 0;
-	const base = Date.parse('2026-10-01T00:00:00Z');
+	const base = Date.parse(start);
 	try {
 		while (written < bytes) {
 			const chunk = claudeLines(id, '/src/huge', conversation(random, 200, 6000), base + index * 3_000_000).join('\n') + '\n';

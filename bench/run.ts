@@ -11,6 +11,7 @@ import {tuiSuite} from './suites/tui.js';
 import {candidatesSuite} from './suites/candidates.js';
 import {evidenceSuite} from './suites/evidence.js';
 import {tokensSuite} from './suites/tokens.js';
+import {retentionSuite} from './suites/retention.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] | Promise<Row[]>> = {
 	journal: journalSuite,
@@ -21,6 +22,7 @@ const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] |
 	candidates: candidatesSuite,
 	evidence: evidenceSuite,
 	tokens: tokensSuite,
+	retention: retentionSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));

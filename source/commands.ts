@@ -48,6 +48,14 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('candidates promote', 'make a reviewed candidate durable knowledge', async () => (await import('./commands/candidates.js')).candidatesPromote),
 	entry('middleware prepare', 'choose the context items that fit a token budget', async () => (await import('./commands/middleware.js')).middlewarePrepare),
 	entry('middleware expand', 'the content of chosen context items, hash-checked', async () => (await import('./commands/middleware.js')).middlewareExpand),
+	entry('retention plan', 'which sessions could be retired now, and what blocks the rest', async () => (await import('./commands/retention-plan.js')).retentionPlan),
+	entry('retention attest', 'pin a closed session\'s bytes to the knowledge taken from it', async () => (await import('./commands/retention.js')).retentionAttest),
+	entry('retention purge', 'delete one attested session\'s files (dry run unless --execute)', async () => (await import('./commands/retention.js')).retentionPurge),
+	entry('retention sweep', 'retire every retirable session (dry run, then --execute --plan)', async () => (await import('./commands/retention.js')).retentionSweep),
+	entry('retention log', 'purge attempts, receipts and failures, newest first', async () => (await import('./commands/retention.js')).retentionLogCommand),
+	entry('artifact add', 'store a file in the content-addressed artifact store', async () => (await import('./commands/artifact.js')).artifactAdd),
+	entry('artifact add-tree', 'record a directory tree by hash, without copying it', async () => (await import('./commands/artifact.js')).artifactAddTree),
+	entry('artifact finalize', 'move final files into a collection and delete the rest (dry run unless --apply)', async () => (await import('./commands/artifact.js')).artifactFinalize),
 	entry('demo', 'open the dashboard on an invented set of sessions', async () => (await import('./commands/demo.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 ];
@@ -56,7 +64,7 @@ export const commandTable: readonly CommandEntry[] = [
 export const commandGroups: ReadonlySet<string> = new Set(commandTable.filter(entry => entry.name.includes(' ')).map(entry => entry.name.split(' ')[0]!));
 
 /** Subcommands run when a group is given alone, e.g. `engi checkpoint` lists checkpoints. */
-export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list', candidates: 'candidates list'};
+export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list', candidates: 'candidates list', retention: 'retention plan'};
 
 export async function loadCommand(name: string): Promise<CommandDefinition> {
 	const found = commandTable.find(entry => entry.name === name);

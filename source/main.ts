@@ -183,6 +183,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 			interactive,
 			rootFlag: split.globals.root,
 			stdin: io.stdin,
+			stderr: io.stderr,
 			commands: commandTable,
 		};
 		if (interactive && command.screen && (command.opensScreen?.(flags) ?? true)) {

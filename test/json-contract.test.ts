@@ -19,7 +19,7 @@
  */
 import assert from 'node:assert/strict';
 import {createHash, randomInt} from 'node:crypto';
-import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
@@ -231,11 +231,29 @@ const sessionOne = 'c0de0000-0000-4000-8000-000000000001';
 const claudeFixture = '11111111-1111-4111-8111-111111111111';
 const codexFixture = '0195a1c2-0a00-7a00-8a00-00000000000a';
 
+/** A Codex session with no children, retired by the retention steps. */
+const codexRetired = '0195a1c2-0d00-7d00-8d00-00000000000d';
+
 function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 	const {repo, empty, kb, stageNotes, distillationFile, stageDistillation, evidence, attachmentStore, packets, savePage} = world;
 	const attachment = ['--source', 'claude', '--source-root', attachmentStore];
 	const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 	const since = ['--since', '2020-01-01'];
+	// Executing a sweep takes the digest its dry run printed, known only once the dry run has run.
+	const sweepExecute = ['retention', 'sweep', '--source', 'qwen', '--no-retention', '--details', '--execute', '--plan', ''];
+	const artifacts = join(world.base, 'artifacts');
+	const stageArtifacts = () => {
+		mkdirSync(join(artifacts, 'tree', 'data'), {recursive: true});
+		writeFileSync(join(artifacts, 'report.txt'), 'the quarterly report\n');
+		writeFileSync(join(artifacts, 'tree', 'data', 'rows.csv'), 'id,total\n1,3\n');
+		writeFileSync(join(artifacts, 'tree', 'README'), 'a run\n');
+		symlinkSync('data/rows.csv', join(artifacts, 'tree', 'latest.csv'));
+		writeFileSync(join(artifacts, 'final.txt'), 'final text\n');
+		writeFileSync(join(artifacts, 'draft.txt'), 'draft text\n');
+		const entry = (name: string, text: string) => ({path: join(artifacts, name), sha256: createHash('sha256').update(text).digest('hex')});
+		writeFileSync(join(artifacts, 'final.json'), JSON.stringify({format: 'engi.final-collection.v1', collection: 'q3', final_files: [entry('final.txt', 'final text\n')], remove_files: [entry('draft.txt', 'draft text\n')]}));
+	};
+
 	return [
 		{golden: 'init', command: 'init', args: ['init', kb]},
 		{golden: 'config-set', command: 'config set', args: ['config', 'set', 'format', 'json']},
@@ -310,6 +328,24 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'candidates-distill', command: 'candidates distill', args: ['candidates', 'distill', `codex-${codexFixture}`, '--with', 'node test/fixtures/distillers/mix.mjs', '--max-turns', '12'], cwd: repoRoot},
 		{golden: 'candidates-reject', command: 'candidates reject', args: ['candidates', 'reject', `claude-${claudeFixture}`]},
 		{golden: 'candidates-promote', command: 'candidates promote', args: ['candidates', 'promote', `codex-${codexFixture}`, '--project', repo]},
+		{golden: 'retention-plan', command: 'retention plan', args: ['retention', 'plan', '--no-retention']},
+		{golden: 'retention-plan.details', command: 'retention plan', args: ['retention', 'plan', '--no-retention', '--details', '--source', 'qwen']},
+		{command: 'graph node', args: ['graph', 'node', '--id', `conversation:codex:${codexRetired}`, '--kind', 'Conversation', '--label', 'Codex session']},
+		{command: 'graph node', args: ['graph', 'node', '--id', 'dataset:timeouts', '--kind', 'Dataset', '--label', 'Timeouts of every retry caller']},
+		{command: 'graph relate', args: ['graph', 'relate', '--from', 'dataset:timeouts', '--edge', 'DERIVED_FROM', '--to', `conversation:codex:${codexRetired}`]},
+		{golden: 'retention-attest', command: 'retention attest', args: ['retention', 'attest', codexRetired, '--source', 'codex', '--knowledge-node', 'dataset:timeouts', '--session-closed']},
+		{golden: 'retention-purge.dry-run', command: 'retention purge', args: ['retention', 'purge', codexRetired, '--source', 'codex', '--no-retention']},
+		{golden: 'retention-purge.executed', command: 'retention purge', args: ['retention', 'purge', codexRetired, '--source', 'codex', '--no-retention', '--execute']},
+		{golden: 'retention-sweep.dry-run', command: 'retention sweep', args: ['retention', 'sweep', '--source', 'qwen', '--no-retention', '--details']},
+		() => {
+			sweepExecute[sweepExecute.indexOf('--plan') + 1] = runCli(['retention', 'sweep', '--source', 'qwen', '--no-retention', '--format', 'json'], {env: world.env}).json<{plan_sha256: string}>().plan_sha256;
+		},
+		{golden: 'retention-sweep.executed', command: 'retention sweep', args: sweepExecute},
+		{golden: 'retention-log', command: 'retention log', args: ['retention', 'log']},
+		stageArtifacts,
+		{golden: 'artifact-add', command: 'artifact add', args: ['artifact', 'add', '--file', join(artifacts, 'report.txt'), '--project', 'project:shop']},
+		{golden: 'artifact-add-tree', command: 'artifact add-tree', args: ['artifact', 'add-tree', '--directory', join(artifacts, 'tree'), '--manifest', join(artifacts, 'tree.manifest.json')]},
+		{golden: 'artifact-finalize', command: 'artifact finalize', args: ['artifact', 'finalize', '--plan', join(artifacts, 'final.json'), '--apply']},
 		{golden: 'demo', command: 'demo', args: ['demo']},
 		{golden: 'schema', command: 'schema', args: ['schema']},
 	];

@@ -102,3 +102,18 @@ test('--exact-tokens does load the tokenizer (the check above can fail)', t => {
 	assert.equal(result.json().tokens_exact, true);
 	assert.ok(loadedModules(traceFile).some(file => /node_modules\/js-tiktoken\//.test(file)));
 });
+
+test('retention plan loads no bundle chunk holding the sweep, purge, attest or compaction engine', t => {
+	const kb = makeKb(t);
+	buildFixtureHome(kb.env);
+	const meta = JSON.parse(readFileSync(join(repoRoot, 'build/meta.json'), 'utf8')) as {outputs: Record<string, {inputs: Record<string, unknown>}>};
+	const writers = /^source\/engine\/retention\/(sweep|purge|attest|compact|run-purge|delete)\.ts$/;
+	const chunks = new Set(Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some(input => writers.test(input))).map(([file]) => file));
+	assert.ok(chunks.size > 0, 'the bundle holds the retention writers somewhere');
+	const traceFile = join(tempDir(t), 'trace.txt');
+	const result = runCli(['retention', 'plan', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+	assert.equal(result.code, 0, result.stderr);
+	const loaded = loadedModules(traceFile);
+	assert.ok(loaded.includes('build/cli.js'));
+	assert.deepEqual(loaded.filter(file => chunks.has(file)), [], 'the plan reads; it needs none of the code that writes');
+});

@@ -104,7 +104,7 @@ export function formatTable(rows: readonly Row[]): string {
 			row.suite,
 			row.name,
 			row.runs,
-			row.medianMs.toFixed(1),
+			Number.isNaN(row.medianMs) ? '—' : row.medianMs.toFixed(1),
 			Number.isNaN(row.baselineMs) ? '—' : row.baselineMs.toFixed(1),
 			Number.isNaN(row.baselineMs) ? '—' : `${(row.medianMs / row.baselineMs).toFixed(2)}×`,
 			row.rssMb ? row.rssMb.toFixed(0) : '—',

@@ -94,6 +94,23 @@ type AdapterBase = {
 	 * is set for subagent and child sessions, which most tools cannot resume on their own.
 	 */
 	nativeResumeCommand(id: string, session?: {readonly parentId: string | null}): string | null;
+	/**
+	 * What retiring one session removes besides its `paths` (see Retirement). Absent, or
+	 * undefined for a unit, when the session lives inside a database other sessions share:
+	 * engi never writes another program's database, so such a session is never retired.
+	 */
+	retirement?(unit: DiscoveredUnit, root: string, sessionId: string): Retirement | undefined;
+};
+
+/** The footprint of a session that can be retired on its own. */
+export type Retirement = {
+	/**
+	 * Directories that belong to this session alone (a Claude session's `<id>/` holding its
+	 * subagents, a Copilot or Grok session directory): removed with every file in them.
+	 */
+	readonly directories: readonly string[];
+	/** The directory no removal may leave: the store root, or the tool's directory that holds the root and the session's sidecars. */
+	readonly boundary: string;
 };
 
 /** Append-only JSONL stores: the engine streams lines and asks the adapter to normalise each. */

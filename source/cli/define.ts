@@ -41,6 +41,8 @@ export type CommandContext = {
 	/** The global `--root` flag as typed, if given. */
 	readonly rootFlag: string | undefined;
 	readonly stdin: NodeJS.ReadableStream;
+	/** Where a long-running command reports progress (diagnostics, never its result). */
+	readonly stderr: NodeJS.WritableStream;
 	/**
 	 * The command table (commands.ts), for commands about commands (`engi schema`). Handed over
 	 * rather than imported: the table loads every command, so a command importing it would import

@@ -80,20 +80,29 @@ export default defineCommand({
 			throw new EngiError('conflicting_flags', '--lines returns native records (the events view) and cannot be combined with --view ' + flags.view, {hint: 'drop --view, or use --offset/--limit'});
 		}
 
-		return {
-			data: readEncoded(
-				{
-					...selection,
-					view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
-					offset: flags.offset,
-					limit: flags.limit,
-					lines: flags.lines,
-					prune: Boolean(flags.prune),
-					encoding: {compact: Boolean(flags.compact), deltas: Boolean(flags.deltas), attachmentRefs: Boolean(flags['attachment-refs'])},
-				},
-				context.deps,
-			),
-		};
+		try {
+			return {
+				data: readEncoded(
+					{
+						...selection,
+						view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),
+						offset: flags.offset,
+						limit: flags.limit,
+						lines: flags.lines,
+						prune: Boolean(flags.prune),
+						encoding: {compact: Boolean(flags.compact), deltas: Boolean(flags.deltas), attachmentRefs: Boolean(flags['attachment-refs'])},
+					},
+					context.deps,
+				),
+			};
+		} catch (error) {
+			// A session engi retired is not merely missing: say so, and where its compact copy is.
+			if (error instanceof EngiError && error.code === 'session_not_found') {
+				throw (await import('../engine/retention/retired.js')).retiredSessionError(flags.id, context.rootFlag, context.deps) ?? error;
+			}
+
+			throw error;
+		}
 	},
 	human: (result, context) => renderPacketResult(result, context),
 });

@@ -1,3 +1,4 @@
+import {readSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import type * as NodeCrypto from 'node:crypto';
 
@@ -24,4 +25,24 @@ export function md5Hex(data: string | Uint8Array = ''): string {
 function createHash(algorithm: string): NodeCrypto.Hash {
 	crypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto;
 	return crypto.createHash(algorithm);
+}
+
+const fileChunk = 1024 * 1024;
+
+/** SHA-256 and length of everything an open file holds, read in bounded chunks from the start. */
+export function sha256OfDescriptor(fd: number): {sha256: string; bytes: number} {
+	const hash = sha256();
+	const buffer = Buffer.allocUnsafe(fileChunk);
+	let bytes = 0;
+	for (;;) {
+		const read = readSync(fd, buffer, 0, fileChunk, bytes);
+		if (read === 0) {
+			break;
+		}
+
+		hash.update(buffer.subarray(0, read));
+		bytes += read;
+	}
+
+	return {sha256: hash.digest('hex'), bytes};
 }

@@ -18,6 +18,19 @@ export function nextOffset(offset: number, shown: number, total: number): number
 	return offset + shown < total ? offset + shown : null;
 }
 
+/** A size in the largest binary unit it reaches, with one decimal: `512 B`, `12.3 KiB`, `1.2 MiB`. */
+export function byteSize(bytes: number): string {
+	const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+	let value = bytes;
+	let unit = -1;
+	while (value >= 1024 && unit < units.length - 1) {
+		value /= 1024;
+		unit++;
+	}
+
+	return unit < 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
 /** A word for a printed shell command: as is when plainly safe, else single-quoted. */
 export function shellWord(text: string): string {
 	return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll('\'', '\'\\\'\'')}'`;

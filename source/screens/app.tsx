@@ -1,4 +1,4 @@
-import {useCallback, useMemo, useState} from 'react';
+import {useCallback, useMemo, useRef, useState} from 'react';
 import {Box, useApp} from 'ink';
 import {KeyRouter, useKeys} from './hooks/use-keys.js';
 import type {Candidate} from '../engine/continuity/unfinished.js';
@@ -12,6 +12,7 @@ import {commandFor, hintsFor} from './keys.js';
 import {Pickup, type PickupTarget} from './pickup/index.js';
 import {Project} from './project/index.js';
 import {Query, type Capture} from './query/index.js';
+import {Retention} from './retention/index.js';
 import {Review} from './review/index.js';
 import {Standup} from './standup/index.js';
 import {screenOrder, screenScopes, type ScreenId} from './navigation.js';
@@ -61,7 +62,10 @@ function Dashboard({client, initialScreen, initialQuery, initialContract, initia
 	const [history, setHistory] = useState<ScreenId[]>([]);
 	const [visited, setVisited] = useState<Set<ScreenId>>(new Set([initialScreen]));
 	const [help, setHelp] = useState<{open: boolean; offset: number}>({open: false, offset: 0});
-	const [capturing, setCapturing] = useState<Capture>(false);
+	// A ref, not state: a screen says so from a layout effect of the frame where its field opened,
+	// and the next key of the same chunk (`x29`, `/q`) is delivered in that commit, before a state
+	// update here would be rendered.
+	const capturing = useRef<Capture>(false);
 	const [counts, setCounts] = useState<Partial<Record<ScreenId, string>>>({});
 	const [target, setTarget] = useState<PickupTarget | null>(initialTarget ?? null);
 	const [formRequest, setFormRequest] = useState<FormRequest>(null);
@@ -124,7 +128,7 @@ function Dashboard({client, initialScreen, initialQuery, initialContract, initia
 			return;
 		}
 
-		if (capturing === true) {
+		if (capturing.current === true) {
 			return; // A field has the keys: q is a letter there, and esc belongs to the field.
 		}
 
@@ -139,14 +143,20 @@ function Dashboard({client, initialScreen, initialQuery, initialContract, initia
 				break;
 			}
 
-			case 'go-screen':
-				go(screenOrder[Number(input) - 1]!);
+			case 'go-screen': {
+				const next = screenOrder[Number(input) - 1];
+				if (next) {
+					go(next);
+				}
+
 				break;
+			}
+
 			case 'quit':
 				exit({kind: 'quit'} satisfies TuiResult);
 				break;
 			case 'back': {
-				if (capturing === 'back') {
+				if (capturing.current === 'back') {
 					break; // Esc closes the view the screen has open.
 				}
 
@@ -171,7 +181,7 @@ function Dashboard({client, initialScreen, initialQuery, initialContract, initia
 	const active = (id: ScreenId) => screen === id && !help.open;
 	const captureFor = (id: ScreenId) => (value: Capture) => {
 		if (screen === id || !value) {
-			setCapturing(value);
+			capturing.current = value;
 		}
 	};
 
@@ -226,6 +236,11 @@ function Dashboard({client, initialScreen, initialQuery, initialContract, initia
 				{show('review') ? (
 					<Box {...show('review')} flexDirection="column">
 						<Review client={engine} revision={revision} active={active('review')} width={width} height={bodyHeight} onCapture={captureFor('review')} onCounts={countsFor('review')} />
+					</Box>
+				) : null}
+				{show('retention') ? (
+					<Box {...show('retention')} flexDirection="column">
+						<Retention client={engine} revision={revision} active={active('retention')} width={width} height={bodyHeight} now={clock} onCapture={captureFor('retention')} onCounts={countsFor('retention')} />
 					</Box>
 				) : null}
 			</Box>

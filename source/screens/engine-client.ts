@@ -10,6 +10,8 @@ import type {CheckpointDraft} from '../engine/continuity/checkpoint-schema.js';
 import type {PickupOutput} from '../engine/continuity/pickup.js';
 import type {StandupOutput} from '../engine/continuity/standup.js';
 import type {UnfinishedOutput} from '../engine/continuity/unfinished.js';
+import type {PlanOutput} from '../engine/retention/plan.js';
+import type {SweepOutput, SweepProgress} from '../engine/retention/sweep.js';
 
 export type Scope = {readonly since?: string; readonly allProjects: boolean; readonly project?: string; readonly source?: readonly string[]};
 
@@ -37,6 +39,10 @@ export type EngineClient = {
 	queryEvidence(q: string, asOf: string): Promise<QueryOutput>;
 	/** The answer to an evidence contract (`engi query --q <q> --evidence-contract <file>`). */
 	evaluateContract(file: string, q: string): Promise<Evaluation>;
+	/** `engi retention plan --details` with every session on one page. */
+	retentionPlan(): Promise<PlanOutput>;
+	/** `engi retention sweep --details`, a dry run unless `plan` (its digest) is given to execute. */
+	retentionSweep(run?: {readonly plan: string; readonly onProgress: (progress: SweepProgress) => Promise<void>}): Promise<SweepOutput>;
 	/** True when a knowledge base root resolves (project brief and query need one). */
 	hasKnowledgeBase(): boolean;
 };
@@ -110,6 +116,17 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			// Loaded only when a contract is given: the solver and its tokenizer are not the dashboard's to pay for.
 			const {evaluateContract} = await import('../engine/evidence/evaluate.js');
 			return (await evaluateContract(root(), {file, q}, deps)).output;
+		},
+		async retentionPlan() {
+			const {planRetention} = await import('../engine/retention/plan.js');
+			return planRetention({source: scope.source, details: true, limit: Number.MAX_SAFE_INTEGER}, root(), deps);
+		},
+		async retentionSweep(run) {
+			// The sweep itself (re-planned, digest-checked, every target re-checked before it goes); no
+			// shortcut for the dashboard.
+			const {sweepRetention} = await import('../engine/retention/sweep.js');
+			const {output} = await sweepRetention({source: scope.source, details: true, execute: run !== undefined, plan: run?.plan, onProgress: run?.onProgress}, root(), deps);
+			return output;
 		},
 		hasKnowledgeBase() {
 			try {

@@ -21,7 +21,7 @@ export type KeyInfo = {
 	readonly meta?: boolean;
 };
 
-export type Scope = 'global' | 'list' | 'standup' | 'unfinished' | 'pickup' | 'checkpoints' | 'project' | 'query' | 'review' | 'form' | 'confirm' | 'field';
+export type Scope = 'global' | 'list' | 'standup' | 'unfinished' | 'pickup' | 'checkpoints' | 'project' | 'query' | 'review' | 'retention' | 'form' | 'confirm' | 'field';
 
 export type Binding = {
 	readonly command: string;
@@ -37,7 +37,8 @@ export const bindings: readonly Binding[] = [
 	{command: 'help', keys: '?', description: 'show or hide this help', scope: 'global', matches: char('?')},
 	{command: 'next-screen', keys: 'tab', description: 'next screen', scope: 'global', matches: (_input, key) => Boolean(key.tab) && !key.shift},
 	{command: 'previous-screen', keys: 'shift+tab', description: 'previous screen', scope: 'global', matches: (_input, key) => Boolean(key.tab && key.shift)},
-	{command: 'go-screen', keys: '1–7', description: 'stand-up, unfinished, checkpoints, project, query, pickup, review', scope: 'global', matches: (input, key) => !key.ctrl && /^[1-7]$/.test(input)},
+	// Any digit: the app opens the screen of that tab, if there is one (navigation.ts orders them).
+	{command: 'go-screen', keys: '1–9', description: 'the screen of that tab number', scope: 'global', matches: (input, key) => !key.ctrl && !key.meta && /^[1-9]$/.test(input)},
 	{command: 'back', keys: 'esc', description: 'back (or quit from the first screen)', scope: 'global', matches: (_input, key) => Boolean(key.escape)},
 	{command: 'quit', keys: 'q', description: 'quit', scope: 'global', matches: char('q')},
 	{command: 'refresh', keys: 'r', description: 'reload this screen', scope: 'global', matches: char('r')},
@@ -64,6 +65,11 @@ export const bindings: readonly Binding[] = [
 	{command: 'reject', keys: 'x', description: 'reject the selected candidate; its note is kept (y confirms)', scope: 'review', matches: char('x')},
 	{command: 'evidence', keys: 'e', description: 'show the turns its claims cite (esc back)', scope: 'review', matches: char('e')},
 	{command: 'evidence', keys: 'e', description: 'show the selected result\'s evidence: node_sha256 and journal history (esc back)', scope: 'query', matches: char('e')},
+	{command: 'execute', keys: 'x', description: 'execute the plan (asks for the count of sessions first)', scope: 'retention', matches: char('x')},
+	{command: 'cycle-view', keys: 'v', description: 'cycle the view: summary, blockers, sessions, receipts', scope: 'retention', matches: char('v')},
+	{command: 'blocker-filter', keys: 'f', description: 'cycle the sessions\' blocker filter', scope: 'retention', matches: char('f')},
+	{command: 'filter', keys: '/', description: 'filter the sessions as you type (any words)', scope: 'retention', matches: char('/')},
+	{command: 'list-blocked', keys: 'enter', description: 'on a blocker code: the sessions it blocks', scope: 'retention', matches: (_input, key) => Boolean(key.return)},
 	{command: 'submit', keys: 'enter', description: 'save (checks every field first)', scope: 'form', matches: (_input, key) => Boolean(key.return)},
 	{command: 'next-field', keys: 'tab / ↓', description: 'next field (←/→ change the status)', scope: 'form', matches: (_input, key) => (Boolean(key.tab) && !key.shift) || Boolean(key.downArrow)},
 	{command: 'cancel', keys: 'esc', description: 'cancel', scope: 'form', matches: (_input, key) => Boolean(key.escape)},

@@ -1,9 +1,9 @@
 import type {Scope} from './keys.js';
 
-/** The dashboard's screens, in the order of their tabs (and of the keys 1–7 that open them). */
-export type ScreenId = 'standup' | 'unfinished' | 'checkpoints' | 'project' | 'query' | 'pickup' | 'review';
+/** The dashboard's screens, in the order of their tabs (and of the digit keys that open them). */
+export type ScreenId = 'standup' | 'unfinished' | 'checkpoints' | 'project' | 'query' | 'pickup' | 'review' | 'retention';
 
-export const screenOrder: readonly ScreenId[] = ['standup', 'unfinished', 'checkpoints', 'project', 'query', 'pickup', 'review'];
+export const screenOrder: readonly ScreenId[] = ['standup', 'unfinished', 'checkpoints', 'project', 'query', 'pickup', 'review', 'retention'];
 
 export const screenTitles: Record<ScreenId, string> = {
 	standup: 'Stand-up',
@@ -13,6 +13,7 @@ export const screenTitles: Record<ScreenId, string> = {
 	query: 'Query',
 	pickup: 'Pickup',
 	review: 'Review',
+	retention: 'Retention',
 };
 
 /** The key scope of each screen (keys.ts): its own keys, shown first in its footer and its help. */
@@ -24,4 +25,5 @@ export const screenScopes: Record<ScreenId, Scope> = {
 	query: 'query',
 	pickup: 'pickup',
 	review: 'review',
+	retention: 'retention',
 };

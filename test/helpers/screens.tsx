@@ -7,7 +7,9 @@ import {createEngineClient, type EngineClient} from '../../source/screens/engine
 import {shellWord} from '../../source/lib/words.js';
 import {repoRoot, runCli, sandboxEnv} from './cli.js';
 import {edge, node, pinsOf, writeJson, writeKb} from './evidence.js';
-import {buildFixtureHome} from '../fixtures/home.js';
+import {buildFixtureHome, settle} from '../fixtures/home.js';
+import type {KbSandbox} from './kb.js';
+import {attestWithKnowledge, longAgo} from './retention.js';
 import {tempDir} from './temp.js';
 
 export const fixedNow = new Date('2026-11-29T12:00:00Z');
@@ -104,3 +106,50 @@ export async function contractWorld(t: Parameters<typeof tempDir>[0]): Promise<C
 	const client = await createEngineClient(deps, {allProjects: true}, kb);
 	return {env, deps, client, kb, project: base, question, contract};
 }
+
+/**
+ * The Retention screen's clock: after the real time its attestations are written at (a receipt
+ * or an edge recorded after the clock would not exist yet), and years after the fixtures' sessions.
+ */
+export const retentionNow = new Date('2031-01-01T00:00:00Z');
+
+/**
+ * A screen world whose stores were last written long before its clock, with two sessions
+ * attested (knowledge recorded, bytes pinned): the Retention screen has some to purge, some to
+ * compact, and blocked ones, all real files a sweep really deletes.
+ */
+export async function retentionWorld(t: Parameters<typeof tempDir>[0]): Promise<ScreenWorld & {kbSandbox: KbSandbox}> {
+	const world = await screenWorld(t);
+	for (const directory of [world.env['HOME']!, world.env['XDG_CONFIG_HOME']!, world.env['XDG_DATA_HOME']!]) {
+		settle(directory, longAgo);
+	}
+
+	const kbSandbox: KbSandbox = {
+		base: join(world.kb, '..'),
+		root: world.kb,
+		env: world.env,
+		journal: join(world.kb, '.engi', 'journal.jsonl'),
+		run: (args, options = {}) => runCli([...args, '--root', world.kb], {env: world.env, ...options}),
+		ok(args) {
+			const result = runCli([...args, '--root', world.kb, '--format', 'json'], {env: world.env});
+			if (result.code !== 0) {
+				throw new Error(`engi ${args.join(' ')} failed: ${result.stderr}`);
+			}
+
+			return result.json();
+		},
+	};
+	for (const [source, id] of retentionAttested) {
+		attestWithKnowledge(kbSandbox, source, id);
+	}
+
+	const deps: Deps = {...world.deps, now: () => retentionNow};
+	const client = await createEngineClient(deps, {since: '2026-11-01', allProjects: true, project: world.project}, world.kb);
+	return {...world, deps, client, kbSandbox};
+}
+
+/** The sessions retentionWorld attests. */
+export const retentionAttested = [
+	['gemini', '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a'],
+	['codex', '0195a1c2-0d00-7d00-8d00-00000000000d'],
+] as const;

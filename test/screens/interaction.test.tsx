@@ -15,8 +15,10 @@ import {createEngineClient} from '../../source/screens/engine-client.js';
 import {sandboxEnv} from '../helpers/cli.js';
 import {controlCharacter, hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
 import {tempDir} from '../helpers/temp.js';
-import {contractWorld, distilledCandidate, fillReviewQueue, fixedNow, screenWorld} from '../helpers/screens.js';
+import {contractWorld, distilledCandidate, fillReviewQueue, fixedNow, retentionAttested, retentionNow, retentionWorld, screenWorld} from '../helpers/screens.js';
 import type {QueryOutput} from '../../source/engine/knowledge/query-schema.js';
+import {assertDeletionsRecorded, entriesUnder, journalNodes} from '../helpers/retention.js';
+import {appendFileSync, existsSync} from 'node:fs';
 
 const size = {columns: 80, rows: 24};
 
@@ -383,6 +385,58 @@ test('review: 7 opens the queue; e shows the cited turns and esc comes back; p a
 	assert.deepEqual(decisions, [{kind: 'quit'}]);
 });
 
+test('retention: summary, blockers, sessions by code and by typing; a wrong count deletes nothing; the typed count runs the sweep and shows its receipts', {timeout: 120_000}, async t => {
+	const world = await retentionWorld(t);
+	const home = world.env['HOME']!;
+	const before = entriesUnder(home);
+	const decisions: TuiResult[] = [];
+	const app = render(<App client={world.client} initialScreen="standup" now={retentionNow} size={size} onDecision={result => decisions.push(result)} />);
+	t.after(() => app.unmount());
+	await waitForFrame(app.lastFrame, showing('standup'));
+	let frame = await press(app.stdin, app.lastFrame, String(screenOrder.indexOf('retention') + 1), text => text.includes('x executes · plan ') && text.includes('57 sessions ·'));
+	assert.match(frame, /^all +57 +2 +27 +28 /m, 'the summary by source ends with the totals');
+	assert.match(frame, /57 sessions · 2 eligible · 27 compactable · 28 blocked/);
+	const planned = Number(/ · (\d+) to retire: 2 attested, 27 to compact$/m.exec(frame)?.[1]);
+	assert.equal(planned, 29);
+	frame = await press(app.stdin, app.lastFrame, 'v', text => text.includes('blockers · 5 codes block 28 sessions'));
+	assert.match(frame, /› unfinished_candidate +18 █+/);
+	frame = await press(app.stdin, app.lastFrame, 'j', text => selectedRow(text).includes('child_sessions_present'));
+	frame = await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('3 of 57 sessions · blocker child_sessions_present'));
+	assert.equal(frame.split('\n').filter(line => / blocked +\w+ /.test(line)).length, 3);
+	frame = await press(app.stdin, app.lastFrame, 'f', text => text.includes('blocker attestation_missing'));
+	// Typed in one chunk with the / that opens the field: q is a letter of the filter, not quit.
+	frame = await press(app.stdin, app.lastFrame, '/qwen', text => text.includes('filter /qwen▏'));
+	assert.match(frame, /^4 of 57 sessions · blocker attestation_missing/m);
+	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('55 of 57 sessions · blocker attestation_missing') && !text.includes('filter /'));
+	frame = await press(app.stdin, app.lastFrame, '/claude\r', text => text.includes('· filter /claude') && !text.includes('▏'));
+	assert.match(frame, /^10 of 57 sessions/m);
+
+	// A wrong count, then esc: nothing happens, and esc belonged to the question, not the app.
+	frame = await press(app.stdin, app.lastFrame, 'x', text => text.includes('Type 29, the count of sessions to delete'));
+	frame = await press(app.stdin, app.lastFrame, '5\r', text => text.includes('typed 5; the plan deletes 29'));
+	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('x executes · plan'));
+	assert.ok(showing('retention')(frame));
+	assert.deepEqual(entriesUnder(home), before, 'nothing deleted');
+	assert.equal(existsSync(world.kbSandbox.journal) && journalNodes(world.kbSandbox.journal, 'SessionPurgeAttempt').length, 0);
+
+	// The count and its enter in one chunk: the sweep runs (the engine's, re-planned and re-checked) and its receipts show.
+	frame = await press(app.stdin, app.lastFrame, 'x29\r', text => text.includes('done · 29 removed (27 compacted first) · 0 failed'));
+	assert.match(frame, /^receipts · 29 items swept/m);
+	assert.match(frame, /receipt session-purge:/);
+	const gone = assertDeletionsRecorded(world.kbSandbox, home, before);
+	assert.ok(gone.length >= 29, `the retired sessions' files are gone (${gone.length})`);
+	assert.equal(journalNodes(world.kbSandbox.journal, 'SessionPurgeReceipt').length, 29, 'one receipt each');
+	for (const [source, id] of retentionAttested) {
+		assert.ok(!before.some(path => path.includes(id) && existsSync(path)), `${source} ${id}: attested and purged`);
+	}
+
+	// The plan is loaded again: nothing is left to retire.
+	frame = await press(app.stdin, app.lastFrame, 'v', text => text.includes('nothing to retire'));
+	assert.match(frame, /^all +28 +0 +0 +28 /m);
+	await press(app.stdin, app.lastFrame, 'q', () => decisions.length > 0);
+	assert.deepEqual(decisions, [{kind: 'quit'}]);
+});
+
 test('review without a knowledge base explains engi init', {timeout: 60_000}, async t => {
 	const world = await screenWorld(t, {knowledgeBase: false});
 	const app = render(<App client={world.client} initialScreen="review" now={fixedNow} size={size} />);
@@ -429,4 +483,22 @@ test('query: a contract given on the command line is answered first (resolution,
 	assert.deepEqual(decisions, []);
 	await press(app.stdin, app.lastFrame, 'q', () => decisions.length > 0);
 	assert.deepEqual(decisions, [{kind: 'quit'}]);
+});
+
+test('retention: a plan that changed after it was shown is refused by the sweep, and nothing is deleted', {timeout: 120_000}, async t => {
+	const world = await retentionWorld(t);
+	const home = world.env['HOME']!;
+	const app = render(<App client={world.client} initialScreen="retention" now={retentionNow} size={size} />);
+	t.after(() => app.unmount());
+	await waitForFrame(app.lastFrame, text => text.includes('29 to retire'));
+	// An attested transcript grows after the plan was shown: its receipt no longer pins it.
+	const attested = entriesUnder(home).find(path => path.includes(retentionAttested[1][1]) && path.endsWith('.jsonl'))!;
+	appendFileSync(attested, '{"timestamp":"2025-01-01T00:00:00Z","type":"event_msg","payload":{"type":"agent_message","message":"more"}}\n');
+	const before = entriesUnder(home);
+	const frame = await press(app.stdin, app.lastFrame, 'x', text => text.includes('Type 29'));
+	assert.ok(frame);
+	await press(app.stdin, app.lastFrame, '29\r', text => text.includes('✗ the plan is no longer'));
+	assert.deepEqual(entriesUnder(home), before, 'nothing deleted');
+	// The plan is loaded again, without the changed session among the attested.
+	await waitForFrame(app.lastFrame, text => text.includes('57 sessions · 1 eligible · 27 compactable · 29 blocked'));
 });

@@ -46,6 +46,16 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 		assert.deepEqual(shown, cli(args), `${screen}: the screen's data differs from engi ${args.join(' ')}`);
 	}
 
+	// Retention's window ends a week before the moment each one ran: the cutoff is the one difference.
+	for (const [screen, fromClient, args] of [
+		['retention plan', async () => client.retentionPlan(), ['retention', 'plan', '--details', '--limit', '500', '--root', world.kb]],
+		['retention sweep (dry run)', async () => client.retentionSweep(), ['retention', 'sweep', '--details', '--root', world.kb]],
+	] as const) {
+		const shown = plain(await fromClient()) as {cutoff_utc: string};
+		const printed = cli([...args]) as {cutoff_utc: string};
+		assert.deepEqual(JSON.parse(JSON.stringify(shown).replaceAll(shown.cutoff_utc, printed.cutoff_utc)), printed, `${screen}: the screen's data differs from engi ${args.join(' ')}`);
+	}
+
 	// A query is answered as of the moment it runs: the CLI is asked about the screen's moment.
 	const answered = plain(await client.query('flaky')) as {as_of: string};
 	assert.deepEqual(answered, cli(['query', '--q', 'flaky', '--view', 'context', '--limit', '50', '--as-of', answered.as_of, '--root', world.kb]), 'query: the screen\'s data differs from engi query');
@@ -69,6 +79,7 @@ test('parity: every screen shows the data of its command’s JSON output', {time
 	assert.equal((await client.unfinished()).candidates.length > 10, true);
 	assert.equal((await client.checkpoints()).checkpoints.length, 1);
 	assert.ok((await client.candidates()).candidates.length > 10);
+	assert.ok(((await client.retentionPlan()).sessions ?? []).length > 10);
 	const found = await client.query('flaky');
 	assert.ok(found.view === 'context' && found.rows.length > 0);
 });

@@ -14,6 +14,9 @@ import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js'
 import type {Evaluation} from '../../source/engine/evidence/evaluation-schema.js';
 import {initialQuery, paneOf, queryReducer, type ContextResult, type EvidenceCandidate} from '../../source/screens/query/state.js';
 import {openDetail} from '../../source/screens/query/view.js';
+import type {AssessmentEntry} from '../../source/engine/retention/plan.js';
+import type {SweepItem, SweepOutput} from '../../source/engine/retention/sweep.js';
+import {countConfirmed, initialRetention, retentionReducer, visibleSessions, type RetentionAction, type RetentionState} from '../../source/screens/retention/state.js';
 
 function candidate(id: string, extra: Partial<Candidate> = {}): Candidate {
 	return {id, source: 'claude', project: '/p', modified: '2026-11-20T00:00:00Z', title: id, classification: 'candidate', confidence: 'low', reasons: [], active_now: false, path: `/x/${id}`, subagents: 0, ...extra};
@@ -167,6 +170,9 @@ test('keys: one table drives matching, footer hints and the help overlay', () =>
 	assert.equal(commandFor(['unfinished', 'list'], '', {downArrow: true}), 'down');
 	assert.equal(commandFor(['unfinished', 'list'], '/', {}), 'filter');
 	assert.equal(commandFor(['global'], '3', {}), 'go-screen');
+	assert.equal(commandFor(['global'], '9', {}), 'go-screen', 'every digit opens a tab, as many as there are');
+	assert.equal(commandFor(['global'], '0', {}), undefined);
+	assert.deepEqual(['v', 'f', '/', 'x'].map(input => commandFor(['retention'], input, {})), ['cycle-view', 'blocker-filter', 'filter', 'execute']);
 	assert.equal(commandFor(['global'], '', {tab: true, shift: true}), 'previous-screen');
 	assert.equal(commandFor(['global'], 'q', {ctrl: true}), undefined);
 	assert.match(hintsFor('unfinished', 200), /^enter open · \/ filter · s sort/);
@@ -307,4 +313,57 @@ test('query: typing edits the search, e opens the selected result\'s evidence ov
 	assert.equal(paneOf(state), 'results');
 	assert.equal(queryReducer(state, {type: 'back'}), state, 'esc over the results changes nothing (the app goes back)');
 	assert.equal(commandFor(['query'], 'e', {}), 'evidence');
+});
+
+function assessed(id: string, source: string, codes: Array<AssessmentEntry['blockers'][number]['code']>, extra: Partial<AssessmentEntry> = {}): AssessmentEntry {
+	return {session_id: id, source, project: '/work/shop', title: `title of ${id}`, path: `/x/${id}.jsonl`, modified: null, status: codes.length === 0 ? 'eligible' : 'blocked', bytes: 10, blockers: codes.map(code => ({code, detail: code})), children: [], nested: 0, receipt_id: null, targets: null, ...extra};
+}
+
+test('retention: views cycle (receipts only after a sweep), filters narrow the sessions and reset the list, the typed count gates execution', () => {
+	const run = (state: RetentionState, ...actions: RetentionAction[]) => actions.reduce(retentionReducer, state);
+	let state = initialRetention(3);
+	const views = [state.view];
+	for (let step = 0; step < 4; step++) {
+		state = run(state, {type: 'cycle-view'});
+		views.push(state.view);
+	}
+
+	assert.deepEqual(views, ['summary', 'blockers', 'sessions', 'summary', 'blockers'], 'no receipts view before a sweep');
+	state = run(state, {type: 'list', action: {type: 'move', by: 2, count: 5}}, {type: 'show-code', code: 'unfinished_candidate'});
+	assert.deepEqual([state.view, state.blocker, state.list.cursor], ['sessions', 'unfinished_candidate', 0], 'enter on a code lists its sessions from the top');
+	const sessions = [assessed('a', 'claude', ['unfinished_candidate', 'attestation_missing']), assessed('b', 'codex', ['attestation_missing']), assessed('c', 'codex', []), assessed('d', 'gemini', ['source_not_separable', 'unfinished_candidate'])];
+	assert.deepEqual(visibleSessions(sessions, state).map(session => session.session_id), ['a', 'd']);
+	state = run(state, {type: 'cycle-blocker', codes: ['unfinished_candidate', 'source_not_separable']});
+	assert.equal(state.blocker, 'source_not_separable');
+	state = run(state, {type: 'cycle-blocker', codes: ['unfinished_candidate', 'source_not_separable']});
+	assert.equal(state.blocker, null, 'f comes round to all blockers');
+	assert.deepEqual(visibleSessions(sessions, state).map(session => session.session_id), ['a', 'b', 'c', 'd']);
+	state = run(initialRetention(3), {type: 'start-filter'});
+	assert.deepEqual([state.view, state.filtering], ['sessions', true], '/ from another view filters the sessions');
+	state = run(state, {type: 'type', text: 'CODEX'}, {type: 'type', text: ' attestation'});
+	assert.deepEqual(visibleSessions(sessions, state).map(session => session.session_id), ['b'], 'every word must match, case aside');
+	state = run(state, {type: 'erase'});
+	assert.equal(state.filter, 'CODEX attestatio');
+	assert.equal(run(state, {type: 'end-filter', keep: false}).filter, '');
+	assert.equal(run(state, {type: 'end-filter', keep: true}).filter, 'CODEX attestatio');
+
+	// The count of sessions to delete must be typed exactly; anything else starts nothing.
+	state = run(initialRetention(3), {type: 'ask-count'}, {type: 'type-count', text: '1'}, {type: 'type-count', text: 'x'}, {type: 'type-count', text: '2'});
+	assert.deepEqual(state.execution, {phase: 'confirm', typed: '12', error: null}, 'only digits are typed');
+	assert.equal(countConfirmed(state.execution, 12), true);
+	assert.equal(countConfirmed(state.execution, 13), false);
+	assert.equal(countConfirmed({phase: 'confirm', typed: '0', error: null}, 0), false, 'an empty plan is never executed');
+	assert.equal(countConfirmed(state.execution, 12) && countConfirmed({phase: 'idle'}, 12), false);
+	state = run(state, {type: 'count-mismatch', planned: 13});
+	assert.deepEqual(state.execution, {phase: 'confirm', typed: '', error: 'typed 12; the plan deletes 13: type that number to go ahead'});
+	assert.deepEqual(run(state, {type: 'cancel-count'}).execution, {phase: 'idle'});
+	const item = {session_id: 'b', source: 'codex', action: 'compact', status: 'compacted'} as SweepItem;
+	state = run(state, {type: 'start', total: 2}, {type: 'progress', done: 1, total: 2, item});
+	assert.deepEqual(state.execution, {phase: 'running', done: 1, total: 2, last: item});
+	assert.deepEqual(run(state, {type: 'ask-count'}).execution, state.execution, 'no second execution while one runs');
+	const output = {items: [item], removed: 1} as SweepOutput;
+	state = run(state, {type: 'finished', output});
+	assert.deepEqual([state.view, state.execution.phase, state.generation], ['receipts', 'done', 1], 'the receipts show, and the plan is loaded again');
+	assert.deepEqual([run(state, {type: 'cycle-view'}).view, run(state, {type: 'cycle-view'}, {type: 'cycle-view'}, {type: 'cycle-view'}, {type: 'cycle-view'}).view], ['summary', 'receipts']);
+	assert.deepEqual(run(initialRetention(3), {type: 'start', total: 2}, {type: 'failed', error: 'plan changed'}).execution, {phase: 'failed', error: 'plan changed'});
 });

@@ -23,9 +23,12 @@ import {initialList} from '../../source/screens/hooks/use-list-state.js';
 import {initialUnfinished, unfinishedReducer, visibleCandidates} from '../../source/screens/unfinished/state.js';
 import {buildFilterIndex} from '../../source/screens/unfinished/filter-index.js';
 import {UnfinishedView} from '../../source/screens/unfinished/view.js';
+import {initialRetention, retentionReducer, visibleSessions, type RetentionAction, type RetentionState} from '../../source/screens/retention/state.js';
+import {listHeight, RetentionView} from '../../source/screens/retention/view.js';
+import {join} from 'node:path';
 import type {ReactElement} from 'react';
 import {assertGolden} from '../helpers/golden.js';
-import {contractWorld, distilledCandidate, fillReviewQueue, fixedNow, screenWorld} from '../helpers/screens.js';
+import {contractWorld, distilledCandidate, fillReviewQueue, fixedNow, retentionNow, retentionWorld, screenWorld} from '../helpers/screens.js';
 import {hostileSessionId, writeHostileSession} from '../helpers/hostile-session.js';
 
 const width = 80;
@@ -150,4 +153,30 @@ test('frames of the Query screen\'s evidence view and of an evidence contract\'s
 	view('query-evidence', state);
 	state = queryReducer(queryReducer(state, {type: 'back'}), {type: 'contract', answer: await world.client.evaluateContract(world.contract, world.question)});
 	view('query-contract', state);
+});
+
+test('frames of the Retention screen: summary, blockers, sessions filtered, the typed count, a sweep running and its receipts', {timeout: 120_000}, async t => {
+	const world = await retentionWorld(t);
+	const body = height - 3;
+	// The temp directory's name is the one unstable text (a warning and the compact copies name it).
+	const stable = <T,>(value: T): T => JSON.parse(JSON.stringify(value).replaceAll(join(world.kb, '..'), '/tmp/world')) as T;
+	const plan = stable(await world.client.retentionPlan());
+	const sweep = stable(await world.client.retentionSweep());
+	const view = (state: RetentionState, output = sweep) => <RetentionView plan={plan} sweep={output} state={state} rows={visibleSessions(plan.sessions ?? [], state)} width={width} now={retentionNow} />;
+	const step = (state: RetentionState, ...actions: RetentionAction[]) => actions.reduce(retentionReducer, state);
+	const start = initialRetention(listHeight(body));
+	frame('retention', (
+		<Frame screen="retention" width={width} height={height} counts={`${plan.total} sessions · ${plan.eligible} eligible`} hints={hintsFor('retention', width)}>
+			{view(start)}
+		</Frame>
+	));
+	frame('retention-blockers', view(step(start, {type: 'cycle-view'}, {type: 'list', action: {type: 'move', by: 1, count: 5}})));
+	const filtered = step(start, {type: 'show-code', code: 'unfinished_candidate'}, {type: 'start-filter'}, {type: 'type', text: 'claude'});
+	assert.ok(visibleSessions(plan.sessions!, filtered).length > 0);
+	frame('retention-sessions-filtered', view(filtered));
+	frame('retention-count', view(step(start, {type: 'ask-count'}, {type: 'type-count', text: '3'}, {type: 'count-mismatch', planned: sweep.planned}, {type: 'type-count', text: '2'})));
+	const executed = stable(await world.client.retentionSweep({plan: sweep.plan_sha256, onProgress: async () => undefined}));
+	assert.equal(executed.removed, sweep.planned);
+	frame('retention-running', view(step(start, {type: 'start', total: executed.items!.length}, {type: 'progress', done: 11, total: executed.items!.length, item: executed.items![10]!})));
+	frame('retention-receipts', view(step(start, {type: 'start', total: executed.items!.length}, {type: 'finished', output: executed}, {type: 'list', action: {type: 'move', by: 1, count: 30}})));
 });

@@ -3,8 +3,10 @@ import {mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {cliPath, runCli, sandboxEnv} from '../helpers/cli.js';
-import {buildFixtureHome} from '../fixtures/home.js';
-import {distilledCandidate, fillReviewQueue} from '../helpers/screens.js';
+import {buildFixtureHome, settle} from '../fixtures/home.js';
+import {makeKb} from '../helpers/kb.js';
+import {assertDeletionsRecorded, attestWithKnowledge, entriesUnder, journalNodes, longAgo} from '../helpers/retention.js';
+import {distilledCandidate, fillReviewQueue, retentionAttested} from '../helpers/screens.js';
 import {tempDir} from '../helpers/temp.js';
 import {hasTmux, startTmux, type TmuxPane} from '../helpers/tmux.js';
 import {contractWorld} from '../helpers/screens.js';
@@ -173,4 +175,41 @@ test('real terminal: engi query --evidence-contract shows the answer (resolution
 	const printed = open(t, world.env, world.project, `query --root ${world.kb} --q ${quoted} --evidence-contract ${world.contract} --evidence-ids`, {columns: 100, rows: 30});
 	screen = await printed.waitFor(text => text.includes('[exited 1]'), 'the proposal flag checked and printed, not a screen');
 	assert.match(screen, /--evidence-ids needs --prepare-proposal/);
+});
+
+test('real terminal: the Retention screen executes the plan only after its count is typed, with a progress bar and receipts', {skip, timeout: 180_000}, async t => {
+	const kb = makeKb(t);
+	buildFixtureHome(kb.env);
+	const home = kb.env['HOME']!;
+	for (const directory of [home, kb.env['XDG_CONFIG_HOME']!, kb.env['XDG_DATA_HOME']!]) {
+		settle(directory, longAgo);
+	}
+
+	for (const [source, id] of retentionAttested) {
+		attestWithKnowledge(kb, source, id);
+	}
+
+	const before = entriesUnder(home);
+	const pane = open(t, kb.env, home, '--all-projects', {columns: 100, rows: 30});
+	await pane.waitFor(text => text.includes('1 Stand-up'), 'the dashboard');
+	pane.send(['8']);
+	let screen = await pane.waitFor(text => /x executes · plan [0-9a-f]{16} · \d+ to retire: 2 attested/.test(text), 'the Retention screen with its plan');
+	assert.match(screen, /8 Retention/);
+	assert.match(screen, /^all +\d+ /m, 'the summary by source');
+	const planned = /· (\d+) to retire/.exec(screen)![1]!;
+	pane.send(['x']);
+	await pane.waitFor(text => text.includes(`Type ${planned}, the count of sessions to delete`), 'the question');
+	pane.send(['1', 'Enter']);
+	await pane.waitFor(text => text.includes(`typed 1; the plan deletes ${planned}`), 'a wrong count refused');
+	assert.deepEqual(entriesUnder(home), before, 'nothing deleted for a wrong count');
+	pane.send([planned, 'Enter']);
+	screen = await pane.waitFor(text => text.includes(`done · ${planned} removed`), 'the sweep to finish');
+	assert.match(screen, /receipts · \d+ items swept/);
+	assertDeletionsRecorded(kb, home, before);
+	assert.equal(journalNodes(kb.journal, 'SessionPurgeReceipt').length, Number(planned));
+	pane.send(['q']);
+	await pane.waitFor(text => text.includes('[exited 0]'), 'q to quit');
+	const log = kb.ok(['retention', 'log']);
+	assert.equal(log.purged, Number(planned));
+	assert.equal(log.interrupted, 0);
 });

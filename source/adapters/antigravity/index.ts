@@ -2,6 +2,7 @@ import type {JsonlAdapter} from '../types.js';
 import {discoverAntigravity} from './discover.js';
 import {normalizeAntigravityLine} from './normalize.js';
 import {antigravityRoots, resolveAntigravityRoot} from './paths.js';
+import {antigravityRetirement} from './retire.js';
 
 export const antigravityAdapter: JsonlAdapter = {
 	id: 'antigravity',
@@ -13,4 +14,5 @@ export const antigravityAdapter: JsonlAdapter = {
 	normalizeLine: normalizeAntigravityLine,
 	// Not confirmed in a published source (a third-party reader uses `agy --conversation <id>`).
 	nativeResumeCommand: () => null,
+	retirement: antigravityRetirement,
 };

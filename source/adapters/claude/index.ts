@@ -1,3 +1,4 @@
+import {besideTranscript} from '../shared/retire.js';
 import type {JsonlAdapter} from '../types.js';
 import {discoverClaude} from './discover.js';
 import {normalizeClaudeLine} from './normalize.js';
@@ -12,4 +13,5 @@ export const claudeAdapter: JsonlAdapter = {
 	discover: discoverClaude,
 	normalizeLine: normalizeClaudeLine,
 	nativeResumeCommand: id => (id.startsWith('agent-') ? null : `claude --resume ${id}`),
+	retirement: besideTranscript,
 };

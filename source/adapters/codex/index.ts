@@ -15,4 +15,5 @@ export const codexAdapter: JsonlAdapter = {
 	discover: discoverCodex,
 	normalizeLine: normalizeCodexLine,
 	nativeResumeCommand: id => (safeId.test(id) ? `codex resume ${id}` : null),
+	retirement: (_unit, root) => ({directories: [], boundary: root}),
 };

@@ -1,3 +1,4 @@
+import {sessionDirectory} from '../shared/retire.js';
 import type {JsonlAdapter} from '../types.js';
 import {discoverCopilot} from './discover.js';
 import {normalizeCopilotLine} from './normalize.js';
@@ -15,4 +16,6 @@ export const copilotAdapter: JsonlAdapter = {
 	discover: discoverCopilot,
 	normalizeLine: normalizeCopilotLine,
 	nativeResumeCommand: id => (safeId.test(id) ? `copilot --resume ${id}` : null),
+	// The legacy flat `<id>.jsonl` is one file; `<id>/` holds events.jsonl and its sidecars.
+	retirement: (unit, root, id) => (unit.variant === 'legacy-flat' ? {directories: [], boundary: root} : sessionDirectory(unit, root, id)),
 };

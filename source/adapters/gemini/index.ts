@@ -1,3 +1,4 @@
+import {besideTranscript} from '../shared/retire.js';
 import type {DocumentAdapter} from '../types.js';
 import {discoverGemini} from './discover.js';
 import {geminiRowsAt, loadGeminiSession} from './load.js';
@@ -19,4 +20,5 @@ export const geminiAdapter: DocumentAdapter = {
 	rowsAt: geminiRowsAt,
 	// `gemini --resume <uuid>` (sessionUtils `findSession`), run from the session's project directory.
 	nativeResumeCommand: id => `gemini --resume ${id}`,
+	retirement: besideTranscript,
 };

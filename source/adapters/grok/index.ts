@@ -1,3 +1,4 @@
+import {sessionDirectory} from '../shared/retire.js';
 import type {DocumentAdapter} from '../types.js';
 import {discoverGrok} from './discover.js';
 import {grokRowsAt, loadGrokSession} from './load.js';
@@ -14,4 +15,5 @@ export const grokAdapter: DocumentAdapter = {
 	rowsAt: grokRowsAt,
 	// The grok CLI resumes sessions, but its exact flag was not verified: no command is better than a wrong one.
 	nativeResumeCommand: () => null,
+	retirement: sessionDirectory,
 };

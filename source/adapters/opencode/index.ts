@@ -2,6 +2,7 @@ import type {DocumentAdapter} from '../types.js';
 import {discoverOpencode} from './discover.js';
 import {databaseRowsAt, loadOpencodeSession} from './load.js';
 import {opencodeRoots, resolveOpencodeRoot} from './paths.js';
+import {opencodeRetirement} from './retire.js';
 
 export const opencodeAdapter: DocumentAdapter = {
 	id: 'opencode',
@@ -14,4 +15,5 @@ export const opencodeAdapter: DocumentAdapter = {
 	rowsAt: databaseRowsAt,
 	// `opencode [project] --session <id>` continues a session in the TUI (cli/cmd/tui, option "session").
 	nativeResumeCommand: id => `opencode --session ${id}`,
+	retirement: opencodeRetirement,
 };

@@ -19,4 +19,5 @@ export const qwenAdapter: DocumentAdapter = {
 	rowsAt: qwenRowsAt,
 	// Not confirmed which Qwen Code releases resume by session id: no command beats a wrong one.
 	nativeResumeCommand: () => null,
+	retirement: (_unit, root) => ({directories: [], boundary: root}),
 };

@@ -71,6 +71,12 @@ const exitCodePatterns = [
 
 /** An exit status stated in tool output text, e.g. "Exit code: 1" or "Process exited with code 2". */
 export function exitCodeFromText(text: string): number | undefined {
+	// Every pattern says "exit": one pass rules out most outputs (a cold catalog scan runs this
+	// over every tool output), instead of six.
+	if (!/exit/i.test(text)) {
+		return undefined;
+	}
+
 	for (const pattern of exitCodePatterns) {
 		const match = pattern.exec(text);
 		if (match) {

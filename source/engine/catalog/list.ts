@@ -181,6 +181,38 @@ export function fingerprintsInScope(db: Database, scope: SessionFilter['scope'])
 	return new Map(scope.flatMap(({source, root}) => byRoot.all(source, root) as Array<[string, string]>));
 }
 
+/** Where a unit's files are and what they weigh, with its title, its error and (JSON) its tail when the tail alone may make it unfinished (tail_open). */
+export type UnitFiles = {
+	readonly root: string;
+	readonly path: string;
+	readonly paths: string[];
+	readonly variant: string | null;
+	readonly size: number;
+	readonly title: string | null;
+	readonly error: string | null;
+	readonly tail: string | null;
+};
+
+/** The files of some narrow rows, in their order (what retention needs to judge and retire them). */
+export function unitFiles(db: Database, rows: readonly NarrowRow[]): Array<NarrowRow & UnitFiles> {
+	const records = db
+		.prepare('SELECT key, root, path, paths, variant, size, title, error, CASE WHEN tail_open = 1 THEN tail END FROM units WHERE key IN (SELECT value FROM json_each(?))')
+		.raw()
+		.all(JSON.stringify(rows.map(row => row.key))) as Array<[string, string, string, string, string | null, number, string | null, string | null, string | null]>;
+	const byKey = new Map(records.map(record => [record[0], record]));
+	return rows.flatMap(row => {
+		const record = byKey.get(row.key);
+		if (!record) {
+			return [];
+		}
+
+		const [, root, path, paths, variant, size, title, error, tail] = record;
+		// Most sessions are one file: their list is that path alone, and needs no parsing.
+		const files = paths === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(paths) as string[]);
+		return [{...row, root, path, paths: files, variant, size, title, error, tail}];
+	});
+}
+
 /** Every working directory a catalogued session recorded, once each. */
 export function recordedProjects(db: Database): string[] {
 	return db.prepare('SELECT DISTINCT project FROM units WHERE project IS NOT NULL').pluck().all() as string[];

@@ -165,6 +165,12 @@ export function nodesOfKind(db: Database, kind: string): Array<{id: string; labe
 	return rows.map(row => ({id: row.id, label: row.label, payload: JSON.parse(row.payload) as Record<string, unknown>}));
 }
 
+/** Every node of one (canonical) kind in the order the journal last wrote them, with that line. */
+export function nodesOfKindByLine(db: Database, kind: string): Array<{id: string; payload: Record<string, unknown>; line: number}> {
+	const rows = db.prepare('SELECT id, payload, last_line FROM nodes WHERE kind = ? ORDER BY last_line').raw().all(kind) as Array<[string, string, number]>;
+	return rows.map(([id, payload, line]) => ({id, payload: JSON.parse(payload) as Record<string, unknown>, line}));
+}
+
 export function countNodes(db: Database): number {
 	return db.prepare('SELECT count(*) FROM nodes').pluck().get() as number;
 }
@@ -206,6 +212,15 @@ export function edgesTouching(db: Database, id: string, moment: Moment): EdgeRow
 	return db
 		.prepare(`SELECT * FROM edges e WHERE (e.from_id = ? OR e.to_id = ?) AND ${live.sql} ORDER BY e.seq`)
 		.all(id, id, ...live.params) as EdgeRow[];
+}
+
+/** The nodes with an edge of one of these types, live at the moment, into `to`. */
+export function liveSourcesInto(db: Database, to: string, types: readonly string[], moment: Moment): string[] {
+	const live = liveEdgeCondition(moment);
+	return db
+		.prepare(`SELECT DISTINCT e.from_id FROM edges e WHERE e.to_id = ? AND e.type IN (${types.map(() => '?').join(', ')}) AND ${live.sql}`)
+		.pluck()
+		.all(to, ...types, ...live.params) as string[];
 }
 
 /** The assertions of one edge that no retraction has closed yet, whatever their validity. */

@@ -12,6 +12,7 @@ import {countQuarantined} from '../journal/quarantine.js';
 import {countedLines, scanJournal} from '../journal/scan.js';
 import {gitattributesLine} from '../kb/init.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
+import {interruptedAmong} from '../retention/log.js';
 import {integrityProblems, schemaVersion, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 
@@ -68,6 +69,13 @@ export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; ex
 		.filter(edge => !nodes.has(edge.from) || (!nodes.has(edge.to) && !isLocation(edge.to)))
 		.map(edge => `line ${edge.line} ${edge.from} -${edge.type}-> ${edge.to}`);
 	checks.push(dangling.length === 0 ? ok('ref-integrity', `${edges.length} edges, every live endpoint exists`) : corrupt('ref-integrity', `dangling edges: ${dangling.slice(0, 10).join('; ')}${dangling.length > 10 ? ` and ${dangling.length - 10} more` : ''}`));
+
+	const interrupted = interruptedAmong(nodes);
+	checks.push(
+		interrupted.length === 0
+			? ok('retention-interrupted', 'every purge attempt ended with a receipt or a failure')
+			: warn('retention-interrupted', `${interrupted.length} purge attempt${interrupted.length === 1 ? '' : 's'} never finished (the process died, or is still running): ${interrupted.slice(0, 5).map(attempt => `${attempt.source} ${attempt.session_id}`).join(', ')}${interrupted.length > 5 ? ', …' : ''}; engi retention sweep (or retention purge <id> --execute) finishes them safely`),
+	);
 
 	const attributes = existsSync(paths.gitattributes) ? readFileSync(paths.gitattributes, 'utf8') : '';
 	checks.push(

@@ -12,6 +12,7 @@ const scopeTitles: Record<Scope, string> = {
 	project: 'Project',
 	query: 'Query',
 	review: 'Review',
+	retention: 'Retention',
 	form: 'Forms',
 	confirm: 'Confirmations',
 	field: 'Typing',

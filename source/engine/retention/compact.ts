@@ -1,0 +1,177 @@
+import {closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync} from 'node:fs';
+import {dirname, join, relative} from 'node:path';
+import type {SourceId} from '../../adapters/types.js';
+import {walkRows} from '../conversation/rows.js';
+import type {Deps} from '../deps.js';
+import {EngiError, writeError} from '../../lib/errors.js';
+import {nodeKind} from '../index/store.js';
+import type {EventDraft} from '../journal/append.js';
+import type {KbPaths} from '../kb/paths.js';
+import {conversationNodeDraft, conversationNodeId} from '../knowledge/conversation-node.js';
+import {writeEvents} from '../knowledge/write.js';
+import {maskSecrets} from '../search/secrets.js';
+import {fsyncDirectory} from '../../lib/atomic.js';
+import {writeAll} from '../../lib/files.js';
+import {sha256} from '../../lib/hash.js';
+import {pauseAt} from '../../lib/test-pause.js';
+import type {Database} from '../../lib/sqlite.js';
+import type {Assessment} from './assess.js';
+import {receiptDraft} from './attest.js';
+import {unitOf} from './candidates.js';
+import {retentionKinds, toReceipt, type RetentionReceipt} from './journal.js';
+import {pinTargets} from './pins.js';
+
+export const compactProvenance = 'engi retention sweep (compact)';
+
+/** `<root>/00-inbox/harvest/compact/<source>/<id>.jsonl`: outside the Markdown that harvest and ingest read. */
+export function compactPath(paths: KbPaths, source: string, sessionId: string): string {
+	return join(paths.harvest, 'compact', source, `${sessionId}.jsonl`);
+}
+
+export type Compaction = {
+	readonly path: string;
+	readonly bytes: number;
+	readonly messages: number;
+	/** The receipt the compact copy attests the session with. */
+	readonly receipt: RetentionReceipt;
+};
+
+const flushBytes = 1024 * 1024;
+
+/**
+ * Writes a session's user and assistant text (secrets masked; host-injected text left out) as JSON lines `{line, role,
+ * content, timestamp?, session?}` (`session` names a subagent inside it), into a `.partial`
+ * file renamed into place once durable, and only if the session's files are exactly as they were
+ * hashed before: a session written meanwhile is left alone. Then journals the copy as a
+ * CompactTranscript node DERIVED_FROM the conversation, and a receipt that pins the session's
+ * bytes to it, which is what lets the sweep retire the session next.
+ */
+export async function compactSession(assessment: Assessment, catalog: Database, paths: KbPaths, deps: Deps): Promise<Compaction> {
+	const {candidate} = assessment;
+	const {unit} = candidate;
+	const targets = assessment.scan!.targets;
+	const pins = pinTargets(targets);
+	const destination = compactPath(paths, unit.source, unit.session_id);
+	const partial = `${destination}.partial`;
+	try {
+		mkdirSync(dirname(destination), {recursive: true, mode: 0o700});
+	} catch (error) {
+		throw writeError(destination, error);
+	}
+
+	let fd: number;
+	try {
+		fd = openSync(partial, 'w', 0o600);
+	} catch (error) {
+		throw writeError(partial, error);
+	}
+
+	const hash = sha256();
+	let bytes = 0;
+	let messages = 0;
+	try {
+		let pending: string[] = [];
+		let pendingBytes = 0;
+		const flush = () => {
+			const chunk = Buffer.from(pending.join(''));
+			writeAll(fd, chunk);
+			hash.update(chunk);
+			bytes += chunk.length;
+			pending = [];
+			pendingBytes = 0;
+		};
+
+		for (const part of [unit, ...candidate.nested]) {
+			const session = part === unit ? undefined : part.session_id;
+			walkRows(catalog, candidate.adapter, unitOf(part), {fromLine: 1}, row => {
+				for (const event of row.events) {
+					// The conversation itself: what people typed, what agents asked and answered; not the host's injections.
+					const spoken = event.kind === 'assistant' || (event.kind === 'user' && (event.human === true || event.origin === 'agent'));
+					if (spoken && event.text?.trim()) {
+						const line = `${JSON.stringify({line: event.line, role: event.kind, content: maskSecrets(event.text), ...(event.timestamp ? {timestamp: event.timestamp} : {}), ...(session ? {session} : {})})}\n`;
+						pending.push(line);
+						pendingBytes += line.length;
+						messages++;
+						if (pendingBytes >= flushBytes) {
+							flush();
+						}
+					}
+				}
+			});
+		}
+
+		flush();
+		fsyncSync(fd);
+	} catch (error) {
+		closeSync(fd);
+		discard(partial);
+		throw error instanceof EngiError ? error : writeError(partial, error);
+	}
+
+	closeSync(fd);
+	pauseAt(deps.env, 'retention.compact_written');
+	const changed = targets.find(target => {
+		const now = lstatSync(target.path, {throwIfNoEntry: false});
+		return !now || now.dev !== target.dev || now.ino !== target.ino || (target.kind === 'file' && (now.size !== target.bytes || now.mtimeMs !== target.mtime_ms));
+	});
+	if (changed) {
+		discard(partial);
+		throw new EngiError('source_changed', `${changed.path} changed while its session was compacted; the copy was discarded`, {hint: 'the session is still being written; the next sweep tries again'});
+	}
+
+	try {
+		renameSync(partial, destination);
+	} catch (error) {
+		discard(partial);
+		throw writeError(destination, error);
+	}
+
+	fsyncDirectory(dirname(destination));
+	const digest = hash.digest('hex');
+	const conversation = conversationNodeId(unit.source as SourceId, unit.session_id);
+	const compactId = `compact-transcript:${unit.source}:${unit.session_id}:${digest.slice(0, 16)}`;
+	const main = pins.find(pin => pin.path === unit.path);
+	const receipt = receiptDraft({source: unit.source as SourceId, id: unit.session_id, boundary: candidate.retirement!.boundary, pins, knowledge: [compactId], provenance: compactProvenance});
+	await writeEvents(paths, deps, index => [
+		...(nodeKind(index.db, conversation) !== undefined
+			? []
+			: [
+					conversationNodeDraft({
+						source: unit.source as SourceId,
+						nativeId: unit.session_id,
+						sourcePath: unit.path,
+						sourceSha256: main?.sha256 ?? receipt.payload.source_sha256,
+						sourceBytes: main?.bytes ?? receipt.payload.source_bytes,
+						project: unit.project,
+						title: unit.title,
+						provenance: compactProvenance,
+					}),
+				]),
+		{
+			op: 'node.upsert',
+			payload: {
+				id: compactId,
+				kind: retentionKinds.compact,
+				label: `compact transcript of ${unit.source} session ${unit.session_id}`,
+				provenance: compactProvenance,
+				session_id: unit.session_id,
+				source: unit.source,
+				path: relative(paths.root, destination),
+				sha256: digest,
+				bytes,
+				messages,
+				source_sha256: receipt.payload.source_sha256,
+				source_bytes: receipt.payload.source_bytes,
+			},
+		},
+		{op: 'edge.assert', payload: {from: compactId, type: 'DERIVED_FROM', to: conversation, provenance: compactProvenance}},
+		receipt,
+	] satisfies EventDraft[]);
+	return {path: destination, bytes, messages, receipt: toReceipt({id: receipt.payload.id, payload: receipt.payload, line: 0})};
+}
+
+function discard(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {}
+}

@@ -1,0 +1,194 @@
+import {closeSync, lstatSync} from 'node:fs';
+import type {SourceId} from '../../adapters/types.js';
+import type {Deps} from '../deps.js';
+import {writeEvents} from '../knowledge/write.js';
+import type {KbPaths} from '../kb/paths.js';
+import {sha256OfDescriptor} from '../../lib/hash.js';
+import {pauseAt} from '../../lib/test-pause.js';
+import type {Blocker, BlockerCode} from './blockers.js';
+import {deleteTargets, type Deletion, type FailureCode} from './delete.js';
+import {retentionKinds, type Pin, type RetentionReceipt} from './journal.js';
+import {openExpected} from './pins.js';
+
+export type PurgeStep = {readonly path: string; readonly kind: 'file' | 'directory'};
+
+export type PurgeJob = {
+	readonly source: SourceId;
+	readonly sessionId: string;
+	/** The attestation the deletion rests on; none means it is refused. */
+	readonly receipt: RetentionReceipt | undefined;
+	readonly steps: readonly PurgeStep[];
+	readonly boundary: string;
+	/** Interrupted attempts on the same session that this one finishes. */
+	readonly resumes: readonly string[];
+	/** This attempt's number among the session's attempts (1 for the first): part of its id. */
+	readonly ordinal: number;
+	readonly retentionDays: number;
+	readonly via: 'purge' | 'sweep';
+	/** The gates again, judged now (after the attempt is journaled): any blocker refuses. */
+	readonly reassess: () => readonly Blocker[];
+};
+
+/** Why a purge did not complete: the gate that refused it, or the check that stopped the deletion. */
+export type PurgeFailureCode = BlockerCode | FailureCode;
+
+export type PurgeRun = {
+	/** `refused`: nothing was deleted; `failed`: some targets were, then a check stopped the rest. */
+	readonly status: 'purged' | 'refused' | 'failed';
+	readonly attemptId: string;
+	readonly outcomeId: string;
+	readonly failure: {code: PurgeFailureCode; detail: string} | null;
+	readonly deletion: Deletion | null;
+};
+
+/**
+ * One audited deletion: a SessionPurgeAttempt is journaled first (so a process that dies midway
+ * leaves a trace `retention log` shows as interrupted), the gates are judged again, every target
+ * is checked against the receipt's pins, then deleted with its own last-moment check; a
+ * SessionPurgeReceipt or a SessionPurgeFailure closes the attempt.
+ */
+export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promise<PurgeRun> {
+	const attemptId = `session-purge-attempt:${job.source}:${job.sessionId}:${job.ordinal}`;
+	await writeEvents(paths, deps, () => [
+		{
+			op: 'node.upsert',
+			payload: {
+				id: attemptId,
+				kind: retentionKinds.attempt,
+				label: `purge attempt for ${job.source} session ${job.sessionId}`,
+				provenance: `engi retention ${job.via}`,
+				status: 'started',
+				session_id: job.sessionId,
+				source: job.source,
+				receipt_id: job.receipt?.id ?? null,
+				boundary: job.boundary,
+				targets: job.steps.map(step => ({path: step.path, kind: step.kind})),
+				resumes: [...job.resumes],
+				retention_days: job.retentionDays,
+			},
+		},
+	]);
+	pauseAt(deps.env, 'retention.after_attempt');
+	const fail = async (code: PurgeFailureCode, detail: string, deletion: Deletion | null): Promise<PurgeRun> => {
+		const outcomeId = `${attemptId}:failure`;
+		await writeEvents(paths, deps, () => [
+			{
+				op: 'node.upsert',
+				payload: {
+					id: outcomeId,
+					kind: retentionKinds.failure,
+					label: `purge of ${job.source} session ${job.sessionId} failed`,
+					provenance: `engi retention ${job.via}`,
+					status: 'failed',
+					session_id: job.sessionId,
+					source: job.source,
+					attempt_id: attemptId,
+					resumed_attempt_ids: [...job.resumes],
+					reason: code,
+					detail,
+					deleted_targets: deletion?.deleted ?? [],
+					freed_bytes: deletion?.freedBytes ?? 0,
+				},
+			},
+		]);
+		return {status: deletion && deletion.deleted.length > 0 ? 'failed' : 'refused', attemptId, outcomeId, failure: {code, detail}, deletion};
+	};
+
+	const blocker = job.reassess()[0];
+	if (blocker) {
+		return fail(blocker.code, blocker.detail, null);
+	}
+
+	const receipt = job.receipt!;
+	const pins = new Map(receipt.targets.map(pin => [pin.path, pin]));
+	const mismatch = verifyAll(job.steps, pins);
+	if (mismatch) {
+		return fail(mismatch.code, mismatch.detail, null);
+	}
+
+	const deletion = deleteTargets(job.steps, pins, job.boundary, deps.env);
+	pauseAt(deps.env, 'retention.before_receipt');
+	if (deletion.failure) {
+		return fail(deletion.failure.code, deletion.failure.detail, deletion);
+	}
+
+	const outcomeId = `session-purge:${job.source}:${job.sessionId}:${receipt.source_sha256.slice(0, 16)}`;
+	await writeEvents(paths, deps, () => [
+		{
+			op: 'node.upsert',
+			payload: {
+				id: outcomeId,
+				kind: retentionKinds.purged,
+				label: `purge receipt for ${job.source} session ${job.sessionId}`,
+				provenance: `engi retention ${job.via}`,
+				status: 'purged',
+				session_id: job.sessionId,
+				source: job.source,
+				attempt_id: attemptId,
+				resumed_attempt_ids: [...job.resumes],
+				receipt_id: receipt.id,
+				source_sha256: receipt.source_sha256,
+				deleted_targets: deletion.deleted,
+				already_gone: deletion.alreadyGone,
+				freed_bytes: deletion.freedBytes,
+				other_hard_links: deletion.otherHardLinks,
+				hard_linked_bytes: deletion.hardLinkedBytes,
+			},
+		},
+	]);
+	return {status: 'purged', attemptId, outcomeId, failure: null, deletion};
+}
+
+/**
+ * Before the first deletion: every target is one the receipt pinned, as it pinned it (a target
+ * already gone is fine). When several files must go, each is hashed now too, so a change to any
+ * refuses the whole session instead of leaving it half deleted.
+ */
+function verifyAll(steps: readonly PurgeStep[], pins: ReadonlyMap<string, Pin>): {code: FailureCode; detail: string} | undefined {
+	const files = steps.filter(step => step.kind === 'file');
+	for (const step of steps) {
+		const pin = pins.get(step.path);
+		if (!pin || pin.kind !== step.kind) {
+			return {code: 'source_changed', detail: `${step.path} is not pinned by the receipt`};
+		}
+
+		const stats = lstatSync(step.path, {throwIfNoEntry: false});
+		if (!stats) {
+			continue;
+		}
+
+		if (stats.isSymbolicLink()) {
+			return {code: 'target_is_symlink', detail: `${step.path} is a symbolic link; engi never deletes through one`};
+		}
+
+		if (stats.dev !== pin.dev || stats.ino !== pin.ino || stats.isDirectory() !== (pin.kind === 'directory')) {
+			return {code: 'target_replaced', detail: `${step.path} is no longer the ${pin.kind} the receipt pinned (another inode or device)`};
+		}
+
+		if (pin.kind === 'file' && stats.size !== pin.bytes) {
+			return {code: 'source_changed', detail: `${step.path} holds ${stats.size} bytes, not the ${pin.bytes} pinned`};
+		}
+
+		if (pin.kind === 'file' && files.length > 1) {
+			const problem = hashProblem(step.path, pin);
+			if (problem) {
+				return problem;
+			}
+		}
+	}
+
+	return undefined;
+}
+
+function hashProblem(path: string, pin: Pin): {code: FailureCode; detail: string} | undefined {
+	const opened = openExpected(path, pin);
+	if ('code' in opened) {
+		return opened.code === 'target_missing' ? undefined : {code: opened.code, detail: opened.detail};
+	}
+
+	try {
+		return sha256OfDescriptor(opened.fd).sha256 === pin.sha256 ? undefined : {code: 'source_changed', detail: `${path} no longer has the sha256 the receipt pinned`};
+	} finally {
+		closeSync(opened.fd);
+	}
+}
