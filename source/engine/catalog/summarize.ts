@@ -1,6 +1,6 @@
 import {basename} from 'node:path';
 import type {SessionEvent} from '../../adapters/events.js';
-import type {DiscoveredUnit} from '../../adapters/types.js';
+import type {DiscoveredUnit, LineState} from '../../adapters/types.js';
 import {abandonedRanges, BranchTree, type LineRanges, type TreeNode} from '../conversation/branches.js';
 import {listableSessionId} from '../conversation/ids.js';
 import {clipMasked} from '../search/secrets.js';
@@ -28,6 +28,12 @@ export type SessionSummary = {
 	tree_tail: TreeNode[];
 	/** Lines holding records of abandoned branches (rewinds, edited prompts), for views to label. */
 	abandoned: LineRanges;
+	/**
+	 * A JSONL unit's normaliser state after the last line scanned (JsonlAdapter.normalizeLine):
+	 * what a scan of the grown file continues with, so that a record is read as it would be in
+	 * one pass (an echo of a record before the boundary stays an echo).
+	 */
+	line_state?: LineState;
 };
 
 const titleLength = 200;
