@@ -41,3 +41,33 @@ test('codex: a prompt whose two copies fall on either side of an incremental sca
 	const dialogue = run(['read', id, '--source', 'codex', '--limit', '100']).records.filter((record: {role: string; human?: boolean}) => record.role === 'user' && record.human);
 	assert.deepEqual(dialogue.map((record: {content: string}) => record.content), ['Add a --json flag to the report command', 'Now document it in the README']);
 });
+
+type ContextRecord = {line: number; kind: string; text?: string; human?: boolean; abandoned?: boolean};
+
+test('codex: the turns a thread_rolled_back discards are an abandoned branch, in one read and after an incremental scan', t => {
+	const {home, run} = setup(t);
+	const id = '0195a1c2-1e00-7e00-8e00-0000000000e2';
+	const grow = place('codex-rollback', join(home, '.codex', 'sessions', '2026', '11', '25', `rollout-2026-11-25T14-00-00-${id}.jsonl`));
+	const listed = () => run(['sessions', '--all-projects', '--source', 'codex']).sessions.find((session: {id: string}) => session.id === id);
+	assert.equal(listed().human_turns, 2);
+	grow();
+	const rolled = listed();
+	assert.equal(rolled.human_turns, 2, 'the rolled-back prompt no longer counts; the new one does');
+	assert.equal(rolled.title, 'Add a retry to the uploader');
+	const context: ContextRecord[] = run(['read', id, '--source', 'codex', '--view', 'context', '--limit', '100']).records;
+	assert.deepEqual(context.filter(record => record.abandoned).map(record => [record.line, record.kind]), [
+		[10, 'user'],
+		[12, 'tool_call'],
+		[13, 'tool_result'],
+		[14, 'assistant'],
+	], 'the second turn, from its turn_started to its turn_complete');
+	assert.deepEqual(context.filter(record => record.kind === 'user' && record.human && !record.abandoned).map(record => record.text), ['Add a retry to the uploader', 'Cap the retries at five']);
+	assert.match(context.find(record => record.line === 17)?.text ?? '', /Rolled back the last turn/);
+
+	// The same file read in one scan says the same.
+	const {home: fresh, run: again} = setup(t);
+	place('codex-rollback', join(fresh, '.codex', 'sessions', '2026', '11', '25', `rollout-2026-11-25T14-00-00-${id}.jsonl`))();
+	const whole = again(['sessions', '--all-projects', '--source', 'codex']).sessions.find((session: {id: string}) => session.id === id);
+	assert.deepEqual([whole.human_turns, whole.title], [rolled.human_turns, rolled.title]);
+	assert.deepEqual(again(['read', id, '--source', 'codex', '--view', 'context', '--limit', '100']).records, context);
+});

@@ -16,6 +16,9 @@ export type CodexState = {
 	results?: Record<string, boolean>;
 	/** Prompts and replies seen on one channel whose copy on the other may follow (see echoes.ts). */
 	echoes?: Partial<Record<'user' | 'assistant', {item: string[]; event: string[]}>>;
+	/** Lines where the thread's turns start, and whether one is open (see turns.ts). */
+	turns?: number[];
+	turnOpen?: 'explicit' | 'prompted' | 'implicit';
 };
 
 export function codexState(state: LineState): CodexState {
