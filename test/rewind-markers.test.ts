@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import {join} from 'node:path';
+import test from 'node:test';
+import {runCli, sandboxEnv} from './helpers/cli.js';
+import {tempDir} from './helpers/temp.js';
+
+/** Sessions with a rewind marker, read in place (test/fixtures/rewinds/README.md). */
+const rewinds = new URL('fixtures/rewinds/', import.meta.url).pathname;
+
+type ContextRecord = {line: number; kind: string; text?: string; human?: boolean; abandoned?: boolean; pending?: boolean};
+
+function reader(t: Parameters<typeof tempDir>[0], source: string, root: string) {
+	const env = sandboxEnv(tempDir(t));
+	return (args: string[]) => {
+		const result = runCli([...args, '--source', source, '--source-root', root, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+}
+
+test('grok: what a rewind_marker discards is an abandoned branch: not counted, labelled in read, no open work', t => {
+	const run = reader(t, 'grok', join(rewinds, 'grok'));
+	const id = '019a7c10-1100-7000-8000-000000000011';
+	const session = run(['sessions', '--all-projects']).sessions.find((one: {id: string}) => one.id === id);
+	assert.equal(session.human_turns, 2, 'the first prompt and the one typed after the rewind');
+	const context: ContextRecord[] = run(['read', id, '--view', 'context', '--limit', '100']).records;
+	assert.deepEqual(context.filter(record => record.abandoned).map(record => [record.line, record.kind]), [
+		[3, 'user'],
+		[4, 'assistant'],
+		[5, 'tool_call'],
+	], 'prompt 1 and everything after it, up to the marker');
+	assert.deepEqual(context.filter(record => record.kind === 'user' && record.human && !record.abandoned).map(record => record.text), ['Add pagination to the orders API', 'Document the page parameters instead']);
+	const dialogue = run(['read', id, '--limit', '100']).records;
+	assert.equal(dialogue.find((record: {line: number}) => record.line === 3)?.abandoned, true);
+	const unfinished = run(['unfinished', '--all-projects', '--since', '3650d']).candidates.find((one: {id: string}) => one.id === id);
+	assert.ok(!unfinished?.reasons.some((reason: {code: string}) => reason.code === 'pending_tool_call'), 'the call left running on the abandoned branch is not pending work');
+});
