@@ -35,3 +35,15 @@ test('grok: what a rewind_marker discards is an abandoned branch: not counted, l
 	const unfinished = run(['unfinished', '--all-projects', '--since', '3650d']).candidates.find((one: {id: string}) => one.id === id);
 	assert.ok(!unfinished?.reasons.some((reason: {code: string}) => reason.code === 'pending_tool_call'), 'the call left running on the abandoned branch is not pending work');
 });
+
+test('gemini: the messages a $rewindTo deleted are an abandoned branch: not counted, labelled in read', t => {
+	const run = reader(t, 'gemini', new URL('fixtures/stores/gemini', import.meta.url).pathname);
+	const id = '3f2a9c1e-5b7d-4e21-9a8f-0c6d2e4b7a15';
+	assert.equal(run(['sessions', '--all-projects']).sessions.find((one: {id: string}) => one.id === id).human_turns, 3);
+	const context: ContextRecord[] = run(['read', id, '--view', 'context', '--limit', '100']).records;
+	assert.deepEqual(context.filter(record => record.abandoned).map(record => [record.line, record.kind, record.text]), [
+		[8, 'user', 'Hand-roll the validation without a library'],
+		[9, 'assistant', 'Writing a hand-rolled validator.'],
+	]);
+	assert.match(context.find(record => record.line === 10)?.text ?? '', /abandoned branch/);
+});
