@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import {cpSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {runCli, sandboxEnv} from './helpers/cli.js';
+import {fixtureMtime, settle} from './helpers/fixture-home.js';
 import {tempDir} from './helpers/temp.js';
 
 /** Sessions with a rewind marker, read in place (test/fixtures/rewinds/README.md). */
@@ -9,8 +11,13 @@ const rewinds = new URL('fixtures/rewinds/', import.meta.url).pathname;
 
 type ContextRecord = {line: number; kind: string; text?: string; human?: boolean; abandoned?: boolean; pending?: boolean};
 
-function reader(t: Parameters<typeof tempDir>[0], source: string, root: string) {
-	const env = sandboxEnv(tempDir(t));
+/** Runs engi on a copy of a store, its files dated in the past (a file written just now is not judged). */
+function reader(t: Parameters<typeof tempDir>[0], source: string, store: string) {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const root = join(base, source);
+	cpSync(store, root, {recursive: true});
+	settle(root, fixtureMtime);
 	return (args: string[]) => {
 		const result = runCli([...args, '--source', source, '--source-root', root, '--format', 'json'], {env});
 		assert.equal(result.code, 0, result.stderr);
@@ -18,7 +25,7 @@ function reader(t: Parameters<typeof tempDir>[0], source: string, root: string) 
 	};
 }
 
-test('grok: what a rewind_marker discards is an abandoned branch: not counted, labelled in read, no open work', t => {
+test('grok: what a rewind_marker discards is an abandoned branch: not counted, labelled in read, not open work', t => {
 	const run = reader(t, 'grok', join(rewinds, 'grok'));
 	const id = '019a7c10-1100-7000-8000-000000000011';
 	const session = run(['sessions', '--all-projects']).sessions.find((one: {id: string}) => one.id === id);
@@ -32,8 +39,12 @@ test('grok: what a rewind_marker discards is an abandoned branch: not counted, l
 	assert.deepEqual(context.filter(record => record.kind === 'user' && record.human && !record.abandoned).map(record => record.text), ['Add pagination to the orders API', 'Document the page parameters instead']);
 	const dialogue = run(['read', id, '--limit', '100']).records;
 	assert.equal(dialogue.find((record: {line: number}) => record.line === 3)?.abandoned, true);
-	const unfinished = run(['unfinished', '--all-projects', '--since', '3650d']).candidates.find((one: {id: string}) => one.id === id);
-	assert.ok(!unfinished?.reasons.some((reason: {code: string}) => reason.code === 'pending_tool_call'), 'the call left running on the abandoned branch is not pending work');
+
+	// Right after the rewind, the discarded prompt and its running call are the file's last records.
+	const justRewound = '019a7c10-1200-7000-8000-000000000012';
+	assert.equal(run(['sessions', '--all-projects']).sessions.find((one: {id: string}) => one.id === justRewound).human_turns, 1);
+	const candidates: Array<{id: string; reasons: Array<{code: string}>}> = run(['unfinished', '--all-projects', '--since', '3650d']).candidates;
+	assert.deepEqual(candidates.find(one => one.id === justRewound)?.reasons.map(reason => reason.code) ?? [], [], 'the live conversation ends answered: the discarded call is not pending work');
 });
 
 test('gemini: the messages a $rewindTo deleted are an abandoned branch: not counted, labelled in read', t => {
