@@ -75,6 +75,12 @@ export const sessionEventSchema = lazySchema(() => z.object({
 	parent: z.optional(z.nullable(z.string())),
 	/** Subagent records inlined in the parent's file. */
 	sidechain: z.optional(z.boolean()),
+	/**
+	 * On a rewind a store without a tree records as a marker (Codex `thread_rolled_back`, Grok
+	 * `rewind_marker`, Gemini `$rewindTo`): the first line it discarded. The records from there
+	 * up to the marker are an abandoned branch, as the siblings a tree store's rewind leaves are.
+	 */
+	rewound_from: z.optional(z.number()),
 	/** The user interrupted or cancelled here (Claude's marker, Codex turn_aborted, an abort…). */
 	interrupted: z.optional(z.boolean()),
 	/** A failed request or API error at this point, as a short message. */

@@ -1,4 +1,4 @@
-import {closeSync, existsSync, openSync} from 'node:fs';
+import {closeSync, existsSync, openSync, readSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {pathToFileURL} from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -73,6 +73,58 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
  */
 export function openImmutable(path: string): Database {
 	return openDatabase(`${pathToFileURL(path).href}?immutable=1`, {readonly: true, fileMustExist: true});
+}
+
+/** True when the file's header says WAL mode (bytes 18 and 19, the write and read versions, are 2). */
+function isWalDatabase(path: string): boolean {
+	const header = Buffer.alloc(20);
+	const fd = openSync(path, 'r');
+	try {
+		return readSync(fd, header, 0, header.length, 0) === header.length && header[18] === 2 && header[19] === 2;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/**
+ * Opens a database another program owns (an agent's store, or a cache engi must not change)
+ * read-only, leaving its directory exactly as it was. The cases, and why:
+ * - Not in WAL mode: a plain read-only connection creates nothing (it reads a hot rollback
+ *   journal, it never writes one) and shares the writer's locks, so it never sees a torn page.
+ * - WAL mode with its -wal and -shm present: the owner has it open (or left it so). A read-only
+ *   connection shares them and reads every committed row, the newest ones still in the WAL
+ *   included; it creates nothing, and only marks the shared memory, as every reader does.
+ * - WAL mode otherwise (the owner closed it cleanly, so no -wal; or a crash left a -wal
+ *   without its -shm): a read-only connection would create the -wal and -shm beside the file
+ *   and could not remove them. Opened immutable instead: nothing is created, and nothing is
+ *   missed when there is no -wal. The frames of an orphaned -wal are not read until its owner
+ *   recovers them; creating its -shm to read them would be writing into another program's store.
+ * When a shared connection fails (a WAL only a writer can recover), the file is read as it is.
+ */
+export function openReadOnlyInPlace(path: string): Database {
+	if (!isWalDatabase(path)) {
+		return openDatabase(path, {readonly: true, fileMustExist: true});
+	}
+
+	if (existsSync(`${path}-wal`) && existsSync(`${path}-shm`)) {
+		try {
+			const db = openDatabase(path, {readonly: true, fileMustExist: true});
+			db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get(); // Connections open lazily: fail here, not mid-read.
+			return db;
+		} catch {
+			// A WAL left by a crashed writer needs a writer to recover it: read the file as it is.
+		}
+	}
+
+	return openImmutable(path);
+}
+
+/**
+ * True when a connection openReadOnlyInPlace made immutable may no longer read its file right:
+ * a -wal has appeared beside it, so its owner has opened it and may be writing. Reopen then.
+ */
+export function isOutdatedInPlace(db: Database, path: string): boolean {
+	return db.name.endsWith('?immutable=1') && existsSync(`${path}-wal`);
 }
 
 function sqliteCode(error: unknown): string {

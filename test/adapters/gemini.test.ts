@@ -68,7 +68,7 @@ test('gemini: ids, parents, projects, titles and counts', () => {
 	assert.equal(chat.project, '/work/webapp', 'from the .project_root marker');
 	assert.equal(chat.title, 'Add input validation to the signup form');
 	assert.equal(chat.human_turns, 3, 'the rewound request and the /compress command are not human turns');
-	assert.equal(chat.assistant_messages, 5, 'a rewritten message counts once; a tool-only message counts');
+	assert.equal(chat.assistant_messages, 6, 'a rewritten message counts once; a tool-only message counts; so does the rewound answer');
 	assert.equal(chat.tool_calls, 5);
 	assert.equal(chat.started, '2026-11-18T09:00:00.000Z');
 	assert.equal(chat.modified, '2026-11-18T09:05:06.000Z');
@@ -91,10 +91,10 @@ test('gemini: ids, parents, projects, titles and counts', () => {
 test('gemini: same-id rewrites, $rewindTo and $set.messages leave the final conversation', () => {
 	const chat = byId().get(main)!;
 	const rows = chat.loaded.rows;
-	assert.deepEqual(rows.map(row => row.line), [1, 2, 4, 6, 7, 10, 11, 12, 13, 14, 15, 18, 19, 20, 21], 'rows in line order; a rewritten message keeps the line it was first written at');
-	assert.ok(!chat.events.some(event => event.text?.includes('Hand-roll')), 'the rewound request is gone');
-	assert.ok(!chat.events.some(event => event.text?.includes('hand-rolled validator')), 'and so is its answer');
-	assert.equal(chat.events.find(event => event.line === 10)?.kind, 'system', 'the rewind itself stays visible');
+	assert.deepEqual(rows.map(row => row.line), [1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 19, 20, 21], 'rows in line order; a rewritten message keeps the line it was first written at');
+	assert.deepEqual(chat.events.filter(event => event.line === 8 || event.line === 9).map(event => event.kind), ['user', 'assistant'], 'the rewound request and its answer are still read');
+	assert.deepEqual(chat.summary.abandoned, [[8, 9]], 'as the abandoned branch the rewind left');
+	assert.equal(chat.events.find(event => event.line === 10)?.rewound_from, 8, 'the rewind itself stays visible and names what it discarded');
 	assert.deepEqual(chat.events[0], {line: 1, kind: 'meta', session: {id: main, started: '2026-11-18T09:00:00.000Z', modified: '2026-11-18T09:02:09.000Z'}});
 	assert.deepEqual(chat.events.find(event => event.session?.title), {line: 14, kind: 'meta', session: {title: 'Signup form validation with zod'}});
 	assert.equal(chat.events.find(event => event.session?.model)?.session?.model, 'gemini-3-pro-preview');

@@ -1,3 +1,4 @@
+import {sha256Hex} from '../../lib/hash.js';
 import type {CodexState} from './state.js';
 
 /**
@@ -17,9 +18,13 @@ export type Role = 'user' | 'assistant';
 /** How many unmatched copies of one role a channel remembers (parallel replies, split prompts). */
 const remembered = 8;
 
-/** Texts are compared without the white space the two channels spell differently. */
+/**
+ * Texts are compared without the white space the two channels spell differently, by a digest:
+ * the state is kept in the catalog between scans, where transcript text is never stored unmasked.
+ */
 function comparable(text: string): string {
-	return text.replaceAll(/\s+/g, ' ').trim();
+	const spaced = text.replaceAll(/\s+/g, ' ').trim();
+	return spaced === '' ? '' : sha256Hex(spaced).slice(0, 32);
 }
 
 /** True when this copy is the first of its text; false when it echoes a copy on the other channel. */

@@ -17,6 +17,7 @@ import {isFirstCopy} from './echoes.js';
 import {userTextEvents} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
 import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
+import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
@@ -46,11 +47,13 @@ const bareItemTypes = new Set([
 export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
 	const state = codexState(lineState);
 	const envelope = codexEnvelopeSchema.safeParse(value);
-	if (envelope.success) {
-		return envelopeEvents(envelope.data.type, envelope.data.payload, {line, ...timestampOf(envelope.data.timestamp)}, state);
+	const events = envelope.success ? envelopeEvents(envelope.data.type, envelope.data.payload, {line, ...timestampOf(envelope.data.timestamp)}, state) : bareEvents(value, line, state);
+	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn.
+	if (events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
+		noteTurnStart(state, line, false);
 	}
 
-	return bareEvents(value, line, state);
+	return events;
 }
 
 function envelopeEvents(kind: string, payload: unknown, base: Base, state: CodexState): SessionEvent[] | null {
@@ -197,7 +200,14 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 			return text.trim() === '' || !isFirstCopy(state, 'assistant', 'event', text) ? [] : [{...base, kind: 'assistant', text}];
 		}
 
+		case 'turn_started':
+		case 'task_started':
+			noteTurnStart(state, base.line, true);
+			return [];
+		case 'thread_rolled_back':
+			return rollbackEvents(state, event.num_turns, base);
 		case 'turn_aborted':
+			noteTurnEnd(state);
 			return [{...base, kind: 'system', text: `Turn aborted (${event.reason ?? 'unknown reason'})`, interrupted: true}];
 		case 'error':
 		case 'stream_error': {
@@ -208,6 +218,7 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 
 		case 'task_complete':
 		case 'turn_complete': {
+			noteTurnEnd(state);
 			const message = errorMessage(event);
 			return message === undefined ? [] : [{...base, kind: 'system', text: message, error: shortError(message)}];
 		}

@@ -91,6 +91,8 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	name: text,
 	/** `user_message`: `plain`, or (older builds) `user_instructions` / `environment_context`. */
 	kind: text,
+	/** `thread_rolled_back`: how many of the last turns were dropped. */
+	num_turns: count,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;

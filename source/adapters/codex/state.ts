@@ -14,8 +14,11 @@ export type CodexState = {
 	model?: string;
 	/** Tool call ids whose result was emitted, and whether that result was a failure. */
 	results?: Record<string, boolean>;
-	/** Prompts and replies seen on one channel whose copy on the other may follow (see echoes.ts). */
+	/** Digests of prompts and replies seen on one channel whose copy on the other may follow (see echoes.ts). */
 	echoes?: Partial<Record<'user' | 'assistant', {item: string[]; event: string[]}>>;
+	/** Lines where the thread's turns start, and whether one is open (see turns.ts). */
+	turns?: number[];
+	turnOpen?: 'explicit' | 'prompted' | 'implicit';
 };
 
 export function codexState(state: LineState): CodexState {

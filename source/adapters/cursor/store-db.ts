@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {openDatabase} from '../../lib/sqlite.js';
+import {openReadOnlyInPlace} from '../../lib/sqlite.js';
 import {lenient} from '../shared/schema.js';
 
 /**
@@ -14,7 +14,7 @@ export type StoreFacts = {title?: string; started?: string};
 export function readStoreFacts(path: string): StoreFacts {
 	let value: unknown;
 	try {
-		const db = openDatabase(path, {readonly: true, fileMustExist: true});
+		const db = openReadOnlyInPlace(path); // Cursor's own file: nothing is created beside it.
 		try {
 			value = db.prepare("SELECT value FROM meta WHERE key = '0'").pluck().get();
 		} finally {

@@ -74,8 +74,8 @@ function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson:
 	builder.rows.push({line, raw, events, ...(offset === undefined ? {} : {offset})});
 }
 
-function rewindRow(line: number, raw: unknown): SessionRow {
-	const event: SessionEvent = {line, kind: 'system', text: 'Conversation rewound to an earlier message; later messages were discarded'};
+function rewindRow(line: number, raw: unknown, rewoundFrom: number | undefined): SessionRow {
+	const event: SessionEvent = {line, kind: 'system', text: 'Conversation rewound to an earlier message; later messages are on an abandoned branch', ...(rewoundFrom === undefined ? {} : {rewound_from: rewoundFrom})};
 	return {line, raw, events: [event]};
 }
 
@@ -84,11 +84,11 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	const replay = replayGeminiJsonl(unit.path);
 	const subagent = isSubagent(unit, replay.metadata);
 	const builder: Builder = {rows: [], skipped: replay.skipped, warnings: [...replay.warnings], modelStated: false};
-	const messages = replay.entries.filter(entry => !entry.rewind).map(entry => entry.raw);
+	const messages = replay.entries.filter(entry => !entry.rewind && !entry.discarded).map(entry => entry.raw);
 	builder.rows.push(...metaRow(replay.header?.line ?? 1, replay.header?.raw ?? replay.metadata, sessionFacts(unit, replay.metadata, messages)));
 	for (const entry of replay.entries) {
 		if (entry.rewind) {
-			builder.rows.push(rewindRow(entry.line, entry.raw));
+			builder.rows.push(rewindRow(entry.line, entry.raw, entry.rewoundFrom));
 		} else {
 			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id), entry.offset, subagent);
 		}
@@ -100,7 +100,8 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	}
 
 	// Rows are served in line order (paging counts lines); messages keep their first line, so this
-	// is also conversation order, with the summary's meta row moved to where it was written.
+	// is also conversation order, with the summary's meta row moved to where it was written and
+	// what rewinds discarded put back where it was written.
 	builder.rows.sort((a, b) => a.line - b.line);
 	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }

@@ -13,19 +13,25 @@ import {geminiMetadataSchema, geminiRewindSchema, geminiSetSchema, type GeminiMe
  *   id is unknown).
  *
  * Each surviving entry keeps the physical line where it was first written (so rows stay in
- * line order) and the record of its final version.
+ * line order) and the record of its final version. The messages a rewind deleted are kept too,
+ * marked discarded, and the rewind marker names the first line it discarded: they are still in
+ * the file, an abandoned branch, as a tree store's rewind leaves one.
  */
 export type ReplayEntry = {
 	readonly line: number;
 	readonly raw: unknown;
 	/** A rewind marker (kept so a reader sees that the conversation was rewound here). */
 	readonly rewind: boolean;
+	/** On a rewind marker: the first line of the messages it deleted. */
+	readonly rewoundFrom?: number;
+	/** A message a later rewind deleted. */
+	readonly discarded?: boolean;
 	/** Byte offset of the line holding the final version, when that line is the message's own record. */
 	readonly offset?: number;
 };
 
 export type Replay = {
-	/** Messages (and rewind markers) of the resulting conversation, in conversation order. */
+	/** Messages of the resulting conversation in conversation order, then rewind markers and the messages they discarded. */
 	readonly entries: ReplayEntry[];
 	readonly metadata: GeminiMetadata;
 	/** The first record stating the session id, and the last `$set` that set `summary`. */
@@ -65,14 +71,20 @@ export function replayGeminiJsonl(path: string): Replay {
 		}
 	};
 
+	/** Rewind markers and the messages they deleted: checkpoints restate messages, never these. */
+	const rewinds: ReplayEntry[] = [];
 	const rewindTo = (id: string, line: number, raw: unknown) => {
 		const ids = [...messages.keys()];
 		const index = ids.indexOf(id);
+		let from: number | undefined;
 		for (const doomed of index === -1 ? ids : ids.slice(index)) {
+			const entry = messages.get(doomed)!;
+			from = Math.min(from ?? entry.line, entry.line);
+			rewinds.push({...entry, discarded: true});
 			messages.delete(doomed);
 		}
 
-		messages.set(`$rewind:${line}`, {line, raw, rewind: true});
+		rewinds.push({line, raw, rewind: true, ...(from === undefined ? {} : {rewoundFrom: from})});
 	};
 
 	/** Applies one record; false for a shape this reader does not know (skipped and counted). */
@@ -112,5 +124,5 @@ export function replayGeminiJsonl(path: string): Replay {
 
 	const read = readJsonLines(path, apply);
 
-	return {entries: [...messages.values()], metadata, header, summarySet, recordedIds, skipped: read.skipped, warnings: read.warnings};
+	return {entries: [...messages.values(), ...rewinds], metadata, header, summarySet, recordedIds, skipped: read.skipped, warnings: read.warnings};
 }

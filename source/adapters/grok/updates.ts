@@ -35,6 +35,8 @@ export function createUpdatesReducer() {
 	const resolved = new Set<string>();
 	let run: MessageRun | undefined;
 	let sawPromptIndex = false;
+	/** Lines where the live conversation's prompts start, in order: what a rewind counts. */
+	let promptStarts: number[] = [];
 	let statedSessionId: string | undefined;
 
 	function sessionFacts(notification: Notification, line: number): SessionEvent[] {
@@ -101,6 +103,10 @@ export function createUpdatesReducer() {
 		rows.push(row);
 		// Once the stream numbers prompts, an unnumbered user run is a mid-turn injection, not a prompt.
 		const human = kind === 'user' && !host && (promptIndex !== undefined || !sawPromptIndex);
+		if (human) {
+			promptStarts.push(line);
+		}
+
 		run = {kind, key, row, event, parts: [chunkText(update)], human};
 	}
 
@@ -162,6 +168,22 @@ export function createUpdatesReducer() {
 		}
 	}
 
+	/**
+	 * `rewind_marker {target_prompt_index: n}`: the conversation goes back to just before its
+	 * prompt number n (from 0), as Grok's own replay truncates it; that prompt and everything
+	 * after it up to the marker is an abandoned branch, and later prompts count from n again.
+	 */
+	function rewind(update: GrokUpdate): Pick<SessionEvent, 'rewound_from'> {
+		const target = update['target_prompt_index'];
+		if (typeof target !== 'number' || !Number.isInteger(target) || target < 0) {
+			return {};
+		}
+
+		const from = promptStarts[target];
+		promptStarts = promptStarts.slice(0, target);
+		return from === undefined ? {} : {rewound_from: from};
+	}
+
 	/** Adds one parsed line; false when it is no session update this reader knows (skipped). */
 	function add(value: unknown, line: number): boolean {
 		const notification = notificationOf(value);
@@ -187,6 +209,10 @@ export function createUpdatesReducer() {
 		} else {
 			closeRun();
 			events = notification.method === acpMethod ? acpEvents(update, base) : xaiEvents(update, base);
+			if (events && notification.method === xaiMethod && update.sessionUpdate === 'rewind_marker') {
+				const discarded = rewind(update);
+				events = events.map(event => ({...event, ...discarded}));
+			}
 		}
 
 		if (events === null) {

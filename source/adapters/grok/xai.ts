@@ -76,7 +76,8 @@ export function xaiEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>):
 
 		case 'rewind_marker': {
 			const target = update['target_prompt_index'];
-			return [{...base, kind: 'system', text: typeof target === 'number' ? `Rewound to prompt ${target}` : 'Rewound'}];
+			// What it discarded is worked out where the prompts are counted (updates.ts).
+			return [{...base, kind: 'system', text: typeof target === 'number' ? `Rewound to prompt ${target}; later records are on an abandoned branch` : 'Rewound'}];
 		}
 
 		default:

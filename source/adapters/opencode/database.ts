@@ -1,10 +1,11 @@
-import {openDatabase, type Database} from '../../lib/sqlite.js';
+import {isOutdatedInPlace, openReadOnlyInPlace, type Database} from '../../lib/sqlite.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * Read-only access to OpenCode's SQLite database. OpenCode keeps it open in WAL mode while it
  * runs; a read-only connection still reads the last committed state (never an open transaction)
- * and never blocks the writer. Columns differ between versions, so rows are read with `SELECT *`
+ * and never blocks the writer, and it is opened so that nothing is created beside the file
+ * (openReadOnlyInPlace). Columns differ between versions, so rows are read with `SELECT *`
  * and queries only name columns the table has.
  */
 export type Row = Record<string, unknown>;
@@ -26,8 +27,14 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
  */
 export function withDatabase<T>(path: string, use: (db: Database, schema: Schema) => T): T {
 	let connection = connections.get(path);
+	if (connection && isOutdatedInPlace(connection.db, path)) {
+		connection.db.close();
+		connections.delete(path);
+		connection = undefined;
+	}
+
 	if (!connection) {
-		const db = openDatabase(path, {readonly: true, fileMustExist: true});
+		const db = openReadOnlyInPlace(path);
 		try {
 			connection = {db, schema: readSchema(db)};
 		} catch (error) {

@@ -1,7 +1,7 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {scanJsonl} from '../../adapters/rows.js';
-import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type SourceAdapter} from '../../adapters/types.js';
+import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type LineState, type SourceAdapter} from '../../adapters/types.js';
 import {computeTail, type TailState} from '../continuity/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
 import {rowDoc, type TextDoc} from '../search/session-text.js';
@@ -150,11 +150,11 @@ function jsonlRow(
 	adapter: JsonlAdapter,
 	root: string,
 	unit: DiscoveredUnit,
-	read: {summary: SessionSummary; tailEvents: SessionEvent[]; bounded: boolean; records: number; skipped: number; end: {endOffset: number; nextLine: number}},
+	read: {summary: SessionSummary; lineState: LineState; tailEvents: SessionEvent[]; bounded: boolean; records: number; skipped: number; end: {endOffset: number; nextLine: number}},
 ): CatalogRow {
 	return {
 		...baseRow(adapter.id, root, unit, 'jsonl'),
-		summary: read.summary,
+		summary: {...read.summary, line_state: read.lineState},
 		tail: computeTail(read.tailEvents, read.bounded, {recordsToolResults: adapter.recordsToolResults}),
 		records: read.records,
 		skipped: read.skipped,
@@ -170,17 +170,18 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 	const first: LineMark = {line: 1, offset: 0};
 	const recorder = createRowRecorder(summarizer, first, 0);
 	let window: Array<{offset: number; events: SessionEvent[]}> = [];
+	const lineState: LineState = {};
 	const scan = scanJsonl(adapter, unit, (row, offset) => {
 		recorder.add(row, offset);
 		window.push({offset, events: row.events});
 		if (window.length > 4096 && window[0]!.offset < offset - tailWindowBytes) {
 			window = window.filter(entry => entry.offset >= offset - tailWindowBytes);
 		}
-	});
+	}, {state: lineState});
 	const tailStart = Math.max(0, scan.endOffset - tailWindowBytes);
 	const tailEvents = window.filter(entry => entry.offset >= tailStart).flatMap(entry => entry.events);
 	return {
-		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: scan.skipped, end: scan}),
+		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), lineState, tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: scan.skipped, end: scan}),
 		offsets: [first, ...recorder.offsets],
 		replaceOffsets: true,
 		texts: recorder.texts,
@@ -188,9 +189,15 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 }
 
 function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, previous: CatalogRow, markBefore: (offset: number) => LineMark): ScanResult {
-	const summarizer = createSummarizer(unit, previous.summary);
+	const {line_state: previousState, ...previousSummary} = previous.summary;
+	if (previousState === undefined) {
+		return scanJsonlFromStart(adapter, root, unit); // Scanned before the state was kept: the lines after cannot be read as in one pass.
+	}
+
+	const summarizer = createSummarizer(unit, previousSummary);
 	const recorder = createRowRecorder(summarizer, markBefore(previous.scanned_bytes), previous.records);
-	const grown = scanJsonl(adapter, unit, (row, offset) => recorder.add(row, offset), {fromOffset: previous.scanned_bytes, fromLine: previous.next_line});
+	const lineState = structuredClone(previousState);
+	const grown = scanJsonl(adapter, unit, (row, offset) => recorder.add(row, offset), {fromOffset: previous.scanned_bytes, fromLine: previous.next_line, state: lineState});
 	if (summarizer.rebranched()) {
 		return scanJsonlFromStart(adapter, root, unit); // A rewind to an earlier record: what was live may now be abandoned.
 	}
@@ -209,7 +216,7 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 		{fromOffset: from.offset, fromLine: from.line, toOffset: grown.endOffset},
 	);
 	return {
-		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: previous.skipped + grown.skipped, end: grown}),
+		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), lineState, tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: previous.skipped + grown.skipped, end: grown}),
 		offsets: recorder.offsets,
 		replaceOffsets: false,
 		texts: recorder.texts,

@@ -1,7 +1,7 @@
 import {basename} from 'node:path';
 import type {SessionEvent} from '../../adapters/events.js';
-import type {DiscoveredUnit} from '../../adapters/types.js';
-import {abandonedRanges, BranchTree, type LineRanges, type TreeNode} from '../conversation/branches.js';
+import type {DiscoveredUnit, LineState} from '../../adapters/types.js';
+import {abandonedRanges, BranchTree, rewoundRanges, type LineRanges, type TreeNode} from '../conversation/branches.js';
 import {listableSessionId} from '../conversation/ids.js';
 import {clipMasked} from '../search/secrets.js';
 
@@ -28,6 +28,12 @@ export type SessionSummary = {
 	tree_tail: TreeNode[];
 	/** Lines holding records of abandoned branches (rewinds, edited prompts), for views to label. */
 	abandoned: LineRanges;
+	/**
+	 * A JSONL unit's normaliser state after the last line scanned (JsonlAdapter.normalizeLine):
+	 * what a scan of the grown file continues with, so that a record is read as it would be in
+	 * one pass (an echo of a record before the boundary stays an echo).
+	 */
+	line_state?: LineState;
 };
 
 const titleLength = 200;
@@ -86,7 +92,10 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	}
 
 	const humans: HumanTurn[] = [];
-	const treeLines: Array<{line: number; uuid: string}> = [];
+	const treeLines: Array<{line: number; uuid: string | undefined}> = [];
+	/** What rewind markers discarded (stores without a tree), and the first line these events hold. */
+	const rewound: LineRanges = [];
+	let firstLine: number | undefined;
 
 	function noteTime(value: string | undefined): void {
 		const timestamp = utcIso(value);
@@ -104,9 +113,15 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	function add(event: SessionEvent): void {
 		noteTime(event.timestamp);
 		tree.add(event);
+		firstLine ??= event.line;
 		if (event.uuid !== undefined && event.parent !== undefined && !event.sidechain) {
 			treeLines.push({line: event.line, uuid: event.uuid});
+		} else if (treeLines.length > 0 && !event.sidechain && event.kind !== 'meta') {
+			// In a tree store, lines with no place in the tree are live: a range of abandoned lines never spans them.
+			treeLines.push({line: event.line, uuid: undefined});
 		}
+
+		rewound.push(...rewoundRanges([event]));
 
 		const facts = event.session;
 		if (facts) {
@@ -176,13 +191,18 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			return true;
 		}
 
+		// A rewind marker that discards lines an earlier scan counted.
+		if (rewound.some(([from]) => firstLine !== undefined && from < firstLine)) {
+			return true;
+		}
+
 		const abandoned = tree.abandoned();
 		return seeded.some(([id, , shown, wasAbandoned]) => shown && abandoned.has(id) !== wasAbandoned);
 	}
 
 	function finish(): SessionSummary {
 		const abandoned = tree.abandoned();
-		const live = humans.filter(turn => turn.uuid === undefined || !abandoned.has(turn.uuid));
+		const live = humans.filter(turn => (turn.uuid === undefined || !abandoned.has(turn.uuid)) && !rewound.some(([from, to]) => turn.line >= from && turn.line <= to));
 		summary.human_turns += live.length;
 		const first = live[0];
 		if (summary.first_human_line === null && first) {
@@ -191,8 +211,10 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		}
 
 		if (abandoned.size > 0) {
-			summary.abandoned.push(...abandonedRanges(treeLines.map(({line, uuid}) => ({line, abandoned: abandoned.has(uuid)}))));
+			summary.abandoned.push(...abandonedRanges(treeLines.map(({line, uuid}) => ({line, abandoned: uuid !== undefined && abandoned.has(uuid)}))));
 		}
+
+		summary.abandoned.push(...rewound);
 
 		summary.tree_tail = tree.lastNodes(treeTailLength, abandoned);
 		// A session whose store states no id is named by its file, so that every listed id opens.

@@ -121,7 +121,7 @@ export class BranchTree {
 /** A node as the catalog remembers it: uuid, parent, whether it shows anything, whether it was abandoned. */
 export type TreeNode = [string, string | null, boolean, boolean];
 
-/** The events of the live conversation: those on abandoned branches dropped. */
+/** The events of the live conversation: those on abandoned branches, and those a rewind marker discarded, dropped. */
 export function liveEvents(events: readonly SessionEvent[]): SessionEvent[] {
 	const tree = new BranchTree();
 	for (const event of events) {
@@ -129,7 +129,23 @@ export function liveEvents(events: readonly SessionEvent[]): SessionEvent[] {
 	}
 
 	const abandoned = tree.abandoned();
-	return abandoned.size === 0 ? [...events] : events.filter(event => !isOn(event, abandoned));
+	const rewound = rewoundRanges(events);
+	return abandoned.size === 0 && rewound.length === 0 ? [...events] : events.filter(event => !isOn(event, abandoned) && !isAbandoned(event, rewound));
+}
+
+/**
+ * The lines rewind markers discarded (SessionEvent.rewound_from), as ranges: in stores without
+ * a tree, every record from the first discarded line up to the marker.
+ */
+export function rewoundRanges(events: Iterable<SessionEvent>): LineRanges {
+	const ranges: LineRanges = [];
+	for (const event of events) {
+		if (event.rewound_from !== undefined && !event.sidechain && event.rewound_from < event.line) {
+			ranges.push([event.rewound_from, event.line - 1]);
+		}
+	}
+
+	return ranges;
 }
 
 function isOn(event: SessionEvent, abandoned: ReadonlySet<string>): boolean {
@@ -140,8 +156,8 @@ function isOn(event: SessionEvent, abandoned: ReadonlySet<string>): boolean {
 export type LineRanges = Array<[number, number]>;
 
 /**
- * The lines whose records are abandoned, as ranges. A range may span lines without tree identity
- * (bookkeeping, subagent records) but never a line of the live chain.
+ * The lines whose records are abandoned, as ranges. A range may span subagent records and lines
+ * with nothing to show, never a line of the live chain or one with no place in the tree.
  */
 export function abandonedRanges(lines: ReadonlyArray<{line: number; abandoned: boolean}>): LineRanges {
 	const ranges: LineRanges = [];
@@ -160,9 +176,13 @@ export function abandonedRanges(lines: ReadonlyArray<{line: number; abandoned: b
 	return ranges;
 }
 
-/** True when an event lies on an abandoned branch, by the ranges the catalog kept for its session. */
+/**
+ * True when an event lies on an abandoned branch, by the ranges the catalog kept for its session.
+ * Subagent records are never on the main conversation's branches, and session facts hold
+ * whatever branch is live.
+ */
 export function isAbandoned(event: SessionEvent, ranges: LineRanges): boolean {
-	if (ranges.length === 0 || event.uuid === undefined || event.parent === undefined || event.sidechain) {
+	if (ranges.length === 0 || event.sidechain || event.kind === 'meta') {
 		return false;
 	}
 

@@ -6,7 +6,7 @@ import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
-import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openImmutable, type Database} from '../../lib/sqlite.js';
+import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openReadOnlyInPlace, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import {createApplier} from './apply.js';
 import {readEventCount} from './store.js';
@@ -296,22 +296,9 @@ function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warni
 
 /**
  * Opens the index read-only where it lies, for doctor, which promises to change nothing in the
- * knowledge base: no copy, no lock, no -wal or -shm file made. When another connection has the
- * index open (its -wal and -shm exist), a plain read-only connection shares them and sees what
- * that one committed; otherwise the file is opened immutable. Undefined when there is no index.
+ * knowledge base: no copy, no lock, no -wal or -shm file made (see openReadOnlyInPlace).
+ * Undefined when there is no index.
  */
 export function openIndexReadOnly(paths: KbPaths): Database | undefined {
-	if (!existsSync(paths.index)) {
-		return undefined;
-	}
-
-	if (existsSync(`${paths.index}-wal`) && existsSync(`${paths.index}-shm`)) {
-		try {
-			return openDatabase(paths.index, {readonly: true, fileMustExist: true});
-		} catch {
-			// A WAL left by a crashed writer needs a writer to recover it; look at the file as it is.
-		}
-	}
-
-	return openImmutable(paths.index);
+	return existsSync(paths.index) ? openReadOnlyInPlace(paths.index) : undefined;
 }
