@@ -4,6 +4,7 @@ import type {DiscoveredUnit} from '../../adapters/types.js';
 import {abandonedRanges, BranchTree, type LineRanges, type TreeNode} from '../conversation/branches.js';
 import {listableSessionId} from '../conversation/ids.js';
 import {clipMasked} from '../search/secrets.js';
+import {IntList} from '../../lib/int-list.js';
 
 export type SessionSummary = {
 	id: string | null;
@@ -49,7 +50,17 @@ export function clipTitle(text: string): string {
 	return clipMasked(text.trimStart(), titleLength, {oneLine: true}).text;
 }
 
-type HumanTurn = {uuid: string | undefined; line: number; text: string};
+/**
+ * How many human turns a summary keeps the title of while it reads: the title is the first one
+ * not on an abandoned branch, known only at the end, and almost always among the first few.
+ */
+const titleCandidates = 32;
+
+/**
+ * Reads the text of the human request on one line again, for the rare session whose first
+ * `titleCandidates` requests all turned out abandoned (a scan of a huge file keeps no more).
+ */
+export type HumanTextOfLine = (line: number) => string | undefined;
 
 /**
  * Folds a session's events into its catalog summary. Streaming: call `add` for events in file
@@ -60,7 +71,7 @@ type HumanTurn = {uuid: string | undefined; line: number; text: string};
  * tree records are where they may branch off. When a branch changes what the earlier scan
  * counted, `rebranched` says the session must be read again from the start.
  */
-export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary) {
+export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary, humanTextOfLine?: HumanTextOfLine) {
 	const summary: SessionSummary = previous ? {...previous, abandoned: [...(previous.abandoned ?? [])]} : {
 		id: unit.idHint ?? null,
 		parent_id: unit.parentIdHint ?? null,
@@ -85,8 +96,15 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		tree.seed(node);
 	}
 
-	const humans: HumanTurn[] = [];
-	const treeLines: Array<{line: number; uuid: string}> = [];
+	// Kept for the whole read in integer columns (a huge transcript has hundreds of thousands):
+	// each human turn's tree node (-1 if none) and line, the title of the first few, and the
+	// line and node of every tree event (for the abandoned ranges).
+	const humanNodes = new IntList();
+	const humanLines = new IntList();
+	const humanTitles: string[] = [];
+	const keptTitles = humanTextOfLine ? titleCandidates : Number.POSITIVE_INFINITY;
+	const treeLines = new IntList();
+	const treeNodes = new IntList();
 
 	function noteTime(value: string | undefined): void {
 		const timestamp = utcIso(value);
@@ -103,9 +121,10 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 
 	function add(event: SessionEvent): void {
 		noteTime(event.timestamp);
-		tree.add(event);
-		if (event.uuid !== undefined && event.parent !== undefined && !event.sidechain) {
-			treeLines.push({line: event.line, uuid: event.uuid});
+		const node = tree.add(event);
+		if (node !== -1) {
+			treeLines.push(event.line);
+			treeNodes.push(node);
 		}
 
 		const facts = event.session;
@@ -129,7 +148,11 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			case 'user':
 				summary.conversational = true;
 				if (event.human && !event.sidechain && event.text?.trim()) {
-					humans.push({uuid: event.uuid, line: event.line, text: event.text});
+					humanNodes.push(event.uuid === undefined ? -1 : tree.numberOf(event.uuid));
+					humanLines.push(event.line);
+					if (humanTitles.length < keptTitles) {
+						humanTitles.push(clipTitle(event.text));
+					}
 				} else if (agentTask === null && event.origin === 'agent' && event.text?.trim()) {
 					agentTask = clipTitle(event.text);
 				}
@@ -167,12 +190,7 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			return false;
 		}
 
-		const known = new Set(seeded.map(([id]) => id));
-		const fresh = tree.order.filter(id => !known.has(id));
-		if (fresh.some(id => {
-			const parent = tree.parent(id);
-			return parent !== null && parent !== undefined && !tree.has(parent);
-		})) {
+		if (tree.hasOrphanBesides(seeded.map(([id]) => id))) {
 			return true;
 		}
 
@@ -182,16 +200,24 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 
 	function finish(): SessionSummary {
 		const abandoned = tree.abandoned();
-		const live = humans.filter(turn => turn.uuid === undefined || !abandoned.has(turn.uuid));
-		summary.human_turns += live.length;
-		const first = live[0];
-		if (summary.first_human_line === null && first) {
-			summary.title = clipTitle(first.text);
-			summary.first_human_line = first.line;
+		let first = -1;
+		for (let index = 0; index < humanNodes.length; index++) {
+			if (!abandoned.hasNumber(humanNodes.get(index))) {
+				summary.human_turns++;
+				first = first === -1 ? index : first;
+			}
+		}
+
+		if (summary.first_human_line === null && first !== -1) {
+			const line = humanLines.get(first);
+			const text = first < humanTitles.length ? undefined : humanTextOfLine?.(line);
+			summary.title = humanTitles[first] ?? (text === undefined ? null : clipTitle(text));
+			summary.first_human_line = line;
 		}
 
 		if (abandoned.size > 0) {
-			summary.abandoned.push(...abandonedRanges(treeLines.map(({line, uuid}) => ({line, abandoned: abandoned.has(uuid)}))));
+			const lines = Array.from({length: treeLines.length}, (_, index) => ({line: treeLines.get(index), abandoned: abandoned.hasNumber(treeNodes.get(index))}));
+			summary.abandoned.push(...abandonedRanges(lines));
 		}
 
 		summary.tree_tail = tree.lastNodes(treeTailLength, abandoned);
