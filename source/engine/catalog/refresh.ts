@@ -21,9 +21,9 @@ export type RefreshReport = {
  * written as it is read, in short transactions (see catalogWriter): a crash keeps every unit
  * saved before it, and the next call reads the rest.
  */
-export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): RefreshReport {
+export function refreshCatalog(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>): RefreshReport {
 	const store = catalogStore(db);
-	const writer = catalogWriter(db, store);
+	const writer = catalogWriter(db, store, env);
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: []};
 	for (const {adapter, roots} of targets) {
 		for (const root of roots) {

@@ -1,4 +1,5 @@
 import type {Database} from '../../lib/sqlite.js';
+import {pauseAt} from '../../lib/test-pause.js';
 import {joinLineDocs, type TextDoc} from '../search/session-text.js';
 import type {LineMark, ScanResult, TextSink} from './scan.js';
 import type {CatalogStore} from './store.js';
@@ -16,7 +17,7 @@ const batchChars = 1024 * 1024;
  * a process killed mid-unit leaves a row the next refresh reads again; units saved before it
  * stay saved.
  */
-export function catalogWriter(db: Database, store: CatalogStore) {
+export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<Record<string, string | undefined>>) {
 	let pending: Array<() => void> = [];
 	let pendingDocs = 0;
 	let pendingChars = 0;
@@ -35,6 +36,7 @@ export function catalogWriter(db: Database, store: CatalogStore) {
 				write();
 			}
 		}).immediate();
+		pauseAt(env, 'catalog.after_batch');
 	};
 
 	const queue = (write: () => void) => {
