@@ -1,8 +1,10 @@
 // `npm run bench [suite…]`: generates the synthetic corpora (once, under bench/.corpus) and prints
-// a table of medians, each beside `node -e 0` measured in the same run.
-import {cpSync, mkdirSync, rmSync} from 'node:fs';
+// a table of medians, each beside `node -e 0` measured in the same run, with each target met or
+// not; the same rows go to bench/results/latest.json, which the next run is compared with.
+import {cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {formatTable, repoRoot, type Row} from './lib/measure.js';
+import {formatTable, repoRoot, rowKey, type Row} from './lib/measure.js';
+import {checkTarget, markOf} from './lib/targets.js';
 import {journalSuite} from './suites/journal.js';
 import {sessionsSuite} from './suites/sessions.js';
 import {continuitySuite} from './suites/continuity.js';
@@ -51,5 +53,17 @@ for (const name of wanted.length > 0 ? wanted : Object.keys(suites)) {
 	rows.push(...(await suites[name]!(corpus, env)));
 }
 
-process.stdout.write(`engi benchmark — ${new Date().toISOString()} — node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env['NODE_EXTRA_CA_CERTS'] ? 'set' : 'unset'}\n\n`);
-process.stdout.write(formatTable(rows) + '\n');
+const results = join(repoRoot, 'bench', 'results', 'latest.json');
+const previous = existsSync(results) ? (JSON.parse(readFileSync(results, 'utf8')) as {rows: Array<Row & {date?: string}>}).rows : [];
+const last = new Map(previous.map(row => [rowKey(row), row.medianMs]));
+const ran = new Set(rows.map(row => row.suite));
+
+const date = new Date().toISOString();
+const checked = rows.map(row => ({...row, date, checks: checkTarget(row), met: markOf(checkTarget(row))}));
+const count = (mark: string) => checked.filter(row => row.met === mark).length;
+const summary = `targets: ${count('✓')} ✓, ${count('✗')} ✗, ${count('?')} ? (not checkable alone)`;
+mkdirSync(join(repoRoot, 'bench', 'results'), {recursive: true});
+// Rows of suites not run this time are kept (each row has its date); NaN (not measured) is written as null.
+writeFileSync(results, JSON.stringify({date, node: process.version, ca_certs: Boolean(process.env['NODE_EXTRA_CA_CERTS']), summary, rows: [...previous.filter(row => !ran.has(row.suite)), ...checked]}, null, 2) + '\n');
+process.stdout.write(`engi benchmark — ${date} — node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env['NODE_EXTRA_CA_CERTS'] ? 'set' : 'unset'}\n\n`);
+process.stdout.write(formatTable(rows, last) + '\n\n' + summary + `\n(written to ${results})\n`);

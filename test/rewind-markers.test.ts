@@ -3,7 +3,7 @@ import {cpSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {runCli, sandboxEnv} from './helpers/cli.js';
-import {fixtureMtime, settle} from './helpers/fixture-home.js';
+import {fixtureMtime, settle} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
 
 /** Sessions with a rewind marker, read in place (test/fixtures/rewinds/README.md). */

@@ -3,6 +3,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {checkTarget, markOf} from './targets.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 /**
@@ -96,11 +97,19 @@ export function measure(
 	return {suite, name, runs, medianMs: median(times), baselineMs: median(baselines), rssMb: Math.max(...rss.filter(value => !Number.isNaN(value)), 0), target: options.target};
 }
 
-export function formatTable(rows: readonly Row[]): string {
-	const header = '| suite | measurement | runs | median ms | `node -e 0` ms | ratio | peak RSS MB | target |';
-	const divider = '|---|---|---:|---:|---:|---:|---:|---|';
-	const body = rows.map(row =>
-		[
+/** The key a row is compared under with the same row of the last run. */
+export const rowKey = (row: Row) => `${row.suite}\u0000${row.name}`;
+
+/**
+ * The table of a run: each row with its target, whether it was met (checkTarget: ✓ met, ✗ not,
+ * ? not checkable alone) and its median against the same row of the last run (`last`).
+ */
+export function formatTable(rows: readonly Row[], last: ReadonlyMap<string, number> = new Map()): string {
+	const header = '| suite | measurement | runs | median ms | `node -e 0` ms | ratio | peak RSS MB | vs last | target | met |';
+	const divider = '|---|---|---:|---:|---:|---:|---:|---:|---|:-:|';
+	const body = rows.map(row => {
+		const before = last.get(rowKey(row));
+		return [
 			row.suite,
 			row.name,
 			row.runs,
@@ -108,8 +117,10 @@ export function formatTable(rows: readonly Row[]): string {
 			Number.isNaN(row.baselineMs) ? '—' : row.baselineMs.toFixed(1),
 			Number.isNaN(row.baselineMs) ? '—' : `${(row.medianMs / row.baselineMs).toFixed(2)}×`,
 			row.rssMb ? row.rssMb.toFixed(0) : '—',
+			before && row.medianMs ? `${(row.medianMs / before).toFixed(2)}×` : '—',
 			[row.target, row.note].filter(Boolean).join('; ') || '',
-		].join(' | '),
-	);
+			markOf(checkTarget(row)),
+		].join(' | ');
+	});
 	return [header, divider, ...body.map(line => `| ${line} |`)].join('\n');
 }

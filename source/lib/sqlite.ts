@@ -131,6 +131,11 @@ function sqliteCode(error: unknown): string {
 	return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : '';
 }
 
+/** An error SQLite raised (better-sqlite3's SqliteError, code SQLITE_*), as opposed to one of the file system. */
+export function isSqliteError(error: unknown): boolean {
+	return sqliteCode(error).startsWith('SQLITE_');
+}
+
 /** The file is damaged or is not a database at all (better-sqlite3's SQLITE_CORRUPT*, SQLITE_NOTADB*). */
 export function isCorruptDatabase(error: unknown): boolean {
 	const code = sqliteCode(error);

@@ -1,9 +1,10 @@
 import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
-import type {Database} from '../../lib/sqlite.js';
+import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {scanUnit} from './scan.js';
 import {catalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
+import {catalogWriter} from './writer.js';
 
 export type RefreshReport = {
 	/** Units whose fingerprint changed (or that were new) and were read. */
@@ -16,11 +17,13 @@ export type RefreshReport = {
 
 /**
  * Brings the catalog up to date with the stores: discover every unit under each root, re-read
- * only units whose fingerprint changed, and forget units that disappeared. One transaction per
- * root keeps a crash from leaving half a root behind.
+ * only units whose fingerprint changed, and forget units that disappeared. What is read is
+ * written as it is read, in short transactions (see catalogWriter): a crash keeps every unit
+ * saved before it, and the next call reads the rest.
  */
-export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): RefreshReport {
+export function refreshCatalog(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>): RefreshReport {
 	const store = catalogStore(db);
+	const writer = catalogWriter(db, store, env);
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: []};
 	for (const {adapter, roots} of targets) {
 		for (const root of roots) {
@@ -44,27 +47,32 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[]): 
 				continue; // Nothing to write: no write lock, no transaction.
 			}
 
-			const results = changed.flatMap(unit => {
+			for (const unit of changed) {
+				const sink = writer.unit(unit.key);
+				let result;
 				try {
-					return [scanUnit(adapter, root, unit, known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.markBefore(unit.key, offset))];
+					result = scanUnit(adapter, root, unit, known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.markBefore(unit.key, offset), sink);
 				} catch (error) {
+					if (isSqliteError(error)) {
+						throw error; // The catalog's own write failed (the view falls back on it), not the file's read.
+					}
+
 					// The file vanished or became unreadable between listing and reading: try again next call.
 					report.warnings.push(`${adapter.id}: could not read ${unit.path} (${error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error'})`);
-					return [];
-				}
-			});
-			warnUnlisted(report, adapter.id);
-			db.transaction(() => {
-				for (const result of results) {
-					store.save(result.row, result.offsets, result.replaceOffsets, result.texts);
+					continue;
 				}
 
-				for (const key of gone) {
-					store.remove(key);
-					report.removed++;
-				}
-			}).immediate();
-			report.scanned += results.length;
+				sink.finish(result);
+				report.scanned++;
+			}
+
+			warnUnlisted(report, adapter.id);
+			for (const key of gone) {
+				writer.remove(key);
+				report.removed++;
+			}
+
+			writer.flush();
 		}
 	}
 

@@ -33,8 +33,15 @@ export type CatalogRow = {
 /** A line's start in a transcript: where a read can begin without scanning from the top. */
 export type LineMark = {line: number; offset: number};
 
-/** `replaceOffsets` also means the unit's text documents are replaced, not extended. */
-export type ScanResult = {row: CatalogRow; offsets: LineMark[]; replaceOffsets: boolean; texts: TextDoc[]};
+/** A scanned unit's row and the line marks its scan found (its documents went to the scan's TextSink). */
+export type ScanResult = {row: CatalogRow; offsets: LineMark[]};
+
+/**
+ * Where a scan sends each row's searchable text as it reads, so no scan holds a session's
+ * documents: `restart` comes first when the unit is read from the start (its earlier documents
+ * and line marks are replaced, not extended).
+ */
+export type TextSink = {restart(): void; add(doc: TextDoc): void};
 
 /** The end of a transcript that decides whether its work finished. */
 export const tailWindowBytes = 1024 * 1024;
@@ -99,9 +106,10 @@ export function scanUnit(
 	unit: DiscoveredUnit,
 	previous: CatalogRow | undefined,
 	markBefore: (offset: number) => LineMark,
+	texts: TextSink,
 ): ScanResult {
 	if (adapter.format !== 'jsonl') {
-		return scanDocument(adapter, root, unit);
+		return scanDocument(adapter, root, unit, texts);
 	}
 
 	const grew =
@@ -112,24 +120,23 @@ export function scanUnit(
 		unit.size >= previous.scanned_bytes &&
 		inodeOf(previous.fingerprint) === inodeOf(unit.fingerprint) &&
 		previous.check_hash === checkHash(unit.path, previous.scanned_bytes);
-	return grew ? continueJsonl(adapter, root, unit, previous, markBefore) : scanJsonlFromStart(adapter, root, unit);
+	return grew ? continueJsonl(adapter, root, unit, previous, markBefore, texts) : scanJsonlFromStart(adapter, root, unit, texts);
 }
 
 /**
- * What a forward scan takes from every row, from scratch or continuing: its text document, a
- * sparse line offset now and then (from `last`, the mark the scan starts after), and the
- * summary's running counts.
+ * What a forward scan takes from every row, from scratch or continuing: its text document (sent
+ * on at once), a sparse line offset now and then (from `last`, the mark the scan starts after),
+ * and the summary's running counts.
  */
-function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last: LineMark, records: number) {
+function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last: LineMark, records: number, texts: TextSink) {
 	const recorder = {
 		offsets: [] as LineMark[],
-		texts: [] as TextDoc[],
 		records,
 		add(row: SessionRow, offset: number): void {
 			recorder.records++;
 			const doc = rowDoc(row, offset);
 			if (doc) {
-				recorder.texts.push(doc);
+				texts.add(doc);
 			}
 
 			if (row.line - last.line >= markLines || offset - last.offset >= markBytes) {
@@ -165,41 +172,69 @@ function jsonlRow(
 	};
 }
 
-function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit): ScanResult {
-	const summarizer = createSummarizer(unit);
+/**
+ * The text of the human request on `line`, read again from the nearest of `marks` before it
+ * (the summarizer asks only when it kept no title for that request).
+ */
+function humanTextAt(adapter: JsonlAdapter, unit: DiscoveredUnit, marks: readonly LineMark[], line: number): string | undefined {
+	const from = marks.findLast(mark => mark.line <= line) ?? {line: 1, offset: 0};
+	let text: string | undefined;
+	scanJsonl(
+		adapter,
+		unit,
+		row => {
+			text = row.events.find(event => event.kind === 'user' && event.human && !event.sidechain && event.text?.trim())?.text;
+			return false;
+		},
+		{fromOffset: from.offset, fromLine: from.line, onlyLines: new Set([line])},
+	);
+	return text;
+}
+
+function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, texts: TextSink): ScanResult {
+	texts.restart();
 	const first: LineMark = {line: 1, offset: 0};
-	const recorder = createRowRecorder(summarizer, first, 0);
-	let window: Array<{offset: number; events: SessionEvent[]}> = [];
+	// Asked at `finish` only, when the recorder's marks are all known.
+	const summarizer = createSummarizer(unit, undefined, line => humanTextAt(adapter, unit, [first, ...recorder.offsets], line));
+	const recorder = createRowRecorder(summarizer, first, 0, texts);
+	// The rows of the last MiB read so far (what the tail is judged from), oldest first from `start`.
+	const window: Array<{offset: number; events: SessionEvent[]}> = [];
+	let start = 0;
 	const lineState: LineState = {};
 	const scan = scanJsonl(adapter, unit, (row, offset) => {
 		recorder.add(row, offset);
 		window.push({offset, events: row.events});
-		if (window.length > 4096 && window[0]!.offset < offset - tailWindowBytes) {
-			window = window.filter(entry => entry.offset >= offset - tailWindowBytes);
+		while (window[start]!.offset < offset - tailWindowBytes) {
+			start++;
+		}
+
+		// Compacted now and then, not on every row: a row dropped from the window is soon garbage.
+		if (start > 1024 && start * 2 > window.length) {
+			window.splice(0, start);
+			start = 0;
 		}
 	}, {state: lineState});
 	const tailStart = Math.max(0, scan.endOffset - tailWindowBytes);
-	const tailEvents = window.filter(entry => entry.offset >= tailStart).flatMap(entry => entry.events);
+	const tailEvents = window.slice(start).filter(entry => entry.offset >= tailStart).flatMap(entry => entry.events);
 	return {
 		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), lineState, tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: scan.skipped, end: scan}),
 		offsets: [first, ...recorder.offsets],
-		replaceOffsets: true,
-		texts: recorder.texts,
 	};
 }
 
-function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, previous: CatalogRow, markBefore: (offset: number) => LineMark): ScanResult {
+function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, previous: CatalogRow, markBefore: (offset: number) => LineMark, texts: TextSink): ScanResult {
 	const {line_state: previousState, ...previousSummary} = previous.summary;
 	if (previousState === undefined) {
-		return scanJsonlFromStart(adapter, root, unit); // Scanned before the state was kept: the lines after cannot be read as in one pass.
+		return scanJsonlFromStart(adapter, root, unit, texts); // Scanned before the state was kept: the lines after cannot be read as in one pass.
 	}
 
-	const summarizer = createSummarizer(unit, previousSummary);
-	const recorder = createRowRecorder(summarizer, markBefore(previous.scanned_bytes), previous.records);
+	const start = markBefore(previous.scanned_bytes);
+	const summarizer = createSummarizer(unit, previousSummary, line => humanTextAt(adapter, unit, [start, ...recorder.offsets], line));
+	const recorder = createRowRecorder(summarizer, start, previous.records, texts);
 	const lineState = structuredClone(previousState);
 	const grown = scanJsonl(adapter, unit, (row, offset) => recorder.add(row, offset), {fromOffset: previous.scanned_bytes, fromLine: previous.next_line, state: lineState});
 	if (summarizer.rebranched()) {
-		return scanJsonlFromStart(adapter, root, unit); // A rewind to an earlier record: what was live may now be abandoned.
+		return scanJsonlFromStart(adapter, root, unit, texts); // A rewind to an earlier record: what was live may now be abandoned.
 	}
 
 	const tailStart = Math.max(0, grown.endOffset - tailWindowBytes);
@@ -218,18 +253,24 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 	return {
 		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), lineState, tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: previous.skipped + grown.skipped, end: grown}),
 		offsets: recorder.offsets,
-		replaceOffsets: false,
-		texts: recorder.texts,
 	};
 }
 
-function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: string, unit: DiscoveredUnit): ScanResult {
+function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: string, unit: DiscoveredUnit, texts: TextSink): ScanResult {
+	texts.restart();
 	const summarizer = createSummarizer(unit);
 	try {
 		const loaded = adapter.loadSession(unit);
 		const events = loaded.rows.flatMap(row => row.events);
 		for (const event of events) {
 			summarizer.add(event);
+		}
+
+		for (const row of loaded.rows) {
+			const doc = rowDoc(row);
+			if (doc) {
+				texts.add(doc);
+			}
 		}
 
 		return {
@@ -245,8 +286,6 @@ function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: strin
 				error: null,
 			},
 			offsets: [],
-			replaceOffsets: true,
-			texts: loaded.rows.map(row => rowDoc(row)).filter((doc): doc is TextDoc => doc !== undefined),
 		};
 	} catch (error) {
 		const reason = error instanceof SessionCorruptError ? error.message : `${unit.path}: could not be read (${error instanceof Error ? error.name : 'error'})`;
@@ -263,8 +302,6 @@ function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: strin
 				error: reason,
 			},
 			offsets: [],
-			replaceOffsets: true,
-			texts: [],
 		};
 	}
 }

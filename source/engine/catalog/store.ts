@@ -2,7 +2,7 @@ import type {SessionSummary} from './summarize.js';
 import type {TailState} from '../continuity/tail.js';
 import type {Database} from '../../lib/sqlite.js';
 import type {CatalogRow, LineMark} from './scan.js';
-import {docsByLine, type TextDoc} from '../search/session-text.js';
+import type {TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';
 import {tailIsOpen} from '../continuity/reasons.js';
 import {maxTextUnits, textRowid, textRowidRange} from './text-rowid.js';
@@ -58,6 +58,7 @@ export function catalogStore(db: Database) {
 	const fingerprintsByRoot = lazy(() => db.prepare('SELECT key, fingerprint FROM units WHERE source = ? AND root = ?').raw());
 	const byKey = lazy(() => db.prepare('SELECT * FROM units WHERE key = ?'));
 	const remove = lazy(() => db.prepare('DELETE FROM units WHERE key = ?'));
+	const invalidate = lazy(() => db.prepare("UPDATE units SET fingerprint = '' WHERE key = ?"));
 	const removeOffsets = lazy(() => db.prepare('DELETE FROM offsets WHERE key = ?'));
 	const insertOffset = lazy(() => db.prepare('INSERT OR REPLACE INTO offsets (key, line, offset) VALUES (?, ?, ?)'));
 	const offsetBefore = lazy(() => db.prepare('SELECT line, offset FROM offsets WHERE key = ? AND offset <= ? ORDER BY offset DESC LIMIT 1'));
@@ -115,8 +116,9 @@ export function catalogStore(db: Database) {
 		}
 	};
 
+	/** Indexes documents of one unit, at most one per line (see TextSink: rows sharing a line are merged before). */
 	const addTexts = (key: string, texts: readonly TextDoc[]) => {
-		const docs = docsByLine(texts).filter(doc => doc.line < 2 ** 32);
+		const docs = texts.filter(doc => doc.line < 2 ** 32);
 		if (docs.length === 0) {
 			return;
 		}
@@ -128,7 +130,8 @@ export function catalogStore(db: Database) {
 			if (insertLine().run(rowid, doc.offset).changes === 1) {
 				added++;
 			} else {
-				// A line indexed before (scans do not revisit lines, but stay correct if one does).
+				// A line indexed before: a scan killed after writing part of a unit's documents,
+				// continued from the unit's last saved row, reads those lines again.
 				deleteText().run(rowid);
 				updateLine().run(doc.offset, rowid);
 			}
@@ -149,7 +152,8 @@ export function catalogStore(db: Database) {
 			const record = byKey().get(key) as UnitRecord | undefined;
 			return record ? decodeRow(record) : undefined;
 		},
-		save(row: CatalogRow, offsets: readonly LineMark[], replaceOffsets: boolean, texts: readonly TextDoc[] = []): void {
+		/** Saves a scanned unit's row and its new line marks (its documents went in as the scan read them). */
+		save(row: CatalogRow, offsets: readonly LineMark[]): void {
 			const summary = row.summary;
 			upsert().run(
 				row.key,
@@ -179,17 +183,21 @@ export function catalogStore(db: Database) {
 				row.check_hash,
 				row.error,
 			);
-			if (replaceOffsets) {
-				removeOffsets().run(row.key);
-				removeTexts(row.key, false);
-			}
-
 			for (const mark of offsets) {
 				insertOffset().run(row.key, mark.line, mark.offset);
 			}
-
-			addTexts(row.key, texts);
 		},
+		/**
+		 * Before a unit is read again from the start: drops its line marks and documents, and
+		 * makes its row stale (an empty fingerprint), so a scan that stops before saving the unit
+		 * leaves a row the next refresh reads again, never one with half its documents.
+		 */
+		restart(key: string): void {
+			invalidate().run(key);
+			removeOffsets().run(key);
+			removeTexts(key, false);
+		},
+		addTexts,
 		remove(key: string): void {
 			remove().run(key);
 			removeOffsets().run(key);

@@ -4,6 +4,7 @@ import type {DiscoveredUnit, LineState} from '../../adapters/types.js';
 import {abandonedRanges, BranchTree, rewoundRanges, type LineRanges, type TreeNode} from '../conversation/branches.js';
 import {listableSessionId} from '../conversation/ids.js';
 import {clipMasked} from '../search/secrets.js';
+import {IntList} from '../../lib/int-list.js';
 
 export type SessionSummary = {
 	id: string | null;
@@ -55,7 +56,17 @@ export function clipTitle(text: string): string {
 	return clipMasked(text.trimStart(), titleLength, {oneLine: true}).text;
 }
 
-type HumanTurn = {uuid: string | undefined; line: number; text: string};
+/**
+ * How many human turns a summary keeps the title of while it reads: the title is the first one
+ * not on an abandoned branch, known only at the end, and almost always among the first few.
+ */
+const titleCandidates = 32;
+
+/**
+ * Reads the text of the human request on one line again, for the rare session whose first
+ * `titleCandidates` requests all turned out abandoned (a scan of a huge file keeps no more).
+ */
+export type HumanTextOfLine = (line: number) => string | undefined;
 
 /**
  * Folds a session's events into its catalog summary. Streaming: call `add` for events in file
@@ -66,7 +77,7 @@ type HumanTurn = {uuid: string | undefined; line: number; text: string};
  * tree records are where they may branch off. When a branch changes what the earlier scan
  * counted, `rebranched` says the session must be read again from the start.
  */
-export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary) {
+export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary, humanTextOfLine?: HumanTextOfLine) {
 	const summary: SessionSummary = previous ? {...previous, abandoned: [...(previous.abandoned ?? [])]} : {
 		id: unit.idHint ?? null,
 		parent_id: unit.parentIdHint ?? null,
@@ -91,8 +102,15 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		tree.seed(node);
 	}
 
-	const humans: HumanTurn[] = [];
-	const treeLines: Array<{line: number; uuid: string | undefined}> = [];
+	// Kept for the whole read in integer columns (a huge transcript has hundreds of thousands):
+	// each human turn's tree node (-1 if none) and line, the title of the first few, and the
+	// line and node of every tree event (for the abandoned ranges).
+	const humanNodes = new IntList();
+	const humanLines = new IntList();
+	const humanTitles: string[] = [];
+	const keptTitles = humanTextOfLine ? titleCandidates : Number.POSITIVE_INFINITY;
+	const treeLines = new IntList();
+	const treeNodes = new IntList();
 	/** What rewind markers discarded (stores without a tree), and the first line these events hold. */
 	const rewound: LineRanges = [];
 	let firstLine: number | undefined;
@@ -112,13 +130,15 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 
 	function add(event: SessionEvent): void {
 		noteTime(event.timestamp);
-		tree.add(event);
+		const node = tree.add(event);
 		firstLine ??= event.line;
-		if (event.uuid !== undefined && event.parent !== undefined && !event.sidechain) {
-			treeLines.push({line: event.line, uuid: event.uuid});
+		if (node !== -1) {
+			treeLines.push(event.line);
+			treeNodes.push(node);
 		} else if (treeLines.length > 0 && !event.sidechain && event.kind !== 'meta') {
 			// In a tree store, lines with no place in the tree are live: a range of abandoned lines never spans them.
-			treeLines.push({line: event.line, uuid: undefined});
+			treeLines.push(event.line);
+			treeNodes.push(-1);
 		}
 
 		rewound.push(...rewoundRanges([event]));
@@ -144,7 +164,11 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			case 'user':
 				summary.conversational = true;
 				if (event.human && !event.sidechain && event.text?.trim()) {
-					humans.push({uuid: event.uuid, line: event.line, text: event.text});
+					humanNodes.push(event.uuid === undefined ? -1 : tree.numberOf(event.uuid));
+					humanLines.push(event.line);
+					if (humanTitles.length < keptTitles) {
+						humanTitles.push(clipTitle(event.text));
+					}
 				} else if (agentTask === null && event.origin === 'agent' && event.text?.trim()) {
 					agentTask = clipTitle(event.text);
 				}
@@ -182,12 +206,7 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			return false;
 		}
 
-		const known = new Set(seeded.map(([id]) => id));
-		const fresh = tree.order.filter(id => !known.has(id));
-		if (fresh.some(id => {
-			const parent = tree.parent(id);
-			return parent !== null && parent !== undefined && !tree.has(parent);
-		})) {
+		if (tree.hasOrphanBesides(seeded.map(([id]) => id))) {
 			return true;
 		}
 
@@ -202,16 +221,25 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 
 	function finish(): SessionSummary {
 		const abandoned = tree.abandoned();
-		const live = humans.filter(turn => (turn.uuid === undefined || !abandoned.has(turn.uuid)) && !rewound.some(([from, to]) => turn.line >= from && turn.line <= to));
-		summary.human_turns += live.length;
-		const first = live[0];
-		if (summary.first_human_line === null && first) {
-			summary.title = clipTitle(first.text);
-			summary.first_human_line = first.line;
+		let first = -1;
+		for (let index = 0; index < humanNodes.length; index++) {
+			const line = humanLines.get(index);
+			if (!abandoned.hasNumber(humanNodes.get(index)) && !rewound.some(([from, to]) => line >= from && line <= to)) {
+				summary.human_turns++;
+				first = first === -1 ? index : first;
+			}
+		}
+
+		if (summary.first_human_line === null && first !== -1) {
+			const line = humanLines.get(first);
+			const text = first < humanTitles.length ? undefined : humanTextOfLine?.(line);
+			summary.title = humanTitles[first] ?? (text === undefined ? null : clipTitle(text));
+			summary.first_human_line = line;
 		}
 
 		if (abandoned.size > 0) {
-			summary.abandoned.push(...abandonedRanges(treeLines.map(({line, uuid}) => ({line, abandoned: uuid !== undefined && abandoned.has(uuid)}))));
+			const lines = Array.from({length: treeLines.length}, (_, index) => ({line: treeLines.get(index), abandoned: abandoned.hasNumber(treeNodes.get(index))}));
+			summary.abandoned.push(...abandonedRanges(lines));
 		}
 
 		summary.abandoned.push(...rewound);

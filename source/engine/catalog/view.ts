@@ -67,7 +67,7 @@ function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged:
 	let replaced = damaged !== undefined;
 	for (;;) {
 		try {
-			return {catalog, report: refreshCatalog(catalog.db, targets)};
+			return {catalog, report: refreshCatalog(catalog.db, targets, deps.env)};
 		} catch (error) {
 			catalog.db.close();
 			if (catalog.path === null || !(isCorruptDatabase(error) || cannotWrite(error))) {

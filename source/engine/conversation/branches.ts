@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../../adapters/events.js';
+import {IntList} from '../../lib/int-list.js';
 
 /**
  * Branches of a conversation kept as a tree (Claude Code and Qwen Code: `uuid`/`parentUuid`).
@@ -15,106 +16,257 @@ import type {SessionEvent} from '../../adapters/events.js';
  * have no forks and nothing is abandoned.
  */
 export class BranchTree {
-	private readonly parentOf = new Map<string, string | null>();
-	private readonly children = new Map<string, string[]>();
-	/** Nodes with a tool result, and nodes with anything else a reader sees. */
-	private readonly results = new Set<string>();
-	private readonly others = new Set<string>();
-	/** The newest node a reader sees: the leaf of the live chain. */
-	newest: string | undefined;
-	/** Every node, in the order first seen. */
-	readonly order: string[] = [];
+	// Nodes are numbered as their ids are first met (a parent may be named before it is seen) and
+	// kept in integer columns beside a table of id hashes (IdNumbers), so the tree of a huge
+	// transcript costs about 30 bytes a record outside the JavaScript heap, and no id strings.
+	private readonly numbers = new IdNumbers();
+	/** Per number: flags (below), the parent's number (-1 for a root), first child, next sibling. */
+	private readonly flags = new IntList();
+	private readonly parents = new IntList();
+	private readonly firstChild = new IntList();
+	private readonly nextSibling = new IntList();
+	/** Numbers of the nodes, in the order first added. */
+	private readonly order = new IntList();
+	/** The ids of the last nodes added (TreeNode needs them: see lastNodes), newest last. */
+	private recent: Array<{number: number; id: string; parent: string | null}> = [];
+	private forks = 0;
+	private newest = -1;
 
-	/** Takes an event of a tree store (one that states its parent, `null` for a root); others have no tree. */
-	add(event: SessionEvent): void {
+	/**
+	 * Takes an event of a tree store (one that states its parent, `null` for a root); others have
+	 * no tree. Returns the node's number, or -1 for an event outside the tree.
+	 */
+	add(event: SessionEvent): number {
 		const id = event.uuid;
 		if (id === undefined || event.parent === undefined || event.sidechain) {
-			return;
+			return -1;
 		}
 
-		this.addNode(id, event.parent ?? null);
+		const number = this.addNode(id, event.parent ?? null);
 		if (event.kind === 'tool_result') {
-			this.results.add(id);
+			this.flags.set(number, this.flags.get(number) | result);
 		} else if (event.kind !== 'meta') {
-			this.others.add(id);
+			this.flags.set(number, this.flags.get(number) | other);
 			// Bookkeeping records written after the last message (attachments, hook output) do not end the conversation.
-			this.newest = id;
+			this.newest = number;
 		}
+
+		return number;
 	}
 
 	/** A node known from an earlier read (TreeNode), before the events that continue it. */
 	seed(node: TreeNode): void {
 		const [id, parent, shown] = node;
-		this.addNode(id, parent);
+		const number = this.addNode(id, parent);
 		if (shown) {
-			this.others.add(id);
-			this.newest = id;
+			this.flags.set(number, this.flags.get(number) | other);
+			this.newest = number;
 		}
 	}
 
-	private addNode(id: string, parent: string | null): void {
-		if (this.parentOf.has(id)) {
-			return;
+	/** The number of an id, given one if it has none yet (a node of the tree or not). */
+	numberOf(id: string): number {
+		const number = this.numbers.intern(id);
+		if (number === this.flags.length) {
+			this.flags.push(0);
+			this.parents.push(-1);
+			this.firstChild.push(-1);
+			this.nextSibling.push(-1);
 		}
 
-		this.order.push(id);
-		this.parentOf.set(id, parent);
+		return number;
+	}
+
+	private addNode(id: string, parent: string | null): number {
+		const number = this.numberOf(id);
+		if (this.isNode(number)) {
+			return number;
+		}
+
+		this.flags.set(number, this.flags.get(number) | added);
+		this.order.push(number);
+		this.recent.push({number, id, parent});
+		if (this.recent.length > 2 * recentNodes) {
+			this.recent = this.recent.slice(-recentNodes);
+		}
+
 		if (parent !== null) {
-			const siblings = this.children.get(parent);
-			if (siblings) {
-				siblings.push(id);
-			} else {
-				this.children.set(parent, [id]);
+			const up = this.numberOf(parent);
+			const sibling = this.firstChild.get(up);
+			if (sibling !== -1 && this.nextSibling.get(sibling) === -1) {
+				this.forks++; // Its second child.
 			}
+
+			this.parents.set(number, up);
+			this.nextSibling.set(number, sibling);
+			this.firstChild.set(up, number);
 		}
+
+		return number;
 	}
 
-	has(id: string): boolean {
-		return this.parentOf.has(id);
-	}
-
-	parent(id: string): string | null | undefined {
-		return this.parentOf.get(id);
+	private isNode(number: number): boolean {
+		return (this.flags.get(number) & added) !== 0;
 	}
 
 	/** True when the node holds something a reader sees (not only a place in the tree). */
-	shown(id: string): boolean {
-		return this.others.has(id) || this.results.has(id);
+	private shown(number: number): boolean {
+		return (this.flags.get(number) & (result | other)) !== 0;
 	}
 
-	/** The last `count` nodes, to continue this tree from when the file grows. */
-	lastNodes(count: number, abandoned: ReadonlySet<string>): TreeNode[] {
-		return this.order.slice(-count).map(id => [id, this.parentOf.get(id) ?? null, this.shown(id), abandoned.has(id)]);
+	/** True when a node added besides the `known` ones hangs off a parent the tree does not hold. */
+	hasOrphanBesides(known: Iterable<string>): boolean {
+		const knownNumbers = new Set([...known].map(id => this.numbers.get(id)));
+		for (let index = 0; index < this.order.length; index++) {
+			const number = this.order.get(index);
+			const up = this.parents.get(number);
+			if (up !== -1 && !knownNumbers.has(number) && !this.isNode(up)) {
+				return true;
+			}
+		}
+
+		return false;
+	}
+
+	/** The last `count` nodes (at most 32), to continue this tree from when the file grows. */
+	lastNodes(count: number, abandoned: AbandonedNodes): TreeNode[] {
+		return this.recent.slice(-Math.min(count, recentNodes)).map(({number, id, parent}) => [id, parent, this.shown(number), abandoned.hasNumber(number)]);
 	}
 
 	/** The nodes off the live chain: every non-live child of a fork on it, and all below. */
-	abandoned(): Set<string> {
-		const abandoned = new Set<string>();
-		if (this.newest === undefined || ![...this.children.values()].some(siblings => siblings.length > 1)) {
-			return abandoned;
+	abandoned(): AbandonedNodes {
+		if (this.newest === -1 || this.forks === 0) {
+			return new AbandonedNodes(this.numbers, undefined, 0);
 		}
 
-		const live = new Set<string>();
-		for (let cursor: string | null | undefined = this.newest; cursor !== null && cursor !== undefined && !live.has(cursor); cursor = this.parentOf.get(cursor)) {
-			live.add(cursor);
+		const size = this.flags.length;
+		const live = new Uint8Array(size);
+		for (let cursor = this.newest; cursor !== -1 && live[cursor] === 0; cursor = this.isNode(cursor) ? this.parents.get(cursor) : -1) {
+			live[cursor] = 1;
 		}
 
-		const pending: string[] = [];
-		for (const [parent, siblings] of this.children) {
-			if (siblings.length > 1 && live.has(parent)) {
-				pending.push(...siblings.filter(child => !live.has(child) && !(this.results.has(child) && !this.others.has(child))));
+		const pending: number[] = [];
+		for (let up = 0; up < size; up++) {
+			const first = this.firstChild.get(up);
+			if (live[up] === 1 && first !== -1 && this.nextSibling.get(first) !== -1) {
+				for (let child = first; child !== -1; child = this.nextSibling.get(child)) {
+					const onlyResult = (this.flags.get(child) & (result | other)) === result;
+					if (live[child] === 0 && !onlyResult) {
+						pending.push(child);
+					}
+				}
 			}
 		}
 
+		const abandoned = new Uint8Array(size);
+		let count = 0;
 		while (pending.length > 0) {
 			const node = pending.pop()!;
-			if (!abandoned.has(node)) {
-				abandoned.add(node);
-				pending.push(...(this.children.get(node) ?? []));
+			if (abandoned[node] === 0) {
+				abandoned[node] = 1;
+				count++;
+				for (let child = this.firstChild.get(node); child !== -1; child = this.nextSibling.get(child)) {
+					pending.push(child);
+				}
 			}
 		}
 
-		return abandoned;
+		return new AbandonedNodes(this.numbers, abandoned, count);
+	}
+}
+
+const added = 1;
+const result = 2;
+const other = 4;
+const recentNodes = 32;
+
+/**
+ * Numbers for ids, found by a 64-bit hash of the id (two different 32-bit hashes) in an
+ * open-addressing table, so no id string is kept. Two ids of one session with the same hash
+ * (odds about 3 in 10^8 for a million records) would be taken for one node.
+ */
+class IdNumbers {
+	private slots = new Int32Array(1024).fill(-1);
+	private readonly high = new IntList();
+	private readonly low = new IntList();
+
+	get(id: string): number | undefined {
+		const [high, low] = hashId(id);
+		const number = this.slots[this.find(high, low)]!;
+		return number === -1 ? undefined : number;
+	}
+
+	intern(id: string): number {
+		const [high, low] = hashId(id);
+		const slot = this.find(high, low);
+		if (this.slots[slot] !== -1) {
+			return this.slots[slot]!;
+		}
+
+		const number = this.high.push(high);
+		this.low.push(low);
+		this.slots[slot] = number;
+		if (this.high.length * 2 > this.slots.length) {
+			this.grow();
+		}
+
+		return number;
+	}
+
+	/** The slot holding this hash, or the empty slot where it would go. */
+	private find(high: number, low: number): number {
+		const mask = this.slots.length - 1;
+		for (let slot = low & mask; ; slot = (slot + 1) & mask) {
+			const number = this.slots[slot]!;
+			if (number === -1 || (this.high.get(number) === high && this.low.get(number) === low)) {
+				return slot;
+			}
+		}
+	}
+
+	private grow(): void {
+		this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+		for (let number = 0; number < this.high.length; number++) {
+			this.slots[this.find(this.high.get(number), this.low.get(number))] = number;
+		}
+	}
+}
+
+function hashId(id: string): [number, number] {
+	let high = 0x81_1c_9d_c5;
+	let low = 0x9e_37_79_b9;
+	for (let index = 0; index < id.length; index++) {
+		const code = id.charCodeAt(index);
+		high = Math.imul(high ^ code, 0x01_00_01_93);
+		low = Math.imul(low ^ code, 0x5b_d1_e9_95);
+		low ^= low >>> 13;
+	}
+
+	return [mix(high), mix(low)];
+}
+
+/** Murmur3's finaliser: every input bit reaches every output bit (the table indexes by the low bits). */
+function mix(hash: number): number {
+	hash = Math.imul(hash ^ (hash >>> 16), 0x85_eb_ca_6b);
+	hash = Math.imul(hash ^ (hash >>> 13), 0xc2_b2_ae_35);
+	return (hash ^ (hash >>> 16)) | 0;
+}
+
+/** The abandoned nodes of a tree, asked by id or by the tree's number for it. */
+export class AbandonedNodes {
+	constructor(
+		private readonly numbers: IdNumbers,
+		private readonly marks: Uint8Array | undefined,
+		readonly size: number,
+	) {}
+
+	has(id: string): boolean {
+		const number = this.marks === undefined ? undefined : this.numbers.get(id);
+		return number !== undefined && this.hasNumber(number);
+	}
+
+	hasNumber(number: number): boolean {
+		return this.marks !== undefined && number >= 0 && this.marks[number] === 1;
 	}
 }
 
@@ -148,7 +300,7 @@ export function rewoundRanges(events: Iterable<SessionEvent>): LineRanges {
 	return ranges;
 }
 
-function isOn(event: SessionEvent, abandoned: ReadonlySet<string>): boolean {
+function isOn(event: SessionEvent, abandoned: AbandonedNodes): boolean {
 	return event.uuid !== undefined && event.parent !== undefined && !event.sidechain && abandoned.has(event.uuid);
 }
 

@@ -48,15 +48,6 @@ export function rowDoc(row: SessionRow, offset: number | null = row.offset ?? nu
  * One document per line: rows that share a line (records glued onto one line, messages restored
  * from one checkpoint) are indexed together, readable from one offset only if they all agree.
  */
-export function docsByLine(docs: readonly TextDoc[]): TextDoc[] {
-	const byLine = new Map<number, TextDoc>();
-	for (const doc of docs) {
-		const earlier = byLine.get(doc.line);
-		byLine.set(
-			doc.line,
-			earlier ? {line: doc.line, offset: earlier.offset === doc.offset ? doc.offset : null, text: `${earlier.text}\n${doc.text}`.slice(0, maxRowText)} : doc,
-		);
-	}
-
-	return [...byLine.values()];
+export function joinLineDocs(earlier: TextDoc, doc: TextDoc): TextDoc {
+	return {line: doc.line, offset: earlier.offset === doc.offset ? doc.offset : null, text: `${earlier.text}\n${doc.text}`.slice(0, maxRowText)};
 }

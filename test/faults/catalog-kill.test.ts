@@ -1,0 +1,67 @@
+// The catalog killed mid-scan: a cold refresh writes what it reads in short transactions, so a
+// SIGKILL after one of them leaves a catalog holding whole units only, and the next call reads
+// the rest and answers exactly as a catalog built in one go does.
+import assert from 'node:assert/strict';
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import test from 'node:test';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {requireProc, startCli, waitStopped} from '../helpers/faults.js';
+import {tempDir} from '../helpers/temp.js';
+
+/** Three Claude sessions; the middle one has enough lines to take several write batches. */
+function writeStores(home: string): void {
+	const sizes = [40, 3000, 40];
+	sizes.forEach((lines, index) => {
+		const id = `c0ffee0${index}-0000-4000-8000-000000000000`;
+		const directory = join(home, '.claude', 'projects', `-src-kill${index}`);
+		mkdirSync(directory, {recursive: true});
+		let parent: string | null = null;
+		const records: string[] = [];
+		for (let line = 0; line < lines; line++) {
+			const uuid = `${id.slice(0, 8)}-${line}`;
+			const common = {parentUuid: parent, isSidechain: false, cwd: `/src/kill${index}`, sessionId: id, uuid, timestamp: new Date(Date.parse('2026-11-02T00:00:00Z') + line * 1000).toISOString()};
+			records.push(
+				JSON.stringify(
+					line % 2 === 0
+						? {...common, type: 'user', message: {role: 'user', content: `request ${line} about the lexer ${index === 1 ? 'zebra' : 'otter'}`}}
+						: {...common, type: 'assistant', message: {id: `msg_${uuid}`, role: 'assistant', content: [{type: 'text', text: `reply ${line} about the lexer`}]}},
+				),
+			);
+			parent = uuid;
+		}
+
+		writeFileSync(join(directory, `${id}.jsonl`), records.join('\n') + '\n');
+	});
+}
+
+test('a cold catalog scan killed after a committed batch: the next call completes it, with the results of an uninterrupted build', async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	writeStores(env['HOME']!);
+	const clean = {...env, XDG_CACHE_HOME: join(base, 'clean-cache')};
+	const list = ['sessions', '--all-projects', '--format', 'json'];
+	const search = ['sessions', '--all-projects', '--q', 'zebra', '--format', 'json'];
+	const stripped = (stdout: string) => {
+		const document = JSON.parse(stdout) as Record<string, unknown>;
+		delete document['catalog'];
+		return document;
+	};
+
+	const killed = startCli(list, {env: {...env, ENGI_TEST_PAUSE_AT: 'catalog.after_batch'}});
+	await waitStopped(killed.pid);
+	killed.kill('SIGKILL');
+	await killed.done;
+
+	const resumed = runCli(list, {env});
+	assert.equal(resumed.code, 0, resumed.stderr);
+	const expected = runCli(list, {env: clean});
+	assert.deepEqual(stripped(resumed.stdout), stripped(expected.stdout));
+	assert.equal(JSON.parse(resumed.stdout).total, 3);
+	assert.deepEqual(stripped(runCli(search, {env}).stdout), stripped(runCli(search, {env: clean}).stdout));
+	assert.equal(JSON.parse(runCli(search, {env}).stdout).total, 1);
+});
