@@ -5,12 +5,13 @@ import {EngiError} from '../lib/errors.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
 import {queryKnowledge, queryLimitMax, queryPageSize} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
-import {clip, fieldLines, tsv} from '../output/text.js';
+import {clip, fieldLines, stateText, tsv} from '../output/text.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 import {plural} from '../lib/words.js';
 
 function renderHuman(result: QueryOutput, context: HumanContext): string {
-	const head = `${result.state}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
+	const hidden = result.archived_hidden > 0 ? `, ${result.archived_hidden} archived left out (--include-archived)` : '';
+	const head = `${stateText(result.state, result.reasons)}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${hidden}`;
 	const lines = [head];
 	if (result.total === 0) {
 		lines.push(`try fewer or other words${context.flags['include-expired'] ? '' : ', or --include-expired for facts no longer valid'}`);
@@ -58,14 +59,15 @@ function renderHuman(result: QueryOutput, context: HumanContext): string {
 export default defineCommand({
 	name: 'query',
 	summary: 'search the knowledge base by id or text (English and Chinese alike)',
-	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan]',
+	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--include-archived] [--limit <n>] [--offset <n>] [--local-scan]',
 	examples: ['engi query --q "streaming parser"', 'engi query --q task:fts --view evidence', 'engi query --q 方鸿渐 --view hits --limit 5', 'engi query --q "q3 report" --local-scan'],
 	options: {
 		// Optional, so that `engi query` alone on a terminal opens the Query screen; printing needs it.
 		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)', value: textFlag()},
-		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history', value: choiceFlag(['context', 'hits', 'evidence'])},
+		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids, each factor of the rank in why; evidence: nodes with hashes and journal history', value: choiceFlag(['context', 'hits', 'evidence'])},
 		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored', value: utcFlag()},
 		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed', value: z.boolean()},
+		'include-archived': {type: 'boolean', description: 'keep nodes engi dream archived (they drop out of answers otherwise)', value: z.boolean()},
 		...pagingOptions,
 		// Any number is taken; above the maximum the engine lowers it and says `truncated`.
 		limit: {...pagingOptions.limit, description: `rows per page (default ${queryPageSize}, at most ${queryLimitMax})`, value: intFlag(1, Number.MAX_SAFE_INTEGER)},
@@ -86,6 +88,7 @@ export default defineCommand({
 				view: flags.view,
 				asOf: flags['as-of'],
 				includeExpired: flags['include-expired'],
+				includeArchived: flags['include-archived'],
 				limit: flags.limit,
 				offset: flags.offset,
 				localScan: flags['local-scan'],

@@ -22,7 +22,7 @@ export function createEventIndexes(db: Database): void {
 
 export const indexMigrations: readonly Migration[] = [
 	{
-		version: 4,
+		version: 5,
 		up(db) {
 			db.exec(`
 				CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,7 +47,10 @@ export const indexMigrations: readonly Migration[] = [
 					observed_utc TEXT,
 					payload TEXT NOT NULL,
 					first_line INTEGER NOT NULL,
-					last_line INTEGER NOT NULL
+					last_line INTEGER NOT NULL,
+					-- What its kind and text make it (upkeep/memory-types.ts), found once when the node is
+					-- written: ranking only multiplies by the type's weight and decay.
+					memory_type TEXT NOT NULL
 				);
 				-- Covering indexes: the brief and membership queries read these, never the wide rows.
 				CREATE INDEX nodes_kind ON nodes (kind, id, label, status, observed_utc, next_action, blockers);

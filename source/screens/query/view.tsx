@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import type {QueryOutput} from '../../engine/knowledge/query-schema.js';
 import {editable, fit, theme} from '../theme.js';
 import {plural} from '../../lib/words.js';
+import {stateText} from '../../output/text.js';
 
 type ContextResult = Extract<QueryOutput, {view: 'context'}>;
 
@@ -11,7 +12,7 @@ export type QueryViewProps = {readonly text: string; readonly editing: boolean; 
 export function QueryView({text, editing, result, width, height}: QueryViewProps) {
 	const lines: Array<{text: string; tone?: string}> = [];
 	if (result) {
-		lines.push({text: `${result.state} · ${plural(result.total, 'match', 'matches')}${result.reasons.length > 0 ? ` · ${result.reasons.join('; ')}` : ''}`, tone: result.state === 'degraded' ? theme.warning : theme.muted});
+		lines.push({text: `${stateText(result.state, result.reasons)} · ${plural(result.total, 'match', 'matches')}${result.archived_hidden > 0 ? ` · ${result.archived_hidden} archived left out` : ''}`, tone: result.state === 'degraded' || result.state === 'unavailable' ? theme.warning : theme.muted});
 		for (const row of result.rows) {
 			lines.push({text: `${row.node_id} · ${row.kind ?? '?'}${row.status ? ` [${row.status}]` : ''} · ${row.label ?? ''}`});
 			if (row.linked_projects.length > 0) {
