@@ -132,7 +132,14 @@ function scene(t: TestContext) {
 		writeFileSync(join(harvest, 'b-bad.md'), ['---', 'id: task:bad', 'kind: Task', '---', ''].join('\n'));
 	};
 
-	return {base, env, repo, empty, kb, stageNotes};
+	const wiki = join(kb, '02-wiki');
+	const stageWiki = () => {
+		mkdirSync(wiki, {recursive: true});
+		writeFileSync(join(wiki, 'csv-export.md'), ['---', 'id: wiki:csv-export', 'title: CSV export', 'kind: decision', 'sources: [task:csv, https://example.org/csv-spec]', '---', 'Streamed; see [[refunds]].', ''].join('\n'));
+		writeFileSync(join(wiki, 'refunds.md'), ['# Refunds', '', '<<<<<<< HEAD', 'finance owns them', '=======', 'support owns them', '>>>>>>> theirs', ''].join('\n'));
+	};
+
+	return {base, env, repo, empty, kb, stageNotes, stageWiki};
 }
 
 const sessionOne = 'c0de0000-0000-4000-8000-000000000001';
@@ -140,7 +147,7 @@ const claudeFixture = '11111111-1111-4111-8111-111111111111';
 const codexFixture = '0195a1c2-0a00-7a00-8a00-00000000000a';
 
 function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
-	const {repo, empty, kb, stageNotes} = world;
+	const {repo, empty, kb, stageNotes, stageWiki} = world;
 	const since = ['--since', '2020-01-01'];
 	return [
 		{golden: 'init', command: 'init', args: ['init', kb]},
@@ -167,6 +174,8 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'query.context', command: 'query', args: ['query', '--q', 'csv']},
 		{golden: 'query.hits', command: 'query', args: ['query', '--q', 'csv', '--view', 'hits']},
 		{golden: 'query.evidence', command: 'query', args: ['query', '--q', 'task:csv', '--view', 'evidence']},
+		stageWiki,
+		{golden: 'wiki-sync', command: 'wiki sync', args: ['wiki', 'sync'], codes: [2]},
 		{golden: 'sessions.list', command: 'sessions', args: ['sessions', '--all-projects', '--limit', '500']},
 		{golden: 'sessions.search', command: 'sessions', args: ['sessions', '--all-projects', '--q', 'retry']},
 		{golden: 'read.dialogue', command: 'read', args: ['read', claudeFixture, '--source', 'claude']},

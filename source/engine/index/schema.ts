@@ -22,7 +22,7 @@ export function createEventIndexes(db: Database): void {
 
 export const indexMigrations: readonly Migration[] = [
 	{
-		version: 5,
+		version: 6,
 		up(db) {
 			db.exec(`
 				CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,6 +78,18 @@ export const indexMigrations: readonly Migration[] = [
 				-- keyed by node_docs.rowid. The text itself is not stored twice.
 				CREATE TABLE node_docs (rowid INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE);
 				CREATE VIRTUAL TABLE node_fts USING fts5 (words, chars, content = '', contentless_delete = 1);
+				-- Wiki pages conflict quarantine holds (upkeep/wiki-sync.ts): derived from the wiki's files,
+				-- not from the journal, so replaying the journal again leaves them; the next sync after a
+				-- repair clears them. node_id is the id the page claims, when it could be read.
+				CREATE TABLE held_pages (
+					path TEXT PRIMARY KEY,
+					node_id TEXT,
+					reason TEXT NOT NULL,
+					detail TEXT NOT NULL,
+					sha256 TEXT NOT NULL,
+					held_utc TEXT NOT NULL
+				);
+				CREATE INDEX held_pages_node ON held_pages (node_id);
 			`);
 		},
 	},

@@ -53,7 +53,8 @@ function checkKey(key: string, global: boolean): ConfigKey {
 
 /**
  * A value as the key takes it: `root` an absolute path (normalised), `format` json or human, a
- * memory type's days a positive number or `none`, its weight a positive number.
+ * memory type's days a positive number or `none`, its weight a positive number, the wiki's
+ * conflict patterns a comma-separated list.
  */
 function checkValue(key: ConfigKey, value: string): unknown {
 	if (key === 'root') {
@@ -66,6 +67,15 @@ function checkValue(key: ConfigKey, value: string): unknown {
 
 	if (key === 'format' && !formatSchema.safeParse(value).success) {
 		throw new EngiError('invalid_config_value', `format must be json or human, got ${value}`);
+	}
+
+	if (key === 'wiki.conflict_paths') {
+		const patterns = value.split(',').map(pattern => pattern.trim()).filter(Boolean);
+		if (patterns.length === 0) {
+			throw new EngiError('invalid_config_value', 'wiki.conflict_paths needs at least one pattern');
+		}
+
+		return patterns;
 	}
 
 	if (key.startsWith('memory.')) {

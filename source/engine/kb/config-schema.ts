@@ -23,6 +23,12 @@ const memoryOverrideSchema = z.strictObject({
 export const localConfigSchema = z.looseObject({
 	format: z.optional(formatSchema),
 	memory: z.optional(z.partialRecord(z.enum(memoryTypes), memoryOverrideSchema)),
+	wiki: z.optional(
+		z.looseObject({
+			/** Path patterns (`*` any run of characters) that mark a file a sync tool left beside a conflict; replaces the defaults. */
+			conflict_paths: z.optional(z.array(z.string().check(z.minLength(1)))),
+		}),
+	),
 });
 
 export type LocalConfig = z.infer<typeof localConfigSchema>;
@@ -34,6 +40,7 @@ export const configKeys = {
 	'memory.<type>.half_life_days': {global: false, local: true, describe: `days for a memory type's rank to halve, or none (types: ${memoryTypes.join(', ')})`},
 	'memory.<type>.ttl_days': {global: false, local: true, describe: 'days after which a memory type is stale, or none'},
 	'memory.<type>.weight': {global: false, local: true, describe: 'how much a match of a memory type counts (a positive number)'},
+	'wiki.conflict_paths': {global: false, local: true, describe: 'comma-separated file name patterns wiki sync treats as sync-conflict copies'},
 } as const;
 
 export type ConfigKey = keyof typeof configKeys;

@@ -1,6 +1,7 @@
 import type {Deps} from '../deps.js';
 import type {ExitCode} from '../../lib/errors.js';
 import {edgesTouching, getNode, momentOf, type Moment} from '../index/store.js';
+import {countHeldPages, heldNodeIds, heldPageOf} from '../index/held-pages.js';
 import {upkeepFacts} from '../index/upkeep-facts.js';
 import {matchNodes} from '../index/node-text.js';
 import {requireKnowledgeBase, withIndex, type IndexHandle} from '../index/open.js';
@@ -141,7 +142,9 @@ function contextRow(db: IndexHandle['db'], ranked: Ranked, moment: Moment) {
  * without loading a segmenter), as of a moment, and shows them as hits, as context (projects,
  * decisions, authority gaps) or as evidence (node, hash, journal history), ranked by the fused
  * score of upkeep/ranking.ts. The answer carries a typed state so "nothing found" is never
- * confused with "could not look".
+ * confused with "could not look": while wiki sync holds a page in conflict quarantine, the node
+ * it claims is left out and the answer is degraded; asking for that node by id is
+ * `source_conflict` (unavailable, exit 2, when nothing else matches).
  */
 export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: Deps): Promise<{output: QueryOutput; exitCode: ExitCode}> {
 	const requested = given.limit ?? queryPageSize;
@@ -167,9 +170,18 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 			opened = true;
 			const db = index.db;
 			const reasons = indexReasons(paths, index);
+			const held = heldNodeIds(db);
+			const pages = countHeldPages(db);
+			if (pages > 0) {
+				reasons.push(stateReason('quarantined_pages', `${pages} wiki page(s) are held by conflict quarantine and were not searched (engi wiki sync lists them)`, {count: pages}));
+			}
+
 			const matched: Matched[] = [];
 			const literal = input.q.trim();
-			if (literal && existsAt(db, literal, moment)) {
+			const conflicted = literal ? heldPageOf(db, literal) : undefined;
+			if (conflicted) {
+				reasons.push(stateReason('source_conflict', `${conflicted.path} is held by conflict quarantine (${conflicted.reason}: ${conflicted.detail}); repair it and run engi wiki sync`, {subject: literal}));
+			} else if (literal && existsAt(db, literal, moment)) {
 				matched.push({id: literal, relevance: 1, match: 'literal_match'});
 			}
 
@@ -182,7 +194,7 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 				}
 
 				for (const match of matches) {
-					if (match.id !== literal && existsAt(db, match.id, moment)) {
+					if (match.id !== literal && !held.has(match.id) && existsAt(db, match.id, moment)) {
 						matched.push(match);
 					}
 				}
@@ -190,7 +202,8 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 
 			const {ranked, archived} = rankMatches(db, matched, moment, rules, input.includeArchived);
 			const page = ranked.slice(input.offset, input.offset + input.limit);
-			const state = resultState(ranked.length, reasons);
+			const state = resultState(ranked.length, reasons, conflicted !== undefined && ranked.length === 0);
+			const exitCode = state === 'unavailable' ? 2 : 0;
 			const common = {...base, state, reasons, total: ranked.length, archived_hidden: archived, next_offset: nextOffset(input.offset, page.length, ranked.length), warnings: index.warnings} as const;
 			const local = ranked.length === 0 && input.localScan && input.view !== 'evidence' ? scanLocalFiles(plan?.terms.map(term => term.text) ?? [], deps) : null;
 			if (input.view === 'hits') {
@@ -198,7 +211,7 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 					const node = getNode(db, item.id, moment)!;
 					return {node_id: item.id, kind: node.kind, score: item.score, why: item.why, label: node.label, factors: item.factors};
 				});
-				return {output: {view: 'hits', ...common, hits, unindexed_local_candidates: local}, exitCode: 0};
+				return {output: {view: 'hits', ...common, hits, unindexed_local_candidates: local}, exitCode};
 			}
 
 			if (input.view === 'evidence') {
@@ -206,11 +219,11 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 					const node = getNode(db, item.id, moment)!;
 					return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: sha256Hex(canonicalJson(node.payload)), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
 				});
-				return {output: {view: 'evidence', ...common, candidates}, exitCode: 0};
+				return {output: {view: 'evidence', ...common, candidates}, exitCode};
 			}
 
 			const expand = ['engi', 'query', '--q', input.q, '--view', 'evidence', '--as-of', moment.asOf, '--offset', String(input.offset), '--limit', String(input.limit), ...(input.includeExpired ? ['--include-expired'] : []), ...(input.includeArchived ? ['--include-archived'] : [])];
-			return {output: {view: 'context', ...common, rows: page.map(item => contextRow(db, item, moment)), expand, unindexed_local_candidates: local}, exitCode: 0};
+			return {output: {view: 'context', ...common, rows: page.map(item => contextRow(db, item, moment)), expand, unindexed_local_candidates: local}, exitCode};
 		});
 	} catch (error) {
 		if (opened) {
