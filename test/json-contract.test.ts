@@ -176,6 +176,8 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'query.evidence', command: 'query', args: ['query', '--q', 'task:csv', '--view', 'evidence']},
 		stageWiki,
 		{golden: 'wiki-sync', command: 'wiki sync', args: ['wiki', 'sync'], codes: [2]},
+		// Each step's time in ms differs run to run: the document is checked by its schemas, without a golden file.
+		{command: 'dream', args: ['dream', '--steps', '1-4,6-7']},
 		{golden: 'sessions.list', command: 'sessions', args: ['sessions', '--all-projects', '--limit', '500']},
 		{golden: 'sessions.search', command: 'sessions', args: ['sessions', '--all-projects', '--q', 'retry']},
 		{golden: 'read.dialogue', command: 'read', args: ['read', claudeFixture, '--source', 'claude']},

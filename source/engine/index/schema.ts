@@ -22,7 +22,7 @@ export function createEventIndexes(db: Database): void {
 
 export const indexMigrations: readonly Migration[] = [
 	{
-		version: 6,
+		version: 7,
 		up(db) {
 			db.exec(`
 				CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -90,11 +90,21 @@ export const indexMigrations: readonly Migration[] = [
 					held_utc TEXT NOT NULL
 				);
 				CREATE INDEX held_pages_node ON held_pages (node_id);
+				-- What the last dream computed for each node as of its run (upkeep/dream-steps.ts):
+				-- derived from the journal and the clock, so a rebuild clears it.
+				CREATE TABLE node_upkeep (
+					id TEXT PRIMARY KEY,
+					memory_type TEXT NOT NULL,
+					decay REAL NOT NULL,
+					lifecycle TEXT NOT NULL,
+					trivia INTEGER NOT NULL,
+					as_of TEXT NOT NULL
+				);
 			`);
 		},
 	},
 ];
 
 export function clearIndexTables(db: Database): void {
-	db.exec('DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_fts;');
+	db.exec('DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_fts; DELETE FROM node_upkeep;');
 }

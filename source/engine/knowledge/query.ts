@@ -18,6 +18,7 @@ import {lifecycleOf} from '../upkeep/lifecycle.js';
 import {daysBetween, type MemoryRules} from '../upkeep/memory-types.js';
 import {explainFactors, rankFactors, type RankFactors} from '../upkeep/ranking.js';
 import {upkeepSettings} from '../upkeep/settings.js';
+import {bookkeepingKinds} from '../upkeep/vocabulary.js';
 import {nodeHistory} from './history.js';
 import {scanLocalFiles} from './local-scan.js';
 import type {Hit, QueryOutput} from './query-schema.js';
@@ -31,7 +32,7 @@ export type QueryInput = {
 	readonly view?: 'context' | 'hits' | 'evidence';
 	readonly asOf?: string;
 	readonly includeExpired?: boolean;
-	/** Keep archived nodes (past their time to live and faded: they drop out of answers otherwise). */
+	/** Keep archived nodes (faded past their time to live, or marked by dream: they drop out of answers otherwise). */
 	readonly includeArchived?: boolean;
 	readonly limit?: number;
 	readonly offset?: number;
@@ -79,7 +80,7 @@ function rankMatches(db: IndexHandle['db'], matched: readonly Matched[], moment:
 		const node = getNode(db, item.id, moment)!;
 		const fact = facts.get(item.id)!;
 		const ageDays = daysBetween(node.observed_utc, moment.asOf);
-		const lifecycle = lifecycleOf({ageDays, rule: rules[node.memory_type], upserts: fact.upserts, evidenceEdges: fact.evidenceEdges});
+		const lifecycle = lifecycleOf({ageDays, rule: rules[node.memory_type], upserts: fact.upserts, evidenceEdges: fact.evidenceEdges, marked: fact.marked});
 		if (lifecycle === 'archived' && !includeArchived) {
 			archived++;
 			return [];
@@ -98,8 +99,10 @@ function rankMatches(db: IndexHandle['db'], matched: readonly Matched[], moment:
 	return {ranked, archived};
 }
 
+/** A node that can be a result at the moment: it exists then and is not engi's bookkeeping. */
 function existsAt(db: IndexHandle['db'], id: string, moment: Moment): boolean {
-	return getNode(db, id, moment) !== undefined;
+	const node = getNode(db, id, moment);
+	return node !== undefined && !(node.kind !== null && bookkeepingKinds.has(node.kind));
 }
 
 function contextRow(db: IndexHandle['db'], ranked: Ranked, moment: Moment) {

@@ -3,9 +3,9 @@ import {decayFactor, type MemoryRule} from './memory-types.js';
 /**
  * Where a memory is in its life, derived from the journal and the clock each time it is asked
  * (nothing is ever deleted, so moving the clock back brings a memory back): archived once it is
- * past its type's time to live and its rank has faded below the floor, stale once past its time
- * to live, validated once the journal confirms it (recorded again, or linked to its evidence),
- * active otherwise.
+ * past its type's time to live and its rank has faded below the floor, or when dream's archive
+ * mark covers it as it is; stale once past its time to live; validated once the journal confirms
+ * it (recorded again, or linked to its evidence); active otherwise.
  */
 export const lifecycles = ['active', 'validated', 'stale', 'archived'] as const;
 export type Lifecycle = (typeof lifecycles)[number];
@@ -20,9 +20,15 @@ export type LifecycleFacts = {
 	readonly upserts: number;
 	/** Live edges to its evidence: DERIVED_FROM and DISCUSSED_IN from it, SUPPORTS to it. */
 	readonly evidenceEdges: number;
+	/** Dream's archive mark covers the node as it is at the moment (a later upsert revives it). */
+	readonly marked: boolean;
 };
 
 export function lifecycleOf(facts: LifecycleFacts): Lifecycle {
+	if (facts.marked) {
+		return 'archived';
+	}
+
 	if (facts.rule.ttlDays !== null && facts.ageDays >= facts.rule.ttlDays) {
 		return decayFactor(facts.ageDays, facts.rule.halfLifeDays) < archiveDecayFloor ? 'archived' : 'stale';
 	}
