@@ -168,7 +168,14 @@ function scene(t: TestContext) {
 		writeFileSync(join(packets, 'request.json'), middlewareRequest);
 	};
 
-	return {base, env, repo, empty, kb, stageNotes, distillationFile, stageDistillation, attachmentStore, packets, savePage, evidence: evidenceScene(base, env)};
+	const wiki = join(kb, '02-wiki');
+	const stageWiki = () => {
+		mkdirSync(wiki, {recursive: true});
+		writeFileSync(join(wiki, 'csv-export.md'), ['---', 'id: wiki:csv-export', 'title: CSV export', 'kind: decision', 'sources: [task:csv, https://example.org/csv-spec]', '---', 'Streamed; see [[refunds]].', ''].join('\n'));
+		writeFileSync(join(wiki, 'refunds.md'), ['# Refunds', '', '<<<<<<< HEAD', 'finance owns them', '=======', 'support owns them', '>>>>>>> theirs', ''].join('\n'));
+	};
+
+	return {base, env, repo, empty, kb, stageNotes, distillationFile, stageDistillation, attachmentStore, packets, savePage, stageWiki, evidence: evidenceScene(base, env)};
 }
 
 /**
@@ -235,7 +242,7 @@ const codexFixture = '0195a1c2-0a00-7a00-8a00-00000000000a';
 const codexRetired = '0195a1c2-0d00-7d00-8d00-00000000000d';
 
 function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
-	const {repo, empty, kb, stageNotes, distillationFile, stageDistillation, evidence, attachmentStore, packets, savePage} = world;
+	const {repo, empty, kb, stageNotes, distillationFile, stageDistillation, evidence, attachmentStore, packets, savePage, stageWiki} = world;
 	const attachment = ['--source', 'claude', '--source-root', attachmentStore];
 	const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 	const since = ['--since', '2020-01-01'];
@@ -286,6 +293,10 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		evidence.writeReview,
 		{golden: 'query.proposal-review', command: 'query', args: [...evidence.query, '--evidence-contract', evidence.file('prepare.json'), '--task-proposal', evidence.file('proposal.json'), '--proposal-review', evidence.file('review.json')]},
 		{golden: 'proposal-apply', command: 'proposal apply', args: ['proposal', 'apply', evidence.file('review.json'), '--root', evidence.root]},
+		stageWiki,
+		{golden: 'wiki-sync', command: 'wiki sync', args: ['wiki', 'sync'], codes: [2]},
+		// Each step's time in ms differs run to run: the document is checked by its schemas, without a golden file.
+		{command: 'dream', args: ['dream', '--steps', '1-4,6-7']},
 		{golden: 'sessions.list', command: 'sessions', args: ['sessions', '--all-projects', '--limit', '500']},
 		{golden: 'sessions.search', command: 'sessions', args: ['sessions', '--all-projects', '--q', 'retry']},
 		{golden: 'read.dialogue', command: 'read', args: ['read', claudeFixture, '--source', 'claude']},

@@ -2,16 +2,16 @@ import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {choiceFlag, intFlag} from '../cli/flag-schemas.js';
 import {getProject, projectOutputSchema, type ProjectOutput} from '../engine/knowledge/project.js';
-import {fieldLines} from '../output/text.js';
+import {fieldLines, stateText} from '../output/text.js';
 import {plural} from '../lib/words.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 
 function renderHuman(result: ProjectOutput, context: HumanContext): string {
 	if (result.view === 'full') {
-		return result.render;
+		return result.state === 'ok' ? result.render : stateText(result.state, result.reasons);
 	}
 
-	const out = [`${plural(result.total, 'recorded task')}${result.project ? ` in ${result.project}` : ''} (${result.view === 'brief' ? `${result.excluded_terminal} done or dropped left out` : 'done and dropped included'})`];
+	const out = [`${result.state === 'ok' || result.state === 'empty' ? '' : `${stateText(result.state, result.reasons)}: `}${plural(result.total, 'recorded task')}${result.project ? ` in ${result.project}` : ''} (${result.view === 'brief' ? `${result.excluded_terminal} done or dropped left out` : 'done and dropped included'})`];
 	if (result.total === 0) {
 		out.push('record one with engi graph node --kind Task --id task:<slug> --label <text>, and engi graph relate --edge BELONGS_TO to a project');
 	}
@@ -62,7 +62,8 @@ export default defineCommand({
 	output: projectOutputSchema,
 	screen: 'project',
 	async run(flags, context) {
-		return {data: await getProject(knowledgeBase(context), {id: flags.id, view: flags.view, limit: flags.limit, offset: flags.offset}, context.deps)};
+		const {output, exitCode} = await getProject(knowledgeBase(context), {id: flags.id, view: flags.view, limit: flags.limit, offset: flags.offset}, context.deps);
+		return {data: output, exitCode};
 	},
 	human: renderHuman,
 });

@@ -7,7 +7,7 @@ import type {KbPaths} from '../engine/kb/paths.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
 import {queryKnowledge, queryLimitMax, queryPageSize} from '../engine/knowledge/query.js';
 import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
-import {clip, fieldLines, tsv} from '../output/text.js';
+import {clip, fieldLines, stateText, tsv} from '../output/text.js';
 import {evaluationSchema} from '../engine/evidence/evaluation-schema.js';
 import {proposalCheckOutputSchema, proposalContextOutputSchema, reviewCheckOutputSchema} from '../engine/evidence/proposal-output-schema.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
@@ -19,7 +19,8 @@ function renderHuman(result: QueryOutput | ContractAnswer, context: HumanContext
 		return contractText(result);
 	}
 
-	const head = `${result.state}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${result.reasons.length > 0 ? ` (${result.reasons.join('; ')})` : ''}`;
+	const hidden = result.archived_hidden > 0 ? `, ${result.archived_hidden} archived left out (--include-archived)` : '';
+	const head = `${stateText(result.state, result.reasons)}: ${plural(result.total, 'match', 'matches')} for ${JSON.stringify(result.q)} as of ${result.as_of}${hidden}`;
 	const lines = [head];
 	if (result.total === 0) {
 		lines.push(`try fewer or other words${context.flags['include-expired'] ? '' : ', or --include-expired for facts no longer valid'}`);
@@ -123,7 +124,7 @@ const asOutcome = ({output, exitCode}: {output: ContractAnswer; exitCode: ExitCo
 export default defineCommand({
 	name: 'query',
 	summary: 'search the knowledge base by id or text (English and Chinese alike)',
-	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--limit <n>] [--offset <n>] [--local-scan] | --evidence-contract <file> [--prepare-proposal [--evidence-ids] | (--task-proposal|--task-draft) <file> [--proposal-review <file>]]',
+	usage: 'engi query --q <text> [--view context|hits|evidence] [--as-of <utc>] [--include-expired] [--include-archived] [--limit <n>] [--offset <n>] [--local-scan] | --evidence-contract <file> [--prepare-proposal [--evidence-ids] | (--task-proposal|--task-draft) <file> [--proposal-review <file>]]',
 	examples: [
 		'engi query --q "streaming parser"',
 		'engi query --q task:fts --view evidence',
@@ -134,9 +135,10 @@ export default defineCommand({
 	options: {
 		// Optional, so that `engi query` alone on a terminal opens the Query screen; printing needs it.
 		q: {type: 'string', placeholder: '<text>', description: 'what to find: a node id, or words (all must match)', value: textFlag()},
-		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids; evidence: nodes with hashes and journal history', value: choiceFlag(['context', 'hits', 'evidence'])},
+		view: {type: 'string', placeholder: '<view>', description: 'context (default): candidates with projects, decisions and gaps; hits: ranked ids, each factor of the rank in why; evidence: nodes with hashes and journal history', value: choiceFlag(['context', 'hits', 'evidence'])},
 		'as-of': {type: 'string', placeholder: '<utc>', description: 'look as of a moment (YYYY-MM-DDTHH:MM:SSZ): later events and edges not yet valid are ignored', value: utcFlag()},
 		'include-expired': {type: 'boolean', description: 'keep edges whose validity window has closed', value: z.boolean()},
+		'include-archived': {type: 'boolean', description: 'keep nodes engi dream archived (they drop out of answers otherwise)', value: z.boolean()},
 		...pagingOptions,
 		// Any number is taken; above the maximum the engine lowers it and says `truncated`.
 		limit: {...pagingOptions.limit, description: `rows per page (default ${queryPageSize}, at most ${queryLimitMax})`, value: intFlag(1, Number.MAX_SAFE_INTEGER)},
@@ -177,6 +179,7 @@ export default defineCommand({
 				view: flags.view,
 				asOf: flags['as-of'],
 				includeExpired: flags['include-expired'],
+				includeArchived: flags['include-archived'],
 				limit: flags.limit,
 				offset: flags.offset,
 				localScan: flags['local-scan'],

@@ -2,13 +2,14 @@ import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
 import {textFlag} from '../cli/flag-schemas.js';
 import {listSessions, sessionSearchPageSize, sessionsOutputSchema, sessionsPageSize, type SessionsOutput} from '../engine/catalog/sessions.js';
-import {clip, tsv} from '../output/text.js';
+import {clip, stateText, tsv} from '../output/text.js';
 import {pageFooter, pagingOptions, scopeInput, scopeOptions, widerScope} from './shared.js';
 import {plural} from '../lib/words.js';
 
 function renderHuman(result: SessionsOutput, context: HumanContext): string {
 	const scope = result.scope.all_projects ? 'all projects' : `project ${result.scope.project}`;
-	const lines = [`${plural(result.total, 'session')} (${scope}${result.scope.since ? `, since ${result.scope.since}` : ''})`];
+	// A degraded answer says so first, with what is missing from it.
+	const lines = [`${result.state === 'degraded' ? `${stateText(result.state, result.reasons)}: ` : ''}${plural(result.total, 'session')} (${scope}${result.scope.since ? `, since ${result.scope.since}` : ''})`];
 	if (result.total === 0) {
 		lines.push(result.q === null ? widerScope(result.scope, context) : `no session has every word of "${result.q}"; try fewer words${result.scope.all_projects ? '' : ' or --all-projects'}`);
 	}

@@ -67,3 +67,8 @@ export function fieldLines(value: unknown, indent = '', depth = 12): string[] {
 		return text.includes('\n') ? [`${indent}${key}: |`, ...text.split('\n').map(line => `${indent}  ${line}`)] : [`${indent}${key}: ${text}`];
 	});
 }
+
+/** An answer's state and its reasons in one line: `degraded (quarantined_pages: 2 wiki pages are held…)`. */
+export function stateText(state: string, reasons: ReadonlyArray<{readonly code: string; readonly detail: string}>): string {
+	return reasons.length === 0 ? state : `${state} (${reasons.map(reason => `${reason.code}: ${reason.detail}`).join('; ')})`;
+}

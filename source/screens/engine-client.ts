@@ -89,7 +89,7 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return checkpointOps.recordCheckpoint({...draft, fallbackProject: scope.project ?? deps.cwd}, process.stdin, deps);
 		},
 		async project(page) {
-			return getProject(root(), {view: 'brief', limit: page.limit, offset: page.offset}, deps);
+			return (await getProject(root(), {view: 'brief', limit: page.limit, offset: page.offset}, deps)).output;
 		},
 		async query(q) {
 			return (await queryKnowledge(root(), {q, view: 'context', limit: 50}, deps)).output;

@@ -79,4 +79,9 @@ test('a store directory engi may not list is reported, and the readable sessions
 	const listed = result.json();
 	assert.deepEqual(listed.sessions.map((session: {id: string}) => session.id), ['aaaaaaaa-0000-4000-8000-00000000000a']);
 	assert.ok(listed.warnings.some((warning: string) => warning.includes(`could not list ${join(hidden, '..')} (EACCES)`)), listed.warnings.join('\n'));
+	// The answer itself says it is partial, with the directory as a typed reason.
+	assert.equal(listed.state, 'degraded');
+	assert.deepEqual(listed.reasons.map((reason: {code: string; subject: string}) => [reason.code, reason.subject]), [['store_unreadable', join(hidden, '..')]]);
+	const searched = runCliAsNobody(t, ['sessions', '--all-projects', '--q', 'request', '--format', 'json'], {env})!.json();
+	assert.deepEqual([searched.state, searched.total, searched.reasons[0].code], ['degraded', 1, 'store_unreadable']);
 });

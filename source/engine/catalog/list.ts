@@ -64,6 +64,12 @@ function scopeSql(filter: SessionFilter): {sql: string; params: unknown[]} {
 	return {sql: parts.join(' AND '), params};
 }
 
+/** Sessions in scope the catalog could not parse: listed with their error, but nothing of theirs is searchable. */
+export function countUnreadableSessions(db: Database, filter: SessionFilter): number {
+	const where = scopeSql(filter);
+	return db.prepare(`SELECT count(*) FROM units WHERE ${where.sql} AND error IS NOT NULL`).pluck().get(...where.params) as number;
+}
+
 export function toEntry(row: CatalogRow, subagents: number): SessionEntry {
 	return {
 		id: row.summary.id ?? row.key,

@@ -1,6 +1,7 @@
 import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
+import {systemErrorCode} from '../../lib/errors.js';
 import {scanUnit} from './scan.js';
 import {catalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
@@ -13,6 +14,8 @@ export type RefreshReport = {
 	unchanged: number;
 	removed: number;
 	warnings: string[];
+	/** Store roots, directories and session files that could not be read this call: what they hold is missing or out of date. */
+	unreadable: Array<{source: string; path: string; code: string}>;
 };
 
 /**
@@ -24,7 +27,7 @@ export type RefreshReport = {
 export function refreshCatalog(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>): RefreshReport {
 	const store = catalogStore(db);
 	const writer = catalogWriter(db, store, env);
-	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: []};
+	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []};
 	for (const {adapter, roots} of targets) {
 		for (const root of roots) {
 			let units: DiscoveredUnit[];
@@ -32,6 +35,7 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 				units = adapter.discover(root, store.memo);
 			} catch (error) {
 				report.warnings.push(`${adapter.id}: could not list ${root} (${error instanceof Error ? error.message : 'error'})`);
+				report.unreadable.push({source: adapter.id, path: root, code: systemErrorCode(error) ?? 'error'});
 				continue;
 			} finally {
 				warnUnlisted(report, adapter.id);
@@ -58,7 +62,9 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 					}
 
 					// The file vanished or became unreadable between listing and reading: try again next call.
-					report.warnings.push(`${adapter.id}: could not read ${unit.path} (${error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error'})`);
+					const code = error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error';
+					report.warnings.push(`${adapter.id}: could not read ${unit.path} (${code})`);
+					report.unreadable.push({source: adapter.id, path: unit.path, code});
 					continue;
 				}
 
@@ -83,6 +89,7 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 function warnUnlisted(report: RefreshReport, source: string): void {
 	for (const directory of takeUnlistedDirectories()) {
 		report.warnings.push(`${source}: could not list ${directory.path} (${directory.code}); what it holds is left out`);
+		report.unreadable.push({source, path: directory.path, code: directory.code});
 	}
 }
 

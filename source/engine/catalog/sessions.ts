@@ -5,7 +5,8 @@ import type {Deps} from '../deps.js';
 import {listCatalogPage, sessionEntrySchema, subagentCounts, toEntry} from './list.js';
 import {searchSessions, snippetReader} from './search.js';
 import {sourceRootArgument, typedRootOf} from './targets.js';
-import {withCatalogView, type CatalogView, type ScopeInput} from './view.js';
+import {viewReasons, withCatalogView, type CatalogView, type ScopeInput} from './view.js';
+import {resultState, resultStates, stateReasonSchema} from '../search/result-state.js';
 
 export const catalogStateSchema = lazySchema(() => z.object({scanned: z.number(), unchanged: z.number(), removed: z.number()}));
 
@@ -14,6 +15,9 @@ const searchMatchSchema = lazySchema(() => z.object({line: z.number(), snippet: 
 export const sessionsOutputSchema = lazySchema(() => z.object({
 	/** The full-text query, when --q was given. */
 	q: z.nullable(z.string()),
+	/** ok: sessions found; empty: none in scope; degraded: a store or session could not be read, so some may be missing; unavailable: never (an error instead). */
+	state: z.enum(resultStates),
+	reasons: z.array(stateReasonSchema),
 	scope: z.object({
 		project: z.nullable(z.string()),
 		all_projects: z.boolean(),
@@ -63,8 +67,11 @@ export function listSessions(given: SessionsInput, deps: Deps): SessionsOutput {
 
 		const {total, rows: page} = listCatalogPage(view.db, view.filter, input.offset, input.limit);
 		const counts = subagentCounts(view.db, view.filter, page);
+		const reasons = viewReasons(view, {searching: false});
 		return {
 			q: null,
+			state: resultState(total, reasons),
+			reasons,
 			scope: scopeOf(view, input),
 			total,
 			offset: input.offset,
@@ -86,8 +93,11 @@ function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: numbe
 	const page = found?.page ?? [];
 	const counts = subagentCounts(view.db, view.filter, page.map(match => match.row));
 	const snippetsFor = snippetReader(view, q);
+	const reasons = viewReasons(view, {searching: true});
 	return {
 		q,
+		state: resultState(total, reasons),
+		reasons,
 		scope: scopeOf(view, input),
 		total,
 		offset: input.offset,

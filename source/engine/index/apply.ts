@@ -1,5 +1,6 @@
 import {canonicalEdgeKind, canonicalNodeKind} from '../graph/kinds.js';
 import {mergeUpsert, nodeKindOf} from '../graph/merge.js';
+import {detectMemoryType} from '../upkeep/memory-types.js';
 import {reindexNodes} from './node-text.js';
 import type {ScannedEvent} from '../journal/scan.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -36,7 +37,7 @@ export function createApplier(db: Database, options: {fresh: boolean}) {
 	const eventExists = db.prepare('SELECT 1 FROM events WHERE id = ? AND duplicate = 0 LIMIT 1').pluck();
 	const selectNode = db.prepare('SELECT payload, observed_utc, first_line, last_line FROM nodes WHERE id = ?');
 	const upsertNode = db.prepare(
-		'INSERT OR REPLACE INTO nodes (id, kind, label, status, next_action, blockers, observed_utc, payload, first_line, last_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+		'INSERT OR REPLACE INTO nodes (id, kind, label, status, next_action, blockers, observed_utc, payload, first_line, last_line, memory_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
 	);
 	const insertEdge = db.prepare(
 		'INSERT INTO edges (line, event_id, from_id, type, to_id, weight, valid_from, valid_until, observed_utc, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -128,7 +129,7 @@ export function createApplier(db: Database, options: {fresh: boolean}) {
 			const status = typeof state.payload['status'] === 'string' ? state.payload['status'] : null;
 			const nextAction = typeof state.payload['next_action'] === 'string' ? state.payload['next_action'] : null;
 			const blockers = blockerList(state.payload['blockers'] ?? state.payload['blocker']);
-			upsertNode.run(id, kind, label, status, nextAction, blockers.length > 0 ? JSON.stringify(blockers) : null, state.payload['observed_utc'], JSON.stringify(state.payload), state.firstLine, state.lastLine);
+			upsertNode.run(id, kind, label, status, nextAction, blockers.length > 0 ? JSON.stringify(blockers) : null, state.payload['observed_utc'], JSON.stringify(state.payload), state.firstLine, state.lastLine, detectMemoryType(state.payload));
 		}
 
 		reindexNodes(db, touched);

@@ -1,5 +1,6 @@
 import type {Database} from '../../lib/sqlite.js';
 import {segmentForIndex} from '../search/segment.js';
+import {bookkeepingKinds} from '../upkeep/vocabulary.js';
 
 /**
  * The index's full text of nodes: a contentless FTS5 table (node_fts) of pre-segmented text,
@@ -28,19 +29,21 @@ export function nodeSearchText(payload: Record<string, unknown>): string {
 /**
  * Keeps the node full-text index in step with the nodes table for the given ids: each node's
  * old row is deleted and its current text inserted, so a rebuild and a chain of incremental
- * refreshes leave the same index.
+ * refreshes leave the same index. Bookkeeping nodes (archive marks) have no text to find.
  */
 export function reindexNodes(db: Database, ids: Iterable<string>): void {
 	const docId = db.prepare('SELECT rowid FROM node_docs WHERE node_id = ?').pluck();
 	const insertDoc = db.prepare('INSERT INTO node_docs (node_id) VALUES (?)');
 	const deleteText = db.prepare('DELETE FROM node_fts WHERE rowid = ?');
 	const insertText = db.prepare('INSERT INTO node_fts (rowid, words, chars) VALUES (?, ?, ?)');
-	const payloadOf = db.prepare('SELECT payload FROM nodes WHERE id = ?').pluck();
+	const nodeOf = db.prepare('SELECT kind, payload FROM nodes WHERE id = ?');
 	for (const id of ids) {
-		const payload = payloadOf.get(id) as string | undefined;
-		if (payload === undefined) {
+		const node = nodeOf.get(id) as {kind: string | null; payload: string} | undefined;
+		if (node === undefined || (node.kind !== null && bookkeepingKinds.has(node.kind))) {
 			continue;
 		}
+
+		const {payload} = node;
 
 		let rowid = docId.get(id) as number | undefined;
 		if (rowid === undefined) {

@@ -22,7 +22,7 @@ export function createEventIndexes(db: Database): void {
 
 export const indexMigrations: readonly Migration[] = [
 	{
-		version: 4,
+		version: 7,
 		up(db) {
 			db.exec(`
 				CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,7 +47,10 @@ export const indexMigrations: readonly Migration[] = [
 					observed_utc TEXT,
 					payload TEXT NOT NULL,
 					first_line INTEGER NOT NULL,
-					last_line INTEGER NOT NULL
+					last_line INTEGER NOT NULL,
+					-- What its kind and text make it (upkeep/memory-types.ts), found once when the node is
+					-- written: ranking only multiplies by the type's weight and decay.
+					memory_type TEXT NOT NULL
 				);
 				-- Covering indexes: the brief and membership queries read these, never the wide rows.
 				CREATE INDEX nodes_kind ON nodes (kind, id, label, status, observed_utc, next_action, blockers);
@@ -75,11 +78,33 @@ export const indexMigrations: readonly Migration[] = [
 				-- keyed by node_docs.rowid. The text itself is not stored twice.
 				CREATE TABLE node_docs (rowid INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE);
 				CREATE VIRTUAL TABLE node_fts USING fts5 (words, chars, content = '', contentless_delete = 1);
+				-- Wiki pages conflict quarantine holds (upkeep/wiki-sync.ts): derived from the wiki's files,
+				-- not from the journal, so replaying the journal again leaves them; the next sync after a
+				-- repair clears them. node_id is the id the page claims, when it could be read.
+				CREATE TABLE held_pages (
+					path TEXT PRIMARY KEY,
+					node_id TEXT,
+					reason TEXT NOT NULL,
+					detail TEXT NOT NULL,
+					sha256 TEXT NOT NULL,
+					held_utc TEXT NOT NULL
+				);
+				CREATE INDEX held_pages_node ON held_pages (node_id);
+				-- What the last dream computed for each node as of its run (upkeep/dream-steps.ts):
+				-- derived from the journal and the clock, so a rebuild clears it.
+				CREATE TABLE node_upkeep (
+					id TEXT PRIMARY KEY,
+					memory_type TEXT NOT NULL,
+					decay REAL NOT NULL,
+					lifecycle TEXT NOT NULL,
+					trivia INTEGER NOT NULL,
+					as_of TEXT NOT NULL
+				);
 			`);
 		},
 	},
 ];
 
 export function clearIndexTables(db: Database): void {
-	db.exec('DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_fts;');
+	db.exec('DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_fts; DELETE FROM node_upkeep;');
 }

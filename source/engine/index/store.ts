@@ -2,6 +2,7 @@ import type {Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import type {Deps} from '../deps.js';
 import {mergeUpsert} from '../graph/merge.js';
+import {detectMemoryType, type MemoryType} from '../upkeep/memory-types.js';
 
 /*
  * The index's repository: every read of its tables (nodes, edges, events) outside the refresh
@@ -96,6 +97,8 @@ export type NodeRow = {
 	readonly payload: Record<string, unknown>;
 	readonly first_line: number;
 	readonly last_line: number;
+	/** What kind of memory its kind and text make it (upkeep/memory-types.ts). */
+	readonly memory_type: MemoryType;
 };
 
 type RawNode = Omit<NodeRow, 'payload'> & {payload: string};
@@ -139,6 +142,7 @@ export function replayNode(db: Database, id: string, asOf: string): NodeRow | un
 		payload: merged,
 		first_line: events[0]!.line,
 		last_line: events.at(-1)!.line,
+		memory_type: detectMemoryType(merged),
 	};
 }
 

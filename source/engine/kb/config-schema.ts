@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {memoryTypes} from '../upkeep/memory-types.js';
 
 /** `$XDG_CONFIG_HOME/engi/config.json` and `<root>/.engi/config.json`: one record each. */
 export const formatSchema = z.enum(['json', 'human']);
@@ -10,6 +11,15 @@ export const globalConfigSchema = z.looseObject({
 
 export type GlobalConfig = z.infer<typeof globalConfigSchema>;
 
+const days = z.nullable(z.number().check(z.positive()));
+
+/** How one memory type ages in this knowledge base (upkeep/memory-types.ts has the defaults); null days: never. */
+const memoryOverrideSchema = z.strictObject({
+	half_life_days: z.optional(days),
+	ttl_days: z.optional(days),
+	weight: z.optional(z.number().check(z.positive())),
+});
+
 export const localConfigSchema = z.looseObject({
 	format: z.optional(formatSchema),
 	/**
@@ -17,6 +27,13 @@ export const localConfigSchema = z.looseObject({
 	 * this knowledge base (`--consent`, once): machine-local, like the rest of this file.
 	 */
 	candidates_consent: z.optional(z.string()),
+	memory: z.optional(z.partialRecord(z.enum(memoryTypes), memoryOverrideSchema)),
+	wiki: z.optional(
+		z.looseObject({
+			/** Path patterns (`*` any run of characters) that mark a file a sync tool left beside a conflict; replaces the defaults. */
+			conflict_paths: z.optional(z.array(z.string().check(z.minLength(1)))),
+		}),
+	),
 });
 
 export type LocalConfig = z.infer<typeof localConfigSchema>;
@@ -25,6 +42,10 @@ export type LocalConfig = z.infer<typeof localConfigSchema>;
 export const configKeys = {
 	root: {global: true, local: false, describe: 'absolute path of the default knowledge base'},
 	format: {global: true, local: true, describe: 'default output format when --format and ENGI_FORMAT are absent: json or human'},
+	'memory.<type>.half_life_days': {global: false, local: true, describe: `days for a memory type's rank to halve, or none (types: ${memoryTypes.join(', ')})`},
+	'memory.<type>.ttl_days': {global: false, local: true, describe: 'days after which a memory type is stale, or none'},
+	'memory.<type>.weight': {global: false, local: true, describe: 'how much a match of a memory type counts (a positive number)'},
+	'wiki.conflict_paths': {global: false, local: true, describe: 'comma-separated file name patterns wiki sync treats as sync-conflict copies'},
 } as const;
 
 export type ConfigKey = keyof typeof configKeys;

@@ -72,11 +72,10 @@ export function readLocalConfig(path: string): LocalConfig | undefined {
 	return raw === undefined ? undefined : validated<LocalConfig>(path, raw, localConfigSchema);
 }
 
-/** Rewrites a config file with sorted keys, keeping keys engi does not know about. */
+/** Rewrites a config file with sorted keys, keeping keys engi does not know about; a dotted key (`memory.fact.weight`) sets a value inside nested objects. */
 export function writeConfigValue(path: string, key: string, value: unknown): Record<string, unknown> {
 	const current = readJsonObject(path) ?? {};
-	const next: Record<string, unknown> = {...current, [key]: value};
-	const sorted = Object.fromEntries(Object.keys(next).sort().map(name => [name, next[name]]));
+	const sorted = withValueAt(current, key.split('.'), value);
 	try {
 		mkdirSync(dirname(path), {recursive: true, mode: 0o700});
 	} catch (error) {
@@ -85,4 +84,12 @@ export function writeConfigValue(path: string, key: string, value: unknown): Rec
 
 	writeFileAtomic(path, JSON.stringify(sorted, null, 2) + '\n');
 	return sorted;
+}
+
+/** `object` with `value` at the key path, every object on the way keeping its other keys, sorted. */
+function withValueAt(object: Record<string, unknown>, keys: readonly string[], value: unknown): Record<string, unknown> {
+	const [head, ...rest] = keys as [string, ...string[]];
+	const inner = object[head];
+	const next: Record<string, unknown> = {...object, [head]: rest.length === 0 ? value : withValueAt(inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : {}, rest, value)};
+	return Object.fromEntries(Object.keys(next).sort().map(name => [name, next[name]]));
 }

@@ -1,25 +1,37 @@
 import * as z from 'zod/mini';
 import {historyEntrySchema} from './history.js';
-
-export const queryStates = ['ok', 'empty', 'degraded', 'unavailable'] as const;
+import {resultStates, stateReasonSchema} from '../search/result-state.js';
+import {rankFactorsSchema} from '../upkeep/ranking.js';
 
 const stateFields = {
 	q: z.string(),
 	/** ok: found; empty: looked everywhere, nothing matched; degraded: found or not, but the look was partial; unavailable: could not look. */
-	state: z.enum(queryStates),
-	reasons: z.array(z.string()),
+	state: z.enum(resultStates),
+	reasons: z.array(stateReasonSchema),
 	as_of: z.string(),
 	include_expired: z.boolean(),
+	include_archived: z.boolean(),
 	offset: z.number(),
 	limit: z.number(),
 	total: z.number(),
+	/** Matches left out because dream archived them (--include-archived keeps them). */
+	archived_hidden: z.number(),
 	next_offset: z.nullable(z.number()),
 	/** --limit was above the maximum and was lowered. */
 	truncated: z.boolean(),
 	warnings: z.array(z.string()),
 };
 
-export const hitSchema = z.object({node_id: z.string(), kind: z.nullable(z.string()), score: z.number(), why: z.string(), label: z.nullable(z.string())});
+export const hitSchema = z.object({
+	node_id: z.string(),
+	kind: z.nullable(z.string()),
+	score: z.number(),
+	/** How it matched and every factor of its rank, in one line. */
+	why: z.string(),
+	label: z.nullable(z.string()),
+	/** The factors of the fused score, each as a number. */
+	factors: rankFactorsSchema,
+});
 
 export const localCandidatesSchema = z.object({
 	roots: z.array(z.string()),

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import type {ProjectBrief} from '../../engine/knowledge/project.js';
 import {fit, theme} from '../theme.js';
+import {stateText} from '../../output/text.js';
 
 export type ProjectViewProps = {readonly brief: ProjectBrief; readonly width: number; readonly height: number};
 
@@ -24,6 +25,11 @@ export function ProjectView({brief, width, height}: ProjectViewProps) {
 			<Text color={theme.accent} wrap="truncate">
 				{fit(page, width)}
 			</Text>
+			{brief.state === 'degraded' || brief.state === 'unavailable' ? (
+				<Text color={theme.warning} wrap="truncate">
+					{fit(`! ${stateText(brief.state, brief.reasons)}`, width)}
+				</Text>
+			) : null}
 			{lines.length === 0 ? <Text color={theme.muted}>No open tasks recorded.</Text> : null}
 			{lines.slice(0, Math.max(1, height - 2)).map((line, index) => (
 				<Text key={index} color={line.tone} wrap="truncate">

@@ -6,6 +6,7 @@ import type {ListState} from '../hooks/use-list-state.js';
 import {editable, fit, theme} from '../theme.js';
 import {plural} from '../../lib/words.js';
 import type {ContextResult, EvidenceCandidate, QueryPane, QueryState} from './state.js';
+import {stateText} from '../../output/text.js';
 
 /** One line of the evidence or contract view; `indent` survives `fit`, which trims. */
 export type Line = {readonly text: string; readonly tone?: string; readonly indent?: number};
@@ -139,8 +140,8 @@ export function QueryView({text, editing, pane, result, list, detail, width}: Qu
 			<SearchBox text={text} editing={editing} width={width} />
 			{result ? (
 				<>
-					<Text color={result.state === 'degraded' ? theme.warning : theme.muted} wrap="truncate">
-						{fit(`${result.state} · ${plural(result.total, 'match', 'matches')}${result.reasons.length > 0 ? ` · ${result.reasons.join('; ')}` : ''}`, width)}
+					<Text color={result.state === 'degraded' || result.state === 'unavailable' ? theme.warning : theme.muted} wrap="truncate">
+						{fit(`${stateText(result.state, result.reasons)} · ${plural(result.total, 'match', 'matches')}${result.archived_hidden > 0 ? ` · ${result.archived_hidden} archived left out` : ''}`, width)}
 					</Text>
 					<VirtualList
 						items={result.rows}

@@ -1,0 +1,270 @@
+import {basename} from 'node:path';
+import * as z from 'zod/mini';
+import type {Deps} from '../deps.js';
+import type {ExitCode} from '../../lib/errors.js';
+import {sha256Hex} from '../../lib/hash.js';
+import type {Database} from '../../lib/sqlite.js';
+import {canonicalUtc} from '../../lib/time.js';
+import {heldPages, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
+import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
+import type {EventDraft} from '../journal/append.js';
+import type {KbPaths} from '../kb/paths.js';
+import {writeEvents} from '../knowledge/write.js';
+import {maskValue} from '../search/secrets.js';
+import {upkeepSettings} from './settings.js';
+import {relatedEdge, sourceKind, wikiKind, wikiProvenance} from './vocabulary.js';
+import {listWiki, wikiSkippedSchema, type ParsedPage, type WikiFile} from './wiki-pages.js';
+
+const heldPageSchema = z.object({
+	path: z.string(),
+	node_id: z.nullable(z.string()),
+	reason: z.enum(['conflict_markers', 'conflict_path', 'duplicate_id']),
+	detail: z.string(),
+	sha256: z.string(),
+	held_utc: z.string(),
+});
+
+export const wikiSyncOutputSchema = z.object({
+	/** The wiki folder, `<root>/02-wiki`. */
+	wiki: z.string(),
+	/** Journal events this run appended: 0 when nothing changed since the last sync. */
+	appended: z.number(),
+	counts: z.object({new: z.number(), changed: z.number(), unchanged: z.number(), missing: z.number(), held: z.number(), invalid: z.number(), skipped: z.number()}),
+	/** Each page read and synced, by its path under the wiki. */
+	pages: z.array(z.object({path: z.string(), node: z.string(), status: z.enum(['new', 'changed', 'unchanged'])})),
+	/** Nodes of pages that are gone, marked `missing: true` (their sync edges retracted). */
+	missing: z.array(z.string()),
+	/** Pages conflict quarantine holds: not parsed, their node left out of answers until repaired. */
+	held: z.array(heldPageSchema),
+	/** Pages held before this run that are clear now. */
+	cleared: z.array(z.string()),
+	/** Pages whose frontmatter does not validate: while there is one, nothing is appended. */
+	invalid: z.array(z.object({path: z.string(), reasons: z.array(z.object({line: z.nullable(z.number()), message: z.string()}))})),
+	/** `related` entries and `[[links]]` that name no page and no node: no edge is made for them. */
+	unresolved: z.array(z.object({path: z.string(), line: z.number(), ref: z.string()})),
+	skipped: z.array(wikiSkippedSchema),
+	edges: z.object({asserted: z.number(), retracted: z.number()}),
+	/** Corrupt journal lines this run moved to quarantine before appending. */
+	quarantined: z.array(z.object({line: z.number(), reason: z.string()})),
+});
+
+export type WikiSyncOutput = z.infer<typeof wikiSyncOutputSchema>;
+
+type Plan = Omit<WikiSyncOutput, 'wiki' | 'appended' | 'counts' | 'quarantined'> & {drafts: EventDraft[]};
+
+type PageFile = Extract<WikiFile, {type: 'page'}>;
+
+const wikiPath = (path: string) => `02-wiki/${path}`;
+const owned = (provenance: string | null) => provenance?.startsWith(wikiProvenance) ?? false;
+
+/**
+ * Pages two or more live files claim: each is held (Akno's third conflict), so neither wins by
+ * the order of a directory listing.
+ */
+function duplicateHolds(pages: readonly PageFile[]): Map<string, Omit<HeldPage, 'held_utc'>> {
+	const byId = new Map<string, PageFile[]>();
+	for (const file of pages) {
+		byId.set(file.page.id, [...(byId.get(file.page.id) ?? []), file]);
+	}
+
+	const holds = new Map<string, Omit<HeldPage, 'held_utc'>>();
+	for (const [id, claimants] of byId) {
+		if (claimants.length > 1) {
+			for (const file of claimants) {
+				const others = claimants.filter(other => other !== file).map(other => other.path);
+				holds.set(file.path, {path: file.path, node_id: id, reason: 'duplicate_id', detail: `${id} is also claimed by ${others.join(', ')}`, sha256: file.sha256});
+			}
+		}
+	}
+
+	return holds;
+}
+
+/** Finds what a page's reference names: a page (by id, path, file name or title), else a node of the graph. */
+function resolver(db: Database, pages: readonly PageFile[]): (ref: string) => string | undefined {
+	const names = new Map<string, string>();
+	// Weakest first, so a page's own id wins over another page's title.
+	for (const file of pages) {
+		names.set(file.page.title.toLowerCase(), file.page.id);
+	}
+
+	for (const file of pages) {
+		names.set(basename(file.path).replace(/\.md$/i, '').toLowerCase(), file.page.id);
+		names.set(file.path.replace(/\.md$/i, '').toLowerCase(), file.page.id);
+	}
+
+	for (const file of pages) {
+		names.set(file.page.id.toLowerCase(), file.page.id);
+	}
+
+	return ref => names.get(ref.toLowerCase()) ?? (nodeKind(db, ref) === undefined ? undefined : ref);
+}
+
+/** The node a page becomes: every key written, null where the page says nothing, so a removed key is cleared. */
+function pageNode(db: Database, file: PageFile): Record<string, unknown> {
+	const {page} = file;
+	const existing = nodePayload(db, page.id);
+	const payload: Record<string, unknown> = {
+		id: page.id,
+		// A page about an existing node (its `node_id`) describes it; it does not change its kind.
+		...(existing === undefined || existing['kind'] === wikiKind ? {kind: wikiKind} : {}),
+		label: page.title,
+		provenance: `${wikiProvenance}: ${wikiPath(file.path)}:1`,
+		source_path: wikiPath(file.path),
+		source_sha256: file.sha256,
+		page_kind: page.kind,
+		status: page.status,
+		tags: page.tags.length > 0 ? page.tags : null,
+		body: page.body || null,
+		missing: false,
+	};
+	// Secrets are masked before anything is stored; the page itself is never edited.
+	return maskValue(payload) as Record<string, unknown>;
+}
+
+type EdgeKey = {from: string; type: string; to: string; line: number; path: string};
+const keyOf = (edge: {from: string; type: string; to: string}) => `${edge.from}\u0000${edge.type}\u0000${edge.to}`;
+
+/** Asserts the sync edges a node should have and does not, retracts the ones it owns and should not have. */
+function edgeDrafts(db: Database, moment: Moment, from: string, wanted: readonly EdgeKey[]): {drafts: EventDraft[]; asserted: number; retracted: number} {
+	const live = edgesTouching(db, from, moment).filter(edge => edge.from_id === from);
+	const ownedNow = new Map(live.filter(edge => owned(edge.provenance)).map(edge => [keyOf({from: edge.from_id, type: edge.type, to: edge.to_id}), edge]));
+	const othersNow = new Set(live.filter(edge => !owned(edge.provenance)).map(edge => keyOf({from: edge.from_id, type: edge.type, to: edge.to_id})));
+	const wantedKeys = new Set(wanted.map(edge => keyOf(edge)));
+	const drafts: EventDraft[] = [];
+	let asserted = 0;
+	let retracted = 0;
+	for (const edge of wanted) {
+		if (!ownedNow.has(keyOf(edge)) && !othersNow.has(keyOf(edge))) {
+			drafts.push({op: 'edge.assert', payload: {from: edge.from, type: edge.type, to: edge.to, provenance: `${wikiProvenance}: ${wikiPath(edge.path)}:${edge.line}`}});
+			asserted++;
+		}
+	}
+
+	for (const [key, edge] of ownedNow) {
+		// Retracting closes every open row of the edge: one someone else also asserted is left be.
+		if (!wantedKeys.has(key) && !othersNow.has(key)) {
+			drafts.push({op: 'edge.retract', payload: {from: edge.from_id, type: edge.type, to: edge.to_id}});
+			retracted++;
+		}
+	}
+
+	return {drafts, asserted, retracted};
+}
+
+function planSync(db: Database, paths: KbPaths, deps: Deps): Plan {
+	const moment = momentOf(deps);
+	const {conflictPaths} = upkeepSettings(paths);
+	const {files, skipped} = listWiki(paths.wiki, paths.root, conflictPaths);
+	const pageFiles = files.filter((file): file is PageFile => file.type === 'page');
+	const duplicates = duplicateHolds(pageFiles);
+	const held: Array<Omit<HeldPage, 'held_utc'>> = [
+		...files.flatMap(file => (file.type === 'held' ? [{path: file.path, node_id: file.nodeId, reason: file.reason, detail: file.detail, sha256: file.sha256}] : [])),
+		...duplicates.values(),
+	].sort((a, b) => (a.path < b.path ? -1 : 1));
+	const before = new Set(heldPages(db).map(page => page.path));
+	replaceHeldPages(db, held, canonicalUtc(deps.now()));
+	const heldNow = heldPages(db);
+	const invalid = files.flatMap(file => (file.type === 'invalid' ? [{path: file.path, reasons: file.reasons}] : []));
+	const plan: Plan = {pages: [], missing: [], held: heldNow, cleared: [...before].filter(path => !heldNow.some(page => page.path === path)), invalid, unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
+	if (invalid.length > 0) {
+		return plan;
+	}
+
+	const live = pageFiles.filter(file => !duplicates.has(file.path));
+	const heldIds = new Set(held.flatMap(page => (page.node_id === null ? [] : [page.node_id])));
+	const resolve = resolver(db, live);
+	const sources = new Map<string, string>();
+	const edgeCounts = (result: {drafts: EventDraft[]; asserted: number; retracted: number}) => {
+		plan.drafts.push(...result.drafts);
+		plan.edges.asserted += result.asserted;
+		plan.edges.retracted += result.retracted;
+	};
+
+	for (const file of live) {
+		const {page} = file;
+		const existing = nodePayload(db, page.id);
+		const unchanged = existing?.['source_sha256'] === file.sha256 && existing['missing'] === false;
+		plan.pages.push({path: file.path, node: page.id, status: existing === undefined ? 'new' : unchanged ? 'unchanged' : 'changed'});
+		plan.drafts.push({op: 'node.upsert', payload: pageNode(db, file)});
+		edgeCounts(edgeDrafts(db, moment, page.id, wantedEdges(file, page, resolve, sources, plan)));
+	}
+
+	for (const [ref, id] of sources) {
+		plan.drafts.unshift({op: 'node.upsert', payload: maskValue({id, kind: sourceKind, label: ref, provenance: wikiProvenance}) as Record<string, unknown>});
+	}
+
+	// A page that is gone (not merely held) keeps its node, marked missing, without its sync edges.
+	const synced = new Set(live.map(file => file.page.id));
+	for (const node of nodesOfKind(db, wikiKind)) {
+		if (synced.has(node.id) || heldIds.has(node.id) || !owned(typeof node.payload['provenance'] === 'string' ? node.payload['provenance'] : null) || node.payload['missing'] === true) {
+			continue;
+		}
+
+		plan.missing.push(node.id);
+		plan.drafts.push({op: 'node.upsert', payload: {id: node.id, missing: true}});
+		edgeCounts(edgeDrafts(db, moment, node.id, []));
+	}
+
+	return plan;
+}
+
+/** A page's sync edges: DERIVED_FROM each source (a node, or a Source node for a URL or file), RELATED_TO each related page and `[[link]]`. */
+function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan): EdgeKey[] {
+	const edges = new Map<string, EdgeKey>();
+	const add = (type: string, to: string, line: number) => {
+		const edge = {from: page.id, type, to, line, path: file.path};
+		if (to !== page.id && !edges.has(keyOf(edge))) {
+			edges.set(keyOf(edge), edge);
+		}
+	};
+
+	for (const source of page.sources) {
+		const target = resolve(source.ref);
+		if (target === undefined) {
+			const id = `source:${sha256Hex(source.ref)}`;
+			sources.set(source.ref, id);
+			add('DERIVED_FROM', id, source.line);
+		} else {
+			add('DERIVED_FROM', target, source.line);
+		}
+	}
+
+	for (const reference of [...page.related, ...page.links]) {
+		const target = resolve(reference.ref);
+		if (target === undefined) {
+			plan.unresolved.push({path: file.path, line: reference.line, ref: reference.ref});
+		} else {
+			add(relatedEdge, target, reference.line);
+		}
+	}
+
+	return [...edges.values()];
+}
+
+/**
+ * `engi wiki sync`: reads `02-wiki/**\/*.md` (symlinks never followed) into `Wiki` nodes and the
+ * `DERIVED_FROM`/`RELATED_TO` edges sync owns, through the journal's one locked, fsynced append.
+ * Conflict quarantine runs first: a page with a merge block, a sync-conflict copy, or two pages
+ * claiming one id are held (in the index) and not parsed, and the next sync after a repair
+ * clears them; files are never edited. Every frontmatter is validated before anything is
+ * appended, an unchanged page appends nothing, and a vanished page is marked `missing: true`.
+ * Exit 2 when a page is held, invalid or skipped.
+ */
+export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: WikiSyncOutput; exitCode: ExitCode}> {
+	let plan: Plan | undefined;
+	const result = await writeEvents(paths, deps, index => {
+		plan = planSync(index.db, paths, deps);
+		return plan.drafts;
+	});
+	const {drafts: _drafts, ...done} = plan!;
+	const count = (status: 'new' | 'changed' | 'unchanged') => done.pages.filter(page => page.status === status).length;
+	const output: WikiSyncOutput = {
+		wiki: paths.wiki,
+		appended: result.events.length,
+		counts: {new: count('new'), changed: count('changed'), unchanged: count('unchanged'), missing: done.missing.length, held: done.held.length, invalid: done.invalid.length, skipped: done.skipped.length},
+		...done,
+		quarantined: [...result.quarantined],
+	};
+	return {output, exitCode: output.held.length + output.invalid.length + output.skipped.length > 0 ? 2 : 0};
+}
