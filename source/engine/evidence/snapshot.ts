@@ -1,6 +1,7 @@
 import {closeSync, fstatSync, openSync, readSync} from 'node:fs';
 import {isUtf8} from 'node:buffer';
 import {EngiError, systemErrorCode} from '../../lib/errors.js';
+import {mergeUpsert} from '../graph/merge.js';
 import {createReplay, isEdgeLive, type ReplayedEdge} from '../graph/replay.js';
 import {parseJournalLine} from '../journal/parse-line.js';
 import type {KbPaths} from '../kb/paths.js';
@@ -15,12 +16,17 @@ export type Citation = {readonly line: number; readonly event: string; readonly 
 
 export type SnapshotEdge = ReplayedEdge & {readonly event: string; readonly provenance: string | null};
 
+export type NodeLookup = {
+	get(id: string): Record<string, unknown> | undefined;
+	has(id: string): boolean;
+};
+
 export type Snapshot = {
 	readonly asOf: string;
 	/** SHA-256 of the journal's bytes, every line (also those observed after as_of). */
 	readonly journalSha256: string;
-	/** Nodes as replay materialises them from the events observed by as_of. */
-	readonly nodes: ReadonlyMap<string, Record<string, unknown>>;
+	/** Nodes as replay materialises them from the events observed by as_of (merged when first asked for). */
+	readonly nodes: NodeLookup;
 	/** The upserts each node was built from, in file order. */
 	readonly citations: ReadonlyMap<string, readonly Citation[]>;
 	/** Live DEPENDS_ON rows by their `from` node. */
@@ -53,21 +59,26 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 	// Set once the whole buffer is known to be valid UTF-8; otherwise each line is checked, so the error names the first bad line.
 	let wholeUtf8 = false;
 	const citations = new Map<string, Citation[]>();
+	// Each node's applied upserts in file order: an evaluation reads a few hundred of a journal's nodes, so only those are merged.
+	const upserts = new Map<string, Array<{payload: Record<string, unknown>; observedUtc: string}>>();
 	const assertsByLine = new Map<number, {event: string; provenance: string | null}>();
 	const replay = createReplay(asOf, ({line, event}) => {
 		if (event.op === 'node.upsert') {
 			const id = event.payload['id'] as string;
 			const list = citations.get(id);
 			const citation = {line, event: event.id, at: event.observed_utc};
+			const upsert = {payload: event.payload, observedUtc: event.observed_utc};
 			if (list) {
 				list.push(citation);
+				upserts.get(id)!.push(upsert);
 			} else {
 				citations.set(id, [citation]);
+				upserts.set(id, [upsert]);
 			}
 		} else if (event.op === 'edge.assert') {
 			assertsByLine.set(line, {event: event.id, provenance: typeof event.payload['provenance'] === 'string' ? event.payload['provenance'] : null});
 		}
-	});
+	}, {mergeNodes: false});
 	let eventsConsidered = 0;
 	let eventsAfterAsOf = 0;
 	let newestObservedUtc: string | null = null;
@@ -139,7 +150,23 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 
 	wholeUtf8 = isUtf8(journal);
 	forEachLineIn(journal, visit);
-	const {nodes, edges} = replay;
+	const {edges} = replay;
+	const merged = new Map<string, Record<string, unknown>>();
+	const nodes: NodeLookup = {
+		has: id => upserts.has(id),
+		get(id) {
+			let node = merged.get(id);
+			if (node === undefined && upserts.has(id)) {
+				for (const {payload, observedUtc} of upserts.get(id)!) {
+					node = mergeUpsert(node, payload, observedUtc);
+				}
+
+				merged.set(id, node!);
+			}
+
+			return node;
+		},
+	};
 	const dependsOn = new Map<string, SnapshotEdge[]>();
 	const contradicts = new Map<string, SnapshotEdge[]>();
 	const add = (map: Map<string, SnapshotEdge[]>, key: string, edge: SnapshotEdge) => {
