@@ -327,6 +327,8 @@ test('the snapshot is strict: a bad line, a torn tail, an unsupported op, bad va
 		['an offset validity time', `${good}{"id":"x","observed_utc":"${t1}","op":"edge.assert","payload":{"from":"a","type":"DEPENDS_ON","to":"b","valid_from":"2026-01-01T00:00:00+01:00"}}\n`, 'journal_line_invalid', /journal\.jsonl:38: not a journal event \(invalid_payload\)/],
 		['a non-canonical observed time', `${good}{"id":"x","observed_utc":"2026-02-01 00:00:00","op":"node.upsert","payload":{"id":"a"}}\n`, 'journal_line_invalid', /journal\.jsonl:38: not a journal event \(not_an_event\)/],
 		['invalid UTF-8', Buffer.concat([Buffer.from(good), Buffer.from([0xff, 0xfe, 10])]), 'journal_not_utf8', /journal\.jsonl:38: not valid UTF-8/],
+		['invalid UTF-8 after a bad line', Buffer.concat([Buffer.from(`${good}{"id":\n`), Buffer.from([0xff, 0xfe, 10])]), 'journal_line_invalid', /journal\.jsonl:38: not a journal event \(not_json\)/],
+		['invalid UTF-8 mid-line, then a bad line', Buffer.concat([Buffer.from(`${good}{"id":"`), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n{"id":\n')]), 'journal_not_utf8', /journal\.jsonl:38: not valid UTF-8/],
 	];
 	for (const [what, content, code, message] of cases) {
 		writeFileSync(kb.journal, content);

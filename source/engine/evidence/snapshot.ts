@@ -1,11 +1,12 @@
-import {closeSync, fstatSync, openSync} from 'node:fs';
+import {closeSync, fstatSync, openSync, readSync} from 'node:fs';
 import {isUtf8} from 'node:buffer';
 import {EngiError, systemErrorCode} from '../../lib/errors.js';
+import {mergeUpsert} from '../graph/merge.js';
 import {createReplay, isEdgeLive, type ReplayedEdge} from '../graph/replay.js';
 import {parseJournalLine} from '../journal/parse-line.js';
 import type {KbPaths} from '../kb/paths.js';
-import {sha256} from '../../lib/hash.js';
-import {decodeLine, forEachLineFd, type RawLine} from '../../lib/lines.js';
+import {sha256Hex} from '../../lib/hash.js';
+import {decodeLine, type RawLine} from '../../lib/lines.js';
 
 /** A journal bigger than this is not evaluated: a snapshot replays it whole, in memory. */
 export const maxSnapshotBytes = 64 * 1024 * 1024;
@@ -15,12 +16,17 @@ export type Citation = {readonly line: number; readonly event: string; readonly 
 
 export type SnapshotEdge = ReplayedEdge & {readonly event: string; readonly provenance: string | null};
 
+export type NodeLookup = {
+	get(id: string): Record<string, unknown> | undefined;
+	has(id: string): boolean;
+};
+
 export type Snapshot = {
 	readonly asOf: string;
 	/** SHA-256 of the journal's bytes, every line (also those observed after as_of). */
 	readonly journalSha256: string;
-	/** Nodes as replay materialises them from the events observed by as_of. */
-	readonly nodes: ReadonlyMap<string, Record<string, unknown>>;
+	/** Nodes as replay materialises them from the events observed by as_of (merged when first asked for). */
+	readonly nodes: NodeLookup;
 	/** The upserts each node was built from, in file order. */
 	readonly citations: ReadonlyMap<string, readonly Citation[]>;
 	/** Live DEPENDS_ON rows by their `from` node. */
@@ -42,42 +48,43 @@ function evidenceEdgeType(type: string): string {
  * The journal as it stood at `asOf`, read strictly and never repaired: any line that is not a
  * whole, known event is an error naming its line (an evaluation must not rest on a journal it
  * could only partly read), events observed after `asOf` are dropped, and the rest is replayed
- * exactly as the index replays it. The file is streamed once: the bytes hashed are the bytes
- * parsed, up to its size when opened. Nothing is written, to the journal or anywhere else.
+ * exactly as the index replays it. The file is read once, up to its size when opened, into one
+ * buffer (at most maxSnapshotBytes): the bytes hashed are the bytes parsed, hashed and checked for
+ * UTF-8 in one pass each, which costs a fraction of doing it line by line. Nothing is written, to
+ * the journal or anywhere else.
  */
 export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 	const strict = (line: number, what: string) =>
 		new EngiError('journal_line_invalid', `${paths.journal}:${line}: ${what}`, {hint: 'an evaluation reads the journal strictly and repairs nothing; engi doctor reports the line, and the next write quarantines it'});
-	const hash = sha256();
-	const newline = Buffer.from([10]);
+	// Set once the whole buffer is known to be valid UTF-8; otherwise each line is checked, so the error names the first bad line.
+	let wholeUtf8 = false;
 	const citations = new Map<string, Citation[]>();
+	// Each node's applied upserts in file order: an evaluation reads a few hundred of a journal's nodes, so only those are merged.
+	const upserts = new Map<string, Array<{payload: Record<string, unknown>; observedUtc: string}>>();
 	const assertsByLine = new Map<number, {event: string; provenance: string | null}>();
 	const replay = createReplay(asOf, ({line, event}) => {
 		if (event.op === 'node.upsert') {
 			const id = event.payload['id'] as string;
 			const list = citations.get(id);
 			const citation = {line, event: event.id, at: event.observed_utc};
+			const upsert = {payload: event.payload, observedUtc: event.observed_utc};
 			if (list) {
 				list.push(citation);
+				upserts.get(id)!.push(upsert);
 			} else {
 				citations.set(id, [citation]);
+				upserts.set(id, [upsert]);
 			}
 		} else if (event.op === 'edge.assert') {
 			assertsByLine.set(line, {event: event.id, provenance: typeof event.payload['provenance'] === 'string' ? event.payload['provenance'] : null});
 		}
-	});
+	}, {mergeNodes: false});
 	let eventsConsidered = 0;
 	let eventsAfterAsOf = 0;
 	let newestObservedUtc: string | null = null;
 	const visit = (raw: RawLine) => {
-		const bytes = raw.buffer.subarray(raw.start, raw.end);
-		hash.update(bytes);
-		if (raw.terminated) {
-			hash.update(newline);
-		}
-
 		// A newline byte never occurs inside a UTF-8 sequence, so checking line by line checks the file.
-		if (!isUtf8(bytes)) {
+		if (!wholeUtf8 && !isUtf8(raw.buffer.subarray(raw.start, raw.end))) {
 			throw new EngiError('journal_not_utf8', `${paths.journal}:${raw.number}: not valid UTF-8`, {hint: 'nothing was evaluated; engi doctor shows the damaged lines'});
 		}
 
@@ -117,6 +124,7 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 	};
 
 	let fd: number | undefined;
+	let journal: Buffer = Buffer.alloc(0);
 	try {
 		fd = openSync(paths.journal, 'r');
 		const {size} = fstatSync(fd);
@@ -124,7 +132,7 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 			throw new EngiError('journal_too_large', `${paths.journal} is ${size} bytes; an evidence snapshot reads at most ${maxSnapshotBytes} (64 MiB)`, {hint: 'nothing was evaluated'});
 		}
 
-		forEachLineFd(fd, visit, {toOffset: size});
+		journal = readUpTo(fd, size);
 	} catch (error) {
 		if (error instanceof EngiError) {
 			throw error;
@@ -140,7 +148,25 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 		}
 	}
 
-	const {nodes, edges} = replay;
+	wholeUtf8 = isUtf8(journal);
+	forEachLineIn(journal, visit);
+	const {edges} = replay;
+	const merged = new Map<string, Record<string, unknown>>();
+	const nodes: NodeLookup = {
+		has: id => upserts.has(id),
+		get(id) {
+			let node = merged.get(id);
+			if (node === undefined && upserts.has(id)) {
+				for (const {payload, observedUtc} of upserts.get(id)!) {
+					node = mergeUpsert(node, payload, observedUtc);
+				}
+
+				merged.set(id, node!);
+			}
+
+			return node;
+		},
+	};
 	const dependsOn = new Map<string, SnapshotEdge[]>();
 	const contradicts = new Map<string, SnapshotEdge[]>();
 	const add = (map: Map<string, SnapshotEdge[]>, key: string, edge: SnapshotEdge) => {
@@ -168,5 +194,31 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 		}
 	}
 
-	return {asOf, journalSha256: hash.digest('hex'), nodes, citations, dependsOn, contradicts, freshness: {eventsConsidered, eventsAfterAsOf, newestObservedUtc}};
+	return {asOf, journalSha256: sha256Hex(journal), nodes, citations, dependsOn, contradicts, freshness: {eventsConsidered, eventsAfterAsOf, newestObservedUtc}};
+}
+
+/** The file's first `size` bytes, or fewer if it shrank meanwhile. */
+function readUpTo(fd: number, size: number): Buffer {
+	const buffer = Buffer.allocUnsafe(size);
+	let filled = 0;
+	for (let read = -1; filled < size && read !== 0; filled += read) {
+		read = readSync(fd, buffer, filled, size - filled, filled);
+	}
+
+	return buffer.subarray(0, filled);
+}
+
+/** Each line of a buffer, numbered from 1, the last one unterminated if the buffer does not end with a newline. */
+function forEachLineIn(buffer: Buffer, visit: (line: RawLine) => void): void {
+	let start = 0;
+	let number = 1;
+	for (let newline = buffer.indexOf(10); newline !== -1; newline = buffer.indexOf(10, start)) {
+		visit({number, offset: start, length: newline - start, terminated: true, oversized: false, buffer, start, end: newline});
+		number++;
+		start = newline + 1;
+	}
+
+	if (start < buffer.length) {
+		visit({number, offset: start, length: buffer.length - start, terminated: false, oversized: false, buffer, start, end: buffer.length});
+	}
 }

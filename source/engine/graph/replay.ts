@@ -19,7 +19,9 @@ export type ReplayedEdge = {
  * Events are applied one at a time, in file order, so a caller reading a large journal need not
  * hold them all; `onApplied` sees each one applied (not the repeats skipped), for citing them.
  */
-export function createReplay(asOf?: string, onApplied?: (event: ScannedEvent) => void) {
+export function createReplay(asOf?: string, onApplied?: (event: ScannedEvent) => void, options: {readonly mergeNodes?: boolean} = {}) {
+	// A caller that needs a few nodes of a large journal merges them itself, from the upserts onApplied sees.
+	const mergeNodes = options.mergeNodes ?? true;
 	const nodes = new Map<string, Record<string, unknown>>();
 	const edges: ReplayedEdge[] = [];
 	// Rows not yet retracted, by from, type and to: a retract closes them without scanning every edge.
@@ -36,6 +38,10 @@ export function createReplay(asOf?: string, onApplied?: (event: ScannedEvent) =>
 		onApplied?.(scanned);
 		const payload = event.payload;
 		if (event.op === 'node.upsert') {
+			if (!mergeNodes) {
+				return;
+			}
+
 			const id = payload['id'] as string;
 			nodes.set(id, mergeUpsert(nodes.get(id), payload, event.observed_utc));
 		} else if (event.op === 'edge.assert') {
