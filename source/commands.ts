@@ -39,6 +39,7 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('standup', 'the morning review across projects', async () => (await import('./commands/standup.js')).default),
 	entry('demo', 'open the dashboard on an invented set of sessions', async () => (await import('./commands/demo.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
+	entry('mcp', 'serve the commands as MCP tools over stdio', async () => (await import('./commands/mcp.js')).default),
 ];
 
 /** Command words that only introduce subcommands, e.g. `graph` in `engi graph node`. */

@@ -189,6 +189,7 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'standup', command: 'standup', args: ['standup', '--since', '2026-11-01']},
 		{golden: 'demo', command: 'demo', args: ['demo']},
 		{golden: 'schema', command: 'schema', args: ['schema']},
+		{golden: 'mcp.list', command: 'mcp', args: ['mcp', '--list', '--allow-writes']},
 	];
 }
 

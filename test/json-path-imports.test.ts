@@ -12,10 +12,16 @@ import {tempDir} from './helpers/temp.js';
 const tracer = join(repoRoot, 'test/helpers/trace-imports.mjs');
 const uiPackage = /node_modules\/(ink|react|react-reconciler|yoga-layout|@inkjs)\//;
 
-/** Output files of the bundle whose inputs include ink or react (from esbuild's metafile). */
-function uiChunks(): Set<string> {
+const mcpPackage = /node_modules\/@modelcontextprotocol\//;
+
+/** Output files of the bundle whose inputs include a package (from esbuild's metafile): ink and react, or the MCP SDK. */
+function chunksWith(packagePattern: RegExp): Set<string> {
 	const meta = JSON.parse(readFileSync(join(repoRoot, 'build/meta.json'), 'utf8')) as {outputs: Record<string, {inputs: Record<string, unknown>}>};
-	return new Set(Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some(input => uiPackage.test(input))).map(([file]) => file));
+	return new Set(Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some(input => packagePattern.test(input))).map(([file]) => file));
+}
+
+function uiChunks(): Set<string> {
+	return chunksWith(uiPackage);
 }
 
 function loadedModules(traceFile: string): string[] {
@@ -50,7 +56,10 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		['pickup', '11111111-1111-4111-8111-111111111111'],
 		['standup'],
 		['checkpoint', 'list'],
+		['mcp', '--list'],
 	];
+	const sdkChunks = chunksWith(mcpPackage);
+	assert.ok(sdkChunks.size > 0, 'the MCP SDK is bundled in a chunk of its own');
 	for (const args of commands) {
 		const traceFile = join(tempDir(t), 'trace.txt');
 		const result = runCli([...args, '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
@@ -59,7 +68,22 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		assert.ok(loaded.some(file => file === 'build/cli.js'), 'the tracer saw the CLI load');
 		assert.deepEqual(loaded.filter(file => uiPackage.test(file) || chunks.has(file)), [], `engi ${args.join(' ')} loaded UI code`);
 		assert.deepEqual(loaded.filter(file => heavyPackage.test(file)), [], `engi ${args.join(' ')} loaded the tokenizer or jieba without needing them`);
+		assert.deepEqual(loaded.filter(file => sdkChunks.has(file)), [], `engi ${args.join(' ')} loaded the MCP SDK`);
 	}
+});
+
+test('engi mcp does load the MCP SDK (the check above can fail), but no command until a tool is called', t => {
+	const kb = makeKb(t);
+	const traceFile = join(tempDir(t), 'trace.txt');
+	const result = runCli(['mcp'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer], input: ''});
+	assert.equal(result.code, 0, result.stderr);
+	const sdkChunks = chunksWith(mcpPackage);
+	const loaded = loadedModules(traceFile);
+	assert.ok(loaded.some(file => sdkChunks.has(file)));
+	const meta = JSON.parse(readFileSync(join(repoRoot, 'build/meta.json'), 'utf8')) as {outputs: Record<string, {entryPoint?: string}>};
+	const commandChunks = Object.entries(meta.outputs).filter(([, output]) => /^source\/commands\/(standup|sessions|query)\.ts$/.test(output.entryPoint ?? '')).map(([file]) => file);
+	assert.equal(commandChunks.length, 3);
+	assert.deepEqual(loaded.filter(file => commandChunks.includes(file)), [], 'tools/list comes from build/mcp-tools.json, not from loading every command');
 });
 
 test('the tracer does detect ink and react when they are loaded (the check can fail)', t => {

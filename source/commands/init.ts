@@ -14,6 +14,7 @@ export default defineCommand({
 	},
 	positionals: [{name: 'path', required: true, description: 'absolute directory for the knowledge base', value: z.string()}],
 	needsRoot: false,
+	mcp: {access: 'never'},
 	output: initOutputSchema,
 	async run(flags, context) {
 		return {data: initKnowledgeBase({path: flags.path, register: !flags['no-register'], force: Boolean(flags.force)}, context.deps)};

@@ -72,6 +72,7 @@ export default defineCommand({
 		'local-scan': {type: 'boolean', description: `when nothing matches, also look for matching file names in ~/Documents and ~/Downloads (names only, ${localScanLimits.maxDepth} levels deep, at most ${localScanLimits.maxEntries} entries and ${localScanLimits.maxResults} results)`, value: z.boolean()},
 	},
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: queryOutputSchema,
 	screen: 'query',
 	async run(flags, context) {

@@ -34,6 +34,7 @@ export default defineCommand({
 		['lines', 'limit'],
 	],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity'], quotesTranscripts: true},
 	output: readOutputSchema,
 	async run(flags, context) {
 		if (flags.lines && flags.view && flags.view !== 'events') {

@@ -1,16 +1,8 @@
 import type {HumanContext} from '../cli/define.js';
 import type {ReadOutput} from '../engine/conversation/read.js';
 import type {Brief} from '../engine/continuity/brief-schema.js';
+import {fenceFor} from '../output/text.js';
 import {renderReadPage} from './render-read.js';
-
-/**
- * A fence no line of the text can close: longer than its longest run of backticks (CommonMark
- * closes a fence only with one at least as long), so quoted text cannot break out of it.
- */
-function fenceFor(text: string): string {
-	const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map(match => match[0].length));
-	return '`'.repeat(Math.max(3, longest + 1));
-}
 
 /** Transcript-derived text, always inside a fence under a label that says what it is. */
 export function quoted(label: string, lines: readonly string[]): string[] {

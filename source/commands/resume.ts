@@ -32,6 +32,7 @@ export default defineCommand({
 		['lines', 'budget'],
 	],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity'], quotesTranscripts: true},
 	output: resumeOutputSchema,
 	async run(flags, context) {
 		const paging = flags.offset !== undefined || flags.limit !== undefined || flags.lines !== undefined;
