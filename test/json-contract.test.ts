@@ -190,6 +190,7 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'demo', command: 'demo', args: ['demo']},
 		{golden: 'schema', command: 'schema', args: ['schema']},
 		{golden: 'mcp.list', command: 'mcp', args: ['mcp', '--list', '--allow-writes']},
+		{golden: 'guide', command: 'guide', args: ['guide']},
 	];
 }
 

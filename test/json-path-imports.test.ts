@@ -57,6 +57,7 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		['standup'],
 		['checkpoint', 'list'],
 		['mcp', '--list'],
+		['guide'],
 	];
 	const sdkChunks = chunksWith(mcpPackage);
 	assert.ok(sdkChunks.size > 0, 'the MCP SDK is bundled in a chunk of its own');

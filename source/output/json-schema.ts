@@ -25,3 +25,30 @@ export function outputJsonSchema(command: CommandDefinition): Record<string, unk
 	return {...withSchemaField(jsonSchema, schemaName(command.name)), $id: schemaName(command.name)};
 }
 
+
+/**
+ * A document's fields in one line, for prose that tells an agent what to expect:
+ * `{schema, sessions[], total}`; of a union, the shapes whose constant fields match `only`
+ * (`{view: 'brief'}`), else each, `{…} | {…}`. Made from the output schema, so it cannot
+ * describe a field the command no longer prints.
+ */
+export function shapeSummary(jsonSchema: Record<string, unknown>, only: Readonly<Record<string, string>> = {}): string {
+	const union = (jsonSchema['oneOf'] ?? jsonSchema['anyOf']) as Array<Record<string, unknown>> | undefined;
+	if (union) {
+		const matching = union.filter(branch => Object.entries(only).every(([name, value]) => propertiesOf(branch)[name]?.['const'] === value));
+		return [...new Set(matching.map(branch => shapeSummary(branch, only)))].join(' | ');
+	}
+
+	const fields = Object.entries(propertiesOf(jsonSchema)).map(([name, property]) => {
+		if (property['const'] !== undefined && name !== 'schema') {
+			return `${name}: ${JSON.stringify(property['const'])}`;
+		}
+
+		return property['type'] === 'array' ? `${name}[]` : name;
+	});
+	return `{${fields.join(', ')}}`;
+}
+
+function propertiesOf(jsonSchema: Record<string, unknown>): Record<string, Record<string, unknown>> {
+	return (jsonSchema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+}
