@@ -67,7 +67,7 @@ test('engi init --git makes a repository that keeps derived files out and merges
 	assert.equal(again.json<{git: string}>().git, 'existing', 'running it again changes nothing');
 });
 
-test('two clones that both append merge with git pull: each event once, doctor clean, the same answers on both', t => {
+test('two clones that both append merge with git pull: each event once, doctor clean, the same answers on both', async t => {
 	const {a, b} = twoMachines(t);
 	a.ok(['graph', 'node', '--id', 'task:csv', '--kind', 'Task', '--label', 'CSV export of orders', '--status', 'open']);
 	a.ok(['graph', 'relate', '--from', 'task:csv', '--edge', 'BELONGS_TO', '--to', 'project:shop']);
@@ -93,8 +93,10 @@ test('two clones that both append merge with git pull: each event once, doctor c
 		assert.equal(side.ok<{nodes: number}>(['status']).nodes, 4, 'the project, two tasks and the decision once');
 	}
 
-	// One moment for both machines: a query's scores weigh how recent each fact is then.
-	const asOf = `${new Date(Date.now() + 3_600_000).toISOString().slice(0, 19)}Z`;
+	// One moment for both machines, past (a later one is clamped to now) and after every write:
+	// a query's scores weigh how recent each fact is then.
+	await new Promise(resolve => setTimeout(resolve, 1100));
+	const asOf = `${new Date().toISOString().slice(0, 19)}Z`;
 	for (const args of [['project'], ['project', 'project:shop', '--view', 'evidence'], ['query', '--q', 'export', '--as-of', asOf], ['query', '--q', 'decision:stream', '--view', 'evidence', '--as-of', asOf]]) {
 		assert.equal(portable(a.ok(args), a.root), portable(b.ok(args), b.root), `engi ${args.join(' ')} answers alike on both machines`);
 	}
