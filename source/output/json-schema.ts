@@ -35,7 +35,7 @@ export function outputJsonSchema(command: CommandDefinition): Record<string, unk
 export function shapeSummary(jsonSchema: Record<string, unknown>, only: Readonly<Record<string, string>> = {}): string {
 	const union = (jsonSchema['oneOf'] ?? jsonSchema['anyOf']) as Array<Record<string, unknown>> | undefined;
 	if (union) {
-		const matching = union.filter(branch => Object.entries(only).every(([name, value]) => propertiesOf(branch)[name]?.['const'] === value));
+		const matching = union.flatMap(branch => shapesOf(branch)).filter(branch => Object.entries(only).every(([name, value]) => propertiesOf(branch)[name]?.['const'] === value));
 		return [...new Set(matching.map(branch => shapeSummary(branch, only)))].join(' | ');
 	}
 
@@ -47,6 +47,12 @@ export function shapeSummary(jsonSchema: Record<string, unknown>, only: Readonly
 		return property['type'] === 'array' ? `${name}[]` : name;
 	});
 	return `{${fields.join(', ')}}`;
+}
+
+/** The object shapes of a schema, unions of unions flattened (`query` prints its views or a contract's answer). */
+function shapesOf(jsonSchema: Record<string, unknown>): Array<Record<string, unknown>> {
+	const union = (jsonSchema['oneOf'] ?? jsonSchema['anyOf']) as Array<Record<string, unknown>> | undefined;
+	return union ? union.flatMap(branch => shapesOf(branch)) : [jsonSchema];
 }
 
 function propertiesOf(jsonSchema: Record<string, unknown>): Record<string, Record<string, unknown>> {
