@@ -4,23 +4,17 @@
 import {readFileSync, rmSync, writeFileSync, chmodSync, mkdirSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../build', import.meta.url), {recursive: true, force: true});
-const result = await build({
-	entryPoints: ['source/cli.ts', 'source/tui.tsx'],
-	outdir: 'build',
+const shared = {
 	bundle: true,
-	splitting: true,
 	format: 'esm',
 	platform: 'node',
 	target: 'node20',
-	entryNames: '[name]',
-	chunkNames: 'chunks/[name]-[hash]',
-	sourcemap: 'linked',
 	legalComments: 'none',
-	metafile: true,
 	external: ['better-sqlite3', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*'],
 	define: {
 		__ENGI_VERSION__: JSON.stringify(pkg.version),
@@ -29,9 +23,36 @@ const result = await build({
 	alias: {'react-devtools-core': './scripts/stub-devtools.mjs'},
 	banner: {js: "import {createRequire as __engiCreateRequire} from 'node:module'; const require = __engiCreateRequire(import.meta.url);"},
 	logLevel: 'warning',
+};
+const result = await build({
+	...shared,
+	entryPoints: ['source/cli.ts', 'source/tui.tsx'],
+	outdir: 'build',
+	splitting: true,
+	entryNames: '[name]',
+	chunkNames: 'chunks/[name]-[hash]',
+	sourcemap: 'linked',
+	metafile: true,
 });
 writeFileSync(new URL('../build/meta.json', import.meta.url), JSON.stringify(result.metafile));
 chmodSync(new URL('../build/cli.js', import.meta.url), 0o755);
+
+// `engi mcp` answers tools/list from build/mcp-tools.json (source/mcp/manifest.ts): every tool's
+// description, made here by the same code from the same command table, because loading every
+// command and converting its schemas on each start would cost a host ~200 ms per server start.
+const describer = new URL('../build/describe-tools.mjs', import.meta.url);
+await build({
+	...shared,
+	stdin: {
+		contents: "import {commandTable} from './source/commands.ts'; import {describeTools} from './source/mcp/tools.ts'; export const described = await describeTools(commandTable);",
+		resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+		loader: 'ts',
+	},
+	outfile: fileURLToPath(describer),
+});
+const {described} = await import(describer.href);
+writeFileSync(new URL('../build/mcp-tools.json', import.meta.url), JSON.stringify(described));
+rmSync(describer);
 
 // jieba's dictionary, trimmed for indexing. Building the full 349k-word trie takes about three
 // seconds here, which dominated a 100k-event index rebuild; words seen fewer than 5 times in

@@ -60,6 +60,8 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('artifact finalize', 'move final files into a collection and delete the rest (dry run unless --apply)', async () => (await import('./commands/artifact.js')).artifactFinalize),
 	entry('demo', 'open the dashboard on an invented set of sessions', async () => (await import('./commands/demo.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
+	entry('mcp', 'serve the commands as MCP tools over stdio', async () => (await import('./commands/mcp.js')).default),
+	entry('guide', 'print or merge an AGENTS.md section on using engi', async () => (await import('./commands/guide.js')).default),
 ];
 
 /** Command words that only introduce subcommands, e.g. `graph` in `engi graph node`. */

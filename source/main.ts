@@ -5,6 +5,7 @@ import {nearest} from './lib/levenshtein.js';
 import {parseCommandArgs, refuseRepeatedFlags, splitArgv} from './cli/argv.js';
 import {schemaName, type CommandContext, type CommandDefinition, type OutputFormat} from './cli/define.js';
 import {commandHelpText, generalHelpText, groupHelpText, renderHelp} from './cli/help.js';
+import {refuseConflicts, validateFlags} from './cli/validate.js';
 import {commandGroups, commandTable, groupDefaults} from './commands.js';
 import {takeCacheWarnings} from './engine/cache-notices.js';
 import {asEngiError, printError, printHuman, printJson, printWarning} from './output/print.js';
@@ -111,30 +112,8 @@ function commandInput(command: CommandDefinition, values: Record<string, unknown
 		}
 	}
 
-	const label = (name: string) => (specs.some(spec => spec.name === name) ? `<${name}>` : `--${name}`);
-	for (const [a, b] of command.conflicts ?? []) {
-		if (input[a] !== undefined && input[b] !== undefined) {
-			throw new EngiError('conflicting_flags', `${label(a)} and ${label(b)} cannot be used together`, {hint: `see engi ${command.name} --help`});
-		}
-	}
-
+	refuseConflicts(command, input);
 	return input;
-}
-
-function validateFlags(command: CommandDefinition, input: Record<string, unknown>): unknown {
-	const result = command.flags.safeParse(input);
-	if (result.success) {
-		return result.data;
-	}
-
-	const issue = result.error.issues[0];
-	const key = String(issue?.path[0] ?? '');
-	const isPositional = (command.positionals ?? []).some(spec => spec.name === key);
-	const label = key === '' ? 'arguments' : isPositional ? `<${key}>` : `--${key}`;
-	const missing = issue?.code === 'invalid_type' && input[key] === undefined;
-	throw new EngiError(missing ? 'missing_flag' : 'invalid_flag_value', missing ? `engi ${command.name} needs ${label}` : `${label}: ${issue?.message ?? 'invalid value'}`, {
-		hint: `see engi ${command.name} --help`,
-	});
 }
 
 export async function main(argv: readonly string[], io: Io, deps: Deps = processDeps()): Promise<number> {
@@ -184,6 +163,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 			rootFlag: split.globals.root,
 			stdin: io.stdin,
 			stderr: io.stderr,
+			stdout: io.stdout,
 			commands: commandTable,
 		};
 		if (interactive && command.screen && (command.opensScreen?.(flags) ?? true)) {
@@ -192,6 +172,10 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		}
 
 		const outcome = await command.run(flags, context);
+		if (outcome.silent) {
+			return outcome.exitCode ?? 0;
+		}
+
 		printCacheWarnings(io.stderr, format, outcome.data);
 		if (outcome.raw !== undefined) {
 			io.stdout.write(outcome.raw);

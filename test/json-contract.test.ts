@@ -359,6 +359,8 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'artifact-finalize', command: 'artifact finalize', args: ['artifact', 'finalize', '--plan', join(artifacts, 'final.json'), '--apply']},
 		{golden: 'demo', command: 'demo', args: ['demo']},
 		{golden: 'schema', command: 'schema', args: ['schema']},
+		{golden: 'mcp.list', command: 'mcp', args: ['mcp', '--list', '--allow-writes']},
+		{golden: 'guide', command: 'guide', args: ['guide']},
 	];
 }
 

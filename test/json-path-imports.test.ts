@@ -12,6 +12,8 @@ import {tempDir} from './helpers/temp.js';
 const tracer = join(repoRoot, 'test/helpers/trace-imports.mjs');
 const uiPackage = /node_modules\/(ink|react|react-reconciler|yoga-layout|@inkjs)\//;
 
+const mcpPackage = /node_modules\/@modelcontextprotocol\//;
+
 /** Output files of the bundle with an input the pattern matches (from esbuild's metafile). */
 function chunksWith(pattern: RegExp): Set<string> {
 	const meta = JSON.parse(readFileSync(join(repoRoot, 'build/meta.json'), 'utf8')) as {outputs: Record<string, {inputs: Record<string, unknown>}>};
@@ -60,7 +62,11 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		['candidates', 'harvest', '--all-projects', '--since', '2020-01-01', '--consent'],
 		['candidates', 'list'],
 		['candidates', 'evidence', 'claude-11111111-1111-4111-8111-111111111111'],
+		['mcp', '--list'],
+		['guide'],
 	];
+	const sdkChunks = chunksWith(mcpPackage);
+	assert.ok(sdkChunks.size > 0, 'the MCP SDK is bundled in a chunk of its own');
 	for (const args of commands) {
 		const traceFile = join(tempDir(t), 'trace.txt');
 		const result = runCli([...args, '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
@@ -70,6 +76,7 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		assert.deepEqual(loaded.filter(file => uiPackage.test(file) || chunks.has(file)), [], `engi ${args.join(' ')} loaded UI code`);
 		assert.deepEqual(loaded.filter(file => heavyPackage.test(file)), [], `engi ${args.join(' ')} loaded the tokenizer or jieba without needing them`);
 		assert.deepEqual(loaded.filter(file => subprocessChunks.has(file)), [], `engi ${args.join(' ')} loaded execa without running anything`);
+		assert.deepEqual(loaded.filter(file => sdkChunks.has(file)), [], `engi ${args.join(' ')} loaded the MCP SDK`);
 	}
 
 	// The control: running a distiller does load it.
@@ -77,6 +84,20 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 	const distill = runCli(['candidates', 'distill', 'claude-11111111-1111-4111-8111-111111111111', '--with', 'true', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
 	assert.equal(distill.error().code, 'distiller_invalid_json', distill.stderr);
 	assert.ok(loadedModules(traceFile).some(file => subprocessChunks.has(file)), 'engi candidates distill loaded execa');
+});
+
+test('engi mcp does load the MCP SDK (the check above can fail), but no command until a tool is called', t => {
+	const kb = makeKb(t);
+	const traceFile = join(tempDir(t), 'trace.txt');
+	const result = runCli(['mcp'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer], input: ''});
+	assert.equal(result.code, 0, result.stderr);
+	const sdkChunks = chunksWith(mcpPackage);
+	const loaded = loadedModules(traceFile);
+	assert.ok(loaded.some(file => sdkChunks.has(file)));
+	const meta = JSON.parse(readFileSync(join(repoRoot, 'build/meta.json'), 'utf8')) as {outputs: Record<string, {entryPoint?: string}>};
+	const commandChunks = Object.entries(meta.outputs).filter(([, output]) => /^source\/commands\/(standup|sessions|query)\.ts$/.test(output.entryPoint ?? '')).map(([file]) => file);
+	assert.equal(commandChunks.length, 3);
+	assert.deepEqual(loaded.filter(file => commandChunks.includes(file)), [], 'tools/list comes from build/mcp-tools.json, not from loading every command');
 });
 
 test('the tracer does detect ink and react when they are loaded (the check can fail)', t => {

@@ -43,6 +43,8 @@ export type CommandContext = {
 	readonly stdin: NodeJS.ReadableStream;
 	/** Where a long-running command reports progress (diagnostics, never its result). */
 	readonly stderr: NodeJS.WritableStream;
+	/** Where the result is printed; only a command that speaks its own protocol there (`engi mcp`) writes to it. */
+	readonly stdout: NodeJS.WritableStream;
 	/**
 	 * The command table (commands.ts), for commands about commands (`engi schema`). Handed over
 	 * rather than imported: the table loads every command, so a command importing it would import
@@ -68,7 +70,37 @@ export type CommandOutcome<Result> = {
 	 * are the contract (`middleware prepare --packet-only`). `data` is still the typed result.
 	 */
 	readonly raw?: string;
+	/** The command has already written everything it had to say on stdout (`engi mcp` speaks MCP there): nothing is printed. */
+	readonly silent?: true;
 };
+
+/**
+ * Whether and how `engi mcp` offers a command as a tool, declared beside the command (it is
+ * required) so a new command cannot appear there unclassified.
+ *
+ * - `read`: reads only (the agents' stores, the knowledge base, a project's checkpoints); served by default.
+ * - `write`: appends to the journal or a checkpoint file, or rebuilds a derived index; served only
+ *   with `engi mcp --allow-writes` (or when named in `--allow-write`).
+ * - `destructive`: deletes or moves what cannot be had back (purge, sweep --execute,
+ *   finalize --apply); never served.
+ * - `never`: not an agent's tool (setup, the dashboard, machine config, the server itself).
+ */
+export type McpExposure = {
+	readonly access: 'read' | 'write' | 'destructive' | 'never';
+	/**
+	 * Flags the tool never offers: the switch that makes an otherwise safe command destructive
+	 * (`--execute`), or one that cannot work over MCP (`--file -` reads stdin, which carries the
+	 * protocol).
+	 */
+	readonly withheld?: readonly string[];
+	/** Small tool sets for hosts that load every tool on every turn (`engi mcp --tools continuity`). */
+	readonly sets?: readonly McpToolSet[];
+	/** Its results quote transcripts: served fenced, as untrusted evidence. */
+	readonly quotesTranscripts?: true;
+};
+
+export const mcpToolSets = ['continuity'] as const;
+export type McpToolSet = (typeof mcpToolSets)[number];
 
 /**
  * Everything one command is: its flags and arguments (parsed by node's parseArgs, then validated
@@ -96,6 +128,8 @@ export type CommandDefinition<Flags = any, Result = any> = {
 	readonly screen?: string;
 	/** Whether these flags open the screen (always, when not given); with others the command prints, as off a terminal. */
 	readonly opensScreen?: (flags: Flags) => boolean;
+	/** How `engi mcp` offers it (see McpExposure). */
+	readonly mcp: McpExposure;
 };
 
 type Simplify<T> = {[K in keyof T]: T[K]} & {};

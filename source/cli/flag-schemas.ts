@@ -5,8 +5,22 @@ import {isCanonicalUtc} from '../lib/time.js';
  * Flag value schemas. parseArgs hands over strings; these turn them into typed values with
  * messages that say what is accepted, so a bad value is a clear error rather than a surprise.
  */
+
+/**
+ * The JSON value a caller without a command line (an MCP client) sends for a flag, where that is
+ * not the string argv carries: an integer for `--limit`, one of the choices for `--view`. A tool's
+ * input schema shows it (z.toJSONSchema merges these entries in); the MCP face turns such a value
+ * back into its argv string, which the flag's own schema then parses as on the command line.
+ */
+export const flagJsonShapes = z.registry<Record<string, unknown>>();
+
+function withJsonShape<Schema extends z.ZodMiniType>(schema: Schema, shape: Record<string, unknown>): Schema {
+	flagJsonShapes.add(schema, shape);
+	return schema;
+}
+
 export function intFlag(min: number, max: number) {
-	return z.pipe(
+	return withJsonShape(z.pipe(
 		z.string(),
 		z.transform((value, context) => {
 			const number = Number(value);
@@ -17,11 +31,11 @@ export function intFlag(min: number, max: number) {
 
 			return number;
 		}),
-	);
+	), {type: 'integer', minimum: min, maximum: max});
 }
 
 export function numberFlag() {
-	return z.pipe(
+	return withJsonShape(z.pipe(
 		z.string(),
 		z.transform((value, context) => {
 			const number = Number(value);
@@ -32,11 +46,11 @@ export function numberFlag() {
 
 			return number;
 		}),
-	);
+	), {type: 'number'});
 }
 
 export function choiceFlag<const Choices extends readonly [string, ...string[]]>(choices: Choices) {
-	return z.pipe(
+	return withJsonShape(z.pipe(
 		z.string(),
 		z.transform((value, context) => {
 			if (!choices.includes(value)) {
@@ -46,7 +60,7 @@ export function choiceFlag<const Choices extends readonly [string, ...string[]]>
 
 			return value as Choices[number];
 		}),
-	);
+	), {type: 'string', enum: [...choices]});
 }
 
 export function textFlag() {

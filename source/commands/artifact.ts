@@ -16,6 +16,7 @@ export const artifactAdd = defineCommand({
 	examples: ['engi artifact add --file report.pdf --project project:shop'],
 	options: {file: {type: 'string', placeholder: '<file>', description: 'the file to store', value: textFlag(), required: true}, ...projectOption},
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: addOutputSchema,
 	async run(flags, context) {
 		return {data: await addArtifact({file: flags.file, project: flags.project}, knowledgeBase(context), context.deps)};
@@ -34,6 +35,7 @@ export const artifactAddTree = defineCommand({
 		...projectOption,
 	},
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: addTreeOutputSchema,
 	async run(flags, context) {
 		return {data: await addArtifactTree({directory: flags.directory, manifest: flags.manifest, project: flags.project}, knowledgeBase(context), context.deps)};
@@ -56,6 +58,7 @@ export const artifactFinalize = defineCommand({
 		apply: {type: 'boolean', description: 'carry the plan out, every sha256 checked again right before each step', value: z.boolean()},
 	},
 	needsRoot: true,
+	mcp: {access: 'read', withheld: ['apply']},
 	output: finalizeOutputSchema,
 	async run(flags, context) {
 		const data = await finalizeCollection({plan: flags.plan, apply: Boolean(flags.apply)}, knowledgeBase(context), context.deps);

@@ -21,6 +21,7 @@ export const candidatesEvidence = defineCommand({
 	options: {...maxTurnsOption, turns: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'only these turns (the ones a claim cites)', value: listFlag()}},
 	positionals: refPositional,
 	needsRoot: true,
+	mcp: {access: 'read', quotesTranscripts: true},
 	output: evidenceOutputSchema,
 	async run(flags, context) {
 		const turns = flags.turns?.map(turn => {
@@ -57,6 +58,7 @@ export const candidatesAccept = defineCommand({
 	options: {file: {type: 'string', placeholder: '<path|->', description: 'the distillation JSON ({model, verified, failed, blockers, decided, next}), or - for stdin', value: textFlag(), required: true}, ...maxTurnsOption},
 	positionals: refPositional,
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: acceptOutputSchema,
 	async run(flags, context) {
 		const text = await readTextInput(flags.file, context.stdin, context.deps.cwd);
@@ -78,6 +80,7 @@ export const candidatesDistill = defineCommand({
 	},
 	positionals: refPositional,
 	needsRoot: true,
+	mcp: {access: 'never'},
 	output: distillOutputSchema,
 	async run(flags, context) {
 		return {data: await distillCandidate(knowledgeBase(context), {ref: flags.ref, maxTurns: flags['max-turns'], command: flags.with, timeoutSeconds: flags.timeout}, context.deps)};

@@ -30,6 +30,7 @@ export const candidatesHarvest = defineCommand({
 	positionals: [{name: 'id', variadic: true, description: 'sessions to harvest (default: those of the scope flags)', value: z.array(z.string())}],
 	conflicts: [['project', 'all-projects']],
 	needsRoot: true,
+	mcp: {access: 'write', withheld: ['consent']},
 	output: harvestOutputSchema,
 	async run(flags, context) {
 		return {data: await harvestCandidates(knowledgeBase(context), {...scopeInput(flags), ids: flags.id ?? [], consent: Boolean(flags.consent)}, context.deps)};

@@ -53,6 +53,7 @@ export const candidatesList = defineCommand({
 		limit: {...pagingOptions.limit, description: `rows per page (default ${candidatesPageSize})`},
 	},
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: candidatesListOutputSchema,
 	async run(flags, context) {
 		return {data: await listCandidates(knowledgeBase(context), {status: flags.status, limit: flags.limit, offset: flags.offset})};
@@ -95,6 +96,7 @@ export const candidatesShow = defineCommand({
 	options: {},
 	positionals: refPositional,
 	needsRoot: true,
+	mcp: {access: 'read', quotesTranscripts: true},
 	output: candidateShowOutputSchema,
 	async run(flags, context) {
 		return {data: await showCandidate(knowledgeBase(context), {ref: flags.ref})};
@@ -110,6 +112,7 @@ export const candidatesReject = defineCommand({
 	options: {},
 	positionals: refPositional,
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: candidateRejectOutputSchema,
 	async run(flags, context) {
 		return {data: await rejectCandidate(knowledgeBase(context), {ref: flags.ref}, context.deps)};
@@ -135,6 +138,7 @@ export const candidatesPromote = defineCommand({
 	options: {project: {type: 'string', placeholder: '<dir>', description: 'the project whose .engi/checkpoints.jsonl takes the imported checkpoint (default: the session\'s own; needed when that is not on this machine)', value: textFlag()}},
 	positionals: refPositional,
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: promoteOutputSchema,
 	async run(flags, context) {
 		return {data: await promoteCandidate(knowledgeBase(context), {ref: flags.ref, project: flags.project}, context.deps)};

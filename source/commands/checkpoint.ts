@@ -54,6 +54,7 @@ export const checkpointRecord = defineCommand({
 		file: {type: 'string', placeholder: '<path|->', description: 'a checkpoint JSON object from a file or stdin; flags win over its fields', value: textFlag()},
 	},
 	needsRoot: false,
+	mcp: {access: 'write', sets: ['continuity'], withheld: ['file']},
 	output: checkpointRecordOutputSchema,
 	async run(flags, context) {
 		const data = await recordCheckpoint(
@@ -87,6 +88,7 @@ export const checkpointShow = defineCommand({
 	positionals: [{name: 'id', description: 'the session id', value: z.string()}],
 	conflicts: [['id', 'session']],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity']},
 	output: checkpointShowOutputSchema,
 	async run(flags, context) {
 		return {data: showCheckpoint({session: flags.id ?? flags.session, project: flags.project}, context.deps)};
@@ -102,6 +104,7 @@ export const checkpointList = defineCommand({
 	options: {...projectOption, 'all-projects': {type: 'boolean', description: 'every project with checkpoints: this one and those of every known session', value: z.boolean()}},
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity']},
 	output: checkpointListOutputSchema,
 	screen: 'checkpoints',
 	async run(flags, context) {

@@ -13,6 +13,7 @@ export const configGet = defineCommand({
 	options: {global: {type: 'boolean', description: 'read the user-wide config instead of the knowledge base\'s', value: z.boolean()}},
 	positionals: [keyArgument],
 	needsRoot: false,
+	mcp: {access: 'never'},
 	output: configOutputSchema,
 	async run(input, context) {
 		return {data: getConfigValue({key: input.key, global: Boolean(input.global), rootFlag: context.rootFlag}, context.deps)};
@@ -28,6 +29,7 @@ export const configSet = defineCommand({
 	options: {global: {type: 'boolean', description: 'write the user-wide config instead of the knowledge base\'s', value: z.boolean()}},
 	positionals: [keyArgument, {name: 'value', required: true, description: 'the new value', value: z.string()}],
 	needsRoot: false,
+	mcp: {access: 'never'},
 	output: configOutputSchema,
 	async run(input, context) {
 		return {data: setConfigValue({key: input.key, value: input.value, global: Boolean(input.global), rootFlag: context.rootFlag}, context.deps)};

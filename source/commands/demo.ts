@@ -17,6 +17,7 @@ export default defineCommand({
 	examples: ['engi demo', 'engi demo --keep --format json'],
 	options: {keep: {type: 'boolean', description: 'keep the generated stores and print where they are', value: z.boolean()}},
 	needsRoot: false,
+	mcp: {access: 'never'},
 	output: demoOutputSchema,
 	async run(flags, context) {
 		const base = mkdtempSync(join(tmpdir(), 'engi-demo-'));

@@ -10,6 +10,7 @@ export default defineCommand({
 	examples: ['engi doctor', 'engi doctor --format json'],
 	options: {},
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: doctorOutputSchema,
 	async run(_flags, context) {
 		const {output, exitCode} = runDoctor(knowledgeBase(context), context.deps);

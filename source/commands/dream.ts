@@ -22,6 +22,7 @@ export default defineCommand({
 		'dry-run': {type: 'boolean', description: 'count what each step would do; append and save nothing (wiki sync is left out)', value: z.boolean()},
 	},
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: dreamOutputSchema,
 	async run(flags, context) {
 		return {data: await dream(knowledgeBase(context), {steps: flags.steps, dryRun: Boolean(flags['dry-run'])}, context.deps)};

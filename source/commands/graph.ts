@@ -30,6 +30,7 @@ export const graphNode = defineCommand({
 	},
 	conflicts: [['kind', 'type']],
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
 		const kind = flags.kind ?? flags.type;
@@ -84,6 +85,7 @@ export const graphRelate = defineCommand({
 	},
 	conflicts: [['edge', 'type']],
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
 		const type = edgeType(flags);
@@ -114,6 +116,7 @@ export const graphRetract = defineCommand({
 	options: edgeOptions,
 	conflicts: [['edge', 'type']],
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: graphWriteOutputSchema,
 	async run(flags, context) {
 		const type = edgeType(flags);

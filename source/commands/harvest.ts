@@ -12,6 +12,7 @@ export const harvest = defineCommand({
 	examples: ['engi harvest --check', 'engi harvest --check --format json'],
 	options: {check: {type: 'boolean', description: 'report what ingest would do (always a dry run)', value: z.boolean()}},
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: harvestOutputSchema,
 	async run(_flags, context) {
 		const {output, exitCode} = await checkHarvest(knowledgeBase(context), context.deps);
@@ -37,6 +38,7 @@ export const ingest = defineCommand({
 		'allow-dangling': {type: 'boolean', description: 'allow links to nodes that do not exist yet', value: z.boolean()},
 	},
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: ingestOutputSchema,
 	async run(flags, context) {
 		const {output, exitCode} = await ingestHarvest(knowledgeBase(context), {redact: Boolean(flags.redact), allowDangling: Boolean(flags['allow-dangling'])}, context.deps);

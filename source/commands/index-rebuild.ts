@@ -9,6 +9,7 @@ export default defineCommand({
 	examples: ['engi index rebuild'],
 	options: {},
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: indexRebuildOutputSchema,
 	async run(_flags, context) {
 		return {data: await rebuildIndex(knowledgeBase(context), context.deps)};

@@ -16,6 +16,7 @@ export const middlewarePrepare = defineCommand({
 		'packet-only': {type: 'boolean', description: 'print exactly {"stable_prefix":…,"task":…,"items":[…]} and nothing else, byte for byte the same for the same request', value: z.boolean()},
 	},
 	needsRoot: false,
+	mcp: {access: 'read'},
 	output: prepareOutputSchema,
 	async run(flags, context) {
 		const {output, packetText} = await prepareMiddleware(flags.file, context.stdin, context.deps.cwd);
@@ -35,6 +36,7 @@ export const middlewareExpand = defineCommand({
 		ids: {type: 'string', multiple: true, placeholder: '<a,b>', description: 'the items to return (comma-separated or repeated)', value: listFlag(), required: true},
 	},
 	needsRoot: false,
+	mcp: {access: 'read'},
 	output: expandOutputSchema,
 	async run(flags, context) {
 		if (flags.ids.length === 0) {

@@ -37,6 +37,7 @@ export default defineCommand({
 	positionals: [{name: 'id', description: 'the session (default: the one unfinished session of this project)', value: z.string()}],
 	conflicts: [['id', 'since']],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity'], quotesTranscripts: true},
 	output: pickupOutputSchema,
 	screen: 'pickup',
 	async run(flags, context) {

@@ -59,6 +59,7 @@ export default defineCommand({
 	},
 	positionals: [{name: 'id', description: 'project id, slug, label or directory name', value: z.string()}],
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: projectOutputSchema,
 	screen: 'project',
 	async run(flags, context) {

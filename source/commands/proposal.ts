@@ -12,6 +12,7 @@ export const proposalApply = defineCommand({
 	options: {},
 	positionals: [{name: 'review', required: true, description: 'a review that engi query --proposal-review approved', value: textFlag()}],
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: proposalApplyOutputSchema,
 	async run(flags, context) {
 		const {applyReview} = await import('../engine/evidence/proposal-apply.js');

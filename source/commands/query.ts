@@ -158,6 +158,7 @@ export default defineCommand({
 		['task-proposal', 'task-draft'],
 	],
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: z.union([queryOutputSchema, evaluationSchema, proposalContextOutputSchema, proposalCheckOutputSchema, reviewCheckOutputSchema]),
 	screen: 'query',
 	// The screen answers a search and an evidence contract; the proposal modes (and a contract with no question) print.

@@ -51,6 +51,7 @@ export default defineCommand({
 		...offlineConflicts,
 	],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity'], quotesTranscripts: true},
 	output: readResultSchema,
 	async run(flags, context) {
 		const {cwd} = context.deps;

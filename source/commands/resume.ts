@@ -45,6 +45,7 @@ export default defineCommand({
 		...packetConflicts,
 	],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity'], quotesTranscripts: true},
 	output: resumeOutputSchema,
 	async run(flags, context) {
 		checkPacketFlags(flags, true);

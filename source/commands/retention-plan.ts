@@ -51,6 +51,7 @@ export const retentionPlan = defineCommand({
 	},
 	conflicts: [windowConflict],
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: planOutputSchema,
 	async run(flags, context) {
 		const data = await planRetention(

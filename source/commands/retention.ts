@@ -35,6 +35,7 @@ export const retentionAttest = defineCommand({
 	},
 	positionals: idPositional,
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: attestOutputSchema,
 	async run(flags, context) {
 		// Checked before anything else: a path or `..` never reaches the disk.
@@ -64,6 +65,7 @@ export const retentionPurge = defineCommand({
 	positionals: idPositional,
 	conflicts: [windowConflict],
 	needsRoot: true,
+	mcp: {access: 'read', withheld: ['execute']},
 	output: purgeOutputSchema,
 	async run(flags, context) {
 		// Checked before anything else: a path or `..` never reaches the disk.
@@ -113,6 +115,7 @@ export const retentionSweep = defineCommand({
 	},
 	conflicts: [windowConflict],
 	needsRoot: true,
+	mcp: {access: 'read', withheld: ['execute', 'plan']},
 	output: sweepOutputSchema,
 	async run(flags, context) {
 		if (flags.plan !== undefined && !flags.execute) {
@@ -157,6 +160,7 @@ export const retentionLogCommand = defineCommand({
 	examples: ['engi retention log', 'engi retention log --format json'],
 	options: {...pagingOptions, limit: {...pagingOptions.limit, description: `rows per page (default ${logPageSize})`}},
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: logOutputSchema,
 	async run(flags, context) {
 		return {data: await retentionLog({offset: flags.offset, limit: flags.limit}, knowledgeBase(context), context.deps)};

@@ -40,6 +40,7 @@ export default defineCommand({
 	},
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity'], quotesTranscripts: true},
 	output: sessionsOutputSchema,
 	async run(flags, context) {
 		return {

@@ -64,6 +64,7 @@ export default defineCommand({
 	},
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
+	mcp: {access: 'read', quotesTranscripts: true},
 	output: standupOutputSchema,
 	screen: 'standup',
 	async run(flags, context) {

@@ -10,6 +10,7 @@ export default defineCommand({
 	examples: ['engi status', 'engi status --format json'],
 	options: {},
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: statusOutputSchema,
 	async run(_flags, context) {
 		return {data: await getStatus(knowledgeBase(context), context.deps)};

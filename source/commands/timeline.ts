@@ -13,6 +13,7 @@ export default defineCommand({
 	options: {...pagingOptions, limit: {...pagingOptions.limit, value: intFlag(1, 1000)}},
 	positionals: [{name: 'prefix', description: 'a prefix of observed_utc, e.g. 2026-09 or 2026-09-14T10', value: z.string()}],
 	needsRoot: true,
+	mcp: {access: 'read'},
 	output: timelineOutputSchema,
 	async run(flags, context) {
 		return {data: await getTimeline(knowledgeBase(context), {prefix: flags.prefix, limit: flags.limit, offset: flags.offset}, context.deps)};

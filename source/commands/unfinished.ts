@@ -35,6 +35,7 @@ export default defineCommand({
 	options: {...scopeOptions, ...pagingOptions},
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
+	mcp: {access: 'read', sets: ['continuity'], quotesTranscripts: true},
 	output: unfinishedOutputSchema,
 	screen: 'unfinished',
 	async run(flags, context) {

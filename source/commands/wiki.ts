@@ -26,6 +26,7 @@ export const wikiSync = defineCommand({
 	examples: ['engi wiki sync', 'engi wiki sync --format json'],
 	options: {},
 	needsRoot: true,
+	mcp: {access: 'write'},
 	output: wikiSyncOutputSchema,
 	async run(_flags, context) {
 		const {output, exitCode} = await syncWiki(knowledgeBase(context), context.deps);

@@ -2,10 +2,14 @@ import {EngiError, systemFailure} from '../lib/errors.js';
 import type {OutputFormat} from '../cli/define.js';
 import {visible} from './text.js';
 
-/** Writes one JSON document: the schema name first, then the command's result. */
+/** One printed document: the schema name first, then the command's result. */
+export function jsonDocument(schema: string, data: unknown): Record<string, unknown> {
+	return data !== null && typeof data === 'object' && !Array.isArray(data) ? {schema, ...data} : {schema, data};
+}
+
+/** Writes one JSON document (jsonDocument) on a line. */
 export function printJson(stream: NodeJS.WritableStream, schema: string, data: unknown): void {
-	const document = data !== null && typeof data === 'object' && !Array.isArray(data) ? {schema, ...data} : {schema, data};
-	stream.write(JSON.stringify(document) + '\n');
+	stream.write(JSON.stringify(jsonDocument(schema, data)) + '\n');
 }
 
 /** Human text, with any control character a transcript brought along made visible (text.ts `visible`). */
@@ -20,15 +24,18 @@ export function printWarning(stream: NodeJS.WritableStream, format: OutputFormat
 	stream.write(format === 'json' ? `${JSON.stringify({warning})}\n` : visible(`engi: warning: ${warning}\n`));
 }
 
+/** `{"error":{"code","message","hint",…}}`: what an agent gets for a typed error, on stderr or as an MCP tool error. */
+export function errorEnvelope(error: EngiError, warnings: readonly string[] = []): {error: Record<string, unknown>} {
+	return {error: {code: error.code, message: error.message, hint: error.hint ?? null, ...(error.details ?? {}), ...(warnings.length > 0 ? {warnings} : {})}};
+}
+
 /**
  * The error envelope: JSON on stderr for agents, two plain lines for people. Warnings noted
  * before the failure ride inside the envelope, so stderr stays one JSON document.
  */
 export function printError(stream: NodeJS.WritableStream, format: OutputFormat, error: EngiError, warnings: readonly string[] = []): void {
 	if (format === 'json') {
-		stream.write(
-			JSON.stringify({error: {code: error.code, message: error.message, hint: error.hint ?? null, ...(error.details ?? {}), ...(warnings.length > 0 ? {warnings} : {})}}) + '\n',
-		);
+		stream.write(JSON.stringify(errorEnvelope(error, warnings)) + '\n');
 		return;
 	}
 

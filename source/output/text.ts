@@ -19,6 +19,15 @@ export function visible(text: string): string {
 	});
 }
 
+/**
+ * A fence no line of the text can close: longer than its longest run of backticks (CommonMark
+ * closes a fence only with one at least as long), so quoted text cannot break out of it.
+ */
+export function fenceFor(text: string): string {
+	const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map(match => match[0].length));
+	return '`'.repeat(Math.max(3, longest + 1));
+}
+
 export function tsv(rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
 	return rows.map(row => row.map(cell => cleanCell(cell)).join('\t')).join('\n');
 }

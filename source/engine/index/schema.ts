@@ -105,6 +105,11 @@ export const indexMigrations: readonly Migration[] = [
 	},
 ];
 
+/**
+ * Empties every table for a rebuild. The full-text table is emptied with FTS5's `delete-all`:
+ * deleting its rows one by one leaves the deleted documents in its statistics, so bm25 scores
+ * (and a query's answer) would depend on the index's history, not only on the journal.
+ */
 export function clearIndexTables(db: Database): void {
-	db.exec('DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_fts; DELETE FROM node_upkeep;');
+	db.exec("DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_upkeep; INSERT INTO node_fts (node_fts) VALUES ('delete-all');");
 }

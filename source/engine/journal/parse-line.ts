@@ -6,8 +6,15 @@ export type ParsedLine =
 	| {readonly kind: 'blank'}
 	| {readonly kind: 'corrupt'; readonly reason: CorruptReason};
 
-/** `too_deep`: valid JSON nested past maxJsonDepth, which no reader could walk without overflowing. */
-export type CorruptReason = 'not_json' | 'too_deep' | 'not_an_event' | 'invalid_payload';
+/**
+ * `too_deep`: valid JSON nested past maxJsonDepth, which no reader could walk without overflowing.
+ * `merge_conflict_marker`: a `<<<<<<<`, `=======` or `>>>>>>>` line git left when it merged two
+ * copies of the journal without `merge=union`; `interleaved_events`: an event cut short with the
+ * next one run into it (a torn line on one side of such a merge).
+ */
+export type CorruptReason = 'not_json' | 'too_deep' | 'not_an_event' | 'invalid_payload' | 'merge_conflict_marker' | 'interleaved_events';
+
+const conflictMarker = /^(?:<{7}|={7}|>{7}|\|{7})(?:\s|$)/;
 
 /**
  * Classifies one journal line. Unknown ops are valid events that replay ignores, so a journal
@@ -22,7 +29,11 @@ export function parseJournalLine(text: string): ParsedLine {
 	try {
 		value = parseBoundedJson(text);
 	} catch (error) {
-		return {kind: 'corrupt', reason: error instanceof JsonTooDeepError ? 'too_deep' : 'not_json'};
+		if (error instanceof JsonTooDeepError) {
+			return {kind: 'corrupt', reason: 'too_deep'};
+		}
+
+		return {kind: 'corrupt', reason: conflictMarker.test(text) ? 'merge_conflict_marker' : text.indexOf('{"id":', 1) > 0 ? 'interleaved_events' : 'not_json'};
 	}
 
 	const event = journalEnvelope(value);

@@ -1,5 +1,6 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
-import {isAbsolute, relative} from 'node:path';
+import {execFileSync} from 'node:child_process';
+import {isAbsolute, join, relative} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError, systemErrorCode} from '../../lib/errors.js';
@@ -11,6 +12,8 @@ export const initOutputSchema = z.object({
 	created: z.array(z.string()),
 	registered: z.boolean(),
 	config_path: z.nullable(z.string()),
+	/** With --git: whether the root's git repository was made now or was there already; null without. */
+	git: z.nullable(z.enum(['initialized', 'existing'])),
 });
 
 export type InitOutput = z.infer<typeof initOutputSchema>;
@@ -23,7 +26,7 @@ const gitattributesLine = '.engi/journal.jsonl merge=union';
  * Creates (or completes) a knowledge base at an absolute path. Running it again changes nothing;
  * a non-empty directory that is not a knowledge base is refused unless `force` is set.
  */
-export function initKnowledgeBase(input: {path: string; register: boolean; force: boolean}, deps: Deps): InitOutput {
+export function initKnowledgeBase(input: {path: string; register: boolean; force: boolean; git?: boolean}, deps: Deps): InitOutput {
 	if (!isAbsolute(input.path)) {
 		throw new EngiError('path_not_absolute', `engi init needs an absolute path, got ${input.path}`, {
 			hint: 'engi never guesses from the working directory; pass e.g. engi init "$HOME/kb"',
@@ -79,13 +82,38 @@ export function initKnowledgeBase(input: {path: string; register: boolean; force
 		throw new EngiError('init_failed', `could not create the knowledge base at ${paths.root} (${systemErrorCode(error) ?? 'error'})`, {cause: error});
 	}
 
+	const git = input.git === true ? initGitRepository(paths.root) : null;
 	let configPath: string | null = null;
 	if (input.register) {
 		configPath = globalConfigPath(deps);
 		writeConfigValue(configPath, 'root', paths.root);
 	}
 
-	return {root: paths.root, created, registered: input.register, config_path: configPath};
+	return {root: paths.root, created, registered: input.register, config_path: configPath, git};
+}
+
+/**
+ * Makes the root a git repository of its own (`git init`), so two machines can share the
+ * knowledge base with plain pull and push: the journal merges line by line (merge=union in
+ * .gitattributes; replay applies each event id once) and the derived files stay out (.gitignore).
+ */
+function initGitRepository(root: string): 'initialized' | 'existing' {
+	if (existsSync(join(root, '.git'))) {
+		return 'existing';
+	}
+
+	try {
+		execFileSync('git', ['init', '--quiet', root], {stdio: ['ignore', 'ignore', 'pipe']});
+	} catch (error) {
+		if (systemErrorCode(error) === 'ENOENT') {
+			throw new EngiError('git_unavailable', 'engi init --git needs git, which is not on PATH', {hint: 'install git, or run engi init without --git'});
+		}
+
+		const stderr = String((error as {stderr?: Buffer}).stderr ?? '').trim();
+		throw new EngiError('git_init_failed', `git init ${root} failed${stderr === '' ? '' : `: ${stderr}`}`, {hint: 'the knowledge base itself was created; fix the cause and run engi init --git again', cause: error});
+	}
+
+	return 'initialized';
 }
 
 /** Appends the missing lines to a text file; true when the file changed. */

@@ -44,6 +44,19 @@ export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; ex
 			: corrupt('journal-valid', `lines that do not parse: ${countedLines(badLines)}; a writing command (or engi index rebuild) moves them to .engi/quarantine`),
 	);
 
+	// What git leaves when it merges two copies of the journal without merge=union.
+	const markers = scan.corrupt.filter(line => line.reason === 'merge_conflict_marker').map(line => line.line);
+	const runTogether = scan.corrupt.filter(line => line.reason === 'interleaved_events').map(line => line.line);
+	if (markers.length > 0 || runTogether.length > 0) {
+		const found = [...(markers.length > 0 ? [`conflict markers: ${countedLines(markers)}`] : []), ...(runTogether.length > 0 ? [`events run together: ${countedLines(runTogether)}`] : [])];
+		checks.push(
+			corrupt(
+				'journal-merge',
+				`git merged copies of the journal without merge=union: ${found.join('; ')}. The events on both sides are kept; a writing command (or engi index rebuild) moves these lines to .engi/quarantine; add ".engi/journal.jsonl merge=union" to .gitattributes (engi init --git writes it)`,
+			),
+		);
+	}
+
 	const mismatched = scan.events.filter(({event}) => event.id !== eventId(event.op, event.payload)).map(({line}) => line);
 	checks.push(
 		mismatched.length === 0
