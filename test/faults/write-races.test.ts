@@ -69,3 +69,23 @@ test('a relate stopped after it planned, raced by an assert and a retract of the
 	assert.deepEqual(ops, ['node.upsert', 'node.upsert', 'edge.assert', 'edge.retract', 'edge.assert']);
 	assert.equal(kb.ok(['status']).edges, 1, 'the edge holds');
 });
+
+test('a relate stopped after it planned is checked again against an endpoint changed meanwhile, and refused', {timeout: 60_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const kb = makeKb(t);
+	kb.ok(['graph', 'node', '--id', 'task:a', '--kind', 'Task', '--label', 'A']);
+	kb.ok(['graph', 'node', '--id', 'shop', '--kind', 'Project', '--label', 'shop']);
+	const first = startCli(['graph', 'relate', '--from', 'task:a', '--edge', 'BELONGS_TO', '--to', 'shop', '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'write.before_lock'}});
+	t.after(() => first.kill('SIGKILL'));
+	await waitStopped(first.pid);
+	// A task belongs to a project, not to another task.
+	kb.ok(['graph', 'node', '--id', 'shop', '--kind', 'Task', '--label', 'shop']);
+	first.kill('SIGCONT');
+	const result = await first.done;
+	assert.equal(result.code, 1, result.stdout + result.stderr);
+	assert.equal(result.error().code, 'edge_not_allowed', 'as if the endpoint had been a task when it was asked');
+	assert.deepEqual(journalLines(kb).map(line => line.op), ['node.upsert', 'node.upsert', 'node.upsert'], 'nothing appended');
+});
