@@ -3,7 +3,8 @@ import {spawn} from 'node:child_process';
 import {appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
-import {cliPath, repoRoot} from './helpers/cli.js';
+import {repoRoot} from './helpers/cli.js';
+import {requireProc, startCli, waitStopped} from './helpers/faults.js';
 import {makeKb} from './helpers/kb.js';
 import {prepareEvents, serializeEvent} from '../source/engine/journal/append.js';
 
@@ -92,32 +93,11 @@ test('corrupt lines in the middle are quarantined by index rebuild; a valid unte
 	assert.ok(readFileSync(kb.journal, 'utf8').endsWith('}\n'));
 });
 
-/** Starts a real process holding the journal lock; resolves once it holds it, with a function that lets it go. */
-function holdJournalLock(root: string): Promise<{release: () => Promise<void>}> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/helpers/lock-holder.ts'), root], {stdio: ['pipe', 'pipe', 'inherit']});
-		child.on('error', reject);
-		const exited = new Promise<void>(done => child.on('exit', () => done()));
-		child.stdout.once('data', () => resolve({release: async () => {
-			child.stdin.end();
-			await exited;
-		}}));
-	});
-}
-
-function runCliAsync(args: string[], env: Record<string, string>): Promise<{code: number; stdout: string}> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [cliPath, ...args], {env, stdio: ['ignore', 'pipe', 'inherit']});
-		let stdout = '';
-		child.stdout.on('data', chunk => {
-			stdout += chunk;
-		});
-		child.on('error', reject);
-		child.on('exit', code => resolve({code: code ?? -1, stdout}));
-	});
-}
-
 test('concurrent ingest runs that planned the same notes append each event once', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
 	const kb = makeKb(t);
 	const inbox = join(kb.root, '00-inbox', 'harvest');
 	mkdirSync(inbox, {recursive: true});
@@ -126,17 +106,29 @@ test('concurrent ingest runs that planned the same notes append each event once'
 		writeFileSync(join(inbox, `task-${index}.md`), ['---', `id: task:t${index}`, 'kind: Task', `label: Task number ${index}`, 'project: project:shop', '---', ''].join('\n'));
 	}
 
-	// Every run plans against the same journal (nothing ingested yet), then waits for the lock.
-	const lock = await holdJournalLock(kb.root);
-	const runs = Array.from({length: 4}, () => runCliAsync(['ingest', '--root', kb.root, '--format', 'json'], kb.env));
-	await new Promise(resolve => setTimeout(resolve, 4000));
-	await lock.release();
-	const results = await Promise.all(runs);
-	assert.deepEqual(results.map(result => result.code), [0, 0, 0, 0]);
+	// Every run plans against the same journal (nothing ingested yet): each is stopped while it
+	// plans, however slowly it got there, and all go on at once to race for the lock.
+	const runs = Array.from({length: 4}, () => startCli(['ingest', '--root', kb.root, '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'write.planning'}}));
+	t.after(() => {
+		for (const run of runs) {
+			run.kill('SIGKILL');
+		}
+	});
+	for (const run of runs) {
+		await waitStopped(run.pid, 60_000);
+	}
+
+	for (const run of runs) {
+		run.kill('SIGCONT');
+	}
+
+	const results = await Promise.all(runs.map(run => run.done));
+	assert.deepEqual(results.map(result => result.code), [0, 0, 0, 0], results.map(result => result.stderr).join(''));
 	const lines = readFileSync(kb.journal, 'utf8').trimEnd().split('\n');
 	const ids = lines.map(line => JSON.parse(line).id as string);
 	assert.equal(ids.length, new Set(ids).size, 'no event is in the journal twice');
 	assert.equal(lines.length, 1 + 20 * 2, 'the project, then each note and its edge once');
+	assert.equal(lines.filter(line => 'reassert_of' in JSON.parse(line).payload).length, 0, 'no note re-asserted as if it were a repeat');
 	const reports = results.map(result => JSON.parse(result.stdout) as {appended: number; added: unknown[]; unchanged: string[]});
 	assert.equal(reports.reduce((sum, report) => sum + report.appended, 0), 40);
 	assert.deepEqual(reports.map(report => report.added.length + report.unchanged.length), [20, 20, 20, 20], 'each run accounts for every note, as added or already there');

@@ -42,18 +42,19 @@ export function serializeEvent(event: JournalLine): string {
 export type AppendResult = {
 	/** The events written. */
 	readonly events: JournalLine[];
-	/** Events not written because the journal already held them (or this batch did, earlier). */
+	/** Events not written because this batch held them already, earlier. */
 	readonly present: JournalLine[];
 	readonly repaired: RepairResult | undefined;
 };
 
 export type AppendOptions = {
 	/**
-	 * Ids of events in the journal that the caller's checks did not see (another writer's
-	 * appends since). Called under the lock, so two writers preparing the same events append
-	 * them once: replay would apply such a repeat only once anyway.
+	 * Called under the lock: the drafts to append instead, planned again against the journal as
+	 * it is then, when another writer appended since the caller planned; undefined keeps them.
+	 * So two writers preparing the same events append them once, and no write is decided
+	 * against a graph that no longer holds.
 	 */
-	readonly presentIds?: () => ReadonlySet<string>;
+	readonly replan?: () => readonly EventDraft[] | undefined;
 };
 
 /**
@@ -74,10 +75,11 @@ export async function appendEvents(paths: KbPaths, drafts: readonly EventDraft[]
 			repaired = repairJournalLocked(paths, deps, lock);
 		}
 
-		const seen = new Set(options.presentIds?.());
+		const replanned = options.replan?.();
+		const seen = new Set<string>();
 		const events: JournalLine[] = [];
 		const present: JournalLine[] = [];
-		for (const event of prepared) {
+		for (const event of replanned ? prepareEvents(replanned, deps.now()) : prepared) {
 			(seen.has(event.id) ? present : events).push(event);
 			seen.add(event.id);
 		}
