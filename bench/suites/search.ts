@@ -20,7 +20,7 @@ export function searchSuite(corpus: string, env: NodeJS.ProcessEnv): Row[] {
 		}
 
 		const label = `${events / 1000}k`;
-		const query = (q: string) => ['node', cli, 'query', '--q', q, '--view', 'hits', '--no-local-scan', '--root', root, '--format', 'json'];
+		const query = (q: string) => ['node', cli, 'query', '--q', q, '--view', 'hits', '--root', root, '--format', 'json'];
 		const started = process.hrtime.bigint();
 		runOnce(['node', cli, 'index', 'rebuild', '--root', root, '--format', 'json'], env);
 		const rebuildMs = Number(process.hrtime.bigint() - started) / 1e6;

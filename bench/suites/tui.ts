@@ -96,7 +96,7 @@ async function firstFrames(env: NodeJS.ProcessEnv, runs: number): Promise<{heade
 	for (let index = 0; index <= runs; index++) {
 		const terminal = new Terminal(['--since', '2026-10-01', '--all-projects'], env);
 		const shown = await terminal.until(text => text.includes('1 Stand-up'));
-		const counted = await terminal.until(text => /\d+ unfinished \(\d+ high\)/.test(text));
+		const counted = await terminal.until(text => /· \d+ unfinished · checkpoints:/.test(text));
 		await terminal.quit();
 		if (index > 0) {
 			// The first run warms the catalog and the file cache; it is not counted.
