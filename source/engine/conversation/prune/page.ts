@@ -90,6 +90,28 @@ type Replacement = {
 	readonly echo: string;
 };
 
+/** A copy of a native record with each string mapped, in document order (keys as they are, `__proto__` included). */
+function mapStrings(value: unknown, map: (text: string) => string): unknown {
+	if (typeof value === 'string') {
+		return map(value);
+	}
+
+	if (Array.isArray(value)) {
+		return value.map(item => mapStrings(item, map));
+	}
+
+	if (value !== null && typeof value === 'object') {
+		const copy: Record<string, unknown> = {};
+		for (const [key, item] of Object.entries(value)) {
+			Object.defineProperty(copy, key, {value: mapStrings(item, map), enumerable: true, writable: true, configurable: true});
+		}
+
+		return copy;
+	}
+
+	return value;
+}
+
 /**
  * A copy of a native record with every string carrying a pruned output replaced: the first
  * copy of each output by its note, further copies by a shorter echo of it; a string is only
@@ -98,37 +120,20 @@ type Replacement = {
 function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep: readonly string[]): {raw: unknown; saved: number; results: Set<SessionEvent>} {
 	let saved = 0;
 	const results = new Set<SessionEvent>();
-	const visit = (value: unknown): unknown => {
-		if (typeof value === 'string') {
-			const replacement = replacements.find(candidate => value.length > candidate.echo.length && (candidate.empty ? isEmptyResult(value) : carries(value, candidate.output)));
-			// A note (of this pass or an earlier one: "0 matches" in it reads as empty) is never replaced.
-			if (!replacement || isPruneNote(value) || keep.some(text => text === value || carries(value, text))) {
-				return value;
-			}
-
-			const note = results.has(replacement.result) || value.length <= replacement.note.length ? replacement.echo : replacement.note;
-			results.add(replacement.result);
-			saved += value.length - note.length;
-			return note;
+	const visit = (value: string): string => {
+		const replacement = replacements.find(candidate => value.length > candidate.echo.length && (candidate.empty ? isEmptyResult(value) : carries(value, candidate.output)));
+		// A note (of this pass or an earlier one: "0 matches" in it reads as empty) is never replaced.
+		if (!replacement || isPruneNote(value) || keep.some(text => text === value || carries(value, text))) {
+			return value;
 		}
 
-		if (Array.isArray(value)) {
-			return value.map(item => visit(item));
-		}
-
-		if (value !== null && typeof value === 'object') {
-			const copy: Record<string, unknown> = {};
-			for (const [key, item] of Object.entries(value)) {
-				Object.defineProperty(copy, key, {value: visit(item), enumerable: true, writable: true, configurable: true});
-			}
-
-			return copy;
-		}
-
-		return value;
+		const note = results.has(replacement.result) || value.length <= replacement.note.length ? replacement.echo : replacement.note;
+		results.add(replacement.result);
+		saved += value.length - note.length;
+		return note;
 	};
 
-	return {raw: visit(raw), saved, results};
+	return {raw: mapStrings(raw, visit), saved, results};
 }
 
 /** A kept output, and where on the page its first whole copy is. */
@@ -145,52 +150,35 @@ type Copy = {readonly result: SessionEvent; readonly output: string};
 function rewriteCopies(raw: unknown, copies: readonly Copy[], first: Map<SessionEvent, number>, line: number, keep: readonly string[]): {raw: unknown; saved: number; results: Set<SessionEvent>} {
 	let saved = 0;
 	const results = new Set<SessionEvent>();
-	const visit = (value: unknown): unknown => {
-		if (typeof value === 'string') {
-			const copy = copies.find(candidate => carries(value, candidate.output));
-			if (!copy || isPruneNote(value) || keep.some(text => text === value || carries(value, text))) {
-				return value;
-			}
-
-			const at = first.get(copy.result);
-			const whole = value === copy.output || value.includes(copy.output);
-			if (at === undefined) {
-				if (whole) {
-					first.set(copy.result, line);
-				}
-
-				return value;
-			}
-
-			const framed = value !== copy.output && value.includes(copy.output);
-			const note = `[omitted: copy of the output at line ${at}; ${framed ? copy.output.length : value.length} chars]`;
-			const replaced = framed ? value.replace(copy.output, () => note) : note;
-			if (replaced.length >= value.length) {
-				return value;
-			}
-
-			results.add(copy.result);
-			saved += value.length - replaced.length;
-			return replaced;
+	const visit = (value: string): string => {
+		const copy = copies.find(candidate => carries(value, candidate.output));
+		if (!copy || isPruneNote(value) || keep.some(text => text === value || carries(value, text))) {
+			return value;
 		}
 
-		if (Array.isArray(value)) {
-			return value.map(item => visit(item));
-		}
-
-		if (value !== null && typeof value === 'object') {
-			const copy: Record<string, unknown> = {};
-			for (const [key, item] of Object.entries(value)) {
-				Object.defineProperty(copy, key, {value: visit(item), enumerable: true, writable: true, configurable: true});
+		const at = first.get(copy.result);
+		const whole = value === copy.output || value.includes(copy.output);
+		if (at === undefined) {
+			if (whole) {
+				first.set(copy.result, line);
 			}
 
-			return copy;
+			return value;
 		}
 
-		return value;
+		const framed = value !== copy.output && value.includes(copy.output);
+		const note = `[omitted: copy of the output at line ${at}; ${framed ? copy.output.length : value.length} chars]`;
+		const replaced = framed ? value.replace(copy.output, () => note) : note;
+		if (replaced.length >= value.length) {
+			return value;
+		}
+
+		results.add(copy.result);
+		saved += value.length - replaced.length;
+		return replaced;
 	};
 
-	return {raw: visit(raw), saved, results};
+	return {raw: mapStrings(raw, visit), saved, results};
 }
 
 /** Whether a native record names one of these call ids anywhere (Codex repeats an output in its `exec_command_end` event). */
