@@ -96,6 +96,23 @@ export function typedText(input: string, key: KeyInfo): string | undefined {
 	return input && !key.ctrl && !key.meta ? input : undefined;
 }
 
+/** What a key does to a list's filter while it is typed (Unfinished, Retention): their reducers share these actions. */
+export type FilterKeyAction = {readonly type: 'end-filter'; readonly keep: boolean} | {readonly type: 'erase'} | {readonly type: 'type'; readonly text: string};
+
+export function filterKeyAction(input: string, key: KeyInfo): FilterKeyAction | undefined {
+	const command = commandFor(['field'], input, key);
+	if (command === 'dismiss' || command === 'accept') {
+		return {type: 'end-filter', keep: command === 'accept'};
+	}
+
+	if (command === 'erase') {
+		return {type: 'erase'};
+	}
+
+	const text = typedText(input, key);
+	return text === undefined ? undefined : {type: 'type', text};
+}
+
 /**
  * The keys in one input as Ink reports it. Ink already separates escape sequences (arrows,
  * esc), but hands over a run of plain characters typed quickly or pasted (`jj`, two

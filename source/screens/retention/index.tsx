@@ -1,7 +1,7 @@
 import {useEffect, useLayoutEffect, useMemo, useReducer, useRef} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
 import type {EngineClient} from '../engine-client.js';
-import {commandFor, typedText} from '../keys.js';
+import {commandFor, filterKeyAction, typedText} from '../keys.js';
 import {EmptyState, NotReady} from '../components/states.js';
 import {useEngine} from '../hooks/use-engine.js';
 import {useList} from '../hooks/use-list.js';
@@ -110,16 +110,9 @@ export function Retention({client, revision, active, width, height, now, onCaptu
 			}
 
 			if (state.filtering) {
-				const command = commandFor(['field'], input, key);
-				const text = typedText(input, key);
-				if (command === 'dismiss') {
-					dispatch({type: 'end-filter', keep: false});
-				} else if (command === 'accept') {
-					dispatch({type: 'end-filter', keep: true});
-				} else if (command === 'erase') {
-					dispatch({type: 'erase'});
-				} else if (text !== undefined) {
-					dispatch({type: 'type', text});
+				const action = filterKeyAction(input, key);
+				if (action) {
+					dispatch(action);
 				}
 
 				return;
