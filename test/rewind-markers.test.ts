@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import {cpSync} from 'node:fs';
+import {cpSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
+import Database from 'better-sqlite3';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {fixtureMtime, settle} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
@@ -57,4 +58,51 @@ test('gemini: the messages a $rewindTo deleted are an abandoned branch: not coun
 		[9, 'assistant', 'Writing a hand-rolled validator.'],
 	]);
 	assert.match(context.find(record => record.line === 10)?.text ?? '', /abandoned branch/);
+});
+
+/** What an OpenCode `/undo` left in the store (test/fixtures/rewinds/opencode/make-storage.mjs). */
+const reverted = {id: 'ses_4f9b10a2cff2Kp3Wd8Rt6Yv1Rv', storage: join(rewinds, 'opencode')};
+
+function assertRevertDiscards(run: (args: string[]) => any) {
+	const session = run(['sessions', '--all-projects']).sessions.find((one: {id: string}) => one.id === reverted.id);
+	assert.equal(session.human_turns, 1, 'the request typed after the revert point is discarded');
+	const context: ContextRecord[] = run(['read', reverted.id, '--view', 'context', '--limit', '100']).records;
+	assert.deepEqual(context.filter(record => record.abandoned).map(record => [record.line, record.kind]), [
+		[3, 'user'],
+		[4, 'tool_call'],
+	], 'the revert point and every message after it');
+	assert.match(context.find(record => record.line === 2 && record.kind === 'system')?.text ?? '', /Reverted with \/undo: the last 2 messages/);
+	const candidates: Array<{id: string; reasons: Array<{code: string}>}> = run(['unfinished', '--all-projects', '--since', '3650d']).candidates;
+	assert.deepEqual(candidates.find(one => one.id === reverted.id)?.reasons.map(reason => reason.code) ?? [], [], 'the discarded running call is not open work');
+}
+
+test('opencode storage: what session.revert (/undo) discards is an abandoned branch: not counted, labelled, not open work', t => {
+	assertRevertDiscards(reader(t, 'opencode', reverted.storage));
+});
+
+test('opencode database: a revert column names the same discarded tail', t => {
+	const base = tempDir(t);
+	const dbRoot = join(base, 'opencode-db');
+	mkdirSync(dbRoot);
+	const storage = join(reverted.storage, 'storage');
+	const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+	const session = readJson(join(storage, 'session', 'global', `${reverted.id}.json`));
+	const db = new Database(join(dbRoot, 'opencode.db'));
+	db.exec(`CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT NOT NULL, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, revert TEXT, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL);
+		CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);
+		CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);`);
+	db.prepare('INSERT INTO session VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)').run(reverted.id, 'global', 'upload-retries', session.directory, session.title, '1.2.14', JSON.stringify(session.revert), session.time.created, session.time.updated);
+	const messageDir = join(storage, 'message', reverted.id);
+	for (const file of readdirSync(messageDir).sort()) {
+		const {id, sessionID, ...data} = readJson(join(messageDir, file));
+		db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(id, sessionID, data.time.created, data.time.created, JSON.stringify(data));
+		const partDir = join(storage, 'part', id);
+		for (const partFile of readdirSync(partDir).sort()) {
+			const {id: partId, messageID, sessionID: partSession, ...part} = readJson(join(partDir, partFile));
+			db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(partId, messageID, partSession, data.time.created, data.time.created, JSON.stringify(part));
+		}
+	}
+
+	db.close();
+	assertRevertDiscards(reader(t, 'opencode', dbRoot));
 });

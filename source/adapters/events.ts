@@ -81,6 +81,12 @@ export const sessionEventSchema = lazySchema(() => z.object({
 	 * up to the marker are an abandoned branch, as the siblings a tree store's rewind leaves are.
 	 */
 	rewound_from: z.optional(z.number()),
+	/**
+	 * With `rewound_from`, the last line discarded, where the store keeps a rewind as the session's
+	 * state instead of as a record after what it discards (OpenCode's `session.revert`): the records
+	 * from `rewound_from` through this line are abandoned. Without it they end before the marker.
+	 */
+	rewound_through: z.optional(z.number()),
 	/** The user interrupted or cancelled here (Claude's marker, Codex turn_aborted, an abort…). */
 	interrupted: z.optional(z.boolean()),
 	/** A failed request or API error at this point, as a short message. */

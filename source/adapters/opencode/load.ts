@@ -43,7 +43,19 @@ function sessionContext(session: OpencodeSession | undefined, fallbackId: string
 		...(model ? {model} : {}),
 		...(started ? {started} : {}),
 	};
-	return {facts, child: parent !== undefined};
+	const revertedFrom = revertedMessageId(session?.revert);
+	return {facts, child: parent !== undefined, ...(revertedFrom ? {revertedFrom} : {})};
+}
+
+/** The message an `/undo` reverted the session to (it and all after it are discarded), if any. */
+function revertedMessageId(value: unknown): string | undefined {
+	const revert = typeof value === 'string' ? parseDataColumn(value) : value;
+	if (revert !== null && typeof revert === 'object' && !Array.isArray(revert)) {
+		const id = (revert as Record<string, unknown>)['messageID'];
+		return typeof id === 'string' && id !== '' ? id : undefined;
+	}
+
+	return undefined;
 }
 
 function warner(warnings: string[]) {

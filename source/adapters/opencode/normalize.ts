@@ -21,6 +21,12 @@ export type SessionContext = {
 	 * is a human request.
 	 */
 	readonly child: boolean;
+	/**
+	 * The message `/undo` reverted the session to (`session.revert.messageID`): OpenCode hides it
+	 * and every later message, and deletes them when the session continues. A part-level revert
+	 * names the message holding the part, and that cleanup removes the whole message too.
+	 */
+	readonly revertedFrom?: string;
 };
 
 /** Parts that carry nothing for the event model: reasoning is never shown, the rest is bookkeeping. */
@@ -177,5 +183,30 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 		rows.push({line, raw: input.raw, events});
 	}
 
+	markReverted(rows, messages, context.revertedFrom);
 	return {rows, skipped: skipped + skippedParts, warnings};
+}
+
+/**
+ * Labels what an `/undo` discarded as a rewind does: a marker on the last message kept (or on the
+ * first one discarded, when nothing is kept) naming the discarded lines, which run to the end.
+ */
+function markReverted(rows: SessionRow[], messages: readonly MessageInput[], revertedFrom: string | undefined): void {
+	const first = revertedFrom === undefined ? -1 : messages.findIndex(input => input.message.id === revertedFrom);
+	if (first === -1) {
+		return;
+	}
+
+	const from = rows[first]!.line;
+	const through = rows.at(-1)!.line;
+	const host = rows[Math.max(first - 1, 0)]!;
+	const count = rows.length - first;
+	host.events.push({
+		line: host.line,
+		kind: 'system',
+		text: `Reverted with /undo: the last ${count === 1 ? 'message is' : `${count} messages are`} discarded when the session continues`,
+		...timed(host.events.at(-1)?.timestamp),
+		rewound_from: from,
+		rewound_through: through,
+	});
 }

@@ -99,6 +99,8 @@ export const opencodeSessionSchema = lazySchema(() => z.looseObject({
 	time_created: number(),
 	time_updated: number(),
 	time: lenient(z.looseObject({created: number(), updated: number()})),
+	/** Set by `/undo` (database: JSON text; parsed by the reader): `{messageID, partID?, snapshot?, diff?}`. */
+	revert: z.optional(z.unknown()),
 }));
 
 export type OpencodeSession = z.infer<typeof opencodeSessionSchema>;

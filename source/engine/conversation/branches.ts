@@ -287,13 +287,15 @@ export function liveEvents(events: readonly SessionEvent[]): SessionEvent[] {
 
 /**
  * The lines rewind markers discarded (SessionEvent.rewound_from), as ranges: in stores without
- * a tree, every record from the first discarded line up to the marker.
+ * a tree, every record from the first discarded line up to the marker (or through the line the
+ * marker names, SessionEvent.rewound_through).
  */
 export function rewoundRanges(events: Iterable<SessionEvent>): LineRanges {
 	const ranges: LineRanges = [];
 	for (const event of events) {
-		if (event.rewound_from !== undefined && !event.sidechain && event.rewound_from < event.line) {
-			ranges.push([event.rewound_from, event.line - 1]);
+		const through = event.rewound_through ?? event.line - 1;
+		if (event.rewound_from !== undefined && !event.sidechain && event.rewound_from <= through) {
+			ranges.push([event.rewound_from, through]);
 		}
 	}
 
