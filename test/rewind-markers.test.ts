@@ -106,3 +106,18 @@ test('opencode database: a revert column names the same discarded tail', t => {
 	db.close();
 	assertRevertDiscards(reader(t, 'opencode', dbRoot));
 });
+
+test('vscode: a request the log truncated away (edited and resent) is an abandoned branch after the live ones', t => {
+	const run = reader(t, 'vscode', join(rewinds, 'vscode', 'Code', 'User'));
+	const id = '6a1c3e5f-2b4d-4c6e-8a0b-1d3f5a7c9eb7';
+	assert.equal(run(['sessions', '--all-projects']).sessions.find((one: {id: string}) => one.id === id).human_turns, 2, 'the first request and the edited one');
+	const context: ContextRecord[] = run(['read', id, '--view', 'context', '--limit', '100']).records;
+	assert.deepEqual(context.filter(record => record.kind === 'user').map(record => [record.line, record.text, record.abandoned ?? false]), [
+		[1, 'Add input validation to the signup form', false],
+		[2, 'Keep zod, but add a unit test for the email rule', false],
+		[3, 'Replace zod with yup everywhere', true],
+	]);
+	assert.match(context.find(record => record.line === 2 && record.kind === 'system')?.text ?? '', /Request edited or undone: the last request is no longer in the conversation/);
+	const candidates: Array<{id: string; reasons: Array<{code: string}>}> = run(['unfinished', '--all-projects', '--since', '3650d']).candidates;
+	assert.deepEqual(candidates.find(one => one.id === id)?.reasons.map(reason => reason.code) ?? [], [], 'the replaced request\'s unfinished reply is not open work');
+});

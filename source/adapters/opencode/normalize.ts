@@ -1,4 +1,5 @@
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {lastCount, markDiscardedTail} from '../shared/discarded.js';
 import {isInjectedText, isRecord, shortError} from '../shared/text.js';
 import type {LoadedSession} from '../types.js';
 import type {OpencodeMessage, OpencodePart} from './schema.js';
@@ -187,26 +188,8 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 	return {rows, skipped: skipped + skippedParts, warnings};
 }
 
-/**
- * Labels what an `/undo` discarded as a rewind does: a marker on the last message kept (or on the
- * first one discarded, when nothing is kept) naming the discarded lines, which run to the end.
- */
+/** Labels what an `/undo` discarded as a rewind does (shared/discarded.ts). */
 function markReverted(rows: SessionRow[], messages: readonly MessageInput[], revertedFrom: string | undefined): void {
 	const first = revertedFrom === undefined ? -1 : messages.findIndex(input => input.message.id === revertedFrom);
-	if (first === -1) {
-		return;
-	}
-
-	const from = rows[first]!.line;
-	const through = rows.at(-1)!.line;
-	const host = rows[Math.max(first - 1, 0)]!;
-	const count = rows.length - first;
-	host.events.push({
-		line: host.line,
-		kind: 'system',
-		text: `Reverted with /undo: the last ${count === 1 ? 'message is' : `${count} messages are`} discarded when the session continues`,
-		...timed(host.events.at(-1)?.timestamp),
-		rewound_from: from,
-		rewound_through: through,
-	});
+	markDiscardedTail(rows, first, count => `Reverted with /undo: ${lastCount(count, 'message')} discarded when the session continues`);
 }

@@ -1,4 +1,5 @@
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {lastCount, markDiscardedTail} from '../shared/discarded.js';
 import {isInjectedText, isRecord, shortError} from '../shared/text.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
 import type {SessionDocument} from './replay.js';
@@ -143,6 +144,24 @@ function sessionFacts(session: VscodeSession, unit: DiscoveredUnit): SessionInfo
 	};
 }
 
+function requestIdOf(request: unknown): unknown {
+	return isRecord(request) ? request['requestId'] : undefined;
+}
+
+/**
+ * The truncated requests that did not come back: a log rewrites the list from the first request
+ * that changed, so a request kept after a removed one is dropped and pushed again. A request
+ * dropped more than once is kept in its last version.
+ */
+function droppedRequests(live: readonly unknown[], discarded: readonly unknown[]): unknown[] {
+	const liveIds = new Set(live.map(requestIdOf));
+	const lastDrop = new Map(discarded.map((request, index) => [requestIdOf(request), index]));
+	return discarded.filter((request, index) => {
+		const id = requestIdOf(request);
+		return id === undefined || (!liveIds.has(id) && lastDrop.get(id) === index);
+	});
+}
+
 /**
  * A session document to rows, one per request (`line` = 1-based request index, `raw` = the
  * request as stored or replayed). Session facts go on the first row; the model whenever the
@@ -159,8 +178,16 @@ export function sessionRows(document: SessionDocument, unit: DiscoveredUnit): Lo
 	let skipped = document.skipped;
 	let model: string | undefined;
 	const facts = sessionFacts(parsed.data, unit);
-	for (const [index, raw] of (parsed.data.requests ?? []).entries()) {
+	// Requests a truncation dropped follow the live ones, each on the next line, as an abandoned branch.
+	const live = parsed.data.requests ?? [];
+	const requests = [...live, ...droppedRequests(live, document.discarded ?? [])];
+	let firstDiscarded = -1;
+	for (const [index, raw] of requests.entries()) {
 		const line = index + 1;
+		if (index === live.length) {
+			firstDiscarded = rows.length;
+		}
+
 		const request = vscodeRequestSchema.safeParse(raw);
 		if (!request.success) {
 			skipped++;
@@ -186,5 +213,6 @@ export function sessionRows(document: SessionDocument, unit: DiscoveredUnit): Lo
 		rows.push({line, raw, events});
 	}
 
+	markDiscardedTail(rows, firstDiscarded, count => `Request edited or undone: ${lastCount(count, 'request')} no longer in the conversation`);
 	return {rows, skipped, warnings};
 }

@@ -13,6 +13,12 @@ export type SessionDocument = {
 	readonly state: unknown;
 	readonly skipped: number;
 	readonly warnings: string[];
+	/**
+	 * Requests a log entry truncated away (a push to `requests` with `i` shorter than the array:
+	 * an edited or undone request and everything after it), in the order they were dropped.
+	 * VS Code no longer shows them; readers keep them as an abandoned branch.
+	 */
+	readonly discarded?: unknown[];
 };
 
 const maxWarnings = 20;
@@ -84,7 +90,7 @@ function getAt(container: Container, key: PathKey): unknown {
  * Applies one set, push or delete to the state, as objectMutationLog.ts does: a push first
  * truncates the array to `i` when `i` is given, then appends `v`. False when it cannot apply.
  */
-function applyMutation(state: unknown, mutation: Mutation): boolean {
+function applyMutation(state: unknown, mutation: Mutation, dropped?: (items: unknown[]) => void): boolean {
 	const path = mutation.k ?? [];
 	const last = path.at(-1);
 	const container = parentOf(state, path);
@@ -104,6 +110,10 @@ function applyMutation(state: unknown, mutation: Mutation): boolean {
 			const current = getAt(container, last);
 			const items = Array.isArray(current) ? current : [];
 			if (typeof mutation.i === 'number' && mutation.i >= 0) {
+				if (mutation.i < items.length) {
+					dropped?.(items.slice(mutation.i));
+				}
+
 				items.length = Math.min(items.length, mutation.i);
 			}
 
@@ -134,6 +144,8 @@ export function replayMutationLog(path: string): SessionDocument {
 	let entries = 0;
 	let skipped = 0;
 	const warnings: string[] = [];
+	const discarded: unknown[] = [];
+	const dropRequests = (items: unknown[]) => discarded.push(...items);
 	const skip = (line: number, reason: string) => {
 		skipped++;
 		if (warnings.length < maxWarnings) {
@@ -175,7 +187,7 @@ export function replayMutationLog(path: string): SessionDocument {
 					hasInitial = true;
 				} else if (![1, 2, 3].includes(parsed.data.kind)) {
 					skip(raw.number, `unknown mutation kind ${parsed.data.kind}`);
-				} else if (!applyMutation(state, parsed.data)) {
+				} else if (!applyMutation(state, parsed.data, isRequestList(parsed.data.k) ? dropRequests : undefined)) {
 					skip(raw.number, 'mutation path not found');
 				}
 			}
@@ -192,5 +204,10 @@ export function replayMutationLog(path: string): SessionDocument {
 		throw new SessionCorruptError(path, null, `the state the log builds is nested deeper than ${maxJsonDepth} levels`);
 	}
 
-	return {state: hasInitial ? state : {}, skipped, warnings};
+	return {state: hasInitial ? state : {}, skipped, warnings, ...(discarded.length > 0 ? {discarded} : {})};
+}
+
+/** The session's own list of requests (not an array inside one, like a response's parts). */
+function isRequestList(path: readonly PathKey[] | undefined): boolean {
+	return path?.length === 1 && path[0] === 'requests';
 }
