@@ -9,13 +9,17 @@ import {build} from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../build', import.meta.url), {recursive: true, force: true});
+// The MCP SDK stays in node_modules too, loaded by `engi mcp` alone: bundled, its use of zod
+// (classic schemas, the JIT compiler, the memoizer) went into the zod chunk every command
+// loads, about 50 KB more to compile on each call. Unbundled it brings its own copy of zod;
+// no schema crosses between the two (the SDK gets JSON Schemas from build/mcp-tools.json).
 const shared = {
 	bundle: true,
 	format: 'esm',
 	platform: 'node',
 	target: 'node20',
 	legalComments: 'none',
-	external: ['better-sqlite3', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*'],
+	external: ['better-sqlite3', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
 	define: {
 		__ENGI_VERSION__: JSON.stringify(pkg.version),
 		'process.env.NODE_ENV': '"production"',

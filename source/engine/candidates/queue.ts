@@ -1,5 +1,5 @@
 import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent} from 'node:fs';
-import {basename, join} from 'node:path';
+import {basename, sep} from 'node:path';
 import * as z from 'zod/mini';
 import {isSourceId} from '../../adapters/types.js';
 import {EngiError, systemErrorCode} from '../../lib/errors.js';
@@ -99,6 +99,7 @@ export async function readQueue(folder: string): Promise<Queue> {
 	}
 
 	const warnings: string[] = [];
+	const prefix = folder.endsWith(sep) ? folder : folder + sep;
 	const read: Array<{ref: string; file: string; summary: ReturnType<typeof readNoteSummary>}> = [];
 	for (const entry of listed) {
 		// Temporary files of a write in progress start with a dot.
@@ -106,7 +107,8 @@ export async function readQueue(folder: string): Promise<Queue> {
 			continue;
 		}
 
-		const file = join(folder, entry.name);
+		// A plain concatenation: path.join's normalising, a thousand times over, cost more than the reads.
+		const file = `${prefix}${entry.name}`;
 		if (!entry.isFile()) {
 			warnings.push(`${file}: not a regular file; left out of the queue`);
 			continue;
