@@ -9,17 +9,13 @@ import {build} from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../build', import.meta.url), {recursive: true, force: true});
-// The MCP SDK stays in node_modules too, loaded by `engi mcp` alone: bundled, its use of zod
-// (classic schemas, the JIT compiler, the memoizer) went into the zod chunk every command
-// loads, about 50 KB more to compile on each call. Unbundled it brings its own copy of zod;
-// no schema crosses between the two (the SDK gets JSON Schemas from build/mcp-tools.json).
 const shared = {
 	bundle: true,
 	format: 'esm',
 	platform: 'node',
 	target: 'node20',
 	legalComments: 'none',
-	external: ['better-sqlite3', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+	external: ['better-sqlite3', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*'],
 	define: {
 		__ENGI_VERSION__: JSON.stringify(pkg.version),
 		'process.env.NODE_ENV': '"production"',
@@ -28,8 +24,21 @@ const shared = {
 	banner: {js: "import {createRequire as __engiCreateRequire} from 'node:module'; const require = __engiCreateRequire(import.meta.url);"},
 	logLevel: 'warning',
 };
+
+// The MCP SDK is bundled on its own (build/mcp-sdk.js, loaded by `engi mcp` alone) with its own
+// copy of zod: split with the rest, its use of zod (classic schemas, the JIT compiler, the
+// memoizer) went into the zod chunk every command loads, ~50 KB more to compile on each call.
+// No schema crosses between the two copies (the SDK is given JSON Schemas, build/mcp-tools.json).
+const sdkBundle = {
+	name: 'mcp-sdk-bundle',
+	setup(plugin) {
+		plugin.onResolve({filter: /^\.\/sdk\.js$/}, args => (args.importer.endsWith(join('source', 'mcp', 'server.ts')) ? {path: '../mcp-sdk.js', external: true} : undefined));
+	},
+};
+await build({...shared, entryPoints: ['source/mcp/sdk.ts'], outfile: 'build/mcp-sdk.js'});
 const result = await build({
 	...shared,
+	plugins: [sdkBundle],
 	entryPoints: ['source/cli.ts', 'source/tui.tsx'],
 	outdir: 'build',
 	splitting: true,
