@@ -1,7 +1,6 @@
 import {mkdirSync, readFileSync, type Stats} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {writeFileAtomic} from '../../lib/atomic.js';
-import {sha256Hex} from '../../lib/hash.js';
 import type {Deps} from '../deps.js';
 import {cacheDirectory} from '../kb/paths.js';
 import {summaryOf, type NoteSummary} from './note.js';
@@ -28,8 +27,18 @@ export type QueueCache = {
 	save(): void;
 };
 
+/**
+ * One cache file per notes folder, named by an FNV-1a hash of its path (node:crypto costs ~5 ms
+ * to load, more than the hash is worth here); the file records the folder it is of, so two
+ * folders of one name only take turns rebuilding it.
+ */
 export function queueCachePath(deps: Deps, folder: string): string {
-	return join(cacheDirectory(deps), 'candidates', `${sha256Hex(folder).slice(0, 32)}.json`);
+	let hash = 0x81_1c_9d_c5;
+	for (let index = 0; index < folder.length; index++) {
+		hash = Math.imul(hash ^ folder.charCodeAt(index), 16_777_619);
+	}
+
+	return join(cacheDirectory(deps), 'candidates', `${(hash >>> 0).toString(16).padStart(8, '0')}-${folder.length}.json`);
 }
 
 const sameState = (entry: Entry, stats: Stats) => entry[0] === stats.ino && entry[1] === stats.size && entry[2] === stats.mtimeMs && entry[3] === stats.ctimeMs;

@@ -155,9 +155,9 @@ export async function readQueue(folder: string, cache?: QueueCache): Promise<Que
 	}
 
 	const notes = read.map(({ref, file, summary}) => ({ref, file, named: namedBy(ref), summary: typeof summary === 'object' ? summary : undefined}));
-	const order = new Map(notes.map(note => [note, note.summary ? `${note.summary.harvested_at}\u0000${note.summary.ended ?? ''}` : mtimeOf(note.file)]));
-	notes.sort((a, b) => (order.get(a)! < order.get(b)! ? 1 : order.get(a)! > order.get(b)! ? -1 : a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
-	return {notes, warnings};
+	const keyed = notes.map(note => ({note, key: note.summary ? `${note.summary.harvested_at}\u0000${note.summary.ended ?? ''}` : mtimeOf(note.file)}));
+	keyed.sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : a.note.ref < b.note.ref ? -1 : a.note.ref > b.note.ref ? 1 : 0));
+	return {notes: keyed.map(({note}) => note), warnings};
 }
 
 /** A listed note read whole and parsed (the YAML parser loaded only if it needs one). */
