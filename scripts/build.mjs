@@ -24,8 +24,21 @@ const shared = {
 	banner: {js: "import {createRequire as __engiCreateRequire} from 'node:module'; const require = __engiCreateRequire(import.meta.url);"},
 	logLevel: 'warning',
 };
+
+// The MCP SDK is bundled on its own (build/mcp-sdk.js, loaded by `engi mcp` alone) with its own
+// copy of zod: split with the rest, its use of zod (classic schemas, the JIT compiler, the
+// memoizer) went into the zod chunk every command loads, ~50 KB more to compile on each call.
+// No schema crosses between the two copies (the SDK is given JSON Schemas, build/mcp-tools.json).
+const sdkBundle = {
+	name: 'mcp-sdk-bundle',
+	setup(plugin) {
+		plugin.onResolve({filter: /^\.\/sdk\.js$/}, args => (args.importer.endsWith(join('source', 'mcp', 'server.ts')) ? {path: '../mcp-sdk.js', external: true} : undefined));
+	},
+};
+await build({...shared, entryPoints: ['source/mcp/sdk.ts'], outfile: 'build/mcp-sdk.js'});
 const result = await build({
 	...shared,
+	plugins: [sdkBundle],
 	entryPoints: ['source/cli.ts', 'source/tui.tsx'],
 	outdir: 'build',
 	splitting: true,

@@ -1,10 +1,9 @@
 import type {Readable, Writable} from 'node:stream';
-import {Server} from '@modelcontextprotocol/sdk/server/index.js';
-import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
-import {CallToolRequestSchema, ListToolsRequestSchema, type Tool} from '@modelcontextprotocol/sdk/types.js';
+import type {Tool} from '@modelcontextprotocol/sdk/types.js';
 import type {CommandContext} from '../cli/define.js';
 import {callTool, type ToolResult} from './call.js';
+import {CallToolRequestSchema, ListToolsRequestSchema, Server, StdioServerTransport} from './sdk.js';
 import type {McpTool} from './tools.js';
 
 declare const __ENGI_VERSION__: string;

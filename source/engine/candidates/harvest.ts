@@ -15,6 +15,7 @@ import {requireConsent} from './consent.js';
 import {harvestedNote, renderNote} from './note.js';
 import {createNote} from './note-store.js';
 import {noteStem, readQueue, type Queue} from './queue.js';
+import {openQueueCache, queueCachePath} from './queue-cache.js';
 import {redactionSchema} from './redactor.js';
 import {commandCountsSchema, readSessionFacts} from './session-facts.js';
 
@@ -124,7 +125,7 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 	requireKnowledgeBase(paths);
 	const now = deps.now();
 	const consent = requireConsent(paths, input.consent, now);
-	const queue = await readQueue(paths.candidates);
+	const queue = await readQueue(paths.candidates, openQueueCache(queueCachePath(deps, paths.candidates), paths.candidates));
 	const known = notesBySession(queue);
 	const taken = new Set(queue.notes.map(note => note.ref));
 	const explicit = input.ids.length > 0;

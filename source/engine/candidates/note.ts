@@ -190,7 +190,7 @@ export type NoteSummary = Pick<CandidateNote, 'source' | 'native_id' | 'status' 
 const summaryKeys: ReadonlySet<string> = new Set(['source', 'native_id', 'status', 'harvested_at', 'ended', 'source_sha256', 'source_bytes', 'source_fingerprint']);
 
 /** The summary, when every field of it is there and of its type. */
-function summaryOf(data: Record<string, unknown>): NoteSummary | undefined {
+export function summaryOf(data: Record<string, unknown>): NoteSummary | undefined {
 	const {source, native_id: nativeId, status, harvested_at: harvestedAt, ended, source_sha256: sha256, source_bytes: bytes, source_fingerprint: fingerprint} = data;
 	const valid =
 		typeof source === 'string' &&

@@ -1,11 +1,12 @@
-import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent} from 'node:fs';
-import {basename, join} from 'node:path';
+import {closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent, type Stats} from 'node:fs';
+import {basename, sep} from 'node:path';
 import * as z from 'zod/mini';
 import {isSourceId} from '../../adapters/types.js';
 import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {clipMasked} from '../search/secrets.js';
 import {commandCountsSchema} from './session-facts.js';
+import type {QueueCache} from './queue-cache.js';
 import {candidateStatuses, loadYamlParser, needsYamlParser, parseNote, readNoteSummary, type CandidateNote, type NoteSummary, type ParsedNote} from './note.js';
 
 /**
@@ -84,9 +85,10 @@ function mtimeOf(file: string): string {
 /**
  * Every note of the folder with its summary, newest harvest first (one harvest's notes newest
  * session first; an unreadable note by its file's time). What cannot be read is a warning, never
- * a silent gap; the YAML parser is loaded only for notes a person reformatted.
+ * a silent gap; the YAML parser is loaded only for notes a person reformatted. With a cache
+ * (queue-cache.ts), a note whose file is as it was when last read costs a stat, not a read.
  */
-export async function readQueue(folder: string): Promise<Queue> {
+export async function readQueue(folder: string, cache?: QueueCache): Promise<Queue> {
 	let listed: Dirent[];
 	try {
 		listed = readdirSync(folder, {withFileTypes: true});
@@ -99,27 +101,37 @@ export async function readQueue(folder: string): Promise<Queue> {
 	}
 
 	const warnings: string[] = [];
-	const read: Array<{ref: string; file: string; summary: ReturnType<typeof readNoteSummary>}> = [];
+	const prefix = folder.endsWith(sep) ? folder : folder + sep;
+	const read: Array<{ref: string; file: string; summary: ReturnType<typeof readNoteSummary>; stats?: Stats}> = [];
 	for (const entry of listed) {
 		// Temporary files of a write in progress start with a dot.
 		if (!entry.name.endsWith('.md') || entry.name.startsWith('.')) {
 			continue;
 		}
 
-		const file = join(folder, entry.name);
+		// A plain concatenation: path.join's normalising, a thousand times over, cost more than the reads.
+		const file = `${prefix}${entry.name}`;
 		if (!entry.isFile()) {
 			warnings.push(`${file}: not a regular file; left out of the queue`);
 			continue;
 		}
 
 		try {
+			// Stat'ed before it is read: a write in between leaves a state the cache will not match.
+			const stats = cache ? statSync(file) : undefined;
+			const cached = stats && cache!.summary(entry.name, stats);
+			if (cached) {
+				read.push({ref: entry.name.slice(0, -'.md'.length), file, summary: cached.summary});
+				continue;
+			}
+
 			const head = readHead(file);
 			let summary = readNoteSummary(head.text, {whole: head.whole});
 			if (summary === 'needs_text') {
 				summary = readNoteSummary(readFileSync(file, 'utf8'), {whole: true});
 			}
 
-			read.push({ref: entry.name.slice(0, -'.md'.length), file, summary});
+			read.push({ref: entry.name.slice(0, -'.md'.length), file, summary, stats});
 		} catch (error) {
 			warnings.push(`${file}: cannot be read (${systemErrorCode(error) ?? 'error'}); left out of the queue`);
 		}
@@ -132,10 +144,20 @@ export async function readQueue(folder: string): Promise<Queue> {
 		}
 	}
 
+	if (cache) {
+		for (const note of read) {
+			if (note.stats) {
+				cache.remember(`${note.ref}.md`, note.stats, typeof note.summary === 'object' ? note.summary : undefined);
+			}
+		}
+
+		cache.save();
+	}
+
 	const notes = read.map(({ref, file, summary}) => ({ref, file, named: namedBy(ref), summary: typeof summary === 'object' ? summary : undefined}));
-	const order = new Map(notes.map(note => [note, note.summary ? `${note.summary.harvested_at}\u0000${note.summary.ended ?? ''}` : mtimeOf(note.file)]));
-	notes.sort((a, b) => (order.get(a)! < order.get(b)! ? 1 : order.get(a)! > order.get(b)! ? -1 : a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
-	return {notes, warnings};
+	const keyed = notes.map(note => ({note, key: note.summary ? `${note.summary.harvested_at}\u0000${note.summary.ended ?? ''}` : mtimeOf(note.file)}));
+	keyed.sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : a.note.ref < b.note.ref ? -1 : a.note.ref > b.note.ref ? 1 : 0));
+	return {notes: keyed.map(({note}) => note), warnings};
 }
 
 /** A listed note read whole and parsed (the YAML parser loaded only if it needs one). */

@@ -2,11 +2,11 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {nextOffset} from '../../lib/words.js';
 import type {Deps} from '../deps.js';
-import {listCatalogPage, sessionEntrySchema, subagentCounts, toEntry} from './list.js';
+import {countUnreadableSessions, listCatalogPage, sessionEntrySchema, subagentCounts, toEntry} from './list.js';
 import {searchSessions, snippetReader} from './search.js';
 import {sourceRootArgument, typedRootOf} from './targets.js';
-import {viewReasons, withCatalogView, type CatalogView, type ScopeInput} from './view.js';
-import {resultState, resultStates, stateReasonSchema} from '../search/result-state.js';
+import {withCatalogView, type CatalogView, type ScopeInput} from './view.js';
+import {resultState, resultStates, stateReason, stateReasonSchema, type StateReason} from '../search/result-state.js';
 
 export const catalogStateSchema = lazySchema(() => z.object({scanned: z.number(), unchanged: z.number(), removed: z.number()}));
 
@@ -48,6 +48,23 @@ export const sessionsPageSize = 50;
 export const sessionSearchPageSize = 20;
 
 export type SessionsInput = ScopeInput & {readonly limit?: number; readonly offset?: number; readonly q?: string};
+
+/**
+ * What a listing or search over the view is missing, typed: each store root, directory or
+ * session file the refresh could not read, and (for a search) the sessions in scope that could
+ * not be parsed, whose text is not in the index.
+ */
+function viewReasons(view: CatalogView, options: {searching: boolean}): StateReason[] {
+	const reasons = view.report.unreadable.map(entry => stateReason('store_unreadable', `${entry.source}: ${entry.path} could not be read (${entry.code}); what it holds is left out`, {subject: entry.path}));
+	if (options.searching) {
+		const corrupt = countUnreadableSessions(view.db, view.filter);
+		if (corrupt > 0) {
+			reasons.push(stateReason('session_unreadable', `${corrupt} session(s) in scope could not be parsed and were not searched (engi sessions lists them with their error)`, {count: corrupt}));
+		}
+	}
+
+	return reasons;
+}
 
 /**
  * `engi sessions`: the sessions in scope, newest first, paged; with `q`, those whose text

@@ -3,8 +3,7 @@ import {projectOf} from '../../lib/project.js';
 import {parseSince} from '../../lib/since.js';
 import {cannotWrite, isCorruptDatabase, type Database} from '../../lib/sqlite.js';
 import type {Deps} from '../deps.js';
-import {countUnreadableSessions, type SessionFilter} from './list.js';
-import {stateReason, type StateReason} from '../search/result-state.js';
+import type {SessionFilter} from './list.js';
 import {inMemoryCatalog, openCatalog, replaceDamagedCatalog, type CatalogHandle} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
 import {resolveTargets, type SourceTarget, type StoreSelection} from './targets.js';
@@ -101,21 +100,4 @@ export function withCatalogView<T>(input: ScopeInput, deps: Deps, use: (view: Ca
 	} finally {
 		view.close();
 	}
-}
-
-/**
- * What a listing or search over the view is missing, typed: each store root, directory or
- * session file the refresh could not read, and (for a search) the sessions in scope that could
- * not be parsed, whose text is not in the index.
- */
-export function viewReasons(view: CatalogView, options: {searching: boolean}): StateReason[] {
-	const reasons = view.report.unreadable.map(entry => stateReason('store_unreadable', `${entry.source}: ${entry.path} could not be read (${entry.code}); what it holds is left out`, {subject: entry.path}));
-	if (options.searching) {
-		const corrupt = countUnreadableSessions(view.db, view.filter);
-		if (corrupt > 0) {
-			reasons.push(stateReason('session_unreadable', `${corrupt} session(s) in scope could not be parsed and were not searched (engi sessions lists them with their error)`, {count: corrupt}));
-		}
-	}
-
-	return reasons;
 }

@@ -6,7 +6,7 @@ import {readGlobalConfig, readLocalConfig, writeConfigValue} from './config.js';
 import {configKeys, formatSchema, type ConfigKey} from './config-schema.js';
 import {globalConfigPath, kbPaths, requireKnowledgeBase} from './paths.js';
 import {resolveRoot} from './root.js';
-import {memoryTypes} from '../upkeep/memory-types.js';
+import {memoryTypes} from '../upkeep/memory-type-names.js';
 
 export const configOutputSchema = z.object({
 	key: z.string(),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {memoryTypes} from '../upkeep/memory-types.js';
+import {memoryTypes} from '../upkeep/memory-type-names.js';
 
 /** `$XDG_CONFIG_HOME/engi/config.json` and `<root>/.engi/config.json`: one record each. */
 export const formatSchema = z.enum(['json', 'human']);

@@ -1,5 +1,6 @@
 import {readdirSync, readlinkSync} from 'node:fs';
 import {sep} from 'node:path';
+import {systemErrorCode} from '../../lib/errors.js';
 
 /**
  * Which files other processes hold open, read from /proc/<pid>/fd. Only links under the given
@@ -53,8 +54,14 @@ export function scanOpenFiles(directories: readonly string[], platform: NodeJS.P
 			let target: string;
 			try {
 				target = readlinkSync(`${procRoot}/${pid}/fd/${descriptor}`);
-			} catch {
-				continue;
+			} catch (error) {
+				// May this process be inspected is asked of the process, not of each descriptor: one
+				// refusal (a protected init holds hundreds) refuses the rest, so they are not asked.
+				if (systemErrorCode(error) === 'EACCES' || systemErrorCode(error) === 'EPERM') {
+					break;
+				}
+
+				continue; // Closed since the listing.
 			}
 
 			if (target.endsWith(deletedSuffix)) {

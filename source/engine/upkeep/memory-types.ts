@@ -6,23 +6,9 @@
  * Detection needs no config and no model, so the index stores each node's type when it writes
  * the node, and ranking only multiplies.
  */
-export const memoryTypes = [
-	'correction',
-	'preference',
-	'milestone',
-	'decision',
-	'lesson',
-	'procedural',
-	'contact',
-	'financial',
-	'blocker',
-	'event',
-	'context',
-	'emotion',
-	'fact',
-	'record',
-] as const;
-export type MemoryType = (typeof memoryTypes)[number];
+import {memoryTypes, type MemoryType} from './memory-type-names.js';
+
+export {memoryTypes, type MemoryType} from './memory-type-names.js';
 
 export type MemoryRule = {
 	/** Days for the rank to halve; null: it does not fade. */

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import {existsSync, readFileSync} from 'node:fs';
+import {join, relative} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import test from 'node:test';
+import {repoRoot, runCli} from './helpers/cli.js';
+import {makeKb} from './helpers/kb.js';
+import {buildFixtureHome} from './fixtures/home.js';
+import {tempDir} from './helpers/temp.js';
+
+/**
+ * What a warm `unfinished` or `sessions` loads is most of what the call costs (every call is a
+ * fresh process, and each module is read and compiled again). Growth crept in unnoticed once
+ * (35 chunks, 577 KB, where 25 and 473 KB had done), so the warm paths are held here: no module
+ * of the deny-list below, and no more bytes of build/ than the budget.
+ */
+const tracer = join(repoRoot, 'test/helpers/trace-imports.mjs');
+
+type Meta = {outputs: Record<string, {bytes: number; inputs: Record<string, unknown>}>};
+
+/** Modules these calls have no use for, each with why it is heavy or where it belongs. */
+const denied: ReadonlyArray<readonly [RegExp, string]> = [
+	[/^node_modules\/zod\/v4\/core\/(memoizer|doc|compile)\.js$/, 'zod\'s JIT compiler and memoizer (the MCP SDK\'s zod, bundled)'],
+	[/^node_modules\/zod\/v4\/classic\//, 'classic zod (the source uses zod/mini)'],
+	[/^node_modules\/@modelcontextprotocol\/|^build\/mcp-sdk\.js$/, 'the MCP SDK (engi mcp only)'],
+	[/^node_modules\/(yaml|execa|meow|ink|react|minisearch)\//, 'a package only other commands need'],
+	[/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules (the config needs only the names: memory-type-names.ts)'],
+	[/^source\/engine\/(candidates|retention|index|knowledge|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
+	[/^source\/(mcp|screens)\/|^source\/tui\.tsx$|^source\/output\/json-schema\.ts$/, 'another face'],
+];
+
+const budgets = [
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 540, alsoDenied: [[/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 540, alsoDenied: []},
+];
+
+/** The build/ files a traced call loaded, and the source modules bundled into them. */
+function loadedBuild(traceFile: string): {files: string[]; inputs: string[]; bytes: number} {
+	const meta = JSON.parse(readFileSync(join(repoRoot, 'build/meta.json'), 'utf8')) as Meta;
+	const urls = existsSync(traceFile) ? readFileSync(traceFile, 'utf8').split('\n').filter(url => url.startsWith('file:')) : [];
+	const files = [...new Set(urls.map(url => relative(repoRoot, fileURLToPath(url))).filter(file => file.startsWith('build/')))];
+	const outputs = files.map(file => meta.outputs[file]).filter(output => output !== undefined);
+	return {files, inputs: outputs.flatMap(output => Object.keys(output.inputs)), bytes: outputs.reduce((sum, output) => sum + output.bytes, 0)};
+}
+
+for (const {args, kilobytes, alsoDenied} of budgets) {
+	test(`a warm engi ${args[0]} loads none of the denied modules and at most ${kilobytes} KB of build/`, t => {
+		const kb = makeKb(t);
+		buildFixtureHome(kb.env);
+		const call = [...args, '--format', 'json'];
+		assert.equal(runCli(call, {env: kb.env}).code, 0, 'the catalog, warmed');
+		const traceFile = join(tempDir(t), 'trace.txt');
+		const result = runCli(call, {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+		assert.equal(result.code, 0, result.stderr);
+		const loaded = loadedBuild(traceFile);
+		assert.ok(loaded.files.includes('build/cli.js') && loaded.files.length > 5, `the tracer saw the CLI and its chunks load: ${loaded.files.join(', ')}`);
+		const offending = [...denied, ...alsoDenied].flatMap(([pattern, why]) => [...loaded.inputs, ...loaded.files].filter(input => pattern.test(input)).map(input => `${input} (${why})`));
+		assert.deepEqual(offending, [], `engi ${args.join(' ')} loaded modules it does not need`);
+		assert.ok(loaded.bytes <= kilobytes * 1024, `engi ${args.join(' ')} loaded ${Math.round(loaded.bytes / 1024)} KB in ${loaded.files.length} files (budget ${kilobytes} KB)`);
+	});
+}
+
+test('the budget check sees what a heavier command loads (it can fail)', t => {
+	const kb = makeKb(t);
+	const traceFile = join(tempDir(t), 'trace.txt');
+	const result = runCli(['schema', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+	assert.equal(result.code, 0, result.stderr);
+	const loaded = loadedBuild(traceFile);
+	assert.ok(loaded.inputs.includes('source/output/json-schema.ts'), 'engi schema loads the denied JSON Schema module');
+	assert.ok(loaded.bytes > 540 * 1024, `engi schema loads every command: ${Math.round(loaded.bytes / 1024)} KB`);
+});
