@@ -38,6 +38,25 @@ export function cutLongRuns(text: string, max = 128): string[] {
 	return pieces;
 }
 
+/**
+ * The pre-tokeniser's pattern as it reads ASCII text: each Unicode class by the ASCII characters
+ * it holds (letters by case, digits, nothing for marks and other letters), without the `u` flag.
+ * On text of ASCII only it splits exactly as the whole pattern does, and V8 compiles and runs it
+ * in a fraction of the time the Unicode property classes take (about 15 ms on a first packet).
+ * Undefined when the pattern holds a class this does not know, so the whole one is always used.
+ */
+export function asciiPattern(pattern: string): RegExp | undefined {
+	const ascii = pattern
+		.replaceAll(String.raw`[^\s\p{L}\p{N}]`, String.raw`[^\sA-Za-z0-9]`)
+		.replaceAll(String.raw`[^\r\n\p{L}\p{N}]`, String.raw`[^\r\nA-Za-z0-9]`)
+		.replaceAll(String.raw`[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`, '[A-Z]')
+		.replaceAll(String.raw`[\p{Ll}\p{Lm}\p{Lo}\p{M}]`, '[a-z]')
+		.replaceAll(String.raw`\p{N}`, '[0-9]');
+	return ascii.includes(String.raw`\p`) || ascii.includes(String.raw`\P`) ? undefined : new RegExp(ascii, 'g');
+}
+
+const nonAscii = /[^\u0000-\u007f]/;
+
 /** Most distinct pre-tokenised pieces kept with their counts before the memo starts afresh. */
 const memoLimit = 500_000;
 
@@ -51,7 +70,8 @@ const memoLimit = 500_000;
  */
 export function o200kCounter(table: RankTable): (text: string) => number {
 	const {rankOf} = table;
-	const pattern = new RegExp(table.pattern, 'gu');
+	const ascii = asciiPattern(table.pattern);
+	let unicode: RegExp | undefined;
 	const memo = new Map<string, number>();
 	const pieceTokens = (piece: string): number => {
 		const bytes = Buffer.from(piece, 'utf8');
@@ -92,6 +112,7 @@ export function o200kCounter(table: RankTable): (text: string) => number {
 	};
 
 	return text => {
+		const pattern = ascii && !nonAscii.test(text) ? ascii : (unicode ??= new RegExp(table.pattern, 'gu'));
 		let total = 0;
 		for (const run of cutLongRuns(text)) {
 			pattern.lastIndex = 0;
