@@ -4,7 +4,7 @@
  * once) only when an exact figure is asked for.
  */
 import {readFileSync} from 'node:fs';
-import {decodeRankTable, encodeRankTable, type RankTable} from './tokens-table.js';
+import type {RankTable} from './tokens-table.js';
 
 export {estimateTokens} from './tokens-estimate.js';
 
@@ -139,9 +139,10 @@ export function o200kCounter(table: RankTable): (text: string) => number {
 /**
  * The rank table: the one the build wrote beside the bundle (build/o200k.bin, read from a
  * bundle's chunk or from source), or, when running from source without a build, made from
- * js-tiktoken's ranks here.
+ * js-tiktoken's ranks here. Its module loads only here, so a command that only estimates never does.
  */
 async function loadRankTable(): Promise<RankTable> {
+	const {decodeRankTable, encodeRankTable} = await import('./tokens-table.js');
 	for (const file of ['../o200k.bin', '../../build/o200k.bin']) {
 		try {
 			return decodeRankTable(readFileSync(new URL(file, import.meta.url)));

@@ -4,6 +4,7 @@ import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {mergeUpsert} from '../graph/merge.js';
 import {createReplay, isEdgeLive, type ReplayedEdge} from '../graph/replay.js';
 import {parseJournalLine} from '../journal/parse-line.js';
+import type {JournalLine} from '../journal/schema.js';
 import type {KbPaths} from '../kb/paths.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {decodeLine, type RawLine} from '../../lib/lines.js';
@@ -59,15 +60,18 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 	// Set once the whole buffer is known to be valid UTF-8; otherwise each line is checked, so the error names the first bad line.
 	let wholeUtf8 = false;
 	const citations = new Map<string, Citation[]>();
-	// Each node's applied upserts in file order: an evaluation reads a few hundred of a journal's nodes, so only those are merged.
-	const upserts = new Map<string, Array<{payload: Record<string, unknown>; observedUtc: string}>>();
+	// Each node's applied upserts in file order, as where their lines lie in the buffer: an evaluation
+	// reads a few hundred of a journal's nodes, so only those are parsed again and merged, and the
+	// payloads of the rest are garbage at once instead of being kept (and copied by every scavenge).
+	const upserts = new Map<string, Array<{start: number; end: number; observedUtc: string}>>();
+	let current: RawLine | undefined;
 	const assertsByLine = new Map<number, {event: string; provenance: string | null}>();
 	const replay = createReplay(asOf, ({line, event}) => {
 		if (event.op === 'node.upsert') {
 			const id = event.payload['id'] as string;
 			const list = citations.get(id);
 			const citation = {line, event: event.id, at: event.observed_utc};
-			const upsert = {payload: event.payload, observedUtc: event.observed_utc};
+			const upsert = {start: current!.start, end: current!.end, observedUtc: event.observed_utc};
 			if (list) {
 				list.push(citation);
 				upserts.get(id)!.push(upsert);
@@ -120,6 +124,7 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 			event.payload = {...event.payload, type: evidenceEdgeType(event.payload['type'] as string)};
 		}
 
+		current = raw;
 		replay.apply({line: raw.number, event, known: true});
 	};
 
@@ -157,8 +162,9 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 		get(id) {
 			let node = merged.get(id);
 			if (node === undefined && upserts.has(id)) {
-				for (const {payload, observedUtc} of upserts.get(id)!) {
-					node = mergeUpsert(node, payload, observedUtc);
+				for (const {start, end, observedUtc} of upserts.get(id)!) {
+					const parsed = parseJournalLine(decodeLine({number: 0, offset: start, length: end - start, terminated: true, oversized: false, buffer: journal, start, end}));
+					node = mergeUpsert(node, (parsed as {event: JournalLine}).event.payload, observedUtc);
 				}
 
 				merged.set(id, node!);
