@@ -7,6 +7,7 @@ import {parseJournalLine} from '../journal/parse-line.js';
 import type {JournalLine} from '../journal/schema.js';
 import type {KbPaths} from '../kb/paths.js';
 import {sha256Hex} from '../../lib/hash.js';
+import {decodeLine, type RawLine} from '../../lib/lines.js';
 
 /** A journal bigger than this is not evaluated: a snapshot replays it whole, in memory. */
 export const maxSnapshotBytes = 64 * 1024 * 1024;
@@ -28,7 +29,7 @@ export type Snapshot = {
 	/** Nodes as replay materialises them from the events observed by as_of (merged when first asked for). */
 	readonly nodes: NodeLookup;
 	/** The upserts each node was built from, in file order. */
-	readonly citations: ReadonlyMap<string, readonly Citation[]>;
+	readonly citations: {get(id: string): readonly Citation[] | undefined};
 	/** Live DEPENDS_ON rows by their `from` node. */
 	readonly dependsOn: ReadonlyMap<string, readonly SnapshotEdge[]>;
 	/** Live CONTRADICTS rows by each of their two ends. */
@@ -56,24 +57,23 @@ function evidenceEdgeType(type: string): string {
 export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 	const strict = (line: number, what: string) =>
 		new EngiError('journal_line_invalid', `${paths.journal}:${line}: ${what}`, {hint: 'an evaluation reads the journal strictly and repairs nothing; engi doctor reports the line, and the next write quarantines it'});
-	const citations = new Map<string, Citation[]>();
-	// Each node's applied upserts in file order, as where their lines lie in the buffer: an evaluation
-	// reads a few hundred of a journal's nodes, so only those are parsed again and merged, and the
-	// payloads of the rest are garbage at once instead of being kept (and copied by every scavenge).
-	const upserts = new Map<string, Array<{start: number; end: number; observedUtc: string}>>();
-	let current: Line | undefined;
+	// Set once the whole buffer is known to be valid UTF-8; otherwise each line is checked, so the error names the first bad line.
+	let wholeUtf8 = false;
+	// Each node's applied upserts in file order, as where their lines lie in the buffer: an
+	// evaluation reads a few hundred of a journal's nodes, so only those lines are parsed again,
+	// merged and cited, and the events of the rest are garbage at once instead of being kept (and
+	// copied by every scavenge).
+	const upserts = new Map<string, Array<{number: number; start: number; end: number}>>();
+	let current: RawLine | undefined;
 	const assertsByLine = new Map<number, {event: string; provenance: string | null}>();
 	const replay = createReplay(asOf, ({line, event}) => {
 		if (event.op === 'node.upsert') {
 			const id = event.payload['id'] as string;
-			const list = citations.get(id);
-			const citation = {line, event: event.id, at: event.observed_utc};
-			const upsert = {start: current!.start, end: current!.end, observedUtc: event.observed_utc};
-			if (list) {
-				list.push(citation);
-				upserts.get(id)!.push(upsert);
+			const upsert = {number: line, start: current!.start, end: current!.end};
+			const lines = upserts.get(id);
+			if (lines) {
+				lines.push(upsert);
 			} else {
-				citations.set(id, [citation]);
 				upserts.set(id, [upsert]);
 			}
 		} else if (event.op === 'edge.assert') {
@@ -83,9 +83,13 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 	let eventsConsidered = 0;
 	let eventsAfterAsOf = 0;
 	let newestObservedUtc: string | null = null;
-	let text = '';
-	const visit = (raw: Line) => {
-		const parsed = parseJournalLine(text.slice(raw.start, raw.end));
+	const visit = (raw: RawLine) => {
+		// A newline byte never occurs inside a UTF-8 sequence, so checking line by line checks the file.
+		if (!wholeUtf8 && !isUtf8(raw.buffer.subarray(raw.start, raw.end))) {
+			throw new EngiError('journal_not_utf8', `${paths.journal}:${raw.number}: not valid UTF-8`, {hint: 'nothing was evaluated; engi doctor shows the damaged lines'});
+		}
+
+		const parsed = parseJournalLine(decodeLine(raw));
 		if (parsed.kind === 'blank') {
 			return;
 		}
@@ -146,34 +150,32 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 		}
 	}
 
-	// The text is decoded once, up to the first line that is not UTF-8 (a newline byte never occurs
-	// inside a UTF-8 sequence): the lines before it are read, so a bad one among them is named
-	// first, and then that line is.
-	const bad = isUtf8(journal) ? undefined : firstNonUtf8Line(journal);
-	text = journal.toString('utf8', 0, bad?.start ?? journal.length);
-	forEachLineIn(text, visit);
-	if (bad) {
-		throw new EngiError('journal_not_utf8', `${paths.journal}:${bad.number}: not valid UTF-8`, {hint: 'nothing was evaluated; engi doctor shows the damaged lines'});
-	}
-
+	wholeUtf8 = isUtf8(journal);
+	forEachLineIn(journal, visit);
 	const {edges} = replay;
-	const merged = new Map<string, Record<string, unknown>>();
-	const nodes: NodeLookup = {
-		has: id => upserts.has(id),
-		get(id) {
-			let node = merged.get(id);
-			if (node === undefined && upserts.has(id)) {
-				for (const {start, end, observedUtc} of upserts.get(id)!) {
-					const parsed = parseJournalLine(text.slice(start, end));
-					node = mergeUpsert(node, (parsed as {event: JournalLine}).event.payload, observedUtc);
-				}
-
-				merged.set(id, node!);
+	const materialised = new Map<string, {node: Record<string, unknown>; citations: Citation[]}>();
+	const materialise = (id: string) => {
+		let found = materialised.get(id);
+		const lines = upserts.get(id);
+		if (found === undefined && lines !== undefined) {
+			let node: Record<string, unknown> | undefined;
+			const citations: Citation[] = [];
+			for (const {number, start, end} of lines) {
+				// Read whole and valid once already: the same event again.
+				const {event} = parseJournalLine(decodeLine({number, offset: start, length: end - start, terminated: true, oversized: false, buffer: journal, start, end})) as {event: JournalLine};
+				node = mergeUpsert(node, event.payload, event.observed_utc);
+				citations.push({line: number, event: event.id, at: event.observed_utc});
 			}
 
-			return node;
-		},
+			found = {node: node!, citations};
+			materialised.set(id, found);
+		}
+
+		return found;
 	};
+
+	const nodes: NodeLookup = {has: id => upserts.has(id), get: id => materialise(id)?.node};
+	const citations = {get: (id: string) => materialise(id)?.citations};
 	const dependsOn = new Map<string, SnapshotEdge[]>();
 	const contradicts = new Map<string, SnapshotEdge[]>();
 	const add = (map: Map<string, SnapshotEdge[]>, key: string, edge: SnapshotEdge) => {
@@ -215,36 +217,17 @@ function readUpTo(fd: number, size: number): Buffer {
 	return buffer.subarray(0, filled);
 }
 
-/** One line of the journal's text: where it lies (a CRLF's carriage return left out), numbered from 1. */
-type Line = {readonly number: number; readonly start: number; readonly end: number; readonly terminated: boolean};
-
-/** Each line of a text, the last one unterminated if the text does not end with a newline. */
-function forEachLineIn(text: string, visit: (line: Line) => void): void {
+/** Each line of a buffer, numbered from 1, the last one unterminated if the buffer does not end with a newline. */
+function forEachLineIn(buffer: Buffer, visit: (line: RawLine) => void): void {
 	let start = 0;
 	let number = 1;
-	for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-		visit({number, start, end: newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline, terminated: true});
+	for (let newline = buffer.indexOf(10); newline !== -1; newline = buffer.indexOf(10, start)) {
+		visit({number, offset: start, length: newline - start, terminated: true, oversized: false, buffer, start, end: newline});
 		number++;
 		start = newline + 1;
 	}
 
-	if (start < text.length) {
-		visit({number, start, end: text.length > start && text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length, terminated: false});
+	if (start < buffer.length) {
+		visit({number, offset: start, length: buffer.length - start, terminated: false, oversized: false, buffer, start, end: buffer.length});
 	}
-}
-
-/** Where the first line that is not valid UTF-8 starts, and its number. */
-function firstNonUtf8Line(buffer: Buffer): {start: number; number: number} | undefined {
-	let start = 0;
-	for (let number = 1; start < buffer.length; number++) {
-		const newline = buffer.indexOf(10, start);
-		const end = newline === -1 ? buffer.length : newline;
-		if (!isUtf8(buffer.subarray(start, end))) {
-			return {start, number};
-		}
-
-		start = end + 1;
-	}
-
-	return undefined;
 }
