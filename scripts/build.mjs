@@ -1,6 +1,7 @@
 // Bundles the CLI with esbuild: one small entry (build/cli.js), code-split chunks loaded on
 // demand, and the Ink dashboard (build/tui.js) as its own entry that only the TUI path imports.
-// Native addons and the tokenizer's rank tables stay in node_modules and load lazily.
+// Native addons stay in node_modules and load lazily; the tokenizer's rank table is written
+// beside the bundle in a form ready to read (build/o200k.bin).
 import {readFileSync, rmSync, writeFileSync, chmodSync, mkdirSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
@@ -66,6 +67,24 @@ await build({
 const {described} = await import(describer.href);
 writeFileSync(new URL('../build/mcp-tools.json', import.meta.url), JSON.stringify(described));
 rmSync(describer);
+
+// o200k_base's rank table, ready to read (source/engine/tokens-table.ts): an exact token count
+// reads build/o200k.bin into typed arrays instead of compiling js-tiktoken's 2.3 MB rank module
+// and hashing its 200k tokens, which cost every evidence contract about 120 ms at start.
+const tabler = new URL('../build/rank-table.mjs', import.meta.url);
+await build({
+	...shared,
+	external: [],
+	stdin: {
+		contents: "import ranks from 'js-tiktoken/ranks/o200k_base'; import {encodeRankTable} from './source/engine/tokens-table.ts'; export const table = encodeRankTable(ranks);",
+		resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+		loader: 'ts',
+	},
+	outfile: fileURLToPath(tabler),
+});
+const {table} = await import(tabler.href);
+writeFileSync(new URL('../build/o200k.bin', import.meta.url), table);
+rmSync(tabler);
 
 // jieba's dictionary, trimmed for indexing. Building the full 349k-word trie takes about three
 // seconds here, which dominated a 100k-event index rebuild; words seen fewer than 5 times in

@@ -37,6 +37,8 @@ function loadedModules(traceFile: string): string[] {
 }
 
 const heavyPackage = /node_modules\/(js-tiktoken|nodejieba)\//;
+/** The exact tokenizer: the chunk that reads the rank table the build wrote (build/o200k.bin). */
+const tokenizerChunks = () => chunksWith(/^source\/engine\/tokens-table\.ts$/);
 
 test('JSON-mode commands load no ink or react module and no bundle chunk containing them', t => {
 	const kb = makeKb(t);
@@ -67,6 +69,8 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		['guide'],
 	];
 	assert.equal(chunksWith(mcpPackage).size, 0, 'the MCP SDK is bundled on its own (build/mcp-sdk.js, with its own zod), not split with the commands');
+	const tokenizer = tokenizerChunks();
+	assert.ok(tokenizer.size > 0, 'the rank table\'s reader is in a chunk of its own');
 	for (const args of commands) {
 		const traceFile = join(tempDir(t), 'trace.txt');
 		const result = runCli([...args, '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
@@ -74,7 +78,7 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		const loaded = loadedModules(traceFile);
 		assert.ok(loaded.some(file => file === 'build/cli.js'), 'the tracer saw the CLI load');
 		assert.deepEqual(loaded.filter(file => uiPackage.test(file) || chunks.has(file)), [], `engi ${args.join(' ')} loaded UI code`);
-		assert.deepEqual(loaded.filter(file => heavyPackage.test(file)), [], `engi ${args.join(' ')} loaded the tokenizer or jieba without needing them`);
+		assert.deepEqual(loaded.filter(file => heavyPackage.test(file) || tokenizer.has(file)), [], `engi ${args.join(' ')} loaded the tokenizer or jieba without needing them`);
 		assert.deepEqual(loaded.filter(file => subprocessChunks.has(file)), [], `engi ${args.join(' ')} loaded execa without running anything`);
 		assert.deepEqual(loaded.filter(file => mcpPackage.test(file) || file === sdkBundle), [], `engi ${args.join(' ')} loaded the MCP SDK`);
 	}
@@ -120,7 +124,8 @@ test('--exact-tokens does load the tokenizer (the check above can fail)', t => {
 	const result = runCli(['resume', '11111111-1111-4111-8111-111111111111', '--exact-tokens', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
 	assert.equal(result.code, 0, result.stderr);
 	assert.equal(result.json().tokens_exact, true);
-	assert.ok(loadedModules(traceFile).some(file => /node_modules\/js-tiktoken\//.test(file)));
+	const tokenizer = tokenizerChunks();
+	assert.ok(loadedModules(traceFile).some(file => tokenizer.has(file)));
 });
 
 test('retention plan loads no bundle chunk holding the sweep, purge, attest or compaction engine', t => {

@@ -5,8 +5,7 @@ import type {Deps} from '../engine/deps.js';
 import {EngiError, type ExitCode} from '../lib/errors.js';
 import type {KbPaths} from '../engine/kb/paths.js';
 import {localScanLimits} from '../engine/knowledge/local-scan.js';
-import {queryKnowledge, queryLimitMax, queryPageSize} from '../engine/knowledge/query.js';
-import {queryOutputSchema, type QueryOutput} from '../engine/knowledge/query-schema.js';
+import {queryLimitMax, queryOutputSchema, queryPageSize, type QueryOutput} from '../engine/knowledge/query-schema.js';
 import {clip, fieldLines, stateText, tsv} from '../output/text.js';
 import {evaluationSchema} from '../engine/evidence/evaluation-schema.js';
 import {proposalCheckOutputSchema, proposalContextOutputSchema, reviewCheckOutputSchema} from '../engine/evidence/proposal-output-schema.js';
@@ -77,7 +76,7 @@ type ContractFlags = {
 /**
  * The contract modes: which evaluation the flags ask for (undefined for a plain query), after
  * checking that each flag has the one it needs. The engine loads only then, so a plain query
- * never pays for the tokenizer or the solver.
+ * never pays for the tokenizer or the solver (nor a contract for the index).
  */
 function contractInput(flags: ContractFlags) {
 	const needs = (flag: string, needed: string) => new EngiError('missing_flag', `--${flag} needs --${needed}`, {hint: 'see engi query --help'});
@@ -173,6 +172,8 @@ export default defineCommand({
 			return contract(knowledgeBase(context), flags.q, context.deps);
 		}
 
+		// Loaded only here: a contract never opens the index.
+		const {queryKnowledge} = await import('../engine/knowledge/query.js');
 		const {output, exitCode} = await queryKnowledge(
 			knowledgeBase(context),
 			{

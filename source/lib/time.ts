@@ -3,33 +3,46 @@ export function canonicalUtc(date: Date): string {
 	return date.toISOString().slice(0, 19) + 'Z';
 }
 
-const canonicalUtcPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** The number the ASCII digits at text[start, start + length) spell, or -1 when one is not a digit. */
+function digitsAt(text: string, start: number, length: number): number {
+	let result = 0;
+	for (let index = start; index < start + length; index++) {
+		const digit = text.charCodeAt(index) - 48;
+		if (digit < 0 || digit > 9) {
+			return -1;
+		}
+
+		result = result * 10 + digit;
+	}
+
+	return result;
+}
+
 /**
- * A real moment in canonical form: the calendar checked by arithmetic on the digits (leap years
- * as the Gregorian calendar has them), since every journal line's time passes through here and
- * building a Date for each costs more than parsing the line.
+ * A real moment in canonical form (`YYYY-MM-DDTHH:MM:SSZ`): the shape and the calendar checked
+ * on the characters (leap years as the Gregorian calendar has them), since every journal line's
+ * time passes through here and a pattern match, or building a Date, costs more than parsing it.
  */
 export function isCanonicalUtc(value: unknown): value is string {
-	if (typeof value !== 'string' || !canonicalUtcPattern.test(value)) {
+	if (typeof value !== 'string' || value.length !== 20) {
 		return false;
 	}
 
-	const number = (start: number, length: number) => {
-		let result = 0;
-		for (let index = start; index < start + length; index++) {
-			result = result * 10 + value.charCodeAt(index) - 48;
-		}
+	// - - T : : Z
+	if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(10) !== 84 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58 || value.charCodeAt(19) !== 90) {
+		return false;
+	}
 
-		return result;
-	};
-
-	const year = number(0, 4);
-	const month = number(5, 2);
-	const day = number(8, 2);
+	const year = digitsAt(value, 0, 4);
+	const month = digitsAt(value, 5, 2);
+	const day = digitsAt(value, 8, 2);
+	const hour = digitsAt(value, 11, 2);
+	const minute = digitsAt(value, 14, 2);
+	const second = digitsAt(value, 17, 2);
 	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-	return month >= 1 && month <= 12 && day >= 1 && day <= monthDays[month - 1]! + (month === 2 && leap ? 1 : 0) && number(11, 2) <= 23 && number(14, 2) <= 59 && number(17, 2) <= 59;
+	return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= monthDays[month - 1]! + (month === 2 && leap ? 1 : 0) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
 }
 
 /** The UTC calendar date, used to name quarantine files. */

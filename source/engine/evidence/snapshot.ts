@@ -4,6 +4,7 @@ import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {mergeUpsert} from '../graph/merge.js';
 import {createReplay, isEdgeLive, type ReplayedEdge} from '../graph/replay.js';
 import {parseJournalLine} from '../journal/parse-line.js';
+import type {JournalLine} from '../journal/schema.js';
 import type {KbPaths} from '../kb/paths.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {decodeLine, type RawLine} from '../../lib/lines.js';
@@ -28,7 +29,7 @@ export type Snapshot = {
 	/** Nodes as replay materialises them from the events observed by as_of (merged when first asked for). */
 	readonly nodes: NodeLookup;
 	/** The upserts each node was built from, in file order. */
-	readonly citations: ReadonlyMap<string, readonly Citation[]>;
+	readonly citations: {get(id: string): readonly Citation[] | undefined};
 	/** Live DEPENDS_ON rows by their `from` node. */
 	readonly dependsOn: ReadonlyMap<string, readonly SnapshotEdge[]>;
 	/** Live CONTRADICTS rows by each of their two ends. */
@@ -58,21 +59,21 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 		new EngiError('journal_line_invalid', `${paths.journal}:${line}: ${what}`, {hint: 'an evaluation reads the journal strictly and repairs nothing; engi doctor reports the line, and the next write quarantines it'});
 	// Set once the whole buffer is known to be valid UTF-8; otherwise each line is checked, so the error names the first bad line.
 	let wholeUtf8 = false;
-	const citations = new Map<string, Citation[]>();
-	// Each node's applied upserts in file order: an evaluation reads a few hundred of a journal's nodes, so only those are merged.
-	const upserts = new Map<string, Array<{payload: Record<string, unknown>; observedUtc: string}>>();
+	// Each node's applied upserts in file order, as where their lines lie in the buffer: an
+	// evaluation reads a few hundred of a journal's nodes, so only those lines are parsed again,
+	// merged and cited, and the events of the rest are garbage at once instead of being kept (and
+	// copied by every scavenge).
+	const upserts = new Map<string, Array<{number: number; start: number; end: number}>>();
+	let current: RawLine | undefined;
 	const assertsByLine = new Map<number, {event: string; provenance: string | null}>();
 	const replay = createReplay(asOf, ({line, event}) => {
 		if (event.op === 'node.upsert') {
 			const id = event.payload['id'] as string;
-			const list = citations.get(id);
-			const citation = {line, event: event.id, at: event.observed_utc};
-			const upsert = {payload: event.payload, observedUtc: event.observed_utc};
-			if (list) {
-				list.push(citation);
-				upserts.get(id)!.push(upsert);
+			const upsert = {number: line, start: current!.start, end: current!.end};
+			const lines = upserts.get(id);
+			if (lines) {
+				lines.push(upsert);
 			} else {
-				citations.set(id, [citation]);
 				upserts.set(id, [upsert]);
 			}
 		} else if (event.op === 'edge.assert') {
@@ -120,6 +121,7 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 			event.payload = {...event.payload, type: evidenceEdgeType(event.payload['type'] as string)};
 		}
 
+		current = raw;
 		replay.apply({line: raw.number, event, known: true});
 	};
 
@@ -151,22 +153,29 @@ export function readSnapshot(paths: KbPaths, asOf: string): Snapshot {
 	wholeUtf8 = isUtf8(journal);
 	forEachLineIn(journal, visit);
 	const {edges} = replay;
-	const merged = new Map<string, Record<string, unknown>>();
-	const nodes: NodeLookup = {
-		has: id => upserts.has(id),
-		get(id) {
-			let node = merged.get(id);
-			if (node === undefined && upserts.has(id)) {
-				for (const {payload, observedUtc} of upserts.get(id)!) {
-					node = mergeUpsert(node, payload, observedUtc);
-				}
-
-				merged.set(id, node!);
+	const materialised = new Map<string, {node: Record<string, unknown>; citations: Citation[]}>();
+	const materialise = (id: string) => {
+		let found = materialised.get(id);
+		const lines = upserts.get(id);
+		if (found === undefined && lines !== undefined) {
+			let node: Record<string, unknown> | undefined;
+			const citations: Citation[] = [];
+			for (const {number, start, end} of lines) {
+				// Read whole and valid once already: the same event again.
+				const {event} = parseJournalLine(decodeLine({number, offset: start, length: end - start, terminated: true, oversized: false, buffer: journal, start, end})) as {event: JournalLine};
+				node = mergeUpsert(node, event.payload, event.observed_utc);
+				citations.push({line: number, event: event.id, at: event.observed_utc});
 			}
 
-			return node;
-		},
+			found = {node: node!, citations};
+			materialised.set(id, found);
+		}
+
+		return found;
 	};
+
+	const nodes: NodeLookup = {has: id => upserts.has(id), get: id => materialise(id)?.node};
+	const citations = {get: (id: string) => materialise(id)?.citations};
 	const dependsOn = new Map<string, SnapshotEdge[]>();
 	const contradicts = new Map<string, SnapshotEdge[]>();
 	const add = (map: Map<string, SnapshotEdge[]>, key: string, edge: SnapshotEdge) => {

@@ -3,6 +3,10 @@ import {historyEntrySchema} from './history.js';
 import {resultStates, stateReasonSchema} from '../search/result-state.js';
 import {rankFactorsSchema} from '../upkeep/ranking.js';
 
+/** Matches a page shows unless told otherwise, and the most it shows (a larger --limit is lowered, and the answer says `truncated`). */
+export const queryPageSize = 20;
+export const queryLimitMax = 100;
+
 const stateFields = {
 	q: z.string(),
 	/** ok: found; empty: looked everywhere, nothing matched; degraded: found or not, but the look was partial; unavailable: could not look. */

@@ -20,11 +20,8 @@ import {upkeepSettings} from '../upkeep/settings.js';
 import {bookkeepingKinds} from '../upkeep/vocabulary.js';
 import {nodeHistory} from './history.js';
 import {scanLocalFiles} from './local-scan.js';
-import type {Hit, QueryOutput} from './query-schema.js';
+import {queryLimitMax, queryPageSize, type Hit, type QueryOutput} from './query-schema.js';
 
-/** Matches a page shows unless told otherwise, and the most it shows (a larger --limit is lowered, and the answer says `truncated`). */
-export const queryPageSize = 20;
-export const queryLimitMax = 100;
 
 export type QueryInput = {
 	readonly q: string;
