@@ -61,10 +61,10 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 						throw error; // The catalog's own write failed (the view falls back on it), not the file's read.
 					}
 
-					// The file vanished or became unreadable after it was listed: try again
-					// next call. A unit read before keeps its stale row (the restart made it so), which the
-					// next call reads again or forgets; a new one has no row to do that, so the documents
-					// its scan already sent go now.
+					// The file vanished or became unreadable after it was listed: try again next call. A
+					// unit known before keeps its row, which the next call reads again (or forgets, with
+					// its documents, when the file is gone); a new one has no row, so the documents its
+					// scan already sent go now.
 					if (!known.has(unit.key)) {
 						writer.remove(unit.key);
 					}
