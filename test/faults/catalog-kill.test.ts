@@ -12,7 +12,7 @@ import {tempDir} from '../helpers/temp.js';
 
 /** Three Claude sessions; the middle one has enough lines to take several write batches. */
 function writeStores(home: string): void {
-	const sizes = [40, 3000, 40];
+	const sizes = [40, 10_000, 40];
 	sizes.forEach((lines, index) => {
 		const id = `c0ffee0${index}-0000-4000-8000-000000000000`;
 		const directory = join(home, '.claude', 'projects', `-src-kill${index}`);
