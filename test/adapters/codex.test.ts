@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import {readdirSync} from 'node:fs';
+import {readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {codexAdapter} from '../../source/adapters/codex/index.js';
 import type {SessionEvent} from '../../source/adapters/events.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
 
 const store = join(fixtureStores, 'codex');
 const ids = {
@@ -177,6 +178,32 @@ test('codex: a rollout read in two scans gives the same events as one', async ()
 		parts.push(...row.events);
 	}, {state: JSON.parse(JSON.stringify(state)) as Record<string, unknown>, fromOffset: first.endOffset, fromLine: first.nextLine});
 	assert.deepEqual(parts, whole, 'the normaliser state is plain JSON and survives a round trip');
+});
+
+test('codex: the line state carried between scans stays bounded however many tool calls a rollout holds', async t => {
+	const {scanJsonl} = await import('../../source/adapters/rows.js');
+	const calls = 5000;
+	const at = (second: number) => new Date(Date.parse('2026-11-20T09:00:00Z') + second * 1000).toISOString();
+	const records: unknown[] = [{timestamp: at(0), type: 'session_meta', payload: {id: '0195a1c2-9900-7900-8900-000000000099', timestamp: at(0), cwd: '/work/api'}}];
+	for (let call = 0; call < calls; call++) {
+		const callId = `call_many_${call}`;
+		records.push(
+			{timestamp: at(call), type: 'response_item', payload: {type: 'function_call', name: 'shell', arguments: '{"command": ["ls"]}', call_id: callId}},
+			{timestamp: at(call), type: 'response_item', payload: {type: 'function_call_output', call_id: callId, output: 'Exit code: 0\nOutput:\nok\n'}},
+			// The same outcome again as the structured end event: not a second result.
+			{timestamp: at(call), type: 'event_msg', payload: {type: 'exec_command_end', call_id: callId, exit_code: 0, aggregated_output: 'ok\n', status: 'completed'}},
+		);
+	}
+
+	const path = join(tempDir(t), 'rollout-2026-11-20T09-00-00-0195a1c2-9900-7900-8900-000000000099.jsonl');
+	writeFileSync(path, records.map(record => JSON.stringify(record)).join('\n') + '\n');
+	const state: Record<string, unknown> = {};
+	const events: SessionEvent[] = [];
+	scanJsonl(codexAdapter, looseUnit(path), row => {
+		events.push(...row.events);
+	}, {state});
+	assert.equal(events.filter(event => event.kind === 'tool_result').length, calls, 'each call resolves once: its echo is still recognised');
+	assert.ok(JSON.stringify(state).length < 16 * 1024, `the state holds ${JSON.stringify(state).length} characters`);
 });
 
 test('codex: conformance over the shared third-party fixtures', t => {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import {readdirSync} from 'node:fs';
+import {mkdirSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {copilotAdapter} from '../../source/adapters/copilot/index.js';
+import type {SessionEvent} from '../../source/adapters/events.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
 
 const store = join(fixtureStores, 'copilot');
 const ids = {
@@ -142,6 +144,35 @@ test('copilot: torn lines and unknown event types are skipped, and warnings neve
 	assert.doesNotMatch(legacy.loaded.warnings.join('\n'), /Done\. The fol/);
 	const known = session(ids.main).loaded.rows.filter(row => ['session.info', 'assistant.turn_start', 'session.compaction_start'].includes((row.raw as {type: string}).type));
 	assert.ok(known.length === 4 && known.every(row => row.events.length === 0), 'known bookkeeping types give no events and are not skips');
+});
+
+test('copilot: the line state carried between scans stays bounded however many tool calls a log holds', async t => {
+	const {scanJsonl} = await import('../../source/adapters/rows.js');
+	const calls = 5000;
+	const at = (second: number) => new Date(Date.parse('2026-11-23T10:00:00Z') + second * 1000).toISOString();
+	const records: unknown[] = [{type: 'session.start', data: {sessionId: '7d2b9c40-1a2b-4c3d-8e4f-5a6b7c8d9e99', context: {cwd: '/work/shop'}}, id: 'e0', timestamp: at(0), parentId: null}];
+	for (let call = 0; call < calls; call++) {
+		const toolCallId = `toolu_many_${call}`;
+		records.push(
+			{type: 'assistant.message', data: {content: '', toolRequests: [{toolCallId, name: 'bash', arguments: {command: 'ls'}}]}, id: `a${call}`, timestamp: at(call), parentId: null},
+			// The same call announced again when it starts: not a second call.
+			{type: 'tool.execution_start', data: {toolCallId, toolName: 'bash', arguments: {command: 'ls'}}, id: `s${call}`, timestamp: at(call), parentId: `a${call}`},
+			{type: 'tool.execution_complete', data: {toolCallId, success: true, result: {content: 'ok\n<exited with exit code 0>'}}, id: `c${call}`, timestamp: at(call), parentId: `s${call}`},
+		);
+	}
+
+	const directory = join(tempDir(t), '7d2b9c40-1a2b-4c3d-8e4f-5a6b7c8d9e99');
+	mkdirSync(directory);
+	const path = join(directory, 'events.jsonl');
+	writeFileSync(path, records.map(record => JSON.stringify(record)).join('\n') + '\n');
+	const state: Record<string, unknown> = {};
+	const events: SessionEvent[] = [];
+	scanJsonl(copilotAdapter, looseUnit(path), row => {
+		events.push(...row.events);
+	}, {state});
+	assert.equal(events.filter(event => event.kind === 'tool_call').length, calls, 'each call counts once: its second mention is still recognised');
+	assert.equal(events.filter(event => event.kind === 'tool_result').length, calls);
+	assert.ok(JSON.stringify(state).length < 16 * 1024, `the state holds ${JSON.stringify(state).length} characters`);
 });
 
 test('copilot: conformance over the shared third-party fixtures', t => {

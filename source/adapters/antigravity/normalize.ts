@@ -80,7 +80,8 @@ function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
 /** RUN_COMMAND states its outcome only in text: an exit code, or plain success. */
 function commandExitCode(step: AntigravityStep): number | undefined {
 	const text = step.content ?? '';
-	return exitCodeFromText(text) ?? (/^The command completed successfully\b/m.test(text) ? 0 : undefined);
+	// The phrase looked for first: a plain search rules out most outputs faster than the pattern.
+	return exitCodeFromText(text) ?? (text.includes('The command completed successfully') && /^The command completed successfully\b/m.test(text) ? 0 : undefined);
 }
 
 /**

@@ -13,13 +13,6 @@ const count = lazySchema(() => lenient(z.number()));
 const flag = lazySchema(() => lenient(z.boolean()));
 const anything = lazySchema(() => z.optional(z.unknown()));
 
-/** `{timestamp, type, payload}`: every line since September 2025. */
-export const codexEnvelopeSchema = lazySchema(() => z.looseObject({
-	timestamp: anything,
-	type: z.string(),
-	payload: z.looseObject({type: text}),
-}));
-
 /** Line 1 of a bare-era rollout: `{id, timestamp, instructions, git}` (some builds add cwd/model). */
 export const codexBareHeaderSchema = lazySchema(() => z.looseObject({
 	id: z.string(),

@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../events.js';
+import {rememberId} from '../shared/recent-ids.js';
 import type {LineState} from '../types.js';
 
 /**
@@ -12,7 +13,7 @@ export type CodexState = {
 	subagent?: boolean;
 	cwd?: string;
 	model?: string;
-	/** Tool call ids whose result was emitted, and whether that result was a failure. */
+	/** The latest tool call ids whose result was emitted (rememberedCallIds), and whether that result was a failure. */
 	results?: Record<string, boolean>;
 	/** Digests of prompts and replies seen on one channel whose copy on the other may follow (see echoes.ts). */
 	echoes?: Partial<Record<'user' | 'assistant', {item: string[]; event: string[]}>>;
@@ -40,7 +41,7 @@ export function recordResult(state: CodexState, event: SessionEvent): SessionEve
 	const results = (state.results ??= {});
 	const earlier = results[result.call_id];
 	if (earlier === undefined || (result.is_error && !earlier)) {
-		results[result.call_id] = result.is_error;
+		rememberId(results, result.call_id, result.is_error);
 		return [event];
 	}
 

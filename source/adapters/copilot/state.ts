@@ -9,7 +9,7 @@ export type CopilotState = {
 	started?: boolean;
 	cwd?: string;
 	model?: string;
-	/** Tool call ids already emitted as tool_call events. */
+	/** The latest tool call ids emitted as tool_call events (rememberedCallIds). */
 	calls?: Record<string, boolean>;
 };
 

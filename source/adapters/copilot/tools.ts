@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../events.js';
+import {rememberId} from '../shared/recent-ids.js';
 import {exitCodeFromText, isRecord, outputText, parseJsonArguments, stringOf} from '../shared/text.js';
 import type {CopilotTool} from './schema.js';
 import type {CopilotState} from './state.js';
@@ -19,7 +20,7 @@ export function toolCallEvent(state: CopilotState, base: Base, callId: string | 
 			return [];
 		}
 
-		calls[callId] = true;
+		rememberId(calls, callId, true);
 	}
 
 	return [{...base, kind: 'tool_call', tool: {name: name ?? 'unknown', call_id: callId ?? null, input: parseJsonArguments(input)}}];

@@ -30,6 +30,10 @@ function openOnDisk(deps: Deps, warnings: string[]): CatalogHandle {
 	mkdirSync(cacheDirectory(deps), {recursive: true, mode: 0o700});
 	const db = openDatabase(path);
 	try {
+		// No fsync at WAL checkpoints either: the catalog is rebuilt from the stores when a power
+		// loss leaves it damaged (replaceDamagedCatalog), and a killed process loses nothing the
+		// kernel was given. A cold scan checkpoints a hundred megabytes.
+		db.pragma('synchronous = OFF');
 		chmodSync(path, 0o600);
 		migrate(db, catalogMigrations);
 		return {db, path, warnings};

@@ -61,7 +61,14 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 						throw error; // The catalog's own write failed (the view falls back on it), not the file's read.
 					}
 
-					// The file vanished or became unreadable between listing and reading: try again next call.
+					// The file vanished or became unreadable after it was listed: try again next call. A
+					// unit known before keeps its row, which the next call reads again (or forgets, with
+					// its documents, when the file is gone); a new one has no row, so the documents its
+					// scan already sent go now.
+					if (!known.has(unit.key)) {
+						writer.remove(unit.key);
+					}
+
 					const code = error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error';
 					report.warnings.push(`${adapter.id}: could not read ${unit.path} (${code})`);
 					report.unreadable.push({source: adapter.id, path: unit.path, code});

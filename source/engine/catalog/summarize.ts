@@ -41,10 +41,21 @@ const titleLength = 200;
 /** How many of its last tree records a summary remembers, to continue the tree when the file grows. */
 const treeTailLength = 32;
 
+/**
+ * A timestamp already in the form toISOString writes, with a day every month has and no hour
+ * 24: parsing it and writing it again gives it back unchanged. Most stores write this form, and
+ * a cold scan meets it on every event: a test instead of a Date each time.
+ */
+const canonicalIso = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
 /** Timestamps come in many spellings; the catalog compares them as UTC ISO strings. */
 export function utcIso(value: string | undefined | null): string | null {
 	if (!value) {
 		return null;
+	}
+
+	if (canonicalIso.test(value)) {
+		return value;
 	}
 
 	const time = Date.parse(value);

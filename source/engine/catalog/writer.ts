@@ -5,8 +5,8 @@ import type {LineMark, ScanResult, TextSink} from './scan.js';
 import type {CatalogStore} from './store.js';
 
 /** Documents (or their characters) a refresh holds before it writes them: what bounds its memory. */
-const batchDocs = 512;
-const batchChars = 1024 * 1024;
+const batchDocs = 4096;
+const batchChars = 4 * 1024 * 1024;
 
 /**
  * Writes what a refresh scans as it goes, in short transactions of a bounded batch each, so
