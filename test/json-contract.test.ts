@@ -339,6 +339,7 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'candidates-distill', command: 'candidates distill', args: ['candidates', 'distill', `codex-${codexFixture}`, '--with', 'node test/fixtures/distillers/mix.mjs', '--max-turns', '12'], cwd: repoRoot},
 		{golden: 'candidates-reject', command: 'candidates reject', args: ['candidates', 'reject', `claude-${claudeFixture}`]},
 		{golden: 'candidates-promote', command: 'candidates promote', args: ['candidates', 'promote', `codex-${codexFixture}`, '--project', repo]},
+		{golden: 'trace', command: 'trace', args: ['trace', '--q', 'retry', '--max-records', '3']},
 		{golden: 'retention-plan', command: 'retention plan', args: ['retention', 'plan', '--no-retention']},
 		{golden: 'retention-plan.details', command: 'retention plan', args: ['retention', 'plan', '--no-retention', '--details', '--source', 'qwen']},
 		{command: 'graph node', args: ['graph', 'node', '--id', `conversation:codex:${codexRetired}`, '--kind', 'Conversation', '--label', 'Codex session']},
