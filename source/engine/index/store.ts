@@ -1,4 +1,4 @@
-import type {Database} from '../../lib/sqlite.js';
+import type {Database, Statement} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import type {Deps} from '../deps.js';
 import {mergeUpsert} from '../graph/merge.js';
@@ -105,8 +105,17 @@ type RawNode = Omit<NodeRow, 'payload'> & {payload: string};
 
 const toNode = (row: RawNode): NodeRow => ({...row, payload: JSON.parse(row.payload) as Record<string, unknown>});
 
+/** The node lookup of each open index, prepared once: a ranked query looks up hundreds of nodes, and preparing is most of a lookup's cost. */
+const nodeLookups = new WeakMap<Database, Statement>();
+
 export function getNode(db: Database, id: string, moment?: Moment): NodeRow | undefined {
-	const row = db.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as RawNode | undefined;
+	let lookup = nodeLookups.get(db);
+	if (!lookup) {
+		lookup = db.prepare('SELECT * FROM nodes WHERE id = ?');
+		nodeLookups.set(db, lookup);
+	}
+
+	const row = lookup.get(id) as RawNode | undefined;
 	if (!row) {
 		return undefined;
 	}
