@@ -27,6 +27,7 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('graph relate', 'assert an edge between nodes', async () => (await import('./commands/graph.js')).graphRelate),
 	entry('graph retract', 'retract an edge', async () => (await import('./commands/graph.js')).graphRetract),
 	entry('wiki sync', 'read 02-wiki/ pages into the graph, holding conflicted pages', async () => (await import('./commands/wiki.js')).wikiSync),
+	entry('trace', 'follow a clue from knowledge back to the transcripts it came from', async () => (await import('./commands/trace.js')).default),
 	entry('dream', 'deterministic knowledge upkeep (steps 1-7)', async () => (await import('./commands/dream.js')).default),
 	entry('index rebuild', 'rebuild the derived index from the journal', async () => (await import('./commands/index-rebuild.js')).default),
 	entry('doctor', 'check the knowledge base without changing it', async () => (await import('./commands/doctor.js')).default),

@@ -297,6 +297,13 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'wiki-sync', command: 'wiki sync', args: ['wiki', 'sync'], codes: [2]},
 		// Each step's time in ms differs run to run: the document is checked by its schemas, without a golden file.
 		{command: 'dream', args: ['dream', '--steps', '1-4,6-7']},
+		// A packet's hash covers its moment, so these two are checked by their schemas too.
+		{command: 'dream', args: ['dream', '--prepare', 'contradictions']},
+		() => {
+			const packet = runCli(['dream', '--prepare', 'contradictions', '--format', 'json'], {env: world.env}).json<{packet: unknown}>().packet;
+			writeFileSync(join(world.base, 'contradictions.json'), JSON.stringify({packet, model: 'golden-agent', contradictions: [{from: 1, to: 1, text: 'a node against itself', units: [1]}]}));
+		},
+		{command: 'dream', args: ['dream', '--accept', 'contradictions', '--file', join(world.base, 'contradictions.json')]},
 		{golden: 'sessions.list', command: 'sessions', args: ['sessions', '--all-projects', '--limit', '500']},
 		{golden: 'sessions.search', command: 'sessions', args: ['sessions', '--all-projects', '--q', 'retry']},
 		{golden: 'read.dialogue', command: 'read', args: ['read', claudeFixture, '--source', 'claude']},
@@ -339,6 +346,7 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'candidates-distill', command: 'candidates distill', args: ['candidates', 'distill', `codex-${codexFixture}`, '--with', 'node test/fixtures/distillers/mix.mjs', '--max-turns', '12'], cwd: repoRoot},
 		{golden: 'candidates-reject', command: 'candidates reject', args: ['candidates', 'reject', `claude-${claudeFixture}`]},
 		{golden: 'candidates-promote', command: 'candidates promote', args: ['candidates', 'promote', `codex-${codexFixture}`, '--project', repo]},
+		{golden: 'trace', command: 'trace', args: ['trace', '--q', 'retry', '--max-records', '3']},
 		{golden: 'retention-plan', command: 'retention plan', args: ['retention', 'plan', '--no-retention']},
 		{golden: 'retention-plan.details', command: 'retention plan', args: ['retention', 'plan', '--no-retention', '--details', '--source', 'qwen']},
 		{command: 'graph node', args: ['graph', 'node', '--id', `conversation:codex:${codexRetired}`, '--kind', 'Conversation', '--label', 'Codex session']},

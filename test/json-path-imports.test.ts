@@ -54,6 +54,7 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		['timeline'],
 		['schema'],
 		['query', '--q', 'p'],
+		['trace', '--q', 'p'],
 		['graph', 'node', '--id', 'q', '--kind', 'Task', '--label', 'Q'],
 		['sessions', '--all-projects'],
 		['read', '11111111-1111-4111-8111-111111111111', '--view', 'context'],

@@ -220,6 +220,29 @@ export function integrityProblems(db: Database, limit: number): string[] {
 		.filter(line => line !== '' && !line.startsWith('***'));
 }
 
+const prepared = new WeakMap<Database, Map<string, Statement>>();
+
+/**
+ * A statement prepared once per open database and kept while it is open: for lookups a call
+ * makes hundreds or thousands of times (a ranked query, a wiki sync), where preparing costs more
+ * than the lookup. Give each mode its own SQL: a kept statement keeps `pluck` or `raw` once set.
+ */
+export function preparedOnce(db: Database, sql: string): Statement {
+	let statements = prepared.get(db);
+	if (!statements) {
+		statements = new Map();
+		prepared.set(db, statements);
+	}
+
+	let statement = statements.get(sql);
+	if (!statement) {
+		statement = db.prepare(sql);
+		statements.set(sql, statement);
+	}
+
+	return statement;
+}
+
 /**
  * A vocabulary lookup over an FTS5 table's terms, through an fts5vocab view created on the first
  * lookup: only Han text is looked up, so a Latin query never pays for it.

@@ -27,23 +27,41 @@ type Claim = Distillation['verified'][number];
 /** A turn whose tool call ran and succeeded: the only thing that can make a claim verified. */
 const succeeded = (turn: ServedTurn | undefined) => turn?.tool?.status === 'ok';
 
-function judge(field: ClaimField, claim: Claim, window: Window): Pick<DroppedClaim, 'reason' | 'detail'> | undefined {
+/** What a citation check needs of a window: how many units exist, and which were served (by number). */
+export type CitedWindow = {readonly total: number; readonly served: ReadonlyMap<number, unknown>};
+
+/**
+ * Why a claim's citations do not hold, if they do not: it says something, cites at least one
+ * unit (a turn, an evidence unit), and each cited unit exists and was served. Shared by every
+ * reply engi takes from a model: distillations here, dream's contradiction proposals.
+ */
+export function citationRefusal(claim: {readonly text: string; readonly turns: readonly number[]}, window: CitedWindow, words = {noun: 'turn', whole: 'the session', reader: 'the distiller'}): Pick<DroppedClaim, 'reason' | 'detail'> | undefined {
+	const {noun, whole, reader} = words;
 	if (claim.text.trim() === '') {
 		return {reason: 'empty_text', detail: 'the claim says nothing'};
 	}
 
 	if (claim.turns.length === 0) {
-		return {reason: 'no_turns', detail: 'a claim must cite at least one turn'};
+		return {reason: 'no_turns', detail: `a claim must cite at least one ${noun}`};
 	}
 
 	const unknown = claim.turns.filter(n => !Number.isInteger(n) || n < 1 || n > window.total);
 	if (unknown.length > 0) {
-		return {reason: 'unknown_turn', detail: `turn ${unknown.join(', ')} does not exist (the session has ${window.total})`};
+		return {reason: 'unknown_turn', detail: `${noun} ${unknown.join(', ')} does not exist (${whole} has ${window.total})`};
 	}
 
 	const unserved = claim.turns.filter(n => !window.served.has(n));
 	if (unserved.length > 0) {
-		return {reason: 'unserved_turn', detail: `turn ${unserved.join(', ')} was not served to the distiller`};
+		return {reason: 'unserved_turn', detail: `${noun} ${unserved.join(', ')} was not served to ${reader}`};
+	}
+
+	return undefined;
+}
+
+function judge(field: ClaimField, claim: Claim, window: Window): Pick<DroppedClaim, 'reason' | 'detail'> | undefined {
+	const refused = citationRefusal(claim, window);
+	if (refused) {
+		return refused;
 	}
 
 	if (field === 'verified' && !claim.turns.some(n => succeeded(window.served.get(n)))) {

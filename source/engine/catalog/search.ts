@@ -112,13 +112,35 @@ function snippetOf(text: string, q: string): string {
  * walking the session. Rows sharing a line are one document, as they were indexed.
  */
 export function snippetReader(view: CatalogView, q: string): (match: SessionMatch) => Array<{line: number; snippet: string}> {
-	const offsetOf = view.db.prepare('SELECT offset FROM text_lines WHERE rowid = ?').pluck();
+	const offsetOf = lineOffsets(view);
 	return match => snippetsOf(view, offsetOf, match, q);
 }
 
 function snippetsOf(view: CatalogView, offsetOf: Statement, match: SessionMatch, q: string): Array<{line: number; snippet: string}> {
-	const adapter = adapterFor(match.row.source as SourceAdapter['id']);
 	const lines = match.lines.slice(0, linesPerSession);
+	const rows = rowsOfLines(view, offsetOf, match, lines);
+	return lines.flatMap(line => {
+		const text = rows
+			.filter(row => row.line === line)
+			.map(row => searchableText(row.events))
+			.filter(part => part.trim() !== '')
+			.join('\n');
+		return text === '' ? [] : [{line, snippet: snippetOf(text, q)}];
+	});
+}
+
+/** `SELECT offset FROM text_lines`: where the index recorded each line, for rowsOfLines. */
+export function lineOffsets(view: CatalogView): Statement {
+	return view.db.prepare('SELECT offset FROM text_lines WHERE rowid = ?').pluck();
+}
+
+/**
+ * The source rows of some indexed lines of one session (lines in ascending order), read from
+ * the transcript: each line straight from where the index recorded it where possible, else by
+ * walking the session. Empty when the session's store has no adapter any more.
+ */
+export function rowsOfLines(view: CatalogView, offsetOf: Statement, match: Pick<SessionMatch, 'row' | 'unit'>, lines: readonly number[]): SessionRow[] {
+	const adapter = adapterFor(match.row.source as SourceAdapter['id']);
 	if (!adapter || lines.length === 0) {
 		return [];
 	}
@@ -132,24 +154,17 @@ function snippetsOf(view: CatalogView, offsetOf: Statement, match: SessionMatch,
 		}
 	}
 
-	let rows: SessionRow[] | undefined = places.length === lines.length ? readRowsAt(adapter, unit, places) : undefined;
-	if (!rows) {
-		const wanted = new Set(lines);
-		const walked: SessionRow[] = [];
-		walkRows(view.db, adapter, unit, {fromLine: lines[0]!, toLine: lines.at(-1)!, only: wanted}, row => {
-			if (wanted.has(row.line)) {
-				walked.push(row);
-			}
-		});
-		rows = walked;
+	const rows = places.length === lines.length ? readRowsAt(adapter, unit, places) : undefined;
+	if (rows) {
+		return rows;
 	}
 
-	return lines.flatMap(line => {
-		const text = rows
-			.filter(row => row.line === line)
-			.map(row => searchableText(row.events))
-			.filter(part => part.trim() !== '')
-			.join('\n');
-		return text === '' ? [] : [{line, snippet: snippetOf(text, q)}];
+	const wanted = new Set(lines);
+	const walked: SessionRow[] = [];
+	walkRows(view.db, adapter, unit, {fromLine: lines[0]!, toLine: lines.at(-1)!, only: wanted}, row => {
+		if (wanted.has(row.line)) {
+			walked.push(row);
+		}
 	});
+	return walked;
 }

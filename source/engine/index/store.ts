@@ -1,4 +1,4 @@
-import type {Database} from '../../lib/sqlite.js';
+import {preparedOnce, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import type {Deps} from '../deps.js';
 import {mergeUpsert} from '../graph/merge.js';
@@ -106,7 +106,7 @@ type RawNode = Omit<NodeRow, 'payload'> & {payload: string};
 const toNode = (row: RawNode): NodeRow => ({...row, payload: JSON.parse(row.payload) as Record<string, unknown>});
 
 export function getNode(db: Database, id: string, moment?: Moment): NodeRow | undefined {
-	const row = db.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as RawNode | undefined;
+	const row = preparedOnce(db, 'SELECT * FROM nodes WHERE id = ?').get(id) as RawNode | undefined;
 	if (!row) {
 		return undefined;
 	}
@@ -148,13 +148,13 @@ export function replayNode(db: Database, id: string, asOf: string): NodeRow | un
 
 /** A node's kind as the graph rules look it up (graph/validate.ts KindLookup): undefined when there is no such node. */
 export function nodeKind(db: Database, id: string): string | null | undefined {
-	const row = db.prepare('SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined;
+	const row = preparedOnce(db, 'SELECT kind FROM nodes WHERE id = ?').get(id) as {kind: string | null} | undefined;
 	return row === undefined ? undefined : row.kind;
 }
 
 /** A node's merged payload, or undefined when there is no such node. */
 export function nodePayload(db: Database, id: string): Record<string, unknown> | undefined {
-	const payload = db.prepare('SELECT payload FROM nodes WHERE id = ?').pluck().get(id) as string | undefined;
+	const payload = preparedOnce(db, 'SELECT payload FROM nodes WHERE id = ?').pluck().get(id) as string | undefined;
 	return payload === undefined ? undefined : (JSON.parse(payload) as Record<string, unknown>);
 }
 
@@ -213,9 +213,7 @@ export function liveEdgeCondition(moment: Moment, alias = 'e'): {sql: string; pa
 
 export function edgesTouching(db: Database, id: string, moment: Moment): EdgeRow[] {
 	const live = liveEdgeCondition(moment);
-	return db
-		.prepare(`SELECT * FROM edges e WHERE (e.from_id = ? OR e.to_id = ?) AND ${live.sql} ORDER BY e.seq`)
-		.all(id, id, ...live.params) as EdgeRow[];
+	return preparedOnce(db, `SELECT * FROM edges e WHERE (e.from_id = ? OR e.to_id = ?) AND ${live.sql} ORDER BY e.seq`).all(id, id, ...live.params) as EdgeRow[];
 }
 
 /** The nodes with an edge of one of these types, live at the moment, into `to`. */

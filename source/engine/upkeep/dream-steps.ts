@@ -57,7 +57,8 @@ export function transitionLifecycles(db: Database, moment: Moment, rules: Memory
 	return counts;
 }
 
-const textOf = (payload: Record<string, unknown>) => ['label', 'title', 'body'].map(key => payload[key]).filter((value): value is string => typeof value === 'string').join('\n');
+/** The text of a node its steps read: label, title and body. */
+export const textOf = (payload: Record<string, unknown>) => ['label', 'title', 'body'].map(key => payload[key]).filter((value): value is string => typeof value === 'string').join('\n');
 
 /** A `[[name]]` as an entity id: lowercased, runs of anything but letters and digits (any script) made one `-`. */
 export function entityId(name: string): string {

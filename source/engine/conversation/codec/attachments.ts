@@ -24,7 +24,8 @@ const dataUri = /^data:image\/[\w.+-]+;base64,/i;
 const minImage = 256;
 const minReasoning = 128;
 
-const pointerPart = (key: string | number) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+/** One step of a JSON pointer (RFC 6901), escaped. */
+export const pointerPart = (key: string | number) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 
 /**
  * What a value at this place is, if it is an attachment: a standalone base64 image (a data URI,
