@@ -14,6 +14,7 @@ import {candidatesSuite} from './suites/candidates.js';
 import {evidenceSuite} from './suites/evidence.js';
 import {tokensSuite} from './suites/tokens.js';
 import {retentionSuite} from './suites/retention.js';
+import {agentsSuite} from './suites/agents.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] | Promise<Row[]>> = {
 	journal: journalSuite,
@@ -25,6 +26,7 @@ const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] |
 	evidence: evidenceSuite,
 	tokens: tokensSuite,
 	retention: retentionSuite,
+	agents: agentsSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));
