@@ -71,7 +71,7 @@ export const commandTable: readonly CommandEntry[] = [
 export const commandGroups: ReadonlySet<string> = new Set(commandTable.filter(entry => entry.name.includes(' ')).map(entry => entry.name.split(' ')[0]!));
 
 /** Subcommands run when a group is given alone, e.g. `engi checkpoint` lists checkpoints. */
-export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list', candidates: 'candidates list', retention: 'retention plan'};
+export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list', candidates: 'candidates list', retention: 'retention plan', hook: 'hook pending'};
 
 export async function loadCommand(name: string): Promise<CommandDefinition> {
 	const found = commandTable.find(entry => entry.name === name);

@@ -6,7 +6,7 @@
  * CLI, in a sandbox HOME, with real files and real git worktrees (a `.git` directory).
  */
 import assert from 'node:assert/strict';
-import {appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import test from 'node:test';
 import {cliPath, runCli} from './helpers/cli.js';
@@ -318,4 +318,34 @@ test('the OpenCode plugin engi installs hands the idle session to engi hook run,
 	const rows = kb.ok(['hook', 'pending']).pending;
 	assert.equal(rows.length, 1, 'one session queued, by the idle event only');
 	assert.deepEqual([rows[0].agent, rows[0].event, rows[0].session_id, rows[0].project], ['opencode', 'stop', 'ses_0123456789abcdefABCDEF', repo]);
+});
+
+test('candidates harvest --pending harvests exactly the queued sessions, leaves a running one queued and names one the store lacks', t => {
+	const kb = makeKb(t);
+	const {id, payload, repo} = claudeProject(kb);
+	const projects = join(kb.env['HOME']!, '.claude', 'projects');
+	// Written just now: a harvest takes it as still running and leaves it for later.
+	const running = 'c0de0000-0000-4000-8000-0000000000b2';
+	const runningPath = writeClaudeSession(projects, running, repo, [{user: 'keep going', at: new Date().toISOString()}]);
+	// Not queued: a harvest of the queue never touches it.
+	writeClaudeSession(projects, 'c0de0000-0000-4000-8000-0000000000b3', repo, [{user: 'an unrelated session', at: '2026-11-20T09:00:00.000Z'}]);
+	settle(join(projects, repo.replaceAll(/[^A-Za-z\d]/g, '-')), new Date('2026-11-20T10:00:00Z'));
+	const now = new Date();
+	utimesSync(runningPath, now, now);
+	hookRun(kb, payload);
+	hookRun(kb, {...payload, session_id: running, transcript_path: runningPath});
+	hookRun(kb, {...payload, session_id: 'c0de0000-0000-4000-8000-0000000000ff', transcript_path: join(projects, 'gone.jsonl')});
+
+	const harvested = kb.run(['candidates', 'harvest', '--pending', '--consent', '--format', 'json']);
+	assert.equal(harvested.code, 0, harvested.stderr);
+	const result = harvested.json();
+	assert.deepEqual(result.written.map((note: {native_id: string}) => note.native_id), [id]);
+	assert.equal(result.counts.active, 1);
+	assert.deepEqual(result.failed.map((failure: {native_id: string; reason: string}) => [failure.native_id, failure.reason]), [['c0de0000-0000-4000-8000-0000000000ff', 'not in the claude store engi reads']]);
+	const rows = kb.ok(['hook', 'pending']).pending as Array<{session_id: string; status: string}>;
+	assert.deepEqual(Object.fromEntries(rows.map(row => [row.session_id, row.status])), {[id]: 'harvested', [running]: 'queued', 'c0de0000-0000-4000-8000-0000000000ff': 'queued'});
+
+	const again = kb.run(['candidates', 'harvest', '--pending', '--format', 'json']).json();
+	assert.equal(again.counts.written, 0, 'a harvested session is no longer queued');
+	assert.equal(kb.run(['candidates', 'harvest', id, '--pending']).error().code, 'conflicting_flags');
 });
