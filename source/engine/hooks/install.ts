@@ -50,7 +50,7 @@ function indentOf(text: string): string {
 function unparsable(file: string, text: string, error: unknown): EngiError {
 	const position = Number(/position (\d+)/.exec(String((error as Error).message))?.[1]);
 	const line = Number.isFinite(position) ? text.slice(0, position).split('\n').length : undefined;
-	return new EngiError('hook_config_unparsable', `${file}${line === undefined ? '' : `:${line}`} is not valid JSON (comments and trailing commas included), so engi cannot merge a hook into it`, {
+	return new EngiError('hook_config_unparsable', `${file}${line === undefined ? '' : `:${line}`} is not valid JSON (engi reads strict JSON: no comments, no trailing commas), so engi cannot merge a hook into it`, {
 		hint: 'fix the file (or move it aside), then run engi hook install again; nothing was changed',
 	});
 }
