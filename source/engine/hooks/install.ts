@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 import {createAtomicFile} from '../../lib/atomic.js';
+import {parseInputJson} from '../../lib/bounded-input.js';
 import {appendMember, jsonSpan} from '../../lib/json-splice.js';
 import {gitRoot} from '../../lib/project.js';
 import {canonicalUtc} from '../../lib/time.js';
@@ -47,12 +48,19 @@ function indentOf(text: string): string {
 	return /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
 }
 
-function unparsable(file: string, text: string, error: unknown): EngiError {
-	const position = Number(/position (\d+)/.exec(String((error as Error).message))?.[1]);
-	const line = Number.isFinite(position) ? text.slice(0, position).split('\n').length : undefined;
-	return new EngiError('hook_config_unparsable', `${file}${line === undefined ? '' : `:${line}`} is not valid JSON (engi reads strict JSON: no comments, no trailing commas), so engi cannot merge a hook into it`, {
-		hint: 'fix the file (or move it aside), then run engi hook install again; nothing was changed',
-	});
+/** The config parsed; a file that is not strict JSON is refused, named with the line (parseInputJson). */
+function parseConfig(file: string, text: string): unknown {
+	try {
+		return parseInputJson(Buffer.from(text), file);
+	} catch (error) {
+		if (!(error instanceof EngiError)) {
+			throw error;
+		}
+
+		throw new EngiError('hook_config_unparsable', `${error.message} (engi reads strict JSON: no comments, no trailing commas), so engi cannot merge a hook into it`, {
+			hint: 'fix the file (or move it aside), then run engi hook install again; nothing was changed',
+		});
+	}
 }
 
 function unexpected(file: string, key: string, wanted: string): EngiError {
@@ -136,11 +144,7 @@ function mergeJsonHook(existing: string | undefined, file: string, spec: AgentHo
 	const blank = text === undefined || text.trim() === '';
 	let config: unknown = spec.format === 'copilot-json' ? {version: 1} : {};
 	if (!blank) {
-		try {
-			config = JSON.parse(text);
-		} catch (error) {
-			throw unparsable(file, text, error);
-		}
+		config = parseConfig(file, text);
 	}
 
 	if (!isObject(config)) {
