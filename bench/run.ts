@@ -15,6 +15,7 @@ import {evidenceSuite} from './suites/evidence.js';
 import {tokensSuite} from './suites/tokens.js';
 import {retentionSuite} from './suites/retention.js';
 import {upkeepSuite} from './suites/upkeep.js';
+import {agentsSuite} from './suites/agents.js';
 
 const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] | Promise<Row[]>> = {
 	journal: journalSuite,
@@ -27,6 +28,7 @@ const suites: Record<string, (corpus: string, env: NodeJS.ProcessEnv) => Row[] |
 	tokens: tokensSuite,
 	retention: retentionSuite,
 	upkeep: upkeepSuite,
+	agents: agentsSuite,
 };
 
 const wanted = process.argv.slice(2).filter(name => !name.startsWith('-'));

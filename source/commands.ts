@@ -62,6 +62,9 @@ export const commandTable: readonly CommandEntry[] = [
 	entry('demo', 'open the dashboard on an invented set of sessions', async () => (await import('./commands/demo.js')).default),
 	entry('schema', 'print the JSON Schema of each command\'s output', async () => (await import('./commands/schema.js')).default),
 	entry('mcp', 'serve the commands as MCP tools over stdio', async () => (await import('./commands/mcp.js')).default),
+	entry('hook install', 'merge engi\'s session-end hook into an agent\'s config', async () => (await import('./commands/hook.js')).hookInstall),
+	entry('hook run', 'queue the session an agent\'s hook names for a harvest', async () => (await import('./commands/hook.js')).hookRun),
+	entry('hook pending', 'the sessions hooks queued, and whether a harvest took each', async () => (await import('./commands/hook.js')).hookPending),
 	entry('guide', 'print or merge an AGENTS.md section on using engi', async () => (await import('./commands/guide.js')).default),
 ];
 
@@ -69,7 +72,7 @@ export const commandTable: readonly CommandEntry[] = [
 export const commandGroups: ReadonlySet<string> = new Set(commandTable.filter(entry => entry.name.includes(' ')).map(entry => entry.name.split(' ')[0]!));
 
 /** Subcommands run when a group is given alone, e.g. `engi checkpoint` lists checkpoints. */
-export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list', candidates: 'candidates list', retention: 'retention plan'};
+export const groupDefaults: Readonly<Record<string, string>> = {checkpoint: 'checkpoint list', candidates: 'candidates list', retention: 'retention plan', hook: 'hook pending'};
 
 export async function loadCommand(name: string): Promise<CommandDefinition> {
 	const found = commandTable.find(entry => entry.name === name);

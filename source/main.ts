@@ -118,6 +118,7 @@ function commandInput(command: CommandDefinition, values: Record<string, unknown
 
 export async function main(argv: readonly string[], io: Io, deps: Deps = processDeps()): Promise<number> {
 	let format: OutputFormat = io.stdout.isTTY ? 'human' : 'json';
+	let loaded: CommandDefinition | undefined;
 	try {
 		const split = splitArgv(argv, word => commandGroups.has(word));
 		const chosen = chooseFormat(split.globals.format, split.globals.root, deps, io);
@@ -148,6 +149,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		const {name, consumed} = findCommand(split.words);
 		const entry = commandTable.find(candidate => candidate.name === name)!;
 		const command = await entry.load();
+		loaded = command;
 		if (split.globals.help) {
 			io.stdout.write((await renderHelp(commandHelpText(command), false)) + '\n');
 			return 0;
@@ -195,7 +197,7 @@ export async function main(argv: readonly string[], io: Io, deps: Deps = process
 		}
 
 		printError(io.stderr, format, engiError, takeCacheWarnings());
-		return engiError.exitCode;
+		return loaded?.exitsZero ? 0 : engiError.exitCode;
 	}
 }
 

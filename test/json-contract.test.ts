@@ -45,6 +45,8 @@ type Step = {
 	readonly cwd?: string;
 	/** Exit codes this step may end with (default 0). */
 	readonly codes?: readonly number[];
+	/** What the step gets on stdin (an agent's hook payload). */
+	readonly input?: string;
 };
 
 type JsonDocument = Record<string, unknown> & {schema: string};
@@ -369,13 +371,16 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'schema', command: 'schema', args: ['schema']},
 		{golden: 'mcp.list', command: 'mcp', args: ['mcp', '--list', '--allow-writes']},
 		{golden: 'guide', command: 'guide', args: ['guide']},
+		{golden: 'hook-install', command: 'hook install', args: ['hook', 'install', '--agent', 'claude', '--scope', 'project'], cwd: repo},
+		{golden: 'hook-run', command: 'hook run', args: ['hook', 'run', '--event', 'session-end', '--agent', 'claude', '--print'], input: JSON.stringify({session_id: sessionOne, cwd: repo, hook_event_name: 'SessionEnd'})},
+		{golden: 'hook-pending', command: 'hook pending', args: ['hook', 'pending']},
 	];
 }
 
 test('every command\'s JSON document matches its own output schema, engi schema and its golden file', {timeout: 300_000}, async t => {
 	const world = scene(t);
 	const from = Date.now() - 2000;
-	const run = (step: Step): CliResult => runCli([...step.args, '--format', 'json'], {env: world.env, cwd: step.cwd});
+	const run = (step: Step): CliResult => runCli([...step.args, '--format', 'json'], {env: world.env, cwd: step.cwd, input: step.input});
 	const plan = steps(world);
 	const covered = new Set(plan.flatMap(step => (typeof step === 'function' ? [] : [step.command])));
 	assert.deepEqual(commandTable.map(entry => entry.name).filter(name => !covered.has(name)), [], 'every command in the table has a step');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
@@ -44,6 +44,8 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 	const kb = makeKb(t);
 	buildFixtureHome(kb.env);
 	kb.ok(['graph', 'node', '--id', 'p', '--kind', 'Project', '--label', 'P']);
+	const hooked = join(kb.base, 'hooked');
+	mkdirSync(join(hooked, '.git'), {recursive: true});
 	const chunks = uiChunks();
 	const subprocessChunks = execaChunks();
 	assert.ok(subprocessChunks.size > 0, 'execa is in a chunk of its own');
@@ -68,6 +70,8 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 		['candidates', 'evidence', 'claude-11111111-1111-4111-8111-111111111111'],
 		['mcp', '--list'],
 		['guide'],
+		['hook', 'pending'],
+		['hook', 'run', '--event', 'stop', '--print', '--cwd', hooked, '--session-id', 'c0de0000-0000-4000-8000-0000000000d1'],
 	];
 	assert.equal(chunksWith(mcpPackage).size, 0, 'the MCP SDK is bundled on its own (build/mcp-sdk.js, with its own zod), not split with the commands');
 	const tokenizer = tokenizerChunks();

@@ -130,6 +130,11 @@ export type CommandDefinition<Flags = any, Result = any> = {
 	readonly opensScreen?: (flags: Flags) => boolean;
 	/** How `engi mcp` offers it (see McpExposure). */
 	readonly mcp: McpExposure;
+	/**
+	 * A hook an agent runs (`engi hook run`): every error, bad flags included, is still reported
+	 * on stderr, but the exit is 0, so the agent that ran it never sees a failure.
+	 */
+	readonly exitsZero?: true;
 };
 
 type Simplify<T> = {[K in keyof T]: T[K]} & {};

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand} from '../cli/define.js';
 import {harvestCandidates, harvestOutputSchema, type HarvestOutput} from '../engine/candidates/harvest.js';
+import {harvestPending} from '../engine/hooks/harvest-pending.js';
 import {plural} from '../lib/words.js';
 import {tsv} from '../output/text.js';
 import {commandCounts} from './render-candidates.js';
@@ -24,16 +25,21 @@ function renderHarvest(result: HarvestOutput): string {
 export const candidatesHarvest = defineCommand({
 	name: 'candidates harvest',
 	summary: 'write a candidate note of each session in scope (mechanical facts, masked)',
-	usage: 'engi candidates harvest [id…] [--since <when>] [--source <tool>] [--project <dir> | --all-projects] [--consent]',
-	examples: ['engi candidates harvest --consent', 'engi candidates harvest --all-projects --since 3d', 'engi candidates harvest 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --source claude'],
-	options: {...scopeOptions, consent: {type: 'boolean', description: 'allow copying facts of private transcripts into this knowledge base (needed once, recorded in .engi/config.json)', value: z.boolean()}},
+	usage: 'engi candidates harvest [id… | --pending] [--since <when>] [--source <tool>] [--project <dir> | --all-projects] [--consent]',
+	examples: ['engi candidates harvest --consent', 'engi candidates harvest --all-projects --since 3d', 'engi candidates harvest 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --source claude', 'engi candidates harvest --pending'],
+	options: {
+		...scopeOptions,
+		pending: {type: 'boolean', description: 'harvest the sessions hooks queued (engi hook pending) instead of the scope', value: z.boolean()},
+		consent: {type: 'boolean', description: 'allow copying facts of private transcripts into this knowledge base (needed once, recorded in .engi/config.json)', value: z.boolean()},
+	},
 	positionals: [{name: 'id', variadic: true, description: 'sessions to harvest (default: those of the scope flags)', value: z.array(z.string())}],
-	conflicts: [['project', 'all-projects']],
+	conflicts: [['project', 'all-projects'], ['pending', 'id'], ['pending', 'project'], ['pending', 'all-projects'], ['pending', 'since'], ['pending', 'source']],
 	needsRoot: true,
 	mcp: {access: 'write', withheld: ['consent']},
 	output: harvestOutputSchema,
 	async run(flags, context) {
-		return {data: await harvestCandidates(knowledgeBase(context), {...scopeInput(flags), ids: flags.id ?? [], consent: Boolean(flags.consent)}, context.deps)};
+		const scope = {...scopeInput(flags), consent: Boolean(flags.consent)};
+		return {data: flags.pending ? await harvestPending(knowledgeBase(context), scope, context.deps) : await harvestCandidates(knowledgeBase(context), {...scope, ids: flags.id ?? []}, context.deps)};
 	},
 	human: renderHarvest,
 });

@@ -57,7 +57,12 @@ export const harvestOutputSchema = lazySchema(() => z.object({
 
 export type HarvestOutput = z.infer<typeof harvestOutputSchema>;
 
-export type HarvestInput = ScopeInput & {readonly ids: readonly string[]; readonly consent: boolean};
+export type HarvestInput = ScopeInput & {
+	readonly ids: readonly string[];
+	readonly consent: boolean;
+	/** Sessions named with their store (what hooks queued, see engine/hooks/harvest-pending.ts), harvested instead of the ids or the scope. */
+	readonly queued?: ReadonlyArray<{readonly source: string; readonly id: string}>;
+};
 
 const activeWindowMs = 2 * 60 * 1000;
 
@@ -99,6 +104,25 @@ function rowsByIds(view: CatalogView, ids: readonly string[]): CatalogRow[] {
 	});
 }
 
+/**
+ * The queued sessions, each looked up in its own store. One the catalog does not have (the
+ * agent's store dropped it, or no longer lets engi read it) is a failure of that session only.
+ */
+function rowsQueued(view: CatalogView, queued: NonNullable<HarvestInput['queued']>, output: HarvestOutput): CatalogRow[] {
+	const rows: CatalogRow[] = [];
+	for (const {source, id} of queued) {
+		const records = rowsWithId(view.db, view.filter.scope, normalizeSessionId(id)).filter(record => record.source === source);
+		if (records.length === 1) {
+			rows.push(records[0]!);
+		} else {
+			output.counts.failed++;
+			output.failed.push({source, native_id: id, path: records[0]?.path ?? '', reason: records.length === 0 ? `not in the ${source} store engi reads` : `ambiguous: ${records.length} ${source} sessions have this id`});
+		}
+	}
+
+	return rows;
+}
+
 /** A session in scope, as much of it as deciding whether to read it takes. */
 type InScope = {readonly key: string; readonly source: string; readonly id: string; readonly modified: string | null; readonly mtimeMs: number; readonly fingerprint: string; readonly row?: CatalogRow};
 
@@ -128,13 +152,13 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 	const queue = await readQueue(paths.candidates, openQueueCache(queueCachePath(deps, paths.candidates), paths.candidates));
 	const known = notesBySession(queue);
 	const taken = new Set(queue.notes.map(note => note.ref));
-	const explicit = input.ids.length > 0;
+	const explicit = input.ids.length > 0 || input.queued !== undefined;
 	const view = openCatalogView({...input, since: explicit ? undefined : (input.since ?? defaultSince(now)), allProjects: explicit || input.allProjects, includeSubagents: explicit}, deps);
 	const output: HarvestOutput = {
 		status: 'ok',
 		root: paths.root,
 		folder: paths.candidates,
-		scope: {ids: [...input.ids], project: view.projectRoot, all_projects: explicit || input.allProjects, since: view.since},
+		scope: {ids: input.queued ? input.queued.map(session => session.id) : [...input.ids], project: view.projectRoot, all_projects: explicit || input.allProjects, since: view.since},
 		consent,
 		counts: {considered: 0, written: 0, grown: 0, unchanged: 0, active: 0, failed: 0},
 		written: [],
@@ -143,9 +167,9 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 	};
 	try {
 		const sessions: InScope[] = explicit
-			? rowsByIds(view, input.ids).map(row => ({key: row.key, source: row.source, id: row.summary.id ?? row.key, modified: row.summary.modified, mtimeMs: row.mtime_ms, fingerprint: row.fingerprint, row}))
+			? (input.queued ? rowsQueued(view, input.queued, output) : rowsByIds(view, input.ids)).map(row => ({key: row.key, source: row.source, id: row.summary.id ?? row.key, modified: row.summary.modified, mtimeMs: row.mtime_ms, fingerprint: row.fingerprint, row}))
 			: rowsInScope(view);
-		output.counts.considered = sessions.length;
+		output.counts.considered = sessions.length + output.counts.failed;
 		for (const session of sessions) {
 			if (isActive(now, session.modified, session.mtimeMs)) {
 				output.counts.active++;

@@ -2,6 +2,7 @@ import {closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, re
 import {join, relative, sep} from 'node:path';
 import * as z from 'zod/mini';
 import {systemErrorCode} from '../../lib/errors.js';
+import {isPendingNoteName} from '../hooks/pending-note.js';
 
 export const skippedEntrySchema = z.object({
 	/** Relative to the knowledge base root. */
@@ -21,7 +22,9 @@ export type InboxListing = {readonly notes: StagedNote[]; readonly skipped: Skip
  * reported instead of aborting the walk: a directory named like a note (its contents are still
  * walked), a FIFO or device, a symlink that leads out of the inbox, to a directory (never
  * followed, so a loop cannot form) or nowhere. A symlinked note whose target lies inside the
- * inbox is read.
+ * inbox is read. The hooks' queue entries at the top of the inbox (`pending-<digest>.md`, see
+ * engine/hooks/pending-note.ts) are not staged notes: a session queued for a harvest is not
+ * knowledge, so they are not listed at all.
  */
 export function listInbox(inbox: string, root: string): InboxListing {
 	const notes: StagedNote[] = [];
@@ -44,6 +47,10 @@ export function listInbox(inbox: string, root: string): InboxListing {
 		}
 
 		for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+			if (directory === inbox && isPendingNoteName(entry.name)) {
+				continue;
+			}
+
 			const path = join(directory, entry.name);
 			const isNote = entry.name.endsWith('.md');
 			if (entry.isDirectory()) {
