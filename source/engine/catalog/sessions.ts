@@ -54,7 +54,7 @@ export type SessionsInput = ScopeInput & {readonly limit?: number; readonly offs
  * session file the refresh could not read, and (for a search) the sessions in scope that could
  * not be parsed, whose text is not in the index.
  */
-function viewReasons(view: CatalogView, options: {searching: boolean}): StateReason[] {
+export function viewReasons(view: CatalogView, options: {searching: boolean}): StateReason[] {
 	const reasons = view.report.unreadable.map(entry => stateReason('store_unreadable', `${entry.source}: ${entry.path} could not be read (${entry.code}); what it holds is left out`, {subject: entry.path}));
 	if (options.searching) {
 		const corrupt = countUnreadableSessions(view.db, view.filter);
