@@ -74,6 +74,8 @@ export type Row = {
 	readonly cpuMs?: number;
 	/** A size as a percentage of another (a catalog's of the transcripts'), for a `≤ N% of …` target. */
 	readonly sharePercent?: number;
+	/** The bytes one run read (`rchar`), in MB, for a `reads ≤ N MB` target. */
+	readonly readMb?: number;
 	readonly target?: string;
 	readonly note?: string;
 };
