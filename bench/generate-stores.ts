@@ -199,67 +199,98 @@ function vscodeDocument(id: string, messages: Message[], base: number): string {
 
 export type StoreTier = {sessions: number; messages: number; outputBytes: number};
 
-/** Writes every source's store under `home`; returns the number of sessions written. */
-export function generateStores(home: string, tier: StoreTier, seed = 11): number {
+/**
+ * The generator's version, recorded beside each corpus it writes: a corpus made by another
+ * version is made again. Raise it whenever a change alters what `generateStores` writes.
+ */
+export const storesVersion = 2;
+
+/**
+ * A word no other text uses, in the first request of one session in a hundred: `sessions --q`
+ * on a selective word finds 1% of the sessions at every tier (the other words are in most lines).
+ */
+export const selectiveWord = 'zeppelin';
+const markedSession = (index: number) => index % 100 === 7;
+
+type OpencodeSession = {id: string; cwd: string; messages: Message[]; start: number};
+
+/**
+ * Writes every source's store under `home`; returns the number of sessions written. Streams:
+ * each session is written (OpenCode's into its database) before the next is made, so memory
+ * stays that of one session at any tier; `progress` hears how many are done every 500.
+ */
+export function generateStores(home: string, tier: StoreTier, seed = 11, progress?: (done: number) => void): number {
 	const random = seededRandom(seed);
 	const sources = ['claude', 'codex', 'copilot', 'cursor', 'antigravity', 'gemini', 'qwen', 'grok', 'vscode', 'opencode'] as const;
 	const perSession = Math.max(2, Math.round(tier.messages / tier.sessions));
 	const base = Date.parse('2026-11-01T00:00:00Z');
-	const opencode: Array<{id: string; cwd: string; messages: Message[]; start: number}> = [];
-	for (let index = 0; index < tier.sessions; index++) {
-		const source = sources[index % sources.length]!;
-		const id = uuid(random);
-		const cwd = `/src/project-${index % 40}`;
-		const start = base + index * 600_000;
-		const messages = conversation(random, perSession, tier.outputBytes);
-		switch (source) {
-			case 'claude':
-				writeLines(join(home, '.claude', 'projects', cwd.replaceAll('/', '-'), `${id}.jsonl`), claudeLines(id, cwd, messages, start));
-				break;
-			case 'codex':
-				writeLines(join(home, '.codex', 'sessions', '2026', '11', String(1 + (index % 28)).padStart(2, '0'), `rollout-2026-11-01T00-00-00-${id}.jsonl`), codexLines(id, cwd, messages, start));
-				break;
-			case 'copilot':
-				writeLines(join(home, '.copilot', 'session-state', id, 'events.jsonl'), copilotLines(id, cwd, messages, start));
-				break;
-			case 'cursor':
-				writeLines(join(home, '.cursor', 'projects', `src-project-${index % 40}`, 'agent-transcripts', `${id}.jsonl`), cursorLines(messages));
-				break;
-			case 'antigravity':
-				writeLines(join(home, '.gemini', 'antigravity-cli', 'brain', id, '.system_generated', 'logs', 'transcript.jsonl'), antigravityLines(messages, start));
-				break;
-			case 'gemini':
-				writeLines(join(home, '.gemini', 'tmp', `project-${index % 40}`, 'chats', `session-2026-11-01T00-00-${id.slice(0, 8)}.jsonl`), geminiLines(id, messages, start));
-				break;
-			case 'qwen':
-				writeLines(join(home, '.qwen', 'projects', cwd.replaceAll('/', '-'), 'chats', `${id}.jsonl`), qwenLines(id, cwd, messages, start));
-				break;
-			case 'grok': {
-				const directory = join(home, '.grok', 'sessions', encodeURIComponent(cwd), id);
-				writeLines(join(directory, 'chat_history.jsonl'), grokLines(messages));
-				writeFileSync(join(directory, 'summary.json'), JSON.stringify({info: {id, cwd}, created_at: at(start, 0), updated_at: at(start, messages.length), num_messages: messages.length, chat_format_version: 1}));
-				break;
+	const opencode = opencodeWriter(join(home, '.local', 'share', 'opencode', 'opencode.db'));
+	try {
+		for (let index = 0; index < tier.sessions; index++) {
+			const source = sources[index % sources.length]!;
+			const id = uuid(random);
+			const cwd = `/src/project-${index % 40}`;
+			const start = base + index * 600_000;
+			const messages = conversation(random, perSession, tier.outputBytes);
+			if (markedSession(index)) {
+				messages[0] = {...messages[0]!, text: `${messages[0]!.text} ${selectiveWord}`};
 			}
 
-			case 'vscode': {
-				const directory = join(home, '.config', 'Code', 'User', 'workspaceStorage', `ws${index % 40}`);
-				mkdirSync(join(directory, 'chatSessions'), {recursive: true});
-				writeFileSync(join(directory, 'workspace.json'), JSON.stringify({folder: `file://${cwd}`}));
-				writeFileSync(join(directory, 'chatSessions', `${id}.json`), vscodeDocument(id, messages, start));
-				break;
+			switch (source) {
+				case 'claude':
+					writeLines(join(home, '.claude', 'projects', cwd.replaceAll('/', '-'), `${id}.jsonl`), claudeLines(id, cwd, messages, start));
+					break;
+				case 'codex':
+					writeLines(join(home, '.codex', 'sessions', '2026', '11', String(1 + (index % 28)).padStart(2, '0'), `rollout-2026-11-01T00-00-00-${id}.jsonl`), codexLines(id, cwd, messages, start));
+					break;
+				case 'copilot':
+					writeLines(join(home, '.copilot', 'session-state', id, 'events.jsonl'), copilotLines(id, cwd, messages, start));
+					break;
+				case 'cursor':
+					writeLines(join(home, '.cursor', 'projects', `src-project-${index % 40}`, 'agent-transcripts', `${id}.jsonl`), cursorLines(messages));
+					break;
+				case 'antigravity':
+					writeLines(join(home, '.gemini', 'antigravity-cli', 'brain', id, '.system_generated', 'logs', 'transcript.jsonl'), antigravityLines(messages, start));
+					break;
+				case 'gemini':
+					writeLines(join(home, '.gemini', 'tmp', `project-${index % 40}`, 'chats', `session-2026-11-01T00-00-${id.slice(0, 8)}.jsonl`), geminiLines(id, messages, start));
+					break;
+				case 'qwen':
+					writeLines(join(home, '.qwen', 'projects', cwd.replaceAll('/', '-'), 'chats', `${id}.jsonl`), qwenLines(id, cwd, messages, start));
+					break;
+				case 'grok': {
+					const directory = join(home, '.grok', 'sessions', encodeURIComponent(cwd), id);
+					writeLines(join(directory, 'chat_history.jsonl'), grokLines(messages));
+					writeFileSync(join(directory, 'summary.json'), JSON.stringify({info: {id, cwd}, created_at: at(start, 0), updated_at: at(start, messages.length), num_messages: messages.length, chat_format_version: 1}));
+					break;
+				}
+
+				case 'vscode': {
+					const directory = join(home, '.config', 'Code', 'User', 'workspaceStorage', `ws${index % 40}`);
+					mkdirSync(join(directory, 'chatSessions'), {recursive: true});
+					writeFileSync(join(directory, 'workspace.json'), JSON.stringify({folder: `file://${cwd}`}));
+					writeFileSync(join(directory, 'chatSessions', `${id}.json`), vscodeDocument(id, messages, start));
+					break;
+				}
+
+				case 'opencode':
+					opencode.write({id: `ses_${id.replaceAll('-', '').slice(0, 24)}`, cwd, messages, start});
+					break;
 			}
 
-			case 'opencode':
-				opencode.push({id: `ses_${id.replaceAll('-', '').slice(0, 24)}`, cwd, messages, start});
-				break;
+			if ((index + 1) % 500 === 0) {
+				progress?.(index + 1);
+			}
 		}
+	} finally {
+		opencode.close();
 	}
 
-	writeOpencodeDatabase(join(home, '.local', 'share', 'opencode', 'opencode.db'), opencode);
 	return tier.sessions;
 }
 
-function writeOpencodeDatabase(path: string, sessions: Array<{id: string; cwd: string; messages: Message[]; start: number}>): void {
+/** OpenCode's database, written one session (one transaction) at a time. */
+function opencodeWriter(path: string): {write: (session: OpencodeSession) => void; close: () => void} {
 	mkdirSync(dirname(path), {recursive: true});
 	const db = openDatabase(path);
 	db.exec(`
@@ -274,30 +305,28 @@ function writeOpencodeDatabase(path: string, sessions: Array<{id: string; cwd: s
 	const insertSession = db.prepare('INSERT OR REPLACE INTO session VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?)');
 	const insertMessage = db.prepare('INSERT OR REPLACE INTO message VALUES (?, ?, ?, ?, ?)');
 	const insertPart = db.prepare('INSERT OR REPLACE INTO part VALUES (?, ?, ?, ?, ?, ?)');
-	db.transaction(() => {
-		for (const session of sessions) {
-			const end = session.start + session.messages.length * 15_000;
-			insertSession.run(session.id, 'proj_bench', session.id.slice(4, 12), session.cwd, session.messages[0]?.text.slice(0, 40) ?? '', '1.2.0', session.start, end);
-			session.messages.forEach((message, index) => {
-				const messageId = `msg_${session.id.slice(4)}_${String(index).padStart(5, '0')}`;
-				const time = session.start + index * 15_000;
-				const data = message.role === 'user' ? {role: 'user', time: {created: time}} : {role: 'assistant', time: {created: time, completed: time + 1000}, parentID: `msg_${session.id.slice(4)}_${String(index - 1).padStart(5, '0')}`, path: {cwd: session.cwd, root: session.cwd}, finish: 'stop'};
-				insertMessage.run(messageId, session.id, time, time, JSON.stringify(data));
-				insertPart.run(`prt_${messageId.slice(4)}_0`, messageId, session.id, time, time, JSON.stringify({type: 'text', text: message.text}));
-				if (message.tool) {
-					insertPart.run(
-						`prt_${messageId.slice(4)}_1`,
-						messageId,
-						session.id,
-						time,
-						time,
-						JSON.stringify({type: 'tool', callID: message.tool.id, tool: 'bash', state: {status: 'completed', input: message.tool.input, output: message.tool.output, metadata: {exit: message.tool.failed ? 1 : 0}, title: 'bash', time: {start: time, end: time + 500}}}),
-					);
-				}
-			});
-		}
-	})();
-	db.close();
+	const write = db.transaction((session: OpencodeSession) => {
+		const end = session.start + session.messages.length * 15_000;
+		insertSession.run(session.id, 'proj_bench', session.id.slice(4, 12), session.cwd, session.messages[0]?.text.slice(0, 40) ?? '', '1.2.0', session.start, end);
+		session.messages.forEach((message, index) => {
+			const messageId = `msg_${session.id.slice(4)}_${String(index).padStart(5, '0')}`;
+			const time = session.start + index * 15_000;
+			const data = message.role === 'user' ? {role: 'user', time: {created: time}} : {role: 'assistant', time: {created: time, completed: time + 1000}, parentID: `msg_${session.id.slice(4)}_${String(index - 1).padStart(5, '0')}`, path: {cwd: session.cwd, root: session.cwd}, finish: 'stop'};
+			insertMessage.run(messageId, session.id, time, time, JSON.stringify(data));
+			insertPart.run(`prt_${messageId.slice(4)}_0`, messageId, session.id, time, time, JSON.stringify({type: 'text', text: message.text}));
+			if (message.tool) {
+				insertPart.run(
+					`prt_${messageId.slice(4)}_1`,
+					messageId,
+					session.id,
+					time,
+					time,
+					JSON.stringify({type: 'tool', callID: message.tool.id, tool: 'bash', state: {status: 'completed', input: message.tool.input, output: message.tool.output, metadata: {exit: message.tool.failed ? 1 : 0}, title: 'bash', time: {start: time, end: time + 500}}}),
+				);
+			}
+		});
+	});
+	return {write: session => write(session), close: () => db.close()};
 }
 
 /** One Claude Code transcript of about `bytes` bytes, written in chunks (never held whole), its records timed from `start`. */
@@ -339,4 +368,10 @@ export function generateTriageStore(home: string, count: number, seed = 23): voi
 		const messages = conversation(random, 3, 400);
 		writeLines(join(home, '.claude', 'projects', cwd.replaceAll('/', '-'), `${id}.jsonl`), claudeLines(id, cwd, messages, base + index * 60_000));
 	}
+}
+
+/** `messages` more messages of Claude Code session `id`, as the text to append to its transcript (ids unlike the first ones'). */
+export function moreClaudeLines(id: string, cwd: string, messages: number, start: number, seed = 3): string {
+	const lines = claudeLines(id, cwd, conversation(seededRandom(seed), messages, 20_000), start);
+	return lines.join('\n').replaceAll(`${id.slice(0, 8)}-`, `${id.slice(0, 8)}-more-`) + '\n';
 }

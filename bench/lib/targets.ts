@@ -5,8 +5,9 @@ export type Check = {readonly clause: string; readonly status: CheckStatus};
 
 /**
  * The target's clauses checked against the row's figures. Clauses of the forms the runner can
- * judge alone (`≤ N× node -e 0`, `≤ N ms`, `≤ N s`, `RSS ≤ N MB`) pass or fail; others (a
- * comparison with another row, a share of bytes) stay unchecked and are read by a person.
+ * judge alone (`≤ N× node -e 0`, `≤ N ms`, `≤ N s`, `RSS ≤ N MB`, and `≤ N% of …` or `reads ≤ N MB`
+ * on a row that carries its share or its bytes read) pass or fail; others (a comparison with another row) stay unchecked and
+ * are read by a person.
  */
 export function checkTarget(row: Row): Check[] {
 	if (!row.target) {
@@ -34,6 +35,16 @@ function judge(row: Row, clause: string): CheckStatus {
 	const rss = /^RSS ≤ ([\d.]+) MB$/.exec(clause);
 	if (rss) {
 		return row.rssMb > 0 ? verdict(row.rssMb <= Number(rss[1])) : 'unchecked';
+	}
+
+	const read = /^reads ≤ ([\d.]+) MB$/.exec(clause);
+	if (read && row.readMb !== undefined) {
+		return verdict(row.readMb <= Number(read[1]));
+	}
+
+	const share = /^≤ ([\d.]+)% of /.exec(clause);
+	if (share && row.sharePercent !== undefined) {
+		return verdict(row.sharePercent <= Number(share[1]));
 	}
 
 	return 'unchecked';

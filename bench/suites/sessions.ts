@@ -1,23 +1,37 @@
-import {existsSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {spawnSync} from 'node:child_process';
 import {walkFiles} from '../../source/adapters/shared/fs.js';
-import {generateLargeTranscript, generateStores, type StoreTier} from '../generate-stores.js';
+import {generateLargeTranscript, generateStores, storesVersion, type StoreTier} from '../generate-stores.js';
 import {cli, measure, runOnce, type Row} from '../lib/measure.js';
 
-export const storeTiers: Record<'S' | 'M', StoreTier> = {
+export type TierName = 'S' | 'M' | 'L';
+
+export const storeTiers: Record<TierName, StoreTier> = {
 	S: {sessions: 200, messages: 20_000, outputBytes: 20_000},
 	M: {sessions: 1500, messages: 150_000, outputBytes: 20_000},
+	L: {sessions: 15_000, messages: 1_500_000, outputBytes: 20_000},
 };
 
-/** A HOME holding every source's store at a tier, generated once per corpus directory. */
-export function tierHome(corpus: string, tier: 'S' | 'M'): string {
+/**
+ * A HOME holding every source's store at a tier, generated once per corpus directory and made
+ * again only when the generator's version changes (a marker without one is version 1's: the generator
+ * wrote the same stores before it recorded its version).
+ */
+export function tierHome(corpus: string, tier: TierName): string {
 	const home = join(corpus, `stores-${tier}`);
-	if (!existsSync(join(home, '.generated'))) {
+	const marker = join(home, '.generated');
+	const version = existsSync(marker) ? Number(/version (\d+)/.exec(readFileSync(marker, 'utf8'))?.[1] ?? 1) : undefined;
+	if (version !== storesVersion) {
 		rmSync(home, {recursive: true, force: true});
 		process.stderr.write(`bench: generating the ${tier} stores…\n`);
-		generateStores(home, storeTiers[tier]);
-		writeFileSync(join(home, '.generated'), new Date().toISOString());
+		const started = process.hrtime.bigint();
+		const cpu = process.cpuUsage();
+		generateStores(home, storeTiers[tier], undefined, done => process.stderr.write(`bench: ${done} of ${storeTiers[tier].sessions} sessions\n`));
+		const {user, system} = process.cpuUsage(cpu);
+		const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+		process.stderr.write(`bench: the ${tier} stores took ${seconds.toFixed(1)} s (CPU ${((user + system) / 1e6).toFixed(1)} s)\n`);
+		writeFileSync(marker, `${new Date().toISOString()} version ${storesVersion} in ${seconds.toFixed(1)} s\n`);
 	}
 
 	return home;

@@ -89,7 +89,7 @@ function triageHome(corpus: string, count: number): string {
 	return home;
 }
 
-async function firstFrames(env: NodeJS.ProcessEnv, runs: number): Promise<{header: number[]; data: number[]; baseline: number[]}> {
+export async function firstFrames(env: NodeJS.ProcessEnv, runs: number): Promise<{header: number[]; data: number[]; baseline: number[]}> {
 	const header: number[] = [];
 	const data: number[] = [];
 	const baseline: number[] = [];

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import {join} from 'node:path';
+import test from 'node:test';
+import {generateStores} from '../bench/generate-stores.js';
+import {countUnreadableSessions, listNarrowRows, type SessionFilter} from '../source/engine/catalog/list.js';
+import {openDatabase, type Database} from '../source/lib/sqlite.js';
+import {runCli, sandboxEnv} from './helpers/cli.js';
+import {tempDir} from './helpers/temp.js';
+
+/**
+ * The queries a warm call makes over every session in scope must be answered from a covering
+ * index: a plan that looks rows up in the table reads every wide row (titles, summaries, tails),
+ * tens of MB of the catalog at 15,000 sessions, on every call.
+ */
+function catalogOfAllSources(t: Parameters<typeof tempDir>[0]): Database {
+	const base = tempDir(t);
+	const home = join(base, 'home');
+	const env = sandboxEnv(base, {XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share')});
+	generateStores(home, {sessions: 10, messages: 40, outputBytes: 200});
+	const listed = runCli(['sessions', '--all-projects', '--format', 'json'], {env});
+	assert.equal(listed.code, 0, listed.stderr);
+	const db = openDatabase(join(env['XDG_CACHE_HOME']!, 'engi', 'catalog.sqlite'), {readonly: true});
+	t.after(() => db.close());
+	return db;
+}
+
+/** The SQL `run` prepares, each statement's plan, and the steps of it that read the units table other than through a covering index. */
+function tableReads(db: Database, run: () => unknown): Array<{sql: string; step: string}> {
+	const statements: string[] = [];
+	const prepare = db.prepare.bind(db);
+	db.prepare = ((sql: string) => {
+		statements.push(sql);
+		return prepare(sql);
+	}) as typeof db.prepare;
+	try {
+		run();
+	} finally {
+		db.prepare = prepare;
+	}
+
+	return statements.flatMap(sql => {
+		const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({length: sql.split('?').length - 1}, () => null)) as Array<{detail: string}>;
+		return plan.filter(step => /\bunits\b/.test(step.detail) && !step.detail.includes('COVERING INDEX')).map(step => ({sql, step: step.detail}));
+	});
+}
+
+for (const includeSubagents of [true, false]) {
+	test(`sessions in scope are counted and listed from a covering index (${includeSubagents ? 'with' : 'without'} subagents)`, t => {
+		const db = catalogOfAllSources(t);
+		const scope = db.prepare('SELECT DISTINCT source, root FROM units').all() as SessionFilter['scope'];
+		assert.equal(scope.length, 10, 'a root for each of the ten sources');
+		for (const filter of [{scope, includeSubagents}, {scope, includeSubagents, since: '2026-11-01T00:00:00.000Z'}, {scope, includeSubagents, project: ['/src/project-3']}]) {
+			assert.deepEqual(tableReads(db, () => countUnreadableSessions(db, filter)), [], 'counting the unreadable sessions');
+			assert.deepEqual(tableReads(db, () => listNarrowRows(db, filter)), [], 'listing the narrow rows');
+		}
+	});
+}
