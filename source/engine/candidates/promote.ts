@@ -173,6 +173,7 @@ export async function promoteCandidate(paths: KbPaths, input: {ref: string; proj
 			reviewed_at: deps.now().toISOString(),
 			promoted: {conversation: conversationNodeId(note.source, note.native_id), outcome: `outcome:${note.source}:${note.native_id}`, nodes: planned!.nodes, checkpoints: checkpointsPath(root)},
 		};
+		pauseAt(deps.env, 'promote.before_note');
 		writeNote(renderNote(promoted, reviewNotesOf(entry)));
 		return {
 			status: 'promoted' as const,
