@@ -25,6 +25,12 @@ export const chaos = {
 	seed: Number(process.env['ENGI_CHAOS_SEED'] ?? Date.now() % 1_000_000),
 };
 export const random = seededRandom(chaos.seed);
+
+/** The writers a run covers: all, or those whose name holds ENGI_CHAOS_WRITER. */
+export function chosen<T extends {readonly name: string}>(all: readonly T[]): readonly T[] {
+	const wanted = process.env['ENGI_CHAOS_WRITER'];
+	return wanted ? all.filter(writer => writer.name.includes(wanted)) : all;
+}
 console.log(`# chaos: scale ${chaos.scale}, ${chaos.workers} workers x ${chaos.operations} operations, ${chaos.kills} kills per writer, seed ${chaos.seed}`);
 
 export type Run = {readonly args: readonly string[]; readonly env: Record<string, string>; readonly cwd: string};

@@ -38,12 +38,19 @@ export type ChaosWriter = {
 	readonly batch: number;
 	/**
 	 * Operation numbers name shared items every worker acts on (a candidate, a session), not
-	 * items of the worker's own; with `exclusive`, exactly one worker may succeed per item and the
-	 * others are refused with one of `refusals`.
+	 * items of the worker's own; with `exclusive`, exactly one worker may succeed per item. A
+	 * racer may be refused with one of `refusals`; a shared item nobody got done in the race is
+	 * then done alone, and must succeed.
 	 */
 	readonly shared?: boolean;
 	readonly exclusive?: boolean;
 	readonly refusals?: ReadonlySet<string>;
+	/**
+	 * False for a writer whose every call is a new record (checkpoint record: latest wins), so an
+	 * operation run again after a kill may be there twice by design; the kill tests then check
+	 * that the killed one is there at most once, and the next one exactly once.
+	 */
+	readonly idempotent?: false;
 	/** For each truth, the key of every record it holds (repeats included), checked whole-lined. */
 	present(world: World, label: string): string[][];
 	/** The JSONL truth files and where a torn tail of each is quarantined. */
@@ -151,6 +158,7 @@ export const writers: readonly ChaosWriter[] = [
 	{
 		name: 'checkpoint record',
 		batch: 1,
+		idempotent: false,
 		setup: (t, place) => baseWorld(t, place),
 		step: (world, worker, [op]) => {
 			const session = sessionId(100_000 * (worker + 1) + op!);
@@ -204,6 +212,8 @@ export const writers: readonly ChaosWriter[] = [
 		name: 'retention attest (receipts)',
 		batch: 1,
 		shared: true,
+		// Another engi reading the transcript holds it open, and an open transcript is a live session.
+		refusals: new Set(['session_active']),
 		setup(t, place, slots) {
 			const world = sessionWorld(t, place, slots, {harvest: true});
 			for (const id of world.sessions) {

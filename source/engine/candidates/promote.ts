@@ -166,7 +166,9 @@ export async function promoteCandidate(paths: KbPaths, input: {ref: string; proj
 			planned = promotionDrafts(index.db, note, entry.ref, notePath, root);
 			return planned.drafts;
 		});
-		const checkpoint = await appendCheckpoint(root, note.native_id, () => importedCheckpoint(note, root, deps.now()), deps);
+		// A promotion killed after its checkpoint and run again records it once (the first line of evidence names the exact import).
+		const imported = importedCheckpoint(note, root, deps.now());
+		const checkpoint = await appendCheckpoint(root, note.native_id, () => imported, deps, previous => previous.status === 'imported' && previous.current_evidence[0] === imported.current_evidence[0]);
 		const promoted: CandidateNote = {
 			...note,
 			status: 'promoted',
