@@ -33,7 +33,8 @@ export function chosen<T extends {readonly name: string}>(all: readonly T[]): re
 }
 console.log(`# chaos: scale ${chaos.scale}, ${chaos.workers} workers x ${chaos.operations} operations, ${chaos.kills} kills per writer, seed ${chaos.seed}`);
 
-export type Run = {readonly args: readonly string[]; readonly env: Record<string, string>; readonly cwd: string};
+/** One process to start; `stage` first writes the files it works on (staged notes, wiki pages), right before it starts. */
+export type Run = {readonly args: readonly string[]; readonly env: Record<string, string>; readonly cwd: string; readonly stage?: () => void};
 
 /** Error codes a writer may refuse with under faults; anything else (internal_error above all) is a finding. */
 export const faultCodes = new Set(['disk_full', 'write_failed', 'read_only', 'io_error', 'lock_timeout', 'lock_lost']);
@@ -61,6 +62,7 @@ export async function runPool(runs: readonly Run[], parallel: number): Promise<C
 			while (next < runs.length) {
 				const index = next++;
 				const run = runs[index]!;
+				run.stage?.();
 				results[index] = await startCli(run.args, {env: run.env, cwd: run.cwd}).done;
 			}
 		}),
@@ -75,6 +77,7 @@ export async function runPool(runs: readonly Run[], parallel: number): Promise<C
  */
 export async function killAt(run: Run, moment: {pause: string} | {delayMs: number}): Promise<{killed: boolean; result: CliResult}> {
 	const env = 'pause' in moment ? {...run.env, ENGI_TEST_PAUSE_AT: moment.pause} : run.env;
+	run.stage?.();
 	const running = startCli(run.args, {env, cwd: run.cwd});
 	let exited = false;
 	void running.done.then(() => (exited = true));

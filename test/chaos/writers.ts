@@ -123,15 +123,17 @@ export const writers: readonly ChaosWriter[] = [
 		batch: 10,
 		setup: (t, place) => baseWorld(t, place),
 		step(world, worker, ops) {
-			const inbox = join(world.root, '00-inbox', 'harvest');
-			mkdirSync(inbox, {recursive: true});
 			const keys = ops.map(op => stagedKey('task', worker, op));
-			for (const [index, key] of keys.entries()) {
-				writeFileSync(join(inbox, `w${worker}-${ops[index]}.md`), ['---', `id: ${key}`, 'kind: Task', `label: staged by worker ${worker}, operation ${ops[index]}`, '---', 'Body text.', ''].join('\n'));
-			}
+			const stage = () => {
+				const inbox = join(world.root, '00-inbox', 'harvest');
+				mkdirSync(inbox, {recursive: true});
+				for (const [index, key] of keys.entries()) {
+					writeFileSync(join(inbox, `w${worker}-${ops[index]}.md`), ['---', `id: ${key}`, 'kind: Task', `label: staged by worker ${worker}, operation ${ops[index]}`, '---', 'Body text.', ''].join('\n'));
+				}
+			};
 
 			// Every ingest takes every staged note, so workers race over each other's notes too.
-			return {run: run(world, ['ingest']), keys};
+			return {run: {...run(world, ['ingest']), stage}, keys};
 		},
 		present: (world, label) => [upserts(world, label, id => id.startsWith('task:w'))],
 		truth: world => [journalTruth(world)],
@@ -142,14 +144,16 @@ export const writers: readonly ChaosWriter[] = [
 		batch: 10,
 		setup: (t, place) => baseWorld(t, place),
 		step(world, worker, ops) {
-			const wiki = join(world.root, '02-wiki');
-			mkdirSync(wiki, {recursive: true});
 			const keys = ops.map(op => stagedKey('wiki', worker, op));
-			for (const [index, key] of keys.entries()) {
-				writeFileSync(join(wiki, `w${worker}-${ops[index]}.md`), ['---', `id: ${key}`, `title: Page ${worker}-${ops[index]}`, 'kind: fact', '---', `# Page ${worker}-${ops[index]}`, '', 'Written by the chaos suite.', ''].join('\n'));
-			}
+			const stage = () => {
+				const wiki = join(world.root, '02-wiki');
+				mkdirSync(wiki, {recursive: true});
+				for (const [index, key] of keys.entries()) {
+					writeFileSync(join(wiki, `w${worker}-${ops[index]}.md`), ['---', `id: ${key}`, `title: Page ${worker}-${ops[index]}`, 'kind: fact', '---', `# Page ${worker}-${ops[index]}`, '', 'Written by the chaos suite.', ''].join('\n'));
+				}
+			};
 
-			return {run: run(world, ['wiki', 'sync']), keys};
+			return {run: {...run(world, ['wiki', 'sync']), stage}, keys};
 		},
 		present: (world, label) => [upserts(world, label, id => id.startsWith('wiki:w'))],
 		truth: world => [journalTruth(world)],
