@@ -160,6 +160,23 @@ export const writers: readonly ChaosWriter[] = [
 		pauses: journalPauses,
 	},
 	{
+		name: 'dream (journal appends of upkeep)',
+		batch: 1,
+		setup: (t, place) => baseWorld(t, place),
+		step(world, worker, [op]) {
+			// Each dream finds the entity a new note names (step 3) and appends it, racing the others.
+			const stage = () => {
+				const note = runCli(['graph', 'node', '--id', `note:w${worker}-${op}`, '--kind', 'Note', '--provenance', 'chaos', '--label', `met [[Topic w${worker} ${op}]] today`, '--root', world.root, '--format', 'json'], {env: world.env});
+				assert.equal(note.code, 0, note.stderr);
+			};
+
+			return {run: {...run(world, ['dream']), stage}, keys: [`entity:topic-w${worker}-${op}`]};
+		},
+		present: (world, label) => [upserts(world, label, id => id.startsWith('entity:topic-w'))],
+		truth: world => [journalTruth(world)],
+		pauses: [...journalPauses, ['dream-after-step-2', 1], ['dream-after-step-3', 1], ['dream-after-step-5', 1]],
+	},
+	{
 		name: 'checkpoint record',
 		batch: 1,
 		idempotent: false,

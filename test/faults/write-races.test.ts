@@ -113,3 +113,22 @@ test('a wiki sync stopped while it plans does not block another: held pages are 
 	assert.equal(result.json().appended, 0, 'the other sync had appended the page');
 	assert.equal(journalLines(kb).filter(line => line.payload['id'] === 'wiki:caching').length, 1);
 });
+
+test('a dream stopped while it plans does not block another: derived state is saved outside the plan\'s read', {timeout: 60_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const kb = makeKb(t);
+	kb.ok(['graph', 'node', '--id', 'note:standup', '--kind', 'Note', '--provenance', 'test', '--label', 'Standup with [[Ana Silva]] about the [[Release]] plan']);
+	const first = startCli(['dream', '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'write.planning#1'}});
+	t.after(() => first.kill('SIGKILL'));
+	await waitStopped(first.pid);
+	// It used to save each node's decay inside its read transaction, holding the index's write lock while stopped.
+	const second = kb.run(['dream', '--format', 'json']);
+	assert.equal(second.code, 0, second.stderr);
+	first.kill('SIGCONT');
+	const result = await first.done;
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(journalLines(kb).filter(line => line.payload['id'] === 'entity:release').length, 1, 'the entity is appended once');
+});
