@@ -89,3 +89,46 @@ test('a relate stopped after it planned is checked again against an endpoint cha
 	assert.equal(result.error().code, 'edge_not_allowed', 'as if the endpoint had been a task when it was asked');
 	assert.deepEqual(journalLines(kb).map(line => line.op), ['node.upsert', 'node.upsert', 'node.upsert'], 'nothing appended');
 });
+
+test('a wiki sync stopped while it plans does not block another: held pages are written after the append, not inside the plan\'s read', {timeout: 60_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const kb = makeKb(t);
+	const wiki = join(kb.root, '02-wiki');
+	mkdirSync(wiki, {recursive: true});
+	writeFileSync(join(wiki, 'caching.md'), ['---', 'id: wiki:caching', 'title: Caching', '---', '# Caching', ''].join('\n'));
+	writeFileSync(join(wiki, 'retries.md'), ['# Retries', '<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> branch', ''].join('\n'));
+	const first = startCli(['wiki', 'sync', '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'write.planning'}});
+	t.after(() => first.kill('SIGKILL'));
+	await waitStopped(first.pid);
+	// It used to write the held pages inside its read transaction, holding the index's write lock while stopped.
+	const second = kb.run(['wiki', 'sync', '--format', 'json']);
+	assert.equal(second.code, 2, second.stderr);
+	assert.deepEqual(second.json().held.map((page: {path: string}) => page.path), ['retries.md']);
+	first.kill('SIGCONT');
+	const result = await first.done;
+	assert.equal(result.code, 2, result.stderr);
+	assert.equal(result.json().appended, 0, 'the other sync had appended the page');
+	assert.equal(journalLines(kb).filter(line => line.payload['id'] === 'wiki:caching').length, 1);
+});
+
+test('a dream stopped while it plans does not block another: derived state is saved outside the plan\'s read', {timeout: 60_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const kb = makeKb(t);
+	kb.ok(['graph', 'node', '--id', 'note:standup', '--kind', 'Note', '--provenance', 'test', '--label', 'Standup with [[Ana Silva]] about the [[Release]] plan']);
+	const first = startCli(['dream', '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'write.planning#1'}});
+	t.after(() => first.kill('SIGKILL'));
+	await waitStopped(first.pid);
+	// It used to save each node's decay inside its read transaction, holding the index's write lock while stopped.
+	const second = kb.run(['dream', '--format', 'json']);
+	assert.equal(second.code, 0, second.stderr);
+	first.kill('SIGCONT');
+	const result = await first.done;
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(journalLines(kb).filter(line => line.payload['id'] === 'entity:release').length, 1, 'the entity is appended once');
+});

@@ -43,6 +43,8 @@ export type MountSandbox = {
 	readOnly(directory: string): void;
 	/** Remounts a tmpfs mounted here read-only: writes then fail with EROFS, even for root. */
 	remountReadOnly(directory: string): void;
+	/** Makes a tmpfs remounted read-only writable again. */
+	remountWritable(directory: string): void;
 };
 
 /**
@@ -84,6 +86,9 @@ export function mountSandbox(t: TestContext): MountSandbox {
 		},
 		remountReadOnly(directory) {
 			must(['-o', 'remount,ro', directory]);
+		},
+		remountWritable(directory) {
+			must(['-o', 'remount,rw', directory]);
 		},
 	};
 }

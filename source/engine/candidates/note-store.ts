@@ -21,12 +21,15 @@ export function createNote(paths: KbPaths, stem: string, text: string): boolean 
 }
 
 /**
- * Replaces a note that was read as `entry`, atomically, but only if it still holds exactly what
- * was read: a person editing it, or another review step, meanwhile wins, and this one is refused
- * with `candidate_changed` before anything is written.
+ * Runs `work` holding the candidates lock over a note that was read as `entry`, but only if the
+ * note still holds exactly what was read: a person editing it, or another review step, meanwhile
+ * wins, and this one is refused with `candidate_changed` before `work` writes anything. `work`
+ * ends by writing the note through `write` (atomically, after confirming the lock is still ours);
+ * what it writes before that (a promotion's journal batch and checkpoint) is thereby written by
+ * one review step only.
  */
-export async function replaceNote(paths: KbPaths, entry: QueueEntry, text: string): Promise<void> {
-	await withExclusiveLock(paths.engi, 'candidates', lock => {
+export async function withUnchangedNote<T>(paths: KbPaths, entry: QueueEntry, work: (write: (text: string) => void) => T | Promise<T>): Promise<T> {
+	return withExclusiveLock(paths.engi, 'candidates', lock => {
 		let now: string;
 		try {
 			now = readFileSync(entry.file, 'utf8');
@@ -38,7 +41,14 @@ export async function replaceNote(paths: KbPaths, entry: QueueEntry, text: strin
 			throw new EngiError('candidate_changed', `${entry.file} changed while this command ran; nothing was written to it`, {hint: 'run the command again to act on the note as it is now'});
 		}
 
-		lock.confirm();
-		writeFileAtomic(entry.file, text);
+		return work(text => {
+			lock.confirm();
+			writeFileAtomic(entry.file, text);
+		});
 	});
+}
+
+/** Replaces a note that was read as `entry`, atomically, unless it changed meanwhile (see withUnchangedNote). */
+export async function replaceNote(paths: KbPaths, entry: QueueEntry, text: string): Promise<void> {
+	await withUnchangedNote(paths, entry, write => write(text));
 }

@@ -14,9 +14,10 @@ import {appendCheckpoint, checkpointsPath, checkpointWriteRoot} from '../continu
 import {sha256Hex} from '../../lib/hash.js';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {isLocalDirectory} from '../../lib/project.js';
+import {pauseAt} from '../../lib/test-pause.js';
 import type {Database} from '../../lib/sqlite.js';
 import {renderNote, type CandidateNote, type Claim} from './note.js';
-import {replaceNote} from './note-store.js';
+import {withUnchangedNote} from './note-store.js';
 import {findEntry, pendingNote, reviewNotesOf} from './queue.js';
 
 export const promoteOutputSchema = lazySchema(() => z.object({
@@ -156,29 +157,37 @@ export async function promoteCandidate(paths: KbPaths, input: {ref: string; proj
 	const here = note.project !== null && isLocalDirectory(note.project);
 	const root = checkpointWriteRoot(note.native_id, note.project, deps.cwd, input.project ?? (here ? undefined : input.fallbackProject));
 	const notePath = relative(paths.root, entry.file);
-	let planned: ReturnType<typeof promotionDrafts> | undefined;
-	const written = await writeEvents(paths, deps, index => {
-		planned = promotionDrafts(index.db, note, entry.ref, notePath, root);
-		return planned.drafts;
+	pauseAt(deps.env, 'promote.after_read');
+	// Under the candidates lock, and only while the note is as it was read: of two promotions
+	// of one candidate, the loser is refused before it appends or records anything.
+	return withUnchangedNote(paths, entry, async writeNote => {
+		let planned: ReturnType<typeof promotionDrafts> | undefined;
+		const written = await writeEvents(paths, deps, index => {
+			planned = promotionDrafts(index.db, note, entry.ref, notePath, root);
+			return planned.drafts;
+		});
+		// A promotion killed after its checkpoint and run again records it once (the first line of evidence names the exact import).
+		const imported = importedCheckpoint(note, root, deps.now());
+		const checkpoint = await appendCheckpoint(root, note.native_id, () => imported, deps, previous => previous.status === 'imported' && previous.current_evidence[0] === imported.current_evidence[0]);
+		const promoted: CandidateNote = {
+			...note,
+			status: 'promoted',
+			reviewed_at: deps.now().toISOString(),
+			promoted: {conversation: conversationNodeId(note.source, note.native_id), outcome: `outcome:${note.source}:${note.native_id}`, nodes: planned!.nodes, checkpoints: checkpointsPath(root)},
+		};
+		pauseAt(deps.env, 'promote.before_note');
+		writeNote(renderNote(promoted, reviewNotesOf(entry)));
+		return {
+			status: 'promoted' as const,
+			ref: entry.ref,
+			path: notePath,
+			conversation: promoted.promoted!.conversation,
+			outcome: promoted.promoted!.outcome,
+			nodes: planned!.nodes,
+			project_node: planned!.project,
+			events: {appended: written.events.length, unchanged: written.unchanged.length + written.present.length},
+			checkpoint: {path: checkpointsPath(root), checkpoint},
+			quarantined: [...written.quarantined],
+		};
 	});
-	const checkpoint = await appendCheckpoint(root, note.native_id, () => importedCheckpoint(note, root, deps.now()), deps);
-	const promoted: CandidateNote = {
-		...note,
-		status: 'promoted',
-		reviewed_at: deps.now().toISOString(),
-		promoted: {conversation: conversationNodeId(note.source, note.native_id), outcome: `outcome:${note.source}:${note.native_id}`, nodes: planned!.nodes, checkpoints: checkpointsPath(root)},
-	};
-	await replaceNote(paths, entry, renderNote(promoted, reviewNotesOf(entry)));
-	return {
-		status: 'promoted',
-		ref: entry.ref,
-		path: notePath,
-		conversation: promoted.promoted!.conversation,
-		outcome: promoted.promoted!.outcome,
-		nodes: planned!.nodes,
-		project_node: planned!.project,
-		events: {appended: written.events.length, unchanged: written.unchanged.length + written.present.length},
-		checkpoint: {path: checkpointsPath(root), checkpoint},
-		quarantined: [...written.quarantined],
-	};
 }

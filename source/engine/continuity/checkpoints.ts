@@ -138,7 +138,14 @@ export function readCheckpoints(projectRoot: string): CheckpointFile {
  * knowledge base never mixes them with the journal's quarantine. `.engi/.gitignore` (`*`) keeps
  * it all out of the project's history.
  */
-export async function appendCheckpoint(projectRoot: string, session: string, build: (previous: Checkpoint | undefined) => Checkpoint, deps: Deps): Promise<Checkpoint> {
+export async function appendCheckpoint(
+	projectRoot: string,
+	session: string,
+	build: (previous: Checkpoint | undefined) => Checkpoint,
+	deps: Deps,
+	/** True when the latest checkpoint already records what `build` would (a promotion run again): it is returned and nothing is written. */
+	already?: (previous: Checkpoint) => boolean,
+): Promise<Checkpoint> {
 	const directory = join(projectRoot, '.engi');
 	const path = checkpointsPath(projectRoot);
 	try {
@@ -167,7 +174,12 @@ export async function appendCheckpoint(projectRoot: string, session: string, bui
 			file = readCheckpoints(projectRoot);
 		}
 
-		const parsed = checkpointSchema.safeParse(build(file.latest.get(session)));
+		const previous = file.latest.get(session);
+		if (previous !== undefined && already?.(previous)) {
+			return previous;
+		}
+
+		const parsed = checkpointSchema.safeParse(build(previous));
 		if (!parsed.success) {
 			const issue = parsed.error.issues[0];
 			throw new EngiError('invalid_checkpoint', `checkpoint ${issue?.path.map(String).join('.') || 'record'}: ${issue?.message ?? 'invalid'}`, {hint: 'nothing was written'});

@@ -33,14 +33,21 @@ export function heldNodeIds(db: Database): Set<string> {
 	return new Set(db.prepare('SELECT DISTINCT node_id FROM held_pages WHERE node_id IS NOT NULL').pluck().all() as string[]);
 }
 
-/** Replaces what is held with what a sync found, keeping when each page was first held. */
-export function replaceHeldPages(db: Database, pages: readonly Omit<HeldPage, 'held_utc'>[], now: string): void {
-	const since = new Map((db.prepare('SELECT path, held_utc FROM held_pages').all() as Array<{path: string; held_utc: string}>).map(row => [row.path, row.held_utc]));
+/** When each page was first held, for pages held before. */
+export function heldSince(db: Database): Map<string, string> {
+	return new Map((db.prepare('SELECT path, held_utc FROM held_pages').all() as Array<{path: string; held_utc: string}>).map(row => [row.path, row.held_utc]));
+}
+
+/**
+ * Replaces what is held with what a sync found. Its own write transaction: called inside a
+ * read transaction, the write could not wait for another process's and would fail at once.
+ */
+export function replaceHeldPages(db: Database, pages: readonly HeldPage[]): void {
 	const insert = db.prepare('INSERT INTO held_pages (path, node_id, reason, detail, sha256, held_utc) VALUES (?, ?, ?, ?, ?, ?)');
 	db.transaction(() => {
 		db.prepare('DELETE FROM held_pages').run();
 		for (const page of pages) {
-			insert.run(page.path, page.node_id, page.reason, page.detail, page.sha256, since.get(page.path) ?? now);
+			insert.run(page.path, page.node_id, page.reason, page.detail, page.sha256, page.held_utc);
 		}
 	}).immediate();
 }

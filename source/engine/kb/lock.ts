@@ -5,7 +5,7 @@ import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 
 /**
  * The lock a writer holds while it changes a knowledge base's journal (or a project's
- * checkpoints). The work under it is synchronous, so no timer could refresh it meanwhile:
+ * checkpoints). The work under it is mostly synchronous, so no timer could refresh it meanwhile:
  * long work calls `heartbeat()` between chunks, and every step that changes the file calls
  * `confirm()` first, which fails with `lock_lost` if another process has taken the lock over.
  */
@@ -74,7 +74,23 @@ export async function withExclusiveLock<T>(directory: string, name: string, work
 		},
 	};
 	try {
-		return work(lock);
+		const result = work(lock);
+		if (!(result instanceof Promise)) {
+			return result;
+		}
+
+		// Work that waits (for another lock, say) lets timers run: keep the lock fresh meanwhile.
+		// A lock lost on the way is not thrown here but by the work's own next confirm().
+		const keepFresh = setInterval(() => {
+			try {
+				lock.heartbeat();
+			} catch {}
+		}, heartbeatMs);
+		try {
+			return await result;
+		} finally {
+			clearInterval(keepFresh);
+		}
 	} finally {
 		release(path, owner);
 	}

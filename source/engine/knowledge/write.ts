@@ -37,12 +37,15 @@ type Plan = {
  * under the lock: what is appended is decided against the journal as it is then, so a note
  * two writers planned is appended once, and a write is not lost to a retract it never saw.
  * `build` therefore runs again then, and when the index turns out damaged while it reads (the
- * index is rebuilt first), so it must not keep state between calls.
+ * index is rebuilt first), so it must not keep state between calls, nor write the index (it
+ * runs inside a read transaction); `after` runs once the events are appended and applied, for
+ * a writer that keeps state of its own in the index (wiki sync's held pages).
  */
 export async function writeEvents(
 	paths: KbPaths,
 	deps: Deps,
 	build: (index: IndexHandle) => EventDraft[],
+	after?: (index: IndexHandle) => void,
 ): Promise<WriteResult> {
 	requireKnowledgeBase(paths);
 	return withIndex(paths, deps, async opened => {
@@ -94,6 +97,7 @@ export async function writeEvents(
 			}
 		}
 
+		after?.(index);
 		return {events, unchanged: planned.unchanged, present, quarantined};
 	});
 }

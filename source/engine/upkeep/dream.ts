@@ -65,6 +65,9 @@ export function parseSteps(text: string | undefined): number[] {
 
 type StepResult = {counts: StepCounts; drafts?: EventDraft[]};
 
+/** Steps that save derived state in the index and append nothing. */
+const derivedOnly: ReadonlySet<string> = new Set(['decay', 'lifecycle', 'trivia']);
+
 /** One step against the index, ages as of the run's moment: derived state saved (unless a dry run), or the events it would make. */
 function runStep(step: number, db: Database, moment: Moment, current: Moment, paths: KbPaths, dryRun: boolean): StepResult {
 	const {rules} = upkeepSettings(paths);
@@ -139,6 +142,9 @@ export async function dream(paths: KbPaths, input: {steps?: string; dryRun: bool
 			});
 			entry.counts = result.counts;
 			entry.appended = result.appended;
+		} else if (derivedOnly.has(name)) {
+			// Outside writeEvents: its checks run in a read transaction, where this write could not wait for another process's.
+			entry.counts = await withIndex(paths, deps, index => runStep(step, index.db, moment, momentOf(deps), paths, false).counts);
 		} else {
 			let counts: StepCounts = {};
 			const written = await writeEvents(paths, deps, index => {

@@ -5,7 +5,7 @@ import type {ExitCode} from '../../lib/errors.js';
 import {sha256Hex} from '../../lib/hash.js';
 import type {Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
-import {heldPages, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
+import {heldSince, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
 import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
 import type {KbPaths} from '../kb/paths.js';
@@ -162,9 +162,10 @@ function planSync(db: Database, paths: KbPaths, deps: Deps): Plan {
 		...files.flatMap(file => (file.type === 'held' ? [{path: file.path, node_id: file.nodeId, reason: file.reason, detail: file.detail, sha256: file.sha256}] : [])),
 		...duplicates.values(),
 	].sort((a, b) => (a.path < b.path ? -1 : 1));
-	const before = new Set(heldPages(db).map(page => page.path));
-	replaceHeldPages(db, held, canonicalUtc(deps.now()));
-	const heldNow = heldPages(db);
+	// Written to the index once the events are appended (see syncWiki), outside this read.
+	const since = heldSince(db);
+	const heldNow = held.map(page => ({...page, held_utc: since.get(page.path) ?? canonicalUtc(deps.now())}));
+	const before = new Set(since.keys());
 	const invalid = files.flatMap(file => (file.type === 'invalid' ? [{path: file.path, reasons: file.reasons}] : []));
 	const plan: Plan = {pages: [], missing: [], held: heldNow, cleared: [...before].filter(path => !heldNow.some(page => page.path === path)), invalid, unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
 	if (invalid.length > 0) {
@@ -253,10 +254,15 @@ function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) =>
  */
 export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: WikiSyncOutput; exitCode: ExitCode}> {
 	let plan: Plan | undefined;
-	const result = await writeEvents(paths, deps, index => {
-		plan = planSync(index.db, paths, deps);
-		return plan.drafts;
-	});
+	const result = await writeEvents(
+		paths,
+		deps,
+		index => {
+			plan = planSync(index.db, paths, deps);
+			return plan.drafts;
+		},
+		index => replaceHeldPages(index.db, plan!.held),
+	);
 	const {drafts: _drafts, ...done} = plan!;
 	const count = (status: 'new' | 'changed' | 'unchanged') => done.pages.filter(page => page.status === status).length;
 	const output: WikiSyncOutput = {
