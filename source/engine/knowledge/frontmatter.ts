@@ -43,6 +43,7 @@ export function splitFrontmatter(text: string): SplitNote | undefined {
 
 /** The 1-based line where a top-level frontmatter key is written (for provenance `file:line`). */
 export function keyLine(note: SplitNote, key: string): number {
-	const index = note.lines.findIndex((line, position) => position > 0 && new RegExp(`^${key}\\s*:`).test(line));
+	// The key is matched as text: a pattern built from it would read `.` or `(` in a key as syntax.
+	const index = note.lines.findIndex((line, position) => position > 0 && line.startsWith(key) && /^\s*:/.test(line.slice(key.length)));
 	return index === -1 ? 1 : index + 1;
 }
