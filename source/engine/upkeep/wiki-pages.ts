@@ -31,7 +31,9 @@ export type WikiSkipped = z.infer<typeof wikiSkippedSchema>;
 export type WikiFile =
 	| {readonly type: 'page'; readonly path: string; readonly sha256: string; readonly page: ParsedPage}
 	| {readonly type: 'invalid'; readonly path: string; readonly sha256: string; readonly reasons: Array<{line: number | null; message: string}>}
-	| {readonly type: 'held'; readonly path: string; readonly sha256: string; readonly nodeId: string | null; readonly reason: 'conflict_markers' | 'conflict_path'; readonly detail: string};
+	| {readonly type: 'held'; readonly path: string; readonly sha256: string; readonly nodeId: string | null; readonly reason: 'conflict_markers' | 'conflict_path'; readonly detail: string}
+	/** A file whose bytes hash as the caller already knows them: not parsed again. */
+	| {readonly type: 'known'; readonly path: string; readonly sha256: string};
 
 export type ParsedPage = {
 	readonly id: string;
@@ -142,9 +144,10 @@ function wikiLinks(lines: readonly string[], from: number): Array<{ref: string; 
 /**
  * Every file under the wiki folder, in path order, read as a page or held. Symlinks are never
  * followed (a link is skipped, so the wiki cannot reach outside itself or loop); a file that is
- * not Markdown is looked at only when its name marks a sync-conflict copy.
+ * not Markdown is looked at only when its name marks a sync-conflict copy. A file whose hash is
+ * the one `known` gives for its path is listed as known, without parsing it.
  */
-export function listWiki(wiki: string, root: string, conflictPaths: readonly string[]): {files: WikiFile[]; skipped: WikiSkipped[]} {
+export function listWiki(wiki: string, root: string, conflictPaths: readonly string[], known?: ReadonlyMap<string, string>): {files: WikiFile[]; skipped: WikiSkipped[]} {
 	const files: WikiFile[] = [];
 	const skipped: WikiSkipped[] = [];
 	const visit = (directory: string) => {
@@ -174,7 +177,9 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 				if (raw === undefined) {
 					skipped.push({path: relative(root, path), reason: 'unreadable'});
 				} else {
-					files.push(readWikiFile(relative(wiki, path), raw, conflictPaths));
+					const name = relative(wiki, path);
+					const sha256 = known === undefined ? undefined : sha256Hex(raw);
+					files.push(sha256 !== undefined && known?.get(name) === sha256 ? {type: 'known', path: name, sha256} : readWikiFile(name, raw, conflictPaths));
 				}
 			} else {
 				skipped.push({path: relative(root, path), reason: 'not_a_regular_file'});

@@ -1,0 +1,38 @@
+import type {Database} from '../../lib/sqlite.js';
+import type {Watermark} from './watermark.js';
+
+/** A page the last sync read and planned: what a later sync needs to skip reading it again. */
+export type SyncedPage = {
+	readonly path: string;
+	readonly sha256: string;
+	readonly id: string;
+	readonly title: string;
+	/** Its `related` entries and `[[links]]` that resolved to nothing, in the order sync reports them. */
+	readonly unresolved: ReadonlyArray<{line: number; ref: string}>;
+};
+
+/**
+ * What the last completed `wiki sync` saw (meta `wiki_sync`): the journal as it stood once the
+ * sync's own events were in, the conflict patterns, each live page in listing order, and each
+ * held file's hash. Derived and optional: a rebuild clears it, and without it sync plans in full.
+ */
+export type WikiSyncState = {
+	readonly journal: Pick<Watermark, 'bytes' | 'nextLine' | 'head' | 'tail'>;
+	readonly conflictPaths: readonly string[];
+	readonly pages: readonly SyncedPage[];
+	readonly held: Readonly<Record<string, string>>;
+};
+
+export function readWikiSyncState(db: Database): WikiSyncState | undefined {
+	const value = db.prepare(`SELECT value FROM meta WHERE key = 'wiki_sync'`).pluck().get() as string | undefined;
+	return value === undefined ? undefined : (JSON.parse(value) as WikiSyncState);
+}
+
+/** Saves what a sync saw; undefined forgets it, so the next sync plans in full. */
+export function writeWikiSyncState(db: Database, state: WikiSyncState | undefined): void {
+	if (state === undefined) {
+		db.prepare(`DELETE FROM meta WHERE key = 'wiki_sync'`).run();
+	} else {
+		db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('wiki_sync', ?)`).run(JSON.stringify(state));
+	}
+}
