@@ -1,10 +1,13 @@
 import type {Database} from '../../lib/sqlite.js';
+import type {FileStamp} from '../upkeep/wiki-pages.js';
 import type {Watermark} from './watermark.js';
 
 /** A page the last sync read and planned: what a later sync needs to skip reading it again. */
 export type SyncedPage = {
 	readonly path: string;
 	readonly sha256: string;
+	/** Its stamp when read, once settled (else null: read it again next time). */
+	readonly stamp: FileStamp | null;
 	readonly id: string;
 	readonly title: string;
 	/** Its `related` entries and `[[links]]` that resolved to nothing, in the order sync reports them. */
@@ -13,14 +16,14 @@ export type SyncedPage = {
 
 /**
  * What the last completed `wiki sync` saw (meta `wiki_sync`): the journal as it stood once the
- * sync's own events were in, the conflict patterns, each live page in listing order, and each
- * held file's hash. Derived and optional: a rebuild clears it, and without it sync plans in full.
+ * sync's own events were in, the conflict patterns, each live page in listing order,  and each
+ * held file's hash, with the stamps files had when read. Derived and optional: a rebuild clears it, and without it sync plans in full.
  */
 export type WikiSyncState = {
 	readonly journal: Pick<Watermark, 'bytes' | 'nextLine' | 'head' | 'tail'>;
 	readonly conflictPaths: readonly string[];
 	readonly pages: readonly SyncedPage[];
-	readonly held: Readonly<Record<string, string>>;
+	readonly held: Readonly<Record<string, {sha256: string; stamp: FileStamp | null}>>;
 };
 
 export function readWikiSyncState(db: Database): WikiSyncState | undefined {

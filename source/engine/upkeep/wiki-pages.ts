@@ -1,4 +1,4 @@
-import {readdirSync, type Dirent} from 'node:fs';
+import {lstatSync, readdirSync, type Dirent} from 'node:fs';
 import {basename, join, relative} from 'node:path';
 import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
@@ -141,14 +141,29 @@ function wikiLinks(lines: readonly string[], from: number): Array<{ref: string; 
 	return links;
 }
 
+/** A file's size, times and inode as listed: when all are as a sync recorded them, its bytes are too. */
+export type FileStamp = {readonly size: number; readonly mtimeMs: number; readonly ctimeMs: number; readonly ino: number};
+
+/** Files whose bytes the caller knows, with the settled stamp each had then (null when it had none). */
+export type KnownFiles = ReadonlyMap<string, {readonly sha256: string; readonly stamp: FileStamp | null}>;
+
+/** How long after a write a file's times are trusted to show any further write: well over a file system clock tick. */
+const settling = 2000;
+
+export const sameStamp = (a: FileStamp | null | undefined, b: FileStamp | null | undefined) => a === b || (a !== null && b !== null && a?.size === b?.size && a?.mtimeMs === b?.mtimeMs && a?.ctimeMs === b?.ctimeMs && a?.ino === b?.ino);
+
 /**
  * Every file under the wiki folder, in path order, read as a page or held. Symlinks are never
  * followed (a link is skipped, so the wiki cannot reach outside itself or loop); a file that is
- * not Markdown is looked at only when its name marks a sync-conflict copy. A file whose hash is
- * the one `known` gives for its path is listed as known, without parsing it.
+ * not Markdown is looked at only when its name marks a sync-conflict copy. A file `known` knows
+ * is listed as known, without parsing it, when its bytes hash the same, or without reading it
+ * when its stamp is the one recorded (a stamp is recorded only once its times are settled, so a
+ * write in the same clock tick as the read cannot hide behind it). Each file's stamp comes back
+ * when it is settled as of `now`, else null.
  */
-export function listWiki(wiki: string, root: string, conflictPaths: readonly string[], known?: ReadonlyMap<string, string>): {files: WikiFile[]; skipped: WikiSkipped[]} {
+export function listWiki(wiki: string, root: string, conflictPaths: readonly string[], now: number, known?: KnownFiles): {files: WikiFile[]; skipped: WikiSkipped[]; stamps: Map<string, FileStamp | null>} {
 	const files: WikiFile[] = [];
+	const stamps = new Map<string, FileStamp | null>();
 	const skipped: WikiSkipped[] = [];
 	const visit = (directory: string) => {
 		let entries: Dirent[];
@@ -172,14 +187,25 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 			} else if (entry.isSymbolicLink()) {
 				skipped.push({path: relative(root, path), reason: 'symlink'});
 			} else if (entry.isFile()) {
+				const name = relative(wiki, path);
+				const before = known?.get(name);
+				// Stamped before reading: a write in between makes the next sync read the file again.
+				const stats = lstatSync(path, {throwIfNoEntry: false});
+				const stamp = stats === undefined ? undefined : {size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino};
+				if (stamp !== undefined && before?.stamp && sameStamp(before.stamp, stamp)) {
+					stamps.set(name, stamp);
+					files.push({type: 'known', path: name, sha256: before.sha256});
+					continue;
+				}
+
 				// Opened without following a symlink: a file swapped for one after the listing is not read through it.
 				const raw = readStagedNote({listed: path, file: path});
 				if (raw === undefined) {
 					skipped.push({path: relative(root, path), reason: 'unreadable'});
 				} else {
-					const name = relative(wiki, path);
-					const sha256 = known === undefined ? undefined : sha256Hex(raw);
-					files.push(sha256 !== undefined && known?.get(name) === sha256 ? {type: 'known', path: name, sha256} : readWikiFile(name, raw, conflictPaths));
+					const sha256 = before === undefined ? undefined : sha256Hex(raw);
+					stamps.set(name, stamp !== undefined && Math.max(stamp.mtimeMs, stamp.ctimeMs) < now - settling ? stamp : null);
+					files.push(sha256 !== undefined && before?.sha256 === sha256 ? {type: 'known', path: name, sha256} : readWikiFile(name, raw, conflictPaths));
 				}
 			} else {
 				skipped.push({path: relative(root, path), reason: 'not_a_regular_file'});
@@ -188,5 +214,5 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 	};
 
 	visit(wiki);
-	return {files, skipped};
+	return {files, skipped, stamps};
 }

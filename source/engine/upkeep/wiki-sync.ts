@@ -16,7 +16,7 @@ import {writeEvents} from '../knowledge/write.js';
 import {maskValue} from '../search/secrets.js';
 import {upkeepSettings} from './settings.js';
 import {relatedEdge, sourceKind, wikiKind, wikiProvenance} from './vocabulary.js';
-import {listWiki, wikiSkippedSchema, type ParsedPage, type WikiFile} from './wiki-pages.js';
+import {listWiki, sameStamp, wikiSkippedSchema, type FileStamp, type ParsedPage, type WikiFile} from './wiki-pages.js';
 
 const heldPageSchema = z.object({
 	path: z.string(),
@@ -157,13 +157,13 @@ function edgeDrafts(db: Database, moment: Moment, from: string, wanted: readonly
 	return {drafts, asserted, retracted};
 }
 
-/** A plan, what the next sync may start from, and whether that is the record it started from (no file changed). */
+/** A plan, what the next sync may start from, and whether that is the record it started from (no file or stamp changed). */
 type Planned = {plan: Plan; state: Omit<WikiSyncState, 'journal'> | undefined; reused: boolean};
 
 const pageName = (file: PageFile): PageName => ({path: file.path, id: file.page.id, title: file.page.title});
 
 /** Plans one live page: its node and the sync edges it should have. Returns its unresolved references. */
-function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan): SyncedPage {
+function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedPage {
 	const {page} = file;
 	const existing = nodePayload(db, page.id);
 	const unchanged = existing?.['source_sha256'] === file.sha256 && existing['missing'] === false;
@@ -175,7 +175,7 @@ function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: s
 	plan.drafts.push(...edges.drafts);
 	plan.edges.asserted += edges.asserted;
 	plan.edges.retracted += edges.retracted;
-	return {...pageName(file), sha256: file.sha256, unresolved: unresolved.map(({line, ref}) => ({line, ref}))};
+	return {...pageName(file), sha256: file.sha256, stamp: stamps.get(file.path) ?? null, unresolved: unresolved.map(({line, ref}) => ({line, ref}))};
 }
 
 /** Source nodes for the URLs and files pages derive from, ahead of the edges to them. */
@@ -208,8 +208,8 @@ function lastSync(db: Database, conflictPaths: readonly string[]): WikiSyncState
  */
 function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncState): Planned | undefined {
 	const synced = new Map(last.pages.map(page => [page.path, page]));
-	const known = new Map([...last.pages.map(page => [page.path, page.sha256] as const), ...Object.entries(last.held)]);
-	const {files, skipped} = listWiki(paths.wiki, paths.root, last.conflictPaths, known);
+	const known = new Map([...last.pages.map(page => [page.path, {sha256: page.sha256, stamp: page.stamp}] as const), ...Object.entries(last.held)]);
+	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, last.conflictPaths, deps.now().getTime(), known);
 	const same = files.length === known.size && files.every(file => {
 		const before = synced.get(file.path);
 		return file.type === 'known' || (file.type === 'page' && before !== undefined && before.id === file.page.id && before.title === file.page.title);
@@ -220,27 +220,31 @@ function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncSta
 
 	const moment = momentOf(deps);
 	const plan: Plan = {pages: [], missing: [], held: heldPages(db), cleared: [], invalid: [], unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
-	const resolve = resolver(db, last.pages);
+	let resolve: ((ref: string) => string | undefined) | undefined;
 	const sources = new Map<string, string>();
 	const pages: SyncedPage[] = [];
+	const stampOf = (path: string) => stamps.get(path) ?? null;
 	for (const file of files) {
 		const before = synced.get(file.path);
 		if (file.type === 'page') {
-			pages.push(planPage(db, moment, file, resolve, sources, plan));
+			resolve ??= resolver(db, last.pages);
+			pages.push(planPage(db, moment, file, resolve, sources, plan, stamps));
 		} else if (before !== undefined) {
 			plan.pages.push({path: file.path, node: before.id, status: 'unchanged'});
 			plan.unresolved.push(...before.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
-			pages.push(before);
+			pages.push({...before, stamp: stampOf(file.path)});
 		}
 	}
 
 	sourceDrafts(sources, plan);
-	return {plan, state: {conflictPaths: last.conflictPaths, pages, held: last.held}, reused: files.every(file => file.type === 'known')};
+	const held = Object.fromEntries(Object.entries(last.held).map(([path, file]) => [path, {...file, stamp: stampOf(path)}]));
+	const reused = files.every(file => file.type === 'known' && sameStamp(known.get(file.path)!.stamp, stampOf(file.path)));
+	return {plan, state: {conflictPaths: last.conflictPaths, pages, held}, reused};
 }
 
 function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: readonly string[]): Planned {
 	const moment = momentOf(deps);
-	const {files, skipped} = listWiki(paths.wiki, paths.root, conflictPaths);
+	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, conflictPaths, deps.now().getTime());
 	const pageFiles = files.filter((file): file is PageFile => file.type === 'page');
 	const duplicates = duplicateHolds(pageFiles);
 	const held: Array<Omit<HeldPage, 'held_utc'>> = [
@@ -260,7 +264,7 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 	const heldIds = new Set(held.flatMap(page => (page.node_id === null ? [] : [page.node_id])));
 	const resolve = resolver(db, live.map(file => pageName(file)));
 	const sources = new Map<string, string>();
-	const pages = live.map(file => planPage(db, moment, file, resolve, sources, plan));
+	const pages = live.map(file => planPage(db, moment, file, resolve, sources, plan, stamps));
 	sourceDrafts(sources, plan);
 
 	// A page that is gone (not merely held) keeps its node, marked missing, without its sync edges.
@@ -278,7 +282,7 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 		plan.edges.retracted += edges.retracted;
 	}
 
-	return {plan, state: {conflictPaths, pages, held: Object.fromEntries(held.map(page => [page.path, page.sha256]))}, reused: false};
+	return {plan, state: {conflictPaths, pages, held: Object.fromEntries(held.map(page => [page.path, {sha256: page.sha256, stamp: stamps.get(page.path) ?? null}]))}, reused: false};
 }
 
 /** A page's sync edges: DERIVED_FROM each source (a node, or a Source node for a URL or file), RELATED_TO each related page and `[[link]]`. */
