@@ -56,7 +56,7 @@ function record(kb: KbSandbox): {pages: Array<{path: string; stamp: unknown}>} |
 	const db = new Database(join(kb.root, '.engi', 'index.sqlite'), {readonly: true});
 	try {
 		const value = db.prepare(`SELECT value FROM meta WHERE key = 'wiki_sync'`).pluck().get() as string | undefined;
-		return value === undefined ? undefined : (JSON.parse(value) as {pages: Array<{path: string; stamp: unknown}>});
+		return value === undefined ? undefined : (JSON.parse(value) as {state: {pages: Array<{path: string; stamp: unknown}>}}).state;
 	} finally {
 		db.close();
 	}

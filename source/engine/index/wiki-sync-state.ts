@@ -12,6 +12,8 @@ export type SyncedPage = {
 	readonly title: string;
 	/** Its `related` entries and `[[links]]` that resolved to nothing, in the order sync reports them. */
 	readonly unresolved: ReadonlyArray<{line: number; ref: string}>;
+	/** Its `sources` that named no page and no node (each got a Source node instead). */
+	readonly unresolvedSources: readonly string[];
 };
 
 /**
@@ -26,9 +28,13 @@ export type WikiSyncState = {
 	readonly held: Readonly<Record<string, {sha256: string; stamp: FileStamp | null}>>;
 };
 
+/** Bumped whenever the record's shape changes: a record of another shape is not used. */
+const version = 1;
+
 export function readWikiSyncState(db: Database): WikiSyncState | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'wiki_sync'`).pluck().get() as string | undefined;
-	return value === undefined ? undefined : (JSON.parse(value) as WikiSyncState);
+	const record = value === undefined ? undefined : (JSON.parse(value) as {version?: number; state?: WikiSyncState});
+	return record?.version === version ? record.state : undefined;
 }
 
 /** Saves what a sync saw; undefined forgets it, so the next sync plans in full. */
@@ -36,6 +42,6 @@ export function writeWikiSyncState(db: Database, state: WikiSyncState | undefine
 	if (state === undefined) {
 		db.prepare(`DELETE FROM meta WHERE key = 'wiki_sync'`).run();
 	} else {
-		db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('wiki_sync', ?)`).run(JSON.stringify(state));
+		db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('wiki_sync', ?)`).run(JSON.stringify({version, state}));
 	}
 }

@@ -175,7 +175,13 @@ function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: s
 	plan.drafts.push(...edges.drafts);
 	plan.edges.asserted += edges.asserted;
 	plan.edges.retracted += edges.retracted;
-	return {...pageName(file), sha256: file.sha256, stamp: stamps.get(file.path) ?? null, unresolved: unresolved.map(({line, ref}) => ({line, ref}))};
+	return {
+		...pageName(file),
+		sha256: file.sha256,
+		stamp: stamps.get(file.path) ?? null,
+		unresolved: unresolved.map(({line, ref}) => ({line, ref})),
+		unresolvedSources: page.sources.flatMap(source => (resolve(source.ref) === undefined ? [source.ref] : [])),
+	};
 }
 
 /** Source nodes for the URLs and files pages derive from, ahead of the edges to them. */
@@ -187,6 +193,7 @@ function sourceDrafts(sources: ReadonlyMap<string, string>, plan: Plan): void {
 
 function planSync(db: Database, paths: KbPaths, deps: Deps): Planned {
 	const {conflictPaths} = upkeepSettings(paths);
+	// Tests set ENGI_TEST_FULL_WIKI_SYNC to compare the incremental plan with the full one.
 	const last = deps.env['ENGI_TEST_FULL_WIKI_SYNC'] === '1' ? undefined : lastSync(db, conflictPaths);
 	return (last && planChanged(db, paths, deps, last)) ?? planFull(db, paths, deps, conflictPaths);
 }
@@ -368,6 +375,6 @@ function settledState(db: Database, state: Planned['state'], seen: Watermark | u
 		return undefined;
 	}
 
-	const stillUnresolved = state.pages.every(page => page.unresolved.every(({ref}) => nodeKind(db, ref) === undefined));
+	const stillUnresolved = state.pages.every(page => [...page.unresolved.map(({ref}) => ref), ...page.unresolvedSources].every(ref => nodeKind(db, ref) === undefined));
 	return stillUnresolved ? {...state, journal: {bytes: mark.bytes, nextLine: mark.nextLine, head: mark.head, tail: mark.tail}} : undefined;
 }
