@@ -1,5 +1,5 @@
 import {lstatSync, readdirSync, type Dirent} from 'node:fs';
-import {basename, join, relative} from 'node:path';
+import {basename, join, relative, sep} from 'node:path';
 import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
 import {systemErrorCode} from '../../lib/errors.js';
@@ -165,7 +165,8 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 	const files: WikiFile[] = [];
 	const stamps = new Map<string, FileStamp | null>();
 	const skipped: WikiSkipped[] = [];
-	const visit = (directory: string) => {
+	// `under` is the directory's path under the wiki, so a file's is joined, not worked out again (path.relative is slow).
+	const visit = (directory: string, under: string) => {
 		let entries: Dirent[];
 		try {
 			entries = readdirSync(directory, {withFileTypes: true});
@@ -181,13 +182,13 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 			const path = join(directory, entry.name);
 			const relevant = /\.md$/i.test(entry.name) || conflictPathPattern(entry.name, conflictPaths) !== undefined;
 			if (entry.isDirectory()) {
-				visit(path);
+				visit(path, `${under}${entry.name}${sep}`);
 			} else if (!relevant) {
 				continue;
 			} else if (entry.isSymbolicLink()) {
 				skipped.push({path: relative(root, path), reason: 'symlink'});
 			} else if (entry.isFile()) {
-				const name = relative(wiki, path);
+				const name = `${under}${entry.name}`;
 				const before = known?.get(name);
 				// Stamped before reading: a write in between makes the next sync read the file again.
 				const stats = lstatSync(path, {throwIfNoEntry: false});
@@ -213,6 +214,6 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 		}
 	};
 
-	visit(wiki);
+	visit(wiki, '');
 	return {files, skipped, stamps};
 }

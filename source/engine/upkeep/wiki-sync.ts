@@ -11,6 +11,7 @@ import type {Watermark} from '../index/watermark.js';
 import {readWikiSyncState, writeWikiSyncState, type SyncedPage, type WikiSyncState} from '../index/wiki-sync-state.js';
 import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
+import type {JournalLine} from '../journal/schema.js';
 import type {KbPaths} from '../kb/paths.js';
 import {writeEvents} from '../knowledge/write.js';
 import {maskValue} from '../search/secrets.js';
@@ -348,7 +349,7 @@ export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: Wik
 		(index, events) => {
 			// Nothing changed and nothing appended: the record already says all of it.
 			if (!planned!.reused || events.length > 0) {
-				writeWikiSyncState(index.db, settledState(index.db, planned!.state, seen, events.length));
+				writeWikiSyncState(index.db, settledState(index.db, planned!.state, seen, events));
 			}
 		},
 	);
@@ -367,14 +368,16 @@ export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: Wik
 /**
  * What the next sync may start from: this one's record, tied to the journal as it is now, but
  * only when the journal holds exactly what this sync planned against plus its own events, and
- * no reference it found unresolved names a node that exists now. Otherwise nothing: plan in full.
+ * none of those events made a node a reference it found unresolved names (only a node.upsert
+ * makes a node). Otherwise nothing: the next sync plans in full.
  */
-function settledState(db: Database, state: Planned['state'], seen: Watermark | undefined, appended: number): WikiSyncState | undefined {
+function settledState(db: Database, state: Planned['state'], seen: Watermark | undefined, events: readonly JournalLine[]): WikiSyncState | undefined {
 	const mark = readWatermark(db);
-	if (state === undefined || seen === undefined || mark === undefined || mark.nextLine !== seen.nextLine + appended) {
+	if (state === undefined || seen === undefined || mark === undefined || mark.nextLine !== seen.nextLine + events.length) {
 		return undefined;
 	}
 
-	const stillUnresolved = state.pages.every(page => [...page.unresolved.map(({ref}) => ref), ...page.unresolvedSources].every(ref => nodeKind(db, ref) === undefined));
+	const made = new Set(events.flatMap(event => (event.op === 'node.upsert' ? [String(event.payload['id'])] : [])));
+	const stillUnresolved = made.size === 0 || state.pages.every(page => page.unresolved.every(({ref}) => !made.has(ref)) && page.unresolvedSources.every(ref => !made.has(ref)));
 	return stillUnresolved ? {...state, journal: {bytes: mark.bytes, nextLine: mark.nextLine, head: mark.head, tail: mark.tail}} : undefined;
 }
