@@ -150,7 +150,13 @@ export type KnownFiles = ReadonlyMap<string, {readonly sha256: string; readonly 
 /** How long after a write a file's times are trusted to show any further write: well over a file system clock tick. */
 const settling = 2000;
 
-export const sameStamp = (a: FileStamp | null | undefined, b: FileStamp | null | undefined) => a === b || (a !== null && b !== null && a?.size === b?.size && a?.mtimeMs === b?.mtimeMs && a?.ctimeMs === b?.ctimeMs && a?.ino === b?.ino);
+export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null | undefined): boolean {
+	if (a === b) {
+		return true;
+	}
+
+	return a !== null && a !== undefined && b !== null && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
 
 /**
  * Every file under the wiki folder, in path order, read as a page or held. Symlinks are never
