@@ -163,7 +163,7 @@ type Planned = {plan: Plan; state: Omit<WikiSyncState, 'journal'> | undefined; r
 
 const pageName = (file: PageFile): PageName => ({path: file.path, id: file.page.id, title: file.page.title});
 
-/** Plans one live page: its node and the sync edges it should have. Returns its unresolved references. */
+/** Plans one live page: its node and the sync edges it should have. Returns what the record keeps of it. */
 function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedPage {
 	const {page} = file;
 	const existing = nodePayload(db, page.id);
