@@ -45,7 +45,8 @@ export async function writeEvents(
 	paths: KbPaths,
 	deps: Deps,
 	build: (index: IndexHandle) => EventDraft[],
-	after?: (index: IndexHandle) => void,
+	/** Runs once the events are appended and applied, over the index as this write leaves it (derived state a caller keeps of its write). */
+	after?: (index: IndexHandle, events: readonly JournalLine[]) => void,
 ): Promise<WriteResult> {
 	requireKnowledgeBase(paths);
 	return withIndex(paths, deps, async opened => {
@@ -90,14 +91,14 @@ export async function writeEvents(
 
 		if (events.length > 0 || repaired) {
 			try {
-				refreshOpenIndex(paths, index);
+				index = refreshOpenIndex(paths, index);
 			} catch (error) {
 				// The events are in the journal, which is what counts; the next read catches the index up.
 				noteCacheWarning(`index_behind: the index could not take this write (${error instanceof Error ? error.message : 'error'}); the next read applies it`);
 			}
 		}
 
-		after?.(index);
+		after?.(index, events);
 		return {events, unchanged: planned.unchanged, present, quarantined};
 	});
 }

@@ -1,5 +1,5 @@
-import {readdirSync, type Dirent} from 'node:fs';
-import {basename, join, relative} from 'node:path';
+import {lstatSync, readdirSync, type Dirent} from 'node:fs';
+import {basename, join, relative, sep} from 'node:path';
 import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
 import {systemErrorCode} from '../../lib/errors.js';
@@ -31,7 +31,9 @@ export type WikiSkipped = z.infer<typeof wikiSkippedSchema>;
 export type WikiFile =
 	| {readonly type: 'page'; readonly path: string; readonly sha256: string; readonly page: ParsedPage}
 	| {readonly type: 'invalid'; readonly path: string; readonly sha256: string; readonly reasons: Array<{line: number | null; message: string}>}
-	| {readonly type: 'held'; readonly path: string; readonly sha256: string; readonly nodeId: string | null; readonly reason: 'conflict_markers' | 'conflict_path'; readonly detail: string};
+	| {readonly type: 'held'; readonly path: string; readonly sha256: string; readonly nodeId: string | null; readonly reason: 'conflict_markers' | 'conflict_path'; readonly detail: string}
+	/** A file whose bytes hash as the caller already knows them: not parsed again. */
+	| {readonly type: 'known'; readonly path: string; readonly sha256: string};
 
 export type ParsedPage = {
 	readonly id: string;
@@ -139,15 +141,38 @@ function wikiLinks(lines: readonly string[], from: number): Array<{ref: string; 
 	return links;
 }
 
+/** A file's size, times and inode as listed: when all are as a sync recorded them, its bytes are too. */
+export type FileStamp = {readonly size: number; readonly mtimeMs: number; readonly ctimeMs: number; readonly ino: number};
+
+/** Files whose bytes the caller knows, with the settled stamp each had then (null when it had none). */
+export type KnownFiles = ReadonlyMap<string, {readonly sha256: string; readonly stamp: FileStamp | null}>;
+
+/** How long after a write a file's times are trusted to show any further write: well over a file system clock tick. */
+const settling = 2000;
+
+export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null | undefined): boolean {
+	if (a === b) {
+		return true;
+	}
+
+	return a !== null && a !== undefined && b !== null && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
 /**
  * Every file under the wiki folder, in path order, read as a page or held. Symlinks are never
  * followed (a link is skipped, so the wiki cannot reach outside itself or loop); a file that is
- * not Markdown is looked at only when its name marks a sync-conflict copy.
+ * not Markdown is looked at only when its name marks a sync-conflict copy. A file `known` knows
+ * is listed as known, without parsing it, when its bytes hash the same, or without reading it
+ * when its stamp is the one recorded (a stamp is recorded only once its times are settled, so a
+ * write in the same clock tick as the read cannot hide behind it). Each file's stamp comes back
+ * when it is settled as of `now`, else null.
  */
-export function listWiki(wiki: string, root: string, conflictPaths: readonly string[]): {files: WikiFile[]; skipped: WikiSkipped[]} {
+export function listWiki(wiki: string, root: string, conflictPaths: readonly string[], now: number, known?: KnownFiles): {files: WikiFile[]; skipped: WikiSkipped[]; stamps: Map<string, FileStamp | null>} {
 	const files: WikiFile[] = [];
+	const stamps = new Map<string, FileStamp | null>();
 	const skipped: WikiSkipped[] = [];
-	const visit = (directory: string) => {
+	// `under` is the directory's path under the wiki, so a file's is joined, not worked out again (path.relative is slow).
+	const visit = (directory: string, under: string) => {
 		let entries: Dirent[];
 		try {
 			entries = readdirSync(directory, {withFileTypes: true});
@@ -163,18 +188,31 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 			const path = join(directory, entry.name);
 			const relevant = /\.md$/i.test(entry.name) || conflictPathPattern(entry.name, conflictPaths) !== undefined;
 			if (entry.isDirectory()) {
-				visit(path);
+				visit(path, `${under}${entry.name}${sep}`);
 			} else if (!relevant) {
 				continue;
 			} else if (entry.isSymbolicLink()) {
 				skipped.push({path: relative(root, path), reason: 'symlink'});
 			} else if (entry.isFile()) {
+				const name = `${under}${entry.name}`;
+				const before = known?.get(name);
+				// Stamped before reading: a write in between makes the next sync read the file again.
+				const stats = lstatSync(path, {throwIfNoEntry: false});
+				const stamp = stats === undefined ? undefined : {size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino};
+				if (stamp !== undefined && before?.stamp && sameStamp(before.stamp, stamp)) {
+					stamps.set(name, stamp);
+					files.push({type: 'known', path: name, sha256: before.sha256});
+					continue;
+				}
+
 				// Opened without following a symlink: a file swapped for one after the listing is not read through it.
 				const raw = readStagedNote({listed: path, file: path});
 				if (raw === undefined) {
 					skipped.push({path: relative(root, path), reason: 'unreadable'});
 				} else {
-					files.push(readWikiFile(relative(wiki, path), raw, conflictPaths));
+					const sha256 = before === undefined ? undefined : sha256Hex(raw);
+					stamps.set(name, stamp !== undefined && Math.max(stamp.mtimeMs, stamp.ctimeMs) < now - settling ? stamp : null);
+					files.push(sha256 !== undefined && before?.sha256 === sha256 ? {type: 'known', path: name, sha256} : readWikiFile(name, raw, conflictPaths));
 				}
 			} else {
 				skipped.push({path: relative(root, path), reason: 'not_a_regular_file'});
@@ -182,6 +220,6 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 		}
 	};
 
-	visit(wiki);
-	return {files, skipped};
+	visit(wiki, '');
+	return {files, skipped, stamps};
 }

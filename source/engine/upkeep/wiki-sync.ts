@@ -5,15 +5,19 @@ import type {ExitCode} from '../../lib/errors.js';
 import {sha256Hex} from '../../lib/hash.js';
 import type {Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
-import {heldSince, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
+import {heldPages, heldSince, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
+import {readWatermark} from '../index/open.js';
+import type {Watermark} from '../index/watermark.js';
+import {readWikiSyncState, writeWikiSyncState, type SyncedPage, type WikiSyncState} from '../index/wiki-sync-state.js';
 import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
+import type {JournalLine} from '../journal/schema.js';
 import type {KbPaths} from '../kb/paths.js';
 import {writeEvents} from '../knowledge/write.js';
 import {maskValue} from '../search/secrets.js';
 import {upkeepSettings} from './settings.js';
 import {relatedEdge, sourceKind, wikiKind, wikiProvenance} from './vocabulary.js';
-import {listWiki, wikiSkippedSchema, type ParsedPage, type WikiFile} from './wiki-pages.js';
+import {listWiki, sameStamp, wikiSkippedSchema, type FileStamp, type ParsedPage, type WikiFile} from './wiki-pages.js';
 
 const heldPageSchema = z.object({
 	path: z.string(),
@@ -80,21 +84,23 @@ function duplicateHolds(pages: readonly PageFile[]): Map<string, Omit<HeldPage, 
 	return holds;
 }
 
+type PageName = {readonly path: string; readonly id: string; readonly title: string};
+
 /** Finds what a page's reference names: a page (by id, path, file name or title), else a node of the graph. */
-function resolver(db: Database, pages: readonly PageFile[]): (ref: string) => string | undefined {
+function resolver(db: Database, pages: readonly PageName[]): (ref: string) => string | undefined {
 	const names = new Map<string, string>();
 	// Weakest first, so a page's own id wins over another page's title.
-	for (const file of pages) {
-		names.set(file.page.title.toLowerCase(), file.page.id);
+	for (const page of pages) {
+		names.set(page.title.toLowerCase(), page.id);
 	}
 
-	for (const file of pages) {
-		names.set(basename(file.path).replace(/\.md$/i, '').toLowerCase(), file.page.id);
-		names.set(file.path.replace(/\.md$/i, '').toLowerCase(), file.page.id);
+	for (const page of pages) {
+		names.set(basename(page.path).replace(/\.md$/i, '').toLowerCase(), page.id);
+		names.set(page.path.replace(/\.md$/i, '').toLowerCase(), page.id);
 	}
 
-	for (const file of pages) {
-		names.set(file.page.id.toLowerCase(), file.page.id);
+	for (const page of pages) {
+		names.set(page.id.toLowerCase(), page.id);
 	}
 
 	return ref => names.get(ref.toLowerCase()) ?? (nodeKind(db, ref) === undefined ? undefined : ref);
@@ -152,10 +158,101 @@ function edgeDrafts(db: Database, moment: Moment, from: string, wanted: readonly
 	return {drafts, asserted, retracted};
 }
 
-function planSync(db: Database, paths: KbPaths, deps: Deps): Plan {
-	const moment = momentOf(deps);
+/** A plan, what the next sync may start from, and whether that is the record it started from (no file or stamp changed). */
+type Planned = {plan: Plan; state: Omit<WikiSyncState, 'journal'> | undefined; reused: boolean};
+
+const pageName = (file: PageFile): PageName => ({path: file.path, id: file.page.id, title: file.page.title});
+
+/** Plans one live page: its node and the sync edges it should have. Returns what the record keeps of it. */
+function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedPage {
+	const {page} = file;
+	const existing = nodePayload(db, page.id);
+	const unchanged = existing?.['source_sha256'] === file.sha256 && existing['missing'] === false;
+	plan.pages.push({path: file.path, node: page.id, status: existing === undefined ? 'new' : unchanged ? 'unchanged' : 'changed'});
+	plan.drafts.push({op: 'node.upsert', payload: pageNode(db, file)});
+	const unresolved: Plan['unresolved'] = [];
+	const edges = edgeDrafts(db, moment, page.id, wantedEdges(file, page, resolve, sources, unresolved));
+	plan.unresolved.push(...unresolved);
+	plan.drafts.push(...edges.drafts);
+	plan.edges.asserted += edges.asserted;
+	plan.edges.retracted += edges.retracted;
+	return {
+		...pageName(file),
+		sha256: file.sha256,
+		stamp: stamps.get(file.path) ?? null,
+		unresolved: unresolved.map(({line, ref}) => ({line, ref})),
+		unresolvedSources: page.sources.flatMap(source => (resolve(source.ref) === undefined ? [source.ref] : [])),
+	};
+}
+
+/** Source nodes for the URLs and files pages derive from, ahead of the edges to them. */
+function sourceDrafts(sources: ReadonlyMap<string, string>, plan: Plan): void {
+	for (const [ref, id] of sources) {
+		plan.drafts.unshift({op: 'node.upsert', payload: maskValue({id, kind: sourceKind, label: ref, provenance: wikiProvenance}) as Record<string, unknown>});
+	}
+}
+
+function planSync(db: Database, paths: KbPaths, deps: Deps): Planned {
 	const {conflictPaths} = upkeepSettings(paths);
-	const {files, skipped} = listWiki(paths.wiki, paths.root, conflictPaths);
+	// Tests set ENGI_TEST_FULL_WIKI_SYNC to compare the incremental plan with the full one.
+	const last = deps.env['ENGI_TEST_FULL_WIKI_SYNC'] === '1' ? undefined : lastSync(db, conflictPaths);
+	return (last && planChanged(db, paths, deps, last)) ?? planFull(db, paths, deps, conflictPaths);
+}
+
+/** What the last sync saw, when nothing has been appended since and the conflict patterns are the same. */
+function lastSync(db: Database, conflictPaths: readonly string[]): WikiSyncState | undefined {
+	const state = readWikiSyncState(db);
+	const mark = readWatermark(db);
+	const same = state !== undefined && mark !== undefined && state.journal.bytes === mark.bytes && state.journal.nextLine === mark.nextLine && state.journal.head === mark.head && state.journal.tail === mark.tail;
+	return same && JSON.stringify(state.conflictPaths) === JSON.stringify(conflictPaths) ? state : undefined;
+}
+
+/**
+ * The plan when the last sync's record still holds (nothing appended since): only pages whose
+ * bytes changed are parsed and planned again, the others are as that sync left them. Undefined,
+ * for a full plan, unless the same files are there, none is invalid or newly or formerly held,
+ * and every changed page keeps its id and title, so [[link]] resolution and the held set cannot
+ * have changed.
+ */
+function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncState): Planned | undefined {
+	const synced = new Map(last.pages.map(page => [page.path, page]));
+	const known = new Map([...last.pages.map(page => [page.path, {sha256: page.sha256, stamp: page.stamp}] as const), ...Object.entries(last.held)]);
+	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, last.conflictPaths, deps.now().getTime(), known);
+	const same = files.length === known.size && files.every(file => {
+		const before = synced.get(file.path);
+		return file.type === 'known' || (file.type === 'page' && before !== undefined && before.id === file.page.id && before.title === file.page.title);
+	});
+	if (!same) {
+		return undefined;
+	}
+
+	const moment = momentOf(deps);
+	const plan: Plan = {pages: [], missing: [], held: heldPages(db), cleared: [], invalid: [], unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
+	let resolve: ((ref: string) => string | undefined) | undefined;
+	const sources = new Map<string, string>();
+	const pages: SyncedPage[] = [];
+	const stampOf = (path: string) => stamps.get(path) ?? null;
+	for (const file of files) {
+		const before = synced.get(file.path);
+		if (file.type === 'page') {
+			resolve ??= resolver(db, last.pages);
+			pages.push(planPage(db, moment, file, resolve, sources, plan, stamps));
+		} else if (before !== undefined) {
+			plan.pages.push({path: file.path, node: before.id, status: 'unchanged'});
+			plan.unresolved.push(...before.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
+			pages.push({...before, stamp: stampOf(file.path)});
+		}
+	}
+
+	sourceDrafts(sources, plan);
+	const held = Object.fromEntries(Object.entries(last.held).map(([path, file]) => [path, {...file, stamp: stampOf(path)}]));
+	const reused = files.every(file => file.type === 'known' && sameStamp(known.get(file.path)!.stamp, stampOf(file.path)));
+	return {plan, state: {conflictPaths: last.conflictPaths, pages, held}, reused};
+}
+
+function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: readonly string[]): Planned {
+	const moment = momentOf(deps);
+	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, conflictPaths, deps.now().getTime());
 	const pageFiles = files.filter((file): file is PageFile => file.type === 'page');
 	const duplicates = duplicateHolds(pageFiles);
 	const held: Array<Omit<HeldPage, 'held_utc'>> = [
@@ -169,31 +266,15 @@ function planSync(db: Database, paths: KbPaths, deps: Deps): Plan {
 	const invalid = files.flatMap(file => (file.type === 'invalid' ? [{path: file.path, reasons: file.reasons}] : []));
 	const plan: Plan = {pages: [], missing: [], held: heldNow, cleared: [...before].filter(path => !heldNow.some(page => page.path === path)), invalid, unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
 	if (invalid.length > 0) {
-		return plan;
+		return {plan, state: undefined, reused: false};
 	}
 
 	const live = pageFiles.filter(file => !duplicates.has(file.path));
 	const heldIds = new Set(held.flatMap(page => (page.node_id === null ? [] : [page.node_id])));
-	const resolve = resolver(db, live);
+	const resolve = resolver(db, live.map(file => pageName(file)));
 	const sources = new Map<string, string>();
-	const edgeCounts = (result: {drafts: EventDraft[]; asserted: number; retracted: number}) => {
-		plan.drafts.push(...result.drafts);
-		plan.edges.asserted += result.asserted;
-		plan.edges.retracted += result.retracted;
-	};
-
-	for (const file of live) {
-		const {page} = file;
-		const existing = nodePayload(db, page.id);
-		const unchanged = existing?.['source_sha256'] === file.sha256 && existing['missing'] === false;
-		plan.pages.push({path: file.path, node: page.id, status: existing === undefined ? 'new' : unchanged ? 'unchanged' : 'changed'});
-		plan.drafts.push({op: 'node.upsert', payload: pageNode(db, file)});
-		edgeCounts(edgeDrafts(db, moment, page.id, wantedEdges(file, page, resolve, sources, plan)));
-	}
-
-	for (const [ref, id] of sources) {
-		plan.drafts.unshift({op: 'node.upsert', payload: maskValue({id, kind: sourceKind, label: ref, provenance: wikiProvenance}) as Record<string, unknown>});
-	}
+	const pages = live.map(file => planPage(db, moment, file, resolve, sources, plan, stamps));
+	sourceDrafts(sources, plan);
 
 	// A page that is gone (not merely held) keeps its node, marked missing, without its sync edges.
 	const synced = new Set(live.map(file => file.page.id));
@@ -204,14 +285,17 @@ function planSync(db: Database, paths: KbPaths, deps: Deps): Plan {
 
 		plan.missing.push(node.id);
 		plan.drafts.push({op: 'node.upsert', payload: {id: node.id, missing: true}});
-		edgeCounts(edgeDrafts(db, moment, node.id, []));
+		const edges = edgeDrafts(db, moment, node.id, []);
+		plan.drafts.push(...edges.drafts);
+		plan.edges.asserted += edges.asserted;
+		plan.edges.retracted += edges.retracted;
 	}
 
-	return plan;
+	return {plan, state: {conflictPaths, pages, held: Object.fromEntries(held.map(page => [page.path, {sha256: page.sha256, stamp: stamps.get(page.path) ?? null}]))}, reused: false};
 }
 
 /** A page's sync edges: DERIVED_FROM each source (a node, or a Source node for a URL or file), RELATED_TO each related page and `[[link]]`. */
-function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan): EdgeKey[] {
+function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) => string | undefined, sources: Map<string, string>, unresolved: Plan['unresolved']): EdgeKey[] {
 	const edges = new Map<string, EdgeKey>();
 	const add = (type: string, to: string, line: number) => {
 		const edge = {from: page.id, type, to, line, path: file.path};
@@ -234,7 +318,7 @@ function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) =>
 	for (const reference of [...page.related, ...page.links]) {
 		const target = resolve(reference.ref);
 		if (target === undefined) {
-			plan.unresolved.push({path: file.path, line: reference.line, ref: reference.ref});
+			unresolved.push({path: file.path, line: reference.line, ref: reference.ref});
 		} else {
 			add(relatedEdge, target, reference.line);
 		}
@@ -253,17 +337,29 @@ function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) =>
  * Exit 2 when a page is held, invalid or skipped.
  */
 export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: WikiSyncOutput; exitCode: ExitCode}> {
-	let plan: Plan | undefined;
+	let planned: Planned | undefined;
+	let seen: Watermark | undefined;
 	const result = await writeEvents(
 		paths,
 		deps,
 		index => {
-			plan = planSync(index.db, paths, deps);
-			return plan.drafts;
+			seen = readWatermark(index.db);
+			planned = planSync(index.db, paths, deps);
+			return planned.plan.drafts;
 		},
-		index => replaceHeldPages(index.db, plan!.held),
+		(index, events) => {
+			// Held pages are written here, outside the plan's read transaction (concurrent syncs).
+			if (!planned!.reused) {
+				replaceHeldPages(index.db, planned!.plan.held);
+			}
+
+			// Nothing changed and nothing appended: the record already says all of it.
+			if (!planned!.reused || events.length > 0) {
+				writeWikiSyncState(index.db, settledState(index.db, planned!.state, seen, events));
+			}
+		},
 	);
-	const {drafts: _drafts, ...done} = plan!;
+	const {drafts: _drafts, ...done} = planned!.plan;
 	const count = (status: 'new' | 'changed' | 'unchanged') => done.pages.filter(page => page.status === status).length;
 	const output: WikiSyncOutput = {
 		wiki: paths.wiki,
@@ -273,4 +369,21 @@ export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: Wik
 		quarantined: [...result.quarantined],
 	};
 	return {output, exitCode: output.held.length + output.invalid.length + output.skipped.length > 0 ? 2 : 0};
+}
+
+/**
+ * What the next sync may start from: this one's record, tied to the journal as it is now, but
+ * only when the journal holds exactly what this sync planned against plus its own events, and
+ * none of those events made a node a reference it found unresolved names (only a node.upsert
+ * makes a node). Otherwise nothing: the next sync plans in full.
+ */
+function settledState(db: Database, state: Planned['state'], seen: Watermark | undefined, events: readonly JournalLine[]): WikiSyncState | undefined {
+	const mark = readWatermark(db);
+	if (state === undefined || seen === undefined || mark === undefined || mark.nextLine !== seen.nextLine + events.length) {
+		return undefined;
+	}
+
+	const made = new Set(events.flatMap(event => (event.op === 'node.upsert' ? [String(event.payload['id'])] : [])));
+	const stillUnresolved = made.size === 0 || state.pages.every(page => page.unresolved.every(({ref}) => !made.has(ref)) && page.unresolvedSources.every(ref => !made.has(ref)));
+	return stillUnresolved ? {...state, journal: {bytes: mark.bytes, nextLine: mark.nextLine, head: mark.head, tail: mark.tail}} : undefined;
 }
