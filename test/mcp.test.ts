@@ -59,6 +59,8 @@ const readCalls: Record<string, Record<string, unknown>> = {
 	candidates_list: {},
 	retention_plan: {'no-retention': true},
 	retention_log: {},
+	trace: {q: 'csv'},
+	hook_pending: {},
 };
 
 test('every command declares how engi mcp offers it, and what it declares holds together', async () => {
