@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {seededRandom} from '../../bench/lib/random.js';
-import {sleep, startCli, type RunningCli} from '../helpers/faults.js';
+import {sleep, startCli, stoppedOrDone} from '../helpers/faults.js';
 import type {CliResult} from '../helpers/cli.js';
 
 /**
@@ -92,27 +92,6 @@ export async function killAt(run: Run, moment: {pause: string} | {delayMs: numbe
 async function delayOrDone(ms: number, exited: () => boolean): Promise<boolean> {
 	await sleep(ms);
 	return !exited();
-}
-
-async function stoppedOrDone(running: RunningCli, exited: () => boolean): Promise<boolean> {
-	for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-		if (exited()) {
-			return false;
-		}
-
-		try {
-			const stat = readFileSync(`/proc/${running.pid}/stat`, 'utf8');
-			if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'T') {
-				return true;
-			}
-		} catch {
-			return false;
-		}
-
-		await sleep(5);
-	}
-
-	throw new Error(`process ${running.pid} neither stopped nor finished`);
 }
 
 /** Asserts a JSONL truth file holds whole lines only, each a JSON object; returns them parsed. */

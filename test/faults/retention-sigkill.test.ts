@@ -4,11 +4,11 @@
 // attempt left without an outcome shows as interrupted in `retention log` and in `doctor`, and a
 // second sweep finishes the work, after which every deletion appears in a receipt.
 import assert from 'node:assert/strict';
-import {cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {cpSync, existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {seededRandom} from '../../bench/lib/random.js';
-import {requireProc, sleep, startCli, type RunningCli} from '../helpers/faults.js';
+import {requireProc, startCli, stoppedOrDone} from '../helpers/faults.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {settle} from '../fixtures/home.js';
 import {entriesUnder, journalNodes, longAgo, recordedDeletions} from '../helpers/retention.js';
@@ -47,29 +47,6 @@ function template(base: string): void {
 }
 
 /** Resolves once the process stopped at its pause point (true) or exited without reaching it (false). */
-async function stoppedOrDone(running: RunningCli): Promise<boolean> {
-	let exited = false;
-	void running.done.then(() => (exited = true));
-	for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
-		if (exited) {
-			return false;
-		}
-
-		try {
-			const stat = readFileSync(`/proc/${running.pid}/stat`, 'utf8');
-			if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'T') {
-				return true;
-			}
-		} catch {
-			return false;
-		}
-
-		await sleep(10);
-	}
-
-	throw new Error(`sweep ${running.pid} neither stopped nor finished`);
-}
-
 test('a sweep killed at random points deletes nothing unrecorded, shows as interrupted, and a second sweep completes it', {timeout: 240_000}, async t => {
 	if (!requireProc(t)) {
 		return;
@@ -95,7 +72,9 @@ test('a sweep killed at random points deletes nothing unrecorded, shows as inter
 		assert.equal(plan.planned, sessions.length, label);
 
 		const sweep = startCli(['--root', kb, 'retention', 'sweep', '--execute', '--plan', plan.plan_sha256, '--format', 'json'], {env: {...env, ENGI_TEST_PAUSE_AT: pause}});
-		if (await stoppedOrDone(sweep)) {
+		let exited = false;
+		void sweep.done.then(() => (exited = true));
+		if (await stoppedOrDone(sweep, () => exited, 20_000)) {
 			sweep.kill('SIGKILL');
 		}
 

@@ -74,6 +74,31 @@ export async function waitStopped(pid: number, timeoutMs = 20_000): Promise<void
 	throw new Error(`process ${pid} never reached its pause point`);
 }
 
+/**
+ * True once the process is stopped at a pause point (state T in /proc), false if it finished
+ * first (`exited`, or its /proc entry gone); throws if it does neither within `timeoutMs`.
+ */
+export async function stoppedOrDone(running: RunningCli, exited: () => boolean, timeoutMs = 30_000): Promise<boolean> {
+	for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+		if (exited()) {
+			return false;
+		}
+
+		try {
+			const stat = readFileSync(`/proc/${running.pid}/stat`, 'utf8');
+			if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'T') {
+				return true;
+			}
+		} catch {
+			return false;
+		}
+
+		await sleep(5);
+	}
+
+	throw new Error(`process ${running.pid} neither stopped nor finished`);
+}
+
 export function sleep(ms: number): Promise<void> {
 	return new Promise(resolve => setTimeout(resolve, ms));
 }
