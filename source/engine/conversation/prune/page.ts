@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type {SessionEvent, SessionRow} from '../../../adapters/events.js';
 import type {SourceId} from '../../../adapters/types.js';
+import {parseBoundedJson} from '../../../lib/json-depth.js';
 import {lazySchema} from '../../../lib/lazy-schema.js';
 import {shapeRow, type SessionLabels, type View} from '../views.js';
 import {isEmptyResult, isPruneNote, pruneDecisions, type PruneRule} from './rules.js';
@@ -81,6 +82,11 @@ function ownTexts(event: SessionEvent): string[] {
 	return texts.filter(Boolean);
 }
 
+/** What a record's rewrite leaves alone: its calls' own strings and its kept results' outputs, and the results it holds by call id. */
+type Kept = {readonly inputs: readonly string[]; readonly outputs: readonly string[]; readonly results: ReadonlyMap<string, SessionEvent>};
+
+const noOwners: ReadonlySet<string> = new Set();
+
 type Replacement = {
 	readonly result: SessionEvent;
 	readonly output: string;
@@ -90,20 +96,66 @@ type Replacement = {
 	readonly echo: string;
 };
 
-/** A copy of a native record with each string mapped, in document order (keys as they are, `__proto__` included). */
-function mapStrings(value: unknown, map: (text: string) => string): unknown {
+/** The value of a string that is itself a JSON object or array (Codex's 2025 shell output, MCP results), else undefined. */
+function embeddedJson(text: string): unknown {
+	if (text.length < 2 || !/^\s*[[{]/.test(text) || !/[\]}]\s*$/.test(text)) {
+		return undefined;
+	}
+
+	try {
+		const value = parseBoundedJson(text);
+		return value !== null && typeof value === 'object' ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Maps one string of a native record. `owner` is the call id of the tool result the string sits
+ * under, when the record says (an object naming the id, as Claude's `tool_use_id`, OpenCode's
+ * `callID` or Codex's `call_id`, or a key that is the id, as VS Code's `toolCallResults`).
+ */
+type StringMap = (text: string, owner: string | undefined) => string;
+
+/** The call id an object names among its own values, if it is one of `owners`. */
+function ownerOf(value: object, owners: ReadonlySet<string>): string | undefined {
+	for (const item of Object.values(value)) {
+		if (typeof item === 'string' && owners.has(item)) {
+			return item;
+		}
+	}
+
+	return undefined;
+}
+
+/**
+ * A copy of a native record with each string mapped, in document order (keys as they are,
+ * `__proto__` included). A string holding JSON text is mapped inside, where its strings are
+ * whole (escaped in the outer text, an output would never be found), and serialised again
+ * only when one of them changed.
+ */
+function mapStrings(value: unknown, map: StringMap, owners: ReadonlySet<string>, owner?: string): unknown {
 	if (typeof value === 'string') {
-		return map(value);
+		const inner = embeddedJson(value);
+		if (inner !== undefined) {
+			const mapped = mapStrings(inner, map, owners, owner);
+			if (JSON.stringify(mapped) !== JSON.stringify(inner)) {
+				return JSON.stringify(mapped);
+			}
+		}
+
+		return map(value, owner);
 	}
 
 	if (Array.isArray(value)) {
-		return value.map(item => mapStrings(item, map));
+		return value.map(item => mapStrings(item, map, owners, owner));
 	}
 
 	if (value !== null && typeof value === 'object') {
+		const own = ownerOf(value, owners) ?? owner;
 		const copy: Record<string, unknown> = {};
 		for (const [key, item] of Object.entries(value)) {
-			Object.defineProperty(copy, key, {value: mapStrings(item, map), enumerable: true, writable: true, configurable: true});
+			Object.defineProperty(copy, key, {value: mapStrings(item, map, owners, owners.has(key) ? key : own), enumerable: true, writable: true, configurable: true});
 		}
 
 		return copy;
@@ -117,13 +169,17 @@ function mapStrings(value: unknown, map: (text: string) => string): unknown {
  * copy of each output by its note, further copies by a shorter echo of it; a string is only
  * replaced by something shorter. Returns which results lost a copy, and how many characters.
  */
-function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep: readonly string[]): {raw: unknown; saved: number; results: Set<SessionEvent>} {
+function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep: Kept): {raw: unknown; saved: number; results: Set<SessionEvent>} {
 	let saved = 0;
 	const results = new Set<SessionEvent>();
-	const visit = (value: string): string => {
-		const replacement = replacements.find(candidate => value.length > candidate.echo.length && (candidate.empty ? isEmptyResult(value) : carries(value, candidate.output)));
+	const visit = (value: string, owner: string | undefined): string => {
+		// A string under a result the record names is that result's: a kept one's stays, a pruned one's goes even when a kept output reads the same.
+		const scoped = owner === undefined ? undefined : keep.results.get(owner);
+		const candidates = scoped ? replacements.filter(candidate => candidate.result === scoped) : replacements;
+		const replacement = candidates.find(candidate => value.length > candidate.echo.length && (candidate.empty ? isEmptyResult(value) : carries(value, candidate.output)));
+		const kept = (text: string) => text === value || carries(value, text);
 		// A note (of this pass or an earlier one: "0 matches" in it reads as empty) is never replaced.
-		if (!replacement || isPruneNote(value) || keep.some(text => text === value || carries(value, text))) {
+		if (!replacement || isPruneNote(value) || keep.inputs.some(kept) || (!scoped && keep.outputs.some(kept))) {
 			return value;
 		}
 
@@ -133,7 +189,7 @@ function rewriteNative(raw: unknown, replacements: readonly Replacement[], keep:
 		return note;
 	};
 
-	return {raw: mapStrings(raw, visit), saved, results};
+	return {raw: mapStrings(raw, visit, new Set(keep.results.keys())), saved, results};
 }
 
 /** A kept output, and where on the page its first whole copy is. */
@@ -178,7 +234,7 @@ function rewriteCopies(raw: unknown, copies: readonly Copy[], first: Map<Session
 		return replaced;
 	};
 
-	return {raw: mapStrings(raw, visit), saved, results};
+	return {raw: mapStrings(raw, visit, noOwners), saved, results};
 }
 
 /** Whether a native record names one of these call ids anywhere (Codex repeats an output in its `exec_command_end` event). */
@@ -259,7 +315,12 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 			const targets = [...events.filter(event => decisions.has(event)), ...elsewhere(byCallId)];
 			let event = record.event;
 			if (targets.length > 0) {
-				const keep = events.flatMap(event => (decisions.has(event) ? [] : event.kind === 'tool_result' ? [event.result!.output] : ownTexts(event)));
+				const results = [...events.filter(event => event.kind === 'tool_result'), ...targets].filter(result => result.result?.call_id);
+				const keep: Kept = {
+					inputs: events.flatMap(event => (event.kind === 'tool_result' ? [] : ownTexts(event))),
+					outputs: events.flatMap(event => (event.kind === 'tool_result' && !decisions.has(event) ? [event.result!.output] : [])),
+					results: new Map(results.map(result => [result.result!.call_id!, result])),
+				};
 				const result = rewriteNative(event, targets.map(target => notes.get(target)!), keep);
 				if (result.saved > 0) {
 					event = result.raw;
