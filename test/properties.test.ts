@@ -239,7 +239,7 @@ test('pruning is deterministic and idempotent, keeps what a reader needs, and sp
 			}
 
 			assert.deepEqual(keyPaths(record['event']), keyPaths(plain[index]!['event']), 'no field the store did not write is added');
-			assert.match(String(record['prune_reason']), /superseded by write|redundant|returned 0 matches|copy of the output at line/);
+			assert.match(String(record['prune_reason']), /superseded by write|redundant|returned 0 matches|copy of the output at line|file before the edit, not shown to the model/);
 		}
 
 		const text = JSON.stringify(printed);

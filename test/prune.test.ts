@@ -198,10 +198,11 @@ test('read --prune on tool-heavy Claude and Codex sessions: notes replace obsole
 		const pruned = result.json();
 		// a.ts: read, then edited (superseded); b.ts: read, read again (both redundant), read once more among the newest
 		// records (kept). Codex repeats each output in its exec_command_end record, and its last read of b.ts, older than the
-		// newest four records, is printed once, its copies pointing there; Claude's "No matches found" is shorter than a note.
+		// newest four records, is printed once, its copies pointing there; Claude's "No matches found" is shorter than a note,
+		// and its Edit result keeps a.ts as it was before the edit (originalFile), which the model was never shown.
 		assert.deepEqual(
 			{...pruned.prune, saved_chars_estimate: pruned.prune.saved_chars_estimate > 4000},
-			{total_records: plain.records.length, pruned_count: source === 'codex' ? 9 : 3, superseded_reads: 1, duplicate_reads: 2, empty_searches: source === 'codex' ? 1 : 0, repeated_outputs: source === 'codex' ? 1 : 0, saved_chars_estimate: true},
+			{total_records: plain.records.length, pruned_count: source === 'codex' ? 9 : 4, superseded_reads: 1, duplicate_reads: 2, empty_searches: source === 'codex' ? 1 : 0, repeated_outputs: source === 'codex' ? 1 : 0, pre_edit_files: source === 'codex' ? 0 : 1, saved_chars_estimate: true},
 			`${source}: ${JSON.stringify(pruned.prune)}`,
 		);
 		assert.ok(result.stdout.length < JSON.stringify(plain).length * 0.6, `${source}: the page is much smaller`);
@@ -213,8 +214,8 @@ test('read --prune on tool-heavy Claude and Codex sessions: notes replace obsole
 			}
 
 			assert.deepEqual(keyPaths(record.event), keyPaths(original.event), 'no field the source did not have is added');
-			assert.match(JSON.stringify(record.event), /\[omitted: read of '\/work\/app\/src\/(?:a|b)\.ts' (?:superseded by write|redundant; re-read) at line \d+; \d+ chars\]|\[omitted: search for 'legacyTimeout' returned 0 matches; \d+ chars\]|\[omitted; \d+ chars\]|\[omitted: copy of the output at line \d+; \d+ chars\]/);
-			assert.match(record.prune_reason, /superseded by write at line|redundant; re-read at line|returned 0 matches|copy of the output at line/);
+			assert.match(JSON.stringify(record.event), /\[omitted: read of '\/work\/app\/src\/(?:a|b)\.ts' (?:superseded by write|redundant; re-read) at line \d+; \d+ chars\]|\[omitted: search for 'legacyTimeout' returned 0 matches; \d+ chars\]|\[omitted; \d+ chars\]|\[omitted: copy of the output at line \d+; \d+ chars\]|\[omitted: file before the edit, not shown to the model; \d+ chars\]/);
+			assert.match(record.prune_reason, /superseded by write at line|redundant; re-read at line|returned 0 matches|copy of the output at line|file before the edit, not shown to the model/);
 		}
 
 		const newest = pruned.records.slice(-4);
@@ -272,4 +273,51 @@ test('a kept output is printed once: the store\'s further copies point at it, a 
 		assert.equal(text.split('expected 250, got 100').length - 1, JSON.stringify(plain.records).split('expected 250, got 100').length - 1);
 		assert.deepStrictEqual(pruned.records.slice(-4), plain.records.slice(-4));
 	}
+});
+
+test('Claude\'s Edit result drops the file as it was before the edit, which the model never saw; the newest records, failed edits and the native record keep it', t => {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const id = 'b0b0b0b0-0000-4000-8000-000000000003';
+	const a = sourceFile('/work/app/src/a.ts', 80, 1);
+	const story: ToolStep[] = [
+		{user: 'Raise the timeouts in a.ts.'},
+		{read: '/work/app/src/a.ts', content: a},
+		{edit: '/work/app/src/a.ts', old: 'const timeout = 100;', new: 'const timeout = 250;'},
+		{assistant: 'Done; now the second handler.'},
+		{edit: '/work/app/src/a.ts', old: 'const timeout = 310;', new: 'const timeout = 320;'},
+	];
+	const talk: ToolStep[] = [{user: 'And?'}, {assistant: 'It failed.'}, {user: 'Try again.'}, {assistant: 'Later.'}];
+	const lines = claudeToolLines(id, '/work/app', [...story, ...talk]);
+	// The second Edit failed: Claude writes the error as a plain string in toolUseResult.
+	const failed = JSON.parse(lines[7]!) as {toolUseResult: unknown; message: {content: Array<Record<string, unknown>>}};
+	failed.toolUseResult = 'Error: String to replace not found in file.';
+	failed.message.content[0] = {...failed.message.content[0], content: 'String to replace not found in file.', is_error: true};
+	lines[7] = JSON.stringify(failed);
+	writeLines(claudeSessionPath(join(env['HOME']!, '.claude', 'projects'), id, '/work/app'), lines);
+	const run = (args: string[]) => runCli([...args, '--format', 'json'], {env});
+	const plain = run(['read', id, '--source', 'claude', '--view', 'events', '--limit', '100']).json();
+	const pruned = run(['read', id, '--source', 'claude', '--view', 'events', '--limit', '100', '--prune']).json();
+	const edits = plain.records.filter((record: {event: {toolUseResult?: {originalFile?: string}}}) => typeof record.event.toolUseResult?.originalFile === 'string');
+	assert.equal(edits.length, 1, 'one successful Edit result');
+	const [edit] = edits;
+	const after = pruned.records.find((record: {line: number}) => record.line === edit.line);
+	assert.equal(after.event.toolUseResult.originalFile, `[omitted: file before the edit, not shown to the model; ${a.length} chars]`);
+	assert.equal(after.prune_reason, 'file before the edit, not shown to the model');
+	assert.deepEqual(keyPaths(after.event), keyPaths(edit.event), 'no field is added');
+	assert.deepEqual({...after.event, toolUseResult: {...after.event.toolUseResult, originalFile: a}}, edit.event, 'nothing else changes: the patch and the strings stay');
+	assert.equal(pruned.prune.pre_edit_files, 1);
+	// The superseded read before it is pruned too; the failed edit (an error) is untouched.
+	assert.equal(pruned.prune.superseded_reads, 1);
+	const failure = pruned.records.find((record: {event: {toolUseResult?: unknown}}) => record.event.toolUseResult === 'Error: String to replace not found in file.');
+	assert.equal(failure.pruned, undefined);
+	// The native record is one --lines call away.
+	assert.deepStrictEqual(run(['read', id, '--source', 'claude', '--lines', String(edit.line)]).json().records[0].event, edit.event);
+
+	// Among the newest four records, an Edit result keeps the file.
+	const recentId = 'b0b0b0b0-0000-4000-8000-000000000004';
+	writeLines(claudeSessionPath(join(env['HOME']!, '.claude', 'projects'), recentId, '/work/app'), claudeToolLines(recentId, '/work/app', story.slice(0, 3)));
+	const recent = run(['read', recentId, '--source', 'claude', '--view', 'events', '--limit', '100', '--prune']).json();
+	assert.equal(recent.prune.pre_edit_files, 0);
+	assert.ok(recent.records.some((record: {event: {toolUseResult?: {originalFile?: string}}}) => record.event.toolUseResult?.originalFile === a));
 });

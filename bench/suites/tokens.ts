@@ -1,4 +1,4 @@
-import {existsSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {listSessions} from '../../source/engine/catalog/sessions.js';
 import {encodePage} from '../../source/engine/conversation/codec/encode.js';
@@ -31,10 +31,14 @@ function rereadLoop(root: string): ToolStep[] {
 	return steps;
 }
 
+/** Bumped when the transcripts change (2: Claude's Edit results keep the file before the edit and a hunk with context, as Claude Code writes them). */
+const toolHeavyVersion = 2;
+
 /** Tool-heavy Claude and Codex transcripts, in two shapes, written once under the corpus. */
 function toolHeavyHome(corpus: string): string {
 	const home = join(corpus, 'tool-heavy');
-	if (existsSync(join(home, '.generated'))) {
+	const marker = join(home, '.generated');
+	if (existsSync(marker) && readFileSync(marker, 'utf8').includes(`version ${toolHeavyVersion}`)) {
 		return home;
 	}
 
@@ -47,7 +51,7 @@ function toolHeavyHome(corpus: string): string {
 		writeLines(codexSessionPath(join(home, '.codex', 'sessions'), codexId), codexToolLines(codexId, '/work/app', steps));
 	}
 
-	writeFileSync(join(home, '.generated'), new Date().toISOString());
+	writeFileSync(marker, `version ${toolHeavyVersion} ${new Date().toISOString()}`);
 	return home;
 }
 

@@ -65,6 +65,6 @@ export function renderReadPage(result: ReadOutput, context: HumanContext): strin
 
 	const hint = result.status === 'past_end' ? `last page: ${context.page(Math.max(0, result.last_line - result.limit))}` : '';
 	const {prune} = result;
-	const pruned = prune ? `pruned ${prune.pruned_count} of ${prune.total_records} records (${prune.superseded_reads} superseded reads, ${prune.duplicate_reads} repeated, ${prune.empty_searches} empty searches, ${prune.repeated_outputs} outputs printed once; about ${prune.saved_chars_estimate} characters left out)` : '';
+	const pruned = prune ? `pruned ${prune.pruned_count} of ${prune.total_records} records (${prune.superseded_reads} superseded reads, ${prune.duplicate_reads} repeated, ${prune.empty_searches} empty searches, ${prune.repeated_outputs} outputs printed once, ${prune.pre_edit_files} files before an edit; about ${prune.saved_chars_estimate} characters left out)` : '';
 	return [heading(result), ...body, pruned, hint, ...pageFooter(result, context)].filter(Boolean).join('\n');
 }

@@ -5,6 +5,8 @@ import {parseBoundedJson} from '../../../lib/json-depth.js';
 import {lazySchema} from '../../../lib/lazy-schema.js';
 import {shapeRow, type SessionLabels, type View} from '../views.js';
 import {isEmptyResult, isPruneNote, pruneDecisions, type PruneRule} from './rules.js';
+import {classifyCall} from './tools.js';
+import {dropPreEditFile, preEditReason} from './unseen.js';
 
 export const pruneReceiptSchema = lazySchema(() => z.object({
 	/** Records on the page. */
@@ -17,6 +19,8 @@ export const pruneReceiptSchema = lazySchema(() => z.object({
 	empty_searches: z.number(),
 	/** Outputs kept once on the page, their further copies (a store's structured duplicates) replaced by a note. */
 	repeated_outputs: z.number(),
+	/** Whole files as they were before an edit, which the store keeps beside the edit's result and the model was never shown (Claude's `toolUseResult.originalFile`). */
+	pre_edit_files: z.number(),
 	/** Characters of tool output the notes replaced, less the notes themselves. */
 	saved_chars_estimate: z.number(),
 }));
@@ -283,7 +287,7 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 	const kept = new Set(units.slice(newestFrom).flatMap(unit => unit.events));
 	const pageEvents = new Set(rows.flatMap(row => row.events));
 	const decisions = new Map([...pruneDecisions([...pageEvents, ...session.later], session.source, session.project, kept)].filter(([event]) => pageEvents.has(event)));
-	const receipt: PruneReceipt = {total_records: units.length, pruned_count: 0, superseded_reads: 0, duplicate_reads: 0, empty_searches: 0, repeated_outputs: 0, saved_chars_estimate: 0};
+	const receipt: PruneReceipt = {total_records: units.length, pruned_count: 0, superseded_reads: 0, duplicate_reads: 0, empty_searches: 0, repeated_outputs: 0, pre_edit_files: 0, saved_chars_estimate: 0};
 	const counters: Record<PruneRule, 'superseded_reads' | 'duplicate_reads' | 'empty_searches'> = {superseded_read: 'superseded_reads', duplicate_read: 'duplicate_reads', empty_search: 'empty_searches'};
 	const notes = new Map([...decisions].map(([result, decision]) => [result, {
 		result,
@@ -296,6 +300,9 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 	// Outputs the page keeps whole (not pruned, not errors, not the newest records), long enough for a note to pay.
 	const copyable = (event: SessionEvent) => event.kind === 'tool_result' && !event.result!.is_error && !decisions.has(event) && !kept.has(event) && event.result!.output.length >= 64;
 	const keptByCallId = new Map([...pageEvents].filter(event => copyable(event) && event.result!.call_id).map(result => [result.result!.call_id!, result]));
+	// Results of the page's successful writes (their calls on the page, paired by explicit id): only those may carry a pre-edit file.
+	const writeCalls = new Set([...pageEvents].filter(event => event.kind === 'tool_call' && event.tool?.call_id && classifyCall(session.source, event, session.project).kind === 'write').map(event => event.tool!.call_id!));
+	const writeResults = new Set([...pageEvents].filter(event => event.kind === 'tool_result' && event.result?.call_id && writeCalls.has(event.result.call_id)));
 	const first = new Map<SessionEvent, number>();
 	const done = new Set<SessionEvent>();
 	const repeated = new Set<SessionEvent>();
@@ -308,6 +315,7 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 		let saved = 0;
 		let pruned: SessionEvent[] = [];
 		let copied: SessionEvent[] = [];
+		const extraReasons: string[] = [];
 		if (view === 'events') {
 			// A result's own record, and records that repeat it under its call id (but not the call itself).
 			const calls = new Set(events.filter(event => event.kind === 'tool_call').map(event => event.tool?.call_id));
@@ -341,8 +349,21 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 				}
 			}
 
+			// The store's copy of an edited file as it was before the edit, which the model was never shown.
+			const edited = events.some(result => result.kind === 'tool_result' && !result.result!.is_error && writeResults.has(result));
+			const preEdit = edited ? dropPreEditFile(session.source, event) : undefined;
+			if (preEdit) {
+				event = preEdit.raw;
+				saved += preEdit.saved;
+				receipt.pre_edit_files++;
+			}
+
 			if (event !== record.event) {
 				rewritten = {...record, event};
+			}
+
+			if (preEdit) {
+				extraReasons.push(preEditReason);
 			}
 		} else if (view === 'context' || view === 'index') {
 			const event = events.find(candidate => decisions.has(candidate));
@@ -383,7 +404,7 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 			}
 		}
 
-		const reasons = [...pruned.map(result => decisions.get(result)!.reason), ...copied.map(result => `copy of the output at line ${first.get(result)!}`)];
+		const reasons = [...pruned.map(result => decisions.get(result)!.reason), ...copied.map(result => `copy of the output at line ${first.get(result)!}`), ...extraReasons];
 		return {...rewritten, pruned: true, prune_reason: reasons.join('; ')};
 	});
 	return {records, receipt};
