@@ -31,12 +31,21 @@ function rereadLoop(root: string): ToolStep[] {
 	return steps;
 }
 
-/** Bumped when the transcripts change (2: Claude's Edit results keep the file before the edit and a hunk with context, as Claude Code writes them). */
-const toolHeavyVersion = 2;
+/**
+ * Bumped when the transcripts change (2: Claude's Edit results keep the file before the edit and
+ * a hunk with context, as Claude Code writes them; 3: Codex rollouts also as its default
+ * persistence writes them).
+ */
+const toolHeavyVersion = 3;
 
-/** Tool-heavy Claude and Codex transcripts, in two shapes, written once under the corpus. */
-function toolHeavyHome(corpus: string): string {
-	const home = join(corpus, 'tool-heavy');
+/**
+ * Tool-heavy Claude and Codex transcripts, in two shapes, written once under the corpus. Codex's
+ * "extended" persistence keeps each command's `exec_command_end` (stdout, aggregated and
+ * formatted output beside the text the model saw); its default policy (2026) does not, so the
+ * `codex-default` home holds the same rollouts without those events.
+ */
+function toolHeavyHome(corpus: string, variant: 'extended' | 'codex-default' = 'extended'): string {
+	const home = join(corpus, variant === 'extended' ? 'tool-heavy' : 'tool-heavy-codex-default');
 	const marker = join(home, '.generated');
 	if (existsSync(marker) && readFileSync(marker, 'utf8').includes(`version ${toolHeavyVersion}`)) {
 		return home;
@@ -47,8 +56,12 @@ function toolHeavyHome(corpus: string): string {
 	for (const [n, steps] of shapes) {
 		const claudeId = `7001c0de-0000-4000-8000-00000000000${n}`;
 		const codexId = `0195a1c2-7001-7000-8000-00000000000${n}`;
-		writeLines(claudeSessionPath(join(home, '.claude', 'projects'), claudeId, '/work/app'), claudeToolLines(claudeId, '/work/app', steps));
-		writeLines(codexSessionPath(join(home, '.codex', 'sessions'), codexId), codexToolLines(codexId, '/work/app', steps));
+		const codex = codexToolLines(codexId, '/work/app', steps);
+		if (variant === 'extended') {
+			writeLines(claudeSessionPath(join(home, '.claude', 'projects'), claudeId, '/work/app'), claudeToolLines(claudeId, '/work/app', steps));
+		}
+
+		writeLines(codexSessionPath(join(home, '.codex', 'sessions'), codexId), variant === 'extended' ? codex : codex.filter(line => !line.includes('"type":"exec_command_end"')));
 	}
 
 	writeFileSync(marker, `version ${toolHeavyVersion} ${new Date().toISOString()}`);
@@ -180,7 +193,8 @@ function encodingRows(samples: readonly Sample[]): Row[] {
 /**
  * Issue 15's figures: o200k tokens of pages as printed, plain against compact, compact+deltas,
  * pruned and both, per source and view (median and p90 of the per-page reduction), over the
- * fixture stores, the S tier and tool-heavy transcripts; and the encoding time of large pages.
+ * fixture stores, the S tier and tool-heavy transcripts (Codex's in both persistence modes); and
+ * the encoding time of large pages.
  */
 export async function tokensSuite(corpus: string, env: NodeJS.ProcessEnv): Promise<Row[]> {
 	const deps = (home: string): Deps => ({env: homeEnv(env, home), cwd: home, now: () => new Date('2026-11-27T00:00:00Z'), platform: process.platform});
@@ -195,7 +209,9 @@ export async function tokensSuite(corpus: string, env: NodeJS.ProcessEnv): Promi
 	rows.push(...reductionRows('fixtures', await samplePages(fixtureDeps, views, {perSource: 100, pagesPerView: 5, limit: 20})));
 	rows.push(...reductionRows('S tier', await samplePages(deps(tierHome(corpus, 'S')), views, {perSource: 5, pagesPerView: 1, limit: 100})));
 	const heavy = await samplePages(deps(toolHeavyHome(corpus)), ['events', 'context'], {perSource: 10, pagesPerView: 3, limit: 100});
-	rows.push(...reductionRows('tool-heavy', heavy, {'compact+deltas': 'compact+deltas ≥ 35% fewer (events)', pruned: 'pruned ≥ 85% fewer'}));
+	const targets = {'compact+deltas': 'compact+deltas ≥ 35% fewer (events)', pruned: 'pruned ≥ 85% fewer'} as const;
+	rows.push(...reductionRows('tool-heavy', heavy, targets));
+	rows.push(...reductionRows('tool-heavy, Codex default persistence (no exec_command_end)', await samplePages(deps(toolHeavyHome(corpus, 'codex-default')), ['events', 'context'], {perSource: 10, pagesPerView: 3, limit: 100}), targets));
 	rows.push(...encodingRows(heavy));
 	return rows;
 }
