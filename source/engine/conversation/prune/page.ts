@@ -315,7 +315,7 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 		let saved = 0;
 		let pruned: SessionEvent[] = [];
 		let copied: SessionEvent[] = [];
-		const extraReasons: string[] = [];
+		const otherReasons: string[] = [];
 		if (view === 'events') {
 			// A result's own record, and records that repeat it under its call id (but not the call itself).
 			const calls = new Set(events.filter(event => event.kind === 'tool_call').map(event => event.tool?.call_id));
@@ -356,14 +356,11 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 				event = preEdit.raw;
 				saved += preEdit.saved;
 				receipt.pre_edit_files++;
+				otherReasons.push(preEditReason);
 			}
 
 			if (event !== record.event) {
 				rewritten = {...record, event};
-			}
-
-			if (preEdit) {
-				extraReasons.push(preEditReason);
 			}
 		} else if (view === 'context' || view === 'index') {
 			const event = events.find(candidate => decisions.has(candidate));
@@ -404,7 +401,7 @@ export function prunePage(view: View, rows: readonly SessionRow[], labels: Sessi
 			}
 		}
 
-		const reasons = [...pruned.map(result => decisions.get(result)!.reason), ...copied.map(result => `copy of the output at line ${first.get(result)!}`), ...extraReasons];
+		const reasons = [...pruned.map(result => decisions.get(result)!.reason), ...copied.map(result => `copy of the output at line ${first.get(result)!}`), ...otherReasons];
 		return {...rewritten, pruned: true, prune_reason: reasons.join('; ')};
 	});
 	return {records, receipt};
