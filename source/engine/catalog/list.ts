@@ -123,11 +123,13 @@ export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[]
 		.all(...where.params) as Array<[string, string, string | null, string | null, string | null, string | null, number, number]>;
 	const seen = new Set<string>();
 	const rows: NarrowRow[] = [];
-	for (const [key, source, id, parent_id, project, modified, mtime_ms, tail_open] of records) {
-		const identity = `${source}\u0000${id ?? key}`;
+	// Indexes, not destructuring: unpacking an array runs the iterator protocol, which in a
+	// fresh process (nothing optimised yet) costs a few microseconds and an allocation per row.
+	for (const record of records) {
+		const identity = `${record[1]}\u0000${record[2] ?? record[0]}`;
 		if (!seen.has(identity)) {
 			seen.add(identity);
-			rows.push({key, source, id, parent_id, project, modified, mtime_ms, tail_open});
+			rows.push({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]});
 		}
 	}
 
@@ -194,6 +196,8 @@ export function fingerprintsInScope(db: Database, scope: SessionFilter['scope'])
 
 /** Where a unit's files are and what they weigh, with its title, its error and (JSON) its tail when the tail alone may make it unfinished (tail_open). */
 export type UnitFiles = {
+	/** The session's id, or its key where the catalog knows none. */
+	readonly session_id: string;
 	readonly root: string;
 	readonly path: string;
 	readonly paths: string[];
@@ -211,17 +215,40 @@ export function unitFiles(db: Database, rows: readonly NarrowRow[]): Array<Narro
 		.raw()
 		.all(JSON.stringify(rows.map(row => row.key))) as Array<[string, string, string, string, string | null, number, string | null, string | null, string | null]>;
 	const byKey = new Map(records.map(record => [record[0], record]));
-	return rows.flatMap(row => {
+	const units: Array<NarrowRow & UnitFiles> = [];
+	for (const row of rows) {
 		const record = byKey.get(row.key);
 		if (!record) {
-			return [];
+			continue;
 		}
 
-		const [, root, path, paths, variant, size, title, error, tail] = record;
 		// Most sessions are one file: their list is that path alone, and needs no parsing.
-		const files = paths === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(paths) as string[]);
-		return [{...row, root, path, paths: files, variant, size, title, error, tail}];
-	});
+		const path = record[2];
+		const files = record[3] === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(record[3]) as string[]);
+		// Every field named, no spread: in a fresh process `{...row, more}` takes V8's slow path,
+		// ~15 µs and ~4 KB of garbage per session (a third of what a warm plan allocated).
+		units.push({
+			key: row.key,
+			source: row.source,
+			id: row.id,
+			parent_id: row.parent_id,
+			project: row.project,
+			modified: row.modified,
+			mtime_ms: row.mtime_ms,
+			tail_open: row.tail_open,
+			session_id: row.id ?? row.key,
+			root: record[1],
+			path,
+			paths: files,
+			variant: record[4],
+			size: record[5],
+			title: record[6],
+			error: record[7],
+			tail: record[8],
+		});
+	}
+
+	return units;
 }
 
 /** Every working directory a catalogued session recorded, once each. */

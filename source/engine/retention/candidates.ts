@@ -6,7 +6,7 @@ import {sessionKey} from './journal.js';
 import {isInside} from './targets.js';
 
 /** One catalogued session unit with what retention needs of it. */
-export type SessionUnit = NarrowRow & UnitFiles & {readonly session_id: string};
+export type SessionUnit = NarrowRow & UnitFiles;
 
 /**
  * A session retention may retire: one unit, the units nested inside its own directories (a
@@ -37,9 +37,11 @@ export function unitOf(unit: SessionUnit): DiscoveredUnit {
 		fingerprint: '',
 		mtimeMs: unit.mtime_ms,
 		idHint: unit.session_id,
-		...(unit.parent_id ? {parentIdHint: unit.parent_id} : {}),
-		...(unit.project ? {projectHint: unit.project} : {}),
-		...(unit.variant ? {variant: unit.variant} : {}),
+		// Absent hints as undefined, not left out with conditional spreads: one shape for every
+		// session, built without V8's slow path (this runs for each session of a plan).
+		parentIdHint: unit.parent_id ?? undefined,
+		projectHint: unit.project ?? undefined,
+		variant: unit.variant ?? undefined,
 	};
 }
 
@@ -49,7 +51,7 @@ export function unitOf(unit: SessionUnit): DiscoveredUnit {
  * the catalog is a child candidate of it.
  */
 export function loadCandidates(view: CatalogView): RetentionCandidate[] {
-	const units: SessionUnit[] = unitFiles(view.db, listNarrowRows(view.db, {scope: view.filter.scope, includeSubagents: true})).map(unit => ({...unit, session_id: unit.id ?? unit.key}));
+	const units: SessionUnit[] = unitFiles(view.db, listNarrowRows(view.db, {scope: view.filter.scope, includeSubagents: true}));
 	const byId = new Map(units.map(unit => [sessionKey(unit.source, unit.session_id), unit]));
 	const retirementOf = new Map<string, Retirement | undefined>();
 	const retirement = (unit: SessionUnit, adapter: SourceAdapter) => {
@@ -70,7 +72,12 @@ export function loadCandidates(view: CatalogView): RetentionCandidate[] {
 
 		const adapter = adapterFor(parent.source as SourceId)!;
 		if (retirement(parent, adapter)?.directories.some(directory => isInside(unit.path, directory))) {
-			nestedIn.set(parent.key, [...(nestedIn.get(parent.key) ?? []), unit]);
+			const siblings = nestedIn.get(parent.key);
+			if (siblings) {
+				siblings.push(unit);
+			} else {
+				nestedIn.set(parent.key, [unit]);
+			}
 		} else {
 			parentOf.set(unit.key, parent);
 		}
