@@ -109,31 +109,34 @@ export type NarrowRow = {
 	readonly tail_open: number;
 };
 
+/** The columns of a NarrowRow, in its order. */
+const narrowColumns = 'key, source, id, parent_id, project, modified, mtime_ms, tail_open';
+
+type NarrowRecord = [string, string, string | null, string | null, string | null, string | null, number, number];
+
 /**
- * Sessions in scope, newest first, one per (source, id): a session stored twice (a resumed
- * copy, two storages of one tool) is listed once, by its most recent copy. Read from narrow
- * columns only; every other listing starts here and decodes just the rows it keeps.
+ * The records of the newest copy of each (source, id), in order: a session stored twice (a
+ * resumed copy, two storages of one tool) is listed once. Columns 0 to 2 are key, source and id.
+ */
+function newestCopies<T extends readonly [string, string, string | null, ...unknown[]]>(records: readonly T[]): T[] {
+	const seen = new Set<string>();
+	return records.filter(record => {
+		const identity = `${record[1]}\u0000${record[2] ?? record[0]}`;
+		return !seen.has(identity) && Boolean(seen.add(identity));
+	});
+}
+
+/**
+ * Sessions in scope, newest first, one per (source, id), by its most recent copy. Read from
+ * narrow columns only; every other listing starts here and decodes just the rows it keeps.
  */
 export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[] {
 	const where = scopeSql(filter);
 	// Arrays, not objects, from SQLite: building 1,500 row objects natively costs twice as much.
-	const records = db
-		.prepare(`SELECT key, source, id, parent_id, project, modified, mtime_ms, tail_open FROM units${where.index} WHERE ${where.sql} ORDER BY modified DESC, id ASC`)
-		.raw()
-		.all(...where.params) as Array<[string, string, string | null, string | null, string | null, string | null, number, number]>;
-	const seen = new Set<string>();
-	const rows: NarrowRow[] = [];
+	const records = db.prepare(`SELECT ${narrowColumns} FROM units${where.index} WHERE ${where.sql} ORDER BY modified DESC, id ASC`).raw().all(...where.params) as NarrowRecord[];
 	// Indexes, not destructuring: unpacking an array runs the iterator protocol, which in a
 	// fresh process (nothing optimised yet) costs a few microseconds and an allocation per row.
-	for (const record of records) {
-		const identity = `${record[1]}\u0000${record[2] ?? record[0]}`;
-		if (!seen.has(identity)) {
-			seen.add(identity);
-			rows.push({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]});
-		}
-	}
-
-	return rows;
+	return newestCopies(records).map(record => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]}));
 }
 
 /** Whole rows for the given keys. */
@@ -208,47 +211,43 @@ export type UnitFiles = {
 	readonly tail: string | null;
 };
 
-/** The files of some narrow rows, in their order (what retention needs to judge and retire them). */
-export function unitFiles(db: Database, rows: readonly NarrowRow[]): Array<NarrowRow & UnitFiles> {
+/**
+ * The sessions listNarrowRows lists (the same ones, in its order) with their files: what
+ * retention needs to judge and retire them. One query: asking again by key would cost a lookup
+ * per session and a list of every key.
+ */
+export function listUnitFiles(db: Database, filter: SessionFilter): Array<NarrowRow & UnitFiles> {
+	const where = scopeSql(filter);
 	const records = db
-		.prepare('SELECT key, root, path, paths, variant, size, title, error, CASE WHEN tail_open = 1 THEN tail END FROM units WHERE key IN (SELECT value FROM json_each(?))')
+		.prepare(`SELECT ${narrowColumns}, root, path, paths, variant, size, title, error, CASE WHEN tail_open = 1 THEN tail END FROM units${where.index} WHERE ${where.sql} ORDER BY modified DESC, id ASC`)
 		.raw()
-		.all(JSON.stringify(rows.map(row => row.key))) as Array<[string, string, string, string, string | null, number, string | null, string | null, string | null]>;
-	const byKey = new Map(records.map(record => [record[0], record]));
-	const units: Array<NarrowRow & UnitFiles> = [];
-	for (const row of rows) {
-		const record = byKey.get(row.key);
-		if (!record) {
-			continue;
-		}
-
+		.all(...where.params) as Array<[...NarrowRecord, string, string, string, string | null, number, string | null, string | null, string | null]>;
+	return newestCopies(records).map(record => {
 		// Most sessions are one file: their list is that path alone, and needs no parsing.
-		const path = record[2];
-		const files = record[3] === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(record[3]) as string[]);
+		const path = record[9];
+		const files = record[10] === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(record[10]) as string[]);
 		// Every field named, no spread: in a fresh process `{...row, more}` takes V8's slow path,
-		// ~15 µs and ~4 KB of garbage per session (a third of what a warm plan allocated).
-		units.push({
-			key: row.key,
-			source: row.source,
-			id: row.id,
-			parent_id: row.parent_id,
-			project: row.project,
-			modified: row.modified,
-			mtime_ms: row.mtime_ms,
-			tail_open: row.tail_open,
-			session_id: row.id ?? row.key,
-			root: record[1],
+		// ~15 µs and ~4 KB of garbage per session (over M, a sixth of what a warm plan allocated).
+		return {
+			key: record[0],
+			source: record[1],
+			id: record[2],
+			parent_id: record[3],
+			project: record[4],
+			modified: record[5],
+			mtime_ms: record[6],
+			tail_open: record[7],
+			session_id: record[2] ?? record[0],
+			root: record[8],
 			path,
 			paths: files,
-			variant: record[4],
-			size: record[5],
-			title: record[6],
-			error: record[7],
-			tail: record[8],
-		});
-	}
-
-	return units;
+			variant: record[11],
+			size: record[12],
+			title: record[13],
+			error: record[14],
+			tail: record[15],
+		};
+	});
 }
 
 /** Every working directory a catalogued session recorded, once each. */
