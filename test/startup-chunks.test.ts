@@ -56,7 +56,7 @@ function loadedBuild(traceFile: string): {files: string[]; inputs: string[]; byt
 }
 
 for (const {args, kilobytes, alsoDenied} of budgets) {
-	test(`a warm engi ${args.filter(arg => !arg.startsWith('-')).join(' ')} loads none of the denied modules and at most ${kilobytes} KB of build/`, t => {
+	test(`a warm engi ${args.slice(0, args.findIndex(arg => arg.startsWith('-'))).join(' ')} loads none of the denied modules and at most ${kilobytes} KB of build/`, t => {
 		const kb = makeKb(t);
 		buildFixtureHome(kb.env);
 		const call = [...args, '--format', 'json'];
