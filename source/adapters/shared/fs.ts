@@ -1,5 +1,5 @@
 import {existsSync, readdirSync, readFileSync, statSync, type Dirent, type Stats} from 'node:fs';
-import {basename, join} from 'node:path';
+import {basename, join, sep} from 'node:path';
 import type {DiscoveredUnit} from '../types.js';
 
 export function statOrUndefined(path: string): Stats | undefined {
@@ -62,6 +62,15 @@ export function listDirectory(path: string): Dirent[] {
 	}
 }
 
+/**
+ * `directory/name` for a name (or a relative path of plain names) inside a directory path that is
+ * already normal, as every path discovery builds from a store root is: what join gives, without
+ * its normalising pass over the whole path. Discovery builds one for every file on every call.
+ */
+export function childPath(directory: string, name: string): string {
+	return directory.endsWith(sep) ? directory + name : directory + sep + name;
+}
+
 /** The catalog fingerprint of a file: any change to size, mtime or inode means re-read. */
 export function fileFingerprint(stats: Stats): string {
 	return `${stats.size}:${Math.trunc(stats.mtimeMs)}:${stats.ino}`;
@@ -75,7 +84,7 @@ export function walkFiles(root: string, match: (name: string, path: string) => b
 	const found: string[] = [];
 	const visit = (directory: string, depth: number) => {
 		for (const entry of listDirectory(directory)) {
-			const path = join(directory, entry.name);
+			const path = childPath(directory, entry.name);
 			if (entry.isDirectory()) {
 				if (depth < maxDepth) {
 					visit(path, depth + 1);
