@@ -52,7 +52,7 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 	const env = sandboxEnv(base);
 	buildFixtureHome(env);
 	const deps: Deps = {env, cwd: base, now: () => new Date('2026-11-29T12:00:00Z'), platform: process.platform};
-	const sessions = listSessions({allProjects: true, includeSubagents: true, limit: 500, offset: 0}, deps).sessions.filter(session => session.error === null);
+	const sessions = (await listSessions({allProjects: true, includeSubagents: true, limit: 500, offset: 0}, deps)).sessions.filter(session => session.error === null);
 	assert.ok(sessions.length >= 40, `${sessions.length} sessions`);
 	assert.deepEqual(new Set(sessions.map(session => session.source)).size, 10, 'every source is represented');
 	const exact = await exactTokenCounter();
@@ -61,7 +61,7 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 	let refused = 0;
 	let largest = 0;
 	for (const session of sessions) {
-		const located = locateSession({id: session.id, source: session.source}, deps);
+		const located = await locateSession({id: session.id, source: session.source}, deps);
 		try {
 			for (const budget of budgets) {
 				let brief;
@@ -106,7 +106,7 @@ test('a brief for a small budget gives up the least telling evidence first, and 
 	const env = sandboxEnv(base);
 	buildFixtureHome(env);
 	const deps: Deps = {env, cwd: base, now: () => new Date('2026-11-29T12:00:00Z'), platform: process.platform};
-	const located = locateSession({id: '0195a1c2-0a00-7a00-8a00-00000000000a', source: 'codex'}, deps);
+	const located = await locateSession({id: '0195a1c2-0a00-7a00-8a00-00000000000a', source: 'codex'}, deps);
 	try {
 		const exact = await exactTokenCounter();
 		const full = await briefOf(located, {budget: 100_000, exactTokens: true, cwd: process.cwd()});

@@ -53,9 +53,9 @@ function fixtureDeps(t: Parameters<typeof tempDir>[0]): Deps {
 	return {env, cwd: base, now: () => new Date('2026-11-27T00:00:00Z'), platform: process.platform};
 }
 
-test('every page of every fixture session, in every view, plain, masked and pruned, survives encoding', {timeout: 240_000}, t => {
+test('every page of every fixture session, in every view, plain, masked and pruned, survives encoding', {timeout: 240_000}, async t => {
 	const deps = fixtureDeps(t);
-	const sessions = listSessions({allProjects: true, includeSubagents: true, limit: 1000, offset: 0}, deps).sessions;
+	const sessions = (await listSessions({allProjects: true, includeSubagents: true, limit: 1000, offset: 0}, deps)).sessions;
 	const sources = new Set<string>();
 	const used = new Set<string>();
 	let pages = 0;
@@ -66,7 +66,7 @@ test('every page of every fixture session, in every view, plain, masked and prun
 				while (offset !== null) {
 					let page;
 					try {
-						page = readConversation({id: session.id, source: [session.source], view, offset, ...variant}, deps);
+						page = await readConversation({id: session.id, source: [session.source], view, offset, ...variant}, deps);
 					} catch (error) {
 						// A fixture that is damaged on purpose has no pages; the readers' own tests cover it.
 						assert.equal((error as {code?: string}).code, 'session_corrupt', String(error));

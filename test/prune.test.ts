@@ -108,16 +108,16 @@ test('shell commands are classified from what they run', () => {
 	assert.deepEqual(classifyShell('cd src && cat ./a.ts', '/work/app'), classifyShell('cat /work/app/src/a.ts', '/work/app'), 'one file however it is spelt');
 });
 
-test('every source\'s tool calls in the fixture stores are classified by its own table', t => {
+test('every source\'s tool calls in the fixture stores are classified by its own table', async t => {
 	const base = tempDir(t);
 	const env = sandboxEnv(base);
 	buildFixtureHome(env);
 	const deps: Deps = {env, cwd: base, now: () => new Date('2026-11-27T00:00:00Z'), platform: process.platform};
 	const kinds = new Map<SourceId, Set<string>>();
-	for (const session of listSessions({allProjects: true, includeSubagents: true, limit: 1000, offset: 0}, deps).sessions) {
+	for (const session of (await listSessions({allProjects: true, includeSubagents: true, limit: 1000, offset: 0}, deps)).sessions) {
 		let located;
 		try {
-			located = locateSession({id: session.id, source: session.source}, deps);
+			located = await locateSession({id: session.id, source: session.source}, deps);
 		} catch {
 			continue;
 		}

@@ -79,7 +79,7 @@ type Sample = {source: string; view: View; tokens: Record<Variant, number>; reco
 async function samplePages(deps: Deps, views: readonly View[], options: {perSource: number; pagesPerView: number; limit: number}): Promise<Sample[]> {
 	const count = await exactTokenCounter();
 	const printed = (document: unknown) => count(JSON.stringify({schema: 'engi.read.v1', ...(document as object)}));
-	const sessions = listSessions({allProjects: true, includeSubagents: false, limit: 100_000, offset: 0}, deps).sessions;
+	const sessions = (await listSessions({allProjects: true, includeSubagents: false, limit: 100_000, offset: 0}, deps)).sessions;
 	const taken = new Map<string, number>();
 	const samples: Sample[] = [];
 	for (const session of sessions) {
@@ -95,8 +95,8 @@ async function samplePages(deps: Deps, views: readonly View[], options: {perSour
 				let pruned: ReadOutput;
 				try {
 					const input = {id: session.id, source: [session.source], view, offset, limit: options.limit};
-					plain = readConversation(input, deps);
-					pruned = readConversation({...input, prune: true}, deps);
+					plain = await readConversation(input, deps);
+					pruned = await readConversation({...input, prune: true}, deps);
 				} catch {
 					break; // Damaged fixtures are there on purpose; they have no pages.
 				}

@@ -11,8 +11,10 @@ import type {SourceAdapter, SourceId} from './types.js';
 import {vscodeAdapter} from './vscode/index.js';
 
 /**
- * Every supported store, in the order sources are listed. Each adapter lives in its own folder
- * (paths, schema, discovery, normaliser or loader) and is reached only through this table.
+ * Every supported store with its reader. Each adapter lives in its own folder (paths, schema,
+ * discovery and store, normaliser or loader) and is reached only through this table or, for
+ * what lists sessions without reading them, through stores.ts. Imported with import() only
+ * (loadAdapter), so a call that reads no session never compiles the readers.
  */
 export const adapters: Record<SourceId, SourceAdapter> = {
 	claude: claudeAdapter,
@@ -29,8 +31,4 @@ export const adapters: Record<SourceId, SourceAdapter> = {
 
 export function adapterFor(source: SourceId): SourceAdapter | undefined {
 	return adapters[source];
-}
-
-export function availableAdapters(): SourceAdapter[] {
-	return Object.values(adapters);
 }

@@ -113,6 +113,12 @@ export type Retirement = {
 	readonly boundary: string;
 };
 
+/**
+ * What the catalog needs of a source to list its sessions and retire them: everything but
+ * reading one. Stores load with every command; readers only when a session is read (stores.ts).
+ */
+export type SourceStore = AdapterBase & {readonly format: 'jsonl' | 'document' | 'database'};
+
 /** Append-only JSONL stores: the engine streams lines and asks the adapter to normalise each. */
 export type JsonlAdapter = AdapterBase & {
 	readonly format: 'jsonl';

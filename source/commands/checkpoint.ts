@@ -91,7 +91,7 @@ export const checkpointShow = defineCommand({
 	mcp: {access: 'read', sets: ['continuity']},
 	output: checkpointShowOutputSchema,
 	async run(flags, context) {
-		return {data: showCheckpoint({session: flags.id ?? flags.session, project: flags.project}, context.deps)};
+		return {data: await showCheckpoint({session: flags.id ?? flags.session, project: flags.project}, context.deps)};
 	},
 	human: result => renderCheckpoint(result.checkpoint),
 });
@@ -108,7 +108,7 @@ export const checkpointList = defineCommand({
 	output: checkpointListOutputSchema,
 	screen: 'checkpoints',
 	async run(flags, context) {
-		return {data: listCheckpoints({project: flags.project, allProjects: Boolean(flags['all-projects'])}, context.deps)};
+		return {data: await listCheckpoints({project: flags.project, allProjects: Boolean(flags['all-projects'])}, context.deps)};
 	},
 	human: result =>
 		[

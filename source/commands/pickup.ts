@@ -41,7 +41,7 @@ export default defineCommand({
 	output: pickupOutputSchema,
 	screen: 'pickup',
 	async run(flags, context) {
-		const data = pickupSession({id: flags.id, source: flags.source, sourceRoot: flags['source-root'], project: flags.project, since: flags.since}, context.deps);
+		const data = await pickupSession({id: flags.id, source: flags.source, sourceRoot: flags['source-root'], project: flags.project, since: flags.since}, context.deps);
 		return {data, exitCode: data.status === 'ok' ? 0 : 1};
 	},
 	human: renderHuman,

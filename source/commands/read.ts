@@ -74,7 +74,7 @@ export default defineCommand({
 		checkPacketFlags(flags, false);
 		const selection = {id: flags.id, source: flags.source, sourceRoot: flags['source-root']};
 		if (flags.attachment !== undefined) {
-			return {data: readAttachment({...selection, line: attachmentLine(flags), pointer: flags.attachment, sha256: flags['expect-sha256']!}, context.deps)};
+			return {data: await readAttachment({...selection, line: attachmentLine(flags), pointer: flags.attachment, sha256: flags['expect-sha256']!}, context.deps)};
 		}
 
 		if (flags.lines && flags.view && flags.view !== 'events') {
@@ -83,7 +83,7 @@ export default defineCommand({
 
 		try {
 			return {
-				data: readEncoded(
+				data: await readEncoded(
 					{
 						...selection,
 						view: flags.lines ? 'events' : (flags.view ?? 'dialogue'),

@@ -44,7 +44,7 @@ export default defineCommand({
 	output: sessionsOutputSchema,
 	async run(flags, context) {
 		return {
-			data: listSessions(
+			data: await listSessions(
 				{
 					...scopeInput(flags),
 					includeSubagents: flags.subagents,

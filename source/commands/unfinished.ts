@@ -40,7 +40,7 @@ export default defineCommand({
 	screen: 'unfinished',
 	async run(flags, context) {
 		return {
-			data: listUnfinished(
+			data: await listUnfinished(
 				{
 					...scopeInput(flags),
 					limit: flags.limit,

@@ -124,8 +124,9 @@ const uiPackage = /^(ink|react|react-dom|react-reconciler|ink-[\w-]+|@inkjs\/[\w
 
 /**
  * Where an adapter may reach: `lib/`, its own folder, `adapters/shared/` and the adapters'
- * top-level modules (the registry, the types and the event model). The registry,
- * `adapters/index.ts`, may also reach every adapter's folder.
+ * top-level modules (the registries, the types and the event model). The registries,
+ * `adapters/index.ts` (adapters with their readers) and `adapters/stores.ts` (their stores), may
+ * also reach every adapter's folder.
  */
 function adapterMayImport(from: string, to: string): boolean {
 	if (layerOf(to) === 'lib') {
@@ -137,7 +138,7 @@ function adapterMayImport(from: string, to: string): boolean {
 	}
 
 	const parts = to.split('/');
-	if (parts.length === 2 || parts[1] === 'shared' || from === 'adapters/index.ts') {
+	if (parts.length === 2 || parts[1] === 'shared' || from === 'adapters/index.ts' || from === 'adapters/stores.ts') {
 		return true;
 	}
 

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import * as z from 'zod/mini';
-import {fileUnit, isFile, listDirectory} from '../shared/fs.js';
+import {childPath, fileUnit, isFile, listDirectory} from '../shared/fs.js';
 import {factsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 
@@ -32,11 +32,11 @@ export function discoverAntigravity(brain: string, memo?: DiscoveryMemo): Discov
 	const units: DiscoveredUnit[] = [];
 	const book = factsBook(memo, brain, sidecarsSchema);
 	for (const entry of listDirectory(brain)) {
-		const path = join(brain, entry.name);
+		const path = childPath(brain, entry.name);
 		let transcript: string | undefined;
 		let id = entry.name;
 		if (entry.isDirectory()) {
-			transcript = transcriptPlaces.map(place => join(path, place)).find(candidate => isFile(candidate));
+			transcript = transcriptPlaces.map(place => childPath(path, place)).find(candidate => isFile(candidate));
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('transcript')) {
 			transcript = path;
 			id = basename(entry.name, '.jsonl');

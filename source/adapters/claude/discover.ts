@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import {basename, join} from 'node:path';
-import {fileUnit, listDirectory, walkFiles} from '../shared/fs.js';
+import {childPath, fileUnit, listDirectory, walkFiles} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
 
 const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
@@ -25,7 +25,7 @@ export function discoverClaude(root: string): DiscoveredUnit[] {
 
 		const directory = join(root, project.name);
 		for (const entry of listDirectory(directory)) {
-			const path = join(directory, entry.name);
+			const path = childPath(directory, entry.name);
 			if (entry.isFile() && sessionFile.test(entry.name)) {
 				push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length)}));
 			} else if (entry.isFile() && agentFile.test(entry.name)) {

@@ -1,7 +1,7 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {join} from 'node:path';
 import * as z from 'zod/mini';
-import {fileUnit, isFile, listDirectory} from '../shared/fs.js';
+import {childPath, fileUnit, isFile, listDirectory} from '../shared/fs.js';
 import {factsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 
@@ -18,9 +18,9 @@ export function discoverCopilot(root: string, memo?: DiscoveryMemo): DiscoveredU
 	const units: DiscoveredUnit[] = [];
 	const book = factsBook(memo, root, workspaceFactsSchema);
 	for (const entry of listDirectory(root)) {
-		const path = join(root, entry.name);
+		const path = childPath(root, entry.name);
 		if (entry.isDirectory()) {
-			const events = join(path, 'events.jsonl');
+			const events = childPath(path, 'events.jsonl');
 			const unit = fileUnit(events, {idHint: entry.name});
 			if (unit) {
 				// The sidecar only matters when the transcript is read, so it is looked at again only then.

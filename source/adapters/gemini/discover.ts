@@ -1,5 +1,5 @@
 import {basename, dirname, join} from 'node:path';
-import {fileUnit, isDirectory, listDirectory, readSmallFile} from '../shared/fs.js';
+import {childPath, fileUnit, isDirectory, listDirectory, readSmallFile} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
 import {sha256Hex} from '../../lib/hash.js';
@@ -35,7 +35,7 @@ function discoverProject(projectDirectory: string, projectHint: string | undefin
 	const names = new Set(entries.map(entry => entry.name));
 	const hint = projectHint === undefined ? {} : {projectHint};
 	for (const entry of entries) {
-		const path = join(chats, entry.name);
+		const path = childPath(chats, entry.name);
 		if (entry.isFile() && mainChat.test(entry.name)) {
 			// On resume a legacy `.json` is rewritten to `.jsonl` beside it: one session, two files.
 			if (entry.name.endsWith('.json') && names.has(`${entry.name}l`)) {
@@ -48,7 +48,7 @@ function discoverProject(projectDirectory: string, projectHint: string | undefin
 		} else if (entry.isDirectory()) {
 			for (const child of listDirectory(path)) {
 				if (child.isFile() && subagentChat.test(child.name)) {
-					push(units, fileUnit(join(path, child.name), {...hint, parentIdHint: entry.name, variant: 'jsonl'}));
+					push(units, fileUnit(childPath(path, child.name), {...hint, parentIdHint: entry.name, variant: 'jsonl'}));
 				}
 			}
 		}

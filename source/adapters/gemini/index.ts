@@ -1,24 +1,5 @@
-import {besideTranscript} from '../shared/retire.js';
 import type {DocumentAdapter} from '../types.js';
-import {discoverGemini} from './discover.js';
 import {geminiRowsAt, loadGeminiSession} from './load.js';
-import {geminiRoots, resolveGeminiRoot} from './paths.js';
+import {geminiStore} from './store.js';
 
-/**
- * Gemini CLI chats are documents, not append-only logs: the JSONL era rewrites messages by id,
- * checkpoints the whole list with `$set.messages` and truncates with `$rewindTo`, so a session is
- * loaded whole and replayed rather than normalised line by line.
- */
-export const geminiAdapter: DocumentAdapter = {
-	id: 'gemini',
-	label: 'Gemini CLI',
-	format: 'document',
-	defaultRoots: geminiRoots,
-	resolveRoot: resolveGeminiRoot,
-	discover: discoverGemini,
-	loadSession: loadGeminiSession,
-	rowsAt: geminiRowsAt,
-	// `gemini --resume <uuid>` (sessionUtils `findSession`), run from the session's project directory.
-	nativeResumeCommand: id => `gemini --resume ${id}`,
-	retirement: besideTranscript,
-};
+export const geminiAdapter: DocumentAdapter = {...geminiStore, format: 'document', loadSession: loadGeminiSession, rowsAt: geminiRowsAt};

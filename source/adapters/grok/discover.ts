@@ -1,5 +1,5 @@
 import {join} from 'node:path';
-import {fileFingerprint, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
+import {childPath, fileFingerprint, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
 import * as z from 'zod/mini';
 import {factsBook, type FactsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
@@ -28,7 +28,7 @@ export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit
 		const project = projectOfDirectory(cwdDirectory, cwdEntry.name);
 		for (const sessionEntry of listDirectory(cwdDirectory)) {
 			if (sessionEntry.isDirectory()) {
-				const unit = sessionUnit(join(cwdDirectory, sessionEntry.name), sessionEntry.name, project, book);
+				const unit = sessionUnit(childPath(cwdDirectory, sessionEntry.name), sessionEntry.name, project, book);
 				if (unit) {
 					units.push(unit);
 				}
@@ -63,13 +63,13 @@ const sessionFactsSchema = z.object({paths: z.array(z.string()), parent: z.optio
 type SessionFacts = z.infer<typeof sessionFactsSchema>;
 
 function sessionUnit(directory: string, id: string, project: string | undefined, book: FactsBook<SessionFacts>): DiscoveredUnit | undefined {
-	const summaryPath = join(directory, summaryFile);
+	const summaryPath = childPath(directory, summaryFile);
 	const summaryStats = statOrUndefined(summaryPath);
 	if (!summaryStats?.isFile()) {
 		return undefined;
 	}
 
-	const transcript = [chatHistoryFile, updatesFile].map(name => ({name, path: join(directory, name)})).map(file => ({...file, stats: statOrUndefined(file.path)})).find(file => file.stats?.isFile());
+	const transcript = [chatHistoryFile, updatesFile].map(name => ({name, path: childPath(directory, name)})).map(file => ({...file, stats: statOrUndefined(file.path)})).find(file => file.stats?.isFile());
 	if (!transcript?.stats) {
 		return undefined; // Summary without a transcript: nothing conversational to read.
 	}

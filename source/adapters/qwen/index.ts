@@ -1,23 +1,5 @@
 import type {DocumentAdapter} from '../types.js';
-import {discoverQwen} from './discover.js';
 import {loadQwenSession, qwenRowsAt} from './load.js';
-import {qwenRoots, resolveQwenRoot} from './paths.js';
+import {qwenStore} from './store.js';
 
-/**
- * Qwen Code re-emits records under the same uuid (last one wins), so a chat is loaded whole
- * rather than normalised line by line. Rewound branches stay in the rows: the uuid/parentUuid
- * tree lets the engine pick the active branch.
- */
-export const qwenAdapter: DocumentAdapter = {
-	id: 'qwen',
-	label: 'Qwen Code',
-	format: 'document',
-	defaultRoots: qwenRoots,
-	resolveRoot: resolveQwenRoot,
-	discover: discoverQwen,
-	loadSession: loadQwenSession,
-	rowsAt: qwenRowsAt,
-	// Not confirmed which Qwen Code releases resume by session id: no command beats a wrong one.
-	nativeResumeCommand: () => null,
-	retirement: (_unit, root) => ({directories: [], boundary: root}),
-};
+export const qwenAdapter: DocumentAdapter = {...qwenStore, format: 'document', loadSession: loadQwenSession, rowsAt: qwenRowsAt};

@@ -1,5 +1,6 @@
 import {existsSync, readdirSync, readFileSync, statSync, type Dirent, type Stats} from 'node:fs';
-import {basename, join} from 'node:path';
+import {basename, join, sep} from 'node:path';
+import type {DiscoveredUnit} from '../types.js';
 
 export function statOrUndefined(path: string): Stats | undefined {
 	try {
@@ -61,6 +62,15 @@ export function listDirectory(path: string): Dirent[] {
 	}
 }
 
+/**
+ * `directory/name` for a name (or a relative path of plain names) inside a directory path that is
+ * already normal, as every path discovery builds from a store root is: what join gives, without
+ * its normalising pass over the whole path. Discovery builds one for every file on every call.
+ */
+export function childPath(directory: string, name: string): string {
+	return directory.endsWith(sep) ? directory + name : directory + sep + name;
+}
+
 /** The catalog fingerprint of a file: any change to size, mtime or inode means re-read. */
 export function fileFingerprint(stats: Stats): string {
 	return `${stats.size}:${Math.trunc(stats.mtimeMs)}:${stats.ino}`;
@@ -74,7 +84,7 @@ export function walkFiles(root: string, match: (name: string, path: string) => b
 	const found: string[] = [];
 	const visit = (directory: string, depth: number) => {
 		for (const entry of listDirectory(directory)) {
-			const path = join(directory, entry.name);
+			const path = childPath(directory, entry.name);
 			if (entry.isDirectory()) {
 				if (depth < maxDepth) {
 					visit(path, depth + 1);
@@ -99,19 +109,30 @@ export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: s
 		return undefined;
 	}
 
-	return {
-		key: path,
-		path,
-		paths: extra.paths ?? [path],
-		size: stats.size,
-		mtimeMs: stats.mtimeMs,
-		fingerprint: fileFingerprint(stats),
-		...(extra.idHint === undefined ? {} : {idHint: extra.idHint}),
-		...(extra.parentIdHint === undefined ? {} : {parentIdHint: extra.parentIdHint}),
-		...(extra.projectHint === undefined ? {} : {projectHint: extra.projectHint}),
-		...(extra.variant === undefined ? {} : {variant: extra.variant}),
-		...(extra.note === undefined ? {} : {note: extra.note}),
-	};
+	// Hints set one by one, not spread in: discovery makes a unit of every file on every call,
+	// and in a fresh process each conditional spread takes V8's slow path.
+	const unit: {-readonly [K in keyof DiscoveredUnit]: DiscoveredUnit[K]} = {key: path, path, paths: extra.paths ?? [path], size: stats.size, mtimeMs: stats.mtimeMs, fingerprint: fileFingerprint(stats)};
+	if (extra.idHint !== undefined) {
+		unit.idHint = extra.idHint;
+	}
+
+	if (extra.parentIdHint !== undefined) {
+		unit.parentIdHint = extra.parentIdHint;
+	}
+
+	if (extra.projectHint !== undefined) {
+		unit.projectHint = extra.projectHint;
+	}
+
+	if (extra.variant !== undefined) {
+		unit.variant = extra.variant;
+	}
+
+	if (extra.note !== undefined) {
+		unit.note = extra.note;
+	}
+
+	return unit;
 }
 
 export function stem(path: string, extension: string): string {

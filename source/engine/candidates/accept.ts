@@ -41,7 +41,7 @@ export async function acceptDistillation(paths: KbPaths, input: {ref: string; ma
 	requireKnowledgeBase(paths);
 	const entry = await findEntry(paths.candidates, input.ref);
 	const note = pendingNote(entry);
-	const evidence = readEvidence(entry, {maxTurns}, deps);
+	const evidence = await readEvidence(entry, {maxTurns}, deps);
 	const {kept, dropped} = filterDistillation(input.distillation, {total: evidence.total, served: new Map(evidence.turns.map(turn => [turn.n, turn]))});
 	const redactor = createRedactor();
 	const mask = (field: string, claims: readonly Claim[]) => claims.map((claim, index) => ({text: redactor.clip(claim.text.trim(), claimLimit, {field: `${field}[${index}]`, line: null}, {oneLine: true}), turns: claim.turns}));

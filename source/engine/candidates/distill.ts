@@ -34,7 +34,7 @@ export async function distillCandidate(paths: KbPaths, input: {ref: string; maxT
 	requireKnowledgeBase(paths);
 	const entry = await findEntry(paths.candidates, input.ref);
 	pendingNote(entry);
-	const evidence = evidenceOutput(paths, readEvidence(entry, {maxTurns}, deps), maxTurns);
+	const evidence = evidenceOutput(paths, await readEvidence(entry, {maxTurns}, deps), maxTurns);
 	const shown = clipMasked(input.command, 200, {oneLine: true}).text;
 	const nothing = 'nothing was changed';
 	let run;

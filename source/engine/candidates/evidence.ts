@@ -146,13 +146,13 @@ export type Evidence = {
  * `source_changed` when the transcript is no longer what was harvested: what is on offer is
  * what the queue holds, not whatever is at that path now.
  */
-export function readEvidence(entry: QueueEntry, options: {maxTurns: number; only?: ReadonlySet<number>}, deps: Deps): Evidence {
+export async function readEvidence(entry: QueueEntry, options: {maxTurns: number; only?: ReadonlySet<number>}, deps: Deps): Promise<Evidence> {
 	const note = noteOf(entry);
 	if (!note) {
 		throw new EngiError('candidate_unreadable', `${entry.file} cannot be read as a candidate note`, {hint: 'fix its frontmatter (engi candidates show says what is wrong), or harvest the session again'});
 	}
 
-	const source = openCandidateSource(note, deps);
+	const source = await openCandidateSource(note, deps);
 	try {
 		const unit = unitOfRow(source.row);
 		const kind = digestKind(source.adapter, unit);
@@ -238,7 +238,7 @@ export async function candidateEvidence(paths: KbPaths, input: {ref: string; max
 	const maxTurns = input.maxTurns ?? defaultMaxTurns;
 	requireKnowledgeBase(paths);
 	const entry = await findEntry(paths.candidates, input.ref);
-	return evidenceOutput(paths, readEvidence(entry, {maxTurns, ...(input.turns ? {only: new Set(input.turns)} : {})}, deps), maxTurns);
+	return evidenceOutput(paths, await readEvidence(entry, {maxTurns, ...(input.turns ? {only: new Set(input.turns)} : {})}, deps), maxTurns);
 }
 
 export function evidenceOutput(paths: KbPaths, evidence: Evidence, maxTurns: number): EvidenceOutput {

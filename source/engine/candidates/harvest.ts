@@ -1,6 +1,6 @@
 import {relative} from 'node:path';
 import * as z from 'zod/mini';
-import {adapterFor} from '../../adapters/index.js';
+import {loadAdapter} from '../../adapters/stores.js';
 import type {SourceAdapter} from '../../adapters/types.js';
 import {catalogRowsByKey, fingerprintsInScope, listNarrowRows, rowsWithId} from '../catalog/list.js';
 import type {CatalogRow} from '../catalog/scan.js';
@@ -153,7 +153,7 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 	const known = notesBySession(queue);
 	const taken = new Set(queue.notes.map(note => note.ref));
 	const explicit = input.ids.length > 0 || input.queued !== undefined;
-	const view = openCatalogView({...input, since: explicit ? undefined : (input.since ?? defaultSince(now)), allProjects: explicit || input.allProjects, includeSubagents: explicit}, deps);
+	const view = await openCatalogView({...input, since: explicit ? undefined : (input.since ?? defaultSince(now)), allProjects: explicit || input.allProjects, includeSubagents: explicit}, deps);
 	const output: HarvestOutput = {
 		status: 'ok',
 		root: paths.root,
@@ -184,7 +184,7 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 			}
 
 			const row = session.row ?? catalogRowsByKey(view.db, [session.key]).get(session.key)!;
-			harvestOne(paths, view, row, notes, taken, output, now);
+			harvestOne(paths, view, row, (await loadAdapter(row.source as SourceAdapter['id']))!, notes, taken, output, now);
 		}
 	} finally {
 		view.close();
@@ -193,7 +193,7 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 	return output;
 }
 
-function harvestOne(paths: KbPaths, view: CatalogView, row: CatalogRow, notes: readonly KnownNote[], taken: Set<string>, output: HarvestOutput, now: Date): void {
+function harvestOne(paths: KbPaths, view: CatalogView, row: CatalogRow, adapter: SourceAdapter, notes: readonly KnownNote[], taken: Set<string>, output: HarvestOutput, now: Date): void {
 	const fail = (reason: string) => {
 		output.counts.failed++;
 		output.failed.push({source: row.source, native_id: row.summary.id ?? row.key, path: row.path, reason});
@@ -204,7 +204,6 @@ function harvestOne(paths: KbPaths, view: CatalogView, row: CatalogRow, notes: r
 		return;
 	}
 
-	const adapter = adapterFor(row.source as SourceAdapter['id'])!;
 	let read;
 	try {
 		read = readSessionFacts(view.db, row, adapter, digest => notes.some(note => note.sha256 === digest.sha256 && note.bytes === digest.bytes));

@@ -1,4 +1,4 @@
-import {adapterFor} from '../../adapters/index.js';
+import {loadAdapter} from '../../adapters/stores.js';
 import type {SourceAdapter} from '../../adapters/types.js';
 import type {CatalogRow} from '../catalog/scan.js';
 import {openCatalogView, type CatalogView} from '../catalog/view.js';
@@ -14,14 +14,14 @@ export type CandidateSource = {readonly view: CatalogView; readonly row: Catalog
  * the path its note records, looked up by the catalog key of that path. Evidence never
  * discovers sessions; what an agent can be shown is what a harvest already put in the queue.
  */
-export function openCandidateSource(note: CandidateNote, deps: Deps): CandidateSource {
+export async function openCandidateSource(note: CandidateNote, deps: Deps): Promise<CandidateSource> {
 	const missing = (why: string) =>
 		new EngiError('source_missing', `the transcript of ${note.source} session ${note.native_id} is no longer where it was harvested (${note.source_path}): ${why}`, {
 			hint: 'nothing was changed; a moved transcript needs a new harvest',
 		});
 	let view: CatalogView;
 	try {
-		view = openCatalogView({source: [note.source], sourceRoot: [note.source_root], allProjects: true, includeSubagents: true}, deps);
+		view = await openCatalogView({source: [note.source], sourceRoot: [note.source_root], allProjects: true, includeSubagents: true}, deps);
 	} catch (error) {
 		if (error instanceof EngiError && error.code === 'source_root_missing') {
 			throw missing('its store is gone');
@@ -41,7 +41,7 @@ export function openCandidateSource(note: CandidateNote, deps: Deps): CandidateS
 			throw new EngiError('session_corrupt', `conversation ${note.native_id} cannot be read: ${row.error}`, {hint: 'the file is damaged or in a format engi does not know'});
 		}
 
-		return {view, row, adapter: adapterFor(row.source as SourceAdapter['id'])!};
+		return {view, row, adapter: (await loadAdapter(row.source as SourceAdapter['id']))!};
 	} catch (error) {
 		view.close();
 		throw error;

@@ -1,8 +1,8 @@
 import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
-import type {DiscoveredUnit} from '../../adapters/types.js';
+import {loadAdapter} from '../../adapters/stores.js';
+import type {DiscoveredUnit, SourceAdapter, SourceId} from '../../adapters/types.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
-import {scanUnit} from './scan.js';
 import {catalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
 import {catalogWriter} from './writer.js';
@@ -24,7 +24,7 @@ export type RefreshReport = {
  * written as it is read, in short transactions (see catalogWriter): a crash keeps every unit
  * saved before it, and the next call reads the rest.
  */
-export function refreshCatalog(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>): RefreshReport {
+export async function refreshCatalog(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>): Promise<RefreshReport> {
 	const store = catalogStore(db);
 	const writer = catalogWriter(db, store, env);
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []};
@@ -51,32 +51,35 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 				continue; // Nothing to write: no write lock, no transaction.
 			}
 
-			for (const unit of changed) {
-				const sink = writer.unit(unit.key);
-				let result;
-				try {
-					result = scanUnit(adapter, root, unit, known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.markBefore(unit.key, offset), sink);
-				} catch (error) {
-					if (isSqliteError(error)) {
-						throw error; // The catalog's own write failed (the view falls back on it), not the file's read.
+			if (changed.length > 0) {
+				const {scanUnit, reader} = await readerOf(adapter.id);
+				for (const unit of changed) {
+					const sink = writer.unit(unit.key);
+					let result;
+					try {
+						result = scanUnit(reader, root, unit, known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.markBefore(unit.key, offset), sink);
+					} catch (error) {
+						if (isSqliteError(error)) {
+							throw error; // The catalog's own write failed (the view falls back on it), not the file's read.
+						}
+
+						// The file vanished or became unreadable after it was listed: try again next call. A
+						// unit known before keeps its row, which the next call reads again (or forgets, with
+						// its documents, when the file is gone); a new one has no row, so the documents its
+						// scan already sent go now.
+						if (!known.has(unit.key)) {
+							writer.remove(unit.key);
+						}
+
+						const code = error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error';
+						report.warnings.push(`${adapter.id}: could not read ${unit.path} (${code})`);
+						report.unreadable.push({source: adapter.id, path: unit.path, code});
+						continue;
 					}
 
-					// The file vanished or became unreadable after it was listed: try again next call. A
-					// unit known before keeps its row, which the next call reads again (or forgets, with
-					// its documents, when the file is gone); a new one has no row, so the documents its
-					// scan already sent go now.
-					if (!known.has(unit.key)) {
-						writer.remove(unit.key);
-					}
-
-					const code = error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : 'error';
-					report.warnings.push(`${adapter.id}: could not read ${unit.path} (${code})`);
-					report.unreadable.push({source: adapter.id, path: unit.path, code});
-					continue;
+					sink.finish(result);
+					report.scanned++;
 				}
-
-				sink.finish(result);
-				report.scanned++;
 			}
 
 			warnUnlisted(report, adapter.id);
@@ -90,6 +93,15 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 	}
 
 	return report;
+}
+
+/**
+ * The catalog's scanner and the source's whole adapter: loaded only when a unit must be read,
+ * so a warm call that finds nothing changed compiles neither.
+ */
+async function readerOf(source: SourceId): Promise<{scanUnit: typeof import('./scan.js').scanUnit; reader: SourceAdapter}> {
+	const [{scanUnit}, reader] = await Promise.all([import('./scan.js'), loadAdapter(source)]);
+	return {scanUnit, reader: reader!};
 }
 
 /** Directories discovery or loading could not list: what they hold is missing, and the warning says so. */

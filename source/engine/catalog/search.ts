@@ -1,4 +1,4 @@
-import {adapterFor} from '../../adapters/index.js';
+import {loadAdapters, type AdapterLookup} from '../../adapters/stores.js';
 import type {SessionRow} from '../../adapters/events.js';
 import type {RowPlace, SourceAdapter} from '../../adapters/types.js';
 import {readRowsAt, walkRows} from '../conversation/rows.js';
@@ -111,14 +111,15 @@ function snippetOf(text: string, q: string): string {
  * themselves: each line straight from where the index recorded it where possible, else by
  * walking the session. Rows sharing a line are one document, as they were indexed.
  */
-export function snippetReader(view: CatalogView, q: string): (match: SessionMatch) => Array<{line: number; snippet: string}> {
+export async function snippetReader(view: CatalogView, q: string): Promise<(match: SessionMatch) => Array<{line: number; snippet: string}>> {
 	const offsetOf = lineOffsets(view);
-	return match => snippetsOf(view, offsetOf, match, q);
+	const adapterOf = await loadAdapters();
+	return match => snippetsOf(view, offsetOf, adapterOf, match, q);
 }
 
-function snippetsOf(view: CatalogView, offsetOf: Statement, match: SessionMatch, q: string): Array<{line: number; snippet: string}> {
+function snippetsOf(view: CatalogView, offsetOf: Statement, adapterOf: AdapterLookup, match: SessionMatch, q: string): Array<{line: number; snippet: string}> {
 	const lines = match.lines.slice(0, linesPerSession);
-	const rows = rowsOfLines(view, offsetOf, match, lines);
+	const rows = rowsOfLines(view, offsetOf, adapterOf, match, lines);
 	return lines.flatMap(line => {
 		const text = rows
 			.filter(row => row.line === line)
@@ -139,8 +140,8 @@ export function lineOffsets(view: CatalogView): Statement {
  * the transcript: each line straight from where the index recorded it where possible, else by
  * walking the session. Empty when the session's store has no adapter any more.
  */
-export function rowsOfLines(view: CatalogView, offsetOf: Statement, match: Pick<SessionMatch, 'row' | 'unit'>, lines: readonly number[]): SessionRow[] {
-	const adapter = adapterFor(match.row.source as SourceAdapter['id']);
+export function rowsOfLines(view: CatalogView, offsetOf: Statement, adapterOf: AdapterLookup, match: Pick<SessionMatch, 'row' | 'unit'>, lines: readonly number[]): SessionRow[] {
+	const adapter = adapterOf(match.row.source as SourceAdapter['id']);
 	if (!adapter || lines.length === 0) {
 		return [];
 	}

@@ -3,7 +3,6 @@ import {lazySchema} from '../../lib/lazy-schema.js';
 import {nextOffset} from '../../lib/words.js';
 import type {Deps} from '../deps.js';
 import {countUnreadableSessions, listCatalogPage, sessionEntrySchema, subagentCounts, toEntry} from './list.js';
-import {searchSessions, snippetReader} from './search.js';
 import {sourceRootArgument, typedRootOf} from './targets.js';
 import {withCatalogView, type CatalogView, type ScopeInput} from './view.js';
 import {resultState, resultStates, stateReason, stateReasonSchema, type StateReason} from '../search/result-state.js';
@@ -70,14 +69,14 @@ export function viewReasons(view: CatalogView, options: {searching: boolean}): S
  * `engi sessions`: the sessions in scope, newest first, paged; with `q`, those whose text
  * matches, best first, subagent sessions included (what was said there is searched too).
  */
-export function listSessions(given: SessionsInput, deps: Deps): SessionsOutput {
+export async function listSessions(given: SessionsInput, deps: Deps): Promise<SessionsOutput> {
 	const input = {
 		...given,
 		includeSubagents: Boolean(given.includeSubagents) || given.q !== undefined,
 		limit: given.limit ?? (given.q === undefined ? sessionsPageSize : sessionSearchPageSize),
 		offset: given.offset ?? 0,
 	};
-	return withCatalogView(input, deps, view => {
+	return withCatalogView(input, deps, async view => {
 		if (input.q !== undefined) {
 			return searchSessionsPage(view, input, input.q);
 		}
@@ -104,12 +103,14 @@ function scopeOf(view: CatalogView, input: ScopeInput) {
 	return {project: view.projectRoot, all_projects: input.allProjects, since: view.since, sources: view.targets.map(target => ({source: target.adapter.id, roots: target.roots}))};
 }
 
-function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: number; offset: number}, q: string): SessionsOutput {
+async function searchSessionsPage(view: CatalogView, input: ScopeInput & {limit: number; offset: number}, q: string): Promise<SessionsOutput> {
+	// Loaded for a search alone: it reads transcripts (and so the adapters' readers), a listing does not.
+	const {searchSessions, snippetReader} = await import('./search.js');
 	const found = searchSessions(view, q, input.offset, input.limit);
 	const total = found?.total ?? 0;
 	const page = found?.page ?? [];
 	const counts = subagentCounts(view.db, view.filter, page.map(match => match.row));
-	const snippetsFor = snippetReader(view, q);
+	const snippetsFor = await snippetReader(view, q);
 	const reasons = viewReasons(view, {searching: true});
 	return {
 		q,

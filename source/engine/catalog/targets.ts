@@ -1,13 +1,14 @@
 import {existsSync} from 'node:fs';
 import {isAbsolute, resolve} from 'node:path';
-import {adapterFor, availableAdapters} from '../../adapters/index.js';
-import {isSourceId, sourceIds, type AdapterContext, type SourceAdapter} from '../../adapters/types.js';
+import {availableStores, storeFor} from '../../adapters/stores.js';
+import {isSourceId, sourceIds, type AdapterContext, type SourceId, type SourceStore} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {shellWord} from '../../lib/words.js';
 
 export type SourceTarget = {
-	readonly adapter: SourceAdapter;
+	/** The source's store (its reader loads apart: loadAdapter). */
+	readonly adapter: SourceStore;
 	readonly roots: string[];
 	/** The `--source-root` as typed, for the commands engi prints back; none for default roots. */
 	readonly typedRoot?: string;
@@ -44,12 +45,12 @@ export function resolveTargets(input: StoreSelection, deps: Deps): SourceTarget[
 
 	const sources = named.includes('auto') ? [] : [...new Set(named)];
 	const context = adapterContext(deps);
-	const adapters = sources.length === 0 ? availableAdapters() : sources.map(source => supportedAdapter(source));
+	const adapters = sources.length === 0 ? availableStores() : sources.map(source => supportedStore(source));
 	return adapters.map(adapter => ({adapter, roots: adapter.defaultRoots(context).filter(root => existsSync(root))}));
 }
 
-function supportedAdapter(source: string): SourceAdapter {
-	const adapter = adapterFor(source as SourceAdapter['id']);
+function supportedStore(source: string): SourceStore {
+	const adapter = storeFor(source as SourceId);
 	if (!adapter) {
 		throw new EngiError('source_unsupported', `reading ${source} stores is not supported yet`);
 	}
@@ -69,7 +70,7 @@ function explicitTargets(sources: readonly string[], typedRoots: readonly string
 	}
 
 	return sources.map((source, index) => {
-		const adapter = supportedAdapter(source);
+		const adapter = supportedStore(source);
 		const typed = typedRoots[index]!;
 		const path = resolve(deps.cwd, typed);
 		if (!existsSync(path)) {

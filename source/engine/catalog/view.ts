@@ -34,11 +34,11 @@ export type CatalogView = {
  * uses: the project of the working directory (or --project) unless --all-projects, and --since.
  * `damaged`: the catalog just failed a read as corrupt, so start from a new one.
  */
-export function openCatalogView(input: ScopeInput, deps: Deps, damaged?: unknown): CatalogView {
+export async function openCatalogView(input: ScopeInput, deps: Deps, damaged?: unknown): Promise<CatalogView> {
 	const targets = resolveTargets({source: input.source, sourceRoot: input.sourceRoot}, deps);
 	const since = input.since === undefined ? null : parseSince(input.since, deps.now()).toISOString();
 	const project = input.allProjects ? undefined : projectOf(input.project === undefined ? deps.cwd : resolve(deps.cwd, input.project));
-	const {catalog, report} = refreshedCatalog(targets, deps, damaged);
+	const {catalog, report} = await refreshedCatalog(targets, deps, damaged);
 	return {
 		db: catalog.db,
 		targets,
@@ -62,12 +62,12 @@ export function openCatalogView(input: ScopeInput, deps: Deps, damaged?: unknown
  * over on a new catalog (once); one that cannot write (the cache filled up mid-build, or turned
  * read-only) answers from a scan in memory, with a warning, and leaves what it committed.
  */
-function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged: unknown): {catalog: CatalogHandle; report: RefreshReport} {
+async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged: unknown): Promise<{catalog: CatalogHandle; report: RefreshReport}> {
 	let catalog = damaged === undefined ? openCatalog(deps) : replaceDamagedCatalog(deps, damaged);
 	let replaced = damaged !== undefined;
 	for (;;) {
 		try {
-			return {catalog, report: refreshCatalog(catalog.db, targets, deps.env)};
+			return {catalog, report: await refreshCatalog(catalog.db, targets, deps.env)};
 		} catch (error) {
 			catalog.db.close();
 			if (catalog.path === null || !(isCorruptDatabase(error) || cannotWrite(error))) {
@@ -85,18 +85,18 @@ function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged:
  * replaces the catalog with a new one and runs `use` once more; nothing is checked in advance,
  * so the warm path pays nothing for this.
  */
-export function withCatalogView<T>(input: ScopeInput, deps: Deps, use: (view: CatalogView) => T): T {
-	let view = openCatalogView(input, deps);
+export async function withCatalogView<T>(input: ScopeInput, deps: Deps, use: (view: CatalogView) => T | Promise<T>): Promise<T> {
+	let view = await openCatalogView(input, deps);
 	try {
-		return use(view);
+		return await use(view);
 	} catch (error) {
 		if (!isCorruptDatabase(error) || view.inMemory) {
 			throw error;
 		}
 
 		view.close();
-		view = openCatalogView(input, deps, error);
-		return use(view);
+		view = await openCatalogView(input, deps, error);
+		return await use(view);
 	} finally {
 		view.close();
 	}

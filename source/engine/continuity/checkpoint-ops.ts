@@ -35,7 +35,7 @@ export const checkpointListOutputSchema = lazySchema(() => z.object({
 type SessionFacts = {id: string; source: string | null; project: string | null};
 
 /** What the catalog knows of a session id (its source and recorded project), if anything. */
-function sessionFacts(id: string, deps: Deps): SessionFacts {
+async function sessionFacts(id: string, deps: Deps): Promise<SessionFacts> {
 	return withCatalogView({allProjects: true, includeSubagents: true}, deps, view => {
 		const row = listNarrowRows(view.db, view.filter).find(candidate => (candidate.id ?? '').toLowerCase() === id.toLowerCase());
 		return {id, source: row?.source ?? null, project: row?.project ?? null};
@@ -46,7 +46,7 @@ function sessionFacts(id: string, deps: Deps): SessionFacts {
  * The one unfinished candidate of a project (the working directory's unless --project), among
  * the stores and since the time given (default: yesterday), or an error listing them.
  */
-export function unambiguousSession(deps: Deps, scope: StoreSelection & {project?: string; since?: string}): SessionFacts {
+export async function unambiguousSession(deps: Deps, scope: StoreSelection & {project?: string; since?: string}): Promise<SessionFacts> {
 	return withCatalogView({source: scope.source, sourceRoot: scope.sourceRoot, allProjects: false, project: scope.project, since: scope.since ?? defaultSince(deps.now()), includeSubagents: true}, deps, view => {
 		const {candidates} = collectCandidates(view.db, view.filter, deps.now(), checkpointLookup(deps.cwd));
 		const strong = candidates.filter(candidate => candidate.confidence !== 'low');
@@ -99,7 +99,7 @@ export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.Readabl
 	const fromFile = input.file === undefined ? {} : await readDraftFile(input.file, stdin, deps.cwd);
 	const defined = Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== undefined && key !== 'file' && key !== 'fallbackProject')) as CheckpointDraft;
 	const draft: CheckpointDraft = {...fromFile, ...defined};
-	const facts = draft.session ? sessionFacts(normalizeSessionId(draft.session), deps) : unambiguousSession(deps, {project: draft.project});
+	const facts = await (draft.session ? sessionFacts(normalizeSessionId(draft.session), deps) : unambiguousSession(deps, {project: draft.project}));
 	const here = facts.project !== null && isLocalDirectory(facts.project);
 	const root = checkpointWriteRoot(facts.id, facts.project, deps.cwd, draft.project ?? (here ? undefined : input.fallbackProject));
 	let inherited: string[] = [];
@@ -117,8 +117,8 @@ export async function recordCheckpoint(input: RecordInput, stdin: NodeJS.Readabl
 	return {status: 'recorded' as const, path: checkpointsPath(root), inherited, checkpoint};
 }
 
-export function showCheckpoint(input: {session?: string; project?: string}, deps: Deps) {
-	const facts = input.session ? sessionFacts(normalizeSessionId(input.session), deps) : unambiguousSession(deps, {project: input.project});
+export async function showCheckpoint(input: {session?: string; project?: string}, deps: Deps) {
+	const facts = await (input.session ? sessionFacts(normalizeSessionId(input.session), deps) : unambiguousSession(deps, {project: input.project}));
 	const root = input.project === undefined ? checkpointReadRoot(facts.project, deps.cwd) : projectOf(resolve(deps.cwd, input.project)).root;
 	const checkpoint = readCheckpoints(root).latest.get(facts.id);
 	if (!checkpoint) {
@@ -133,11 +133,11 @@ export function showCheckpoint(input: {session?: string; project?: string}, deps
  * project that has a checkpoint file: the working directory's and those of the catalog's sessions
  * (the projects the stand-up covers).
  */
-export function listCheckpoints(input: {project?: string; allProjects?: boolean}, deps: Deps) {
+export async function listCheckpoints(input: {project?: string; allProjects?: boolean}, deps: Deps) {
 	const here = projectOf(input.project === undefined || input.allProjects ? deps.cwd : resolve(deps.cwd, input.project)).root;
 	let roots = [here];
 	if (input.allProjects) {
-		roots = withCatalogView({allProjects: true, includeSubagents: true}, deps, view =>
+		roots = await withCatalogView({allProjects: true, includeSubagents: true}, deps, view =>
 			[...new Set([here, ...sessionProjectRoots(view.db, project => projectOf(project).root)])].filter(root => existsSync(checkpointsPath(root))),
 		);
 	}

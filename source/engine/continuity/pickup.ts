@@ -32,13 +32,13 @@ export type PickupOutput = z.infer<typeof pickupOutputSchema>;
  * commands that resume it (engi's brief and the tool's own). It runs nothing: the commands are
  * for the person or agent to run.
  */
-export function pickupSession(input: TargetInput, deps: Deps): PickupOutput {
-	const target = chooseTarget(input, deps);
+export async function pickupSession(input: TargetInput, deps: Deps): Promise<PickupOutput> {
+	const target = await chooseTarget(input, deps);
 	if ('status' in target) {
 		return target;
 	}
 
-	const located = locateSession({id: target.id, ...target.stores}, deps);
+	const located = await locateSession({id: target.id, ...target.stores}, deps);
 	try {
 		const {row} = located;
 		const id = row.summary.id ?? row.key;

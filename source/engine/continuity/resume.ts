@@ -41,14 +41,14 @@ export type TargetInput = StoreSelection & {
 export type Target = {id: string; stores: StoreSelection};
 
 /** An id, or the one unfinished session of the project; ambiguity and absence are answers, not crashes. */
-export function chooseTarget(input: TargetInput, deps: Deps): Target | z.infer<typeof ambiguousSchema> | z.infer<typeof notFoundSchema> {
+export async function chooseTarget(input: TargetInput, deps: Deps): Promise<Target | z.infer<typeof ambiguousSchema> | z.infer<typeof notFoundSchema>> {
 	const stores = {source: input.source, sourceRoot: input.sourceRoot};
 	if (input.id) {
 		return {id: input.id, stores};
 	}
 
 	try {
-		const facts = unambiguousSession(deps, {...stores, project: input.project, since: input.since});
+		const facts = await unambiguousSession(deps, {...stores, project: input.project, since: input.since});
 		// Explicit store roots pair with their sources, so keep the selection whole; else read just the candidate's source.
 		return {id: facts.id, stores: input.sourceRoot === undefined && facts.source ? {source: facts.source} : stores};
 	} catch (error) {
@@ -136,7 +136,7 @@ export async function briefOf(located: LocatedSession, input: BriefInput & {enco
  * with the candidates.
  */
 export async function resumeSession(input: ResumeInput, deps: Deps): Promise<ResumeOutput> {
-	const target = chooseTarget(input, deps);
+	const target = await chooseTarget(input, deps);
 	if ('status' in target) {
 		return target;
 	}
@@ -150,7 +150,7 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 		return readEncoded({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset, limit: input.limit, lines: input.lines, masked: true, prune: input.prune, encoding: input.encoding ?? plainPage}, deps);
 	}
 
-	const located = locateSession({id: target.id, ...target.stores}, deps);
+	const located = await locateSession({id: target.id, ...target.stores}, deps);
 	try {
 		return await briefOf(located, {budget: input.budget ?? briefBudget, exactTokens: Boolean(input.exactTokens), cwd: deps.cwd, encoding: input.encoding});
 	} finally {

@@ -83,7 +83,7 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 		return root;
 	};
 
-	const {candidates, warnings, knownProjects} = withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps, view => ({
+	const {candidates, warnings, knownProjects} = await withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps, view => ({
 		candidates: collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates,
 		knownProjects: sessionProjectRoots(view.db, rootOf),
 		warnings: [...view.warnings],

@@ -172,7 +172,7 @@ export const unfinishedPageSize = 50;
 export type UnfinishedInput = ScopeInput & {readonly limit?: number; readonly offset?: number};
 
 /** `engi unfinished`: sessions whose work looks unfinished, with reasons and confidence. */
-export function listUnfinished(input: UnfinishedInput, deps: Deps): UnfinishedOutput {
+export async function listUnfinished(input: UnfinishedInput, deps: Deps): Promise<UnfinishedOutput> {
 	const now = deps.now();
 	const since = input.since ?? defaultSince(now);
 	const offset = input.offset ?? 0;

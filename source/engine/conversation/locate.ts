@@ -1,4 +1,4 @@
-import {adapterFor} from '../../adapters/index.js';
+import {loadAdapter} from '../../adapters/stores.js';
 import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
 import {rowsWithId} from '../catalog/list.js';
 import {unitOfRow, type CatalogRow} from '../catalog/scan.js';
@@ -21,9 +21,9 @@ export type LocatedSession = {
  * Finds one session by exact id across the stores in scope. No match, several matches (listed
  * with their sources and paths) and an unreadable session are distinct errors.
  */
-export function locateSession(input: StoreSelection & {id: string}, deps: Deps): LocatedSession {
+export async function locateSession(input: StoreSelection & {id: string}, deps: Deps): Promise<LocatedSession> {
 	const id = normalizeSessionId(input.id);
-	const view = openCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps);
+	const view = await openCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps);
 	try {
 		const rows = rowsWithId(view.db, view.filter.scope, id);
 		if (rows.length === 0) {
@@ -45,7 +45,7 @@ export function locateSession(input: StoreSelection & {id: string}, deps: Deps):
 			throw new EngiError('session_corrupt', `conversation ${id} cannot be read: ${row.error}`, {hint: 'the file is damaged or in a format engi does not know'});
 		}
 
-		const adapter = adapterFor(row.source as SourceAdapter['id'])!;
+		const adapter = (await loadAdapter(row.source as SourceAdapter['id']))!;
 		return {adapter, row, unit: unitOfRow(row), view, typedRoot: typedRootOf(view.targets, row.source, row.root)};
 	} catch (error) {
 		view.close();

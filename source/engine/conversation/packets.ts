@@ -30,12 +30,12 @@ export function encodeDocument<Document extends object>(document: Document, opti
 }
 
 /** `engi read` and `resume` pages: read (pruned if asked), then encoded. */
-export function readEncoded(input: ReadInput & {readonly encoding: EncodeOptions}, deps: Deps): ReadOutput | Packet {
+export async function readEncoded(input: ReadInput & {readonly encoding: EncodeOptions}, deps: Deps): Promise<ReadOutput | Packet> {
 	if (input.encoding.attachmentRefs && (input.lines ? 'events' : input.view) !== 'events') {
 		throw new EngiError('conflicting_flags', `--attachment-refs works on native records (the events view), not --view ${input.view}`, {hint: 'add --view events, or drop --attachment-refs'});
 	}
 
-	return encodeDocument(readConversation(input, deps), input.encoding);
+	return encodeDocument(await readConversation(input, deps), input.encoding);
 }
 
 export type AttachmentInput = StoreSelection & {
@@ -51,12 +51,12 @@ export type AttachmentInput = StoreSelection & {
  * pointer followed, and the value returned only when its SHA-256 is the one expected. Through
  * `resume` the record is masked first, as the page that listed the attachment was.
  */
-export function readAttachment(input: AttachmentInput, deps: Deps): AttachmentValue {
+export async function readAttachment(input: AttachmentInput, deps: Deps): Promise<AttachmentValue> {
 	if (input.pointer !== '' && !input.pointer.startsWith('/')) {
 		throw new EngiError('invalid_flag_value', `--attachment must be a JSON pointer such as /message/content/0/source/data, got "${input.pointer}"`, {hint: 'copy the pointer from the page\'s attachments table'});
 	}
 
-	const page = readConversation({id: input.id, source: input.source, sourceRoot: input.sourceRoot, view: 'events', offset: 0, limit: 1, lines: [input.line], masked: input.masked}, deps);
+	const page = await readConversation({id: input.id, source: input.source, sourceRoot: input.sourceRoot, view: 'events', offset: 0, limit: 1, lines: [input.line], masked: input.masked}, deps);
 	const values = page.records.map(record => resolvePointer((record as {event: unknown}).event, input.pointer)).filter((value): value is string => typeof value === 'string');
 	if (values.length === 0) {
 		throw new EngiError('attachment_not_found', `line ${input.line} of ${page.source_path} has no text value at ${input.pointer}`, {hint: 'take the line and pointer from the attachments table of the page that listed it'});

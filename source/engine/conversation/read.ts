@@ -158,9 +158,9 @@ function laterEvents(located: LocatedSession, lastTaken: number, more: boolean):
  * One page of a session in a view. Offsets count zero-based source lines (or document items),
  * whatever the view; a page holds up to `limit` source rows that have something to show.
  */
-export function readConversation(given: ReadInput, deps: Deps): ReadOutput {
+export async function readConversation(given: ReadInput, deps: Deps): Promise<ReadOutput> {
 	const input: PageInput = {...given, offset: given.offset ?? 0, limit: given.limit ?? readPageSize};
-	const located = locateSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps);
+	const located = await locateSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps);
 	try {
 		if (input.lines) {
 			return readLines(located, input, input.lines);

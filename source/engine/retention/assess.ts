@@ -56,6 +56,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function createAssessor(context: AssessContext, candidates: readonly RetentionCandidate[]) {
 	const checkpointOf = checkpointLookup(context.deps.cwd);
+	const cutoff = Date.parse(context.window.cutoff);
 	const decided = new Map<string, Assessment>();
 	const realPaths: RealPaths = new Map();
 	let openFiles: {files: OpenFiles; at: number} | undefined;
@@ -78,7 +79,6 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 		const {unit} = candidate;
 		const blockers: Blocker[] = [];
 		const now = context.deps.now().getTime();
-		const cutoff = Date.parse(context.window.cutoff);
 		const times = [unit.modified === null ? Number.NaN : Date.parse(unit.modified), unit.mtime_ms > 0 ? unit.mtime_ms : Number.NaN, ...candidate.nested.map(child => child.mtime_ms)].filter(time => Number.isFinite(time));
 		let newest = times.length === 0 ? null : Math.max(...times);
 		if (unit.error !== null) {
@@ -251,6 +251,10 @@ const order = new Map<string, number>([
 ].map((code, index) => [code, index]));
 
 function orderBlockers(blockers: readonly Blocker[]): Blocker[] {
+	if (blockers.length < 2) {
+		return [...blockers]; // Most sessions have one: nothing to sort or repeat.
+	}
+
 	const seen = new Set<string>();
 	return [...blockers].sort((a, b) => order.get(a.code)! - order.get(b.code)!).filter(blocker => {
 		const key = `${blocker.code}\u0000${blocker.detail}`;

@@ -1,12 +1,12 @@
-import {adapterFor} from '../../adapters/index.js';
-import type {DiscoveredUnit, Retirement, SourceAdapter, SourceId} from '../../adapters/types.js';
-import {listNarrowRows, unitFiles, type NarrowRow, type UnitFiles} from '../catalog/list.js';
+import {storeFor} from '../../adapters/stores.js';
+import type {DiscoveredUnit, Retirement, SourceId, SourceStore} from '../../adapters/types.js';
+import {listUnitFiles, type NarrowRow, type UnitFiles} from '../catalog/list.js';
 import type {CatalogView} from '../catalog/view.js';
 import {sessionKey} from './journal.js';
 import {isInside} from './targets.js';
 
 /** One catalogued session unit with what retention needs of it. */
-export type SessionUnit = NarrowRow & UnitFiles & {readonly session_id: string};
+export type SessionUnit = NarrowRow & UnitFiles;
 
 /**
  * A session retention may retire: one unit, the units nested inside its own directories (a
@@ -15,7 +15,7 @@ export type SessionUnit = NarrowRow & UnitFiles & {readonly session_id: string};
  */
 export type RetentionCandidate = {
 	readonly unit: SessionUnit;
-	readonly adapter: SourceAdapter;
+	readonly adapter: SourceStore;
 	/** Undefined when the session cannot be separated from its store. */
 	readonly retirement: Retirement | undefined;
 	readonly nested: SessionUnit[];
@@ -37,9 +37,11 @@ export function unitOf(unit: SessionUnit): DiscoveredUnit {
 		fingerprint: '',
 		mtimeMs: unit.mtime_ms,
 		idHint: unit.session_id,
-		...(unit.parent_id ? {parentIdHint: unit.parent_id} : {}),
-		...(unit.project ? {projectHint: unit.project} : {}),
-		...(unit.variant ? {variant: unit.variant} : {}),
+		// Absent hints as undefined, not left out with conditional spreads: one shape for every
+		// session, built without V8's slow path (this runs for each session of a plan).
+		parentIdHint: unit.parent_id ?? undefined,
+		projectHint: unit.project ?? undefined,
+		variant: unit.variant ?? undefined,
 	};
 }
 
@@ -49,10 +51,10 @@ export function unitOf(unit: SessionUnit): DiscoveredUnit {
  * the catalog is a child candidate of it.
  */
 export function loadCandidates(view: CatalogView): RetentionCandidate[] {
-	const units: SessionUnit[] = unitFiles(view.db, listNarrowRows(view.db, {scope: view.filter.scope, includeSubagents: true})).map(unit => ({...unit, session_id: unit.id ?? unit.key}));
+	const units: SessionUnit[] = listUnitFiles(view.db, {scope: view.filter.scope, includeSubagents: true});
 	const byId = new Map(units.map(unit => [sessionKey(unit.source, unit.session_id), unit]));
 	const retirementOf = new Map<string, Retirement | undefined>();
-	const retirement = (unit: SessionUnit, adapter: SourceAdapter) => {
+	const retirement = (unit: SessionUnit, adapter: SourceStore) => {
 		if (!retirementOf.has(unit.key)) {
 			retirementOf.set(unit.key, adapter.retirement?.(unitOf(unit), unit.root, unit.session_id));
 		}
@@ -68,9 +70,14 @@ export function loadCandidates(view: CatalogView): RetentionCandidate[] {
 			continue;
 		}
 
-		const adapter = adapterFor(parent.source as SourceId)!;
+		const adapter = storeFor(parent.source as SourceId)!;
 		if (retirement(parent, adapter)?.directories.some(directory => isInside(unit.path, directory))) {
-			nestedIn.set(parent.key, [...(nestedIn.get(parent.key) ?? []), unit]);
+			const siblings = nestedIn.get(parent.key);
+			if (siblings) {
+				siblings.push(unit);
+			} else {
+				nestedIn.set(parent.key, [unit]);
+			}
 		} else {
 			parentOf.set(unit.key, parent);
 		}
@@ -89,7 +96,7 @@ export function loadCandidates(view: CatalogView): RetentionCandidate[] {
 
 	for (const unit of units) {
 		if (!nested.has(unit.key)) {
-			const adapter = adapterFor(unit.source as SourceId)!;
+			const adapter = storeFor(unit.source as SourceId)!;
 			candidates.set(unit.key, {unit, adapter, retirement: retirement(unit, adapter), nested: nestedIn.get(unit.key) ?? [], children: [], depth: depthOf(unit)});
 		}
 	}

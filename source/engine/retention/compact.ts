@@ -1,5 +1,6 @@
 import {closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync} from 'node:fs';
 import {dirname, join, relative} from 'node:path';
+import {loadAdapter} from '../../adapters/stores.js';
 import type {SourceId} from '../../adapters/types.js';
 import {walkRows} from '../conversation/rows.js';
 import type {Deps} from '../deps.js';
@@ -51,6 +52,7 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 	const {unit} = candidate;
 	const targets = assessment.scan!.targets;
 	const pins = pinTargets(targets);
+	const adapter = (await loadAdapter(unit.source as SourceId))!;
 	const destination = compactPath(paths, unit.source, unit.session_id);
 	const partial = `${destination}.partial`;
 	try {
@@ -83,7 +85,7 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 
 		for (const part of [unit, ...candidate.nested]) {
 			const session = part === unit ? undefined : part.session_id;
-			walkRows(catalog, candidate.adapter, unitOf(part), {fromLine: 1}, row => {
+			walkRows(catalog, adapter, unitOf(part), {fromLine: 1}, row => {
 				for (const event of row.events) {
 					// The conversation itself: what people typed, what agents asked and answered; not the host's injections.
 					const spoken = event.kind === 'assistant' || (event.kind === 'user' && (event.human === true || event.origin === 'agent'));

@@ -111,7 +111,9 @@ export function assessScope(view: CatalogView, index: Database, deps: Deps, days
 	const candidates = loadCandidates(view).sort(retirementOrder);
 	const receipts = receiptsBySession(index);
 	const assessor = createAssessor({index, deps, window, receipts, examine}, candidates);
-	const assessments = candidates.map(candidate => assessor.assess(candidate, child => child.status !== 'blocked'));
+	// One listing of open files for the whole pass, however long it takes (a judgement of many
+	// sessions at one moment); every deletion judges its session again with a listing of its own.
+	const assessments = candidates.map(candidate => assessor.assess(candidate, child => child.status !== 'blocked', {openFilesMaxAgeMs: Number.POSITIVE_INFINITY}));
 	return {window, assessments, history: purgeHistory(index), view, assessor, receipts};
 }
 

@@ -94,7 +94,7 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 	const retentionDays = input.retentionDays ?? defaultRetentionDays;
 	requireKnowledgeBase(paths);
 	return withIndex(paths, deps, async index => {
-		const view = openCatalogView(retentionScope(input), deps);
+		const view = await openCatalogView(retentionScope(input), deps);
 		try {
 			const receipts = receiptsBySession(index.db);
 			const history = purgeHistory(index.db);

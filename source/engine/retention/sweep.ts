@@ -114,7 +114,7 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 	}
 
 	return withIndex(paths, deps, async index => {
-		const view = openCatalogView(retentionScope(input), deps);
+		const view = await openCatalogView(retentionScope(input), deps);
 		try {
 			const scope = assessScope(view, index.db, deps, retentionDays, 'retirable');
 			const planned = planItems(scope);

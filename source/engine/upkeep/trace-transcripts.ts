@@ -1,3 +1,4 @@
+import {loadAdapters} from '../../adapters/stores.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {rowsWithId} from '../catalog/list.js';
 import {lineOffsets, rowsOfLines} from '../catalog/search.js';
@@ -75,7 +76,7 @@ function quotedText(raw: unknown, terms: readonly QueryTerm[]): {pointer: string
  * `engi read … --lines N --attachment <pointer> --expect-sha256 <hash>`: the exact text back,
  * or a typed refusal once the transcript has changed.
  */
-export function searchReached(view: CatalogView, q: string, targets: readonly SessionTarget[], budget: TraceBudget): {transcripts: Transcript[]; results: Result[]; reasons: StateReason[]} {
+export async function searchReached(view: CatalogView, q: string, targets: readonly SessionTarget[], budget: TraceBudget): Promise<{transcripts: Transcript[]; results: Result[]; reasons: StateReason[]}> {
 	const transcripts: Transcript[] = [];
 	const results: Result[] = [];
 	const reasons: StateReason[] = [];
@@ -83,6 +84,7 @@ export function searchReached(view: CatalogView, q: string, targets: readonly Se
 	const unitOf = view.db.prepare('SELECT no FROM text_units WHERE key = ?').pluck();
 	const matchedRowids = view.db.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid / ${textRowidSpan} = ? ORDER BY rowid`).pluck();
 	const offsetOf = lineOffsets(view);
+	const adapterOf = await loadAdapters();
 	let unreadable = 0;
 	for (const target of targets) {
 		const scope = view.filter.scope.filter(entry => target.source === null || entry.source === target.source);
@@ -122,7 +124,7 @@ export function searchReached(view: CatalogView, q: string, targets: readonly Se
 					break;
 				}
 
-				const records = rowsOfLines(view, offsetOf, {row, unit}, [line]).filter(read => read.line === line);
+				const records = rowsOfLines(view, offsetOf, adapterOf, {row, unit}, [line]).filter(read => read.line === line);
 				const bytes = records.reduce((sum, read) => sum + Buffer.byteLength(JSON.stringify(read.raw) ?? ''), 0);
 				if (!budget.bytes(bytes)) {
 					break;

@@ -74,7 +74,7 @@ export async function traceClue(paths: KbPaths, input: TraceInput, deps: Deps): 
 	const base = {q: input.q, as_of: moment.asOf, bounds: outputBounds(bounds)};
 	let opened = false;
 	try {
-		return await withIndex(paths, deps, index => {
+		return await withIndex(paths, deps, async index => {
 			opened = true;
 			const reasons: StateReason[] = indexReasons(paths, index);
 			const pages = countHeldPages(index.db);
@@ -93,11 +93,11 @@ export async function traceClue(paths: KbPaths, input: TraceInput, deps: Deps): 
 				const node = getNode(index.db, id, moment)!;
 				return {node_id: id, kind: node.kind, label: node.label};
 			});
-			let found: ReturnType<typeof searchReached> = {transcripts: [], results: [], reasons: []};
+			let found: Awaited<ReturnType<typeof searchReached>> = {transcripts: [], results: [], reasons: []};
 			if (targets.length > 0) {
 				try {
-					found = withCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps, view => {
-						const searched = searchReached(view, input.q, targets, budget);
+					found = await withCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps, async view => {
+						const searched = await searchReached(view, input.q, targets, budget);
 						return {...searched, reasons: [...viewReasons(view, {searching: false}), ...searched.reasons]};
 					});
 				} catch (error) {

@@ -1,0 +1,20 @@
+import type {SourceStore} from '../types.js';
+import {discoverQwen} from './discover.js';
+import {qwenRoots, resolveQwenRoot} from './paths.js';
+
+/**
+ * Qwen Code re-emits records under the same uuid (last one wins), so a chat is loaded whole
+ * rather than normalised line by line. Rewound branches stay in the rows: the uuid/parentUuid
+ * tree lets the engine pick the active branch.
+ */
+export const qwenStore: SourceStore = {
+	id: 'qwen',
+	label: 'Qwen Code',
+	format: 'document',
+	defaultRoots: qwenRoots,
+	resolveRoot: resolveQwenRoot,
+	discover: discoverQwen,
+	// Not confirmed which Qwen Code releases resume by session id: no command beats a wrong one.
+	nativeResumeCommand: () => null,
+	retirement: (_unit, root) => ({directories: [], boundary: root}),
+};
