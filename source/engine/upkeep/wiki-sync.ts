@@ -34,7 +34,7 @@ export const wikiSyncOutputSchema = z.object({
 	/** Journal events this run appended: 0 when nothing changed since the last sync. */
 	appended: z.number(),
 	counts: z.object({new: z.number(), changed: z.number(), unchanged: z.number(), missing: z.number(), held: z.number(), invalid: z.number(), skipped: z.number()}),
-	/** Each page read and synced, by its path under the wiki. */
+	/** The pages this run found new or changed, by their path under the wiki (every page, unchanged ones too, with `--all-pages`). */
 	pages: z.array(z.object({path: z.string(), node: z.string(), status: z.enum(['new', 'changed', 'unchanged'])})),
 	/** Nodes of pages that are gone, marked `missing: true` (their sync edges retracted). */
 	missing: z.array(z.string()),
@@ -54,7 +54,22 @@ export const wikiSyncOutputSchema = z.object({
 
 export type WikiSyncOutput = z.infer<typeof wikiSyncOutputSchema>;
 
-type Plan = Omit<WikiSyncOutput, 'wiki' | 'appended' | 'counts' | 'quarantined'> & {drafts: EventDraft[]};
+type PageStatus = WikiSyncOutput['pages'][number]['status'];
+
+type Plan = Omit<WikiSyncOutput, 'wiki' | 'appended' | 'counts' | 'quarantined'> & {
+	drafts: EventDraft[];
+	/** Every live page's status is counted; only new and changed ones are listed unless `listAll`. */
+	tally: Record<PageStatus, number>;
+	listAll: boolean;
+};
+
+/** Counts a page, and lists it when it is new or changed or every page is asked for. */
+function notePage(plan: Plan, path: string, node: string, status: PageStatus): void {
+	plan.tally[status]++;
+	if (status !== 'unchanged' || plan.listAll) {
+		plan.pages.push({path, node, status});
+	}
+}
 
 type PageFile = Extract<WikiFile, {type: 'page'}>;
 
@@ -168,7 +183,7 @@ function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: s
 	const {page} = file;
 	const existing = nodePayload(db, page.id);
 	const unchanged = existing?.['source_sha256'] === file.sha256 && existing['missing'] === false;
-	plan.pages.push({path: file.path, node: page.id, status: existing === undefined ? 'new' : unchanged ? 'unchanged' : 'changed'});
+	notePage(plan, file.path, page.id, existing === undefined ? 'new' : unchanged ? 'unchanged' : 'changed');
 	plan.drafts.push({op: 'node.upsert', payload: pageNode(db, file)});
 	const unresolved: Plan['unresolved'] = [];
 	const edges = edgeDrafts(db, moment, page.id, wantedEdges(file, page, resolve, sources, unresolved));
@@ -192,11 +207,11 @@ function sourceDrafts(sources: ReadonlyMap<string, string>, plan: Plan): void {
 	}
 }
 
-function planSync(db: Database, paths: KbPaths, deps: Deps): Planned {
+function planSync(db: Database, paths: KbPaths, deps: Deps, listAll: boolean): Planned {
 	const {conflictPaths} = upkeepSettings(paths);
 	// Tests set ENGI_TEST_FULL_WIKI_SYNC to compare the incremental plan with the full one.
 	const last = deps.env['ENGI_TEST_FULL_WIKI_SYNC'] === '1' ? undefined : lastSync(db, conflictPaths);
-	return (last && planChanged(db, paths, deps, last)) ?? planFull(db, paths, deps, conflictPaths);
+	return (last && planChanged(db, paths, deps, last, listAll)) ?? planFull(db, paths, deps, conflictPaths, listAll);
 }
 
 /** What the last sync saw, when nothing has been appended since and the conflict patterns are the same. */
@@ -214,7 +229,7 @@ function lastSync(db: Database, conflictPaths: readonly string[]): WikiSyncState
  * and every changed page keeps its id and title, so [[link]] resolution and the held set cannot
  * have changed.
  */
-function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncState): Planned | undefined {
+function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncState, listAll: boolean): Planned | undefined {
 	const synced = new Map(last.pages.map(page => [page.path, page]));
 	const known = new Map([...last.pages.map(page => [page.path, {sha256: page.sha256, stamp: page.stamp}] as const), ...Object.entries(last.held)]);
 	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, last.conflictPaths, deps.now().getTime(), known);
@@ -227,7 +242,7 @@ function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncSta
 	}
 
 	const moment = momentOf(deps);
-	const plan: Plan = {pages: [], missing: [], held: heldPages(db), cleared: [], invalid: [], unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
+	const plan: Plan = {pages: [], missing: [], held: heldPages(db), cleared: [], invalid: [], unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: [], tally: {new: 0, changed: 0, unchanged: 0}, listAll};
 	let resolve: ((ref: string) => string | undefined) | undefined;
 	const sources = new Map<string, string>();
 	const pages: SyncedPage[] = [];
@@ -238,7 +253,7 @@ function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncSta
 			resolve ??= resolver(db, last.pages);
 			pages.push(planPage(db, moment, file, resolve, sources, plan, stamps));
 		} else if (before !== undefined) {
-			plan.pages.push({path: file.path, node: before.id, status: 'unchanged'});
+			notePage(plan, file.path, before.id, 'unchanged');
 			plan.unresolved.push(...before.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
 			pages.push({...before, stamp: stampOf(file.path)});
 		}
@@ -250,7 +265,7 @@ function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncSta
 	return {plan, state: {conflictPaths: last.conflictPaths, pages, held}, reused};
 }
 
-function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: readonly string[]): Planned {
+function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: readonly string[], listAll: boolean): Planned {
 	const moment = momentOf(deps);
 	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, conflictPaths, deps.now().getTime());
 	const pageFiles = files.filter((file): file is PageFile => file.type === 'page');
@@ -264,7 +279,7 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 	const heldNow = held.map(page => ({...page, held_utc: since.get(page.path) ?? canonicalUtc(deps.now())}));
 	const before = new Set(since.keys());
 	const invalid = files.flatMap(file => (file.type === 'invalid' ? [{path: file.path, reasons: file.reasons}] : []));
-	const plan: Plan = {pages: [], missing: [], held: heldNow, cleared: [...before].filter(path => !heldNow.some(page => page.path === path)), invalid, unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
+	const plan: Plan = {pages: [], missing: [], held: heldNow, cleared: [...before].filter(path => !heldNow.some(page => page.path === path)), invalid, unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: [], tally: {new: 0, changed: 0, unchanged: 0}, listAll};
 	if (invalid.length > 0) {
 		return {plan, state: undefined, reused: false};
 	}
@@ -334,9 +349,10 @@ function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) =>
  * claiming one id are held (in the index) and not parsed, and the next sync after a repair
  * clears them; files are never edited. Every frontmatter is validated before anything is
  * appended, an unchanged page appends nothing, and a vanished page is marked `missing: true`.
+ * The report lists the pages that are new or changed (every page with `allPages`) and counts the rest.
  * Exit 2 when a page is held, invalid or skipped.
  */
-export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: WikiSyncOutput; exitCode: ExitCode}> {
+export async function syncWiki(paths: KbPaths, deps: Deps, options: {allPages?: boolean} = {}): Promise<{output: WikiSyncOutput; exitCode: ExitCode}> {
 	let planned: Planned | undefined;
 	let seen: Watermark | undefined;
 	const result = await writeEvents(
@@ -344,7 +360,7 @@ export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: Wik
 		deps,
 		index => {
 			seen = readWatermark(index.db);
-			planned = planSync(index.db, paths, deps);
+			planned = planSync(index.db, paths, deps, options.allPages ?? false);
 			return planned.plan.drafts;
 		},
 		(index, events) => {
@@ -359,12 +375,11 @@ export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: Wik
 			}
 		},
 	);
-	const {drafts: _drafts, ...done} = planned!.plan;
-	const count = (status: 'new' | 'changed' | 'unchanged') => done.pages.filter(page => page.status === status).length;
+	const {drafts: _drafts, tally, listAll: _listAll, ...done} = planned!.plan;
 	const output: WikiSyncOutput = {
 		wiki: paths.wiki,
 		appended: result.events.length,
-		counts: {new: count('new'), changed: count('changed'), unchanged: count('unchanged'), missing: done.missing.length, held: done.held.length, invalid: done.invalid.length, skipped: done.skipped.length},
+		counts: {...tally, missing: done.missing.length, held: done.held.length, invalid: done.invalid.length, skipped: done.skipped.length},
 		...done,
 		quarantined: [...result.quarantined],
 	};
