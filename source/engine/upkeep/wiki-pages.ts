@@ -1,5 +1,5 @@
 import {lstatSync, readdirSync, type Dirent} from 'node:fs';
-import {basename, join, relative, sep} from 'node:path';
+import {basename, relative, sep} from 'node:path';
 import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
 import {systemErrorCode} from '../../lib/errors.js';
@@ -185,7 +185,8 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 		}
 
 		for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-			const path = join(directory, entry.name);
+			// Joined by hand: the directory is already a clean path, and path.join costs a third of a stat.
+			const path = `${directory}${sep}${entry.name}`;
 			const relevant = /\.md$/i.test(entry.name) || conflictPathPattern(entry.name, conflictPaths) !== undefined;
 			if (entry.isDirectory()) {
 				visit(path, `${under}${entry.name}${sep}`);

@@ -8,7 +8,7 @@ import {canonicalUtc} from '../../lib/time.js';
 import {heldPages, heldSince, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
 import {readWatermark} from '../index/open.js';
 import type {Watermark} from '../index/watermark.js';
-import {readWikiSyncState, writeWikiSyncState, type SyncedPage, type WikiSyncState} from '../index/wiki-sync-state.js';
+import {forgetWikiSyncState, readWikiSyncFiles, readWikiSyncRecord, replaceWikiSyncState, sameJournal, updateWikiSyncState, type SyncedFile, type WikiSyncRecord, type WikiSyncState} from '../index/wiki-sync-state.js';
 import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
 import type {JournalLine} from '../journal/schema.js';
@@ -173,13 +173,32 @@ function edgeDrafts(db: Database, moment: Moment, from: string, wanted: readonly
 	return {drafts, asserted, retracted};
 }
 
-/** A plan, what the next sync may start from, and whether that is the record it started from (no file or stamp changed). */
-type Planned = {plan: Plan; state: Omit<WikiSyncState, 'journal'> | undefined; reused: boolean};
+/**
+ * A plan and what the next sync may start from: every file (a full plan), the files whose row
+ * changed since the record `from` (an incremental plan), or nothing (a page is invalid).
+ */
+type Planned = {
+	plan: Plan;
+	record: {kind: 'full'; conflictPaths: readonly string[]; files: SyncedFile[]} | {kind: 'changed'; from: WikiSyncRecord; files: SyncedFile[]} | undefined;
+	/** What the pages name that resolved to nothing: once a node of that id is made, the record no longer holds. */
+	unresolvedRefs: ReadonlySet<string>;
+};
+
+/** Adds what a page left unresolved to `refs`. */
+function noteUnresolved(refs: Set<string>, file: SyncedFile): void {
+	for (const {ref} of file.page?.unresolved ?? []) {
+		refs.add(ref);
+	}
+
+	for (const ref of file.page?.unresolvedSources ?? []) {
+		refs.add(ref);
+	}
+}
 
 const pageName = (file: PageFile): PageName => ({path: file.path, id: file.page.id, title: file.page.title});
 
 /** Plans one live page: its node and the sync edges it should have. Returns what the record keeps of it. */
-function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedPage {
+function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedFile {
 	const {page} = file;
 	const existing = nodePayload(db, page.id);
 	const unchanged = existing?.['source_sha256'] === file.sha256 && existing['missing'] === false;
@@ -192,11 +211,15 @@ function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: s
 	plan.edges.asserted += edges.asserted;
 	plan.edges.retracted += edges.retracted;
 	return {
-		...pageName(file),
+		path: file.path,
 		sha256: file.sha256,
 		stamp: stamps.get(file.path) ?? null,
-		unresolved: unresolved.map(({line, ref}) => ({line, ref})),
-		unresolvedSources: page.sources.flatMap(source => (resolve(source.ref) === undefined ? [source.ref] : [])),
+		page: {
+			id: page.id,
+			title: page.title,
+			unresolved: unresolved.map(({line, ref}) => ({line, ref})),
+			unresolvedSources: page.sources.flatMap(source => (resolve(source.ref) === undefined ? [source.ref] : [])),
+		},
 	};
 }
 
@@ -216,10 +239,10 @@ function planSync(db: Database, paths: KbPaths, deps: Deps, listAll: boolean): P
 
 /** What the last sync saw, when nothing has been appended since and the conflict patterns are the same. */
 function lastSync(db: Database, conflictPaths: readonly string[]): WikiSyncState | undefined {
-	const state = readWikiSyncState(db);
+	const record = readWikiSyncRecord(db);
 	const mark = readWatermark(db);
-	const same = state !== undefined && mark !== undefined && state.journal.bytes === mark.bytes && state.journal.nextLine === mark.nextLine && state.journal.head === mark.head && state.journal.tail === mark.tail;
-	return same && JSON.stringify(state.conflictPaths) === JSON.stringify(conflictPaths) ? state : undefined;
+	const same = record !== undefined && mark !== undefined && sameJournal(record.journal, mark) && JSON.stringify(record.conflictPaths) === JSON.stringify(conflictPaths);
+	return same ? {...record, files: readWikiSyncFiles(db)} : undefined;
 }
 
 /**
@@ -230,12 +253,10 @@ function lastSync(db: Database, conflictPaths: readonly string[]): WikiSyncState
  * have changed.
  */
 function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncState, listAll: boolean): Planned | undefined {
-	const synced = new Map(last.pages.map(page => [page.path, page]));
-	const known = new Map([...last.pages.map(page => [page.path, {sha256: page.sha256, stamp: page.stamp}] as const), ...Object.entries(last.held)]);
-	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, last.conflictPaths, deps.now().getTime(), known);
-	const same = files.length === known.size && files.every(file => {
-		const before = synced.get(file.path);
-		return file.type === 'known' || (file.type === 'page' && before !== undefined && before.id === file.page.id && before.title === file.page.title);
+	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, last.conflictPaths, deps.now().getTime(), last.files);
+	const same = files.length === last.files.size && files.every(file => {
+		const before = last.files.get(file.path)?.page;
+		return file.type === 'known' || (file.type === 'page' && before !== undefined && before !== null && before.id === file.page.id && before.title === file.page.title);
 	});
 	if (!same) {
 		return undefined;
@@ -245,24 +266,40 @@ function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncSta
 	const plan: Plan = {pages: [], missing: [], held: heldPages(db), cleared: [], invalid: [], unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: [], tally: {new: 0, changed: 0, unchanged: 0}, listAll};
 	let resolve: ((ref: string) => string | undefined) | undefined;
 	const sources = new Map<string, string>();
-	const pages: SyncedPage[] = [];
-	const stampOf = (path: string) => stamps.get(path) ?? null;
+	const changed: SyncedFile[] = [];
+	const unresolvedRefs = new Set<string>();
 	for (const file of files) {
-		const before = synced.get(file.path);
+		const before = last.files.get(file.path)!;
+		const stamp = stamps.get(file.path) ?? null;
+		let now = before;
 		if (file.type === 'page') {
-			resolve ??= resolver(db, last.pages);
-			pages.push(planPage(db, moment, file, resolve, sources, plan, stamps));
-		} else if (before !== undefined) {
-			notePage(plan, file.path, before.id, 'unchanged');
-			plan.unresolved.push(...before.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
-			pages.push({...before, stamp: stampOf(file.path)});
+			// Every page is named as the record has it (a changed page keeps its id and title), in listing order as a full plan names them.
+			resolve ??= resolver(
+				db,
+				files.flatMap(listed => {
+					const named = last.files.get(listed.path)?.page;
+					return named ? [{path: listed.path, id: named.id, title: named.title}] : [];
+				}),
+			);
+			now = planPage(db, moment, file, resolve, sources, plan, stamps);
+		} else {
+			if (before.page !== null) {
+				notePage(plan, file.path, before.page.id, 'unchanged');
+				plan.unresolved.push(...before.page.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
+			}
+
+			now = sameStamp(before.stamp, stamp) ? before : {...before, stamp};
 		}
+
+		if (now !== before) {
+			changed.push(now);
+		}
+
+		noteUnresolved(unresolvedRefs, now);
 	}
 
 	sourceDrafts(sources, plan);
-	const held = Object.fromEntries(Object.entries(last.held).map(([path, file]) => [path, {...file, stamp: stampOf(path)}]));
-	const reused = files.every(file => file.type === 'known' && sameStamp(known.get(file.path)!.stamp, stampOf(file.path)));
-	return {plan, state: {conflictPaths: last.conflictPaths, pages, held}, reused};
+	return {plan, record: {kind: 'changed', from: last, files: changed}, unresolvedRefs};
 }
 
 function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: readonly string[], listAll: boolean): Planned {
@@ -281,7 +318,7 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 	const invalid = files.flatMap(file => (file.type === 'invalid' ? [{path: file.path, reasons: file.reasons}] : []));
 	const plan: Plan = {pages: [], missing: [], held: heldNow, cleared: [...before].filter(path => !heldNow.some(page => page.path === path)), invalid, unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: [], tally: {new: 0, changed: 0, unchanged: 0}, listAll};
 	if (invalid.length > 0) {
-		return {plan, state: undefined, reused: false};
+		return {plan, record: undefined, unresolvedRefs: new Set()};
 	}
 
 	const live = pageFiles.filter(file => !duplicates.has(file.path));
@@ -306,7 +343,13 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 		plan.edges.retracted += edges.retracted;
 	}
 
-	return {plan, state: {conflictPaths, pages, held: Object.fromEntries(held.map(page => [page.path, {sha256: page.sha256, stamp: stamps.get(page.path) ?? null}]))}, reused: false};
+	const unresolvedRefs = new Set<string>();
+	for (const page of pages) {
+		noteUnresolved(unresolvedRefs, page);
+	}
+
+	const heldFiles = held.map(page => ({path: page.path, sha256: page.sha256, stamp: stamps.get(page.path) ?? null, page: null}));
+	return {plan, record: {kind: 'full', conflictPaths, files: [...pages, ...heldFiles]}, unresolvedRefs};
 }
 
 /** A page's sync edges: DERIVED_FROM each source (a node, or a Source node for a URL or file), RELATED_TO each related page and `[[link]]`. */
@@ -364,15 +407,12 @@ export async function syncWiki(paths: KbPaths, deps: Deps, options: {allPages?: 
 			return planned.plan.drafts;
 		},
 		(index, events) => {
-			// Held pages are written here, outside the plan's read transaction (concurrent syncs).
-			if (!planned!.reused) {
+			// Held pages are written here, outside the plan's read transaction (concurrent syncs). An incremental plan changes none.
+			if (planned!.record?.kind !== 'changed') {
 				replaceHeldPages(index.db, planned!.plan.held);
 			}
 
-			// Nothing changed and nothing appended: the record already says all of it.
-			if (!planned!.reused || events.length > 0) {
-				writeWikiSyncState(index.db, settledState(index.db, planned!.state, seen, events));
-			}
+			saveSync(index.db, planned!, seen, events);
 		},
 	);
 	const {drafts: _drafts, tally, listAll: _listAll, ...done} = planned!.plan;
@@ -387,18 +427,27 @@ export async function syncWiki(paths: KbPaths, deps: Deps, options: {allPages?: 
 }
 
 /**
- * What the next sync may start from: this one's record, tied to the journal as it is now, but
+ * Saves what the next sync may start from: this one's files, with the journal as it is now, but
  * only when the journal holds exactly what this sync planned against plus its own events, and
  * none of those events made a node a reference it found unresolved names (only a node.upsert
- * makes a node). Otherwise nothing: the next sync plans in full.
+ * makes a node). Otherwise the record is forgotten: the next sync plans in full.
  */
-function settledState(db: Database, state: Planned['state'], seen: Watermark | undefined, events: readonly JournalLine[]): WikiSyncState | undefined {
-	const mark = readWatermark(db);
-	if (state === undefined || seen === undefined || mark === undefined || mark.nextLine !== seen.nextLine + events.length) {
-		return undefined;
+function saveSync(db: Database, {record, unresolvedRefs}: Planned, seen: Watermark | undefined, events: readonly JournalLine[]): void {
+	if (record?.kind === 'changed' && record.files.length === 0 && events.length === 0) {
+		return; // Nothing changed and nothing appended: the record already says all of it.
 	}
 
-	const made = new Set(events.flatMap(event => (event.op === 'node.upsert' ? [String(event.payload['id'])] : [])));
-	const stillUnresolved = made.size === 0 || state.pages.every(page => page.unresolved.every(({ref}) => !made.has(ref)) && page.unresolvedSources.every(ref => !made.has(ref)));
-	return stillUnresolved ? {...state, journal: {bytes: mark.bytes, nextLine: mark.nextLine, head: mark.head, tail: mark.tail}} : undefined;
+	const mark = readWatermark(db);
+	const settled = seen !== undefined && mark !== undefined && mark.nextLine === seen.nextLine + events.length && !events.some(event => event.op === 'node.upsert' && unresolvedRefs.has(String(event.payload['id'])));
+	if (record === undefined || !settled) {
+		forgetWikiSyncState(db);
+		return;
+	}
+
+	const journal = {bytes: mark.bytes, nextLine: mark.nextLine, head: mark.head, tail: mark.tail};
+	if (record.kind === 'full') {
+		replaceWikiSyncState(db, {journal, conflictPaths: record.conflictPaths}, record.files);
+	} else {
+		updateWikiSyncState(db, record.from, {journal, conflictPaths: record.from.conflictPaths}, record.files);
+	}
 }
