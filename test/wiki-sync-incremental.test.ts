@@ -190,3 +190,19 @@ test('incremental wiki sync: an index from before the per-file record (schema 7,
 		assert.equal(syncBoth(kbs, 'nothing changed', ['wiki:alpha']).appended, 0);
 	}
 });
+
+test('incremental wiki sync: a changed page\'s links find the page a full plan finds when names are shared (the later page in listing order wins)', t => {
+	const kbs = twins(t);
+	each(kbs, kb => {
+		page(kb, 'notes.md', ['---', 'id: wiki:root-notes', 'title: Shared', '---', 'parser root']);
+		page(kb, 'x/notes.md', ['---', 'id: wiki:x-notes', 'title: Shared', '---', 'parser x']);
+		page(kb, 'y/notes.md', ['---', 'id: wiki:y-notes', 'title: wiki:x-notes', '---', 'parser y']);
+		page(kb, 'links.md', ['---', 'id: wiki:links', '---', 'parser: [[notes]], [[Shared]], [[x/notes]], [[WIKI:X-NOTES]]']);
+	});
+	syncBoth(kbs, 'first sync', ['wiki:links']);
+	each(kbs, kb => page(kb, 'links.md', ['---', 'id: wiki:links', '---', 'parser, edited: [[notes]], [[Shared]], [[x/notes]], [[WIKI:X-NOTES]]']));
+	const edited = syncBoth(kbs, 'the linking page changed', ['wiki:links', 'wiki:root-notes', 'wiki:x-notes', 'wiki:y-notes']);
+	assert.deepEqual([edited.counts.changed, edited.counts.unchanged], [1, 3]);
+	const related = lines(kbs.incremental).filter(line => line.op === 'edge.assert' && (line.payload as {from: string}).from === 'wiki:links').map(line => (line.payload as {to: string}).to);
+	assert.deepEqual(related.sort(), ['wiki:x-notes', 'wiki:y-notes'], 'a file name shared by three pages is the last one\'s, an id beats a title');
+});

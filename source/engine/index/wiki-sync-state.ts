@@ -1,3 +1,4 @@
+import {basename} from 'node:path';
 import type {Database} from '../../lib/sqlite.js';
 import type {FileStamp} from '../upkeep/wiki-pages.js';
 import type {Watermark} from './watermark.js';
@@ -6,6 +7,8 @@ import type {Watermark} from './watermark.js';
 export type SyncedPage = {
 	readonly id: string;
 	readonly title: string;
+	/** Its place among the live pages in listing order: of two pages with one name, the later has it. */
+	readonly ord: number;
 	/** Its `related` entries and `[[links]]` that resolved to nothing, in the order sync reports them. */
 	readonly unresolved: ReadonlyArray<{line: number; ref: string}>;
 	/** Its `sources` that named no page and no node (each got a Source node instead). */
@@ -37,8 +40,19 @@ export type WikiSyncState = WikiSyncRecord & {readonly files: ReadonlyMap<string
 /** Bumped whenever the record's shape changes: a record of another shape is not used. */
 const version = 2;
 
-/** A wiki_sync_files row: the stamp's four columns are all null when the file had no settled stamp. */
-type FileRow = {path: string; sha256: string; size: number | null; mtime_ms: number; ctime_ms: number; ino: number; node_id: string | null; title: string | null; unresolved: string | null; unresolved_sources: string | null};
+/** A wiki_sync_files row as read: the stamp's four columns are all null when the file had no settled stamp. */
+type FileRow = [path: string, sha256: string, size: number | null, mtimeMs: number, ctimeMs: number, ino: number, nodeId: string | null, title: string, ord: number, unresolved: string | null, unresolvedSources: string | null];
+
+const none: readonly never[] = Object.freeze([]);
+
+/**
+ * The names a page is found by, lowercase: its id, its path and its file name without `.md`, its
+ * title. A reference takes the id it names; else the last page in listing order whose path or
+ * file name it names; else the last whose title.
+ */
+export function nameKeys(path: string, id: string, title: string): {id: string; path: string; name: string; title: string} {
+	return {id: id.toLowerCase(), path: path.replace(/\.md$/i, '').toLowerCase(), name: basename(path).replace(/\.md$/i, '').toLowerCase(), title: title.toLowerCase()};
+}
 
 /** The record alone, without reading a row: enough to tell whether the files are worth reading. */
 export function readWikiSyncRecord(db: Database): WikiSyncRecord | undefined {
@@ -49,19 +63,21 @@ export function readWikiSyncRecord(db: Database): WikiSyncRecord | undefined {
 
 export function readWikiSyncFiles(db: Database): Map<string, SyncedFile> {
 	const files = new Map<string, SyncedFile>();
-	for (const row of db.prepare('SELECT path, sha256, size, mtime_ms, ctime_ms, ino, node_id, title, unresolved, unresolved_sources FROM wiki_sync_files').all() as FileRow[]) {
-		files.set(row.path, {
-			path: row.path,
-			sha256: row.sha256,
-			stamp: row.size === null ? null : {size: row.size, mtimeMs: row.mtime_ms, ctimeMs: row.ctime_ms, ino: row.ino},
+	const rows = db.prepare('SELECT path, sha256, size, mtime_ms, ctime_ms, ino, node_id, title, ord, unresolved, unresolved_sources FROM wiki_sync_files').raw().all() as FileRow[];
+	for (const [path, sha256, size, mtimeMs, ctimeMs, ino, nodeId, title, ord, unresolved, unresolvedSources] of rows) {
+		files.set(path, {
+			path,
+			sha256,
+			stamp: size === null ? null : {size, mtimeMs, ctimeMs, ino},
 			page:
-				row.node_id === null
+				nodeId === null
 					? null
 					: {
-							id: row.node_id,
-							title: row.title ?? '',
-							unresolved: row.unresolved === null ? [] : (JSON.parse(row.unresolved) as SyncedPage['unresolved']),
-							unresolvedSources: row.unresolved_sources === null ? [] : (JSON.parse(row.unresolved_sources) as string[]),
+							id: nodeId,
+							title,
+							ord,
+							unresolved: unresolved === null ? none : (JSON.parse(unresolved) as SyncedPage['unresolved']),
+							unresolvedSources: unresolvedSources === null ? none : (JSON.parse(unresolvedSources) as string[]),
 						},
 		});
 	}
@@ -69,13 +85,26 @@ export function readWikiSyncFiles(db: Database): Map<string, SyncedFile> {
 	return files;
 }
 
+/** The page the last sync's record says a reference (lowercase) names, by the rule of nameKeys. */
+export function recordedName(db: Database, key: string): string | undefined {
+	for (const where of ['id_key = @key', 'path_key = @key OR name_key = @key', 'title_key = @key']) {
+		const id = db.prepare(`SELECT node_id FROM wiki_sync_files WHERE ${where} ORDER BY ord DESC LIMIT 1`).pluck().get({key}) as string | undefined;
+		if (id !== undefined) {
+			return id;
+		}
+	}
+
+	return undefined;
+}
+
 function saveRecord(db: Database, record: WikiSyncRecord): void {
 	db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('wiki_sync', ?)`).run(JSON.stringify({version, journal: record.journal, conflictPaths: record.conflictPaths}));
 }
 
 function saveFiles(db: Database, files: Iterable<SyncedFile>): void {
-	const upsert = db.prepare('INSERT OR REPLACE INTO wiki_sync_files (path, sha256, size, mtime_ms, ctime_ms, ino, node_id, title, unresolved, unresolved_sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+	const upsert = db.prepare('INSERT OR REPLACE INTO wiki_sync_files (path, sha256, size, mtime_ms, ctime_ms, ino, node_id, title, ord, id_key, path_key, name_key, title_key, unresolved, unresolved_sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
 	for (const {path, sha256, stamp, page} of files) {
+		const keys = page === null ? undefined : nameKeys(path, page.id, page.title);
 		upsert.run(
 			path,
 			sha256,
@@ -85,6 +114,11 @@ function saveFiles(db: Database, files: Iterable<SyncedFile>): void {
 			stamp?.ino ?? null,
 			page?.id ?? null,
 			page?.title ?? null,
+			page?.ord ?? null,
+			keys?.id ?? null,
+			keys?.path ?? null,
+			keys?.name ?? null,
+			keys?.title ?? null,
 			page && page.unresolved.length > 0 ? JSON.stringify(page.unresolved) : null,
 			page && page.unresolvedSources.length > 0 ? JSON.stringify(page.unresolvedSources) : null,
 		);

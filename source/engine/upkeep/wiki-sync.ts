@@ -1,4 +1,3 @@
-import {basename} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import type {ExitCode} from '../../lib/errors.js';
@@ -8,7 +7,7 @@ import {canonicalUtc} from '../../lib/time.js';
 import {heldPages, heldSince, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
 import {readWatermark} from '../index/open.js';
 import type {Watermark} from '../index/watermark.js';
-import {forgetWikiSyncState, readWikiSyncFiles, readWikiSyncRecord, replaceWikiSyncState, sameJournal, updateWikiSyncState, type SyncedFile, type WikiSyncRecord, type WikiSyncState} from '../index/wiki-sync-state.js';
+import {forgetWikiSyncState, nameKeys, readWikiSyncFiles, readWikiSyncRecord, recordedName, replaceWikiSyncState, sameJournal, updateWikiSyncState, type SyncedFile, type WikiSyncRecord, type WikiSyncState} from '../index/wiki-sync-state.js';
 import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
 import type {JournalLine} from '../journal/schema.js';
@@ -101,25 +100,35 @@ function duplicateHolds(pages: readonly PageFile[]): Map<string, Omit<HeldPage, 
 
 type PageName = {readonly path: string; readonly id: string; readonly title: string};
 
-/** Finds what a page's reference names: a page (by id, path, file name or title), else a node of the graph. */
-function resolver(db: Database, pages: readonly PageName[]): (ref: string) => string | undefined {
+type Resolve = (ref: string) => string | undefined;
+
+/** Finds what a page's reference names: a page (by nameKeys' rule), else a node of the graph. */
+function resolver(db: Database, pages: readonly PageName[]): Resolve {
+	const keyed = pages.map(page => ({id: page.id, keys: nameKeys(page.path, page.id, page.title)}));
 	const names = new Map<string, string>();
 	// Weakest first, so a page's own id wins over another page's title.
-	for (const page of pages) {
-		names.set(page.title.toLowerCase(), page.id);
+	for (const {id, keys} of keyed) {
+		names.set(keys.title, id);
 	}
 
-	for (const page of pages) {
-		names.set(basename(page.path).replace(/\.md$/i, '').toLowerCase(), page.id);
-		names.set(page.path.replace(/\.md$/i, '').toLowerCase(), page.id);
+	for (const {id, keys} of keyed) {
+		names.set(keys.name, id);
+		names.set(keys.path, id);
 	}
 
-	for (const page of pages) {
-		names.set(page.id.toLowerCase(), page.id);
+	for (const {id, keys} of keyed) {
+		names.set(keys.id, id);
 	}
 
-	return ref => names.get(ref.toLowerCase()) ?? (nodeKind(db, ref) === undefined ? undefined : ref);
+	return ref => names.get(ref.toLowerCase()) ?? graphNode(db, ref);
 }
+
+/** The same answers from the last sync's record, for a plan whose pages all keep the names it has. */
+function recordedResolver(db: Database): Resolve {
+	return ref => recordedName(db, ref.toLowerCase()) ?? graphNode(db, ref);
+}
+
+const graphNode = (db: Database, ref: string) => (nodeKind(db, ref) === undefined ? undefined : ref);
 
 /** The node a page becomes: every key written, null where the page says nothing, so a removed key is cleared. */
 function pageNode(db: Database, file: PageFile): Record<string, unknown> {
@@ -198,7 +207,7 @@ function noteUnresolved(refs: Set<string>, file: SyncedFile): void {
 const pageName = (file: PageFile): PageName => ({path: file.path, id: file.page.id, title: file.page.title});
 
 /** Plans one live page: its node and the sync edges it should have. Returns what the record keeps of it. */
-function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedFile {
+function planPage(db: Database, moment: Moment, file: PageFile, ord: number, resolve: Resolve, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedFile {
 	const {page} = file;
 	const existing = nodePayload(db, page.id);
 	const unchanged = existing?.['source_sha256'] === file.sha256 && existing['missing'] === false;
@@ -217,6 +226,7 @@ function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: s
 		page: {
 			id: page.id,
 			title: page.title,
+			ord,
 			unresolved: unresolved.map(({line, ref}) => ({line, ref})),
 			unresolvedSources: page.sources.flatMap(source => (resolve(source.ref) === undefined ? [source.ref] : [])),
 		},
@@ -264,31 +274,27 @@ function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncSta
 
 	const moment = momentOf(deps);
 	const plan: Plan = {pages: [], missing: [], held: heldPages(db), cleared: [], invalid: [], unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: [], tally: {new: 0, changed: 0, unchanged: 0}, listAll};
-	let resolve: ((ref: string) => string | undefined) | undefined;
+	// Every page keeps the names the record has (a changed page keeps its id and title).
+	const resolve = recordedResolver(db);
 	const sources = new Map<string, string>();
 	const changed: SyncedFile[] = [];
 	const unresolvedRefs = new Set<string>();
 	for (const file of files) {
 		const before = last.files.get(file.path)!;
-		const stamp = stamps.get(file.path) ?? null;
 		let now = before;
 		if (file.type === 'page') {
-			// Every page is named as the record has it (a changed page keeps its id and title), in listing order as a full plan names them.
-			resolve ??= resolver(
-				db,
-				files.flatMap(listed => {
-					const named = last.files.get(listed.path)?.page;
-					return named ? [{path: listed.path, id: named.id, title: named.title}] : [];
-				}),
-			);
-			now = planPage(db, moment, file, resolve, sources, plan, stamps);
+			now = planPage(db, moment, file, before.page!.ord, resolve, sources, plan, stamps);
 		} else {
 			if (before.page !== null) {
 				notePage(plan, file.path, before.page.id, 'unchanged');
-				plan.unresolved.push(...before.page.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
+				for (const {line, ref} of before.page.unresolved) {
+					plan.unresolved.push({path: file.path, line, ref});
+				}
 			}
 
-			now = sameStamp(before.stamp, stamp) ? before : {...before, stamp};
+			// A file known by its stamp is not in stamps: its stamp is as recorded.
+			const stamp = stamps.get(file.path);
+			now = stamp === undefined || sameStamp(before.stamp, stamp) ? before : {...before, stamp};
 		}
 
 		if (now !== before) {
@@ -325,7 +331,7 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 	const heldIds = new Set(held.flatMap(page => (page.node_id === null ? [] : [page.node_id])));
 	const resolve = resolver(db, live.map(file => pageName(file)));
 	const sources = new Map<string, string>();
-	const pages = live.map(file => planPage(db, moment, file, resolve, sources, plan, stamps));
+	const pages = live.map((file, ord) => planPage(db, moment, file, ord, resolve, sources, plan, stamps));
 	sourceDrafts(sources, plan);
 
 	// A page that is gone (not merely held) keeps its node, marked missing, without its sync edges.
@@ -353,7 +359,7 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 }
 
 /** A page's sync edges: DERIVED_FROM each source (a node, or a Source node for a URL or file), RELATED_TO each related page and `[[link]]`. */
-function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) => string | undefined, sources: Map<string, string>, unresolved: Plan['unresolved']): EdgeKey[] {
+function wantedEdges(file: PageFile, page: ParsedPage, resolve: Resolve, sources: Map<string, string>, unresolved: Plan['unresolved']): EdgeKey[] {
 	const edges = new Map<string, EdgeKey>();
 	const add = (type: string, to: string, line: number) => {
 		const edge = {from: page.id, type, to, line, path: file.path};
