@@ -64,21 +64,18 @@ export function readWikiSyncRecord(db: Database): WikiSyncRecord | undefined {
 export function readWikiSyncFiles(db: Database): Map<string, SyncedFile> {
 	const files = new Map<string, SyncedFile>();
 	const rows = db.prepare('SELECT path, sha256, size, mtime_ms, ctime_ms, ino, node_id, title, ord, unresolved, unresolved_sources FROM wiki_sync_files').raw().all() as FileRow[];
-	for (const [path, sha256, size, mtimeMs, ctimeMs, ino, nodeId, title, ord, unresolved, unresolvedSources] of rows) {
-		files.set(path, {
-			path,
-			sha256,
-			stamp: size === null ? null : {size, mtimeMs, ctimeMs, ino},
-			page:
-				nodeId === null
-					? null
-					: {
-							id: nodeId,
-							title,
-							ord,
-							unresolved: unresolved === null ? none : (JSON.parse(unresolved) as SyncedPage['unresolved']),
-							unresolvedSources: unresolvedSources === null ? none : (JSON.parse(unresolvedSources) as string[]),
-						},
+	// Indexed, not destructured: this runs once a file, mostly before the JIT has compiled it, where unpacking an array walks its iterator.
+	for (let index = 0; index < rows.length; index++) {
+		const row = rows[index]!;
+		const size = row[2];
+		const nodeId = row[6];
+		const unresolved = row[9];
+		const unresolvedSources = row[10];
+		files.set(row[0], {
+			path: row[0],
+			sha256: row[1],
+			stamp: size === null ? null : {size, mtimeMs: row[3], ctimeMs: row[4], ino: row[5]},
+			page: nodeId === null ? null : {id: nodeId, title: row[7], ord: row[8], unresolved: unresolved === null ? none : (JSON.parse(unresolved) as SyncedPage['unresolved']), unresolvedSources: unresolvedSources === null ? none : (JSON.parse(unresolvedSources) as string[])},
 		});
 	}
 

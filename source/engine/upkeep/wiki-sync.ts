@@ -195,11 +195,16 @@ type Planned = {
 
 /** Adds what a page left unresolved to `refs`. */
 function noteUnresolved(refs: Set<string>, file: SyncedFile): void {
-	for (const {ref} of file.page?.unresolved ?? []) {
+	// Most pages have none: looked at first, so this costs nothing per page then.
+	if (file.page === null || file.page.unresolved.length + file.page.unresolvedSources.length === 0) {
+		return;
+	}
+
+	for (const {ref} of file.page.unresolved) {
 		refs.add(ref);
 	}
 
-	for (const ref of file.page?.unresolvedSources ?? []) {
+	for (const ref of file.page.unresolvedSources) {
 		refs.add(ref);
 	}
 }
@@ -264,11 +269,7 @@ function lastSync(db: Database, conflictPaths: readonly string[]): WikiSyncState
  */
 function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncState, listAll: boolean): Planned | undefined {
 	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, last.conflictPaths, deps.now().getTime(), last.files);
-	const same = files.length === last.files.size && files.every(file => {
-		const before = last.files.get(file.path)?.page;
-		return file.type === 'known' || (file.type === 'page' && before !== undefined && before !== null && before.id === file.page.id && before.title === file.page.title);
-	});
-	if (!same) {
+	if (files.length !== last.files.size) {
 		return undefined;
 	}
 
@@ -279,16 +280,24 @@ function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncSta
 	const sources = new Map<string, string>();
 	const changed: SyncedFile[] = [];
 	const unresolvedRefs = new Set<string>();
-	for (const file of files) {
-		const before = last.files.get(file.path)!;
+	// Indexed: this runs once a file, mostly before the JIT has compiled it, where for-of walks an iterator.
+	for (let index = 0; index < files.length; index++) {
+		const file = files[index]!;
+		const before = last.files.get(file.path);
+		// The same files, none newly held or invalid, each changed page with the id and title it had: else a full plan.
+		const same = before !== undefined && (file.type === 'known' || (file.type === 'page' && before.page !== null && before.page.id === file.page.id && before.page.title === file.page.title));
+		if (!same) {
+			return undefined;
+		}
+
 		let now = before;
 		if (file.type === 'page') {
 			now = planPage(db, moment, file, before.page!.ord, resolve, sources, plan, stamps);
 		} else {
 			if (before.page !== null) {
 				notePage(plan, file.path, before.page.id, 'unchanged');
-				for (const {line, ref} of before.page.unresolved) {
-					plan.unresolved.push({path: file.path, line, ref});
+				if (before.page.unresolved.length > 0) {
+					plan.unresolved.push(...before.page.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
 				}
 			}
 
