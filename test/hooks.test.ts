@@ -296,6 +296,14 @@ test('hook pending lists what hooks queued, and a candidate harvest of the sessi
 	writeFileSync(join(kb.root, '00-inbox', 'harvest', 'pending-0123456789abcdef.md'), 'not frontmatter\n');
 	assert.equal(kb.ok(['hook', 'pending']).counts.unreadable, 1);
 	assert.match(kb.run(['hook', 'pending', '--format', 'human']).stdout, /3 pending notes: 1 queued, 1 harvested, 1 unreadable/);
+
+	// Paged as other lists are: counted whole, one page of rows, the next page's offset and command.
+	const every = kb.ok(['hook', 'pending']).pending.map((row: {path: string}) => row.path);
+	const first = kb.ok(['hook', 'pending', '--limit', '2']);
+	assert.deepEqual([first.total, first.offset, first.next_offset, first.counts.unreadable, first.pending.map((row: {path: string}) => row.path)], [3, 0, 2, 1, every.slice(0, 2)]);
+	const rest = kb.ok(['hook', 'pending', '--limit', '2', '--offset', '2']);
+	assert.deepEqual([rest.next_offset, rest.pending.map((row: {path: string}) => row.path)], [null, every.slice(2)]);
+	assert.match(kb.run(['hook', 'pending', '--limit', '2', '--format', 'human']).stdout, /\nnext: engi hook pending .*--offset 2/);
 });
 
 test('the OpenCode plugin engi installs hands the idle session to engi hook run, which queues it', async t => {

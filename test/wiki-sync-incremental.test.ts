@@ -51,12 +51,13 @@ function comparable(value: unknown, kb: KbSandbox): unknown {
 
 const lines = (kb: KbSandbox) => readFileSync(kb.journal, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line) as {op: string; payload: unknown});
 
-/** The record incremental sync starts from: present once a sync completed. */
-function record(kb: KbSandbox): {pages: Array<{path: string; stamp: unknown}>} | undefined {
+/** The record incremental sync starts from (meta wiki_sync and a row a file): present once a sync completed. */
+function record(kb: KbSandbox): {journal: unknown; files: Array<{path: string; size: number | null; node_id: string | null}>} | undefined {
 	const db = new Database(join(kb.root, '.engi', 'index.sqlite'), {readonly: true});
 	try {
 		const value = db.prepare(`SELECT value FROM meta WHERE key = 'wiki_sync'`).pluck().get() as string | undefined;
-		return value === undefined ? undefined : (JSON.parse(value) as {state: {pages: Array<{path: string; stamp: unknown}>}}).state;
+		const files = db.prepare('SELECT path, size, node_id FROM wiki_sync_files ORDER BY path').all() as Array<{path: string; size: number | null; node_id: string | null}>;
+		return value === undefined ? undefined : {journal: (JSON.parse(value) as {journal: unknown}).journal, files};
 	} finally {
 		db.close();
 	}
@@ -144,7 +145,7 @@ test('incremental wiki sync: a settled file is trusted by its size, times and in
 	// A stamp is recorded only once a file's times are two seconds old.
 	await sleep(2100);
 	syncBoth(kbs, 'first sync', ['wiki:one']);
-	assert.ok(record(kbs.incremental)!.pages.every(synced => synced.stamp !== null), 'settled files have their stamps recorded');
+	assert.ok(record(kbs.incremental)!.files.every(synced => synced.size !== null), 'settled files have their stamps recorded');
 	assert.equal(syncBoth(kbs, 'nothing changed', ['wiki:one']).appended, 0);
 	const size = statSync(join(kbs.incremental.root, '02-wiki', 'one.md')).size;
 	each(kbs, kb => page(kb, 'one.md', ['---', 'id: wiki:one', '---', 'parser version B']));
@@ -152,4 +153,56 @@ test('incremental wiki sync: a settled file is trusted by its size, times and in
 	const rewritten = syncBoth(kbs, 'same-size rewrite', ['wiki:one']);
 	assert.deepEqual([rewritten.counts.changed, rewritten.counts.unchanged], [1, 1]);
 	assert.match(kbs.incremental.ok(['query', '--q', 'wiki:one', '--view', 'evidence']).candidates[0].node.body, /version B/);
+});
+
+test('incremental wiki sync: an index from before the per-file record (schema 7, the record one JSON value) is rebuilt, and the sync after it plans in full', t => {
+	const kbs = twins(t);
+	each(kbs, kb => {
+		page(kb, 'alpha.md', ['---', 'id: wiki:alpha', 'title: Alpha parser', '---', 'parser; see [[beta]]']);
+		page(kb, 'beta.md', ['---', 'id: wiki:beta', '---', 'parser beta']);
+	});
+	syncBoth(kbs, 'first sync', ['wiki:alpha']);
+	// What the old build left: the whole record as one value in meta (and, below, user_version 7 without wiki_sync_files).
+	const oldIndex = (schema7: boolean) => {
+		const db = new Database(join(kbs.incremental.root, '.engi', 'index.sqlite'));
+		const journal = (JSON.parse(db.prepare(`SELECT value FROM meta WHERE key = 'wiki_sync'`).pluck().get() as string) as {journal: unknown}).journal;
+		const old = {version: 1, state: {journal, conflictPaths: ['*.sync-conflict-*', '* (conflicted copy)*', '*.orig'], pages: [{path: 'alpha.md', sha256: 'stale', stamp: null, id: 'wiki:alpha', title: 'Alpha parser', unresolved: [], unresolvedSources: []}], held: {}}};
+		db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('wiki_sync', ?)`).run(JSON.stringify(old));
+		if (schema7) {
+			db.exec('DROP TABLE wiki_sync_files');
+			db.pragma('user_version = 7');
+		}
+
+		db.close();
+	};
+
+	for (const schema7 of [false, true]) {
+		oldIndex(schema7);
+		if (schema7) {
+			// Rebuilt too, so both full-text indexes are fresh (bm25 counts the deleted rows of one updated in place).
+			kbs.full.ok(['index', 'rebuild']);
+		}
+
+		each(kbs, kb => page(kb, 'beta.md', ['---', 'id: wiki:beta', '---', `parser beta, edited ${schema7 ? 'again' : 'once'}`]));
+		const after = syncBoth(kbs, `first sync on the old index (schema ${schema7 ? 7 : 8})`, ['wiki:alpha', 'wiki:beta']);
+		assert.deepEqual([after.appended, after.counts.changed, after.counts.unchanged], [1, 1, 1]);
+		assert.equal(record(kbs.incremental)!.files.length, 2, 'the record is written again, a row a file');
+		assert.equal(syncBoth(kbs, 'nothing changed', ['wiki:alpha']).appended, 0);
+	}
+});
+
+test('incremental wiki sync: a changed page\'s links find the page a full plan finds when names are shared (the later page in listing order wins)', t => {
+	const kbs = twins(t);
+	each(kbs, kb => {
+		page(kb, 'notes.md', ['---', 'id: wiki:root-notes', 'title: Shared', '---', 'parser root']);
+		page(kb, 'x/notes.md', ['---', 'id: wiki:x-notes', 'title: Shared', '---', 'parser x']);
+		page(kb, 'y/notes.md', ['---', 'id: wiki:y-notes', 'title: wiki:x-notes', '---', 'parser y']);
+		page(kb, 'links.md', ['---', 'id: wiki:links', '---', 'parser: [[notes]], [[Shared]], [[x/notes]], [[WIKI:X-NOTES]]']);
+	});
+	syncBoth(kbs, 'first sync', ['wiki:links']);
+	each(kbs, kb => page(kb, 'links.md', ['---', 'id: wiki:links', '---', 'parser, edited: [[notes]], [[Shared]], [[x/notes]], [[WIKI:X-NOTES]]']));
+	const edited = syncBoth(kbs, 'the linking page changed', ['wiki:links', 'wiki:root-notes', 'wiki:x-notes', 'wiki:y-notes']);
+	assert.deepEqual([edited.counts.changed, edited.counts.unchanged], [1, 3]);
+	const related = lines(kbs.incremental).filter(line => line.op === 'edge.assert' && (line.payload as {from: string}).from === 'wiki:links').map(line => (line.payload as {to: string}).to);
+	assert.deepEqual(related.sort(), ['wiki:x-notes', 'wiki:y-notes'], 'a file name shared by three pages is the last one\'s, an id beats a title');
 });

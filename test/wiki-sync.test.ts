@@ -59,6 +59,9 @@ test('wiki sync: pages become Wiki nodes with owned edges; idempotent; a change 
 	const before = readFileSync(kb.journal);
 	const again = sync(kb);
 	assert.deepEqual([again.appended, again.counts.unchanged], [0, 2], 'an unchanged wiki appends nothing');
+	assert.deepEqual(again.pages, [], 'only new and changed pages are listed');
+	const every = kb.run(['wiki', 'sync', '--all-pages', '--format', 'json']).json();
+	assert.deepEqual(every.pages.map((entry: {path: string; status: string}) => [entry.path, entry.status]), [['caching.md', 'unchanged'], ['ops/retries.md', 'unchanged']], '--all-pages lists every page');
 	assert.deepEqual(readFileSync(kb.journal), before);
 
 	// A hand-made edge that sync would also make is not sync's to retract.
@@ -66,6 +69,8 @@ test('wiki sync: pages become Wiki nodes with owned edges; idempotent; a change 
 	page(kb, 'caching.md', ['---', 'id: wiki:caching', 'title: Caching policy', 'sources: https://example.org/rfc', 'related: task:cache', '---', 'No retry link any more.']);
 	const changed = sync(kb);
 	assert.deepEqual([changed.counts.changed, changed.counts.unchanged, changed.edges], [1, 1, {asserted: 0, retracted: 2}]);
+	assert.deepEqual(changed.pages, [{path: 'caching.md', node: 'wiki:caching', status: 'changed'}]);
+	assert.match(kb.run(['wiki', 'sync', '--all-pages', '--format', 'human']).stdout, /^unchanged\tcaching\.md\twiki:caching$/m);
 	assert.deepEqual(liveEdges(kb, 'wiki:caching'), [`DERIVED_FROM ${source}`, 'RELATED_TO task:cache']);
 	const cleared = kb.ok(['query', '--q', 'wiki:caching', '--view', 'evidence']).candidates[0].node;
 	assert.deepEqual([cleared.status, cleared.tags, cleared.page_kind], [null, null, null], 'keys the page no longer has are cleared');

@@ -3,12 +3,12 @@ import {defineCommand} from '../cli/define.js';
 import {choiceFlag, textFlag} from '../cli/flag-schemas.js';
 import {hookAgents, hookEvents, hookScopes} from '../engine/hooks/agents.js';
 import {hookInstallOutputSchema, installHook} from '../engine/hooks/install.js';
-import {hookPendingOutputSchema, listPending} from '../engine/hooks/pending.js';
+import {hookPendingOutputSchema, listPending, pendingPageSize} from '../engine/hooks/pending.js';
 import {hookRunOutputSchema, runHook} from '../engine/hooks/run.js';
 import {parseInputJson, readBoundedInput} from '../lib/bounded-input.js';
 import {plural} from '../lib/words.js';
 import {tsv} from '../output/text.js';
-import {knowledgeBase} from './shared.js';
+import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 
 /** A hook payload is a few hundred bytes; anything near this is not one. */
 const payloadLimitBytes = 1024 * 1024;
@@ -73,20 +73,20 @@ export const hookRun = defineCommand({
 export const hookPending = defineCommand({
 	name: 'hook pending',
 	summary: 'the sessions hooks queued, and whether a harvest has taken each',
-	usage: 'engi hook pending',
-	examples: ['engi hook pending', 'engi hook pending --format json'],
-	options: {},
+	usage: 'engi hook pending [--limit <n>] [--offset <n>]',
+	examples: ['engi hook pending', 'engi hook pending --format json', 'engi hook pending --limit 20 --offset 20'],
+	options: {...pagingOptions, limit: {...pagingOptions.limit, description: `rows per page (default ${pendingPageSize})`}},
 	needsRoot: true,
 	mcp: {access: 'read'},
 	output: hookPendingOutputSchema,
-	async run(_flags, context) {
-		return {data: await listPending(knowledgeBase(context))};
+	async run(flags, context) {
+		return {data: await listPending(knowledgeBase(context), {limit: flags.limit, offset: flags.offset})};
 	},
-	human: result =>
+	human: (result, context) =>
 		[
-			`${plural(result.pending.length, 'pending note')}: ${result.counts.queued} queued, ${result.counts.harvested} harvested${result.counts.unreadable > 0 ? `, ${result.counts.unreadable} unreadable` : ''}`,
+			`${plural(result.total, 'pending note')}: ${result.counts.queued} queued, ${result.counts.harvested} harvested${result.counts.unreadable > 0 ? `, ${result.counts.unreadable} unreadable` : ''}`,
 			tsv(result.pending.map(row => [row.status, row.agent ?? '-', row.session_id ?? '-', row.queued_at ?? '-', row.status === 'queued' ? (row.harvest ?? '') : (row.candidate ?? row.path)])),
-			...result.warnings.map(warning => `warning\t${warning}`),
+			...pageFooter(result, context),
 		]
 			.filter(Boolean)
 			.join('\n'),

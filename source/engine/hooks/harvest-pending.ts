@@ -2,7 +2,7 @@ import {harvestCandidates, type HarvestInput, type HarvestOutput} from '../candi
 import type {Deps} from '../deps.js';
 import type {KbPaths} from '../kb/paths.js';
 import {plural} from '../../lib/words.js';
-import {listPending} from './pending.js';
+import {readPending} from './pending.js';
 
 /**
  * `engi candidates harvest --pending`: a candidate harvest of exactly the sessions hooks queued
@@ -11,7 +11,7 @@ import {listPending} from './pending.js';
  * still being written (the last two minutes) is left queued, as any harvest leaves it.
  */
 export async function harvestPending(paths: KbPaths, input: Omit<HarvestInput, 'ids' | 'queued'>, deps: Deps): Promise<HarvestOutput> {
-	const {pending} = await listPending(paths);
+	const {pending} = await readPending(paths);
 	const queued = new Map<string, {source: string; id: string}>();
 	for (const row of pending) {
 		if (row.status === 'queued' && row.agent !== null && row.session_id !== null) {

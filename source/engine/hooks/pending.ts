@@ -2,6 +2,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import * as z from 'zod/mini';
 import {EngiError, systemErrorCode} from '../../lib/errors.js';
+import {nextOffset} from '../../lib/words.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {readQueue} from '../candidates/queue.js';
 import {harvestCommand, isPendingNoteName, parsePendingNote, type PendingNote} from './pending-note.js';
@@ -10,6 +11,10 @@ export const hookPendingOutputSchema = z.object({
 	root: z.string(),
 	folder: z.string(),
 	counts: z.object({queued: z.number(), harvested: z.number(), unreadable: z.number()}),
+	/** Every pending note; `pending` is the page of them from `offset`. */
+	total: z.number(),
+	offset: z.number(),
+	next_offset: z.nullable(z.number()),
 	/** Newest first. */
 	pending: z.array(z.object({
 		/** The note's path, relative to the knowledge base root. */
@@ -37,6 +42,9 @@ export const hookPendingOutputSchema = z.object({
 export type HookPendingOutput = z.infer<typeof hookPendingOutputSchema>;
 type Row = HookPendingOutput['pending'][number];
 
+/** Rows per page of `engi hook pending` unless --limit says otherwise. */
+export const pendingPageSize = 50;
+
 function pendingFiles(folder: string): string[] {
 	try {
 		return readdirSync(folder).filter(name => isPendingNoteName(name)).sort();
@@ -50,11 +58,11 @@ function pendingFiles(folder: string): string[] {
 }
 
 /**
- * `engi hook pending`: the sessions hooks queued, each with whether a candidate harvest has taken
- * it since, read from the pending notes and the candidate notes alone (no index). The queue is
- * the notes: a harvest of the session (the `harvest` command of each row) is what consumes one.
+ * Every note hooks queued, newest first, each with whether a candidate harvest has taken it
+ * since, read from the pending notes and the candidate notes alone (no index). The queue is the
+ * notes: a harvest of the session (the `harvest` command of each row) is what consumes one.
  */
-export async function listPending(paths: KbPaths): Promise<HookPendingOutput> {
+export async function readPending(paths: KbPaths): Promise<Pick<HookPendingOutput, 'counts' | 'pending' | 'warnings'>> {
 	requireKnowledgeBase(paths);
 	const warnings: string[] = [];
 	const notes: Array<{file: string; note: PendingNote | undefined}> = [];
@@ -82,5 +90,13 @@ export async function listPending(paths: KbPaths): Promise<HookPendingOutput> {
 	});
 	rows.sort((a, b) => ((a.queued_at ?? '') < (b.queued_at ?? '') ? 1 : (a.queued_at ?? '') > (b.queued_at ?? '') ? -1 : a.path < b.path ? -1 : 1));
 	const count = (status: Row['status']) => rows.filter(row => row.status === status).length;
-	return {root: paths.root, folder: paths.harvest, counts: {queued: count('queued'), harvested: count('harvested'), unreadable: count('unreadable')}, pending: rows, warnings};
+	return {counts: {queued: count('queued'), harvested: count('harvested'), unreadable: count('unreadable')}, pending: rows, warnings};
+}
+
+/** `engi hook pending`: a page of what readPending finds, counted whole. */
+export async function listPending(paths: KbPaths, input: {limit?: number; offset?: number} = {}): Promise<HookPendingOutput> {
+	const {counts, pending, warnings} = await readPending(paths);
+	const offset = input.offset ?? 0;
+	const page = pending.slice(offset, offset + (input.limit ?? pendingPageSize));
+	return {root: paths.root, folder: paths.harvest, counts, total: pending.length, offset, next_offset: nextOffset(offset, page.length, pending.length), pending: page, warnings};
 }

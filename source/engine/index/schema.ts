@@ -103,6 +103,39 @@ export const indexMigrations: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 9,
+		up(db) {
+			db.exec(`
+				-- Each file the last wiki sync listed (index/wiki-sync-state.ts; its record is meta
+				-- wiki_sync): the hash and settled stamp it had, and for a live page what a later sync
+				-- needs to leave it unread: its names (lowercase, as [[links]] find a page; ord is its
+				-- place in the listing, the later page winning a name) and what it left unresolved.
+				-- One row a file, so a sync that changed one page writes one.
+				CREATE TABLE wiki_sync_files (
+					path TEXT PRIMARY KEY,
+					sha256 TEXT NOT NULL,
+					size INTEGER,
+					mtime_ms REAL,
+					ctime_ms REAL,
+					ino INTEGER,
+					node_id TEXT,
+					title TEXT,
+					ord INTEGER,
+					id_key TEXT,
+					path_key TEXT,
+					name_key TEXT,
+					title_key TEXT,
+					unresolved TEXT,
+					unresolved_sources TEXT
+				) WITHOUT ROWID;
+				CREATE INDEX wiki_sync_files_id ON wiki_sync_files (id_key, ord);
+				CREATE INDEX wiki_sync_files_path ON wiki_sync_files (path_key, ord);
+				CREATE INDEX wiki_sync_files_name ON wiki_sync_files (name_key, ord);
+				CREATE INDEX wiki_sync_files_title ON wiki_sync_files (title_key, ord);
+			`);
+		},
+	},
 ];
 
 /**
@@ -111,5 +144,5 @@ export const indexMigrations: readonly Migration[] = [
  * (and a query's answer) would depend on the index's history, not only on the journal.
  */
 export function clearIndexTables(db: Database): void {
-	db.exec("DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_upkeep; INSERT INTO node_fts (node_fts) VALUES ('delete-all');");
+	db.exec("DELETE FROM events; DELETE FROM nodes; DELETE FROM edges; DELETE FROM corrupt; DELETE FROM meta; DELETE FROM node_docs; DELETE FROM node_upkeep; DELETE FROM wiki_sync_files; INSERT INTO node_fts (node_fts) VALUES ('delete-all');");
 }

@@ -1,5 +1,5 @@
 import {lstatSync, readdirSync, type Dirent} from 'node:fs';
-import {basename, join, relative, sep} from 'node:path';
+import {basename, relative, sep} from 'node:path';
 import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
 import {systemErrorCode} from '../../lib/errors.js';
@@ -164,8 +164,9 @@ export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null |
  * not Markdown is looked at only when its name marks a sync-conflict copy. A file `known` knows
  * is listed as known, without parsing it, when its bytes hash the same, or without reading it
  * when its stamp is the one recorded (a stamp is recorded only once its times are settled, so a
- * write in the same clock tick as the read cannot hide behind it). Each file's stamp comes back
- * when it is settled as of `now`, else null.
+ * write in the same clock tick as the read cannot hide behind it). Each file read comes back in
+ * `stamps` with its stamp when settled as of `now`, else null; a file known by its stamp is not
+ * there (its stamp is as recorded).
  */
 export function listWiki(wiki: string, root: string, conflictPaths: readonly string[], now: number, known?: KnownFiles): {files: WikiFile[]; skipped: WikiSkipped[]; stamps: Map<string, FileStamp | null>} {
 	const files: WikiFile[] = [];
@@ -184,8 +185,12 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 			return;
 		}
 
-		for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-			const path = join(directory, entry.name);
+		entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+		// Indexed: this runs once a file, mostly before the JIT has compiled it, where for-of walks an iterator.
+		for (let index = 0; index < entries.length; index++) {
+			const entry = entries[index]!;
+			// Joined by hand: the directory is already a clean path, and path.join costs a third of a stat.
+			const path = `${directory}${sep}${entry.name}`;
 			const relevant = /\.md$/i.test(entry.name) || conflictPathPattern(entry.name, conflictPaths) !== undefined;
 			if (entry.isDirectory()) {
 				visit(path, `${under}${entry.name}${sep}`);
@@ -198,12 +203,12 @@ export function listWiki(wiki: string, root: string, conflictPaths: readonly str
 				const before = known?.get(name);
 				// Stamped before reading: a write in between makes the next sync read the file again.
 				const stats = lstatSync(path, {throwIfNoEntry: false});
-				const stamp = stats === undefined ? undefined : {size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino};
-				if (stamp !== undefined && before?.stamp && sameStamp(before.stamp, stamp)) {
-					stamps.set(name, stamp);
+				if (stats !== undefined && before?.stamp && sameStamp(before.stamp, stats)) {
 					files.push({type: 'known', path: name, sha256: before.sha256});
 					continue;
 				}
+
+				const stamp = stats === undefined ? undefined : {size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino};
 
 				// Opened without following a symlink: a file swapped for one after the listing is not read through it.
 				const raw = readStagedNote({listed: path, file: path});

@@ -1,4 +1,3 @@
-import {basename} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import type {ExitCode} from '../../lib/errors.js';
@@ -8,7 +7,7 @@ import {canonicalUtc} from '../../lib/time.js';
 import {heldPages, heldSince, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
 import {readWatermark} from '../index/open.js';
 import type {Watermark} from '../index/watermark.js';
-import {readWikiSyncState, writeWikiSyncState, type SyncedPage, type WikiSyncState} from '../index/wiki-sync-state.js';
+import {forgetWikiSyncState, nameKeys, readWikiSyncFiles, readWikiSyncRecord, recordedName, replaceWikiSyncState, sameJournal, updateWikiSyncState, type SyncedFile, type WikiSyncRecord, type WikiSyncState} from '../index/wiki-sync-state.js';
 import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
 import type {JournalLine} from '../journal/schema.js';
@@ -34,7 +33,7 @@ export const wikiSyncOutputSchema = z.object({
 	/** Journal events this run appended: 0 when nothing changed since the last sync. */
 	appended: z.number(),
 	counts: z.object({new: z.number(), changed: z.number(), unchanged: z.number(), missing: z.number(), held: z.number(), invalid: z.number(), skipped: z.number()}),
-	/** Each page read and synced, by its path under the wiki. */
+	/** The pages this run found new or changed, by their path under the wiki (every page, unchanged ones too, with `--all-pages`). */
 	pages: z.array(z.object({path: z.string(), node: z.string(), status: z.enum(['new', 'changed', 'unchanged'])})),
 	/** Nodes of pages that are gone, marked `missing: true` (their sync edges retracted). */
 	missing: z.array(z.string()),
@@ -54,7 +53,22 @@ export const wikiSyncOutputSchema = z.object({
 
 export type WikiSyncOutput = z.infer<typeof wikiSyncOutputSchema>;
 
-type Plan = Omit<WikiSyncOutput, 'wiki' | 'appended' | 'counts' | 'quarantined'> & {drafts: EventDraft[]};
+type PageStatus = WikiSyncOutput['pages'][number]['status'];
+
+type Plan = Omit<WikiSyncOutput, 'wiki' | 'appended' | 'counts' | 'quarantined'> & {
+	drafts: EventDraft[];
+	/** Every live page's status is counted; only new and changed ones are listed unless `listAll`. */
+	tally: Record<PageStatus, number>;
+	listAll: boolean;
+};
+
+/** Counts a page, and lists it when it is new or changed or every page is asked for. */
+function notePage(plan: Plan, path: string, node: string, status: PageStatus): void {
+	plan.tally[status]++;
+	if (status !== 'unchanged' || plan.listAll) {
+		plan.pages.push({path, node, status});
+	}
+}
 
 type PageFile = Extract<WikiFile, {type: 'page'}>;
 
@@ -86,25 +100,35 @@ function duplicateHolds(pages: readonly PageFile[]): Map<string, Omit<HeldPage, 
 
 type PageName = {readonly path: string; readonly id: string; readonly title: string};
 
-/** Finds what a page's reference names: a page (by id, path, file name or title), else a node of the graph. */
-function resolver(db: Database, pages: readonly PageName[]): (ref: string) => string | undefined {
+type Resolve = (ref: string) => string | undefined;
+
+/** Finds what a page's reference names: a page (by nameKeys' rule), else a node of the graph. */
+function resolver(db: Database, pages: readonly PageName[]): Resolve {
+	const keyed = pages.map(page => ({id: page.id, keys: nameKeys(page.path, page.id, page.title)}));
 	const names = new Map<string, string>();
 	// Weakest first, so a page's own id wins over another page's title.
-	for (const page of pages) {
-		names.set(page.title.toLowerCase(), page.id);
+	for (const {id, keys} of keyed) {
+		names.set(keys.title, id);
 	}
 
-	for (const page of pages) {
-		names.set(basename(page.path).replace(/\.md$/i, '').toLowerCase(), page.id);
-		names.set(page.path.replace(/\.md$/i, '').toLowerCase(), page.id);
+	for (const {id, keys} of keyed) {
+		names.set(keys.name, id);
+		names.set(keys.path, id);
 	}
 
-	for (const page of pages) {
-		names.set(page.id.toLowerCase(), page.id);
+	for (const {id, keys} of keyed) {
+		names.set(keys.id, id);
 	}
 
-	return ref => names.get(ref.toLowerCase()) ?? (nodeKind(db, ref) === undefined ? undefined : ref);
+	return ref => names.get(ref.toLowerCase()) ?? graphNode(db, ref);
 }
+
+/** The same answers from the last sync's record, for a plan whose pages all keep the names it has. */
+function recordedResolver(db: Database): Resolve {
+	return ref => recordedName(db, ref.toLowerCase()) ?? graphNode(db, ref);
+}
+
+const graphNode = (db: Database, ref: string) => (nodeKind(db, ref) === undefined ? undefined : ref);
 
 /** The node a page becomes: every key written, null where the page says nothing, so a removed key is cleared. */
 function pageNode(db: Database, file: PageFile): Record<string, unknown> {
@@ -158,17 +182,41 @@ function edgeDrafts(db: Database, moment: Moment, from: string, wanted: readonly
 	return {drafts, asserted, retracted};
 }
 
-/** A plan, what the next sync may start from, and whether that is the record it started from (no file or stamp changed). */
-type Planned = {plan: Plan; state: Omit<WikiSyncState, 'journal'> | undefined; reused: boolean};
+/**
+ * A plan and what the next sync may start from: every file (a full plan), the files whose row
+ * changed since the record `from` (an incremental plan), or nothing (a page is invalid).
+ */
+type Planned = {
+	plan: Plan;
+	record: {kind: 'full'; conflictPaths: readonly string[]; files: SyncedFile[]} | {kind: 'changed'; from: WikiSyncRecord; files: SyncedFile[]} | undefined;
+	/** What the pages name that resolved to nothing: once a node of that id is made, the record no longer holds. */
+	unresolvedRefs: ReadonlySet<string>;
+};
+
+/** Adds what a page left unresolved to `refs`. */
+function noteUnresolved(refs: Set<string>, file: SyncedFile): void {
+	// Most pages have none: looked at first, so this costs nothing per page then.
+	if (file.page === null || file.page.unresolved.length + file.page.unresolvedSources.length === 0) {
+		return;
+	}
+
+	for (const {ref} of file.page.unresolved) {
+		refs.add(ref);
+	}
+
+	for (const ref of file.page.unresolvedSources) {
+		refs.add(ref);
+	}
+}
 
 const pageName = (file: PageFile): PageName => ({path: file.path, id: file.page.id, title: file.page.title});
 
 /** Plans one live page: its node and the sync edges it should have. Returns what the record keeps of it. */
-function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: string) => string | undefined, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedPage {
+function planPage(db: Database, moment: Moment, file: PageFile, ord: number, resolve: Resolve, sources: Map<string, string>, plan: Plan, stamps: ReadonlyMap<string, FileStamp | null>): SyncedFile {
 	const {page} = file;
 	const existing = nodePayload(db, page.id);
 	const unchanged = existing?.['source_sha256'] === file.sha256 && existing['missing'] === false;
-	plan.pages.push({path: file.path, node: page.id, status: existing === undefined ? 'new' : unchanged ? 'unchanged' : 'changed'});
+	notePage(plan, file.path, page.id, existing === undefined ? 'new' : unchanged ? 'unchanged' : 'changed');
 	plan.drafts.push({op: 'node.upsert', payload: pageNode(db, file)});
 	const unresolved: Plan['unresolved'] = [];
 	const edges = edgeDrafts(db, moment, page.id, wantedEdges(file, page, resolve, sources, unresolved));
@@ -177,11 +225,16 @@ function planPage(db: Database, moment: Moment, file: PageFile, resolve: (ref: s
 	plan.edges.asserted += edges.asserted;
 	plan.edges.retracted += edges.retracted;
 	return {
-		...pageName(file),
+		path: file.path,
 		sha256: file.sha256,
 		stamp: stamps.get(file.path) ?? null,
-		unresolved: unresolved.map(({line, ref}) => ({line, ref})),
-		unresolvedSources: page.sources.flatMap(source => (resolve(source.ref) === undefined ? [source.ref] : [])),
+		page: {
+			id: page.id,
+			title: page.title,
+			ord,
+			unresolved: unresolved.map(({line, ref}) => ({line, ref})),
+			unresolvedSources: page.sources.flatMap(source => (resolve(source.ref) === undefined ? [source.ref] : [])),
+		},
 	};
 }
 
@@ -192,19 +245,19 @@ function sourceDrafts(sources: ReadonlyMap<string, string>, plan: Plan): void {
 	}
 }
 
-function planSync(db: Database, paths: KbPaths, deps: Deps): Planned {
+function planSync(db: Database, paths: KbPaths, deps: Deps, listAll: boolean): Planned {
 	const {conflictPaths} = upkeepSettings(paths);
 	// Tests set ENGI_TEST_FULL_WIKI_SYNC to compare the incremental plan with the full one.
 	const last = deps.env['ENGI_TEST_FULL_WIKI_SYNC'] === '1' ? undefined : lastSync(db, conflictPaths);
-	return (last && planChanged(db, paths, deps, last)) ?? planFull(db, paths, deps, conflictPaths);
+	return (last && planChanged(db, paths, deps, last, listAll)) ?? planFull(db, paths, deps, conflictPaths, listAll);
 }
 
 /** What the last sync saw, when nothing has been appended since and the conflict patterns are the same. */
 function lastSync(db: Database, conflictPaths: readonly string[]): WikiSyncState | undefined {
-	const state = readWikiSyncState(db);
+	const record = readWikiSyncRecord(db);
 	const mark = readWatermark(db);
-	const same = state !== undefined && mark !== undefined && state.journal.bytes === mark.bytes && state.journal.nextLine === mark.nextLine && state.journal.head === mark.head && state.journal.tail === mark.tail;
-	return same && JSON.stringify(state.conflictPaths) === JSON.stringify(conflictPaths) ? state : undefined;
+	const same = record !== undefined && mark !== undefined && sameJournal(record.journal, mark) && JSON.stringify(record.conflictPaths) === JSON.stringify(conflictPaths);
+	return same ? {...record, files: readWikiSyncFiles(db)} : undefined;
 }
 
 /**
@@ -214,43 +267,57 @@ function lastSync(db: Database, conflictPaths: readonly string[]): WikiSyncState
  * and every changed page keeps its id and title, so [[link]] resolution and the held set cannot
  * have changed.
  */
-function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncState): Planned | undefined {
-	const synced = new Map(last.pages.map(page => [page.path, page]));
-	const known = new Map([...last.pages.map(page => [page.path, {sha256: page.sha256, stamp: page.stamp}] as const), ...Object.entries(last.held)]);
-	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, last.conflictPaths, deps.now().getTime(), known);
-	const same = files.length === known.size && files.every(file => {
-		const before = synced.get(file.path);
-		return file.type === 'known' || (file.type === 'page' && before !== undefined && before.id === file.page.id && before.title === file.page.title);
-	});
-	if (!same) {
+function planChanged(db: Database, paths: KbPaths, deps: Deps, last: WikiSyncState, listAll: boolean): Planned | undefined {
+	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, last.conflictPaths, deps.now().getTime(), last.files);
+	if (files.length !== last.files.size) {
 		return undefined;
 	}
 
 	const moment = momentOf(deps);
-	const plan: Plan = {pages: [], missing: [], held: heldPages(db), cleared: [], invalid: [], unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
-	let resolve: ((ref: string) => string | undefined) | undefined;
+	const plan: Plan = {pages: [], missing: [], held: heldPages(db), cleared: [], invalid: [], unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: [], tally: {new: 0, changed: 0, unchanged: 0}, listAll};
+	// Every page keeps the names the record has (a changed page keeps its id and title).
+	const resolve = recordedResolver(db);
 	const sources = new Map<string, string>();
-	const pages: SyncedPage[] = [];
-	const stampOf = (path: string) => stamps.get(path) ?? null;
-	for (const file of files) {
-		const before = synced.get(file.path);
-		if (file.type === 'page') {
-			resolve ??= resolver(db, last.pages);
-			pages.push(planPage(db, moment, file, resolve, sources, plan, stamps));
-		} else if (before !== undefined) {
-			plan.pages.push({path: file.path, node: before.id, status: 'unchanged'});
-			plan.unresolved.push(...before.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
-			pages.push({...before, stamp: stampOf(file.path)});
+	const changed: SyncedFile[] = [];
+	const unresolvedRefs = new Set<string>();
+	// Indexed: this runs once a file, mostly before the JIT has compiled it, where for-of walks an iterator.
+	for (let index = 0; index < files.length; index++) {
+		const file = files[index]!;
+		const before = last.files.get(file.path);
+		// The same files, none newly held or invalid, each changed page with the id and title it had: else a full plan.
+		const same = before !== undefined && (file.type === 'known' || (file.type === 'page' && before.page !== null && before.page.id === file.page.id && before.page.title === file.page.title));
+		if (!same) {
+			return undefined;
 		}
+
+		let now = before;
+		if (file.type === 'page') {
+			now = planPage(db, moment, file, before.page!.ord, resolve, sources, plan, stamps);
+		} else {
+			if (before.page !== null) {
+				notePage(plan, file.path, before.page.id, 'unchanged');
+				if (before.page.unresolved.length > 0) {
+					plan.unresolved.push(...before.page.unresolved.map(({line, ref}) => ({path: file.path, line, ref})));
+				}
+			}
+
+			// A file known by its stamp is not in stamps: its stamp is as recorded.
+			const stamp = stamps.get(file.path);
+			now = stamp === undefined || sameStamp(before.stamp, stamp) ? before : {...before, stamp};
+		}
+
+		if (now !== before) {
+			changed.push(now);
+		}
+
+		noteUnresolved(unresolvedRefs, now);
 	}
 
 	sourceDrafts(sources, plan);
-	const held = Object.fromEntries(Object.entries(last.held).map(([path, file]) => [path, {...file, stamp: stampOf(path)}]));
-	const reused = files.every(file => file.type === 'known' && sameStamp(known.get(file.path)!.stamp, stampOf(file.path)));
-	return {plan, state: {conflictPaths: last.conflictPaths, pages, held}, reused};
+	return {plan, record: {kind: 'changed', from: last, files: changed}, unresolvedRefs};
 }
 
-function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: readonly string[]): Planned {
+function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: readonly string[], listAll: boolean): Planned {
 	const moment = momentOf(deps);
 	const {files, skipped, stamps} = listWiki(paths.wiki, paths.root, conflictPaths, deps.now().getTime());
 	const pageFiles = files.filter((file): file is PageFile => file.type === 'page');
@@ -264,16 +331,16 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 	const heldNow = held.map(page => ({...page, held_utc: since.get(page.path) ?? canonicalUtc(deps.now())}));
 	const before = new Set(since.keys());
 	const invalid = files.flatMap(file => (file.type === 'invalid' ? [{path: file.path, reasons: file.reasons}] : []));
-	const plan: Plan = {pages: [], missing: [], held: heldNow, cleared: [...before].filter(path => !heldNow.some(page => page.path === path)), invalid, unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: []};
+	const plan: Plan = {pages: [], missing: [], held: heldNow, cleared: [...before].filter(path => !heldNow.some(page => page.path === path)), invalid, unresolved: [], skipped, edges: {asserted: 0, retracted: 0}, drafts: [], tally: {new: 0, changed: 0, unchanged: 0}, listAll};
 	if (invalid.length > 0) {
-		return {plan, state: undefined, reused: false};
+		return {plan, record: undefined, unresolvedRefs: new Set()};
 	}
 
 	const live = pageFiles.filter(file => !duplicates.has(file.path));
 	const heldIds = new Set(held.flatMap(page => (page.node_id === null ? [] : [page.node_id])));
 	const resolve = resolver(db, live.map(file => pageName(file)));
 	const sources = new Map<string, string>();
-	const pages = live.map(file => planPage(db, moment, file, resolve, sources, plan, stamps));
+	const pages = live.map((file, ord) => planPage(db, moment, file, ord, resolve, sources, plan, stamps));
 	sourceDrafts(sources, plan);
 
 	// A page that is gone (not merely held) keeps its node, marked missing, without its sync edges.
@@ -291,11 +358,17 @@ function planFull(db: Database, paths: KbPaths, deps: Deps, conflictPaths: reado
 		plan.edges.retracted += edges.retracted;
 	}
 
-	return {plan, state: {conflictPaths, pages, held: Object.fromEntries(held.map(page => [page.path, {sha256: page.sha256, stamp: stamps.get(page.path) ?? null}]))}, reused: false};
+	const unresolvedRefs = new Set<string>();
+	for (const page of pages) {
+		noteUnresolved(unresolvedRefs, page);
+	}
+
+	const heldFiles = held.map(page => ({path: page.path, sha256: page.sha256, stamp: stamps.get(page.path) ?? null, page: null}));
+	return {plan, record: {kind: 'full', conflictPaths, files: [...pages, ...heldFiles]}, unresolvedRefs};
 }
 
 /** A page's sync edges: DERIVED_FROM each source (a node, or a Source node for a URL or file), RELATED_TO each related page and `[[link]]`. */
-function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) => string | undefined, sources: Map<string, string>, unresolved: Plan['unresolved']): EdgeKey[] {
+function wantedEdges(file: PageFile, page: ParsedPage, resolve: Resolve, sources: Map<string, string>, unresolved: Plan['unresolved']): EdgeKey[] {
 	const edges = new Map<string, EdgeKey>();
 	const add = (type: string, to: string, line: number) => {
 		const edge = {from: page.id, type, to, line, path: file.path};
@@ -334,9 +407,10 @@ function wantedEdges(file: PageFile, page: ParsedPage, resolve: (ref: string) =>
  * claiming one id are held (in the index) and not parsed, and the next sync after a repair
  * clears them; files are never edited. Every frontmatter is validated before anything is
  * appended, an unchanged page appends nothing, and a vanished page is marked `missing: true`.
+ * The report lists the pages that are new or changed (every page with `allPages`) and counts the rest.
  * Exit 2 when a page is held, invalid or skipped.
  */
-export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: WikiSyncOutput; exitCode: ExitCode}> {
+export async function syncWiki(paths: KbPaths, deps: Deps, options: {allPages?: boolean} = {}): Promise<{output: WikiSyncOutput; exitCode: ExitCode}> {
 	let planned: Planned | undefined;
 	let seen: Watermark | undefined;
 	const result = await writeEvents(
@@ -344,27 +418,23 @@ export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: Wik
 		deps,
 		index => {
 			seen = readWatermark(index.db);
-			planned = planSync(index.db, paths, deps);
+			planned = planSync(index.db, paths, deps, options.allPages ?? false);
 			return planned.plan.drafts;
 		},
 		(index, events) => {
-			// Held pages are written here, outside the plan's read transaction (concurrent syncs).
-			if (!planned!.reused) {
+			// Held pages are written here, outside the plan's read transaction (concurrent syncs). An incremental plan changes none.
+			if (planned!.record?.kind !== 'changed') {
 				replaceHeldPages(index.db, planned!.plan.held);
 			}
 
-			// Nothing changed and nothing appended: the record already says all of it.
-			if (!planned!.reused || events.length > 0) {
-				writeWikiSyncState(index.db, settledState(index.db, planned!.state, seen, events));
-			}
+			saveSync(index.db, planned!, seen, events);
 		},
 	);
-	const {drafts: _drafts, ...done} = planned!.plan;
-	const count = (status: 'new' | 'changed' | 'unchanged') => done.pages.filter(page => page.status === status).length;
+	const {drafts: _drafts, tally, listAll: _listAll, ...done} = planned!.plan;
 	const output: WikiSyncOutput = {
 		wiki: paths.wiki,
 		appended: result.events.length,
-		counts: {new: count('new'), changed: count('changed'), unchanged: count('unchanged'), missing: done.missing.length, held: done.held.length, invalid: done.invalid.length, skipped: done.skipped.length},
+		counts: {...tally, missing: done.missing.length, held: done.held.length, invalid: done.invalid.length, skipped: done.skipped.length},
 		...done,
 		quarantined: [...result.quarantined],
 	};
@@ -372,18 +442,27 @@ export async function syncWiki(paths: KbPaths, deps: Deps): Promise<{output: Wik
 }
 
 /**
- * What the next sync may start from: this one's record, tied to the journal as it is now, but
+ * Saves what the next sync may start from: this one's files, with the journal as it is now, but
  * only when the journal holds exactly what this sync planned against plus its own events, and
  * none of those events made a node a reference it found unresolved names (only a node.upsert
- * makes a node). Otherwise nothing: the next sync plans in full.
+ * makes a node). Otherwise the record is forgotten: the next sync plans in full.
  */
-function settledState(db: Database, state: Planned['state'], seen: Watermark | undefined, events: readonly JournalLine[]): WikiSyncState | undefined {
-	const mark = readWatermark(db);
-	if (state === undefined || seen === undefined || mark === undefined || mark.nextLine !== seen.nextLine + events.length) {
-		return undefined;
+function saveSync(db: Database, {record, unresolvedRefs}: Planned, seen: Watermark | undefined, events: readonly JournalLine[]): void {
+	if (record?.kind === 'changed' && record.files.length === 0 && events.length === 0) {
+		return; // Nothing changed and nothing appended: the record already says all of it.
 	}
 
-	const made = new Set(events.flatMap(event => (event.op === 'node.upsert' ? [String(event.payload['id'])] : [])));
-	const stillUnresolved = made.size === 0 || state.pages.every(page => page.unresolved.every(({ref}) => !made.has(ref)) && page.unresolvedSources.every(ref => !made.has(ref)));
-	return stillUnresolved ? {...state, journal: {bytes: mark.bytes, nextLine: mark.nextLine, head: mark.head, tail: mark.tail}} : undefined;
+	const mark = readWatermark(db);
+	const settled = seen !== undefined && mark !== undefined && mark.nextLine === seen.nextLine + events.length && !events.some(event => event.op === 'node.upsert' && unresolvedRefs.has(String(event.payload['id'])));
+	if (record === undefined || !settled) {
+		forgetWikiSyncState(db);
+		return;
+	}
+
+	const journal = {bytes: mark.bytes, nextLine: mark.nextLine, head: mark.head, tail: mark.tail};
+	if (record.kind === 'full') {
+		replaceWikiSyncState(db, {journal, conflictPaths: record.conflictPaths}, record.files);
+	} else {
+		updateWikiSyncState(db, record.from, {journal, conflictPaths: record.from.conflictPaths}, record.files);
+	}
 }
