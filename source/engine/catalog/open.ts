@@ -35,7 +35,7 @@ function openOnDisk(deps: Deps, warnings: string[]): CatalogHandle {
 		// kernel was given. A cold scan checkpoints a hundred megabytes.
 		db.pragma('synchronous = OFF');
 		chmodSync(path, 0o600);
-		migrate(db, catalogMigrations);
+		migrate(db, catalogMigrations, deps.env);
 		return {db, path, warnings};
 	} catch (error) {
 		db.close();

@@ -92,7 +92,7 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 	requireKnowledgeBase(paths);
 	const opened: {inode: number | null} = {inode: null};
 	try {
-		return openOnDisk(paths, options, [], opened);
+		return openOnDisk(paths, deps, options, [], opened);
 	} catch (error) {
 		if (isCorruptDatabase(error)) {
 			return recoverIndex(paths, deps, options, error, opened.inode);
@@ -118,7 +118,7 @@ class DamagedIndex extends Error {
 }
 
 /** Opens and refreshes the index file, noting in `opened` which file it was (before any error can stop it). */
-function openOnDisk(paths: KbPaths, options: IndexOptions, warnings: string[], opened: {inode: number | null} = {inode: null}): IndexHandle {
+function openOnDisk(paths: KbPaths, deps: Deps, options: IndexOptions, warnings: string[], opened: {inode: number | null} = {inode: null}): IndexHandle {
 	opened.inode = statSync(paths.index, {throwIfNoEntry: false})?.ino ?? null;
 	const db = openDatabase(paths.index);
 	try {
@@ -131,6 +131,7 @@ function openOnDisk(paths: KbPaths, options: IndexOptions, warnings: string[], o
 			}
 		}
 
+		migrate(db, indexMigrations, deps.env);
 		return refreshIndex(db, paths, options, warnings, opened.inode);
 	} catch (error) {
 		db.close();
@@ -139,7 +140,9 @@ function openOnDisk(paths: KbPaths, options: IndexOptions, warnings: string[], o
 }
 
 function inMemory(paths: KbPaths, options: IndexOptions, warnings: string[]): IndexHandle {
-	return refreshIndex(openDatabase(':memory:'), paths, options, warnings, null);
+	const db = openDatabase(':memory:');
+	migrate(db, indexMigrations);
+	return refreshIndex(db, paths, options, warnings, null);
 }
 
 /** A damaged index: move it aside, build a new one from the journal (in memory if `.engi` cannot be written), and say so. */
@@ -163,7 +166,7 @@ function recoverIndex(paths: KbPaths, deps: Deps, options: IndexOptions, error: 
 		: `index_corrupt: ${paths.index} was damaged (${damage}); another engi had already replaced it`;
 	noteCacheWarning(warning);
 	try {
-		return openOnDisk(paths, options, [warning]);
+		return openOnDisk(paths, deps, options, [warning]);
 	} catch (retryError) {
 		if (!cannotWrite(retryError)) {
 			throw retryError;
@@ -215,7 +218,6 @@ export function setAsideIndexes(paths: KbPaths): string[] {
 
 function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warnings: string[], inode: number | null): IndexHandle {
 	try {
-		migrate(db, indexMigrations);
 		const stats = statOrUndefined(paths.journal);
 		let refresh: IndexRefresh = 'fresh';
 		let rebuildReason: IndexHandle['rebuildReason'] = null;
