@@ -178,6 +178,28 @@ export function isCorruptDatabase(error: unknown): boolean {
 	return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB');
 }
 
+/**
+ * Damage found in a cache's rows rather than by SQLite: raised under SQLite's code for
+ * corruption, so whoever recovers a damaged cache (moves it aside or deletes it, and builds it
+ * again) recovers from this too.
+ */
+export class CacheDamage extends Error {
+	readonly code = 'SQLITE_CORRUPT';
+}
+
+/**
+ * A JSON value a cache stored. SQLite keeps no checksum of a row's contents, so bytes damaged in
+ * the middle of a page read back as text that no longer parses, with no SQLite error: that is
+ * the file's damage, not a bug, and is reported as such (CacheDamage).
+ */
+export function parseStored<T>(text: string): T {
+	try {
+		return JSON.parse(text) as T;
+	} catch (error) {
+		throw new CacheDamage(`a stored value does not parse (${error instanceof Error ? error.message.slice(0, 60) : 'error'})`);
+	}
+}
+
 const unwritableCodes = new Set(['SQLITE_FULL', 'SQLITE_PERM', 'SQLITE_AUTH', 'EACCES', 'EROFS', 'EPERM', 'ENOSPC', 'EDQUOT']);
 
 /**

@@ -6,7 +6,7 @@ import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
-import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openReadOnlyInPlace, type Database} from '../../lib/sqlite.js';
+import {CacheDamage, cannotWrite, isCorruptDatabase, migrate, openDatabase, openReadOnlyInPlace, parseStored, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import {createApplier} from './apply.js';
 import {readEventCount} from './store.js';
@@ -50,7 +50,7 @@ function statOrUndefined(path: string): Stats | undefined {
 /** How far this index has read the journal (see watermark.ts); undefined for a new index. */
 export function readWatermark(db: Database): Watermark | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'watermark'`).pluck().get() as string | undefined;
-	return value === undefined ? undefined : (JSON.parse(value) as Watermark);
+	return value === undefined ? undefined : parseStored<Watermark>(value);
 }
 
 export type IndexOptions = {
@@ -112,11 +112,6 @@ export function refreshOpenIndex(paths: KbPaths, index: IndexHandle): IndexHandl
 	return refreshIndex(index.db, paths, {}, index.warnings, index.inode);
 }
 
-/** Damage SQLite's own check found, under SQLite's code for corruption so it is recovered the same way. */
-class DamagedIndex extends Error {
-	readonly code = 'SQLITE_CORRUPT';
-}
-
 /** Opens and refreshes the index file, noting in `opened` which file it was (before any error can stop it). */
 function openOnDisk(paths: KbPaths, deps: Deps, options: IndexOptions, warnings: string[], opened: {inode: number | null} = {inode: null}): IndexHandle {
 	opened.inode = statSync(paths.index, {throwIfNoEntry: false})?.ino ?? null;
@@ -127,7 +122,7 @@ function openOnDisk(paths: KbPaths, deps: Deps, options: IndexOptions, warnings:
 			// A rebuild reuses the file: damage in pages it never reads (free pages, say) would outlive it.
 			const verdict = db.pragma('quick_check(1)', {simple: true}) as string;
 			if (verdict !== 'ok') {
-				throw new DamagedIndex(`quick_check: ${verdict}`);
+				throw new CacheDamage(`quick_check: ${verdict}`);
 			}
 		}
 

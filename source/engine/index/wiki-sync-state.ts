@@ -1,4 +1,4 @@
-import type {Database} from '../../lib/sqlite.js';
+import {parseStored, type Database} from '../../lib/sqlite.js';
 import type {FileStamp} from '../upkeep/wiki-pages.js';
 import type {Watermark} from './watermark.js';
 
@@ -33,7 +33,7 @@ const version = 1;
 
 export function readWikiSyncState(db: Database): WikiSyncState | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'wiki_sync'`).pluck().get() as string | undefined;
-	const record = value === undefined ? undefined : (JSON.parse(value) as {version?: number; state?: WikiSyncState});
+	const record = value === undefined ? undefined : parseStored<{version?: number; state?: WikiSyncState}>(value);
 	return record?.version === version ? record.state : undefined;
 }
 
