@@ -34,10 +34,6 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 			try {
 				units = adapter.discover(root, store.memo);
 			} catch (error) {
-				if (isSqliteError(error)) {
-					throw error; // The catalog's own memo failed (the view recovers from it), not the store's listing.
-				}
-
 				report.warnings.push(`${adapter.id}: could not list ${root} (${error instanceof Error ? error.message : 'error'})`);
 				report.unreadable.push({source: adapter.id, path: root, code: systemErrorCode(error) ?? 'error'});
 				continue;

@@ -207,7 +207,11 @@ export function catalogStore(db: Database) {
 		memo: {
 			get(key: string, stamp: string): unknown {
 				const value = memoGet().get(key, stamp) as string | undefined;
-				return value === undefined ? undefined : parseStored<unknown>(value);
+				try {
+					return value === undefined ? undefined : (JSON.parse(value) as unknown);
+				} catch {
+					return undefined; // A damaged memo is only a miss: discovery works it out again and stores it anew.
+				}
 			},
 			set(key: string, stamp: string, value: unknown): void {
 				memoSet().run(key, stamp, JSON.stringify(value));
