@@ -103,23 +103,38 @@ test('a damaged page met while listing (the refresh did not need it) rebuilds th
 	assert.deepEqual(catalogWarnings(sessions(env)), []);
 });
 
-/** Replaces every occurrence of `find` in the pages of the named tables or indexes with `replace` (as long); returns how many. */
-function damageIn(catalog: string, names: readonly string[], find: string, replace: string): number {
+/** Where `find` occurs in the pages of the named tables or indexes (of one page type, when given). */
+function occurrences(catalog: string, names: readonly string[], find: string, pagetype?: 'leaf' | 'internal'): number[] {
 	const db = new Database(catalog);
 	const pageSize = db.pragma('page_size', {simple: true}) as number;
-	const pages = new Set(db.prepare(`SELECT pageno FROM dbstat WHERE name IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(names)) as number[]);
+	const pages = new Set(
+		db
+			.prepare(`SELECT pageno FROM dbstat WHERE name IN (SELECT value FROM json_each(?)) AND pagetype LIKE ?`)
+			.pluck()
+			.all(JSON.stringify(names), pagetype ?? '%') as number[],
+	);
 	db.close();
 	const bytes = readFileSync(catalog);
-	let count = 0;
+	const found: number[] = [];
 	for (let at = bytes.indexOf(find); at !== -1; at = bytes.indexOf(find, at + 1)) {
 		if (pages.has(Math.floor(at / pageSize) + 1)) {
-			bytes.write(replace, at);
-			count++;
+			found.push(at);
 		}
 	}
 
+	return found;
+}
+
+/** Replaces every occurrence of `find` in the pages of the named tables or indexes with `replace` (as long); returns how many. */
+function damageIn(catalog: string, names: readonly string[], find: string, replace: string): number {
+	const found = occurrences(catalog, names, find);
+	const bytes = readFileSync(catalog);
+	for (const at of found) {
+		bytes.write(replace, at);
+	}
+
 	writeFileSync(catalog, bytes);
-	return count;
+	return found.length;
 }
 
 test('bytes damaged mid-page in a stored summary (SQLite reads the row without complaint; its JSON no longer parses): the catalog is rebuilt, with a warning', t => {
@@ -140,9 +155,11 @@ test('bytes damaged mid-page in an index of the catalog (a session drops out of 
 	const root = join(base, 'kb');
 	assert.equal(runCli(['init', root, '--format', 'json'], {env}).code, 0);
 	const before = sessions(env);
-	const victim = before.sessions[3];
-	// The session's entries in the listing's covering indexes now name another source.
-	assert.equal(damageIn(catalog, ['units_listing', 'units_recent'], `${victim.modified}claude`, `${victim.modified}claudf`), 2);
+	const indexes = ['units_listing', 'units_recent'];
+	// A session whose keys are only in the indexes' leaves (an interior page may keep a copy of a key to divide its children).
+	const victim = before.sessions.find((session: {modified: string}) => occurrences(catalog, indexes, `${session.modified}claude`, 'internal').length === 0);
+	// Its entries in the listing's covering indexes now name another source.
+	assert.equal(damageIn(catalog, indexes, `${victim.modified}claude`, `${victim.modified}claudf`), 2);
 	const damaged = sessions(env);
 	assert.equal(damaged.total, 29, 'what SQLite alone lets through: a session missing, no warning');
 	assert.deepEqual(catalogWarnings(damaged), []);
