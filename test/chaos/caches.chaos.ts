@@ -109,9 +109,10 @@ const caches: readonly ChaosCache[] = [
 			const drafts = Array.from({length: 3000}, (_, index) => ({op: 'node.upsert' as const, payload: {id: `task:${index}`, kind: 'Task', label: `task ${index} about the ${index % 5 === 0 ? 'zebra' : 'otter'} parser`, status: index % 7 === 0 ? 'blocked' : 'active'}}));
 			writeFileSync(join(root, '.engi', 'journal.jsonl'), prepareEvents(drafts, new Date('2026-11-20T10:00:00Z')).map(event => serializeEvent(event)).join(''));
 			const read = (args: readonly string[]): Run => ({args: [...args, '--root', root, '--format', 'json'], env, cwd: root});
+			// The query at a fixed time: its ranking shows each node's age, to the hundredth of a day.
 			return {
 				file: join(root, '.engi', 'index.sqlite'),
-				reads: [read(['status']), read(['query', '--q', 'zebra', '--limit', '50']), read(['timeline', '--limit', '20'])],
+				reads: [read(['status']), read(['query', '--q', 'zebra', '--limit', '50', '--as-of', '2026-11-25T00:00:00Z']), read(['timeline', '--limit', '20'])],
 				build: read(['index', 'rebuild']),
 				repair: read(['index', 'rebuild']),
 			};
