@@ -30,7 +30,7 @@ test('doctor: 0 when clean, 1 for a rewritten journal or missing merge rule, 2 f
 	let before = snapshot(kb);
 	const clean = checks(kb);
 	assert.equal(clean.code, 0, 'right after a write the index matches the journal');
-	assert.deepEqual(Object.keys(clean.byName), ['journal-valid', 'event-ids', 'quarantine-empty', 'index-integrity', 'index-fresh', 'ref-integrity', 'retention-interrupted', 'gitattributes']);
+	assert.deepEqual(Object.keys(clean.byName), ['journal-valid', 'event-ids', 'quarantine-empty', 'index-integrity', 'index-fresh', 'catalog-integrity', 'ref-integrity', 'retention-interrupted', 'gitattributes']);
 	assert.equal(clean.byName['index-fresh']!.detail, 'index matches the journal');
 	assert.deepEqual(snapshot(kb), before, 'doctor changed nothing');
 

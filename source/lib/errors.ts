@@ -79,5 +79,13 @@ export function systemFailure(error: unknown): EngiError | undefined {
 		return new EngiError('io_error', `a disk I/O error stopped engi (${code}): the disk may be full or failing`, {hint: 'free some space or check the disk, then retry', cause: error});
 	}
 
+	// A cache found damaged where no caller could rebuild it (most rebuild it and go on).
+	if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')) {
+		return new EngiError('cache_corrupt', `a cache engi keeps is damaged (${code}: ${error instanceof Error ? error.message : 'unreadable'})`, {
+			hint: 'engi doctor checks the session catalog and the index, and deletes a damaged catalog; engi index rebuild replaces a damaged index. Both are rebuilt from the stores and the journal, so nothing is lost',
+			cause: error,
+		});
+	}
+
 	return undefined;
 }

@@ -2,6 +2,7 @@ import {closeSync, existsSync, openSync, readSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {pathToFileURL} from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
+import {pauseAt} from './test-pause.js';
 
 export type Database = BetterSqlite3.Database;
 export type Statement = BetterSqlite3.Statement;
@@ -50,7 +51,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
 	const Database = sqlite();
 	const binding = nativeAddonPath();
 	const db = new Database(path, {readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false, ...(binding ? {nativeBinding: binding} : {})});
-	db.pragma('busy_timeout = 10000');
+	db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 	if (!options.readonly) {
 		// Reading pages through a memory map avoids copying them into SQLite's page cache. Not for
 		// another program's database read once (an agent's store): every page it maps stays in
@@ -59,11 +60,46 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
 	}
 
 	if (!options.readonly && path !== ':memory:') {
-		db.pragma('journal_mode = WAL');
+		switchToWal(db);
 		db.pragma('synchronous = NORMAL');
 	}
 
 	return db;
+}
+
+/** How long a connection waits for another's lock before SQLite gives up with SQLITE_BUSY. */
+const busyTimeoutMs = 10_000;
+
+/** What switchToWal sleeps on (Atomics.wait on a cell nobody changes: a synchronous sleep). */
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Puts a database in WAL mode, waiting for another connection's write lock as busy_timeout
+ * waits everywhere else. SQLite does not wait here: on a file not yet in WAL mode (a new cache,
+ * created empty by openDatabase) the switch reads the header in a read transaction, then
+ * upgrades it to write the header, and an upgrade that meets another writer fails at once with
+ * SQLITE_BUSY ("database is locked"), busy handler or not: waiting while holding the read lock
+ * could deadlock with that writer, which needs every reader gone to commit. So several
+ * processes opening a new cache at once failed. Trying the whole pragma again (the failed one
+ * released its read lock) is the wait SQLite leaves to us, and is safe: the switch is
+ * idempotent, and once any process has made it, a retry finds the header written and writes
+ * nothing. Bounded by the busy timeout, after which the SQLITE_BUSY stands.
+ */
+function switchToWal(db: Database): void {
+	const deadline = Date.now() + busyTimeoutMs;
+	for (let attempt = 0; ; attempt++) {
+		try {
+			db.pragma('journal_mode = WAL');
+			return;
+		} catch (error) {
+			if (!sqliteCode(error).startsWith('SQLITE_BUSY') || Date.now() >= deadline) {
+				throw error;
+			}
+
+			// A header write lasts a millisecond or so: retry soon, then less often.
+			Atomics.wait(pauseCell, 0, 0, Math.min(2 ** attempt, 50));
+		}
+	}
 }
 
 /**
@@ -142,6 +178,28 @@ export function isCorruptDatabase(error: unknown): boolean {
 	return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB');
 }
 
+/**
+ * Damage found in a cache's rows rather than by SQLite: raised under SQLite's code for
+ * corruption, so whoever recovers a damaged cache (moves it aside or deletes it, and builds it
+ * again) recovers from this too.
+ */
+export class CacheDamage extends Error {
+	readonly code = 'SQLITE_CORRUPT';
+}
+
+/**
+ * A JSON value a cache stored. SQLite keeps no checksum of a row's contents, so bytes damaged in
+ * the middle of a page read back as text that no longer parses, with no SQLite error: that is
+ * the file's damage, not a bug, and is reported as such (CacheDamage).
+ */
+export function parseStored<T>(text: string): T {
+	try {
+		return JSON.parse(text) as T;
+	} catch (error) {
+		throw new CacheDamage(`a stored value does not parse (${error instanceof Error ? error.message.slice(0, 60) : 'error'})`);
+	}
+}
+
 const unwritableCodes = new Set(['SQLITE_FULL', 'SQLITE_PERM', 'SQLITE_AUTH', 'EACCES', 'EROFS', 'EPERM', 'ENOSPC', 'EDQUOT']);
 
 /**
@@ -158,24 +216,36 @@ export type Migration = {readonly version: number; readonly up: (db: Database) =
 /**
  * Brings a derived cache to the current schema. These databases hold nothing that cannot be
  * rebuilt, so a version we do not know (older or newer) is simply dropped (every table) and
- * recreated.
+ * recreated. `env` is for the fault tests: ENGI_TEST_PAUSE_AT=migrate.before_lock stops the
+ * process after it read the version and before it takes the write lock.
  */
-export function migrate(db: Database, migrations: readonly Migration[]): {recreated: boolean} {
+export function migrate(db: Database, migrations: readonly Migration[], env: Readonly<Record<string, string | undefined>> = {}): {recreated: boolean} {
 	const target = migrations.at(-1)?.version ?? 0;
 	const current = schemaVersion(db);
 	if (current === target) {
 		return {recreated: false};
 	}
 
+	pauseAt(env, 'migrate.before_lock');
+	let recreated = false;
 	db.transaction(() => {
+		// Read again under the write lock: a cache opened cold by several processes at once is
+		// migrated by the first to get the lock, and may be filled by it before the next gets it.
+		// Dropping the tables then would empty them under that process's reads.
+		const locked = schemaVersion(db);
+		if (locked === target) {
+			return;
+		}
+
 		dropAllTables(db);
 		for (const migration of migrations) {
 			migration.up(db);
 		}
 
 		db.pragma(`user_version = ${target}`);
+		recreated = locked !== 0;
 	}).immediate();
-	if (current !== 0) {
+	if (recreated) {
 		// The old tables' pages are free now; without this the file keeps its old size and the new
 		// rows are scattered across it. Cheap here, with the tables still empty; only tidiness, so
 		// if another process is using the file it is left as it is, without waiting.
@@ -189,7 +259,7 @@ export function migrate(db: Database, migrations: readonly Migration[]): {recrea
 		}
 	}
 
-	return {recreated: current !== 0};
+	return {recreated};
 }
 
 /** The schema version a database says it has (`user_version`; 0 for a new file). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {randomUUID} from 'node:crypto';
-import {closeSync, mkdirSync, openSync, truncateSync, writeFileSync, writeSync} from 'node:fs';
+import {closeSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync, writeSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
@@ -101,6 +101,78 @@ test('a damaged page met while listing (the refresh did not need it) rebuilds th
 	assert.deepEqual(after.sessions, before.sessions, 'the same listing');
 	assert.match(catalogWarnings(after).join('\n'), /^catalog_corrupt: .*SQLITE_CORRUPT/);
 	assert.deepEqual(catalogWarnings(sessions(env)), []);
+});
+
+/** Where `find` occurs in the pages of the named tables or indexes (of one page type, when given). */
+function occurrences(catalog: string, names: readonly string[], find: string, pagetype?: 'leaf' | 'internal'): number[] {
+	const db = new Database(catalog);
+	const pageSize = db.pragma('page_size', {simple: true}) as number;
+	const pages = new Set(
+		db
+			.prepare(`SELECT pageno FROM dbstat WHERE name IN (SELECT value FROM json_each(?)) AND pagetype LIKE ?`)
+			.pluck()
+			.all(JSON.stringify(names), pagetype ?? '%') as number[],
+	);
+	db.close();
+	const bytes = readFileSync(catalog);
+	const found: number[] = [];
+	for (let at = bytes.indexOf(find); at !== -1; at = bytes.indexOf(find, at + 1)) {
+		if (pages.has(Math.floor(at / pageSize) + 1)) {
+			found.push(at);
+		}
+	}
+
+	return found;
+}
+
+/** Replaces every occurrence of `find` in the pages of the named tables or indexes with `replace` (as long); returns how many. */
+function damageIn(catalog: string, names: readonly string[], find: string, replace: string): number {
+	const found = occurrences(catalog, names, find);
+	const bytes = readFileSync(catalog);
+	for (const at of found) {
+		bytes.write(replace, at);
+	}
+
+	writeFileSync(catalog, bytes);
+	return found.length;
+}
+
+test('bytes damaged mid-page in a stored summary (SQLite reads the row without complaint; its JSON no longer parses): the catalog is rebuilt, with a warning', t => {
+	const {env, catalog} = setup(t);
+	const before = sessions(env);
+	const title = before.sessions[3].title as string;
+	// A control character inside the JSON string: what a flipped byte in a row's payload reads back as.
+	assert.equal(damageIn(catalog, ['units'], `"title":"${title.slice(0, 30)}`, `"title":"\u0001${title.slice(1, 30)}`), 1);
+	const after = sessions(env);
+	assert.deepEqual(after.sessions, before.sessions, 'the same listing');
+	assert.match(catalogWarnings(after).join('\n'), /^catalog_corrupt: .*SQLITE_CORRUPT/);
+	assert.deepEqual(catalogWarnings(sessions(env)), []);
+});
+
+test('bytes damaged mid-page in an index of the catalog (a session drops out of the listing, and SQLite says nothing): doctor finds it and deletes the catalog, and the next listing is whole', t => {
+	const base = tempDir(t);
+	const {env, catalog} = setup(t, base);
+	const root = join(base, 'kb');
+	assert.equal(runCli(['init', root, '--format', 'json'], {env}).code, 0);
+	const before = sessions(env);
+	const indexes = ['units_listing', 'units_recent'];
+	// A session whose keys are only in the indexes' leaves (an interior page may keep a copy of a key to divide its children).
+	const victim = before.sessions.find((session: {modified: string}) => occurrences(catalog, indexes, `${session.modified}claude`, 'internal').length === 0);
+	// Its entries in the listing's covering indexes now name another source.
+	assert.equal(damageIn(catalog, indexes, `${victim.modified}claude`, `${victim.modified}claudf`), 2);
+	const damaged = sessions(env);
+	assert.equal(damaged.total, 29, 'what SQLite alone lets through: a session missing, no warning');
+	assert.deepEqual(catalogWarnings(damaged), []);
+	const doctor = runCli(['doctor', '--root', root, '--format', 'json'], {env});
+	const check = doctor.json().checks.find((check: {name: string}) => check.name === 'catalog-integrity');
+	assert.equal(check.severity, 'warning');
+	assert.match(check.detail, /fails SQLite's integrity check \(row \d+ missing from index units_(recent|listing).*\); deleted it: the next call reads every session again$/);
+	assert.equal(doctor.code, 1);
+	const after = sessions(env);
+	assert.deepEqual(after.sessions, before.sessions, 'every session listed again');
+	assert.equal(after.catalog.scanned, 30);
+	const clean = runCli(['doctor', '--root', root, '--format', 'json'], {env}).json().checks.find((check: {name: string}) => check.name === 'catalog-integrity');
+	assert.deepEqual([check.ok, clean.ok, clean.detail], [false, true, 'SQLite integrity check passed']);
 });
 
 test('a cache file system that fills up mid-build: every session command answers from a scan in memory, with a warning', {skip: mountsUnavailable()}, t => {

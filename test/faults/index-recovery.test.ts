@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {closeSync, existsSync, openSync, readdirSync, readSync, truncateSync, writeFileSync, writeSync} from 'node:fs';
+import {closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, truncateSync, writeFileSync, writeSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
@@ -112,6 +112,30 @@ test('an index overwritten with text recovers in every command that opens it, re
 
 	assert.equal(kb.ok(['timeline', '--limit', '1']).total, taskCount + 1, 'the write went through');
 	assert.deepEqual(integrity(index), ['ok']);
+});
+
+test('a node whose stored payload was damaged mid-page (SQLite reads it without complaint; its JSON no longer parses): the read moves the index aside and rebuilds it', t => {
+	const kb = makeKb(t);
+	const index = seeded(kb);
+	const clean = kb.ok(['query', '--q', 'task number 123', '--view', 'hits']);
+	const db = new Database(index);
+	const pageSize = db.pragma('page_size', {simple: true}) as number;
+	const pages = new Set(db.prepare(`SELECT pageno FROM dbstat WHERE name = 'nodes'`).pluck().all() as number[]);
+	db.close();
+	const bytes = readFileSync(index);
+	let at = bytes.indexOf('"label":"task number 123 ');
+	while (at !== -1 && !pages.has(Math.floor(at / pageSize) + 1)) {
+		at = bytes.indexOf('"label":"task number 123 ', at + 1); // The events table holds it too.
+	}
+
+	assert.ok(at !== -1, 'the payload is in a page of the nodes table');
+	bytes[at + 9] = 0x01; // A control character inside the JSON string.
+	writeFileSync(index, bytes);
+	const result = kb.run(['query', '--q', 'task number 123', '--view', 'hits', '--format', 'json']);
+	assert.equal(result.code, 0, result.stderr);
+	assert.deepEqual(result.json().hits, clean.hits, 'the same answer, from the journal');
+	assert.match(result.json().warnings.join('\n'), /^index_corrupt: .*SQLITE_CORRUPT: a stored value does not parse.*rebuilt the index from the journal$/m);
+	assert.equal(aside(kb).length, 1);
 });
 
 test('damage in the middle of a page: doctor finds it with the integrity check, index rebuild replaces the file', t => {

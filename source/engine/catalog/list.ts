@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import type {Database} from '../../lib/sqlite.js';
+import {parseStored, type Database} from '../../lib/sqlite.js';
 import {decodeRow} from './store.js';
 import type {CatalogRow} from './scan.js';
 import type {TailState} from '../continuity/tail.js';
@@ -188,7 +188,7 @@ export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: stri
 /** The path, title and tail of the given units: the columns a listing shows beyond the narrow ones (only the tail is JSON to decode). */
 export function rowDetails(db: Database, keys: readonly string[]): Map<string, {path: string; title: string | null; tail: TailState}> {
 	const records = db.prepare('SELECT key, path, title, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null, string]>;
-	return new Map(records.map(([key, path, title, tail]) => [key, {path, title, tail: JSON.parse(tail) as TailState}]));
+	return new Map(records.map(([key, path, title, tail]) => [key, {path, title, tail: parseStored<TailState>(tail)}]));
 }
 
 /** The fingerprint of every unit under the stores in scope, by key, from the per-root index alone (no wide row is read). */
@@ -225,7 +225,7 @@ export function listUnitFiles(db: Database, filter: SessionFilter): Array<Narrow
 	return newestCopies(records).map(record => {
 		// Most sessions are one file: their list is that path alone, and needs no parsing.
 		const path = record[9];
-		const files = record[10] === `[${JSON.stringify(path)}]` ? [path] : (JSON.parse(record[10]) as string[]);
+		const files = record[10] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[10]);
 		// Every field named, no spread: in a fresh process `{...row, more}` takes V8's slow path,
 		// ~15 µs and ~4 KB of garbage per session (over M, a sixth of what a warm plan allocated).
 		return {

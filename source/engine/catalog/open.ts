@@ -9,7 +9,15 @@ import {catalogMigrations} from './schema.js';
 
 export type CatalogHandle = {readonly db: Database; readonly path: string | null; readonly warnings: string[]};
 
-const catalogPath = (deps: Deps) => join(cacheDirectory(deps), 'catalog.sqlite');
+/** Where the session catalog lives: the user's cache directory, outside every knowledge base. */
+export const catalogPath = (deps: Deps) => join(cacheDirectory(deps), 'catalog.sqlite');
+
+/** Deletes the catalog and the files SQLite keeps beside it (its -wal belongs to it and must not be replayed into a new one). */
+export function deleteCatalog(deps: Deps): void {
+	for (const suffix of ['', '-wal', '-shm']) {
+		rmSync(`${catalogPath(deps)}${suffix}`, {force: true});
+	}
+}
 
 /**
  * Opens the session catalog in the user's cache directory. A catalog that is not a database
@@ -35,7 +43,7 @@ function openOnDisk(deps: Deps, warnings: string[]): CatalogHandle {
 		// kernel was given. A cold scan checkpoints a hundred megabytes.
 		db.pragma('synchronous = OFF');
 		chmodSync(path, 0o600);
-		migrate(db, catalogMigrations);
+		migrate(db, catalogMigrations, deps.env);
 		return {db, path, warnings};
 	} catch (error) {
 		db.close();
@@ -53,10 +61,7 @@ export function replaceDamagedCatalog(deps: Deps, damage: unknown): CatalogHandl
 	const warning = `catalog_corrupt: ${path} was damaged (${systemErrorCode(damage) ?? 'error'}); deleted it and read every session again`;
 	noteCacheWarning(warning);
 	try {
-		for (const suffix of ['', '-wal', '-shm']) {
-			rmSync(`${path}${suffix}`, {force: true});
-		}
-
+		deleteCatalog(deps);
 		return openOnDisk(deps, [warning]);
 	} catch (error) {
 		return inMemoryCatalog(deps, error, [warning]);

@@ -1,6 +1,6 @@
 import type {SessionSummary} from './summarize.js';
 import type {TailState} from '../continuity/tail.js';
-import type {Database} from '../../lib/sqlite.js';
+import {parseStored, type Database} from '../../lib/sqlite.js';
 import type {CatalogRow, LineMark} from './scan.js';
 import type {TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';
@@ -41,9 +41,9 @@ const columns = [
 export function decodeRow(record: UnitRecord): CatalogRow {
 	return {
 		...record,
-		paths: JSON.parse(record.paths) as string[],
-		summary: JSON.parse(record.summary) as SessionSummary,
-		tail: JSON.parse(record.tail) as TailState,
+		paths: parseStored<string[]>(record.paths),
+		summary: parseStored<SessionSummary>(record.summary),
+		tail: parseStored<TailState>(record.tail),
 	};
 }
 
@@ -207,7 +207,11 @@ export function catalogStore(db: Database) {
 		memo: {
 			get(key: string, stamp: string): unknown {
 				const value = memoGet().get(key, stamp) as string | undefined;
-				return value === undefined ? undefined : (JSON.parse(value) as unknown);
+				try {
+					return value === undefined ? undefined : (JSON.parse(value) as unknown);
+				} catch {
+					return undefined; // A damaged memo is only a miss: discovery works it out again and stores it anew.
+				}
 			},
 			set(key: string, stamp: string, value: unknown): void {
 				memoSet().run(key, stamp, JSON.stringify(value));

@@ -3,7 +3,7 @@ import {mergeUpsert, nodeKindOf} from '../graph/merge.js';
 import {detectMemoryType} from '../upkeep/memory-types.js';
 import {reindexNodes} from './node-text.js';
 import type {ScannedEvent} from '../journal/scan.js';
-import type {Database} from '../../lib/sqlite.js';
+import {parseStored, type Database} from '../../lib/sqlite.js';
 
 type NodeState = {
 	payload: Record<string, unknown> | undefined;
@@ -61,7 +61,7 @@ export function createApplier(db: Database, options: {fresh: boolean}) {
 			return undefined;
 		}
 
-		const state = {payload: JSON.parse(row.payload) as Record<string, unknown>, firstLine: row.first_line, lastLine: row.last_line};
+		const state = {payload: parseStored<Record<string, unknown>>(row.payload), firstLine: row.first_line, lastLine: row.last_line};
 		nodes.set(id, state);
 		return state;
 	}

@@ -1,4 +1,4 @@
-import type {Database} from '../../lib/sqlite.js';
+import {parseStored, type Database} from '../../lib/sqlite.js';
 import {segmentForIndex} from '../search/segment.js';
 import {bookkeepingKinds} from '../upkeep/vocabulary.js';
 
@@ -52,7 +52,7 @@ export function reindexNodes(db: Database, ids: Iterable<string>): void {
 			deleteText.run(rowid);
 		}
 
-		const {words, chars} = segmentForIndex(nodeSearchText(JSON.parse(payload) as Record<string, unknown>));
+		const {words, chars} = segmentForIndex(nodeSearchText(parseStored<Record<string, unknown>>(payload)));
 		insertText.run(rowid, words, chars);
 	}
 }

@@ -6,7 +6,7 @@ import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
-import {cannotWrite, isCorruptDatabase, migrate, openDatabase, openReadOnlyInPlace, type Database} from '../../lib/sqlite.js';
+import {CacheDamage, cannotWrite, isCorruptDatabase, migrate, openDatabase, openReadOnlyInPlace, parseStored, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import {createApplier} from './apply.js';
 import {readEventCount} from './store.js';
@@ -50,7 +50,7 @@ function statOrUndefined(path: string): Stats | undefined {
 /** How far this index has read the journal (see watermark.ts); undefined for a new index. */
 export function readWatermark(db: Database): Watermark | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'watermark'`).pluck().get() as string | undefined;
-	return value === undefined ? undefined : (JSON.parse(value) as Watermark);
+	return value === undefined ? undefined : parseStored<Watermark>(value);
 }
 
 export type IndexOptions = {
@@ -92,7 +92,7 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 	requireKnowledgeBase(paths);
 	const opened: {inode: number | null} = {inode: null};
 	try {
-		return openOnDisk(paths, options, [], opened);
+		return openOnDisk(paths, deps, options, [], opened);
 	} catch (error) {
 		if (isCorruptDatabase(error)) {
 			return recoverIndex(paths, deps, options, error, opened.inode);
@@ -112,13 +112,8 @@ export function refreshOpenIndex(paths: KbPaths, index: IndexHandle): IndexHandl
 	return refreshIndex(index.db, paths, {}, index.warnings, index.inode);
 }
 
-/** Damage SQLite's own check found, under SQLite's code for corruption so it is recovered the same way. */
-class DamagedIndex extends Error {
-	readonly code = 'SQLITE_CORRUPT';
-}
-
 /** Opens and refreshes the index file, noting in `opened` which file it was (before any error can stop it). */
-function openOnDisk(paths: KbPaths, options: IndexOptions, warnings: string[], opened: {inode: number | null} = {inode: null}): IndexHandle {
+function openOnDisk(paths: KbPaths, deps: Deps, options: IndexOptions, warnings: string[], opened: {inode: number | null} = {inode: null}): IndexHandle {
 	opened.inode = statSync(paths.index, {throwIfNoEntry: false})?.ino ?? null;
 	const db = openDatabase(paths.index);
 	try {
@@ -127,10 +122,11 @@ function openOnDisk(paths: KbPaths, options: IndexOptions, warnings: string[], o
 			// A rebuild reuses the file: damage in pages it never reads (free pages, say) would outlive it.
 			const verdict = db.pragma('quick_check(1)', {simple: true}) as string;
 			if (verdict !== 'ok') {
-				throw new DamagedIndex(`quick_check: ${verdict}`);
+				throw new CacheDamage(`quick_check: ${verdict}`);
 			}
 		}
 
+		migrate(db, indexMigrations, deps.env);
 		return refreshIndex(db, paths, options, warnings, opened.inode);
 	} catch (error) {
 		db.close();
@@ -139,7 +135,9 @@ function openOnDisk(paths: KbPaths, options: IndexOptions, warnings: string[], o
 }
 
 function inMemory(paths: KbPaths, options: IndexOptions, warnings: string[]): IndexHandle {
-	return refreshIndex(openDatabase(':memory:'), paths, options, warnings, null);
+	const db = openDatabase(':memory:');
+	migrate(db, indexMigrations);
+	return refreshIndex(db, paths, options, warnings, null);
 }
 
 /** A damaged index: move it aside, build a new one from the journal (in memory if `.engi` cannot be written), and say so. */
@@ -163,7 +161,7 @@ function recoverIndex(paths: KbPaths, deps: Deps, options: IndexOptions, error: 
 		: `index_corrupt: ${paths.index} was damaged (${damage}); another engi had already replaced it`;
 	noteCacheWarning(warning);
 	try {
-		return openOnDisk(paths, options, [warning]);
+		return openOnDisk(paths, deps, options, [warning]);
 	} catch (retryError) {
 		if (!cannotWrite(retryError)) {
 			throw retryError;
@@ -215,7 +213,6 @@ export function setAsideIndexes(paths: KbPaths): string[] {
 
 function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warnings: string[], inode: number | null): IndexHandle {
 	try {
-		migrate(db, indexMigrations);
 		const stats = statOrUndefined(paths.journal);
 		let refresh: IndexRefresh = 'fresh';
 		let rebuildReason: IndexHandle['rebuildReason'] = null;

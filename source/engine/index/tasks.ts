@@ -1,6 +1,6 @@
 import {terminalStatuses} from '../graph/kinds.js';
 import {liveEdgeCondition, type Moment} from './store.js';
-import type {Database} from '../../lib/sqlite.js';
+import {parseStored, type Database} from '../../lib/sqlite.js';
 
 export type TaskRecord = {
 	readonly id: string;
@@ -77,12 +77,12 @@ export function pageTasks(db: Database, moment: Moment, query: TaskQuery): TaskP
 		terminal: counts.terminal,
 		tasks: rows.map(row => ({
 			id: row.id,
-			projects: JSON.parse(row.projects) as string[],
+			projects: parseStored<string[]>(row.projects),
 			status: row.status?.trim() ? row.status.trim() : 'unknown',
 			label: row.label?.trim() ? row.label : row.id,
 			updated: row.observed_utc,
 			next_action: row.next_action?.trim() ? row.next_action : null,
-			blockers: row.blockers === null ? [] : (JSON.parse(row.blockers) as string[]),
+			blockers: row.blockers === null ? [] : parseStored<string[]>(row.blockers),
 			terminal: row.terminal === 1,
 		})),
 	};

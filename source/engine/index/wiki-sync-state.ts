@@ -1,5 +1,5 @@
 import {basename} from 'node:path';
-import type {Database} from '../../lib/sqlite.js';
+import {parseStored, type Database} from '../../lib/sqlite.js';
 import type {FileStamp} from '../upkeep/wiki-pages.js';
 import type {Watermark} from './watermark.js';
 
@@ -57,7 +57,7 @@ export function nameKeys(path: string, id: string, title: string): {id: string; 
 /** The record alone, without reading a row: enough to tell whether the files are worth reading. */
 export function readWikiSyncRecord(db: Database): WikiSyncRecord | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'wiki_sync'`).pluck().get() as string | undefined;
-	const record = value === undefined ? undefined : (JSON.parse(value) as {version?: number; journal: WikiSyncRecord['journal']; conflictPaths: string[]});
+	const record = value === undefined ? undefined : parseStored<{version?: number; journal: WikiSyncRecord['journal']; conflictPaths: string[]}>(value);
 	return record?.version === version ? {journal: record.journal, conflictPaths: record.conflictPaths} : undefined;
 }
 
@@ -75,7 +75,7 @@ export function readWikiSyncFiles(db: Database): Map<string, SyncedFile> {
 			path: row[0],
 			sha256: row[1],
 			stamp: size === null ? null : {size, mtimeMs: row[3], ctimeMs: row[4], ino: row[5]},
-			page: nodeId === null ? null : {id: nodeId, title: row[7], ord: row[8], unresolved: unresolved === null ? none : (JSON.parse(unresolved) as SyncedPage['unresolved']), unresolvedSources: unresolvedSources === null ? none : (JSON.parse(unresolvedSources) as string[])},
+			page: nodeId === null ? null : {id: nodeId, title: row[7], ord: row[8], unresolved: unresolved === null ? none : parseStored<SyncedPage['unresolved']>(unresolved), unresolvedSources: unresolvedSources === null ? none : parseStored<string[]>(unresolvedSources)},
 		});
 	}
 

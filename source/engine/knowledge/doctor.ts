@@ -1,7 +1,8 @@
 import {existsSync, readFileSync, statSync} from 'node:fs';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import type {ExitCode} from '../../lib/errors.js';
+import {systemErrorCode, type ExitCode} from '../../lib/errors.js';
+import {catalogPath, deleteCatalog} from '../catalog/open.js';
 import {isLocation} from '../graph/kinds.js';
 import {isEdgeLive, replayInMemory} from '../graph/replay.js';
 import {openIndexReadOnly, readWatermark, setAsideIndexes} from '../index/open.js';
@@ -13,7 +14,7 @@ import {countedLines, scanJournal} from '../journal/scan.js';
 import {gitattributesLine} from '../kb/init.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {interruptedAmong} from '../retention/log.js';
-import {integrityProblems, schemaVersion, type Database} from '../../lib/sqlite.js';
+import {integrityProblems, isCorruptDatabase, openReadOnlyInPlace, schemaVersion, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 
 export const doctorOutputSchema = z.object({
@@ -30,8 +31,9 @@ const warn = (name: string, detail: string): Check => ({name, ok: false, severit
 const corrupt = (name: string, detail: string): Check => ({name, ok: false, severity: 'corruption', detail});
 
 /**
- * Checks a knowledge base and changes nothing: it reads the journal itself rather than through
- * the writer, and opens the index read-only. Exit 0 clean, 1 warnings, 2 corruption.
+ * Checks a knowledge base and changes nothing in it: it reads the journal itself rather than
+ * through the writer, and opens the index read-only. Outside it, a damaged session catalog (a
+ * cache) is deleted, so the next call builds it again. Exit 0 clean, 1 warnings, 2 corruption.
  */
 export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; exitCode: ExitCode} {
 	requireKnowledgeBase(paths);
@@ -73,7 +75,7 @@ export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; ex
 				: warn('quarantine-empty', `${quarantine.lines} quarantined lines in ${quarantine.files.join(', ')}; inspect and re-append what is worth keeping`),
 	);
 
-	checks.push(...checkIndex(paths));
+	checks.push(...checkIndex(paths), checkCatalog(deps));
 
 	const now = canonicalUtc(deps.now());
 	const {nodes, edges} = replayInMemory(scan.events);
@@ -166,4 +168,48 @@ function checkFresh(db: Database, paths: KbPaths): Check {
 	} catch (error) {
 		return warn('index-fresh', `index cannot be read (${describe(error)}); the next command that reads it moves it aside and rebuilds it from the journal`);
 	}
+}
+
+/**
+ * The session catalog, in the user's cache: SQLite's full integrity check, the only check that
+ * sees some bytes damaged in the middle of a page (a row an index no longer finds: a session
+ * missing from a listing). Every other call notices only damage SQLite meets on the pages it
+ * reads, or JSON that no longer parses, and rebuilds then. A damaged catalog is deleted, as
+ * those calls do: it holds nothing the stores cannot give again. Text damaged in a row that
+ * still parses is seen by nothing: SQLite keeps no checksum of a row.
+ */
+function checkCatalog(deps: Deps): Check {
+	const path = catalogPath(deps);
+	if (!existsSync(path)) {
+		return ok('catalog-integrity', 'no session catalog yet; the next listing builds it');
+	}
+
+	let problems: string[];
+	try {
+		const db = openReadOnlyInPlace(path);
+		try {
+			problems = integrityProblems(db, 10);
+		} finally {
+			db.close();
+		}
+	} catch (error) {
+		if (!isCorruptDatabase(error)) {
+			return warn('catalog-integrity', `the session catalog ${path} cannot be checked (${describe(error)})`);
+		}
+
+		problems = [describe(error)];
+	}
+
+	if (problems.length === 1 && problems[0] === 'ok') {
+		return ok('catalog-integrity', 'SQLite integrity check passed');
+	}
+
+	const found = `the session catalog ${path} fails SQLite's integrity check (${problems.slice(0, 3).join('; ')})`;
+	try {
+		deleteCatalog(deps);
+	} catch (error) {
+		return warn('catalog-integrity', `${found}; it could not be deleted (${systemErrorCode(error) ?? 'error'}): delete it by hand, the next call builds it again`);
+	}
+
+	return warn('catalog-integrity', `${found}; deleted it: the next call reads every session again`);
 }

@@ -5,7 +5,7 @@ import {momentOf} from '../index/store.js';
 import {confidenceOf, reasonsFor} from '../continuity/reasons.js';
 import type {TailState} from '../continuity/tail.js';
 import {checkpointLookup} from '../continuity/unfinished.js';
-import type {Database} from '../../lib/sqlite.js';
+import {parseStored, type Database} from '../../lib/sqlite.js';
 import {type Blocker, isCompactable} from './blockers.js';
 import type {RetentionCandidate} from './candidates.js';
 import {provenanceGaps, sessionKey, type RetentionReceipt} from './journal.js';
@@ -98,7 +98,7 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 
 		// A completed or superseded checkpoint says the work is done, whatever the tail looks like.
 		const done = checkpoint?.status === 'completed' || checkpoint?.status === 'superseded';
-		const tail = unit.tail !== null && !done ? (JSON.parse(unit.tail) as TailState) : undefined;
+		const tail = unit.tail !== null && !done ? parseStored<TailState>(unit.tail) : undefined;
 		const reasons = tail ? reasonsFor(tail, undefined, false) : [];
 		if (reasons.length > 0 && confidenceOf(reasons) === 'high') {
 			blockers.push({code: 'unfinished_candidate', detail: `its work looks unfinished: ${reasons.map(reason => reason.code).join(', ')}`});
