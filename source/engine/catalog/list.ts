@@ -33,9 +33,9 @@ export type SessionFilter = {
 	readonly includeSubagents: boolean;
 };
 
-/** `(source, root)` pairs as SQL: units under any of them ('0' for none). */
-function storesSql(scope: SessionFilter['scope']): {sql: string; params: string[]} {
-	return {sql: scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0', params: scope.flatMap(entry => [entry.source, entry.root])};
+/** `(source, root)` pairs as SQL: units under any of them ('0' for none); `table` qualifies the columns. */
+function storesSql(scope: SessionFilter['scope'], table = ''): {sql: string; params: string[]} {
+	return {sql: scope.map(() => `(${table}source = ? AND ${table}root = ?)`).join(' OR ') || '0', params: scope.flatMap(entry => [entry.source, entry.root])};
 }
 
 /**
@@ -44,28 +44,29 @@ function storesSql(scope: SessionFilter['scope']): {sql: string; params: string[
  * and without statistics SQLite would look rows up through the per-root index and read every
  * wide row (at 15,000 sessions, ~40 MB of the catalog for one count); the covering index by
  * time answers alone. Without subagents SQLite picks the listing index by parent_id itself.
+ * `table` qualifies the columns (`copy.`), for a subquery over the same scope.
  */
-function scopeSql(filter: SessionFilter): {sql: string; params: unknown[]; index: string} {
+function scopeSql(filter: SessionFilter, table = ''): {sql: string; params: unknown[]; index: string} {
 	const index = filter.includeSubagents ? ' INDEXED BY units_recent' : '';
 	if (filter.scope.length === 0) {
 		return {sql: '0', params: [], index};
 	}
 
-	const stores = storesSql(filter.scope);
+	const stores = storesSql(filter.scope, table);
 	const parts: string[] = [`(${stores.sql})`];
 	const params: unknown[] = [...stores.params];
-	parts.push('(conversational = 1 OR error IS NOT NULL)');
+	parts.push(`(${table}conversational = 1 OR ${table}error IS NOT NULL)`);
 	if (!filter.includeSubagents) {
-		parts.push('parent_id IS NULL');
+		parts.push(`${table}parent_id IS NULL`);
 	}
 
 	if (filter.since) {
-		parts.push('modified >= ?');
+		parts.push(`${table}modified >= ?`);
 		params.push(filter.since);
 	}
 
 	if (filter.project) {
-		parts.push(`(${filter.project.map(() => '(project = ? OR substr(project, 1, ?) = ?)').join(' OR ')})`);
+		parts.push(`(${filter.project.map(() => `(${table}project = ? OR substr(${table}project, 1, ?) = ?)`).join(' OR ')})`);
 		params.push(...filter.project.flatMap(root => [root, root.length + 1, root.endsWith('/') ? root : root + '/']));
 	}
 
@@ -146,10 +147,24 @@ export function wholeRows(db: Database, rows: readonly NarrowRow[]): CatalogRow[
 	return rows.flatMap(row => byKey.get(row.key) ?? []);
 }
 
-/** One page of the listing: all sessions are counted, only the page's rows are decoded. */
+/**
+ * One page of the listing, as listNarrowRows orders and deduplicates it, answered by SQLite: the
+ * sessions are counted (one per source and id) and only the page's keys come out, so a page of
+ * 50 costs the same at 15,000 sessions as at 1,500 (building every narrow row in JS was most of
+ * a warm listing's work). A copy is left out when another in scope is newer (or as new, with a
+ * smaller key: listNarrowRows keeps whichever of two such copies comes first).
+ */
 export function listCatalogPage(db: Database, filter: SessionFilter, offset: number, limit: number): {total: number; rows: CatalogRow[]} {
-	const rows = listNarrowRows(db, filter);
-	return {total: rows.length, rows: wholeRows(db, rows.slice(offset, offset + limit))};
+	const where = scopeSql(filter);
+	const total = db.prepare(`SELECT count(DISTINCT source || char(0) || coalesce(id, key)) FROM units${where.index} WHERE ${where.sql}`).pluck().get(...where.params) as number;
+	const copy = scopeSql(filter, 'copy.');
+	const newerCopy = `SELECT 1 FROM units AS copy WHERE copy.id = units.id AND copy.source = units.source AND copy.key <> units.key AND ${copy.sql} AND (coalesce(copy.modified, '') > coalesce(units.modified, '') OR (coalesce(copy.modified, '') = coalesce(units.modified, '') AND copy.key < units.key))`;
+	const keys = db
+		.prepare(`SELECT key FROM units${where.index} WHERE ${where.sql} AND NOT EXISTS (${newerCopy}) ORDER BY modified DESC, id ASC LIMIT ? OFFSET ?`)
+		.pluck()
+		.all(...where.params, ...copy.params, limit, offset) as string[];
+	const byKey = catalogRowsByKey(db, keys);
+	return {total, rows: keys.flatMap(key => byKey.get(key) ?? [])};
 }
 
 /**
