@@ -1,5 +1,6 @@
 import {existsSync, readdirSync, readFileSync, statSync, type Dirent, type Stats} from 'node:fs';
 import {basename, join} from 'node:path';
+import type {DiscoveredUnit} from '../types.js';
 
 export function statOrUndefined(path: string): Stats | undefined {
 	try {
@@ -99,19 +100,29 @@ export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: s
 		return undefined;
 	}
 
-	return {
-		key: path,
-		path,
-		paths: extra.paths ?? [path],
-		size: stats.size,
-		mtimeMs: stats.mtimeMs,
-		fingerprint: fileFingerprint(stats),
-		...(extra.idHint === undefined ? {} : {idHint: extra.idHint}),
-		...(extra.parentIdHint === undefined ? {} : {parentIdHint: extra.parentIdHint}),
-		...(extra.projectHint === undefined ? {} : {projectHint: extra.projectHint}),
-		...(extra.variant === undefined ? {} : {variant: extra.variant}),
-		...(extra.note === undefined ? {} : {note: extra.note}),
-	};
+	// Built field by field, not spread: discovery makes one per session file on every call.
+	const unit: {-readonly [K in keyof DiscoveredUnit]: DiscoveredUnit[K]} = {key: path, path, paths: extra.paths ?? [path], size: stats.size, mtimeMs: stats.mtimeMs, fingerprint: fileFingerprint(stats)};
+	if (extra.idHint !== undefined) {
+		unit.idHint = extra.idHint;
+	}
+
+	if (extra.parentIdHint !== undefined) {
+		unit.parentIdHint = extra.parentIdHint;
+	}
+
+	if (extra.projectHint !== undefined) {
+		unit.projectHint = extra.projectHint;
+	}
+
+	if (extra.variant !== undefined) {
+		unit.variant = extra.variant;
+	}
+
+	if (extra.note !== undefined) {
+		unit.note = extra.note;
+	}
+
+	return unit;
 }
 
 export function stem(path: string, extension: string): string {

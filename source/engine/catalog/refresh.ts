@@ -43,10 +43,19 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 
 			report.warnings.push(...noteWarnings(adapter.id, units));
 			const known = store.fingerprintsForRoot(adapter.id, root);
-			const changed = units.filter(unit => known.get(unit.key) !== unit.fingerprint);
+			const changed: DiscoveredUnit[] = [];
+			let stillThere = 0;
+			for (const unit of units) {
+				const fingerprint = known.get(unit.key);
+				stillThere += fingerprint === undefined ? 0 : 1;
+				if (fingerprint !== unit.fingerprint) {
+					changed.push(unit);
+				}
+			}
+
 			report.unchanged += units.length - changed.length;
-			const present = new Set(units.map(unit => unit.key));
-			const gone = [...known.keys()].filter(key => !present.has(key));
+			// Keys are unique per root: when every known key was listed again, none is gone.
+			const gone = stillThere === known.size ? [] : goneKeys(known, units);
 			if (changed.length === 0 && gone.length === 0) {
 				continue; // Nothing to write: no write lock, no transaction.
 			}
@@ -90,6 +99,12 @@ export function refreshCatalog(db: Database, targets: readonly SourceTarget[], e
 	}
 
 	return report;
+}
+
+/** Keys catalogued under a root that its discovery no longer lists. */
+function goneKeys(known: ReadonlyMap<string, string>, units: readonly DiscoveredUnit[]): string[] {
+	const present = new Set(units.map(unit => unit.key));
+	return [...known.keys()].filter(key => !present.has(key));
 }
 
 /** Directories discovery or loading could not list: what they hold is missing, and the warning says so. */
