@@ -2,6 +2,7 @@ import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import type {DiscoveredUnit} from '../../adapters/types.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
+import {pauseAt} from '../../lib/test-pause.js';
 import {scanUnit} from './scan.js';
 import {catalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
@@ -25,6 +26,7 @@ export type RefreshReport = {
  * saved before it, and the next call reads the rest.
  */
 export function refreshCatalog(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>): RefreshReport {
+	pauseAt(env, 'catalog.before_refresh');
 	const store = catalogStore(db);
 	const writer = catalogWriter(db, store, env);
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []};
