@@ -141,28 +141,33 @@ export function catalogRowsByKey(db: Database, keys: readonly string[]): Map<str
 	return new Map(records.map(record => [record.key, decodeRow(record)]));
 }
 
-/** The whole rows of some narrow rows, in their order. */
-export function wholeRows(db: Database, rows: readonly NarrowRow[]): CatalogRow[] {
-	const byKey = catalogRowsByKey(db, rows.map(row => row.key));
-	return rows.flatMap(row => byKey.get(row.key) ?? []);
+/**
+ * The sessions in scope a listing shows, as SQL over `units` (or its alias `table`): in scope,
+ * and not a copy of a session that has a newer one in scope (or one as new with a smaller key:
+ * listNarrowRows keeps whichever of two such copies comes first). A copy is found by id, so
+ * SQLite answers this per row it returns, not per session in scope.
+ */
+export function listedSql(filter: SessionFilter, table = 'units'): {sql: string; params: unknown[]; index: string} {
+	const where = scopeSql(filter, `${table}.`);
+	const copy = scopeSql(filter, 'copy.');
+	const newerCopy = `SELECT 1 FROM units AS copy WHERE copy.id = ${table}.id AND copy.source = ${table}.source AND copy.key <> ${table}.key AND ${copy.sql} AND (coalesce(copy.modified, '') > coalesce(${table}.modified, '') OR (coalesce(copy.modified, '') = coalesce(${table}.modified, '') AND copy.key < ${table}.key))`;
+	return {sql: `${where.sql} AND NOT EXISTS (${newerCopy})`, params: [...where.params, ...copy.params], index: where.index};
 }
 
 /**
  * One page of the listing, as listNarrowRows orders and deduplicates it, answered by SQLite: the
  * sessions are counted (one per source and id) and only the page's keys come out, so a page of
  * 50 costs the same at 15,000 sessions as at 1,500 (building every narrow row in JS was most of
- * a warm listing's work). A copy is left out when another in scope is newer (or as new, with a
- * smaller key: listNarrowRows keeps whichever of two such copies comes first).
+ * a warm listing's work).
  */
 export function listCatalogPage(db: Database, filter: SessionFilter, offset: number, limit: number): {total: number; rows: CatalogRow[]} {
 	const where = scopeSql(filter);
 	const total = db.prepare(`SELECT count(DISTINCT source || char(0) || coalesce(id, key)) FROM units${where.index} WHERE ${where.sql}`).pluck().get(...where.params) as number;
-	const copy = scopeSql(filter, 'copy.');
-	const newerCopy = `SELECT 1 FROM units AS copy WHERE copy.id = units.id AND copy.source = units.source AND copy.key <> units.key AND ${copy.sql} AND (coalesce(copy.modified, '') > coalesce(units.modified, '') OR (coalesce(copy.modified, '') = coalesce(units.modified, '') AND copy.key < units.key))`;
+	const listed = listedSql(filter);
 	const keys = db
-		.prepare(`SELECT key FROM units${where.index} WHERE ${where.sql} AND NOT EXISTS (${newerCopy}) ORDER BY modified DESC, id ASC LIMIT ? OFFSET ?`)
+		.prepare(`SELECT key FROM units${listed.index} WHERE ${listed.sql} ORDER BY modified DESC, id ASC LIMIT ? OFFSET ?`)
 		.pluck()
-		.all(...where.params, ...copy.params, limit, offset) as string[];
+		.all(...listed.params, limit, offset) as string[];
 	const byKey = catalogRowsByKey(db, keys);
 	return {total, rows: keys.flatMap(key => byKey.get(key) ?? [])};
 }
@@ -195,10 +200,15 @@ export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: stri
 	return records.map(record => decodeRow(record));
 }
 
-/** The path, title and tail of the given units: the columns a listing shows beyond the narrow ones (only the tail is JSON to decode). */
-export function rowDetails(db: Database, keys: readonly string[]): Map<string, {path: string; title: string | null; tail: TailState}> {
-	const records = db.prepare('SELECT key, path, title, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null, string]>;
-	return new Map(records.map(([key, path, title, tail]) => [key, {path, title, tail: JSON.parse(tail) as TailState}]));
+/**
+ * The path and title of the given units, and the tail of those in `tails`: the columns a listing
+ * shows beyond the narrow ones. The tail is JSON to read and decode, so only the units whose
+ * reasons rest on it ask for it (at 15,000 sessions, decoding every tail was most of the work).
+ */
+export function rowDetails(db: Database, keys: readonly string[], tails: ReadonlySet<string>): Map<string, {path: string; title: string | null; tail: TailState | null}> {
+	const records = db.prepare('SELECT key, path, title FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null]>;
+	const decoded = new Map((db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...tails])) as Array<[string, string]>).map(([key, tail]) => [key, JSON.parse(tail) as TailState]));
+	return new Map(records.map(([key, path, title]) => [key, {path, title, tail: decoded.get(key) ?? null}]));
 }
 
 /** The fingerprint of every unit under the stores in scope, by key, from the per-root index alone (no wide row is read). */
