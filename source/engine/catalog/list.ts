@@ -155,6 +155,21 @@ export function listedSql(filter: SessionFilter, table = 'units'): {sql: string;
 }
 
 /**
+ * The same sessions as listedSql, as common table expressions that read covering indexes only:
+ * `inscope` (every session in scope, from narrow columns) and `listed` (key and modified of one
+ * copy each), for a query that joins most of them (a search over a broad word), where looking
+ * each one's copies up in the table would read every wide row.
+ */
+export function listedCtes(filter: SessionFilter): {sql: string; params: unknown[]} {
+	const where = scopeSql(filter);
+	const newerCopy = "SELECT 1 FROM inscope AS copy WHERE copy.id = inscope.id AND copy.source = inscope.source AND copy.key <> inscope.key AND (coalesce(copy.modified, '') > coalesce(inscope.modified, '') OR (coalesce(copy.modified, '') = coalesce(inscope.modified, '') AND copy.key < inscope.key))";
+	return {
+		sql: `inscope AS MATERIALIZED (SELECT key, source, id, modified FROM units${where.index} WHERE ${where.sql}), listed AS (SELECT key, modified FROM inscope WHERE NOT EXISTS (${newerCopy}))`,
+		params: where.params,
+	};
+}
+
+/**
  * One page of the listing, as listNarrowRows orders and deduplicates it, answered by SQLite: the
  * sessions are counted (one per source and id) and only the page's keys come out, so a page of
  * 50 costs the same at 15,000 sessions as at 1,500 (building every narrow row in JS was most of

@@ -4,7 +4,7 @@ import type {RowPlace, SourceAdapter} from '../../adapters/types.js';
 import {readRowsAt, walkRows} from '../conversation/rows.js';
 import {planQuery} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
-import {catalogRowsByKey, listedSql} from './list.js';
+import {catalogRowsByKey, listedCtes} from './list.js';
 import {unitOfRow, type CatalogRow} from './scan.js';
 import type {CatalogView} from './view.js';
 import {vocabularyOf, type Statement} from '../../lib/sqlite.js';
@@ -45,12 +45,12 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 
 	const span = textRowidSpan;
 	const averageDocs = (view.db.prepare('SELECT avg(docs) FROM text_units WHERE docs > 0').pluck().get() as number | null) ?? 1;
-	const listed = listedSql(view.filter);
+	const listed = listedCtes(view.filter);
 	const ranked = (select: string, tail: string) =>
-		`WITH hits (no, matched) AS (SELECT rowid / ${span}, count(*) FROM text_fts WHERE text_fts MATCH ? GROUP BY 1)
-		SELECT ${select} FROM hits JOIN text_units ON text_units.no = hits.no JOIN units ON units.key = text_units.key WHERE ${listed.sql} ${tail}`;
+		`WITH hits (no, matched) AS (SELECT rowid / ${span}, count(*) FROM text_fts WHERE text_fts MATCH ? GROUP BY 1), ${listed.sql}
+		SELECT ${select} FROM hits JOIN text_units ON text_units.no = hits.no JOIN listed ON listed.key = text_units.key ${tail}`;
 	const found = view.db
-		.prepare(ranked('units.key, hits.no, hits.matched, count(*) OVER ()', `ORDER BY ${scoreSql} DESC, coalesce(units.modified, '') DESC, units.key ASC LIMIT ? OFFSET ?`))
+		.prepare(ranked('listed.key, hits.no, hits.matched, count(*) OVER ()', `ORDER BY ${scoreSql} DESC, coalesce(listed.modified, '') DESC, listed.key ASC LIMIT ? OFFSET ?`))
 		.raw()
 		.all(plan.match, ...listed.params, averageDocs, limit, offset) as Array<[string, number, number, number]>;
 	// Past the last page no row carries the total: count alone then.
