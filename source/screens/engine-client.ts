@@ -48,26 +48,31 @@ export type EngineClient = {
 	hasKnowledgeBase(): boolean;
 };
 
-/**
- * The production client: engine calls in this process, with the scope the user gave. Each
- * call loads its engine module when first made, so the first frame pays for the stand-up's
- * modules alone, not for every screen's.
- */
+/** The production client: engine calls in this process, with the scope the user gave. */
 export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: string | undefined): Promise<EngineClient> {
-	// Small, and asked before the first frame (whether the project brief and query have a knowledge base).
-	const [{resolveRoot}, {kbPaths}] = await Promise.all([import('../engine/kb/root.js'), import('../engine/kb/paths.js')]);
+	const [{buildStandup}, {listUnfinished}, {resumeSession}, {pickupSession}, checkpointOps, {getProject}, {queryKnowledge}, {resolveRoot}, {kbPaths}, review, {candidateEvidence}, {promoteCandidate}] = await Promise.all([
+		import('../engine/continuity/standup.js'),
+		import('../engine/continuity/unfinished.js'),
+		import('../engine/continuity/resume.js'),
+		import('../engine/continuity/pickup.js'),
+		import('../engine/continuity/checkpoint-ops.js'),
+		import('../engine/knowledge/project.js'),
+		import('../engine/knowledge/query.js'),
+		import('../engine/kb/root.js'),
+		import('../engine/kb/paths.js'),
+		import('../engine/candidates/review.js'),
+		import('../engine/candidates/evidence.js'),
+		import('../engine/candidates/promote.js'),
+	]);
 	const root = () => kbPaths(resolveRoot(rootFlag, deps).root);
 	return {
 		async standup(options) {
-			const {buildStandup} = await import('../engine/continuity/standup.js');
 			return buildStandup({since: scope.since, source: scope.source, project: scope.allProjects ? undefined : scope.project, rootFlag, cached: options?.cached}, deps);
 		},
 		async unfinished() {
-			const {listUnfinished} = await import('../engine/continuity/unfinished.js');
 			return listUnfinished({since: scope.since, source: scope.source, project: scope.project, allProjects: scope.allProjects, limit: 100_000, offset: 0}, deps);
 		},
 		async brief(id, source) {
-			const {resumeSession} = await import('../engine/continuity/resume.js');
 			const result = await resumeSession({id, source, view: 'brief'}, deps);
 			if (!('view' in result) || result.view !== 'brief') {
 				throw new Error('the session has no brief');
@@ -76,47 +81,36 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 			return result;
 		},
 		async pickup(id, source) {
-			const {pickupSession} = await import('../engine/continuity/pickup.js');
 			return pickupSession({id, source}, deps);
 		},
 		async checkpoints() {
-			const {listCheckpoints} = await import('../engine/continuity/checkpoint-ops.js');
-			return listCheckpoints({project: scope.project, allProjects: scope.allProjects}, deps);
+			return checkpointOps.listCheckpoints({project: scope.project, allProjects: scope.allProjects}, deps);
 		},
 		async recordCheckpoint(draft) {
-			const {recordCheckpoint} = await import('../engine/continuity/checkpoint-ops.js');
-			return recordCheckpoint({...draft, fallbackProject: scope.project ?? deps.cwd}, process.stdin, deps);
+			return checkpointOps.recordCheckpoint({...draft, fallbackProject: scope.project ?? deps.cwd}, process.stdin, deps);
 		},
 		async project(page) {
-			const {getProject} = await import('../engine/knowledge/project.js');
 			return (await getProject(root(), {view: 'brief', limit: page.limit, offset: page.offset}, deps)).output;
 		},
 		async query(q) {
-			const {queryKnowledge} = await import('../engine/knowledge/query.js');
 			return (await queryKnowledge(root(), {q, view: 'context', limit: 50}, deps)).output;
 		},
 		async candidates() {
-			const review = await import('../engine/candidates/review.js');
 			return review.listCandidates(root(), {status: 'pending', limit: 100_000});
 		},
 		async candidate(ref) {
-			const review = await import('../engine/candidates/review.js');
 			return review.showCandidate(root(), {ref});
 		},
 		async citedTurns(ref, turns, maxTurns) {
-			const {candidateEvidence} = await import('../engine/candidates/evidence.js');
 			return candidateEvidence(root(), {ref, turns, maxTurns}, deps);
 		},
 		async promoteCandidate(ref) {
-			const {promoteCandidate} = await import('../engine/candidates/promote.js');
 			return promoteCandidate(root(), {ref, fallbackProject: scope.project ?? deps.cwd}, deps);
 		},
 		async rejectCandidate(ref) {
-			const review = await import('../engine/candidates/review.js');
 			return review.rejectCandidate(root(), {ref}, deps);
 		},
 		async queryEvidence(q, asOf) {
-			const {queryKnowledge} = await import('../engine/knowledge/query.js');
 			return (await queryKnowledge(root(), {q, view: 'evidence', asOf, limit: 50}, deps)).output;
 		},
 		async evaluateContract(file, q) {

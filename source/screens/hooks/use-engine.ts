@@ -9,7 +9,7 @@ export type Loaded<T> = {readonly status: 'loading'} | {readonly status: 'error'
  * the event loop while it runs, so Ink (which draws at most 30 frames a second, the latest one
  * on a timer) must have written the early frame first.
  */
-const paintGapMs = 100;
+const paintGapMs = 250;
 
 /**
  * Runs one engine call for a screen and reports loading, error or ready. The only place screens
