@@ -3,6 +3,8 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {generateStores} from '../bench/generate-stores.js';
 import {countUnreadableSessions, listNarrowRows, type SessionFilter} from '../source/engine/catalog/list.js';
+import {searchSessions} from '../source/engine/catalog/search.js';
+import type {CatalogView} from '../source/engine/catalog/view.js';
 import {openDatabase, type Database} from '../source/lib/sqlite.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {tempDir} from './helpers/temp.js';
@@ -55,3 +57,13 @@ for (const includeSubagents of [true, false]) {
 		}
 	});
 }
+
+test('a search ranks the sessions in scope from covering indexes: only the rows of its page are read whole', t => {
+	const db = catalogOfAllSources(t);
+	const scope = db.prepare('SELECT DISTINCT source, root FROM units').all() as SessionFilter['scope'];
+	const view = {db, filter: {scope, includeSubagents: true}} as unknown as CatalogView;
+	let found: ReturnType<typeof searchSessions>;
+	const reads = tableReads(db, () => (found = searchSessions(view, 'quarantine', 0, 3))).filter(read => !read.sql.startsWith('SELECT * FROM units WHERE key IN'));
+	assert.deepEqual(reads, [], 'ranking and deduplicating the matched sessions');
+	assert.equal(found!?.page.length, 3, 'the word is in the generated sessions');
+});

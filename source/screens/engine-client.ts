@@ -20,7 +20,8 @@ export type Scope = {readonly since?: string; readonly allProjects: boolean; rea
  * screen shows exactly what `--format json` prints. Screens never touch the file system.
  */
 export type EngineClient = {
-	standup(): Promise<StandupOutput>;
+	/** With `cached`, from the session catalog as it stands (see ScopeInput.cached): the first frame, before the stores are looked at. */
+	standup(options?: {readonly cached?: boolean}): Promise<StandupOutput>;
 	unfinished(): Promise<UnfinishedOutput>;
 	brief(id: string, source: string): Promise<Brief>;
 	pickup(id: string, source: string): Promise<PickupOutput>;
@@ -65,8 +66,8 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 	]);
 	const root = () => kbPaths(resolveRoot(rootFlag, deps).root);
 	return {
-		async standup() {
-			return buildStandup({since: scope.since, source: scope.source, project: scope.allProjects ? undefined : scope.project, rootFlag}, deps);
+		async standup(options) {
+			return buildStandup({since: scope.since, source: scope.source, project: scope.allProjects ? undefined : scope.project, rootFlag, cached: options?.cached}, deps);
 		},
 		async unfinished() {
 			return listUnfinished({since: scope.since, source: scope.source, project: scope.project, allProjects: scope.allProjects, limit: 100_000, offset: 0}, deps);

@@ -1,5 +1,6 @@
 import {spawnSync} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
+import {readFileSync} from 'node:fs';
 
 /** True when a tmux binary can be run (CI installs it; a developer's machine may not have it). */
 export function hasTmux(): boolean {
@@ -14,6 +15,8 @@ export type TmuxPane = {
 	resize(columns: number, rows: number): void;
 	/** Polls the screen until `predicate` holds; fails with the last screen after `timeoutMs`. */
 	waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
+	/** The pid of the command the pane runs (the pane's shell runs it as its child). */
+	commandPid(): number;
 	kill(): void;
 };
 
@@ -57,6 +60,15 @@ export function startTmux(command: string, options: {env: Record<string, string>
 
 				await new Promise(resolve => setTimeout(resolve, 25));
 			}
+		},
+		commandPid() {
+			const shell = tmux(['display-message', '-p', '-t', 'engi', '#{pane_pid}']).trim();
+			const child = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(' ')[0];
+			if (!child) {
+				throw new Error(`the pane's shell (${shell}) runs no command`);
+			}
+
+			return Number(child);
 		},
 		kill() {
 			spawnSync('tmux', ['-L', socket, 'kill-server'], {env});

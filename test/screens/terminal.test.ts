@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {mkdirSync} from 'node:fs';
+import {mkdirSync, utimesSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {cliPath, runCli, sandboxEnv} from '../helpers/cli.js';
@@ -7,6 +7,8 @@ import {buildFixtureHome, settle} from '../fixtures/home.js';
 import {makeKb} from '../helpers/kb.js';
 import {assertDeletionsRecorded, attestWithKnowledge, entriesUnder, journalNodes, longAgo} from '../helpers/retention.js';
 import {distilledCandidate, fillReviewQueue, retentionAttested} from '../helpers/screens.js';
+import {requireProc, waitStopped} from '../helpers/faults.js';
+import {writeClaudeSession} from '../helpers/stores.js';
 import {tempDir} from '../helpers/temp.js';
 import {hasTmux, startTmux, type TmuxPane} from '../helpers/tmux.js';
 import {contractWorld} from '../helpers/screens.js';
@@ -212,4 +214,27 @@ test('real terminal: the Retention screen executes the plan only after its count
 	const log = kb.ok(['retention', 'log']);
 	assert.equal(log.purged, Number(planned));
 	assert.equal(log.interrupted, 0);
+});
+
+test('real terminal: the first frame shows the stand-up from the catalog as it stands, and the refreshed stores replace it', {skip, timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const {env, cwd} = world(t);
+	const warmed = runCli(['standup', '--since', '2026-11-01', '--format', 'json'], {env, cwd});
+	assert.equal(warmed.code, 0, warmed.stderr);
+	assert.equal(warmed.json<{totals: {candidates: number}}>().totals.candidates, 22);
+	// A session left waiting for an answer since the catalog was last brought up to date.
+	const added = writeClaudeSession(join(env['HOME']!, '.claude', 'projects'), '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a', '/work/shop', [{user: 'Rotate the staging keys', at: '2026-11-25T09:00:00.000Z'}]);
+	utimesSync(added, new Date('2026-11-25T09:00:00Z'), new Date('2026-11-25T09:00:00Z'));
+	// The refresh stops the dashboard before it looks at the stores: whatever is on screen then was drawn without it.
+	const pane = open(t, {...env, ENGI_TEST_PAUSE_AT: 'catalog.before_refresh'}, cwd, '--since 2026-11-01 --all-projects');
+	const early = await pane.waitFor(text => /since 2026-11-01 · \d+ unfinished/.test(text), 'the stand-up with its counts before the stores are refreshed');
+	assert.match(early, /· 22 unfinished ·/, 'the catalog as it stood');
+	const command = pane.commandPid();
+	await waitStopped(command);
+	process.kill(command, 'SIGCONT');
+	const refreshed = await pane.waitFor(text => text.includes('· 23 unfinished ·'), 'the stand-up over the refreshed stores');
+	assert.match(refreshed, /Rotate the staging keys/);
 });

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import * as z from 'zod/mini';
-import {childPath, fileUnit, isFile, listDirectory} from '../shared/fs.js';
+import {childPath, fileUnit, listDirectory} from '../shared/fs.js';
 import {factsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 
@@ -33,18 +33,23 @@ export function discoverAntigravity(brain: string, memo?: DiscoveryMemo): Discov
 	const book = factsBook(memo, brain, sidecarsSchema);
 	for (const entry of listDirectory(brain)) {
 		const path = childPath(brain, entry.name);
-		let transcript: string | undefined;
+		let unit: DiscoveredUnit | undefined;
 		let id = entry.name;
 		if (entry.isDirectory()) {
-			transcript = transcriptPlaces.map(place => childPath(path, place)).find(candidate => isFile(candidate));
+			// The first place that holds a file is the transcript; its stat is the unit's.
+			for (const place of transcriptPlaces) {
+				unit = fileUnit(childPath(path, place), {idHint: id});
+				if (unit) {
+					break;
+				}
+			}
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('transcript')) {
-			transcript = path;
 			id = basename(entry.name, '.jsonl');
+			unit = fileUnit(path, {idHint: id});
 		}
 
-		const unit = transcript === undefined ? undefined : fileUnit(transcript, {idHint: id});
 		if (unit) {
-			const found = transcript!;
+			const found = unit.path;
 			units.push({...unit, paths: [found, ...book.facts(found, unit.fingerprint, () => sidecars(found, brain, id))]});
 		}
 	}

@@ -1,3 +1,4 @@
+import type {Stats} from 'node:fs';
 import {join} from 'node:path';
 import {childPath, fileFingerprint, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
 import * as z from 'zod/mini';
@@ -69,8 +70,8 @@ function sessionUnit(directory: string, id: string, project: string | undefined,
 		return undefined;
 	}
 
-	const transcript = [chatHistoryFile, updatesFile].map(name => ({name, path: childPath(directory, name)})).map(file => ({...file, stats: statOrUndefined(file.path)})).find(file => file.stats?.isFile());
-	if (!transcript?.stats) {
+	const transcript = transcriptIn(directory);
+	if (!transcript) {
 		return undefined; // Summary without a transcript: nothing conversational to read.
 	}
 
@@ -95,4 +96,17 @@ function sessionUnit(directory: string, id: string, project: string | undefined,
 		fingerprint,
 		mtimeMs: transcript.stats.mtimeMs,
 	};
+}
+
+/** The session's transcript: the chat history cache, else the update stream (the second is looked for only without the first). */
+function transcriptIn(directory: string): {name: string; path: string; stats: Stats} | undefined {
+	for (const name of [chatHistoryFile, updatesFile]) {
+		const path = childPath(directory, name);
+		const stats = statOrUndefined(path);
+		if (stats?.isFile()) {
+			return {name, path, stats};
+		}
+	}
+
+	return undefined;
 }

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type {DiscoveryMemo} from '../types.js';
 
 /**
@@ -12,17 +12,19 @@ import type {DiscoveryMemo} from '../types.js';
  * units that were not asked about this time are forgotten when it is saved.
  */
 export function factsBook<T>(memo: DiscoveryMemo | undefined, root: string, facts: z.ZodMiniType<T>) {
-	const entrySchema = z.record(z.string(), z.object({stamp: z.string(), facts}));
 	const bookKey = `facts:${root}`;
-	const stored = entrySchema.safeParse(memo?.get(bookKey, bookVersion));
-	const known: Record<string, {stamp: string; facts: T}> = stored.success ? stored.data : {};
+	const stored = memo?.get(bookKey, bookVersion);
+	// Each entry is checked when it is asked for, not the whole book up front: a warm call asks
+	// for every unit, and checking a record of 1,500 entries as one schema cost more than reading them.
+	const known = (typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {}) as Record<string, unknown>;
 	const kept: Record<string, {stamp: string; facts: T}> = {};
-	let changed = !stored.success;
+	let changed = known !== stored;
 	return {
 		/** The facts remembered for `key` under `stamp`, else worked out by `compute` now. */
 		facts(key: string, stamp: string, compute: () => T): T {
-			const entry = known[key]?.stamp === stamp ? known[key] : {stamp, facts: compute()};
-			changed ||= entry !== known[key];
+			const remembered = rememberedFacts(known[key], stamp, facts);
+			const entry = remembered ?? {stamp, facts: compute()};
+			changed ||= remembered === undefined;
 			kept[key] = entry;
 			return entry.facts;
 		},
@@ -33,6 +35,16 @@ export function factsBook<T>(memo: DiscoveryMemo | undefined, root: string, fact
 			}
 		},
 	};
+}
+
+/** A stored entry when it is for this stamp and its facts have the expected shape. */
+function rememberedFacts<T>(entry: unknown, stamp: string, facts: z.ZodMiniType<T>): {stamp: string; facts: T} | undefined {
+	if (typeof entry !== 'object' || entry === null || (entry as {stamp?: unknown}).stamp !== stamp) {
+		return undefined;
+	}
+
+	const parsed = facts.safeParse((entry as {facts?: unknown}).facts);
+	return parsed.success ? {stamp, facts: parsed.data} : undefined;
 }
 
 const bookVersion = '1';

@@ -59,7 +59,7 @@ function sessionUnits(directory: string, projectHint: string | undefined): Disco
 
 		const paths = [files.jsonl, files.json].filter((file): file is string => file !== undefined);
 		const fingerprints = paths.map(file => {
-			const fileStats = statOrUndefined(file);
+			const fileStats = file === path ? stats : statOrUndefined(file);
 			return fileStats ? fileFingerprint(fileStats) : 'gone';
 		});
 		units.push({

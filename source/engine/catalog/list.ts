@@ -33,9 +33,9 @@ export type SessionFilter = {
 	readonly includeSubagents: boolean;
 };
 
-/** `(source, root)` pairs as SQL: units under any of them ('0' for none). */
-function storesSql(scope: SessionFilter['scope']): {sql: string; params: string[]} {
-	return {sql: scope.map(() => '(source = ? AND root = ?)').join(' OR ') || '0', params: scope.flatMap(entry => [entry.source, entry.root])};
+/** `(source, root)` pairs as SQL: units under any of them ('0' for none); `table` qualifies the columns. */
+function storesSql(scope: SessionFilter['scope'], table = ''): {sql: string; params: string[]} {
+	return {sql: scope.map(() => `(${table}source = ? AND ${table}root = ?)`).join(' OR ') || '0', params: scope.flatMap(entry => [entry.source, entry.root])};
 }
 
 /**
@@ -44,28 +44,29 @@ function storesSql(scope: SessionFilter['scope']): {sql: string; params: string[
  * and without statistics SQLite would look rows up through the per-root index and read every
  * wide row (at 15,000 sessions, ~40 MB of the catalog for one count); the covering index by
  * time answers alone. Without subagents SQLite picks the listing index by parent_id itself.
+ * `table` qualifies the columns (`copy.`), for a subquery over the same scope.
  */
-function scopeSql(filter: SessionFilter): {sql: string; params: unknown[]; index: string} {
+function scopeSql(filter: SessionFilter, table = ''): {sql: string; params: unknown[]; index: string} {
 	const index = filter.includeSubagents ? ' INDEXED BY units_recent' : '';
 	if (filter.scope.length === 0) {
 		return {sql: '0', params: [], index};
 	}
 
-	const stores = storesSql(filter.scope);
+	const stores = storesSql(filter.scope, table);
 	const parts: string[] = [`(${stores.sql})`];
 	const params: unknown[] = [...stores.params];
-	parts.push('(conversational = 1 OR error IS NOT NULL)');
+	parts.push(`(${table}conversational = 1 OR ${table}error IS NOT NULL)`);
 	if (!filter.includeSubagents) {
-		parts.push('parent_id IS NULL');
+		parts.push(`${table}parent_id IS NULL`);
 	}
 
 	if (filter.since) {
-		parts.push('modified >= ?');
+		parts.push(`${table}modified >= ?`);
 		params.push(filter.since);
 	}
 
 	if (filter.project) {
-		parts.push(`(${filter.project.map(() => '(project = ? OR substr(project, 1, ?) = ?)').join(' OR ')})`);
+		parts.push(`(${filter.project.map(() => `(${table}project = ? OR substr(${table}project, 1, ?) = ?)`).join(' OR ')})`);
 		params.push(...filter.project.flatMap(root => [root, root.length + 1, root.endsWith('/') ? root : root + '/']));
 	}
 
@@ -145,16 +146,50 @@ export function catalogRowsByKey(db: Database, keys: readonly string[]): Map<str
 	return new Map(records.map(record => [record.key, decodeRow(record)]));
 }
 
-/** The whole rows of some narrow rows, in their order. */
-export function wholeRows(db: Database, rows: readonly NarrowRow[]): CatalogRow[] {
-	const byKey = catalogRowsByKey(db, rows.map(row => row.key));
-	return rows.flatMap(row => byKey.get(row.key) ?? []);
+/**
+ * The sessions in scope a listing shows, as SQL over `units` (or its alias `table`): in scope,
+ * and not a copy of a session that has a newer one in scope (or one as new with a smaller key:
+ * listNarrowRows keeps whichever of two such copies comes first). A copy is found by id, so
+ * SQLite answers this per row it returns, not per session in scope.
+ */
+export function listedSql(filter: SessionFilter, table = 'units'): {sql: string; params: unknown[]; index: string} {
+	const where = scopeSql(filter, `${table}.`);
+	const copy = scopeSql(filter, 'copy.');
+	const newerCopy = `SELECT 1 FROM units AS copy WHERE copy.id = ${table}.id AND copy.source = ${table}.source AND copy.key <> ${table}.key AND ${copy.sql} AND (coalesce(copy.modified, '') > coalesce(${table}.modified, '') OR (coalesce(copy.modified, '') = coalesce(${table}.modified, '') AND copy.key < ${table}.key))`;
+	return {sql: `${where.sql} AND NOT EXISTS (${newerCopy})`, params: [...where.params, ...copy.params], index: where.index};
 }
 
-/** One page of the listing: all sessions are counted, only the page's rows are decoded. */
+/**
+ * The same sessions as listedSql, as common table expressions that read covering indexes only:
+ * `inscope` (every session in scope, from narrow columns) and `listed` (key and modified of one
+ * copy each), for a query that joins most of them (a search over a broad word), where looking
+ * each one's copies up in the table would read every wide row.
+ */
+export function listedCtes(filter: SessionFilter): {sql: string; params: unknown[]} {
+	const where = scopeSql(filter);
+	const newerCopy = "SELECT 1 FROM inscope AS copy WHERE copy.id = inscope.id AND copy.source = inscope.source AND copy.key <> inscope.key AND (coalesce(copy.modified, '') > coalesce(inscope.modified, '') OR (coalesce(copy.modified, '') = coalesce(inscope.modified, '') AND copy.key < inscope.key))";
+	return {
+		sql: `inscope AS MATERIALIZED (SELECT key, source, id, modified FROM units${where.index} WHERE ${where.sql}), listed AS (SELECT key, modified FROM inscope WHERE NOT EXISTS (${newerCopy}))`,
+		params: where.params,
+	};
+}
+
+/**
+ * One page of the listing, as listNarrowRows orders and deduplicates it, answered by SQLite: the
+ * sessions are counted (one per source and id) and only the page's keys come out, so a page of
+ * 50 costs the same at 15,000 sessions as at 1,500 (building every narrow row in JS was most of
+ * a warm listing's work).
+ */
 export function listCatalogPage(db: Database, filter: SessionFilter, offset: number, limit: number): {total: number; rows: CatalogRow[]} {
-	const rows = listNarrowRows(db, filter);
-	return {total: rows.length, rows: wholeRows(db, rows.slice(offset, offset + limit))};
+	const where = scopeSql(filter);
+	const total = db.prepare(`SELECT count(DISTINCT source || char(0) || coalesce(id, key)) FROM units${where.index} WHERE ${where.sql}`).pluck().get(...where.params) as number;
+	const listed = listedSql(filter);
+	const keys = db
+		.prepare(`SELECT key FROM units${listed.index} WHERE ${listed.sql} ORDER BY modified DESC, id ASC LIMIT ? OFFSET ?`)
+		.pluck()
+		.all(...listed.params, limit, offset) as string[];
+	const byKey = catalogRowsByKey(db, keys);
+	return {total, rows: keys.flatMap(key => byKey.get(key) ?? [])};
 }
 
 /**
@@ -185,10 +220,15 @@ export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: stri
 	return records.map(record => decodeRow(record));
 }
 
-/** The path, title and tail of the given units: the columns a listing shows beyond the narrow ones (only the tail is JSON to decode). */
-export function rowDetails(db: Database, keys: readonly string[]): Map<string, {path: string; title: string | null; tail: TailState}> {
-	const records = db.prepare('SELECT key, path, title, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null, string]>;
-	return new Map(records.map(([key, path, title, tail]) => [key, {path, title, tail: parseStored<TailState>(tail)}]));
+/**
+ * The path and title of the given units, and the tail of those in `tails`: the columns a listing
+ * shows beyond the narrow ones. The tail is JSON to read and decode, so only the units whose
+ * reasons rest on it ask for it (at 15,000 sessions, decoding every tail was most of the work).
+ */
+export function rowDetails(db: Database, keys: readonly string[], tails: ReadonlySet<string>): Map<string, {path: string; title: string | null; tail: TailState | null}> {
+	const records = db.prepare('SELECT key, path, title FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null]>;
+	const decoded = new Map((db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...tails])) as Array<[string, string]>).map(([key, tail]) => [key, parseStored<TailState>(tail)]));
+	return new Map(records.map(([key, path, title]) => [key, {path, title, tail: decoded.get(key) ?? null}]));
 }
 
 /** The fingerprint of every unit under the stores in scope, by key, from the per-root index alone (no wide row is read). */

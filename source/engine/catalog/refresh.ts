@@ -3,6 +3,7 @@ import {loadAdapter} from '../../adapters/stores.js';
 import type {DiscoveredUnit, SourceAdapter, SourceId} from '../../adapters/types.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
+import {pauseAt} from '../../lib/test-pause.js';
 import {catalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
 import {catalogWriter} from './writer.js';
@@ -25,6 +26,7 @@ export type RefreshReport = {
  * saved before it, and the next call reads the rest.
  */
 export async function refreshCatalog(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>): Promise<RefreshReport> {
+	pauseAt(env, 'catalog.before_refresh');
 	const store = catalogStore(db);
 	const writer = catalogWriter(db, store, env);
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []};
@@ -43,10 +45,19 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 
 			report.warnings.push(...noteWarnings(adapter.id, units));
 			const known = store.fingerprintsForRoot(adapter.id, root);
-			const changed = units.filter(unit => known.get(unit.key) !== unit.fingerprint);
+			const changed: DiscoveredUnit[] = [];
+			let stillThere = 0;
+			for (const unit of units) {
+				const fingerprint = known.get(unit.key);
+				stillThere += fingerprint === undefined ? 0 : 1;
+				if (fingerprint !== unit.fingerprint) {
+					changed.push(unit);
+				}
+			}
+
 			report.unchanged += units.length - changed.length;
-			const present = new Set(units.map(unit => unit.key));
-			const gone = [...known.keys()].filter(key => !present.has(key));
+			// Keys are unique per root: when every known key was listed again, none is gone.
+			const gone = stillThere === known.size ? [] : goneKeys(known, units);
 			if (changed.length === 0 && gone.length === 0) {
 				continue; // Nothing to write: no write lock, no transaction.
 			}
@@ -107,6 +118,12 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 async function readerOf(source: SourceId): Promise<{scanUnit: typeof import('./scan.js').scanUnit; reader: SourceAdapter}> {
 	const [{scanUnit}, reader] = await Promise.all([import('./scan.js'), loadAdapter(source)]);
 	return {scanUnit, reader: reader!};
+}
+
+/** Keys catalogued under a root that its discovery no longer lists. */
+function goneKeys(known: ReadonlyMap<string, string>, units: readonly DiscoveredUnit[]): string[] {
+	const present = new Set(units.map(unit => unit.key));
+	return [...known.keys()].filter(key => !present.has(key));
 }
 
 /** Directories discovery or loading could not list: what they hold is missing, and the warning says so. */

@@ -4,7 +4,7 @@ import type {RowPlace, SourceAdapter} from '../../adapters/types.js';
 import {readRowsAt, walkRows} from '../conversation/rows.js';
 import {planQuery} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
-import {listNarrowRows, wholeRows, type NarrowRow} from './list.js';
+import {catalogRowsByKey, listedCtes} from './list.js';
 import {unitOfRow, type CatalogRow} from './scan.js';
 import type {CatalogView} from './view.js';
 import {vocabularyOf, type Statement} from '../../lib/sqlite.js';
@@ -14,7 +14,7 @@ import {lineOfTextRowid, textRowid, textRowidSpan, unitOfTextRowid} from './text
 const linesKept = 100;
 const linesPerSession = 3;
 const snippetRadius = 70;
-/** BM25's usual constants, applied to sessions (see scoreOf). */
+/** BM25's usual constants, applied to sessions (see scoreSql). */
 const k1 = 1.2;
 const b = 0.75;
 
@@ -22,21 +22,20 @@ export type SessionMatch = {row: CatalogRow; unit: number; lines: number[]; matc
 export type SessionSearch = {total: number; page: SessionMatch[]};
 
 /**
- * BM25 over sessions: a session's term frequency is how many of its lines match the whole
- * query, its length how many lines it has indexed. Scoring from rowids alone keeps a word that
- * appears on half the corpus's lines cheap: FTS5's own bm25 would read every line's positions.
+ * BM25 over sessions, as SQL: a session's term frequency is how many of its lines match the
+ * whole query, its length how many lines it has indexed. Scoring from rowids alone keeps a word
+ * that appears on half the corpus's lines cheap: FTS5's own bm25 would read every line's
+ * positions. The same operations in the same order as `(m × (k1 + 1)) / (m + k1 × (1 − b + b ×
+ * docs / average))` in doubles, so the order is the one this was first written to give in JS.
  */
-function scoreOf(matched: number, docs: number, averageDocs: number): number {
-	return (matched * (k1 + 1)) / (matched + k1 * (1 - b + (b * docs) / averageDocs));
-}
-
-const byModifiedDesc = (x: string | null, y: string | null) => ((x ?? '') < (y ?? '') ? 1 : (x ?? '') > (y ?? '') ? -1 : 0);
+const scoreSql = `(hits.matched * (${k1} + 1)) / (hits.matched + ${k1} * (1 - ${b} + (${b} * text_units.docs) / ?))`;
 
 /**
  * Sessions in scope whose lines match every meaningful query word (Chinese by verbatim
  * character runs), best first, newest first among equals. A document's rowid names its
- * session and line, so SQLite counts the matches per session without a join, and only the
- * page's sessions have their lines listed and their rows decoded.
+ * session and line, so SQLite counts the matches per session without a join, ranks the
+ * sessions in scope and cuts the page; only the page's sessions have their lines listed and
+ * their rows decoded.
  */
 export function searchSessions(view: CatalogView, q: string, offset: number, limit: number): SessionSearch | undefined {
 	const plan = planQuery(q, vocabularyOf(view.db, 'text_fts'));
@@ -45,33 +44,21 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	}
 
 	const span = textRowidSpan;
-	const counts = view.db
-		.prepare(`SELECT no, count(*) FROM (SELECT rowid / ${span} AS no FROM text_fts WHERE text_fts MATCH ?) GROUP BY no`)
-		.raw()
-		.all(plan.match) as Array<[number, number]>;
-	if (counts.length === 0) {
-		return {total: 0, page: []};
-	}
-
-	const matchedBy = new Map(counts);
-	const units = view.db.prepare('SELECT no, key, docs FROM text_units WHERE no IN (SELECT value FROM json_each(?))').all(JSON.stringify([...matchedBy.keys()])) as Array<{no: number; key: string; docs: number}>;
-	const counted = units.map(unit => ({...unit, matched: matchedBy.get(unit.no)!}));
 	const averageDocs = (view.db.prepare('SELECT avg(docs) FROM text_units WHERE docs > 0').pluck().get() as number | null) ?? 1;
-	const inScope = new Map<string, NarrowRow>();
-	for (const row of listNarrowRows(view.db, view.filter)) {
-		inScope.set(row.key, row);
-	}
-
-	const ranked = counted.flatMap(unit => {
-		const narrow = inScope.get(unit.key);
-		return narrow ? [{narrow, unit, score: scoreOf(unit.matched, unit.docs, averageDocs)}] : [];
-	});
-	ranked.sort((x, y) => y.score - x.score || byModifiedDesc(x.narrow.modified, y.narrow.modified) || (x.narrow.key < y.narrow.key ? -1 : 1));
-	const kept = ranked.slice(offset, offset + limit);
+	const listed = listedCtes(view.filter);
+	const ranked = (select: string, tail: string) =>
+		`WITH hits (no, matched) AS (SELECT rowid / ${span}, count(*) FROM text_fts WHERE text_fts MATCH ? GROUP BY 1), ${listed.sql}
+		SELECT ${select} FROM hits JOIN text_units ON text_units.no = hits.no JOIN listed ON listed.key = text_units.key ${tail}`;
+	const found = view.db
+		.prepare(ranked('listed.key, hits.no, hits.matched, count(*) OVER ()', `ORDER BY ${scoreSql} DESC, coalesce(listed.modified, '') DESC, listed.key ASC LIMIT ? OFFSET ?`))
+		.raw()
+		.all(plan.match, ...listed.params, averageDocs, limit, offset) as Array<[string, number, number, number]>;
+	// Past the last page no row carries the total: count alone then.
+	const total = found[0]?.[3] ?? (offset > 0 ? (view.db.prepare(ranked('count(*)', '')).pluck().get(plan.match, ...listed.params) as number) : 0);
 	// Only the page's sessions have their matching lines listed (a second, filtered pass: FTS5
 	// answers a rowid range poorly, and listing every session's lines costs more than this).
-	const lines = new Map<number, number[]>(kept.map(entry => [entry.unit.no, []]));
-	if (kept.length > 0) {
+	const lines = new Map<number, number[]>(found.map(([, no]) => [no, []]));
+	if (found.length > 0) {
 		const rowids = view.db
 			.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid / ${span} IN (SELECT value FROM json_each(?))`)
 			.pluck()
@@ -84,16 +71,15 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 		}
 	}
 
-	const rows = wholeRows(
+	const byKey = catalogRowsByKey(
 		view.db,
-		kept.map(entry => entry.narrow),
+		found.map(([key]) => key),
 	);
-	const byKey = new Map(rows.map(row => [row.key, row]));
-	const page = kept.flatMap(entry => {
-		const row = byKey.get(entry.narrow.key);
-		return row ? [{row, unit: entry.unit.no, lines: lines.get(entry.unit.no) ?? [], matched: entry.unit.matched}] : [];
+	const page = found.flatMap(([key, no, matched]) => {
+		const row = byKey.get(key);
+		return row ? [{row, unit: no, lines: lines.get(no) ?? [], matched}] : [];
 	});
-	return {total: ranked.length, page};
+	return {total, page};
 }
 
 /** A window of the (secret-masked) searchable text around the first query word it contains. */

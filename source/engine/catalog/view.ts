@@ -14,6 +14,12 @@ export type ScopeInput = StoreSelection & {
 	readonly project?: string;
 	readonly allProjects: boolean;
 	readonly includeSubagents?: boolean;
+	/**
+	 * Answer from the catalog as it stands, without looking at the stores, when it holds any
+	 * session: the dashboard's first frame, which a refreshed answer replaces right after. A
+	 * catalog with no session yet is refreshed as always, so the answer is never an empty guess.
+	 */
+	readonly cached?: boolean;
 };
 
 export type CatalogView = {
@@ -38,7 +44,7 @@ export async function openCatalogView(input: ScopeInput, deps: Deps, damaged?: u
 	const targets = resolveTargets({source: input.source, sourceRoot: input.sourceRoot}, deps);
 	const since = input.since === undefined ? null : parseSince(input.since, deps.now()).toISOString();
 	const project = input.allProjects ? undefined : projectOf(input.project === undefined ? deps.cwd : resolve(deps.cwd, input.project));
-	const {catalog, report} = await refreshedCatalog(targets, deps, damaged);
+	const {catalog, report} = await refreshedCatalog(targets, deps, damaged, input.cached ?? false);
 	return {
 		db: catalog.db,
 		targets,
@@ -62,11 +68,15 @@ export async function openCatalogView(input: ScopeInput, deps: Deps, damaged?: u
  * over on a new catalog (once); one that cannot write (the cache filled up mid-build, or turned
  * read-only) answers from a scan in memory, with a warning, and leaves what it committed.
  */
-async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged: unknown): Promise<{catalog: CatalogHandle; report: RefreshReport}> {
+async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged: unknown, cached: boolean): Promise<{catalog: CatalogHandle; report: RefreshReport}> {
 	let catalog = damaged === undefined ? openCatalog(deps) : replaceDamagedCatalog(deps, damaged);
 	let replaced = damaged !== undefined;
 	for (;;) {
 		try {
+			if (cached && catalog.path !== null && holdsSessions(catalog.db)) {
+				return {catalog, report: {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []}};
+			}
+
 			return {catalog, report: await refreshCatalog(catalog.db, targets, deps.env)};
 		} catch (error) {
 			catalog.db.close();
@@ -78,6 +88,11 @@ async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, da
 			replaced = true;
 		}
 	}
+}
+
+/** True once the catalog holds a unit: a catalog just made (or replaced) has none. */
+function holdsSessions(db: Database): boolean {
+	return db.prepare('SELECT 1 FROM units LIMIT 1').get() !== undefined;
 }
 
 /**

@@ -23,9 +23,10 @@ export type Confidence = 'high' | 'medium' | 'low';
 /**
  * Why a session looks unfinished, from its checkpoint and the tail of its transcript. Every
  * reason cites the line it rests on. `recent_activity_uncheckpointed` is only given when the
- * tail shows activity without a closing reply and nothing more specific applies.
+ * tail shows activity without a closing reply and nothing more specific applies. A tail not
+ * read (null: not decoded, as for a session being written right now) gives no reason.
  */
-export function reasonsFor(tail: TailState, checkpoint: Checkpoint | undefined, activeNow: boolean): Reason[] {
+export function reasonsFor(tail: TailState | null, checkpoint: Checkpoint | undefined, activeNow: boolean): Reason[] {
 	const reasons: Reason[] = [];
 	if (checkpoint?.status === 'active') {
 		reasons.push({code: 'checkpoint_active', detail: checkpoint.next_action ? `next: ${checkpoint.next_action}` : checkpoint.objective, line: null});
@@ -33,7 +34,7 @@ export function reasonsFor(tail: TailState, checkpoint: Checkpoint | undefined, 
 		reasons.push({code: 'checkpoint_blocked', detail: checkpoint.blockers.length > 0 ? `blocked: ${checkpoint.blockers.join('; ')}` : checkpoint.objective, line: null});
 	}
 
-	if (activeNow) {
+	if (activeNow || tail === null) {
 		return reasons; // Still being written: its tail says nothing yet.
 	}
 

@@ -66,7 +66,7 @@ async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: str
  * unfinished (grouped by project), every active or blocked checkpoint with its next action and
  * blockers, and the knowledge base's open tasks.
  */
-export async function buildStandup(input: {since?: string; source?: StoreSelection['source']; project?: string; rootFlag?: string}, deps: Deps): Promise<StandupOutput> {
+export async function buildStandup(input: {since?: string; source?: StoreSelection['source']; project?: string; rootFlag?: string; cached?: boolean}, deps: Deps): Promise<StandupOutput> {
 	const now = deps.now();
 	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
 	// Finding a project's root walks up the tree; hundreds of candidates share a few projects.
@@ -83,7 +83,7 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 		return root;
 	};
 
-	const {candidates, warnings, knownProjects} = await withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true}, deps, view => ({
+	const {candidates, warnings, knownProjects} = await withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true, cached: input.cached}, deps, view => ({
 		candidates: collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates,
 		knownProjects: sessionProjectRoots(view.db, rootOf),
 		warnings: [...view.warnings],

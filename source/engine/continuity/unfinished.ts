@@ -86,6 +86,8 @@ export function defaultSince(now: Date): string {
 
 type Judged = {row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; activeNow: boolean};
 
+const isLive = (checkpoint: Checkpoint | undefined) => checkpoint?.status === 'active' || checkpoint?.status === 'blocked';
+
 /**
  * The candidates in scope, newest first: all of them, or one page with the total. Sessions are
  * judged from narrow columns alone, since whether one is a candidate follows from its stored
@@ -127,16 +129,19 @@ export function collectCandidates(
 		// imported checkpoint is history, so its transcript's tail decides.
 		const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
 		const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
-		const live = checkpoint?.status === 'active' || checkpoint?.status === 'blocked';
-		if (row.tail_open === 1 || activeNow || live) {
+		if (row.tail_open === 1 || activeNow || isLive(checkpoint)) {
 			judged.push({row, id, checkpoint, activeNow});
 		}
 	}
 
 	const kept = page ? judged.slice(page.offset, page.offset + page.limit) : judged;
+	// A session written right now is not judged by its tail; one with a closed tail and no live
+	// checkpoint is not a candidate at all. Only the rest have their tails decoded.
+	const needTail = new Set(kept.filter(entry => !entry.activeNow && (entry.row.tail_open === 1 || isLive(entry.checkpoint))).map(entry => entry.row.key));
 	const columns = rowDetails(
 		db,
 		kept.map(entry => entry.row.key),
+		needTail,
 	);
 	const candidates = kept.flatMap(({row, id, checkpoint, activeNow}): Candidate[] => {
 		const wide = columns.get(row.key);

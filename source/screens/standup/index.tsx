@@ -22,7 +22,8 @@ export type StandupProps = {
 };
 
 export function Standup({client, revision, active, width, height, now, onOpen, onCounts}: StandupProps) {
-	const loaded = useEngine(() => client.standup(), `standup:${revision}`, {refreshable: active});
+	// The first frame comes from the catalog as it stands; the stand-up over refreshed stores follows.
+	const loaded = useEngine(() => client.standup(), `standup:${revision}`, {refreshable: active, early: () => client.standup({cached: true})});
 	const rows = useMemo(() => (loaded.status === 'ready' ? standupRows(loaded.data) : []), [loaded.status === 'ready' ? loaded.data : undefined]);
 	const warned = loaded.status === 'ready' && loaded.data.warnings.length > 0;
 	// The rows that fit: a line less than the screen, and one more less under a warning.
@@ -34,10 +35,14 @@ export function Standup({client, revision, active, width, height, now, onOpen, o
 	}, [loaded.status, rows]);
 	// Each new stand-up starts on its first session rather than on a project heading, chosen while
 	// rendering (React's way to adjust state to new data), so no frame shows the cursor elsewhere.
+	// The same rows again (the refreshed stores replacing the first frame's, with nothing listed
+	// changed) leave the cursor where the keys typed meanwhile put it.
 	const [placed, setPlaced] = useState<readonly StandupRow[] | null>(null);
 	if (loaded.status === 'ready' && placed !== rows) {
 		setPlaced(rows);
-		dispatch({type: 'select', index: rows.findIndex(row => row.kind === 'candidate'), count: rows.length});
+		if (!sameRows(placed, rows)) {
+			dispatch({type: 'select', index: rows.findIndex(row => row.kind === 'candidate'), count: rows.length});
+		}
 	}
 
 	useList(list, dispatch, {count: rows.length, isActive: active});
@@ -61,4 +66,8 @@ export function Standup({client, revision, active, width, height, now, onOpen, o
 			<StandupView rows={rows} list={list} width={width} now={now} />
 		</>
 	);
+}
+
+function sameRows(before: readonly StandupRow[] | null, after: readonly StandupRow[]): boolean {
+	return before !== null && before.length === after.length && before.every((row, index) => row.key === after[index]!.key);
 }
