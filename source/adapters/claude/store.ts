@@ -1,4 +1,5 @@
 import {besideTranscript} from '../shared/retire.js';
+import {resumeCommand} from '../shared/resume.js';
 import type {SourceStore} from '../types.js';
 import {discoverClaude} from './discover.js';
 import {claudeRoots, resolveClaudeRoot} from './paths.js';
@@ -10,6 +11,6 @@ export const claudeStore: SourceStore = {
 	defaultRoots: claudeRoots,
 	resolveRoot: resolveClaudeRoot,
 	discover: discoverClaude,
-	nativeResumeCommand: id => (id.startsWith('agent-') ? null : `claude --resume ${id}`),
+	nativeResumeCommand: id => (id.startsWith('agent-') ? null : resumeCommand('claude --resume', id)),
 	retirement: besideTranscript,
 };

@@ -1,9 +1,7 @@
+import {resumeCommand} from '../shared/resume.js';
 import type {SourceStore} from '../types.js';
 import {discoverCodex} from './discover.js';
 import {codexRoots, resolveCodexRoot} from './paths.js';
-
-/** Ids are uuids; anything else is not put into a command line a person may paste. */
-const safeId = /^[A-Za-z0-9._-]+$/;
 
 export const codexStore: SourceStore = {
 	id: 'codex',
@@ -12,6 +10,6 @@ export const codexStore: SourceStore = {
 	defaultRoots: codexRoots,
 	resolveRoot: resolveCodexRoot,
 	discover: discoverCodex,
-	nativeResumeCommand: id => (safeId.test(id) ? `codex resume ${id}` : null),
+	nativeResumeCommand: id => resumeCommand('codex resume', id),
 	retirement: (_unit, root) => ({directories: [], boundary: root}),
 };

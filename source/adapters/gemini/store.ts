@@ -1,4 +1,5 @@
 import {besideTranscript} from '../shared/retire.js';
+import {resumeCommand} from '../shared/resume.js';
 import type {SourceStore} from '../types.js';
 import {discoverGemini} from './discover.js';
 import {geminiRoots, resolveGeminiRoot} from './paths.js';
@@ -16,6 +17,6 @@ export const geminiStore: SourceStore = {
 	resolveRoot: resolveGeminiRoot,
 	discover: discoverGemini,
 	// `gemini --resume <uuid>` (sessionUtils `findSession`), run from the session's project directory.
-	nativeResumeCommand: id => `gemini --resume ${id}`,
+	nativeResumeCommand: id => resumeCommand('gemini --resume', id),
 	retirement: besideTranscript,
 };

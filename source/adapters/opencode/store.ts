@@ -1,3 +1,4 @@
+import {resumeCommand} from '../shared/resume.js';
 import type {SourceStore} from '../types.js';
 import {discoverOpencode} from './discover.js';
 import {opencodeRoots, resolveOpencodeRoot} from './paths.js';
@@ -11,6 +12,6 @@ export const opencodeStore: SourceStore = {
 	resolveRoot: resolveOpencodeRoot,
 	discover: discoverOpencode,
 	// `opencode [project] --session <id>` continues a session in the TUI (cli/cmd/tui, option "session").
-	nativeResumeCommand: id => `opencode --session ${id}`,
+	nativeResumeCommand: id => resumeCommand('opencode --session', id),
 	retirement: opencodeRetirement,
 };
