@@ -73,6 +73,23 @@ test('git status repeated with only looks between is pruned; any other call betw
 	assert.deepEqual(decide('claude', [...pair('Bash', {command: 'git status --short'}, ' M a.ts'), ...pair('Bash', {command: 'npm install'}, 'added 3'), ...pair('Bash', {command: 'git status --short'}, ' M a.ts')]), [null, null, null]);
 });
 
+test('tool names and argument keys the third-party fixture stores use are classified too', () => {
+	const text = 'export const a = 1;\n'.repeat(20);
+	// Cursor's transcripts name the shell Bash as well as Shell (../shared/fixtures/stores/cursor).
+	assert.deepEqual(decide('cursor', [...pair('Bash', {command: 'cat src/a.ts'}, text), ...pair('Bash', {command: 'cat /work/app/src/a.ts'}, text)]), ['duplicate_read', null]);
+	// Copilot CLI's shell tool may be named shell.
+	assert.deepEqual(decide('copilot', [...pair('shell', {command: 'cat src/a.ts'}, text), ...pair('edit', {path: '/work/app/src/a.ts', old_str: '1', new_str: '2'}, 'ok')]), ['superseded_read', null]);
+	// Gemini's and OpenCode's shell calls may say where they ran under cwd.
+	for (const [source, shell, write] of [['gemini', 'run_shell_command', 'write_file'], ['opencode', 'bash', 'write']] as const) {
+		const key = source === 'gemini' ? 'file_path' : 'filePath';
+		assert.deepEqual(decide(source, [...pair(shell, {command: 'cat a.ts', cwd: '/work/app/src'}, text), ...pair(write, {[key]: '/work/app/src/a.ts', content: 'y'}, 'ok')]), ['superseded_read', null], source);
+	}
+
+	// A find that lists nothing is an empty search, on any source's shell.
+	assert.deepEqual(decide('codex', pair('exec_command', {cmd: 'find . -name \'*.legacy\'', workdir: '/work/app'}, 'Chunk ID: 1\nWall time: 0.0 seconds\nProcess exited with code 0\nOriginal token count: 0\nOutput:\n')), ['empty_search']);
+	assert.deepEqual(decide('claude', pair('Bash', {command: 'find . -name \'*.ts\''}, './src/a.ts\n')), [null], 'a find that found files is kept');
+});
+
 test('errors and the newest records are never pruned; results without an explicit call id are never paired', () => {
 	const text = 'x\n'.repeat(30);
 	assert.deepEqual(decide('claude', [...pair('Read', {file_path: '/work/app/a.ts'}, text, {error: true}), ...pair('Write', {file_path: '/work/app/a.ts', content: 'y'}, 'ok')]), [null, null]);
@@ -100,12 +117,35 @@ test('shell commands are classified from what they run', () => {
 		['npm test 2>&1 | tail -20', 'other'],
 		['cat a.ts && npm test', 'other'],
 		['ls -la', 'other'],
+		// cat's -n numbers lines and takes no value; nl's and bat's value options do.
+		['cat -n src/a.ts', 'read'],
+		['nl -w 4 src/a.ts', 'read'],
+		['bat -r 1:40 src/a.ts', 'read'],
+		// A script handed to a shell is the command; git's own options before the subcommand change nothing it checks.
+		['bash -lc "cat src/a.ts"', 'read'],
+		['sh -c \'rg -n retry src\'', 'search'],
+		['git -C /work/app status --short', 'status'],
+		['git --no-pager diff', 'status'],
+		['git -c color.ui=never diff --stat', 'status'],
+		// find and fd list what matches, so an empty listing is an empty search; one that acts on what it finds is not a look.
+		['find . -name \'*.legacy\'', 'search'],
+		['find src -type f -iname "*retry*"', 'search'],
+		['fd -e ts retryLegacy src', 'search'],
+		['find . -name \'*.tmp\' -delete', 'other'],
+		['find src -name "*.ts" -exec sed -i s/a/b/ {} +', 'other'],
+		['ls src', 'other'],
 	];
 	for (const [command, kind] of cases) {
 		assert.equal(classifyShell(command, '/work/app').kind, kind, command);
 	}
 
 	assert.deepEqual(classifyShell('cd src && cat ./a.ts', '/work/app'), classifyShell('cat /work/app/src/a.ts', '/work/app'), 'one file however it is spelt');
+	assert.deepEqual((classifyShell('cat -n src/a.ts', '/work/app') as {paths: string[]}).paths, ['/work/app/src/a.ts']);
+	assert.deepEqual((classifyShell('nl -w 4 src/a.ts', '/work/app') as {paths: string[]}).paths, ['/work/app/src/a.ts']);
+	assert.deepEqual(classifyShell('bash -lc "cat src/a.ts"', '/work/app'), classifyShell('cat src/a.ts', '/work/app'));
+	assert.deepEqual(classifyShell('git -C src status', '/work/app'), classifyShell('cd src && git status', '/work/app'), 'git -C runs in that directory');
+	assert.deepEqual(classifyShell('find . -name \'*.legacy\'', '/work/app'), {kind: 'search', query: '*.legacy', noMatchExit: false});
+
 });
 
 test('every source\'s tool calls in the fixture stores are classified by its own table', async t => {

@@ -57,7 +57,7 @@ function succeeded(call: Call): boolean {
 		return true;
 	}
 
-	return call.action.kind === 'search' && call.action.shell && result.exit_code === 1 && isEmptyResult(result.output);
+	return call.action.kind === 'search' && call.action.noMatchExit && result.exit_code === 1 && isEmptyResult(result.output);
 }
 
 /**

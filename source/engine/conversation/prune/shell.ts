@@ -5,7 +5,8 @@ import {patchPaths} from '../tool-calls.js';
 export type ToolAction =
 	| {kind: 'read'; paths: string[]; key: string}
 	| {kind: 'write'; paths: string[]}
-	| {kind: 'search'; query: string; shell: boolean}
+	/** `noMatchExit`: the program exits 1 when nothing matched (grep, rg), which is no failure. */
+	| {kind: 'search'; query: string; noMatchExit: boolean}
 	| {kind: 'status'; key: string}
 	| {kind: 'other'};
 
@@ -136,12 +137,30 @@ function parse(command: string): Sequence[] {
 	return sequences.filter(sequence => sequence.commands.length > 0);
 }
 
-const readers = new Set(['cat', 'head', 'tail', 'bat', 'batcat', 'nl', 'less', 'more']);
+/** Readers of files, each with the options that take the next word as their value (cat's `-n` numbers lines and takes none). */
+const readers: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries({
+	cat: [],
+	head: ['-n', '-c', '--lines', '--bytes'],
+	tail: ['-n', '-c', '--lines', '--bytes'],
+	bat: ['-l', '--language', '-r', '--line-range', '-H', '--highlight-line', '--style', '--theme', '--tabs', '--wrap'],
+	batcat: ['-l', '--language', '-r', '--line-range', '-H', '--highlight-line', '--style', '--theme', '--tabs', '--wrap'],
+	nl: ['-b', '-d', '-f', '-h', '-i', '-l', '-n', '-s', '-v', '-w'],
+	less: [],
+	more: [],
+}).map(([name, values]) => [name, new Set(values)]));
 const searchers = new Set(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack']);
 /** Commands that only filter what a read or search printed. */
 const filters = new Set(['head', 'tail', 'grep', 'rg', 'wc', 'sort', 'uniq', 'cut', 'awk', 'sed', 'tr', 'less', 'more', 'cat', 'nl', 'column']);
-/** Options that take the next word as their value: of head and tail, and of grep and rg. */
-const readerValues = new Set(['-n', '-c', '--lines', '--bytes']);
+/** Shells a script may be handed to with `-c` (Codex's `bash -lc '<script>'`). */
+const shells = new Set(['sh', 'bash', 'zsh', 'dash']);
+/** git's own options before its subcommand: `-C <dir>` runs it there, the others change only how it prints. */
+const gitValues = new Set(['-C', '-c', '--git-dir', '--work-tree']);
+/** find's predicates that act on what it finds (run, delete, write a file): a find with one is no look. */
+const findActions = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
+/** find's tests whose value says what it looks for, and fd's options that take a value. */
+const findPatterns = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname']);
+const fdValues = new Set(['-e', '--extension', '-t', '--type', '-E', '--exclude', '-d', '--max-depth', '--min-depth', '--exact-depth', '-S', '--size', '--changed-within', '--changed-before', '-o', '--owner', '-j', '--threads', '-c', '--color', '--base-directory', '--search-path']);
+const fdActions = new Set(['-x', '--exec', '-X', '--exec-batch']);
 const searchValues = new Set(['-e', '-f', '-g', '-t', '-T', '-m', '-A', '-B', '-C', '-j', '--glob', '--type', '--type-not', '--max-count', '--context', '--after-context', '--before-context']);
 const discard = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 
@@ -187,11 +206,59 @@ function writtenBy(command: Command): string[] {
 	return written;
 }
 
+/** The script of `bash -lc '<script>'` (or `sh -c`, …) when that is the whole command, else undefined. */
+function shellScript(sequences: readonly Sequence[]): string | undefined {
+	const [only] = sequences;
+	const words = only?.commands[0]?.words ?? [];
+	const flags = words.slice(1, -1);
+	const handed = sequences.length === 1 && only!.commands.length === 1 && only!.commands[0]!.redirects.length === 0 && shells.has(program(words)) && words.length >= 3;
+	return handed && flags.length > 0 && flags.every(flag => /^-[a-z]*c[a-z]*$/.test(flag) || flag === '-l' || flag === '--login') && flags.some(flag => flag.includes('c') && !flag.startsWith('--')) ? words.at(-1) : undefined;
+}
+
+/** git's words without its own options before the subcommand, and the directory `-C` moves it to. */
+function gitCommand(words: readonly string[], directory: string | undefined): {words: string[]; directory: string | undefined} {
+	let at = 1;
+	let where = directory;
+	while (at < words.length && words[at]!.startsWith('-')) {
+		if (gitValues.has(words[at]!)) {
+			if (words[at] === '-C' && words[at + 1] !== undefined) {
+				where = joinPath(where, words[at + 1]!);
+			}
+
+			at += 2;
+		} else {
+			at++;
+		}
+	}
+
+	return {words: [words[0]!, ...words.slice(at)], directory: where};
+}
+
+/** What a `find` or `fd` looks for, or undefined when it also acts on what it finds. */
+function listingQuery(name: string, words: readonly string[]): string | undefined {
+	if (name === 'find') {
+		if (words.some(word => findActions.has(word))) {
+			return undefined;
+		}
+
+		const pattern = words.find((_word, index) => index > 0 && findPatterns.has(words[index - 1]!));
+		return pattern ?? words.slice(1).find(word => !word.startsWith('-')) ?? '.';
+	}
+
+	if (words.some(word => fdActions.has(word))) {
+		return undefined;
+	}
+
+	return operands(words, option => fdValues.has(option))[0] ?? words.slice(1).join(' ');
+}
+
 /**
  * Classifies a shell command: `cat/head/tail/bat/nl` or `sed -n` of files is a read, `rg/grep`
- * (also `git grep`) a search, `git status`/`git diff` a status check, and anything that writes a
- * file (a redirection, tee, sed -i, mv, an apply_patch here-document) a write. Leading `cd`
- * commands move the base directory; anything else in sequence makes it "other".
+ * (also `git grep`) a search, and so is a `find` or `fd` that only lists what matches;
+ * `git status`/`git diff` a status check, and anything that writes a file (a redirection, tee,
+ * sed -i, mv, an apply_patch here-document) a write. Leading `cd` commands move the base
+ * directory; anything else in sequence makes it "other". A script handed to a shell with `-c`
+ * is classified as that script.
  */
 export function classifyShell(command: string, base: string | undefined): ToolAction {
 	if (command.includes('*** Begin Patch')) {
@@ -200,6 +267,11 @@ export function classifyShell(command: string, base: string | undefined): ToolAc
 	}
 
 	const sequences = parse(command);
+	const script = shellScript(sequences);
+	if (script !== undefined) {
+		return classifyShell(script, base);
+	}
+
 	let directory = base;
 	const written = sequences.flatMap(sequence => sequence.commands.flatMap(item => writtenBy(item)));
 	const meaningful: Sequence[] = [];
@@ -225,9 +297,13 @@ export function classifyShell(command: string, base: string | undefined): ToolAc
 	}
 
 	const [head, ...rest] = meaningful[0]!.commands;
-	const words = head!.words.filter((word, index) => index > 0 || !/^\w+=/.test(word));
+	let words = head!.words.filter((word, index) => index > 0 || !/^\w+=/.test(word));
 	const name = program(words);
-	const key = JSON.stringify([directory ?? null, meaningful[0]!.commands.map(item => item.words.join(' '))]);
+	if (name === 'git') {
+		({words, directory} = gitCommand(words, directory));
+	}
+
+	const key = JSON.stringify([directory ?? null, [words.join(' '), ...rest.map(item => item.words.join(' '))]]);
 	if (!rest.every(item => filters.has(program(item.words)))) {
 		return {kind: 'other'};
 	}
@@ -240,13 +316,19 @@ export function classifyShell(command: string, base: string | undefined): ToolAc
 	if (isSearch) {
 		const searchWords = name === 'git' ? words.slice(1) : words;
 		const pattern = searchWords.find((_word, index) => index > 0 && searchWords[index - 1] === '-e') ?? operands(searchWords, option => searchValues.has(option))[0];
-		return pattern === undefined ? {kind: 'other'} : {kind: 'search', query: pattern, shell: true};
+		return pattern === undefined ? {kind: 'other'} : {kind: 'search', query: pattern, noMatchExit: true};
+	}
+
+	if (name === 'find' || name === 'fd' || name === 'fdfind') {
+		const query = listingQuery(name, words);
+		return query === undefined ? {kind: 'other'} : {kind: 'search', query, noMatchExit: false};
 	}
 
 	const isSedRead = name === 'sed' && words.includes('-n');
-	if (readers.has(name) || isSedRead) {
+	const valueOptions = readers.get(name);
+	if (valueOptions || isSedRead) {
 		// sed's script is its first operand unless given with -e; its -n takes no value.
-		const files = isSedRead ? operands(words, option => option === '-e' || option === '-f').slice(words.includes('-e') ? 0 : 1) : operands(words, option => readerValues.has(option));
+		const files = isSedRead ? operands(words, option => option === '-e' || option === '-f').slice(words.includes('-e') ? 0 : 1) : operands(words, option => valueOptions!.has(option));
 		const paths = files.map(path => joinPath(directory, path));
 		// The same files read the same way, however the paths were spelled.
 		const readKey = JSON.stringify([words.filter(word => !files.includes(word)), paths, rest.map(item => item.words)]);

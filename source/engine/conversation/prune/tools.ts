@@ -28,7 +28,7 @@ const geminiFamily: ToolTable = {
 	shell: ['run_shell_command'],
 	pathKeys: ['absolute_path', 'file_path', 'path', 'paths'],
 	queryKeys: ['pattern', 'query'],
-	cwdKeys: ['directory', 'dir_path'],
+	cwdKeys: ['directory', 'dir_path', 'cwd'],
 };
 
 export const toolTables: Readonly<Record<SourceId, ToolTable>> = {
@@ -59,7 +59,7 @@ export const toolTables: Readonly<Record<SourceId, ToolTable>> = {
 		shell: ['bash'],
 		pathKeys: ['filePath', 'path'],
 		queryKeys: ['pattern'],
-		cwdKeys: ['workdir'],
+		cwdKeys: ['workdir', 'cwd'],
 	},
 	grok: {
 		read: ['read_file', 'view_file'],
@@ -74,7 +74,7 @@ export const toolTables: Readonly<Record<SourceId, ToolTable>> = {
 		read: ['view'],
 		write: ['edit', 'create', 'str_replace_editor', 'write'],
 		search: ['grep', 'glob'],
-		shell: ['bash', 'powershell'],
+		shell: ['bash', 'shell', 'powershell'],
 		pathKeys: ['path'],
 		queryKeys: ['pattern'],
 		cwdKeys: [],
@@ -83,7 +83,7 @@ export const toolTables: Readonly<Record<SourceId, ToolTable>> = {
 		read: ['Read', 'read_file'],
 		write: ['Edit', 'Write', 'MultiEdit', 'edit_file', 'search_replace'],
 		search: ['Grep', 'Glob', 'grep_search', 'file_search', 'codebase_search'],
-		shell: ['Shell', 'run_terminal_cmd'],
+		shell: ['Shell', 'Bash', 'run_terminal_cmd'],
 		pathKeys: ['path', 'file_path', 'target_file'],
 		queryKeys: ['pattern', 'query'],
 		cwdKeys: ['working_directory'],
@@ -99,7 +99,7 @@ export const toolTables: Readonly<Record<SourceId, ToolTable>> = {
 	},
 	antigravity: {
 		read: ['view_file', 'view_file_outline', 'view_code_item'],
-		write: ['write_to_file', 'replace_file_content', 'multi_replace_file_content'],
+		write: ['write_to_file', 'write_file', 'replace_file_content', 'multi_replace_file_content'],
 		search: ['grep_search', 'find_by_name', 'codebase_search'],
 		shell: ['run_command'],
 		pathKeys: ['AbsolutePath', 'TargetFile', 'File'],
@@ -189,7 +189,7 @@ export function classifyCall(source: SourceId, event: SessionEvent, project: str
 
 	if (has(table.search, name)) {
 		const query = table.queryKeys.map(key => fields[key]).find((value): value is string => typeof value === 'string') ?? (typeof input === 'string' ? input : JSON.stringify(input ?? null));
-		return {kind: 'search', query, shell: false};
+		return {kind: 'search', query, noMatchExit: false};
 	}
 
 	return {kind: 'other'};
