@@ -7,8 +7,9 @@ import type {View} from '../../source/engine/conversation/views.js';
 import type {Deps} from '../../source/engine/deps.js';
 import {exactTokenCounter} from '../../source/engine/tokens.js';
 import {buildFixtureHome} from '../../test/fixtures/home.js';
-import {claudeSessionPath, claudeToolLines, codexSessionPath, codexToolLines, sourceFile, toolHeavySteps, writeLines, type ToolStep} from '../../test/fixtures/tool-sessions.js';
+import {claudeSessionPath, claudeToolLines, codexSessionPath, codexToolLines, innenShapedSteps, sourceFile, toolHeavySteps, writeLines, type ToolStep} from '../../test/fixtures/tool-sessions.js';
 import {median, type Row} from '../lib/measure.js';
+import {ceilingPage, composition, parts, sessionEvents, type Part} from '../lib/prune-anatomy.js';
 import {homeEnv, tierHome} from './sessions.js';
 
 type Variant = 'plain' | 'compact' | 'compact+deltas' | 'pruned' | 'pruned+compact+deltas';
@@ -31,6 +32,12 @@ function rereadLoop(root: string): ToolStep[] {
 	return steps;
 }
 
+/** The representative tool-heavy shapes, by the digit that ends their session ids. */
+const toolHeavyShapes: ReadonlyArray<readonly [string, ToolStep[]]> = [['1', toolHeavySteps('/work/app', 2)], ['2', rereadLoop('/work/app')]];
+/** The transcript innen's prune figure describes (§9), apart from the representative ones. */
+const innenShapes: ReadonlyArray<readonly [string, ToolStep[]]> = [['3', innenShapedSteps('/work/app')]];
+const shapeNames: Readonly<Record<string, string>> = {1: 'edit loop', 2: 're-read loop', 3: 'innen-shaped'};
+
 /**
  * Bumped when the transcripts change (2: Claude's Edit results keep the file before the edit and
  * a hunk with context, as Claude Code writes them; 3: Codex rollouts also as its default
@@ -39,20 +46,20 @@ function rereadLoop(root: string): ToolStep[] {
 const toolHeavyVersion = 3;
 
 /**
- * Tool-heavy Claude and Codex transcripts, in two shapes, written once under the corpus. Codex's
+ * Tool-heavy Claude and Codex transcripts of the given shapes (the two representative ones unless
+ * told), written once under the corpus in the home `name`. Codex's
  * "extended" persistence keeps each command's `exec_command_end` (stdout, aggregated and
  * formatted output beside the text the model saw); its default policy (2026) does not, so the
  * `codex-default` home holds the same rollouts without those events.
  */
-function toolHeavyHome(corpus: string, variant: 'extended' | 'codex-default' = 'extended'): string {
-	const home = join(corpus, variant === 'extended' ? 'tool-heavy' : 'tool-heavy-codex-default');
+function toolHeavyHome(corpus: string, variant: 'extended' | 'codex-default' = 'extended', name = 'tool-heavy', shapes: ReadonlyArray<readonly [string, ToolStep[]]> = toolHeavyShapes): string {
+	const home = join(corpus, variant === 'extended' ? name : `${name}-codex-default`);
 	const marker = join(home, '.generated');
 	if (existsSync(marker) && readFileSync(marker, 'utf8').includes(`version ${toolHeavyVersion}`)) {
 		return home;
 	}
 
 	rmSync(home, {recursive: true, force: true});
-	const shapes: Array<[string, ToolStep[]]> = [['1', toolHeavySteps('/work/app', 2)], ['2', rereadLoop('/work/app')]];
 	for (const [n, steps] of shapes) {
 		const claudeId = `7001c0de-0000-4000-8000-00000000000${n}`;
 		const codexId = `0195a1c2-7001-7000-8000-00000000000${n}`;
@@ -73,12 +80,13 @@ function percentile(values: readonly number[], share: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
 }
 
-type Sample = {source: string; view: View; tokens: Record<Variant, number>; records: number; page: ReadOutput};
+type Sample = {source: string; session: string; view: View; tokens: Record<Variant, number>; records: number; page: ReadOutput; pruned: ReadOutput; printedPruned: string; ceiling: number};
 
 /** Every page (up to `pagesPerView` per view) of up to `perSource` sessions of each source, in every variant. */
 async function samplePages(deps: Deps, views: readonly View[], options: {perSource: number; pagesPerView: number; limit: number}): Promise<Sample[]> {
 	const count = await exactTokenCounter();
-	const printed = (document: unknown) => count(JSON.stringify({schema: 'engi.read.v1', ...(document as object)}));
+	const text = (document: unknown) => JSON.stringify({schema: 'engi.read.v1', ...(document as object)});
+	const printed = (document: unknown) => count(text(document));
 	const sessions = (await listSessions({allProjects: true, includeSubagents: false, limit: 100_000, offset: 0}, deps)).sessions;
 	const taken = new Map<string, number>();
 	const samples: Sample[] = [];
@@ -106,9 +114,13 @@ async function samplePages(deps: Deps, views: readonly View[], options: {perSour
 					const deltas = {compact: true, deltas: true, attachmentRefs: false};
 					samples.push({
 						source: session.source,
+						session: session.id,
 						view,
 						records: plain.records.length,
 						page: plain,
+						pruned,
+						printedPruned: text(pruned),
+						ceiling: printed(ceilingPage(pruned as never)),
 						tokens: {
 							plain: printed(plain),
 							compact: printed(encodePage(plain as never, compact).document),
@@ -147,6 +159,53 @@ function reductionRows(label: string, samples: readonly Sample[], targets: Parti
 		});
 		const target = variants.map(variant => targets[variant]).filter(Boolean).join('; ') || undefined;
 		rows.push({suite: 'tokens', name: `${label}: ${key}, ${group.length} page${group.length === 1 ? '' : 's'}`, runs: group.length, medianMs: 0, baselineMs: Number.NaN, rssMb: 0, target, note: `plain ${plain} o200k; ${parts.join('; ')}`});
+	}
+
+	return rows;
+}
+
+const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)}%`;
+
+/**
+ * Per shape and source: the ceiling (every output the rules call obsolete removed outright, no
+ * note, no receipt, the records kept otherwise: what no note-based rewrite can beat) beside the
+ * pruned figure, and, in the events view, what the pruned pages' tokens are spent on.
+ */
+async function anatomyRows(label: string, samples: readonly Sample[], deps: Deps): Promise<Row[]> {
+	const count = await exactTokenCounter();
+	const groups = new Map<string, Sample[]>();
+	for (const sample of samples) {
+		const key = `${sample.source} ${sample.view}, ${shapeNames[sample.session.at(-1)!] ?? sample.session}`;
+		groups.set(key, [...(groups.get(key) ?? []), sample]);
+	}
+
+	const rows: Row[] = [];
+	for (const [key, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+		const plain = group.reduce((sum, sample) => sum + sample.tokens.plain, 0);
+		const pruned = group.reduce((sum, sample) => sum + sample.tokens.pruned, 0);
+		const ceiling = group.reduce((sum, sample) => sum + sample.ceiling, 0);
+		const reductions = (tokens: (sample: Sample) => number) => group.map(sample => 1 - tokens(sample) / sample.tokens.plain);
+		const notes = [
+			`plain ${plain} o200k; pruned ${pruned} (median ${change(median(reductions(sample => sample.tokens.pruned)))})`,
+			`ceiling, obsolete outputs removed outright ${ceiling} (median ${change(median(reductions(sample => sample.ceiling)))}, p90 ${change(percentile(reductions(sample => sample.ceiling), 0.9))})`,
+		];
+		if (group[0]!.view === 'events') {
+			const total = Object.fromEntries(parts.map(part => [part, 0])) as Record<Part, number>;
+			let whole = 0;
+			for (const sample of group) {
+				const events = await sessionEvents(deps, sample.source, sample.session);
+				const shares = composition(sample.pruned as never, sample.printedPruned, count, line => events.get(line) ?? []);
+				for (const part of parts) {
+					total[part] += shares[part];
+				}
+
+				whole += sample.tokens.pruned;
+			}
+
+			notes.push(`pruned page: ${parts.map(part => `${part} ${share(total[part], whole)}`).join(', ')}`);
+		}
+
+		rows.push({suite: 'tokens', name: `${label}, where the tokens are: ${key}, ${group.length} page${group.length === 1 ? '' : 's'}`, runs: group.length, medianMs: 0, baselineMs: Number.NaN, rssMb: 0, note: notes.join('; ')});
 	}
 
 	return rows;
@@ -193,8 +252,9 @@ function encodingRows(samples: readonly Sample[]): Row[] {
 /**
  * Issue 15's figures: o200k tokens of pages as printed, plain against compact, compact+deltas,
  * pruned and both, per source and view (median and p90 of the per-page reduction), over the
- * fixture stores, the S tier and tool-heavy transcripts (Codex's in both persistence modes); and
- * the encoding time of large pages.
+ * fixture stores, the S tier and tool-heavy transcripts (Codex's in both persistence modes); per
+ * tool-heavy shape, the ceiling of pruning and what a pruned page's tokens are; innen's
+ * transcript shape as a labelled extra; and the encoding time of large pages.
  */
 export async function tokensSuite(corpus: string, env: NodeJS.ProcessEnv): Promise<Row[]> {
 	const deps = (home: string): Deps => ({env: homeEnv(env, home), cwd: home, now: () => new Date('2026-11-27T00:00:00Z'), platform: process.platform});
@@ -208,10 +268,22 @@ export async function tokensSuite(corpus: string, env: NodeJS.ProcessEnv): Promi
 	const rows: Row[] = [];
 	rows.push(...reductionRows('fixtures', await samplePages(fixtureDeps, views, {perSource: 100, pagesPerView: 5, limit: 20})));
 	rows.push(...reductionRows('S tier', await samplePages(deps(tierHome(corpus, 'S')), views, {perSource: 5, pagesPerView: 1, limit: 100})));
-	const heavy = await samplePages(deps(toolHeavyHome(corpus)), ['events', 'context'], {perSource: 10, pagesPerView: 3, limit: 100});
+	const heavyOptions = {perSource: 10, pagesPerView: 3, limit: 100};
+	const heavy = await samplePages(deps(toolHeavyHome(corpus)), ['events', 'context'], heavyOptions);
 	const targets = {'compact+deltas': 'compact+deltas ≥ 35% fewer (events)', pruned: 'pruned ≥ 85% fewer'} as const;
 	rows.push(...reductionRows('tool-heavy', heavy, targets));
-	rows.push(...reductionRows('tool-heavy, Codex default persistence (no exec_command_end)', await samplePages(deps(toolHeavyHome(corpus, 'codex-default')), ['events', 'context'], {perSource: 10, pagesPerView: 3, limit: 100}), targets));
+	const codexDefault = 'tool-heavy, Codex default persistence (no exec_command_end)';
+	const heavyDefault = await samplePages(deps(toolHeavyHome(corpus, 'codex-default')), ['events', 'context'], heavyOptions);
+	rows.push(...reductionRows(codexDefault, heavyDefault, targets));
+	rows.push(...await anatomyRows('tool-heavy', heavy, deps(toolHeavyHome(corpus))), ...await anatomyRows(codexDefault, heavyDefault, deps(toolHeavyHome(corpus, 'codex-default'))));
+	// innen's own transcript shape (§9), a labelled extra: the representative rows above stay the headline.
+	for (const variant of ['extended', 'codex-default'] as const) {
+		const home = toolHeavyHome(corpus, variant, 'innen-shaped', innenShapes);
+		const label = variant === 'extended' ? 'innen-shaped: reads superseded by writes, empty searches repeated, one failure, the last 4 turns' : 'innen-shaped, Codex default persistence (no exec_command_end)';
+		const innen = await samplePages(deps(home), ['events', 'context'], heavyOptions);
+		rows.push(...reductionRows(label, innen), ...await anatomyRows(label, innen, deps(home)));
+	}
+
 	rows.push(...encodingRows(heavy));
 	return rows;
 }
