@@ -63,6 +63,11 @@ export function choiceFlag<const Choices extends readonly [string, ...string[]]>
 	), {type: 'string', enum: [...choices]});
 }
 
+/** A string the engine reads itself (a count or a word, as `--preview-chars <n|all>`); `shape` tells an MCP client what it may send. */
+export function spelledFlag(shape: Record<string, unknown>) {
+	return withJsonShape(textFlag(), shape);
+}
+
 export function textFlag() {
 	return z.pipe(
 		z.string(),

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import type {FlagSpec, HumanContext} from '../cli/define.js';
-import {sha256Flag, textFlag} from '../cli/flag-schemas.js';
+import {sha256Flag, spelledFlag, textFlag} from '../cli/flag-schemas.js';
 import {decodePacket, isPlainObject} from '../engine/conversation/codec/decode.js';
 import type {AttachmentValue} from '../engine/conversation/codec/schema.js';
+import {defaultPreviewLength} from '../engine/conversation/preview.js';
 import type {ReadOutput} from '../engine/conversation/read.js';
 import {EngiError} from '../lib/errors.js';
 import {renderReadPage} from './render-read.js';
@@ -15,6 +16,12 @@ export const packetOptions = {
 	attachment: {type: 'string', placeholder: '<json-pointer>', description: 'the value an attachment reference stands for, from the record at --lines <line> (or --offset <line-1>); needs --expect-sha256', value: textFlag()},
 	'expect-sha256': {type: 'string', placeholder: '<hex>', description: 'the attachment\'s SHA-256 from the attachments table; any other value is refused', value: sha256Flag()},
 	prune: {type: 'boolean', description: 'replace tool output later steps made obsolete (superseded or repeated reads, empty searches) by a note, and add a receipt', value: z.boolean()},
+	'preview-chars': {
+		type: 'string',
+		placeholder: '<n|all>',
+		description: `context view: characters of each tool input, output and summary shown, head and tail (default ${defaultPreviewLength}); all for whole texts (a page then ends early past about a million)`,
+		value: spelledFlag({anyOf: [{type: 'integer', minimum: 0}, {type: 'string', enum: ['all']}]}),
+	},
 } as const satisfies Record<string, FlagSpec>;
 
 /** Flags a page of native records at exact lines cannot be combined with. */
@@ -24,6 +31,7 @@ export const packetConflicts: ReadonlyArray<readonly [string, string]> = [
 	['attachment', 'attachment-refs'],
 	['attachment', 'prune'],
 	['attachment', 'limit'],
+	['attachment', 'preview-chars'],
 	['lines', 'prune'],
 ];
 

@@ -19,24 +19,25 @@ const offlineModes = ['encode-json', 'validate-packet', 'decode-packet'] as cons
 /** A saved page or packet is read from its file alone: none of the session's flags apply. */
 const offlineConflicts = offlineModes.flatMap((mode, index) => [
 	...offlineModes.slice(index + 1).map(other => [mode, other] as const),
-	...['id', 'source', 'source-root', 'view', 'offset', 'limit', 'lines', 'prune', 'attachment', 'expect-sha256'].map(flag => [mode, flag] as const),
+	...['id', 'source', 'source-root', 'view', 'offset', 'limit', 'lines', 'prune', 'preview-chars', 'attachment', 'expect-sha256'].map(flag => [mode, flag] as const),
 	...(mode === 'encode-json' ? [] : ['compact', 'deltas', 'attachment-refs'].map(flag => [mode, flag] as const)),
 ]);
 
 export default defineCommand({
 	name: 'read',
 	summary: 'read one agent session, a page at a time (alias: conversation); the one command that shows transcript text unmasked, secrets included',
-	usage: 'engi read <id> [--source <tool>] [--source-root <dir>] [--view dialogue|events|context|index] [--offset <n>] [--limit <n>] | [--lines a,b,c] [--compact [--deltas]] [--attachment-refs] [--prune] | [--lines <n> --attachment <pointer> --expect-sha256 <hex>] | --encode-json|--validate-packet|--decode-packet <file>',
+	usage: 'engi read <id> [--source <tool>] [--source-root <dir>] [--view dialogue|events|context|index] [--offset <n>] [--limit <n>] | [--lines a,b,c] [--compact [--deltas]] [--attachment-refs] [--prune] [--preview-chars <n|all>] | [--lines <n> --attachment <pointer> --expect-sha256 <hex>] | --encode-json|--validate-packet|--decode-packet <file>',
 	examples: [
 		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d',
 		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --view context --offset 40 --limit 20',
+		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --view context --preview-chars all --prune',
 		'engi read ses_4kQ2ZpLmVn --source opencode --lines 12,15',
 		'engi read 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --view events --compact --deltas --attachment-refs --prune',
 		'engi read --decode-packet page.json',
 	],
 	options: {
 		...sourceOptions,
-		view: {type: 'string', placeholder: '<view>', description: 'dialogue (default): user and assistant text; events: native records; context: text plus bounded tool previews; index: one line per event', value: choiceFlag(views)},
+		view: {type: 'string', placeholder: '<view>', description: 'dialogue (default): user and assistant text; events: native records; context: text plus bounded tool previews (see --preview-chars); index: one line per event', value: choiceFlag(views)},
 		...rangeOptions,
 		...packetOptions,
 		'encode-json': {type: 'string', placeholder: '<page.json|->', description: 'encode a page saved earlier, offline (implies --compact; at most 16 MiB)', value: textFlag()},
@@ -91,6 +92,7 @@ export default defineCommand({
 						limit: flags.limit,
 						lines: flags.lines,
 						prune: Boolean(flags.prune),
+						previewChars: flags['preview-chars'],
 						encoding: {compact: Boolean(flags.compact), deltas: Boolean(flags.deltas), attachmentRefs: Boolean(flags['attachment-refs'])},
 					},
 					context.deps,

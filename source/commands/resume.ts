@@ -12,7 +12,7 @@ import {renderBrief} from './render-brief.js';
 export default defineCommand({
 	name: 'resume',
 	summary: 'a bounded, evidence-linked brief to pick a session up (or a page in another view)',
-	usage: 'engi resume [id] [--source <tool>] [--since <when>] [--budget <tokens>] [--exact-tokens] [--view brief|context|dialogue|events|index] [--offset <n>] [--limit <n>] [--lines a,b] [--no-compact] [--no-deltas] [--attachment-refs] [--prune]',
+	usage: 'engi resume [id] [--source <tool>] [--since <when>] [--budget <tokens>] [--exact-tokens] [--view brief|context|dialogue|events|index] [--offset <n>] [--limit <n>] [--lines a,b] [--no-compact] [--no-deltas] [--attachment-refs] [--prune] [--preview-chars <n|all>]',
 	examples: ['engi resume', 'engi resume 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --budget 1200', 'engi resume ses_4kQ2ZpLmVn --source opencode --view context --offset 40 --prune', 'engi resume 0f9e2c1a-6b1d-4c1e-9a55-2d6f0e1b7c3d --no-compact'],
 	options: {
 		...sourceOptions,
@@ -78,6 +78,7 @@ export default defineCommand({
 				lines: flags.lines,
 				encoding: {compact, deltas: compact && !flags['no-deltas'], attachmentRefs: Boolean(flags['attachment-refs'])},
 				prune: Boolean(flags.prune),
+				previewChars: flags['preview-chars'],
 				attachment,
 			},
 			context.deps,

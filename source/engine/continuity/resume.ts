@@ -5,7 +5,7 @@ import {locateSession, type LocatedSession} from '../conversation/locate.js';
 import {readOutputSchema} from '../conversation/read.js';
 import {attachmentValueSchema, packetSchema, type Packet} from '../conversation/codec/schema.js';
 import {encodeDocument, plainPage, readAttachment, readEncoded, type EncodeOptions} from '../conversation/packets.js';
-import type {View} from '../conversation/views.js';
+import {previewLengthFor, type View} from '../conversation/views.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {estimateTokens, exactTokenCounter} from '../tokens.js';
@@ -97,6 +97,8 @@ export type ResumeInput = TargetInput & {
 	/** How the brief or page is printed (compact and deltas unless turned off). */
 	readonly encoding?: EncodeOptions;
 	readonly prune?: boolean;
+	/** `--preview-chars` as given, for the context view (conversation/read.ts). */
+	readonly previewChars?: string;
 	/** `--attachment`: the value behind one attachment reference, from the masked record. */
 	readonly attachment?: {line: number; pointer: string; sha256: string};
 };
@@ -136,6 +138,7 @@ export async function briefOf(located: LocatedSession, input: BriefInput & {enco
  * with the candidates.
  */
 export async function resumeSession(input: ResumeInput, deps: Deps): Promise<ResumeOutput> {
+	previewLengthFor(input.lines ? 'events' : input.view, input.previewChars);
 	const target = await chooseTarget(input, deps);
 	if ('status' in target) {
 		return target;
@@ -147,7 +150,7 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 	}
 
 	if (input.view !== 'brief') {
-		return readEncoded({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset, limit: input.limit, lines: input.lines, masked: true, prune: input.prune, encoding: input.encoding ?? plainPage}, deps);
+		return readEncoded({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset, limit: input.limit, lines: input.lines, masked: true, prune: input.prune, previewChars: input.previewChars, encoding: input.encoding ?? plainPage}, deps);
 	}
 
 	const located = await locateSession({id: target.id, ...target.stores}, deps);

@@ -8,7 +8,8 @@ import {maskValue} from '../search/secrets.js';
 import {locateSession, type LocatedSession} from './locate.js';
 import {prunePage, pruneReceiptSchema} from './prune/page.js';
 import {walkRows} from './rows.js';
-import {contextRecordSchema, dialogueRecordSchema, eventsRecordSchema, indexRecordSchema, shapeRow, type ContextRecord, type View} from './views.js';
+import {defaultPreviewLength, type PreviewLength} from './preview.js';
+import {contextRecordSchema, dialogueRecordSchema, eventsRecordSchema, indexRecordSchema, previewLengthFor, shapeRow, type ContextRecord, type View} from './views.js';
 
 const pageFields = {
 	session_id: z.string(),
@@ -51,6 +52,8 @@ export type ReadInput = StoreSelection & {
 	readonly masked?: boolean;
 	/** Tool output that later steps made obsolete replaced by notes (--prune). */
 	readonly prune?: boolean;
+	/** `--preview-chars` as given: how much of each text the context view's previews keep (a whole number, or `all`). */
+	readonly previewChars?: string;
 };
 
 /** A read's input with its page settled: from `offset` (default the start), `limit` rows (default readPageSize). */
@@ -155,11 +158,33 @@ function laterEvents(located: LocatedSession, lastTaken: number, more: boolean):
 }
 
 /**
+ * Characters of previews a page with longer previews than the default holds before it ends early
+ * (its first row always goes in, so paging moves on). A row is already bounded by the line
+ * limit (adapters/shared/json-lines.ts, 32 MiB), as in the events view; this bounds the page
+ * too, where the events view allows 100 such rows.
+ */
+export const previewPageBudget = 1_000_000;
+
+function previewCharsOf(records: ReadonlyArray<Record<string, unknown>>): number {
+	let total = 0;
+	for (const record of records) {
+		for (const key of ['input', 'output', 'summary']) {
+			const preview = record[key] as {preview: string; preview_tail: string} | undefined;
+			total += preview ? preview.preview.length + preview.preview_tail.length : 0;
+		}
+	}
+
+	return total;
+}
+
+/**
  * One page of a session in a view. Offsets count zero-based source lines (or document items),
  * whatever the view; a page holds up to `limit` source rows that have something to show.
  */
 export async function readConversation(given: ReadInput, deps: Deps): Promise<ReadOutput> {
 	const input: PageInput = {...given, offset: given.offset ?? 0, limit: given.limit ?? readPageSize};
+	const previewLength: PreviewLength = previewLengthFor(input.view, input.previewChars);
+	const budgeted = previewLength === 'all' || previewLength > defaultPreviewLength;
 	const located = await locateSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps);
 	try {
 		if (input.lines) {
@@ -172,22 +197,28 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 		let rowsTaken = 0;
 		let lastTaken = input.offset;
 		let more = false;
+		let previewChars = 0;
 		const labels = {abandoned: located.row.summary.abandoned ?? []};
 		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine}, row => {
-			let shaped = shapeRow(input.view, row, labels);
+			let shaped = shapeRow(input.view, row, labels, previewLength);
 			if (shaped.length === 0) {
 				return;
 			}
 
 			const shown = input.masked ? maskedRow(row) : row;
 			if (input.masked) {
-				shaped = shapeRow(input.view, shown, labels);
+				shaped = shapeRow(input.view, shown, labels, previewLength);
 			}
 
 			// Rows that share a line (records glued on one line) stay on one page: paging counts lines.
-			if (rowsTaken >= input.limit && row.line !== lastTaken) {
+			const full = rowsTaken >= input.limit || (budgeted && previewChars >= previewPageBudget);
+			if (full && row.line !== lastTaken) {
 				more = true;
 				return false;
+			}
+
+			if (budgeted) {
+				previewChars += previewCharsOf(shaped);
 			}
 
 			records.push(...shaped);
@@ -195,7 +226,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 			rowsTaken++;
 			lastTaken = row.line;
 		});
-		const pruned = input.prune ? prunePage(input.view, taken, labels, {source: located.adapter.id, project: located.row.summary.project ?? undefined, ...laterEvents(located, lastTaken, more)}) : undefined;
+		const pruned = input.prune ? prunePage(input.view, taken, labels, {source: located.adapter.id, project: located.row.summary.project ?? undefined, ...laterEvents(located, lastTaken, more)}, previewLength) : undefined;
 		records = pruned?.records ?? records;
 		if (input.view === 'context') {
 			pairResults(located, records as ContextRecord[], startLine);

@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {isAbandoned, type LineRanges} from './branches.js';
-import {oneLine, previewOf, previewSchema} from './preview.js';
+import {EngiError} from '../../lib/errors.js';
+import {defaultPreviewLength, oneLine, parsePreviewLength, previewOf, previewSchema, type PreviewLength} from './preview.js';
 
 export const views = ['dialogue', 'events', 'context', 'index'] as const;
 export type View = (typeof views)[number];
@@ -56,6 +57,22 @@ export const indexRecordSchema = lazySchema(() => z.object({line: z.number(), ki
 
 export type ContextRecord = z.infer<typeof contextRecordSchema>;
 
+/**
+ * The context view's preview length from `--preview-chars` as given (a whole number, or `all`);
+ * the default when not given. Only that view has previews to set.
+ */
+export function previewLengthFor(view: string, given: string | undefined): PreviewLength {
+	if (given === undefined) {
+		return defaultPreviewLength;
+	}
+
+	if (view !== 'context') {
+		throw new EngiError('conflicting_flags', `--preview-chars sets the previews of the context view; the ${view} view has none`, {hint: 'add --view context (not with --lines), or drop --preview-chars'});
+	}
+
+	return parsePreviewLength(given);
+}
+
 const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : {[key]: value});
 
 /** What a view knows about the session a row belongs to, to label its records. */
@@ -91,7 +108,7 @@ function inputText(input: unknown): string {
 	return typeof input === 'string' ? input : JSON.stringify(input ?? null);
 }
 
-function contextRecord(event: SessionEvent, labels: SessionLabels): ContextRecord | undefined {
+function contextRecord(event: SessionEvent, labels: SessionLabels, length: PreviewLength): ContextRecord | undefined {
 	const common = {line: event.line, ...labelsOf(event, labels), ...optional('timestamp', event.timestamp), ...optional('sidechain', event.sidechain)};
 	switch (event.kind) {
 		case 'user':
@@ -107,7 +124,7 @@ function contextRecord(event: SessionEvent, labels: SessionLabels): ContextRecor
 				kind: 'tool_call',
 				tool: event.tool?.name ?? 'unknown',
 				call_id: event.tool?.call_id ?? null,
-				input: previewOf(inputText(event.tool?.input)),
+				input: previewOf(inputText(event.tool?.input), length),
 				...optional('pending', event.pending),
 			};
 		case 'tool_result':
@@ -118,10 +135,10 @@ function contextRecord(event: SessionEvent, labels: SessionLabels): ContextRecor
 				call_line: null,
 				is_error: event.result?.is_error ?? false,
 				exit_code: event.result?.exit_code ?? null,
-				output: previewOf(event.result?.output ?? ''),
+				output: previewOf(event.result?.output ?? '', length),
 			};
 		case 'summary':
-			return {...common, kind: 'summary', summary: previewOf(event.text ?? '')};
+			return {...common, kind: 'summary', summary: previewOf(event.text ?? '', length)};
 		case 'system':
 			if (!event.interrupted && !event.error && !event.text) {
 				return undefined;
@@ -146,15 +163,15 @@ function indexPreview(event: SessionEvent): string {
 	}
 }
 
-/** The records one row contributes to a page in the given view; [] when it has none. */
-export function shapeRow(view: View, row: SessionRow, labels: SessionLabels = noLabels): Array<Record<string, unknown> & {line: number}> {
+/** The records one row contributes to a page in the given view ([] when it has none); `previewLength` sets the context view's previews. */
+export function shapeRow(view: View, row: SessionRow, labels: SessionLabels = noLabels, previewLength: PreviewLength = defaultPreviewLength): Array<Record<string, unknown> & {line: number}> {
 	switch (view) {
 		case 'events':
 			return [{line: row.line, event: row.raw}];
 		case 'dialogue':
 			return dialogueRecords(row, labels);
 		case 'context':
-			return row.events.map(event => contextRecord(event, labels)).filter((record): record is ContextRecord => record !== undefined);
+			return row.events.map(event => contextRecord(event, labels, previewLength)).filter((record): record is ContextRecord => record !== undefined);
 		case 'index':
 			// A meta event with no session facts only keeps a record's place in the tree.
 			return row.events.filter(event => event.kind !== 'meta' || event.session !== undefined).map(event => ({line: event.line, kind: event.kind, preview: indexPreview(event)}));

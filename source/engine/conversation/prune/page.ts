@@ -3,6 +3,7 @@ import type {SessionEvent, SessionRow} from '../../../adapters/events.js';
 import type {SourceId} from '../../../adapters/types.js';
 import {parseBoundedJson} from '../../../lib/json-depth.js';
 import {lazySchema} from '../../../lib/lazy-schema.js';
+import {defaultPreviewLength, type PreviewLength} from '../preview.js';
 import {shapeRow, type SessionLabels, type View} from '../views.js';
 import {isEmptyResult, isPruneNote, pruneDecisions, type PruneRule} from './rules.js';
 import {classifyCall} from './tools.js';
@@ -262,12 +263,12 @@ function namedCalls(raw: unknown, ids: ReadonlyMap<string, SessionEvent>): Sessi
 }
 
 /** The page's records with the events behind each: one per row in the events view, one per shown event elsewhere. */
-function unitsOf(view: View, rows: readonly SessionRow[], labels: SessionLabels): Unit[] {
+function unitsOf(view: View, rows: readonly SessionRow[], labels: SessionLabels, previewLength: PreviewLength): Unit[] {
 	if (view === 'events') {
 		return rows.map(row => ({record: {line: row.line, event: row.raw}, events: row.events}));
 	}
 
-	return rows.flatMap(row => row.events.flatMap(event => shapeRow(view, {...row, events: [event]}, labels).map(record => ({record, events: [event]}))));
+	return rows.flatMap(row => row.events.flatMap(event => shapeRow(view, {...row, events: [event]}, labels, previewLength).map(record => ({record, events: [event]}))));
 }
 
 type Preview = {preview: string; preview_tail: string; preview_truncated: boolean; chars: number};
@@ -280,8 +281,8 @@ type Preview = {preview: string; preview_tail: string; preview_truncated: boolea
  * where it is shorter, and no field the record lacked is added except the `pruned` and
  * `prune_reason` marks beside the record's own.
  */
-export function prunePage(view: View, rows: readonly SessionRow[], labels: SessionLabels, session: PruneContext): {records: PageRecord[]; receipt: PruneReceipt} {
-	const units = unitsOf(view, rows, labels);
+export function prunePage(view: View, rows: readonly SessionRow[], labels: SessionLabels, session: PruneContext, previewLength: PreviewLength = defaultPreviewLength): {records: PageRecord[]; receipt: PruneReceipt} {
+	const units = unitsOf(view, rows, labels, previewLength);
 	// The newest records stay whole: their own results are never chosen, and they are never rewritten for repeating an older one.
 	const newestFrom = session.newest ? Math.max(0, units.length - preserveRecent) : units.length;
 	const kept = new Set(units.slice(newestFrom).flatMap(unit => unit.events));
