@@ -1,8 +1,8 @@
 /**
  * The compact encodings lose nothing: decode(encode(page)) is the plain page for every page of
- * every fixture session of every source, in every view, plain, masked and pruned; and for the
- * shared third-party fixtures too. Generated pages (keys that collide with the encoders' own)
- * are properties.test.ts's.
+ * every fixture session of every source, in every view, plain, masked and pruned (the context
+ * view with whole texts too, --preview-chars all); and for the shared third-party fixtures too.
+ * Generated pages (keys that collide with the encoders' own) are properties.test.ts's.
  */
 import assert from 'node:assert/strict';
 import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
@@ -61,7 +61,9 @@ test('every page of every fixture session, in every view, plain, masked and prun
 	let pages = 0;
 	for (const session of sessions) {
 		for (const view of views) {
-			for (const variant of [{limit: 7}, {limit: 7, masked: true}, {limit: 7, prune: true}, {limit: 100}]) {
+			// Whole texts are the context view's alone (--preview-chars).
+			const wholeTexts = view === 'context' ? [{limit: 7, previewChars: 'all'}, {limit: 7, prune: true, previewChars: 'all'}, {limit: 100, masked: true, previewChars: 'all'}] : [];
+			for (const variant of [{limit: 7}, {limit: 7, masked: true}, {limit: 7, prune: true}, {limit: 100}, ...wholeTexts]) {
 				let offset: number | null = 0;
 				while (offset !== null) {
 					let page;
@@ -115,10 +117,12 @@ test('every page of the shared third-party fixtures survives encoding', t => {
 
 			for (const view of views) {
 				for (let start = 0; start < rows.length; start += 20) {
-					const records = rows.slice(start, start + 20).flatMap(row => shapeRow(view, row));
-					const page = {view, session_id: name, source, source_path: path, offset: start, limit: 20, next_offset: null, status: 'ok', last_line: rows.at(-1)?.line ?? 0, skipped: 0, warnings: [], records};
-					roundTrip(page, deltas, `${source} ${name} ${view} @${start}`);
-					pages++;
+					for (const previewLength of view === 'context' ? [120, 'all'] as const : [120] as const) {
+						const records = rows.slice(start, start + 20).flatMap(row => shapeRow(view, row, undefined, previewLength));
+						const page = {view, session_id: name, source, source_path: path, offset: start, limit: 20, next_offset: null, status: 'ok', last_line: rows.at(-1)?.line ?? 0, skipped: 0, warnings: [], records};
+						roundTrip(page, deltas, `${source} ${name} ${view} @${start} previews ${previewLength}`);
+						pages++;
+					}
 				}
 			}
 		}

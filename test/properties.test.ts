@@ -17,6 +17,7 @@ import {encodePage, type EncodeOptions} from '../source/engine/conversation/code
 import {validatePacket} from '../source/engine/conversation/codec/validate.js';
 import {preserveRecent, prunePage} from '../source/engine/conversation/prune/page.js';
 import {isEmptyResult} from '../source/engine/conversation/prune/rules.js';
+import {shapeRow} from '../source/engine/conversation/views.js';
 import {expandMiddleware, prepareMiddleware} from '../source/engine/middleware/prepare.js';
 import {exactTokenCounter} from '../source/engine/tokens.js';
 import {looseUnit, readUnit} from './helpers/adapters.js';
@@ -214,6 +215,9 @@ function mustKeep(steps: readonly ToolStep[]): string[] {
 	});
 }
 
+/** Claude's tool_result holds a read numbered, as the model saw it (its raw copy may be a note pointing there). */
+const asShown = (source: Written['source'], kept: string) => (source === 'claude' && kept.includes('request handling') ? kept.split('\n').map((line, number) => `${String(number + 1).padStart(6)}\u2192${line}`).join('\n') : kept);
+
 test('pruning is deterministic and idempotent, keeps what a reader needs, and spares errors, messages, calls and the newest records', t => {
 	const directory = tempDir(t);
 	let pruned = 0;
@@ -244,9 +248,7 @@ test('pruning is deterministic and idempotent, keeps what a reader needs, and sp
 
 		const text = JSON.stringify(printed);
 		for (const kept of mustKeep(steps)) {
-			// Claude's tool_result holds a read numbered, as the model saw it (its raw copy may be a note pointing there).
-			const shown = source === 'claude' && kept.includes('request handling') ? kept.split('\n').map((line, number) => `${String(number + 1).padStart(6)}\u2192${line}`).join('\n') : kept;
-			assert.ok(text.includes(JSON.stringify(shown).slice(1, -1)), `kept: ${kept.slice(0, 60)}`);
+			assert.ok(text.includes(JSON.stringify(asShown(source, kept)).slice(1, -1)), `kept: ${kept.slice(0, 60)}`);
 		}
 
 		// Idempotent: the pruned records, written back as the session, prune to themselves.
@@ -254,6 +256,48 @@ test('pruning is deterministic and idempotent, keeps what a reader needs, and sp
 		assert.deepStrictEqual(asJson(again.records.map(record => record['event'])), printed.map(record => record['event']), 'pruning a pruned session changes nothing');
 	}), 100);
 	assert.ok(pruned > 40, `${pruned} records pruned over the cases`);
+});
+
+test('the context view with whole texts: pruning leaves notes only where outputs went, keeps what a reader needs, and both pages survive encoding', t => {
+	const directory = tempDir(t);
+	let pruned = 0;
+	let cases = 0;
+	check(fc.property(fc.array(step, {minLength: 1, maxLength: 14}), fc.constantFrom<Written['source']>('claude', 'codex'), fc.constantFrom(compact, deltas), (steps, source, options) => {
+		const id = source === 'claude' ? 'c1a0de00-0000-4000-8000-000000000002' : '0195a1c2-c0de-7000-8000-000000000002';
+		const written = session(directory, source, source === 'claude' ? claudeToolLines(id, '/work/app', steps) : codexToolLines(id, '/work/app', steps), `context-${source}-${cases++}`);
+		const plain = asJson(written.rows.flatMap(row => shapeRow('context', row, {abandoned: []}, 'all'))) as unknown as Array<Record<string, unknown>>;
+		const result = prunePage('context', written.rows, {abandoned: []}, {source, project: '/work/app', later: [], newest: true}, 'all');
+		const printed = asJson(result.records) as unknown as Array<Record<string, unknown>>;
+		assert.equal(printed.length, plain.length);
+		pruned += result.receipt.pruned_count;
+		for (const [index, record] of printed.entries()) {
+			if (!record['pruned']) {
+				assert.deepStrictEqual(record, plain[index], `record ${index} is untouched`);
+				continue;
+			}
+
+			const {pruned: _mark, prune_reason: _reason, output, ...rest} = record;
+			const {output: original, ...kept} = plain[index]!;
+			assert.deepStrictEqual(rest, kept, 'only the output changes');
+			assert.deepStrictEqual(output, {preview: '[omitted]', preview_tail: '', preview_truncated: false, chars: 9, omitted_chars: (original as {chars: number}).chars});
+		}
+
+		const text = JSON.stringify(printed);
+		for (const kept of mustKeep(steps)) {
+			assert.ok(text.includes(JSON.stringify(asShown(source, kept)).slice(1, -1)), `kept whole: ${kept.slice(0, 60)}`);
+		}
+
+		for (const records of [plain, printed]) {
+			const document = asJson({view: 'context', session_id: id, source, offset: 0, limit: 100, next_offset: null, status: 'ok', last_line: written.rows.at(-1)?.line ?? 0, skipped: 0, warnings: [], records});
+			const {document: packet, layers} = encodePage(document, options);
+			if (layers.length > 0) {
+				validatePacket(asJson(packet));
+			}
+
+			assert.deepStrictEqual(layers.length === 0 ? asJson(packet) : decodePacket(asJson(packet)), document, 'decode(encode(page)) is the page');
+		}
+	}), 100);
+	assert.ok(pruned > 20, `${pruned} records pruned over the cases`);
 });
 
 // ---------------------------------------------------------------------------------------------
