@@ -317,6 +317,7 @@ function steps(world: ReturnType<typeof scene>): Array<Step | (() => void)> {
 		{golden: 'read.compact', command: 'read', args: ['read', claudeFixture, '--source', 'claude', '--view', 'events', '--compact']},
 		{golden: 'read.deltas', command: 'read', args: ['read', toolSession, ...attachment, '--view', 'events', '--compact', '--deltas']},
 		{golden: 'read.prune', command: 'read', args: ['read', codexFixture, '--source', 'codex', '--view', 'context', '--limit', '100', '--prune']},
+		{golden: 'read.context-whole', command: 'read', args: ['read', toolSession, ...attachment, '--view', 'context', '--preview-chars', 'all', '--prune']},
 		{golden: 'read.attachment-refs', command: 'read', args: ['read', attachmentSession, ...attachment, '--view', 'events', '--attachment-refs']},
 		{golden: 'read.attachment', command: 'read', args: ['read', attachmentSession, ...attachment, '--lines', '1', '--attachment', '/message/content/0/source/data', '--expect-sha256', sha256(attachmentValue)]},
 		savePage,
