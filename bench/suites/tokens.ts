@@ -82,8 +82,11 @@ function percentile(values: readonly number[], share: number): number {
 
 type Sample = {source: string; session: string; view: View; tokens: Record<Variant, number>; records: number; page: ReadOutput; pruned: ReadOutput; printedPruned: string; ceiling: number};
 
-/** Every page (up to `pagesPerView` per view) of up to `perSource` sessions of each source, in every variant. */
-async function samplePages(deps: Deps, views: readonly View[], options: {perSource: number; pagesPerView: number; limit: number}): Promise<Sample[]> {
+/**
+ * Every page (up to `pagesPerView` per view) of up to `perSource` sessions of each source, in
+ * every variant; `previewChars` as `--preview-chars` gives them (context view only).
+ */
+async function samplePages(deps: Deps, views: readonly View[], options: {perSource: number; pagesPerView: number; limit: number; previewChars?: string}): Promise<Sample[]> {
 	const count = await exactTokenCounter();
 	const text = (document: unknown) => JSON.stringify({schema: 'engi.read.v1', ...(document as object)});
 	const printed = (document: unknown) => count(text(document));
@@ -102,7 +105,7 @@ async function samplePages(deps: Deps, views: readonly View[], options: {perSour
 				let plain: ReadOutput;
 				let pruned: ReadOutput;
 				try {
-					const input = {id: session.id, source: [session.source], view, offset, limit: options.limit};
+					const input = {id: session.id, source: [session.source], view, offset, limit: options.limit, previewChars: options.previewChars};
 					plain = await readConversation(input, deps);
 					pruned = await readConversation({...input, prune: true}, deps);
 				} catch {
@@ -256,8 +259,9 @@ function encodingRows(samples: readonly Sample[]): Row[] {
  * Issue 15's figures: o200k tokens of pages as printed, plain against compact, compact+deltas,
  * pruned and both, per source and view (median and p90 of the per-page reduction), over the
  * fixture stores, the S tier and tool-heavy transcripts (Codex's in both persistence modes); per
- * tool-heavy shape, the ceiling of pruning and what a pruned page's tokens are; innen's
- * transcript shape as a labelled extra; and the encoding time of large pages.
+ * tool-heavy shape, the ceiling of pruning and what a pruned page's tokens are; the tool-heavy
+ * and innen-shaped transcripts again in the context view with whole texts; innen's transcript
+ * shape as a labelled extra; and the encoding time of large pages.
  */
 export async function tokensSuite(corpus: string, env: NodeJS.ProcessEnv): Promise<Row[]> {
 	const deps = (home: string): Deps => ({env: homeEnv(env, home), cwd: home, now: () => new Date('2026-11-27T00:00:00Z'), platform: process.platform});
@@ -272,19 +276,26 @@ export async function tokensSuite(corpus: string, env: NodeJS.ProcessEnv): Promi
 	rows.push(...reductionRows('fixtures', await samplePages(fixtureDeps, views, {perSource: 100, pagesPerView: 5, limit: 20})));
 	rows.push(...reductionRows('S tier', await samplePages(deps(tierHome(corpus, 'S')), views, {perSource: 5, pagesPerView: 1, limit: 100})));
 	const heavyOptions = {perSource: 10, pagesPerView: 3, limit: 100};
+	// The context view with whole texts (--preview-chars all): tool outputs in full, without the store's per-record fields.
+	const wholeOptions = {...heavyOptions, previewChars: 'all'};
+	const whole = (label: string) => `${label}, context view with whole texts (--preview-chars all)`;
 	const heavy = await samplePages(deps(toolHeavyHome(corpus)), ['events', 'context'], heavyOptions);
 	const targets = {'compact+deltas': 'compact+deltas ≥ 35% fewer (events)', pruned: 'pruned ≥ 85% fewer'} as const;
-	rows.push(...reductionRows('tool-heavy', heavy, targets));
+	const heavyWhole = await samplePages(deps(toolHeavyHome(corpus)), ['context'], wholeOptions);
+	rows.push(...reductionRows('tool-heavy', heavy, targets), ...reductionRows(whole('tool-heavy'), heavyWhole, {pruned: 'pruned ≥ 85% fewer'}));
 	const codexDefault = 'tool-heavy, Codex default persistence (no exec_command_end)';
 	const heavyDefault = await samplePages(deps(toolHeavyHome(corpus, 'codex-default')), ['events', 'context'], heavyOptions);
-	rows.push(...reductionRows(codexDefault, heavyDefault, targets));
+	const heavyDefaultWhole = await samplePages(deps(toolHeavyHome(corpus, 'codex-default')), ['context'], wholeOptions);
+	rows.push(...reductionRows(codexDefault, heavyDefault, targets), ...reductionRows(whole(codexDefault), heavyDefaultWhole, {pruned: 'pruned ≥ 85% fewer'}));
 	rows.push(...await anatomyRows('tool-heavy', heavy, deps(toolHeavyHome(corpus))), ...await anatomyRows(codexDefault, heavyDefault, deps(toolHeavyHome(corpus, 'codex-default'))));
+	rows.push(...await anatomyRows(whole('tool-heavy'), heavyWhole, deps(toolHeavyHome(corpus))), ...await anatomyRows(whole(codexDefault), heavyDefaultWhole, deps(toolHeavyHome(corpus, 'codex-default'))));
 	// innen's own transcript shape (§9), a labelled extra: the representative rows above stay the headline.
 	for (const variant of ['extended', 'codex-default'] as const) {
 		const home = toolHeavyHome(corpus, variant, 'innen-shaped', innenShapes);
 		const label = variant === 'extended' ? 'innen-shaped: reads superseded by writes, empty searches repeated, one failure, the last 4 turns' : 'innen-shaped, Codex default persistence (no exec_command_end)';
 		const innen = await samplePages(deps(home), ['events', 'context'], heavyOptions);
-		rows.push(...reductionRows(label, innen), ...await anatomyRows(label, innen, deps(home)));
+		const innenWhole = await samplePages(deps(home), ['context'], wholeOptions);
+		rows.push(...reductionRows(label, innen), ...reductionRows(whole(label), innenWhole), ...await anatomyRows(label, innen, deps(home)), ...await anatomyRows(whole(label), innenWhole, deps(home)));
 	}
 
 	rows.push(...encodingRows(heavy));
