@@ -179,6 +179,7 @@ test('a page of whole texts ends early past the budget, its first row always tak
 			const chars = page.records.flatMap(previewsOf).reduce((sum, preview) => sum + preview.preview.length, 0);
 			const last = page.records.flatMap(previewsOf).at(-1)?.preview.length ?? 0;
 			assert.ok(chars - last < previewPageBudget, `${source} @${offset}: the page stops once past the budget (${chars})`);
+			assert.equal(page.warnings.some(warning => warning.includes('previews passed 1,000,000 characters')), page.next_offset !== null, `${source} @${offset}: an early end says so`);
 			for (const record of page.records.filter(record => record.kind === 'tool_result')) {
 				outputs.set(record.call_id!, Math.min(outputs.get(record.call_id!) ?? Number.POSITIVE_INFINITY, record.output!.preview.length));
 			}

@@ -198,6 +198,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 		let lastTaken = input.offset;
 		let more = false;
 		let previewChars = 0;
+		let cutShort = false;
 		const labels = {abandoned: located.row.summary.abandoned ?? []};
 		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine}, row => {
 			let shaped = shapeRow(input.view, row, labels, previewLength);
@@ -214,6 +215,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 			const full = rowsTaken >= input.limit || (budgeted && previewChars >= previewPageBudget);
 			if (full && row.line !== lastTaken) {
 				more = true;
+				cutShort = rowsTaken < input.limit;
 				return false;
 			}
 
@@ -239,7 +241,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 			next_offset: more ? lastTaken : null,
 			status: records.length === 0 && startLine > lastLine ? ('past_end' as const) : ('ok' as const),
 			skipped: located.row.format === 'jsonl' ? skippedInRange : located.row.skipped,
-			warnings: [...located.view.warnings, ...walk.warnings],
+			warnings: [...located.view.warnings, ...walk.warnings, ...(cutShort ? [`the page ends after ${rowsTaken} rows: their previews passed ${previewPageBudget.toLocaleString('en')} characters; the next page starts at --offset ${lastTaken}`] : [])],
 			...(pruned ? {prune: pruned.receipt} : {}),
 		};
 		return {view: input.view, ...page, ...(input.view === 'events' ? {lines: null} : {}), records} as ReadOutput;
