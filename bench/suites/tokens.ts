@@ -167,6 +167,44 @@ function reductionRows(label: string, samples: readonly Sample[], targets: Parti
 	return rows;
 }
 
+/**
+ * Per source, whole sessions: the events view as printed (plain) against the context view with
+ * whole texts, pruned, and pruned + compact + deltas: what an agent that needs every tool output
+ * in full pays either way. Only sessions both views covered to their end are counted.
+ */
+function crossViewRows(label: string, events: readonly Sample[], whole: readonly Sample[]): Row[] {
+	const bySession = (samples: readonly Sample[]) => {
+		const sessions = new Map<string, Sample[]>();
+		for (const sample of samples) {
+			sessions.set(`${sample.source} ${sample.session}`, [...(sessions.get(`${sample.source} ${sample.session}`) ?? []), sample]);
+		}
+
+		return new Map([...sessions].filter(([, pages]) => pages.at(-1)!.page.next_offset === null));
+	};
+
+	const plain = bySession(events.filter(sample => sample.view === 'events'));
+	const lean = bySession(whole);
+	const sources = new Map<string, Array<{plain: number; pruned: number; packed: number}>>();
+	for (const [key, pages] of plain) {
+		const other = lean.get(key);
+		if (other) {
+			const sum = (samples: readonly Sample[], variant: Variant) => samples.reduce((total, sample) => total + sample.tokens[variant], 0);
+			const source = key.split(' ')[0]!;
+			sources.set(source, [...(sources.get(source) ?? []), {plain: sum(pages, 'plain'), pruned: sum(other, 'pruned'), packed: sum(other, 'pruned+compact+deltas')}]);
+		}
+	}
+
+	return [...sources].sort(([a], [b]) => (a < b ? -1 : 1)).map(([source, sessions]) => {
+		const figure = (tokens: (session: {plain: number; pruned: number; packed: number}) => number) => {
+			const reductions = sessions.map(session => 1 - tokens(session) / session.plain);
+			return `${sessions.reduce((total, session) => total + tokens(session), 0)} (median ${change(median(reductions))}, p90 ${change(percentile(reductions, 0.9))})`;
+		};
+
+		const note = `events plain ${sessions.reduce((total, session) => total + session.plain, 0)} o200k; context whole texts pruned ${figure(session => session.pruned)}; pruned+compact+deltas ${figure(session => session.packed)}`;
+		return {suite: 'tokens', name: `${label}, whole sessions, events view plain → context view with whole texts pruned: ${source}, ${sessions.length} session${sessions.length === 1 ? '' : 's'}`, runs: sessions.length, medianMs: 0, baselineMs: Number.NaN, rssMb: 0, note};
+	});
+}
+
 const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)}%`;
 
 /**
@@ -289,13 +327,14 @@ export async function tokensSuite(corpus: string, env: NodeJS.ProcessEnv): Promi
 	rows.push(...reductionRows(codexDefault, heavyDefault, targets), ...reductionRows(whole(codexDefault), heavyDefaultWhole, {pruned: 'pruned ≥ 85% fewer'}));
 	rows.push(...await anatomyRows('tool-heavy', heavy, deps(toolHeavyHome(corpus))), ...await anatomyRows(codexDefault, heavyDefault, deps(toolHeavyHome(corpus, 'codex-default'))));
 	rows.push(...await anatomyRows(whole('tool-heavy'), heavyWhole, deps(toolHeavyHome(corpus))), ...await anatomyRows(whole(codexDefault), heavyDefaultWhole, deps(toolHeavyHome(corpus, 'codex-default'))));
+	rows.push(...crossViewRows('tool-heavy', heavy, heavyWhole), ...crossViewRows(codexDefault, heavyDefault, heavyDefaultWhole));
 	// innen's own transcript shape (§9), a labelled extra: the representative rows above stay the headline.
 	for (const variant of ['extended', 'codex-default'] as const) {
 		const home = toolHeavyHome(corpus, variant, 'innen-shaped', innenShapes);
 		const label = variant === 'extended' ? 'innen-shaped: reads superseded by writes, empty searches repeated, one failure, the last 4 turns' : 'innen-shaped, Codex default persistence (no exec_command_end)';
 		const innen = await samplePages(deps(home), ['events', 'context'], heavyOptions);
 		const innenWhole = await samplePages(deps(home), ['context'], wholeOptions);
-		rows.push(...reductionRows(label, innen), ...reductionRows(whole(label), innenWhole), ...await anatomyRows(label, innen, deps(home)), ...await anatomyRows(whole(label), innenWhole, deps(home)));
+		rows.push(...reductionRows(label, innen), ...reductionRows(whole(label), innenWhole), ...await anatomyRows(label, innen, deps(home)), ...await anatomyRows(whole(label), innenWhole, deps(home)), ...crossViewRows(label, innen, innenWhole));
 	}
 
 	rows.push(...encodingRows(heavy));
