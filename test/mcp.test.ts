@@ -132,6 +132,18 @@ test('the SDK client lists the tools the table declares, with the flag schemas a
 	const read = tools.find(tool => tool.name === 'read')!;
 	assert.deepEqual((read.inputSchema.properties as Record<string, {type?: string; enum?: string[]}>)['view']!.enum, ['dialogue', 'events', 'context', 'index'], 'a choice flag is an enum');
 	assert.equal((read.inputSchema.properties as Record<string, {type?: string}>)['limit']!.type, 'integer', 'a number flag is an integer');
+	assert.deepEqual((read.inputSchema.properties as Record<string, {type?: string[]}>)['preview-chars']!.type, ['integer', 'string'], '--preview-chars takes a count or all');
+});
+
+test('--preview-chars takes a count or all from a client, as on the command line', async t => {
+	const {kb, repo} = world(t);
+	const {client} = await connectMcp(t, {env: kb.env, cwd: repo});
+	for (const value of [2000, 'all']) {
+		const result = await client.callTool({name: 'read', arguments: {id: claudeFixture, source: ['claude'], view: 'context', 'preview-chars': value}});
+		assert.notEqual(result.isError, true, JSON.stringify(result.content));
+		const cli = runCli(['read', claudeFixture, '--source', 'claude', '--view', 'context', '--preview-chars', String(value), '--format', 'json'], {env: kb.env, cwd: repo});
+		assert.deepEqual(result.structuredContent, {schema: 'engi.read.v1', ...cli.json<Record<string, unknown>>()});
+	}
 });
 
 test('each tool call returns the JSON document the CLI prints for the same inputs', {timeout: 120_000}, async t => {
@@ -168,6 +180,8 @@ test('typed errors come back as tool errors carrying the CLI\'s error envelope',
 		['read', {id: claudeFixture, limit: 0}, 'invalid_flag_value'],
 		['read', {id: claudeFixture, lines: '1', offset: 2}, 'conflicting_flags'],
 		['read', {}, 'missing_argument'],
+		['read', {id: claudeFixture, view: 'context', 'preview-chars': -1}, 'invalid_flag_value'],
+		['read', {id: claudeFixture, 'preview-chars': 'all'}, 'conflicting_flags'],
 		['sessions', {everything: true}, 'unknown_flag'],
 		['sessions', {'all-projects': true, project: repo}, 'conflicting_flags'],
 		['query', {}, 'missing_flag'],

@@ -20,7 +20,7 @@ export const packetOptions = {
 		type: 'string',
 		placeholder: '<n|all>',
 		description: `context view: characters of each tool input, output and summary shown, head and tail (default ${defaultPreviewLength}); all for whole texts (a page then ends early past about a million)`,
-		value: spelledFlag({anyOf: [{type: 'integer', minimum: 0}, {type: 'string', enum: ['all']}]}),
+		value: spelledFlag({type: ['integer', 'string'], minimum: 0, pattern: '^(all|\\d+)$'}),
 	},
 } as const satisfies Record<string, FlagSpec>;
 
