@@ -227,8 +227,14 @@ export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: stri
  */
 export function rowDetails(db: Database, keys: readonly string[], tails: ReadonlySet<string>): Map<string, {path: string; title: string | null; tail: TailState | null}> {
 	const records = db.prepare('SELECT key, path, title FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null]>;
-	const decoded = new Map((db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...tails])) as Array<[string, string]>).map(([key, tail]) => [key, parseStored<TailState>(tail)]));
+	const decoded = tailsByKey(db, [...tails]);
 	return new Map(records.map(([key, path, title]) => [key, {path, title, tail: decoded.get(key) ?? null}]));
+}
+
+/** The decoded tails of the given units, by key (a unit no longer catalogued has none). */
+export function tailsByKey(db: Database, keys: readonly string[]): Map<string, TailState | null> {
+	const records = db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string]>;
+	return new Map(records.map(([key, tail]) => [key, parseStored<TailState | null>(tail)]));
 }
 
 /** The fingerprint of every unit under the stores in scope, by key, from the per-root index alone (no wide row is read). */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {listNarrowRows, recordedProjects, rowDetails, type NarrowRow, type SessionFilter} from '../catalog/list.js';
+import {listNarrowRows, recordedProjects, rowDetails, tailsByKey, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {withCatalogView, type ScopeInput} from '../catalog/view.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -8,7 +8,7 @@ import {nextOffset} from '../../lib/words.js';
 import {isLocalDirectory} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';
-import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
+import {confidenceOf, reasonSchema, reasonsFor, type Confidence, type Reason} from './reasons.js';
 
 export const candidateSchema = lazySchema(() => z.object({
 	id: z.string(),
@@ -84,23 +84,19 @@ export function defaultSince(now: Date): string {
 	return new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).toISOString();
 }
 
-type Judged = {row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; activeNow: boolean};
+export type Judged = {readonly row: NarrowRow; readonly id: string; readonly checkpoint: Checkpoint | undefined; readonly activeNow: boolean};
 
 const isLive = (checkpoint: Checkpoint | undefined) => checkpoint?.status === 'active' || checkpoint?.status === 'blocked';
 
+/** The sessions in scope that are candidates, judged from narrow columns alone, newest first, with each parent's subagent count. */
+export type Judgement = {readonly judged: readonly Judged[]; readonly subagents: ReadonlyMap<string, number>};
+
 /**
- * The candidates in scope, newest first: all of them, or one page with the total. Sessions are
- * judged from narrow columns alone, since whether one is a candidate follows from its stored
- * `tail_open` flag, its checkpoint and its time; only the candidates returned have their tails
- * decoded for reasons.
+ * The candidates in scope, newest first, judged from narrow columns alone: whether a session
+ * is a candidate follows from its stored `tail_open` flag, its checkpoint and its time. Nothing
+ * is decoded here; describeCandidates decodes the few a page shows.
  */
-export function collectCandidates(
-	db: Database,
-	filter: SessionFilter,
-	now: Date,
-	checkpointOf: ReturnType<typeof checkpointLookup>,
-	page?: {offset: number; limit: number},
-): {total: number; candidates: Candidate[]} {
+export function judgeCandidates(db: Database, filter: SessionFilter, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Judgement {
 	const rows = listNarrowRows(db, filter);
 	const listedIds = new Set(rows.filter(row => row.parent_id === null).map(row => `${row.source}\u0000${row.id}`));
 	const subagents = new Map<string, number>();
@@ -134,16 +130,22 @@ export function collectCandidates(
 		}
 	}
 
-	const kept = page ? judged.slice(page.offset, page.offset + page.limit) : judged;
-	// A session written right now is not judged by its tail; one with a closed tail and no live
-	// checkpoint is not a candidate at all. Only the rest have their tails decoded.
-	const needTail = new Set(kept.filter(entry => !entry.activeNow && (entry.row.tail_open === 1 || isLive(entry.checkpoint))).map(entry => entry.row.key));
+	return {judged, subagents};
+}
+
+/** A session written right now is not judged by its tail; one with a closed tail and no live checkpoint is not a candidate at all. Only the rest need their tails. */
+const needsTail = (entry: Judged) => !entry.activeNow && (entry.row.tail_open === 1 || isLive(entry.checkpoint));
+
+const confidenceFor = (reasons: Reason[], activeNow: boolean): Confidence => (activeNow && reasons.length === 0 ? 'low' : confidenceOf(reasons));
+
+/** The given judged sessions as candidates, in their order: their titles, paths and (where their reasons rest on it) tails decoded. */
+export function describeCandidates(db: Database, kept: readonly Judged[], subagents: Judgement['subagents']): Candidate[] {
 	const columns = rowDetails(
 		db,
 		kept.map(entry => entry.row.key),
-		needTail,
+		new Set(kept.filter(entry => needsTail(entry)).map(entry => entry.row.key)),
 	);
-	const candidates = kept.flatMap(({row, id, checkpoint, activeNow}): Candidate[] => {
+	return kept.flatMap(({row, id, checkpoint, activeNow}): Candidate[] => {
 		const wide = columns.get(row.key);
 		if (!wide) {
 			return [];
@@ -158,7 +160,7 @@ export function collectCandidates(
 				modified: row.modified,
 				title: wide.title,
 				classification: 'candidate',
-				confidence: activeNow && reasons.length === 0 ? 'low' : confidenceOf(reasons),
+				confidence: confidenceFor(reasons, activeNow),
 				reasons,
 				...(checkpoint ? {checkpoint} : {}),
 				active_now: activeNow,
@@ -168,7 +170,43 @@ export function collectCandidates(
 			},
 		];
 	});
-	return {total: judged.length, candidates};
+}
+
+/**
+ * The confidence each judged session would be listed with, by key, from its tail alone (no
+ * title, path or candidate is built): what a summary counts for sessions it does not show. A
+ * session whose row is gone meanwhile has none, as describeCandidates would leave it out.
+ */
+export function confidencesOf(db: Database, judged: readonly Judged[]): Map<string, Confidence> {
+	const tails = tailsByKey(
+		db,
+		judged.filter(entry => needsTail(entry)).map(entry => entry.row.key),
+	);
+	const confidences = new Map<string, Confidence>();
+	for (const entry of judged) {
+		const tail = tails.get(entry.row.key);
+		if (tail !== undefined || !needsTail(entry)) {
+			confidences.set(entry.row.key, confidenceFor(reasonsFor(tail ?? null, entry.checkpoint, entry.activeNow), entry.activeNow));
+		}
+	}
+
+	return confidences;
+}
+
+/**
+ * The candidates in scope, newest first: all of them, or one page with the total. Only the
+ * candidates returned have their tails decoded for reasons.
+ */
+export function collectCandidates(
+	db: Database,
+	filter: SessionFilter,
+	now: Date,
+	checkpointOf: ReturnType<typeof checkpointLookup>,
+	page?: {offset: number; limit: number},
+): {total: number; candidates: Candidate[]} {
+	const {judged, subagents} = judgeCandidates(db, filter, now, checkpointOf);
+	const kept = page ? judged.slice(page.offset, page.offset + page.limit) : judged;
+	return {total: judged.length, candidates: describeCandidates(db, kept, subagents)};
 }
 
 /** Candidates a page shows unless told otherwise. */
