@@ -134,10 +134,10 @@ function newestCopies<T extends readonly [string, string, string | null, ...unkn
 export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[] {
 	const where = scopeSql(filter);
 	// Arrays, not objects, from SQLite: building 1,500 row objects natively costs twice as much.
-	const records = db.prepare(`SELECT ${narrowColumns} FROM units${where.index} WHERE ${where.sql} ORDER BY modified DESC, id ASC`).raw().all(...where.params) as NarrowRecord[];
+	const records = db.prepare(`SELECT ${narrowColumns} FROM units${where.index} WHERE ${where.sql} ORDER BY modified DESC, id ASC, key ASC`).raw().all(...where.params) as NarrowRecord[];
 	// Indexes, not destructuring: unpacking an array runs the iterator protocol, which in a
 	// fresh process (nothing optimised yet) costs a few microseconds and an allocation per row.
-	return newestCopies(records).map(record => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]}));
+	return newestCopies(records).map(record => narrowRowOf(record));
 }
 
 /** Whole rows for the given keys. */
@@ -172,6 +172,74 @@ export function listedCtes(filter: SessionFilter): {sql: string; params: unknown
 		sql: `inscope AS MATERIALIZED (SELECT key, source, id, modified FROM units${where.index} WHERE ${where.sql}), listed AS (SELECT key, modified FROM inscope WHERE NOT EXISTS (${newerCopy}))`,
 		params: where.params,
 	};
+}
+
+/**
+ * The sessions listNarrowRows lists (one copy each, in scope), as common table expressions
+ * over narrow columns: `inscope` and `listed`, the second without the subagent sessions whose
+ * parent is listed too (`unfinished` folds those into their parent's candidate).
+ */
+function listedNarrowCtes(filter: SessionFilter): {sql: string; params: unknown[]} {
+	const where = scopeSql(filter);
+	const newerCopy = "SELECT 1 FROM inscope AS copy WHERE copy.id = inscope.id AND copy.source = inscope.source AND copy.key <> inscope.key AND (coalesce(copy.modified, '') > coalesce(inscope.modified, '') OR (coalesce(copy.modified, '') = coalesce(inscope.modified, '') AND copy.key < inscope.key))";
+	const folded = "listed.parent_id IS NOT NULL AND listed.parent_id <> '' AND EXISTS (SELECT 1 FROM listed AS parent WHERE parent.parent_id IS NULL AND parent.source = listed.source AND parent.id = listed.parent_id)";
+	return {
+		sql: `inscope AS MATERIALIZED (SELECT ${narrowColumns} FROM units${where.index} WHERE ${where.sql}), listed AS (SELECT * FROM inscope WHERE NOT EXISTS (${newerCopy})), unfolded AS (SELECT * FROM listed WHERE NOT (${folded}))`,
+		params: where.params,
+	};
+}
+
+const narrowRowOf = (record: NarrowRecord): NarrowRow => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]});
+
+/** A recorded time as `toISOString` spells it (milliseconds optional): SQLite reads it as Date.parse does. */
+const isoTime = "(modified GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z' OR modified GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z') AND unixepoch(modified) IS NOT NULL";
+
+/**
+ * The listed sessions (subagents of a listed parent left out) SQL cannot judge: those whose id
+ * (or key) is in `ids`, the sessions with a checkpoint, and those whose recorded time is spelt
+ * some other way than an ISO time.
+ */
+export function listedRowsToJudge(db: Database, filter: SessionFilter, ids: readonly string[]): NarrowRow[] {
+	const ctes = listedNarrowCtes(filter);
+	const records = db
+		.prepare(`WITH ${ctes.sql} SELECT ${narrowColumns} FROM unfolded WHERE coalesce(id, key) IN (SELECT value FROM json_each(?)) OR (coalesce(modified, '') <> '' AND NOT (${isoTime}))`)
+		.raw()
+		.all(...ctes.params, JSON.stringify(ids)) as NarrowRecord[];
+	return records.map(record => narrowRowOf(record));
+}
+
+/**
+ * One page of candidates, in listNarrowRows' order, counted and cut by SQLite: the listed
+ * sessions (subagents of a listed parent left out) with an open tail or last written after
+ * `activeFrom` (ms, by the later of the recorded time and the file's), except the `judged`
+ * keys, whose answer is `candidates`. Only the page's rows come out.
+ */
+export function candidatePage(db: Database, filter: SessionFilter, judged: {keys: readonly string[]; candidates: readonly string[]; activeFrom: number}, offset: number, limit: number): {total: number; rows: NarrowRow[]} {
+	const ctes = listedNarrowCtes(filter);
+	const written = "CASE WHEN coalesce(modified, '') = '' THEN mtime_ms ELSE max(round(unixepoch(modified, 'subsec') * 1000), mtime_ms) END";
+	const picked = (select: string, tail: string) => `WITH ${ctes.sql} SELECT ${select} FROM unfolded WHERE ((tail_open = 1 OR ${written} > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?)) ${tail}`;
+	const params = [...ctes.params, judged.activeFrom, JSON.stringify(judged.keys), JSON.stringify(judged.candidates)];
+	const records = db
+		.prepare(picked(`${narrowColumns}, count(*) OVER ()`, 'ORDER BY modified DESC, id ASC, key ASC LIMIT ? OFFSET ?'))
+		.raw()
+		.all(...params, limit, offset) as Array<[...NarrowRecord, number]>;
+	// Past the last page no row carries the total: count alone then.
+	const total = records[0]?.[8] ?? (offset > 0 ? (db.prepare(picked('count(*)', '')).pluck().get(...params) as number) : 0);
+	return {total, rows: records.map(record => narrowRowOf(record as unknown as NarrowRecord))};
+}
+
+/** How many listed subagent sessions in scope each of the given sessions has, keyed by `source \0 id`. */
+export function listedSubagentCounts(db: Database, filter: SessionFilter, parentIds: readonly string[]): Map<string, number> {
+	if (parentIds.length === 0) {
+		return new Map();
+	}
+
+	const ctes = listedNarrowCtes(filter);
+	const rows = db
+		.prepare(`WITH ${ctes.sql} SELECT source, parent_id, count(*) FROM listed WHERE parent_id IN (SELECT value FROM json_each(?)) GROUP BY source, parent_id`)
+		.raw()
+		.all(...ctes.params, JSON.stringify([...new Set(parentIds)])) as Array<[string, string, number]>;
+	return new Map(rows.map(([source, parent, count]) => [`${source}\u0000${parent}`, count]));
 }
 
 /**

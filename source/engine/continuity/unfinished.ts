@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {listNarrowRows, recordedProjects, rowDetails, tailsByKey, type NarrowRow, type SessionFilter} from '../catalog/list.js';
+import {candidatePage, listedRowsToJudge, listedSubagentCounts, listNarrowRows, recordedProjects, rowDetails, tailsByKey, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {withCatalogView, type ScopeInput} from '../catalog/view.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -109,28 +109,35 @@ export function judgeCandidates(db: Database, filter: SessionFilter, now: Date, 
 
 	const judged: Judged[] = [];
 	for (const row of rows) {
-		const id = row.id ?? row.key;
 		// Subagent work belongs to its parent's candidate; only orphans are listed on their own.
 		if (row.parent_id && listedIds.has(`${row.source}\u0000${row.parent_id}`)) {
 			continue;
 		}
 
-		const checkpoint = checkpointOf(row.project, id);
-		if (checkpoint && (checkpoint.status === 'completed' || checkpoint.status === 'superseded')) {
-			continue;
-		}
-
-		// An open tail or a live (active or blocked) checkpoint always gives a reason; a session
-		// written right now is listed without guessing. Nothing else can make one a candidate: an
-		// imported checkpoint is history, so its transcript's tail decides.
-		const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
-		const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
-		if (row.tail_open === 1 || activeNow || isLive(checkpoint)) {
-			judged.push({row, id, checkpoint, activeNow});
+		const entry = judge(row, now, checkpointOf);
+		if (entry) {
+			judged.push(entry);
 		}
 	}
 
 	return {judged, subagents};
+}
+
+/** One listed session as a candidate, or undefined when it is none. */
+function judge(row: NarrowRow, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Judged | undefined {
+	const id = row.id ?? row.key;
+	const checkpoint = checkpointOf(row.project, id);
+	if (checkpoint && (checkpoint.status === 'completed' || checkpoint.status === 'superseded')) {
+		return undefined;
+	}
+
+	// An open tail or a live (active or blocked) checkpoint always gives a reason; a session
+	// written right now is listed without guessing. Nothing else can make one a candidate: an
+	// imported checkpoint is history, so its transcript's tail decides. (candidatePage asks the
+	// same of SQLite for the sessions with no checkpoint.)
+	const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
+	const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
+	return row.tail_open === 1 || activeNow || isLive(checkpoint) ? {row, id, checkpoint, activeNow} : undefined;
 }
 
 /** A session written right now is not judged by its tail; one with a closed tail and no live checkpoint is not a candidate at all. Only the rest need their tails. */
@@ -214,13 +221,32 @@ export const unfinishedPageSize = 50;
 
 export type UnfinishedInput = ScopeInput & {readonly limit?: number; readonly offset?: number};
 
+/**
+ * One page of the candidates in scope, the same as collectCandidates cuts, without building a
+ * row for every session in scope (at 15,000 sessions that was most of a warm call's own work):
+ * SQLite counts and cuts the sessions with an open tail or written right now, and only those
+ * it cannot judge are judged here first: the sessions with a checkpoint, wherever any catalogued
+ * session's checkpoints are read from, and those whose recorded time is not an ISO time.
+ */
+function pageCandidates(db: Database, filter: SessionFilter, now: Date, cwd: string, page: {offset: number; limit: number}): {total: number; candidates: Candidate[]} {
+	const latestIn = checkpointFiles();
+	const checkpointOf = checkpointLookup(cwd, latestIn);
+	const roots = new Set([checkpointReadRoot(null, cwd), ...recordedProjects(db).map(project => checkpointReadRoot(project, cwd))]);
+	const checkpointed = [...roots].flatMap(root => [...latestIn(root).keys()]);
+	const toJudge = listedRowsToJudge(db, filter, checkpointed);
+	const candidates = toJudge.filter(row => judge(row, now, checkpointOf) !== undefined).map(row => row.key);
+	const {total, rows} = candidatePage(db, filter, {keys: toJudge.map(row => row.key), candidates, activeFrom: now.getTime() - activeWindowMs}, page.offset, page.limit);
+	const kept = rows.flatMap(row => judge(row, now, checkpointOf) ?? []);
+	return {total, candidates: describeCandidates(db, kept, listedSubagentCounts(db, filter, kept.map(entry => entry.id)))};
+}
+
 /** `engi unfinished`: sessions whose work looks unfinished, with reasons and confidence. */
 export async function listUnfinished(input: UnfinishedInput, deps: Deps): Promise<UnfinishedOutput> {
 	const now = deps.now();
 	const since = input.since ?? defaultSince(now);
 	const offset = input.offset ?? 0;
 	return withCatalogView({...input, since, includeSubagents: true}, deps, view => {
-		const {total, candidates: page} = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd), {offset, limit: input.limit ?? unfinishedPageSize});
+		const {total, candidates: page} = pageCandidates(view.db, view.filter, now, deps.cwd, {offset, limit: input.limit ?? unfinishedPageSize});
 		return {
 			status: 'ok',
 			scope: {project: view.projectRoot, all_projects: input.allProjects, since: view.since!},
