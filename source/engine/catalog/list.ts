@@ -175,18 +175,18 @@ export function listedCtes(filter: SessionFilter): {sql: string; params: unknown
 }
 
 /**
- * The sessions listNarrowRows lists (one copy each, in scope), as common table expressions
- * over narrow columns: `inscope` and `listed`, the second without the subagent sessions whose
- * parent is listed too (`unfinished` folds those into their parent's candidate).
+ * The sessions listNarrowRows lists, as SQL over `units`, without the subagent sessions whose
+ * parent is in scope too (`unfinished` folds those into their parent's candidate). A newer copy
+ * is looked up by id and told apart by rowid, which the id index holds: a session with one copy
+ * costs one index probe, and no wide row is read.
  */
-function listedNarrowCtes(filter: SessionFilter): {sql: string; params: unknown[]} {
-	const where = scopeSql(filter);
-	const newerCopy = "SELECT 1 FROM inscope AS copy WHERE copy.id = inscope.id AND copy.source = inscope.source AND copy.key <> inscope.key AND (coalesce(copy.modified, '') > coalesce(inscope.modified, '') OR (coalesce(copy.modified, '') = coalesce(inscope.modified, '') AND copy.key < inscope.key))";
-	const folded = "listed.parent_id IS NOT NULL AND listed.parent_id <> '' AND EXISTS (SELECT 1 FROM listed AS parent WHERE parent.parent_id IS NULL AND parent.source = listed.source AND parent.id = listed.parent_id)";
-	return {
-		sql: `inscope AS MATERIALIZED (SELECT ${narrowColumns} FROM units${where.index} WHERE ${where.sql}), listed AS (SELECT * FROM inscope WHERE NOT EXISTS (${newerCopy})), unfolded AS (SELECT * FROM listed WHERE NOT (${folded}))`,
-		params: where.params,
-	};
+function unfoldedSql(filter: SessionFilter): {sql: string; params: unknown[]; index: string} {
+	const where = scopeSql(filter, 'units.');
+	const copy = scopeSql(filter, 'copy.');
+	const parent = scopeSql(filter, 'parent.');
+	const newerCopy = `SELECT 1 FROM units AS copy WHERE copy.id = units.id AND copy.rowid <> units.rowid AND copy.source = units.source AND ${copy.sql} AND (coalesce(copy.modified, '') > coalesce(units.modified, '') OR (coalesce(copy.modified, '') = coalesce(units.modified, '') AND copy.key < units.key))`;
+	const folded = `units.parent_id IS NOT NULL AND units.parent_id <> '' AND EXISTS (SELECT 1 FROM units AS parent WHERE parent.id = units.parent_id AND parent.source = units.source AND parent.parent_id IS NULL AND ${parent.sql})`;
+	return {sql: `${where.sql} AND NOT EXISTS (${newerCopy}) AND NOT (${folded})`, params: [...where.params, ...copy.params, ...parent.params], index: where.index};
 }
 
 const narrowRowOf = (record: NarrowRecord): NarrowRow => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]});
@@ -200,11 +200,11 @@ const isoTime = "(modified GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9
  * some other way than an ISO time.
  */
 export function listedRowsToJudge(db: Database, filter: SessionFilter, ids: readonly string[]): NarrowRow[] {
-	const ctes = listedNarrowCtes(filter);
+	const unfolded = unfoldedSql(filter);
 	const records = db
-		.prepare(`WITH ${ctes.sql} SELECT ${narrowColumns} FROM unfolded WHERE coalesce(id, key) IN (SELECT value FROM json_each(?)) OR (coalesce(modified, '') <> '' AND NOT (${isoTime}))`)
+		.prepare(`SELECT ${narrowColumns} FROM units${unfolded.index} WHERE (coalesce(id, key) IN (SELECT value FROM json_each(?)) OR (coalesce(modified, '') <> '' AND NOT (${isoTime}))) AND ${unfolded.sql}`)
 		.raw()
-		.all(...ctes.params, JSON.stringify(ids)) as NarrowRecord[];
+		.all(JSON.stringify(ids), ...unfolded.params) as NarrowRecord[];
 	return records.map(record => narrowRowOf(record));
 }
 
@@ -215,17 +215,17 @@ export function listedRowsToJudge(db: Database, filter: SessionFilter, ids: read
  * keys, whose answer is `candidates`. Only the page's rows come out.
  */
 export function candidatePage(db: Database, filter: SessionFilter, judged: {keys: readonly string[]; candidates: readonly string[]; activeFrom: number}, offset: number, limit: number): {total: number; rows: NarrowRow[]} {
-	const ctes = listedNarrowCtes(filter);
+	const unfolded = unfoldedSql(filter);
 	const written = "CASE WHEN coalesce(modified, '') = '' THEN mtime_ms ELSE max(round(unixepoch(modified, 'subsec') * 1000), mtime_ms) END";
-	const picked = (select: string, tail: string) => `WITH ${ctes.sql} SELECT ${select} FROM unfolded WHERE ((tail_open = 1 OR ${written} > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?)) ${tail}`;
-	const params = [...ctes.params, judged.activeFrom, JSON.stringify(judged.keys), JSON.stringify(judged.candidates)];
+	const picked = (select: string, tail: string) =>
+		`SELECT ${select} FROM units${unfolded.index} WHERE (((tail_open = 1 OR ${written} > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?))) AND ${unfolded.sql} ${tail}`;
+	const params = [judged.activeFrom, JSON.stringify(judged.keys), JSON.stringify(judged.candidates), ...unfolded.params];
+	const total = db.prepare(picked('count(*)', '')).pluck().get(...params) as number;
 	const records = db
-		.prepare(picked(`${narrowColumns}, count(*) OVER ()`, 'ORDER BY modified DESC, id ASC, key ASC LIMIT ? OFFSET ?'))
+		.prepare(picked(narrowColumns, 'ORDER BY modified DESC, id ASC, key ASC LIMIT ? OFFSET ?'))
 		.raw()
-		.all(...params, limit, offset) as Array<[...NarrowRecord, number]>;
-	// Past the last page no row carries the total: count alone then.
-	const total = records[0]?.[8] ?? (offset > 0 ? (db.prepare(picked('count(*)', '')).pluck().get(...params) as number) : 0);
-	return {total, rows: records.map(record => narrowRowOf(record as unknown as NarrowRecord))};
+		.all(...params, limit, offset) as NarrowRecord[];
+	return {total, rows: records.map(record => narrowRowOf(record))};
 }
 
 /** How many listed subagent sessions in scope each of the given sessions has, keyed by `source \0 id`. */
@@ -234,11 +234,11 @@ export function listedSubagentCounts(db: Database, filter: SessionFilter, parent
 		return new Map();
 	}
 
-	const ctes = listedNarrowCtes(filter);
+	const listed = listedSql(filter);
 	const rows = db
-		.prepare(`WITH ${ctes.sql} SELECT source, parent_id, count(*) FROM listed WHERE parent_id IN (SELECT value FROM json_each(?)) GROUP BY source, parent_id`)
+		.prepare(`SELECT source, parent_id, count(*) FROM units${listed.index} WHERE parent_id IN (SELECT value FROM json_each(?)) AND ${listed.sql} GROUP BY source, parent_id`)
 		.raw()
-		.all(...ctes.params, JSON.stringify([...new Set(parentIds)])) as Array<[string, string, number]>;
+		.all(JSON.stringify([...new Set(parentIds)]), ...listed.params) as Array<[string, string, number]>;
 	return new Map(rows.map(([source, parent, count]) => [`${source}\u0000${parent}`, count]));
 }
 
