@@ -225,7 +225,8 @@ test('standup shows each project\'s newest candidates, counts them all, and name
 	const newestFirst = ids.toReversed();
 	const all = run(['standup', '--since', '2026-11-01', '--limit', '500']).json();
 	const bounded = run(['standup', '--since', '2026-11-01']).json();
-	const busy = (standup: {projects: Array<{project: string}>}) => standup.projects.find(entry => entry.project === project) as {candidates: Array<{id: string}>; candidates_total: number; more: string | null; summary: string};
+	type Project = {project: string; candidates: Array<{id: string}>; candidates_total: number; more: string | null; summary: string};
+	const busy = (standup: {projects: Project[]}) => standup.projects.find(entry => entry.project === project)!;
 	assert.deepEqual(busy(all).candidates.map(candidate => candidate.id), newestFirst);
 	assert.equal(busy(all).more, null, 'nothing left to list');
 	assert.deepEqual(busy(bounded).candidates.map(candidate => candidate.id), newestFirst.slice(0, 10), 'ten per project by default, newest first');
