@@ -210,6 +210,39 @@ test('standup: candidates grouped by project, open checkpoints, and knowledge-ba
 	assert.match(human, /blocker: waiting on ops/);
 });
 
+test('standup shows each project\'s newest candidates, counts them all, and names the command that lists the rest', t => {
+	const {base, env, run} = setup(t);
+	const project = join(base, 'busy');
+	mkdirSync(join(project, '.git'), {recursive: true});
+	const projects = join(env['HOME']!, '.claude', 'projects');
+	const ids = Array.from({length: 13}, (_, index) => `dddddddd-0000-4000-8000-${String(index).padStart(12, '0')}`);
+	for (const [index, id] of ids.entries()) {
+		// An unanswered request each (high confidence), a minute apart: the last written is the newest.
+		const at = new Date(Date.now() - (60 - index) * 60_000);
+		utimesSync(writeClaudeSession(projects, id, project, [{user: `request ${index}`, at: at.toISOString()}]), at, at);
+	}
+
+	const newestFirst = ids.toReversed();
+	const all = run(['standup', '--since', '2026-11-01', '--limit', '500']).json();
+	const bounded = run(['standup', '--since', '2026-11-01']).json();
+	type Project = {project: string; candidates: Array<{id: string}>; candidates_total: number; more: string | null; summary: string};
+	const busy = (standup: {projects: Project[]}) => standup.projects.find(entry => entry.project === project)!;
+	assert.deepEqual(busy(all).candidates.map(candidate => candidate.id), newestFirst);
+	assert.equal(busy(all).more, null, 'nothing left to list');
+	assert.deepEqual(busy(bounded).candidates.map(candidate => candidate.id), newestFirst.slice(0, 10), 'ten per project by default, newest first');
+	assert.equal(busy(bounded).candidates_total, 13);
+	assert.match(busy(bounded).summary, /^13 unfinished sessions \(13 high\)/, 'the summary counts every candidate, with its confidence');
+	assert.deepEqual(bounded.totals, all.totals, 'totals count what is not shown too');
+	assert.ok(bounded.projects.every((entry: {candidates: unknown[]; candidates_total: number}) => entry.candidates.length === Math.min(10, entry.candidates_total)));
+	const more = busy(bounded).more!;
+	assert.match(more, /^engi unfinished --project \S+ --since 2026-11-01T00:00:00\.000Z$/);
+	const listed = run([...more.split(' ').slice(1), '--limit', '500']).json();
+	assert.deepEqual(listed.candidates.map((candidate: {id: string}) => candidate.id), newestFirst, 'the command lists every one of them');
+	assert.equal(run(['standup', '--since', '2026-11-01', '--limit', '2']).json().projects.find((entry: {project: string}) => entry.project === project).candidates.length, 2);
+	const human = runCli(['standup', '--since', '2026-11-01', '--format', 'human'], {env}).stdout;
+	assert.ok(human.includes(`  … 3 more: ${more}`), human);
+});
+
 test('resume and pickup --since choose among older sessions; pickup prints the cd the native resume needs', t => {
 	const {base, env, run} = setup(t);
 	const project = join(base, 'repo');

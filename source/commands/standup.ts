@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {defineCommand, type HumanContext} from '../cli/define.js';
-import {textFlag} from '../cli/flag-schemas.js';
-import {buildStandup, standupOutputSchema, type StandupOutput} from '../engine/continuity/standup.js';
+import {intFlag, textFlag} from '../cli/flag-schemas.js';
+import {buildStandup, standupCandidatesPerProject, standupOutputSchema, type StandupOutput} from '../engine/continuity/standup.js';
 import {clip} from '../output/text.js';
 import {plural} from '../lib/words.js';
 import {sourceOptions} from './shared.js';
@@ -24,6 +24,10 @@ function renderHuman(result: StandupOutput, context: HumanContext): string {
 			if (reason) {
 				out.push(`      ${reason.code}: ${clip(reason.detail, 80)}`);
 			}
+		}
+
+		if (project.candidates_total > project.candidates.length) {
+			out.push(`  … ${project.candidates_total - project.candidates.length} more${project.more ? `: ${project.more}` : ''}`);
 		}
 
 		for (const checkpoint of project.checkpoints) {
@@ -54,13 +58,14 @@ function renderHuman(result: StandupOutput, context: HumanContext): string {
 export default defineCommand({
 	name: 'standup',
 	summary: 'the morning review: unfinished sessions by project, open checkpoints and tasks',
-	usage: 'engi standup [--since <when>] [--source <tool>] [--project <dir> | --all-projects]',
+	usage: 'engi standup [--since <when>] [--source <tool>] [--project <dir> | --all-projects] [--limit <n>]',
 	examples: ['engi standup', 'engi standup --since 3d', 'engi standup --project ~/src/engi', 'engi standup --format json'],
 	options: {
 		since: {type: 'string', placeholder: '<when>', description: 'default: the start of the last working day', value: textFlag()},
 		source: sourceOptions.source,
 		project: {type: 'string', placeholder: '<dir>', description: 'only this project', value: textFlag()},
 		'all-projects': {type: 'boolean', description: 'every project (the default), as the dashboard takes it', value: z.boolean()},
+		limit: {type: 'string', placeholder: '<n>', description: `unfinished sessions shown per project, newest first (default ${standupCandidatesPerProject}; each project's \`more\` lists the rest)`, value: intFlag(1, 500)},
 	},
 	conflicts: [['project', 'all-projects']],
 	needsRoot: false,
@@ -68,7 +73,7 @@ export default defineCommand({
 	output: standupOutputSchema,
 	screen: 'standup',
 	async run(flags, context) {
-		return {data: await buildStandup({since: flags.since, source: flags.source, project: flags.project, rootFlag: context.rootFlag}, context.deps)};
+		return {data: await buildStandup({since: flags.since, source: flags.source, project: flags.project, rootFlag: context.rootFlag, limit: flags.limit}, context.deps)};
 	},
 	human: renderHuman,
 });

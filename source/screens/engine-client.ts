@@ -67,7 +67,8 @@ export async function createEngineClient(deps: Deps, scope: Scope, rootFlag: str
 	const root = () => kbPaths(resolveRoot(rootFlag, deps).root);
 	return {
 		async standup(options) {
-			return buildStandup({since: scope.since, source: scope.source, project: scope.allProjects ? undefined : scope.project, rootFlag, cached: options?.cached}, deps);
+			// The screen lists every candidate (it scrolls); the command line shows each project's newest.
+			return buildStandup({since: scope.since, source: scope.source, project: scope.allProjects ? undefined : scope.project, rootFlag, cached: options?.cached, limit: null}, deps);
 		},
 		async unfinished() {
 			return listUnfinished({since: scope.since, source: scope.source, project: scope.project, allProjects: scope.allProjects, limit: 100_000, offset: 0}, deps);

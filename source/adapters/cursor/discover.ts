@@ -1,7 +1,7 @@
 import {basename, join} from 'node:path';
-import * as z from 'zod/mini';
 import {fileFingerprint, fileUnit, isDirectory, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
-import {factsBook, type FactsBook} from '../shared/memo.js';
+import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
+import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {chatStores, cursorHomeOf, localWorkspace, type ChatStore} from './projects.js';
 import {readStoreFacts} from './store-db.js';
@@ -13,7 +13,8 @@ function isTranscript(name: string): boolean {
 }
 
 /** What discovery learns beside a transcript: its chat's metadata, and the workspace a slug spells. */
-const cursorFactsSchema = z.object({title: z.optional(z.string()), started: z.optional(z.string()), workspace: z.optional(z.string())});
+type CursorFacts = {title?: string; started?: string; workspace?: string};
+const isCursorFacts = (value: unknown): value is CursorFacts => isRecord(value) && isOptionalString(value['title']) && isOptionalString(value['started']) && isOptionalString(value['workspace']);
 
 /**
  * `projects/<slug>/agent-transcripts/` holds `<id>.jsonl` (older) or `<id>/<id>.jsonl` (newer)
@@ -23,7 +24,7 @@ const cursorFactsSchema = z.object({title: z.optional(z.string()), started: z.op
  * (`chats/<md5>/<id>/store.db`, whose metadata also gives the chat's name and creation time).
  */
 export function discoverCursor(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
-	const book = factsBook(memo, root, cursorFactsSchema);
+	const book = factsBook(memo, root, isCursorFacts);
 	const home = cursorHomeOf(root);
 	const stores = home === undefined ? new Map<string, ChatStore>() : chatStores(home);
 	// A user may point --source-root at one project directory rather than at `projects/`.
@@ -33,7 +34,7 @@ export function discoverCursor(root: string, memo?: DiscoveryMemo): DiscoveredUn
 	return units;
 }
 
-function discoverProject(project: string, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<z.infer<typeof cursorFactsSchema>>): DiscoveredUnit[] {
+function discoverProject(project: string, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<CursorFacts>): DiscoveredUnit[] {
 	const found = discoverTranscripts(join(project, transcriptsDirectory));
 	if (found.length === 0) {
 		return [];
@@ -50,15 +51,22 @@ function discoverProject(project: string, stores: ReadonlyMap<string, ChatStore>
 		const store = stores.get(unit.idHint ?? '');
 		const stamp = store === undefined ? undefined : storeStamp(store.storeDb);
 		const facts = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, stamp, () => readStoreFacts(store.storeDb));
-		const session = {...(facts.title ? {title: facts.title} : {}), ...(facts.started ? {started: facts.started} : {})};
 		// What discovery adds is part of what the catalog keeps, so a change to it means re-read.
 		const added = [workspace, stamp].filter(Boolean);
-		return {
-			...unit,
-			...(added.length === 0 ? {} : {fingerprint: `${unit.fingerprint}|${added.join('|')}`}),
-			...(workspace === undefined ? {} : {projectHint: workspace}),
-			...(Object.keys(session).length === 0 ? {} : {facts: session}),
-		};
+		// Set in place, not spread into a copy: in a fresh process a spread takes V8's slow path.
+		if (added.length > 0) {
+			unit.fingerprint = `${unit.fingerprint}|${added.join('|')}`;
+		}
+
+		if (workspace !== undefined) {
+			unit.projectHint = workspace;
+		}
+
+		if (facts.title || facts.started) {
+			unit.facts = {...(facts.title ? {title: facts.title} : {}), ...(facts.started ? {started: facts.started} : {})};
+		}
+
+		return unit;
 	});
 }
 
@@ -67,10 +75,10 @@ function storeStamp(path: string): string {
 	return stats ? fileFingerprint(stats) : 'missing';
 }
 
-function discoverTranscripts(directory: string): DiscoveredUnit[] {
-	const units: DiscoveredUnit[] = [];
+function discoverTranscripts(directory: string): Array<NonNullable<ReturnType<typeof fileUnit>>> {
+	const units: Array<NonNullable<ReturnType<typeof fileUnit>>> = [];
 	const push = (path: string, parentIdHint?: string) => {
-		const unit = fileUnit(path, {idHint: stem(path, '.jsonl'), ...(parentIdHint === undefined ? {} : {parentIdHint})});
+		const unit = fileUnit(path, {idHint: stem(path, '.jsonl'), parentIdHint});
 		if (unit) {
 			units.push(unit);
 		}

@@ -33,7 +33,6 @@ function discoverProject(projectDirectory: string, projectHint: string | undefin
 	const units: DiscoveredUnit[] = [];
 	const entries = listDirectory(chats);
 	const names = new Set(entries.map(entry => entry.name));
-	const hint = projectHint === undefined ? {} : {projectHint};
 	for (const entry of entries) {
 		const path = childPath(chats, entry.name);
 		if (entry.isFile() && mainChat.test(entry.name)) {
@@ -44,11 +43,11 @@ function discoverProject(projectDirectory: string, projectHint: string | undefin
 
 			const legacy = entry.name.endsWith('.json');
 			const paths = !legacy && names.has(entry.name.slice(0, -1)) ? [path, path.slice(0, -1)] : [path];
-			push(units, fileUnit(path, {...hint, variant: legacy ? 'json' : 'jsonl', paths}));
+			push(units, fileUnit(path, {projectHint, variant: legacy ? 'json' : 'jsonl', paths}));
 		} else if (entry.isDirectory()) {
 			for (const child of listDirectory(path)) {
 				if (child.isFile() && subagentChat.test(child.name)) {
-					push(units, fileUnit(childPath(path, child.name), {...hint, parentIdHint: entry.name, variant: 'jsonl'}));
+					push(units, fileUnit(childPath(path, child.name), {projectHint, parentIdHint: entry.name, variant: 'jsonl'}));
 				}
 			}
 		}

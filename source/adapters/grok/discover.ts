@@ -1,8 +1,8 @@
 import type {Stats} from 'node:fs';
 import {join} from 'node:path';
 import {childPath, fileFingerprint, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
-import * as z from 'zod/mini';
-import {factsBook, type FactsBook} from '../shared/memo.js';
+import {factsBook, isOptionalString, isStringList, type FactsBook} from '../shared/memo.js';
+import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {readGrokSummary} from './summary.js';
 
@@ -19,7 +19,7 @@ export const summaryFile = 'summary.json';
  */
 export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
-	const book = factsBook(memo, root, sessionFactsSchema);
+	const book = factsBook(memo, root, isSessionFacts);
 	for (const cwdEntry of listDirectory(root)) {
 		if (!cwdEntry.isDirectory()) {
 			continue;
@@ -60,8 +60,8 @@ export function projectOfDirectory(directory: string, name: string): string | un
 }
 
 /** What a session's summary and directory add to its unit; read only when its files change. */
-const sessionFactsSchema = z.object({paths: z.array(z.string()), parent: z.optional(z.string()), cwd: z.optional(z.string())});
-type SessionFacts = z.infer<typeof sessionFactsSchema>;
+type SessionFacts = {paths: string[]; parent?: string; cwd?: string};
+const isSessionFacts = (value: unknown): value is SessionFacts => isRecord(value) && isStringList(value['paths']) && isOptionalString(value['parent']) && isOptionalString(value['cwd']);
 
 function sessionUnit(directory: string, id: string, project: string | undefined, book: FactsBook<SessionFacts>): DiscoveredUnit | undefined {
 	const summaryPath = childPath(directory, summaryFile);
@@ -84,18 +84,26 @@ function sessionUnit(directory: string, id: string, project: string | undefined,
 		return {paths: walkFiles(directory, () => true, 3), ...(parent ? {parent} : {}), ...(cwd ? {cwd} : {})};
 	});
 	const projectHint = project ?? facts.cwd;
-	return {
+	const unit: {-readonly [K in keyof DiscoveredUnit]: DiscoveredUnit[K]} = {
 		key: transcript.path,
 		path: transcript.path,
 		paths: facts.paths,
 		idHint: id,
-		...(facts.parent ? {parentIdHint: facts.parent} : {}),
-		...(projectHint ? {projectHint} : {}),
 		variant: transcript.name === chatHistoryFile ? 'chat' : 'updates',
 		size: transcript.stats.size,
 		fingerprint,
 		mtimeMs: transcript.stats.mtimeMs,
 	};
+	// Hints set one by one, not spread in: in a fresh process each conditional spread takes V8's slow path.
+	if (facts.parent) {
+		unit.parentIdHint = facts.parent;
+	}
+
+	if (projectHint) {
+		unit.projectHint = projectHint;
+	}
+
+	return unit;
 }
 
 /** The session's transcript: the chat history cache, else the update stream (the second is looked for only without the first). */

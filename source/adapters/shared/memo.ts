@@ -1,4 +1,3 @@
-import type * as z from 'zod/mini';
 import type {DiscoveryMemo} from '../types.js';
 
 /**
@@ -11,18 +10,19 @@ import type {DiscoveryMemo} from '../types.js';
  * The whole root is one memo entry (one read per call, one write when anything changed), and
  * units that were not asked about this time are forgotten when it is saved.
  */
-export function factsBook<T>(memo: DiscoveryMemo | undefined, root: string, facts: z.ZodMiniType<T>) {
+export function factsBook<T>(memo: DiscoveryMemo | undefined, root: string, isFacts: (value: unknown) => value is T) {
 	const bookKey = `facts:${root}`;
 	const stored = memo?.get(bookKey, bookVersion);
-	// Each entry is checked when it is asked for, not the whole book up front: a warm call asks
-	// for every unit, and checking a record of 1,500 entries as one schema cost more than reading them.
+	// Each entry is checked when it is asked for, not the whole book up front, and by a plain
+	// guard, not a schema: a warm call asks for every unit, and at 15,000 sessions a zod parse of
+	// each entry cost more than stating its files.
 	const known = (typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {}) as Record<string, unknown>;
 	const kept: Record<string, {stamp: string; facts: T}> = {};
 	let changed = known !== stored;
 	return {
 		/** The facts remembered for `key` under `stamp`, else worked out by `compute` now. */
 		facts(key: string, stamp: string, compute: () => T): T {
-			const remembered = rememberedFacts(known[key], stamp, facts);
+			const remembered = rememberedFacts(known[key], stamp, isFacts);
 			const entry = remembered ?? {stamp, facts: compute()};
 			changed ||= remembered === undefined;
 			kept[key] = entry;
@@ -38,14 +38,18 @@ export function factsBook<T>(memo: DiscoveryMemo | undefined, root: string, fact
 }
 
 /** A stored entry when it is for this stamp and its facts have the expected shape. */
-function rememberedFacts<T>(entry: unknown, stamp: string, facts: z.ZodMiniType<T>): {stamp: string; facts: T} | undefined {
+function rememberedFacts<T>(entry: unknown, stamp: string, isFacts: (value: unknown) => value is T): {stamp: string; facts: T} | undefined {
 	if (typeof entry !== 'object' || entry === null || (entry as {stamp?: unknown}).stamp !== stamp) {
 		return undefined;
 	}
 
-	const parsed = facts.safeParse((entry as {facts?: unknown}).facts);
-	return parsed.success ? {stamp, facts: parsed.data} : undefined;
+	const {facts} = entry as {facts?: unknown};
+	return isFacts(facts) ? {stamp, facts} : undefined;
 }
+
+/** Guards for the facts books' shapes (plain JSON values a book stored). */
+export const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string');
+export const isOptionalString = (value: unknown): value is string | undefined => value === undefined || typeof value === 'string';
 
 const bookVersion = '1';
 

@@ -62,17 +62,22 @@ function sessionUnits(directory: string, projectHint: string | undefined): Disco
 			const fileStats = file === path ? stats : statOrUndefined(file);
 			return fileStats ? fileFingerprint(fileStats) : 'gone';
 		});
-		units.push({
+		const unit: {-readonly [K in keyof DiscoveredUnit]: DiscoveredUnit[K]} = {
 			key: path,
 			path,
 			paths,
 			idHint: id,
-			...(projectHint === undefined ? {} : {projectHint}),
 			variant: path === files.jsonl ? 'log' : 'snapshot',
 			size: stats.size,
 			fingerprint: fingerprints.join('+'),
 			mtimeMs: stats.mtimeMs,
-		});
+		};
+		// Set, not spread in: in a fresh process a conditional spread takes V8's slow path.
+		if (projectHint !== undefined) {
+			unit.projectHint = projectHint;
+		}
+
+		units.push(unit);
 	}
 
 	return units;

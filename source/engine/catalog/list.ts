@@ -134,10 +134,10 @@ function newestCopies<T extends readonly [string, string, string | null, ...unkn
 export function listNarrowRows(db: Database, filter: SessionFilter): NarrowRow[] {
 	const where = scopeSql(filter);
 	// Arrays, not objects, from SQLite: building 1,500 row objects natively costs twice as much.
-	const records = db.prepare(`SELECT ${narrowColumns} FROM units${where.index} WHERE ${where.sql} ORDER BY modified DESC, id ASC`).raw().all(...where.params) as NarrowRecord[];
+	const records = db.prepare(`SELECT ${narrowColumns} FROM units${where.index} WHERE ${where.sql} ORDER BY modified DESC, id ASC, key ASC`).raw().all(...where.params) as NarrowRecord[];
 	// Indexes, not destructuring: unpacking an array runs the iterator protocol, which in a
 	// fresh process (nothing optimised yet) costs a few microseconds and an allocation per row.
-	return newestCopies(records).map(record => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]}));
+	return newestCopies(records).map(record => narrowRowOf(record));
 }
 
 /** Whole rows for the given keys. */
@@ -172,6 +172,74 @@ export function listedCtes(filter: SessionFilter): {sql: string; params: unknown
 		sql: `inscope AS MATERIALIZED (SELECT key, source, id, modified FROM units${where.index} WHERE ${where.sql}), listed AS (SELECT key, modified FROM inscope WHERE NOT EXISTS (${newerCopy}))`,
 		params: where.params,
 	};
+}
+
+/**
+ * The sessions listNarrowRows lists, as SQL over `units`, without the subagent sessions whose
+ * parent is in scope too (`unfinished` folds those into their parent's candidate). A newer copy
+ * is looked up by id and told apart by rowid, which the id index holds: a session with one copy
+ * costs one index probe, and no wide row is read.
+ */
+function unfoldedSql(filter: SessionFilter): {sql: string; params: unknown[]; index: string} {
+	const where = scopeSql(filter, 'units.');
+	const copy = scopeSql(filter, 'copy.');
+	const parent = scopeSql(filter, 'parent.');
+	const newerCopy = `SELECT 1 FROM units AS copy WHERE copy.id = units.id AND copy.rowid <> units.rowid AND copy.source = units.source AND ${copy.sql} AND (coalesce(copy.modified, '') > coalesce(units.modified, '') OR (coalesce(copy.modified, '') = coalesce(units.modified, '') AND copy.key < units.key))`;
+	const folded = `units.parent_id IS NOT NULL AND units.parent_id <> '' AND EXISTS (SELECT 1 FROM units AS parent WHERE parent.id = units.parent_id AND parent.source = units.source AND parent.parent_id IS NULL AND ${parent.sql})`;
+	return {sql: `${where.sql} AND NOT EXISTS (${newerCopy}) AND NOT (${folded})`, params: [...where.params, ...copy.params, ...parent.params], index: where.index};
+}
+
+const narrowRowOf = (record: NarrowRecord): NarrowRow => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]});
+
+/** A recorded time as `toISOString` spells it (milliseconds optional): SQLite reads it as Date.parse does. */
+const isoTime = "(modified GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z' OR modified GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z') AND unixepoch(modified) IS NOT NULL";
+
+/**
+ * The listed sessions (subagents of a listed parent left out) SQL cannot judge: those whose id
+ * (or key) is in `ids`, the sessions with a checkpoint, and those whose recorded time is spelt
+ * some other way than an ISO time.
+ */
+export function listedRowsToJudge(db: Database, filter: SessionFilter, ids: readonly string[]): NarrowRow[] {
+	const unfolded = unfoldedSql(filter);
+	const records = db
+		.prepare(`SELECT ${narrowColumns} FROM units${unfolded.index} WHERE (coalesce(id, key) IN (SELECT value FROM json_each(?)) OR (coalesce(modified, '') <> '' AND NOT (${isoTime}))) AND ${unfolded.sql}`)
+		.raw()
+		.all(JSON.stringify(ids), ...unfolded.params) as NarrowRecord[];
+	return records.map(record => narrowRowOf(record));
+}
+
+/**
+ * One page of candidates, in listNarrowRows' order, counted and cut by SQLite: the listed
+ * sessions (subagents of a listed parent left out) with an open tail or last written after
+ * `activeFrom` (ms, by the later of the recorded time and the file's), except the `judged`
+ * keys, whose answer is `candidates`. Only the page's rows come out.
+ */
+export function candidatePage(db: Database, filter: SessionFilter, judged: {keys: readonly string[]; candidates: readonly string[]; activeFrom: number}, offset: number, limit: number): {total: number; rows: NarrowRow[]} {
+	const unfolded = unfoldedSql(filter);
+	const written = "CASE WHEN coalesce(modified, '') = '' THEN mtime_ms ELSE max(round(unixepoch(modified, 'subsec') * 1000), mtime_ms) END";
+	const picked = (select: string, tail: string) =>
+		`SELECT ${select} FROM units${unfolded.index} WHERE (((tail_open = 1 OR ${written} > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?))) AND ${unfolded.sql} ${tail}`;
+	const params = [judged.activeFrom, JSON.stringify(judged.keys), JSON.stringify(judged.candidates), ...unfolded.params];
+	const total = db.prepare(picked('count(*)', '')).pluck().get(...params) as number;
+	const records = db
+		.prepare(picked(narrowColumns, 'ORDER BY modified DESC, id ASC, key ASC LIMIT ? OFFSET ?'))
+		.raw()
+		.all(...params, limit, offset) as NarrowRecord[];
+	return {total, rows: records.map(record => narrowRowOf(record))};
+}
+
+/** How many listed subagent sessions in scope each of the given sessions has, keyed by `source \0 id`. */
+export function listedSubagentCounts(db: Database, filter: SessionFilter, parentIds: readonly string[]): Map<string, number> {
+	if (parentIds.length === 0) {
+		return new Map();
+	}
+
+	const listed = listedSql(filter);
+	const rows = db
+		.prepare(`SELECT source, parent_id, count(*) FROM units${listed.index} WHERE parent_id IN (SELECT value FROM json_each(?)) AND ${listed.sql} GROUP BY source, parent_id`)
+		.raw()
+		.all(JSON.stringify([...new Set(parentIds)]), ...listed.params) as Array<[string, string, number]>;
+	return new Map(rows.map(([source, parent, count]) => [`${source}\u0000${parent}`, count]));
 }
 
 /**
@@ -227,8 +295,14 @@ export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: stri
  */
 export function rowDetails(db: Database, keys: readonly string[], tails: ReadonlySet<string>): Map<string, {path: string; title: string | null; tail: TailState | null}> {
 	const records = db.prepare('SELECT key, path, title FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null]>;
-	const decoded = new Map((db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...tails])) as Array<[string, string]>).map(([key, tail]) => [key, parseStored<TailState>(tail)]));
+	const decoded = tailsByKey(db, [...tails]);
 	return new Map(records.map(([key, path, title]) => [key, {path, title, tail: decoded.get(key) ?? null}]));
+}
+
+/** The decoded tails of the given units, by key (a unit no longer catalogued has none). */
+export function tailsByKey(db: Database, keys: readonly string[]): Map<string, TailState | null> {
+	const records = db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string]>;
+	return new Map(records.map(([key, tail]) => [key, parseStored<TailState | null>(tail)]));
 }
 
 /** The fingerprint of every unit under the stores in scope, by key, from the per-root index alone (no wide row is read). */

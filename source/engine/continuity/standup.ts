@@ -12,8 +12,8 @@ import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../../lib/since.js';
 import {projectOf, recordedProjectRoot} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
-import {candidateSchema, checkpointFiles, checkpointLookup, collectCandidates, sessionProjectRoots, type Candidate} from './unfinished.js';
-import {plural} from '../../lib/words.js';
+import {candidateSchema, checkpointFiles, checkpointLookup, confidencesOf, describeCandidates, judgeCandidates, sessionProjectRoots, type Candidate, type Judged} from './unfinished.js';
+import {plural, shellWord} from '../../lib/words.js';
 
 const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())}));
 
@@ -29,7 +29,12 @@ export const standupOutputSchema = lazySchema(() => z.object({
 			project: z.string(),
 			/** One line: what is open in this project. */
 			summary: z.string(),
+			/** The newest of its candidates, at most the limit (every one when the stand-up is unlimited). */
 			candidates: z.array(candidateSchema),
+			/** How many candidates the project has in all. */
+			candidates_total: z.number(),
+			/** The command that lists every one of them, when some are not shown (null when all are, or the project is unknown). */
+			more: z.nullable(z.string()),
 			checkpoints: z.array(checkpointSchema),
 		}),
 	),
@@ -39,6 +44,9 @@ export const standupOutputSchema = lazySchema(() => z.object({
 }));
 
 export type StandupOutput = z.infer<typeof standupOutputSchema>;
+
+/** Candidates shown per project unless told otherwise: the stand-up is a summary, `unfinished` the whole list. */
+export const standupCandidatesPerProject = 10;
 
 async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: string[]): Promise<StandupOutput['tasks']> {
 	let root: string;
@@ -61,14 +69,26 @@ async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: str
 	}
 }
 
+/** The command listing every candidate of a project, as `unfinished` pages them. */
+function moreCommand(project: string, since: string, source: StoreSelection['source']): string | null {
+	if (project === 'unknown') {
+		return null; // No --project names the sessions that recorded none.
+	}
+
+	const sources = source === undefined ? [] : typeof source === 'string' ? [source] : source;
+	return ['engi unfinished --project', shellWord(project), '--since', since, ...sources.flatMap(name => ['--source', shellWord(name)])].join(' ');
+}
+
 /**
  * The morning review: across all projects since the last working day, the sessions left
- * unfinished (grouped by project), every active or blocked checkpoint with its next action and
- * blockers, and the knowledge base's open tasks.
+ * unfinished (grouped by project, the newest `limit` of each, every one with `limit: null`),
+ * every active or blocked checkpoint with its next action and blockers, and the knowledge
+ * base's open tasks. Counts are over every candidate; only the candidates shown are decoded.
  */
-export async function buildStandup(input: {since?: string; source?: StoreSelection['source']; project?: string; rootFlag?: string; cached?: boolean}, deps: Deps): Promise<StandupOutput> {
+export async function buildStandup(input: {since?: string; source?: StoreSelection['source']; project?: string; rootFlag?: string; cached?: boolean; limit?: number | null}, deps: Deps): Promise<StandupOutput> {
 	const now = deps.now();
 	const since = input.since === undefined ? lastWorkingDay(now).toISOString() : parseSince(input.since, now).toISOString();
+	const limit = input.limit === undefined ? standupCandidatesPerProject : input.limit;
 	// Finding a project's root walks up the tree; hundreds of candidates share a few projects.
 	const roots = new Map<string, string>();
 	// Candidates and the checkpoint lists read the same files: each once.
@@ -83,66 +103,84 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 		return root;
 	};
 
-	const {candidates, warnings, knownProjects} = await withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true, cached: input.cached}, deps, view => ({
-		candidates: collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn)).candidates,
-		knownProjects: sessionProjectRoots(view.db, rootOf),
-		warnings: [...view.warnings],
-	}));
-
-	const groups = new Map<string, {candidates: Candidate[]; checkpoints: Checkpoint[]}>();
+	const only = input.project === undefined ? null : projectOf(resolve(deps.cwd, input.project)).root;
+	type Group = {judged: Judged[]; candidates: Candidate[]; total: number; high: number; checkpoints: Checkpoint[]};
+	const groups = new Map<string, Group>();
 	const group = (project: string) => {
 		let entry = groups.get(project);
 		if (!entry) {
-			entry = {candidates: [], checkpoints: []};
+			entry = {judged: [], candidates: [], total: 0, high: 0, checkpoints: []};
 			groups.set(project, entry);
 		}
 
 		return entry;
 	};
 
-	for (const candidate of candidates) {
-		group(candidate.project === 'unknown' ? 'unknown' : rootOf(candidate.project)).candidates.push(candidate);
-	}
+	const warnings = await withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true, cached: input.cached}, deps, view => {
+		const {judged, subagents} = judgeCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn));
+		for (const entry of judged) {
+			const project = entry.row.project ?? 'unknown';
+			group(project === 'unknown' ? 'unknown' : rootOf(project)).judged.push(entry);
+		}
 
-	for (const root of knownProjects) {
-		for (const checkpoint of latestIn(root).values()) {
-			if (checkpoint.status === 'active' || checkpoint.status === 'blocked') {
-				group(root).checkpoints.push(checkpoint);
+		for (const root of sessionProjectRoots(view.db, rootOf)) {
+			for (const checkpoint of latestIn(root).values()) {
+				if (checkpoint.status === 'active' || checkpoint.status === 'blocked') {
+					group(root).checkpoints.push(checkpoint);
+				}
 			}
 		}
-	}
 
-	const only = input.project === undefined ? null : projectOf(resolve(deps.cwd, input.project)).root;
+		// Only the candidates shown are decoded; the rest are counted, from their tails alone.
+		for (const [project, entry] of groups) {
+			if (only === null || project === only) {
+				const cut = limit ?? entry.judged.length;
+				entry.candidates = describeCandidates(view.db, entry.judged.slice(0, cut), subagents);
+				const unseen = [...confidencesOf(view.db, entry.judged.slice(cut)).values()];
+				entry.total = entry.candidates.length + unseen.length;
+				entry.high = entry.candidates.filter(candidate => candidate.confidence === 'high').length + unseen.filter(confidence => confidence === 'high').length;
+			}
+		}
+
+		return [...view.warnings];
+	});
+
 	const projects = [...groups.entries()]
 		.filter(([project]) => only === null || project === only)
 		.map(([project, entry]) => {
-			const high = entry.candidates.filter(candidate => candidate.confidence === 'high').length;
 			const blocked = entry.checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length;
-			const parts = [`${plural(entry.candidates.length, 'unfinished session')}${high > 0 ? ` (${high} high)` : ''}`];
+			const parts = [`${plural(entry.total, 'unfinished session')}${entry.high > 0 ? ` (${entry.high} high)` : ''}`];
 			if (entry.checkpoints.length > 0) {
 				parts.push(`${plural(entry.checkpoints.length - blocked, 'active checkpoint')}, ${blocked} blocked`);
 			}
 
-			return {project, summary: parts.join('; '), candidates: entry.candidates, checkpoints: entry.checkpoints.sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1))};
+			return {
+				project,
+				summary: parts.join('; '),
+				candidates: entry.candidates,
+				candidates_total: entry.total,
+				more: entry.total > entry.candidates.length ? moreCommand(project, since, input.source) : null,
+				checkpoints: entry.checkpoints.sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1)),
+				high: entry.high,
+			};
 		})
-		.sort((a, b) => b.candidates.length + b.checkpoints.length - (a.candidates.length + a.checkpoints.length) || (a.project < b.project ? -1 : 1));
+		.sort((a, b) => b.candidates_total + b.checkpoints.length - (a.candidates_total + a.checkpoints.length) || (a.project < b.project ? -1 : 1));
 	const tasks = await openTasks(deps, input.rootFlag, warnings);
 	const checkpoints = projects.flatMap(project => project.checkpoints);
-	const shown = projects.flatMap(project => project.candidates);
 	return {
 		status: 'ok',
 		since,
 		project: only,
 		generated_at: now.toISOString(),
 		totals: {
-			candidates: shown.length,
-			high: shown.filter(candidate => candidate.confidence === 'high').length,
+			candidates: projects.reduce((sum, project) => sum + project.candidates_total, 0),
+			high: projects.reduce((sum, project) => sum + project.high, 0),
 			projects: projects.length,
 			checkpoints_active: checkpoints.filter(checkpoint => checkpoint.status === 'active').length,
 			checkpoints_blocked: checkpoints.filter(checkpoint => checkpoint.status === 'blocked').length,
 			tasks: tasks?.total ?? null,
 		},
-		projects,
+		projects: projects.map(({high: _high, ...project}) => project),
 		tasks,
 		warnings,
 	};

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {listNarrowRows, recordedProjects, rowDetails, type NarrowRow, type SessionFilter} from '../catalog/list.js';
+import {candidatePage, listedRowsToJudge, listedSubagentCounts, listNarrowRows, recordedProjects, rowDetails, tailsByKey, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {withCatalogView, type ScopeInput} from '../catalog/view.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -8,7 +8,7 @@ import {nextOffset} from '../../lib/words.js';
 import {isLocalDirectory} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
 import {checkpointReadRoot, readCheckpoints} from './checkpoints.js';
-import {confidenceOf, reasonSchema, reasonsFor} from './reasons.js';
+import {confidenceOf, reasonSchema, reasonsFor, type Confidence, type Reason} from './reasons.js';
 
 export const candidateSchema = lazySchema(() => z.object({
 	id: z.string(),
@@ -84,23 +84,19 @@ export function defaultSince(now: Date): string {
 	return new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).toISOString();
 }
 
-type Judged = {row: NarrowRow; id: string; checkpoint: Checkpoint | undefined; activeNow: boolean};
+export type Judged = {readonly row: NarrowRow; readonly id: string; readonly checkpoint: Checkpoint | undefined; readonly activeNow: boolean};
 
 const isLive = (checkpoint: Checkpoint | undefined) => checkpoint?.status === 'active' || checkpoint?.status === 'blocked';
 
+/** The sessions in scope that are candidates, judged from narrow columns alone, newest first, with each parent's subagent count. */
+export type Judgement = {readonly judged: readonly Judged[]; readonly subagents: ReadonlyMap<string, number>};
+
 /**
- * The candidates in scope, newest first: all of them, or one page with the total. Sessions are
- * judged from narrow columns alone, since whether one is a candidate follows from its stored
- * `tail_open` flag, its checkpoint and its time; only the candidates returned have their tails
- * decoded for reasons.
+ * The candidates in scope, newest first, judged from narrow columns alone: whether a session
+ * is a candidate follows from its stored `tail_open` flag, its checkpoint and its time. Nothing
+ * is decoded here; describeCandidates decodes the few a page shows.
  */
-export function collectCandidates(
-	db: Database,
-	filter: SessionFilter,
-	now: Date,
-	checkpointOf: ReturnType<typeof checkpointLookup>,
-	page?: {offset: number; limit: number},
-): {total: number; candidates: Candidate[]} {
+export function judgeCandidates(db: Database, filter: SessionFilter, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Judgement {
 	const rows = listNarrowRows(db, filter);
 	const listedIds = new Set(rows.filter(row => row.parent_id === null).map(row => `${row.source}\u0000${row.id}`));
 	const subagents = new Map<string, number>();
@@ -113,37 +109,50 @@ export function collectCandidates(
 
 	const judged: Judged[] = [];
 	for (const row of rows) {
-		const id = row.id ?? row.key;
 		// Subagent work belongs to its parent's candidate; only orphans are listed on their own.
 		if (row.parent_id && listedIds.has(`${row.source}\u0000${row.parent_id}`)) {
 			continue;
 		}
 
-		const checkpoint = checkpointOf(row.project, id);
-		if (checkpoint && (checkpoint.status === 'completed' || checkpoint.status === 'superseded')) {
-			continue;
-		}
-
-		// An open tail or a live (active or blocked) checkpoint always gives a reason; a session
-		// written right now is listed without guessing. Nothing else can make one a candidate: an
-		// imported checkpoint is history, so its transcript's tail decides.
-		const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
-		const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
-		if (row.tail_open === 1 || activeNow || isLive(checkpoint)) {
-			judged.push({row, id, checkpoint, activeNow});
+		const entry = judge(row, now, checkpointOf);
+		if (entry) {
+			judged.push(entry);
 		}
 	}
 
-	const kept = page ? judged.slice(page.offset, page.offset + page.limit) : judged;
-	// A session written right now is not judged by its tail; one with a closed tail and no live
-	// checkpoint is not a candidate at all. Only the rest have their tails decoded.
-	const needTail = new Set(kept.filter(entry => !entry.activeNow && (entry.row.tail_open === 1 || isLive(entry.checkpoint))).map(entry => entry.row.key));
+	return {judged, subagents};
+}
+
+/** One listed session as a candidate, or undefined when it is none. */
+function judge(row: NarrowRow, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Judged | undefined {
+	const id = row.id ?? row.key;
+	const checkpoint = checkpointOf(row.project, id);
+	if (checkpoint && (checkpoint.status === 'completed' || checkpoint.status === 'superseded')) {
+		return undefined;
+	}
+
+	// An open tail or a live (active or blocked) checkpoint always gives a reason; a session
+	// written right now is listed without guessing. Nothing else can make one a candidate: an
+	// imported checkpoint is history, so its transcript's tail decides. (candidatePage asks the
+	// same of SQLite for the sessions with no checkpoint.)
+	const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
+	const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
+	return row.tail_open === 1 || activeNow || isLive(checkpoint) ? {row, id, checkpoint, activeNow} : undefined;
+}
+
+/** A session written right now is not judged by its tail; one with a closed tail and no live checkpoint is not a candidate at all. Only the rest need their tails. */
+const needsTail = (entry: Judged) => !entry.activeNow && (entry.row.tail_open === 1 || isLive(entry.checkpoint));
+
+const confidenceFor = (reasons: Reason[], activeNow: boolean): Confidence => (activeNow && reasons.length === 0 ? 'low' : confidenceOf(reasons));
+
+/** The given judged sessions as candidates, in their order: their titles, paths and (where their reasons rest on it) tails decoded. */
+export function describeCandidates(db: Database, kept: readonly Judged[], subagents: Judgement['subagents']): Candidate[] {
 	const columns = rowDetails(
 		db,
 		kept.map(entry => entry.row.key),
-		needTail,
+		new Set(kept.filter(entry => needsTail(entry)).map(entry => entry.row.key)),
 	);
-	const candidates = kept.flatMap(({row, id, checkpoint, activeNow}): Candidate[] => {
+	return kept.flatMap(({row, id, checkpoint, activeNow}): Candidate[] => {
 		const wide = columns.get(row.key);
 		if (!wide) {
 			return [];
@@ -158,7 +167,7 @@ export function collectCandidates(
 				modified: row.modified,
 				title: wide.title,
 				classification: 'candidate',
-				confidence: activeNow && reasons.length === 0 ? 'low' : confidenceOf(reasons),
+				confidence: confidenceFor(reasons, activeNow),
 				reasons,
 				...(checkpoint ? {checkpoint} : {}),
 				active_now: activeNow,
@@ -168,7 +177,43 @@ export function collectCandidates(
 			},
 		];
 	});
-	return {total: judged.length, candidates};
+}
+
+/**
+ * The confidence each judged session would be listed with, by key, from its tail alone (no
+ * title, path or candidate is built): what a summary counts for sessions it does not show. A
+ * session whose row is gone meanwhile has none, as describeCandidates would leave it out.
+ */
+export function confidencesOf(db: Database, judged: readonly Judged[]): Map<string, Confidence> {
+	const tails = tailsByKey(
+		db,
+		judged.filter(entry => needsTail(entry)).map(entry => entry.row.key),
+	);
+	const confidences = new Map<string, Confidence>();
+	for (const entry of judged) {
+		const tail = tails.get(entry.row.key);
+		if (tail !== undefined || !needsTail(entry)) {
+			confidences.set(entry.row.key, confidenceFor(reasonsFor(tail ?? null, entry.checkpoint, entry.activeNow), entry.activeNow));
+		}
+	}
+
+	return confidences;
+}
+
+/**
+ * The candidates in scope, newest first: all of them, or one page with the total. Only the
+ * candidates returned have their tails decoded for reasons.
+ */
+export function collectCandidates(
+	db: Database,
+	filter: SessionFilter,
+	now: Date,
+	checkpointOf: ReturnType<typeof checkpointLookup>,
+	page?: {offset: number; limit: number},
+): {total: number; candidates: Candidate[]} {
+	const {judged, subagents} = judgeCandidates(db, filter, now, checkpointOf);
+	const kept = page ? judged.slice(page.offset, page.offset + page.limit) : judged;
+	return {total: judged.length, candidates: describeCandidates(db, kept, subagents)};
 }
 
 /** Candidates a page shows unless told otherwise. */
@@ -176,13 +221,32 @@ export const unfinishedPageSize = 50;
 
 export type UnfinishedInput = ScopeInput & {readonly limit?: number; readonly offset?: number};
 
+/**
+ * One page of the candidates in scope, the same as collectCandidates cuts, without building a
+ * row for every session in scope (at 15,000 sessions that was most of a warm call's own work):
+ * SQLite counts and cuts the sessions with an open tail or written right now, and only those
+ * it cannot judge are judged here first: the sessions with a checkpoint, wherever any catalogued
+ * session's checkpoints are read from, and those whose recorded time is not an ISO time.
+ */
+function pageCandidates(db: Database, filter: SessionFilter, now: Date, cwd: string, page: {offset: number; limit: number}): {total: number; candidates: Candidate[]} {
+	const latestIn = checkpointFiles();
+	const checkpointOf = checkpointLookup(cwd, latestIn);
+	const roots = new Set([checkpointReadRoot(null, cwd), ...recordedProjects(db).map(project => checkpointReadRoot(project, cwd))]);
+	const checkpointed = [...roots].flatMap(root => [...latestIn(root).keys()]);
+	const toJudge = listedRowsToJudge(db, filter, checkpointed);
+	const candidates = toJudge.filter(row => judge(row, now, checkpointOf) !== undefined).map(row => row.key);
+	const {total, rows} = candidatePage(db, filter, {keys: toJudge.map(row => row.key), candidates, activeFrom: now.getTime() - activeWindowMs}, page.offset, page.limit);
+	const kept = rows.flatMap(row => judge(row, now, checkpointOf) ?? []);
+	return {total, candidates: describeCandidates(db, kept, listedSubagentCounts(db, filter, kept.map(entry => entry.id)))};
+}
+
 /** `engi unfinished`: sessions whose work looks unfinished, with reasons and confidence. */
 export async function listUnfinished(input: UnfinishedInput, deps: Deps): Promise<UnfinishedOutput> {
 	const now = deps.now();
 	const since = input.since ?? defaultSince(now);
 	const offset = input.offset ?? 0;
 	return withCatalogView({...input, since, includeSubagents: true}, deps, view => {
-		const {total, candidates: page} = collectCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd), {offset, limit: input.limit ?? unfinishedPageSize});
+		const {total, candidates: page} = pageCandidates(view.db, view.filter, now, deps.cwd, {offset, limit: input.limit ?? unfinishedPageSize});
 		return {
 			status: 'ok',
 			scope: {project: view.projectRoot, all_projects: input.allProjects, since: view.since!},
