@@ -1,0 +1,94 @@
+// The hand-written readers of hot record types (adapters/shared/loose.ts) against the zod schemas
+// they stand in for: over generated records, each must refuse what its schema refuses and give
+// what the schema gives, key for key and in the same order.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import fc from 'fast-check';
+import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from '../../source/adapters/codex/records.js';
+import {codexEventSchema, codexResponseItemSchema, codexTurnContextSchema} from '../../source/adapters/codex/schema.js';
+import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from '../../source/adapters/copilot/records.js';
+import {copilotAssistantMessageSchema, copilotEnvelopeSchema, copilotSessionDataSchema, copilotToolSchema, copilotUserMessageSchema} from '../../source/adapters/copilot/schema.js';
+import {readOpencodeMessage, readOpencodePart} from '../../source/adapters/opencode/records.js';
+import {opencodeMessageSchema, opencodePartSchema} from '../../source/adapters/opencode/schema.js';
+
+const seed = 20_261_201;
+
+/** A value with its key order and absent-versus-undefined keys made visible, for deepEqual. */
+function canonical(value: unknown): unknown {
+	if (Array.isArray(value)) {
+		return value.map(item => canonical(item));
+	}
+
+	if (value !== null && typeof value === 'object') {
+		return {prototype: Object.getPrototypeOf(value) === Object.prototype, entries: Reflect.ownKeys(value).map(key => [String(key), canonical((value as Record<PropertyKey, unknown>)[key])])};
+	}
+
+	return value === undefined ? '(undefined)' : value;
+}
+
+/** JSON objects over `keys` (and a few odd ones), nested `depth` deep; parsed from text, so `__proto__` is an own key as in a real record. */
+function records(keys: readonly string[], nested: readonly string[]): fc.Arbitrary<unknown> {
+	const scalar = fc.oneof(fc.string({maxLength: 4}), fc.integer(), fc.double({noNaN: true, noDefaultInfinity: true}), fc.boolean(), fc.constant(null));
+	const key = fc.constantFrom(...keys, ...nested, '__proto__', 'constructor', 'toString', 'extra');
+	const value = fc.letrec<{node: unknown}>(tie => ({
+		node: fc.oneof({depthSize: 'small', withCrossShrink: true}, scalar, fc.array(tie('node'), {maxLength: 3}), fc.array(fc.tuple(key, tie('node')), {maxLength: 6})),
+	})).node;
+	const toJson = (node: unknown): string =>
+		Array.isArray(node) && node.every(item => Array.isArray(item) && item.length === 2 && typeof item[0] === 'string')
+			? `{${(node as Array<[string, unknown]>).map(([name, item]) => `${JSON.stringify(name)}:${toJson(item)}`).join(',')}}`
+			: Array.isArray(node)
+				? `[${node.map(item => toJson(item)).join(',')}]`
+				: JSON.stringify(node);
+	return fc.oneof(fc.array(fc.tuple(key, value), {maxLength: 12}).map(entries => JSON.parse(toJson(entries)) as unknown), value.map(node => JSON.parse(toJson(node)) as unknown));
+}
+
+function agrees(read: (value: unknown) => unknown, schema: {safeParse(value: unknown): {success: boolean; data?: unknown}}, value: unknown): void {
+	const parsed = schema.safeParse(value);
+	assert.deepEqual(canonical(read(value)), canonical(parsed.success ? parsed.data : undefined), JSON.stringify(value));
+}
+
+const messageKeys = ['id', 'sessionID', 'role', 'time', 'parentID', 'modelID', 'providerID', 'model', 'path', 'summary', 'error', 'finish'];
+const partKeys = ['id', 'sessionID', 'messageID', 'type', 'text', 'synthetic', 'ignored', 'time', 'mime', 'filename', 'url', 'callID', 'tool', 'state', 'description', 'agent', 'attempt', 'error', 'auto', 'overflow'];
+
+test('readOpencodeMessage gives what opencodeMessageSchema gives', () => {
+	const nested = ['created', 'completed', 'cwd', 'root', 'name', 'data', 'message'];
+	fc.assert(fc.property(records(messageKeys, nested), value => agrees(readOpencodeMessage, opencodeMessageSchema, value)), {seed, numRuns: 3000});
+	for (const value of [{role: 'user'}, {role: 1}, {}, [], null, 'x', {role: 'assistant', path: '/p', time: {created: 1, completed: null}, error: {name: 'E', data: 3}}]) {
+		agrees(readOpencodeMessage, opencodeMessageSchema, value);
+	}
+});
+
+test('readOpencodePart gives what opencodePartSchema gives', () => {
+	const nested = ['start', 'end', 'created', 'compacted', 'status', 'input', 'raw', 'output', 'error', 'title', 'metadata', 'time'];
+	fc.assert(fc.property(records(partKeys, nested), value => agrees(readOpencodePart, opencodePartSchema, value)), {seed, numRuns: 3000});
+	const state = JSON.parse('{"status":"completed","metadata":{"__proto__":{"a":1},"b":null},"time":{"start":1,"end":"2"}}') as unknown;
+	for (const value of [{type: 'text', text: 'hi'}, {type: 'tool', state}, {type: 'tool', state: []}, {type: 2}, {}]) {
+		agrees(readOpencodePart, opencodePartSchema, value);
+	}
+});
+
+test('the Codex readers give what their schemas give', () => {
+	const itemKeys = ['type', 'timestamp', 'id', 'role', 'content', 'name', 'arguments', 'input', 'call_id', 'output', 'status', 'action', 'author', 'recipient', 'tools', 'revised_prompt', 'message'];
+	const eventKeys = ['type', 'message', 'reason', 'error', 'call_id', 'exit_code', 'status', 'success', 'stdout', 'stderr', 'aggregated_output', 'formatted_output', 'result', 'thread_name', 'name', 'kind', 'num_turns'];
+	fc.assert(fc.property(records(itemKeys, []), value => agrees(readCodexResponseItem, codexResponseItemSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records(eventKeys, []), value => agrees(readCodexEvent, codexEventSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records(['cwd', 'model'], []), value => agrees(readCodexTurnContext, codexTurnContextSchema, value)), {seed, numRuns: 1000});
+});
+
+test('the Copilot readers give what their schemas give', () => {
+	const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+	const onObjects = (read: (data: Record<string, unknown>) => unknown) => (value: unknown) => (isObject(value) ? read(value) : undefined);
+	const cases: Array<[(value: unknown) => unknown, Parameters<typeof agrees>[1], string[], string[]]> = [
+		[readCopilotEnvelope, copilotEnvelopeSchema, ['type', 'data', 'id', 'timestamp', 'parentId', 'agentId', 'ephemeral'], []],
+		[onObjects(readCopilotTool), copilotToolSchema, ['toolCallId', 'toolName', 'arguments', 'success', 'result', 'error', 'parentToolCallId'], []],
+		[onObjects(readCopilotUserMessage), copilotUserMessageSchema, ['content', 'source', 'isAutopilotContinuation', 'parentToolCallId'], []],
+		[onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, ['messageId', 'content', 'toolRequests', 'parentToolCallId'], ['toolCallId', 'name', 'arguments', 'type']],
+		[onObjects(readCopilotSessionData), copilotSessionDataSchema, ['message', 'reason', 'newModel', 'success', 'error', 'tokensRemovedDuringTruncation', 'messagesRemovedDuringTruncation'], []],
+	];
+	for (const [read, schema, keys, nested] of cases) {
+		fc.assert(fc.property(records(keys, nested), value => agrees(read, schema, value)), {seed, numRuns: 1500});
+	}
+
+	agrees(onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, {toolRequests: [{name: 'a'}, 3]});
+	agrees(onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, {toolRequests: [{name: 'a', type: 1}, {}]});
+});
