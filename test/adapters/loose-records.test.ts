@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import fc from 'fast-check';
+import {readClaudeRecord} from '../../source/adapters/claude/records.js';
+import {claudeRecordSchema} from '../../source/adapters/claude/schema.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from '../../source/adapters/codex/records.js';
 import {codexEventSchema, codexResponseItemSchema, codexTurnContextSchema} from '../../source/adapters/codex/schema.js';
 import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from '../../source/adapters/copilot/records.js';
@@ -92,3 +94,39 @@ test('the Copilot readers give what their schemas give', () => {
 	agrees(onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, {toolRequests: [{name: 'a'}, 3]});
 	agrees(onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, {toolRequests: [{name: 'a', type: 1}, {}]});
 });
+
+test('readClaudeRecord gives what claudeRecordSchema gives wherever it answers', () => {
+	const keys = ['type', 'subtype', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'isMeta', 'sessionId', 'cwd', 'timestamp', 'message', 'toolUseResult', 'summary', 'content', 'origin'];
+	const nested = ['id', 'role', 'content', 'stop_reason', 'model', 'type'];
+	let answered = 0;
+	fc.assert(
+		fc.property(fc.oneof(records(keys, nested), claudeLike()), value => {
+			const read = readClaudeRecord(value);
+			const parsed = claudeRecordSchema.safeParse(value);
+			if (read !== undefined) {
+				answered++;
+				assert.deepEqual(canonical(read), canonical(parsed.data), JSON.stringify(value));
+			}
+
+			// What the reader leaves to the schema is only what the schema refuses.
+			assert.ok(read !== undefined || !parsed.success, JSON.stringify(value));
+		}),
+		{seed, numRuns: 4000},
+	);
+	assert.ok(answered > 300, `only ${answered} records were read by hand`);
+	const record = {type: 'assistant', parentUuid: null, isMeta: null, message: {role: 'assistant', stop_reason: null, content: [{type: 'text', text: 'hi'}, {type: null}]}};
+	assert.deepEqual(canonical(readClaudeRecord(record)), canonical(claudeRecordSchema.parse(record)));
+});
+
+/** Claude-shaped records: mostly the right types, now and then null or a wrong one. */
+function claudeLike(): fc.Arbitrary<unknown> {
+	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.constant([]), fc.constant({}));
+	const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({weight: 6, arbitrary}, {weight: 1, arbitrary: odd});
+	const text = maybe(fc.string({maxLength: 3}));
+	const flag = maybe(fc.boolean());
+	const block = fc.oneof({weight: 6, arbitrary: fc.record({type: text, text: fc.string({maxLength: 3})}, {requiredKeys: []})}, {weight: 1, arbitrary: odd});
+	const message = maybe(fc.record({id: text, role: text, content: maybe(fc.oneof(fc.string({maxLength: 3}), fc.array(block, {maxLength: 3}))), stop_reason: text, model: text, usage: fc.object()}, {requiredKeys: []}));
+	return fc
+		.record({type: fc.string({maxLength: 3}), uuid: text, parentUuid: text, logicalParentUuid: text, isSidechain: flag, isMeta: flag, isCompactSummary: flag, sessionId: text, cwd: text, timestamp: text, message, toolUseResult: fc.anything(), summary: text, content: fc.anything(), origin: fc.anything(), extra: fc.anything()}, {requiredKeys: ['type']})
+		.map(value => JSON.parse(JSON.stringify(value)) as unknown);
+}

@@ -77,3 +77,44 @@ export function object(shape: Fields): FieldReader {
 export function objects(shape: Fields): FieldReader {
 	return value => (Array.isArray(value) && value.every(item => isRecord(item)) ? value.map(item => looseObject(item as Record<string, unknown>, shape)) : undefined);
 }
+
+/**
+ * Strict objects (shared/schema.ts `optional` fields, which refuse a value of another type): a
+ * reader gives `refused` where zod would report an issue. A hand reader only ever takes the fast
+ * path; whatever it refuses goes to the zod schema, which decides and names the field.
+ */
+export const refused = Symbol('refused');
+
+/** `optional(z.<type>())`: absent or null reads as undefined, a value of another type is refused. */
+export function optionalOf(accepts: (value: unknown) => boolean): FieldReader {
+	return value => (value === null ? undefined : accepts(value) ? value : refused);
+}
+
+export const isString = (value: unknown): boolean => typeof value === 'string';
+export const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+
+/** `z.optional(z.nullable(z.string()))`: null stays null. */
+export const nullableString: FieldReader = value => (value === null || typeof value === 'string' ? value : refused);
+
+/** A strict loose object: looseObject's output, or `refused` when any field is. */
+export function strictObject(input: Record<string, unknown>, shape: Fields): Record<string, unknown> | typeof refused {
+	const output: Record<string, unknown> = {};
+	for (const [key, read] of shape) {
+		if (key in input) {
+			const value = read(input[key]);
+			if (value === refused) {
+				return refused;
+			}
+
+			output[key] = value;
+		}
+	}
+
+	for (const key in input) {
+		if (!shape.has(key) && key !== '__proto__') {
+			output[key] = input[key];
+		}
+	}
+
+	return output;
+}
