@@ -10,6 +10,8 @@ import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from '../..
 import {codexEventSchema, codexResponseItemSchema, codexTurnContextSchema} from '../../source/adapters/codex/schema.js';
 import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from '../../source/adapters/copilot/records.js';
 import {copilotAssistantMessageSchema, copilotEnvelopeSchema, copilotSessionDataSchema, copilotToolSchema, copilotUserMessageSchema} from '../../source/adapters/copilot/schema.js';
+import {parseGeminiMessage, parseGeminiToolCall} from '../../source/adapters/gemini/records.js';
+import {geminiMessageSchema, geminiToolCallSchema} from '../../source/adapters/gemini/schema.js';
 import {readOpencodeMessage, readOpencodePart} from '../../source/adapters/opencode/records.js';
 import {opencodeMessageSchema, opencodePartSchema} from '../../source/adapters/opencode/schema.js';
 
@@ -130,3 +132,17 @@ function claudeLike(): fc.Arbitrary<unknown> {
 		.record({type: fc.string({maxLength: 3}), uuid: text, parentUuid: text, logicalParentUuid: text, isSidechain: flag, isMeta: flag, isCompactSummary: flag, sessionId: text, cwd: text, timestamp: text, message, toolUseResult: fc.anything(), summary: text, content: fc.anything(), origin: fc.anything(), extra: fc.anything()}, {requiredKeys: ['type']})
 		.map(value => JSON.parse(JSON.stringify(value)) as unknown);
 }
+
+test('the Gemini readers give what their schemas give', () => {
+	const same = (parse: (value: unknown) => {success: boolean; data?: unknown; error?: unknown}, schema: Parameters<typeof agrees>[1]) => (value: unknown) => {
+		const mine = parse(value);
+		const theirs = schema.safeParse(value) as {success: boolean; data?: unknown; error?: {issues: unknown}};
+		assert.deepEqual(canonical(mine.success ? mine.data : (mine.error as {issues: unknown}).issues), canonical(theirs.success ? theirs.data : theirs.error!.issues), JSON.stringify(value));
+	};
+	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.constant([]), fc.constant({}), fc.string({maxLength: 2}));
+	const message = fc.record({id: fc.oneof({weight: 5, arbitrary: fc.string({maxLength: 3})}, {weight: 1, arbitrary: odd}), type: odd, timestamp: odd, content: fc.anything(), toolCalls: fc.oneof(odd, fc.array(fc.anything(), {maxLength: 2})), model: odd, extra: odd}, {requiredKeys: []});
+	const call = fc.record({id: odd, name: odd, args: fc.anything(), result: odd, status: odd, timestamp: odd, resultDisplay: odd}, {requiredKeys: []});
+	const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map(value => JSON.parse(JSON.stringify(value)) as unknown);
+	fc.assert(fc.property(fc.oneof(json(message), records(['id', 'type', 'toolCalls'], [])), same(parseGeminiMessage, geminiMessageSchema)), {seed, numRuns: 3000});
+	fc.assert(fc.property(fc.oneof(json(call), records(['id', 'name', 'result'], [])), same(parseGeminiToolCall, geminiToolCallSchema)), {seed, numRuns: 3000});
+});
