@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import fc from 'fast-check';
+import {readAntigravityStep, readAntigravityToolCall} from '../../source/adapters/antigravity/records.js';
+import {antigravityStepSchema, antigravityToolCallSchema} from '../../source/adapters/antigravity/schema.js';
 import {readClaudeRecord} from '../../source/adapters/claude/records.js';
 import {claudeRecordSchema} from '../../source/adapters/claude/schema.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from '../../source/adapters/codex/records.js';
@@ -12,6 +14,8 @@ import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData
 import {copilotAssistantMessageSchema, copilotEnvelopeSchema, copilotSessionDataSchema, copilotToolSchema, copilotUserMessageSchema} from '../../source/adapters/copilot/schema.js';
 import {parseGeminiMessage, parseGeminiToolCall} from '../../source/adapters/gemini/records.js';
 import {geminiMessageSchema, geminiToolCallSchema} from '../../source/adapters/gemini/schema.js';
+import {readGrokChatItem, readGrokLegacyMessage} from '../../source/adapters/grok/records.js';
+import {grokChatItemSchema, grokLegacyMessageSchema} from '../../source/adapters/grok/schema.js';
 import {readOpencodeMessage, readOpencodePart} from '../../source/adapters/opencode/records.js';
 import {opencodeMessageSchema, opencodePartSchema} from '../../source/adapters/opencode/schema.js';
 
@@ -145,4 +149,20 @@ test('the Gemini readers give what their schemas give', () => {
 	const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map(value => JSON.parse(JSON.stringify(value)) as unknown);
 	fc.assert(fc.property(fc.oneof(json(message), records(['id', 'type', 'toolCalls'], [])), same(parseGeminiMessage, geminiMessageSchema)), {seed, numRuns: 3000});
 	fc.assert(fc.property(fc.oneof(json(call), records(['id', 'name', 'result'], [])), same(parseGeminiToolCall, geminiToolCallSchema)), {seed, numRuns: 3000});
+});
+
+test('the Grok chat readers give what their schemas give', () => {
+	fc.assert(fc.property(records(['type', 'content', 'synthetic_reason', 'prompt_index', 'tool_calls', 'tool_call_id', 'kind'], ['id', 'name', 'arguments']), value => agrees(readGrokChatItem, grokChatItemSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records(['role', 'content', 'tool_calls', 'tool_call_id'], ['id', 'function', 'name', 'arguments']), value => agrees(readGrokLegacyMessage, grokLegacyMessageSchema, value)), {seed, numRuns: 2000});
+	agrees(readGrokLegacyMessage, grokLegacyMessageSchema, {role: 'assistant', tool_calls: [{id: 'a', function: {name: 'x', arguments: '{}'}}, {function: 2}]});
+	agrees(readGrokChatItem, grokChatItemSchema, {type: 'assistant', tool_calls: [{id: 'a'}, null]});
+});
+
+test('the Antigravity readers give what their schemas give', () => {
+	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.constant([]), fc.constant({}), fc.string({maxLength: 2}));
+	const step = fc.record({step_index: odd, source: odd, type: fc.oneof({weight: 5, arbitrary: fc.string({maxLength: 2})}, {weight: 1, arbitrary: odd}), status: odd, created_at: odd, content: odd, thinking: odd, tool_calls: fc.oneof(odd, fc.array(odd, {maxLength: 2})), truncated_fields: odd}, {requiredKeys: []});
+	const call = fc.record({name: odd, args: odd, arguments: odd, id: odd, extra: odd}, {requiredKeys: []});
+	const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map(value => JSON.parse(JSON.stringify(value)) as unknown);
+	fc.assert(fc.property(fc.oneof(json(step), records(['type', 'step_index', 'tool_calls'], [])), value => agrees(readAntigravityStep, antigravityStepSchema, value)), {seed, numRuns: 3000});
+	fc.assert(fc.property(fc.oneof(json(call), records(['name', 'id'], [])), value => agrees(readAntigravityToolCall, antigravityToolCallSchema, value)), {seed, numRuns: 2000});
 });
