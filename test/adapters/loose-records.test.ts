@@ -16,6 +16,8 @@ import {parseGeminiMessage, parseGeminiToolCall} from '../../source/adapters/gem
 import {geminiMessageSchema, geminiToolCallSchema} from '../../source/adapters/gemini/schema.js';
 import {readGrokChatItem, readGrokLegacyMessage} from '../../source/adapters/grok/records.js';
 import {grokChatItemSchema, grokLegacyMessageSchema} from '../../source/adapters/grok/schema.js';
+import {parseQwenRecord, readQwenMessage} from '../../source/adapters/qwen/records.js';
+import {qwenMessageSchema, qwenRecordSchema} from '../../source/adapters/qwen/schema.js';
 import {readOpencodeMessage, readOpencodePart} from '../../source/adapters/opencode/records.js';
 import {opencodeMessageSchema, opencodePartSchema} from '../../source/adapters/opencode/schema.js';
 
@@ -165,4 +167,20 @@ test('the Antigravity readers give what their schemas give', () => {
 	const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map(value => JSON.parse(JSON.stringify(value)) as unknown);
 	fc.assert(fc.property(fc.oneof(json(step), records(['type', 'step_index', 'tool_calls'], [])), value => agrees(readAntigravityStep, antigravityStepSchema, value)), {seed, numRuns: 3000});
 	fc.assert(fc.property(fc.oneof(json(call), records(['name', 'id'], [])), value => agrees(readAntigravityToolCall, antigravityToolCallSchema, value)), {seed, numRuns: 2000});
+});
+
+test('the Qwen readers give what their schemas give', () => {
+	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.constant([]), fc.constant({}), fc.string({maxLength: 2}), fc.boolean());
+	const record = fc.record({type: fc.oneof({weight: 5, arbitrary: fc.string({maxLength: 2})}, {weight: 1, arbitrary: odd}), subtype: odd, uuid: odd, parentUuid: odd, sessionId: odd, timestamp: odd, message: odd, provenance: odd, isSidechain: odd, extra: odd}, {requiredKeys: []});
+	const message = fc.record({role: odd, parts: fc.oneof(odd, fc.array(odd, {maxLength: 2}))}, {requiredKeys: []});
+	const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map(value => JSON.parse(JSON.stringify(value)) as unknown);
+	fc.assert(
+		fc.property(fc.oneof(json(record), records(['type', 'uuid', 'parentUuid', 'isSidechain'], [])), value => {
+			const mine = parseQwenRecord(value);
+			const theirs = qwenRecordSchema.safeParse(value);
+			assert.deepEqual(canonical(mine.success ? mine.data : mine.error.issues), canonical(theirs.success ? theirs.data : theirs.error.issues), JSON.stringify(value));
+		}),
+		{seed, numRuns: 3000},
+	);
+	fc.assert(fc.property(fc.oneof(json(message), records(['role', 'parts'], [])), value => agrees(readQwenMessage, qwenMessageSchema, value)), {seed, numRuns: 2000});
 });
