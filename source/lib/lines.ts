@@ -18,6 +18,7 @@ export type RawLine = {
 	readonly terminated: boolean;
 	/** True when the line exceeded `maxLineBytes`: its bytes were skipped, not buffered. */
 	readonly oversized: boolean;
+	/** Valid only while the visitor runs: the next file's lines are read into the same memory. */
 	readonly buffer: Buffer;
 	readonly start: number;
 	readonly end: number;
@@ -57,14 +58,49 @@ export function forEachLine(path: string, visit: LineVisitor, options: ForEachLi
 	}
 }
 
+/**
+ * One read buffer kept between calls: a cold scan reads thousands of files in turn, and a fresh
+ * buffer each (up to a chunk) costs page faults and external memory the GC must account for. A
+ * call takes it while it reads (a nested call allocates its own) and gives it back at the end;
+ * it always sees exactly the length it asked for, so reads and line growth go as before.
+ */
+let spareMemory: ArrayBuffer | undefined;
+const spareBytes = 4 * 1024 * 1024;
+
+function takeBuffer(size: number): Buffer {
+	const spare = spareMemory;
+	if (spare !== undefined && spare.byteLength >= size) {
+		spareMemory = undefined;
+		return Buffer.from(spare, 0, size);
+	}
+
+	return Buffer.allocUnsafeSlow(size); // Never from the shared pool: this memory may be kept.
+}
+
+function giveBack(taken: Buffer): void {
+	const memory = taken.buffer as ArrayBuffer;
+	if (memory.byteLength <= spareBytes && (spareMemory === undefined || spareMemory.byteLength < memory.byteLength)) {
+		spareMemory = memory;
+	}
+}
+
 export function forEachLineFd(fd: number, visit: LineVisitor, options: ForEachLineOptions = {}): {offset: number; nextLine: number} {
-	const maxLineBytes = options.maxLineBytes ?? Number.POSITIVE_INFINITY;
-	let position = options.fromOffset ?? 0;
 	const limit = options.toOffset ?? fstatSync(fd).size;
 	// No bigger than what is left to read (most transcripts are far smaller than a chunk), and
 	// never zero, so a line longer than the file's remaining bytes can still grow it.
 	const chunkSize = options.chunkSize ?? 4 * 1024 * 1024;
-	let buffer = Buffer.allocUnsafe(Math.max(Math.min(64 * 1024, chunkSize), Math.min(chunkSize, limit - position + 1)));
+	const taken = takeBuffer(Math.max(Math.min(64 * 1024, chunkSize), Math.min(chunkSize, limit - (options.fromOffset ?? 0) + 1)));
+	try {
+		return visitLines(fd, visit, options, limit, taken);
+	} finally {
+		giveBack(taken);
+	}
+}
+
+function visitLines(fd: number, visit: LineVisitor, options: ForEachLineOptions, limit: number, first: Buffer): {offset: number; nextLine: number} {
+	const maxLineBytes = options.maxLineBytes ?? Number.POSITIVE_INFINITY;
+	let position = options.fromOffset ?? 0;
+	let buffer = first;
 	let lineNumber = options.fromLine ?? 1;
 	let fill = 0;
 	let bufferOffset = position; // File offset of buffer[0].

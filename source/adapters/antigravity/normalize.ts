@@ -1,7 +1,8 @@
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/text.js';
 import type {LineState} from '../types.js';
-import {antigravityStepSchema, antigravityToolCallSchema, type AntigravityStep} from './schema.js';
+import {readAntigravityStep, readAntigravityToolCall} from './records.js';
+import type {AntigravityStep} from './schema.js';
 import {modelFromSettings, userRequestText} from './user-input.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
@@ -59,8 +60,8 @@ function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
 	}
 
 	for (const raw of step.tool_calls ?? []) {
-		const call = antigravityToolCallSchema.safeParse(raw);
-		if (!call.success) {
+		const call = readAntigravityToolCall(raw);
+		if (!call) {
 			continue;
 		}
 
@@ -69,7 +70,7 @@ function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
 			kind: 'tool_call',
 			// No tool step names the call it answers, so an id here could never pair: leave none
 			// (the engine would otherwise see every call with an id as unanswered).
-			tool: {name: call.data.name ?? 'unknown', call_id: null, input: decodeArguments(call.data.args ?? call.data.arguments)},
+			tool: {name: call.name ?? 'unknown', call_id: null, input: decodeArguments(call.args ?? call.arguments)},
 			...(isRunning(step.status) ? {pending: true} : {}),
 		});
 	}
@@ -178,12 +179,11 @@ function statusEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
  * shown. Types this adapter does not know, from anything but the model, are skipped.
  */
 export function normalizeAntigravityLine(value: unknown, line: number, state: LineState): SessionEvent[] | null {
-	const parsed = antigravityStepSchema.safeParse(value);
-	if (!parsed.success) {
+	const step = readAntigravityStep(value);
+	if (!step) {
 		return null;
 	}
 
-	const step = parsed.data;
 	const timestamp = isoTime(step.created_at);
 	const base: EventBase = {
 		line,

@@ -4,6 +4,7 @@ import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type Tree
 import {exitCodeFromText, isInjectedText, isRecord, outputText, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
+import {readClaudeRecord} from './records.js';
 
 /** Record types that are bookkeeping: known, readable, and carrying nothing for the event model. */
 const bookkeeping = new Set([
@@ -232,12 +233,16 @@ function systemEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): S
  * `message.id`) stay separate rows but carry the same `message_id`, so nothing is counted twice.
  */
 export function normalizeClaudeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
-	const parsed = claudeRecordSchema.safeParse(value);
-	if (!parsed.success) {
-		return unreadable(parsed.error);
+	let record = readClaudeRecord(value);
+	if (record === undefined) {
+		const parsed = claudeRecordSchema.safeParse(value);
+		if (!parsed.success) {
+			return unreadable(parsed.error);
+		}
+
+		record = parsed.data;
 	}
 
-	const record = parsed.data;
 	const place = treePlace(record, state);
 	const events = recordEvents(record, line, state, unit, place);
 	if (events === null) {

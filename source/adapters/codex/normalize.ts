@@ -5,14 +5,12 @@ import {responseItemEvents} from './response-items.js';
 import {
 	codexBareHeaderSchema,
 	codexCompactedSchema,
-	codexEventSchema,
-	codexResponseItemSchema,
 	codexSessionMetaSchema,
-	codexTurnContextSchema,
 	type CodexEvent,
 	type CodexSessionMeta,
 } from './schema.js';
 import {isFirstCopy} from './echoes.js';
+import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {userTextEvents} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
 import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
@@ -70,18 +68,18 @@ function envelopeEvents(kind: string, payload: unknown, base: Base, state: Codex
 		}
 
 		case 'turn_context': {
-			const context = codexTurnContextSchema.safeParse(payload);
-			return context.success ? factEvents(base, state, {cwd: context.data.cwd, model: context.data.model}) : null;
+			const context = readCodexTurnContext(payload);
+			return context ? factEvents(base, state, {cwd: context.cwd, model: context.model}) : null;
 		}
 
 		case 'response_item': {
-			const item = codexResponseItemSchema.safeParse(payload);
-			return item.success ? responseItemEvents(item.data, base, state) : null;
+			const item = readCodexResponseItem(payload);
+			return item ? responseItemEvents(item, base, state) : null;
 		}
 
 		case 'event_msg': {
-			const event = codexEventSchema.safeParse(payload);
-			return event.success ? eventMessageEvents(event.data, base, state) : null;
+			const event = readCodexEvent(payload);
+			return event ? eventMessageEvents(event, base, state) : null;
 		}
 
 		case 'compacted': {
@@ -113,8 +111,8 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
 		return [compactionSummary(value['message'], base)];
 	}
 
-	const item = codexResponseItemSchema.safeParse(value);
-	return item.success && bareItemTypes.has(item.data.type) ? responseItemEvents(item.data, base, state) : null;
+	const item = readCodexResponseItem(value);
+	return item && bareItemTypes.has(item.type) ? responseItemEvents(item, base, state) : null;
 }
 
 /**

@@ -1,15 +1,8 @@
 import type {SessionEvent, SessionInfo} from '../events.js';
 import {isInjectedText, isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
-import {
-	copilotAssistantMessageSchema,
-	copilotEnvelopeSchema,
-	copilotSessionDataSchema,
-	copilotStartSchema,
-	copilotToolSchema,
-	copilotUserMessageSchema,
-	type CopilotEnvelope,
-} from './schema.js';
+import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from './records.js';
+import {copilotStartSchema, type CopilotEnvelope} from './schema.js';
 import {metaEvent, sessionEvents} from './session-events.js';
 import {copilotState, type CopilotState} from './state.js';
 import {toolCallEvent, toolResultEvent} from './tools.js';
@@ -66,12 +59,11 @@ const notificationPrefix = '<system_notification>';
 
 /** One events.jsonl line to events. */
 export function normalizeCopilotLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
-	const parsed = copilotEnvelopeSchema.safeParse(value);
-	if (!parsed.success) {
+	const envelope = readCopilotEnvelope(value);
+	if (!envelope) {
 		return null;
 	}
 
-	const envelope = parsed.data;
 	if (envelope.ephemeral) {
 		// Transient events are never meant to reach the file; if one does, it carries nothing.
 		return [];
@@ -106,20 +98,20 @@ function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState): S
 		case 'assistant.message':
 			return assistantEvents(data, base, state);
 		case 'tool.execution_start': {
-			const tool = copilotToolSchema.parse(data);
+			const tool = readCopilotTool(data);
 			return toolCallEvent(state, base, tool.toolCallId, tool.toolName, tool.arguments);
 		}
 
 		case 'tool.execution_complete':
-			return [toolResultEvent(base, copilotToolSchema.parse(data))];
+			return [toolResultEvent(base, readCopilotTool(data))];
 		case 'abort': {
-			const reason = copilotSessionDataSchema.parse(data).reason;
+			const reason = readCopilotSessionData(data).reason;
 			return [{...base, kind: 'system', text: `Aborted${reason ? ` (${reason})` : ''}`, interrupted: true}];
 		}
 
 		default:
 			return envelope.type.startsWith('session.') || envelope.type.startsWith('subagent.') || envelope.type.startsWith('system.')
-				? sessionEvents(envelope.type, copilotSessionDataSchema.parse(data), base, state)
+				? sessionEvents(envelope.type, readCopilotSessionData(data), base, state)
 				: null;
 	}
 }
@@ -158,8 +150,8 @@ function startEvents(type: string, data: unknown, base: Base, state: CopilotStat
  * A user message is human only when a person typed it: no `source` (or `user`), not an
  * autopilot continuation, not a subagent's prompt, and not host-injected text.
  */
-function userEvents(data: unknown, base: Base): SessionEvent[] {
-	const message = copilotUserMessageSchema.parse(data);
+function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
+	const message = readCopilotUserMessage(data);
 	const text = message.content ?? '';
 	if (text.trim() === '') {
 		return [];
@@ -170,8 +162,8 @@ function userEvents(data: unknown, base: Base): SessionEvent[] {
 }
 
 /** Reply text plus one tool call per request; chunks of one reply share `messageId`. */
-function assistantEvents(data: unknown, base: Base, state: CopilotState): SessionEvent[] {
-	const message = copilotAssistantMessageSchema.parse(data);
+function assistantEvents(data: Record<string, unknown>, base: Base, state: CopilotState): SessionEvent[] {
+	const message = readCopilotAssistantMessage(data);
 	const shared = message.messageId ? {...base, message_id: message.messageId} : base;
 	const events: SessionEvent[] = [];
 	if (message.content && message.content.trim() !== '') {

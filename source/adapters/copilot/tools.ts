@@ -60,6 +60,10 @@ function resultText(result: unknown): string {
 }
 
 function lastExitedCode(text: string): number | undefined {
+	if (!text.includes('<exited with exit code ')) {
+		return undefined; // Far cheaper than the regex over long outputs that lack it.
+	}
+
 	let code: number | undefined;
 	for (const match of text.matchAll(exitedLine)) {
 		code = Number(match[1]);

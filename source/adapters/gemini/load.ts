@@ -9,7 +9,8 @@ import {normalizeGeminiMessage} from './normalize.js';
 import {timestampOf} from '../shared/gemini-parts.js';
 import {projectOfChat} from './project.js';
 import {replayGeminiJsonl} from './replay.js';
-import {geminiConversationSchema, geminiMessageSchema, type GeminiMetadata} from './schema.js';
+import {parseGeminiMessage} from './records.js';
+import {geminiConversationSchema, type GeminiMetadata} from './schema.js';
 import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
 
 /** Legacy documents are read whole; past this size one is refused rather than risk memory. */
@@ -48,7 +49,7 @@ type Builder = {rows: SessionRow[]; skipped: number; warnings: string[]; modelSt
  * message that does not match the record shape, or whose type the CLI never writes, is skipped.
  */
 function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, offset?: number, byAgent = false): void {
-	const parsed = geminiMessageSchema.safeParse(raw);
+	const parsed = parseGeminiMessage(raw);
 	if (!parsed.success) {
 		builder.skipped++;
 		if (builder.warnings.length < maxWarnings) {
@@ -148,7 +149,7 @@ export function geminiRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]):
 
 	// A place's line is where the message was first written; its offset, where its final version is.
 	return rowsAtLines(unit.path, places, (value, line) => {
-		const parsed = geminiMessageSchema.safeParse(value);
+		const parsed = parseGeminiMessage(value);
 		return parsed.success ? normalizeGeminiMessage(parsed.data, line, {typedByPerson: false}) : null;
 	});
 }

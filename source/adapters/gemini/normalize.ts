@@ -1,7 +1,8 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
 import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf} from '../shared/gemini-parts.js';
-import {geminiToolCallSchema, type GeminiMessage, type GeminiToolCall} from './schema.js';
+import {parseGeminiToolCall} from './records.js';
+import type {GeminiMessage, GeminiToolCall} from './schema.js';
 
 /** Tool calls the scheduler had not finished when the record was last written. */
 const pendingStatuses = new Set(['validating', 'scheduled', 'executing', 'awaiting_approval']);
@@ -66,7 +67,7 @@ function resultOf(call: GeminiToolCall): {output: string; failed: boolean} {
 }
 
 function toolEvents(raw: unknown, message: GeminiMessage, line: number): SessionEvent[] {
-	const parsed = geminiToolCallSchema.safeParse(raw);
+	const parsed = parseGeminiToolCall(raw);
 	if (!parsed.success) {
 		return [];
 	}

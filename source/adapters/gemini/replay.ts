@@ -1,6 +1,6 @@
 import {readJsonLines} from '../shared/json-lines.js';
 import {isRecord} from '../shared/text.js';
-import {geminiMetadataSchema, geminiRewindSchema, geminiSetSchema, type GeminiMetadata} from './schema.js';
+import {geminiMetadataSchema, geminiSetSchema, type GeminiMetadata} from './schema.js';
 
 /**
  * Replays a Gemini CLI `.jsonl` chat the way gemini-cli's `loadConversationRecord` does:
@@ -93,9 +93,10 @@ export function replayGeminiJsonl(path: string): Replay {
 			return false;
 		}
 
-		const rewind = geminiRewindSchema.safeParse(value);
-		if (rewind.success) {
-			rewindTo(rewind.data.$rewindTo, line, value);
+		// `{"$rewindTo": "<messageId>"}` deletes that message and everything after it.
+		const target = value['$rewindTo'];
+		if (typeof target === 'string') {
+			rewindTo(target, line, value);
 			return true;
 		}
 

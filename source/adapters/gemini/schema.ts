@@ -53,9 +53,6 @@ export type GeminiMetadata = z.infer<typeof geminiMetadataSchema>;
 /** `{"$set": {...}}`: merges metadata; with `messages` it replaces the whole message list. */
 export const geminiSetSchema = lazySchema(() => z.looseObject({$set: geminiMetadataSchema}));
 
-/** `{"$rewindTo": "<messageId>"}`: deletes that message and everything after it. */
-export const geminiRewindSchema = lazySchema(() => z.looseObject({$rewindTo: z.string()}));
-
 /** The legacy (JSON era) `ConversationRecord`: the metadata plus the full `messages` list. */
 export const geminiConversationSchema = lazySchema(() => z.looseObject({
 	...geminiMetadataSchema.shape,

@@ -1,6 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, stringOf, textOf} from '../shared/text.js';
-import {grokChatItemSchema, grokLegacyMessageSchema, type GrokChatItem, type GrokLegacyMessage} from './schema.js';
+import {readGrokChatItem, readGrokLegacyMessage} from './records.js';
+import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
 
 /**
  * `chat_history.jsonl`, the model-facing history (formats.md §6). Version 1 items are tagged by
@@ -9,13 +10,13 @@ import {grokChatItemSchema, grokLegacyMessageSchema, type GrokChatItem, type Gro
  */
 export function normalizeChatLine(value: unknown, line: number): SessionEvent[] | null {
 	if (isRecord(value) && typeof value['type'] === 'string') {
-		const item = grokChatItemSchema.safeParse(value);
-		return item.success ? chatItemEvents(item.data, line) : null;
+		const item = readGrokChatItem(value);
+		return item ? chatItemEvents(item, line) : null;
 	}
 
 	if (isRecord(value) && typeof value['role'] === 'string') {
-		const message = grokLegacyMessageSchema.safeParse(value);
-		return message.success ? legacyMessageEvents(message.data, line) : null;
+		const message = readGrokLegacyMessage(value);
+		return message ? legacyMessageEvents(message, line) : null;
 	}
 
 	return null;

@@ -3,7 +3,8 @@ import {stem} from '../shared/fs.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {parseDataColumn, readMessagesByRowid, readSessionRecords, withDatabase, type Row, type SessionRecords} from './database.js';
 import {rowsFromMessages, type MessageInput, type SessionContext} from './normalize.js';
-import {opencodeMessageSchema, opencodePartSchema, opencodeSessionSchema, type OpencodeSession} from './schema.js';
+import {readOpencodeMessage, readOpencodePart} from './records.js';
+import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
 import {isoTime} from './time.js';
 import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readFlatParts, readJsonFile, readMessageFile, readPartFile, sortMessages, storageRootOf, type Skip, type StoredMessage, type StoredPart} from './storage.js';
 
@@ -168,8 +169,8 @@ function databaseMessage(row: Row) {
 	}
 
 	const raw = {...data, id: row['id'], sessionID: row['session_id']};
-	const parsed = opencodeMessageSchema.safeParse(raw);
-	return parsed.success && isKnownRole(parsed.data.role) ? {raw, parsed: parsed.data} : undefined;
+	const parsed = readOpencodeMessage(raw);
+	return parsed && isKnownRole(parsed.role) ? {raw, parsed} : undefined;
 }
 
 function databasePart(row: Row, message: Row) {
@@ -179,8 +180,8 @@ function databasePart(row: Row, message: Row) {
 	}
 
 	const raw = {...data, id: row['id'], messageID: row['message_id'], sessionID: row['session_id'] ?? message['session_id']};
-	const parsed = opencodePartSchema.safeParse(raw);
-	return parsed.success ? {raw, parsed: parsed.data} : undefined;
+	const parsed = readOpencodePart(raw);
+	return parsed ? {raw, parsed} : undefined;
 }
 
 function isKnownRole(role: string): boolean {

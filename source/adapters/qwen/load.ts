@@ -8,7 +8,8 @@ import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges} from '../
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {normalizeQwenRecord} from './normalize.js';
-import {qwenRecordSchema, type QwenRecord} from './schema.js';
+import {parseQwenRecord} from './records.js';
+import type {QwenRecord} from './schema.js';
 
 type Kept = {line: number; offset: number; raw: unknown; record: QwenRecord};
 
@@ -25,7 +26,7 @@ function readRecords(path: string): {kept: Kept[]; skipped: number; warnings: st
 	const read = readJsonLines(path, (value, line, offset) => {
 		index = line === lastLine ? index + 1 : 0; // Glued records share a line; tell them apart.
 		lastLine = line;
-		const parsed = qwenRecordSchema.safeParse(value);
+		const parsed = parseQwenRecord(value);
 		if (!parsed.success) {
 			return unreadable(parsed.error);
 		}
@@ -103,7 +104,7 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
  */
 export function qwenRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
 	return rowsAtLines(unit.path, places, (value, line) => {
-		const parsed = qwenRecordSchema.safeParse(value);
+		const parsed = parseQwenRecord(value);
 		return parsed.success ? normalizeQwenRecord(parsed.data, line) : null;
 	});
 }

@@ -1,7 +1,8 @@
 import type {SessionEvent} from '../events.js';
 import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, shellExitCode, timestampOf, type Part} from '../shared/gemini-parts.js';
 import {isInjectedText, isRecord, outputText} from '../shared/text.js';
-import {qwenMessageSchema, qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
+import {readQwenMessage} from './records.js';
+import {qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
 import {systemEvents} from './system.js';
 
 /** Hook output Qwen Code appends to the model-bound prompt; never part of what a person typed. */
@@ -25,8 +26,7 @@ export function baseOf(record: QwenRecord, line: number): Base {
 }
 
 export function partsOfRecord(record: QwenRecord): Part[] {
-	const message = qwenMessageSchema.safeParse(record.message);
-	return message.success ? partsOf(message.data.parts) : [];
+	return partsOf(readQwenMessage(record.message)?.parts);
 }
 
 export function displayTextOf(record: QwenRecord): string | undefined {

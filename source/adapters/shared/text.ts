@@ -69,11 +69,28 @@ const exitCodePatterns = [
 	/\bexit status:?\s*(-?\d+)/i,
 ];
 
+/**
+ * Whether the text holds "exit" in any case: what `/exit/i` tests, several times faster on long
+ * outputs, found from each x (a case-insensitive regex gets no fast literal search; indexOf does).
+ * Without the u flag, /i folds ASCII letters only, and `| 32` lowers exactly those four letters.
+ */
+function mentionsExit(text: string): boolean {
+	for (const x of ['x', 'X']) {
+		for (let index = text.indexOf(x, 1); index !== -1 && index + 2 < text.length; index = text.indexOf(x, index + 1)) {
+			if ((text.charCodeAt(index - 1) | 32) === 101 && (text.charCodeAt(index + 1) | 32) === 105 && (text.charCodeAt(index + 2) | 32) === 116) {
+				return true;
+			}
+		}
+	}
+
+	return false;
+}
+
 /** An exit status stated in tool output text, e.g. "Exit code: 1" or "Process exited with code 2". */
 export function exitCodeFromText(text: string): number | undefined {
 	// Every pattern says "exit": one pass rules out most outputs (a cold catalog scan runs this
 	// over every tool output), instead of six.
-	if (!/exit/i.test(text)) {
+	if (!mentionsExit(text)) {
 		return undefined;
 	}
 

@@ -1,0 +1,77 @@
+import {any, fields, flag, looseObject, number, object, objects, text} from '../shared/loose.js';
+import {isRecord} from '../shared/text.js';
+import type {CopilotEnvelope, CopilotSessionData, CopilotTool} from './schema.js';
+
+/**
+ * The Copilot schemas every events.jsonl line passes through (schema.ts), read by hand
+ * (shared/loose.ts). test/adapters/loose-records.test.ts checks these against the schemas.
+ */
+
+const envelopeFields = fields({
+	type: any, // Required: checked before.
+	data: object(fields({})),
+	id: text,
+	timestamp: any,
+	parentId: text,
+	agentId: text,
+	ephemeral: flag,
+});
+
+const toolFields = fields({toolCallId: text, toolName: text, arguments: any, success: flag, result: any, error: any, parentToolCallId: text});
+
+const userMessageFields = fields({content: text, source: text, isAutopilotContinuation: flag, parentToolCallId: text});
+
+const assistantMessageFields = fields({
+	messageId: text,
+	content: text,
+	toolRequests: objects(fields({toolCallId: text, name: text, arguments: any, type: text})),
+	parentToolCallId: text,
+});
+
+const sessionDataFields = fields({
+	message: text,
+	errorType: text,
+	reason: text,
+	newModel: text,
+	title: text,
+	success: flag,
+	error: any,
+	summaryContent: text,
+	shutdownType: text,
+	content: text,
+	agentName: text,
+	agentDisplayName: text,
+	toolCallId: text,
+	tokensRemovedDuringTruncation: number,
+	messagesRemovedDuringTruncation: number,
+});
+
+export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string};
+export type CopilotAssistantMessage = {
+	messageId?: string;
+	content?: string;
+	toolRequests?: Array<{toolCallId?: string; name?: string; arguments?: unknown; type?: string}>;
+	parentToolCallId?: string;
+};
+
+/** What `copilotEnvelopeSchema.safeParse(value)` gives on success, undefined where it fails. */
+export function readCopilotEnvelope(value: unknown): CopilotEnvelope | undefined {
+	return isRecord(value) && typeof value['type'] === 'string' ? (looseObject(value, envelopeFields) as CopilotEnvelope) : undefined;
+}
+
+/** An envelope's `data` (an object) read as each schema's `parse` reads it; none of them fails on an object. */
+export function readCopilotTool(data: Record<string, unknown>): CopilotTool {
+	return looseObject(data, toolFields) as CopilotTool;
+}
+
+export function readCopilotUserMessage(data: Record<string, unknown>): CopilotUserMessage {
+	return looseObject(data, userMessageFields) as CopilotUserMessage;
+}
+
+export function readCopilotAssistantMessage(data: Record<string, unknown>): CopilotAssistantMessage {
+	return looseObject(data, assistantMessageFields) as CopilotAssistantMessage;
+}
+
+export function readCopilotSessionData(data: Record<string, unknown>): CopilotSessionData {
+	return looseObject(data, sessionDataFields) as CopilotSessionData;
+}

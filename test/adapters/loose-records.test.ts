@@ -1,0 +1,186 @@
+// The hand-written readers of hot record types (adapters/shared/loose.ts) against the zod schemas
+// they stand in for: over generated records, each must refuse what its schema refuses and give
+// what the schema gives, key for key and in the same order.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import fc from 'fast-check';
+import {readAntigravityStep, readAntigravityToolCall} from '../../source/adapters/antigravity/records.js';
+import {antigravityStepSchema, antigravityToolCallSchema} from '../../source/adapters/antigravity/schema.js';
+import {readClaudeRecord} from '../../source/adapters/claude/records.js';
+import {claudeRecordSchema} from '../../source/adapters/claude/schema.js';
+import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from '../../source/adapters/codex/records.js';
+import {codexEventSchema, codexResponseItemSchema, codexTurnContextSchema} from '../../source/adapters/codex/schema.js';
+import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from '../../source/adapters/copilot/records.js';
+import {copilotAssistantMessageSchema, copilotEnvelopeSchema, copilotSessionDataSchema, copilotToolSchema, copilotUserMessageSchema} from '../../source/adapters/copilot/schema.js';
+import {parseGeminiMessage, parseGeminiToolCall} from '../../source/adapters/gemini/records.js';
+import {geminiMessageSchema, geminiToolCallSchema} from '../../source/adapters/gemini/schema.js';
+import {readGrokChatItem, readGrokLegacyMessage} from '../../source/adapters/grok/records.js';
+import {grokChatItemSchema, grokLegacyMessageSchema} from '../../source/adapters/grok/schema.js';
+import {parseQwenRecord, readQwenMessage} from '../../source/adapters/qwen/records.js';
+import {qwenMessageSchema, qwenRecordSchema} from '../../source/adapters/qwen/schema.js';
+import {readOpencodeMessage, readOpencodePart} from '../../source/adapters/opencode/records.js';
+import {opencodeMessageSchema, opencodePartSchema} from '../../source/adapters/opencode/schema.js';
+
+const seed = 20_261_201;
+
+/** A value with its key order and absent-versus-undefined keys made visible, for deepEqual. */
+function canonical(value: unknown): unknown {
+	if (Array.isArray(value)) {
+		return value.map(item => canonical(item));
+	}
+
+	if (value !== null && typeof value === 'object') {
+		return {prototype: Object.getPrototypeOf(value) === Object.prototype, entries: Reflect.ownKeys(value).map(key => [String(key), canonical((value as Record<PropertyKey, unknown>)[key])])};
+	}
+
+	return value === undefined ? '(undefined)' : value;
+}
+
+/** JSON objects over `keys` (and a few odd ones), nested `depth` deep; parsed from text, so `__proto__` is an own key as in a real record. */
+function records(keys: readonly string[], nested: readonly string[]): fc.Arbitrary<unknown> {
+	const scalar = fc.oneof(fc.string({maxLength: 4}), fc.integer(), fc.double({noNaN: true, noDefaultInfinity: true}), fc.boolean(), fc.constant(null));
+	const key = fc.constantFrom(...keys, ...nested, '__proto__', 'constructor', 'toString', 'extra');
+	const value = fc.letrec<{node: unknown}>(tie => ({
+		node: fc.oneof({depthSize: 'small', withCrossShrink: true}, scalar, fc.array(tie('node'), {maxLength: 3}), fc.array(fc.tuple(key, tie('node')), {maxLength: 6})),
+	})).node;
+	const toJson = (node: unknown): string =>
+		Array.isArray(node) && node.every(item => Array.isArray(item) && item.length === 2 && typeof item[0] === 'string')
+			? `{${(node as Array<[string, unknown]>).map(([name, item]) => `${JSON.stringify(name)}:${toJson(item)}`).join(',')}}`
+			: Array.isArray(node)
+				? `[${node.map(item => toJson(item)).join(',')}]`
+				: JSON.stringify(node);
+	return fc.oneof(fc.array(fc.tuple(key, value), {maxLength: 12}).map(entries => JSON.parse(toJson(entries)) as unknown), value.map(node => JSON.parse(toJson(node)) as unknown));
+}
+
+function agrees(read: (value: unknown) => unknown, schema: {safeParse(value: unknown): {success: boolean; data?: unknown}}, value: unknown): void {
+	const parsed = schema.safeParse(value);
+	assert.deepEqual(canonical(read(value)), canonical(parsed.success ? parsed.data : undefined), JSON.stringify(value));
+}
+
+const messageKeys = ['id', 'sessionID', 'role', 'time', 'parentID', 'modelID', 'providerID', 'model', 'path', 'summary', 'error', 'finish'];
+const partKeys = ['id', 'sessionID', 'messageID', 'type', 'text', 'synthetic', 'ignored', 'time', 'mime', 'filename', 'url', 'callID', 'tool', 'state', 'description', 'agent', 'attempt', 'error', 'auto', 'overflow'];
+
+test('readOpencodeMessage gives what opencodeMessageSchema gives', () => {
+	const nested = ['created', 'completed', 'cwd', 'root', 'name', 'data', 'message'];
+	fc.assert(fc.property(records(messageKeys, nested), value => agrees(readOpencodeMessage, opencodeMessageSchema, value)), {seed, numRuns: 3000});
+	for (const value of [{role: 'user'}, {role: 1}, {}, [], null, 'x', {role: 'assistant', path: '/p', time: {created: 1, completed: null}, error: {name: 'E', data: 3}}]) {
+		agrees(readOpencodeMessage, opencodeMessageSchema, value);
+	}
+});
+
+test('readOpencodePart gives what opencodePartSchema gives', () => {
+	const nested = ['start', 'end', 'created', 'compacted', 'status', 'input', 'raw', 'output', 'error', 'title', 'metadata', 'time'];
+	fc.assert(fc.property(records(partKeys, nested), value => agrees(readOpencodePart, opencodePartSchema, value)), {seed, numRuns: 3000});
+	const state = JSON.parse('{"status":"completed","metadata":{"__proto__":{"a":1},"b":null},"time":{"start":1,"end":"2"}}') as unknown;
+	for (const value of [{type: 'text', text: 'hi'}, {type: 'tool', state}, {type: 'tool', state: []}, {type: 2}, {}]) {
+		agrees(readOpencodePart, opencodePartSchema, value);
+	}
+});
+
+test('the Codex readers give what their schemas give', () => {
+	const itemKeys = ['type', 'timestamp', 'id', 'role', 'content', 'name', 'arguments', 'input', 'call_id', 'output', 'status', 'action', 'author', 'recipient', 'tools', 'revised_prompt', 'message'];
+	const eventKeys = ['type', 'message', 'reason', 'error', 'call_id', 'exit_code', 'status', 'success', 'stdout', 'stderr', 'aggregated_output', 'formatted_output', 'result', 'thread_name', 'name', 'kind', 'num_turns'];
+	fc.assert(fc.property(records(itemKeys, []), value => agrees(readCodexResponseItem, codexResponseItemSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records(eventKeys, []), value => agrees(readCodexEvent, codexEventSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records(['cwd', 'model'], []), value => agrees(readCodexTurnContext, codexTurnContextSchema, value)), {seed, numRuns: 1000});
+});
+
+test('the Copilot readers give what their schemas give', () => {
+	const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+	const onObjects = (read: (data: Record<string, unknown>) => unknown) => (value: unknown) => (isObject(value) ? read(value) : undefined);
+	const cases: Array<[(value: unknown) => unknown, Parameters<typeof agrees>[1], string[], string[]]> = [
+		[readCopilotEnvelope, copilotEnvelopeSchema, ['type', 'data', 'id', 'timestamp', 'parentId', 'agentId', 'ephemeral'], []],
+		[onObjects(readCopilotTool), copilotToolSchema, ['toolCallId', 'toolName', 'arguments', 'success', 'result', 'error', 'parentToolCallId'], []],
+		[onObjects(readCopilotUserMessage), copilotUserMessageSchema, ['content', 'source', 'isAutopilotContinuation', 'parentToolCallId'], []],
+		[onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, ['messageId', 'content', 'toolRequests', 'parentToolCallId'], ['toolCallId', 'name', 'arguments', 'type']],
+		[onObjects(readCopilotSessionData), copilotSessionDataSchema, ['message', 'reason', 'newModel', 'success', 'error', 'tokensRemovedDuringTruncation', 'messagesRemovedDuringTruncation'], []],
+	];
+	for (const [read, schema, keys, nested] of cases) {
+		fc.assert(fc.property(records(keys, nested), value => agrees(read, schema, value)), {seed, numRuns: 1500});
+	}
+
+	agrees(onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, {toolRequests: [{name: 'a'}, 3]});
+	agrees(onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, {toolRequests: [{name: 'a', type: 1}, {}]});
+});
+
+test('readClaudeRecord gives what claudeRecordSchema gives wherever it answers', () => {
+	const keys = ['type', 'subtype', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'isMeta', 'sessionId', 'cwd', 'timestamp', 'message', 'toolUseResult', 'summary', 'content', 'origin'];
+	const nested = ['id', 'role', 'content', 'stop_reason', 'model', 'type'];
+	let answered = 0;
+	fc.assert(
+		fc.property(fc.oneof(records(keys, nested), claudeLike()), value => {
+			const read = readClaudeRecord(value);
+			const parsed = claudeRecordSchema.safeParse(value);
+			if (read !== undefined) {
+				answered++;
+				assert.deepEqual(canonical(read), canonical(parsed.data), JSON.stringify(value));
+			}
+
+			// What the reader leaves to the schema is only what the schema refuses.
+			assert.ok(read !== undefined || !parsed.success, JSON.stringify(value));
+		}),
+		{seed, numRuns: 4000},
+	);
+	assert.ok(answered > 300, `only ${answered} records were read by hand`);
+	const record = {type: 'assistant', parentUuid: null, isMeta: null, message: {role: 'assistant', stop_reason: null, content: [{type: 'text', text: 'hi'}, {type: null}]}};
+	assert.deepEqual(canonical(readClaudeRecord(record)), canonical(claudeRecordSchema.parse(record)));
+});
+
+/** Claude-shaped records: mostly the right types, now and then null or a wrong one. */
+function claudeLike(): fc.Arbitrary<unknown> {
+	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.constant([]), fc.constant({}));
+	const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({weight: 6, arbitrary}, {weight: 1, arbitrary: odd});
+	const text = maybe(fc.string({maxLength: 3}));
+	const flag = maybe(fc.boolean());
+	const block = fc.oneof({weight: 6, arbitrary: fc.record({type: text, text: fc.string({maxLength: 3})}, {requiredKeys: []})}, {weight: 1, arbitrary: odd});
+	const message = maybe(fc.record({id: text, role: text, content: maybe(fc.oneof(fc.string({maxLength: 3}), fc.array(block, {maxLength: 3}))), stop_reason: text, model: text, usage: fc.object()}, {requiredKeys: []}));
+	return fc
+		.record({type: fc.string({maxLength: 3}), uuid: text, parentUuid: text, logicalParentUuid: text, isSidechain: flag, isMeta: flag, isCompactSummary: flag, sessionId: text, cwd: text, timestamp: text, message, toolUseResult: fc.anything(), summary: text, content: fc.anything(), origin: fc.anything(), extra: fc.anything()}, {requiredKeys: ['type']})
+		.map(value => JSON.parse(JSON.stringify(value)) as unknown);
+}
+
+test('the Gemini readers give what their schemas give', () => {
+	const same = (parse: (value: unknown) => {success: boolean; data?: unknown; error?: unknown}, schema: Parameters<typeof agrees>[1]) => (value: unknown) => {
+		const mine = parse(value);
+		const theirs = schema.safeParse(value) as {success: boolean; data?: unknown; error?: {issues: unknown}};
+		assert.deepEqual(canonical(mine.success ? mine.data : (mine.error as {issues: unknown}).issues), canonical(theirs.success ? theirs.data : theirs.error!.issues), JSON.stringify(value));
+	};
+	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.constant([]), fc.constant({}), fc.string({maxLength: 2}));
+	const message = fc.record({id: fc.oneof({weight: 5, arbitrary: fc.string({maxLength: 3})}, {weight: 1, arbitrary: odd}), type: odd, timestamp: odd, content: fc.anything(), toolCalls: fc.oneof(odd, fc.array(fc.anything(), {maxLength: 2})), model: odd, extra: odd}, {requiredKeys: []});
+	const call = fc.record({id: odd, name: odd, args: fc.anything(), result: odd, status: odd, timestamp: odd, resultDisplay: odd}, {requiredKeys: []});
+	const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map(value => JSON.parse(JSON.stringify(value)) as unknown);
+	fc.assert(fc.property(fc.oneof(json(message), records(['id', 'type', 'toolCalls'], [])), same(parseGeminiMessage, geminiMessageSchema)), {seed, numRuns: 3000});
+	fc.assert(fc.property(fc.oneof(json(call), records(['id', 'name', 'result'], [])), same(parseGeminiToolCall, geminiToolCallSchema)), {seed, numRuns: 3000});
+});
+
+test('the Grok chat readers give what their schemas give', () => {
+	fc.assert(fc.property(records(['type', 'content', 'synthetic_reason', 'prompt_index', 'tool_calls', 'tool_call_id', 'kind'], ['id', 'name', 'arguments']), value => agrees(readGrokChatItem, grokChatItemSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records(['role', 'content', 'tool_calls', 'tool_call_id'], ['id', 'function', 'name', 'arguments']), value => agrees(readGrokLegacyMessage, grokLegacyMessageSchema, value)), {seed, numRuns: 2000});
+	agrees(readGrokLegacyMessage, grokLegacyMessageSchema, {role: 'assistant', tool_calls: [{id: 'a', function: {name: 'x', arguments: '{}'}}, {function: 2}]});
+	agrees(readGrokChatItem, grokChatItemSchema, {type: 'assistant', tool_calls: [{id: 'a'}, null]});
+});
+
+test('the Antigravity readers give what their schemas give', () => {
+	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.constant([]), fc.constant({}), fc.string({maxLength: 2}));
+	const step = fc.record({step_index: odd, source: odd, type: fc.oneof({weight: 5, arbitrary: fc.string({maxLength: 2})}, {weight: 1, arbitrary: odd}), status: odd, created_at: odd, content: odd, thinking: odd, tool_calls: fc.oneof(odd, fc.array(odd, {maxLength: 2})), truncated_fields: odd}, {requiredKeys: []});
+	const call = fc.record({name: odd, args: odd, arguments: odd, id: odd, extra: odd}, {requiredKeys: []});
+	const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map(value => JSON.parse(JSON.stringify(value)) as unknown);
+	fc.assert(fc.property(fc.oneof(json(step), records(['type', 'step_index', 'tool_calls'], [])), value => agrees(readAntigravityStep, antigravityStepSchema, value)), {seed, numRuns: 3000});
+	fc.assert(fc.property(fc.oneof(json(call), records(['name', 'id'], [])), value => agrees(readAntigravityToolCall, antigravityToolCallSchema, value)), {seed, numRuns: 2000});
+});
+
+test('the Qwen readers give what their schemas give', () => {
+	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.constant([]), fc.constant({}), fc.string({maxLength: 2}), fc.boolean());
+	const record = fc.record({type: fc.oneof({weight: 5, arbitrary: fc.string({maxLength: 2})}, {weight: 1, arbitrary: odd}), subtype: odd, uuid: odd, parentUuid: odd, sessionId: odd, timestamp: odd, message: odd, provenance: odd, isSidechain: odd, extra: odd}, {requiredKeys: []});
+	const message = fc.record({role: odd, parts: fc.oneof(odd, fc.array(odd, {maxLength: 2}))}, {requiredKeys: []});
+	const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map(value => JSON.parse(JSON.stringify(value)) as unknown);
+	fc.assert(
+		fc.property(fc.oneof(json(record), records(['type', 'uuid', 'parentUuid', 'isSidechain'], [])), value => {
+			const mine = parseQwenRecord(value);
+			const theirs = qwenRecordSchema.safeParse(value);
+			assert.deepEqual(canonical(mine.success ? mine.data : mine.error.issues), canonical(theirs.success ? theirs.data : theirs.error.issues), JSON.stringify(value));
+		}),
+		{seed, numRuns: 3000},
+	);
+	fc.assert(fc.property(fc.oneof(json(message), records(['role', 'parts'], [])), value => agrees(readQwenMessage, qwenMessageSchema, value)), {seed, numRuns: 2000});
+});
