@@ -10,7 +10,7 @@ import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {sha256Hex} from '../../lib/hash.js';
 import type {Assessment} from './assess.js';
-import {compactSession} from './compact.js';
+import {compactSession, removeUnfinishedCopies} from './compact.js';
 import {attemptInScope, jobForAssessment, jobForInterrupted} from './jobs.js';
 import {sessionKey, type PurgeAttempt} from './journal.js';
 import {assessScope, retentionScope, summarize, summarySchema, targetSchema, type AssessedScope} from './plan.js';
@@ -146,6 +146,7 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 				});
 			}
 
+			removeUnfinishedCopies(paths);
 			const context: ItemContext = {scope, removed: new Set(), paths, deps, retentionDays};
 			const done: SweepItem[] = [];
 			for (const entry of planned) {
