@@ -185,18 +185,28 @@ export function isCorruptDatabase(error: unknown): boolean {
  */
 export class CacheDamage extends Error {
 	readonly code = 'SQLITE_CORRUPT';
+	constructor(
+		message: string,
+		/** The cache whose rows are damaged. */
+		readonly cache: CacheName,
+	) {
+		super(message);
+	}
 }
+
+/** engi's two SQLite caches: the session catalog (user cache directory) and a knowledge base's index. */
+export type CacheName = 'catalog' | 'index';
 
 /**
  * A JSON value a cache stored. SQLite keeps no checksum of a row's contents, so bytes damaged in
  * the middle of a page read back as text that no longer parses, with no SQLite error: that is
  * the file's damage, not a bug, and is reported as such (CacheDamage).
  */
-export function parseStored<T>(text: string): T {
+export function parseStored<T>(text: string, cache: CacheName): T {
 	try {
 		return JSON.parse(text) as T;
 	} catch (error) {
-		throw new CacheDamage(`a stored value does not parse (${error instanceof Error ? error.message.slice(0, 60) : 'error'})`);
+		throw new CacheDamage(`a stored value does not parse (${error instanceof Error ? error.message.slice(0, 60) : 'error'})`, cache);
 	}
 }
 

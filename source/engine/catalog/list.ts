@@ -227,7 +227,7 @@ export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: stri
  */
 export function rowDetails(db: Database, keys: readonly string[], tails: ReadonlySet<string>): Map<string, {path: string; title: string | null; tail: TailState | null}> {
 	const records = db.prepare('SELECT key, path, title FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string, string | null]>;
-	const decoded = new Map((db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...tails])) as Array<[string, string]>).map(([key, tail]) => [key, parseStored<TailState>(tail)]));
+	const decoded = new Map((db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...tails])) as Array<[string, string]>).map(([key, tail]) => [key, parseStored<TailState>(tail, 'catalog')]));
 	return new Map(records.map(([key, path, title]) => [key, {path, title, tail: decoded.get(key) ?? null}]));
 }
 
@@ -265,7 +265,7 @@ export function listUnitFiles(db: Database, filter: SessionFilter): Array<Narrow
 	return newestCopies(records).map(record => {
 		// Most sessions are one file: their list is that path alone, and needs no parsing.
 		const path = record[9];
-		const files = record[10] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[10]);
+		const files = record[10] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[10], 'catalog');
 		// Every field named, no spread: in a fresh process `{...row, more}` takes V8's slow path,
 		// ~15 µs and ~4 KB of garbage per session (over M, a sixth of what a warm plan allocated).
 		return {

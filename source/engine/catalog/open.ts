@@ -1,5 +1,6 @@
 import {chmodSync, mkdirSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
+import {openedCache} from '../cache-damage.js';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
 import {systemErrorCode} from '../../lib/errors.js';
@@ -44,6 +45,7 @@ function openOnDisk(deps: Deps, warnings: string[]): CatalogHandle {
 		db.pragma('synchronous = OFF');
 		chmodSync(path, 0o600);
 		migrate(db, catalogMigrations, deps.env);
+		openedCache(db, 'catalog');
 		return {db, path, warnings};
 	} catch (error) {
 		db.close();
@@ -72,5 +74,6 @@ export function replaceDamagedCatalog(deps: Deps, damage: unknown): CatalogHandl
 export function inMemoryCatalog(deps: Deps, error: unknown, warnings: readonly string[]): CatalogHandle {
 	const db = openDatabase(':memory:');
 	migrate(db, catalogMigrations);
+	openedCache(db, 'catalog');
 	return {db, path: null, warnings: [...warnings, `catalog_unwritable: ${catalogPath(deps)} could not be used (${systemErrorCode(error) ?? 'error'}); this call read every session from scratch`]};
 }

@@ -2,6 +2,7 @@ import {resolve} from 'node:path';
 import {projectOf} from '../../lib/project.js';
 import {parseSince} from '../../lib/since.js';
 import {cannotWrite, isCorruptDatabase, type Database} from '../../lib/sqlite.js';
+import {damageOf} from '../cache-damage.js';
 import type {Deps} from '../deps.js';
 import type {SessionFilter} from './list.js';
 import {inMemoryCatalog, openCatalog, replaceDamagedCatalog, type CatalogHandle} from './open.js';
@@ -98,14 +99,16 @@ function holdsSessions(db: Database): boolean {
 /**
  * Runs `use` over a refreshed catalog view. A read that meets a damaged page (SQLITE_CORRUPT)
  * replaces the catalog with a new one and runs `use` once more; nothing is checked in advance,
- * so the warm path pays nothing for this.
+ * so the warm path pays nothing for this. Every command that reads the catalog does so through
+ * here, so each rebuilds a damaged catalog with a warning and goes on. Damage of the index,
+ * read inside `use`, is left to the index's own recovery.
  */
 export async function withCatalogView<T>(input: ScopeInput, deps: Deps, use: (view: CatalogView) => T | Promise<T>): Promise<T> {
 	let view = await openCatalogView(input, deps);
 	try {
 		return await use(view);
 	} catch (error) {
-		if (!isCorruptDatabase(error) || view.inMemory) {
+		if (!damageOf(error, 'catalog') || view.inMemory) {
 			throw error;
 		}
 

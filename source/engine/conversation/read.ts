@@ -5,7 +5,7 @@ import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {maskValue} from '../search/secrets.js';
-import {locateSession, type LocatedSession} from './locate.js';
+import {withLocatedSession, type LocatedSession} from './locate.js';
 import {prunePage, pruneReceiptSchema} from './prune/page.js';
 import {walkRows} from './rows.js';
 import {contextRecordSchema, dialogueRecordSchema, eventsRecordSchema, indexRecordSchema, shapeRow, type ContextRecord, type View} from './views.js';
@@ -160,8 +160,7 @@ function laterEvents(located: LocatedSession, lastTaken: number, more: boolean):
  */
 export async function readConversation(given: ReadInput, deps: Deps): Promise<ReadOutput> {
 	const input: PageInput = {...given, offset: given.offset ?? 0, limit: given.limit ?? readPageSize};
-	const located = await locateSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps);
-	try {
+	return withLocatedSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps, located => {
 		if (input.lines) {
 			return readLines(located, input, input.lines);
 		}
@@ -212,9 +211,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 			...(pruned ? {prune: pruned.receipt} : {}),
 		};
 		return {view: input.view, ...page, ...(input.view === 'events' ? {lines: null} : {}), records} as ReadOutput;
-	} finally {
-		located.view.close();
-	}
+	});
 }
 
 export type {SessionEvent};

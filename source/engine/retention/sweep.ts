@@ -1,6 +1,6 @@
 import {relative} from 'node:path';
 import * as z from 'zod/mini';
-import {openCatalogView} from '../catalog/view.js';
+import {withCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
@@ -113,9 +113,8 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 		throw new EngiError('plan_required', 'engi retention sweep --execute needs --plan <sha256> from a dry run', {hint: 'run engi retention sweep first, check what it plans, then pass its plan_sha256'});
 	}
 
-	return withIndex(paths, deps, async index => {
-		const view = await openCatalogView(retentionScope(input), deps);
-		try {
+	return withIndex(paths, deps, async index =>
+		withCatalogView(retentionScope(input), deps, async view => {
 			const scope = assessScope(view, index.db, deps, retentionDays, 'retirable');
 			const planned = planItems(scope);
 			const digest = planDigest(planned);
@@ -156,10 +155,8 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 
 			const output = report(done, true);
 			return {output, failed: output.failed > 0};
-		} finally {
-			view.close();
-		}
-	});
+		}),
+	);
 }
 
 /** What a sweep would do, in order: unfinished purges of sessions no store lists any more, then every session not blocked, children first. */
