@@ -106,6 +106,26 @@ test('a new catalog.sqlite whose write lock another process holds: sessions wait
 	assert.deepEqual(runCli(['sessions', '--all-projects', '--format', 'json'], {env}).json().catalog, {scanned: 0, unchanged: 3, removed: 0});
 });
 
+test('a catalog another process keeps locked past the busy timeout: sessions answers from a scan in memory, with a catalog_busy warning (not unwritable)', {timeout: 60_000}, t => {
+	const env = claudeHome(t, 3);
+	const cache = join(env['XDG_CACHE_HOME']!, 'engi');
+	mkdirSync(cache, {recursive: true, mode: 0o700});
+	const release = holdWriteLock(join(cache, 'catalog.sqlite'));
+	let result;
+	try {
+		result = runCli(['sessions', '--all-projects', '--format', 'json'], {env});
+	} finally {
+		release();
+	}
+
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(result.json().total, 3);
+	assert.deepEqual(
+		result.json().warnings.map((warning: string) => warning.replace(/: .*\(/, ': … (')),
+		['catalog_busy: … (SQLITE_BUSY); this call read every session from scratch'],
+	);
+});
+
 test('a process that found the new index without a schema keeps the index another built while it waited for the lock', {timeout: 60_000}, async t => {
 	if (!requireProc(t)) {
 		return;

@@ -70,10 +70,17 @@ export function replaceDamagedCatalog(deps: Deps, damage: unknown): CatalogHandl
 	}
 }
 
-/** A catalog for this call only, when the one on disk cannot be used. */
+/**
+ * A catalog for this call only, when the one on disk cannot be used: it cannot be written, or
+ * another process kept it locked past the busy timeout (a long refresh; nothing is wrong with it).
+ */
 export function inMemoryCatalog(deps: Deps, error: unknown, warnings: readonly string[]): CatalogHandle {
 	const db = openDatabase(':memory:');
 	migrate(db, catalogMigrations);
 	openedCache(db, 'catalog');
-	return {db, path: null, warnings: [...warnings, `catalog_unwritable: ${catalogPath(deps)} could not be used (${systemErrorCode(error) ?? 'error'}); this call read every session from scratch`]};
+	const code = systemErrorCode(error) ?? 'error';
+	const warning = code.startsWith('SQLITE_BUSY')
+		? `catalog_busy: ${catalogPath(deps)} stayed locked by another process (${code}); this call read every session from scratch`
+		: `catalog_unwritable: ${catalogPath(deps)} could not be used (${code}); this call read every session from scratch`;
+	return {db, path: null, warnings: [...warnings, warning]};
 }
