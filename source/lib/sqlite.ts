@@ -92,7 +92,7 @@ function switchToWal(db: Database): void {
 			db.pragma('journal_mode = WAL');
 			return;
 		} catch (error) {
-			if (!sqliteCode(error).startsWith('SQLITE_BUSY') || Date.now() >= deadline) {
+			if (!isBusy(error) || Date.now() >= deadline) {
 				throw error;
 			}
 
@@ -219,6 +219,11 @@ const unwritableCodes = new Set(['SQLITE_FULL', 'SQLITE_PERM', 'SQLITE_AUTH', 'E
 export function cannotWrite(error: unknown): boolean {
 	const code = sqliteCode(error);
 	return unwritableCodes.has(code) || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR');
+}
+
+/** Another connection kept the lock past the busy timeout: the file is fine, only held. */
+export function isBusy(error: unknown): boolean {
+	return sqliteCode(error).startsWith('SQLITE_BUSY');
 }
 
 export type Migration = {readonly version: number; readonly up: (db: Database) => void};

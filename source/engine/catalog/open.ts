@@ -5,7 +5,7 @@ import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
 import {systemErrorCode} from '../../lib/errors.js';
 import {cacheDirectory} from '../kb/paths.js';
-import {isCorruptDatabase, migrate, openDatabase, type Database} from '../../lib/sqlite.js';
+import {isBusy, isCorruptDatabase, migrate, openDatabase, type Database} from '../../lib/sqlite.js';
 import {catalogMigrations} from './schema.js';
 
 export type CatalogHandle = {readonly db: Database; readonly path: string | null; readonly warnings: string[]};
@@ -79,7 +79,7 @@ export function inMemoryCatalog(deps: Deps, error: unknown, warnings: readonly s
 	migrate(db, catalogMigrations);
 	openedCache(db, 'catalog');
 	const code = systemErrorCode(error) ?? 'error';
-	const warning = code.startsWith('SQLITE_BUSY')
+	const warning = isBusy(error)
 		? `catalog_busy: ${catalogPath(deps)} stayed locked by another process (${code}); this call read every session from scratch`
 		: `catalog_unwritable: ${catalogPath(deps)} could not be used (${code}); this call read every session from scratch`;
 	return {db, path: null, warnings: [...warnings, warning]};

@@ -1,7 +1,7 @@
 import {resolve} from 'node:path';
 import {projectOf} from '../../lib/project.js';
 import {parseSince} from '../../lib/since.js';
-import {cannotWrite, isCorruptDatabase, type Database} from '../../lib/sqlite.js';
+import {cannotWrite, isBusy, isCorruptDatabase, type Database} from '../../lib/sqlite.js';
 import {damageOf} from '../cache-damage.js';
 import type {Deps} from '../deps.js';
 import type {SessionFilter} from './list.js';
@@ -67,7 +67,8 @@ export async function openCatalogView(input: ScopeInput, deps: Deps, damaged?: u
 /**
  * The catalog brought up to date with the stores. A refresh that meets a damaged page starts
  * over on a new catalog (once); one that cannot write (the cache filled up mid-build, or turned
- * read-only) answers from a scan in memory, with a warning, and leaves what it committed.
+ * read-only), or waited past the busy timeout for another process's write lock, answers from a
+ * scan in memory, with a warning, and leaves what it committed.
  */
 async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged: unknown, cached: boolean): Promise<{catalog: CatalogHandle; report: RefreshReport}> {
 	let catalog = damaged === undefined ? openCatalog(deps) : replaceDamagedCatalog(deps, damaged);
@@ -81,7 +82,7 @@ async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, da
 			return {catalog, report: await refreshCatalog(catalog.db, targets, deps.env)};
 		} catch (error) {
 			catalog.db.close();
-			if (catalog.path === null || !(isCorruptDatabase(error) || cannotWrite(error))) {
+			if (catalog.path === null || !(isCorruptDatabase(error) || cannotWrite(error) || isBusy(error))) {
 				throw error;
 			}
 
