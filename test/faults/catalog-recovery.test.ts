@@ -224,6 +224,34 @@ test('a damaged catalog met by a command that reads it directly (harvest, read, 
 	}
 });
 
+test('doctor outside a knowledge base still checks the catalog: a damaged one is deleted, and the missing knowledge base is a warning', t => {
+	const base = tempDir(t);
+	const {env, catalog} = setup(t, base, 120);
+	const before = sessions(env);
+	const doctor = (args: readonly string[] = []) => runCli(['doctor', ...args, '--format', 'json'], {env});
+	const clean = doctor();
+	assert.equal(clean.code, 1, clean.stderr);
+	assert.deepEqual(
+		clean.json().checks.map((check: {name: string; severity: string}) => [check.name, check.severity]),
+		[
+			['knowledge-base', 'warning'],
+			['catalog-integrity', 'ok'],
+		],
+	);
+	assert.equal(clean.json().root, null);
+	assert.match(clean.json().checks[0].detail, /knowledge base root is not configured; only the session catalog was checked$/);
+	damageLeaves(catalog);
+	const damaged = doctor(['--root', join(base, 'no-kb-here')]);
+	assert.equal(damaged.code, 1, damaged.stderr);
+	const [missing, check] = damaged.json().checks;
+	assert.match(missing.detail, /^no knowledge base at .*no-kb-here/);
+	assert.deepEqual([check.name, check.severity], ['catalog-integrity', 'warning']);
+	assert.match(check.detail, /fails SQLite's integrity check .*; deleted it: the next call reads every session again$/);
+	const after = sessions(env);
+	assert.deepEqual(after.sessions, before.sessions, 'the next listing reads every session again');
+	assert.equal(after.catalog.scanned, 120);
+});
+
 test('a cache file system that fills up mid-build: every session command answers from a scan in memory, with a warning', {skip: mountsUnavailable()}, t => {
 	const sandbox = mountSandbox(t);
 	const cache = join(sandbox.base, 'cache');
