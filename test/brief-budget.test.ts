@@ -3,7 +3,7 @@ import {readFileSync, readdirSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import type {Deps} from '../source/engine/deps.js';
-import {locateSession} from '../source/engine/conversation/locate.js';
+import {withLocatedSession} from '../source/engine/conversation/locate.js';
 import {listSessions} from '../source/engine/catalog/sessions.js';
 import {briefOf} from '../source/engine/continuity/resume.js';
 import {estimateTokens, exactTokenCounter} from '../source/engine/tokens.js';
@@ -61,8 +61,7 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 	let refused = 0;
 	let largest = 0;
 	for (const session of sessions) {
-		const located = await locateSession({id: session.id, source: session.source}, deps);
-		try {
+		await withLocatedSession({id: session.id, source: session.source}, deps, async located => {
 			for (const budget of budgets) {
 				let brief;
 				try {
@@ -92,9 +91,7 @@ test('briefs of every fixture session never exceed their budget, by exact o200k 
 				assert.equal(precise.tokens, exact(JSON.stringify({schema: 'engi.resume.v1', ...precise})), `${session.id}: --exact-tokens is exact`);
 				assert.ok(precise.tokens <= 1000);
 			}
-		} finally {
-			located.view.close();
-		}
+		});
 	}
 
 	assert.ok(fitted > refused * 3, `${fitted} briefs fitted, ${refused} budgets refused as too small`);
@@ -106,8 +103,7 @@ test('a brief for a small budget gives up the least telling evidence first, and 
 	const env = sandboxEnv(base);
 	buildFixtureHome(env);
 	const deps: Deps = {env, cwd: base, now: () => new Date('2026-11-29T12:00:00Z'), platform: process.platform};
-	const located = await locateSession({id: '0195a1c2-0a00-7a00-8a00-00000000000a', source: 'codex'}, deps);
-	try {
+	await withLocatedSession({id: '0195a1c2-0a00-7a00-8a00-00000000000a', source: 'codex'}, deps, async located => {
 		const exact = await exactTokenCounter();
 		const full = await briefOf(located, {budget: 100_000, exactTokens: true, cwd: process.cwd()});
 		assert.deepEqual(full.omitted, {});
@@ -164,7 +160,5 @@ test('a brief for a small budget gives up the least telling evidence first, and 
 		}
 
 		assert.ok(sawPartialCommands, 'some budget kept the newest commands only');
-	} finally {
-		located.view.close();
-	}
+	});
 });

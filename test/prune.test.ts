@@ -9,13 +9,14 @@ import test from 'node:test';
 import type {SessionEvent} from '../source/adapters/events.js';
 import {sourceIds, type SourceId} from '../source/adapters/types.js';
 import {listSessions} from '../source/engine/catalog/sessions.js';
-import {locateSession} from '../source/engine/conversation/locate.js';
+import {withLocatedSession} from '../source/engine/conversation/locate.js';
 import {walkRows} from '../source/engine/conversation/rows.js';
 import {classifyShell} from '../source/engine/conversation/prune/shell.js';
 import {isEmptyResult, pruneDecisions} from '../source/engine/conversation/prune/rules.js';
 import {classifyCall, toolTables} from '../source/engine/conversation/prune/tools.js';
 import {toolInputFields} from '../source/engine/conversation/tool-calls.js';
 import type {Deps} from '../source/engine/deps.js';
+import {EngiError} from '../source/lib/errors.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {buildFixtureHome} from './fixtures/home.js';
 import {tempDir} from './helpers/temp.js';
@@ -155,14 +156,9 @@ test('every source\'s tool calls in the fixture stores are classified by its own
 	const deps: Deps = {env, cwd: base, now: () => new Date('2026-11-27T00:00:00Z'), platform: process.platform};
 	const kinds = new Map<SourceId, Set<string>>();
 	for (const session of (await listSessions({allProjects: true, includeSubagents: true, limit: 1000, offset: 0}, deps)).sessions) {
-		let located;
-		try {
-			located = await locateSession({id: session.id, source: session.source}, deps);
-		} catch {
-			continue;
-		}
-
-		try {
+		// A session that cannot be located (unreadable, ambiguous) is passed over.
+		const unreadable = new Set(['session_not_found', 'session_ambiguous', 'session_corrupt']);
+		await withLocatedSession({id: session.id, source: session.source}, deps, located => {
 			const source = located.adapter.id;
 			const table = toolTables[source];
 			const known = [...table.read, ...table.write, ...table.search, ...table.shell].map(name => name.toLowerCase());
@@ -182,9 +178,11 @@ test('every source\'s tool calls in the fixture stores are classified by its own
 					}
 				}
 			});
-		} finally {
-			located.view.close();
-		}
+		}).catch((error: unknown) => {
+			if (!(error instanceof EngiError && unreadable.has(error.code))) {
+				throw error;
+			}
+		});
 	}
 
 	assert.deepEqual([...kinds.keys()].sort(), [...sourceIds].sort(), 'every source has classified calls');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import {appendFileSync, existsSync, mkdirSync, readFileSync, utimesSync} from 'node:fs';
-import {join} from 'node:path';
+import {appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync} from 'node:fs';
+import {dirname, join} from 'node:path';
 import test from 'node:test';
 import {buildFixtureHome, settle} from './fixtures/home.js';
 import {requireProc, sleep, startCli, waitStopped} from './helpers/faults.js';
@@ -324,7 +324,7 @@ test('compaction keeps the user and assistant text, secrets masked, as a Compact
 		[4, 'assistant', 'You are welcome.'],
 	]);
 	assert.equal(readFileSync(item.compact_path, 'utf8').includes(token), false, 'the secret is not in the copy');
-	assert.equal(existsSync(`${item.compact_path}.partial`), false);
+	assert.deepEqual(readdirSync(dirname(item.compact_path)), [`${id}.jsonl`], 'no temporary file is left beside the copy');
 	const [compact] = journalNodes(kb.journal, 'CompactTranscript');
 	assert.equal(compact!['path'], join('00-inbox', 'harvest', 'compact', 'claude', `${id}.jsonl`));
 	assert.equal(compact!['messages'], 4);

@@ -164,3 +164,11 @@ test('conflict quarantine: the sync-conflict patterns come from the knowledge ba
 	assert.deepEqual(sync(kb).held.map((entry: {path: string}) => entry.path), ['draft~merged.md'], 'the configured patterns replace the defaults');
 	assert.equal(kb.run(['config', 'set', 'wiki.conflict_paths', ' , ', '--format', 'json']).error().code, 'invalid_config_value');
 });
+
+test('conflict quarantine: a configured pattern far longer than any file name is matched as text, not compiled (a regular expression that long does not compile)', t => {
+	const kb = makeKb(t);
+	page(kb, 'draft~merged.md', ['plain text']);
+	kb.ok(['config', 'set', 'wiki.conflict_paths', `${'(y*'.repeat(30_000)}*,*~merged*`]);
+	const result = sync(kb);
+	assert.deepEqual(result.held.map((entry: {path: string}) => entry.path), ['draft~merged.md']);
+});

@@ -13,7 +13,7 @@ export default defineCommand({
 	mcp: {access: 'read'},
 	output: doctorOutputSchema,
 	async run(_flags, context) {
-		const {output, exitCode} = runDoctor(knowledgeBase(context), context.deps);
+		const {output, exitCode} = runDoctor(() => knowledgeBase(context), context.deps);
 		return {data: output, exitCode};
 	},
 	human: result => [tsv(result.checks.map(check => [check.name, check.ok ? 'ok' : check.severity === 'warning' ? 'WARN' : 'FAIL', check.detail])), `exit_code\t${result.exit_code}`].join('\n'),

@@ -3,6 +3,7 @@ import {closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, linkSync, openS
 import {basename, dirname, join} from 'node:path';
 import {EngiError, systemErrorCode, writeError} from './errors.js';
 import {writeAll} from './files.js';
+import {processAlive} from './process-alive.js';
 import {sha256} from './hash.js';
 
 /**
@@ -22,6 +23,9 @@ export type AtomicFile = {
 	/** Removes the replacement; the original is untouched. */
 	abort(): void;
 };
+
+/** `.<name>.<pid>.<ms>.tmp`: its writer's pid, so a temporary whose writer died can be told from one being written. */
+const temporaryName = /^\..+\.(\d+)\.\d+\.tmp$/;
 
 /** New files are owner-only; a replaced file keeps its own mode. */
 export function createAtomicFile(path: string, mode = modeOf(path) ?? 0o600): AtomicFile {
@@ -79,6 +83,16 @@ export function createAtomicFile(path: string, mode = modeOf(path) ?? 0o600): At
 		},
 		abort,
 	};
+}
+
+/**
+ * Whether a file name is a temporary of createAtomicFile's whose writer is no longer running:
+ * a writer killed mid-write never renames nor removes its own. A live writer's, this process's
+ * included, is not.
+ */
+export function isStaleTemporary(name: string): boolean {
+	const pid = temporaryName.exec(name)?.[1];
+	return pid !== undefined && !processAlive(Number(pid));
 }
 
 /** Writes a whole file atomically (see AtomicFile). */

@@ -92,7 +92,7 @@ function switchToWal(db: Database): void {
 			db.pragma('journal_mode = WAL');
 			return;
 		} catch (error) {
-			if (!sqliteCode(error).startsWith('SQLITE_BUSY') || Date.now() >= deadline) {
+			if (!isBusy(error) || Date.now() >= deadline) {
 				throw error;
 			}
 
@@ -185,18 +185,28 @@ export function isCorruptDatabase(error: unknown): boolean {
  */
 export class CacheDamage extends Error {
 	readonly code = 'SQLITE_CORRUPT';
+	constructor(
+		message: string,
+		/** The cache whose rows are damaged. */
+		readonly cache: CacheName,
+	) {
+		super(message);
+	}
 }
+
+/** engi's two SQLite caches: the session catalog (user cache directory) and a knowledge base's index. */
+export type CacheName = 'catalog' | 'index';
 
 /**
  * A JSON value a cache stored. SQLite keeps no checksum of a row's contents, so bytes damaged in
  * the middle of a page read back as text that no longer parses, with no SQLite error: that is
  * the file's damage, not a bug, and is reported as such (CacheDamage).
  */
-export function parseStored<T>(text: string): T {
+export function parseStored<T>(text: string, cache: CacheName): T {
 	try {
 		return JSON.parse(text) as T;
 	} catch (error) {
-		throw new CacheDamage(`a stored value does not parse (${error instanceof Error ? error.message.slice(0, 60) : 'error'})`);
+		throw new CacheDamage(`a stored value does not parse (${error instanceof Error ? error.message.slice(0, 60) : 'error'})`, cache);
 	}
 }
 
@@ -209,6 +219,11 @@ const unwritableCodes = new Set(['SQLITE_FULL', 'SQLITE_PERM', 'SQLITE_AUTH', 'E
 export function cannotWrite(error: unknown): boolean {
 	const code = sqliteCode(error);
 	return unwritableCodes.has(code) || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR');
+}
+
+/** Another connection kept the lock past the busy timeout: the file is fine, only held. */
+export function isBusy(error: unknown): boolean {
+	return sqliteCode(error).startsWith('SQLITE_BUSY');
 }
 
 export type Migration = {readonly version: number; readonly up: (db: Database) => void};

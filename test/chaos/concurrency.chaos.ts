@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {tempDir} from '../helpers/temp.js';
-import {assertTypedError, chaos, chosen, runPool, tally, type Run} from './harness.js';
+import {chaos, chosen, outcomeOf, runPool, tally, type Run} from './harness.js';
 import {writers} from './writers.js';
 
 for (const writer of chosen(writers)) {
@@ -29,13 +29,11 @@ for (const writer of chosen(writers)) {
 		const acknowledged: string[] = [];
 		for (const [index, result] of results.entries()) {
 			const step = steps[index]!;
-			if (result.code === 0) {
-				acknowledged.push(...step.keys);
-				continue;
+			const outcome = outcomeOf(writer, result, step.keys, step.label);
+			acknowledged.push(...outcome.acknowledged);
+			for (const code of outcome.refusals) {
+				assert.ok(writer.refusals?.has(code), `${step.label}: refused with ${code}: ${result.stderr || result.stdout}`);
 			}
-
-			const code = assertTypedError(result, step.label);
-			assert.ok(writer.refusals?.has(code), `${step.label}: refused with ${code}: ${result.stderr}`);
 		}
 
 		if (writer.shared && !writer.exclusive) {
@@ -44,8 +42,9 @@ for (const writer of chosen(writers)) {
 			for (let op = 0; op < chaos.operations; op++) {
 				const step = writer.step(world, 0, [op]);
 				if (!step.keys.every(key => done.has(key))) {
-					const result = await runPool([step.run], 1);
-					assert.equal(result[0]!.code, 0, `${writer.name}: operation ${op} alone after the race: ${result[0]!.stderr}`);
+					const [result] = await runPool([step.run], 1);
+					const label = `${writer.name}: operation ${op} alone after the race`;
+					assert.deepEqual(outcomeOf(writer, result!, step.keys, label), {acknowledged: step.keys, refusals: []}, `${label}: ${result!.stderr || result!.stdout}`);
 					acknowledged.push(...step.keys);
 				}
 			}

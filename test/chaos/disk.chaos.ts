@@ -8,15 +8,16 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {fillDisk} from '../helpers/faults.js';
 import {mountSandbox, mountsUnavailable} from '../helpers/mounts.js';
-import {assertTypedError, chosen, faultCodes, runPool, tally} from './harness.js';
+import {chosen, faultCodes, outcomeOf, runPool, tally} from './harness.js';
 import {writers, type ChaosWriter, type World} from './writers.js';
 
 type Step = ReturnType<ChaosWriter['step']>;
 
-/** Stages a step's files now, once, instead of when it starts. */
-function staged(step: Step): void {
+/** Stages a step's files and prepares its arguments now, once, instead of when it starts. */
+async function staged(step: Step): Promise<void> {
 	step.run.stage?.();
-	Object.assign(step, {run: {...step.run, stage: undefined}});
+	const extra = (await step.run.prepare?.()) ?? [];
+	Object.assign(step, {run: {...step.run, args: [...step.run.args, ...extra], stage: undefined, prepare: undefined}});
 }
 
 /** Files a write left half-made: temporary and partial files anywhere under the disk. */
@@ -33,8 +34,9 @@ function count(writer: ChaosWriter, world: World, keys: readonly string[], label
 async function refused(writer: ChaosWriter, world: World, step: Step, label: string, codes: ReadonlySet<string>) {
 	const [result] = await runPool([step.run], 1);
 	assert.notEqual(result!.code, 0, `${label}: the write was refused`);
-	const code = assertTypedError(result!, label);
-	assert.ok(codes.has(code), `${label}: ${result!.stderr}`);
+	const outcome = outcomeOf(writer, result!, step.keys, label);
+	assert.deepEqual(outcome.acknowledged, [], `${label}: nothing acknowledged`);
+	assert.ok(outcome.refusals.length > 0 && outcome.refusals.every(code => codes.has(code)), `${label}: refused with ${outcome.refusals.join(', ')}: ${result!.stderr || result!.stdout}`);
 	for (const held of count(writer, world, step.keys, label)) {
 		assert.ok(held.every(times => times === 0), `${label}: nothing of the refused operation was written`);
 	}
@@ -42,7 +44,8 @@ async function refused(writer: ChaosWriter, world: World, step: Step, label: str
 
 async function works(writer: ChaosWriter, world: World, step: Step, label: string) {
 	const [result] = await runPool([step.run], 1);
-	assert.equal(result!.code, 0, `${label}: ${result!.stderr}`);
+	assert.equal(result!.code, 0, `${label}: ${result!.stderr || result!.stdout}`);
+	assert.deepEqual(outcomeOf(writer, result!, step.keys, label).acknowledged, step.keys, label);
 	for (const held of count(writer, world, step.keys, label)) {
 		assert.ok(held.every(times => times === 1), `${label}: the operation is there once`);
 	}
@@ -57,14 +60,14 @@ for (const writer of chosen(writers)) {
 		await works(writer, world, first, `${writer.name}: with room`);
 
 		// A step's files are staged while the disk still takes them.
-		staged(second);
+		await staged(second);
 		fillDisk(disk, 0);
 		await refused(writer, world, second, `${writer.name}: full disk`, faultCodes);
 		assert.deepEqual(leftovers(disk), [], `${writer.name}: no temporary file left on the full disk`);
 		rmSync(join(disk, 'filler'));
 		await works(writer, world, second, `${writer.name}: room again`);
 
-		staged(third);
+		await staged(third);
 		sandbox.remountReadOnly(disk);
 		await refused(writer, world, third, `${writer.name}: read-only`, new Set(['read_only']));
 		sandbox.remountWritable(disk);

@@ -7,6 +7,7 @@ import {join} from 'node:path';
 import {seededRandom} from '../../bench/lib/random.js';
 import {sleep, startCli, stoppedOrDone} from '../helpers/faults.js';
 import type {CliResult} from '../helpers/cli.js';
+import type {ChaosWriter} from './writers.js';
 
 /**
  * `ENGI_CHAOS_SCALE` (default 1, the full run `npm run test:chaos` makes) scales the number of
@@ -33,8 +34,25 @@ export function chosen<T extends {readonly name: string}>(all: readonly T[]): re
 }
 console.log(`# chaos: scale ${chaos.scale}, ${chaos.workers} workers x ${chaos.operations} operations, ${chaos.kills} kills per writer, seed ${chaos.seed}`);
 
-/** One process to start; `stage` first writes the files it works on (staged notes, wiki pages), right before it starts. */
-export type Run = {readonly args: readonly string[]; readonly env: Record<string, string>; readonly cwd: string; readonly stage?: () => void};
+/**
+ * One process to start; `stage` first writes the files it works on (staged notes, wiki pages),
+ * right before it starts; `prepare` then finds the arguments only known at that moment (a dry
+ * run's plan digest), which are appended to `args`.
+ */
+export type Run = {
+	readonly args: readonly string[];
+	readonly env: Record<string, string>;
+	readonly cwd: string;
+	readonly stage?: () => void;
+	readonly prepare?: () => Promise<readonly string[]>;
+};
+
+/** Stages a run and starts it with its prepared arguments. */
+async function start(run: Run, env: Record<string, string> = run.env) {
+	run.stage?.();
+	const extra = (await run.prepare?.()) ?? [];
+	return startCli([...run.args, ...extra], {env, cwd: run.cwd});
+}
 
 /** Error codes a writer may refuse with under faults; anything else (internal_error above all) is a finding. */
 export const faultCodes = new Set(['disk_full', 'write_failed', 'read_only', 'io_error', 'lock_timeout', 'lock_lost']);
@@ -53,6 +71,18 @@ export function assertTypedError(result: CliResult, label: string): string {
 	return code;
 }
 
+/** What one finished process acknowledged (exit 0 for every key it was given), and the code of each refusal it gave. */
+export type Outcome = {readonly acknowledged: readonly string[]; readonly refusals: readonly string[]};
+
+/** The outcome of a process of `writer` that was given `keys`: the writer's own reading of its document, or exit 0 / a typed error. */
+export function outcomeOf(writer: ChaosWriter, result: CliResult, keys: readonly string[], label: string): Outcome {
+	if (writer.outcome) {
+		return writer.outcome(result, keys, label);
+	}
+
+	return result.code === 0 ? {acknowledged: [...keys], refusals: []} : {acknowledged: [], refusals: [assertTypedError(result, label)]};
+}
+
 /** Runs `count` commands at most `parallel` at a time, each a real subprocess, in order of the list. */
 export async function runPool(runs: readonly Run[], parallel: number): Promise<CliResult[]> {
 	const results: CliResult[] = Array.from({length: runs.length});
@@ -61,9 +91,7 @@ export async function runPool(runs: readonly Run[], parallel: number): Promise<C
 		Array.from({length: parallel}, async () => {
 			while (next < runs.length) {
 				const index = next++;
-				const run = runs[index]!;
-				run.stage?.();
-				results[index] = await startCli(run.args, {env: run.env, cwd: run.cwd}).done;
+				results[index] = await (await start(runs[index]!)).done;
 			}
 		}),
 	);
@@ -77,8 +105,7 @@ export async function runPool(runs: readonly Run[], parallel: number): Promise<C
  */
 export async function killAt(run: Run, moment: {pause: string} | {delayMs: number}): Promise<{killed: boolean; result: CliResult}> {
 	const env = 'pause' in moment ? {...run.env, ENGI_TEST_PAUSE_AT: moment.pause} : run.env;
-	run.stage?.();
-	const running = startCli(run.args, {env, cwd: run.cwd});
+	const running = await start(run, env);
 	let exited = false;
 	void running.done.then(() => (exited = true));
 	const killed = 'pause' in moment ? await stoppedOrDone(running, () => exited) : await delayOrDone(moment.delayMs, () => exited);

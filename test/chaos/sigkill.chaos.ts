@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {appendFileSync, existsSync, readFileSync} from 'node:fs';
 import test from 'node:test';
 import {tempDir} from '../helpers/temp.js';
-import {assertTypedError, chaos, chosen, killAt, quarantinedLines, random, runPool, tally} from './harness.js';
+import {chaos, chosen, killAt, outcomeOf, quarantinedLines, random, runPool, tally} from './harness.js';
 import {writers, type ChaosWriter, type World} from './writers.js';
 
 /** Asserts each key occurs exactly once in every truth, and no key twice. */
@@ -21,9 +21,8 @@ function exactlyOnce(writer: ChaosWriter, world: World, keys: readonly string[],
 async function runOk(writer: ChaosWriter, world: World, worker: number, op: number, label: string, refusals: ReadonlySet<string> = new Set()) {
 	const step = writer.step(world, worker, [op]);
 	const [result] = await runPool([step.run], 1);
-	if (result!.code !== 0) {
-		const code = assertTypedError(result!, label);
-		assert.ok(refusals.has(code), `${label}: ${result!.stderr}`);
+	for (const code of outcomeOf(writer, result!, step.keys, label).refusals) {
+		assert.ok(refusals.has(code), `${label}: refused with ${code}: ${result!.stderr || result!.stdout}`);
 	}
 
 	return step.keys;
@@ -45,8 +44,8 @@ for (const writer of chosen(writers)) {
 			const outcome = await killAt(victim.run, moment);
 			if (outcome.killed) {
 				killed++;
-			} else if (outcome.result.code !== 0) {
-				assertTypedError(outcome.result, label);
+			} else {
+				outcomeOf(writer, outcome.result, victim.keys, label);
 			}
 
 			exactlyOnce(writer, world, [], label);

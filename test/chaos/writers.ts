@@ -4,12 +4,17 @@
 // truth files. concurrency, sigkill and disk (*.chaos.ts) then run it through every fault.
 import assert from 'node:assert/strict';
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {dirname, join} from 'node:path';
 import type {TestContext} from 'node:test';
-import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {createHash} from 'node:crypto';
+import {settle} from '../fixtures/home.js';
+import {runCli, sandboxEnv, type CliResult} from '../helpers/cli.js';
 import {writeClaudeTranscript} from '../helpers/claude-transcript.js';
+import {startCli} from '../helpers/faults.js';
+import {entriesUnder, journalNodes, longAgo, recordedDeletions} from '../helpers/retention.js';
+import {writeClaudeSession} from '../helpers/stores.js';
 import {tempDir} from '../helpers/temp.js';
-import {wholeLines, type Run} from './harness.js';
+import {assertTypedError, wholeLines, type Outcome, type Run} from './harness.js';
 
 export type World = {
 	readonly env: Record<string, string>;
@@ -57,6 +62,12 @@ export type ChaosWriter = {
 	truth(world: World): Truth[];
 	/** Points inside the writer to kill it at (ENGI_TEST_PAUSE_AT), with how many times each may be passed. */
 	readonly pauses: ReadonlyArray<readonly [string, number]>;
+	/**
+	 * For a writer that reports refusals inside a normal document (a sweep exits 2 listing the
+	 * items that failed): the keys a finished process acknowledged and the code of each refusal.
+	 * Without it, exit 0 acknowledges every key and a typed error refuses them all.
+	 */
+	outcome?(result: CliResult, keys: readonly string[], label: string): Outcome;
 };
 
 const sessionId = (index: number) => `c4a05000-0000-4000-8000-${String(index).padStart(12, '0')}`;
@@ -101,6 +112,89 @@ const journalPauses = [
 	['write.before_lock', 1],
 	['journal.before_append', 1],
 ] as const;
+
+/** The store files each sweep world began with, to tell what sweeps deleted. */
+const storeFiles = new WeakMap<World, readonly string[]>();
+const sweepStores = (world: World) => join(dirname(world.env['HOME']!), 'stores');
+/** Operation `op`'s own Claude store: a sweep retires what one --source-root holds. */
+const sweepStore = (world: World, op: number) => join(sweepStores(world), `op-${op}`, '.claude');
+const compactCopies = (world: World) => join(world.root, '00-inbox', 'harvest', 'compact', 'claude');
+
+/** A finished Claude session per operation, old enough to retire and attested by nothing (so a sweep compacts it), with a subagent in its own directory. */
+function sweepWorld(t: TestContext, place: string, slots: number): World {
+	const world = baseWorld(
+		t,
+		place,
+		Array.from({length: slots}, (_, index) => sessionId(index)),
+	);
+	for (const [op, id] of world.sessions.entries()) {
+		const projects = join(sweepStore(world, op), 'projects');
+		writeClaudeSession(projects, id, '/work/app', [
+			{user: `task ${op}: tighten the retry loop`, assistant: 'Tightened it and added a test.', at: '2025-01-02T09:00:00.000Z'},
+			{user: 'thanks', assistant: 'Done.', at: '2025-01-02T09:01:00.000Z'},
+		]);
+		const subagents = join(projects, '-work-app', id, 'subagents');
+		mkdirSync(subagents, {recursive: true});
+		writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+	}
+
+	settle(sweepStores(world), longAgo);
+	storeFiles.set(world, entriesUnder(sweepStores(world)));
+	return world;
+}
+
+/**
+ * What sweeps left, checked whole: the journal's purge receipts, compaction receipts and the
+ * compact copies by session. Every copy holds whole JSON lines and is the one its node names;
+ * every session a purge began on has its copy; every store file gone is named by a purge's
+ * outcome or by an attempt a kill left unfinished.
+ */
+function sweptRecords(world: World, label: string): string[][] {
+	const upserts = wholeLines(world.journal, label).filter(line => line['op'] === 'node.upsert').map(line => line['payload'] as Record<string, any>);
+	const ofKind = (kind: string) => upserts.filter(payload => payload['kind'] === kind);
+	const named = new Map(ofKind('CompactTranscript').map(payload => [String(payload['session_id']), String(payload['sha256'])]));
+	const directory = compactCopies(world);
+	const copies = (existsSync(directory) ? readdirSync(directory) : []).filter(name => name.endsWith('.jsonl')).map(name => name.slice(0, -'.jsonl'.length));
+	for (const session of copies) {
+		const file = join(directory, `${session}.jsonl`);
+		assert.ok(wholeLines(file, label).length > 0, `${label}: ${file} holds the conversation`);
+		const sha = named.get(session);
+		assert.ok(sha === undefined || sha === createHash('sha256').update(readFileSync(file)).digest('hex'), `${label}: ${file} is the copy its CompactTranscript node names`);
+	}
+
+	const attempts = journalNodes(world.journal, 'SessionPurgeAttempt');
+	assert.deepEqual(
+		attempts.map(attempt => String(attempt['session_id'])).filter(session => !copies.includes(session) || !named.has(session)),
+		[],
+		`${label}: every session a purge began on has its journaled compact copy`,
+	);
+	const settled = new Set([...journalNodes(world.journal, 'SessionPurgeReceipt'), ...journalNodes(world.journal, 'SessionPurgeFailure')].flatMap(outcome => [outcome['attempt_id'], ...(outcome['resumed_attempt_ids'] as string[])]));
+	const unfinished = new Set(attempts.filter(attempt => !settled.has(attempt['id'])).flatMap(attempt => (attempt['targets'] as Array<{path: string}>).map(target => target.path)));
+	const recorded = recordedDeletions(world.journal);
+	const gone = storeFiles.get(world)!.filter(path => !existsSync(path));
+	assert.deepEqual(gone.filter(path => !recorded.has(path) && !unfinished.has(path)), [], `${label}: every store file gone is named by a purge outcome or an unfinished attempt`);
+	return [
+		ofKind('SessionPurgeReceipt').map(payload => String(payload['session_id'])),
+		ofKind('SessionRetentionReceipt')
+			.filter(payload => payload['provenance'] === 'engi retention sweep (compact)')
+			.map(payload => String(payload['session_id'])),
+		copies,
+	];
+}
+
+/** A sweep's document: sessions it compacted and removed are acknowledged; each item it failed or refused gives its code (exit 2). */
+function sweepOutcome(result: CliResult, keys: readonly string[], label: string): Outcome {
+	if (result.stdout.trim() === '') {
+		return {acknowledged: [], refusals: [assertTypedError(result, label)]};
+	}
+
+	const items = result.json().items as Array<{session_id: string; status: string; failure: {code: string} | null}>;
+	const done = items.filter(item => item.status === 'compacted' || item.status === 'removed').map(item => item.session_id);
+	const refusals = items.filter(item => item.status === 'failed' || item.status === 'refused').map(item => item.failure!.code);
+	assert.equal(result.code, refusals.length === 0 ? 0 : 2, `${label}: exit ${result.code} with ${refusals.length} items failed: ${result.stderr}`);
+	assert.deepEqual(done.filter(id => !keys.includes(id)), [], `${label}: a sweep retires its own store's sessions only`);
+	return {acknowledged: done, refusals};
+}
 
 /** Staged notes (ingest) and wiki pages (wiki sync): one file per operation, in the worker's own name. */
 const stagedKey = (prefix: string, worker: number, op: number) => `${prefix}:w${worker}-${op}`;
@@ -255,5 +349,28 @@ export const writers: readonly ChaosWriter[] = [
 		],
 		truth: world => [journalTruth(world)],
 		pauses: journalPauses,
+	},
+	{
+		name: 'retention sweep (compact copies and receipts)',
+		batch: 1,
+		shared: true,
+		// A racing sweep may hold the transcript open (a live session), have retired it already, or have outdated the dry run.
+		refusals: new Set(['session_active', 'plan_changed', 'already_cleaned', 'source_changed']),
+		setup: sweepWorld,
+		step(world, _worker, [op]) {
+			const sweep = ['retention', 'sweep', '--source', 'claude', '--source-root', sweepStore(world, op!), '--root', world.root, '--format', 'json'];
+			// Each execution needs the digest of a dry run made right before it.
+			const prepare = async () => {
+				const plan = await startCli(sweep, {env: world.env, cwd: world.cwd}).done;
+				assert.equal(plan.code, 0, plan.stderr);
+				return ['--execute', '--plan', plan.json().plan_sha256 as string, '--details'];
+			};
+
+			return {run: {args: sweep, env: world.env, cwd: world.cwd, prepare}, keys: [world.sessions[op!]!]};
+		},
+		outcome: sweepOutcome,
+		present: sweptRecords,
+		truth: world => [journalTruth(world)],
+		pauses: [...journalPauses, ['retention.compact_written', 1], ['retention.after_attempt', 1], ['retention.before_unlink', 1], ['retention.before_receipt', 1]],
 	},
 ];

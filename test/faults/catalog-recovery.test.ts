@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {randomUUID} from 'node:crypto';
-import {closeSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync, writeSync} from 'node:fs';
+import {closeSync, mkdirSync, openSync, readdirSync, readFileSync, truncateSync, writeFileSync, writeSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
@@ -80,9 +80,8 @@ test('a catalog overwritten with text: sessions, unfinished and standup all answ
 	}
 });
 
-test('a damaged page met while listing (the refresh did not need it) rebuilds the catalog and answers', t => {
-	const {env, catalog} = setup(t, undefined, 120);
-	const before = sessions(env);
+/** Overwrites the start of every leaf page (not the roots) of the catalog's units table and its listing indexes: what a read of any session's row meets, and a warm refresh (which reads a covering index) does not. */
+function damageLeaves(catalog: string): void {
 	const db = new Database(catalog);
 	const pageSize = db.pragma('page_size', {simple: true}) as number;
 	const pages = db
@@ -97,6 +96,12 @@ test('a damaged page met while listing (the refresh did not need it) rebuilds th
 	}
 
 	closeSync(fd);
+}
+
+test('a damaged page met while listing (the refresh did not need it) rebuilds the catalog and answers', t => {
+	const {env, catalog} = setup(t, undefined, 120);
+	const before = sessions(env);
+	damageLeaves(catalog);
 	const after = sessions(env);
 	assert.deepEqual(after.sessions, before.sessions, 'the same listing');
 	assert.match(catalogWarnings(after).join('\n'), /^catalog_corrupt: .*SQLITE_CORRUPT/);
@@ -175,6 +180,76 @@ test('bytes damaged mid-page in an index of the catalog (a session drops out of 
 	assert.equal(after.catalog.scanned, 30);
 	const clean = runCli(['doctor', '--root', root, '--format', 'json'], {env}).json().checks.find((check: {name: string}) => check.name === 'catalog-integrity');
 	assert.deepEqual([check.ok, clean.ok, clean.detail], [false, true, 'SQLite integrity check passed']);
+});
+
+/** A knowledge base beside 120 sessions, and a way to damage the catalog's pages. */
+function damagedCatalog(t: Parameters<typeof tempDir>[0]) {
+	const base = tempDir(t);
+	const {env, catalog} = setup(t, base, 120);
+	const root = join(base, 'kb');
+	assert.equal(runCli(['init', root, '--format', 'json'], {env}).code, 0);
+	const victim = sessions(env).sessions[3];
+	return {env, root, victim, damage: () => damageLeaves(catalog)};
+}
+
+test('a damaged catalog met inside the index\'s scope (retention sweep) is rebuilt, with a warning; the index is left alone', t => {
+	const {env, root, damage} = damagedCatalog(t);
+	const sweep = () => runCli(['retention', 'sweep', '--root', root, '--format', 'json'], {env});
+	const clean = sweep();
+	assert.equal(clean.code, 0, clean.stderr);
+	damage();
+	const after = sweep();
+	assert.equal(after.code, 0, after.stderr);
+	assert.equal(after.json().plan_sha256, clean.json().plan_sha256, 'the same plan');
+	assert.match(catalogWarnings(after.json()).join('\n'), /^catalog_corrupt: .*SQLITE_CORRUPT/);
+	assert.doesNotMatch(`${after.stdout}\n${after.stderr}`, /index_corrupt/, 'the index was not the damaged cache');
+	assert.deepEqual(readdirSync(join(root, '.engi')).filter(name => name.startsWith('index.sqlite-corrupt-')), [], 'no index moved aside');
+});
+
+test('a damaged catalog met by a command that reads it directly (harvest, read, purge, pickup) is rebuilt, with a warning, and the command answers', t => {
+	const {env, root, victim, damage} = damagedCatalog(t);
+	const commands: Array<[string, string[]]> = [
+		['candidates harvest', ['candidates', 'harvest', '--consent', '--all-projects', '--since', '2000-01-01', '--root', root]],
+		['read', ['read', victim.id]],
+		['retention purge', ['retention', 'purge', victim.id, '--source', 'claude', '--root', root]],
+		['pickup', ['pickup', victim.id]],
+	];
+	for (const [name, command] of commands) {
+		const clean = runCli([...command, '--format', 'json'], {env});
+		damage();
+		const result = runCli([...command, '--format', 'json'], {env});
+		assert.equal(result.code, clean.code, `engi ${name}: ${result.stderr}`);
+		assert.match(`${result.stdout}\n${result.stderr}`, /catalog_corrupt: .*SQLITE_CORRUPT/, `engi ${name} rebuilt the catalog and said so`);
+		assert.doesNotMatch(result.stderr, /cache_corrupt/, `engi ${name}`);
+	}
+});
+
+test('doctor outside a knowledge base still checks the catalog: a damaged one is deleted, and the missing knowledge base is a warning', t => {
+	const base = tempDir(t);
+	const {env, catalog} = setup(t, base, 120);
+	const before = sessions(env);
+	const doctor = (args: readonly string[] = []) => runCli(['doctor', ...args, '--format', 'json'], {env});
+	const clean = doctor();
+	assert.equal(clean.code, 1, clean.stderr);
+	assert.deepEqual(
+		clean.json().checks.map((check: {name: string; severity: string}) => [check.name, check.severity]),
+		[
+			['knowledge-base', 'warning'],
+			['catalog-integrity', 'ok'],
+		],
+	);
+	assert.equal(clean.json().root, null);
+	assert.match(clean.json().checks[0].detail, /knowledge base root is not configured; only the session catalog was checked$/);
+	damageLeaves(catalog);
+	const damaged = doctor(['--root', join(base, 'no-kb-here')]);
+	assert.equal(damaged.code, 1, damaged.stderr);
+	const [missing, check] = damaged.json().checks;
+	assert.match(missing.detail, /^no knowledge base at .*no-kb-here/);
+	assert.deepEqual([check.name, check.severity], ['catalog-integrity', 'warning']);
+	assert.match(check.detail, /fails SQLite's integrity check .*; deleted it: the next call reads every session again$/);
+	const after = sessions(env);
+	assert.deepEqual(after.sessions, before.sessions, 'the next listing reads every session again');
+	assert.equal(after.catalog.scanned, 120);
 });
 
 test('a cache file system that fills up mid-build: every session command answers from a scan in memory, with a warning', {skip: mountsUnavailable()}, t => {

@@ -7,7 +7,7 @@
 //   while another creates the schema and fills the cache: it must not drop what the other built
 //   (readers of the other's rows saw them vanish: `observed_utc` of undefined).
 import assert from 'node:assert/strict';
-import {closeSync, mkdirSync, openSync, readdirSync, readlinkSync, rmSync, writeFileSync} from 'node:fs';
+import {appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readlinkSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import Database from 'better-sqlite3';
@@ -104,6 +104,50 @@ test('a new catalog.sqlite whose write lock another process holds: sessions wait
 	// Not a catalog in memory for this call (a cache that "could not be used"): the one on disk, built.
 	assert.deepEqual(result.json().warnings, []);
 	assert.deepEqual(runCli(['sessions', '--all-projects', '--format', 'json'], {env}).json().catalog, {scanned: 0, unchanged: 3, removed: 0});
+});
+
+test('a catalog another process keeps locked past the busy timeout: sessions answers from a scan in memory, with a catalog_busy warning (not unwritable)', {timeout: 60_000}, t => {
+	const env = claudeHome(t, 3);
+	const cache = join(env['XDG_CACHE_HOME']!, 'engi');
+	mkdirSync(cache, {recursive: true, mode: 0o700});
+	const release = holdWriteLock(join(cache, 'catalog.sqlite'));
+	let result;
+	try {
+		result = runCli(['sessions', '--all-projects', '--format', 'json'], {env});
+	} finally {
+		release();
+	}
+
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(result.json().total, 3);
+	assert.deepEqual(
+		result.json().warnings.map((warning: string) => warning.replace(/: .*\(/, ': … (')),
+		['catalog_busy: … (SQLITE_BUSY); this call read every session from scratch'],
+	);
+});
+
+test('a catalog another process keeps locked past the busy timeout while a refresh must write: sessions answers from a scan in memory, with a catalog_busy warning', {timeout: 60_000}, t => {
+	const env = claudeHome(t, 3);
+	assert.equal(runCli(['sessions', '--all-projects', '--format', 'json'], {env}).code, 0);
+	// A session grew, so the refresh has a row to write.
+	const grown = join(env['HOME']!, '.claude', 'projects', '-src-app', 'c01d0000-0000-4000-8000-000000000000.jsonl');
+	appendFileSync(grown, `${JSON.stringify({isSidechain: false, cwd: '/src/app', sessionId: 'c01d0000-0000-4000-8000-000000000000', parentUuid: 'c01d0000-0000-4000-8000-000000000000-1', uuid: 'c01d0000-0000-4000-8000-000000000000-2', timestamp: '2026-11-02T10:01:00.000Z', type: 'user', message: {role: 'user', content: 'and the lexer'}})}\n`);
+	const holder = new Database(join(env['XDG_CACHE_HOME']!, 'engi', 'catalog.sqlite'));
+	holder.exec('BEGIN IMMEDIATE');
+	let result;
+	try {
+		result = runCli(['sessions', '--all-projects', '--format', 'json'], {env});
+	} finally {
+		holder.exec('COMMIT');
+		holder.close();
+	}
+
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(result.json().total, 3);
+	assert.deepEqual(
+		result.json().warnings.map((warning: string) => warning.replace(/: .*\(/, ': … (')),
+		['catalog_busy: … (SQLITE_BUSY); this call read every session from scratch'],
+	);
 });
 
 test('a process that found the new index without a schema keeps the index another built while it waited for the lock', {timeout: 60_000}, async t => {

@@ -201,3 +201,29 @@ test('a corrupt index on a read-only knowledge base: the read answers from an in
 	assert.match(output.warnings.join('\n'), /index_corrupt: .* cannot be moved aside \(EROFS\); built a temporary in-memory index/);
 	assert.deepEqual(readdirSync(join(root, '.engi')).sort(), before);
 });
+
+test('an index damaged where a command reads it inside the catalog\'s scope (retention plan): the index is rebuilt, and the catalog is left alone', t => {
+	const kb = makeKb(t);
+	const index = seeded(kb);
+	kb.ok(['graph', 'node', '--id', 'receipt:damaged', '--kind', 'SessionRetentionReceipt', '--provenance', 'a test', '--label', 'a receipt about the streaming parser']);
+	const clean = kb.ok(['retention', 'plan']) as Record<string, unknown>;
+	const db = new Database(index);
+	const pageSize = db.pragma('page_size', {simple: true}) as number;
+	const pages = new Set(db.prepare(`SELECT pageno FROM dbstat WHERE name = 'nodes'`).pluck().all() as number[]);
+	db.close();
+	const bytes = readFileSync(index);
+	let at = bytes.indexOf('"label":"a receipt about');
+	while (at !== -1 && !pages.has(Math.floor(at / pageSize) + 1)) {
+		at = bytes.indexOf('"label":"a receipt about', at + 1);
+	}
+
+	assert.ok(at !== -1, 'the payload is in a page of the nodes table');
+	bytes[at + 9] = 0x01;
+	writeFileSync(index, bytes);
+	const result = kb.run(['retention', 'plan', '--format', 'json']);
+	assert.equal(result.code, 0, result.stderr);
+	assert.deepEqual({...(result.json() as Record<string, unknown>), warnings: [], cutoff_utc: null}, {...clean, warnings: [], cutoff_utc: null}, 'the same plan');
+	assert.match(result.json().warnings.join('\n'), /^index_corrupt: .*a stored value does not parse/m);
+	assert.doesNotMatch(`${result.stdout}\n${result.stderr}`, /catalog_corrupt/, 'the catalog was not the damaged cache');
+	assert.equal(aside(kb).length, 1);
+});

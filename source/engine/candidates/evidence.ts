@@ -14,7 +14,7 @@ import type {CandidateNote} from './note.js';
 import {findEntry, noteOf, type QueueEntry} from './queue.js';
 import {createRedactor, type Redactor} from './redactor.js';
 import {toolStatuses} from './session-facts.js';
-import {openCandidateSource} from './source.js';
+import {withCandidateSource} from './source.js';
 import {createTurnBuilder, type Turn} from './turns.js';
 
 export const defaultMaxTurns = 120;
@@ -152,8 +152,7 @@ export async function readEvidence(entry: QueueEntry, options: {maxTurns: number
 		throw new EngiError('candidate_unreadable', `${entry.file} cannot be read as a candidate note`, {hint: 'fix its frontmatter (engi candidates show says what is wrong), or harvest the session again'});
 	}
 
-	const source = await openCandidateSource(note, deps);
-	try {
+	return withCandidateSource(note, deps, source => {
 		const unit = unitOfRow(source.row);
 		const kind = digestKind(source.adapter, unit);
 		const changed = (now: {sha256: string; bytes: number}) =>
@@ -212,9 +211,7 @@ export async function readEvidence(entry: QueueEntry, options: {maxTurns: number
 		const redactor = createRedactor();
 		const turns = [...kept.values()].filter(turn => served.some(range => turn.n >= range.from && turn.n <= range.to)).sort((a, b) => a.n - b.n).map(turn => serveTurn(turn, redactor));
 		return {entry, note, total, served, turns, masked: redactor.found.length};
-	} finally {
-		source.view.close();
-	}
+	});
 }
 
 function rangesOf(numbers: readonly number[]): Array<{from: number; to: number}> {

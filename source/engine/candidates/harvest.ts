@@ -4,13 +4,14 @@ import {loadAdapter} from '../../adapters/stores.js';
 import type {SourceAdapter} from '../../adapters/types.js';
 import {catalogRowsByKey, fingerprintsInScope, listNarrowRows, rowsWithId} from '../catalog/list.js';
 import type {CatalogRow} from '../catalog/scan.js';
-import {openCatalogView, type CatalogView, type ScopeInput} from '../catalog/view.js';
+import {withCatalogView, type CatalogView, type ScopeInput} from '../catalog/view.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {defaultSince} from '../continuity/unfinished.js';
 import {lazySchema} from '../../lib/lazy-schema.js';
+import {isCorruptDatabase} from '../../lib/sqlite.js';
 import {requireConsent} from './consent.js';
 import {harvestedNote, renderNote} from './note.js';
 import {createNote} from './note-store.js';
@@ -149,23 +150,23 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 	requireKnowledgeBase(paths);
 	const now = deps.now();
 	const consent = requireConsent(paths, input.consent, now);
-	const queue = await readQueue(paths.candidates, openQueueCache(queueCachePath(deps, paths.candidates), paths.candidates));
-	const known = notesBySession(queue);
-	const taken = new Set(queue.notes.map(note => note.ref));
 	const explicit = input.ids.length > 0 || input.queued !== undefined;
-	const view = await openCatalogView({...input, since: explicit ? undefined : (input.since ?? defaultSince(now)), allProjects: explicit || input.allProjects, includeSubagents: explicit}, deps);
-	const output: HarvestOutput = {
-		status: 'ok',
-		root: paths.root,
-		folder: paths.candidates,
-		scope: {ids: input.queued ? input.queued.map(session => session.id) : [...input.ids], project: view.projectRoot, all_projects: explicit || input.allProjects, since: view.since},
-		consent,
-		counts: {considered: 0, written: 0, grown: 0, unchanged: 0, active: 0, failed: 0},
-		written: [],
-		failed: [],
-		warnings: [...view.warnings, ...queue.warnings],
-	};
-	try {
+	// A damaged catalog met midway is rebuilt and the harvest runs again: the queue is read anew, so what it wrote is known then.
+	return withCatalogView({...input, since: explicit ? undefined : (input.since ?? defaultSince(now)), allProjects: explicit || input.allProjects, includeSubagents: explicit}, deps, async view => {
+		const queue = await readQueue(paths.candidates, openQueueCache(queueCachePath(deps, paths.candidates), paths.candidates));
+		const known = notesBySession(queue);
+		const taken = new Set(queue.notes.map(note => note.ref));
+		const output: HarvestOutput = {
+			status: 'ok',
+			root: paths.root,
+			folder: paths.candidates,
+			scope: {ids: input.queued ? input.queued.map(session => session.id) : [...input.ids], project: view.projectRoot, all_projects: explicit || input.allProjects, since: view.since},
+			consent,
+			counts: {considered: 0, written: 0, grown: 0, unchanged: 0, active: 0, failed: 0},
+			written: [],
+			failed: [],
+			warnings: [...view.warnings, ...queue.warnings],
+		};
 		const sessions: InScope[] = explicit
 			? (input.queued ? rowsQueued(view, input.queued, output) : rowsByIds(view, input.ids)).map(row => ({key: row.key, source: row.source, id: row.summary.id ?? row.key, modified: row.summary.modified, mtimeMs: row.mtime_ms, fingerprint: row.fingerprint, row}))
 			: rowsInScope(view);
@@ -186,11 +187,9 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 			const row = session.row ?? catalogRowsByKey(view.db, [session.key]).get(session.key)!;
 			harvestOne(paths, view, row, (await loadAdapter(row.source as SourceAdapter['id']))!, notes, taken, output, now);
 		}
-	} finally {
-		view.close();
-	}
 
-	return output;
+		return output;
+	});
 }
 
 function harvestOne(paths: KbPaths, view: CatalogView, row: CatalogRow, adapter: SourceAdapter, notes: readonly KnownNote[], taken: Set<string>, output: HarvestOutput, now: Date): void {
@@ -208,7 +207,8 @@ function harvestOne(paths: KbPaths, view: CatalogView, row: CatalogRow, adapter:
 	try {
 		read = readSessionFacts(view.db, row, adapter, digest => notes.some(note => note.sha256 === digest.sha256 && note.bytes === digest.bytes));
 	} catch (error) {
-		if (error instanceof EngiError || (error instanceof Error && 'code' in error)) {
+		// The catalog's damage is not the session's: withCatalogView rebuilds it.
+		if (!isCorruptDatabase(error) && (error instanceof EngiError || (error instanceof Error && 'code' in error))) {
 			fail(error instanceof EngiError ? error.message : `${row.path}: could not be read (${String((error as {code: unknown}).code)})`);
 			return;
 		}

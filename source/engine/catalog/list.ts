@@ -302,7 +302,7 @@ export function rowDetails(db: Database, keys: readonly string[], tails: Readonl
 /** The decoded tails of the given units, by key (a unit no longer catalogued has none). */
 export function tailsByKey(db: Database, keys: readonly string[]): Map<string, TailState | null> {
 	const records = db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string]>;
-	return new Map(records.map(([key, tail]) => [key, parseStored<TailState | null>(tail)]));
+	return new Map(records.map(([key, tail]) => [key, parseStored<TailState | null>(tail, 'catalog')]));
 }
 
 /** The fingerprint of every unit under the stores in scope, by key, from the per-root index alone (no wide row is read). */
@@ -339,7 +339,7 @@ export function listUnitFiles(db: Database, filter: SessionFilter): Array<Narrow
 	return newestCopies(records).map(record => {
 		// Most sessions are one file: their list is that path alone, and needs no parsing.
 		const path = record[9];
-		const files = record[10] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[10]);
+		const files = record[10] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[10], 'catalog');
 		// Every field named, no spread: in a fresh process `{...row, more}` takes V8's slow path,
 		// ~15 µs and ~4 KB of garbage per session (over M, a sixth of what a warm plan allocated).
 		return {

@@ -1,10 +1,11 @@
 import {chmodSync, mkdirSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
+import {openedCache} from '../cache-damage.js';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
 import {systemErrorCode} from '../../lib/errors.js';
 import {cacheDirectory} from '../kb/paths.js';
-import {isCorruptDatabase, migrate, openDatabase, type Database} from '../../lib/sqlite.js';
+import {isBusy, isCorruptDatabase, migrate, openDatabase, type Database} from '../../lib/sqlite.js';
 import {catalogMigrations} from './schema.js';
 
 export type CatalogHandle = {readonly db: Database; readonly path: string | null; readonly warnings: string[]};
@@ -44,6 +45,7 @@ function openOnDisk(deps: Deps, warnings: string[]): CatalogHandle {
 		db.pragma('synchronous = OFF');
 		chmodSync(path, 0o600);
 		migrate(db, catalogMigrations, deps.env);
+		openedCache(db, 'catalog');
 		return {db, path, warnings};
 	} catch (error) {
 		db.close();
@@ -68,9 +70,17 @@ export function replaceDamagedCatalog(deps: Deps, damage: unknown): CatalogHandl
 	}
 }
 
-/** A catalog for this call only, when the one on disk cannot be used. */
+/**
+ * A catalog for this call only, when the one on disk cannot be used: it cannot be written, or
+ * another process kept it locked past the busy timeout (a long refresh; nothing is wrong with it).
+ */
 export function inMemoryCatalog(deps: Deps, error: unknown, warnings: readonly string[]): CatalogHandle {
 	const db = openDatabase(':memory:');
 	migrate(db, catalogMigrations);
-	return {db, path: null, warnings: [...warnings, `catalog_unwritable: ${catalogPath(deps)} could not be used (${systemErrorCode(error) ?? 'error'}); this call read every session from scratch`]};
+	openedCache(db, 'catalog');
+	const code = systemErrorCode(error) ?? 'error';
+	const warning = isBusy(error)
+		? `catalog_busy: ${catalogPath(deps)} stayed locked by another process (${code}); this call read every session from scratch`
+		: `catalog_unwritable: ${catalogPath(deps)} could not be used (${code}); this call read every session from scratch`;
+	return {db, path: null, warnings: [...warnings, warning]};
 }

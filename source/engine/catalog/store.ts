@@ -41,9 +41,9 @@ const columns = [
 export function decodeRow(record: UnitRecord): CatalogRow {
 	return {
 		...record,
-		paths: parseStored<string[]>(record.paths),
-		summary: parseStored<SessionSummary>(record.summary),
-		tail: parseStored<TailState>(record.tail),
+		paths: parseStored<string[]>(record.paths, 'catalog'),
+		summary: parseStored<SessionSummary>(record.summary, 'catalog'),
+		tail: parseStored<TailState>(record.tail, 'catalog'),
 	};
 }
 

@@ -1,7 +1,8 @@
 import {resolve} from 'node:path';
 import {projectOf} from '../../lib/project.js';
 import {parseSince} from '../../lib/since.js';
-import {cannotWrite, isCorruptDatabase, type Database} from '../../lib/sqlite.js';
+import {cannotWrite, isBusy, isCorruptDatabase, type Database} from '../../lib/sqlite.js';
+import {damageOf} from '../cache-damage.js';
 import type {Deps} from '../deps.js';
 import type {SessionFilter} from './list.js';
 import {inMemoryCatalog, openCatalog, replaceDamagedCatalog, type CatalogHandle} from './open.js';
@@ -66,7 +67,8 @@ export async function openCatalogView(input: ScopeInput, deps: Deps, damaged?: u
 /**
  * The catalog brought up to date with the stores. A refresh that meets a damaged page starts
  * over on a new catalog (once); one that cannot write (the cache filled up mid-build, or turned
- * read-only) answers from a scan in memory, with a warning, and leaves what it committed.
+ * read-only), or waited past the busy timeout for another process's write lock, answers from a
+ * scan in memory, with a warning, and leaves what it committed.
  */
 async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, damaged: unknown, cached: boolean): Promise<{catalog: CatalogHandle; report: RefreshReport}> {
 	let catalog = damaged === undefined ? openCatalog(deps) : replaceDamagedCatalog(deps, damaged);
@@ -80,7 +82,7 @@ async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, da
 			return {catalog, report: await refreshCatalog(catalog.db, targets, deps.env)};
 		} catch (error) {
 			catalog.db.close();
-			if (catalog.path === null || !(isCorruptDatabase(error) || cannotWrite(error))) {
+			if (catalog.path === null || !(isCorruptDatabase(error) || cannotWrite(error) || isBusy(error))) {
 				throw error;
 			}
 
@@ -98,14 +100,16 @@ function holdsSessions(db: Database): boolean {
 /**
  * Runs `use` over a refreshed catalog view. A read that meets a damaged page (SQLITE_CORRUPT)
  * replaces the catalog with a new one and runs `use` once more; nothing is checked in advance,
- * so the warm path pays nothing for this.
+ * so the warm path pays nothing for this. Every command that reads the catalog does so through
+ * here, so each rebuilds a damaged catalog with a warning and goes on. Damage of the index,
+ * read inside `use`, is left to the index's own recovery.
  */
 export async function withCatalogView<T>(input: ScopeInput, deps: Deps, use: (view: CatalogView) => T | Promise<T>): Promise<T> {
 	let view = await openCatalogView(input, deps);
 	try {
 		return await use(view);
 	} catch (error) {
-		if (!isCorruptDatabase(error) || view.inMemory) {
+		if (!damageOf(error, 'catalog') || view.inMemory) {
 			throw error;
 		}
 

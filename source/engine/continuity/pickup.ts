@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {locateSession} from '../conversation/locate.js';
+import {withLocatedSession} from '../conversation/locate.js';
 import type {Deps} from '../deps.js';
 import {checkpointSchema} from './checkpoint-schema.js';
 import {untrustedNotice} from './brief.js';
@@ -38,8 +38,7 @@ export async function pickupSession(input: TargetInput, deps: Deps): Promise<Pic
 		return target;
 	}
 
-	const located = await locateSession({id: target.id, ...target.stores}, deps);
-	try {
+	return withLocatedSession({id: target.id, ...target.stores}, deps, located => {
 		const {row} = located;
 		const id = row.summary.id ?? row.key;
 		const checkpoint = checkpointLookup(deps.cwd)(row.summary.project, id);
@@ -56,7 +55,5 @@ export async function pickupSession(input: TargetInput, deps: Deps): Promise<Pic
 			native_resume_command: commands.native,
 			notice: untrustedNotice,
 		};
-	} finally {
-		located.view.close();
-	}
+	});
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {sourceRootArgument, type StoreSelection} from '../catalog/targets.js';
-import {locateSession, type LocatedSession} from '../conversation/locate.js';
+import {withLocatedSession, type LocatedSession} from '../conversation/locate.js';
 import {readOutputSchema} from '../conversation/read.js';
 import {attachmentValueSchema, packetSchema, type Packet} from '../conversation/codec/schema.js';
 import {encodeDocument, plainPage, readAttachment, readEncoded, type EncodeOptions} from '../conversation/packets.js';
@@ -153,10 +153,5 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 		return readEncoded({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset, limit: input.limit, lines: input.lines, masked: true, prune: input.prune, previewChars: input.previewChars, encoding: input.encoding ?? plainPage}, deps);
 	}
 
-	const located = await locateSession({id: target.id, ...target.stores}, deps);
-	try {
-		return await briefOf(located, {budget: input.budget ?? briefBudget, exactTokens: Boolean(input.exactTokens), cwd: deps.cwd, encoding: input.encoding});
-	} finally {
-		located.view.close();
-	}
+	return withLocatedSession({id: target.id, ...target.stores}, deps, async located => briefOf(located, {budget: input.budget ?? briefBudget, exactTokens: Boolean(input.exactTokens), cwd: deps.cwd, encoding: input.encoding}));
 }

@@ -2,7 +2,7 @@ import {loadAdapter} from '../../adapters/stores.js';
 import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
 import {rowsWithId} from '../catalog/list.js';
 import {unitOfRow, type CatalogRow} from '../catalog/scan.js';
-import {openCatalogView, type CatalogView} from '../catalog/view.js';
+import {withCatalogView, type CatalogView} from '../catalog/view.js';
 import {typedRootOf, type StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
@@ -18,13 +18,14 @@ export type LocatedSession = {
 };
 
 /**
- * Finds one session by exact id across the stores in scope. No match, several matches (listed
- * with their sources and paths) and an unreadable session are distinct errors.
+ * Runs `use` over one session found by exact id across the stores in scope. No match, several
+ * matches (listed with their sources and paths) and an unreadable session are distinct errors.
+ * A damaged catalog met while finding or reading it is rebuilt and `use` runs again (see
+ * withCatalogView).
  */
-export async function locateSession(input: StoreSelection & {id: string}, deps: Deps): Promise<LocatedSession> {
+export async function withLocatedSession<T>(input: StoreSelection & {id: string}, deps: Deps, use: (located: LocatedSession) => T | Promise<T>): Promise<T> {
 	const id = normalizeSessionId(input.id);
-	const view = await openCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps);
-	try {
+	return withCatalogView({source: input.source, sourceRoot: input.sourceRoot, allProjects: true, includeSubagents: true}, deps, async view => {
 		const rows = rowsWithId(view.db, view.filter.scope, id);
 		if (rows.length === 0) {
 			const sources = typeof input.source === 'string' ? [input.source] : (input.source ?? []);
@@ -46,9 +47,6 @@ export async function locateSession(input: StoreSelection & {id: string}, deps: 
 		}
 
 		const adapter = (await loadAdapter(row.source as SourceAdapter['id']))!;
-		return {adapter, row, unit: unitOfRow(row), view, typedRoot: typedRootOf(view.targets, row.source, row.root)};
-	} catch (error) {
-		view.close();
-		throw error;
-	}
+		return use({adapter, row, unit: unitOfRow(row), view, typedRoot: typedRootOf(view.targets, row.source, row.root)});
+	});
 }

@@ -5,7 +5,7 @@ import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {maskValue} from '../search/secrets.js';
-import {locateSession, type LocatedSession} from './locate.js';
+import {withLocatedSession, type LocatedSession} from './locate.js';
 import {prunePage, pruneReceiptSchema} from './prune/page.js';
 import {walkRows} from './rows.js';
 import {defaultPreviewLength, type PreviewLength} from './preview.js';
@@ -185,8 +185,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 	const input: PageInput = {...given, offset: given.offset ?? 0, limit: given.limit ?? readPageSize};
 	const previewLength: PreviewLength = previewLengthFor(input.view, input.previewChars);
 	const budgeted = previewLength === 'all' || previewLength > defaultPreviewLength;
-	const located = await locateSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps);
-	try {
+	return withLocatedSession({id: input.id, source: input.source, sourceRoot: input.sourceRoot}, deps, located => {
 		if (input.lines) {
 			return readLines(located, input, input.lines);
 		}
@@ -245,9 +244,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 			...(pruned ? {prune: pruned.receipt} : {}),
 		};
 		return {view: input.view, ...page, ...(input.view === 'events' ? {lines: null} : {}), records} as ReadOutput;
-	} finally {
-		located.view.close();
-	}
+	});
 }
 
 export type {SessionEvent};

@@ -61,7 +61,7 @@ export function createApplier(db: Database, options: {fresh: boolean}) {
 			return undefined;
 		}
 
-		const state = {payload: parseStored<Record<string, unknown>>(row.payload), firstLine: row.first_line, lastLine: row.last_line};
+		const state = {payload: parseStored<Record<string, unknown>>(row.payload, 'index'), firstLine: row.first_line, lastLine: row.last_line};
 		nodes.set(id, state);
 		return state;
 	}

@@ -52,7 +52,7 @@ export function reindexNodes(db: Database, ids: Iterable<string>): void {
 			deleteText.run(rowid);
 		}
 
-		const {words, chars} = segmentForIndex(nodeSearchText(parseStored<Record<string, unknown>>(payload)));
+		const {words, chars} = segmentForIndex(nodeSearchText(parseStored<Record<string, unknown>>(payload, 'index')));
 		insertText.run(rowid, words, chars);
 	}
 }

@@ -1,5 +1,6 @@
 import {existsSync, readdirSync, renameSync, rmSync, statSync, type Stats} from 'node:fs';
 import {basename, join} from 'node:path';
+import {damageOf, openedCache} from '../cache-damage.js';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
 import {EngiError, systemErrorCode} from '../../lib/errors.js';
@@ -50,7 +51,7 @@ function statOrUndefined(path: string): Stats | undefined {
 /** How far this index has read the journal (see watermark.ts); undefined for a new index. */
 export function readWatermark(db: Database): Watermark | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'watermark'`).pluck().get() as string | undefined;
-	return value === undefined ? undefined : parseStored<Watermark>(value);
+	return value === undefined ? undefined : parseStored<Watermark>(value, 'index');
 }
 
 export type IndexOptions = {
@@ -71,7 +72,8 @@ export async function withIndex<T>(paths: KbPaths, deps: Deps, use: (index: Inde
 	try {
 		return await use(index);
 	} catch (error) {
-		if (!isCorruptDatabase(error) || index.inode === null) {
+		// Damage of the catalog, read inside this scope, is the catalog's to recover.
+		if (!damageOf(error, 'index') || index.inode === null) {
 			throw error;
 		}
 
@@ -122,7 +124,7 @@ function openOnDisk(paths: KbPaths, deps: Deps, options: IndexOptions, warnings:
 			// A rebuild reuses the file: damage in pages it never reads (free pages, say) would outlive it.
 			const verdict = db.pragma('quick_check(1)', {simple: true}) as string;
 			if (verdict !== 'ok') {
-				throw new CacheDamage(`quick_check: ${verdict}`);
+				throw new CacheDamage(`quick_check: ${verdict}`, 'index');
 			}
 		}
 
@@ -284,6 +286,7 @@ function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warni
 			}
 		}
 
+		openedCache(db, 'index');
 		return {db, refresh, rebuildReason, applied, corrupt, unterminatedTail, warnings, inMemory: inode === null, inode, close: () => db.close()};
 	} catch (error) {
 		db.close();

@@ -39,7 +39,7 @@ export type EventRow = {
 
 type RawEvent = Omit<EventRow, 'payload'> & {payload: string};
 
-const toEvent = (row: RawEvent): EventRow => ({...row, payload: parseStored<Record<string, unknown>>(row.payload)});
+const toEvent = (row: RawEvent): EventRow => ({...row, payload: parseStored<Record<string, unknown>>(row.payload, 'index')});
 
 /** Distinct events in the index (a duplicated line counts once), maintained by every refresh. */
 export function readEventCount(db: Database): number {
@@ -52,7 +52,7 @@ export function nodeUpserts(db: Database, id: string, asOf: string): Array<Pick<
 	const rows = db
 		.prepare(`SELECT line, observed_utc, payload FROM events WHERE subject = ? AND op = 'node.upsert' AND duplicate = 0 AND observed_utc <= ? ORDER BY line`)
 		.all(id, asOf) as Array<{line: number; observed_utc: string; payload: string}>;
-	return rows.map(row => ({line: row.line, observed_utc: row.observed_utc, payload: parseStored<Record<string, unknown>>(row.payload)}));
+	return rows.map(row => ({line: row.line, observed_utc: row.observed_utc, payload: parseStored<Record<string, unknown>>(row.payload, 'index')}));
 }
 
 /** The events about a node: its upserts and every edge event touching it, in file order, optionally only those observed by `asOf`. */
@@ -103,7 +103,7 @@ export type NodeRow = {
 
 type RawNode = Omit<NodeRow, 'payload'> & {payload: string};
 
-const toNode = (row: RawNode): NodeRow => ({...row, payload: parseStored<Record<string, unknown>>(row.payload)});
+const toNode = (row: RawNode): NodeRow => ({...row, payload: parseStored<Record<string, unknown>>(row.payload, 'index')});
 
 export function getNode(db: Database, id: string, moment?: Moment): NodeRow | undefined {
 	const row = preparedOnce(db, 'SELECT * FROM nodes WHERE id = ?').get(id) as RawNode | undefined;
@@ -155,7 +155,7 @@ export function nodeKind(db: Database, id: string): string | null | undefined {
 /** A node's merged payload, or undefined when there is no such node. */
 export function nodePayload(db: Database, id: string): Record<string, unknown> | undefined {
 	const payload = preparedOnce(db, 'SELECT payload FROM nodes WHERE id = ?').pluck().get(id) as string | undefined;
-	return payload === undefined ? undefined : parseStored<Record<string, unknown>>(payload);
+	return payload === undefined ? undefined : parseStored<Record<string, unknown>>(payload, 'index');
 }
 
 /** The `source_sha256` a node records (the staged note it was ingested from), if any. */
@@ -166,13 +166,13 @@ export function nodeSourceSha256(db: Database, id: string): string | null | unde
 /** Every node of one (canonical) kind, by id. */
 export function nodesOfKind(db: Database, kind: string): Array<{id: string; label: string | null; payload: Record<string, unknown>}> {
 	const rows = db.prepare('SELECT id, label, payload FROM nodes WHERE kind = ? ORDER BY id').all(kind) as Array<{id: string; label: string | null; payload: string}>;
-	return rows.map(row => ({id: row.id, label: row.label, payload: parseStored<Record<string, unknown>>(row.payload)}));
+	return rows.map(row => ({id: row.id, label: row.label, payload: parseStored<Record<string, unknown>>(row.payload, 'index')}));
 }
 
 /** Every node of one (canonical) kind in the order the journal last wrote them, with that line. */
 export function nodesOfKindByLine(db: Database, kind: string): Array<{id: string; payload: Record<string, unknown>; line: number}> {
 	const rows = db.prepare('SELECT id, payload, last_line FROM nodes WHERE kind = ? ORDER BY last_line').raw().all(kind) as Array<[string, string, number]>;
-	return rows.map(([id, payload, line]) => ({id, payload: parseStored<Record<string, unknown>>(payload), line}));
+	return rows.map(([id, payload, line]) => ({id, payload: parseStored<Record<string, unknown>>(payload, 'index'), line}));
 }
 
 export function countNodes(db: Database): number {

@@ -77,12 +77,12 @@ export function pageTasks(db: Database, moment: Moment, query: TaskQuery): TaskP
 		terminal: counts.terminal,
 		tasks: rows.map(row => ({
 			id: row.id,
-			projects: parseStored<string[]>(row.projects),
+			projects: parseStored<string[]>(row.projects, 'index'),
 			status: row.status?.trim() ? row.status.trim() : 'unknown',
 			label: row.label?.trim() ? row.label : row.id,
 			updated: row.observed_utc,
 			next_action: row.next_action?.trim() ? row.next_action : null,
-			blockers: row.blockers === null ? [] : parseStored<string[]>(row.blockers),
+			blockers: row.blockers === null ? [] : parseStored<string[]>(row.blockers, 'index'),
 			terminal: row.terminal === 1,
 		})),
 	};

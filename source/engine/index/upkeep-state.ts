@@ -20,7 +20,7 @@ export type DreamRun = {readonly as_of: string; readonly steps: number[]; readon
 /** Every node as the upkeep steps read it: id, kind, when last observed, memory type and payload. */
 export function allNodes(db: Database): Array<{id: string; kind: string | null; observed_utc: string; memory_type: MemoryType; payload: Record<string, unknown>}> {
 	const rows = db.prepare('SELECT id, kind, observed_utc, memory_type, payload FROM nodes ORDER BY id').all() as Array<{id: string; kind: string | null; observed_utc: string; memory_type: MemoryType; payload: string}>;
-	return rows.map(row => ({...row, payload: parseStored<Record<string, unknown>>(row.payload)}));
+	return rows.map(row => ({...row, payload: parseStored<Record<string, unknown>>(row.payload, 'index')}));
 }
 
 /** Writes the given columns of node_upkeep for each row, keeping the others. */
@@ -39,7 +39,7 @@ export function saveUpkeep(db: Database, rows: ReadonlyArray<Partial<UpkeepRow> 
 
 export function readDreamRun(db: Database): DreamRun | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'dream_run'`).pluck().get() as string | undefined;
-	return value === undefined ? undefined : parseStored<DreamRun>(value);
+	return value === undefined ? undefined : parseStored<DreamRun>(value, 'index');
 }
 
 /** Saves a run's progress; undefined clears it (the run finished). */

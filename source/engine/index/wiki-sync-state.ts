@@ -57,7 +57,7 @@ export function nameKeys(path: string, id: string, title: string): {id: string; 
 /** The record alone, without reading a row: enough to tell whether the files are worth reading. */
 export function readWikiSyncRecord(db: Database): WikiSyncRecord | undefined {
 	const value = db.prepare(`SELECT value FROM meta WHERE key = 'wiki_sync'`).pluck().get() as string | undefined;
-	const record = value === undefined ? undefined : parseStored<{version?: number; journal: WikiSyncRecord['journal']; conflictPaths: string[]}>(value);
+	const record = value === undefined ? undefined : parseStored<{version?: number; journal: WikiSyncRecord['journal']; conflictPaths: string[]}>(value, 'index');
 	return record?.version === version ? {journal: record.journal, conflictPaths: record.conflictPaths} : undefined;
 }
 
@@ -75,7 +75,7 @@ export function readWikiSyncFiles(db: Database): Map<string, SyncedFile> {
 			path: row[0],
 			sha256: row[1],
 			stamp: size === null ? null : {size, mtimeMs: row[3], ctimeMs: row[4], ino: row[5]},
-			page: nodeId === null ? null : {id: nodeId, title: row[7], ord: row[8], unresolved: unresolved === null ? none : parseStored<SyncedPage['unresolved']>(unresolved), unresolvedSources: unresolvedSources === null ? none : parseStored<string[]>(unresolvedSources)},
+			page: nodeId === null ? null : {id: nodeId, title: row[7], ord: row[8], unresolved: unresolved === null ? none : parseStored<SyncedPage['unresolved']>(unresolved, 'index'), unresolvedSources: unresolvedSources === null ? none : parseStored<string[]>(unresolvedSources, 'index')},
 		});
 	}
 

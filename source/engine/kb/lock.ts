@@ -2,6 +2,7 @@ import {closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readFil
 import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
+import {processAlive} from '../../lib/process-alive.js';
 
 /**
  * The lock a writer holds while it changes a knowledge base's journal (or a project's
@@ -179,20 +180,11 @@ function readOwner(path: string): Owner | undefined {
 }
 
 function isStale(seen: Seen): boolean {
-	if (seen.owner && seen.owner.host === hostname() && !isAlive(seen.owner.pid)) {
+	if (seen.owner && seen.owner.host === hostname() && !processAlive(seen.owner.pid)) {
 		return true;
 	}
 
 	return Date.now() - seen.stats.mtimeMs > staleMs;
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return systemErrorCode(error) !== 'ESRCH';
-	}
 }
 
 /**

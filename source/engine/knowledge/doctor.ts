@@ -1,7 +1,7 @@
 import {existsSync, readFileSync, statSync} from 'node:fs';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import {systemErrorCode, type ExitCode} from '../../lib/errors.js';
+import {EngiError, systemErrorCode, type ExitCode} from '../../lib/errors.js';
 import {catalogPath, deleteCatalog} from '../catalog/open.js';
 import {isLocation} from '../graph/kinds.js';
 import {isEdgeLive, replayInMemory} from '../graph/replay.js';
@@ -18,7 +18,8 @@ import {integrityProblems, isCorruptDatabase, openReadOnlyInPlace, schemaVersion
 import {canonicalUtc} from '../../lib/time.js';
 
 export const doctorOutputSchema = z.object({
-	root: z.string(),
+	/** Null where there is no knowledge base to check (only the session catalog is). */
+	root: z.nullable(z.string()),
 	checks: z.array(z.object({name: z.string(), ok: z.boolean(), severity: z.enum(['ok', 'warning', 'corruption']), detail: z.string()})),
 	exit_code: z.number(),
 });
@@ -30,13 +31,32 @@ const ok = (name: string, detail: string): Check => ({name, ok: true, severity: 
 const warn = (name: string, detail: string): Check => ({name, ok: false, severity: 'warning', detail});
 const corrupt = (name: string, detail: string): Check => ({name, ok: false, severity: 'corruption', detail});
 
+/** What says there is no knowledge base to check: none configured, or none at the root given. */
+const noKnowledgeBase: ReadonlySet<string> = new Set(['root_not_configured', 'kb_not_initialized']);
+
+const exitCodeOf = (checks: readonly Check[]): ExitCode => (checks.some(check => check.severity === 'corruption') ? 2 : checks.some(check => check.severity === 'warning') ? 1 : 0);
+
 /**
  * Checks a knowledge base and changes nothing in it: it reads the journal itself rather than
  * through the writer, and opens the index read-only. Outside it, a damaged session catalog (a
  * cache) is deleted, so the next call builds it again. Exit 0 clean, 1 warnings, 2 corruption.
+ * Where `locate` finds no knowledge base, the catalog is checked all the same, and the missing
+ * knowledge base is a warning.
  */
-export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; exitCode: ExitCode} {
-	requireKnowledgeBase(paths);
+export function runDoctor(locate: () => KbPaths, deps: Deps): {output: DoctorOutput; exitCode: ExitCode} {
+	let paths: KbPaths;
+	try {
+		paths = locate();
+		requireKnowledgeBase(paths);
+	} catch (error) {
+		if (!(error instanceof EngiError && noKnowledgeBase.has(error.code))) {
+			throw error;
+		}
+
+		const checks = [warn('knowledge-base', `${error.message}; only the session catalog was checked`), checkCatalog(deps)];
+		return {output: {root: null, checks, exit_code: exitCodeOf(checks)}, exitCode: exitCodeOf(checks)};
+	}
+
 	const checks: Check[] = [];
 	const scan = scanJournal(paths.journal);
 	const badLines = scan.corrupt.map(line => line.line);
@@ -99,7 +119,7 @@ export function runDoctor(paths: KbPaths, deps: Deps): {output: DoctorOutput; ex
 			: warn('gitattributes', `.gitattributes lacks "${gitattributesLine}"; concurrent git edits of the journal would conflict (engi init adds it)`),
 	);
 
-	const exitCode: ExitCode = checks.some(check => check.severity === 'corruption') ? 2 : checks.some(check => check.severity === 'warning') ? 1 : 0;
+	const exitCode = exitCodeOf(checks);
 	return {output: {root: paths.root, checks, exit_code: exitCode}, exitCode};
 }
 

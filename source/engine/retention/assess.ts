@@ -98,7 +98,7 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 
 		// A completed or superseded checkpoint says the work is done, whatever the tail looks like.
 		const done = checkpoint?.status === 'completed' || checkpoint?.status === 'superseded';
-		const tail = unit.tail !== null && !done ? parseStored<TailState>(unit.tail) : undefined;
+		const tail = unit.tail !== null && !done ? parseStored<TailState>(unit.tail, 'catalog') : undefined;
 		const reasons = tail ? reasonsFor(tail, undefined, false) : [];
 		if (reasons.length > 0 && confidenceOf(reasons) === 'high') {
 			blockers.push({code: 'unfinished_candidate', detail: `its work looks unfinished: ${reasons.map(reason => reason.code).join(', ')}`});

@@ -1,4 +1,4 @@
-import {closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync} from 'node:fs';
+import {lstatSync, mkdirSync, readdirSync, unlinkSync} from 'node:fs';
 import {dirname, join, relative} from 'node:path';
 import {loadAdapter} from '../../adapters/stores.js';
 import type {SourceId} from '../../adapters/types.js';
@@ -11,8 +11,7 @@ import type {KbPaths} from '../kb/paths.js';
 import {conversationNodeDraft, conversationNodeId} from '../knowledge/conversation-node.js';
 import {writeEvents} from '../knowledge/write.js';
 import {maskSecrets} from '../search/secrets.js';
-import {fsyncDirectory} from '../../lib/atomic.js';
-import {writeAll} from '../../lib/files.js';
+import {createAtomicFile, isStaleTemporary} from '../../lib/atomic.js';
 import {sha256} from '../../lib/hash.js';
 import {pauseAt} from '../../lib/test-pause.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -41,9 +40,9 @@ const flushBytes = 1024 * 1024;
 
 /**
  * Writes a session's user and assistant text (secrets masked; host-injected text left out) as JSON lines `{line, role,
- * content, timestamp?, session?}` (`session` names a subagent inside it), into a `.partial`
- * file renamed into place once durable, and only if the session's files are exactly as they were
- * hashed before: a session written meanwhile is left alone. Then journals the copy as a
+ * content, timestamp?, session?}` (`session` names a subagent inside it), into a temporary file
+ * of this process's own, renamed into place once durable and read back, and only if the
+ * session's files are exactly as they were hashed before: a session written meanwhile is left alone. Then journals the copy as a
  * CompactTranscript node DERIVED_FROM the conversation, and a receipt that pins the session's
  * bytes to it, which is what lets the sweep retire the session next.
  */
@@ -54,20 +53,14 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 	const pins = pinTargets(targets);
 	const adapter = (await loadAdapter(unit.source as SourceId))!;
 	const destination = compactPath(paths, unit.source, unit.session_id);
-	const partial = `${destination}.partial`;
 	try {
 		mkdirSync(dirname(destination), {recursive: true, mode: 0o700});
 	} catch (error) {
 		throw writeError(destination, error);
 	}
 
-	let fd: number;
-	try {
-		fd = openSync(partial, 'w', 0o600);
-	} catch (error) {
-		throw writeError(partial, error);
-	}
-
+	// A temporary of its own: a sweep racing this one on the same session writes its own copy beside it.
+	const file = createAtomicFile(destination, 0o600);
 	const hash = sha256();
 	let bytes = 0;
 	let messages = 0;
@@ -76,7 +69,7 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 		let pendingBytes = 0;
 		const flush = () => {
 			const chunk = Buffer.from(pending.join(''));
-			writeAll(fd, chunk);
+			file.write(chunk);
 			hash.update(chunk);
 			bytes += chunk.length;
 			pending = [];
@@ -103,32 +96,21 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 		}
 
 		flush();
-		fsyncSync(fd);
 	} catch (error) {
-		closeSync(fd);
-		discard(partial);
-		throw error instanceof EngiError ? error : writeError(partial, error);
+		file.abort();
+		throw error instanceof EngiError ? error : writeError(destination, error);
 	}
 
-	closeSync(fd);
-	pauseAt(deps.env, 'retention.compact_written');
-	const changed = targets.find(target => {
-		const now = lstatSync(target.path, {throwIfNoEntry: false});
-		return !now || now.dev !== target.dev || now.ino !== target.ino || (target.kind === 'file' && (now.size !== target.bytes || now.mtimeMs !== target.mtime_ms));
+	file.commit(() => {
+		pauseAt(deps.env, 'retention.compact_written');
+		const changed = targets.find(target => {
+			const now = lstatSync(target.path, {throwIfNoEntry: false});
+			return !now || now.dev !== target.dev || now.ino !== target.ino || (target.kind === 'file' && (now.size !== target.bytes || now.mtimeMs !== target.mtime_ms));
+		});
+		if (changed) {
+			throw new EngiError('source_changed', `${changed.path} changed while its session was compacted; the copy was discarded`, {hint: 'the session is still being written; the next sweep tries again'});
+		}
 	});
-	if (changed) {
-		discard(partial);
-		throw new EngiError('source_changed', `${changed.path} changed while its session was compacted; the copy was discarded`, {hint: 'the session is still being written; the next sweep tries again'});
-	}
-
-	try {
-		renameSync(partial, destination);
-	} catch (error) {
-		discard(partial);
-		throw writeError(destination, error);
-	}
-
-	fsyncDirectory(dirname(destination));
 	const digest = hash.digest('hex');
 	const conversation = conversationNodeId(unit.source as SourceId, unit.session_id);
 	const compactId = `compact-transcript:${unit.source}:${unit.session_id}:${digest.slice(0, 16)}`;
@@ -172,8 +154,33 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 	return {path: destination, bytes, messages, receipt: toReceipt({id: receipt.payload.id, payload: receipt.payload, line: 0})};
 }
 
-function discard(path: string): void {
+/**
+ * Before a sweep compacts anything: the copies that killed sweeps left half-written go, the
+ * temporaries of processes no longer running and the `.partial` files engi wrote its copies
+ * through before each had a temporary of its own.
+ */
+export function removeUnfinishedCopies(paths: KbPaths): void {
+	const root = join(paths.harvest, 'compact');
+	let sources: string[];
 	try {
-		unlinkSync(path);
-	} catch {}
+		sources = readdirSync(root);
+	} catch {
+		return;
+	}
+
+	for (const source of sources) {
+		const directory = join(root, source);
+		let names: string[];
+		try {
+			names = readdirSync(directory);
+		} catch {
+			continue;
+		}
+
+		for (const name of names.filter(entry => isStaleTemporary(entry) || entry.endsWith('.jsonl.partial'))) {
+			try {
+				unlinkSync(join(directory, name));
+			} catch {}
+		}
+	}
 }

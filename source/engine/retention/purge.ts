@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import {openCatalogView} from '../catalog/view.js';
+import {withCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import type {Deps} from '../deps.js';
@@ -93,9 +93,8 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 	const id = normalizeSessionId(input.id);
 	const retentionDays = input.retentionDays ?? defaultRetentionDays;
 	requireKnowledgeBase(paths);
-	return withIndex(paths, deps, async index => {
-		const view = await openCatalogView(retentionScope(input), deps);
-		try {
+	return withIndex(paths, deps, async index =>
+		withCatalogView(retentionScope(input), deps, async view => {
 			const receipts = receiptsBySession(index.db);
 			const history = purgeHistory(index.db);
 			const found = findCandidate(view, id);
@@ -128,10 +127,8 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 
 			const run = await runPurge(job, paths, deps);
 			return {...shown, executed: true, status: run.status, ...runResult(run)};
-		} finally {
-			view.close();
-		}
-	});
+		}),
+	);
 }
 
 /** A session no store lists: `already_cleaned` when a purge receipt says engi retired it, else not found. */

@@ -1,6 +1,6 @@
 import {relative} from 'node:path';
 import * as z from 'zod/mini';
-import {openCatalogView} from '../catalog/view.js';
+import {withCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
@@ -10,7 +10,7 @@ import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {sha256Hex} from '../../lib/hash.js';
 import type {Assessment} from './assess.js';
-import {compactSession} from './compact.js';
+import {compactSession, removeUnfinishedCopies} from './compact.js';
 import {attemptInScope, jobForAssessment, jobForInterrupted} from './jobs.js';
 import {sessionKey, type PurgeAttempt} from './journal.js';
 import {assessScope, retentionScope, summarize, summarySchema, targetSchema, type AssessedScope} from './plan.js';
@@ -113,9 +113,8 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 		throw new EngiError('plan_required', 'engi retention sweep --execute needs --plan <sha256> from a dry run', {hint: 'run engi retention sweep first, check what it plans, then pass its plan_sha256'});
 	}
 
-	return withIndex(paths, deps, async index => {
-		const view = await openCatalogView(retentionScope(input), deps);
-		try {
+	return withIndex(paths, deps, async index =>
+		withCatalogView(retentionScope(input), deps, async view => {
 			const scope = assessScope(view, index.db, deps, retentionDays, 'retirable');
 			const planned = planItems(scope);
 			const digest = planDigest(planned);
@@ -146,6 +145,7 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 				});
 			}
 
+			removeUnfinishedCopies(paths);
 			const context: ItemContext = {scope, removed: new Set(), paths, deps, retentionDays};
 			const done: SweepItem[] = [];
 			for (const entry of planned) {
@@ -155,10 +155,8 @@ export async function sweepRetention(input: SweepInput, paths: KbPaths, deps: De
 
 			const output = report(done, true);
 			return {output, failed: output.failed > 0};
-		} finally {
-			view.close();
-		}
-	});
+		}),
+	);
 }
 
 /** What a sweep would do, in order: unfinished purges of sessions no store lists any more, then every session not blocked, children first. */

@@ -75,12 +75,41 @@ export function conflictBlock(text: string): {start: number; end: number} | unde
 	return undefined;
 }
 
-/** A file name pattern as a test: `*` is any run of characters, everything else is literal. */
-function patternTest(pattern: string): RegExp {
-	return new RegExp(`^${pattern.split('*').map(part => part.replaceAll(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+/**
+ * Whether a file name matches a pattern in which `*` is any run of characters and everything
+ * else is literal. Matched directly, never compiled: the patterns come from the knowledge base's
+ * config, and a long one is a regular expression V8 refuses to compile ("too large"). Only the
+ * last `*` is retried one character further when what follows it fails: at worst the name's
+ * length times the pattern's steps, never the backtracking of a chain of `.*`.
+ */
+function matchesPattern(pattern: string, name: string): boolean {
+	let at = 0;
+	let position = 0;
+	let star = -1;
+	let resume = 0;
+	while (position < name.length) {
+		if (pattern[at] === '*') {
+			star = at++;
+			resume = position;
+		} else if (at < pattern.length && pattern[at] === name[position]) {
+			at++;
+			position++;
+		} else if (star === -1) {
+			return false;
+		} else {
+			at = star + 1;
+			position = ++resume;
+		}
+	}
+
+	while (pattern[at] === '*') {
+		at++;
+	}
+
+	return at === pattern.length;
 }
 
 /** The first of the patterns the file's name matches, or undefined. */
 export function conflictPathPattern(name: string, patterns: readonly string[]): string | undefined {
-	return patterns.find(pattern => patternTest(pattern).test(name));
+	return patterns.find(pattern => matchesPattern(pattern, name));
 }

@@ -1,0 +1,90 @@
+// Two sweeps compacting the same session at once (the chaos suite's racing sweeps, made
+// deterministic with pause points): each writes its compact copy through a file of its own, so
+// neither truncates, replaces or renames away the other's, and the copy left is whole and the one
+// its CompactTranscript node names, journaled once. A temporary a killed sweep left is removed by
+// the next sweep, and one a live sweep is writing is left alone.
+import assert from 'node:assert/strict';
+import {createHash} from 'node:crypto';
+import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import test from 'node:test';
+import {requireProc, startCli, waitStopped} from '../helpers/faults.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {settle} from '../fixtures/home.js';
+import {journalNodes, longAgo} from '../helpers/retention.js';
+import {writeClaudeSession} from '../helpers/stores.js';
+import {tempDir} from '../helpers/temp.js';
+
+const id = 'f1000000-0000-4000-8000-000000000001';
+
+function world(base: string) {
+	const projects = join(base, 'home', '.claude', 'projects');
+	writeClaudeSession(projects, id, '/work/app', [
+		{user: 'tighten the retry loop', assistant: 'Tightened it and added a test.', at: '2025-01-02T09:00:00.000Z'},
+		{user: 'thanks', assistant: 'Done.', at: '2025-01-02T09:01:00.000Z'},
+	]);
+	settle(join(base, 'home'), longAgo);
+	const env = sandboxEnv(base);
+	const kb = join(base, 'kb');
+	const init = runCli(['init', kb, '--no-register', '--format', 'json'], {env});
+	assert.equal(init.code, 0, init.stderr);
+	const sweep = ['--root', kb, 'retention', 'sweep', '--format', 'json'];
+	const plan = () => runCli(sweep, {env}).json().plan_sha256 as string;
+	const execute = (digest: string, pause?: string) => startCli([...sweep, '--execute', '--plan', digest, '--details'], {env: pause ? {...env, ENGI_TEST_PAUSE_AT: pause} : env});
+	return {kb, env, journal: join(kb, '.engi', 'journal.jsonl'), compact: join(kb, '00-inbox', 'harvest', 'compact', 'claude'), plan, execute};
+}
+
+test('two sweeps compacting one session at once each write their own copy: the slower neither fails nor leaves a copy its node does not name', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const {journal, compact, plan, execute} = world(tempDir(t));
+	const digest = plan();
+	// The first has written its whole copy and stops before renaming it into place.
+	const slower = execute(digest, 'retention.compact_written');
+	await waitStopped(slower.pid);
+	// The second writes its copy, renames it, journals it and stops before deleting anything.
+	const faster = execute(digest, 'retention.after_attempt');
+	await waitStopped(faster.pid);
+	slower.kill('SIGCONT');
+	const slow = await slower.done;
+	faster.kill('SIGCONT');
+	const fast = await faster.done;
+	const items = [slow, fast].map(result => result.json().items[0]);
+	assert.deepEqual(
+		items.filter(item => item.failure?.code === 'write_failed'),
+		[],
+		'neither sweep lost its copy to the other',
+	);
+	assert.ok(
+		items.some(item => item.status === 'compacted'),
+		`one of them retired the session: ${JSON.stringify(items.map(item => [item.status, item.failure]))}`,
+	);
+	const nodes = journalNodes(journal, 'CompactTranscript');
+	assert.equal(nodes.length, 1, 'one CompactTranscript node');
+	const copy = readFileSync(join(compact, `${id}.jsonl`));
+	assert.equal(createHash('sha256').update(copy).digest('hex'), nodes[0]!['sha256'], 'the copy is the one its node names');
+	assert.deepEqual(readdirSync(compact), [`${id}.jsonl`], 'no temporary left');
+	const receipts = readFileSync(journal, 'utf8')
+		.split('\n')
+		.filter(line => line.includes('"SessionRetentionReceipt"'));
+	assert.equal(receipts.length, 1, 'its compaction receipt is journaled once');
+});
+
+test('a sweep removes the compaction temporaries of processes that died, and keeps a live one\'s', {timeout: 60_000}, t => {
+	const {compact, plan, execute} = world(tempDir(t));
+	mkdirSync(compact, {recursive: true});
+	// A pid no process has (above the kernel's limit), and this test's own, which is alive.
+	const dead = join(compact, `.${id}.jsonl.4194305.1764620000000.tmp`);
+	const live = join(compact, `.other.jsonl.${process.pid}.1764620000000.tmp`);
+	const legacy = join(compact, `${id}.jsonl.partial`);
+	for (const path of [dead, live, legacy]) {
+		writeFileSync(path, '{"line":1,"role":"user","content":"half of a copy');
+	}
+
+	return execute(plan()).done.then(result => {
+		assert.equal(result.code, 0, result.stdout);
+		assert.deepEqual(readdirSync(compact).sort(), [`${id}.jsonl`, `.other.jsonl.${process.pid}.1764620000000.tmp`].sort());
+	});
+});
