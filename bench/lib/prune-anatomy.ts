@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../../source/adapters/events.js';
-import {locateSession} from '../../source/engine/conversation/locate.js';
+import {withLocatedSession} from '../../source/engine/conversation/locate.js';
 import {walkRows} from '../../source/engine/conversation/rows.js';
 import type {Deps} from '../../source/engine/deps.js';
 
@@ -173,15 +173,11 @@ export function composition(page: Page, printed: string, count: (text: string) =
 
 /** The events behind each line of a session, as the engine reads them (to tell what a page's strings carry). */
 export async function sessionEvents(deps: Deps, source: string, id: string): Promise<Map<number, SessionEvent[]>> {
-	const located = await locateSession({id, source: [source as never]}, deps);
 	const byLine = new Map<number, SessionEvent[]>();
-	try {
+	await withLocatedSession({id, source: [source as never]}, deps, located => {
 		walkRows(located.view.db, located.adapter, located.unit, {fromLine: 1}, row => {
 			byLine.set(row.line, [...(byLine.get(row.line) ?? []), ...row.events]);
 		});
-	} finally {
-		located.view.close();
-	}
-
+	});
 	return byLine;
 }
