@@ -117,12 +117,19 @@ test('read-only commands on a root without a knowledge base fail clearly and cre
 	const env = sandboxEnv(base);
 	const root = join(base, 'empty');
 	mkdirSync(root);
-	for (const args of [['status'], ['project'], ['timeline'], ['doctor'], ['project', 'x', '--view', 'full']]) {
+	for (const args of [['status'], ['project'], ['timeline'], ['project', 'x', '--view', 'full']]) {
 		const result = runCli([...args, '--root', root], {env});
 		assert.equal(result.code, 1, args.join(' '));
 		assert.equal(result.error().code, 'kb_not_initialized');
 		assert.deepEqual(readdirSync(root), [], `${args.join(' ')} created nothing`);
 	}
+
+	// doctor still checks what it can (the session catalog) and says, as a failed check, that there is no knowledge base.
+	const doctor = runCli(['doctor', '--root', root], {env});
+	assert.equal(doctor.code, 1);
+	const checks = doctor.json().checks as Array<{name: string; ok: boolean}>;
+	assert.equal(checks.find(check => check.name === 'knowledge-base')?.ok, false);
+	assert.deepEqual(readdirSync(root), [], 'doctor created nothing');
 
 	const missing = join(base, 'missing');
 	assert.equal(runCli(['status', '--root', missing], {env}).error().code, 'kb_not_initialized');
