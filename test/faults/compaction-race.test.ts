@@ -5,7 +5,7 @@
 // the next sweep, and one a live sweep is writing is left alone.
 import assert from 'node:assert/strict';
 import {createHash} from 'node:crypto';
-import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {requireProc, startCli, waitStopped} from '../helpers/faults.js';
@@ -87,4 +87,49 @@ test('a sweep removes the compaction temporaries of processes that died, and kee
 		assert.equal(result.code, 0, result.stdout);
 		assert.deepEqual(readdirSync(compact).sort(), [`${id}.jsonl`, `.other.jsonl.${process.pid}.1764620000000.tmp`].sort());
 	});
+});
+
+test('a session removed while a sweep copies it (a racing sweep retired it) fails as source_changed, not as a failed write, and leaves no temporary', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const base = tempDir(t);
+	const {compact, plan, execute} = world(base);
+	const digest = plan();
+	// Stopped with its temporary open, before it reads the session's file.
+	const sweep = execute(digest, 'retention.compact_started');
+	await waitStopped(sweep.pid);
+	unlinkSync(join(base, 'home', '.claude', 'projects', '-work-app', `${id}.jsonl`));
+	sweep.kill('SIGCONT');
+	const result = await sweep.done;
+	assert.equal(result.code, 2, result.stderr);
+	const [item] = result.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
+	assert.equal(item!.status, 'failed');
+	assert.equal(item!.failure!.code, 'source_changed', item!.failure!.detail);
+	assert.match(item!.failure!.detail, new RegExp(`${id}\\.jsonl was removed`));
+	assert.deepEqual(readdirSync(compact), [], 'the temporary went with the copy');
+});
+
+test('a directory a racing sweep removed between the check and the rmdir is already gone, not a failed deletion', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const base = tempDir(t);
+	const projects = join(base, 'home', '.claude', 'projects', '-work-app');
+	const subagents = join(projects, id, 'subagents');
+	mkdirSync(subagents, {recursive: true});
+	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+	const {plan, execute} = world(base);
+	// Stopped at its first directory (subagents, emptied just before), checked and not yet removed.
+	const sweep = execute(plan(), 'retention.before_rmdir#1');
+	await waitStopped(sweep.pid);
+	rmdirSync(subagents);
+	sweep.kill('SIGCONT');
+	const result = await sweep.done;
+	const [item] = result.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
+	assert.equal(item!.failure, null, JSON.stringify(item!.failure));
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(existsSync(join(projects, `${id}.jsonl`)), false, 'the rest of the session was retired');
 });

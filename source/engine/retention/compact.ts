@@ -4,7 +4,7 @@ import {loadAdapter} from '../../adapters/stores.js';
 import type {SourceId} from '../../adapters/types.js';
 import {walkRows} from '../conversation/rows.js';
 import type {Deps} from '../deps.js';
-import {EngiError, writeError} from '../../lib/errors.js';
+import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
 import {nodeKind} from '../index/store.js';
 import type {EventDraft} from '../journal/append.js';
 import type {KbPaths} from '../kb/paths.js';
@@ -61,6 +61,7 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 
 	// A temporary of its own: a sweep racing this one on the same session writes its own copy beside it.
 	const file = createAtomicFile(destination, 0o600);
+	pauseAt(deps.env, 'retention.compact_started');
 	const hash = sha256();
 	let bytes = 0;
 	let messages = 0;
@@ -98,7 +99,8 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 		flush();
 	} catch (error) {
 		file.abort();
-		throw error instanceof EngiError ? error : writeError(destination, error);
+		// The copy's own writes fail as EngiErrors (write_failed); anything else came from reading the session.
+		throw error instanceof EngiError ? error : readError((error as NodeJS.ErrnoException).path ?? unit.path, error);
 	}
 
 	file.commit(() => {
@@ -152,6 +154,19 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 		receipt,
 	] satisfies EventDraft[]);
 	return {path: destination, bytes, messages, receipt: toReceipt({id: receipt.payload.id, payload: receipt.payload, line: 0})};
+}
+
+/**
+ * A session's file that could not be read while it was copied. Gone (a racing sweep retired it,
+ * or its tool deleted it) is a source that changed, which the next sweep sees as it is now.
+ */
+function readError(path: string, error: unknown): EngiError {
+	const code = systemErrorCode(error);
+	if (code === 'ENOENT' || code === 'ENOTDIR') {
+		return new EngiError('source_changed', `${path} was removed while its session was compacted; the copy was discarded`, {hint: 'the next sweep plans from the files as they are now'});
+	}
+
+	return new EngiError('source_unreadable', `could not read ${path} while compacting its session (${code ?? 'error'}); the copy was discarded`, {hint: 'check the file\'s permissions; the next sweep tries again'});
 }
 
 /**

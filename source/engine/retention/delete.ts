@@ -59,7 +59,7 @@ export function deleteTargets(steps: readonly Step[], pins: ReadonlyMap<string, 
 			return stop('target_outside_store', `${step.path} lies outside the store ${boundary}`);
 		}
 
-		const problem = place === 'gone' ? 'gone' : step.kind === 'file' ? unlinkFile(step.path, pin, result) : removeDirectory(step.path, pin);
+		const problem = place === 'gone' ? 'gone' : step.kind === 'file' ? unlinkFile(step.path, pin, result) : removeDirectory(step.path, pin, env);
 		if (problem === 'gone') {
 			result.alreadyGone.push(step.path);
 			continue;
@@ -123,13 +123,15 @@ function unlinkFile(path: string, pin: Pin, result: {freedBytes: number; otherHa
 
 		return undefined;
 	} catch (error) {
-		return {code: 'delete_failed', detail: `${path} could not be deleted (${systemErrorCode(error) ?? 'error'})`};
+		// Removed between the check and the unlink: by a sweep racing this one, which records it.
+		const code = systemErrorCode(error);
+		return code === 'ENOENT' ? 'gone' : {code: 'delete_failed', detail: `${path} could not be deleted (${code ?? 'error'})`};
 	} finally {
 		closeSync(opened.fd);
 	}
 }
 
-function removeDirectory(path: string, pin: Pin): Problem {
+function removeDirectory(path: string, pin: Pin, env: Readonly<Record<string, string | undefined>>): Problem {
 	const stats = lstatSync(path, {throwIfNoEntry: false});
 	if (!stats) {
 		return 'gone';
@@ -144,10 +146,15 @@ function removeDirectory(path: string, pin: Pin): Problem {
 	}
 
 	try {
+		pauseAt(env, 'retention.before_rmdir');
 		rmdirSync(path);
 		return undefined;
 	} catch (error) {
 		const code = systemErrorCode(error);
+		if (code === 'ENOENT') {
+			return 'gone'; // Removed since it was checked, by a sweep racing this one.
+		}
+
 		return code === 'ENOTEMPTY' || code === 'EEXIST'
 			? {code: 'source_changed', detail: `${path} holds files the receipt did not pin (written since)`}
 			: {code: 'delete_failed', detail: `${path} could not be removed (${code ?? 'error'})`};
