@@ -203,7 +203,7 @@ export type StoreTier = {sessions: number; messages: number; outputBytes: number
  * The generator's version, recorded beside each corpus it writes: a corpus made by another
  * version is made again. Raise it whenever a change alters what `generateStores` writes.
  */
-export const storesVersion = 2;
+export const storesVersion = 3;
 
 /**
  * A word no other text uses, in the first request of one session in a hundred: `sessions --q`
@@ -223,14 +223,18 @@ export function generateStores(home: string, tier: StoreTier, seed = 11, progres
 	const random = seededRandom(seed);
 	const sources = ['claude', 'codex', 'copilot', 'cursor', 'antigravity', 'gemini', 'qwen', 'grok', 'vscode', 'opencode'] as const;
 	const perSession = Math.max(2, Math.round(tier.messages / tier.sessions));
-	const base = Date.parse('2026-11-01T00:00:00Z');
+	// Every session starts in the 30 days before \`end\`, the newest last (version 2 started them
+	// at \`end\` and went on ten minutes apart, so most of L's 15,000 were dated after the day the
+	// bench runs and counted as active): the bench's \`--since 2026-10-01\` takes in every tier whole.
+	const end = Date.parse('2026-11-01T00:00:00Z');
+	const spacing = Math.min(600_000, Math.floor((30 * 86_400_000) / tier.sessions));
 	const opencode = opencodeWriter(join(home, '.local', 'share', 'opencode', 'opencode.db'));
 	try {
 		for (let index = 0; index < tier.sessions; index++) {
 			const source = sources[index % sources.length]!;
 			const id = uuid(random);
 			const cwd = `/src/project-${index % 40}`;
-			const start = base + index * 600_000;
+			const start = end - (tier.sessions - index) * spacing;
 			const messages = conversation(random, perSession, tier.outputBytes);
 			if (markedSession(index)) {
 				messages[0] = {...messages[0]!, text: `${messages[0]!.text} ${selectiveWord}`};
