@@ -156,7 +156,7 @@ export function catalogStore(db: Database) {
 	};
 
 	return {
-		/** Key → fingerprint of every unit under a root: all a warm refresh needs to find what changed. */
+		/** Key → fingerprint of every unit under a root: what a refresh compares when the root's listing is not the one remembered. */
 		fingerprintsForRoot(source: string, root: string): Map<string, string> {
 			return new Map(fingerprintsByRoot().all(source, root) as Array<[string, string]>);
 		},
