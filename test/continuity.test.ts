@@ -243,6 +243,41 @@ test('standup shows each project\'s newest candidates, counts them all, and name
 	assert.ok(human.includes(`  … 3 more: ${more}`), human);
 });
 
+test('standup: sessions recorded in a project and in its subdirectory are one project, whose newest candidates and confidence counts take in both', t => {
+	const {base, env, run} = setup(t);
+	const project = join(base, 'mono');
+	mkdirSync(join(project, '.git'), {recursive: true});
+	mkdirSync(join(project, 'sub'), {recursive: true});
+	const projects = join(env['HOME']!, '.claude', 'projects');
+	const ids = Array.from({length: 9}, (_, index) => `cccccccc-0000-4000-8000-${String(index).padStart(12, '0')}`);
+	for (const [index, id] of ids.entries()) {
+		// Alternately in the root and in sub/; every third one just written (low, not judged by its
+		// tail), the rest an unanswered request each (high).
+		const at = new Date(Date.now() - (index % 3 === 2 ? 30_000 : (60 - index) * 60_000));
+		const path = writeClaudeSession(projects, id, index % 2 === 0 ? project : join(project, 'sub'), [{user: `request ${index}`, at: at.toISOString()}]);
+		utimesSync(path, at, at);
+	}
+
+	// One answered session with an active checkpoint: a candidate only through its checkpoint (high).
+	const answered = 'cccccccc-0000-4000-8000-999999999999';
+	const answeredAt = new Date(Date.now() - 90 * 60_000);
+	utimesSync(writeClaudeSession(projects, answered, join(project, 'sub'), [{user: 'ship it', assistant: 'shipped', at: answeredAt.toISOString()}]), answeredAt, answeredAt);
+	assert.equal(run(['checkpoint', 'record', '--session', answered, '--objective', 'ship', '--status', 'active', '--next-action', 'announce'], {cwd: project}).code, 0);
+	type Project = {project: string; candidates: Array<{id: string; confidence: string}>; candidates_total: number; summary: string};
+	const mono = (standup: {projects: Project[]}) => standup.projects.find(entry => entry.project === project)!;
+	const all = mono(run(['standup', '--since', '2026-11-01', '--limit', '500']).json());
+	assert.equal(all.candidates_total, 10);
+	assert.ok(all.candidates.some(candidate => candidate.id === answered && candidate.confidence === 'high'));
+	const high = all.candidates.filter(candidate => candidate.confidence === 'high').length;
+	assert.equal(high, 7, 'six unanswered requests and the checkpoint');
+	for (const limit of [1, 3, 4]) {
+		const bounded = mono(run(['standup', '--since', '2026-11-01', '--limit', String(limit)]).json());
+		assert.deepEqual(bounded.candidates, all.candidates.slice(0, limit), `the newest ${limit} of both spellings, in order`);
+		assert.equal(bounded.candidates_total, 10);
+		assert.match(bounded.summary, /^10 unfinished sessions \(7 high\); 1 active checkpoint, 0 blocked$/);
+	}
+});
+
 test('resume and pickup --since choose among older sessions; pickup prints the cd the native resume needs', t => {
 	const {base, env, run} = setup(t);
 	const project = join(base, 'repo');

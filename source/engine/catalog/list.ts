@@ -4,6 +4,7 @@ import {parseStored, type Database} from '../../lib/sqlite.js';
 import {decodeRow} from './store.js';
 import type {CatalogRow} from './scan.js';
 import type {TailState} from '../continuity/tail.js';
+import {tailConfidenceSql} from '../continuity/reasons.js';
 
 export const sessionEntrySchema = lazySchema(() => z.object({
 	id: z.string(),
@@ -214,18 +215,66 @@ export function listedRowsToJudge(db: Database, filter: SessionFilter, ids: read
  * `activeFrom` (ms, by the later of the recorded time and the file's), except the `judged`
  * keys, whose answer is `candidates`. Only the page's rows come out.
  */
-export function candidatePage(db: Database, filter: SessionFilter, judged: {keys: readonly string[]; candidates: readonly string[]; activeFrom: number}, offset: number, limit: number): {total: number; rows: NarrowRow[]} {
-	const unfolded = unfoldedSql(filter);
-	const written = "CASE WHEN coalesce(modified, '') = '' THEN mtime_ms ELSE max(round(unixepoch(modified, 'subsec') * 1000), mtime_ms) END";
-	const picked = (select: string, tail: string) =>
-		`SELECT ${select} FROM units${unfolded.index} WHERE (((tail_open = 1 OR ${written} > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?))) AND ${unfolded.sql} ${tail}`;
-	const params = [judged.activeFrom, JSON.stringify(judged.keys), JSON.stringify(judged.candidates), ...unfolded.params];
-	const total = db.prepare(picked('count(*)', '')).pluck().get(...params) as number;
+export function candidatePage(db: Database, filter: SessionFilter, judged: JudgedInJs, offset: number, limit: number): {total: number; rows: NarrowRow[]} {
+	const {sql, params} = pickedCandidates(filter, judged);
+	const total = db.prepare(`SELECT count(*) FROM ${sql}`).pluck().get(...params) as number;
 	const records = db
-		.prepare(picked(narrowColumns, 'ORDER BY modified DESC, id ASC, key ASC LIMIT ? OFFSET ?'))
+		.prepare(`SELECT ${narrowColumns} FROM ${sql} ORDER BY modified DESC, id ASC, key ASC LIMIT ? OFFSET ?`)
 		.raw()
 		.all(...params, limit, offset) as NarrowRecord[];
 	return {total, rows: records.map(record => narrowRowOf(record))};
+}
+
+/** The sessions judged in JS (`keys`), those of them that are candidates, and the time from which a session counts as written right now (ms). */
+export type JudgedInJs = {readonly keys: readonly string[]; readonly candidates: readonly string[]; readonly activeFrom: number};
+
+/** When a session was last written (ms), by the later of its recorded time and its file's. */
+const writtenSql = "CASE WHEN coalesce(modified, '') = '' THEN mtime_ms ELSE max(round(unixepoch(modified, 'subsec') * 1000), mtime_ms) END";
+
+/** The candidates candidatePage counts and cuts, as the table and condition after a FROM. */
+function pickedCandidates(filter: SessionFilter, judged: JudgedInJs): {sql: string; params: unknown[]} {
+	const unfolded = unfoldedSql(filter);
+	return {
+		sql: `units${unfolded.index} WHERE (((tail_open = 1 OR ${writtenSql} > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?))) AND ${unfolded.sql}`,
+		params: [judged.activeFrom, JSON.stringify(judged.keys), JSON.stringify(judged.candidates), ...unfolded.params],
+	};
+}
+
+/**
+ * The candidates candidatePage picks, by recorded project: how many each has, how many of those
+ * SQL judged are of high confidence (by tailConfidenceSql; none written right now is), leaving
+ * the `judged` keys to the caller, and the newest `limit` of each project (every one when null),
+ * in candidatePage's order. Only each candidate's project and rowid come out of the index, in
+ * order; narrow rows are read for those shown, tails only where a confidence rests on them
+ * (building a narrow row of every session in scope was most of a stand-up's own work).
+ */
+export function candidatesByProject(db: Database, filter: SessionFilter, judged: JudgedInJs, limit: number | null): {projects: Array<{project: string | null; total: number; high: number}>; rows: NarrowRow[]} {
+	const {sql, params} = pickedCandidates(filter, judged);
+	const order = db.prepare(`SELECT project, units.rowid FROM ${sql} ORDER BY modified DESC, id ASC, key ASC`).raw().all(...params) as Array<[string | null, number]>;
+	const totals = new Map<string | null, number>();
+	const shown: number[] = [];
+	for (const candidate of order) {
+		const before = totals.get(candidate[0]) ?? 0;
+		totals.set(candidate[0], before + 1);
+		if (limit === null || before < limit) {
+			shown.push(candidate[1]);
+		}
+	}
+
+	const tailed = `SELECT units.rowid AS unit FROM ${sql} AND tail_open = 1 AND ${writtenSql} <= ? AND key NOT IN (SELECT value FROM json_each(?))`;
+	const highs = db
+		.prepare(`SELECT units.project, count(*) FROM (${tailed}) AS tailed JOIN units ON units.rowid = tailed.unit WHERE ${tailConfidenceSql('units.tail')} = 'high' GROUP BY units.project`)
+		.raw()
+		.all(...params, judged.activeFrom, JSON.stringify(judged.keys)) as Array<[string | null, number]>;
+	const highOf = new Map(highs);
+	const records = db
+		.prepare(`SELECT ${narrowColumns} FROM units WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY modified DESC, id ASC, key ASC`)
+		.raw()
+		.all(JSON.stringify(shown)) as NarrowRecord[];
+	return {
+		projects: [...totals].map(([project, total]) => ({project, total, high: highOf.get(project) ?? 0})),
+		rows: records.map(record => narrowRowOf(record)),
+	};
 }
 
 /** How many listed subagent sessions in scope each of the given sessions has, keyed by `source \0 id`. */

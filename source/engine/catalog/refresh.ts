@@ -1,6 +1,7 @@
 import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import {loadAdapter} from '../../adapters/stores.js';
 import type {DiscoveredUnit, SourceAdapter, SourceId} from '../../adapters/types.js';
+import {sha256Hex} from '../../lib/hash.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
 import {pauseAt} from '../../lib/test-pause.js';
@@ -44,6 +45,14 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 			}
 
 			report.warnings.push(...noteWarnings(adapter.id, units));
+			// Most calls find a root as the catalog last saw it: one digest, compared with the one
+			// remembered, answers that without reading the root's thousands of fingerprints.
+			const listing = listingDigest(units);
+			if (store.matchedListing(adapter.id, root) === listing) {
+				report.unchanged += units.length;
+				continue;
+			}
+
 			const known = store.fingerprintsForRoot(adapter.id, root);
 			const changed: DiscoveredUnit[] = [];
 			let stillThere = 0;
@@ -59,7 +68,10 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 			// Keys are unique per root: when every known key was listed again, none is gone.
 			const gone = stillThere === known.size ? [] : goneKeys(known, units);
 			if (changed.length === 0 && gone.length === 0) {
-				continue; // Nothing to write: no write lock, no transaction.
+				// Nothing to write but the digest (a catalog filled by an older engi, or a remembered
+				// listing another process's writes made stale).
+				store.rememberListing(adapter.id, root, units, listing);
+				continue;
 			}
 
 			// A refresh that writes reads pages through SQLite's small page cache, not its memory map:
@@ -105,6 +117,8 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 			}
 
 			writer.flush();
+			// Checked against the rows first: a unit that could not be read is not remembered as read.
+			store.rememberListing(adapter.id, root, units, listing);
 		}
 	}
 
@@ -118,6 +132,16 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 async function readerOf(source: SourceId): Promise<{scanUnit: typeof import('./scan.js').scanUnit; reader: SourceAdapter}> {
 	const [{scanUnit}, reader] = await Promise.all([import('./scan.js'), loadAdapter(source)]);
 	return {scanUnit, reader: reader!};
+}
+
+/** One digest of a root's listing: every unit's key and fingerprint, in discovery's order. */
+function listingDigest(units: readonly DiscoveredUnit[]): string {
+	let text = '';
+	for (const unit of units) {
+		text += `${unit.key}\u0000${unit.fingerprint}\n`;
+	}
+
+	return sha256Hex(text);
 }
 
 /** Keys catalogued under a root that its discovery no longer lists. */

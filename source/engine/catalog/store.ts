@@ -1,6 +1,6 @@
 import type {SessionSummary} from './summarize.js';
 import type {TailState} from '../continuity/tail.js';
-import {parseStored, type Database} from '../../lib/sqlite.js';
+import {cannotWrite, isBusy, parseStored, type Database} from '../../lib/sqlite.js';
 import type {CatalogRow, LineMark} from './scan.js';
 import type {TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';
@@ -82,6 +82,18 @@ export function catalogStore(db: Database) {
 	const insertText = lazy(() => db.prepare('INSERT INTO text_fts (rowid, words, chars) VALUES (?, ?, ?)'));
 	const memoGet = lazy(() => db.prepare('SELECT value FROM discovery_memo WHERE key = ? AND stamp = ?').pluck());
 	const memoSet = lazy(() => db.prepare('INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ?, ?)'));
+	const rootStamp = lazy(() => db.prepare('SELECT count(*), max(rowid) FROM units WHERE source = ? AND root = ?').raw());
+
+	/**
+	 * What any write to a root's rows changes: their count, or the largest rowid (a saved row is
+	 * inserted anew, with a new rowid). A listing remembered under another stamp is not trusted,
+	 * whoever wrote the rows since (an older engi knows nothing of it).
+	 */
+	const stampOf = (source: string, root: string) => {
+		const [count, last] = rootStamp().get(source, root) as [number, number | null];
+		return `${count}:${last ?? 0}`;
+	};
+	const listingKey = (source: string, root: string) => `listing:${source}:${root}`;
 
 	/** The unit's number in the text index, kept while the unit exists (re-indexing reuses it). */
 	const textUnitFor = (key: string): number => {
@@ -144,9 +156,42 @@ export function catalogStore(db: Database) {
 	};
 
 	return {
-		/** Key → fingerprint of every unit under a root: all a warm refresh needs to find what changed. */
+		/** Key → fingerprint of every unit under a root: what a refresh compares when the root's listing is not the one remembered. */
 		fingerprintsForRoot(source: string, root: string): Map<string, string> {
 			return new Map(fingerprintsByRoot().all(source, root) as Array<[string, string]>);
+		},
+		/**
+		 * The digest of the listing a root's rows were last checked to match exactly (every key
+		 * listed, with its fingerprint, and no other), while no row of the root has been written
+		 * since; undefined when none is known. A discovery with this digest has nothing to refresh.
+		 */
+		matchedListing(source: string, root: string): string | undefined {
+			const digest = memoGet().get(listingKey(source, root), stampOf(source, root)) as string | undefined;
+			return digest === undefined ? undefined : (JSON.parse(digest) as string);
+		},
+		/**
+		 * Remembers `digest` as the listing of a root when its rows match `units` exactly, checked
+		 * under the write lock, so a row another process wrote meanwhile (from what it listed
+		 * before this call did) is seen. Only an optimisation: a lock held by another process, or a
+		 * catalog that cannot be written, leaves it unremembered, without waiting.
+		 */
+		rememberListing(source: string, root: string, units: ReadonlyArray<{readonly key: string; readonly fingerprint: string}>, digest: string): void {
+			const timeout = db.pragma('busy_timeout', {simple: true}) as number;
+			try {
+				db.pragma('busy_timeout = 0');
+				db.transaction(() => {
+					const known = new Map(fingerprintsByRoot().all(source, root) as Array<[string, string]>);
+					if (known.size === units.length && units.every(unit => known.get(unit.key) === unit.fingerprint)) {
+						memoSet().run(listingKey(source, root), stampOf(source, root), JSON.stringify(digest));
+					}
+				}).immediate();
+			} catch (error) {
+				if (!isBusy(error) && !cannotWrite(error)) {
+					throw error;
+				}
+			} finally {
+				db.pragma(`busy_timeout = ${timeout}`);
+			}
 		},
 		row(key: string): CatalogRow | undefined {
 			const record = byKey().get(key) as UnitRecord | undefined;

@@ -75,6 +75,18 @@ export function tailIsOpen(tail: TailState): boolean {
 	return reasonsFor(tail, undefined, false).length > 0;
 }
 
+/**
+ * tailIsOpen's sibling in SQL, over a column holding a stored tail: the confidence confidenceOf
+ * gives a session with that tail, no checkpoint, and not written right now (high for an
+ * interruption or an unanswered request, medium for a pending call or a failure, else low).
+ * Summaries count the confidences of thousands of sessions this way without decoding their
+ * tails; test/tail-confidence-sql.test.ts holds it to reasonsFor and confidenceOf.
+ */
+export function tailConfidenceSql(column: string): string {
+	const present = (field: string) => `json_extract(${column}, '$.${field}') IS NOT NULL`;
+	return `CASE WHEN ${present('interruption')} OR ${present('unanswered')} THEN 'high' WHEN json_array_length(${column}, '$.pending') > 0 OR ${present('failure')} THEN 'medium' ELSE 'low' END`;
+}
+
 export function confidenceOf(reasons: readonly Reason[]): Confidence {
 	const codes = new Set(reasons.map(reason => reason.code));
 	if (codes.has('checkpoint_active') || codes.has('checkpoint_blocked') || codes.has('interrupted_or_cancelled') || codes.has('trailing_user_request_unanswered')) {

@@ -12,7 +12,8 @@ import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../../lib/since.js';
 import {projectOf, recordedProjectRoot} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
-import {candidateSchema, checkpointFiles, checkpointLookup, confidencesOf, describeCandidates, judgeCandidates, sessionProjectRoots, type Candidate, type Judged} from './unfinished.js';
+import {listedSubagentCounts} from '../catalog/list.js';
+import {candidateSchema, candidatesPerProject, checkpointFiles, describeCandidates, sessionProjectRoots, type Candidate, type Judged} from './unfinished.js';
 import {plural, shellWord} from '../../lib/words.js';
 
 const taskRowSchema = lazySchema(() => z.object({id: z.string(), projects: z.array(z.string()), status: z.string(), label: z.string(), next_action: z.nullable(z.string()), blockers: z.array(z.string())}));
@@ -83,7 +84,8 @@ function moreCommand(project: string, since: string, source: StoreSelection['sou
  * The morning review: across all projects since the last working day, the sessions left
  * unfinished (grouped by project, the newest `limit` of each, every one with `limit: null`),
  * every active or blocked checkpoint with its next action and blockers, and the knowledge
- * base's open tasks. Counts are over every candidate; only the candidates shown are decoded.
+ * base's open tasks. Counts are over every candidate, made by SQLite; only the candidates shown
+ * are read whole.
  */
 export async function buildStandup(input: {since?: string; source?: StoreSelection['source']; project?: string; rootFlag?: string; cached?: boolean; limit?: number | null}, deps: Deps): Promise<StandupOutput> {
 	const now = deps.now();
@@ -116,11 +118,19 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 		return entry;
 	};
 
+	const groupOf = (project: string | null) => group(project === null || project === 'unknown' ? 'unknown' : rootOf(project));
 	const warnings = await withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true, cached: input.cached}, deps, view => {
-		const {judged, subagents} = judgeCandidates(view.db, view.filter, now, checkpointLookup(deps.cwd, latestIn));
-		for (const entry of judged) {
-			const project = entry.row.project ?? 'unknown';
-			group(project === 'unknown' ? 'unknown' : rootOf(project)).judged.push(entry);
+		// Counted by recorded project; only the newest `limit` of each come out, several projects
+		// may share a root, and the newest of a root are among the newest of its projects.
+		const {projects: counts, newest} = candidatesPerProject(view.db, view.filter, now, deps.cwd, latestIn, limit);
+		for (const count of counts) {
+			const entry = groupOf(count.project);
+			entry.total += count.total;
+			entry.high += count.high;
+		}
+
+		for (const judged of newest) {
+			groupOf(judged.row.project).judged.push(judged);
 		}
 
 		for (const root of sessionProjectRoots(view.db, rootOf)) {
@@ -131,15 +141,14 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 			}
 		}
 
-		// Only the candidates shown are decoded; the rest are counted, from their tails alone.
-		for (const [project, entry] of groups) {
-			if (only === null || project === only) {
-				const cut = limit ?? entry.judged.length;
-				entry.candidates = describeCandidates(view.db, entry.judged.slice(0, cut), subagents);
-				const unseen = [...confidencesOf(view.db, entry.judged.slice(cut)).values()];
-				entry.total = entry.candidates.length + unseen.length;
-				entry.high = entry.candidates.filter(candidate => candidate.confidence === 'high').length + unseen.filter(confidence => confidence === 'high').length;
-			}
+		const shown = [...groups].filter(([project]) => only === null || project === only).map(([, entry]) => entry);
+		for (const entry of shown) {
+			entry.judged = entry.judged.slice(0, limit ?? entry.judged.length);
+		}
+
+		const subagents = listedSubagentCounts(view.db, view.filter, shown.flatMap(entry => entry.judged.map(judged => judged.id)));
+		for (const entry of shown) {
+			entry.candidates = describeCandidates(view.db, entry.judged, subagents);
 		}
 
 		return [...view.warnings];

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {candidatePage, listedRowsToJudge, listedSubagentCounts, listNarrowRows, recordedProjects, rowDetails, tailsByKey, type NarrowRow, type SessionFilter} from '../catalog/list.js';
+import {candidatePage, candidatesByProject, listedRowsToJudge, listedSubagentCounts, listNarrowRows, recordedProjects, rowDetails, tailsByKey, type JudgedInJs, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {withCatalogView, type ScopeInput} from '../catalog/view.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -96,7 +96,7 @@ export type Judgement = {readonly judged: readonly Judged[]; readonly subagents:
  * is a candidate follows from its stored `tail_open` flag, its checkpoint and its time. Nothing
  * is decoded here; describeCandidates decodes the few a page shows.
  */
-export function judgeCandidates(db: Database, filter: SessionFilter, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Judgement {
+function judgeCandidates(db: Database, filter: SessionFilter, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Judgement {
 	const rows = listNarrowRows(db, filter);
 	const listedIds = new Set(rows.filter(row => row.parent_id === null).map(row => `${row.source}\u0000${row.id}`));
 	const subagents = new Map<string, number>();
@@ -184,7 +184,7 @@ export function describeCandidates(db: Database, kept: readonly Judged[], subage
  * title, path or candidate is built): what a summary counts for sessions it does not show. A
  * session whose row is gone meanwhile has none, as describeCandidates would leave it out.
  */
-export function confidencesOf(db: Database, judged: readonly Judged[]): Map<string, Confidence> {
+function confidencesOf(db: Database, judged: readonly Judged[]): Map<string, Confidence> {
 	const tails = tailsByKey(
 		db,
 		judged.filter(entry => needsTail(entry)).map(entry => entry.row.key),
@@ -222,22 +222,58 @@ export const unfinishedPageSize = 50;
 export type UnfinishedInput = ScopeInput & {readonly limit?: number; readonly offset?: number};
 
 /**
- * One page of the candidates in scope, the same as collectCandidates cuts, without building a
- * row for every session in scope (at 15,000 sessions that was most of a warm call's own work):
- * SQLite counts and cuts the sessions with an open tail or written right now, and only those
- * it cannot judge are judged here first: the sessions with a checkpoint, wherever any catalogued
- * session's checkpoints are read from, and those whose recorded time is not an ISO time.
+ * The sessions SQL cannot judge, judged here first: the sessions with a checkpoint, wherever any
+ * catalogued session's checkpoints are read from, and those whose recorded time is not an ISO
+ * time. SQLite judges the rest from their narrow columns (see candidatePage).
  */
-function pageCandidates(db: Database, filter: SessionFilter, now: Date, cwd: string, page: {offset: number; limit: number}): {total: number; candidates: Candidate[]} {
-	const latestIn = checkpointFiles();
+function judgedInJs(db: Database, filter: SessionFilter, now: Date, cwd: string, latestIn: ReturnType<typeof checkpointFiles>) {
 	const checkpointOf = checkpointLookup(cwd, latestIn);
 	const roots = new Set([checkpointReadRoot(null, cwd), ...recordedProjects(db).map(project => checkpointReadRoot(project, cwd))]);
 	const checkpointed = [...roots].flatMap(root => [...latestIn(root).keys()]);
 	const toJudge = listedRowsToJudge(db, filter, checkpointed);
-	const candidates = toJudge.filter(row => judge(row, now, checkpointOf) !== undefined).map(row => row.key);
-	const {total, rows} = candidatePage(db, filter, {keys: toJudge.map(row => row.key), candidates, activeFrom: now.getTime() - activeWindowMs}, page.offset, page.limit);
+	const candidates = toJudge.flatMap(row => judge(row, now, checkpointOf) ?? []);
+	const judged: JudgedInJs = {keys: toJudge.map(row => row.key), candidates: candidates.map(entry => entry.row.key), activeFrom: now.getTime() - activeWindowMs};
+	return {checkpointOf, judged, candidates};
+}
+
+/**
+ * One page of the candidates in scope, the same as collectCandidates cuts, without building a
+ * row for every session in scope (at 15,000 sessions that was most of a warm call's own work):
+ * SQLite counts and cuts the sessions with an open tail or written right now, and only those
+ * it cannot judge are judged here first (judgedInJs).
+ */
+function pageCandidates(db: Database, filter: SessionFilter, now: Date, cwd: string, page: {offset: number; limit: number}): {total: number; candidates: Candidate[]} {
+	const {checkpointOf, judged} = judgedInJs(db, filter, now, cwd, checkpointFiles());
+	const {total, rows} = candidatePage(db, filter, judged, page.offset, page.limit);
 	const kept = rows.flatMap(row => judge(row, now, checkpointOf) ?? []);
 	return {total, candidates: describeCandidates(db, kept, listedSubagentCounts(db, filter, kept.map(entry => entry.id)))};
+}
+
+/** What a summary shows of the candidates of one recorded project: how many, how many of high confidence. */
+export type ProjectCount = {readonly project: string | null; readonly total: number; readonly high: number};
+
+/**
+ * The candidates in scope by recorded project, as collectCandidates would judge them, without
+ * building a row for every session in scope: each project's count and high-confidence count,
+ * and the newest `limit` of each project (every one when null), judged, newest first. SQLite
+ * counts the sessions it can judge (see candidatesByProject); those judgedInJs judged are
+ * counted here.
+ */
+export function candidatesPerProject(db: Database, filter: SessionFilter, now: Date, cwd: string, latestIn: ReturnType<typeof checkpointFiles>, limit: number | null): {projects: ProjectCount[]; newest: Judged[]} {
+	const {checkpointOf, judged, candidates} = judgedInJs(db, filter, now, cwd, latestIn);
+	const {projects, rows} = candidatesByProject(db, filter, judged, limit);
+	const highInJs = new Map<string | null, number>();
+	const confidences = confidencesOf(db, candidates);
+	for (const entry of candidates) {
+		if (confidences.get(entry.row.key) === 'high') {
+			highInJs.set(entry.row.project, (highInJs.get(entry.row.project) ?? 0) + 1);
+		}
+	}
+
+	return {
+		projects: projects.map(count => ({...count, high: count.high + (highInJs.get(count.project) ?? 0)})),
+		newest: rows.flatMap(row => judge(row, now, checkpointOf) ?? []),
+	};
 }
 
 /** `engi unfinished`: sessions whose work looks unfinished, with reasons and confidence. */
