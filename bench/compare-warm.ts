@@ -6,15 +6,21 @@
 // stand-up shows each project's newest candidates only, so where the other build printed all of
 // them, it must print the same first ones, the same totals and the same everything else. For
 // changes to the warm path that must not change what it prints. Exit 1 on any difference.
+// `--other-cache <dir>` gives the other build its own cache (`<home>/<dir>`, built on its first
+// call) for builds of different catalog versions, which would otherwise rebuild one shared catalog
+// on every call.
 import {spawnSync} from 'node:child_process';
 import {join, resolve} from 'node:path';
 import {repoRoot} from './lib/measure.js';
 import {homeEnv, storeTiers, tierHome, type TierName} from './suites/sessions.js';
 
-const [other, ...given] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const cacheFlag = argv.indexOf('--other-cache');
+const otherCache = cacheFlag === -1 ? undefined : argv.splice(cacheFlag, 2)[1];
+const [other, ...given] = argv;
 const tiers = (given.length === 0 ? ['S', 'M'] : given).filter((tier): tier is TierName => tier in storeTiers);
 if (!other || tiers.length !== Math.max(given.length, tiers.length)) {
-	process.stderr.write('usage: node --import tsx bench/compare-warm.ts <other worktree> [S|M|L…]\n');
+	process.stderr.write('usage: node --import tsx bench/compare-warm.ts [--other-cache <dir>] <other worktree> [S|M|L…]\n');
 	process.exit(2);
 }
 
@@ -39,6 +45,14 @@ const calls = [
 	['sessions', '--all-projects', '--since', '2026-11-01', '--q', 'quarantine'],
 	['sessions', '--all-projects', '--q', 'nosuchwordxyzzy'],
 	['sessions', '--all-projects', '--q', 'quarantine', '--offset', '100000'],
+	['sessions', '--all-projects', '--q', 'zeppelin', '--offset', '100000'],
+	['sessions', '--all-projects', '--q', 'quarantine zeppelin'],
+	['sessions', '--all-projects', '--q', 'shell command', '--offset', '20'],
+	['sessions', '--all-projects', '--q', 'Bash'],
+	['sessions', '--project', project, '--q', 'zeppelin'],
+	['sessions', '--all-projects', '--source', 'vscode', '--q', 'quarantine'],
+	['sessions', '--all-projects', '--q', 'the of'],
+	['sessions', '--all-projects', '--q', '隔离 检查点'],
 	['unfinished', '--all-projects', '--since', '2026-10-01'],
 	['unfinished', '--all-projects', '--since', '2026-10-01', '--offset', '50'],
 	['unfinished', '--all-projects', '--since', '2020-01-01', '--offset', '200', '--limit', '30'],
@@ -89,7 +103,7 @@ for (const tier of tiers) {
 	const env = {...homeEnv(process.env, home), VSCODE_APPDATA: join(home, '.config')};
 	for (const args of calls) {
 		const after = run(repoRoot, args, env);
-		const before = bounded(run(resolve(other), args, env), after);
+		const before = bounded(run(resolve(other), args, otherCache === undefined ? env : {...env, XDG_CACHE_HOME: join(home, otherCache)}), after);
 		const same = JSON.stringify(before) === JSON.stringify(after);
 		differences += same ? 0 : 1;
 		process.stdout.write(`${same ? 'same' : 'DIFFERENT'}  ${tier}  engi ${args.join(' ')}\n`);
