@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import {copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {generateStores, selectiveWord} from '../bench/generate-stores.js';
@@ -91,4 +92,28 @@ test('a selective search looks up only the sessions it matched: no step scans th
 		return plan.filter(step => /^SCAN (units|copy)\b/.test(step.detail)).map(step => ({sql, step: step.detail}));
 	});
 	assert.deepEqual(scans, []);
+});
+
+test('a search lists one copy of a session whose file is in two places, broad word or selective, and counts it once', t => {
+	const base = tempDir(t);
+	const home = join(base, 'home');
+	const env = sandboxEnv(base, {XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share')});
+	generateStores(home, {sessions: 10, messages: 40, outputBytes: 200});
+	// The first generated session is Claude's: its file, with a word no other session has, copied
+	// under a second project directory (same session id, same content).
+	const projects = join(home, '.claude', 'projects');
+	const [project] = readdirSync(projects);
+	const [file] = readdirSync(join(projects, project!));
+	const original = join(projects, project!, file!);
+	writeFileSync(original, readFileSync(original, 'utf8').replace('quarantine', 'xylophone'));
+	mkdirSync(join(projects, '-src-elsewhere'));
+	copyFileSync(original, join(projects, '-src-elsewhere', file!));
+	const id = file!.replace(/\.jsonl$/, '');
+	for (const word of ['quarantine', 'xylophone']) {
+		const result = runCli(['sessions', '--all-projects', '--q', word, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		const document = JSON.parse(result.stdout) as {total: number; sessions: Array<{id: string; path: string}>};
+		assert.deepEqual(document.sessions.filter(session => session.id === id).length, 1, `${word}: one copy listed`);
+		assert.equal(document.total, document.sessions.length, `${word}: the total counts the session once`);
+	}
 });
