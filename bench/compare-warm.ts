@@ -6,21 +6,15 @@
 // stand-up shows each project's newest candidates only, so where the other build printed all of
 // them, it must print the same first ones, the same totals and the same everything else. For
 // changes to the warm path that must not change what it prints. Exit 1 on any difference.
-// `--other-cache <dir>` gives the other build its own cache (`<home>/<dir>`, built on its first
-// call) for builds of different catalog versions, which would otherwise rebuild one shared catalog
-// on every call.
 import {spawnSync} from 'node:child_process';
 import {join, resolve} from 'node:path';
 import {repoRoot} from './lib/measure.js';
 import {homeEnv, storeTiers, tierHome, type TierName} from './suites/sessions.js';
 
-const argv = process.argv.slice(2);
-const cacheFlag = argv.indexOf('--other-cache');
-const otherCache = cacheFlag === -1 ? undefined : argv.splice(cacheFlag, 2)[1];
-const [other, ...given] = argv;
+const [other, ...given] = process.argv.slice(2);
 const tiers = (given.length === 0 ? ['S', 'M'] : given).filter((tier): tier is TierName => tier in storeTiers);
 if (!other || tiers.length !== Math.max(given.length, tiers.length)) {
-	process.stderr.write('usage: node --import tsx bench/compare-warm.ts [--other-cache <dir>] <other worktree> [S|M|L…]\n');
+	process.stderr.write('usage: node --import tsx bench/compare-warm.ts <other worktree> [S|M|L…]\n');
 	process.exit(2);
 }
 
@@ -103,7 +97,7 @@ for (const tier of tiers) {
 	const env = {...homeEnv(process.env, home), VSCODE_APPDATA: join(home, '.config')};
 	for (const args of calls) {
 		const after = run(repoRoot, args, env);
-		const before = bounded(run(resolve(other), args, otherCache === undefined ? env : {...env, XDG_CACHE_HOME: join(home, otherCache)}), after);
+		const before = bounded(run(resolve(other), args, env), after);
 		const same = JSON.stringify(before) === JSON.stringify(after);
 		differences += same ? 0 : 1;
 		process.stdout.write(`${same ? 'same' : 'DIFFERENT'}  ${tier}  engi ${args.join(' ')}\n`);
