@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import {copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
-import {generateStores} from '../bench/generate-stores.js';
+import {generateStores, selectiveWord} from '../bench/generate-stores.js';
 import {countUnreadableSessions, listNarrowRows, type SessionFilter} from '../source/engine/catalog/list.js';
 import {searchSessions} from '../source/engine/catalog/search.js';
 import type {CatalogView} from '../source/engine/catalog/view.js';
@@ -66,4 +67,53 @@ test('a search ranks the sessions in scope from covering indexes: only the rows 
 	const reads = tableReads(db, () => (found = searchSessions(view, 'quarantine', 0, 3))).filter(read => !read.sql.startsWith('SELECT * FROM units WHERE key IN'));
 	assert.deepEqual(reads, [], 'ranking and deduplicating the matched sessions');
 	assert.equal(found!?.page.length, 3, 'the word is in the generated sessions');
+});
+
+test('a selective search looks up only the sessions it matched: no step scans the units table', t => {
+	const db = catalogOfAllSources(t);
+	const scope = db.prepare('SELECT DISTINCT source, root FROM units').all() as SessionFilter['scope'];
+	const view = {db, filter: {scope, includeSubagents: true}} as unknown as CatalogView;
+	const statements: string[] = [];
+	const prepare = db.prepare.bind(db);
+	db.prepare = ((sql: string) => {
+		statements.push(sql);
+		return prepare(sql);
+	}) as typeof db.prepare;
+	let found: ReturnType<typeof searchSessions>;
+	try {
+		found = searchSessions(view, selectiveWord, 0, 3);
+	} finally {
+		db.prepare = prepare;
+	}
+
+	assert.equal(found?.page.length, 1, 'one generated session in a hundred has the word');
+	const scans = statements.flatMap(sql => {
+		const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({length: sql.split('?').length - 1}, () => null)) as Array<{detail: string}>;
+		return plan.filter(step => /^SCAN (units|copy)\b/.test(step.detail)).map(step => ({sql, step: step.detail}));
+	});
+	assert.deepEqual(scans, []);
+});
+
+test('a search lists one copy of a session whose file is in two places, broad word or selective, and counts it once', t => {
+	const base = tempDir(t);
+	const home = join(base, 'home');
+	const env = sandboxEnv(base, {XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share')});
+	generateStores(home, {sessions: 10, messages: 40, outputBytes: 200});
+	// The first generated session is Claude's: its file, with a word no other session has, copied
+	// under a second project directory (same session id, same content).
+	const projects = join(home, '.claude', 'projects');
+	const [project] = readdirSync(projects);
+	const [file] = readdirSync(join(projects, project!));
+	const original = join(projects, project!, file!);
+	writeFileSync(original, readFileSync(original, 'utf8').replace('quarantine', 'xylophone'));
+	mkdirSync(join(projects, '-src-elsewhere'));
+	copyFileSync(original, join(projects, '-src-elsewhere', file!));
+	const id = file!.replace(/\.jsonl$/, '');
+	for (const word of ['quarantine', 'xylophone']) {
+		const result = runCli(['sessions', '--all-projects', '--q', word, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		const document = JSON.parse(result.stdout) as {total: number; sessions: Array<{id: string; path: string}>};
+		assert.deepEqual(document.sessions.filter(session => session.id === id).length, 1, `${word}: one copy listed`);
+		assert.equal(document.total, document.sessions.length, `${word}: the total counts the session once`);
+	}
 });

@@ -161,16 +161,19 @@ export function listedSql(filter: SessionFilter, table = 'units'): {sql: string;
 }
 
 /**
- * The same sessions as listedSql, as common table expressions that read covering indexes only:
- * `inscope` (every session in scope, from narrow columns) and `listed` (key and modified of one
- * copy each), for a query that joins most of them (a search over a broad word), where looking
- * each one's copies up in the table would read every wide row.
+ * The same sessions as listedSql, as a common table expression that reads a covering index
+ * only: `listed` (key and modified of one copy each), for a query that joins most of them (a
+ * search over a broad word), where looking each one's copies up in the table would read every
+ * wide row. The copies of a session are ranked newest first (the smaller key first among
+ * equals) and the first is kept: one sort, where checking each session for a newer copy built
+ * an index of every session in scope and probed it once a session, twice the time at L.
  */
 export function listedCtes(filter: SessionFilter): {sql: string; params: unknown[]} {
 	const where = scopeSql(filter);
-	const newerCopy = "SELECT 1 FROM inscope AS copy WHERE copy.id = inscope.id AND copy.source = inscope.source AND copy.key <> inscope.key AND (coalesce(copy.modified, '') > coalesce(inscope.modified, '') OR (coalesce(copy.modified, '') = coalesce(inscope.modified, '') AND copy.key < inscope.key))";
+	const ranked = `SELECT key, id, modified, row_number() OVER (PARTITION BY source, id ORDER BY coalesce(modified, '') DESC, key ASC) AS copy FROM units${where.index} WHERE ${where.sql}`;
 	return {
-		sql: `inscope AS MATERIALIZED (SELECT key, source, id, modified FROM units${where.index} WHERE ${where.sql}), listed AS (SELECT key, modified FROM inscope WHERE NOT EXISTS (${newerCopy}))`,
+		// A session without an id has no copies: each such unit is listed (as listedSql does).
+		sql: `listed AS (SELECT key, modified FROM (${ranked}) WHERE id IS NULL OR copy = 1)`,
 		params: where.params,
 	};
 }

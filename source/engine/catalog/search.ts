@@ -4,10 +4,10 @@ import type {RowPlace, SourceAdapter} from '../../adapters/types.js';
 import {readRowsAt, walkRows} from '../conversation/rows.js';
 import {planQuery} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
-import {catalogRowsByKey, listedCtes} from './list.js';
+import {catalogRowsByKey, listedCtes, listedSql} from './list.js';
 import {unitOfRow, type CatalogRow} from './scan.js';
 import type {CatalogView} from './view.js';
-import {vocabularyOf, type Statement} from '../../lib/sqlite.js';
+import {vocabularyOf, type Database, type Statement} from '../../lib/sqlite.js';
 import {lineOfTextRowid, textRowid, textRowidSpan, unitOfTextRowid} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */
@@ -31,11 +31,19 @@ export type SessionSearch = {total: number; page: SessionMatch[]};
 const scoreSql = `(hits.matched * (${k1} + 1)) / (hits.matched + ${k1} * (1 - ${b} + (${b} * text_units.docs) / ?))`;
 
 /**
+ * A search matching at most this share of the indexed sessions checks each one's scope and
+ * copies by its row; a broader one joins the listing's covering indexes (every session in
+ * scope, read once). At L the covering read costs what ~3,000 lookups by row do, and reading
+ * every matching session's wide row costs memory (the catalog is mapped).
+ */
+const perRowShare = 1 / 4;
+
+/**
  * Sessions in scope whose lines match every meaningful query word (Chinese by verbatim
  * character runs), best first, newest first among equals. A document's rowid names its
- * session and line, so SQLite counts the matches per session without a join, ranks the
- * sessions in scope and cuts the page; only the page's sessions have their lines listed and
- * their rows decoded.
+ * session and line, so the matches are counted per session without a join (see
+ * matchedPerUnit); SQLite ranks the sessions in scope and cuts the page; only the page's
+ * sessions have their lines listed and their rows decoded.
  */
 export function searchSessions(view: CatalogView, q: string, offset: number, limit: number): SessionSearch | undefined {
 	const plan = planQuery(q, vocabularyOf(view.db, 'text_fts'));
@@ -44,17 +52,32 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	}
 
 	const span = textRowidSpan;
-	const averageDocs = (view.db.prepare('SELECT avg(docs) FROM text_units WHERE docs > 0').pluck().get() as number | null) ?? 1;
-	const listed = listedCtes(view.filter);
-	const ranked = (select: string, tail: string) =>
-		`WITH hits (no, matched) AS (SELECT rowid / ${span}, count(*) FROM text_fts WHERE text_fts MATCH ? GROUP BY 1), ${listed.sql}
-		SELECT ${select} FROM hits JOIN text_units ON text_units.no = hits.no JOIN listed ON listed.key = text_units.key ${tail}`;
-	const found = view.db
-		.prepare(ranked('listed.key, hits.no, hits.matched, count(*) OVER ()', `ORDER BY ${scoreSql} DESC, coalesce(listed.modified, '') DESC, listed.key ASC LIMIT ? OFFSET ?`))
-		.raw()
-		.all(plan.match, ...listed.params, averageDocs, limit, offset) as Array<[string, number, number, number]>;
+	const matched = matchedPerUnit(view.db, plan.match);
+	const [averageDocs, indexed] = view.db.prepare('SELECT coalesce(avg(docs) FILTER (WHERE docs > 0), 1), count(*) FROM text_units').raw().get() as [number, number];
+	const order = (table: string) => `ORDER BY ${scoreSql} DESC, coalesce(${table}.modified, '') DESC, ${table}.key ASC`;
+	// A few matching sessions are looked up by key and judged one by one (listedSql); many are
+	// joined with every session in scope, read once from the covering indexes (listedCtes).
+	const ranked = (select: (table: string) => string, tail: (table: string) => string) => {
+		if (matched.length <= indexed * perRowShare) {
+			const listed = listedSql(view.filter);
+			return {
+				sql: `WITH ${hitsCte} SELECT ${select('units')} FROM hits JOIN text_units ON text_units.no = hits.no JOIN units ON units.key = text_units.key WHERE ${listed.sql} ${tail('units')}`,
+				params: [JSON.stringify(matched), ...listed.params],
+			};
+		}
+
+		const listed = listedCtes(view.filter);
+		return {
+			sql: `WITH ${hitsCte}, ${listed.sql} SELECT ${select('listed')} FROM hits JOIN text_units ON text_units.no = hits.no JOIN listed ON listed.key = text_units.key ${tail('listed')}`,
+			params: [JSON.stringify(matched), ...listed.params],
+		};
+	};
+
+	const paged = ranked(table => `${table}.key, hits.no, hits.matched, count(*) OVER ()`, table => `${order(table)} LIMIT ? OFFSET ?`);
+	const found = view.db.prepare(paged.sql).raw().all(...paged.params, averageDocs, limit, offset) as Array<[string, number, number, number]>;
 	// Past the last page no row carries the total: count alone then.
-	const total = found[0]?.[3] ?? (offset > 0 ? (view.db.prepare(ranked('count(*)', '')).pluck().get(plan.match, ...listed.params) as number) : 0);
+	const counted = ranked(() => 'count(*)', () => '');
+	const total = found[0]?.[3] ?? (offset > 0 ? (view.db.prepare(counted.sql).pluck().get(...counted.params) as number) : 0);
 	// Only the page's sessions have their matching lines listed (a second, filtered pass: FTS5
 	// answers a rowid range poorly, and listing every session's lines costs more than this).
 	const lines = new Map<number, number[]>(found.map(([, no]) => [no, []]));
@@ -80,6 +103,37 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 		return row ? [{row, unit: no, lines: lines.get(no) ?? [], matched}] : [];
 	});
 	return {total, page};
+}
+
+/** The `hits (no, matched)` of matchedPerUnit, from its JSON. */
+const hitsCte = 'hits (no, matched) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?))';
+
+/**
+ * How many lines of each unit match, as [unit number, lines] pairs: one pass over the rowids,
+ * which FTS5 gives in order (a unit's lines come in one run), handed over as one JSON array
+ * of unit numbers that SQLite writes as it reads them. Counting with GROUP BY sorted every
+ * matching line first: a broad word matches 729k lines at L, and that sort was most of the
+ * search.
+ */
+function matchedPerUnit(db: Database, match: string): Array<[number, number]> {
+	const units = JSON.parse(db.prepare(`SELECT json_group_array(rowid / ${textRowidSpan}) FROM text_fts WHERE text_fts MATCH ?`).pluck().get(match) as string) as number[];
+	const perUnit = new Map<number, number>();
+	// Counted run by run: the map is touched once per unit, not once per line.
+	let [unit, run] = [units[0], 0];
+	for (const next of units) {
+		if (next !== unit) {
+			perUnit.set(unit!, (perUnit.get(unit!) ?? 0) + run);
+			[unit, run] = [next, 0];
+		}
+
+		run++;
+	}
+
+	if (run > 0) {
+		perUnit.set(unit!, (perUnit.get(unit!) ?? 0) + run);
+	}
+
+	return [...perUnit];
 }
 
 /** A window of the (secret-masked) searchable text around the first query word it contains. */
