@@ -92,7 +92,7 @@ test('a writer whose journal moved on while it waited, and whose index another p
 	assert.equal(result.code, 1, result.stdout);
 	const error = result.error();
 	assert.equal(error.code, 'index_busy', JSON.stringify(error));
-	assert.match(error.hint, /retry/);
+	assert.match(String(error.hint), /retry/);
 	assert.doesNotMatch(readFileSync(kb.journal, 'utf8'), /task:d/, 'nothing appended');
 	kb.ok(['graph', 'node', '--id', 'task:d', '--kind', 'Task', '--label', 'task d']);
 	assert.equal(kb.ok(['status']).nodes, 3, 'the retry went through, after the other writer\'s line');
