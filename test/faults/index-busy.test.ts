@@ -97,3 +97,11 @@ test('a writer whose journal moved on while it waited, and whose index another p
 	kb.ok(['graph', 'node', '--id', 'task:d', '--kind', 'Task', '--label', 'task d']);
 	assert.equal(kb.ok(['status']).nodes, 3, 'the retry went through, after the other writer\'s line');
 });
+
+test('index rebuild on an index another process keeps locked fails typed (index_busy), not with a rebuild in memory that rebuilt nothing', {timeout: 120_000}, t => {
+	const kb = seeded(t);
+	const result = whileIndexLocked(kb, () => kb.run(['index', 'rebuild', '--format', 'json']));
+	assert.equal(result.code, 1, result.stdout);
+	assert.equal(result.error().code, 'index_busy');
+	assert.equal(kb.ok(['index', 'rebuild']).nodes, 3, 'the retry rebuilds it');
+});

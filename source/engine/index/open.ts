@@ -101,6 +101,10 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 		}
 
 		if (isBusy(error)) {
+			if (options.forceRebuild) {
+				throw busyError(paths, error, 'was to be rebuilt'); // A rebuild in memory would rebuild nothing.
+			}
+
 			const warning = busyWarning(paths, error);
 			noteCacheWarning(warning); // A writer's document may have no warnings to carry it.
 			return inMemory(paths, options, [warning]);
@@ -135,11 +139,16 @@ export function refreshOpenIndex(paths: KbPaths, index: IndexHandle): IndexHandl
 			throw error;
 		}
 
-		throw new EngiError('index_busy', `${paths.index} stayed locked by another process (${systemErrorCode(error) ?? 'SQLITE_BUSY'}) while this call brought it up to date`, {
-			hint: 'another engi is rebuilding or writing the index; retry in a moment (the journal holds everything written so far)',
-			cause: error,
-		});
+		throw busyError(paths, error, 'was brought up to date');
 	}
+}
+
+/** The typed, retryable error of an index another process keeps locked past the busy timeout. */
+function busyError(paths: KbPaths, error: unknown, during: string): EngiError {
+	return new EngiError('index_busy', `${paths.index} stayed locked by another process (${systemErrorCode(error) ?? 'SQLITE_BUSY'}) while it ${during}`, {
+		hint: 'another engi is rebuilding or writing the index; retry in a moment (the journal holds everything written so far)',
+		cause: error,
+	});
 }
 
 /** Opens and refreshes the index file, noting in `opened` which file it was (before any error can stop it). */
