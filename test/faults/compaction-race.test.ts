@@ -181,3 +181,24 @@ test('a sweep killed mid-deletion while another retires the same session keeps i
 	assert.deepEqual([...final.unfinished], [], 'no attempt is left unfinished');
 	assert.deepEqual(gone.filter(path => !final.recorded.has(path)), [], 'every file gone is named by a receipt');
 });
+
+test('a file a racing sweep removed after this one hashed it and before it unlinks it is already gone, not replaced', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const base = tempDir(t);
+	const {plan, execute} = world(base);
+	const transcript = join(base, 'home', '.claude', 'projects', '-work-app', `${id}.jsonl`);
+	// Stopped with the transcript opened and hashed, before its last look at the path.
+	const sweep = execute(plan(), 'retention.file_checked');
+	t.after(() => sweep.kill('SIGKILL'));
+	await waitStopped(sweep.pid);
+	unlinkSync(transcript);
+	sweep.kill('SIGCONT');
+	const result = await sweep.done;
+	const [item] = result.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
+	assert.equal(item!.failure, null, JSON.stringify(item!.failure));
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(item!.status, 'compacted');
+});
