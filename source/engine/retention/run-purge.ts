@@ -1,7 +1,7 @@
 import {closeSync, lstatSync} from 'node:fs';
 import type {SourceId} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
-import {nodeKind, nodesOfKindByLine} from '../index/store.js';
+import {nodeKind} from '../index/store.js';
 import {writeEvents} from '../knowledge/write.js';
 import type {KbPaths} from '../kb/paths.js';
 import {sha256OfDescriptor} from '../../lib/hash.js';
@@ -153,15 +153,14 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 
 /**
  * The number of a session's next attempt (1 for the first; attempts are named by session and
- * number, so ids read in order): counted in the journal as it is under the journal lock
- * (writeEvents runs its build again there when another writer appended), never as a sweep
- * planned it, so a racing sweep's attempt gets an id of its own. Shared, a dead sweep's
+ * number, so ids read in order): the first id the journal does not hold as it is under the
+ * journal lock (writeEvents runs its build again there when another writer appended), never as
+ * a sweep planned it, so a racing sweep's attempt gets an id of its own. Shared, a dead sweep's
  * unfinished attempt would read as settled by the other's receipt, and what it deleted would be
  * named by nothing.
  */
 function nextOrdinal(db: Database, source: SourceId, sessionId: string): number {
-	const session = sessionId.toLowerCase();
-	let ordinal = nodesOfKindByLine(db, retentionKinds.attempt).filter(record => record.payload['source'] === source && String(record.payload['session_id']).toLowerCase() === session).length + 1;
+	let ordinal = 1;
 	while (nodeKind(db, `session-purge-attempt:${source}:${sessionId}:${ordinal}`) !== undefined) {
 		ordinal++;
 	}
