@@ -188,17 +188,44 @@ test('a file a racing sweep removed after this one hashed it and before it unlin
 	}
 
 	const base = tempDir(t);
+	const subagents = join(base, 'home', '.claude', 'projects', '-work-app', id, 'subagents');
+	mkdirSync(subagents, {recursive: true});
+	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
 	const {plan, execute} = world(base);
-	const transcript = join(base, 'home', '.claude', 'projects', '-work-app', `${id}.jsonl`);
-	// Stopped with the transcript opened and hashed, before its last look at the path.
-	const sweep = execute(plan(), 'retention.file_checked');
+	// Stopped with the subagent file (its first target) opened and hashed, before its last look at the path.
+	const sweep = execute(plan(), 'retention.file_checked#1');
 	t.after(() => sweep.kill('SIGKILL'));
 	await waitStopped(sweep.pid);
-	unlinkSync(transcript);
+	unlinkSync(join(subagents, 'agent-abc123.jsonl'));
 	sweep.kill('SIGCONT');
 	const result = await sweep.done;
 	const [item] = result.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
 	assert.equal(item!.failure, null, JSON.stringify(item!.failure));
 	assert.equal(result.code, 0, result.stderr);
 	assert.equal(item!.status, 'compacted');
+	assert.equal(existsSync(join(base, 'home', '.claude', 'projects', '-work-app', `${id}.jsonl`)), false, 'the rest of the session was retired');
+});
+
+test('a sweep that finds every file of its session gone (a racing sweep retired it) is refused as already_cleaned, and the one receipt still names every deletion', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const base = tempDir(t);
+	const store = join(base, 'home', '.claude', 'projects');
+	const {journal, plan, execute} = world(base);
+	const before = entriesUnder(store);
+	// Compacted, its attempt journaled, stopped before it checks a file.
+	const slower = execute(plan(), 'retention.after_attempt');
+	t.after(() => slower.kill('SIGKILL'));
+	await waitStopped(slower.pid);
+	const faster = await execute(plan()).done;
+	assert.equal(faster.code, 0, faster.stdout);
+	slower.kill('SIGCONT');
+	const result = await slower.done;
+	const [item] = result.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
+	assert.deepEqual([item!.status, item!.failure?.code], ['refused', 'already_cleaned'], JSON.stringify(item!.failure));
+	assert.equal(journalNodes(journal, 'SessionPurgeReceipt').length, 1, 'one purge receipt');
+	const recorded = recordedDeletions(journal);
+	assert.deepEqual(before.filter(path => !existsSync(path) && !recorded.has(path)), [], 'every file gone is named by the receipt');
 });

@@ -117,6 +117,12 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 		return fail(deletion.failure.code, deletion.failure.detail, deletion);
 	}
 
+	// Everything was gone and no attempt of ours is being finished: a racing sweep retired the
+	// session, and its receipt says so; a second would record a retirement this one never made.
+	if (deletion.deleted.length === 0 && job.resumes.length === 0) {
+		return fail('already_cleaned', `every file of ${job.source} session ${job.sessionId} was already gone: another process retired it`, deletion);
+	}
+
 	const named = `session-purge:${job.source}:${job.sessionId}:${receipt.source_sha256.slice(0, 16)}`;
 	let outcomeId = named;
 	await writeEvents(paths, deps, index => {
