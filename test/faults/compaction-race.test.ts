@@ -215,8 +215,8 @@ test('a sweep that finds every file of its session gone (a racing sweep retired 
 	const store = join(base, 'home', '.claude', 'projects');
 	const {journal, plan, execute} = world(base);
 	const before = entriesUnder(store);
-	// Compacted, its attempt journaled, stopped before it checks a file.
-	const slower = execute(plan(), 'retention.after_attempt');
+	// Compacted, its attempt journaled, every file checked against its pin, stopped before the first unlink.
+	const slower = execute(plan(), 'retention.before_unlink#1');
 	t.after(() => slower.kill('SIGKILL'));
 	await waitStopped(slower.pid);
 	const faster = await execute(plan()).done;
