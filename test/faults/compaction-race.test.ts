@@ -11,7 +11,7 @@ import test from 'node:test';
 import {requireProc, startCli, waitStopped} from '../helpers/faults.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {settle} from '../fixtures/home.js';
-import {journalNodes, longAgo} from '../helpers/retention.js';
+import {entriesUnder, journalNodes, longAgo, recordedDeletions} from '../helpers/retention.js';
 import {writeClaudeSession} from '../helpers/stores.js';
 import {tempDir} from '../helpers/temp.js';
 
@@ -132,4 +132,100 @@ test('a directory a racing sweep removed between the check and the rmdir is alre
 	assert.equal(item!.failure, null, JSON.stringify(item!.failure));
 	assert.equal(result.code, 0, result.stderr);
 	assert.equal(existsSync(join(projects, `${id}.jsonl`)), false, 'the rest of the session was retired');
+});
+
+test('a sweep killed mid-deletion while another retires the same session keeps its own unfinished attempt: every file gone is named, and the next sweep finishes it', {timeout: 180_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const base = tempDir(t);
+	const store = join(base, 'home', '.claude', 'projects');
+	const subagents = join(store, '-work-app', id, 'subagents');
+	mkdirSync(subagents, {recursive: true});
+	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+	const {journal, plan, execute} = world(base);
+	const before = entriesUnder(store);
+	// One sweep has planned (no attempt on the session yet), copied the session and journaled its
+	// compaction receipt, and stops before journaling its purge attempt.
+	const later = execute(plan(), 'write.before_lock#2');
+	t.after(() => later.kill('SIGKILL'));
+	await waitStopped(later.pid);
+	// Another, planned now (the session is attested), journals its attempt, deletes the subagent
+	// file and dies before the next target.
+	const killed = execute(plan(), 'retention.before_unlink#2');
+	t.after(() => killed.kill('SIGKILL'));
+	await waitStopped(killed.pid);
+	assert.equal(existsSync(join(subagents, 'agent-abc123.jsonl')), false, 'the killed sweep deleted the subagent file');
+	killed.kill('SIGKILL');
+	await killed.done;
+	later.kill('SIGCONT');
+	const result = await later.done;
+	const [item] = result.json().items as Array<{status: string; attempt_id: string; failure: {code: string; detail: string} | null}>;
+	assert.equal(item!.status, 'compacted', JSON.stringify(item!.failure));
+	const attempts = journalNodes(journal, 'SessionPurgeAttempt').map(attempt => String(attempt['id']));
+	assert.equal(new Set(attempts).size, 2, `each sweep journaled an attempt of its own: ${attempts.join(', ')}`);
+	const named = () => {
+		const settled = new Set([...journalNodes(journal, 'SessionPurgeReceipt'), ...journalNodes(journal, 'SessionPurgeFailure')].flatMap(outcome => [outcome['attempt_id'], ...(outcome['resumed_attempt_ids'] as string[])]));
+		const unfinished = journalNodes(journal, 'SessionPurgeAttempt').filter(attempt => !settled.has(attempt['id'])).flatMap(attempt => (attempt['targets'] as Array<{path: string}>).map(target => target.path));
+		return {recorded: recordedDeletions(journal), unfinished: new Set(unfinished)};
+	};
+
+	const gone = before.filter(path => !existsSync(path));
+	const afterRace = named();
+	assert.deepEqual(gone.filter(path => !afterRace.recorded.has(path) && !afterRace.unfinished.has(path)), [], 'every file gone is named by an outcome or the killed sweep\'s unfinished attempt');
+	// The next sweep finishes the killed attempt, and its receipt names what that attempt deleted.
+	const finish = await execute(plan()).done;
+	assert.equal(finish.code, 0, finish.stdout);
+	const final = named();
+	assert.deepEqual([...final.unfinished], [], 'no attempt is left unfinished');
+	assert.deepEqual(gone.filter(path => !final.recorded.has(path)), [], 'every file gone is named by a receipt');
+});
+
+test('a file a racing sweep removed after this one hashed it and before it unlinks it is already gone, not replaced', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const base = tempDir(t);
+	const subagents = join(base, 'home', '.claude', 'projects', '-work-app', id, 'subagents');
+	mkdirSync(subagents, {recursive: true});
+	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+	const {plan, execute} = world(base);
+	// Stopped with the subagent file (its first target) opened and hashed, before its last look at the path.
+	const sweep = execute(plan(), 'retention.file_checked#1');
+	t.after(() => sweep.kill('SIGKILL'));
+	await waitStopped(sweep.pid);
+	unlinkSync(join(subagents, 'agent-abc123.jsonl'));
+	sweep.kill('SIGCONT');
+	const result = await sweep.done;
+	const [item] = result.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
+	assert.equal(item!.failure, null, JSON.stringify(item!.failure));
+	assert.equal(result.code, 0, result.stderr);
+	assert.equal(item!.status, 'compacted');
+	assert.equal(existsSync(join(base, 'home', '.claude', 'projects', '-work-app', `${id}.jsonl`)), false, 'the rest of the session was retired');
+});
+
+test('a sweep that finds every file of its session gone (a racing sweep retired it) is refused as already_cleaned, and the one receipt still names every deletion', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const base = tempDir(t);
+	const store = join(base, 'home', '.claude', 'projects');
+	const {journal, plan, execute} = world(base);
+	const before = entriesUnder(store);
+	// Compacted, its attempt journaled, every file checked against its pin, stopped before the first unlink.
+	const slower = execute(plan(), 'retention.before_unlink#1');
+	t.after(() => slower.kill('SIGKILL'));
+	await waitStopped(slower.pid);
+	const faster = await execute(plan()).done;
+	assert.equal(faster.code, 0, faster.stdout);
+	slower.kill('SIGCONT');
+	const result = await slower.done;
+	const [item] = result.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
+	assert.deepEqual([item!.status, item!.failure?.code], ['refused', 'already_cleaned'], JSON.stringify(item!.failure));
+	assert.equal(journalNodes(journal, 'SessionPurgeReceipt').length, 1, 'one purge receipt');
+	const recorded = recordedDeletions(journal);
+	assert.deepEqual(before.filter(path => !existsSync(path) && !recorded.has(path)), [], 'every file gone is named by the receipt');
 });

@@ -82,24 +82,80 @@ function header(located: LocatedSession, input: PageInput) {
 	};
 }
 
+/** What the lines just before a page say about the calls whose results it holds: where each call is, and whether a result already came (and was a failure). */
+type Before = {readonly callLines: Map<string, number>; readonly results: Map<string, boolean>};
+
+/**
+ * Looks back from the page for the calls its results answer when they are not on it. A walk
+ * starts at the catalog's nearest line mark with the normaliser's state empty, so a result a
+ * store records twice (Codex's `exec_command_end`, then its `function_call_output`) is shown
+ * again when a mark falls between the two: the results those lines gave are kept here too.
+ */
+function lookBack(located: LocatedSession, rows: readonly SessionRow[], pageStart: number): Before {
+	const called = new Set(rows.flatMap(row => row.events.flatMap(event => (event.kind === 'tool_call' && event.tool?.call_id ? [event.tool.call_id] : []))));
+	const wanted = new Set(rows.flatMap(row => row.events.flatMap(event => (event.kind === 'tool_result' && event.result?.call_id && !called.has(event.result.call_id) ? [event.result.call_id] : []))));
+	const before: Before = {callLines: new Map(), results: new Map()};
+	if (wanted.size === 0 || pageStart <= 1) {
+		return before;
+	}
+
+	walkRows(located.view.db, located.adapter, located.unit, {fromLine: Math.max(1, pageStart - callLookback), toLine: pageStart - 1}, row => {
+		for (const event of row.events) {
+			if (event.kind === 'tool_call' && event.tool?.call_id && wanted.has(event.tool.call_id)) {
+				before.callLines.set(event.tool.call_id, event.line);
+				before.results.delete(event.tool.call_id); // A call id used again starts over.
+			} else if (event.kind === 'tool_result' && event.result?.call_id && wanted.has(event.result.call_id)) {
+				before.results.set(event.result.call_id, before.results.get(event.result.call_id) === true || event.result.is_error === true);
+			}
+		}
+	});
+	return before;
+}
+
+/**
+ * Drops from the page the results a line before it already gave, as one walk over both would
+ * (adapters/codex/state.ts recordResult): a copy is kept only when it shows a failure the
+ * earlier result did not. Rows left with nothing to show leave the page; paging, which counts
+ * lines, is unchanged.
+ */
+function dropRepeatedResults(rows: SessionRow[], records: Array<Record<string, unknown> & {line: number}>, before: Before): {rows: SessionRow[]; records: Array<Record<string, unknown> & {line: number}>} {
+	if (before.results.size === 0) {
+		return {rows, records};
+	}
+
+	const settled = new Map(before.results);
+	const repeats = new Set<string>();
+	const kept = rows.map(row => {
+		const events = row.events.filter(event => {
+			const id = event.kind === 'tool_result' ? event.result?.call_id : undefined;
+			const earlier = id ? settled.get(id) : undefined;
+			if (!id || earlier === undefined) {
+				return true;
+			}
+
+			settled.delete(id); // Only the first result on the page repeats one from before it.
+			if (event.result!.is_error === true && !earlier) {
+				return true;
+			}
+
+			repeats.add(`${row.line}\u0000${id}`);
+			return false;
+		});
+		return events.length === row.events.length ? row : {...row, events};
+	});
+	return {
+		rows: kept.filter(row => row.events.length > 0),
+		records: records.filter(record => !(record['kind'] === 'tool_result' && repeats.has(`${record.line}\u0000${String(record['call_id'])}`))),
+	};
+}
+
 /** Fills `call_line` on results whose call has the same explicit id, on this page or just before it. */
-function pairResults(located: LocatedSession, records: ContextRecord[], pageStart: number): void {
-	const callLines = new Map<string, number>();
+function pairResults(records: ContextRecord[], before: Before): void {
+	const callLines = new Map(before.callLines);
 	for (const record of records) {
 		if (record.kind === 'tool_call' && record.call_id) {
 			callLines.set(record.call_id, record.line);
 		}
-	}
-
-	const wanted = new Set(records.filter(record => record.kind === 'tool_result' && record.call_id && !callLines.has(record.call_id)).map(record => record.call_id!));
-	if (wanted.size > 0 && pageStart > 1) {
-		walkRows(located.view.db, located.adapter, located.unit, {fromLine: Math.max(1, pageStart - callLookback), toLine: pageStart - 1}, row => {
-			for (const event of row.events) {
-				if (event.kind === 'tool_call' && event.tool?.call_id && wanted.has(event.tool.call_id)) {
-					callLines.set(event.tool.call_id, event.line);
-				}
-			}
-		});
 	}
 
 	for (const record of records) {
@@ -192,7 +248,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 
 		const startLine = input.offset + 1;
 		let records: Array<Record<string, unknown> & {line: number}> = [];
-		const taken: SessionRow[] = [];
+		let taken: SessionRow[] = [];
 		let rowsTaken = 0;
 		let lastTaken = input.offset;
 		let more = false;
@@ -227,10 +283,15 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 			rowsTaken++;
 			lastTaken = row.line;
 		});
+		const before = input.view === 'context' ? lookBack(located, taken, startLine) : undefined;
+		if (before) {
+			({rows: taken, records} = dropRepeatedResults(taken, records, before));
+		}
+
 		const pruned = input.prune ? prunePage(input.view, taken, labels, {source: located.adapter.id, project: located.row.summary.project ?? undefined, ...laterEvents(located, lastTaken, more)}, previewLength) : undefined;
 		records = pruned?.records ?? records;
-		if (input.view === 'context') {
-			pairResults(located, records as ContextRecord[], startLine);
+		if (before) {
+			pairResults(records as ContextRecord[], before);
 		}
 
 		const lastLine = lastLineOf(located);

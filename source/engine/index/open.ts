@@ -7,7 +7,7 @@ import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {scanJournal, type CorruptLine} from '../journal/scan.js';
 import type {ScannedJournal} from '../journal/quarantine.js';
-import {CacheDamage, cannotWrite, isCorruptDatabase, migrate, openDatabase, openReadOnlyInPlace, parseStored, type Database} from '../../lib/sqlite.js';
+import {CacheDamage, cannotWrite, isBusy, isCorruptDatabase, migrate, openDatabase, openReadOnlyInPlace, parseStored, type Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import {createApplier} from './apply.js';
 import {readEventCount} from './store.js';
@@ -100,6 +100,16 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 			return recoverIndex(paths, deps, options, error, opened.inode);
 		}
 
+		if (isBusy(error)) {
+			if (options.forceRebuild) {
+				throw busyError(paths, error, 'was to be rebuilt'); // A rebuild in memory would rebuild nothing.
+			}
+
+			const warning = busyWarning(paths, error);
+			noteCacheWarning(warning); // A writer's document may have no warnings to carry it.
+			return inMemory(paths, options, [warning]);
+		}
+
 		if (!cannotWrite(error)) {
 			throw error;
 		}
@@ -109,9 +119,36 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 	}
 }
 
-/** Brings an open index up to date again, on the same connection: after this process changed the journal. */
+/**
+ * Another process kept the index's write lock past the busy timeout (a long rebuild, a writer
+ * applying a large journal): the file is fine, only held, so this call reads the journal into
+ * an index of its own, and the file takes the new lines on the next call.
+ */
+const busyWarning = (paths: KbPaths, error: unknown) =>
+	`index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(error) ?? 'SQLITE_BUSY'}); this call read the journal into a temporary in-memory index`;
+
+/**
+ * Brings an open index up to date again, on the same connection: after this process changed the
+ * journal. An index another process keeps locked past the busy timeout fails typed, and retryable.
+ */
 export function refreshOpenIndex(paths: KbPaths, index: IndexHandle): IndexHandle {
-	return refreshIndex(index.db, paths, {}, index.warnings, index.inode);
+	try {
+		return refreshIndex(index.db, paths, {}, index.warnings, index.inode);
+	} catch (error) {
+		if (!isBusy(error)) {
+			throw error;
+		}
+
+		throw busyError(paths, error, 'was brought up to date');
+	}
+}
+
+/** The typed, retryable error of an index another process keeps locked past the busy timeout. */
+function busyError(paths: KbPaths, error: unknown, during: string): EngiError {
+	return new EngiError('index_busy', `${paths.index} stayed locked by another process (${systemErrorCode(error) ?? 'SQLITE_BUSY'}) while it ${during}`, {
+		hint: 'another engi is rebuilding or writing the index; retry in a moment (the journal holds everything written so far)',
+		cause: error,
+	});
 }
 
 /** Opens and refreshes the index file, noting in `opened` which file it was (before any error can stop it). */
@@ -165,6 +202,12 @@ function recoverIndex(paths: KbPaths, deps: Deps, options: IndexOptions, error: 
 	try {
 		return openOnDisk(paths, deps, options, [warning]);
 	} catch (retryError) {
+		if (isBusy(retryError)) {
+			const busy = busyWarning(paths, retryError);
+			noteCacheWarning(busy);
+			return inMemory(paths, options, [warning, busy]);
+		}
+
 		if (!cannotWrite(retryError)) {
 			throw retryError;
 		}

@@ -59,7 +59,7 @@ export function deleteTargets(steps: readonly Step[], pins: ReadonlyMap<string, 
 			return stop('target_outside_store', `${step.path} lies outside the store ${boundary}`);
 		}
 
-		const problem = place === 'gone' ? 'gone' : step.kind === 'file' ? unlinkFile(step.path, pin, result) : removeDirectory(step.path, pin, env);
+		const problem = place === 'gone' ? 'gone' : step.kind === 'file' ? unlinkFile(step.path, pin, result, env) : removeDirectory(step.path, pin, env);
 		if (problem === 'gone') {
 			result.alreadyGone.push(step.path);
 			continue;
@@ -91,7 +91,7 @@ function placeOf(path: string, boundary: string, realBoundary: string): 'inside'
 
 type Problem = {code: FailureCode; detail: string} | 'gone' | undefined;
 
-function unlinkFile(path: string, pin: Pin, result: {freedBytes: number; otherHardLinks: Array<{path: string; links: number}>; hardLinkedBytes: number}): Problem {
+function unlinkFile(path: string, pin: Pin, result: {freedBytes: number; otherHardLinks: Array<{path: string; links: number}>; hardLinkedBytes: number}, env: Readonly<Record<string, string | undefined>>): Problem {
 	const opened = openExpected(path, pin);
 	if ('code' in opened) {
 		return opened.code === 'target_missing' ? 'gone' : {code: opened.code, detail: opened.detail};
@@ -107,8 +107,13 @@ function unlinkFile(path: string, pin: Pin, result: {freedBytes: number; otherHa
 			return {code: 'source_changed', detail: `${path} no longer has the sha256 the receipt pinned`};
 		}
 
+		pauseAt(env, 'retention.file_checked');
 		const now = lstatSync(path, {throwIfNoEntry: false});
-		if (!now || now.isSymbolicLink() || now.dev !== pin.dev || now.ino !== pin.ino) {
+		if (!now) {
+			return 'gone'; // Removed since it was checked, by a sweep racing this one, which records it.
+		}
+
+		if (now.isSymbolicLink() || now.dev !== pin.dev || now.ino !== pin.ino) {
 			return {code: 'target_replaced', detail: `${path} was replaced while it was checked`};
 		}
 

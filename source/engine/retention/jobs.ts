@@ -17,11 +17,6 @@ export function interruptedFor(history: PurgeHistory, source: string, sessionId:
 	return history.interrupted.filter(attempt => sameSession(attempt, source, sessionId));
 }
 
-/** The number the next attempt on a session gets: attempts are named by session and count, so ids read in order. */
-function nextOrdinal(history: PurgeHistory, source: string, sessionId: string): number {
-	return history.attempts.filter(attempt => sameSession(attempt, source, sessionId)).length + 1;
-}
-
 /**
  * Whether an interrupted attempt is one of the stores in scope, so finishing it may delete: its
  * source is read, and its boundary is one of the store roots read or the directory holding one
@@ -42,7 +37,6 @@ export function jobForAssessment(assessment: Assessment, options: {history: Purg
 		steps: (assessment.scan?.targets ?? []).map(target => ({path: target.path, kind: target.kind})),
 		boundary: retirement?.boundary ?? unit.root,
 		resumes: interruptedFor(options.history, unit.source, unit.session_id).map(attempt => attempt.id),
-		ordinal: nextOrdinal(options.history, unit.source, unit.session_id),
 		retentionDays: options.retentionDays,
 		via: options.via,
 		reassess: options.reassess,
@@ -62,7 +56,6 @@ export function jobForInterrupted(attempt: PurgeAttempt, receipt: RetentionRecei
 		steps: attempt.targets,
 		boundary: attempt.boundary,
 		resumes: interruptedFor(options.history, attempt.source, attempt.session_id).map(interrupted => interrupted.id),
-		ordinal: nextOrdinal(options.history, attempt.source, attempt.session_id),
 		retentionDays: options.retentionDays,
 		via: options.via,
 		reassess: () => (receipt ? heldOpen(attempt.targets.map(target => target.path), attempt.boundary, options.deps) : [{code: 'attestation_missing', detail: `the receipt ${attempt.receipt_id} of the interrupted attempt is not in the journal`}]),

@@ -1,9 +1,11 @@
 import {closeSync, lstatSync} from 'node:fs';
 import type {SourceId} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
+import {nodeKind} from '../index/store.js';
 import {writeEvents} from '../knowledge/write.js';
 import type {KbPaths} from '../kb/paths.js';
 import {sha256OfDescriptor} from '../../lib/hash.js';
+import type {Database} from '../../lib/sqlite.js';
 import {pauseAt} from '../../lib/test-pause.js';
 import type {Blocker, BlockerCode} from './blockers.js';
 import {deleteTargets, type Deletion, type FailureCode} from './delete.js';
@@ -21,8 +23,6 @@ export type PurgeJob = {
 	readonly boundary: string;
 	/** Interrupted attempts on the same session that this one finishes. */
 	readonly resumes: readonly string[];
-	/** This attempt's number among the session's attempts (1 for the first): part of its id. */
-	readonly ordinal: number;
 	readonly retentionDays: number;
 	readonly via: 'purge' | 'sweep';
 	/** The gates again, judged now (after the attempt is journaled): any blocker refuses. */
@@ -48,26 +48,31 @@ export type PurgeRun = {
  * SessionPurgeReceipt or a SessionPurgeFailure closes the attempt.
  */
 export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promise<PurgeRun> {
-	const attemptId = `session-purge-attempt:${job.source}:${job.sessionId}:${job.ordinal}`;
-	await writeEvents(paths, deps, () => [
-		{
-			op: 'node.upsert',
-			payload: {
-				id: attemptId,
-				kind: retentionKinds.attempt,
-				label: `purge attempt for ${job.source} session ${job.sessionId}`,
-				provenance: `engi retention ${job.via}`,
-				status: 'started',
-				session_id: job.sessionId,
-				source: job.source,
-				receipt_id: job.receipt?.id ?? null,
-				boundary: job.boundary,
-				targets: job.steps.map(step => ({path: step.path, kind: step.kind})),
-				resumes: [...job.resumes],
-				retention_days: job.retentionDays,
+	let ordinal = 0;
+	let attemptId = '';
+	await writeEvents(paths, deps, index => {
+		ordinal = nextOrdinal(index.db, job.source, job.sessionId);
+		attemptId = `session-purge-attempt:${job.source}:${job.sessionId}:${ordinal}`;
+		return [
+			{
+				op: 'node.upsert',
+				payload: {
+					id: attemptId,
+					kind: retentionKinds.attempt,
+					label: `purge attempt for ${job.source} session ${job.sessionId}`,
+					provenance: `engi retention ${job.via}`,
+					status: 'started',
+					session_id: job.sessionId,
+					source: job.source,
+					receipt_id: job.receipt?.id ?? null,
+					boundary: job.boundary,
+					targets: job.steps.map(step => ({path: step.path, kind: step.kind})),
+					resumes: [...job.resumes],
+					retention_days: job.retentionDays,
+				},
 			},
-		},
-	]);
+		];
+	});
 	pauseAt(deps.env, 'retention.after_attempt');
 	const fail = async (code: PurgeFailureCode, detail: string, deletion: Deletion | null): Promise<PurgeRun> => {
 		const outcomeId = `${attemptId}:failure`;
@@ -112,31 +117,61 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 		return fail(deletion.failure.code, deletion.failure.detail, deletion);
 	}
 
-	const outcomeId = `session-purge:${job.source}:${job.sessionId}:${receipt.source_sha256.slice(0, 16)}`;
-	await writeEvents(paths, deps, () => [
-		{
-			op: 'node.upsert',
-			payload: {
-				id: outcomeId,
-				kind: retentionKinds.purged,
-				label: `purge receipt for ${job.source} session ${job.sessionId}`,
-				provenance: `engi retention ${job.via}`,
-				status: 'purged',
-				session_id: job.sessionId,
-				source: job.source,
-				attempt_id: attemptId,
-				resumed_attempt_ids: [...job.resumes],
-				receipt_id: receipt.id,
-				source_sha256: receipt.source_sha256,
-				deleted_targets: deletion.deleted,
-				already_gone: deletion.alreadyGone,
-				freed_bytes: deletion.freedBytes,
-				other_hard_links: deletion.otherHardLinks,
-				hard_linked_bytes: deletion.hardLinkedBytes,
+	// Everything was gone and no attempt of ours is being finished: a racing sweep retired the
+	// session, and its receipt says so; a second would record a retirement this one never made.
+	if (deletion.deleted.length === 0 && job.resumes.length === 0) {
+		return fail('already_cleaned', `every file of ${job.source} session ${job.sessionId} was already gone: another process retired it`, deletion);
+	}
+
+	const named = `session-purge:${job.source}:${job.sessionId}:${receipt.source_sha256.slice(0, 16)}`;
+	let outcomeId = named;
+	await writeEvents(paths, deps, index => {
+		// Another attempt may have closed the session on the same receipt (a racing sweep, or one
+		// finishing an attempt a killed sweep left): merged into its node, this receipt would
+		// replace the attempt that one names, which would then read as interrupted.
+		outcomeId = nodeKind(index.db, named) === undefined ? named : `${named}:${ordinal}`;
+		return [
+			{
+				op: 'node.upsert',
+				payload: {
+					id: outcomeId,
+					kind: retentionKinds.purged,
+					label: `purge receipt for ${job.source} session ${job.sessionId}`,
+					provenance: `engi retention ${job.via}`,
+					status: 'purged',
+					session_id: job.sessionId,
+					source: job.source,
+					attempt_id: attemptId,
+					resumed_attempt_ids: [...job.resumes],
+					receipt_id: receipt.id,
+					source_sha256: receipt.source_sha256,
+					deleted_targets: deletion.deleted,
+					already_gone: deletion.alreadyGone,
+					freed_bytes: deletion.freedBytes,
+					other_hard_links: deletion.otherHardLinks,
+					hard_linked_bytes: deletion.hardLinkedBytes,
+				},
 			},
-		},
-	]);
+		];
+	});
 	return {status: 'purged', attemptId, outcomeId, failure: null, deletion};
+}
+
+/**
+ * The number of a session's next attempt (1 for the first; attempts are named by session and
+ * number, so ids read in order): the first id the journal does not hold as it is under the
+ * journal lock (writeEvents runs its build again there when another writer appended), never as
+ * a sweep planned it, so a racing sweep's attempt gets an id of its own. Shared, a dead sweep's
+ * unfinished attempt would read as settled by the other's receipt, and what it deleted would be
+ * named by nothing.
+ */
+function nextOrdinal(db: Database, source: SourceId, sessionId: string): number {
+	let ordinal = 1;
+	while (nodeKind(db, `session-purge-attempt:${source}:${sessionId}:${ordinal}`) !== undefined) {
+		ordinal++;
+	}
+
+	return ordinal;
 }
 
 /**
