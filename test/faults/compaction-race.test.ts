@@ -162,7 +162,9 @@ test('a sweep killed mid-deletion while another retires the same session keeps i
 	later.kill('SIGCONT');
 	const result = await later.done;
 	const [item] = result.json().items as Array<{status: string; attempt_id: string; failure: {code: string; detail: string} | null}>;
-	assert.equal(item!.status, 'compacted', JSON.stringify(item!.failure));
+	// Its plan knew no attempt on the session, and one was journaled since: it refuses rather than
+	// delete the rest beside the other and write a second receipt.
+	assert.deepEqual([item!.status, item!.failure?.code], ['refused', 'session_active'], JSON.stringify(item!.failure));
 	const attempts = journalNodes(journal, 'SessionPurgeAttempt').map(attempt => String(attempt['id']));
 	assert.equal(new Set(attempts).size, 2, `each sweep journaled an attempt of its own: ${attempts.join(', ')}`);
 	const named = () => {
@@ -206,25 +208,29 @@ test('a file a racing sweep removed after this one hashed it and before it unlin
 	assert.equal(existsSync(join(base, 'home', '.claude', 'projects', '-work-app', `${id}.jsonl`)), false, 'the rest of the session was retired');
 });
 
-test('a sweep that finds every file of its session gone (a racing sweep retired it) is refused as already_cleaned, and the one receipt still names every deletion', {timeout: 120_000}, async t => {
+test('a sweep planned while another is retiring the same session refuses as session_active: the live one\'s attempt is not finished as if it had died, and one receipt names every deletion', {timeout: 120_000}, async t => {
 	if (!requireProc(t)) {
 		return;
 	}
 
 	const base = tempDir(t);
 	const store = join(base, 'home', '.claude', 'projects');
+	const subagents = join(store, '-work-app', id, 'subagents');
+	mkdirSync(subagents, {recursive: true});
+	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
 	const {journal, plan, execute} = world(base);
 	const before = entriesUnder(store);
-	// Compacted, its attempt journaled, every file checked against its pin, stopped before the first unlink.
-	const slower = execute(plan(), 'retention.before_unlink#1');
+	// Its attempt journaled, the subagent file deleted, stopped before the next target.
+	const slower = execute(plan(), 'retention.before_unlink#2');
 	t.after(() => slower.kill('SIGKILL'));
 	await waitStopped(slower.pid);
 	const faster = await execute(plan()).done;
-	assert.equal(faster.code, 0, faster.stdout);
+	const [refused] = faster.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
+	assert.deepEqual([refused!.status, refused!.failure?.code], ['refused', 'session_active'], JSON.stringify(refused!.failure));
 	slower.kill('SIGCONT');
 	const result = await slower.done;
 	const [item] = result.json().items as Array<{status: string; failure: {code: string; detail: string} | null}>;
-	assert.deepEqual([item!.status, item!.failure?.code], ['refused', 'already_cleaned'], JSON.stringify(item!.failure));
+	assert.equal(item!.status, 'compacted', JSON.stringify(item!.failure));
 	assert.equal(journalNodes(journal, 'SessionPurgeReceipt').length, 1, 'one purge receipt');
 	const recorded = recordedDeletions(journal);
 	assert.deepEqual(before.filter(path => !existsSync(path) && !recorded.has(path)), [], 'every file gone is named by the receipt');

@@ -51,6 +51,8 @@ export type PurgeAttempt = {
 	readonly boundary: string;
 	readonly targets: Array<{path: string; kind: 'file' | 'directory'}>;
 	readonly resumes: string[];
+	/** The process that journaled it (none before engi recorded it): a live one is still at work. */
+	readonly holder: {readonly pid: number; readonly host: string} | null;
 	readonly observed_utc: string;
 	readonly line: number;
 };
@@ -113,9 +115,19 @@ export function toAttempt(record: NodeRecord): PurgeAttempt {
 		boundary: text(payload['boundary']),
 		targets: pinsOf(payload['targets']).map(pin => ({path: pin.path, kind: pin.kind})),
 		resumes: strings(payload['resumes']),
+		holder: holderOf(payload['holder']),
 		observed_utc: text(payload['observed_utc']),
 		line: record.line,
 	};
+}
+
+function holderOf(value: unknown): PurgeAttempt['holder'] {
+	if (typeof value !== 'object' || value === null) {
+		return null;
+	}
+
+	const {pid, host} = value as Record<string, unknown>;
+	return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 && typeof host === 'string' ? {pid, host} : null;
 }
 
 export function toOutcome(record: NodeRecord, kind: PurgeOutcome['kind']): PurgeOutcome {

@@ -1,4 +1,5 @@
 import {closeSync, lstatSync} from 'node:fs';
+import {hostname} from 'node:os';
 import type {SourceId} from '../../adapters/types.js';
 import type {Deps} from '../deps.js';
 import {nodeKind} from '../index/store.js';
@@ -23,6 +24,8 @@ export type PurgeJob = {
 	readonly boundary: string;
 	/** Interrupted attempts on the same session that this one finishes. */
 	readonly resumes: readonly string[];
+	/** Every attempt on the session the journal held when this job was planned. */
+	readonly knownAttempts: readonly string[];
 	readonly retentionDays: number;
 	readonly via: 'purge' | 'sweep';
 	/** The gates again, judged now (after the attempt is journaled): any blocker refuses. */
@@ -50,9 +53,11 @@ export type PurgeRun = {
 export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promise<PurgeRun> {
 	let ordinal = 0;
 	let attemptId = '';
+	let rival: string | undefined;
 	await writeEvents(paths, deps, index => {
 		ordinal = nextOrdinal(index.db, job.source, job.sessionId);
 		attemptId = `session-purge-attempt:${job.source}:${job.sessionId}:${ordinal}`;
+		rival = rivalAttempt(job, ordinal);
 		return [
 			{
 				op: 'node.upsert',
@@ -68,13 +73,17 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 					boundary: job.boundary,
 					targets: job.steps.map(step => ({path: step.path, kind: step.kind})),
 					resumes: [...job.resumes],
+					holder: {pid: process.pid, host: hostname()},
 					retention_days: job.retentionDays,
 				},
 			},
 		];
 	});
+	// Only now: the build may run twice (again under the lock, when another writer appended).
+	journaledHere.add(attemptId);
 	pauseAt(deps.env, 'retention.after_attempt');
-	const fail = async (code: PurgeFailureCode, detail: string, deletion: Deletion | null): Promise<PurgeRun> => {
+	// A refusal before anything was judged leaves the attempts it would finish for the next run.
+	const fail = async (code: PurgeFailureCode, detail: string, deletion: Deletion | null, resumed = job.resumes): Promise<PurgeRun> => {
 		const outcomeId = `${attemptId}:failure`;
 		await writeEvents(paths, deps, () => [
 			{
@@ -88,7 +97,7 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 					session_id: job.sessionId,
 					source: job.source,
 					attempt_id: attemptId,
-					resumed_attempt_ids: [...job.resumes],
+					resumed_attempt_ids: [...resumed],
 					reason: code,
 					detail,
 					deleted_targets: deletion?.deleted ?? [],
@@ -98,6 +107,13 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 		]);
 		return {status: deletion && deletion.deleted.length > 0 ? 'failed' : 'refused', attemptId, outcomeId, failure: {code, detail}, deletion};
 	};
+
+	// Another process began retiring the session after this job was planned (a racing sweep, or
+	// one that died: the next plan finishes its attempt). Both going on would each delete part of
+	// it and each write a receipt for a retirement the other shares.
+	if (rival) {
+		return fail('session_active', `another engi process began retiring it after this run planned (${rival}); run again once it is done`, null, []);
+	}
 
 	const blocker = job.reassess()[0];
 	if (blocker) {
@@ -172,6 +188,22 @@ function nextOrdinal(db: Database, source: SourceId, sessionId: string): number 
 	}
 
 	return ordinal;
+}
+
+/** Attempts this process journaled: a later job of the same run (a session's other copy) knows them. */
+const journaledHere = new Set<string>();
+
+/** The first attempt on the session, journaled before this job's, that neither its plan nor this process knew of. */
+function rivalAttempt(job: PurgeJob, ordinal: number): string | undefined {
+	const known = new Set(job.knownAttempts.map(id => id.toLowerCase()));
+	for (let earlier = 1; earlier < ordinal; earlier++) {
+		const id = `session-purge-attempt:${job.source}:${job.sessionId}:${earlier}`;
+		if (!known.has(id.toLowerCase()) && !journaledHere.has(id)) {
+			return id;
+		}
+	}
+
+	return undefined;
 }
 
 /**
