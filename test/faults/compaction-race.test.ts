@@ -17,6 +17,12 @@ import {tempDir} from '../helpers/temp.js';
 
 const id = 'f1000000-0000-4000-8000-000000000001';
 
+/** One subagent transcript of the session, under `subagents` (its directory is made). */
+function writeSubagent(subagents: string): void {
+	mkdirSync(subagents, {recursive: true});
+	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+}
+
 function world(base: string) {
 	const projects = join(base, 'home', '.claude', 'projects');
 	writeClaudeSession(projects, id, '/work/app', [
@@ -119,8 +125,7 @@ test('a directory a racing sweep removed between the check and the rmdir is alre
 	const base = tempDir(t);
 	const projects = join(base, 'home', '.claude', 'projects', '-work-app');
 	const subagents = join(projects, id, 'subagents');
-	mkdirSync(subagents, {recursive: true});
-	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+	writeSubagent(subagents);
 	const {plan, execute} = world(base);
 	// Stopped at its first directory (subagents, emptied just before), checked and not yet removed.
 	const sweep = execute(plan(), 'retention.before_rmdir#1');
@@ -142,8 +147,7 @@ test('a sweep killed mid-deletion while another retires the same session keeps i
 	const base = tempDir(t);
 	const store = join(base, 'home', '.claude', 'projects');
 	const subagents = join(store, '-work-app', id, 'subagents');
-	mkdirSync(subagents, {recursive: true});
-	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+	writeSubagent(subagents);
 	const {journal, plan, execute} = world(base);
 	const before = entriesUnder(store);
 	// One sweep has planned (no attempt on the session yet), copied the session and journaled its
@@ -191,8 +195,7 @@ test('a file a racing sweep removed after this one hashed it and before it unlin
 
 	const base = tempDir(t);
 	const subagents = join(base, 'home', '.claude', 'projects', '-work-app', id, 'subagents');
-	mkdirSync(subagents, {recursive: true});
-	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+	writeSubagent(subagents);
 	const {plan, execute} = world(base);
 	// Stopped with the subagent file (its first target) opened and hashed, before its last look at the path.
 	const sweep = execute(plan(), 'retention.file_checked#1');
@@ -216,8 +219,7 @@ test('a sweep planned while another is retiring the same session refuses as sess
 	const base = tempDir(t);
 	const store = join(base, 'home', '.claude', 'projects');
 	const subagents = join(store, '-work-app', id, 'subagents');
-	mkdirSync(subagents, {recursive: true});
-	writeFileSync(join(subagents, 'agent-abc123.jsonl'), `${JSON.stringify({type: 'user', isSidechain: true, sessionId: id, uuid: 'sa1', parentUuid: null, timestamp: '2025-01-02T09:00:10.000Z', message: {role: 'user', content: 'find the retry loop'}})}\n`);
+	writeSubagent(subagents);
 	const {journal, plan, execute} = world(base);
 	const before = entriesUnder(store);
 	// Its attempt journaled, the subagent file deleted, stopped before the next target.

@@ -55,20 +55,15 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 	let attemptId = '';
 	let rival: string | undefined;
 	await writeEvents(paths, deps, index => {
-		ordinal = nextOrdinal(index.db, job.source, job.sessionId);
-		attemptId = `session-purge-attempt:${job.source}:${job.sessionId}:${ordinal}`;
-		rival = rivalAttempt(job, ordinal);
+		const earlier = journaledAttempts(index.db, job.source, job.sessionId);
+		ordinal = earlier.length + 1;
+		attemptId = attemptIdOf(job, ordinal);
+		rival = rivalAttempt(job, earlier);
 		return [
 			{
 				op: 'node.upsert',
 				payload: {
-					id: attemptId,
-					kind: retentionKinds.attempt,
-					label: `purge attempt for ${job.source} session ${job.sessionId}`,
-					provenance: `engi retention ${job.via}`,
-					status: 'started',
-					session_id: job.sessionId,
-					source: job.source,
+					...purgeNode(job, attemptId, retentionKinds.attempt, `purge attempt for ${job.source} session ${job.sessionId}`, 'started'),
 					receipt_id: job.receipt?.id ?? null,
 					boundary: job.boundary,
 					targets: job.steps.map(step => ({path: step.path, kind: step.kind})),
@@ -89,13 +84,7 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 			{
 				op: 'node.upsert',
 				payload: {
-					id: outcomeId,
-					kind: retentionKinds.failure,
-					label: `purge of ${job.source} session ${job.sessionId} failed`,
-					provenance: `engi retention ${job.via}`,
-					status: 'failed',
-					session_id: job.sessionId,
-					source: job.source,
+					...purgeNode(job, outcomeId, retentionKinds.failure, `purge of ${job.source} session ${job.sessionId} failed`, 'failed'),
 					attempt_id: attemptId,
 					resumed_attempt_ids: [...resumed],
 					reason: code,
@@ -150,13 +139,7 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 			{
 				op: 'node.upsert',
 				payload: {
-					id: outcomeId,
-					kind: retentionKinds.purged,
-					label: `purge receipt for ${job.source} session ${job.sessionId}`,
-					provenance: `engi retention ${job.via}`,
-					status: 'purged',
-					session_id: job.sessionId,
-					source: job.source,
+					...purgeNode(job, outcomeId, retentionKinds.purged, `purge receipt for ${job.source} session ${job.sessionId}`, 'purged'),
 					attempt_id: attemptId,
 					resumed_attempt_ids: [...job.resumes],
 					receipt_id: receipt.id,
@@ -173,37 +156,36 @@ export async function runPurge(job: PurgeJob, paths: KbPaths, deps: Deps): Promi
 	return {status: 'purged', attemptId, outcomeId, failure: null, deletion};
 }
 
+/** The fields every node of one purge carries: what it is, which session, and which command wrote it. */
+function purgeNode(job: PurgeJob, id: string, kind: (typeof retentionKinds)[keyof typeof retentionKinds], label: string, status: string) {
+	return {id, kind, label, provenance: `engi retention ${job.via}`, status, session_id: job.sessionId, source: job.source};
+}
+
+const attemptIdOf = (job: Pick<PurgeJob, 'source' | 'sessionId'>, ordinal: number) => `session-purge-attempt:${job.source}:${job.sessionId}:${ordinal}`;
+
 /**
- * The number of a session's next attempt (1 for the first; attempts are named by session and
- * number, so ids read in order): the first id the journal does not hold as it is under the
- * journal lock (writeEvents runs its build again there when another writer appended), never as
- * a sweep planned it, so a racing sweep's attempt gets an id of its own. Shared, a dead sweep's
- * unfinished attempt would read as settled by the other's receipt, and what it deleted would be
- * named by nothing.
+ * The session's attempts the journal holds, in order (attempts are named by session and number,
+ * 1 for the first), read under the journal lock (writeEvents runs its build again there when
+ * another writer appended), never as a sweep planned: the next attempt's number follows them, so
+ * a racing sweep's attempt gets an id of its own. Shared, a dead sweep's unfinished attempt
+ * would read as settled by the other's receipt, and what it deleted would be named by nothing.
  */
-function nextOrdinal(db: Database, source: SourceId, sessionId: string): number {
-	let ordinal = 1;
-	while (nodeKind(db, `session-purge-attempt:${source}:${sessionId}:${ordinal}`) !== undefined) {
-		ordinal++;
+function journaledAttempts(db: Database, source: SourceId, sessionId: string): string[] {
+	const ids: string[] = [];
+	while (nodeKind(db, attemptIdOf({source, sessionId}, ids.length + 1)) !== undefined) {
+		ids.push(attemptIdOf({source, sessionId}, ids.length + 1));
 	}
 
-	return ordinal;
+	return ids;
 }
 
 /** Attempts this process journaled: a later job of the same run (a session's other copy) knows them. */
 const journaledHere = new Set<string>();
 
-/** The first attempt on the session, journaled before this job's, that neither its plan nor this process knew of. */
-function rivalAttempt(job: PurgeJob, ordinal: number): string | undefined {
+/** The first of the session's journaled attempts that neither the job's plan nor this process knew of. */
+function rivalAttempt(job: PurgeJob, journaled: readonly string[]): string | undefined {
 	const known = new Set(job.knownAttempts.map(id => id.toLowerCase()));
-	for (let earlier = 1; earlier < ordinal; earlier++) {
-		const id = `session-purge-attempt:${job.source}:${job.sessionId}:${earlier}`;
-		if (!known.has(id.toLowerCase()) && !journaledHere.has(id)) {
-			return id;
-		}
-	}
-
-	return undefined;
+	return journaled.find(id => !known.has(id.toLowerCase()) && !journaledHere.has(id));
 }
 
 /**
