@@ -58,6 +58,13 @@ export type IndexOptions = {
 	readonly forceRebuild?: boolean;
 	/** The journal as just scanned (by the repair pass of `index rebuild`), with its identity then. */
 	readonly scanned?: ScannedJournal;
+	/**
+	 * What an index another process keeps locked past the busy timeout gets: `memory` (the
+	 * default) an index in memory for this call, with an index_busy warning; `fail` the typed,
+	 * retryable error index_busy, for a caller whose work is the state it keeps in the file
+	 * (dream's progress), which an index in memory would throw away.
+	 */
+	readonly onBusy?: 'memory' | 'fail';
 };
 
 /**
@@ -105,6 +112,10 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 				throw busyError(paths, error, 'was to be rebuilt'); // A rebuild in memory would rebuild nothing.
 			}
 
+			if (options.onBusy === 'fail') {
+				throw busyError(paths, error, 'was brought up to date');
+			}
+
 			const warning = busyWarning(paths, error);
 			noteCacheWarning(warning); // A writer's document may have no warnings to carry it.
 			return inMemory(paths, options, [warning]);
@@ -129,7 +140,8 @@ const busyWarning = (paths: KbPaths, error: unknown) =>
 
 /**
  * Brings an open index up to date again, on the same connection: after this process changed the
- * journal. An index another process keeps locked past the busy timeout fails typed, and retryable.
+ * journal. An index another process keeps locked past the busy timeout fails typed, and
+ * retryable; the connection stays open, the index as it was, so the caller may go on with it.
  */
 export function refreshOpenIndex(paths: KbPaths, index: IndexHandle): IndexHandle {
 	try {
@@ -140,6 +152,24 @@ export function refreshOpenIndex(paths: KbPaths, index: IndexHandle): IndexHandl
 		}
 
 		throw busyError(paths, error, 'was brought up to date');
+	}
+}
+
+/**
+ * Writes state a command keeps in the index beside what the journal says (wiki sync's held
+ * pages and record, dream's upkeep and progress) in one write transaction, so it is saved whole
+ * or not at all. An index another process keeps locked past the busy timeout fails typed
+ * (index_busy, retryable), having written none of it; `during` says what the index was to take.
+ */
+export function writeIndexState<T>(paths: KbPaths, index: IndexHandle, during: string, write: (db: Database) => T): T {
+	try {
+		return index.db.transaction(() => write(index.db)).immediate();
+	} catch (error) {
+		if (!isBusy(error)) {
+			throw error;
+		}
+
+		throw busyError(paths, error, during);
 	}
 }
 
@@ -175,8 +205,13 @@ function openOnDisk(paths: KbPaths, deps: Deps, options: IndexOptions, warnings:
 
 function inMemory(paths: KbPaths, options: IndexOptions, warnings: string[]): IndexHandle {
 	const db = openDatabase(':memory:');
-	migrate(db, indexMigrations);
-	return refreshIndex(db, paths, options, warnings, null);
+	try {
+		migrate(db, indexMigrations);
+		return refreshIndex(db, paths, options, warnings, null);
+	} catch (error) {
+		db.close();
+		throw error;
+	}
 }
 
 /** A damaged index: move it aside, build a new one from the journal (in memory if `.engi` cannot be written), and say so. */
@@ -203,6 +238,10 @@ function recoverIndex(paths: KbPaths, deps: Deps, options: IndexOptions, error: 
 		return openOnDisk(paths, deps, options, [warning]);
 	} catch (retryError) {
 		if (isBusy(retryError)) {
+			if (options.onBusy === 'fail') {
+				throw busyError(paths, retryError, 'was brought up to date');
+			}
+
 			const busy = busyWarning(paths, retryError);
 			noteCacheWarning(busy);
 			return inMemory(paths, options, [warning, busy]);
@@ -256,85 +295,81 @@ export function setAsideIndexes(paths: KbPaths): string[] {
 	}
 }
 
+/** Brings `db` up to date with the journal. On failure the connection stays open: whoever opened it closes it. */
 function refreshIndex(db: Database, paths: KbPaths, options: IndexOptions, warnings: string[], inode: number | null): IndexHandle {
-	try {
-		const stats = statOrUndefined(paths.journal);
-		let refresh: IndexRefresh = 'fresh';
-		let rebuildReason: IndexHandle['rebuildReason'] = null;
-		let applied = 0;
-		if (options.forceRebuild || !statUnchanged(readWatermark(db), stats)) {
-			db.transaction(() => {
-				// Another process may have refreshed while we waited for the write lock.
-				const mark = readWatermark(db);
-				const now = statOrUndefined(paths.journal);
-				if (!options.forceRebuild && statUnchanged(mark, now)) {
-					return;
-				}
-
-				const incremental = !options.forceRebuild && mark !== undefined && now !== undefined && onlyGrew(paths.journal, mark, now);
-				if (!incremental) {
-					clearIndexTables(db);
-					dropEventIndexes(db);
-				}
-
-				const from = incremental && mark ? {offset: mark.bytes, line: mark.nextLine} : {offset: 0, line: 1};
-				// A scan the caller made a moment ago serves a full rebuild if the journal is still the same file, unchanged.
-				const given = options.scanned;
-				const reusable = !incremental && given !== undefined && now !== undefined && given.stats.ino === now.ino && given.stats.size === now.size && given.stats.mtimeMs === now.mtimeMs;
-				const scan = reusable ? given.scan : scanJournal(paths.journal, from);
-				const applier = createApplier(db, {fresh: !incremental});
-				for (const event of scan.events) {
-					applier.apply(event);
-				}
-
-				applier.flush();
-				createEventIndexes(db);
-				const insertCorrupt = db.prepare('INSERT OR REPLACE INTO corrupt (line, reason, bytes) VALUES (?, ?, ?)');
-				db.prepare(`DELETE FROM corrupt WHERE reason = 'torn_tail'`).run();
-				for (const line of scan.corrupt) {
-					if (line.reason !== 'torn_tail') {
-						insertCorrupt.run(line.line, line.reason, line.bytes);
-					}
-				}
-
-				const next: Watermark = {
-					bytes: scan.endOffset,
-					nextLine: scan.nextLine,
-					size: now?.size ?? 0,
-					mtimeMs: now?.mtimeMs ?? 0,
-					ino: now?.ino ?? 0,
-					...fingerprint(paths.journal, scan.endOffset),
-				};
-				db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('watermark', ?)`).run(JSON.stringify(next));
-				// Kept here so status never counts a hundred thousand rows.
-				const previous = incremental ? readEventCount(db) : 0;
-				db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('event_count', ?)`).run(String(previous + applier.distinct()));
-				refresh = incremental ? 'applied' : 'rebuilt';
-				rebuildReason = incremental ? null : options.forceRebuild ? 'forced' : mark === undefined ? 'new' : 'journal_rewritten';
-				applied = applier.applied();
-			}).immediate();
-		}
-
-		const corrupt = db.prepare('SELECT line, reason, bytes FROM corrupt ORDER BY line').all() as CorruptLine[];
-		const mark = readWatermark(db);
-		const size = statOrUndefined(paths.journal)?.size ?? 0;
-		let unterminatedTail: number | undefined;
-		if (mark && size > mark.bytes) {
-			// Bytes past the last complete line: a torn write or a line still missing its newline.
-			unterminatedTail = mark.nextLine;
-			const tail = scanJournal(paths.journal, {offset: mark.bytes, line: mark.nextLine});
-			if (tail.unterminatedTail) {
-				corrupt.push(...tail.corrupt.filter(line => line.reason === 'torn_tail'));
-				warnings.push(`journal_unterminated_tail: line ${tail.unterminatedTail.line} has no newline${tail.unterminatedTail.parses ? '' : ' and does not parse (torn write)'}`);
+	const stats = statOrUndefined(paths.journal);
+	let refresh: IndexRefresh = 'fresh';
+	let rebuildReason: IndexHandle['rebuildReason'] = null;
+	let applied = 0;
+	if (options.forceRebuild || !statUnchanged(readWatermark(db), stats)) {
+		db.transaction(() => {
+			// Another process may have refreshed while we waited for the write lock.
+			const mark = readWatermark(db);
+			const now = statOrUndefined(paths.journal);
+			if (!options.forceRebuild && statUnchanged(mark, now)) {
+				return;
 			}
-		}
 
-		openedCache(db, 'index');
-		return {db, refresh, rebuildReason, applied, corrupt, unterminatedTail, warnings, inMemory: inode === null, inode, close: () => db.close()};
-	} catch (error) {
-		db.close();
-		throw error;
+			const incremental = !options.forceRebuild && mark !== undefined && now !== undefined && onlyGrew(paths.journal, mark, now);
+			if (!incremental) {
+				clearIndexTables(db);
+				dropEventIndexes(db);
+			}
+
+			const from = incremental && mark ? {offset: mark.bytes, line: mark.nextLine} : {offset: 0, line: 1};
+			// A scan the caller made a moment ago serves a full rebuild if the journal is still the same file, unchanged.
+			const given = options.scanned;
+			const reusable = !incremental && given !== undefined && now !== undefined && given.stats.ino === now.ino && given.stats.size === now.size && given.stats.mtimeMs === now.mtimeMs;
+			const scan = reusable ? given.scan : scanJournal(paths.journal, from);
+			const applier = createApplier(db, {fresh: !incremental});
+			for (const event of scan.events) {
+				applier.apply(event);
+			}
+
+			applier.flush();
+			createEventIndexes(db);
+			const insertCorrupt = db.prepare('INSERT OR REPLACE INTO corrupt (line, reason, bytes) VALUES (?, ?, ?)');
+			db.prepare(`DELETE FROM corrupt WHERE reason = 'torn_tail'`).run();
+			for (const line of scan.corrupt) {
+				if (line.reason !== 'torn_tail') {
+					insertCorrupt.run(line.line, line.reason, line.bytes);
+				}
+			}
+
+			const next: Watermark = {
+				bytes: scan.endOffset,
+				nextLine: scan.nextLine,
+				size: now?.size ?? 0,
+				mtimeMs: now?.mtimeMs ?? 0,
+				ino: now?.ino ?? 0,
+				...fingerprint(paths.journal, scan.endOffset),
+			};
+			db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('watermark', ?)`).run(JSON.stringify(next));
+			// Kept here so status never counts a hundred thousand rows.
+			const previous = incremental ? readEventCount(db) : 0;
+			db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('event_count', ?)`).run(String(previous + applier.distinct()));
+			refresh = incremental ? 'applied' : 'rebuilt';
+			rebuildReason = incremental ? null : options.forceRebuild ? 'forced' : mark === undefined ? 'new' : 'journal_rewritten';
+			applied = applier.applied();
+		}).immediate();
 	}
+
+	const corrupt = db.prepare('SELECT line, reason, bytes FROM corrupt ORDER BY line').all() as CorruptLine[];
+	const mark = readWatermark(db);
+	const size = statOrUndefined(paths.journal)?.size ?? 0;
+	let unterminatedTail: number | undefined;
+	if (mark && size > mark.bytes) {
+		// Bytes past the last complete line: a torn write or a line still missing its newline.
+		unterminatedTail = mark.nextLine;
+		const tail = scanJournal(paths.journal, {offset: mark.bytes, line: mark.nextLine});
+		if (tail.unterminatedTail) {
+			corrupt.push(...tail.corrupt.filter(line => line.reason === 'torn_tail'));
+			warnings.push(`journal_unterminated_tail: line ${tail.unterminatedTail.line} has no newline${tail.unterminatedTail.parses ? '' : ' and does not parse (torn write)'}`);
+		}
+	}
+
+	openedCache(db, 'index');
+	return {db, refresh, rebuildReason, applied, corrupt, unterminatedTail, warnings, inMemory: inode === null, inode, close: () => db.close()};
 }
 
 /**

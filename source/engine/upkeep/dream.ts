@@ -3,7 +3,7 @@ import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {pauseAt} from '../../lib/test-pause.js';
 import {canonicalUtc} from '../../lib/time.js';
-import {withIndex} from '../index/open.js';
+import {withIndex, writeIndexState} from '../index/open.js';
 import {momentOf, type Moment} from '../index/store.js';
 import {readDreamRun, writeDreamRun, type DreamRun} from '../index/upkeep-state.js';
 import type {EventDraft} from '../journal/append.js';
@@ -106,13 +106,18 @@ function runStep(step: number, db: Database, moment: Moment, current: Moment, pa
  * to the journal through its locked, fsynced append, with provenance `engi dream`; step 5 is
  * `engi wiki sync`. Progress is saved in the index after each step, so a run stopped between
  * steps resumes where it stopped, at the same moment; a run with nothing new appends nothing.
+ * Another process keeping the index locked past the busy timeout stops the run between steps
+ * with the retryable error index_busy; the next run resumes at the step that could not save.
  * `--dry-run` appends and saves nothing and leaves wiki sync out; each step counts against the
  * graph as it stands, so step 7 does not see the mentions step 3 would add.
  */
 export async function dream(paths: KbPaths, input: {steps?: string; dryRun: boolean}, deps: Deps): Promise<DreamOutput> {
 	requireKnowledgeBase(paths);
 	const requested = parseSteps(input.steps);
-	const saved = input.dryRun ? undefined : await withIndex(paths, deps, index => readDreamRun(index.db));
+	// A run's progress and derived state live in the index file: one in memory (another process
+	// keeping the file locked) would lose them, so dream then stops typed, retryable (index_busy).
+	const onFile = {onBusy: 'fail'} as const;
+	const saved = input.dryRun ? undefined : await withIndex(paths, deps, index => readDreamRun(index.db), onFile);
 	const resumed = saved !== undefined && saved.steps.join(',') === requested.join(',');
 	let run: DreamRun = resumed ? saved : {as_of: canonicalUtc(deps.now()), steps: requested, done: []};
 	const moment = momentOf({...deps, now: () => new Date(run.as_of)});
@@ -144,7 +149,7 @@ export async function dream(paths: KbPaths, input: {steps?: string; dryRun: bool
 			entry.appended = result.appended;
 		} else if (derivedOnly.has(name)) {
 			// Outside writeEvents: its checks run in a read transaction, where this write could not wait for another process's.
-			entry.counts = await withIndex(paths, deps, index => runStep(step, index.db, moment, momentOf(deps), paths, false).counts);
+			entry.counts = await withIndex(paths, deps, index => writeIndexState(paths, index, `was to take dream's step ${step} (${name})`, db => runStep(step, db, moment, momentOf(deps), paths, false).counts), onFile);
 		} else {
 			let counts: StepCounts = {};
 			const written = await writeEvents(paths, deps, index => {
@@ -162,7 +167,7 @@ export async function dream(paths: KbPaths, input: {steps?: string; dryRun: bool
 		if (!input.dryRun) {
 			run = {...run, done: [...run.done, step]};
 			const finished = requested.every(wanted => run.done.includes(wanted));
-			await withIndex(paths, deps, index => writeDreamRun(index.db, finished ? undefined : run));
+			await withIndex(paths, deps, index => writeIndexState(paths, index, `was to take dream's progress after step ${step} (${name})`, db => writeDreamRun(db, finished ? undefined : run)), onFile);
 			pauseAt(deps.env, `dream-after-step-${step}`);
 		}
 	}

@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
-import type {ExitCode} from '../../lib/errors.js';
+import {noteCacheWarning} from '../cache-notices.js';
+import {EngiError, systemErrorCode, type ExitCode} from '../../lib/errors.js';
 import {sha256Hex} from '../../lib/hash.js';
 import type {Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import {heldPages, heldSince, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
-import {readWatermark} from '../index/open.js';
+import {readWatermark, writeIndexState, type IndexHandle} from '../index/open.js';
 import type {Watermark} from '../index/watermark.js';
 import {forgetWikiSyncState, nameKeys, readWikiSyncFiles, readWikiSyncRecord, recordedName, replaceWikiSyncState, sameJournal, updateWikiSyncState, type SyncedFile, type WikiSyncRecord, type WikiSyncState} from '../index/wiki-sync-state.js';
 import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
@@ -421,14 +422,7 @@ export async function syncWiki(paths: KbPaths, deps: Deps, options: {allPages?: 
 			planned = planSync(index.db, paths, deps, options.allPages ?? false);
 			return planned.plan.drafts;
 		},
-		(index, events) => {
-			// Held pages are written here, outside the plan's read transaction (concurrent syncs). An incremental plan changes none.
-			if (planned!.record?.kind !== 'changed') {
-				replaceHeldPages(index.db, planned!.plan.held);
-			}
-
-			saveSync(index.db, planned!, seen, events);
-		},
+		(index, events) => saveSyncState(paths, index, planned!, seen, events),
 	);
 	const {drafts: _drafts, tally, listAll: _listAll, ...done} = planned!.plan;
 	const output: WikiSyncOutput = {
@@ -442,16 +436,41 @@ export async function syncWiki(paths: KbPaths, deps: Deps, options: {allPages?: 
 }
 
 /**
+ * Saves the held pages and the record of this sync, together: written here, after the append and
+ * outside the plan's read transaction (concurrent syncs). An index another process keeps locked
+ * past the busy timeout takes neither, with a warning: the events are in the journal, and the
+ * next sync, finding the record behind it (or the files changed since), plans in full and saves them.
+ */
+function saveSyncState(paths: KbPaths, index: IndexHandle, planned: Planned, seen: Watermark | undefined, events: readonly JournalLine[]): void {
+	if (planned.record?.kind === 'changed' && planned.record.files.length === 0 && events.length === 0) {
+		return; // Nothing changed and nothing appended: the record already says all of it.
+	}
+
+	try {
+		writeIndexState(paths, index, "was to take wiki sync's held pages", db => {
+			// An incremental plan changes none.
+			if (planned.record?.kind !== 'changed') {
+				replaceHeldPages(db, planned.plan.held);
+			}
+
+			saveSync(db, planned, seen, events);
+		});
+	} catch (error) {
+		if (!(error instanceof EngiError && error.code === 'index_busy')) {
+			throw error;
+		}
+
+		noteCacheWarning(`index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(error.cause) ?? 'SQLITE_BUSY'}); wiki sync's held pages and its record of this sync were not saved (the journal has its events): the next wiki sync saves them`);
+	}
+}
+
+/**
  * Saves what the next sync may start from: this one's files, with the journal as it is now, but
  * only when the journal holds exactly what this sync planned against plus its own events, and
  * none of those events made a node a reference it found unresolved names (only a node.upsert
  * makes a node). Otherwise the record is forgotten: the next sync plans in full.
  */
 function saveSync(db: Database, {record, unresolvedRefs}: Planned, seen: Watermark | undefined, events: readonly JournalLine[]): void {
-	if (record?.kind === 'changed' && record.files.length === 0 && events.length === 0) {
-		return; // Nothing changed and nothing appended: the record already says all of it.
-	}
-
 	const mark = readWatermark(db);
 	const settled = seen !== undefined && mark !== undefined && mark.nextLine === seen.nextLine + events.length && !events.some(event => event.op === 'node.upsert' && unresolvedRefs.has(String(event.payload['id'])));
 	if (record === undefined || !settled) {
