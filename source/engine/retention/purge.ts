@@ -13,7 +13,7 @@ import {createAssessor} from './assess.js';
 import {blockerSchema, type Blocker} from './blockers.js';
 import {findCandidate} from './find.js';
 import {attemptInScope, jobForAssessment, jobForInterrupted} from './jobs.js';
-import {purgeHistory, receiptsBySession, retentionKinds, toOutcome} from './journal.js';
+import {purgeHistory, receiptsBySession, retentionKinds, toOutcome, type PurgeOutcome} from './journal.js';
 import {retentionScope, targetSchema} from './plan.js';
 import {runPurge, type PurgeJob, type PurgeRun} from './run-purge.js';
 import {defaultRetentionDays, retentionWindow} from './window.js';
@@ -87,7 +87,7 @@ function jobOutput(job: PurgeJob, blockers: readonly Blocker[], sizes: ReadonlyM
  * `engi retention purge <id>`: without `execute`, the exact targets and whatever blocks them;
  * with it, one audited deletion (runPurge). A session the stores no longer hold is finished if an
  * interrupted attempt left part of it, reported `already_cleaned` if a receipt says it was
- * purged, and not found otherwise.
+ * purged (or a refusal found it gone), and not found otherwise.
  */
 export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps): Promise<PurgeOutput> {
 	const id = normalizeSessionId(input.id);
@@ -131,29 +131,35 @@ export async function purgeSession(input: PurgeInput, paths: KbPaths, deps: Deps
 	);
 }
 
-/** A session no store lists: `already_cleaned` when a purge receipt says engi retired it, else not found. */
+/**
+ * A session no store lists: `already_cleaned` when a purge receipt says engi retired it, or a
+ * purge refused as `already_cleaned` found its files gone (another process removed them), else
+ * not found. The latest such record speaks.
+ */
 function goneOrMissing(db: Database, id: string, input: PurgeInput): PurgeOutput {
-	const purged = nodesOfKindByLine(db, retentionKinds.purged)
-		.map(record => toOutcome(record, 'purged'))
-		.filter(outcome => outcome.session_id.toLowerCase() === id.toLowerCase())
-		.at(-1);
-	if (!purged) {
+	const ofSession = (outcome: PurgeOutcome) => outcome.session_id.toLowerCase() === id.toLowerCase();
+	const purged = nodesOfKindByLine(db, retentionKinds.purged).map(record => toOutcome(record, 'purged')).filter(ofSession);
+	const foundGone = nodesOfKindByLine(db, retentionKinds.failure)
+		.map(record => toOutcome(record, 'failed'))
+		.filter(outcome => ofSession(outcome) && outcome.reason === 'already_cleaned');
+	const latest = [...purged, ...foundGone].sort((a, b) => a.line - b.line).at(-1);
+	if (!latest) {
 		throw new EngiError('session_not_found', `conversation not found: ${id}`, {hint: 'engi retention plan --details lists the sessions retention sees; engi retention log lists what was purged'});
 	}
 
 	return {
-		session_id: purged.session_id,
-		source: purged.source,
+		session_id: latest.session_id,
+		source: latest.source,
 		executed: input.execute,
 		status: 'already_cleaned',
 		eligible: false,
-		blockers: [{code: 'already_cleaned', detail: `purged on ${purged.observed_utc} (${purged.id})`}],
+		blockers: [{code: 'already_cleaned', detail: `${latest.kind === 'purged' ? 'purged' : 'found gone'} on ${latest.observed_utc} (${latest.id})`}],
 		targets: [],
 		receipt_id: null,
 		source_sha256: null,
 		resumed_attempt_ids: [],
 		...empty,
-		outcome_id: purged.id,
+		outcome_id: latest.id,
 	};
 }
 
