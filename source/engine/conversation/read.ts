@@ -64,6 +64,16 @@ function maskedRow(row: SessionRow): SessionRow {
 	return {...row, raw: maskValue(row.raw), events: row.events.map(event => maskValue(event) as SessionEvent)};
 }
 
+/**
+ * Lines a page's walk reads before its first, unseen. A walk starts at the catalog's nearest line
+ * mark with the normaliser's state empty, so a record a store writes twice (a Codex prompt or
+ * reply on its two channels, a result as `exec_command_end` and `function_call_output`) showed
+ * again on the next page when a mark fell between the two copies; read from this far back, the
+ * second copy is known for the echo it is, as one walk over both knows it. Copies further apart
+ * than this are results only, which lookBack finds for the context view.
+ */
+const pageWarmup = 200;
+
 /** How far back a result looks for the call it answers when the call is not on the page. */
 const callLookback = 2000;
 
@@ -255,7 +265,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 		let previewChars = 0;
 		let cutShort = false;
 		const labels = {abandoned: located.row.summary.abandoned ?? []};
-		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine}, row => {
+		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine, warmup: pageWarmup}, row => {
 			let shaped = shapeRow(input.view, row, labels, previewLength);
 			if (shaped.length === 0) {
 				return;

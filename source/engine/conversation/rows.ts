@@ -11,6 +11,12 @@ export type RowRange = {
 	readonly toLine?: number;
 	/** JSONL: parse only these lines (see JsonlScanOptions.onlyLines); documents are loaded whole anyway. */
 	readonly only?: ReadonlySet<number>;
+	/**
+	 * JSONL: at least this many lines before `fromLine` are read (not visited) first, from the
+	 * mark before them, so the normaliser's state at `fromLine` is what those lines leave, not
+	 * empty because a catalog mark lay just before it.
+	 */
+	readonly warmup?: number;
 };
 
 export type RowWalk = {skippedLines: number[]; skippedReasons: Map<number, string>; warnings: string[]; lastLine: number};
@@ -49,7 +55,7 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
 		return walk;
 	}
 
-	const mark = catalogStore(db).markForLine(unit.key, range.fromLine);
+	const mark = catalogStore(db).markForLine(unit.key, Math.max(1, range.fromLine - (range.warmup ?? 0)));
 	const scan = scanJsonl(
 		adapter,
 		unit,
