@@ -360,6 +360,10 @@ export function rowDetails(db: Database, keys: readonly string[], tails: Readonl
 
 /** The decoded tails of the given units, by key (a unit no longer catalogued has none). */
 export function tailsByKey(db: Database, keys: readonly string[]): Map<string, TailState | null> {
+	if (keys.length === 0) {
+		return new Map();
+	}
+
 	const records = db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string]>;
 	return new Map(records.map(([key, tail]) => [key, parseStored<TailState | null>(tail, 'catalog')]));
 }
