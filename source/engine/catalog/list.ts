@@ -293,9 +293,11 @@ export function listedSubagentCounts(db: Database, filter: SessionFilter, parent
 		return new Map();
 	}
 
+	// Looked up by parent in the listing index (parent_id first), whatever the scope: the index by
+	// time would have every session in scope stepped over for a page's parents.
 	const listed = listedSql(filter);
 	const rows = db
-		.prepare(`SELECT source, parent_id, count(*) FROM units${listed.index} WHERE parent_id IN (SELECT value FROM json_each(?)) AND ${listed.sql} GROUP BY source, parent_id`)
+		.prepare(`SELECT source, parent_id, count(*) FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND ${listed.sql} GROUP BY source, parent_id`)
 		.raw()
 		.all(JSON.stringify([...new Set(parentIds)]), ...listed.params) as Array<[string, string, number]>;
 	return new Map(rows.map(([source, parent, count]) => [`${source}\u0000${parent}`, count]));
