@@ -3,9 +3,10 @@ import {copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 
 import {join} from 'node:path';
 import test from 'node:test';
 import {generateStores, selectiveWord} from '../bench/generate-stores.js';
-import {countUnreadableSessions, listNarrowRows, type SessionFilter} from '../source/engine/catalog/list.js';
+import {countUnreadableSessions, listNarrowRows, recordedProjects, type SessionFilter} from '../source/engine/catalog/list.js';
 import {searchSessions} from '../source/engine/catalog/search.js';
 import type {CatalogView} from '../source/engine/catalog/view.js';
+import {candidatesPerProject, checkpointFiles} from '../source/engine/continuity/unfinished.js';
 import {openDatabase, type Database} from '../source/lib/sqlite.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {tempDir} from './helpers/temp.js';
@@ -58,6 +59,19 @@ for (const includeSubagents of [true, false]) {
 		}
 	});
 }
+
+test('a stand-up judges and counts every candidate in scope from covering indexes: only the rows it shows are read whole', t => {
+	const db = catalogOfAllSources(t);
+	const scope = db.prepare('SELECT DISTINCT source, root FROM units').all() as SessionFilter['scope'];
+	const filter = {scope, includeSubagents: true, since: '2026-10-01T00:00:00.000Z'};
+	const cwd = tempDir(t);
+	let counted: ReturnType<typeof candidatesPerProject>;
+	const reads = tableReads(db, () => (counted = candidatesPerProject(db, filter, new Date(), cwd, {latestIn: checkpointFiles(), recorded: recordedProjects(db)}, 2))).filter(
+		read => !read.sql.includes('FROM units WHERE rowid IN (SELECT value FROM json_each(?))'),
+	);
+	assert.deepEqual(reads, [], 'where checkpoints are read from, which sessions are candidates, their counts by project and confidence');
+	assert.ok(counted!.newest.length > 0, 'the generated sessions have candidates');
+});
 
 test('a search ranks the sessions in scope from covering indexes: only the rows of its page are read whole', t => {
 	const db = catalogOfAllSources(t);

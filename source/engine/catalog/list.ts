@@ -4,7 +4,6 @@ import {parseStored, type Database} from '../../lib/sqlite.js';
 import {decodeRow} from './store.js';
 import type {CatalogRow} from './scan.js';
 import type {TailState} from '../continuity/tail.js';
-import {tailConfidenceSql} from '../continuity/reasons.js';
 
 export const sessionEntrySchema = lazySchema(() => z.object({
 	id: z.string(),
@@ -109,12 +108,14 @@ export type NarrowRow = {
 	readonly modified: string | null;
 	readonly mtime_ms: number;
 	readonly tail_open: number;
+	/** When it was last written (ms; 0 when its recorded time cannot be read): see lastWritten. */
+	readonly written_ms: number;
 };
 
 /** The columns of a NarrowRow, in its order. */
-const narrowColumns = 'key, source, id, parent_id, project, modified, mtime_ms, tail_open';
+const narrowColumns = 'key, source, id, parent_id, project, modified, mtime_ms, tail_open, written_ms';
 
-type NarrowRecord = [string, string, string | null, string | null, string | null, string | null, number, number];
+type NarrowRecord = [string, string, string | null, string | null, string | null, string | null, number, number, number];
 
 /**
  * The records of the newest copy of each (source, id), in order: a session stored twice (a
@@ -193,20 +194,21 @@ function unfoldedSql(filter: SessionFilter): {sql: string; params: unknown[]; in
 	return {sql: `${where.sql} AND NOT EXISTS (${newerCopy}) AND NOT (${folded})`, params: [...where.params, ...copy.params, ...parent.params], index: where.index};
 }
 
-const narrowRowOf = (record: NarrowRecord): NarrowRow => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7]});
-
-/** A recorded time as `toISOString` spells it (milliseconds optional): SQLite reads it as Date.parse does. */
-const isoTime = "(modified GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z' OR modified GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z') AND unixepoch(modified) IS NOT NULL";
+const narrowRowOf = (record: NarrowRecord): NarrowRow => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7], written_ms: record[8]});
 
 /**
  * The listed sessions (subagents of a listed parent left out) SQL cannot judge: those whose id
- * (or key) is in `ids`, the sessions with a checkpoint, and those whose recorded time is spelt
- * some other way than an ISO time.
+ * (or key) is in `ids`, the sessions with a checkpoint. (When a session was last written is
+ * stored, as lastWritten gives it, so SQL and JS judge its time alike.)
  */
 export function listedRowsToJudge(db: Database, filter: SessionFilter, ids: readonly string[]): NarrowRow[] {
+	if (ids.length === 0) {
+		return [];
+	}
+
 	const unfolded = unfoldedSql(filter);
 	const records = db
-		.prepare(`SELECT ${narrowColumns} FROM units${unfolded.index} WHERE (coalesce(id, key) IN (SELECT value FROM json_each(?)) OR (coalesce(modified, '') <> '' AND NOT (${isoTime}))) AND ${unfolded.sql}`)
+		.prepare(`SELECT ${narrowColumns} FROM units${unfolded.index} WHERE coalesce(id, key) IN (SELECT value FROM json_each(?)) AND ${unfolded.sql}`)
 		.raw()
 		.all(JSON.stringify(ids), ...unfolded.params) as NarrowRecord[];
 	return records.map(record => narrowRowOf(record));
@@ -231,51 +233,56 @@ export function candidatePage(db: Database, filter: SessionFilter, judged: Judge
 /** The sessions judged in JS (`keys`), those of them that are candidates, and the time from which a session counts as written right now (ms). */
 export type JudgedInJs = {readonly keys: readonly string[]; readonly candidates: readonly string[]; readonly activeFrom: number};
 
-/** When a session was last written (ms), by the later of its recorded time and its file's. */
-const writtenSql = "CASE WHEN coalesce(modified, '') = '' THEN mtime_ms ELSE max(round(unixepoch(modified, 'subsec') * 1000), mtime_ms) END";
-
 /** The candidates candidatePage counts and cuts, as the table and condition after a FROM. */
 function pickedCandidates(filter: SessionFilter, judged: JudgedInJs): {sql: string; params: unknown[]} {
 	const unfolded = unfoldedSql(filter);
 	return {
-		sql: `units${unfolded.index} WHERE (((tail_open = 1 OR ${writtenSql} > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?))) AND ${unfolded.sql}`,
+		sql: `units${unfolded.index} WHERE (((tail_open = 1 OR written_ms > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?))) AND ${unfolded.sql}`,
 		params: [judged.activeFrom, JSON.stringify(judged.keys), JSON.stringify(judged.candidates), ...unfolded.params],
 	};
 }
 
 /**
  * The candidates candidatePage picks, by recorded project: how many each has, how many of those
- * SQL judged are of high confidence (by tailConfidenceSql; none written right now is), leaving
- * the `judged` keys to the caller, and the newest `limit` of each project (every one when null),
- * in candidatePage's order. Only each candidate's project and rowid come out of the index, in
- * order; narrow rows are read for those shown, tails only where a confidence rests on them
- * (building a narrow row of every session in scope was most of a stand-up's own work).
+ * SQL judged are of high confidence (by the confidence stored with each tail, tailJudgement's;
+ * none written right now is), leaving the `judged` keys to the caller, and the newest `limit` of
+ * each project (every one when null), in candidatePage's order. Each candidate's project, rowid
+ * and confidence come out of the covering index, in order, and no tail is read (reading every
+ * open candidate's tail to judge it in SQL was half a stand-up's own work at 15,000 sessions);
+ * narrow rows are read for those shown (building one for every session in scope was most of it).
  */
 export function candidatesByProject(db: Database, filter: SessionFilter, judged: JudgedInJs, limit: number | null): {projects: Array<{project: string | null; total: number; high: number}>; rows: NarrowRow[]} {
 	const {sql, params} = pickedCandidates(filter, judged);
-	const order = db.prepare(`SELECT project, units.rowid FROM ${sql} ORDER BY modified DESC, id ASC, key ASC`).raw().all(...params) as Array<[string | null, number]>;
-	const totals = new Map<string | null, number>();
+	// 1 for a candidate SQL judges to be of high confidence: its tail's stored confidence, when it
+	// was not written right now and is not one of the `judged` keys.
+	const high = `tail_confidence = 'high' AND written_ms <= ? AND key NOT IN (SELECT value FROM json_each(?))`;
+	const order = db
+		.prepare(`SELECT project, units.rowid, ${high} FROM ${sql} ORDER BY modified DESC, id ASC, key ASC`)
+		.raw()
+		.all(judged.activeFrom, JSON.stringify(judged.keys), ...params) as Array<[string | null, number, number]>;
+	const totals = new Map<string | null, {total: number; high: number}>();
 	const shown: number[] = [];
 	for (const candidate of order) {
-		const before = totals.get(candidate[0]) ?? 0;
-		totals.set(candidate[0], before + 1);
-		if (limit === null || before < limit) {
+		let count = totals.get(candidate[0]);
+		if (count === undefined) {
+			count = {total: 0, high: 0};
+			totals.set(candidate[0], count);
+		}
+
+		if (limit === null || count.total < limit) {
 			shown.push(candidate[1]);
 		}
+
+		count.total++;
+		count.high += candidate[2];
 	}
 
-	const tailed = `SELECT units.rowid AS unit FROM ${sql} AND tail_open = 1 AND ${writtenSql} <= ? AND key NOT IN (SELECT value FROM json_each(?))`;
-	const highs = db
-		.prepare(`SELECT units.project, count(*) FROM (${tailed}) AS tailed JOIN units ON units.rowid = tailed.unit WHERE ${tailConfidenceSql('units.tail')} = 'high' GROUP BY units.project`)
-		.raw()
-		.all(...params, judged.activeFrom, JSON.stringify(judged.keys)) as Array<[string | null, number]>;
-	const highOf = new Map(highs);
 	const records = db
 		.prepare(`SELECT ${narrowColumns} FROM units WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY modified DESC, id ASC, key ASC`)
 		.raw()
 		.all(JSON.stringify(shown)) as NarrowRecord[];
 	return {
-		projects: [...totals].map(([project, total]) => ({project, total, high: highOf.get(project) ?? 0})),
+		projects: [...totals].map(([project, count]) => ({project, total: count.total, high: count.high})),
 		rows: records.map(record => narrowRowOf(record)),
 	};
 }
@@ -286,9 +293,11 @@ export function listedSubagentCounts(db: Database, filter: SessionFilter, parent
 		return new Map();
 	}
 
+	// Looked up by parent in the listing index (parent_id first), whatever the scope: the index by
+	// time would have every session in scope stepped over for a page's parents.
 	const listed = listedSql(filter);
 	const rows = db
-		.prepare(`SELECT source, parent_id, count(*) FROM units${listed.index} WHERE parent_id IN (SELECT value FROM json_each(?)) AND ${listed.sql} GROUP BY source, parent_id`)
+		.prepare(`SELECT source, parent_id, count(*) FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND ${listed.sql} GROUP BY source, parent_id`)
 		.raw()
 		.all(JSON.stringify([...new Set(parentIds)]), ...listed.params) as Array<[string, string, number]>;
 	return new Map(rows.map(([source, parent, count]) => [`${source}\u0000${parent}`, count]));
@@ -353,6 +362,10 @@ export function rowDetails(db: Database, keys: readonly string[], tails: Readonl
 
 /** The decoded tails of the given units, by key (a unit no longer catalogued has none). */
 export function tailsByKey(db: Database, keys: readonly string[]): Map<string, TailState | null> {
+	if (keys.length === 0) {
+		return new Map();
+	}
+
 	const records = db.prepare('SELECT key, tail FROM units WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as Array<[string, string]>;
 	return new Map(records.map(([key, tail]) => [key, parseStored<TailState | null>(tail, 'catalog')]));
 }
@@ -390,8 +403,8 @@ export function listUnitFiles(db: Database, filter: SessionFilter): Array<Narrow
 		.all(...where.params) as Array<[...NarrowRecord, string, string, string, string | null, number, string | null, string | null, string | null]>;
 	return newestCopies(records).map(record => {
 		// Most sessions are one file: their list is that path alone, and needs no parsing.
-		const path = record[9];
-		const files = record[10] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[10], 'catalog');
+		const path = record[10];
+		const files = record[11] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[11], 'catalog');
 		// Every field named, no spread: in a fresh process `{...row, more}` takes V8's slow path,
 		// ~15 µs and ~4 KB of garbage per session (over M, a sixth of what a warm plan allocated).
 		return {
@@ -403,15 +416,16 @@ export function listUnitFiles(db: Database, filter: SessionFilter): Array<Narrow
 			modified: record[5],
 			mtime_ms: record[6],
 			tail_open: record[7],
+			written_ms: record[8],
 			session_id: record[2] ?? record[0],
-			root: record[8],
+			root: record[9],
 			path,
 			paths: files,
-			variant: record[11],
-			size: record[12],
-			title: record[13],
-			error: record[14],
-			tail: record[15],
+			variant: record[12],
+			size: record[13],
+			title: record[14],
+			error: record[15],
+			tail: record[16],
 		};
 	});
 }

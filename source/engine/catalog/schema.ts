@@ -4,11 +4,11 @@ import type {Migration} from '../../lib/sqlite.js';
  * `$XDG_CACHE_HOME/engi/catalog.sqlite`: what engi learned from each session unit, keyed by its
  * fingerprint, so unchanged files cost a stat. Derived and safe to delete; a schema change bumps
  * the version and the catalog is rebuilt on the next call. So does a change to what is masked:
- * titles, tails and the text index hold transcript text with secrets masked (11: more patterns).
+ * titles, tails and the text index hold transcript text with secrets masked (11: more patterns; 12: each tail's confidence and when each session was last written, stored beside it).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 11,
+		version: 12,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -22,6 +22,8 @@ export const catalogMigrations: readonly Migration[] = [
 					fingerprint TEXT NOT NULL,
 					size INTEGER NOT NULL,
 					mtime_ms REAL NOT NULL,
+					-- When the session was last written (ms; see lastWritten), so SQL never parses a time.
+					written_ms REAL NOT NULL,
 					id TEXT,
 					parent_id TEXT,
 					project TEXT,
@@ -33,23 +35,29 @@ export const catalogMigrations: readonly Migration[] = [
 					skipped INTEGER NOT NULL,
 					summary TEXT NOT NULL,
 					tail TEXT NOT NULL,
-					-- 1 when the tail alone makes the session a candidate for unfinished (see tailIsOpen).
+					-- 1 when the tail alone makes the session a candidate for unfinished (see tailJudgement).
 					tail_open INTEGER NOT NULL,
+					-- The confidence the tail alone gives (high, medium or low; see tailJudgement), so a
+					-- summary counts confidences from the index, never reading or decoding a tail.
+					tail_confidence TEXT NOT NULL,
 					scanned_bytes INTEGER NOT NULL,
 					next_line INTEGER NOT NULL,
 					check_hash TEXT,
 					error TEXT
 				);
 				CREATE INDEX units_id ON units (id);
+				-- Every recorded project once (where checkpoint files are read from) by stepping over
+				-- a narrow index in order, with no sort of every unit's project.
+				CREATE INDEX units_project ON units (project);
 				-- Covers the warm refresh's question (which keys under a root, with which fingerprint)
 				-- without touching the wide rows.
 				CREATE INDEX units_root ON units (source, root, key, fingerprint);
 				-- Listing and counting read only these narrow columns, newest first, never the wide rows.
 				-- parent_id first: top-level sessions come out newest first straight from the index, and
 				-- subagent counts per parent read it too.
-				CREATE INDEX units_listing ON units (parent_id, modified, source, root, conversational, error, project, id, key, mtime_ms, tail_open);
+				CREATE INDEX units_listing ON units (parent_id, modified, source, root, conversational, error, project, id, key, mtime_ms, written_ms, tail_open);
 				-- The same columns newest first for listings that include subagents (unfinished, standup).
-				CREATE INDEX units_recent ON units (modified, source, root, conversational, error, parent_id, project, id, key, mtime_ms, tail_open);
+				CREATE INDEX units_recent ON units (modified, source, root, conversational, error, parent_id, project, id, key, mtime_ms, written_ms, tail_open, tail_confidence);
 				-- Full text of what people and assistants wrote (secrets masked), one document per
 				-- transcript line, in a contentless FTS5 table: the text itself is not stored. A
 				-- document's rowid is its unit's number × 2^32 + its line (see textRowid), so a match

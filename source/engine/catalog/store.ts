@@ -4,10 +4,10 @@ import {cannotWrite, isBusy, parseStored, type Database} from '../../lib/sqlite.
 import type {CatalogRow, LineMark} from './scan.js';
 import type {TextDoc} from '../search/session-text.js';
 import {segmentForIndex} from '../search/segment.js';
-import {tailIsOpen} from '../continuity/reasons.js';
+import {tailJudgement} from '../continuity/reasons.js';
 import {maxTextUnits, textRowid, textRowidRange} from './text-rowid.js';
 
-type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number};
+type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number; tail_confidence: string; written_ms: number};
 
 const columns = [
 	'key',
@@ -20,6 +20,7 @@ const columns = [
 	'fingerprint',
 	'size',
 	'mtime_ms',
+	'written_ms',
 	'id',
 	'parent_id',
 	'project',
@@ -32,11 +33,22 @@ const columns = [
 	'summary',
 	'tail',
 	'tail_open',
+	'tail_confidence',
 	'scanned_bytes',
 	'next_line',
 	'check_hash',
 	'error',
 ] as const;
+
+/**
+ * When a unit was last written (ms): the later of its recorded time and its file's. A recorded
+ * time Date.parse cannot read gives 0, so such a session is never taken as written right now.
+ * Stored beside the row, so SQL and JS judge a session's time by the same number.
+ */
+export function lastWritten(modified: string | null, mtimeMs: number): number {
+	const written = Math.max(modified ? Date.parse(modified) : mtimeMs, mtimeMs);
+	return Number.isNaN(written) ? 0 : written;
+}
 
 export function decodeRow(record: UnitRecord): CatalogRow {
 	return {
@@ -200,6 +212,7 @@ export function catalogStore(db: Database) {
 		/** Saves a scanned unit's row and its new line marks (its documents went in as the scan read them). */
 		save(row: CatalogRow, offsets: readonly LineMark[]): void {
 			const summary = row.summary;
+			const judgement = tailJudgement(row.tail);
 			upsert().run(
 				row.key,
 				row.source,
@@ -211,6 +224,7 @@ export function catalogStore(db: Database) {
 				row.fingerprint,
 				row.size,
 				row.mtime_ms,
+				lastWritten(summary.modified, row.mtime_ms),
 				summary.id,
 				summary.parent_id,
 				summary.project,
@@ -222,7 +236,8 @@ export function catalogStore(db: Database) {
 				row.skipped,
 				JSON.stringify(summary),
 				JSON.stringify(row.tail),
-				tailIsOpen(row.tail) ? 1 : 0,
+				judgement.open ? 1 : 0,
+				judgement.confidence,
 				row.scanned_bytes,
 				row.next_line,
 				row.check_hash,

@@ -3,7 +3,7 @@ import {resolve} from 'node:path';
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {isSourceId} from '../../adapters/types.js';
-import {listNarrowRows} from '../catalog/list.js';
+import {listNarrowRows, recordedProjects} from '../catalog/list.js';
 import {withCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
@@ -138,7 +138,7 @@ export async function listCheckpoints(input: {project?: string; allProjects?: bo
 	let roots = [here];
 	if (input.allProjects) {
 		roots = await withCatalogView({allProjects: true, includeSubagents: true}, deps, view =>
-			[...new Set([here, ...sessionProjectRoots(view.db, project => projectOf(project).root)])].filter(root => existsSync(checkpointsPath(root))),
+			[...new Set([here, ...sessionProjectRoots(recordedProjects(view.db), project => projectOf(project).root)])].filter(root => existsSync(checkpointsPath(root))),
 		);
 	}
 

@@ -67,24 +67,15 @@ export function reasonsFor(tail: TailState | null, checkpoint: Checkpoint | unde
 }
 
 /**
- * True when the tail alone gives a session a reason to be a candidate; a session whose tail is
- * closed is one only through a checkpoint or by being written right now. The catalog stores it,
- * so listings decode only the sessions that can be candidates.
+ * What the tail alone says of a session, with no checkpoint and not written right now: whether
+ * it gives a reason to be a candidate (`open`; a session whose tail is closed is one only
+ * through a checkpoint or by being written right now), and the confidence it would be listed
+ * with. The catalog stores both beside the tail at scan time, so listings decode only the
+ * sessions that can be candidates and summaries count confidences without reading a tail.
  */
-export function tailIsOpen(tail: TailState): boolean {
-	return reasonsFor(tail, undefined, false).length > 0;
-}
-
-/**
- * tailIsOpen's sibling in SQL, over a column holding a stored tail: the confidence confidenceOf
- * gives a session with that tail, no checkpoint, and not written right now (high for an
- * interruption or an unanswered request, medium for a pending call or a failure, else low).
- * Summaries count the confidences of thousands of sessions this way without decoding their
- * tails; test/tail-confidence-sql.test.ts holds it to reasonsFor and confidenceOf.
- */
-export function tailConfidenceSql(column: string): string {
-	const present = (field: string) => `json_extract(${column}, '$.${field}') IS NOT NULL`;
-	return `CASE WHEN ${present('interruption')} OR ${present('unanswered')} THEN 'high' WHEN json_array_length(${column}, '$.pending') > 0 OR ${present('failure')} THEN 'medium' ELSE 'low' END`;
+export function tailJudgement(tail: TailState): {open: boolean; confidence: Confidence} {
+	const reasons = reasonsFor(tail, undefined, false);
+	return {open: reasons.length > 0, confidence: confidenceOf(reasons)};
 }
 
 export function confidenceOf(reasons: readonly Reason[]): Confidence {

@@ -4,15 +4,12 @@ import {lazySchema} from '../../lib/lazy-schema.js';
 import {withCatalogView} from '../catalog/view.js';
 import type {StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
-import {pageTasks} from '../index/tasks.js';
-import {momentOf} from '../index/store.js';
-import {withIndex} from '../index/open.js';
 import {kbPaths} from '../kb/paths.js';
 import {resolveRoot} from '../kb/root.js';
 import {lastWorkingDay, parseSince} from '../../lib/since.js';
 import {projectOf, recordedProjectRoot} from '../../lib/project.js';
 import {checkpointSchema, type Checkpoint} from './checkpoint-schema.js';
-import {listedSubagentCounts} from '../catalog/list.js';
+import {listedSubagentCounts, recordedProjects} from '../catalog/list.js';
 import {candidateSchema, candidatesPerProject, checkpointFiles, describeCandidates, sessionProjectRoots, type Candidate, type Judged} from './unfinished.js';
 import {plural, shellWord} from '../../lib/words.js';
 
@@ -58,6 +55,8 @@ async function openTasks(deps: Deps, rootFlag: string | undefined, warnings: str
 	}
 
 	try {
+		// The index's modules load only when there is a knowledge base to read.
+		const [{withIndex}, {pageTasks}, {momentOf}] = await Promise.all([import('../index/open.js'), import('../index/tasks.js'), import('../index/store.js')]);
 		const {tasks, indexWarnings} = await withIndex(kbPaths(root), deps, index => {
 			const page = pageTasks(index.db, momentOf(deps), {includeTerminal: false, limit: 20, offset: 0});
 			return {indexWarnings: index.warnings, tasks: {root, total: page.total, rows: page.tasks.map(task => ({id: task.id, projects: task.projects, status: task.status, label: task.label, next_action: task.next_action, blockers: task.blockers}))}};
@@ -122,7 +121,9 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 	const warnings = await withCatalogView({allProjects: true, since, source: input.source, includeSubagents: true, cached: input.cached}, deps, view => {
 		// Counted by recorded project; only the newest `limit` of each come out, several projects
 		// may share a root, and the newest of a root are among the newest of its projects.
-		const {projects: counts, newest} = candidatesPerProject(view.db, view.filter, now, deps.cwd, latestIn, limit);
+		// Where checkpoints are read from follows from every recorded project: asked once.
+		const recorded = recordedProjects(view.db);
+		const {projects: counts, newest} = candidatesPerProject(view.db, view.filter, now, deps.cwd, {latestIn, recorded}, limit);
 		for (const count of counts) {
 			const entry = groupOf(count.project);
 			entry.total += count.total;
@@ -133,7 +134,7 @@ export async function buildStandup(input: {since?: string; source?: StoreSelecti
 			groupOf(judged.row.project).judged.push(judged);
 		}
 
-		for (const root of sessionProjectRoots(view.db, rootOf)) {
+		for (const root of sessionProjectRoots(recorded, rootOf)) {
 			for (const checkpoint of latestIn(root).values()) {
 				if (checkpoint.status === 'active' || checkpoint.status === 'blocked') {
 					group(root).checkpoints.push(checkpoint);

@@ -57,9 +57,8 @@ export function checkpointFiles(): (root: string) => Map<string, Checkpoint> {
 	};
 }
 
-/** The project roots of every session in the catalog: where checkpoint files of theirs live. */
-export function sessionProjectRoots(db: Database, rootOf: (project: string) => string): Set<string> {
-	const recorded = recordedProjects(db);
+/** The project roots of the sessions that recorded `recorded` (recordedProjects): where checkpoint files of theirs live. */
+export function sessionProjectRoots(recorded: readonly string[], rootOf: (project: string) => string): Set<string> {
 	// Only a project on this machine can keep a checkpoint file.
 	return new Set(recorded.filter(project => isLocalDirectory(project)).map(project => rootOf(project)));
 }
@@ -135,8 +134,7 @@ function judge(row: NarrowRow, now: Date, checkpointOf: ReturnType<typeof checkp
 	// written right now is listed without guessing. Nothing else can make one a candidate: an
 	// imported checkpoint is history, so its transcript's tail decides. (candidatePage asks the
 	// same of SQLite for the sessions with no checkpoint.)
-	const modified = row.modified ? Date.parse(row.modified) : row.mtime_ms;
-	const activeNow = now.getTime() - Math.max(modified, row.mtime_ms) < activeWindowMs;
+	const activeNow = now.getTime() - row.written_ms < activeWindowMs;
 	return row.tail_open === 1 || activeNow || isLive(checkpoint) ? {row, id, checkpoint, activeNow} : undefined;
 }
 
@@ -223,12 +221,12 @@ export type UnfinishedInput = ScopeInput & {readonly limit?: number; readonly of
 
 /**
  * The sessions SQL cannot judge, judged here first: the sessions with a checkpoint, wherever any
- * catalogued session's checkpoints are read from, and those whose recorded time is not an ISO
- * time. SQLite judges the rest from their narrow columns (see candidatePage).
+ * catalogued session's checkpoints are read from. SQLite judges the rest from their narrow
+ * columns (see candidatePage).
  */
-function judgedInJs(db: Database, filter: SessionFilter, now: Date, cwd: string, latestIn: ReturnType<typeof checkpointFiles>) {
+function judgedInJs(db: Database, filter: SessionFilter, now: Date, cwd: string, latestIn: ReturnType<typeof checkpointFiles>, recorded: readonly string[]) {
 	const checkpointOf = checkpointLookup(cwd, latestIn);
-	const roots = new Set([checkpointReadRoot(null, cwd), ...recordedProjects(db).map(project => checkpointReadRoot(project, cwd))]);
+	const roots = new Set([checkpointReadRoot(null, cwd), ...recorded.map(project => checkpointReadRoot(project, cwd))]);
 	const checkpointed = [...roots].flatMap(root => [...latestIn(root).keys()]);
 	const toJudge = listedRowsToJudge(db, filter, checkpointed);
 	const candidates = toJudge.flatMap(row => judge(row, now, checkpointOf) ?? []);
@@ -243,7 +241,7 @@ function judgedInJs(db: Database, filter: SessionFilter, now: Date, cwd: string,
  * it cannot judge are judged here first (judgedInJs).
  */
 function pageCandidates(db: Database, filter: SessionFilter, now: Date, cwd: string, page: {offset: number; limit: number}): {total: number; candidates: Candidate[]} {
-	const {checkpointOf, judged} = judgedInJs(db, filter, now, cwd, checkpointFiles());
+	const {checkpointOf, judged} = judgedInJs(db, filter, now, cwd, checkpointFiles(), recordedProjects(db));
 	const {total, rows} = candidatePage(db, filter, judged, page.offset, page.limit);
 	const kept = rows.flatMap(row => judge(row, now, checkpointOf) ?? []);
 	return {total, candidates: describeCandidates(db, kept, listedSubagentCounts(db, filter, kept.map(entry => entry.id)))};
@@ -259,8 +257,8 @@ export type ProjectCount = {readonly project: string | null; readonly total: num
  * counts the sessions it can judge (see candidatesByProject); those judgedInJs judged are
  * counted here.
  */
-export function candidatesPerProject(db: Database, filter: SessionFilter, now: Date, cwd: string, latestIn: ReturnType<typeof checkpointFiles>, limit: number | null): {projects: ProjectCount[]; newest: Judged[]} {
-	const {checkpointOf, judged, candidates} = judgedInJs(db, filter, now, cwd, latestIn);
+export function candidatesPerProject(db: Database, filter: SessionFilter, now: Date, cwd: string, checkpoints: {latestIn: ReturnType<typeof checkpointFiles>; recorded: readonly string[]}, limit: number | null): {projects: ProjectCount[]; newest: Judged[]} {
+	const {checkpointOf, judged, candidates} = judgedInJs(db, filter, now, cwd, checkpoints.latestIn, checkpoints.recorded);
 	const {projects, rows} = candidatesByProject(db, filter, judged, limit);
 	const highInJs = new Map<string | null, number>();
 	const confidences = confidencesOf(db, candidates);
