@@ -50,6 +50,30 @@ export type DiscoveredUnit = {
 	readonly mtimeMs: number;
 };
 
+/** What only reading a unit needs, where a sidecar states it: its files and hints. */
+export type UnitDetails = Pick<DiscoveredUnit, 'paths' | 'parentIdHint' | 'projectHint'>;
+
+/**
+ * A unit listed without the details a sidecar states: `details` works them out (reading the
+ * sidecar) when the unit is read. A warm call compares every unit's key and fingerprint and reads
+ * none, so at 15,000 sessions working out (or remembering) each unit's sidecar facts on every
+ * call cost more than stating its files.
+ */
+export type DeferredUnit = Omit<DiscoveredUnit, keyof UnitDetails> & {readonly details: () => UnitDetails};
+
+/** What discovery lists: a whole unit, or one whose details wait until it is read (wholeUnit). */
+export type ListedUnit = DiscoveredUnit | DeferredUnit;
+
+/** The unit with its details worked out: what reading it needs. */
+export function wholeUnit(unit: ListedUnit): DiscoveredUnit {
+	if (!('details' in unit)) {
+		return unit;
+	}
+
+	const {details, ...listed} = unit;
+	return {...listed, ...details()};
+}
+
 /** Per-file scratch state a JSONL normaliser may keep while reading lines in order. */
 export type LineState = Record<string, unknown>;
 
@@ -84,11 +108,12 @@ type AdapterBase = {
 	 */
 	readonly recordsToolResults?: boolean;
 	/**
-	 * Lists the session units under a store root. Must not parse transcripts. `memo` lets a
-	 * store whose listing is itself costly (a database queried for per-session stamps) reuse
-	 * the listing while a cheap stamp of its files is unchanged.
+	 * Lists the session units under a store root. Must not parse transcripts, and should leave
+	 * what only a read needs to a DeferredUnit's `details`. `memo` lets a store whose listing is
+	 * itself costly (a database queried for per-session stamps) reuse the listing while a cheap
+	 * stamp of its files is unchanged.
 	 */
-	discover(root: string, memo?: DiscoveryMemo): DiscoveredUnit[];
+	discover(root: string, memo?: DiscoveryMemo): ListedUnit[];
 	/**
 	 * The command that resumes a session in the tool itself, where the tool has one. `parentId`
 	 * is set for subagent and child sessions, which most tools cannot resume on their own.

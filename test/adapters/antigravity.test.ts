@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 
 const gemini = join(fixtureStores, 'antigravity', '.gemini');
 const cliBrain = join(gemini, 'antigravity-cli', 'brain');
@@ -26,7 +27,7 @@ test('antigravity: default roots and --source-root forms', () => {
 });
 
 test('antigravity: discovery finds every transcript layout, never Markdown-only brains', () => {
-	const units = antigravityAdapter.resolveRoot(gemini).flatMap(root => antigravityAdapter.discover(root));
+	const units = antigravityAdapter.resolveRoot(gemini).flatMap(root => antigravityAdapter.discover(root).map(wholeUnit));
 	assert.deepEqual(
 		units.map(unit => unit.idHint),
 		[cliId, legacyId, ideId],

@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 
 const store = join(fixtureStores, 'claude');
 const ids = {
@@ -16,7 +17,7 @@ const byId = () => new Map(readStore(claudeAdapter, store).map(session => [sessi
 
 test('claude: discovery finds main sessions and subagents in all layouts, and no non-transcripts', () => {
 	assert.deepEqual(claudeAdapter.resolveRoot(store), [join(store, 'projects')]);
-	const units = claudeAdapter.discover(join(store, 'projects'));
+	const units = claudeAdapter.discover(join(store, 'projects')).map(wholeUnit);
 	assert.deepEqual(units.map(unit => unit.idHint).sort(), [
 		'11111111-1111-4111-8111-111111111111',
 		'12121212-1212-4121-8121-121212121212',

@@ -6,6 +6,7 @@ import {codexAdapter} from '../../source/adapters/codex/index.js';
 import type {SessionEvent} from '../../source/adapters/events.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 
 const store = join(fixtureStores, 'codex');
 const ids = {
@@ -41,7 +42,7 @@ test('codex: default roots honour CODEX_HOME and the home directory', () => {
 test('codex: the home resolves to both store directories; discovery finds dated, flat and archived rollouts only', () => {
 	assert.deepEqual(codexAdapter.resolveRoot(store), [join(store, 'sessions'), join(store, 'archived_sessions')]);
 	assert.deepEqual(codexAdapter.resolveRoot(join(store, 'sessions')), [join(store, 'sessions')]);
-	const units = codexAdapter.resolveRoot(store).flatMap(root => codexAdapter.discover(root));
+	const units = codexAdapter.resolveRoot(store).flatMap(root => codexAdapter.discover(root).map(wholeUnit));
 	assert.deepEqual(units.map(unit => unit.idHint).filter(Boolean).sort(), Object.values(ids).sort(), 'notes.txt and history.jsonl are not rollouts');
 	assert.equal(units.length, Object.values(ids).length + 2, 'rollouts without a uuid in their names are found too');
 	assert.ok(units.every(unit => unit.key === unit.path && unit.fingerprint !== '' && unit.size > 0));
@@ -163,7 +164,7 @@ test('codex: torn lines and unknown record kinds are skipped, and warnings never
 
 test('codex: a rollout read in two scans gives the same events as one', async () => {
 	const {scanJsonl} = await import('../../source/adapters/rows.js');
-	const unit = codexAdapter.discover(join(store, 'sessions')).find(found => found.idHint === ids.main)!;
+	const unit = codexAdapter.discover(join(store, 'sessions')).map(wholeUnit).find(found => found.idHint === ids.main)!;
 	const whole: SessionEvent[] = [];
 	scanJsonl(codexAdapter, unit, row => {
 		whole.push(...row.events);

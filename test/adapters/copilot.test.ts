@@ -6,6 +6,7 @@ import {copilotAdapter} from '../../source/adapters/copilot/index.js';
 import type {SessionEvent} from '../../source/adapters/events.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 
 const store = join(fixtureStores, 'copilot');
 const ids = {
@@ -33,7 +34,7 @@ test('copilot: discovery finds directory and legacy flat sessions, with the work
 	const root = join(store, 'session-state');
 	assert.deepEqual(copilotAdapter.resolveRoot(store), [root]);
 	assert.deepEqual(copilotAdapter.resolveRoot(root), [root]);
-	const units = copilotAdapter.discover(root);
+	const units = copilotAdapter.discover(root).map(wholeUnit);
 	assert.deepEqual(units.map(unit => unit.idHint), [ids.main, ids.autopilot, ids.legacy], 'a directory with only workspace.yaml is no session; history-session-state is outside the root');
 	const main = units[0]!;
 	assert.deepEqual(main.paths, [join(root, ids.main, 'events.jsonl'), join(root, ids.main, 'workspace.yaml')]);
@@ -193,7 +194,7 @@ test('copilot: conformance over the shared third-party fixtures', t => {
 	}
 
 	const root = join(directory, 'session-state');
-	const [unit] = copilotAdapter.discover(root);
+	const [unit] = copilotAdapter.discover(root).map(wholeUnit);
 	assert.ok(unit, 'the sample is laid out like a store');
 	const sample = readUnit(copilotAdapter, unit);
 	assert.equal(sample.summary.id, 'aaaabbbb-1111-2222-3333-ccccddddeeee');

@@ -7,6 +7,7 @@ import {cursorSlug, localWorkspace} from '../../source/adapters/cursor/projects.
 import {md5Hex} from '../../source/lib/hash.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 
 const store = join(fixtureStores, 'cursor');
 const projects = join(store, 'projects');
@@ -27,7 +28,7 @@ test('cursor: default roots, --source-root forms and no resume command', () => {
 });
 
 test('cursor: discovery finds flat, nested and subagent transcripts, and no .txt exports', () => {
-	const units = cursorAdapter.discover(projects);
+	const units = cursorAdapter.discover(projects).map(wholeUnit);
 	assert.deepEqual(units.map(unit => unit.idHint).sort(), [older, newer, child, unprompted, shopWeb]);
 	assert.ok(units.every(unit => unit.path.endsWith('.jsonl')), 'older .txt exports are not read');
 	assert.equal(units.find(unit => unit.idHint === child)?.parentIdHint, newer, 'parent from the subagents/ directory');
@@ -36,7 +37,7 @@ test('cursor: discovery finds flat, nested and subagent transcripts, and no .txt
 	assert.deepEqual(units.find(unit => unit.idHint === shopWeb)?.facts, {title: 'Cart rounding fix', started: '2026-11-24T09:20:00.000Z'}, "the chat's store.db metadata");
 	assert.deepEqual(
 		cursorAdapter
-			.discover(join(projects, 'work-shop'))
+			.discover(join(projects, 'work-shop')).map(wholeUnit)
 			.map(unit => unit.idHint)
 			.sort(),
 		[older, newer, child],

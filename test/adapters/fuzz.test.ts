@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import {adapters} from '../../source/adapters/index.js';
 import {readAllRows} from '../../source/adapters/rows.js';
-import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type SourceAdapter} from '../../source/adapters/types.js';
+import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type SourceAdapter, wholeUnit} from '../../source/adapters/types.js';
 import {fixtureStores} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
 
@@ -123,7 +123,7 @@ function assertNoContent(texts: readonly string[], where: string): void {
 /** A copy of the adapter's fixture store, and its units (each with a text file to mutate). */
 function fixtureUnits(adapter: SourceAdapter, directory: string): DiscoveredUnit[] {
 	cpSync(join(fixtureStores, adapter.id), directory, {recursive: true});
-	return (storeRoots[adapter.id] ?? ['']).flatMap(root => adapter.resolveRoot(join(directory, root))).flatMap(root => adapter.discover(root));
+	return (storeRoots[adapter.id] ?? ['']).flatMap(root => adapter.resolveRoot(join(directory, root))).flatMap(root => adapter.discover(root).map(wholeUnit));
 }
 
 /** Where a fixture store's roots are, when not at its top (laid out as under a HOME). */

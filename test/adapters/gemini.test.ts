@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {geminiAdapter} from '../../source/adapters/gemini/index.js';
 import {projectOfChat} from '../../source/adapters/gemini/project.js';
-import {SessionCorruptError} from '../../source/adapters/types.js';
+import {SessionCorruptError, wholeUnit} from '../../source/adapters/types.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 
 const store = join(fixtureStores, 'gemini');
@@ -34,7 +34,7 @@ test('gemini: roots honour GEMINI_CLI_HOME and --source-root accepts ~/.gemini o
 });
 
 test('gemini: discovery lists main chats, subagents and a resumed legacy pair once, and no other files', () => {
-	const units = geminiAdapter.discover(tmp);
+	const units = geminiAdapter.discover(tmp).map(wholeUnit);
 	const names = units.map(unit => unit.path.slice(tmp.length + 1)).sort();
 	assert.deepEqual(names, [
 		`${unregisteredHashDirectory}/chats/session-2026-11-16T11-00-4c5d6e7f.json`,

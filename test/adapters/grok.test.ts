@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import test from 'node:test';
 import {projectOfDirectory} from '../../source/adapters/grok/discover.js';
-import {SessionCorruptError} from '../../source/adapters/types.js';
+import {SessionCorruptError, wholeUnit} from '../../source/adapters/types.js';
 import {grokAdapter} from '../../source/adapters/grok/index.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 
@@ -28,7 +28,7 @@ test('grok: default roots honour GROK_HOME, and --source-root accepts ~/.grok or
 });
 
 test('grok: discovery finds session directories with summary.json and a transcript, and nothing else', () => {
-	const units = grokAdapter.discover(sessions);
+	const units = grokAdapter.discover(sessions).map(wholeUnit);
 	assert.deepEqual(units.map(unit => unit.idHint).sort(), [main, subagent, streamOnly, legacy], 'no summary.json, or a summary with no transcript: not sessions');
 	const unit = (id: string) => units.find(candidate => candidate.idHint === id)!;
 	assert.equal(unit(main).variant, 'chat');
@@ -60,7 +60,7 @@ test('grok: the fingerprint changes when summary.json changes, even if the trans
 	const home = mkdtempSync(join(tmpdir(), 'engi-grok-'));
 	t.after(() => rmSync(home, {recursive: true, force: true}));
 	cpSync(sessions, join(home, 'sessions'), {recursive: true});
-	const fingerprint = () => grokAdapter.discover(join(home, 'sessions')).find(unit => unit.idHint === main)!.fingerprint;
+	const fingerprint = () => grokAdapter.discover(join(home, 'sessions')).map(wholeUnit).find(unit => unit.idHint === main)!.fingerprint;
 	const before = fingerprint();
 	const summaryPath = join(home, 'sessions', '%2Fwork%2Fshop', main, 'summary.json');
 	writeFileSync(summaryPath, '{"info":{"id":"' + main + '"},"generated_title":"Renamed by the user"}\n');
@@ -231,7 +231,7 @@ test('grok: updates.jsonl merges chunks, resolves tool updates and keeps calls t
 });
 
 test('grok: a transcript that cannot be read at all is a typed error naming the file', () => {
-	const unit = grokAdapter.discover(sessions).find(candidate => candidate.idHint === main)!;
+	const unit = grokAdapter.discover(sessions).map(wholeUnit).find(candidate => candidate.idHint === main)!;
 	const missing = join(sessions, 'gone', 'chat_history.jsonl');
 	assert.throws(
 		() => grokAdapter.loadSession({...unit, key: missing, path: missing}),

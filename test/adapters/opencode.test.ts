@@ -5,7 +5,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import type {SessionEvent} from '../../source/adapters/events.js';
 import {opencodeAdapter} from '../../source/adapters/opencode/index.js';
-import {SessionCorruptError, type DiscoveredUnit} from '../../source/adapters/types.js';
+import {SessionCorruptError, type DiscoveredUnit, wholeUnit} from '../../source/adapters/types.js';
 import {openDatabase} from '../../source/lib/sqlite.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures, type ReadSession} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
@@ -50,7 +50,7 @@ test('opencode: default roots honour XDG_DATA_HOME and OPENCODE_DB; resolveRoot 
 });
 
 test('opencode: discovery lists database sessions and storage-only sessions, one unit per session id', () => {
-	const units = opencodeAdapter.discover(store);
+	const units = opencodeAdapter.discover(store).map(wholeUnit);
 	assert.deepEqual(
 		units.map(unit => [unit.idHint, unit.variant]),
 		[
@@ -74,7 +74,7 @@ test('opencode: discovery lists database sessions and storage-only sessions, one
 	assert.ok(notes.paths.includes(join(storage, 'todo', `${ids.notes}.json`)));
 	assert.equal(units.find(unit => unit.idHint === ids.notesChild)!.parentIdHint, ids.notes);
 
-	const storageOnly = opencodeAdapter.discover(storage);
+	const storageOnly = opencodeAdapter.discover(storage).map(wholeUnit);
 	assert.deepEqual(storageOnly.map(unit => unit.idHint).sort(), [ids.shared, ids.notesChild, ids.notes].sort(), 'the storage tree alone still lists its copy');
 	assert.deepEqual(
 		opencodeAdapter.discover(database).map(unit => unit.idHint),
@@ -239,14 +239,14 @@ test('opencode: reads a live WAL database; fingerprints change only for the sess
 			saved.set(key, {stamp, value: JSON.stringify(value)});
 		},
 	};
-	const fingerprints = () => new Map(opencodeAdapter.discover(directory, memo).map(unit => [unit.idHint, unit.fingerprint]));
+	const fingerprints = () => new Map(opencodeAdapter.discover(directory, memo).map(wholeUnit).map(unit => [unit.idHint, unit.fingerprint]));
 	const before = fingerprints();
 	assert.equal(before.size, 3);
 	// The first open may create the write-ahead log (a change of files); after that, nothing changes.
 	assert.deepEqual(fingerprints(), before);
 	assert.deepEqual(fingerprints(), before);
 	assert.ok(hits >= 1, 'an untouched database is listed from the memo');
-	assert.deepEqual(opencodeAdapter.discover(directory, memo), opencodeAdapter.discover(directory), 'the memo gives exactly what a fresh listing does');
+	assert.deepEqual(opencodeAdapter.discover(directory, memo).map(wholeUnit), opencodeAdapter.discover(directory).map(wholeUnit), 'the memo gives exactly what a fresh listing does');
 
 	const ms = Date.parse('2026-11-20T10:05:00.000Z');
 	insertMessage(writer, ids.shared, 'msg_1a1f8700000001Lk8Pq5Tn1ZcWd2', ms, {role: 'user', time: {created: ms}, agent: 'build'}, [
@@ -257,7 +257,7 @@ test('opencode: reads a live WAL database; fingerprints change only for the sess
 	assert.notEqual(grown.get(ids.shared), before.get(ids.shared), 'a new message changes the session fingerprint');
 	assert.equal(grown.get(ids.parent), before.get(ids.parent), 'other sessions keep theirs');
 	assert.equal(grown.get(ids.child), before.get(ids.child));
-	const unit = opencodeAdapter.discover(directory).find(found => found.idHint === ids.shared)!;
+	const unit = opencodeAdapter.discover(directory).map(wholeUnit).find(found => found.idHint === ids.shared)!;
 	assert.equal(readUnit(opencodeAdapter, unit).events.at(-1)?.text, 'Also update the README.', 'committed WAL content is read');
 
 	// A write transaction in progress: readers see the last committed state and are never blocked.
@@ -292,7 +292,7 @@ test('opencode: older databases with fewer columns and a renamed session table s
 	db.prepare('INSERT INTO part VALUES (?, ?, ?)').run('prt_001', 'msg_001', JSON.stringify({type: 'text', text: 'Upgrade the lockfile.'}));
 	db.close();
 
-	const [unit, ...rest] = opencodeAdapter.discover(path);
+	const [unit, ...rest] = opencodeAdapter.discover(path).map(wholeUnit);
 	assert.equal(rest.length, 0);
 	assert.equal(unit?.idHint, 'ses_old1');
 	assert.equal(unit?.projectHint, '/work/old');
@@ -312,13 +312,13 @@ test('opencode: unreadable sessions fail with SessionCorruptError naming the fil
 	const directory = tempDir(t);
 	cpSync(storage, join(directory, 'storage'), {recursive: true});
 	const sessionFile = join(directory, 'storage', 'session', 'global', `${ids.notes}.json`);
-	const before = opencodeAdapter.discover(directory).find(unit => unit.idHint === ids.notes)!;
+	const before = opencodeAdapter.discover(directory).map(wholeUnit).find(unit => unit.idHint === ids.notes)!;
 	appendFileSync(join(directory, 'storage', 'part', 'msg_1a1fe683688003Rt5Yu8Io3Pa6Sd', 'prt_1a1fe68944800bFg2Hj5Kl8Zx1Cv.json'), '\n');
-	const after = opencodeAdapter.discover(directory).find(unit => unit.idHint === ids.notes)!;
+	const after = opencodeAdapter.discover(directory).map(wholeUnit).find(unit => unit.idHint === ids.notes)!;
 	assert.notEqual(after.fingerprint, before.fingerprint, 'rewriting a part file changes the storage fingerprint');
 
 	writeFileSync(sessionFile, '{"id":"ses_4f9a77c10ff3Hb6Jm4Rs9Xe2Ku","directory":"/work/se');
-	const torn = opencodeAdapter.discover(directory).find(unit => unit.key === sessionFile)!;
+	const torn = opencodeAdapter.discover(directory).map(wholeUnit).find(unit => unit.key === sessionFile)!;
 	assert.equal(torn.idHint, ids.notes, 'the id still comes from the file name');
 	assert.throws(
 		() => opencodeAdapter.loadSession(torn),
@@ -327,7 +327,7 @@ test('opencode: unreadable sessions fail with SessionCorruptError naming the fil
 
 	const notADatabase = join(directory, 'opencode.db');
 	writeFileSync(notADatabase, 'this is not a database, just text in a file');
-	const units = opencodeAdapter.discover(notADatabase);
+	const units = opencodeAdapter.discover(notADatabase).map(wholeUnit);
 	assert.deepEqual(units.map(unit => [unit.key, unit.idHint]), [[notADatabase, undefined]], 'a damaged database is one unit, not silence');
 	assert.throws(
 		() => opencodeAdapter.loadSession(units[0] as DiscoveredUnit),
@@ -376,7 +376,7 @@ test('opencode: conformance over the shared third-party storage trees', t => {
 	assert.equal(drift.summary.title, 'OpenCode Drift');
 	assert.deepEqual(results(drift.events), [[2, 'call_legacy_1', false, undefined]]);
 
-	const discovered = opencodeAdapter.discover(join(directory, 'storage_v2'));
+	const discovered = opencodeAdapter.discover(join(directory, 'storage_v2')).map(wholeUnit);
 	assert.deepEqual(discovered.map(unit => unit.idHint), ['s_stage0_large', 's_stage0_small'], 'ids come from the session files, not their names');
 });
 

@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {qwenAdapter} from '../../source/adapters/qwen/index.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 
 const store = join(fixtureStores, 'qwen');
 const projects = join(store, 'projects');
@@ -24,7 +25,7 @@ test('qwen: roots honour QWEN_HOME and --source-root accepts ~/.qwen or its proj
 });
 
 test('qwen: discovery lists chats by file stem (with or without dashes) and nothing else', () => {
-	const units = qwenAdapter.discover(projects);
+	const units = qwenAdapter.discover(projects).map(wholeUnit);
 	assert.deepEqual(units.map(unit => unit.idHint).sort(), [fork, compact, main, cron].sort());
 	assert.ok(units.every(unit => unit.parentIdHint === undefined && unit.projectHint === undefined), 'the sanitized directory name states no project');
 	assert.deepEqual(

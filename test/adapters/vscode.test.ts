@@ -3,7 +3,7 @@ import {mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import test from 'node:test';
-import {SessionCorruptError} from '../../source/adapters/types.js';
+import {SessionCorruptError, wholeUnit} from '../../source/adapters/types.js';
 import {vscodeAdapter} from '../../source/adapters/vscode/index.js';
 import {jsonErrorOffset} from '../../source/adapters/vscode/json-error.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
@@ -44,7 +44,7 @@ test('vscode: --source-root accepts the app directory, the User directory or wor
 });
 
 test('vscode: discovery lists workspace and empty-window sessions, with the workspace folder as project', () => {
-	const units = vscodeAdapter.discover(join(code, 'User'));
+	const units = vscodeAdapter.discover(join(code, 'User')).map(wholeUnit);
 	assert.deepEqual(
 		units.map(unit => [unit.idHint, unit.variant, unit.projectHint]),
 		[
@@ -57,7 +57,7 @@ test('vscode: discovery lists workspace and empty-window sessions, with the work
 	);
 	assert.ok(units.every(unit => unit.paths.length === 1 && unit.key === unit.path && unit.fingerprint.includes(':')));
 
-	const other = vscodeAdapter.discover(join(insiders, 'User'));
+	const other = vscodeAdapter.discover(join(insiders, 'User')).map(wholeUnit);
 	assert.deepEqual(
 		other.map(unit => [unit.idHint, unit.variant, unit.projectHint]),
 		[
@@ -174,7 +174,7 @@ test('vscode: empty, old-shape, compacted and corrupt sessions', () => {
 	assert.deepEqual([old.summary.project, old.summary.title, old.summary.human_turns], [null, 'What does the `satisfies` operator do in TypeScript?', 1]);
 	assert.equal(old.events.find(event => event.kind === 'assistant')?.text, 'It checks that an expression matches a type without widening the inferred type. See satisfiesExample for an example.');
 
-	const units = vscodeAdapter.discover(join(insiders, 'User'));
+	const units = vscodeAdapter.discover(join(insiders, 'User')).map(wholeUnit);
 	const compacted = readUnit(vscodeAdapter, units[1]!);
 	assert.deepEqual([compacted.summary.title, compacted.summary.human_turns, compacted.summary.project], ['Translate the README intro into German', 2, '/home/dev/My Projects/café-app']);
 	assert.deepEqual(compacted.loaded.rows.map(row => row.line), [1, 3], 'the malformed request is skipped and the rest keep their positions');

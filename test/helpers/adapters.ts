@@ -7,6 +7,7 @@ import {readAllRows} from '../../source/adapters/rows.js';
 import {fileUnit} from '../../source/adapters/shared/fs.js';
 import type {DiscoveredUnit, LoadedSession, SourceAdapter} from '../../source/adapters/types.js';
 import {summarizeEvents, type SessionSummary} from '../../source/engine/catalog/summarize.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 
 export {fixtureStores} from '../fixtures/home.js';
 export const sharedStores = fileURLToPath(new URL('../../../shared/fixtures/stores', import.meta.url));
@@ -48,7 +49,7 @@ export function readUnit(adapter: SourceAdapter, unit: DiscoveredUnit): ReadSess
 export function readStore(adapter: SourceAdapter, sourceRoot: string): ReadSession[] {
 	return adapter
 		.resolveRoot(sourceRoot)
-		.flatMap(root => adapter.discover(root))
+		.flatMap(root => adapter.discover(root).map(wholeUnit))
 		.map(unit => readUnit(adapter, unit));
 }
 

@@ -1,8 +1,7 @@
 import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {childPath, fileUnit, listDirectory} from '../shared/fs.js';
-import {factsBook, isStringList} from '../shared/memo.js';
-import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
+import {childPath, deferredFileUnit, listDirectory} from '../shared/fs.js';
+import type {DeferredUnit} from '../types.js';
 
 /** Where a conversation directory keeps its transcript, newest layout first. */
 const transcriptPlaces = [join('.system_generated', 'logs', 'transcript.jsonl'), 'transcript.jsonl'];
@@ -25,34 +24,31 @@ function sidecars(transcript: string, brain: string, id: string): string[] {
  * and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
  * with only Markdown artifacts (the pre-2026 layout) has no transcript and is not a session.
  */
-export function discoverAntigravity(brain: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
-	const units: DiscoveredUnit[] = [];
-	const book = factsBook(memo, brain, isStringList);
+export function discoverAntigravity(brain: string): DeferredUnit[] {
+	const units: DeferredUnit[] = [];
 	for (const entry of listDirectory(brain)) {
 		const path = childPath(brain, entry.name);
-		let unit: ReturnType<typeof fileUnit>;
-		let id = entry.name;
 		if (entry.isDirectory()) {
 			// The first place that holds a file is the transcript; its stat is the unit's.
 			for (const place of transcriptPlaces) {
-				unit = fileUnit(childPath(path, place), {idHint: id});
+				const unit = transcriptUnit(childPath(path, place), brain, entry.name);
 				if (unit) {
+					units.push(unit);
 					break;
 				}
 			}
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('transcript')) {
-			id = basename(entry.name, '.jsonl');
-			unit = fileUnit(path, {idHint: id});
-		}
-
-		if (unit) {
-			const found = unit.path;
-			// Set in place, not spread into a copy: in a fresh process a spread takes V8's slow path, for every unit on every call.
-			unit.paths = [found, ...book.facts(found, unit.fingerprint, () => sidecars(found, brain, id))];
-			units.push(unit);
+			const unit = transcriptUnit(path, brain, basename(entry.name, '.jsonl'));
+			if (unit) {
+				units.push(unit);
+			}
 		}
 	}
 
-	book.save();
 	return units;
+}
+
+/** The unit of a transcript; its sidecars are looked for when it is read. */
+function transcriptUnit(transcript: string, brain: string, id: string): DeferredUnit | undefined {
+	return deferredFileUnit(transcript, id, () => ({paths: [transcript, ...sidecars(transcript, brain, id)]}));
 }

@@ -1,9 +1,7 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {join} from 'node:path';
-import {childPath, fileUnit, isFile, listDirectory} from '../shared/fs.js';
-import {factsBook, isOptionalString} from '../shared/memo.js';
-import {isRecord} from '../shared/text.js';
-import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
+import {childPath, deferredFileUnit, fileUnit, isFile, listDirectory} from '../shared/fs.js';
+import type {ListedUnit, UnitDetails} from '../types.js';
 
 /** workspace.yaml is a few hundred bytes; never read more than this of it. */
 const sidecarBytes = 8 * 1024;
@@ -14,39 +12,31 @@ const sidecarBytes = 8 * 1024;
  * (the sidecar alone) has no transcript and is not a unit. The older
  * `history-session-state/` JSON format lives outside this root and is not read.
  */
-export function discoverCopilot(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
-	const units: DiscoveredUnit[] = [];
-	const book = factsBook(memo, root, isWorkspaceFacts);
+export function discoverCopilot(root: string): ListedUnit[] {
+	const units: ListedUnit[] = [];
 	for (const entry of listDirectory(root)) {
 		const path = childPath(root, entry.name);
 		if (entry.isDirectory()) {
 			const events = childPath(path, 'events.jsonl');
-			const unit = fileUnit(events, {idHint: entry.name});
-			if (unit) {
-				// The sidecar only matters when the transcript is read, so it is looked at again only then.
-				const workspace = join(path, 'workspace.yaml');
-				const facts = book.facts(events, unit.fingerprint, () => {
-					const cwd = isFile(workspace) ? (workspaceCwd(workspace) ?? null) : undefined;
-					return cwd === undefined ? {workspace: false} : {workspace: true, ...(cwd === null ? {} : {cwd})};
-				});
-				// Set in place, not spread into a copy: in a fresh process a spread takes V8's slow path, for every unit on every call.
-				unit.paths = facts.workspace ? [events, workspace] : [events];
-				if (facts.cwd !== undefined) {
-					unit.projectHint = facts.cwd;
-				}
-
-				units.push(unit);
-			}
+			// The sidecar only matters when the transcript is read, so it is looked at only then.
+			push(units, deferredFileUnit(events, entry.name, () => sessionDetails(events, join(path, 'workspace.yaml'))));
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
 			push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length), variant: 'legacy-flat'}));
 		}
 	}
 
-	book.save();
 	return units;
 }
 
-const isWorkspaceFacts = (value: unknown): value is {workspace: boolean; cwd?: string} => isRecord(value) && typeof value['workspace'] === 'boolean' && isOptionalString(value['cwd']);
+/** The session's files, with its workspace.yaml when there is one, and the cwd that names. */
+function sessionDetails(events: string, workspace: string): UnitDetails {
+	if (!isFile(workspace)) {
+		return {paths: [events]};
+	}
+
+	const cwd = workspaceCwd(workspace);
+	return cwd === undefined ? {paths: [events, workspace]} : {paths: [events, workspace], projectHint: cwd};
+}
 
 /** The `cwd:` scalar of workspace.yaml (plain, single- or double-quoted), read from its head. */
 export function workspaceCwd(path: string): string | undefined {
@@ -87,7 +77,7 @@ function readHead(path: string): string | undefined {
 	}
 }
 
-function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {
+function push(units: ListedUnit[], unit: ListedUnit | undefined): void {
 	if (unit) {
 		units.push(unit);
 	}

@@ -1,5 +1,5 @@
 import {basename, join} from 'node:path';
-import {fileFingerprint, fileUnit, isDirectory, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
+import {childPath, fileFingerprint, fileUnit, isDirectory, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
 import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
@@ -85,13 +85,13 @@ function discoverTranscripts(directory: string): Array<NonNullable<ReturnType<ty
 	};
 
 	for (const entry of listDirectory(directory)) {
-		const path = join(directory, entry.name);
+		const path = childPath(directory, entry.name);
 		if (entry.isFile() && isTranscript(entry.name)) {
 			push(path);
 		} else if (entry.isDirectory()) {
 			for (const inner of listDirectory(path)) {
 				if (inner.isFile() && isTranscript(inner.name)) {
-					push(join(path, inner.name));
+					push(childPath(path, inner.name));
 				}
 			}
 

@@ -1,9 +1,7 @@
 import type {Stats} from 'node:fs';
 import {join} from 'node:path';
 import {childPath, fileFingerprint, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
-import {factsBook, isOptionalString, isStringList, type FactsBook} from '../shared/memo.js';
-import {isRecord} from '../shared/text.js';
-import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
+import type {DeferredUnit, UnitDetails} from '../types.js';
 import {readGrokSummary} from './summary.js';
 
 export const chatHistoryFile = 'chat_history.jsonl';
@@ -17,9 +15,8 @@ export const summaryFile = 'summary.json';
  * reads `chat_history.jsonl`, or `updates.jsonl` when that cache is missing (it is rebuilt from
  * the update stream on import, so a session may have only the stream).
  */
-export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
-	const units: DiscoveredUnit[] = [];
-	const book = factsBook(memo, root, isSessionFacts);
+export function discoverGrok(root: string): DeferredUnit[] {
+	const units: DeferredUnit[] = [];
 	for (const cwdEntry of listDirectory(root)) {
 		if (!cwdEntry.isDirectory()) {
 			continue;
@@ -29,7 +26,7 @@ export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit
 		const project = projectOfDirectory(cwdDirectory, cwdEntry.name);
 		for (const sessionEntry of listDirectory(cwdDirectory)) {
 			if (sessionEntry.isDirectory()) {
-				const unit = sessionUnit(childPath(cwdDirectory, sessionEntry.name), sessionEntry.name, project, book);
+				const unit = sessionUnit(childPath(cwdDirectory, sessionEntry.name), sessionEntry.name, project);
 				if (unit) {
 					units.push(unit);
 				}
@@ -37,7 +34,6 @@ export function discoverGrok(root: string, memo?: DiscoveryMemo): DiscoveredUnit
 		}
 	}
 
-	book.save();
 	return units;
 }
 
@@ -59,11 +55,7 @@ export function projectOfDirectory(directory: string, name: string): string | un
 	return decoded.startsWith('/') || /^[A-Za-z]:[\\/]/.test(decoded) ? decoded : undefined;
 }
 
-/** What a session's summary and directory add to its unit; read only when its files change. */
-type SessionFacts = {paths: string[]; parent?: string; cwd?: string};
-const isSessionFacts = (value: unknown): value is SessionFacts => isRecord(value) && isStringList(value['paths']) && isOptionalString(value['parent']) && isOptionalString(value['cwd']);
-
-function sessionUnit(directory: string, id: string, project: string | undefined, book: FactsBook<SessionFacts>): DiscoveredUnit | undefined {
+function sessionUnit(directory: string, id: string, project: string | undefined): DeferredUnit | undefined {
 	const summaryPath = childPath(directory, summaryFile);
 	const summaryStats = statOrUndefined(summaryPath);
 	if (!summaryStats?.isFile()) {
@@ -75,35 +67,25 @@ function sessionUnit(directory: string, id: string, project: string | undefined,
 		return undefined; // Summary without a transcript: nothing conversational to read.
 	}
 
-	// The title and parent live in summary.json, which changes without the transcript changing.
-	const fingerprint = `${fileFingerprint(transcript.stats)}|${fileFingerprint(summaryStats)}`;
-	const facts = book.facts(directory, `${transcript.name}|${fingerprint}`, () => {
-		const summary = readGrokSummary(summaryPath);
-		const parent = summary?.parent_session_id?.trim();
-		const cwd = summary?.info?.cwd?.trim();
-		return {paths: walkFiles(directory, () => true, 3), ...(parent ? {parent} : {}), ...(cwd ? {cwd} : {})};
-	});
-	const projectHint = project ?? facts.cwd;
-	const unit: {-readonly [K in keyof DiscoveredUnit]: DiscoveredUnit[K]} = {
+	return {
 		key: transcript.path,
 		path: transcript.path,
-		paths: facts.paths,
 		idHint: id,
 		variant: transcript.name === chatHistoryFile ? 'chat' : 'updates',
 		size: transcript.stats.size,
-		fingerprint,
+		// The title and parent live in summary.json, which changes without the transcript changing.
+		fingerprint: `${fileFingerprint(transcript.stats)}|${fileFingerprint(summaryStats)}`,
 		mtimeMs: transcript.stats.mtimeMs,
+		details: () => sessionDetails(directory, summaryPath, project),
 	};
-	// Hints set one by one, not spread in: in a fresh process each conditional spread takes V8's slow path.
-	if (facts.parent) {
-		unit.parentIdHint = facts.parent;
-	}
+}
 
-	if (projectHint) {
-		unit.projectHint = projectHint;
-	}
-
-	return unit;
+/** What a session's summary and directory add to its unit: every file in it, its parent and its cwd. */
+function sessionDetails(directory: string, summaryPath: string, project: string | undefined): UnitDetails {
+	const summary = readGrokSummary(summaryPath);
+	const parent = summary?.parent_session_id?.trim();
+	const projectHint = project ?? (summary?.info?.cwd?.trim() || undefined);
+	return {paths: walkFiles(directory, () => true, 3), ...(parent ? {parentIdHint: parent} : {}), ...(projectHint ? {projectHint} : {})};
 }
 
 /** The session's transcript: the chat history cache, else the update stream (the second is looked for only without the first). */

@@ -1,5 +1,5 @@
 import {join} from 'node:path';
-import {fileUnit, isDirectory, listDirectory} from '../shared/fs.js';
+import {childPath, fileUnit, isDirectory, listDirectory} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
 
 /** `<sessionId>.jsonl`, the id a UUID with or without dashes. */
@@ -18,7 +18,7 @@ export function discoverQwen(root: string): DiscoveredUnit[] {
 		const chats = join(project, 'chats');
 		for (const entry of listDirectory(chats)) {
 			const match = entry.isFile() ? chatFile.exec(entry.name) : null;
-			const unit = match?.[1] ? fileUnit(join(chats, entry.name), {idHint: match[1]}) : undefined;
+			const unit = match?.[1] ? fileUnit(childPath(chats, entry.name), {idHint: match[1]}) : undefined;
 			if (unit) {
 				units.push(unit);
 			}

@@ -1,6 +1,6 @@
 import {existsSync, readdirSync, readFileSync, statSync, type Dirent, type Stats} from 'node:fs';
 import {basename, join, sep} from 'node:path';
-import type {DiscoveredUnit} from '../types.js';
+import type {DeferredUnit, DiscoveredUnit, UnitDetails} from '../types.js';
 
 export function statOrUndefined(path: string): Stats | undefined {
 	try {
@@ -133,6 +133,15 @@ export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: s
 	}
 
 	return unit;
+}
+
+/**
+ * A unit for one file whose other files and hints a sidecar states: `details` works them out when
+ * the unit is read. Undefined when the file vanished meanwhile.
+ */
+export function deferredFileUnit(path: string, idHint: string, details: () => UnitDetails): DeferredUnit | undefined {
+	const stats = statOrUndefined(path);
+	return stats?.isFile() ? {key: path, path, idHint, size: stats.size, mtimeMs: stats.mtimeMs, fingerprint: fileFingerprint(stats), details} : undefined;
 }
 
 export function stem(path: string, extension: string): string {

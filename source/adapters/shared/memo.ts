@@ -48,7 +48,6 @@ function rememberedFacts<T>(entry: unknown, stamp: string, isFacts: (value: unkn
 }
 
 /** Guards for the facts books' shapes (plain JSON values a book stored). */
-export const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string');
 export const isOptionalString = (value: unknown): value is string | undefined => value === undefined || typeof value === 'string';
 
 const bookVersion = '1';

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {fileFingerprint, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
+import {childPath, fileFingerprint, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
@@ -45,7 +45,7 @@ function sessionUnits(directory: string, projectHint: string | undefined): Disco
 
 		const [, id = '', extension] = match;
 		const files = byId.get(id) ?? {};
-		files[extension === 'jsonl' ? 'jsonl' : 'json'] = join(directory, entry.name);
+		files[extension === 'jsonl' ? 'jsonl' : 'json'] = childPath(directory, entry.name);
 		byId.set(id, files);
 	}
 

@@ -1,6 +1,6 @@
 import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import {loadAdapter} from '../../adapters/stores.js';
-import type {DiscoveredUnit, SourceAdapter, SourceId} from '../../adapters/types.js';
+import {wholeUnit, type ListedUnit, type SourceAdapter, type SourceId} from '../../adapters/types.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
@@ -33,7 +33,7 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []};
 	for (const {adapter, roots} of targets) {
 		for (const root of roots) {
-			let units: DiscoveredUnit[];
+			let units: ListedUnit[];
 			try {
 				units = adapter.discover(root, store.memo);
 			} catch (error) {
@@ -54,7 +54,7 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 			}
 
 			const known = store.fingerprintsForRoot(adapter.id, root);
-			const changed: DiscoveredUnit[] = [];
+			const changed: ListedUnit[] = [];
 			let stillThere = 0;
 			for (const unit of units) {
 				const fingerprint = known.get(unit.key);
@@ -85,7 +85,7 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 					const sink = writer.unit(unit.key);
 					let result;
 					try {
-						result = scanUnit(reader, root, unit, known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.markBefore(unit.key, offset), sink);
+						result = scanUnit(reader, root, wholeUnit(unit), known.has(unit.key) ? store.row(unit.key) : undefined, offset => store.markBefore(unit.key, offset), sink);
 					} catch (error) {
 						if (isSqliteError(error)) {
 							throw error; // The catalog's own write failed (the view falls back on it), not the file's read.
@@ -135,7 +135,7 @@ async function readerOf(source: SourceId): Promise<{scanUnit: typeof import('./s
 }
 
 /** One digest of a root's listing: every unit's key and fingerprint, in discovery's order. */
-function listingDigest(units: readonly DiscoveredUnit[]): string {
+function listingDigest(units: readonly ListedUnit[]): string {
 	let text = '';
 	for (const unit of units) {
 		text += `${unit.key}\u0000${unit.fingerprint}\n`;
@@ -145,7 +145,7 @@ function listingDigest(units: readonly DiscoveredUnit[]): string {
 }
 
 /** Keys catalogued under a root that its discovery no longer lists. */
-function goneKeys(known: ReadonlyMap<string, string>, units: readonly DiscoveredUnit[]): string[] {
+function goneKeys(known: ReadonlyMap<string, string>, units: readonly ListedUnit[]): string[] {
 	const present = new Set(units.map(unit => unit.key));
 	return [...known.keys()].filter(key => !present.has(key));
 }
@@ -159,8 +159,8 @@ function warnUnlisted(report: RefreshReport, source: string): void {
 }
 
 /** One warning per note the adapter gave units of a root, with how many and the first path. */
-function noteWarnings(source: string, units: readonly DiscoveredUnit[]): string[] {
-	const byNote = new Map<string, DiscoveredUnit[]>();
+function noteWarnings(source: string, units: readonly ListedUnit[]): string[] {
+	const byNote = new Map<string, ListedUnit[]>();
 	for (const unit of units) {
 		if (unit.note !== undefined) {
 			byNote.set(unit.note, [...(byNote.get(unit.note) ?? []), unit]);
