@@ -16,11 +16,6 @@ export type SecretPattern = {
 	readonly locate?: (match: RegExpExecArray, text: string) => Span | undefined;
 	/** The match must start a word (see startsWord): a token's prefix inside a longer word is not one. */
 	readonly wordStart?: boolean;
-	/**
-	 * Words of the pre-check (`mayHold`, lower case), one of which every match holds: a text in
-	 * which none of them occurs is not searched with this pattern at all.
-	 */
-	readonly cues: readonly string[];
 };
 
 type Span = {index: number; length: number};
@@ -138,25 +133,24 @@ function locateUserinfoPassword(match: RegExpExecArray): Span | undefined {
 }
 
 export const secretPatterns: readonly SecretPattern[] = [
-	{name: 'private_key_block', cues: ['key'], pattern: /-----BEGIN (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g},
-	{name: 'aws_access_key_id', cues: ['akia', 'asia', 'aida', 'aroa'], wordStart: true, pattern: /(?:AKIA|ASIA|AIDA|AROA)[\dA-Z]{16}\b/g},
-	{name: 'aws_secret_access_key', cues: ['key'], wordStart: true, pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z\d/+=]{40}\b/gi},
-	{name: 'google_api_key', cues: ['aiza'], wordStart: true, pattern: /AIza[\dA-Za-z_-]{35}\b/g},
-	{name: 'github_token', cues: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], wordStart: true, pattern: /(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z\d]{36,255}|github_pat_\w{22,255})\b/g},
-	{name: 'gitlab_token', cues: ['glpat-'], wordStart: true, pattern: /glpat-[\w-]{20,}\b/g},
-	{name: 'slack_token', cues: ['xox'], wordStart: true, pattern: /xox[abposr]-[A-Za-z\d-]{10,}\b/g},
-	{name: 'slack_webhook', cues: ['://'], pattern: /https:\/\/hooks\.slack\.com\/services\/[\w/-]{20,}/g},
-	{name: 'anthropic_api_key', cues: ['sk-'], wordStart: true, pattern: /sk-ant-[\w-]{20,}\b/g},
-	{name: 'openai_api_key', cues: ['sk-'], wordStart: true, pattern: /sk-(?:proj-|svcacct-|admin-)?[\w-]{20,}\b/g},
-	{name: 'stripe_key', cues: ['k_live_', 'k_test_'], wordStart: true, pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z\d]{16,}\b/g},
-	{name: 'jwt', cues: ['eyj'], wordStart: true, pattern: /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}\b/g},
+	{name: 'private_key_block', pattern: /-----BEGIN (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g},
+	{name: 'aws_access_key_id', wordStart: true, pattern: /(?:AKIA|ASIA|AIDA|AROA)[\dA-Z]{16}\b/g},
+	{name: 'aws_secret_access_key', wordStart: true, pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z\d/+=]{40}\b/gi},
+	{name: 'google_api_key', wordStart: true, pattern: /AIza[\dA-Za-z_-]{35}\b/g},
+	{name: 'github_token', wordStart: true, pattern: /(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z\d]{36,255}|github_pat_\w{22,255})\b/g},
+	{name: 'gitlab_token', wordStart: true, pattern: /glpat-[\w-]{20,}\b/g},
+	{name: 'slack_token', wordStart: true, pattern: /xox[abposr]-[A-Za-z\d-]{10,}\b/g},
+	{name: 'slack_webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[\w/-]{20,}/g},
+	{name: 'anthropic_api_key', wordStart: true, pattern: /sk-ant-[\w-]{20,}\b/g},
+	{name: 'openai_api_key', wordStart: true, pattern: /sk-(?:proj-|svcacct-|admin-)?[\w-]{20,}\b/g},
+	{name: 'stripe_key', wordStart: true, pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z\d]{16,}\b/g},
+	{name: 'jwt', wordStart: true, pattern: /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}\b/g},
 	// An opaque token after `Bearer` has a digit somewhere; prose after the word has none.
-	{name: 'bearer_token', cues: ['earer'], wordStart: true, pattern: /[Bb]earer\s+(?=[\w~+/.=-]*\d)[\w~+/.=-]{20,}/g},
+	{name: 'bearer_token', wordStart: true, pattern: /[Bb]earer\s+(?=[\w~+/.=-]*\d)[\w~+/.=-]{20,}/g},
 	// scheme://user:password@host — the password alone is masked, the host stays readable.
-	{name: 'url_password', cues: ['://'], pattern: /:\/\/[^\s/:@"'<>]{0,128}:([^\s/"'<>]{1,256})@(?=[^\s/@])/dg, locate: locateUserinfoPassword},
+	{name: 'url_password', pattern: /:\/\/[^\s/:@"'<>]{0,128}:([^\s/"'<>]{1,256})@(?=[^\s/@])/dg, locate: locateUserinfoPassword},
 	{
 		name: 'secret_assignment',
-		cues: ['secret', 'token', 'passw', 'pwd', 'passphrase', 'credential', 'key', 'auth'],
 		// Anchored on a word every secret word holds; the whole key around it is judged in locateAssignment.
 		pattern: /((?:secret|token|passw|pwd|passphrase|credential|key|auth)[\w.-]{0,40})(?:\\?["'])?[ \t]*([:=])[ \t]*(?:\\?"([^"\\\n]{1,512})\\?"|\\?'([^'\\\n]{1,512})\\?'|([^\s"'`,;(){}[\]<>|\\]{1,512}))/dgi,
 		locate: locateAssignment,
@@ -168,17 +162,12 @@ export type SecretFinding = {readonly pattern: string; readonly index: number; r
 /** Every secret in the text, earliest first; where patterns overlap, the one listed first wins. */
 export function findSecrets(text: string): SecretFinding[] {
 	const findings: SecretFinding[] = [];
-	const cues = cuesIn(text);
-	if (cues === undefined) {
+	if (!mayContainSecret(text)) {
 		return findings;
 	}
 
 	const taken = (index: number, length: number) => findings.some(finding => index < finding.index + finding.length && finding.index < index + length);
-	for (const {name, pattern, locate, wordStart, cues: needs} of secretPatterns) {
-		if (!needs.some(cue => cues.has(cue))) {
-			continue;
-		}
-
+	for (const {name, pattern, locate, wordStart} of secretPatterns) {
 		pattern.lastIndex = 0;
 		for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
 			const span = wordStart && !startsWord(text, match.index) ? undefined : locate ? locate(match, text) : {index: match.index, length: match[0].length};
@@ -225,25 +214,6 @@ const mayHold = /key|token|secret|passw|pwd|passphrase|credential|auth|earer|:\/
 
 export function mayContainSecret(text: string): boolean {
 	return mayHold.test(text);
-}
-
-const cueWords = new RegExp(mayHold.source, 'gi');
-
-/**
- * Every pre-check word in the text (lower case), or undefined when there is none. No word is a
- * prefix of another, so trying each position once finds every one, overlapping or not. Most
- * text that holds one (a `token` in prose) holds only one or two: one pass over it here spares
- * the dozen patterns whose cues are absent a pass each.
- */
-function cuesIn(text: string): Set<string> | undefined {
-	cueWords.lastIndex = 0;
-	let cues: Set<string> | undefined;
-	for (let match = cueWords.exec(text); match !== null; match = cueWords.exec(text)) {
-		(cues ??= new Set()).add(match[0].toLowerCase());
-		cueWords.lastIndex = match.index + 1;
-	}
-
-	return cues;
 }
 
 /**
