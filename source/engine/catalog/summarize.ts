@@ -118,7 +118,10 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	// line and node of every tree event (for the abandoned ranges).
 	const humanNodes = new IntList();
 	const humanLines = new IntList();
+	// Clipped as they come when the text is streamed (a huge paste is not kept); a session loaded
+	// whole holds every text anyway, so only the one that becomes the title is clipped, at the end.
 	const humanTitles: string[] = [];
+	const clipLater = humanTextOfLine === undefined;
 	const keptTitles = humanTextOfLine ? titleCandidates : Number.POSITIVE_INFINITY;
 	const treeLines = new IntList();
 	const treeNodes = new IntList();
@@ -152,7 +155,9 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			treeNodes.push(-1);
 		}
 
-		rewound.push(...rewoundRanges([event]));
+		if (event.rewound_from !== undefined) {
+			rewound.push(...rewoundRanges([event])); // Rare: most events rewind nothing, and cost no array here.
+		}
 
 		const facts = event.session;
 		if (facts) {
@@ -178,7 +183,7 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 					humanNodes.push(event.uuid === undefined ? -1 : tree.numberOf(event.uuid));
 					humanLines.push(event.line);
 					if (humanTitles.length < keptTitles) {
-						humanTitles.push(clipTitle(event.text));
+						humanTitles.push(clipLater ? event.text : clipTitle(event.text));
 					}
 				} else if (agentTask === null && event.origin === 'agent' && event.text?.trim()) {
 					agentTask = clipTitle(event.text);
@@ -244,7 +249,8 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		if (summary.first_human_line === null && first !== -1) {
 			const line = humanLines.get(first);
 			const text = first < humanTitles.length ? undefined : humanTextOfLine?.(line);
-			summary.title = humanTitles[first] ?? (text === undefined ? null : clipTitle(text));
+			const kept = humanTitles[first];
+			summary.title = kept === undefined ? (text === undefined ? null : clipTitle(text)) : clipLater ? clipTitle(kept) : kept;
 			summary.first_human_line = line;
 		}
 
