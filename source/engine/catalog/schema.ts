@@ -4,11 +4,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * `$XDG_CACHE_HOME/engi/catalog.sqlite`: what engi learned from each session unit, keyed by its
  * fingerprint, so unchanged files cost a stat. Derived and safe to delete; a schema change bumps
  * the version and the catalog is rebuilt on the next call. So does a change to what is masked:
- * titles, tails and the text index hold transcript text with secrets masked (11: more patterns; 12: each tail's confidence and when each session was last written, stored beside it).
+ * titles, tails and the text index hold transcript text with secrets masked (11: more patterns;
+ * 12: each tail's confidence and when each session was last written, stored beside it;
+ * 13: per-session term counts).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 12,
+		version: 13,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -62,11 +64,20 @@ export const catalogMigrations: readonly Migration[] = [
 				-- transcript line, in a contentless FTS5 table: the text itself is not stored. A
 				-- document's rowid is its unit's number × 2^32 + its line (see textRowid), so a match
 				-- names its session and line without a join.
-				CREATE TABLE text_units (no INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, docs INTEGER NOT NULL);
+				-- batches: how many batches of lines text_counts holds for the unit; counted: 0 once its
+				-- counts cannot be trusted (a line indexed twice, too many batches), till it is read again.
+				CREATE TABLE text_units (no INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, docs INTEGER NOT NULL, batches INTEGER NOT NULL DEFAULT 0, counted INTEGER NOT NULL DEFAULT 1);
+				CREATE INDEX text_units_uncounted ON text_units (no) WHERE counted = 0;
 				-- Every indexed line, and the byte offset its rows can be read back from (NULL: the
 				-- session must be loaded whole).
 				CREATE TABLE text_lines (rowid INTEGER PRIMARY KEY, offset INTEGER);
 				CREATE VIRTUAL TABLE text_fts USING fts5 (words, chars, content = '', contentless_delete = 1);
+				-- How many lines of each unit hold each word, per batch of lines written: a document's rowid
+				-- is its unit's number × 2^32 + its batch × 2^16 + that number of lines (see
+				-- termCountRowid), and it holds the words (as text_fts's vocabulary spells them) that
+				-- that many of the batch's lines hold. A broad word's count per session is then one short
+				-- doclist, not one entry per matching line. The ascii tokenizer keeps each word as it is.
+				CREATE VIRTUAL TABLE text_counts USING fts5 (terms, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
 				-- Listings an adapter may reuse while its files' stamp is unchanged (see DiscoveryMemo).
 				CREATE TABLE discovery_memo (key TEXT PRIMARY KEY, stamp TEXT NOT NULL, value TEXT NOT NULL);
 				CREATE TABLE offsets (

@@ -8,6 +8,7 @@ import {catalogRowsByKey, listedCtes, listedSql} from './list.js';
 import {unitOfRow, type CatalogRow} from './scan.js';
 import type {CatalogView} from './view.js';
 import {vocabularyOf, type Database, type Statement} from '../../lib/sqlite.js';
+import {countedPerUnit} from './term-counts.js';
 import {lineOfTextRowid, textRowid, textRowidSpan, unitOfTextRowid} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */
@@ -52,7 +53,7 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	}
 
 	const span = textRowidSpan;
-	const matched = matchedPerUnit(view.db, plan.match);
+	const matched = countedPerUnit(view.db, plan) ?? matchedPerUnit(view.db, plan.match);
 	const [averageDocs, indexed] = view.db.prepare('SELECT coalesce(avg(docs) FILTER (WHERE docs > 0), 1), count(*) FROM text_units').raw().get() as [number, number];
 	const order = (table: string) => `ORDER BY ${scoreSql} DESC, coalesce(${table}.modified, '') DESC, ${table}.key ASC`;
 	// A few matching sessions are looked up by key and judged one by one (listedSql); many are

@@ -3,9 +3,10 @@ import type {TailState} from '../continuity/tail.js';
 import {cannotWrite, isBusy, parseStored, type Database} from '../../lib/sqlite.js';
 import type {CatalogRow, LineMark} from './scan.js';
 import type {TextDoc} from '../search/session-text.js';
-import {segmentForIndex} from '../search/segment.js';
+import {segmentForIndex, type Segmented} from '../search/segment.js';
 import {tailJudgement} from '../continuity/reasons.js';
-import {maxTextUnits, textRowid, textRowidRange} from './text-rowid.js';
+import {scratchWords} from './term-counts.js';
+import {maxCountBatches, maxCountLines, maxTextUnits, termCountRowid, textRowid, textRowidRange} from './text-rowid.js';
 
 type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number; tail_confidence: string; written_ms: number};
 
@@ -84,7 +85,12 @@ export function catalogStore(db: Database) {
 	);
 	const insertTextUnit = lazy(() => db.prepare('INSERT INTO text_units (no, key, docs) VALUES (?, ?, 0)'));
 	const countTextDocs = lazy(() => db.prepare('UPDATE text_units SET docs = docs + ? WHERE no = ?'));
-	const clearTextUnit = lazy(() => db.prepare('UPDATE text_units SET docs = 0 WHERE no = ?'));
+	const clearTextUnit = lazy(() => db.prepare('UPDATE text_units SET docs = 0, batches = 0, counted = 1 WHERE no = ?'));
+	const nextCountBatch = lazy(() => db.prepare('UPDATE text_units SET batches = batches + 1 WHERE no = ? RETURNING batches - 1').pluck());
+	const uncount = lazy(() => db.prepare('UPDATE text_units SET counted = 0 WHERE no = ?'));
+	const deleteCounts = lazy(() => db.prepare('DELETE FROM text_counts WHERE rowid BETWEEN ? AND ?'));
+	const insertCounts = lazy(() => db.prepare('INSERT INTO text_counts (rowid, terms) VALUES (?, ?)'));
+	const batchWords = lazy(() => scratchWords(db));
 	const deleteTextUnit = lazy(() => db.prepare('DELETE FROM text_units WHERE no = ?'));
 	const linesInRange = lazy(() => db.prepare('SELECT rowid FROM text_lines WHERE rowid BETWEEN ? AND ?').pluck());
 	const deleteLines = lazy(() => db.prepare('DELETE FROM text_lines WHERE rowid BETWEEN ? AND ?'));
@@ -133,6 +139,7 @@ export function catalogStore(db: Database) {
 		}
 
 		deleteLines().run(first, last);
+		deleteCounts().run(first, last);
 		if (forget) {
 			deleteTextUnit().run(no);
 		} else {
@@ -148,23 +155,59 @@ export function catalogStore(db: Database) {
 		}
 
 		const no = textUnitFor(key);
-		let added = 0;
+		const added: Segmented[] = [];
+		let again = false;
 		for (const doc of docs) {
 			const rowid = textRowid(no, doc.line);
+			const segmented = segmentForIndex(doc.text);
 			if (insertLine().run(rowid, doc.offset).changes === 1) {
-				added++;
+				added.push(segmented);
 			} else {
 				// A line indexed before: a scan killed after writing part of a unit's documents,
 				// continued from the unit's last saved row, reads those lines again.
 				deleteText().run(rowid);
 				updateLine().run(doc.offset, rowid);
+				again = true;
 			}
 
-			const {words, chars} = segmentForIndex(doc.text);
-			insertText().run(rowid, words, chars);
+			insertText().run(rowid, segmented.words, segmented.chars);
 		}
 
-		countTextDocs().run(added, no);
+		countTextDocs().run(added.length, no);
+		// A line counted in an earlier batch cannot be taken out of it: the unit's counts stay
+		// untrusted (a search counts its lines instead) until it is read from the start.
+		if (again) {
+			uncount().run(no);
+		} else {
+			addTermCounts(no, added);
+		}
+	};
+
+	/** Counts, per word, how many of a batch's new lines hold it, as text_counts documents. */
+	const addTermCounts = (no: number, lines: readonly Segmented[]) => {
+		if (lines.length === 0) {
+			return;
+		}
+
+		const batch = nextCountBatch().get(no) as number;
+		if (batch >= maxCountBatches || lines.length >= maxCountLines) {
+			uncount().run(no);
+			return;
+		}
+
+		const byLines = new Map<number, string[]>();
+		for (const [term, lineCount] of batchWords()(lines)) {
+			const terms = byLines.get(lineCount);
+			if (terms) {
+				terms.push(term);
+			} else {
+				byLines.set(lineCount, [term]);
+			}
+		}
+
+		for (const [lineCount, terms] of byLines) {
+			insertCounts().run(termCountRowid(no, batch, lineCount), terms.join(' '));
+		}
 	};
 
 	return {

@@ -24,3 +24,17 @@ export function lineOfTextRowid(rowid: number): number {
 export function textRowidRange(unit: number): [number, number] {
 	return [unit * lineSpan, unit * lineSpan + lineSpan - 1];
 }
+
+/** Batches per unit, and lines per batch, that text_counts can number (see termCountRowid). */
+export const maxCountBatches = 2 ** 16;
+export const maxCountLines = 2 ** 16;
+
+/** The rowid of a text_counts document: the words `lines` lines of a unit's batch hold. */
+export function termCountRowid(unit: number, batch: number, lines: number): number {
+	return unit * lineSpan + batch * maxCountLines + lines;
+}
+
+/** How many lines a text_counts document's words are on. */
+export function linesOfTermCountRowid(rowid: number): number {
+	return rowid % maxCountLines;
+}

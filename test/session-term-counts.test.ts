@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import {appendFileSync} from 'node:fs';
+import {join} from 'node:path';
+import test from 'node:test';
+import Database from 'better-sqlite3';
+import {countedPerUnit} from '../source/engine/catalog/term-counts.js';
+import {textRowidSpan} from '../source/engine/catalog/text-rowid.js';
+import {planQuery} from '../source/engine/search/query-plan.js';
+import {vocabularyOf} from '../source/lib/sqlite.js';
+import {runCli, sandboxEnv} from './helpers/cli.js';
+import {buildFixtureHome} from './fixtures/home.js';
+import {writeClaudeSession} from './helpers/stores.js';
+import {tempDir} from './helpers/temp.js';
+
+/** Words FTS5 folds (case, diacritics), splits (apostrophes, ²) or segments (Han), and plain ones. */
+const words = ['quarantine', 'Quarantine', 'QUARANTINE', 'café', 'Cafe', 'ÉCOLE', 'naïve', "don't", 'x²', 'retry', 'flaky', 'budget', 'Straße', 'İstanbul', '隔离', '检查点', 'v2', '42', 'zeppelin'];
+const queries = ['quarantine', 'cafe', 'café', 'ecole', 'naive', 'don', 'x', 'retry', 'budget', 'strasse', 'straße', 'istanbul', '隔离', 'v2', '42', 'zeppelin', 'the', 'nosuchword', 'retry budget', 'x²'];
+
+function seeded(seed: number): () => number {
+	let state = seed;
+	return () => {
+		state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+		return state / 2 ** 31;
+	};
+}
+
+function sentence(random: () => number): string {
+	const length = 1 + Math.floor(random() * 12);
+	return Array.from({length}, () => words[Math.floor(random() * words.length)]).join(random() < 0.5 ? ' ' : ', ');
+}
+
+/** The straightforward count: every matching line of text_fts, grouped by unit. */
+function linesPerUnit(db: Database.Database, match: string): Array<[number, number]> {
+	return db.prepare(`SELECT rowid / ${textRowidSpan} AS unit, count(*) FROM text_fts WHERE text_fts MATCH ? GROUP BY unit ORDER BY unit`).raw().all(match) as Array<[number, number]>;
+}
+
+test('sessions --q: per-session word counts equal a count of matching lines, after growth too, and the search prints the same either way', t => {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	buildFixtureHome(env);
+	const projects = join(env['HOME']!, '.claude', 'projects');
+	const random = seeded(19);
+	const paths = Array.from({length: 24}, (_, index) =>
+		writeClaudeSession(
+			projects,
+			`eeeeeeee-0000-4000-8000-${String(index).padStart(12, '0')}`,
+			`/work/counts-${index % 3}`,
+			Array.from({length: 1 + Math.floor(random() * 30)}, (_, turn) => ({user: sentence(random), assistant: random() < 0.8 ? sentence(random) : undefined, at: `2026-11-2${index % 9}T10:${String(turn % 60).padStart(2, '0')}:00.000Z`})),
+		),
+	);
+	const run = (args: string[]) => runCli([...args, '--format', 'json'], {env});
+	const catalog = join(env['XDG_CACHE_HOME']!, 'engi', 'catalog.sqlite');
+	const compare = (stage: string) => {
+		const db = new Database(catalog, {readonly: true});
+		try {
+			let counted = 0;
+			for (const q of queries) {
+				const plan = planQuery(q, vocabularyOf(db, 'text_fts'));
+				assert.ok(plan, q);
+				const fast = countedPerUnit(db, plan);
+				counted += fast === undefined ? 0 : 1;
+				if (fast !== undefined) {
+					assert.deepEqual(fast, linesPerUnit(db, plan.match), `${stage}: ${q}`);
+				}
+			}
+
+			assert.ok(counted >= 12, `${stage}: ${counted} of the queries were answered by the counts`);
+		} finally {
+			db.close();
+		}
+	};
+
+	assert.equal(run(['sessions', '--all-projects']).code, 0);
+	compare('cold');
+	// Grown sessions are read on from where they stopped: a second batch of counts per unit.
+	for (const path of paths.slice(0, 8)) {
+		appendFileSync(path, JSON.stringify({parentUuid: null, type: 'user', cwd: '/work/counts-0', sessionId: 'x', uuid: `late-${path.length}`, timestamp: '2026-11-30T09:00:00.000Z', message: {role: 'user', content: `${sentence(random)} quarantine Café`}}) + '\n');
+	}
+
+	assert.equal(run(['sessions', '--all-projects']).json().catalog.scanned, 8);
+	compare('grown');
+
+	// The same searches with the counts distrusted (as after a line indexed twice) print the same.
+	const searches = queries.map(q => run(['sessions', '--all-projects', '--q', q, '--limit', '50']).json());
+	const db = new Database(catalog);
+	db.prepare('UPDATE text_units SET counted = 0 WHERE no = (SELECT min(no) FROM text_units)').run();
+	db.close();
+	for (const [index, q] of queries.entries()) {
+		assert.deepEqual(run(['sessions', '--all-projects', '--q', q, '--limit', '50']).json(), searches[index], q);
+	}
+
+	assert.ok(searches[0]!.total > 0);
+});
