@@ -16,7 +16,10 @@ const shared = {
 	platform: 'node',
 	target: 'node20',
 	legalComments: 'none',
-	external: ['better-sqlite3', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*'],
+	// better-sqlite3's JavaScript is bundled (its addon stays in node_modules: source/lib/sqlite.ts
+	// loads it); `bindings` and the package as installed serve only an install without the addon
+	// where it normally is.
+	external: ['bindings', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*'],
 	define: {
 		__ENGI_VERSION__: JSON.stringify(pkg.version),
 		'process.env.NODE_ENV': '"production"',

@@ -1,7 +1,7 @@
 import {closeSync, existsSync, openSync, readSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {pathToFileURL} from 'node:url';
-import type BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import {pauseAt} from './test-pause.js';
 
 export type Database = BetterSqlite3.Database;
@@ -9,33 +9,48 @@ export type Statement = BetterSqlite3.Statement;
 
 type DatabaseConstructor = typeof BetterSqlite3;
 
-let constructor: DatabaseConstructor | undefined;
-let addonPath: string | null | undefined;
-
-/** better-sqlite3 is a native addon; load it on first use so commands that never query skip it. */
-export function sqlite(): DatabaseConstructor {
-	// The addon reads this once, when it loads: `file:` URIs are how a database is opened
-	// `immutable` (see openImmutable). Plain paths, all engi ever passes otherwise, are unaffected.
-	process.env['SQLITE_USE_URI'] ??= '1';
-	constructor ??= createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
-	return constructor;
-}
+/** The compiled addon, loaded on first use, or null when it is not where a normal install puts it. */
+let addon: object | null | undefined;
+let unbundled: DatabaseConstructor | undefined;
 
 /**
- * Where the compiled addon is. Left to itself better-sqlite3 finds it through `bindings`, which
- * probes a dozen candidate paths on every process start; when the file is not where a normal
- * install puts it, null lets that search run after all.
+ * better-sqlite3's JavaScript is bundled into this chunk (scripts/build.mjs): required from
+ * node_modules it was thirteen CommonJS files to resolve and compile on every call that opens a
+ * database (~4 ms). Its native addon loads on first use, here, so commands that never query skip
+ * it, and from where a normal install puts it: left to itself better-sqlite3 finds it through
+ * `bindings`, which probes a dozen candidate paths. When the file is not there, the package as
+ * installed (unbundled, with its own search) opens databases instead.
  */
-function nativeAddonPath(): string | null {
-	if (addonPath === undefined) {
+function nativeAddon(): object | null {
+	if (addon === undefined) {
+		// The addon reads this once, when it loads: `file:` URIs are how a database is opened
+		// `immutable` (see openImmutable). Plain paths, all engi ever passes otherwise, are unaffected.
+		process.env['SQLITE_USE_URI'] ??= '1';
+		const require = createRequire(import.meta.url);
+		let path: string | undefined;
 		try {
-			addonPath = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+			path = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
 		} catch {
-			addonPath = null;
+			addon = null;
+		}
+
+		if (path !== undefined) {
+			addon = require(path) as object;
 		}
 	}
 
-	return addonPath;
+	return addon ?? null;
+}
+
+function openConnection(path: string, readonly: boolean, fileMustExist: boolean): Database {
+	const binding = nativeAddon();
+	if (binding) {
+		// The addon object itself (better-sqlite3 takes one; its types know only a path).
+		return new BetterSqlite3(path, {readonly, fileMustExist, nativeBinding: binding as never});
+	}
+
+	unbundled ??= createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+	return new unbundled(path, {readonly, fileMustExist});
 }
 
 export type OpenOptions = {readonly readonly?: boolean; readonly fileMustExist?: boolean};
@@ -48,9 +63,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
 		closeSync(openSync(path, 'a', 0o600));
 	}
 
-	const Database = sqlite();
-	const binding = nativeAddonPath();
-	const db = new Database(path, {readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false, ...(binding ? {nativeBinding: binding} : {})});
+	const db = openConnection(path, options.readonly ?? false, options.fileMustExist ?? false);
 	db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 	if (!options.readonly) {
 		// Reading pages through a memory map avoids copying them into SQLite's page cache. Not for

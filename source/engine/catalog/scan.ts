@@ -4,7 +4,8 @@ import {scanJsonl} from '../../adapters/rows.js';
 import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type LineState, type SourceAdapter} from '../../adapters/types.js';
 import {computeTail, type TailState} from '../continuity/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
-import {rowDoc, type TextDoc} from '../search/session-text.js';
+import type {TextDoc} from '../search/line-doc.js';
+import {rowDoc} from '../search/session-text.js';
 import {sha256Hex} from '../../lib/hash.js';
 
 /** Everything the catalog keeps about one session unit. */

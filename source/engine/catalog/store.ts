@@ -2,7 +2,7 @@ import type {SessionSummary} from './summarize.js';
 import type {TailState} from '../continuity/tail.js';
 import {cannotWrite, isBusy, parseStored, type Database} from '../../lib/sqlite.js';
 import type {CatalogRow, LineMark} from './scan.js';
-import type {TextDoc} from '../search/session-text.js';
+import type {TextDoc} from '../search/line-doc.js';
 import {segmentForIndex, type Segmented} from '../search/segment.js';
 import {tailJudgement} from '../continuity/reasons.js';
 import {scratchWords} from './term-counts.js';

@@ -1,6 +1,6 @@
 import type {Database} from '../../lib/sqlite.js';
 import {pauseAt} from '../../lib/test-pause.js';
-import {joinLineDocs, type TextDoc} from '../search/session-text.js';
+import {joinLineDocs, type TextDoc} from '../search/line-doc.js';
 import type {LineMark, ScanResult, TextSink} from './scan.js';
 import type {CatalogStore} from './store.js';
 

@@ -1,9 +1,7 @@
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {filesTouched} from '../conversation/tool-calls.js';
+import {maxRowText, type TextDoc} from './line-doc.js';
 import {maskedHead} from './secrets.js';
-
-/** The longest text of one row that goes into the session index; the rest of a huge paste adds little. */
-const maxRowText = 8000;
 
 /**
  * What of a transcript row is searchable: what people and assistants wrote, which tools ran and
@@ -33,21 +31,7 @@ export function searchableText(events: readonly SessionEvent[]): string {
 	return maskedHead(parts.join('\n'), maxRowText).slice(0, maxRowText);
 }
 
-/**
- * One line's searchable text. `offset` is the byte offset of the physical line its rows can be
- * read back from (for snippets without loading the whole session), or null when they cannot.
- */
-export type TextDoc = {readonly line: number; readonly offset: number | null; readonly text: string};
-
 export function rowDoc(row: SessionRow, offset: number | null = row.offset ?? null): TextDoc | undefined {
 	const text = searchableText(row.events);
 	return text.trim() === '' ? undefined : {line: row.line, offset, text};
-}
-
-/**
- * One document per line: rows that share a line (records glued onto one line, messages restored
- * from one checkpoint) are indexed together, readable from one offset only if they all agree.
- */
-export function joinLineDocs(earlier: TextDoc, doc: TextDoc): TextDoc {
-	return {line: doc.line, offset: earlier.offset === doc.offset ? doc.offset : null, text: `${earlier.text}\n${doc.text}`.slice(0, maxRowText)};
 }
