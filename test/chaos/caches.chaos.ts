@@ -64,7 +64,9 @@ const caches: readonly ChaosCache[] = [
 				const id = `cafe0000-0000-4000-8000-${String(index).padStart(12, '0')}`;
 				const directory = join(projects, `-src-app${index % 4}`);
 				mkdirSync(directory, {recursive: true});
-				const lines = Array.from({length: index === 7 ? 2000 : 20}, (_, line) => {
+				// One long session (~9,000 documents) makes the cold build write three batches (the writer
+				// commits every 4,096 documents), so each of the pause points below is reached.
+				const lines = Array.from({length: index === 7 ? 9000 : 20}, (_, line) => {
 					const common = {parentUuid: line === 0 ? null : `${id}-${line - 1}`, isSidechain: false, cwd: `/src/app${index % 4}`, sessionId: id, uuid: `${id}-${line}`, timestamp: new Date(Date.UTC(2026, 10, 2, 0, index, line % 60)).toISOString()};
 					return JSON.stringify(
 						line % 2 === 0
@@ -219,6 +221,8 @@ for (const cache of chosen(caches)) {
 			const moment = usePause ? {pause: `${point}#${random.int(1, most)}`} : {delayMs: random.int(0, Math.round(buildMs * 1.2))};
 			const outcome = await killAt(world.build, moment);
 			killed += outcome.killed ? 1 : 0;
+			// A pause point the build never reaches would make this kill a no-op: the world is too small.
+			assert.ok(!usePause || outcome.killed, `${cache.name}: the build never reached ${'pause' in moment ? moment.pause : ''}`);
 			await readsAnswer(world, expected, `${cache.name}, kill ${iteration} (${'pause' in moment ? moment.pause : `${moment.delayMs} ms`}, seed ${chaos.seed})`);
 		}
 
