@@ -61,3 +61,19 @@ test('sessions --q: Chinese queries, masked secrets, and incremental indexing of
 	assert.equal(grown.sessions[0].matches[0].line, 3);
 	assert.equal(readFileSync(secretSession, 'utf8').split('\n').length, 4);
 });
+
+test('sessions --q: each session on the page lists its own matching lines, the first hundred of them, in order', t => {
+	const {env, run} = setup(t);
+	const projects = join(env['HOME']!, '.claude', 'projects');
+	const at = (minute: number) => `2026-11-27T09:${String(minute).padStart(2, '0')}:00.000Z`;
+	writeClaudeSession(projects, 'eeeeeeee-0000-4000-8000-000000000001', '/work/garden', Array.from({length: 120}, (_, index) => ({user: `water the marigold bed ${index}`, at: at(0)})));
+	writeClaudeSession(projects, 'eeeeeeee-0000-4000-8000-000000000002', '/work/garden', [{user: 'weed the path', at: at(1)}, {user: 'one marigold wilted', at: at(1)}, {user: 'rake the leaves', at: at(1)}]);
+	writeClaudeSession(projects, 'eeeeeeee-0000-4000-8000-000000000003', '/work/garden', [{user: 'marigold seeds', at: at(2)}, {user: 'more marigold seeds', at: at(2)}]);
+	const found = run(['sessions', '--all-projects', '--q', 'marigold']).json();
+	const lines = Object.fromEntries(found.sessions.map((session: {id: string; expand: string; matched_lines: number}) => [session.id.slice(-1), [session.matched_lines, session.expand.split('--lines ')[1]]]));
+	assert.deepEqual(lines, {
+		1: [120, Array.from({length: 100}, (_, index) => index + 1).join(',')],
+		2: [1, '2'],
+		3: [2, '1,2'],
+	});
+});

@@ -9,7 +9,7 @@ import {unitOfRow, type CatalogRow} from './scan.js';
 import type {CatalogView} from './view.js';
 import {vocabularyOf, type Database, type Statement} from '../../lib/sqlite.js';
 import {countedPerUnit} from './term-counts.js';
-import {lineOfTextRowid, textRowid, textRowidSpan, unitOfTextRowid} from './text-rowid.js';
+import {lineOfTextRowid, textRowid, textRowidRange, textRowidSpan} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */
 const linesKept = 100;
@@ -52,7 +52,6 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 		return undefined;
 	}
 
-	const span = textRowidSpan;
 	const matched = countedPerUnit(view.db, plan) ?? matchedPerUnit(view.db, plan.match);
 	const [averageDocs, indexed] = view.db.prepare('SELECT coalesce(avg(docs) FILTER (WHERE docs > 0), 1), count(*) FROM text_units').raw().get() as [number, number];
 	const order = (table: string) => `ORDER BY ${scoreSql} DESC, coalesce(${table}.modified, '') DESC, ${table}.key ASC`;
@@ -79,20 +78,14 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	// Past the last page no row carries the total: count alone then.
 	const counted = ranked(() => 'count(*)', () => '');
 	const total = found[0]?.[3] ?? (offset > 0 ? (view.db.prepare(counted.sql).pluck().get(...counted.params) as number) : 0);
-	// Only the page's sessions have their matching lines listed (a second, filtered pass: FTS5
-	// answers a rowid range poorly, and listing every session's lines costs more than this).
-	const lines = new Map<number, number[]>(found.map(([, no]) => [no, []]));
-	if (found.length > 0) {
-		const rowids = view.db
-			.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid / ${span} IN (SELECT value FROM json_each(?))`)
-			.pluck()
-			.all(plan.match, JSON.stringify([...lines.keys()])) as number[];
-		for (const rowid of rowids) {
-			const unitLines = lines.get(unitOfTextRowid(rowid));
-			if (unitLines && unitLines.length < linesKept) {
-				unitLines.push(lineOfTextRowid(rowid));
-			}
-		}
+	// Only the page's sessions have their matching lines listed, each from its own rowid range,
+	// which FTS5 seeks to in the doclist. The bounds are cast: better-sqlite3 binds a JavaScript
+	// number as a double, and FTS5 takes a rowid bound only when it is an integer (with a double
+	// it reads the whole doclist, 729k lines for a broad word at L, and SQLite filters them).
+	const lines = new Map<number, number[]>();
+	const linesOf = view.db.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) ORDER BY rowid LIMIT ${linesKept}`).pluck();
+	for (const [, no] of found) {
+		lines.set(no, (linesOf.all(plan.match, ...textRowidRange(no)) as number[]).map(rowid => lineOfTextRowid(rowid)));
 	}
 
 	const byKey = catalogRowsByKey(

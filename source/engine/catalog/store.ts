@@ -88,7 +88,9 @@ export function catalogStore(db: Database) {
 	const clearTextUnit = lazy(() => db.prepare('UPDATE text_units SET docs = 0, batches = 0, counted = 1 WHERE no = ?'));
 	const nextCountBatch = lazy(() => db.prepare('UPDATE text_units SET batches = batches + 1 WHERE no = ? RETURNING batches - 1').pluck());
 	const uncount = lazy(() => db.prepare('UPDATE text_units SET counted = 0 WHERE no = ?'));
-	const deleteCounts = lazy(() => db.prepare('DELETE FROM text_counts WHERE rowid BETWEEN ? AND ?'));
+	// Cast: FTS5 takes a rowid bound only as an integer, and better-sqlite3 binds numbers as
+	// doubles; uncast, each delete read all of text_counts (~24 ms at L).
+	const deleteCounts = lazy(() => db.prepare('DELETE FROM text_counts WHERE rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)'));
 	const insertCounts = lazy(() => db.prepare('INSERT INTO text_counts (rowid, terms) VALUES (?, ?)'));
 	const batchWords = lazy(() => scratchWords(db));
 	const deleteTextUnit = lazy(() => db.prepare('DELETE FROM text_units WHERE no = ?'));

@@ -12,10 +12,6 @@ export function textRowid(unit: number, line: number): number {
 	return unit * lineSpan + line;
 }
 
-export function unitOfTextRowid(rowid: number): number {
-	return Math.floor(rowid / lineSpan);
-}
-
 export function lineOfTextRowid(rowid: number): number {
 	return rowid % lineSpan;
 }
