@@ -112,13 +112,7 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 				throw busyError(paths, error, 'was to be rebuilt'); // A rebuild in memory would rebuild nothing.
 			}
 
-			if (options.onBusy === 'fail') {
-				throw busyError(paths, error, 'was brought up to date');
-			}
-
-			const warning = busyWarning(paths, error);
-			noteCacheWarning(warning); // A writer's document may have no warnings to carry it.
-			return inMemory(paths, options, [warning]);
+			return heldIndex(paths, options, error, []);
 		}
 
 		if (!cannotWrite(error)) {
@@ -133,10 +127,18 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 /**
  * Another process kept the index's write lock past the busy timeout (a long rebuild, a writer
  * applying a large journal): the file is fine, only held, so this call reads the journal into
- * an index of its own, and the file takes the new lines on the next call.
+ * an index of its own, and the file takes the new lines on the next call; a caller whose work is
+ * the state it keeps in the file (onBusy 'fail') gets the typed, retryable index_busy instead.
  */
-const busyWarning = (paths: KbPaths, error: unknown) =>
-	`index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(error) ?? 'SQLITE_BUSY'}); this call read the journal into a temporary in-memory index`;
+function heldIndex(paths: KbPaths, options: IndexOptions, error: unknown, warnings: readonly string[]): IndexHandle {
+	if (options.onBusy === 'fail') {
+		throw busyError(paths, error, 'was brought up to date');
+	}
+
+	const warning = `index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(error) ?? 'SQLITE_BUSY'}); this call read the journal into a temporary in-memory index`;
+	noteCacheWarning(warning); // A writer's document may have no warnings to carry it.
+	return inMemory(paths, options, [...warnings, warning]);
+}
 
 /**
  * Brings an open index up to date again, on the same connection: after this process changed the
@@ -238,13 +240,7 @@ function recoverIndex(paths: KbPaths, deps: Deps, options: IndexOptions, error: 
 		return openOnDisk(paths, deps, options, [warning]);
 	} catch (retryError) {
 		if (isBusy(retryError)) {
-			if (options.onBusy === 'fail') {
-				throw busyError(paths, retryError, 'was brought up to date');
-			}
-
-			const busy = busyWarning(paths, retryError);
-			noteCacheWarning(busy);
-			return inMemory(paths, options, [warning, busy]);
+			return heldIndex(paths, options, retryError, [warning]);
 		}
 
 		if (!cannotWrite(retryError)) {
