@@ -78,14 +78,11 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 	// Past the last page no row carries the total: count alone then.
 	const counted = ranked(() => 'count(*)', () => '');
 	const total = found[0]?.[3] ?? (offset > 0 ? (view.db.prepare(counted.sql).pluck().get(...counted.params) as number) : 0);
-	// Only the page's sessions have their matching lines listed, each from its own rowid range,
-	// which FTS5 seeks to in the doclist. The bounds are cast: better-sqlite3 binds a JavaScript
-	// number as a double, and FTS5 takes a rowid bound only when it is an integer (with a double
-	// it reads the whole doclist, 729k lines for a broad word at L, and SQLite filters them).
+	// Only the page's sessions have their matching lines listed.
 	const lines = new Map<number, number[]>();
-	const linesOf = view.db.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) ORDER BY rowid LIMIT ${linesKept}`).pluck();
+	const linesOf = matchedLinesOf(view.db, linesKept);
 	for (const [, no] of found) {
-		lines.set(no, (linesOf.all(plan.match, ...textRowidRange(no)) as number[]).map(rowid => lineOfTextRowid(rowid)));
+		lines.set(no, linesOf(plan.match, no));
 	}
 
 	const byKey = catalogRowsByKey(
@@ -202,4 +199,16 @@ export function rowsOfLines(view: CatalogView, offsetOf: Statement, adapterOf: A
 		}
 	});
 	return walked;
+}
+
+/**
+ * The lines of one unit that match, in order (at most `limit`), read from the unit's own rowid
+ * range, which FTS5 seeks to in the doclist. The bounds are cast: better-sqlite3 binds a
+ * JavaScript number as a double, and FTS5 takes a rowid bound only when it is an integer (with a
+ * double, or with `rowid / span = unit`, it reads the whole doclist, 729k lines for a broad word
+ * at L, and SQLite filters them).
+ */
+export function matchedLinesOf(db: Database, limit = -1): (match: string, unit: number) => number[] {
+	const statement = db.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) ORDER BY rowid LIMIT ${limit}`).pluck();
+	return (match, unit) => (statement.all(match, ...textRowidRange(unit)) as number[]).map(rowid => lineOfTextRowid(rowid));
 }

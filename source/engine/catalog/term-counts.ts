@@ -1,7 +1,7 @@
 import type {Database} from '../../lib/sqlite.js';
 import type {QueryPlan} from '../search/query-plan.js';
 import type {Segmented} from '../search/segment.js';
-import {linesOfTermCountRowid, textRowidSpan} from './text-rowid.js';
+import {linesOfTermCountRowid, unitOfTextRowid} from './text-rowid.js';
 
 /**
  * A scratch full-text index in the temp schema, with text_fts's tokenizer: the words some lines
@@ -46,7 +46,7 @@ export function countedPerUnit(db: Database, plan: QueryPlan): Array<[number, nu
 	const rowids = JSON.parse(db.prepare('SELECT json_group_array(rowid) FROM text_counts WHERE text_counts MATCH ?').pluck().get(phrase) as string) as number[];
 	const perUnit: Array<[number, number]> = [];
 	for (const rowid of rowids) {
-		const unit = Math.floor(rowid / textRowidSpan);
+		const unit = unitOfTextRowid(rowid);
 		const last = perUnit.at(-1);
 		if (last?.[0] === unit) {
 			last[1] += linesOfTermCountRowid(rowid);

@@ -12,6 +12,11 @@ export function textRowid(unit: number, line: number): number {
 	return unit * lineSpan + line;
 }
 
+/** The unit a text_fts or text_counts rowid belongs to. */
+export function unitOfTextRowid(rowid: number): number {
+	return Math.floor(rowid / lineSpan);
+}
+
 export function lineOfTextRowid(rowid: number): number {
 	return rowid % lineSpan;
 }

@@ -1,9 +1,8 @@
 import {loadAdapters} from '../../adapters/stores.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {rowsWithId} from '../catalog/list.js';
-import {lineOffsets, rowsOfLines} from '../catalog/search.js';
+import {lineOffsets, matchedLinesOf, rowsOfLines} from '../catalog/search.js';
 import {typedRootOf} from '../catalog/targets.js';
-import {textRowidSpan, lineOfTextRowid} from '../catalog/text-rowid.js';
 import type {CatalogRow} from '../catalog/scan.js';
 import type {CatalogView} from '../catalog/view.js';
 import {pointerPart} from '../conversation/codec/attachments.js';
@@ -82,7 +81,7 @@ export async function searchReached(view: CatalogView, q: string, targets: reado
 	const reasons: StateReason[] = [];
 	const plan = planQuery(q, vocabularyOf(view.db, 'text_fts'));
 	const unitOf = view.db.prepare('SELECT no FROM text_units WHERE key = ?').pluck();
-	const matchedRowids = view.db.prepare(`SELECT rowid FROM text_fts WHERE text_fts MATCH ? AND rowid / ${textRowidSpan} = ? ORDER BY rowid`).pluck();
+	const matchedLines = matchedLinesOf(view.db);
 	const offsetOf = lineOffsets(view);
 	const adapterOf = await loadAdapters();
 	let unreadable = 0;
@@ -116,7 +115,7 @@ export async function searchReached(view: CatalogView, q: string, targets: reado
 
 			const transcript = entry('searched', row);
 			transcripts.push(transcript);
-			const lines = [...new Set((matchedRowids.all(plan.match, unit) as number[]).map(rowid => lineOfTextRowid(rowid)))];
+			const lines = matchedLines(plan.match, unit); // One rowid per line: no repeats.
 			const id = row.summary.id ?? row.key;
 			const typedRoot = typedRootOf(view.targets, row.source, row.root);
 			for (const line of lines) {
