@@ -119,6 +119,22 @@ export function getNode(db: Database, id: string, moment?: Moment): NodeRow | un
 	return replayNode(db, id, moment.asOf);
 }
 
+/**
+ * getNode at one moment, each id read once per call: a query looks at every candidate several
+ * times (does it exist then, how does it rank, does an archive mark cover it, its page row), and
+ * each read parses the node's payload.
+ */
+export function nodesAt(db: Database, moment: Moment): (id: string) => NodeRow | undefined {
+	const read = new Map<string, NodeRow | undefined>();
+	return id => {
+		if (!read.has(id)) {
+			read.set(id, getNode(db, id, moment));
+		}
+
+		return read.get(id);
+	};
+}
+
 /** Rebuilds one node from its own upserts observed up to `asOf`. */
 export function replayNode(db: Database, id: string, asOf: string): NodeRow | undefined {
 	const events = nodeUpserts(db, id, asOf);

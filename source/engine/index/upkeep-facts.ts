@@ -1,6 +1,6 @@
 import type {Database} from '../../lib/sqlite.js';
 import {archiveMarkId, archiveMarkKind} from '../upkeep/vocabulary.js';
-import {getNode, liveEdgeCondition, type Moment} from './store.js';
+import {liveEdgeCondition, nodesAt, type Moment, type NodeRow} from './store.js';
 
 /**
  * What ranking and the lifecycle need to know about nodes beyond their own rows, read for many
@@ -16,7 +16,7 @@ export type UpkeepFacts = {
 	readonly marked: boolean;
 };
 
-export function upkeepFacts(db: Database, ids: readonly string[], moment: Moment): Map<string, UpkeepFacts> {
+export function upkeepFacts(db: Database, ids: readonly string[], moment: Moment, nodeAt = nodesAt(db, moment)): Map<string, UpkeepFacts> {
 	const facts = new Map<string, UpkeepFacts>();
 	if (ids.length === 0) {
 		return facts;
@@ -35,20 +35,20 @@ export function upkeepFacts(db: Database, ids: readonly string[], moment: Moment
 		)
 		.all(...live.params, ...live.params, ...live.params, ...live.params, ...live.params, moment.asOf, JSON.stringify(ids)) as Array<{id: string; edges: number; superseded: number; evidence: number; upserts: number}>;
 	for (const row of rows) {
-		facts.set(row.id, {liveEdges: row.edges, superseded: row.superseded > 0, evidenceEdges: row.evidence, upserts: row.upserts, marked: isMarkedArchived(db, row.id, moment)});
+		facts.set(row.id, {liveEdges: row.edges, superseded: row.superseded > 0, evidenceEdges: row.evidence, upserts: row.upserts, marked: isMarkedArchived(nodeAt, row.id)});
 	}
 
 	return facts;
 }
 
 /** True when dream's archive mark for the node is about the node as it is at the moment: an upsert after the mark revives it. */
-export function isMarkedArchived(db: Database, id: string, moment: Moment): boolean {
-	const mark = getNode(db, archiveMarkId(id), moment);
+function isMarkedArchived(nodeAt: (id: string) => NodeRow | undefined, id: string): boolean {
+	const mark = nodeAt(archiveMarkId(id));
 	if (mark?.kind !== archiveMarkKind) {
 		return false;
 	}
 
-	const node = getNode(db, id, moment);
+	const node = nodeAt(id);
 	const covered = mark.payload['target_observed_utc'];
 	return node !== undefined && typeof covered === 'string' && covered >= node.observed_utc;
 }

@@ -1,6 +1,6 @@
 import type {Deps} from '../deps.js';
 import type {ExitCode} from '../../lib/errors.js';
-import {edgesTouching, getNode, momentOf, type Moment} from '../index/store.js';
+import {edgesTouching, getNode, momentOf, nodesAt, type Moment, type NodeRow} from '../index/store.js';
 import {countHeldPages, heldNodeIds, heldPageOf} from '../index/held-pages.js';
 import {upkeepFacts} from '../index/upkeep-facts.js';
 import {matchNodes} from '../index/node-text.js';
@@ -41,6 +41,8 @@ const rerankCap = 50;
 /** A candidate by text alone: how well it matched (best 1) and how. */
 type Matched = {id: string; relevance: number; match: string};
 type Ranked = {id: string; score: number; why: string; factors: RankFactors};
+/** One call's reads of nodes as of its moment (nodesAt). */
+type NodeAt = (id: string) => NodeRow | undefined;
 
 /** Prefix candidates re-ranked in memory with MiniSearch's fuzzy and prefix scoring (a small set by construction). */
 async function rerank(db: IndexHandle['db'], q: string, ids: string[]): Promise<Matched[]> {
@@ -69,11 +71,11 @@ const rounded = (value: number) => Math.round(value * 1000) / 1000;
  * 0.95, so a literal id match (1.0, always first) stays apart. Archived nodes are counted and
  * left out unless asked for.
  */
-function rankMatches(db: IndexHandle['db'], matched: readonly Matched[], moment: Moment, rules: MemoryRules, includeArchived: boolean): {ranked: Ranked[]; archived: number} {
-	const facts = upkeepFacts(db, matched.map(item => item.id), moment);
+function rankMatches(db: IndexHandle['db'], nodeAt: NodeAt, matched: readonly Matched[], moment: Moment, rules: MemoryRules, includeArchived: boolean): {ranked: Ranked[]; archived: number} {
+	const facts = upkeepFacts(db, matched.map(item => item.id), moment, nodeAt);
 	let archived = 0;
 	const scored = matched.flatMap(item => {
-		const node = getNode(db, item.id, moment)!;
+		const node = nodeAt(item.id)!;
 		const fact = facts.get(item.id)!;
 		const ageDays = daysBetween(node.observed_utc, moment.asOf);
 		const lifecycle = lifecycleOf({ageDays, rule: rules[node.memory_type], upserts: fact.upserts, evidenceEdges: fact.evidenceEdges, marked: fact.marked});
@@ -96,15 +98,15 @@ function rankMatches(db: IndexHandle['db'], matched: readonly Matched[], moment:
 }
 
 /** A node that can be a result at the moment: it exists then and is not engi's bookkeeping. */
-function existsAt(db: IndexHandle['db'], id: string, moment: Moment): boolean {
-	const node = getNode(db, id, moment);
+function existsAt(nodeAt: NodeAt, id: string): boolean {
+	const node = nodeAt(id);
 	return node !== undefined && !(node.kind !== null && bookkeepingKinds.has(node.kind));
 }
 
-function contextRow(db: IndexHandle['db'], ranked: Ranked, moment: Moment) {
-	const node = getNode(db, ranked.id, moment)!;
+function contextRow(db: IndexHandle['db'], nodeAt: NodeAt, ranked: Ranked, moment: Moment) {
+	const node = nodeAt(ranked.id)!;
 	const edges = edgesTouching(db, ranked.id, moment);
-	const kindOf = (id: string) => getNode(db, id, moment);
+	const kindOf = nodeAt;
 	const projects = node.kind === 'Project'
 		? [{id: node.id, label: node.label}]
 		: edges.filter(edge => edge.from_id === node.id && edge.type === 'BELONGS_TO').flatMap(edge => {
@@ -168,6 +170,7 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 		return await withIndex(paths, deps, async index => {
 			opened = true;
 			const db = index.db;
+			const nodeAt = nodesAt(db, moment);
 			const reasons = indexReasons(paths, index);
 			const held = heldNodeIds(db);
 			const pages = countHeldPages(db);
@@ -180,7 +183,7 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 			const conflicted = literal ? heldPageOf(db, literal) : undefined;
 			if (conflicted) {
 				reasons.push(stateReason('source_conflict', `${conflicted.path} is held by conflict quarantine (${conflicted.reason}: ${conflicted.detail}); repair it and run engi wiki sync`, {subject: literal}));
-			} else if (literal && existsAt(db, literal, moment)) {
+			} else if (literal && existsAt(nodeAt, literal)) {
 				matched.push({id: literal, relevance: 1, match: 'literal_match'});
 			}
 
@@ -193,13 +196,13 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 				}
 
 				for (const match of matches) {
-					if (match.id !== literal && !held.has(match.id) && existsAt(db, match.id, moment)) {
+					if (match.id !== literal && !held.has(match.id) && existsAt(nodeAt, match.id)) {
 						matched.push(match);
 					}
 				}
 			}
 
-			const {ranked, archived} = rankMatches(db, matched, moment, rules, input.includeArchived);
+			const {ranked, archived} = rankMatches(db, nodeAt, matched, moment, rules, input.includeArchived);
 			const page = ranked.slice(input.offset, input.offset + input.limit);
 			const state = resultState(ranked.length, reasons, conflicted !== undefined && ranked.length === 0);
 			const exitCode = state === 'unavailable' ? 2 : 0;
@@ -207,7 +210,7 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 			const local = ranked.length === 0 && input.localScan && input.view !== 'evidence' ? scanLocalFiles(plan?.terms.map(term => term.text) ?? [], deps) : null;
 			if (input.view === 'hits') {
 				const hits: Hit[] = page.map(item => {
-					const node = getNode(db, item.id, moment)!;
+					const node = nodeAt(item.id)!;
 					return {node_id: item.id, kind: node.kind, score: item.score, why: item.why, label: node.label, factors: item.factors};
 				});
 				return {output: {view: 'hits', ...common, hits, unindexed_local_candidates: local}, exitCode};
@@ -215,14 +218,14 @@ export async function queryKnowledge(paths: KbPaths, given: QueryInput, deps: De
 
 			if (input.view === 'evidence') {
 				const candidates = page.map(item => {
-					const node = getNode(db, item.id, moment)!;
+					const node = nodeAt(item.id)!;
 					return {id: item.id, score: item.score, why: item.why, node: node.payload, node_sha256: nodeSha256(node.payload), history: nodeHistory(db, item.id, moment.isNow ? undefined : moment.asOf)};
 				});
 				return {output: {view: 'evidence', ...common, candidates}, exitCode};
 			}
 
 			const expand = ['engi', 'query', '--q', input.q, '--view', 'evidence', '--as-of', moment.asOf, '--offset', String(input.offset), '--limit', String(input.limit), ...(input.includeExpired ? ['--include-expired'] : []), ...(input.includeArchived ? ['--include-archived'] : [])];
-			return {output: {view: 'context', ...common, rows: page.map(item => contextRow(db, item, moment)), expand, unindexed_local_candidates: local}, exitCode};
+			return {output: {view: 'context', ...common, rows: page.map(item => contextRow(db, nodeAt, item, moment)), expand, unindexed_local_candidates: local}, exitCode};
 		});
 	} catch (error) {
 		if (opened) {
