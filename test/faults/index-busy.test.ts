@@ -65,6 +65,37 @@ test('a writer meeting an index another process keeps locked appends to the jour
 	assert.deepEqual(after.warnings, []);
 });
 
+test('a writer whose index another process locks after it appended warns index_busy (not index_behind), and the next read applies the write', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const kb = makeKb(t);
+	kb.ok(['graph', 'node', '--id', 'task:a', '--kind', 'Task', '--label', 'task a']);
+	// Planned against the index on disk, stopped under the journal lock just before it appends.
+	const writer = startCli(['graph', 'node', '--id', 'task:d', '--kind', 'Task', '--label', 'task d', '--root', kb.root, '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'journal.before_append'}});
+	t.after(() => writer.kill('SIGKILL'));
+	await waitStopped(writer.pid);
+	const holder = new Database(join(kb.root, '.engi', 'index.sqlite'));
+	holder.exec('BEGIN IMMEDIATE');
+	let result;
+	try {
+		writer.kill('SIGCONT');
+		result = await writer.done;
+	} finally {
+		holder.exec('COMMIT');
+		holder.close();
+	}
+
+	assert.equal(result.code, 0, result.stderr);
+	const warnings = result.stderr.split('\n').filter(line => line.startsWith('{')).map(line => String(JSON.parse(line).warning));
+	assert.match(warnings.join('\n'), /^index_busy: .*index\.sqlite stayed locked by another process \(SQLITE_BUSY\); the journal has this write: the next read applies it to the index$/m);
+	assert.doesNotMatch(warnings.join('\n'), /index_behind/);
+	assert.match(readFileSync(kb.journal, 'utf8'), /task:d/, 'the write is in the journal');
+	const after = kb.ok(['status']);
+	assert.deepEqual([after.nodes, after.index.refresh, after.warnings], [2, 'applied', []], 'the index takes it on the next call');
+});
+
 test('a writer whose journal moved on while it waited, and whose index another process then keeps locked, fails typed (index_busy, retryable) and appends nothing', {timeout: 120_000}, async t => {
 	if (!requireProc(t)) {
 		return;
