@@ -12,16 +12,30 @@ import {prepareEvents, serializeEvent} from '../../source/engine/journal/append.
 import {requireProc, startCli, waitStopped} from '../helpers/faults.js';
 import {makeKb, type KbSandbox} from '../helpers/kb.js';
 
-/** Runs `during` while this process holds the index's write lock (BEGIN IMMEDIATE), then lets it go. */
-function whileIndexLocked<T>(kb: KbSandbox, during: () => T): T {
+/** Runs `during` (or waits for the promise it returns) while this process holds the index's write lock (BEGIN IMMEDIATE), then lets it go. */
+function whileIndexLocked<T>(kb: KbSandbox, during: () => T): T;
+function whileIndexLocked<T>(kb: KbSandbox, during: () => Promise<T>): Promise<T>;
+function whileIndexLocked<T>(kb: KbSandbox, during: () => T | Promise<T>): T | Promise<T> {
 	const holder = new Database(join(kb.root, '.engi', 'index.sqlite'));
 	holder.exec('BEGIN IMMEDIATE');
-	try {
-		return during();
-	} finally {
+	const release = () => {
 		holder.exec('COMMIT');
 		holder.close();
+	};
+	let result: T | Promise<T>;
+	try {
+		result = during();
+	} catch (error) {
+		release();
+		throw error;
 	}
+
+	if (result instanceof Promise) {
+		return result.finally(release);
+	}
+
+	release();
+	return result;
 }
 
 function seeded(t: Parameters<typeof makeKb>[0]): KbSandbox {
@@ -76,16 +90,10 @@ test('a writer whose index another process locks after it appended warns index_b
 	const writer = startCli(['graph', 'node', '--id', 'task:d', '--kind', 'Task', '--label', 'task d', '--root', kb.root, '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'journal.before_append'}});
 	t.after(() => writer.kill('SIGKILL'));
 	await waitStopped(writer.pid);
-	const holder = new Database(join(kb.root, '.engi', 'index.sqlite'));
-	holder.exec('BEGIN IMMEDIATE');
-	let result;
-	try {
+	const result = await whileIndexLocked(kb, () => {
 		writer.kill('SIGCONT');
-		result = await writer.done;
-	} finally {
-		holder.exec('COMMIT');
-		holder.close();
-	}
+		return writer.done;
+	});
 
 	assert.equal(result.code, 0, result.stderr);
 	const warnings = result.stderr.split('\n').filter(line => line.startsWith('{')).map(line => String(JSON.parse(line).warning));
@@ -109,16 +117,10 @@ test('a writer whose journal moved on while it waited, and whose index another p
 	await waitStopped(writer.pid);
 	// Another writer appended, so under the lock it must bring the index up to date to plan again.
 	appendFileSync(kb.journal, serializeEvent(prepareEvents([{op: 'node.upsert', payload: {id: 'task:c', kind: 'Task', label: 'task c'}}], new Date('2026-11-20T10:00:00Z'))[0]!));
-	const holder = new Database(join(kb.root, '.engi', 'index.sqlite'));
-	holder.exec('BEGIN IMMEDIATE');
-	let result;
-	try {
+	const result = await whileIndexLocked(kb, () => {
 		writer.kill('SIGCONT');
-		result = await writer.done;
-	} finally {
-		holder.exec('COMMIT');
-		holder.close();
-	}
+		return writer.done;
+	});
 
 	assert.equal(result.code, 1, result.stdout);
 	const error = result.error();
