@@ -76,3 +76,26 @@ test('after one transcript grows, the next call reads its new bytes and its tail
 	assert.ok(extra <= bound, `read ${extra} bytes after ${appended} were appended to a ${statSync(path).size}-byte file (at most ${bound})`);
 	assert.equal(list().rchar - unchanged.rchar < 16 * 1024, true, 'and the call after that reads no transcript bytes again');
 });
+
+test('after one session grows, the catalog is read as a warm call reads it: what else the call reads does not grow with the catalog', {skip}, t => {
+	const {home, list} = sandbox(t);
+	// Thousands of small sessions: a catalog whose index pages, read again with pread, would be
+	// megabytes (the listing and every other root's rows), where the grown file is tens of KB.
+	generateStores(home, {sessions: 2000, messages: 4000, outputBytes: 2_000});
+	list();
+	const unchanged = list();
+	const path = walkFiles(join(home, '.claude'), name => name.endsWith('.jsonl'), 4)[0]!;
+	const before = statSync(path).size;
+	const first = JSON.parse(readFileSync(path, 'utf8').split('\n', 1)[0]!) as {sessionId: string; cwd: string};
+	const more = moreClaudeLines(first.sessionId, first.cwd, 4, Date.parse('2026-11-30T00:00:00Z'));
+	appendFileSync(path, more);
+	const grown = list();
+	assert.equal(grown.json.catalog.scanned, 1, 'only the grown file is scanned');
+	const extra = grown.rchar - unchanged.rchar;
+	// The file, smaller than its tail window, read again from its first line with its new bytes
+	// (twice), two 4 KiB checks of where the last scan stopped, and what any call that writes reads
+	// whatever the catalog's size: the scanner's code and the pages its write left in the WAL.
+	const transcript = before + 2 * Buffer.byteLength(more) + 8 * 1024;
+	const bound = transcript + 1024 * 1024;
+	assert.ok(extra <= bound, `read ${extra} bytes after ${Buffer.byteLength(more)} were appended to a ${before}-byte file in a catalog of 2,000 sessions (at most ${bound})`);
+});

@@ -12,16 +12,30 @@ import {prepareEvents, serializeEvent} from '../../source/engine/journal/append.
 import {requireProc, startCli, waitStopped} from '../helpers/faults.js';
 import {makeKb, type KbSandbox} from '../helpers/kb.js';
 
-/** Runs `during` while this process holds the index's write lock (BEGIN IMMEDIATE), then lets it go. */
-function whileIndexLocked<T>(kb: KbSandbox, during: () => T): T {
+/** Runs `during` (or waits for the promise it returns) while this process holds the index's write lock (BEGIN IMMEDIATE), then lets it go. */
+function whileIndexLocked<T>(kb: KbSandbox, during: () => T): T;
+function whileIndexLocked<T>(kb: KbSandbox, during: () => Promise<T>): Promise<T>;
+function whileIndexLocked<T>(kb: KbSandbox, during: () => T | Promise<T>): T | Promise<T> {
 	const holder = new Database(join(kb.root, '.engi', 'index.sqlite'));
 	holder.exec('BEGIN IMMEDIATE');
-	try {
-		return during();
-	} finally {
+	const release = () => {
 		holder.exec('COMMIT');
 		holder.close();
+	};
+	let result: T | Promise<T>;
+	try {
+		result = during();
+	} catch (error) {
+		release();
+		throw error;
 	}
+
+	if (result instanceof Promise) {
+		return result.finally(release);
+	}
+
+	release();
+	return result;
 }
 
 function seeded(t: Parameters<typeof makeKb>[0]): KbSandbox {
@@ -65,6 +79,31 @@ test('a writer meeting an index another process keeps locked appends to the jour
 	assert.deepEqual(after.warnings, []);
 });
 
+test('a writer whose index another process locks after it appended warns index_busy (not index_behind), and the next read applies the write', {timeout: 120_000}, async t => {
+	if (!requireProc(t)) {
+		return;
+	}
+
+	const kb = makeKb(t);
+	kb.ok(['graph', 'node', '--id', 'task:a', '--kind', 'Task', '--label', 'task a']);
+	// Planned against the index on disk, stopped under the journal lock just before it appends.
+	const writer = startCli(['graph', 'node', '--id', 'task:d', '--kind', 'Task', '--label', 'task d', '--root', kb.root, '--format', 'json'], {env: {...kb.env, ENGI_TEST_PAUSE_AT: 'journal.before_append'}});
+	t.after(() => writer.kill('SIGKILL'));
+	await waitStopped(writer.pid);
+	const result = await whileIndexLocked(kb, () => {
+		writer.kill('SIGCONT');
+		return writer.done;
+	});
+
+	assert.equal(result.code, 0, result.stderr);
+	const warnings = result.stderr.split('\n').filter(line => line.startsWith('{')).map(line => String(JSON.parse(line).warning));
+	assert.match(warnings.join('\n'), /^index_busy: .*index\.sqlite stayed locked by another process \(SQLITE_BUSY\); the journal has this write: the next read applies it to the index$/m);
+	assert.doesNotMatch(warnings.join('\n'), /index_behind/);
+	assert.match(readFileSync(kb.journal, 'utf8'), /task:d/, 'the write is in the journal');
+	const after = kb.ok(['status']);
+	assert.deepEqual([after.nodes, after.index.refresh, after.warnings], [2, 'applied', []], 'the index takes it on the next call');
+});
+
 test('a writer whose journal moved on while it waited, and whose index another process then keeps locked, fails typed (index_busy, retryable) and appends nothing', {timeout: 120_000}, async t => {
 	if (!requireProc(t)) {
 		return;
@@ -78,16 +117,10 @@ test('a writer whose journal moved on while it waited, and whose index another p
 	await waitStopped(writer.pid);
 	// Another writer appended, so under the lock it must bring the index up to date to plan again.
 	appendFileSync(kb.journal, serializeEvent(prepareEvents([{op: 'node.upsert', payload: {id: 'task:c', kind: 'Task', label: 'task c'}}], new Date('2026-11-20T10:00:00Z'))[0]!));
-	const holder = new Database(join(kb.root, '.engi', 'index.sqlite'));
-	holder.exec('BEGIN IMMEDIATE');
-	let result;
-	try {
+	const result = await whileIndexLocked(kb, () => {
 		writer.kill('SIGCONT');
-		result = await writer.done;
-	} finally {
-		holder.exec('COMMIT');
-		holder.close();
-	}
+		return writer.done;
+	});
 
 	assert.equal(result.code, 1, result.stdout);
 	const error = result.error();

@@ -7,6 +7,7 @@ import {appendEvents, type EventDraft} from '../journal/append.js';
 import {repairJournal, type RepairResult} from '../journal/quarantine.js';
 import type {JournalLine} from '../journal/schema.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
+import {EngiError, systemErrorCode} from '../../lib/errors.js';
 import {pauseAt} from '../../lib/test-pause.js';
 import {changesNothing, distinctFromHistory} from './effective.js';
 
@@ -94,11 +95,24 @@ export async function writeEvents(
 				index = refreshOpenIndex(paths, index);
 			} catch (error) {
 				// The events are in the journal, which is what counts; the next read catches the index up.
-				noteCacheWarning(`index_behind: the index could not take this write (${error instanceof Error ? error.message : 'error'}); the next read applies it`);
+				noteCacheWarning(behindWarning(paths, error));
 			}
 		}
 
 		after?.(index, events);
 		return {events, unchanged: planned.unchanged, present, quarantined};
 	});
+}
+
+/**
+ * The warning of a write the index could not take after it: index_busy, as a reader or wiki sync
+ * warns, when another process kept the index locked past the busy timeout (only held, nothing
+ * wrong with it); index_behind for any other failure.
+ */
+function behindWarning(paths: KbPaths, error: unknown): string {
+	if (error instanceof EngiError && error.code === 'index_busy') {
+		return `index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(error.cause) ?? 'SQLITE_BUSY'}); the journal has this write: the next read applies it to the index`;
+	}
+
+	return `index_behind: the index could not take this write (${error instanceof Error ? error.message : 'error'}); the next read applies it`;
 }
