@@ -162,21 +162,36 @@ export function listedSql(filter: SessionFilter, table = 'units'): {sql: string;
 }
 
 /**
- * The same sessions as listedSql, as a common table expression that reads a covering index
- * only: `listed` (key and modified of one copy each), for a query that joins most of them (a
- * search over a broad word), where looking each one's copies up in the table would read every
- * wide row. The copies of a session are ranked newest first (the smaller key first among
- * equals) and the first is kept: one sort, where checking each session for a newer copy built
- * an index of every session in scope and probed it once a session, twice the time at L.
+ * The same sessions as listedSql, as their text units (unit number and indexed lines of each),
+ * newest first and by key among equals: for a search over a broad word, which matches most of
+ * them. Read once from the covering index of the scope and handed over as two JSON arrays of
+ * integers (15,000 keys or row arrays in JS cost a young-generation collection of ~20 ms to
+ * copy); CROSS JOIN keeps the listing the outer loop, so the arrays come in its order. The extra copies of a session (the newest is listed, the smaller key among equals) are
+ * found among the ids held more than once, not by ranking every session in scope by copy.
  */
-export function listedCtes(filter: SessionFilter): {sql: string; params: unknown[]} {
+export function listedTextUnits(db: Database, filter: SessionFilter): {nos: number[]; docs: number[]} {
 	const where = scopeSql(filter);
-	const ranked = `SELECT key, id, modified, row_number() OVER (PARTITION BY source, id ORDER BY coalesce(modified, '') DESC, key ASC) AS copy FROM units${where.index} WHERE ${where.sql}`;
-	return {
-		// A session without an id has no copies: each such unit is listed (as listedSql does).
-		sql: `listed AS (SELECT key, modified FROM (${ranked}) WHERE id IS NULL OR copy = 1)`,
-		params: where.params,
-	};
+	const listed = `SELECT key FROM units${where.index} WHERE ${where.sql} AND key NOT IN (SELECT value FROM json_each(?)) ORDER BY coalesce(modified, '') DESC, key ASC`;
+	const [nos, docs] = (db.prepare(`SELECT json_group_array(text_units.no), json_group_array(text_units.docs) FROM (${listed}) AS listed CROSS JOIN text_units ON text_units.key = listed.key`).raw().get(...where.params, JSON.stringify(olderCopies(db, filter))) as [string, string]).map(json => JSON.parse(json) as number[]);
+	return {nos: nos!, docs: docs!};
+}
+
+/** Ids held by more than one unit, from the narrow id index alone; copies are rare. */
+const sharedIdsSql = 'SELECT id FROM units INDEXED BY units_id WHERE id IS NOT NULL GROUP BY id HAVING count(*) > 1';
+
+/**
+ * The units in scope that are an older copy of a session in scope (listedSql leaves them out):
+ * looked up by id among the ids held more than once, so only copies' rows are read.
+ */
+function olderCopies(db: Database, filter: SessionFilter): string[] {
+	const shared = db.prepare(sharedIdsSql).pluck().all() as string[];
+	if (shared.length === 0) {
+		return [];
+	}
+
+	const where = scopeSql(filter);
+	const ranked = `SELECT key, row_number() OVER (PARTITION BY source, id ORDER BY coalesce(modified, '') DESC, key ASC) AS copy FROM units INDEXED BY units_id WHERE id IN (SELECT value FROM json_each(?)) AND ${where.sql}`;
+	return db.prepare(`SELECT key FROM (${ranked}) WHERE copy > 1`).pluck().all(JSON.stringify(shared), ...where.params) as string[];
 }
 
 /**
@@ -328,8 +343,7 @@ export function listCatalogPage(db: Database, filter: SessionFilter, offset: num
  */
 function countListed(db: Database, filter: SessionFilter): number {
 	const where = scopeSql(filter);
-	const shared = 'SELECT id FROM units INDEXED BY units_id WHERE id IS NOT NULL GROUP BY id HAVING count(*) > 1';
-	const copies = `SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM units WHERE id IN (${shared}) AND ${where.sql} GROUP BY source, id)`;
+	const copies = `SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM units WHERE id IN (${sharedIdsSql}) AND ${where.sql} GROUP BY source, id)`;
 	return db.prepare(`SELECT (SELECT count(*) FROM units${where.index} WHERE ${where.sql}) - (${copies})`).pluck().get(...where.params, ...where.params) as number;
 }
 

@@ -4,7 +4,7 @@ import type {RowPlace, SourceAdapter} from '../../adapters/types.js';
 import {readRowsAt, walkRows} from '../conversation/rows.js';
 import {planQuery} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
-import {catalogRowsByKey, listedCtes, listedSql} from './list.js';
+import {catalogRowsByKey, listedSql, listedTextUnits} from './list.js';
 import {unitOfRow, type CatalogRow} from './scan.js';
 import type {CatalogView} from './view.js';
 import {vocabularyOf, type Database, type Statement} from '../../lib/sqlite.js';
@@ -15,7 +15,7 @@ import {lineOfTextRowid, textRowid, textRowidRange, textRowidSpan} from './text-
 const linesKept = 100;
 const linesPerSession = 3;
 const snippetRadius = 70;
-/** BM25's usual constants, applied to sessions (see scoreSql). */
+/** BM25's usual constants, applied to sessions (see scoreOf). */
 const k1 = 1.2;
 const b = 0.75;
 
@@ -23,27 +23,33 @@ export type SessionMatch = {row: CatalogRow; unit: number; lines: number[]; matc
 export type SessionSearch = {total: number; page: SessionMatch[]};
 
 /**
- * BM25 over sessions, as SQL: a session's term frequency is how many of its lines match the
- * whole query, its length how many lines it has indexed. Scoring from rowids alone keeps a word
- * that appears on half the corpus's lines cheap: FTS5's own bm25 would read every line's
- * positions. The same operations in the same order as `(m × (k1 + 1)) / (m + k1 × (1 − b + b ×
- * docs / average))` in doubles, so the order is the one this was first written to give in JS.
+ * BM25 over sessions: a session's term frequency is how many of its lines match the whole query,
+ * its length how many lines it has indexed. Scoring from rowids alone keeps a word that appears
+ * on half the corpus's lines cheap: FTS5's own bm25 would read every line's positions.
  */
-const scoreSql = `(hits.matched * (${k1} + 1)) / (hits.matched + ${k1} * (1 - ${b} + (${b} * text_units.docs) / ?))`;
+const scoreOf = (matched: number, docs: number, averageDocs: number) => (matched * (k1 + 1)) / (matched + k1 * (1 - b + (b * docs) / averageDocs));
 
 /**
  * A search matching at most this share of the indexed sessions checks each one's scope and
- * copies by its row; a broader one joins the listing's covering indexes (every session in
- * scope, read once). At L the covering read costs what ~3,000 lookups by row do, and reading
- * every matching session's wide row costs memory (the catalog is mapped).
+ * copies by its row; a broader one reads every session in scope once from the listing's
+ * covering index (listedTimes). At L the covering read costs what ~3,000 lookups by row do, and
+ * reading every matching session's wide row costs memory (the catalog is mapped).
  */
 const perRowShare = 1 / 4;
+
+/**
+ * The matched sessions in scope, in the listing's order (newest first, by key among equals): the
+ * unit number, matching lines and indexed lines of each. Integers only: a broad word's 15,000
+ * keys in JS cost more to collect as garbage than SQLite took to join them.
+ */
+type Candidates = {readonly nos: number[]; readonly matched: number[]; readonly docs: number[]};
 
 /**
  * Sessions in scope whose lines match every meaningful query word (Chinese by verbatim
  * character runs), best first, newest first among equals. A document's rowid names its
  * session and line, so the matches are counted per session without a join (see
- * matchedPerUnit); SQLite ranks the sessions in scope and cuts the page; only the page's
+ * matchedPerUnit); the sessions in scope come in the listing's order and are scored and cut in
+ * JS (SQLite joining, sorting and counting them was most of a broad search); only the page's
  * sessions have their lines listed and their rows decoded.
  */
 export function searchSessions(view: CatalogView, q: string, offset: number, limit: number): SessionSearch | undefined {
@@ -54,46 +60,85 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 
 	const matched = countedPerUnit(view.db, plan) ?? matchedPerUnit(view.db, plan.match);
 	const [averageDocs, indexed] = view.db.prepare('SELECT coalesce(avg(docs) FILTER (WHERE docs > 0), 1), count(*) FROM text_units').raw().get() as [number, number];
-	const order = (table: string) => `ORDER BY ${scoreSql} DESC, coalesce(${table}.modified, '') DESC, ${table}.key ASC`;
-	// A few matching sessions are looked up by key and judged one by one (listedSql); many are
-	// joined with every session in scope, read once from the covering indexes (listedCtes).
-	const ranked = (select: (table: string) => string, tail: (table: string) => string) => {
-		if (matched.length <= indexed * perRowShare) {
-			const listed = listedSql(view.filter);
-			return {
-				sql: `WITH ${hitsCte} SELECT ${select('units')} FROM hits JOIN text_units ON text_units.no = hits.no JOIN units ON units.key = text_units.key WHERE ${listed.sql} ${tail('units')}`,
-				params: [JSON.stringify(matched), ...listed.params],
-			};
-		}
-
-		const listed = listedCtes(view.filter);
-		return {
-			sql: `WITH ${hitsCte}, ${listed.sql} SELECT ${select('listed')} FROM hits JOIN text_units ON text_units.no = hits.no JOIN listed ON listed.key = text_units.key ${tail('listed')}`,
-			params: [JSON.stringify(matched), ...listed.params],
-		};
-	};
-
-	const paged = ranked(table => `${table}.key, hits.no, hits.matched, count(*) OVER ()`, table => `${order(table)} LIMIT ? OFFSET ?`);
-	const found = view.db.prepare(paged.sql).raw().all(...paged.params, averageDocs, limit, offset) as Array<[string, number, number, number]>;
-	// Past the last page no row carries the total: count alone then.
-	const counted = ranked(() => 'count(*)', () => '');
-	const total = found[0]?.[3] ?? (offset > 0 ? (view.db.prepare(counted.sql).pluck().get(...counted.params) as number) : 0);
+	const candidates = matched.length <= indexed * perRowShare ? candidatesByRow(view, matched) : candidatesInScope(view, matched);
+	const found = bestFirst(candidates, averageDocs, offset + limit).slice(offset);
+	const keyOf = new Map(view.db.prepare('SELECT no, key FROM text_units WHERE no IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(found.map(index => candidates.nos[index]))) as Array<[number, string]>);
+	const byKey = catalogRowsByKey(view.db, [...keyOf.values()]);
 	// Only the page's sessions have their matching lines listed.
-	const lines = new Map<number, number[]>();
 	const linesOf = matchedLinesOf(view.db, linesKept);
-	for (const [, no] of found) {
-		lines.set(no, linesOf(plan.match, no));
+	const page = found.flatMap(index => {
+		const no = candidates.nos[index]!;
+		const row = byKey.get(keyOf.get(no)!);
+		return row ? [{row, unit: no, lines: linesOf(plan.match, no), matched: candidates.matched[index]!}] : [];
+	});
+	return {total: candidates.nos.length, page};
+}
+
+/** A few matched sessions, each looked up by its unit and key and judged by its row (listedSql). */
+function candidatesByRow(view: CatalogView, matched: Array<[number, number]>): Candidates {
+	const listed = listedSql(view.filter);
+	const rows = view.db
+		.prepare(`WITH ${hitsCte} SELECT hits.no, hits.matched, text_units.docs FROM hits JOIN text_units ON text_units.no = hits.no JOIN units ON units.key = text_units.key WHERE ${listed.sql} ORDER BY coalesce(units.modified, '') DESC, units.key ASC`)
+		.raw()
+		.all(JSON.stringify(matched), ...listed.params) as Array<[number, number, number]>;
+	return {nos: rows.map(row => row[0]), matched: rows.map(row => row[1]), docs: rows.map(row => row[2])};
+}
+
+/** Many matched sessions: every session in scope (listedTextUnits), with the lines of those that match. */
+function candidatesInScope(view: CatalogView, matched: Array<[number, number]>): Candidates {
+	const lines = new Map(matched);
+	const listed = listedTextUnits(view.db, view.filter);
+	const candidates: Candidates = {nos: [], matched: [], docs: []};
+	for (let index = 0; index < listed.nos.length; index++) {
+		const count = lines.get(listed.nos[index]!);
+		if (count !== undefined) {
+			candidates.nos.push(listed.nos[index]!);
+			candidates.matched.push(count);
+			candidates.docs.push(listed.docs[index]!);
+		}
 	}
 
-	const byKey = catalogRowsByKey(
-		view.db,
-		found.map(([key]) => key),
-	);
-	const page = found.flatMap(([key, no, matched]) => {
-		const row = byKey.get(key);
-		return row ? [{row, unit: no, lines: lines.get(no) ?? [], matched}] : [];
-	});
-	return {total, page};
+	return candidates;
+}
+
+/**
+ * The indexes of the first `count` candidates, best first: by score, then in the listing's
+ * order, as the SQL ranking this replaced ordered them (score, then newest, then key). Kept in
+ * a short sorted array: a later candidate displaces a kept one only with a higher score, so a
+ * broad word's 15,000 are mostly turned away by one comparison.
+ */
+function bestFirst(candidates: Candidates, averageDocs: number, count: number): number[] {
+	const scores = candidates.nos.map((_, index) => scoreOf(candidates.matched[index]!, candidates.docs[index]!, averageDocs));
+	if (count >= scores.length / 8) {
+		// A deep page: sorting them all costs less than keeping thousands in order.
+		return scores.map((_, index) => index).sort((x, y) => scores[y]! - scores[x]! || x - y).slice(0, count);
+	}
+
+	const kept: number[] = [];
+	for (let index = 0; index < scores.length; index++) {
+		const score = scores[index]!;
+		if (kept.length === count && score <= scores[kept.at(-1)!]!) {
+			continue;
+		}
+
+		// After every kept candidate scored as high: those come earlier in the listing.
+		let [low, high] = [0, kept.length];
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			if (scores[kept[middle]!]! >= score) {
+				low = middle + 1;
+			} else {
+				high = middle;
+			}
+		}
+
+		kept.splice(low, 0, index);
+		if (kept.length > count) {
+			kept.pop();
+		}
+	}
+
+	return kept;
 }
 
 /** The `hits (no, matched)` of matchedPerUnit, from its JSON. */
