@@ -166,8 +166,9 @@ export function listedSql(filter: SessionFilter, table = 'units'): {sql: string;
  * newest first and by key among equals: for a search over a broad word, which matches most of
  * them. Read once from the covering index of the scope and handed over as two JSON arrays of
  * integers (15,000 keys or row arrays in JS cost a young-generation collection of ~20 ms to
- * copy); CROSS JOIN keeps the listing the outer loop, so the arrays come in its order. The extra copies of a session (the newest is listed, the smaller key among equals) are
- * found among the ids held more than once, not by ranking every session in scope by copy.
+ * copy); CROSS JOIN keeps the listing the outer loop, so the arrays come in its order. The
+ * extra copies of a session (the newest is listed, the smaller key among equals) are found
+ * among the ids held more than once, not by ranking every session in scope by copy.
  */
 export function listedTextUnits(db: Database, filter: SessionFilter): {nos: number[]; docs: number[]} {
 	const where = scopeSql(filter);

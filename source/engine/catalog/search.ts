@@ -32,7 +32,7 @@ const scoreOf = (matched: number, docs: number, averageDocs: number) => (matched
 /**
  * A search matching at most this share of the indexed sessions checks each one's scope and
  * copies by its row; a broader one reads every session in scope once from the listing's
- * covering index (listedTimes). At L the covering read costs what ~3,000 lookups by row do, and
+ * covering index (listedTextUnits). At L the covering read costs what ~3,000 lookups by row do, and
  * reading every matching session's wide row costs memory (the catalog is mapped).
  */
 const perRowShare = 1 / 4;

@@ -125,6 +125,15 @@ export function openIndex(paths: KbPaths, deps: Deps, options: IndexOptions = {}
 }
 
 /**
+ * The warning of a call another process kept out of the index past the busy timeout, with what
+ * the call did instead (`after`); `error` is SQLite's busy error or the index_busy it became.
+ */
+export function indexBusyWarning(paths: KbPaths, error: unknown, after: string): string {
+	const cause = error instanceof EngiError && error.code === 'index_busy' ? error.cause : error;
+	return `index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(cause) ?? 'SQLITE_BUSY'}); ${after}`;
+}
+
+/**
  * Another process kept the index's write lock past the busy timeout (a long rebuild, a writer
  * applying a large journal): the file is fine, only held, so this call reads the journal into
  * an index of its own, and the file takes the new lines on the next call; a caller whose work is
@@ -135,7 +144,7 @@ function heldIndex(paths: KbPaths, options: IndexOptions, error: unknown, warnin
 		throw busyError(paths, error, 'was brought up to date');
 	}
 
-	const warning = `index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(error) ?? 'SQLITE_BUSY'}); this call read the journal into a temporary in-memory index`;
+	const warning = indexBusyWarning(paths, error, 'this call read the journal into a temporary in-memory index');
 	noteCacheWarning(warning); // A writer's document may have no warnings to carry it.
 	return inMemory(paths, options, [...warnings, warning]);
 }

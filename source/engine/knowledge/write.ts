@@ -1,13 +1,13 @@
 import {statSync} from 'node:fs';
 import {noteCacheWarning} from '../cache-notices.js';
 import type {Deps} from '../deps.js';
-import {readWatermark, refreshOpenIndex, withIndex, type IndexHandle} from '../index/open.js';
+import {indexBusyWarning, readWatermark, refreshOpenIndex, withIndex, type IndexHandle} from '../index/open.js';
 import {statUnchanged, type Watermark} from '../index/watermark.js';
 import {appendEvents, type EventDraft} from '../journal/append.js';
 import {repairJournal, type RepairResult} from '../journal/quarantine.js';
 import type {JournalLine} from '../journal/schema.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
-import {EngiError, systemErrorCode} from '../../lib/errors.js';
+import {EngiError} from '../../lib/errors.js';
 import {pauseAt} from '../../lib/test-pause.js';
 import {changesNothing, distinctFromHistory} from './effective.js';
 
@@ -111,7 +111,7 @@ export async function writeEvents(
  */
 function behindWarning(paths: KbPaths, error: unknown): string {
 	if (error instanceof EngiError && error.code === 'index_busy') {
-		return `index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(error.cause) ?? 'SQLITE_BUSY'}); the journal has this write: the next read applies it to the index`;
+		return indexBusyWarning(paths, error, 'the journal has this write: the next read applies it to the index');
 	}
 
 	return `index_behind: the index could not take this write (${error instanceof Error ? error.message : 'error'}); the next read applies it`;

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {noteCacheWarning} from '../cache-notices.js';
-import {EngiError, systemErrorCode, type ExitCode} from '../../lib/errors.js';
+import {EngiError, type ExitCode} from '../../lib/errors.js';
 import {sha256Hex} from '../../lib/hash.js';
 import type {Database} from '../../lib/sqlite.js';
 import {canonicalUtc} from '../../lib/time.js';
 import {heldPages, heldSince, replaceHeldPages, type HeldPage} from '../index/held-pages.js';
-import {readWatermark, writeIndexState, type IndexHandle} from '../index/open.js';
+import {indexBusyWarning, readWatermark, writeIndexState, type IndexHandle} from '../index/open.js';
 import type {Watermark} from '../index/watermark.js';
 import {forgetWikiSyncState, nameKeys, readWikiSyncFiles, readWikiSyncRecord, recordedName, replaceWikiSyncState, sameJournal, updateWikiSyncState, type SyncedFile, type WikiSyncRecord, type WikiSyncState} from '../index/wiki-sync-state.js';
 import {edgesTouching, momentOf, nodeKind, nodePayload, nodesOfKind, type Moment} from '../index/store.js';
@@ -460,7 +460,7 @@ function saveSyncState(paths: KbPaths, index: IndexHandle, planned: Planned, see
 			throw error;
 		}
 
-		noteCacheWarning(`index_busy: ${paths.index} stayed locked by another process (${systemErrorCode(error.cause) ?? 'SQLITE_BUSY'}); wiki sync's held pages and its record of this sync were not saved (the journal has its events): the next wiki sync saves them`);
+		noteCacheWarning(indexBusyWarning(paths, error, "wiki sync's held pages and its record of this sync were not saved (the journal has its events): the next wiki sync saves them"));
 	}
 }
 
