@@ -21,6 +21,7 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 	let pending: Array<() => void> = [];
 	let pendingDocs = 0;
 	let pendingChars = 0;
+	let batches = 0;
 
 	const flush = () => {
 		if (pending.length === 0) {
@@ -36,6 +37,7 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 				write();
 			}
 		}).immediate();
+		batches++;
 		pauseAt(env, 'catalog.after_batch');
 	};
 
@@ -103,6 +105,10 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 			queue(() => store.remove(key));
 		},
 		flush,
+		/** How many batches this writer has committed. */
+		get batches(): number {
+			return batches;
+		},
 	};
 }
 

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import {appendFileSync, mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import test from 'node:test';
+import {openCatalogView} from '../source/engine/catalog/view.js';
+import type {Deps} from '../source/engine/deps.js';
+import {sandboxEnv} from './helpers/cli.js';
+import {tempDir} from './helpers/temp.js';
+
+const sessionId = 'map00000-0000-4000-8000-000000000001';
+
+function line(index: number): string {
+	const common = {parentUuid: index === 0 ? null : `u${index - 1}`, isSidechain: false, cwd: '/src/map', sessionId, uuid: `u${index}`, timestamp: new Date(Date.UTC(2026, 10, 2, 0, 0, index % 60)).toISOString()};
+	return JSON.stringify(
+		index % 2 === 0
+			? {...common, type: 'user', message: {role: 'user', content: `request ${index} about the parser`}}
+			: {...common, type: 'assistant', message: {id: `msg-${index}`, role: 'assistant', content: [{type: 'text', text: `reply ${index}`}]}},
+	);
+}
+
+/** The memory map the view's connection reads the catalog through after its refresh, in bytes. */
+async function mapAfterRefresh(deps: Deps): Promise<number> {
+	const view = await openCatalogView({allProjects: true}, deps);
+	try {
+		assert.ok(view.report.scanned >= 0);
+		return view.db.pragma('mmap_size', {simple: true}) as number;
+	} finally {
+		view.close();
+	}
+}
+
+test('a refresh that wrote more than one batch reads the catalog without its memory map for the rest of the call; one that wrote one batch maps it again', async t => {
+	const env = sandboxEnv(tempDir(t));
+	const directory = join(env['HOME']!, '.claude', 'projects', '-src-map');
+	mkdirSync(directory, {recursive: true});
+	const path = join(directory, `${sessionId}.jsonl`);
+	// ~9,000 documents: the writer commits every 4,096, so the cold build writes three batches.
+	writeFileSync(path, Array.from({length: 9000}, (_, index) => line(index)).join('\n') + '\n');
+	const deps: Deps = {env, cwd: env['HOME']!, now: () => new Date('2026-11-03T00:00:00Z'), platform: process.platform};
+
+	assert.equal(await mapAfterRefresh(deps), 0, 'the listing after a cold build of several batches reads with pread, so its pages do not stay resident');
+	appendFileSync(path, line(9000) + '\n');
+	assert.ok((await mapAfterRefresh(deps)) > 0, 'a call that wrote one batch reads the catalog mapped again');
+	assert.ok((await mapAfterRefresh(deps)) > 0, 'a call that wrote nothing keeps the map');
+});
