@@ -27,13 +27,14 @@ export function scratchWords(db: Database): (lines: readonly Segmented[]) => Arr
 
 /**
  * FTS5's unicode61 tokenizer (text_fts's) keeps a run of ASCII letters and digits whole and
- * folds its case, and nothing else about it: such a word is its own token.
+ * only folds its case: such a word is its own token.
  */
 const asciiWord = /^[A-Za-z0-9]+$/;
 
 /**
  * The one token FTS5 makes of a word, or undefined when it makes more or none. An ASCII word is
- * read as is: building the scratch index was a broad single-word search's priciest statement.
+ * read as is: building the scratch index cost a single-word search more than counting its
+ * matches did.
  */
 export function tokenOf(db: Database, word: string): string | undefined {
 	if (asciiWord.test(word)) {
