@@ -9,7 +9,7 @@ import type {RowPlace, SourceAdapter} from '../source/adapters/types.js';
 import {catalogStore} from '../source/engine/catalog/store.js';
 import {lineOfTextRowid, textRowidRange} from '../source/engine/catalog/text-rowid.js';
 import {unitOfRow} from '../source/engine/catalog/scan.js';
-import {readRowsAt} from '../source/engine/conversation/rows.js';
+import {readRowsAt, readRowsOnLines} from '../source/engine/conversation/rows.js';
 import {searchableText} from '../source/engine/search/session-text.js';
 import type {SessionRow} from '../source/adapters/events.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
@@ -61,6 +61,7 @@ test('sessions index: every line read back from its recorded offset has the text
 	const linesOf = db.prepare('SELECT rowid, offset FROM text_lines WHERE rowid BETWEEN ? AND ?');
 	const readBack = new Map<string, number>();
 	const indexedLines = new Map<string, number>();
+	const normalisedAlone = new Map<string, number>();
 	for (const {no, key} of db.prepare('SELECT no, key FROM text_units').all() as Array<{no: number; key: string}>) {
 		const row = store.row(key);
 		assert.ok(row, `text of ${key} belongs to a catalogued unit`);
@@ -75,6 +76,17 @@ test('sessions index: every line read back from its recorded offset has the text
 			`${row.source} ${key}: one document per line that has text`,
 		);
 		const places: RowPlace[] = lines.flatMap(line => (line.offset === null ? [] : [{line: lineOfTextRowid(line.rowid), offset: line.offset}]));
+		const unplaced = new Set(lines.flatMap(line => (line.offset === null ? [lineOfTextRowid(line.rowid)] : [])));
+		const alone = unplaced.size === 0 ? undefined : readRowsOnLines(adapter, unit, unplaced);
+		if (alone) {
+			const partial = textByLine(alone);
+			for (const line of unplaced) {
+				assert.equal(partial.get(line), whole.get(line), `${row.source} ${key}:${line}, normalised alone`);
+			}
+
+			normalisedAlone.set(row.source, (normalisedAlone.get(row.source) ?? 0) + unplaced.size);
+		}
+
 		if (places.length === 0) {
 			continue;
 		}
@@ -90,7 +102,8 @@ test('sessions index: every line read back from its recorded offset has the text
 	}
 
 	// Every append-only source, the JSONL documents whose lines stand alone, and OpenCode's
-	// database are read back place by place; VS Code's documents are loaded whole.
+	// database are read back place by place; VS Code's documents are read whole, and only the
+	// lines asked for normalised.
 	for (const source of ['claude', 'codex', 'copilot', 'cursor', 'antigravity', 'grok', 'gemini', 'qwen', 'opencode']) {
 		assert.ok((readBack.get(source) ?? 0) > 0, `${source}: some lines are read back from their offsets (${JSON.stringify([...readBack])})`);
 	}
@@ -98,6 +111,7 @@ test('sessions index: every line read back from its recorded offset has the text
 	for (const source of ['vscode']) {
 		assert.ok((indexedLines.get(source) ?? 0) > 0, `${source} text is indexed`);
 		assert.equal(readBack.get(source), undefined, `${source} has no line to read back from`);
+		assert.equal(normalisedAlone.get(source), indexedLines.get(source), `${source}: every indexed line is normalised alone`);
 	}
 
 	// Through the CLI: the streamed reply's snippet is its final text, at the line it began on.

@@ -3,7 +3,7 @@ import {appendFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
-import {countedPerUnit} from '../source/engine/catalog/term-counts.js';
+import {countedPerUnit, scratchWords, tokenOf} from '../source/engine/catalog/term-counts.js';
 import {textRowidSpan} from '../source/engine/catalog/text-rowid.js';
 import {planQuery} from '../source/engine/search/query-plan.js';
 import {vocabularyOf} from '../source/lib/sqlite.js';
@@ -90,4 +90,22 @@ test('sessions --q: per-session word counts equal a count of matching lines, aft
 	}
 
 	assert.ok(searches[0]!.total > 0);
+});
+
+test('sessions --q: an ASCII word is taken as its own token exactly where FTS5 makes that one token of it', () => {
+	const db = new Database(':memory:');
+	const scratch = scratchWords(db);
+	const asFts5 = (word: string) => {
+		const tokens = scratch([{words: word, chars: ''}]);
+		return tokens.length === 1 ? tokens[0]![0] : undefined;
+	};
+
+	const alphabet = 'abcxyzABCXYZ0189';
+	const random = seeded(19);
+	const generated = Array.from({length: 300}, () => Array.from({length: 1 + Math.floor(random() * 24)}, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+	for (const word of [...words, ...generated, 'Quarantine', 'ZEPPELIN', 'a1B2', '0', 'snake_case', 'kebab-case', 'dot.ted', 'ünïcode']) {
+		assert.equal(tokenOf(db, word), asFts5(word), word);
+	}
+
+	db.close();
 });

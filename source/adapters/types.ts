@@ -167,6 +167,13 @@ export type DocumentAdapter = AdapterBase & {
 	 * need. Undefined when a place cannot be read that way; the caller then loads the session.
 	 */
 	rowsAt?(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined;
+	/**
+	 * The rows on a few lines of a document whose rows record no place to read back (a VS Code
+	 * session), normalising only those lines: rows as loadSession gives them, less the events
+	 * other lines decide (session facts, rewind markers), so enough for their text and record,
+	 * not for pairing. Undefined when the document cannot be read; the caller then loads it.
+	 */
+	rowsOnLines?(unit: DiscoveredUnit, lines: ReadonlySet<number>): SessionRow[] | undefined;
 };
 
 /** A row's line and its `offset` (see SessionRow.offset); for JSONL sources, the byte offset of the line. */

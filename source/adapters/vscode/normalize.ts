@@ -162,14 +162,57 @@ function droppedRequests(live: readonly unknown[], discarded: readonly unknown[]
 	});
 }
 
+type RequestList = {readonly session: VscodeSession; readonly live: readonly unknown[]; readonly requests: readonly unknown[]};
+
+/**
+ * The session's requests in line order (request `n` is on line `n`): the live ones, then those a
+ * truncation dropped, each on the next line, as an abandoned branch. Undefined when the document
+ * is not a chat session.
+ */
+function requestsOf(document: SessionDocument): RequestList | undefined {
+	const parsed = vscodeSessionSchema.safeParse(document.state);
+	if (!parsed.success) {
+		return undefined;
+	}
+
+	const live = parsed.data.requests ?? [];
+	return {session: parsed.data, live, requests: [...live, ...droppedRequests(live, document.discarded ?? [])]};
+}
+
+/**
+ * The rows on some lines of a session document, normalising only their requests: a search
+ * snippet needs 3 of a session's lines, and normalising every request was most of reading one.
+ * Each row is the one sessionRows gives for its line, without what other lines decide: the
+ * session facts and model changes (meta events) and the marker naming discarded requests (a
+ * system event); neither is searchable text. A line whose request is not a chat request has no
+ * row, as in sessionRows. Undefined when the document is not a chat session.
+ */
+export function rowsOnLines(document: SessionDocument, lines: ReadonlySet<number>): SessionRow[] | undefined {
+	const listed = requestsOf(document);
+	if (!listed) {
+		return undefined;
+	}
+
+	const rows: SessionRow[] = [];
+	for (const line of [...lines].sort((x, y) => x - y)) {
+		const raw = Number.isInteger(line) && line >= 1 ? listed.requests[line - 1] : undefined;
+		const request = raw === undefined ? undefined : vscodeRequestSchema.safeParse(raw);
+		if (request?.success) {
+			rows.push({line, raw, events: requestEvents(request.data, line)});
+		}
+	}
+
+	return rows;
+}
+
 /**
  * A session document to rows, one per request (`line` = 1-based request index, `raw` = the
  * request as stored or replayed). Session facts go on the first row; the model whenever the
  * request's `modelId` first names it or changes. Requests that are not objects are skipped.
  */
 export function sessionRows(document: SessionDocument, unit: DiscoveredUnit): LoadedSession {
-	const parsed = vscodeSessionSchema.safeParse(document.state);
-	if (!parsed.success) {
+	const listed = requestsOf(document);
+	if (!listed) {
 		throw new SessionCorruptError(unit.path, null, 'not a chat session document');
 	}
 
@@ -177,10 +220,8 @@ export function sessionRows(document: SessionDocument, unit: DiscoveredUnit): Lo
 	const warnings = [...document.warnings];
 	let skipped = document.skipped;
 	let model: string | undefined;
-	const facts = sessionFacts(parsed.data, unit);
-	// Requests a truncation dropped follow the live ones, each on the next line, as an abandoned branch.
-	const live = parsed.data.requests ?? [];
-	const requests = [...live, ...droppedRequests(live, document.discarded ?? [])];
+	const facts = sessionFacts(listed.session, unit);
+	const {live, requests} = listed;
 	let firstDiscarded = -1;
 	for (const [index, raw] of requests.entries()) {
 		const line = index + 1;

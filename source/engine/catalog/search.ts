@@ -1,7 +1,7 @@
 import {loadAdapters, type AdapterLookup} from '../../adapters/stores.js';
 import type {SessionRow} from '../../adapters/events.js';
 import type {RowPlace, SourceAdapter} from '../../adapters/types.js';
-import {readRowsAt, walkRows} from '../conversation/rows.js';
+import {readRowsAt, readRowsOnLines, walkRows} from '../conversation/rows.js';
 import {planQuery} from '../search/query-plan.js';
 import {searchableText} from '../search/session-text.js';
 import {catalogRowsByKey, listedSql, listedTextUnits} from './list.js';
@@ -213,8 +213,9 @@ export function lineOffsets(view: CatalogView): Statement {
 
 /**
  * The source rows of some indexed lines of one session (lines in ascending order), read from
- * the transcript: each line straight from where the index recorded it where possible, else by
- * walking the session. Empty when the session's store has no adapter any more.
+ * the transcript: each line straight from where the index recorded it where possible, else
+ * normalising only those lines of a document (rowsOnLines), else by walking the session. Empty
+ * when the session's store has no adapter any more.
  */
 export function rowsOfLines(view: CatalogView, offsetOf: Statement, adapterOf: AdapterLookup, match: Pick<SessionMatch, 'row' | 'unit'>, lines: readonly number[]): SessionRow[] {
 	const adapter = adapterOf(match.row.source as SourceAdapter['id']);
@@ -231,12 +232,12 @@ export function rowsOfLines(view: CatalogView, offsetOf: Statement, adapterOf: A
 		}
 	}
 
-	const rows = places.length === lines.length ? readRowsAt(adapter, unit, places) : undefined;
+	const wanted = new Set(lines);
+	const rows = (places.length === lines.length ? readRowsAt(adapter, unit, places) : undefined) ?? readRowsOnLines(adapter, unit, wanted);
 	if (rows) {
 		return rows;
 	}
 
-	const wanted = new Set(lines);
 	const walked: SessionRow[] = [];
 	walkRows(view.db, adapter, unit, {fromLine: lines[0]!, toLine: lines.at(-1)!, only: wanted}, row => {
 		if (wanted.has(row.line)) {

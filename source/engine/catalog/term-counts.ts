@@ -26,6 +26,26 @@ export function scratchWords(db: Database): (lines: readonly Segmented[]) => Arr
 }
 
 /**
+ * FTS5's unicode61 tokenizer (text_fts's) keeps a run of ASCII letters and digits whole and
+ * only folds its case: such a word is its own token.
+ */
+const asciiWord = /^[A-Za-z0-9]+$/;
+
+/**
+ * The one token FTS5 makes of a word, or undefined when it makes more or none. An ASCII word is
+ * read as is: building the scratch index cost a single-word search more than counting its
+ * matches did.
+ */
+export function tokenOf(db: Database, word: string): string | undefined {
+	if (asciiWord.test(word)) {
+		return word.toLowerCase();
+	}
+
+	const tokens = scratchWords(db)([{words: word, chars: ''}]);
+	return tokens.length === 1 ? tokens[0]![0] : undefined;
+}
+
+/**
  * How many lines of each unit hold the query's one word, as [unit number, lines] pairs in unit
  * order, from text_counts: one entry per unit and batch, where text_fts has one per matching
  * line. Undefined when the counts cannot answer: more than one term (they must share a line),
@@ -37,12 +57,12 @@ export function countedPerUnit(db: Database, plan: QueryPlan): Array<[number, nu
 		return undefined;
 	}
 
-	const tokens = scratchWords(db)([{words: term.text, chars: ''}]);
-	if (tokens.length !== 1) {
+	const token = tokenOf(db, term.text);
+	if (token === undefined) {
 		return undefined;
 	}
 
-	const phrase = `"${tokens[0]![0].replaceAll('"', '""')}"`;
+	const phrase = `"${token.replaceAll('"', '""')}"`;
 	const rowids = JSON.parse(db.prepare('SELECT json_group_array(rowid) FROM text_counts WHERE text_counts MATCH ?').pluck().get(phrase) as string) as number[];
 	const perUnit: Array<[number, number]> = [];
 	for (const rowid of rowids) {

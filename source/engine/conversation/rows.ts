@@ -106,3 +106,12 @@ export function readRowsAt(adapter: SourceAdapter, unit: DiscoveredUnit, places:
 		return Array.isArray(events) ? events : null;
 	});
 }
+
+/**
+ * The rows on a few lines that have no recorded place, where a document adapter can normalise
+ * them alone (rowsOnLines). Undefined otherwise (JSONL: walkRows parses only the lines asked
+ * for anyway), and the caller walks the session.
+ */
+export function readRowsOnLines(adapter: SourceAdapter, unit: DiscoveredUnit, lines: ReadonlySet<number>): SessionRow[] | undefined {
+	return adapter.format === 'jsonl' ? undefined : adapter.rowsOnLines?.(unit, lines);
+}
