@@ -110,7 +110,7 @@ test('engi mcp does load the MCP SDK (the check above can fail), but no command 
 
 test('the tracer does detect ink and react when they are loaded (the check can fail)', t => {
 	const traceFile = join(tempDir(t), 'trace.txt');
-	const target = join(repoRoot, 'build/tui.js');
+	const target = join(repoRoot, 'build/tui.mjs');
 	const result = spawnSync(process.execPath, ['--import', tracer, '--input-type=module', '-e', `await import(${JSON.stringify('file://' + target)});`], {
 		cwd: repoRoot,
 		env: {...process.env, ENGI_TRACE_FILE: traceFile},

@@ -11,6 +11,7 @@ import {evaluationSchema} from '../engine/evidence/evaluation-schema.js';
 import {proposalCheckOutputSchema, proposalContextOutputSchema, reviewCheckOutputSchema} from '../engine/evidence/proposal-output-schema.js';
 import {knowledgeBase, pageFooter, pagingOptions} from './shared.js';
 import {plural} from '../lib/words.js';
+import {lazySchema} from '../lib/lazy-schema.js';
 import {contractText, type ContractAnswer} from './contract-text.js';
 
 function renderHuman(result: QueryOutput | ContractAnswer, context: HumanContext): string {
@@ -158,7 +159,8 @@ export default defineCommand({
 	],
 	needsRoot: true,
 	mcp: {access: 'read'},
-	output: z.union([queryOutputSchema, evaluationSchema, proposalContextOutputSchema, proposalCheckOutputSchema, reviewCheckOutputSchema]),
+	// Built only when asked for (engi schema): a query validates none of its output.
+	output: lazySchema(() => z.union([queryOutputSchema, evaluationSchema, proposalContextOutputSchema, proposalCheckOutputSchema, reviewCheckOutputSchema])),
 	screen: 'query',
 	// The screen answers a search and an evidence contract; the proposal modes (and a contract with no question) print.
 	opensScreen: flags => (flags.q !== undefined || flags['evidence-contract'] === undefined) && !flags['prepare-proposal'] && !flags['evidence-ids'] && [flags['task-proposal'], flags['task-draft'], flags['proposal-review']].every(file => file === undefined),

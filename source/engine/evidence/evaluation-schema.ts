@@ -1,23 +1,24 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {rejectionReasons} from './eligibility.js';
 import {packetSchema} from './packet.js';
 
 export const evaluationResolutions = ['covered', 'conflict', 'blocked', 'budget_insufficient', 'search_limit_unknown'] as const;
 export type EvaluationResolution = (typeof evaluationResolutions)[number];
 
-export const rejectedAlternativeSchema = z.object({
+export const rejectedAlternativeSchema = lazySchema(() => z.object({
 	fact: z.string(),
 	/** 0-based index of the alternative in the contract's fact. */
 	alternative: z.number(),
 	reason: z.enum(rejectionReasons),
 	/** The node the reason is about; null when it lies outside the contract's scope. */
 	source: z.nullable(z.string()),
-});
+}));
 
-export const sourceRequestSchema = z.object({node: z.string(), action: z.string()});
+export const sourceRequestSchema = lazySchema(() => z.object({node: z.string(), action: z.string()}));
 
 /** What every answer to a contract says about how it was reached. */
-export const contractAnswerFields = {
+export const contractAnswerFields = lazySchema(() => ({
 	contract_sha256: z.string(),
 	journal_sha256: z.string(),
 	question: z.string(),
@@ -33,9 +34,9 @@ export const contractAnswerFields = {
 		newest_observed_utc: z.nullable(z.string()),
 	}),
 	source_requests: z.array(sourceRequestSchema),
-};
+}));
 
-export const evaluationSchema = z.object({
+export const evaluationSchema = lazySchema(() => z.object({
 	scope: z.literal('contract_evidence_closure'),
 	...contractAnswerFields,
 	resolution: z.enum(evaluationResolutions),
@@ -50,7 +51,7 @@ export const evaluationSchema = z.object({
 	cost_scope: z.string(),
 	/** Search states the solver visited, and the contract's limit. */
 	search: z.object({states: z.number(), limit: z.number()}),
-});
+}));
 
 export type Evaluation = z.infer<typeof evaluationSchema>;
 export type RejectedAlternative = z.infer<typeof rejectedAlternativeSchema>;

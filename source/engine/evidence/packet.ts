@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {canonicalJson} from '../journal/canonical.js';
 import type {Snapshot, SnapshotEdge} from './snapshot.js';
 
 export const claimBoundary =
 	'This packet shows what the journal recorded, observed by as_of, for the listed facts only: each entry is cited to its journal lines. It does not show that a recorded fact is true, nor anything outside the packet.';
 
-const citationSchema = z.object({line: z.number(), event: z.string(), at: z.string()});
+const citationSchema = lazySchema(() => z.object({line: z.number(), event: z.string(), at: z.string()}));
 
-export const packetSchema = z.object({
+export const packetSchema = lazySchema(() => z.object({
 	question: z.string(),
 	as_of: z.string(),
 	scope_receipt: z.string(),
@@ -27,7 +28,7 @@ export const packetSchema = z.object({
 		}),
 	),
 	claim_boundary: z.string(),
-});
+}));
 
 export type Packet = z.infer<typeof packetSchema>;
 export type PacketFact = Packet['facts'][number];

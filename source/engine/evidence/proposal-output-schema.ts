@@ -1,15 +1,16 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {rejectionReasons} from './eligibility.js';
 import {contractAnswerFields} from './evaluation-schema.js';
 import {proposalContextSchema} from './proposal-context.js';
 import {verdicts} from './proposal-schema.js';
 
 /** The JSON answers of the proposal flow (what `engi query` and `engi proposal apply` print). */
-export const rejectedSourceSchema = z.object({source: z.nullable(z.string()), reason: z.enum(rejectionReasons)});
+export const rejectedSourceSchema = lazySchema(() => z.object({source: z.nullable(z.string()), reason: z.enum(rejectionReasons)}));
 
-export const spanSchema = z.object({source: z.string(), quote: z.string(), field: z.string(), start: z.number(), end: z.number()});
+export const spanSchema = lazySchema(() => z.object({source: z.string(), quote: z.string(), field: z.string(), start: z.number(), end: z.number()}));
 
-export const proposalProblemSchema = z.object({
+export const proposalProblemSchema = lazySchema(() => z.object({
 	task: z.nullable(z.string()),
 	premise: z.nullable(z.string()),
 	/** 0-based positions of the alternative and the citation in the premise (null when the problem is not about one). */
@@ -18,11 +19,11 @@ export const proposalProblemSchema = z.object({
 	/** The source node the problem is about, if one. */
 	source: z.nullable(z.string()),
 	reason: z.string(),
-});
+}));
 
 export type ProposalProblem = z.infer<typeof proposalProblemSchema>;
 
-const reviewTemplateSchema = z.object({
+const reviewTemplateSchema = lazySchema(() => z.object({
 	version: z.literal(1),
 	question: z.string(),
 	scope_sha256: z.string(),
@@ -32,9 +33,9 @@ const reviewTemplateSchema = z.object({
 	proposal: z.record(z.string(), z.unknown()),
 	reviewer: z.string(),
 	premises: z.array(z.object({task: z.string(), premise: z.string(), verdict: z.enum(verdicts), spans: z.array(z.object({source: z.string(), quote: z.string()}))})),
-});
+}));
 
-export const proposalContextOutputSchema = z.object({
+export const proposalContextOutputSchema = lazySchema(() => z.object({
 	scope: z.literal('contract_proposal_context'),
 	...contractAnswerFields,
 	resolution: z.enum(['proposal_context_prepared', 'blocked']),
@@ -53,9 +54,9 @@ export const proposalContextOutputSchema = z.object({
 	),
 	/** With --evidence-ids: the JSON Schema of the task draft a model answers with. */
 	model_output_schema: z.nullable(z.record(z.string(), z.unknown())),
-});
+}));
 
-export const proposalCheckOutputSchema = z.object({
+export const proposalCheckOutputSchema = lazySchema(() => z.object({
 	scope: z.literal('contract_task_proposal'),
 	...contractAnswerFields,
 	resolution: z.enum(['source_validated_review_required', 'proposal_rejected', 'blocked']),
@@ -66,9 +67,9 @@ export const proposalCheckOutputSchema = z.object({
 	premises: z.array(z.object({task: z.string(), premise: z.string(), claim: z.string(), alternatives: z.array(z.array(spanSchema))})),
 	/** The review to fill in (a verdict per premise, a reviewer) and pass to --proposal-review, then to engi proposal apply. */
 	review_template: z.nullable(reviewTemplateSchema),
-});
+}));
 
-export const reviewCheckOutputSchema = z.object({
+export const reviewCheckOutputSchema = lazySchema(() => z.object({
 	scope: z.literal('contract_proposal_review'),
 	...contractAnswerFields,
 	resolution: z.enum(['review_approved', 'review_rejected', 'proposal_rejected', 'blocked']),
@@ -80,9 +81,9 @@ export const reviewCheckOutputSchema = z.object({
 	premises: z.array(z.object({task: z.string(), premise: z.string(), claim: z.string(), verdict: z.enum(verdicts), spans: z.array(spanSchema)})),
 	/** The command that writes the reviewed tasks, when the review approves them all. */
 	apply: z.nullable(z.array(z.string())),
-});
+}));
 
-export const proposalApplyOutputSchema = z.object({
+export const proposalApplyOutputSchema = lazySchema(() => z.object({
 	resolution: z.enum(['applied', 'refused']),
 	proposal_sha256: z.string(),
 	review_sha256: z.string(),
@@ -93,7 +94,7 @@ export const proposalApplyOutputSchema = z.object({
 	/** Events the journal already held (the review was applied before). */
 	unchanged: z.number(),
 	quarantined: z.array(z.object({line: z.number(), reason: z.string()})),
-});
+}));
 
 export type ProposalContextOutput = z.infer<typeof proposalContextOutputSchema>;
 export type ProposalCheckOutput = z.infer<typeof proposalCheckOutputSchema>;

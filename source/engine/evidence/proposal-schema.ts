@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../lib/lazy-schema.js';
 
 /**
  * The documents of the proposal flow, all strict (unknown fields are refused):
@@ -12,12 +13,12 @@ import * as z from 'zod/mini';
  *   needs nothing else.
  */
 const nonBlank = (what: string) => z.string().check(z.refine(value => value.trim() !== '', `${what} must not be blank`));
-export const sha256Field = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest in lowercase hex (64 characters)'));
+export const sha256Field = lazySchema(() => z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest in lowercase hex (64 characters)')));
 
 export const proposalLimits = {tasks: 16, premises: 32, alternatives: 16, citations: 16} as const;
 
-export const quoteCitationSchema = z.strictObject({source: nonBlank('a source id'), quote: nonBlank('a quote')});
-export const evidenceCitationSchema = z.strictObject({evidence: z.string().check(z.regex(/^E[1-9]\d*$/, 'must be an evidence id from model_context, such as E1'))});
+export const quoteCitationSchema = lazySchema(() => z.strictObject({source: nonBlank('a source id'), quote: nonBlank('a quote')}));
+export const evidenceCitationSchema = lazySchema(() => z.strictObject({evidence: z.string().check(z.regex(/^E[1-9]\d*$/, 'must be an evidence id from model_context, such as E1'))}));
 
 function unique<T>(key: (item: T) => string, what: string) {
 	return z.superRefine((items: T[], context) => {
@@ -59,8 +60,8 @@ function proposalEnvelope<Citation extends z.ZodMiniType>(citation: Citation) {
 	});
 }
 
-export const taskProposalSchema = proposalEnvelope(quoteCitationSchema);
-export const taskDraftSchema = proposalEnvelope(evidenceCitationSchema);
+export const taskProposalSchema = lazySchema(() => proposalEnvelope(quoteCitationSchema));
+export const taskDraftSchema = lazySchema(() => proposalEnvelope(evidenceCitationSchema));
 
 export type TaskProposal = z.infer<typeof taskProposalSchema>;
 export type TaskDraft = z.infer<typeof taskDraftSchema>;
@@ -68,7 +69,7 @@ export type QuoteCitation = z.infer<typeof quoteCitationSchema>;
 
 export const verdicts = ['supported', 'missing', 'refuted'] as const;
 
-export const reviewSchema = z.strictObject({
+export const reviewSchema = lazySchema(() => z.strictObject({
 	version: z.literal(1, 'must be 1'),
 	question: nonBlank('question'),
 	scope_sha256: sha256Field,
@@ -88,6 +89,6 @@ export const reviewSchema = z.strictObject({
 			note: z.optional(z.string()),
 		}),
 	),
-});
+}));
 
 export type Review = z.infer<typeof reviewSchema>;

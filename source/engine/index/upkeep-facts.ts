@@ -22,20 +22,48 @@ export function upkeepFacts(db: Database, ids: readonly string[], moment: Moment
 		return facts;
 	}
 
+	// Each live edge touching the ids is read once, from either end, and counted here: five
+	// correlated counts per id read every edge row three times (500 candidates of a common word at
+	// 100k events: ~14 ms of a query's ~50).
 	const live = liveEdgeCondition(moment);
-	const count = (where: string) => `(SELECT count(*) FROM edges e WHERE ${where} AND ${live.sql})`;
-	const rows = db
-		.prepare(
-			`SELECT j.value AS id,
-				${count('e.from_id = j.value')} + ${count('e.to_id = j.value')} AS edges,
-				${count(`e.to_id = j.value AND e.type = 'SUPERSEDES'`)} AS superseded,
-				${count(`e.from_id = j.value AND e.type IN ('DERIVED_FROM', 'DISCUSSED_IN')`)} + ${count(`e.to_id = j.value AND e.type = 'SUPPORTS'`)} AS evidence,
-				(SELECT count(*) FROM events v WHERE v.subject = j.value AND v.op = 'node.upsert' AND v.duplicate = 0 AND v.observed_utc <= ?) AS upserts
-			 FROM json_each(?) j`,
-		)
-		.all(...live.params, ...live.params, ...live.params, ...live.params, ...live.params, moment.asOf, JSON.stringify(ids)) as Array<{id: string; edges: number; superseded: number; evidence: number; upserts: number}>;
-	for (const row of rows) {
-		facts.set(row.id, {liveEdges: row.edges, superseded: row.superseded > 0, evidenceEdges: row.evidence, upserts: row.upserts, marked: isMarkedArchived(nodeAt, row.id)});
+	const list = JSON.stringify(ids);
+	const ends = (end: 'from_id' | 'to_id') =>
+		db.prepare(`SELECT e.${end}, e.type FROM edges e WHERE e.${end} IN (SELECT value FROM json_each(?)) AND ${live.sql}`).raw().all(list, ...live.params) as Array<[string, string]>;
+	const counts = new Map<string, {edges: number; superseded: number; evidence: number; upserts: number}>();
+	const countsOf = (id: string) => {
+		let entry = counts.get(id);
+		if (!entry) {
+			entry = {edges: 0, superseded: 0, evidence: 0, upserts: 0};
+			counts.set(id, entry);
+		}
+
+		return entry;
+	};
+
+	for (const [id, type] of ends('from_id')) {
+		const entry = countsOf(id);
+		entry.edges++;
+		entry.evidence += type === 'DERIVED_FROM' || type === 'DISCUSSED_IN' ? 1 : 0;
+	}
+
+	for (const [id, type] of ends('to_id')) {
+		const entry = countsOf(id);
+		entry.edges++;
+		entry.superseded += type === 'SUPERSEDES' ? 1 : 0;
+		entry.evidence += type === 'SUPPORTS' ? 1 : 0;
+	}
+
+	const upserts = db
+		.prepare(`SELECT subject, count(*) FROM events WHERE subject IN (SELECT value FROM json_each(?)) AND op = 'node.upsert' AND duplicate = 0 AND observed_utc <= ? GROUP BY subject`)
+		.raw()
+		.all(list, moment.asOf) as Array<[string, number]>;
+	for (const [id, count] of upserts) {
+		countsOf(id).upserts = count;
+	}
+
+	for (const id of ids) {
+		const entry = counts.get(id);
+		facts.set(id, {liveEdges: entry?.edges ?? 0, superseded: (entry?.superseded ?? 0) > 0, evidenceEdges: entry?.evidence ?? 0, upserts: entry?.upserts ?? 0, marked: isMarkedArchived(nodeAt, id)});
 	}
 
 	return facts;

@@ -1,14 +1,15 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import type {Database} from '../../lib/sqlite.js';
 import {eventsAbout} from '../index/store.js';
 
-export const historyEntrySchema = z.object({
+export const historyEntrySchema = lazySchema(() => z.object({
 	line: z.number(),
 	event: z.string(),
 	at: z.string(),
 	op: z.string(),
 	payload: z.record(z.string(), z.unknown()),
-});
+}));
 
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import {lazySchema} from '../../lib/lazy-schema.js';
 import {historyEntrySchema} from './history.js';
 import {resultStates, stateReasonSchema} from '../search/result-state.js';
 import {rankFactorsSchema} from '../upkeep/ranking.js';
@@ -7,7 +8,7 @@ import {rankFactorsSchema} from '../upkeep/ranking.js';
 export const queryPageSize = 20;
 export const queryLimitMax = 100;
 
-const stateFields = {
+const stateFields = lazySchema(() => ({
 	q: z.string(),
 	/** ok: found; empty: looked everywhere, nothing matched; degraded: found or not, but the look was partial; unavailable: could not look. */
 	state: z.enum(resultStates),
@@ -24,9 +25,9 @@ const stateFields = {
 	/** --limit was above the maximum and was lowered. */
 	truncated: z.boolean(),
 	warnings: z.array(z.string()),
-};
+}));
 
-export const hitSchema = z.object({
+export const hitSchema = lazySchema(() => z.object({
 	node_id: z.string(),
 	kind: z.nullable(z.string()),
 	score: z.number(),
@@ -35,15 +36,15 @@ export const hitSchema = z.object({
 	label: z.nullable(z.string()),
 	/** The factors of the fused score, each as a number. */
 	factors: rankFactorsSchema,
-});
+}));
 
-export const localCandidatesSchema = z.object({
+export const localCandidatesSchema = lazySchema(() => z.object({
 	roots: z.array(z.string()),
 	paths: z.array(z.string()),
 	limits: z.object({max_depth: z.number(), max_entries: z.number(), max_results: z.number(), scanned: z.number(), truncated: z.boolean()}),
-});
+}));
 
-export const contextRowSchema = z.object({
+export const contextRowSchema = lazySchema(() => z.object({
 	node_id: z.string(),
 	kind: z.nullable(z.string()),
 	label: z.nullable(z.string()),
@@ -54,9 +55,9 @@ export const contextRowSchema = z.object({
 	decisions: z.array(z.object({id: z.string(), label: z.nullable(z.string()), edge: z.string()})),
 	/** Links that are missing or ambiguous, shown as such rather than guessed. */
 	authority_gaps: z.array(z.object({kind: z.enum(['no_project', 'ambiguous_project', 'dangling_link']), detail: z.string()})),
-});
+}));
 
-export const queryOutputSchema = z.discriminatedUnion('view', [
+export const queryOutputSchema = lazySchema(() => z.discriminatedUnion('view', [
 	z.object({view: z.literal('hits'), ...stateFields, hits: z.array(hitSchema), unindexed_local_candidates: z.nullable(localCandidatesSchema)}),
 	z.object({
 		view: z.literal('context'),
@@ -71,7 +72,7 @@ export const queryOutputSchema = z.discriminatedUnion('view', [
 		...stateFields,
 		candidates: z.array(z.object({id: z.string(), score: z.number(), why: z.string(), node: z.record(z.string(), z.unknown()), node_sha256: z.string(), history: z.array(historyEntrySchema)})),
 	}),
-]);
+]));
 
 export type QueryOutput = z.infer<typeof queryOutputSchema>;
 export type Hit = z.infer<typeof hitSchema>;
