@@ -105,32 +105,13 @@ type RawNode = Omit<NodeRow, 'payload'> & {payload: string};
 
 const toNode = (row: RawNode): NodeRow => ({...row, payload: parseStored<Record<string, unknown>>(row.payload, 'index')});
 
-/**
- * A node whose payload is parsed when first read. A query looks at the rows of every candidate
- * (500 for a common word: kind, age, memory type) but shows the payloads of one page; parsing
- * them all cost ~5 ms of a fresh process's query at 100k events.
- */
-const toLazyNode = (row: RawNode): NodeRow => {
-	let payload: Record<string, unknown> | undefined;
-	return {
-		...row,
-		get payload() {
-			return (payload ??= parseStored<Record<string, unknown>>(row.payload, 'index'));
-		},
-	};
-};
-
 export function getNode(db: Database, id: string, moment?: Moment): NodeRow | undefined {
-	return readNode(db, id, moment, toNode);
-}
-
-function readNode(db: Database, id: string, moment: Moment | undefined, decode: (row: RawNode) => NodeRow): NodeRow | undefined {
 	const row = preparedOnce(db, 'SELECT * FROM nodes WHERE id = ?').get(id) as RawNode | undefined;
 	if (!row) {
 		return undefined;
 	}
 
-	const node = decode(row);
+	const node = toNode(row);
 	if (!moment || moment.isNow || node.observed_utc <= moment.asOf) {
 		return node;
 	}
@@ -140,14 +121,16 @@ function readNode(db: Database, id: string, moment: Moment | undefined, decode: 
 
 /**
  * getNode at one moment, each id read once per call: a query looks at every candidate several
- * times (does it exist then, how does it rank, does an archive mark cover it, its page row). The
- * payload is parsed on first use (toLazyNode): the readers live inside the one withIndex call.
+ * times (does it exist then, how does it rank, does an archive mark cover it, its page row), and
+ * each read parses the node's payload. Parsed at once, not on first use: a payload damaged where
+ * SQLite reads it without complaint is found by the read and the index rebuilt, even when the
+ * answer shows no payload.
  */
 export function nodesAt(db: Database, moment: Moment): (id: string) => NodeRow | undefined {
 	const read = new Map<string, NodeRow | undefined>();
 	return id => {
 		if (!read.has(id)) {
-			read.set(id, readNode(db, id, moment, toLazyNode));
+			read.set(id, getNode(db, id, moment));
 		}
 
 		return read.get(id);
