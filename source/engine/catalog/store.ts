@@ -212,7 +212,9 @@ export function catalogStore(db: Database) {
 			}
 		}
 
-		for (const [lineCount, terms] of byLines) {
+		// In rowid order: FTS5 writes what it holds to a new segment before any rowid lower than the
+		// last one it was given, so counts out of order cost a flush (and a merge later) each.
+		for (const [lineCount, terms] of [...byLines].sort(([a], [b]) => a - b)) {
 			insertCounts().run(termCountRowid(no, batch, lineCount), terms.join(' '));
 		}
 	};
