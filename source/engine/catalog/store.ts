@@ -86,7 +86,11 @@ export function catalogStore(db: Database) {
 	const insertTextUnit = lazy(() => db.prepare('INSERT INTO text_units (no, key, docs) VALUES (?, ?, 0)'));
 	const countTextDocs = lazy(() => db.prepare('UPDATE text_units SET docs = docs + ? WHERE no = ?'));
 	const clearTextUnit = lazy(() => db.prepare('UPDATE text_units SET docs = 0, batches = 0, counted = 1 WHERE no = ?'));
-	const nextCountBatch = lazy(() => db.prepare('UPDATE text_units SET batches = batches + 1 WHERE no = ? RETURNING batches - 1').pluck());
+	// Read, then bumped, not one UPDATE … RETURNING: a statement with RETURNING runs in a statement
+	// savepoint, and each savepoint makes every FTS5 table written in the transaction flush what it
+	// holds to a new segment (merged again later): a cold build paid that once per unit.
+	const countBatches = lazy(() => db.prepare('SELECT batches FROM text_units WHERE no = ?').pluck());
+	const bumpCountBatches = lazy(() => db.prepare('UPDATE text_units SET batches = batches + 1 WHERE no = ?'));
 	const uncount = lazy(() => db.prepare('UPDATE text_units SET counted = 0 WHERE no = ?'));
 	// Cast: FTS5 takes a rowid bound only as an integer, and better-sqlite3 binds numbers as
 	// doubles; uncast, each delete read all of text_counts (~24 ms at L).
@@ -191,7 +195,8 @@ export function catalogStore(db: Database) {
 			return;
 		}
 
-		const batch = nextCountBatch().get(no) as number;
+		const batch = countBatches().get(no) as number;
+		bumpCountBatches().run(no);
 		if (batch >= maxCountBatches || lines.length >= maxCountLines) {
 			uncount().run(no);
 			return;
@@ -207,7 +212,9 @@ export function catalogStore(db: Database) {
 			}
 		}
 
-		for (const [lineCount, terms] of byLines) {
+		// In rowid order: FTS5 writes what it holds to a new segment before any rowid lower than the
+		// last one it was given, so counts out of order cost a flush (and a merge later) each.
+		for (const [lineCount, terms] of [...byLines].sort(([a], [b]) => a - b)) {
 			insertCounts().run(termCountRowid(no, batch, lineCount), terms.join(' '));
 		}
 	};
