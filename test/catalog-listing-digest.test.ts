@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {appendFileSync, copyFileSync, renameSync, rmSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
+import {catalogStore} from '../source/engine/catalog/store.js';
 import {openDatabase} from '../source/lib/sqlite.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {copyStore} from './helpers/stores.js';
@@ -59,19 +60,38 @@ test('a warm refresh remembers each root listing the catalog matches, and a grow
 	assert.equal(added.sessions.length, cold.sessions.length);
 });
 
-test('a row written under a remembered listing by a writer that keeps no listing (an older engi) is noticed, and read again', t => {
+test('a row another engi process writes under a remembered listing is noticed, and read again', t => {
 	const {list, catalog, main} = setup(t);
 	const listed = list();
 	const real = main(listed).bytes;
 	assert.equal(list().catalog.scanned, 0);
-	// What an older engi would leave: the row saved anew (INSERT OR REPLACE) from a stale scan, with
-	// the fingerprint and size of an earlier state of the file, and no word to the remembered listing.
+	// What a racing process would leave: the row saved anew from a stale scan, with the fingerprint
+	// and size of an earlier state of the file, and no word to the remembered listing.
 	const db = openDatabase(catalog);
-	db.exec(`CREATE TEMP TABLE stale AS SELECT * FROM units WHERE id = '${MAIN}'`);
-	db.exec("UPDATE stale SET fingerprint = '1:1:1', size = 1");
-	db.exec('INSERT OR REPLACE INTO units SELECT * FROM stale');
+	const store = catalogStore(db);
+	const row = store.row(main(listed).path)!;
+	db.transaction(() => store.save({...row, fingerprint: '1:1:1', size: 1}, []))();
 	db.close();
 	const again = list();
 	assert.equal(main(again).bytes, real, 'the stale row is read again from the file, not trusted through the remembered listing');
 	assert.equal(again.catalog.scanned, 1);
+});
+
+test('every write to a root\'s rows is counted against that root, and against the root a replaced row was under', t => {
+	const {list, catalog, main} = setup(t);
+	const listed = list();
+	const db = openDatabase(catalog);
+	const writes = () => new Map((db.prepare('SELECT root, writes FROM root_writes').raw().all() as Array<[string, number]>).map(([root, count]) => [root, count]));
+	const store = catalogStore(db);
+	const row = store.row(main(listed).path)!;
+	const before = writes().get(row.root)!;
+	assert.equal(before, listed.catalog.scanned, 'the cold build wrote each unit once');
+	store.restart(row.key);
+	assert.equal(writes().get(row.root), before + 1, 'restart');
+	store.save({...row, root: '/elsewhere'}, []);
+	assert.equal(writes().get(row.root), before + 2, 'a row moved to another root counts against the one it left');
+	assert.equal(writes().get('/elsewhere'), 1);
+	store.remove(row.key);
+	assert.equal(writes().get('/elsewhere'), 2, 'remove');
+	db.close();
 });

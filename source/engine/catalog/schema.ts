@@ -6,11 +6,11 @@ import type {Migration} from '../../lib/sqlite.js';
  * the version and the catalog is rebuilt on the next call. So does a change to what is masked:
  * titles, tails and the text index hold transcript text with secrets masked (11: more patterns;
  * 12: each tail's confidence and when each session was last written, stored beside it;
- * 13: per-session term counts).
+ * 13: per-session term counts; 14: a count of the writes to each root's rows).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 13,
+		version: 14,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -80,6 +80,13 @@ export const catalogMigrations: readonly Migration[] = [
 				CREATE VIRTUAL TABLE text_counts USING fts5 (terms, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
 				-- Listings an adapter may reuse while its files' stamp is unchanged (see DiscoveryMemo).
 				CREATE TABLE discovery_memo (key TEXT PRIMARY KEY, stamp TEXT NOT NULL, value TEXT NOT NULL);
+				-- How many times the rows of each store root were written (see countWrite in store.ts): a
+				-- root's listing remembered under one count is not trusted under another. One row read
+				-- per root, where counting the root's rows read its whole stretch of an index (~2 ms per
+				-- root of 1,500 sessions, on every warm call). Kept by the store's writes, not by
+				-- triggers: a statement with a trigger runs in a statement transaction, and each one makes
+				-- FTS5 flush what it holds (a cold build paid that once per unit).
+				CREATE TABLE root_writes (source TEXT NOT NULL, root TEXT NOT NULL, writes INTEGER NOT NULL, PRIMARY KEY (source, root)) WITHOUT ROWID;
 				CREATE TABLE offsets (
 					key TEXT NOT NULL,
 					line INTEGER NOT NULL,

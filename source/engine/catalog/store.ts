@@ -106,16 +106,27 @@ export function catalogStore(db: Database) {
 	const insertText = lazy(() => db.prepare('INSERT INTO text_fts (rowid, words, chars) VALUES (?, ?, ?)'));
 	const memoGet = lazy(() => db.prepare('SELECT value FROM discovery_memo WHERE key = ? AND stamp = ?').pluck());
 	const memoSet = lazy(() => db.prepare('INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ?, ?)'));
-	const rootStamp = lazy(() => db.prepare('SELECT count(*), max(rowid) FROM units WHERE source = ? AND root = ?').raw());
-
-	/**
-	 * What any write to a root's rows changes: their count, or the largest rowid (a saved row is
-	 * inserted anew, with a new rowid). A listing remembered under another stamp is not trusted,
-	 * whoever wrote the rows since (an older engi knows nothing of it).
-	 */
-	const stampOf = (source: string, root: string) => {
-		const [count, last] = rootStamp().get(source, root) as [number, number | null];
-		return `${count}:${last ?? 0}`;
+	// A root's listing is remembered under the count of writes to its rows (root_writes), which
+	// every write below adds to: a listing remembered under another count is not trusted, whichever
+	// process wrote the rows since.
+	const writesSql = 'CAST(coalesce((SELECT writes FROM root_writes WHERE source = ? AND root = ?), 0) AS TEXT)';
+	const listingGet = lazy(() => db.prepare(`SELECT value FROM discovery_memo WHERE key = ? AND stamp = ${writesSql}`).pluck());
+	const listingSet = lazy(() => db.prepare(`INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ${writesSql}, ?)`));
+	const rootOfKey = lazy(() => db.prepare('SELECT source, root FROM units WHERE key = ?').raw());
+	// Two single-row statements, not an upsert: neither needs a statement transaction (see root_writes).
+	const bumpWrites = lazy(() => db.prepare('UPDATE root_writes SET writes = writes + 1 WHERE source = ? AND root = ?'));
+	const firstWrite = lazy(() => db.prepare('INSERT INTO root_writes (source, root, writes) VALUES (?, ?, 1)'));
+	const countWrite = (source: string, root: string) => {
+		if (bumpWrites().run(source, root).changes === 0) {
+			firstWrite().run(source, root);
+		}
+	};
+	/** Counts a write to the row of `key` against the root that holds it, if any. */
+	const countWriteOf = (key: string) => {
+		const holder = rootOfKey().get(key) as [string, string] | undefined;
+		if (holder) {
+			countWrite(holder[0], holder[1]);
+		}
 	};
 	const listingKey = (source: string, root: string) => `listing:${source}:${root}`;
 
@@ -230,7 +241,7 @@ export function catalogStore(db: Database) {
 		 * since; undefined when none is known. A discovery with this digest has nothing to refresh.
 		 */
 		matchedListing(source: string, root: string): string | undefined {
-			const digest = memoGet().get(listingKey(source, root), stampOf(source, root)) as string | undefined;
+			const digest = listingGet().get(listingKey(source, root), source, root) as string | undefined;
 			return digest === undefined ? undefined : (JSON.parse(digest) as string);
 		},
 		/**
@@ -246,7 +257,7 @@ export function catalogStore(db: Database) {
 				db.transaction(() => {
 					const known = new Map(fingerprintsByRoot().all(source, root) as Array<[string, string]>);
 					if (known.size === units.length && units.every(unit => known.get(unit.key) === unit.fingerprint)) {
-						memoSet().run(listingKey(source, root), stampOf(source, root), JSON.stringify(digest));
+						listingSet().run(listingKey(source, root), source, root, JSON.stringify(digest));
 					}
 				}).immediate();
 			} catch (error) {
@@ -265,6 +276,13 @@ export function catalogStore(db: Database) {
 		save(row: CatalogRow, offsets: readonly LineMark[]): void {
 			const summary = row.summary;
 			const judgement = tailJudgement(row.tail);
+			// The row it replaces may be another root's (a file listed under two roots).
+			const holder = rootOfKey().get(row.key) as [string, string] | undefined;
+			if (holder && (holder[0] !== row.source || holder[1] !== row.root)) {
+				countWrite(holder[0], holder[1]);
+			}
+
+			countWrite(row.source, row.root);
 			upsert().run(
 				row.key,
 				row.source,
@@ -305,12 +323,14 @@ export function catalogStore(db: Database) {
 		 * leaves a row the next refresh reads again, never one with half its documents.
 		 */
 		restart(key: string): void {
+			countWriteOf(key);
 			invalidate().run(key);
 			removeOffsets().run(key);
 			removeTexts(key, false);
 		},
 		addTexts,
 		remove(key: string): void {
+			countWriteOf(key);
 			remove().run(key);
 			removeOffsets().run(key);
 			removeTexts(key, true);
