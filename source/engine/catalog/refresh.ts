@@ -5,7 +5,7 @@ import {sha256Hex} from '../../lib/hash.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
 import {pauseAt} from '../../lib/test-pause.js';
-import {catalogStore} from './store.js';
+import {catalogStore, ensureListingIndexes} from './store.js';
 import type {SourceTarget} from './targets.js';
 import {catalogWriter} from './writer.js';
 
@@ -131,6 +131,8 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 		}
 	}
 
+	// After the rows: a cold build's indexes are made in one go here, their pages side by side.
+	ensureListingIndexes(db);
 	return report;
 }
 

@@ -7,6 +7,7 @@ import {segmentForIndex, type Segmented} from '../search/segment.js';
 import {tailJudgement} from '../continuity/reasons.js';
 import {scratchWords} from './term-counts.js';
 import {maxCountBatches, maxCountLines, maxTextUnits, termCountRowid, textRowid, textRowidRange} from './text-rowid.js';
+import {listingIndexes} from './schema.js';
 
 type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number; tail_confidence: string; written_ms: number};
 
@@ -58,6 +59,34 @@ export function decodeRow(record: UnitRecord): CatalogRow {
 		summary: parseStored<SessionSummary>(record.summary, 'catalog'),
 		tail: parseStored<TailState>(record.tail, 'catalog'),
 	};
+}
+
+/** The listing indexes (listingIndexes) the catalog does not hold yet. */
+function missingListingIndexes(db: Database): Array<(typeof listingIndexes)[number]> {
+	const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'units'").pluck().all() as string[]);
+	return listingIndexes.filter(index => !present.has(index.name));
+}
+
+/** True when the catalog holds every listing index (a refresh makes them: ensureListingIndexes). */
+export function hasListingIndexes(db: Database): boolean {
+	return missingListingIndexes(db).length === 0;
+}
+
+/**
+ * Makes the listing indexes the catalog lacks: after its first refresh has written every row
+ * (or after a refresh that was killed before it could), each in one go, so its pages sit
+ * together (see listingIndexes). A catalog that has them costs one read of the schema.
+ */
+export function ensureListingIndexes(db: Database): void {
+	if (missingListingIndexes(db).length === 0) {
+		return;
+	}
+
+	db.transaction(() => {
+		for (const index of missingListingIndexes(db)) {
+			db.exec(index.sql);
+		}
+	}).immediate();
 }
 
 /** Prepared statements over the catalog tables; rows go in and come out typed. */

@@ -7,6 +7,7 @@ import type {Deps} from '../deps.js';
 import type {SessionFilter} from './list.js';
 import {inMemoryCatalog, openCatalog, replaceDamagedCatalog, type CatalogHandle} from './open.js';
 import {refreshCatalog, type RefreshReport} from './refresh.js';
+import {hasListingIndexes} from './store.js';
 import {resolveTargets, type SourceTarget, type StoreSelection} from './targets.js';
 
 export type ScopeInput = StoreSelection & {
@@ -75,7 +76,7 @@ async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, da
 	let replaced = damaged !== undefined;
 	for (;;) {
 		try {
-			if (cached && catalog.path !== null && holdsSessions(catalog.db)) {
+			if (cached && catalog.path !== null && holdsSessions(catalog.db) && hasListingIndexes(catalog.db)) {
 				return {catalog, report: {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []}};
 			}
 
@@ -92,7 +93,10 @@ async function refreshedCatalog(targets: readonly SourceTarget[], deps: Deps, da
 	}
 }
 
-/** True once the catalog holds a unit: a catalog just made (or replaced) has none. */
+/**
+ * True once the catalog holds a unit: a catalog just made (or replaced) has none. (One whose
+ * first refresh was killed before it made the listing indexes is refreshed, which makes them.)
+ */
 function holdsSessions(db: Database): boolean {
 	return db.prepare('SELECT 1 FROM units LIMIT 1').get() !== undefined;
 }
