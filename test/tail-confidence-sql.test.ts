@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import {recordedProjects, type SessionFilter} from '../source/engine/catalog/list.js';
 import {catalogMigrations} from '../source/engine/catalog/schema.js';
 import type {CatalogRow} from '../source/engine/catalog/scan.js';
-import {catalogStore} from '../source/engine/catalog/store.js';
+import {catalogStore, ensureListingIndexes} from '../source/engine/catalog/store.js';
 import type {SessionSummary} from '../source/engine/catalog/summarize.js';
 import {confidenceOf, reasonsFor} from '../source/engine/continuity/reasons.js';
 import type {TailState} from '../source/engine/continuity/tail.js';
@@ -34,6 +34,8 @@ const filter: SessionFilter = {scope: [{source: 'claude', root}], since: '2026-1
 function newCatalog(): Database {
 	const db = openDatabase(':memory:');
 	migrate(db, catalogMigrations);
+	// What a refresh makes once it has written its rows.
+	ensureListingIndexes(db);
 	return db;
 }
 
