@@ -21,5 +21,22 @@ if (argv.length === 1 && argv[0] === '--version') {
 	process.stdout.write(`${typeof __ENGI_VERSION__ === 'string' ? __ENGI_VERSION__ : '0.0.0-dev'}\n`);
 } else {
 	const {main} = await import('./main.js');
-	process.exitCode = await main(argv, {stdin: process.stdin, stdout: process.stdout, stderr: process.stderr});
+	const code = await main(argv, {stdin: process.stdin, stdout: process.stdout, stderr: process.stderr});
+	// main returns once the call's work is done (a dashboard closed, an MCP client gone, every
+	// command it ran finished), so nothing is left for node to wait for. Exiting here skips the
+	// tear-down of the heap, ~15 ms of a warm call over 15,000 sessions; what was printed is
+	// handed to the system first (writes to a pipe are asynchronous on some platforms).
+	await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+	process.exit(code);
+}
+
+/** Resolves once what was written to the stream has left the process (or the stream failed: a closed pipe). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+	return new Promise(resolve => {
+		if (stream.writableEnded || stream.destroyed) {
+			resolve();
+		} else {
+			stream.write('', () => resolve());
+		}
+	});
 }
