@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {parseStored, type Database} from '../../lib/sqlite.js';
 import {decodeRow} from './store.js';
+import {integerColumns, scopeAnswer} from './scope-memo.js';
 import type {CatalogRow} from './scan.js';
 import type {TailState} from '../continuity/tail.js';
 
@@ -168,13 +169,23 @@ export function listedSql(filter: SessionFilter, table = 'units'): {sql: string;
 /**
  * The same sessions as listedSql, as their text units (unit number and indexed lines of each),
  * newest first and by key among equals: for a search over a broad word, which matches most of
- * them. Read once from the covering index of the scope and handed over as two JSON arrays of
- * integers (15,000 keys or row arrays in JS cost a young-generation collection of ~20 ms to
- * copy); CROSS JOIN keeps the listing the outer loop, so the arrays come in its order. The
- * extra copies of a session (the newest is listed, the smaller key among equals) are found
- * among the ids held more than once, not by ranking every session in scope by copy.
+ * them. Kept in the catalog while no row of the scope is written (scopeAnswer): at L, working
+ * it out reads and sorts all 15,000 sessions (~45 ms), and a search over a broad word asks on
+ * every call.
  */
-export function listedTextUnits(db: Database, filter: SessionFilter): {nos: number[]; docs: number[]} {
+export function listedTextUnits(db: Database, filter: SessionFilter): {nos: ArrayLike<number>; docs: ArrayLike<number>} {
+	return scopeAnswer(db, 'listed-text-units', filter, integerColumns, () => readListedTextUnits(db, filter));
+}
+
+/**
+ * listedTextUnits worked out: read once from the covering index of the scope and handed over as
+ * two JSON arrays of integers (15,000 keys or row arrays in JS cost a young-generation
+ * collection of ~20 ms to copy); CROSS JOIN keeps the listing the outer loop, so the arrays come
+ * in its order. The extra copies of a session (the newest is listed, the smaller key among
+ * equals) are found among the ids held more than once, not by ranking every session in scope
+ * by copy.
+ */
+function readListedTextUnits(db: Database, filter: SessionFilter): {nos: number[]; docs: number[]} {
 	const where = scopeSql(filter);
 	const listed = `SELECT key FROM units${where.index} WHERE ${where.sql} AND key NOT IN (SELECT value FROM json_each(?)) ORDER BY coalesce(modified, '') DESC, key ASC`;
 	const [nos, docs] = (db.prepare(`SELECT json_group_array(text_units.no), json_group_array(text_units.docs) FROM (${listed}) AS listed CROSS JOIN text_units ON text_units.key = listed.key`).raw().get(...where.params, JSON.stringify(olderCopies(db, filter))) as [string, string]).map(json => JSON.parse(json) as number[]);

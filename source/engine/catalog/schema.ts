@@ -6,7 +6,7 @@ import type {Migration} from '../../lib/sqlite.js';
  * the version and the catalog is rebuilt on the next call. So does a change to what is masked:
  * titles, tails and the text index hold transcript text with secrets masked (11: more patterns;
  * 12: each tail's confidence and when each session was last written, stored beside it;
- * 13: per-session term counts; 14: a count of the writes to each root's rows).
+ * 13: per-session term counts; 14: a count of the writes to each root's rows, and answers kept under them).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
@@ -77,6 +77,9 @@ export const catalogMigrations: readonly Migration[] = [
 				-- triggers: a statement with a trigger runs in a statement transaction, and each one makes
 				-- FTS5 flush what it holds (a cold build paid that once per unit).
 				CREATE TABLE root_writes (source TEXT NOT NULL, root TEXT NOT NULL, writes INTEGER NOT NULL, PRIMARY KEY (source, root)) WITHOUT ROWID;
+				-- Answers about the sessions of a scope worked out once and kept under the write counts of
+				-- its roots, so they hold exactly while no row of the scope is written (see scope-memo.ts).
+				CREATE TABLE scope_memo (key TEXT PRIMARY KEY, stamp TEXT NOT NULL, value BLOB NOT NULL);
 				CREATE TABLE offsets (
 					key TEXT NOT NULL,
 					line INTEGER NOT NULL,

@@ -200,6 +200,9 @@ export function catalogStore(db: Database) {
 			return;
 		}
 
+		// Its lines change what a search knows of the unit (kept answers: scope-memo.ts) before its
+		// row is saved again; a new unit has no row yet, and no answer holds it.
+		countWriteOf(key);
 		const no = textUnitFor(key);
 		const added: Segmented[] = [];
 		let again = false;
