@@ -239,6 +239,25 @@ export function isBusy(error: unknown): boolean {
 	return sqliteCode(error).startsWith('SQLITE_BUSY');
 }
 
+/**
+ * Runs `write` in an immediate transaction without waiting for another connection's lock: for
+ * writes that only spare later calls work (a remembered listing, a kept answer). A lock held
+ * elsewhere, or a database that cannot be written, leaves it undone; any other error is thrown.
+ */
+export function writeUnlessHeld(db: Database, write: () => void): void {
+	const timeout = db.pragma('busy_timeout', {simple: true}) as number;
+	try {
+		db.pragma('busy_timeout = 0');
+		db.transaction(write).immediate();
+	} catch (error) {
+		if (!isBusy(error) && !cannotWrite(error)) {
+			throw error;
+		}
+	} finally {
+		db.pragma(`busy_timeout = ${timeout}`);
+	}
+}
+
 export type Migration = {readonly version: number; readonly up: (db: Database) => void};
 
 /**

@@ -1,4 +1,4 @@
-import {cannotWrite, isBusy, type Database} from '../../lib/sqlite.js';
+import {writeUnlessHeld, type Database} from '../../lib/sqlite.js';
 import type {SessionFilter} from './list.js';
 
 /**
@@ -37,21 +37,10 @@ export function scopeAnswer<T>(db: Database, name: string, filter: SessionFilter
 		return codec.decode(kept);
 	}
 
-	const timeout = db.pragma('busy_timeout', {simple: true}) as number;
-	try {
-		db.pragma('busy_timeout = 0');
-		db.transaction(() => {
-			db.prepare('INSERT OR REPLACE INTO scope_memo (key, stamp, value) VALUES (?, ?, ?)').run(key, stamp, codec.encode(made!));
-			db.prepare('DELETE FROM scope_memo WHERE rowid NOT IN (SELECT rowid FROM scope_memo ORDER BY rowid DESC LIMIT ?)').run(keptAnswers);
-		}).immediate();
-	} catch (error) {
-		if (!isBusy(error) && !cannotWrite(error)) {
-			throw error;
-		}
-	} finally {
-		db.pragma(`busy_timeout = ${timeout}`);
-	}
-
+	writeUnlessHeld(db, () => {
+		db.prepare('INSERT OR REPLACE INTO scope_memo (key, stamp, value) VALUES (?, ?, ?)').run(key, stamp, codec.encode(made!));
+		db.prepare('DELETE FROM scope_memo WHERE rowid NOT IN (SELECT rowid FROM scope_memo ORDER BY rowid DESC LIMIT ?)').run(keptAnswers);
+	});
 	return made!;
 }
 

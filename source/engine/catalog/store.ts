@@ -1,6 +1,6 @@
 import type {SessionSummary} from './summarize.js';
 import type {TailState} from '../continuity/tail.js';
-import {cannotWrite, isBusy, parseStored, type Database} from '../../lib/sqlite.js';
+import {parseStored, writeUnlessHeld, type Database} from '../../lib/sqlite.js';
 import type {CatalogRow, LineMark} from './scan.js';
 import type {TextDoc} from '../search/line-doc.js';
 import {segmentForIndex, type Segmented} from '../search/segment.js';
@@ -283,22 +283,12 @@ export function catalogStore(db: Database) {
 		 * catalog that cannot be written, leaves it unremembered, without waiting.
 		 */
 		rememberListing(source: string, root: string, units: ReadonlyArray<{readonly key: string; readonly fingerprint: string}>, digest: string): void {
-			const timeout = db.pragma('busy_timeout', {simple: true}) as number;
-			try {
-				db.pragma('busy_timeout = 0');
-				db.transaction(() => {
-					const known = new Map(fingerprintsByRoot().all(source, root) as Array<[string, string]>);
-					if (known.size === units.length && units.every(unit => known.get(unit.key) === unit.fingerprint)) {
-						listingSet().run(listingKey(source, root), source, root, JSON.stringify(digest));
-					}
-				}).immediate();
-			} catch (error) {
-				if (!isBusy(error) && !cannotWrite(error)) {
-					throw error;
+			writeUnlessHeld(db, () => {
+				const known = new Map(fingerprintsByRoot().all(source, root) as Array<[string, string]>);
+				if (known.size === units.length && units.every(unit => known.get(unit.key) === unit.fingerprint)) {
+					listingSet().run(listingKey(source, root), source, root, JSON.stringify(digest));
 				}
-			} finally {
-				db.pragma(`busy_timeout = ${timeout}`);
-			}
+			});
 		},
 		row(key: string): CatalogRow | undefined {
 			const record = byKey().get(key) as UnitRecord | undefined;
