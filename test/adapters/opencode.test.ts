@@ -247,6 +247,11 @@ test('opencode: reads a live WAL database; fingerprints change only for the sess
 	assert.deepEqual(fingerprints(), before);
 	assert.ok(hits >= 1, 'an untouched database is listed from the memo');
 	assert.deepEqual(opencodeAdapter.discover(directory, memo).map(wholeUnit), opencodeAdapter.discover(directory).map(wholeUnit), 'the memo gives exactly what a fresh listing does');
+	// A warm call reads the memo back whole: it keeps each session's own facts, not whole units
+	// repeating the database's path three times (700 KB to parse at 1,500 sessions).
+	const kept = [...saved.values()][0]!.value;
+	assert.equal(kept.includes(copy), false, 'the database\'s path is not repeated per session');
+	assert.equal(kept.length < 3 * 160, true, `${kept.length} characters for three sessions`);
 
 	const ms = Date.parse('2026-11-20T10:05:00.000Z');
 	insertMessage(writer, ids.shared, 'msg_1a1f8700000001Lk8Pq5Tn1ZcWd2', ms, {role: 'user', time: {created: ms}, agent: 'build'}, [
