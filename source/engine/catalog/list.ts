@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import {parseStored, type Database} from '../../lib/sqlite.js';
 import {decodeRow} from './store.js';
-import {integerColumns, scopeAnswer} from './scope-memo.js';
+import {countCodec, integerColumns, scopeAnswer} from './scope-memo.js';
 import type {CatalogRow} from './scan.js';
 import type {TailState} from '../continuity/tail.js';
 
@@ -352,12 +352,21 @@ export function listCatalogPage(db: Database, filter: SessionFilter, offset: num
 }
 
 /**
- * How many sessions the listing holds (one per source and id): the units in scope, less the
- * extra copies of a session. Copies are rare, so they are found among the ids held more than
- * once (from the narrow id index alone) before the scope is asked about them: counting distinct
- * ids in scope built a temporary index of all 15,000 at L, twice the time of this.
+ * How many sessions the listing holds (one per source and id), kept in the catalog while no row
+ * of the scope is written (scopeAnswer): counting reads the listing index of every session in
+ * scope (at L, ~15 ms on every call).
  */
 function countListed(db: Database, filter: SessionFilter): number {
+	return scopeAnswer(db, 'listed-count', filter, countCodec, () => readListedCount(db, filter));
+}
+
+/**
+ * countListed worked out: the units in scope, less the extra copies of a session. Copies are
+ * rare, so they are found among the ids held more than once (from the narrow id index alone)
+ * before the scope is asked about them: counting distinct ids in scope built a temporary index
+ * of all 15,000 at L, twice the time of this.
+ */
+function readListedCount(db: Database, filter: SessionFilter): number {
 	const where = scopeSql(filter);
 	const copies = `SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM units WHERE id IN (${sharedIdsSql}) AND ${where.sql} GROUP BY source, id)`;
 	return db.prepare(`SELECT (SELECT count(*) FROM units${where.index} WHERE ${where.sql}) - (${copies})`).pluck().get(...where.params, ...where.params) as number;

@@ -59,3 +59,9 @@ export const integerColumns = {
 		return {nos: cells.subarray(0, length), docs: cells.subarray(length)};
 	},
 };
+
+/** One count. */
+export const countCodec = {
+	encode: (count: number): Buffer => Buffer.from(String(count)),
+	decode: (stored: Buffer): number => Number(stored.toString()),
+};
