@@ -80,3 +80,25 @@ test('kept answers are bounded: the newest are kept', t => {
 	assert.equal(kept().length, 8);
 	assert.equal(kept().some(row => row.key.includes('2026-10-12')), true, 'the newest one is among them');
 });
+
+test('the listing\'s count is kept the same way, and set aside by a write to a root in scope', t => {
+	const {env, catalog, kept} = searchableHome(t);
+	const list = () => {
+		const result = runCli(['sessions', '--all-projects', '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json() as Found;
+	};
+
+	const first = list();
+	assert.equal(kept().some(row => row.key.startsWith('listed-count')), true, 'the count is kept');
+	const db = openDatabase(catalog);
+	db.prepare("UPDATE scope_memo SET value = ? WHERE key LIKE 'listed-count%'").run(Buffer.from('12345'));
+	db.close();
+	assert.equal(list().total, 12345, 'a kept count is what the listing reports');
+
+	const session = first.sessions.find(found => found.path.includes('.claude'))!;
+	const [line] = readFileSync(session.path, 'utf8').split('\n', 1);
+	const {sessionId, cwd} = JSON.parse(line!) as {sessionId: string; cwd: string};
+	appendFileSync(session.path, moreClaudeLines(sessionId, cwd, 3, Date.parse('2026-11-30T00:00:00Z')));
+	assert.equal(list().total, first.total, 'counted again once the root was written');
+});
