@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {generateStores, moreClaudeLines} from '../bench/generate-stores.js';
 import {integerColumns} from '../source/engine/catalog/scope-memo.js';
+import {listUnfinished} from '../source/engine/continuity/unfinished.js';
 import {openDatabase} from '../source/lib/sqlite.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {tempDir} from './helpers/temp.js';
@@ -101,4 +102,30 @@ test('the listing\'s count is kept the same way, and set aside by a write to a r
 	const {sessionId, cwd} = JSON.parse(line!) as {sessionId: string; cwd: string};
 	appendFileSync(session.path, moreClaudeLines(sessionId, cwd, 3, Date.parse('2026-11-30T00:00:00Z')));
 	assert.equal(list().total, first.total, 'counted again once the root was written');
+});
+
+test('unfinished keeps the sessions it judges, and judges them afresh at each moment: one written right now stops being a candidate when the moment has passed, with nothing written', async t => {
+	const {env, catalog, kept} = searchableHome(t);
+	const at = (now: Date) => ({env, cwd: env['HOME']!, now: () => now, platform: process.platform});
+	const unfinished = async (now: Date) => {
+		const found = await listUnfinished({allProjects: true, since: '2026-10-01', limit: 1000}, at(now));
+		return {total: found.total, ids: found.candidates.map(candidate => `${candidate.id} ${candidate.active_now}`)};
+	};
+
+	const forgetKept = () => {
+		const db = openDatabase(catalog);
+		db.exec('DELETE FROM scope_memo');
+		db.close();
+	};
+
+	// The generated transcripts were written a moment ago: every session counts as written right now.
+	const now = new Date();
+	const first = await unfinished(now);
+	assert.equal(kept().some(row => row.key.startsWith('unfolded-sessions')), true, 'the sessions judged are kept');
+	const later = await unfinished(new Date(now.getTime() + 60 * 60 * 1000));
+	assert.equal(later.total < first.total, true, `fewer candidates an hour later (${first.total} → ${later.total}): only open tails are left`);
+	forgetKept();
+	assert.deepEqual(await unfinished(new Date(now.getTime() + 60 * 60 * 1000)), later, 'as judged without a kept answer');
+	forgetKept();
+	assert.deepEqual(await unfinished(now), first);
 });

@@ -246,76 +246,31 @@ export function listedRowsToJudge(db: Database, filter: SessionFilter, ids: read
 }
 
 /**
- * One page of candidates, in listNarrowRows' order, counted and cut by SQLite: the listed
- * sessions (subagents of a listed parent left out) with an open tail or last written after
- * `activeFrom` (ms, by the later of the recorded time and the file's), except the `judged`
- * keys, whose answer is `candidates`. Only the page's rows come out.
+ * Every session the unfinished candidates are judged among (listed, subagents of a listed parent
+ * left out), in listNarrowRows' order: its rowid, whether its tail alone makes it a candidate,
+ * whether its tail's stored confidence is high (tailJudgement's), when it was last written (ms,
+ * lastWritten's), and its recorded project. From the covering index; no tail is read.
  */
-export function candidatePage(db: Database, filter: SessionFilter, judged: JudgedInJs, offset: number, limit: number): {total: number; rows: NarrowRow[]} {
-	const {sql, params} = pickedCandidates(filter, judged);
-	const total = db.prepare(`SELECT count(*) FROM ${sql}`).pluck().get(...params) as number;
-	const records = db
-		.prepare(`SELECT ${narrowColumns} FROM ${sql} ORDER BY modified DESC, id ASC, key ASC LIMIT ? OFFSET ?`)
-		.raw()
-		.all(...params, limit, offset) as NarrowRecord[];
-	return {total, rows: records.map(record => narrowRowOf(record))};
-}
-
-/** The sessions judged in JS (`keys`), those of them that are candidates, and the time from which a session counts as written right now (ms). */
-export type JudgedInJs = {readonly keys: readonly string[]; readonly candidates: readonly string[]; readonly activeFrom: number};
-
-/** The candidates candidatePage counts and cuts, as the table and condition after a FROM. */
-function pickedCandidates(filter: SessionFilter, judged: JudgedInJs): {sql: string; params: unknown[]} {
+export function unfoldedSessions(db: Database, filter: SessionFilter): Array<[number, number, number, number, string | null]> {
 	const unfolded = unfoldedSql(filter);
-	return {
-		sql: `units${unfolded.index} WHERE (((tail_open = 1 OR written_ms > ?) AND key NOT IN (SELECT value FROM json_each(?))) OR key IN (SELECT value FROM json_each(?))) AND ${unfolded.sql}`,
-		params: [judged.activeFrom, JSON.stringify(judged.keys), JSON.stringify(judged.candidates), ...unfolded.params],
-	};
+	return db
+		.prepare(`SELECT units.rowid, tail_open, tail_confidence = 'high', written_ms, project FROM units${unfolded.index} WHERE ${unfolded.sql} ORDER BY modified DESC, id ASC, key ASC`)
+		.raw()
+		.all(...unfolded.params) as Array<[number, number, number, number, string | null]>;
 }
 
-/**
- * The candidates candidatePage picks, by recorded project: how many each has, how many of those
- * SQL judged are of high confidence (by the confidence stored with each tail, tailJudgement's;
- * none written right now is), leaving the `judged` keys to the caller, and the newest `limit` of
- * each project (every one when null), in candidatePage's order. Each candidate's project, rowid
- * and confidence come out of the covering index, in order, and no tail is read (reading every
- * open candidate's tail to judge it in SQL was half a stand-up's own work at 15,000 sessions);
- * narrow rows are read for those shown (building one for every session in scope was most of it).
- */
-export function candidatesByProject(db: Database, filter: SessionFilter, judged: JudgedInJs, limit: number | null): {projects: Array<{project: string | null; total: number; high: number}>; rows: NarrowRow[]} {
-	const {sql, params} = pickedCandidates(filter, judged);
-	// 1 for a candidate SQL judges to be of high confidence: its tail's stored confidence, when it
-	// was not written right now and is not one of the `judged` keys.
-	const high = `tail_confidence = 'high' AND written_ms <= ? AND key NOT IN (SELECT value FROM json_each(?))`;
-	const order = db
-		.prepare(`SELECT project, units.rowid, ${high} FROM ${sql} ORDER BY modified DESC, id ASC, key ASC`)
-		.raw()
-		.all(judged.activeFrom, JSON.stringify(judged.keys), ...params) as Array<[string | null, number, number]>;
-	const totals = new Map<string | null, {total: number; high: number}>();
-	const shown: number[] = [];
-	for (const candidate of order) {
-		let count = totals.get(candidate[0]);
-		if (count === undefined) {
-			count = {total: 0, high: 0};
-			totals.set(candidate[0], count);
-		}
+/** The rowids of the catalogued units among the given keys. */
+export function rowidsOfKeys(db: Database, keys: readonly string[]): number[] {
+	return keys.length === 0 ? [] : (db.prepare('SELECT rowid FROM units WHERE key IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(keys)) as number[]);
+}
 
-		if (limit === null || count.total < limit) {
-			shown.push(candidate[1]);
-		}
-
-		count.total++;
-		count.high += candidate[2];
-	}
-
+/** The narrow rows of the given units, in listNarrowRows' order. */
+export function narrowRowsOf(db: Database, rowids: readonly number[]): NarrowRow[] {
 	const records = db
 		.prepare(`SELECT ${narrowColumns} FROM units WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY modified DESC, id ASC, key ASC`)
 		.raw()
-		.all(JSON.stringify(shown)) as NarrowRecord[];
-	return {
-		projects: [...totals].map(([project, count]) => ({project, total: count.total, high: count.high})),
-		rows: records.map(record => narrowRowOf(record)),
-	};
+		.all(JSON.stringify(rowids)) as NarrowRecord[];
+	return records.map(record => narrowRowOf(record));
 }
 
 /** How many listed subagent sessions in scope each of the given sessions has, keyed by `source \0 id`. */

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {candidatePage, candidatesByProject, listedRowsToJudge, listedSubagentCounts, listNarrowRows, recordedProjects, rowDetails, tailsByKey, type JudgedInJs, type NarrowRow, type SessionFilter} from '../catalog/list.js';
+import {candidatePage, candidatesByProject, type JudgedInJs} from '../catalog/candidates.js';
+import {listedRowsToJudge, listedSubagentCounts, listNarrowRows, recordedProjects, rowDetails, tailsByKey, type NarrowRow, type SessionFilter} from '../catalog/list.js';
 import {withCatalogView, type ScopeInput} from '../catalog/view.js';
 import type {Deps} from '../deps.js';
 import type {Database} from '../../lib/sqlite.js';
