@@ -8,8 +8,8 @@ import type {SessionFilter} from './list.js';
  * kept answer is used only while it still holds. Bounded: the newest few are kept.
  */
 
-/** Answers kept at most; older ones are dropped as new ones are written. */
-const keptAnswers = 8;
+/** Answers kept at most (each at most a few hundred KB at 15,000 sessions); older ones are dropped as new ones are written. */
+const keptAnswers = 16;
 
 /**
  * The stamp a scope's answers are kept under: the count of writes to each of its roots, in the
