@@ -72,6 +72,18 @@ test('a session that grows sets the kept pass aside, and the search answers as o
 	assert.equal(after.total > 20, true);
 });
 
+test('a damaged kept answer is only a miss: the call answers as without it, and keeps a good one', t => {
+	const {search, catalog, kept} = searchableHome(t);
+	const first = search();
+	for (const garbage of [Buffer.from('not columns'), Buffer.alloc(3), Buffer.from([200, 0, 0, 0, 123])]) {
+		const db = openDatabase(catalog);
+		db.prepare('UPDATE scope_memo SET value = ?').run(garbage);
+		db.close();
+		assert.deepEqual(search(), first);
+		assert.notDeepEqual(kept()[0]!.value, garbage, 'kept anew');
+	}
+});
+
 test('kept answers are bounded: the newest are kept', t => {
 	const {search, kept} = searchableHome(t);
 	for (let day = 1; day <= 20; day++) {

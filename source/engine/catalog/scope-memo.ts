@@ -28,20 +28,27 @@ function scopeStamp(db: Database, scope: SessionFilter['scope']): string {
  */
 export function scopeAnswer<T>(db: Database, name: string, filter: SessionFilter, codec: {encode(value: T): Buffer; decode(stored: Buffer): T}, make: () => T): T {
 	const key = `${name}\u0000${JSON.stringify([filter.scope, filter.project ?? null, filter.since ?? null, filter.includeSubagents])}`;
-	const {stamp, kept, made} = db.transaction(() => {
+	const {stamp, answer, fresh} = db.transaction(() => {
 		const stamp = scopeStamp(db, filter.scope);
 		const kept = db.prepare('SELECT value FROM scope_memo WHERE key = ? AND stamp = ?').pluck().get(key, stamp) as Buffer | undefined;
-		return {stamp, kept, made: kept === undefined ? make() : undefined};
+		if (kept !== undefined) {
+			try {
+				return {stamp, answer: codec.decode(kept), fresh: false};
+			} catch {
+				// A damaged answer (or one of another shape) is only a miss: worked out again, kept anew.
+			}
+		}
+
+		return {stamp, answer: make(), fresh: true};
 	})();
-	if (kept !== undefined) {
-		return codec.decode(kept);
+	if (fresh) {
+		writeUnlessHeld(db, () => {
+			db.prepare('INSERT OR REPLACE INTO scope_memo (key, stamp, value) VALUES (?, ?, ?)').run(key, stamp, codec.encode(answer));
+			db.prepare('DELETE FROM scope_memo WHERE rowid NOT IN (SELECT rowid FROM scope_memo ORDER BY rowid DESC LIMIT ?)').run(keptAnswers);
+		});
 	}
 
-	writeUnlessHeld(db, () => {
-		db.prepare('INSERT OR REPLACE INTO scope_memo (key, stamp, value) VALUES (?, ?, ?)').run(key, stamp, codec.encode(made!));
-		db.prepare('DELETE FROM scope_memo WHERE rowid NOT IN (SELECT rowid FROM scope_memo ORDER BY rowid DESC LIMIT ?)').run(keptAnswers);
-	});
-	return made!;
+	return answer;
 }
 
 /**
@@ -101,5 +108,12 @@ export const integerColumns = {
 /** One count. */
 export const countCodec = {
 	encode: (count: number): Buffer => Buffer.from(String(count)),
-	decode: (stored: Buffer): number => Number(stored.toString()),
+	decode(stored: Buffer): number {
+		const count = Number(stored.toString());
+		if (!Number.isSafeInteger(count)) {
+			throw new TypeError('not a count');
+		}
+
+		return count;
+	},
 };

@@ -63,7 +63,7 @@ export function decodeRow(record: UnitRecord): CatalogRow {
 
 /** The listing indexes (listingIndexes) the catalog does not hold yet. */
 function missingListingIndexes(db: Database): Array<(typeof listingIndexes)[number]> {
-	const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'units'").pluck().all() as string[]);
+	const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all() as string[]);
 	return listingIndexes.filter(index => !present.has(index.name));
 }
 
