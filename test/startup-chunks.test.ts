@@ -36,12 +36,14 @@ const denied: ReadonlyArray<readonly [RegExp, string]> = [
 const otherAreas = [/^source\/engine\/(candidates|retention|index|knowledge|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'] as const;
 const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules (the config needs only the names: memory-type-names.ts)'] as const;
 
+// Raised by ~5 KB for the kept scope answers (catalog/scope-memo.ts, candidates.ts), which spare
+// warm calls over 15,000 sessions ~60 ms of reading every session in scope.
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 395, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 402, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
 	{args: ['sessions', '--all-projects'], kilobytes: 365, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 475,
+		kilobytes: 480,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],

@@ -22,7 +22,9 @@ function scopeStamp(db: Database, scope: SessionFilter['scope']): string {
 
 /**
  * The answer kept for `name` over this filter while the scope is unchanged, else `make`'s,
- * kept for the next call (as `encode` stores it). Making it and reading the stamp happen in one
+ * kept for the next call (as `encode` stores it). `name` stands for what the answer means and
+ * how it is stored: a change to either takes a new name, so an answer kept by an older engi is
+ * never read as a newer one. Making it and reading the stamp happen in one
  * read transaction, so the answer kept is the one that stamp describes. Keeping it is only an
  * optimisation: another process's lock, or a catalog that cannot be written, leaves it unkept.
  */
