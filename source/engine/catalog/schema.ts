@@ -35,8 +35,6 @@ export const catalogMigrations: readonly Migration[] = [
 					conversational INTEGER NOT NULL,
 					records INTEGER NOT NULL,
 					skipped INTEGER NOT NULL,
-					summary TEXT NOT NULL,
-					tail TEXT NOT NULL,
 					-- 1 when the tail alone makes the session a candidate for unfinished (see tailJudgement).
 					tail_open INTEGER NOT NULL,
 					-- The confidence the tail alone gives (high, medium or low; see tailJudgement), so a
@@ -45,7 +43,10 @@ export const catalogMigrations: readonly Migration[] = [
 					scanned_bytes INTEGER NOT NULL,
 					next_line INTEGER NOT NULL,
 					check_hash TEXT,
-					error TEXT
+					error TEXT,
+					-- The two wide JSON columns last: a row's narrow columns are read without stepping over them.
+					summary TEXT NOT NULL,
+					tail TEXT NOT NULL
 				);
 				-- Covers the warm refresh's question (which keys under a root, with which fingerprint)
 				-- without touching the wide rows. The listing indexes (listingIndexes) come later.

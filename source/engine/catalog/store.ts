@@ -32,14 +32,14 @@ const columns = [
 	'conversational',
 	'records',
 	'skipped',
-	'summary',
-	'tail',
 	'tail_open',
 	'tail_confidence',
 	'scanned_bytes',
 	'next_line',
 	'check_hash',
 	'error',
+	'summary',
+	'tail',
 ] as const;
 
 /**
@@ -326,14 +326,14 @@ export function catalogStore(db: Database) {
 				summary.conversational ? 1 : 0,
 				row.records,
 				row.skipped,
-				JSON.stringify(summary),
-				JSON.stringify(row.tail),
 				judgement.open ? 1 : 0,
 				judgement.confidence,
 				row.scanned_bytes,
 				row.next_line,
 				row.check_hash,
 				row.error,
+				JSON.stringify(summary),
+				JSON.stringify(row.tail),
 			);
 			for (const mark of offsets) {
 				insertOffset().run(row.key, mark.line, mark.offset);
