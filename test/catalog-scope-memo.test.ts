@@ -3,7 +3,7 @@ import {appendFileSync, readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {generateStores, moreClaudeLines} from '../bench/generate-stores.js';
-import {integerColumns} from '../source/engine/catalog/scope-memo.js';
+import {columnsCodec, integerColumns} from '../source/engine/catalog/scope-memo.js';
 import {listUnfinished} from '../source/engine/continuity/unfinished.js';
 import {openDatabase} from '../source/lib/sqlite.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
@@ -75,7 +75,7 @@ test('a session that grows sets the kept pass aside, and the search answers as o
 test('a damaged kept answer is only a miss: the call answers as without it, and keeps a good one', t => {
 	const {search, catalog, kept} = searchableHome(t);
 	const first = search();
-	for (const garbage of [Buffer.from('not columns'), Buffer.alloc(3), Buffer.from([200, 0, 0, 0, 123])]) {
+	for (const garbage of [Buffer.from('not columns'), Buffer.alloc(3), Buffer.from([200, 0, 0, 0, 123]), columnsCodec.encode({floats: [new Float64Array(3)]})]) {
 		const db = openDatabase(catalog);
 		db.prepare('UPDATE scope_memo SET value = ?').run(garbage);
 		db.close();

@@ -29,8 +29,12 @@ const highConfidence = 2;
 const scopeSessionsCodec = {
 	encode: (sessions: ScopeSessions): Buffer => columnsCodec.encode({json: sessions.projects, floats: [sessions.written], ints: [sessions.rowids, sessions.project], bytes: [sessions.flags]}),
 	decode(stored: Buffer): ScopeSessions {
-		const {json, floats, ints, bytes} = columnsCodec.decode(stored);
-		return {rowids: ints[0]!, project: ints[1]!, written: floats[0]!, flags: bytes[0]!, projects: json as Array<string | null>};
+		const {json, floats: [written], ints: [rowids, project], bytes: [flags]} = columnsCodec.decode(stored);
+		if (written === undefined || rowids === undefined || project === undefined || flags === undefined || !Array.isArray(json)) {
+			throw new TypeError('not the sessions of a scope');
+		}
+
+		return {rowids, project, written, flags, projects: json as Array<string | null>};
 	},
 };
 

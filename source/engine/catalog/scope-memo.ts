@@ -24,9 +24,10 @@ function scopeStamp(db: Database, scope: SessionFilter['scope']): string {
  * The answer kept for `name` over this filter while the scope is unchanged, else `make`'s,
  * kept for the next call (as `encode` stores it). `name` stands for what the answer means and
  * how it is stored: a change to either takes a new name, so an answer kept by an older engi is
- * never read as a newer one. Making it and reading the stamp happen in one
- * read transaction, so the answer kept is the one that stamp describes. Keeping it is only an
- * optimisation: another process's lock, or a catalog that cannot be written, leaves it unkept.
+ * never read as a newer one. Making it and reading the stamp happen in one read transaction,
+ * so the answer kept is the one that stamp describes. `decode` throws on a value it cannot
+ * read, which is then only a miss. Keeping an answer is only an optimisation: another
+ * process's lock, or a catalog that cannot be written, leaves it unkept.
  */
 export function scopeAnswer<T>(db: Database, name: string, filter: SessionFilter, codec: {encode(value: T): Buffer; decode(stored: Buffer): T}, make: () => T): T {
 	const key = `${name}\u0000${JSON.stringify([filter.scope, filter.project ?? null, filter.since ?? null, filter.includeSubagents])}`;
@@ -103,7 +104,11 @@ export const integerColumns = {
 	encode: ({nos, docs}: {nos: ArrayLike<number>; docs: ArrayLike<number>}): Buffer => columnsCodec.encode({ints: [Int32Array.from(nos), Int32Array.from(docs)]}),
 	decode(stored: Buffer): {nos: Int32Array; docs: Int32Array} {
 		const [nos, docs] = columnsCodec.decode(stored).ints;
-		return {nos: nos!, docs: docs!};
+		if (nos === undefined || docs === undefined) {
+			throw new TypeError('not two integer columns');
+		}
+
+		return {nos, docs};
 	},
 };
 
