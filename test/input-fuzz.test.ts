@@ -1,6 +1,7 @@
 // Property-based fuzzing (fast-check, seeded) of every input engi reads that is not an agent's
 // store (those are test/adapters/fuzz.test.ts): journal lines, config files, staged notes and
-// their frontmatter, wiki pages, candidate notes, evidence contracts and middleware requests.
+// their frontmatter, wiki pages, candidate notes, evidence contracts, middleware requests, and
+// the answers the catalog keeps.
 // Each starts from a valid document and is mutated (truncated, hostile tokens and bytes spliced
 // in, values of the wrong type, unknown keys, deep nesting, enormous strings). The reader must
 // answer or refuse with a typed EngiError; nothing else may escape, and a refusal names the
@@ -18,7 +19,10 @@ import {parseJournalLine} from '../source/engine/journal/parse-line.js';
 import {readLocalConfig} from '../source/engine/kb/config.js';
 import {loadRequest} from '../source/engine/middleware/request.js';
 import {readWikiFile} from '../source/engine/upkeep/wiki-pages.js';
+import {catalogMigrations} from '../source/engine/catalog/schema.js';
+import {integerColumns, scopeAnswer} from '../source/engine/catalog/scope-memo.js';
 import {EngiError} from '../source/lib/errors.js';
+import {migrate, openDatabase} from '../source/lib/sqlite.js';
 import {writeClaudeTranscript} from './helpers/claude-transcript.js';
 import {makeKb} from './helpers/kb.js';
 import {tempDir} from './helpers/temp.js';
@@ -233,4 +237,29 @@ test('fuzz: staged notes with mutated frontmatter: harvest plans or reports each
 		}),
 		12,
 	);
+});
+
+test('fuzz: answers kept in the catalog decode whole or count as a miss, never thrown on', () => {
+	const db = openDatabase(':memory:');
+	migrate(db, catalogMigrations);
+	const filter = {scope: [{source: 'claude', root: '/stores/claude'}], includeSubagents: true};
+	const made = {nos: [1, 2, 3], docs: [40, 50, 60]};
+	const valid = integerColumns.encode(made);
+	check(
+		fc.property(fc.uint8Array({maxLength: 48}), fc.nat({max: valid.length}), fc.constantFrom('truncate', 'overwrite', 'splice'), (bytes, at, how) => {
+			const value =
+				how === 'truncate'
+					? valid.subarray(0, at)
+					: how === 'overwrite'
+						? Buffer.concat([valid.subarray(0, at), Buffer.from(bytes), valid.subarray(Math.min(valid.length, at + bytes.length))])
+						: Buffer.concat([valid.subarray(0, at), Buffer.from(bytes), valid.subarray(at)]);
+			db.exec('DELETE FROM scope_memo');
+			scopeAnswer(db, 'fuzz', filter, integerColumns, () => made);
+			db.prepare('UPDATE scope_memo SET value = ?').run(value);
+			const answer = scopeAnswer(db, 'fuzz', filter, integerColumns, () => made);
+			assert.equal(answer.nos.length, answer.docs.length, 'two columns of one length');
+		}),
+		400,
+	);
+	db.close();
 });

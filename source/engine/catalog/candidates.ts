@@ -30,7 +30,7 @@ const scopeSessionsCodec = {
 	encode: (sessions: ScopeSessions): Buffer => columnsCodec.encode({json: sessions.projects, floats: [sessions.written], ints: [sessions.rowids, sessions.project], bytes: [sessions.flags]}),
 	decode(stored: Buffer): ScopeSessions {
 		const {json, floats: [written], ints: [rowids, project], bytes: [flags]} = columnsCodec.decode(stored);
-		if (written === undefined || rowids === undefined || project === undefined || flags === undefined || !Array.isArray(json)) {
+		if (written === undefined || rowids === undefined || project === undefined || flags === undefined || !Array.isArray(json) || project.some(place => place < 0 || place >= json.length)) {
 			throw new TypeError('not the sessions of a scope');
 		}
 

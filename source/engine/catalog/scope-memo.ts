@@ -78,23 +78,34 @@ export const columnsCodec = {
 
 		return blob;
 	},
+	/** The columns, or a TypeError when the blob is not one this wrote (its sizes must add up exactly). */
 	decode(stored: Buffer): Required<Columns> {
 		// Copied: a blob's bytes need not start on an 8-byte boundary.
 		const bytes = new Uint8Array(stored);
 		const headerLength = stored.readUInt32LE(0);
-		const header = JSON.parse(stored.toString('utf8', 4, 4 + headerLength)) as {length: number; floats: number; ints: number; bytes: number; json: unknown};
+		const header = JSON.parse(stored.toString('utf8', 4, 4 + headerLength)) as {length: unknown; floats: unknown; ints: unknown; bytes: unknown; json: unknown};
+		const counts = [header.length, header.floats, header.ints, header.bytes];
+		if (!counts.every(count => Number.isSafeInteger(count) && (count as number) >= 0)) {
+			throw new TypeError('not a columns header');
+		}
+
+		const [length, floats, ints, byteColumns] = counts as number[];
 		let offset = Math.ceil((4 + headerLength) / 8) * 8;
+		if (stored.length !== offset + length! * (8 * floats! + 4 * ints! + byteColumns!)) {
+			throw new TypeError('columns of another size');
+		}
+
 		const take = <T>(count: number, size: number, make: (offset: number) => T): T[] =>
 			Array.from({length: count}, () => {
 				const column = make(offset);
-				offset += header.length * size;
+				offset += length! * size;
 				return column;
 			});
 		return {
 			json: header.json,
-			floats: take(header.floats, 8, at => new Float64Array(bytes.buffer, at, header.length)),
-			ints: take(header.ints, 4, at => new Int32Array(bytes.buffer, at, header.length)),
-			bytes: take(header.bytes, 1, at => new Uint8Array(bytes.buffer, at, header.length)),
+			floats: take(floats!, 8, at => new Float64Array(bytes.buffer, at, length)),
+			ints: take(ints!, 4, at => new Int32Array(bytes.buffer, at, length)),
+			bytes: take(byteColumns!, 1, at => new Uint8Array(bytes.buffer, at, length)),
 		};
 	},
 };
