@@ -8,7 +8,7 @@ import {readAllRows} from '../source/adapters/rows.js';
 import type {RowPlace, SourceAdapter} from '../source/adapters/types.js';
 import {catalogStore} from '../source/engine/catalog/store.js';
 import {lineOfTextRowid, textRowidRange} from '../source/engine/catalog/text-rowid.js';
-import {unitOfRow} from '../source/engine/catalog/scan.js';
+import {unitOfRow} from '../source/engine/catalog/unit-of-row.js';
 import {readRowsAt, readRowsOnLines} from '../source/engine/conversation/rows.js';
 import {searchableText} from '../source/engine/search/session-text.js';
 import type {SessionRow} from '../source/adapters/events.js';

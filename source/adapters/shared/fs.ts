@@ -2,10 +2,13 @@ import {existsSync, readdirSync, readFileSync, statSync, type Dirent, type Stats
 import {basename, join, sep} from 'node:path';
 import type {DeferredUnit, DiscoveredUnit, UnitDetails} from '../types.js';
 
+/** A missing file is the common case in discovery; without throwIfNoEntry it costs an exception. */
+const quietStat = {throwIfNoEntry: false} as const;
+
 export function statOrUndefined(path: string): Stats | undefined {
 	try {
-		// A missing file is the common case in discovery; without throwIfNoEntry it costs an exception.
-		return statSync(path, {throwIfNoEntry: false});
+		// One options object for every call: discovery stats each of thousands of files.
+		return statSync(path, quietStat);
 	} catch {
 		return undefined;
 	}

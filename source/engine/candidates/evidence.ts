@@ -1,7 +1,7 @@
 import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import {walkRows} from '../conversation/rows.js';
-import {unitOfRow} from '../catalog/scan.js';
+import {unitOfRow} from '../catalog/unit-of-row.js';
 import type {Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';

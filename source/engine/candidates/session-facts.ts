@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import type {SourceAdapter, SourceId} from '../../adapters/types.js';
-import {type CatalogRow, unitOfRow} from '../catalog/scan.js';
+import type {CatalogRow} from '../catalog/scan.js';
+import {unitOfRow} from '../catalog/unit-of-row.js';
 import {walkRows} from '../conversation/rows.js';
 import type {Database} from '../../lib/sqlite.js';
 import {digestKind, fileDigest, recordsDigester, type SourceDigest} from './digest.js';

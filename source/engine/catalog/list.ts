@@ -45,7 +45,8 @@ function storesSql(scope: SessionFilter['scope'], table = ''): {sql: string; par
  * and without statistics SQLite would look rows up through the per-root index and read every
  * wide row (at 15,000 sessions, ~40 MB of the catalog for one count); the covering index by
  * time answers alone. Without subagents SQLite picks the listing index by parent_id itself.
- * `table` qualifies the columns (`copy.`), for a subquery over the same scope.
+ * `table` goes before each column: a qualifier (`copy.`), for a subquery over the same scope,
+ * or `+`, which keeps SQLite from looking the terms up in an index.
  */
 function scopeSql(filter: SessionFilter, table = ''): {sql: string; params: unknown[]; index: string} {
 	const index = filter.includeSubagents ? ' INDEXED BY units_recent' : '';
@@ -76,12 +77,14 @@ function scopeSql(filter: SessionFilter, table = ''): {sql: string; params: unkn
 
 /**
  * Sessions in scope the catalog could not parse: listed with their error, but nothing of theirs
- * is searchable. The error is tested first: SQLite tests the terms in order, and the scope's
- * store pairs cost ~20 comparisons on each of the (almost all readable) sessions.
+ * is searchable. Read from the partial index of those alone (units_unreadable), almost always
+ * empty: the scope's columns are written `+source`, `+root`, … (a unary plus, which SQLite
+ * does not look up by), or it would walk every session of each root through units_root to test
+ * their errors. A catalog without that index steps over the covering listing index instead.
  */
 export function countUnreadableSessions(db: Database, filter: SessionFilter): number {
-	const where = scopeSql(filter);
-	return db.prepare(`SELECT count(*) FROM units${where.index} WHERE error IS NOT NULL AND ${where.sql}`).pluck().get(...where.params) as number;
+	const where = scopeSql(filter, '+');
+	return db.prepare(`SELECT count(*) FROM units WHERE error IS NOT NULL AND ${where.sql}`).pluck().get(...where.params) as number;
 }
 
 export function toEntry(row: CatalogRow, subagents: number): SessionEntry {

@@ -78,22 +78,6 @@ function baseRow(source: string, root: string, unit: DiscoveredUnit, format: Sou
 	};
 }
 
-/** The discovered unit a catalog row was scanned from, rebuilt from the row (baseRow's inverse). */
-export function unitOfRow(row: CatalogRow): DiscoveredUnit {
-	return {
-		key: row.key,
-		path: row.path,
-		paths: row.paths,
-		size: row.size,
-		fingerprint: row.fingerprint,
-		mtimeMs: row.mtime_ms,
-		...(row.summary.id ? {idHint: row.summary.id} : {}),
-		...(row.summary.parent_id ? {parentIdHint: row.summary.parent_id} : {}),
-		...(row.summary.project ? {projectHint: row.summary.project} : {}),
-		...(row.variant ? {variant: row.variant} : {}),
-	};
-}
-
 const inodeOf = (fingerprint: string) => fingerprint.split(':')[2];
 
 /**

@@ -1,7 +1,8 @@
 import {loadAdapter} from '../../adapters/stores.js';
 import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
 import {rowsWithId} from '../catalog/list.js';
-import {unitOfRow, type CatalogRow} from '../catalog/scan.js';
+import type {CatalogRow} from '../catalog/scan.js';
+import {unitOfRow} from '../catalog/unit-of-row.js';
 import {withCatalogView, type CatalogView} from '../catalog/view.js';
 import {typedRootOf, type StoreSelection} from '../catalog/targets.js';
 import type {Deps} from '../deps.js';
