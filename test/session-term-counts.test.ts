@@ -3,9 +3,11 @@ import {appendFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
-import {countedPerUnit, scratchWords, tokenOf} from '../source/engine/catalog/term-counts.js';
+import fc from 'fast-check';
+import {asciiSeparated, countedPerUnit, scratchWords, tokenOf} from '../source/engine/catalog/term-counts.js';
 import {textRowidSpan} from '../source/engine/catalog/text-rowid.js';
 import {planQuery} from '../source/engine/search/query-plan.js';
+import {segmentForIndex} from '../source/engine/search/segment.js';
 import {vocabularyOf} from '../source/lib/sqlite.js';
 import {runCli, sandboxEnv} from './helpers/cli.js';
 import {buildFixtureHome} from './fixtures/home.js';
@@ -107,5 +109,103 @@ test('sessions --q: an ASCII word is taken as its own token exactly where FTS5 m
 		assert.equal(tokenOf(db, word), asFts5(word), word);
 	}
 
+	db.close();
+});
+
+/** Counts as FTS5 alone makes them: every line through a full-text index like the scratch one. */
+function countsByFts5(lines: ReadonlyArray<{words: string; chars: string}>): Map<string, number> {
+	const db = new Database(':memory:');
+	db.exec("CREATE VIRTUAL TABLE t USING fts5 (words, chars, content = '', detail = none, columnsize = 0); CREATE VIRTUAL TABLE v USING fts5vocab(t, 'row')");
+	const insert = db.prepare('INSERT INTO t (rowid, words, chars) VALUES (?, ?, ?)');
+	for (const [index, line] of lines.entries()) {
+		insert.run(index + 1, line.words, line.chars);
+	}
+
+	const counts = new Map(db.prepare('SELECT term, doc FROM v').raw().all() as Array<[string, number]>);
+	db.close();
+	return counts;
+}
+
+test('term counts: every character beyond ASCII that lines are counted with in JS is a separator to FTS5 itself', () => {
+	const db = new Database(':memory:');
+	db.exec("CREATE VIRTUAL TABLE t USING fts5 (words, content = '', detail = none, columnsize = 0); CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')");
+	const insert = db.prepare('INSERT INTO t (rowid, words) VALUES (?, ?)');
+	const separators: number[] = [];
+	for (let code = 0x01; code <= 0xff_ff; code++) {
+		const char = String.fromCharCode(code);
+		if (!/[A-Za-z0-9]/.test(char) && asciiSeparated.test(char)) {
+			assert.equal(char.toLowerCase(), char, `U+${code.toString(16)} changes when lowercased`);
+			separators.push(code);
+			insert.run(code, `qq${char}zz`);
+		}
+	}
+
+	// Each line must hold exactly the two words around the character.
+	const joined = db.prepare("SELECT DISTINCT doc FROM v WHERE term NOT IN ('qq', 'zz')").pluck().all() as number[];
+	assert.deepEqual(
+		joined.map(code => `U+${code.toString(16).toUpperCase()}`),
+		[],
+		'these characters are not separators to FTS5: take them out of asciiSeparated',
+	);
+	assert.equal(db.prepare('SELECT count(*) FROM v').pluck().get(), separators.length * 2);
+	assert.ok(separators.length > 2000, `${separators.length} separators checked`);
+	db.close();
+});
+
+test('term counts: lines counted in JS and lines through FTS5 add up to what FTS5 alone counts', () => {
+	const pieces = [
+		...'abcXYZ019',
+		' ',
+		', ',
+		'_',
+		'-',
+		"'",
+		'\n',
+		'\t',
+		'\0',
+		'—',
+		'→',
+		'✓',
+		'…',
+		'“',
+		'”',
+		'│',
+		'×',
+		'²',
+		'é',
+		'ß',
+		'İ',
+		'K', // Kelvin sign: lowercases to an ASCII k
+		'⏴',
+		'🚀',
+		'隔离',
+		'\uD800',
+		'Quarantine',
+		'ZEPPELIN',
+	];
+	const db = new Database(':memory:');
+	const counted = scratchWords(db);
+	fc.assert(
+		fc.property(
+			fc.array(
+				fc.oneof(
+					fc.array(fc.constantFrom(...pieces), {maxLength: 24}).map(parts => parts.join('')),
+					fc.constantFrom('a'.repeat(32_768), `${'b'.repeat(32_769)} c`, `x ${'Z'.repeat(40_000)}`),
+				),
+				{maxLength: 12},
+			),
+			texts => {
+				const lines = texts.map(text => segmentForIndex(text));
+				assert.deepEqual(new Map(counted(lines)), countsByFts5(lines));
+			},
+		),
+		{numRuns: 300, seed: 19},
+	);
+
+	// Thousands of distinct words in one batch, so the count table grows more than once.
+	const many = Array.from({length: 40}, (_, line) => Array.from({length: 200}, (_, word) => `w${(line * 97 + word * 13) % 5000} X${word % 7}`).join(' — '));
+	const lines = many.map(text => segmentForIndex(text));
+	assert.deepEqual(new Map(counted(lines)), countsByFts5(lines));
+	assert.ok(countsByFts5(lines).size > 2000);
 	db.close();
 });
