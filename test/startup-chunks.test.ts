@@ -37,13 +37,15 @@ const otherAreas = [/^source\/engine\/(candidates|retention|index|knowledge|midd
 const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules (the config needs only the names: memory-type-names.ts)'] as const;
 
 // Raised by ~5 KB for the kept scope answers (catalog/scope-memo.ts, candidates.ts), which spare
-// warm calls over 15,000 sessions ~60 ms of reading every session in scope.
+// warm calls over 15,000 sessions ~60 ms of reading every session in scope; by 1–4 KB for the
+// ASCII word counter of catalog/term-counts.ts, which the catalog's store holds (a cold build's
+// term counting: −200 ms at M).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 402, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 365, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 403, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 369, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 480,
+		kilobytes: 481,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],
