@@ -304,7 +304,7 @@ export const writers: readonly ChaosWriter[] = [
 			];
 		},
 		truth: () => [],
-		pauses: [],
+		pauses: [['harvest.before_session', 1]],
 	},
 	{
 		name: 'candidates promote (journal batch and imported checkpoint)',

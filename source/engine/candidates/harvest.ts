@@ -7,6 +7,7 @@ import type {CatalogRow} from '../catalog/scan.js';
 import {withCatalogView, type CatalogView, type ScopeInput} from '../catalog/view.js';
 import {normalizeSessionId} from '../conversation/ids.js';
 import type {Deps} from '../deps.js';
+import {pauseAt} from '../../lib/test-pause.js';
 import {EngiError} from '../../lib/errors.js';
 import {requireKnowledgeBase, type KbPaths} from '../kb/paths.js';
 import {defaultSince} from '../continuity/unfinished.js';
@@ -184,6 +185,8 @@ export async function harvestCandidates(paths: KbPaths, input: HarvestInput, dep
 				continue;
 			}
 
+			// The chaos suite kills a harvest here, between one session's note and the next.
+			pauseAt(deps.env, 'harvest.before_session');
 			const row = session.row ?? catalogRowsByKey(view.db, [session.key]).get(session.key)!;
 			harvestOne(paths, view, row, (await loadAdapter(row.source as SourceAdapter['id']))!, notes, taken, output, now);
 		}
