@@ -1,5 +1,5 @@
-import type {Stats} from 'node:fs';
 import {join} from 'node:path';
+import type {FileStatus} from '../../lib/file-status.js';
 import {childPath, fileFingerprint, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
 import type {DeferredUnit, UnitDetails} from '../types.js';
 import {readGrokSummary} from './summary.js';
@@ -89,7 +89,7 @@ function sessionDetails(directory: string, summaryPath: string, project: string 
 }
 
 /** The session's transcript: the chat history cache, else the update stream (the second is looked for only without the first). */
-function transcriptIn(directory: string): {name: string; path: string; stats: Stats} | undefined {
+function transcriptIn(directory: string): {name: string; path: string; stats: FileStatus} | undefined {
 	for (const name of [chatHistoryFile, updatesFile]) {
 		const path = childPath(directory, name);
 		const stats = statOrUndefined(path);

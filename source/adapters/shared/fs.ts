@@ -1,14 +1,16 @@
-import {existsSync, readdirSync, readFileSync, statSync, type Dirent, type Stats} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, type Dirent} from 'node:fs';
 import {basename, join, sep} from 'node:path';
+import {fileStatus, type FileStatus} from '../../lib/file-status.js';
 import type {DeferredUnit, DiscoveredUnit, UnitDetails} from '../types.js';
 
-/** A missing file is the common case in discovery; without throwIfNoEntry it costs an exception. */
-const quietStat = {throwIfNoEntry: false} as const;
-
-export function statOrUndefined(path: string): Stats | undefined {
+/**
+ * A file's status, or undefined when it is missing or cannot be read. Discovery stats every
+ * session file on every call, so this reads the status without building node's Stats (see
+ * fileStatus); a missing file, the common case, costs no exception.
+ */
+export function statOrUndefined(path: string): FileStatus | undefined {
 	try {
-		// One options object for every call: discovery stats each of thousands of files.
-		return statSync(path, quietStat);
+		return fileStatus(path);
 	} catch {
 		return undefined;
 	}
@@ -75,7 +77,7 @@ export function childPath(directory: string, name: string): string {
 }
 
 /** The catalog fingerprint of a file: any change to size, mtime or inode means re-read. */
-export function fileFingerprint(stats: Stats): string {
+export function fileFingerprint(stats: FileStatus): string {
 	return `${stats.size}:${Math.trunc(stats.mtimeMs)}:${stats.ino}`;
 }
 
