@@ -4,8 +4,8 @@ import {join} from 'node:path';
 import test from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import {asciiSeparated, countedPerUnit, scratchWords, tokenOf} from '../source/engine/catalog/term-counts.js';
-import {textRowidSpan} from '../source/engine/catalog/text-rowid.js';
+import {asciiSeparated, countedPerUnit, scratchWords, tokenOf, unitMatchesOf} from '../source/engine/catalog/term-counts.js';
+import {linesOfTermCountRowid, termCountRowid, textRowidSpan, unitOfTextRowid} from '../source/engine/catalog/text-rowid.js';
 import {planQuery} from '../source/engine/search/query-plan.js';
 import {segmentForIndex} from '../source/engine/search/segment.js';
 import {vocabularyOf} from '../source/lib/sqlite.js';
@@ -62,7 +62,9 @@ test('sessions --q: per-session word counts equal a count of matching lines, aft
 				const fast = countedPerUnit(db, plan);
 				counted += fast === undefined ? 0 : 1;
 				if (fast !== undefined) {
-					assert.deepEqual(fast, linesPerUnit(db, plan.match), `${stage}: ${q}`);
+					const pairs = [...fast.linesOf].flatMap((lines, unit) => (lines > 0 ? [[unit, lines]] : []));
+					assert.deepEqual(pairs, linesPerUnit(db, plan.match), `${stage}: ${q}`);
+					assert.equal(fast.units, pairs.length, `${stage}: ${q}`);
 				}
 			}
 
@@ -208,4 +210,26 @@ test('term counts: lines counted in JS and lines through FTS5 add up to what FTS
 	assert.deepEqual(new Map(counted(lines)), countsByFts5(lines));
 	assert.ok(countsByFts5(lines).size > 2000);
 	db.close();
+});
+
+test('term counts: matches add up per unit whatever order they come in, and a unit is counted once (property)', () => {
+	fc.assert(
+		fc.property(fc.array(fc.record({unit: fc.integer({min: 0, max: 3000}), batch: fc.integer({min: 0, max: 3}), lines: fc.integer({min: 1, max: 500})}), {maxLength: 200}), entries => {
+			const rowids = entries.map(({unit, batch, lines}) => termCountRowid(unit, batch, lines));
+			const expected = new Map<number, number>();
+			for (const {unit, lines} of entries) {
+				expected.set(unit, (expected.get(unit) ?? 0) + lines);
+			}
+
+			const matches = unitMatchesOf(rowids, unitOfTextRowid, linesOfTermCountRowid);
+			assert.equal(matches.units, expected.size);
+			assert.deepEqual(
+				[...matches.linesOf].flatMap((lines, unit) => (lines > 0 ? [[unit, lines]] : [])),
+				[...expected].sort(([x], [y]) => x - y),
+			);
+			// Unit numbers (one per matching line) count one line each.
+			assert.deepEqual(unitMatchesOf(entries.map(({unit}) => unit), unit => unit, () => 1).units, new Set(entries.map(({unit}) => unit)).size);
+		}),
+		{numRuns: 300},
+	);
 });

@@ -9,7 +9,7 @@ import type {CatalogRow} from './scan.js';
 import {unitOfRow} from './unit-of-row.js';
 import type {CatalogView} from './view.js';
 import {vocabularyOf, type Database, type Statement} from '../../lib/sqlite.js';
-import {countedPerUnit} from './term-counts.js';
+import {countedPerUnit, unitMatchesOf, type UnitMatches} from './term-counts.js';
 import {lineOfTextRowid, textRowid, textRowidRange, textRowidSpan} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */
@@ -43,7 +43,7 @@ const perRowShare = 1 / 4;
  * unit number, matching lines and indexed lines of each. Integers only: a broad word's 15,000
  * keys in JS cost more to collect as garbage than SQLite took to join them.
  */
-type Candidates = {readonly nos: number[]; readonly matched: number[]; readonly docs: number[]};
+type Candidates = {readonly nos: ArrayLike<number>; readonly matched: ArrayLike<number>; readonly docs: ArrayLike<number>};
 
 /**
  * Sessions in scope whose lines match every meaningful query word (Chinese by verbatim
@@ -61,9 +61,9 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 
 	const matched = countedPerUnit(view.db, plan) ?? matchedPerUnit(view.db, plan.match);
 	const [averageDocs, indexed] = view.db.prepare('SELECT coalesce(avg(docs) FILTER (WHERE docs > 0), 1), count(*) FROM text_units').raw().get() as [number, number];
-	const candidates = matched.length <= indexed * perRowShare ? candidatesByRow(view, matched) : candidatesInScope(view, matched);
+	const candidates = matched.units <= indexed * perRowShare ? candidatesByRow(view, matched) : candidatesInScope(view, matched);
 	const found = bestFirst(candidates, averageDocs, offset + limit).slice(offset);
-	const keyOf = new Map(view.db.prepare('SELECT no, key FROM text_units WHERE no IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(found.map(index => candidates.nos[index]))) as Array<[number, string]>);
+	const keyOf = new Map(view.db.prepare('SELECT no, key FROM text_units WHERE no IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(found.map(index => candidates.nos[index]!))) as Array<[number, string]>);
 	const byKey = catalogRowsByKey(view.db, [...keyOf.values()]);
 	// Only the page's sessions have their matching lines listed.
 	const linesOf = matchedLinesOf(view.db, linesKept);
@@ -76,30 +76,42 @@ export function searchSessions(view: CatalogView, q: string, offset: number, lim
 }
 
 /** A few matched sessions, each looked up by its unit and key and judged by its row (listedSql). */
-function candidatesByRow(view: CatalogView, matched: Array<[number, number]>): Candidates {
+function candidatesByRow(view: CatalogView, matched: UnitMatches): Candidates {
 	const listed = listedSql(view.filter);
-	const rows = view.db
-		.prepare(`WITH ${hitsCte} SELECT hits.no, hits.matched, text_units.docs FROM hits JOIN text_units ON text_units.no = hits.no JOIN units ON units.key = text_units.key WHERE ${listed.sql} ORDER BY coalesce(units.modified, '') DESC, units.key ASC`)
-		.raw()
-		.all(JSON.stringify(matched), ...listed.params) as Array<[number, number, number]>;
-	return {nos: rows.map(row => row[0]), matched: rows.map(row => row[1]), docs: rows.map(row => row[2])};
-}
-
-/** Many matched sessions: every session in scope (listedTextUnits), with the lines of those that match. */
-function candidatesInScope(view: CatalogView, matched: Array<[number, number]>): Candidates {
-	const lines = new Map(matched);
-	const listed = listedTextUnits(view.db, view.filter);
-	const candidates: Candidates = {nos: [], matched: [], docs: []};
-	for (let index = 0; index < listed.nos.length; index++) {
-		const count = lines.get(listed.nos[index]!);
-		if (count !== undefined) {
-			candidates.nos.push(listed.nos[index]!);
-			candidates.matched.push(count);
-			candidates.docs.push(listed.docs[index]!);
+	const hits: Array<[number, number]> = [];
+	for (let no = 0; no < matched.linesOf.length; no++) {
+		if (matched.linesOf[no]! > 0) {
+			hits.push([no, matched.linesOf[no]!]);
 		}
 	}
 
-	return candidates;
+	const rows = view.db
+		.prepare(`WITH ${hitsCte} SELECT hits.no, hits.matched, text_units.docs FROM hits JOIN text_units ON text_units.no = hits.no JOIN units ON units.key = text_units.key WHERE ${listed.sql} ORDER BY coalesce(units.modified, '') DESC, units.key ASC`)
+		.raw()
+		.all(JSON.stringify(hits), ...listed.params) as Array<[number, number, number]>;
+	return {nos: rows.map(row => row[0]), matched: rows.map(row => row[1]), docs: rows.map(row => row[2])};
+}
+
+/**
+ * Many matched sessions: every session in scope (listedTextUnits), with the lines of those that
+ * match, into arrays of the listing's length cut to the matches.
+ */
+function candidatesInScope(view: CatalogView, matched: UnitMatches): Candidates {
+	const listed = listedTextUnits(view.db, view.filter);
+	const [nos, lines, docs] = [new Int32Array(listed.nos.length), new Int32Array(listed.nos.length), new Int32Array(listed.nos.length)];
+	let found = 0;
+	for (let index = 0; index < listed.nos.length; index++) {
+		const no = listed.nos[index]!;
+		const count = matched.linesOf[no] ?? 0;
+		if (count > 0) {
+			nos[found] = no;
+			lines[found] = count;
+			docs[found] = listed.docs[index]!;
+			found++;
+		}
+	}
+
+	return {nos: nos.subarray(0, found), matched: lines.subarray(0, found), docs: docs.subarray(0, found)};
 }
 
 /**
@@ -109,10 +121,14 @@ function candidatesInScope(view: CatalogView, matched: Array<[number, number]>):
  * broad word's 15,000 are mostly turned away by one comparison.
  */
 function bestFirst(candidates: Candidates, averageDocs: number, count: number): number[] {
-	const scores = candidates.nos.map((_, index) => scoreOf(candidates.matched[index]!, candidates.docs[index]!, averageDocs));
+	const scores = new Float64Array(candidates.nos.length);
+	for (let index = 0; index < scores.length; index++) {
+		scores[index] = scoreOf(candidates.matched[index]!, candidates.docs[index]!, averageDocs);
+	}
+
 	if (count >= scores.length / 8) {
 		// A deep page: sorting them all costs less than keeping thousands in order.
-		return scores.map((_, index) => index).sort((x, y) => scores[y]! - scores[x]! || x - y).slice(0, count);
+		return Array.from(scores.keys()).sort((x, y) => scores[y]! - scores[x]! || x - y).slice(0, count);
 	}
 
 	const kept: number[] = [];
@@ -142,35 +158,18 @@ function bestFirst(candidates: Candidates, averageDocs: number, count: number): 
 	return kept;
 }
 
-/** The `hits (no, matched)` of matchedPerUnit, from its JSON. */
+/** The `hits (no, matched)` of candidatesByRow, from its JSON. */
 const hitsCte = 'hits (no, matched) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?))';
 
 /**
- * How many lines of each unit match, as [unit number, lines] pairs: one pass over the rowids,
- * which FTS5 gives in order (a unit's lines come in one run), handed over as one JSON array
- * of unit numbers that SQLite writes as it reads them. Counting with GROUP BY sorted every
- * matching line first: a broad word matches 729k lines at L, and that sort was most of the
- * search.
+ * How many lines of each unit match: one pass over the matching lines' unit numbers, handed
+ * over as one JSON array that SQLite writes as it reads them. Counting with GROUP BY sorted
+ * every matching line first: a broad word matches 729k lines at L, and that sort was most of
+ * the search.
  */
-function matchedPerUnit(db: Database, match: string): Array<[number, number]> {
+function matchedPerUnit(db: Database, match: string): UnitMatches {
 	const units = JSON.parse(db.prepare(`SELECT json_group_array(rowid / ${textRowidSpan}) FROM text_fts WHERE text_fts MATCH ?`).pluck().get(match) as string) as number[];
-	const perUnit = new Map<number, number>();
-	// Counted run by run: the map is touched once per unit, not once per line.
-	let [unit, run] = [units[0], 0];
-	for (const next of units) {
-		if (next !== unit) {
-			perUnit.set(unit!, (perUnit.get(unit!) ?? 0) + run);
-			[unit, run] = [next, 0];
-		}
-
-		run++;
-	}
-
-	if (run > 0) {
-		perUnit.set(unit!, (perUnit.get(unit!) ?? 0) + run);
-	}
-
-	return [...perUnit];
+	return unitMatchesOf(units, unit => unit, () => 1);
 }
 
 /** A window of the (secret-masked) searchable text around the first query word it contains. */

@@ -203,12 +203,43 @@ export function tokenOf(db: Database, word: string): string | undefined {
 }
 
 /**
- * How many lines of each unit hold the query's one word, as [unit number, lines] pairs in unit
- * order, from text_counts: one entry per unit and batch, where text_fts has one per matching
- * line. Undefined when the counts cannot answer: more than one term (they must share a line),
- * a Han run (a phrase), a word FTS5 splits in two, or a unit whose counts are untrusted.
+ * How many lines of each unit match a query: `linesOf[unit number]`, 0 where none (or past the
+ * array's end), and how many units match at all. By unit number, not as pairs: a broad word
+ * matches every one of 15,000 sessions at L, and a pair array each, then a map of them to find
+ * each listed session's count, cost a fresh process more than SQLite took to find them.
  */
-export function countedPerUnit(db: Database, plan: QueryPlan): Array<[number, number]> | undefined {
+export type UnitMatches = {readonly linesOf: Int32Array; readonly units: number};
+
+/**
+ * UnitMatches of some matches (text_fts rowids or unit numbers, text_counts rowids), each in
+ * unit `unitOf(match)` and worth `linesOf(match)` of its lines, in any order. The array is as
+ * long as the largest unit number matched (unit numbers are below 2^21: at most 8 MB).
+ */
+export function unitMatchesOf(matches: readonly number[], unitOf: (match: number) => number, linesOf: (match: number) => number): UnitMatches {
+	let largest = -1;
+	for (const match of matches) {
+		largest = Math.max(largest, unitOf(match));
+	}
+
+	const perUnit = new Int32Array(largest + 1);
+	let units = 0;
+	for (const match of matches) {
+		const unit = unitOf(match);
+		const lines = linesOf(match);
+		units += perUnit[unit] === 0 && lines > 0 ? 1 : 0;
+		perUnit[unit]! += lines;
+	}
+
+	return {linesOf: perUnit, units};
+}
+
+/**
+ * How many lines of each unit hold the query's one word, from text_counts: one entry per unit
+ * and batch, where text_fts has one per matching line. Undefined when the counts cannot answer:
+ * more than one term (they must share a line), a Han run (a phrase), a word FTS5 splits in two,
+ * or a unit whose counts are untrusted.
+ */
+export function countedPerUnit(db: Database, plan: QueryPlan): UnitMatches | undefined {
 	const [term, ...others] = plan.terms;
 	if (term?.kind !== 'word' || others.length > 0 || db.prepare('SELECT 1 FROM text_units WHERE counted = 0 LIMIT 1').get() !== undefined) {
 		return undefined;
@@ -221,16 +252,5 @@ export function countedPerUnit(db: Database, plan: QueryPlan): Array<[number, nu
 
 	const phrase = `"${token.replaceAll('"', '""')}"`;
 	const rowids = JSON.parse(db.prepare('SELECT json_group_array(rowid) FROM text_counts WHERE text_counts MATCH ?').pluck().get(phrase) as string) as number[];
-	const perUnit: Array<[number, number]> = [];
-	for (const rowid of rowids) {
-		const unit = unitOfTextRowid(rowid);
-		const last = perUnit.at(-1);
-		if (last?.[0] === unit) {
-			last[1] += linesOfTermCountRowid(rowid);
-		} else {
-			perUnit.push([unit, linesOfTermCountRowid(rowid)]);
-		}
-	}
-
-	return perUnit;
+	return unitMatchesOf(rowids, unitOfTextRowid, linesOfTermCountRowid);
 }
