@@ -113,6 +113,8 @@ test('where node would warn about process.binding (--pending-deprecation), engi 
 	const plain = list(env);
 	assert.ok(plain.length > 0);
 	assert.deepEqual(list(env, ['--pending-deprecation']), plain);
+	assert.deepEqual(list(env, ['--pending_deprecation']), plain);
+	assert.deepEqual(list(env, ['--pending-deprecation=true']), plain);
 	assert.deepEqual(list(sandboxEnv(base, {NODE_PENDING_DEPRECATION: '1'})), plain);
 	assert.deepEqual(list(sandboxEnv(base, {NODE_OPTIONS: '--pending-deprecation'})), plain);
 });

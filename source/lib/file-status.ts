@@ -63,10 +63,20 @@ function statusOf(values: unknown): StatusFields | undefined {
 	return new StatusFields(values[field.size]!, millisecondsOf(values[field.mtimeSeconds]!, values[field.mtimeNanoseconds]!), values[field.ino]!, values[field.mode]!);
 }
 
-/** Whether node would warn on process.binding: --pending-deprecation, by flag or environment. */
+/**
+ * Whether node would warn on process.binding. Under --pending-deprecation (by flag, in either
+ * spelling, or NODE_PENDING_DEPRECATION=1) node swaps process.binding for a wrapper that warns,
+ * named `deprecated`; the name is checked as well as the flags, so a spelling missed here still
+ * leaves statSync serving.
+ */
 function bindingWouldWarn(): boolean {
-	const flag = '--pending-deprecation';
-	return process.execArgv.includes(flag) || (process.env['NODE_OPTIONS'] ?? '').includes(flag) || process.env['NODE_PENDING_DEPRECATION'] === '1';
+	const binding = (process as unknown as {binding?: unknown}).binding;
+	if (typeof binding !== 'function' || binding.name !== 'binding') {
+		return true;
+	}
+
+	const pending = /--pending[-_]deprecation/;
+	return process.execArgv.some(flag => pending.test(flag)) || pending.test(process.env['NODE_OPTIONS'] ?? '') || process.env['NODE_PENDING_DEPRECATION'] === '1';
 }
 
 /**
