@@ -169,7 +169,7 @@ const hitsCte = 'hits (no, matched) AS (SELECT value ->> 0, value ->> 1 FROM jso
  */
 function matchedPerUnit(db: Database, match: string): UnitMatches {
 	const units = JSON.parse(db.prepare(`SELECT json_group_array(rowid / ${textRowidSpan}) FROM text_fts WHERE text_fts MATCH ?`).pluck().get(match) as string) as number[];
-	return unitMatchesOf(units, unit => unit, () => 1);
+	return unitMatchesOf(units);
 }
 
 /** A window of the (secret-masked) searchable text around the first query word it contains. */
