@@ -5,7 +5,7 @@ import test from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import {asciiSeparated, countedPerUnit, scratchWords, tokenOf, unitMatchesOf} from '../source/engine/catalog/term-counts.js';
-import {linesOfTermCountRowid, termCountRowid, textRowidSpan, unitOfTextRowid} from '../source/engine/catalog/text-rowid.js';
+import {linesOfTermCountRowidSql, termCountRowid, textRowidSpan, unitOfTextRowidSql} from '../source/engine/catalog/text-rowid.js';
 import {planQuery} from '../source/engine/search/query-plan.js';
 import {segmentForIndex} from '../source/engine/search/segment.js';
 import {vocabularyOf} from '../source/lib/sqlite.js';
@@ -212,7 +212,9 @@ test('term counts: lines counted in JS and lines through FTS5 add up to what FTS
 	db.close();
 });
 
-test('term counts: matches add up per unit whatever order they come in, and a unit is counted once (property)', () => {
+test('term counts: rowids split by SQLite add up per unit whatever order they come in, and a unit is counted once (property)', () => {
+	const db = new Database(':memory:');
+	const split = db.prepare(`SELECT json_group_array(${unitOfTextRowidSql('value')}), json_group_array(${linesOfTermCountRowidSql('value')}) FROM json_each(?)`).raw();
 	fc.assert(
 		fc.property(fc.array(fc.record({unit: fc.integer({min: 0, max: 3000}), batch: fc.integer({min: 0, max: 3}), lines: fc.integer({min: 1, max: 500})}), {maxLength: 200}), entries => {
 			const rowids = entries.map(({unit, batch, lines}) => termCountRowid(unit, batch, lines));
@@ -222,7 +224,8 @@ test('term counts: matches add up per unit whatever order they come in, and a un
 			}
 
 			// As countedPerUnit has SQLite split them: the unit and the lines of each rowid.
-			const matches = unitMatchesOf(rowids.map(rowid => unitOfTextRowid(rowid)), rowids.map(rowid => linesOfTermCountRowid(rowid)));
+			const [units, lines] = (split.get(JSON.stringify(rowids)) as [string, string]).map(json => JSON.parse(json) as number[]);
+			const matches = unitMatchesOf(units!, lines!);
 			assert.equal(matches.units, expected.size);
 			assert.deepEqual(
 				[...matches.linesOf].flatMap((lines, unit) => (lines > 0 ? [[unit, lines]] : [])),
@@ -233,4 +236,5 @@ test('term counts: matches add up per unit whatever order they come in, and a un
 		}),
 		{numRuns: 300},
 	);
+	db.close();
 });

@@ -10,7 +10,7 @@ import {unitOfRow} from './unit-of-row.js';
 import type {CatalogView} from './view.js';
 import {vocabularyOf, type Database, type Statement} from '../../lib/sqlite.js';
 import {countedPerUnit, unitMatchesOf, type UnitMatches} from './term-counts.js';
-import {lineOfTextRowid, textRowid, textRowidRange, textRowidSpan} from './text-rowid.js';
+import {lineOfTextRowid, textRowid, textRowidRange, unitOfTextRowidSql} from './text-rowid.js';
 
 /** Matched lines kept per session (for `expand`); the count goes on. */
 const linesKept = 100;
@@ -168,7 +168,7 @@ const hitsCte = 'hits (no, matched) AS (SELECT value ->> 0, value ->> 1 FROM jso
  * the search.
  */
 function matchedPerUnit(db: Database, match: string): UnitMatches {
-	const units = JSON.parse(db.prepare(`SELECT json_group_array(rowid / ${textRowidSpan}) FROM text_fts WHERE text_fts MATCH ?`).pluck().get(match) as string) as number[];
+	const units = JSON.parse(db.prepare(`SELECT json_group_array(${unitOfTextRowidSql('rowid')}) FROM text_fts WHERE text_fts MATCH ?`).pluck().get(match) as string) as number[];
 	return unitMatchesOf(units);
 }
 

@@ -1,7 +1,7 @@
 import type {Database} from '../../lib/sqlite.js';
 import type {QueryPlan} from '../search/query-plan.js';
 import type {Segmented} from '../search/segment.js';
-import {maxCountLines, textRowidSpan} from './text-rowid.js';
+import {linesOfTermCountRowidSql, unitOfTextRowidSql} from './text-rowid.js';
 
 /**
  * The words some lines hold, each with how many of the lines hold it, as FTS5's unicode61
@@ -252,8 +252,8 @@ export function countedPerUnit(db: Database, plan: QueryPlan): UnitMatches | und
 	}
 
 	const phrase = `"${token.replaceAll('"', '""')}"`;
-	// Each rowid split by SQLite (unitOfTextRowid, linesOfTermCountRowid): two arrays of small
-	// integers, shorter to hand over and parse than the rowids themselves.
-	const [units, lines] = (db.prepare(`SELECT json_group_array(rowid / ${textRowidSpan}), json_group_array(rowid % ${maxCountLines}) FROM text_counts WHERE text_counts MATCH ?`).raw().get(phrase) as [string, string]).map(json => JSON.parse(json) as number[]);
+	// Each rowid split by SQLite: two arrays of small integers, shorter to hand over and parse
+	// than the rowids themselves.
+	const [units, lines] = (db.prepare(`SELECT json_group_array(${unitOfTextRowidSql('rowid')}), json_group_array(${linesOfTermCountRowidSql('rowid')}) FROM text_counts WHERE text_counts MATCH ?`).raw().get(phrase) as [string, string]).map(json => JSON.parse(json) as number[]);
 	return unitMatchesOf(units!, lines!);
 }

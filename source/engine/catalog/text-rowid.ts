@@ -12,9 +12,12 @@ export function textRowid(unit: number, line: number): number {
 	return unit * lineSpan + line;
 }
 
-/** The unit a text_fts or text_counts rowid belongs to. */
-export function unitOfTextRowid(rowid: number): number {
-	return Math.floor(rowid / lineSpan);
+/**
+ * The unit a text_fts or text_counts rowid belongs to, as SQL over a rowid column: the searches
+ * split rowids in SQLite, which hands over small integers, not the rowids.
+ */
+export function unitOfTextRowidSql(rowid: string): string {
+	return `(${rowid} / ${lineSpan})`;
 }
 
 export function lineOfTextRowid(rowid: number): number {
@@ -35,7 +38,7 @@ export function termCountRowid(unit: number, batch: number, lines: number): numb
 	return unit * lineSpan + batch * maxCountLines + lines;
 }
 
-/** How many lines a text_counts document's words are on. */
-export function linesOfTermCountRowid(rowid: number): number {
-	return rowid % maxCountLines;
+/** How many lines a text_counts document's words are on, as SQL over a rowid column. */
+export function linesOfTermCountRowidSql(rowid: string): string {
+	return `(${rowid} % ${maxCountLines})`;
 }
