@@ -12,11 +12,21 @@ const headerLines = 6;
  * Reads a `function_call_output`/`custom_tool_call_output` value. Versions differ: a JSON string
  * `{"output","metadata":{"exit_code"}}` (2025 shell tool), plain text opening with
  * `Exit code: N` or `Process exited with code N` (unified exec), an MCP CallToolResult as JSON,
- * an array of `output_text` items, or a single content item object (2026).
+ * an MCP tool's content blocks as JSON text or its `err: "…"` failure, an array of
+ * `output_text` items, or a single content item object (2026).
  */
 export function readToolOutput(callId: string | null, value: unknown): ToolResult {
 	if (typeof value !== 'string') {
 		return plainResult(callId, outputText(value));
+	}
+
+	if (isMcpFailure(value)) {
+		return {call_id: callId, is_error: true, output: value};
+	}
+
+	const blocks = mcpContentBlocks(value);
+	if (blocks !== undefined) {
+		return {call_id: callId, is_error: false, output: blocks};
 	}
 
 	const structured = parseJsonObject(value);
@@ -61,15 +71,51 @@ function isAbortedOrRejected(output: string): boolean {
 	return trimmed.length < 200 && (/^aborted\b/i.test(trimmed) || /\brejected by user\b/i.test(trimmed));
 }
 
+/**
+ * An MCP call that failed before the server answered: Codex writes `err: ` and the error
+ * message in Rust's debug quoting, and keeps the failure flag out of the rollout.
+ */
+function isMcpFailure(output: string): boolean {
+	return output.startsWith('err: "');
+}
+
+/**
+ * An MCP result without images: Codex writes the server's content blocks as JSON text,
+ * `[{"type":"text","text":"…"}, …]`. Their text is the output; a block of another kind stays
+ * as its JSON, as Codex shows it to the model. Undefined for any other output.
+ */
+function mcpContentBlocks(output: string): string | undefined {
+	const value = parseJson(output, '[', ']');
+	if (!Array.isArray(value) || value.length === 0 || !value.every(block => isRecord(block) && typeof block['type'] === 'string')) {
+		return undefined;
+	}
+
+	const blocks = value as Array<Record<string, unknown>>;
+	if (!blocks.some(isTextBlock)) {
+		return undefined;
+	}
+
+	return blocks.map(block => (isTextBlock(block) ? String(block['text']) : JSON.stringify(block))).join('\n');
+}
+
+function isTextBlock(block: Record<string, unknown>): boolean {
+	return (block['type'] === 'text' || block['type'] === 'input_text') && typeof block['text'] === 'string';
+}
+
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
+	const value = parseJson(text, '{', '}');
+	return isRecord(value) ? value : undefined;
+}
+
+/** The JSON value of a text that opens and closes with the given brackets, else undefined. */
+function parseJson(text: string, open: string, close: string): unknown {
 	const trimmed = text.trim();
-	if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) {
+	if (!trimmed.startsWith(open) || !trimmed.endsWith(close)) {
 		return undefined;
 	}
 
 	try {
-		const value = parseBoundedJson(trimmed);
-		return isRecord(value) ? value : undefined;
+		return parseBoundedJson(trimmed);
 	} catch {
 		return undefined;
 	}
