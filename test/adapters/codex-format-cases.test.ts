@@ -26,3 +26,12 @@ test('codex format: an MCP call that failed (`err: "…"` output) is a failed re
 	assert.equal(result.is_error, true);
 	assert.match(result.output, /request timed out/);
 });
+
+test('codex format: a <hook_prompt> a hook fed back into the thread is not a human request', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(mcpAndHooks));
+	const hook = events.find(event => event.kind === 'user' && /greenhouse log/.test(event.text ?? ''));
+	assert.ok(hook, 'the hook prompt is kept as an event');
+	assert.equal(hook.human, false);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Look up the watering schedule for the tomato beds');
+});

@@ -3,8 +3,8 @@ import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
 
 /**
  * Text Codex puts into `user`-role messages that no person typed: environment, instruction and
- * skill injections, the `!cmd` shell envelope, interruption and subagent notices, and the
- * compaction prompt. Codex compares these tags case-insensitively.
+ * skill injections, the `!cmd` shell envelope, interruption and subagent notices, hook prompts,
+ * and the compaction prompt. Codex compares these tags case-insensitively.
  */
 const injectedPrefixes = [
 	'<environment_context>',
@@ -22,6 +22,8 @@ const injectedPrefixes = [
 	'<plugins>',
 	'<subagents>',
 	'<instructions>',
+	// A hook's prompt fed back into the thread (a Stop hook that keeps the turn going).
+	'<hook_prompt',
 	'you are performing a context checkpoint compaction',
 ];
 
