@@ -35,3 +35,12 @@ test('codex format: a <hook_prompt> a hook fed back into the thread is not a hum
 	assert.equal(summary.human_turns, 1);
 	assert.equal(summary.title, 'Look up the watering schedule for the tomato beds');
 });
+
+const refusedTools = join(cases, 'rollout-2025-11-18T10-10-00-0195b7d4-2b00-7b00-8b00-0000000000a2.jsonl');
+
+test('codex format: a tool Codex refused to run (patch that does not verify, arguments that do not parse) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(refusedTools));
+	assert.equal(resultOf(events, 'call_patch_bad')?.is_error, true, 'apply_patch verification failed');
+	assert.equal(resultOf(events, 'call_args_bad')?.is_error, true, 'failed to parse function arguments');
+	assert.equal(resultOf(events, 'call_grep_ok')?.is_error, false, 'a command that ran and exited 0');
+});

@@ -59,7 +59,7 @@ function plainResult(callId: string | null, output: string, failed = false): Too
 	const exitCode = exitCodeFromText(output.split('\n', headerLines).join('\n'));
 	return {
 		call_id: callId,
-		is_error: failed || (exitCode !== undefined && exitCode !== 0) || isAbortedOrRejected(output),
+		is_error: failed || (exitCode !== undefined && exitCode !== 0) || isAbortedOrRejected(output) || isRefusedByCodex(output),
 		...(exitCode === undefined ? {} : {exit_code: exitCode}),
 		output,
 	};
@@ -100,6 +100,17 @@ function mcpContentBlocks(output: string): string | undefined {
 
 function isTextBlock(block: Record<string, unknown>): boolean {
 	return (block['type'] === 'text' || block['type'] === 'input_text') && typeof block['text'] === 'string';
+}
+
+/**
+ * Openings of the messages Codex answers the model with when it refuses to run a tool call
+ * (`FunctionCallError::RespondToModel`): the text is the whole output and no failure flag is
+ * written, and late-2025 rollouts persist no `patch_apply_end` to tell.
+ */
+const refusalOpenings = ['apply_patch verification failed', 'failed to parse function arguments:'];
+
+function isRefusedByCodex(output: string): boolean {
+	return refusalOpenings.some(opening => output.startsWith(opening));
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
