@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import test from 'node:test';
+import {claudeAdapter} from '../../source/adapters/claude/index.js';
+import {looseUnit, readUnit} from '../helpers/adapters.js';
+
+/** Format features of real Claude Code transcripts, each in a small invented file (see each test). */
+const cases = fileURLToPath(new URL('../fixtures/format-cases/claude', import.meta.url));
+const read = (file: string) => readUnit(claudeAdapter, looseUnit(join(cases, file)));
+const users = (session: ReturnType<typeof read>) =>
+	session.events.filter(event => event.kind === 'user').map(event => [event.line, event.text, event.human ?? null, event.origin ?? null]);
+
+test('claude format: a prompt typed while the agent works is kept from its queued_command attachment; a queued notification is not a request', () => {
+	const session = read('queued-prompts.jsonl');
+	assert.equal(session.summary.title, 'Rename the config loader to settings loader');
+	assert.equal(session.summary.human_turns, 3, 'the opening prompt and two prompts absorbed mid-turn (one with an image)');
+	assert.deepEqual(users(session), [
+		[1, 'Rename the config loader to settings loader', true, null],
+		[5, 'also update the README mention', true, null],
+		[7, '<task-notification>\n<task-id>bg1</task-id>\n<status>completed</status>\n<summary>Background build finished</summary>\n</task-notification>', false, 'host'],
+		[8, 'is this the warning you meant?', true, null],
+	]);
+	assert.equal(session.events.find(event => event.line === 5)?.uuid, 'q3', 'the attachment keeps its place in the tree');
+});
+
+test('claude format: a local command after the tag-wrapped caveat is not a request, and its system-record output ends the run', () => {
+	const session = read('local-command-caveat-tag.jsonl');
+	assert.equal(session.summary.title, '/review the retry helper');
+	assert.equal(session.summary.first_human_line, 4);
+	assert.equal(session.summary.human_turns, 2, '/review and the follow-up; /clear ran in the CLI');
+	const said = session.events.filter(event => event.kind === 'user' || event.kind === 'system').map(event => [event.line, event.kind, event.human ?? null]);
+	assert.deepEqual(said, [
+		[1, 'user', false],
+		[2, 'system', null],
+		[3, 'system', null],
+		[4, 'user', true],
+		[5, 'user', false],
+		[7, 'user', true],
+	]);
+});
+
+test('claude format: IDE context and system reminders before a prompt are the host\'s; the prompt after them is the person\'s', () => {
+	const session = read('ide-context.jsonl');
+	assert.equal(session.summary.title, 'Make the retry delay configurable');
+	assert.equal(session.summary.human_turns, 3);
+	const human = session.events.filter(event => event.kind === 'user' && event.human).map(event => [event.line, event.text]);
+	assert.deepEqual(human, [
+		[1, 'Make the retry delay configurable'],
+		[3, 'Use this constant in the tests too'],
+		[5, 'and add a changelog line for it'],
+	]);
+	const host = session.events.filter(event => event.kind === 'user' && !event.human).map(event => [event.line, event.origin, event.text?.slice(0, 16)]);
+	assert.deepEqual(host, [
+		[1, 'host', '<ide_opened_file'],
+		[3, 'host', '<ide_selection>T'],
+		[5, 'host', '<system-reminder'],
+		[7, 'host', '<system-reminder'],
+	]);
+});
