@@ -58,3 +58,16 @@ test('claude format: IDE context and system reminders before a prompt are the ho
 		[7, 'host', '<system-reminder'],
 	]);
 });
+
+test('claude format: the command envelope a skill the agent invoked writes is not a request; a skill the person typed is', () => {
+	const session = read('skill-invocations.jsonl');
+	assert.equal(session.summary.human_turns, 2, 'the opening prompt and the typed /pdf; the two skill loads the agent started are not');
+	assert.deepEqual(users(session), [
+		[1, 'Turn the quarterly notes into a PDF', true, null],
+		[4, '/pdf', false, 'host'],
+		[5, 'Base directory for this skill: /home/dev/.claude/skills/pdf\n\n# PDF\n\nUse the bundled script to render Markdown to PDF.', false, 'host'],
+		[7, '/pdf appendix only', true, null],
+		[8, 'Base directory for this skill: /home/dev/.claude/skills/pdf\n\n# PDF\n\nUse the bundled script to render Markdown to PDF.\n\nARGUMENTS: appendix only', false, 'host'],
+		[11, '/xlsx', false, 'host'],
+	]);
+});

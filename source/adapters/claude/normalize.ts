@@ -104,17 +104,25 @@ const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 /**
  * Who wrote a user record's text: a person, unless it is a subagent's task (written by the
  * parent agent), a message from another agent or task (`origin.from`), an expanded command or
- * injection (`isMeta`), or a notification (`origin.kind: "task-notification"`).
+ * injection (`isMeta`), what a tool's run wrote (`sourceToolUseID`: a skill's load), or a
+ * notification (`origin.kind: "task-notification"`).
  */
-function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin'>): Author {
+function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
 	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined) {
 		return {human: false, origin: 'agent'};
 	}
 
 	const kind = typeof origin['kind'] === 'string' ? origin['kind'] : '';
-	return record.isMeta || nonPersonOrigin.test(kind) ? {human: false, origin: 'host'} : {human: true};
+	return record.isMeta || record.sourceToolUseID !== undefined || nonPersonOrigin.test(kind) ? {human: false, origin: 'host'} : {human: true};
 }
+
+/**
+ * The envelope the Skill tool writes when the agent loads a skill (`<command-message>The "pdf"
+ * skill is loading</command-message><command-name>pdf</command-name>`, `isMeta: false`, and
+ * before 2.x no `sourceToolUseID`): the agent's doing, never a command a person typed.
+ */
+const skillLoading = /<command-message>\s*The "[^"<]*" skill is loading/;
 
 type Author = {human: boolean; origin?: 'agent' | 'host'};
 
@@ -158,7 +166,8 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 	if (command !== undefined) {
 		// After the local-command caveat, a command ran in the CLI and never reached the agent.
 		const local = state['localCommands'] === true;
-		return [local ? {...base, kind: 'system', text: command} : {...base, kind: 'user', text: command, ...author}];
+		const typedBy: Author = skillLoading.test(text) ? {human: false, origin: 'host'} : author;
+		return [local ? {...base, kind: 'system', text: command} : {...base, kind: 'user', text: command, ...typedBy}];
 	}
 
 	const human = author.human && !isInjectedText(text);
