@@ -71,3 +71,12 @@ test('claude format: the command envelope a skill the agent invoked writes is no
 		[11, '/xlsx', false, 'host'],
 	]);
 });
+
+test('claude format: a Stop hook\'s feedback written as a user record is the host\'s, not a request', () => {
+	const session = read('stop-hook-feedback.jsonl');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [
+		[1, true, null],
+		[3, false, 'host'],
+	]);
+});

@@ -98,6 +98,12 @@ function typedCommand(text: string): string | undefined {
 /** Output a local command printed (`<local-command-stdout>`): the host's, not the person's. */
 const localOutput = /^\s*<local-command-(?:stdout|stderr)>/;
 
+/**
+ * Openings of text Claude Code writes into user records beyond those every tool shares: the
+ * reason a Stop hook gave for sending the agent on (`isMeta` is not always set on it).
+ */
+const claudeInjected = ['Stop hook feedback:'];
+
 /** `origin.kind` of records no person typed: a background task's notification, a hook, the system. */
 const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 
@@ -170,7 +176,7 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 		return [local ? {...base, kind: 'system', text: command} : {...base, kind: 'user', text: command, ...typedBy}];
 	}
 
-	const human = author.human && !isInjectedText(text);
+	const human = author.human && !isInjectedText(text, claudeInjected);
 	return [{...base, kind: 'user', text, human, ...(human ? {} : {origin: author.origin ?? 'host'})}];
 }
 
