@@ -40,12 +40,23 @@ function sessionContext(session: OpencodeSession | undefined, fallbackId: string
 		...(id ? {id} : {}),
 		...(session?.directory ? {cwd: session.directory} : {}),
 		...(parent ? {parent_id: parent} : {}),
-		...(session?.title ? {title: session.title} : {}),
+		...(session?.title && !isPlaceholderTitle(session.title) ? {title: session.title} : {}),
 		...(model ? {model} : {}),
 		...(started ? {started} : {}),
 	};
 	const revertedFrom = revertedMessageId(session?.revert);
 	return {facts, child: parent !== undefined, ...(revertedFrom ? {revertedFrom} : {})};
+}
+
+/**
+ * OpenCode names a new session "New session - <ISO time>" ("Child session - …" for a child) and
+ * replaces that once a title is generated (session/session.ts, createDefaultTitle). A session
+ * that never got that far keeps the placeholder, which names nothing.
+ */
+const placeholderTitle = /^(?:New|Child) session - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function isPlaceholderTitle(title: string): boolean {
+	return placeholderTitle.test(title);
 }
 
 /** The message an `/undo` reverted the session to (it and all after it are discarded), if any. */

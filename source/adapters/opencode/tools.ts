@@ -4,8 +4,11 @@ import type {OpencodePart, ToolState} from './schema.js';
 import {isoTime} from './time.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
-/** OpenCode writes this error when a user abort cuts a running tool off (session/processor.ts). */
-const abortedToolError = 'Tool execution aborted';
+/**
+ * The errors OpenCode writes when a user abort cuts a tool off: a running tool
+ * (session/processor.ts), and a subtask's task call (session/prompt.ts, handleSubtask).
+ */
+const abortedToolErrors = new Set(['Tool execution aborted', 'Cancelled']);
 
 /** Tool input: an object as stored; JSON text (older writers, a pending call's `raw`) parsed when it parses. */
 function toolInput(state: ToolState | undefined): unknown {
@@ -79,7 +82,7 @@ export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {m
 	if (status === 'error') {
 		const output = errorTextOf(state);
 		const exit = exitOf(state) ?? exitCodeFromText(output);
-		const interrupted = state.metadata?.['interrupted'] === true || state.error === abortedToolError;
+		const interrupted = state.metadata?.['interrupted'] === true || (typeof state.error === 'string' && abortedToolErrors.has(state.error));
 		return [
 			call,
 			{

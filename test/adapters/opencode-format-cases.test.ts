@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import {join} from 'node:path';
+import test from 'node:test';
+import {fileURLToPath} from 'node:url';
+import {opencodeAdapter} from '../../source/adapters/opencode/index.js';
+import {readStore, type ReadSession} from '../helpers/adapters.js';
+
+/**
+ * OpenCode format features other readers meet in real stores (formats.md §3 and OpenCode's own
+ * source), each with a small hand-written fixture under test/fixtures/format-cases/opencode/.
+ */
+const cases = fileURLToPath(new URL('../fixtures/format-cases/opencode', import.meta.url));
+
+function sessionsOf(name: string): Map<string | null, ReadSession> {
+	return new Map(readStore(opencodeAdapter, join(cases, name, 'storage')).map(session => [session.summary.id, session]));
+}
+
+test('opencode format: the placeholder titles OpenCode gives a session before it names one are no titles', () => {
+	// session/session.ts createDefaultTitle: "New session - <ISO>" / "Child session - <ISO>" until a title is generated.
+	const sessions = sessionsOf('placeholder-titles');
+	const shellOnly = sessions.get('ses_3c1a0b2d4ffeQm7Vx2Lp9Rt4Kd');
+	assert.ok(shellOnly, 'the shell-only session is read');
+	assert.equal(shellOnly.summary.human_turns, 0, 'the shell-mode turn is synthetic');
+	assert.equal(shellOnly.summary.title, null, 'no human request and no real title: no title, not "New session - …"');
+
+	const child = sessions.get('ses_3c19f8e07ffdNw5Hy8Jc3Ue6Tb');
+	assert.ok(child, 'the child session is read');
+	assert.equal(child.summary.parent_id, 'ses_3c1a0b2d4ffeQm7Vx2Lp9Rt4Kd');
+	assert.equal(child.summary.title, 'List every SVG under sketches/ with its viewBox.', "an untitled child is named by its task, not by OpenCode's placeholder");
+});
+
+test('opencode format: a subtask the user cancelled ends its task call as interrupted', () => {
+	// session/prompt.ts handleSubtask: interrupting a running subtask stores `status:"error", error:"Cancelled"`.
+	const session = sessionsOf('subtask-cancelled').get('ses_3b2e1d0c9ffeKp4Rt7Wx1Za3Cd');
+	assert.ok(session, 'the session is read');
+	const result = session.events.find(event => event.kind === 'tool_result');
+	assert.equal(result?.result?.call_id, '01JNR2M8Q4V6X9Z1B3D5F7H9K2');
+	assert.equal(result?.result?.is_error, true);
+	assert.equal(result?.interrupted, true, 'a user cancel is an interruption, not a tool failure');
+});
