@@ -38,3 +38,25 @@ test('opencode format: a subtask the user cancelled ends its task call as interr
 	assert.equal(result?.result?.is_error, true);
 	assert.equal(result?.interrupted, true, 'a user cancel is an interruption, not a tool failure');
 });
+
+test('opencode format: sessions of the per-project tree older versions wrote are read from the data directory', () => {
+	// storage/storage.ts MIGRATIONS[0]: `project/<dir>/storage/session/info/<ses>.json`, `…/session/message/<ses>/<msg>.json`,
+	// `…/session/part/<ses>/<msg>/<prt>.json`. The migration skips the `global` project and vanished worktrees, so they stay there.
+	const root = join(cases, 'project-layout');
+	assert.deepEqual(opencodeAdapter.resolveRoot(root), [root], 'a data directory holding only the per-project tree is a data directory');
+	const sessions = readStore(opencodeAdapter, root);
+	assert.deepEqual(sessions.map(session => session.summary.id), ['ses_5d0c2b7a1ffeRt2Yu4Io6Pa8Sd']);
+	const [session] = sessions;
+	assert.equal(session!.summary.title, 'Remove the unused --legacy flag from the orchard CLI.');
+	assert.equal(session!.summary.project, '/work/orchard', "the assistant's path.cwd");
+	assert.deepEqual(
+		session!.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.tool?.call_id ?? event.result?.call_id ?? event.text]),
+		[
+			[1, 'user', 'Remove the unused --legacy flag from the orchard CLI.'],
+			[2, 'tool_call', 'toolu_01Qx7Ws3Ed5Rf7Tg9Yh1Uj3Ik'],
+			[2, 'tool_result', 'toolu_01Qx7Ws3Ed5Rf7Tg9Yh1Uj3Ik'],
+			[2, 'assistant', 'The flag is only parsed in src/cli.ts:41; I removed it there.'],
+		],
+	);
+	assert.equal(session!.unit.paths.length, 6, 'the session, message and part files are all the unit\'s');
+});

@@ -2,9 +2,9 @@ import {join} from 'node:path';
 import {fileFingerprint, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {listSessions, withDatabase, type SessionListing} from './database.js';
-import {databasesIn, isDatabaseFile, isStorageDirectory} from './paths.js';
+import {databasesIn, isDatabaseFile, isStorageDirectory, projectStorageDirectories} from './paths.js';
 import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
-import {jsonFilesIn, messageDirectoryOf, readJsonFile} from './storage.js';
+import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readJsonFile} from './storage.js';
 import {sha256Hex} from '../../lib/hash.js';
 
 /**
@@ -42,6 +42,11 @@ export function discoverOpencode(root: string, memo?: DiscoveryMemo): Discovered
 	const storage = join(root, 'storage');
 	if (isStorageDirectory(storage)) {
 		storageUnits(storage).forEach(keep);
+	}
+
+	// Last: the shared tree holds what the migration copied out of these older per-project trees.
+	for (const projectStorage of projectStorageDirectories(root)) {
+		storageUnits(projectStorage).forEach(keep);
 	}
 
 	return units;
@@ -175,7 +180,8 @@ function storageUnit(storage: string, file: string): DiscoveredUnit | undefined 
 	const messages = messageDirectoryOf(storage, file, id);
 	for (const message of messages ? jsonFilesIn(messages) : []) {
 		files.push(message);
-		files.push(...jsonFilesIn(join(storage, 'part', stem(message, '.json'))));
+		const parts = partDirectoryOf(storage, message, undefined);
+		files.push(...(parts ? jsonFilesIn(parts) : []));
 	}
 
 	for (const sidecar of [join(storage, 'session_diff', `${id}.json`), join(storage, 'todo', `${id}.json`)]) {

@@ -56,8 +56,19 @@ export function isStorageDirectory(path: string): boolean {
 	return isDirectory(join(path, 'session')) && (isDirectory(join(path, 'message')) || basename(path) === 'storage');
 }
 
+/**
+ * The per-project trees of versions before the shared `storage/` tree:
+ * `project/<dir>/storage/session/info/<sessionID>.json` (storage.ts describes the layout).
+ */
+export function projectStorageDirectories(dataDirectory: string): string[] {
+	return listDirectory(join(dataDirectory, 'project'))
+		.filter(entry => entry.isDirectory())
+		.map(entry => join(dataDirectory, 'project', entry.name, 'storage'))
+		.filter(storage => isDirectory(join(storage, 'session', 'info')));
+}
+
 export function isDataDirectory(path: string): boolean {
-	return isDirectory(join(path, 'storage')) || databasesIn(path).length > 0;
+	return isDirectory(join(path, 'storage')) || databasesIn(path).length > 0 || projectStorageDirectories(path).length > 0;
 }
 
 /**

@@ -1,5 +1,5 @@
 import {readFileSync} from 'node:fs';
-import {dirname, join} from 'node:path';
+import {basename, dirname, join} from 'node:path';
 import {isDirectory, listDirectory, stem} from '../shared/fs.js';
 import {opencodeMessageSchema, opencodePartSchema, type OpencodeMessage, type OpencodePart} from './schema.js';
 import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
@@ -9,6 +9,13 @@ import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-d
  * `message/<sessionID>/<messageID>.json` and `part/<messageID>/<partID>.json`. Every file holds
  * one JSON document with its own ids. Some writers named message directories by the session id
  * without its `ses_` prefix, and early trees kept parts flat in `part/` with a `messageID` field.
+ *
+ * Before that tree, each project had its own under `project/<dir>/storage/`:
+ * `session/info/<sessionID>.json`, `session/message/<sessionID>/<messageID>.json` and
+ * `session/part/<sessionID>/<messageID>/<partID>.json`. OpenCode's first storage migration copies
+ * them to the shared tree but skips the `global` project and projects whose worktree is gone, so
+ * those sessions live only there. Read as a storage root, `project/<dir>/storage` lists its
+ * sessions as the project `info`; the message and part directories are found by their own names.
  */
 
 /** `<storage>/session/<projectID>/<sessionID>.json` → `<storage>`. */
@@ -26,11 +33,14 @@ export function jsonFilesIn(directory: string): string[] {
 export function messageDirectoryOf(storage: string, sessionFile: string, sessionId: string | undefined): string | undefined {
 	const name = stem(sessionFile, '.json');
 	const candidates = [sessionId, name, name.replace(/^ses_/, ''), sessionId?.replace(/^ses_/, '')];
-	for (const candidate of candidates) {
-		if (candidate) {
-			const directory = join(storage, 'message', candidate);
-			if (isDirectory(directory)) {
-				return directory;
+	const messageRoots = [join(storage, 'message'), join(projectSessionTreeOf(sessionFile), 'message')];
+	for (const messages of messageRoots) {
+		for (const candidate of candidates) {
+			if (candidate) {
+				const directory = join(messages, candidate);
+				if (isDirectory(directory)) {
+					return directory;
+				}
 			}
 		}
 	}
@@ -38,13 +48,23 @@ export function messageDirectoryOf(storage: string, sessionFile: string, session
 	return undefined;
 }
 
+/** `project/<dir>/storage/session/info/<ses>.json` → `project/<dir>/storage/session` (the per-project tree's own root). */
+function projectSessionTreeOf(sessionFile: string): string {
+	return dirname(dirname(sessionFile));
+}
+
 /** Part directories are named by message id; in the usual layout that is also the file name. */
 export function partDirectoryOf(storage: string, messageFile: string, messageId: string | undefined): string | undefined {
-	for (const candidate of [messageId, stem(messageFile, '.json')]) {
-		if (candidate) {
-			const directory = join(storage, 'part', candidate);
-			if (isDirectory(directory)) {
-				return directory;
+	// The per-project tree nests parts by session: `session/part/<sessionID>/<messageID>/`.
+	const sessionDirectory = dirname(messageFile);
+	const projectParts = join(dirname(dirname(sessionDirectory)), 'part', basename(sessionDirectory));
+	for (const parts of [join(storage, 'part'), projectParts]) {
+		for (const candidate of [messageId, stem(messageFile, '.json')]) {
+			if (candidate) {
+				const directory = join(parts, candidate);
+				if (isDirectory(directory)) {
+					return directory;
+				}
 			}
 		}
 	}
