@@ -19,6 +19,10 @@ const knownNamespaces = new Set([
 	'user',
 	'assistant',
 	'tool',
+	'tool_search',
+	'model',
+	'factory',
+	'mcp_app',
 	'subagent',
 	'hook',
 	'system',
@@ -148,13 +152,19 @@ function startEvents(type: string, data: unknown, base: Base, state: CopilotStat
 
 /**
  * A user message is human only when a person typed it: no `source` (or `user`), not an
- * autopilot continuation, not a subagent's prompt, and not host-injected text.
+ * autopilot continuation, not a subagent's prompt, not input relayed from another session, and
+ * not host-injected text.
  */
 function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
 	const message = readCopilotUserMessage(data);
 	const text = message.content ?? '';
 	if (text.trim() === '') {
 		return [];
+	}
+
+	// The `crossSession` label marks what the SDK calls non-human input: another session sent it.
+	if (isRecord(message.crossSession)) {
+		return [{...base, kind: 'user', text, human: false, origin: 'agent'}];
 	}
 
 	const typed = (message.source === undefined || message.source.toLowerCase() === humanSource) && !message.isAutopilotContinuation;

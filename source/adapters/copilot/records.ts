@@ -19,7 +19,7 @@ const envelopeFields = fields({
 
 const toolFields = fields({toolCallId: text, toolName: text, arguments: any, success: flag, result: any, error: any, parentToolCallId: text});
 
-const userMessageFields = fields({content: text, source: text, isAutopilotContinuation: flag, parentToolCallId: text});
+const userMessageFields = fields({content: text, source: text, isAutopilotContinuation: flag, parentToolCallId: text, crossSession: any});
 
 const assistantMessageFields = fields({
 	messageId: text,
@@ -38,6 +38,7 @@ const sessionDataFields = fields({
 	error: any,
 	summaryContent: text,
 	shutdownType: text,
+	errorReason: text,
 	content: text,
 	agentName: text,
 	agentDisplayName: text,
@@ -46,7 +47,7 @@ const sessionDataFields = fields({
 	messagesRemovedDuringTruncation: number,
 });
 
-export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string};
+export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string; crossSession?: unknown};
 export type CopilotAssistantMessage = {
 	messageId?: string;
 	content?: string;

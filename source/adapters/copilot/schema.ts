@@ -38,6 +38,8 @@ export const copilotUserMessageSchema = lazySchema(() => z.looseObject({
 	source: text,
 	isAutopilotContinuation: flag,
 	parentToolCallId: text,
+	/** `{integrity, origin: "authenticated-cross-session", version}`: input relayed from another session. */
+	crossSession: anything,
 }));
 
 const toolRequestSchema = lazySchema(() => z.looseObject({toolCallId: text, name: text, arguments: anything, type: text}));
@@ -71,6 +73,7 @@ export const copilotSessionDataSchema = lazySchema(() => z.looseObject({
 	error: anything,
 	summaryContent: text,
 	shutdownType: text,
+	errorReason: text,
 	content: text,
 	agentName: text,
 	agentDisplayName: text,

@@ -27,10 +27,8 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 			return compactionEvents(data, base);
 		case 'session.truncation':
 			return [{...base, kind: 'system', text: truncationText(data)}];
-		case 'session.shutdown': {
-			const kind = data.shutdownType ?? 'unknown';
-			return [{...base, kind: 'system', text: `Session shut down (${kind})`, ...(kind === 'error' ? {error: 'Session ended with an error'} : {})}];
-		}
+		case 'session.shutdown':
+			return [shutdownEvent(data, base)];
 
 		case 'subagent.started':
 		case 'subagent.completed':
@@ -42,6 +40,18 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 		default:
 			return [];
 	}
+}
+
+/** `shutdownType: "error"` says why in `errorReason` (newer builds). */
+function shutdownEvent(data: CopilotSessionData, base: Base): SessionEvent {
+	const kind = data.shutdownType ?? 'unknown';
+	const text = `Session shut down (${kind})`;
+	if (kind !== 'error') {
+		return {...base, kind: 'system', text};
+	}
+
+	const reason = data.errorReason?.trim();
+	return reason ? {...base, kind: 'system', text: `${text}: ${reason}`, error: shortError(reason)} : {...base, kind: 'system', text, error: 'Session ended with an error'};
 }
 
 function compactionEvents(data: CopilotSessionData, base: Base): SessionEvent[] {

@@ -28,16 +28,18 @@ export function toolCallEvent(state: CopilotState, base: Base, callId: string | 
 
 
 /**
- * `tool.execution_complete`: `success:false` is a failure. The exit status is only in text:
- * the shell tool's trailing `<exited with exit code N>` line, or (for a failure) a phrase such
- * as "exit code: 1" in the result or error message.
+ * `tool.execution_complete`: `success:false` is a failure. The exit status is a shell block of
+ * `result.contents` (newer builds), else only in text: the shell tool's trailing
+ * `<exited with exit code N>` line, or (for a failure) a phrase such as "exit code: 1" in the
+ * result or error message.
  */
 export function toolResultEvent(base: Base, tool: CopilotTool): SessionEvent {
 	const content = resultText(tool.result);
 	const errorMessage = isRecord(tool.error) ? stringOf(tool.error['message']) : stringOf(tool.error);
 	const failed = tool.success === false;
 	const output = content || errorMessage || '';
-	const exitCode = lastExitedCode(output) ?? (failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
+	const exitCode =
+		shellExitCode(tool.result) ?? lastExitedCode(output) ?? (failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
 	return {
 		...base,
 		kind: 'tool_result',
@@ -57,6 +59,30 @@ function resultText(result: unknown): string {
 	}
 
 	return outputText(result);
+}
+
+/** Blocks of `result.contents` that state a shell command's exit: `shell_exit`, and the deprecated `terminal`. */
+const shellBlockTypes = new Set(['shell_exit', 'terminal']);
+
+/**
+ * The exit code the last shell block of `result.contents` states. `content` is the text sent
+ * to the model, which Copilot may truncate, so its status line can be missing where this
+ * structured code is not.
+ */
+function shellExitCode(result: unknown): number | undefined {
+	const blocks = isRecord(result) ? result['contents'] : undefined;
+	if (!Array.isArray(blocks)) {
+		return undefined;
+	}
+
+	let code: number | undefined;
+	for (const block of blocks) {
+		if (isRecord(block) && shellBlockTypes.has(block['type'] as string) && Number.isInteger(block['exitCode'])) {
+			code = block['exitCode'] as number;
+		}
+	}
+
+	return code;
 }
 
 function lastExitedCode(text: string): number | undefined {
