@@ -84,9 +84,21 @@ function blockEvents(block: CursorBlock, role: 'user' | 'assistant', line: numbe
 		case 'tool-result':
 			return [toolResultEvent(block, line)];
 		default:
-			// Thinking is never shown; images and unknown blocks carry nothing to show.
-			return [];
+			return role === 'assistant' ? unknownBlockEvents(block, line) : [];
 	}
+}
+
+/** Block types whose `text` is the model's reasoning, never shown. */
+const reasoningType = /think|reason/i;
+
+/**
+ * Thinking is never shown and images carry nothing to show; but a block of a type newer than
+ * this reader (Cursor's block names drift) that holds a `text` string is visible reply text.
+ */
+function unknownBlockEvents(block: CursorBlock, line: number): SessionEvent[] {
+	const text = stringOf(block['text']);
+	const type = stringOf(block['type']) ?? '';
+	return text === undefined || text.trim() === '' || reasoningType.test(type) ? [] : [{line, kind: 'assistant', text}];
 }
 
 /** Content blocks: a plain string is one text block; anything that is not an object is ignored. */
