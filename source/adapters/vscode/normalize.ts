@@ -93,9 +93,30 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 	return events;
 }
 
+type ErrorDetails = NonNullable<VscodeRequest['responseErrorDetails']>;
+
+/** The request's error details; the oldest sessions kept them beside the response, not in `result`. */
+function errorDetailsOf(request: VscodeRequest): ErrorDetails | undefined {
+	return request.result?.errorDetails ?? request.responseErrorDetails;
+}
+
+/**
+ * Details that say the request was stopped: Copilot Chat ends a cancelled request with its
+ * CanceledResult, `{message: "Canceled"}` (never localised: it is compared like an error name),
+ * and VS Code does not count `code: "canceled"` as a failure (ChatResponseModel.state).
+ */
+function isCancellation(details: ErrorDetails): boolean {
+	return details.code === 'canceled' || details.message === 'Canceled';
+}
+
+function wasCancelled(request: VscodeRequest): boolean {
+	const details = errorDetailsOf(request);
+	return request.isCanceled === true || request.modelState?.value === cancelledState || (details !== undefined && isCancellation(details));
+}
+
 function requestError(request: VscodeRequest): string | undefined {
-	const details = request.result?.errorDetails;
-	if (details) {
+	const details = errorDetailsOf(request);
+	if (details && !isCancellation(details)) {
 		return details.message?.trim() || 'Request failed';
 	}
 
@@ -116,11 +137,12 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	const text = messageText(request.message);
 	if (text.trim() !== '') {
-		events.push({...askedBase, kind: 'user', text, human: !isInjectedText(text), ...(request.requestId ? {uuid: request.requestId} : {})});
+		const typed = request.isSystemInitiated !== true && !isInjectedText(text);
+		events.push({...askedBase, kind: 'user', text, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 
 	events.push(...responseEvents(request.response ?? [], {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata)));
-	if (request.isCanceled === true || request.modelState?.value === cancelledState) {
+	if (wasCancelled(request)) {
 		events.push({...answeredBase, kind: 'system', text: 'Request cancelled', interrupted: true});
 	}
 
@@ -135,10 +157,12 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 function sessionFacts(session: VscodeSession, unit: DiscoveredUnit): SessionInfo {
 	const started = isoFromMs(session.creationDate);
 	const modified = isoFromMs(session.lastMessageDate);
+	// Version 2 named it `computedTitle`; VS Code reads that as `customTitle` since version 3.
+	const title = [session.customTitle, session.computedTitle].find(candidate => candidate?.trim());
 	return {
 		...(session.sessionId ? {id: session.sessionId} : {}),
 		...(unit.projectHint ? {cwd: unit.projectHint} : {}),
-		...(session.customTitle?.trim() ? {title: session.customTitle} : {}),
+		...(title ? {title} : {}),
 		...(started ? {started} : {}),
 		...(modified ? {modified} : {}),
 	};

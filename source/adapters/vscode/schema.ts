@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {optional} from '../shared/schema.js';
+import {lenient, optional} from '../shared/schema.js';
 
 /**
  * The VS Code chat records engi reads (formats.md §9). Objects are loose and almost every field
@@ -15,8 +15,13 @@ export const vscodeSessionSchema = lazySchema(() => z.looseObject({
 	creationDate: optional(z.number()),
 	lastMessageDate: optional(z.number()),
 	customTitle: optional(z.string()),
+	/** The title of version 2 sessions, which VS Code reads as `customTitle` since version 3. */
+	computedTitle: lenient(z.string()),
 	requests: optional(z.array(z.unknown())),
 }));
+
+/** `code` is `"canceled"` when the request was stopped rather than failed (ChatResponseModel.state). */
+const errorDetailsSchema = z.looseObject({message: optional(z.string()), code: lenient(z.string())});
 
 export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	requestId: optional(z.string()),
@@ -26,16 +31,20 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	response: optional(z.array(z.unknown())),
 	result: optional(
 		z.looseObject({
-			errorDetails: optional(z.looseObject({message: optional(z.string())})),
+			errorDetails: optional(errorDetailsSchema),
 			metadata: z.optional(z.unknown()),
 		}),
 	),
+	/** Where the oldest sessions kept `result.errorDetails` (ChatModel ports it on load). */
+	responseErrorDetails: lenient(errorDetailsSchema),
 	/** Deprecated in favour of `modelState`, still written by older builds. */
 	isCanceled: optional(z.boolean()),
 	/** `value`: 0 pending, 1 complete, 2 cancelled, 3 failed, 4 needs input (ResponseModelState). */
 	modelState: optional(z.looseObject({value: optional(z.number()), completedAt: optional(z.number())})),
 	timestamp: optional(z.number()),
 	modelId: optional(z.string()),
+	/** A request VS Code sent itself (a background terminal finished, …), not one a person typed. */
+	isSystemInitiated: lenient(z.boolean()),
 }));
 
 export const toolInvocationSchema = lazySchema(() => z.looseObject({

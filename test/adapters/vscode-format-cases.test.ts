@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import test from 'node:test';
+import {vscodeAdapter} from '../../source/adapters/vscode/index.js';
+import {looseUnit, readUnit} from '../helpers/adapters.js';
+
+/**
+ * VS Code chat format features found missing or mishandled, each in a small fixture written from
+ * the shapes VS Code (chatModel.ts, chatSessionOperationLog.ts) and Copilot Chat
+ * (commonTypes.ts) persist.
+ */
+const cases = fileURLToPath(new URL('../fixtures/format-cases/vscode', import.meta.url));
+const read = (name: string) => readUnit(vscodeAdapter, looseUnit(join(cases, name), {idHint: name.replace(/\.jsonl?$/, '')}));
+const markers = (name: string) =>
+	read(name)
+		.events.filter(event => event.kind === 'system')
+		.map(event => [event.line, event.interrupted ?? false, event.error ?? null]);
+
+test('vscode format: a stopped request carries Copilot\'s "Canceled" errorDetails, an interruption and not a failure', () => {
+	assert.deepEqual(markers('cancelled-request.jsonl'), [[1, true, null]]);
+	assert.deepEqual(markers('cancelled-and-failed.json'), [
+		[1, true, null],
+		[2, true, null],
+		[3, false, 'Sorry, your request failed. Please try again. Reason: Server error: 502'],
+	]);
+});
+
+test('vscode format: the pre-result `responseErrorDetails` of old sessions is a failed request', () => {
+	assert.deepEqual(markers('v1-response-error-details.json'), [[2, false, 'Oops, your response got filtered. Vote down if you think this shouldn\'t have happened.']]);
+});
+
+test('vscode format: a version 2 session\'s `computedTitle` is its title', () => {
+	const session = read('v2-computed-title.json');
+	assert.equal(session.events.find(event => event.kind === 'meta')?.session?.title, 'Debounce search input');
+});
+
+test('vscode format: a request VS Code sent on its own (`isSystemInitiated`) is not a human request', () => {
+	const session = read('system-initiated.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human]),
+		[
+			[1, false],
+			[2, true],
+		],
+	);
+	assert.equal(session.summary.title, 'Now bump the package version to 2.4.0');
+	assert.equal(session.summary.human_turns, 1);
+});
