@@ -47,3 +47,12 @@ test('vscode format: a request VS Code sent on its own (`isSystemInitiated`) is 
 	assert.equal(session.summary.title, 'Now bump the package version to 2.4.0');
 	assert.equal(session.summary.human_turns, 1);
 });
+
+test('vscode format: requests a restored checkpoint disabled (`shouldBeRemovedOnSend`, formerly `isHidden`) are an abandoned branch', () => {
+	const rewinds = (name: string) =>
+		read(name)
+			.events.filter(event => event.rewound_from !== undefined)
+			.map(event => [event.line, event.rewound_from, event.rewound_through]);
+	assert.deepEqual(rewinds('checkpoint-restored.jsonl'), [[1, 2, 3]]);
+	assert.deepEqual(rewinds('hidden-old.json'), [[1, 2, 2]]);
+});

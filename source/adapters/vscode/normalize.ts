@@ -186,12 +186,37 @@ function droppedRequests(live: readonly unknown[], discarded: readonly unknown[]
 	});
 }
 
-type RequestList = {readonly session: VscodeSession; readonly live: readonly unknown[]; readonly requests: readonly unknown[]};
+/**
+ * A request a restored checkpoint disabled: VS Code shows it greyed out and removes it when the
+ * next request is sent (`shouldBeRemovedOnSend`, persisted as `isHidden` before). One disabled only
+ * after an undo stop (`afterUndoStop`) keeps its request and the reply up to that stop.
+ */
+function isDisabled(request: unknown): boolean {
+	if (!isRecord(request)) {
+		return false;
+	}
+
+	const disablement = request['shouldBeRemovedOnSend'];
+	return request['isHidden'] === true || (isRecord(disablement) && disablement['afterUndoStop'] === undefined);
+}
+
+/** How many live requests come before the disabled ones (restoring a checkpoint disables a tail). */
+function keptCount(live: readonly unknown[]): number {
+	let kept = live.length;
+	while (kept > 0 && isDisabled(live[kept - 1])) {
+		kept--;
+	}
+
+	return kept;
+}
+
+type RequestList = {readonly session: VscodeSession; readonly kept: number; readonly requests: readonly unknown[]};
 
 /**
  * The session's requests in line order (request `n` is on line `n`): the live ones, then those a
- * truncation dropped, each on the next line, as an abandoned branch. Undefined when the document
- * is not a chat session.
+ * truncation dropped, each on the next line. Those from `kept` on (the disabled tail of the live
+ * ones, then the dropped) are an abandoned branch. Undefined when the document is not a chat
+ * session.
  */
 function requestsOf(document: SessionDocument): RequestList | undefined {
 	const parsed = vscodeSessionSchema.safeParse(document.state);
@@ -200,7 +225,7 @@ function requestsOf(document: SessionDocument): RequestList | undefined {
 	}
 
 	const live = parsed.data.requests ?? [];
-	return {session: parsed.data, live, requests: [...live, ...droppedRequests(live, document.discarded ?? [])]};
+	return {session: parsed.data, kept: keptCount(live), requests: [...live, ...droppedRequests(live, document.discarded ?? [])]};
 }
 
 /**
@@ -245,11 +270,11 @@ export function sessionRows(document: SessionDocument, unit: DiscoveredUnit): Lo
 	let skipped = document.skipped;
 	let model: string | undefined;
 	const facts = sessionFacts(listed.session, unit);
-	const {live, requests} = listed;
+	const {kept, requests} = listed;
 	let firstDiscarded = -1;
 	for (const [index, raw] of requests.entries()) {
 		const line = index + 1;
-		if (index === live.length) {
+		if (index === kept) {
 			firstDiscarded = rows.length;
 		}
 
