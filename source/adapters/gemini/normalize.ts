@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf, type Part} from '../shared/gemini-parts.js';
 import {parseGeminiToolCall} from './records.js';
 import type {GeminiMessage, GeminiToolCall} from './schema.js';
 
@@ -48,11 +48,31 @@ function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin)
 	return [{...base(message, line), kind: 'user', text, human, ...(origin.byAgent && !human ? {origin: 'agent' as const} : {})}];
 }
 
+/**
+ * The parts of a call's `result` that answer it. gemini-cli's history sync writes a call's whole
+ * response turn into its result ("to ensure sibling parts are preserved"), so a call made beside
+ * others also holds their responses; a response and the parts after it (media the tool returned)
+ * are its own call's. A result naming no response with the call's id is taken whole.
+ */
+function ownParts(parts: Part[], callId: string | undefined): Part[] {
+	const owners = parts.map(part => functionResponseOf(part)).filter(response => response !== undefined);
+	if (callId === undefined || !owners.some(response => response.id === callId)) {
+		return parts;
+	}
+
+	let owner = owners[0]?.id;
+	return parts.filter(part => {
+		const response = functionResponseOf(part);
+		owner = response ? response.id : owner;
+		return owner === callId;
+	});
+}
+
 /** The text of a tool call's `result` parts: function-response outputs or errors, plain text parts. */
 function resultOf(call: GeminiToolCall): {output: string; failed: boolean} {
 	let failed = false;
 	const pieces: string[] = [];
-	for (const part of partsOf(call.result)) {
+	for (const part of ownParts(partsOf(call.result), call.id)) {
 		const response = functionResponseOf(part);
 		if (response) {
 			failed ||= response.failed;
