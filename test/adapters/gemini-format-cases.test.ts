@@ -12,6 +12,28 @@ import {looseUnit, readUnit} from '../helpers/adapters.js';
 const cases = join(import.meta.dirname, '..', 'fixtures', 'format-cases', 'gemini');
 const read = (name: string) => readUnit(geminiAdapter, looseUnit(join(cases, name)));
 
+test('gemini format: $patch records (updates, removeIds, orderIds) are replayed as the CLI replays them, not skipped', () => {
+	const chat = read('session-2026-11-21T14-00-a7c4e2f0.jsonl');
+	assert.equal(chat.loaded.skipped, 0, 'a $patch is a record of the format, not a malformed line');
+	assert.deepEqual(chat.loaded.warnings, []);
+	const texts = chat.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => event.text);
+	assert.ok(!texts.includes('Try a rounding fix'), 'removeIds takes the failed request out of the conversation');
+	assert.ok(!texts.includes('Rounding each row to cents now.'));
+	assert.ok(texts.includes('Switched the ledger to integer cents; totals now match.'), 'an update replaces the content');
+	assert.ok(!texts.includes('Switched the ledger to integer cents.'));
+	assert.equal(chat.summary.title, 'Find why the ledger totals drift');
+	assert.equal(chat.summary.human_turns, 2);
+	const results = chat.events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(
+		results.map(event => [event.result?.call_id, event.result?.output, event.result?.is_error]),
+		[
+			['grep-1', 'src/ledger.ts:12: total += row.amount', false],
+			['read-2', 'export function sum(rows) { let total = 0; }', false],
+		],
+		'an updated result holding the whole response turn still gives each call its own response',
+	);
+});
+
 test('gemini format: a tool call whose result holds its siblings\' responses gets only its own output and error', () => {
 	const chat = read('session-2026-11-22T10-00-b8d5f3a1.jsonl');
 	const results = chat.events.filter(event => event.kind === 'tool_result');

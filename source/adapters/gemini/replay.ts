@@ -10,7 +10,9 @@ import {geminiMetadataSchema, geminiSetSchema, type GeminiMetadata} from './sche
  *   place (updates rewrite the whole message, last writer wins);
  * - `$set.messages` is a checkpoint that replaces the whole message list;
  * - `{"$rewindTo": id}` deletes that message and everything after it (everything, when the
- *   id is unknown).
+ *   id is unknown);
+ * - `{"$patch": {updates, removeIds, orderIds}}` (newer builds) is the delta form of a checkpoint:
+ *   it patches contents and tool results, deletes messages and reorders the list.
  *
  * Each surviving entry keeps the physical line where it was first written (so rows stay in
  * line order) and the record of its final version. The messages a rewind deleted are kept too,
@@ -42,6 +44,16 @@ export type Replay = {
 	skipped: number;
 	readonly warnings: string[];
 };
+
+/** A tool call with the `result` a patch gives it (the first patch naming its id). */
+function withPatchedResult(call: unknown, patches: readonly unknown[]): unknown {
+	if (!isRecord(call)) {
+		return call;
+	}
+
+	const patch = patches.find(candidate => isRecord(candidate) && candidate['id'] === call['id'] && 'result' in candidate);
+	return isRecord(patch) ? {...call, result: patch['result']} : call;
+}
 
 export function replayGeminiJsonl(path: string): Replay {
 	const messages = new Map<string, ReplayEntry>();
@@ -87,6 +99,63 @@ export function replayGeminiJsonl(path: string): Replay {
 		rewinds.push({line, raw, rewind: true, ...(from === undefined ? {} : {rewoundFrom: from})});
 	};
 
+	/**
+	 * A history sync's delta, as gemini-cli's `createJsonlRecordAccumulator` applies it: `updates`
+	 * (or the patch itself, when it names an `id`) replace a message's content and its tool calls'
+	 * results, `removeIds` delete messages, and `orderIds` move the messages it lists, in its
+	 * order, after all the others.
+	 */
+	const applyPatch = (patch: object) => {
+		const fields = patch as Record<string, unknown>;
+		const updates: unknown[] = Array.isArray(fields['updates']) ? fields['updates'] : [];
+		for (const update of typeof fields['id'] === 'string' ? [fields, ...updates] : updates) {
+			if (isRecord(update) && typeof update['id'] === 'string') {
+				updateMessage(update['id'], update);
+			}
+		}
+
+		for (const id of Array.isArray(fields['removeIds']) ? fields['removeIds'] : []) {
+			if (typeof id === 'string') {
+				messages.delete(id);
+			}
+		}
+
+		if (Array.isArray(fields['orderIds'])) {
+			reorder(fields['orderIds']);
+		}
+	};
+
+	/** The message with the patched content and results; it no longer is any one line's record, so it has no offset. */
+	const updateMessage = (id: string, update: Record<string, unknown>) => {
+		const entry = messages.get(id);
+		if (!entry || !isRecord(entry.raw)) {
+			return;
+		}
+
+		const message: Record<string, unknown> = {...entry.raw};
+		if (update['content'] !== undefined) {
+			message['content'] = update['content'];
+		}
+
+		const calls = message['toolCalls'];
+		if (Array.isArray(update['toolCalls']) && message['type'] === 'gemini' && Array.isArray(calls)) {
+			message['toolCalls'] = calls.map(call => withPatchedResult(call, update['toolCalls'] as unknown[]));
+		}
+
+		messages.set(id, {line: entry.line, raw: message, rewind: false});
+	};
+
+	const reorder = (orderIds: readonly unknown[]) => {
+		const ordered = orderIds.filter((id): id is string => typeof id === 'string' && messages.has(id));
+		const listed = new Set(ordered);
+		const entries = [...messages].filter(([id]) => !listed.has(id));
+		entries.push(...ordered.map(id => [id, messages.get(id)!] as [string, ReplayEntry]));
+		messages.clear();
+		for (const [id, entry] of entries) {
+			messages.set(id, entry);
+		}
+	};
+
 	/** Applies one record; false for a shape this reader does not know (skipped and counted). */
 	const apply = (value: unknown, line: number, offset: number): boolean => {
 		if (!isRecord(value)) {
@@ -97,6 +166,13 @@ export function replayGeminiJsonl(path: string): Replay {
 		const target = value['$rewindTo'];
 		if (typeof target === 'string') {
 			rewindTo(target, line, value);
+			return true;
+		}
+
+		// `{"$patch": {...}}` (gemini-cli from Oct 2026, in place of `$set.messages` checkpoints).
+		const patch = value['$patch'];
+		if (patch !== null && typeof patch === 'object') {
+			applyPatch(patch);
 			return true;
 		}
 
