@@ -45,3 +45,25 @@ test('gemini format: a tool call whose result holds its siblings\' responses get
 		],
 	);
 });
+
+test('gemini format: hook and IDE context the CLI records as user messages is never a human request', () => {
+	const chat = read('session-2026-11-23T08-00-c9e6a4b2.jsonl');
+	const users = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(
+		users.map(event => [event.uuid, event.human]),
+		[
+			['h-ctx', false],
+			['h-hook', false],
+			['h-ide', false],
+			['h-u1', true],
+			['h-ide2', false],
+		],
+	);
+	assert.equal(users.find(event => event.uuid === 'h-u1')?.text, 'Fix the flaky date test', 'a BeforeAgent hook part is not what the person typed');
+	assert.equal(chat.summary.title, 'Fix the flaky date test');
+	assert.equal(chat.summary.human_turns, 1);
+
+	const headless = read('session-2026-11-23T09-00-d0f7b5c3.jsonl');
+	assert.equal(headless.summary.title, 'List the open TODOs in src/sync', 'SessionStart context prepended to a headless prompt is not part of the request');
+	assert.equal(headless.summary.human_turns, 1);
+});

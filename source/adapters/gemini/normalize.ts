@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf, visibleText, type Part} from '../shared/gemini-parts.js';
 import {parseGeminiToolCall} from './records.js';
 import type {GeminiMessage, GeminiToolCall} from './schema.js';
 
@@ -32,10 +32,28 @@ function base(message: GeminiMessage, line: number): Omit<SessionEvent, 'kind'> 
 	return {line, ...(timestamp ? {timestamp} : {}), uuid: message.id};
 }
 
+/** Hook output gemini-cli wraps as `<hook_context>…</hook_context>` (client.ts, gemini.tsx). */
+const hookContextTag = '<hook_context>';
+const leadingHookContext = /^\s*<hook_context>[\s\S]*?<\/hook_context>\s*/;
+
+/**
+ * The text a person typed in a user message's content. A BeforeAgent hook appends its context to
+ * the request as a part of its own, and a headless run prepends the SessionStart hook's context
+ * to the prompt; neither is the request. Content that is nothing but hook context stays whole
+ * (and is then no human request).
+ */
+function typedText(content: unknown): string {
+	const texts = partsOf(content).flatMap(part => visibleText(part) ?? []);
+	const typed = texts.filter(text => !text.trimStart().startsWith(hookContextTag)).join('');
+	const text = typed.trim() !== '' ? typed : texts.join('');
+	const prompt = text.replace(leadingHookContext, '');
+	return prompt.trim() !== '' ? prompt : text;
+}
+
 function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin): SessionEvent[] {
 	// `displayContent` is what the person saw and typed (without expanded @file contents).
-	const shown = contentText(message.displayContent);
-	const text = shown.trim() !== '' ? shown : contentText(message.content);
+	const shown = typedText(message.displayContent);
+	const text = shown.trim() !== '' ? shown : typedText(message.content);
 	if (text.trim() === '') {
 		return [];
 	}

@@ -80,12 +80,20 @@ export function functionCallOf(part: Part): {id: string | undefined; name: strin
 	};
 }
 
-/** Text the tools inject into user turns at session start or after compression. */
+/**
+ * Text the tools inject into user turns: the session context at start, a compression's
+ * snapshot, hook output (gemini-cli records a SessionStart hook's context as a user turn of its
+ * own) and, in IDE mode, the editor context sent as its own turn before a prompt, in full or as
+ * a delta (`ideContext` parts in gemini-cli's client.ts).
+ */
 const injectedPrefixes = [
 	'<session_context>',
 	'This is the Gemini CLI. We are setting up the context for our chat.',
 	'This is the Qwen Code. We are setting up the context for our chat.',
 	'<state_snapshot>',
+	'<hook_context>',
+	"Here is the user's editor context as a JSON object. This is for your information only.",
+	"Here is a summary of changes in the user's editor context, in JSON format. This is for your information only.",
 ];
 
 export function isToolInjectedText(text: string): boolean {
