@@ -3,17 +3,19 @@ import {rootOrChild} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
 
 /**
- * Qwen Code keeps chats under `~/.qwen/projects`, the same on Linux and macOS. `QWEN_HOME`
- * replaces `~/.qwen` (`Storage.getGlobalQwenDir`), but releases before 0.22 ignore it and still
- * write to `~/.qwen`, so with `QWEN_HOME` set both stores are listed (missing roots are skipped).
+ * Qwen Code keeps chats under `<runtime dir>/projects`, the same on Linux and macOS. The runtime
+ * dir is `QWEN_RUNTIME_DIR` when set (`Storage.getRuntimeBaseDir`), else `QWEN_HOME`, else
+ * `~/.qwen` (`Storage.getGlobalQwenDir`). Releases before 0.22 ignore `QWEN_HOME`, and a run
+ * without the variables writes to the default, so every store a variable names is listed before
+ * `~/.qwen/projects` (missing roots are skipped).
  */
 export function qwenRoots(context: AdapterContext): string[] {
 	const roots: string[] = [];
-	const configured = context.env['QWEN_HOME']?.trim();
-	if (configured && !configured.startsWith('~')) {
-		roots.push(join(configured, 'projects'));
-	} else if (configured && context.home) {
-		roots.push(join(context.home, configured.slice(1), 'projects'));
+	for (const name of ['QWEN_RUNTIME_DIR', 'QWEN_HOME']) {
+		const directory = configuredDirectory(context.env[name], context.home);
+		if (directory && !roots.includes(join(directory, 'projects'))) {
+			roots.push(join(directory, 'projects'));
+		}
 	}
 
 	const standard = context.home ? join(context.home, '.qwen', 'projects') : undefined;
@@ -22,6 +24,20 @@ export function qwenRoots(context: AdapterContext): string[] {
 	}
 
 	return roots;
+}
+
+/** The directory a variable names, `~` standing for the home directory (`Storage.resolvePath`). */
+function configuredDirectory(value: string | undefined, home: string | undefined): string | undefined {
+	const configured = value?.trim();
+	if (!configured) {
+		return undefined;
+	}
+
+	if (configured.startsWith('~')) {
+		return home ? join(home, configured.slice(1)) : undefined;
+	}
+
+	return configured;
 }
 
 /** Accepts `~/.qwen` or `~/.qwen/projects` (or one `projects/<dir>`, which holds `chats/`). */
