@@ -24,6 +24,17 @@ test('claude format: a prompt typed while the agent works is kept from its queue
 	assert.equal(session.events.find(event => event.line === 5)?.uuid, 'q3', 'the attachment keeps its place in the tree');
 });
 
+test('claude format: a queued prompt its user record repeats when the queue hands it over is one request, not two', () => {
+	const session = read('queued-then-delivered.jsonl');
+	assert.equal(session.summary.human_turns, 3, 'the opening prompt, the queued prompt, and the same words typed again later');
+	assert.deepEqual(users(session), [
+		[1, 'Fix the flaky date test in utils', true, null],
+		[4, 'run the linter too', true, null],
+		[6, 'run the linter too', false, 'host'],
+		[8, 'run the linter too', true, null],
+	]);
+});
+
 test('claude format: a local command after the tag-wrapped caveat is not a request, and its system-record output ends the run', () => {
 	const session = read('local-command-caveat-tag.jsonl');
 	assert.equal(session.summary.title, '/review the retry helper');

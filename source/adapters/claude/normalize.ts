@@ -201,7 +201,47 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 	// The caveat announces a local command: the command follows, then its output ends the run.
 	const caveat = texts.some(text => localCommandCaveat.test(text));
 	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined) && !texts.some(text => localOutput.test(text)));
-	return events;
+	return events.map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
+}
+
+/**
+ * Fingerprints of the prompts queued_command attachments gave as typed and no user record has
+ * repeated yet. A message the queue hands over at the end of a turn can be written both ways;
+ * its user record then repeats a request already counted. Kept in the line state, which the
+ * catalog stores, so as a length and a 32-bit FNV-1a hash, never as text; at most a few.
+ */
+const maxQueuedPrompts = 16;
+
+function promptFingerprint(text: string): string {
+	const trimmed = text.trim();
+	let hash = 0x81_1c_9d_c5;
+	for (let index = 0; index < trimmed.length; index++) {
+		hash = Math.imul(hash ^ trimmed.charCodeAt(index), 0x01_00_01_93);
+	}
+
+	return `${trimmed.length}:${(hash >>> 0).toString(36)}`;
+}
+
+function queuedPrompts(state: LineState): string[] {
+	const kept = state['queuedPrompts'];
+	return Array.isArray(kept) ? kept.filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
+function rememberQueued(state: LineState, text: string): void {
+	state['queuedPrompts'] = [...queuedPrompts(state), promptFingerprint(text)].slice(-maxQueuedPrompts);
+}
+
+/** True (and forgotten) when a queued prompt already gave this text as a request. */
+function takeQueued(state: LineState, text: string): boolean {
+	const kept = queuedPrompts(state);
+	const index = kept.indexOf(promptFingerprint(text));
+	if (index === -1) {
+		return false;
+	}
+
+	kept.splice(index, 1);
+	state['queuedPrompts'] = kept;
+	return true;
 }
 
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
@@ -250,7 +290,8 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 
 /**
  * 2.1.x: a prompt sent while the agent works is absorbed into the running turn and written only
- * as an `attachment` of type `queued_command` (no `user` record follows). Its `prompt` is a string
+ * as an `attachment` of type `queued_command` (no `user` record follows; should one repeat it,
+ * userEvents does not count it twice). Its `prompt` is a string
  * or content blocks; `commandMode` tells a typed prompt (`prompt`) from a task's notification, and
  * the attachment's own `origin` and `isMeta` say who sent it. Other attachments are bookkeeping.
  */
@@ -263,7 +304,14 @@ function queuedPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind
 	const mode = attachment['commandMode'];
 	const sender = authorOf({isSidechain: record.isSidechain, isMeta: attachment['isMeta'] === true, origin: attachment['origin']});
 	const author: Author = sender.human && mode !== undefined && mode !== 'prompt' ? {human: false, origin: 'host'} : sender;
-	return textEvents(textOf(attachment['prompt']), base, author, state);
+	const events = textEvents(textOf(attachment['prompt']), base, author, state);
+	for (const event of events) {
+		if (event.human === true) {
+			rememberQueued(state, event.text ?? '');
+		}
+	}
+
+	return events;
 }
 
 function systemEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
