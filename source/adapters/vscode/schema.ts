@@ -20,8 +20,8 @@ export const vscodeSessionSchema = lazySchema(() => z.looseObject({
 	requests: optional(z.array(z.unknown())),
 }));
 
-/** `code` is `"canceled"` when the request was stopped rather than failed (ChatResponseModel.state). */
-const errorDetailsSchema = z.looseObject({message: optional(z.string()), code: lenient(z.string())});
+/** `code` is `"canceled"` when the request was stopped rather than failed (ChatResponseModel.state). Built with the request schema, not at import. */
+const errorDetailsSchema = () => z.looseObject({message: optional(z.string()), code: lenient(z.string())});
 
 export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	requestId: optional(z.string()),
@@ -31,12 +31,12 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	response: optional(z.array(z.unknown())),
 	result: optional(
 		z.looseObject({
-			errorDetails: optional(errorDetailsSchema),
+			errorDetails: optional(errorDetailsSchema()),
 			metadata: z.optional(z.unknown()),
 		}),
 	),
 	/** Where the oldest sessions kept `result.errorDetails` (ChatModel ports it on load). */
-	responseErrorDetails: lenient(errorDetailsSchema),
+	responseErrorDetails: lenient(errorDetailsSchema()),
 	/** Deprecated in favour of `modelState`, still written by older builds. */
 	isCanceled: optional(z.boolean()),
 	/** `value`: 0 pending, 1 complete, 2 cancelled, 3 failed, 4 needs input (ResponseModelState). */
