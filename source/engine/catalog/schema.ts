@@ -6,11 +6,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * the version and the catalog is rebuilt on the next call. So does a change to what is masked:
  * titles, tails and the text index hold transcript text with secrets masked (11: more patterns;
  * 12: each tail's confidence and when each session was last written, stored beside it;
- * 13: per-session term counts; 14: a count of the writes to each root's rows, and answers kept under them).
+ * 13: per-session term counts; 14: a count of the writes to each root's rows, and answers kept under them;
+ * 15: no change of tables: the adapters read more record shapes, and every session is read again
+ * so titles, requests and failures are judged by them).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 14,
+		version: 15,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
