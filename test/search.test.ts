@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import test from 'node:test';
+import fc from 'fast-check';
 import {maximumMatch, planQuery} from '../source/engine/search/query-plan.js';
 import {clipMasked, findSecrets, maskedHead, maskedTail, maskSecrets, maskValue, mayContainSecret, secretKeyStrength, secretPatterns} from '../source/engine/search/secrets.js';
 import {canaries, canaryText, leakedNeedles} from './helpers/canaries.js';
@@ -100,6 +101,30 @@ test('secrets: keys by name, values by shape; the host of a URL and the key stay
 	assert.deepEqual(['SecretAccessKey', 'AWS_SECRET_ACCESS_KEY', 'sessionToken', 'x-api-key', 'PGPASSWORD', 'private_key'].map(secretKeyStrength), ['strong', 'strong', 'strong', 'strong', 'strong', 'strong']);
 	assert.deepEqual(['token', 'auth', 'npmToken'].map(secretKeyStrength), ['weak', 'weak', 'weak']);
 	assert.deepEqual(['token_count', 'max_tokens', 'tokenizer', 'password_file', 'author', 'keyboard'].map(secretKeyStrength), ['none', 'none', 'none', 'none', 'none', 'none']);
+});
+
+test('secrets: a key is masked to its last character, whatever characters of its alphabet it ends in', () => {
+	const alphabet = (characters: string, length: number, most = length) => fc.string({unit: fc.constantFrom(...characters), minLength: length, maxLength: most});
+	const word = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+	// Each shape with the characters its alphabet may end in; the last one is always a `-` (or `/`, `=`) here.
+	const shapes: Array<[string, fc.Arbitrary<string>]> = [
+		['openai_api_key', alphabet(`${word}_-`, 20, 120).map(body => `sk-proj-${body}-`)],
+		['anthropic_api_key', alphabet(`${word}_-`, 20, 100).map(body => `sk-ant-api03-${body}-`)],
+		['gitlab_token', alphabet(`${word}_-`, 20, 40).map(body => `glpat-${body}-`)],
+		['slack_token', alphabet(`${word}-`, 10, 60).map(body => `xoxb-${body}-`)],
+		['google_api_key', alphabet(`${word}_-`, 34).map(body => `AIza${body}-`)],
+		['jwt', fc.tuple(alphabet(`${word}_-`, 8, 40), alphabet(`${word}_-`, 8, 40), alphabet(`${word}_-`, 8, 60)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}-`)],
+		['aws_secret_access_key', alphabet(`${word}/+`, 39).map(body => `aws_secret_access_key = ${body}/`)],
+	];
+	for (const [name, keys] of shapes) {
+		fc.assert(
+			fc.property(keys, fc.constantFrom(' ', '\n', '"', ','), (key, after) => {
+				const masked = maskSecrets(`key follows: ${key}${after}end`);
+				assert.equal(masked, `key follows: [redacted:${name}]${after}end`, `${name}: ${key}`);
+			}),
+			{numRuns: 300},
+		);
+	}
 });
 
 test('secrets: a secret straddling a cut is masked whole; raw records are masked by key name too', () => {

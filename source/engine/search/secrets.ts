@@ -132,19 +132,22 @@ function locateUserinfoPassword(match: RegExpExecArray): Span | undefined {
 	return placeholder.test(password) ? undefined : {index: match.indices![1]![0], length: password.length};
 }
 
+// A key's alphabet may hold `-` (and `/`, `+`, `=`), so a key can end in one: each shape ends
+// where no character of a word follows, not at a word boundary (`\b` after a trailing `-` backs
+// off and leaves it unmasked, or misses a fixed-length key altogether).
 export const secretPatterns: readonly SecretPattern[] = [
 	{name: 'private_key_block', pattern: /-----BEGIN (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z\d]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g},
 	{name: 'aws_access_key_id', wordStart: true, pattern: /(?:AKIA|ASIA|AIDA|AROA)[\dA-Z]{16}\b/g},
-	{name: 'aws_secret_access_key', wordStart: true, pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z\d/+=]{40}\b/gi},
-	{name: 'google_api_key', wordStart: true, pattern: /AIza[\dA-Za-z_-]{35}\b/g},
+	{name: 'aws_secret_access_key', wordStart: true, pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z\d/+=]{40}(?![A-Za-z\d/+=])/gi},
+	{name: 'google_api_key', wordStart: true, pattern: /AIza[\dA-Za-z_-]{35}(?!\w)/g},
 	{name: 'github_token', wordStart: true, pattern: /(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z\d]{36,255}|github_pat_\w{22,255})\b/g},
-	{name: 'gitlab_token', wordStart: true, pattern: /glpat-[\w-]{20,}\b/g},
-	{name: 'slack_token', wordStart: true, pattern: /xox[abposr]-[A-Za-z\d-]{10,}\b/g},
+	{name: 'gitlab_token', wordStart: true, pattern: /glpat-[\w-]{20,}(?!\w)/g},
+	{name: 'slack_token', wordStart: true, pattern: /xox[abposr]-[A-Za-z\d-]{10,}(?!\w)/g},
 	{name: 'slack_webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[\w/-]{20,}/g},
-	{name: 'anthropic_api_key', wordStart: true, pattern: /sk-ant-[\w-]{20,}\b/g},
-	{name: 'openai_api_key', wordStart: true, pattern: /sk-(?:proj-|svcacct-|admin-)?[\w-]{20,}\b/g},
+	{name: 'anthropic_api_key', wordStart: true, pattern: /sk-ant-[\w-]{20,}(?!\w)/g},
+	{name: 'openai_api_key', wordStart: true, pattern: /sk-(?:proj-|svcacct-|admin-)?[\w-]{20,}(?!\w)/g},
 	{name: 'stripe_key', wordStart: true, pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z\d]{16,}\b/g},
-	{name: 'jwt', wordStart: true, pattern: /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}\b/g},
+	{name: 'jwt', wordStart: true, pattern: /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}(?!\w)/g},
 	// An opaque token after `Bearer` has a digit somewhere; prose after the word has none.
 	{name: 'bearer_token', wordStart: true, pattern: /[Bb]earer\s+(?=[\w~+/.=-]*\d)[\w~+/.=-]{20,}/g},
 	// scheme://user:password@host — the password alone is masked, the host stays readable.
