@@ -46,9 +46,12 @@ export function exceedsJsonDepth(value: unknown, limit = maxJsonDepth): boolean 
 	return false;
 }
 
-/** JSON.parse for text engi did not write: nesting deeper than `limit` is a JsonTooDeepError. */
+/**
+ * JSON.parse for text engi did not write: nesting deeper than `limit` is a JsonTooDeepError. A
+ * leading byte-order mark (a file saved by a Windows editor) is no part of the JSON.
+ */
 export function parseBoundedJson(text: string, limit = maxJsonDepth): unknown {
-	const value = JSON.parse(text) as unknown;
+	const value = JSON.parse(text.charCodeAt(0) === 0xfe_ff ? text.slice(1) : text) as unknown;
 	// Each level needs an opening and a closing bracket: short text cannot nest too deeply.
 	if (text.length > limit * 2 && exceedsJsonDepth(value, limit)) {
 		throw new JsonTooDeepError(limit);

@@ -24,13 +24,23 @@ export type RawLine = {
 	readonly end: number;
 };
 
+/**
+ * A line's text, without its CR (CRLF files) and, on a file's first line, without a UTF-8
+ * byte-order mark (files saved by Windows editors and PowerShell open with one): Buffer's
+ * decoder keeps the mark, and JSON.parse refuses it.
+ */
 export function decodeLine(line: RawLine): string {
 	let end = line.end;
 	if (end > line.start && line.buffer[end - 1] === 13) {
-		end--; // Tolerate CRLF files.
+		end--;
 	}
 
-	return line.buffer.toString('utf8', line.start, end);
+	const start = line.offset === 0 && startsWithByteOrderMark(line.buffer, line.start, end) ? line.start + 3 : line.start;
+	return line.buffer.toString('utf8', start, end);
+}
+
+function startsWithByteOrderMark(buffer: Buffer, start: number, end: number): boolean {
+	return end - start >= 3 && buffer[start] === 0xef && buffer[start + 1] === 0xbb && buffer[start + 2] === 0xbf;
 }
 
 export type ForEachLineOptions = {
