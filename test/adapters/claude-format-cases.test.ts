@@ -91,3 +91,22 @@ test('claude format: a Stop hook\'s feedback written as a user record is the hos
 		[3, false, 'host'],
 	]);
 });
+
+test('claude format: a title the person gave (custom-title) outranks the generated one (ai-title) written after it', () => {
+	const session = read('custom-and-ai-titles.jsonl');
+	assert.equal(session.summary.human_turns, 0);
+	assert.equal(session.summary.title, 'release checklist');
+});
+
+test('claude format: an api_error record says what failed from its error (as printed, as the API gave it, or the connection\'s)', () => {
+	const session = read('api-errors.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'system').map(event => [event.line, event.text, event.error]),
+		[
+			[2, 'API Error (529): Overloaded', 'API Error (529): Overloaded'],
+			[3, 'Connection error.', 'Connection error.'],
+			[4, '', 'api_error'],
+		],
+	);
+});

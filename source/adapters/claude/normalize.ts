@@ -314,6 +314,21 @@ function queuedPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind
 	return events;
 }
 
+/**
+ * What an `api_error` record says went wrong. It has no `content`: the failure is in `error`,
+ * as the CLI printed it (`formatted`), as the API gave it (`message`), or, for a request that
+ * never reached the API, as the connection failed (`connection.message`, `connection.code`).
+ */
+function apiErrorText(error: unknown): string {
+	if (!isRecord(error)) {
+		return typeof error === 'string' ? error : '';
+	}
+
+	const connection = isRecord(error['connection']) ? error['connection'] : {};
+	const said = [error['formatted'], error['message'], connection['message'], connection['code']].find(value => typeof value === 'string' && value.trim() !== '');
+	return typeof said === 'string' ? said : '';
+}
+
 function systemEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
 	const text = typeof record.content === 'string' ? record.content : '';
 	switch (record.subtype) {
@@ -321,8 +336,10 @@ function systemEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): S
 			return [{...base, kind: 'system', text: text || 'Conversation compacted'}];
 		case 'api_error':
 		case 'error':
-		case 'api_refusal':
-			return [{...base, kind: 'system', text, error: shortError(text || record.subtype)}];
+		case 'api_refusal': {
+			const said = text || apiErrorText(record.error);
+			return [{...base, kind: 'system', text: said, error: shortError(said || record.subtype)}];
+		}
 		case 'local_command':
 			// 2.x writes a local command and its output as system records: shown, never a request.
 			return text ? [{...base, kind: 'system', text: typedCommand(text) ?? text}] : [];
@@ -384,8 +401,15 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 			return [...facts, ...queuedPromptEvents(record, base, state)];
 		case 'custom-title':
 		case 'ai-title': {
+			// The name a person gave the session (/rename) outranks the one the tool generated, whichever was written last.
+			const custom = record.type === 'custom-title';
 			const title = record.customTitle ?? record.aiTitle ?? record.title;
-			return title ? [{line, kind: 'meta', session: {title}}] : [];
+			if (!title || (!custom && state['customTitle'] === true)) {
+				return [];
+			}
+
+			state['customTitle'] = state['customTitle'] === true || custom;
+			return [{line, kind: 'meta', session: {title}}];
 		}
 
 		default:

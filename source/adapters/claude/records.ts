@@ -67,6 +67,7 @@ const recordFields = fields({
 	aiTitle: string,
 	title: string,
 	attachment: any,
+	error: any,
 	sourceToolUseID: string,
 	origin: any,
 });

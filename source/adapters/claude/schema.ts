@@ -42,6 +42,8 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	aiTitle: optional(z.string()),
 	title: optional(z.string()),
 	attachment: z.optional(z.unknown()),
+	/** A `system` `api_error` record's failure: `{message, formatted?, status?, connection?: {code, message}}`. */
+	error: z.optional(z.unknown()),
 	/** 2.x: the tool call whose run wrote this user record (a skill's load and expansion): not a person's. */
 	sourceToolUseID: optional(z.string()),
 	/** 2.x: where a prompt came from (`{kind: "human"}`, `{kind: "task-notification"}`, `{kind, from, senderTaskId}`). */
