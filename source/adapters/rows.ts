@@ -79,7 +79,8 @@ export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: Ro
 }
 
 /** Every row of a unit, whatever its format. For whole-session work on bounded sizes and tests. */
-export function readAllRows(adapter: SourceAdapter, unit: DiscoveredUnit): LoadedSession {
+export function readAllRows(store: SourceAdapter, unit: DiscoveredUnit): LoadedSession {
+	const adapter = readerFor(store, unit);
 	if (adapter.format !== 'jsonl') {
 		return adapter.loadSession(unit);
 	}
@@ -89,4 +90,17 @@ export function readAllRows(adapter: SourceAdapter, unit: DiscoveredUnit): Loade
 		rows.push(row);
 	});
 	return {rows, skipped: scan.skipped, warnings: scan.warnings};
+}
+
+/**
+ * The adapter that reads this unit: the adapter itself, or for a JSONL store's document unit
+ * (JsonlAdapter.documents) the store as a document adapter, so that everything that branches on
+ * `format` (scanning, paging, snippets, retention) treats that unit as the document it is.
+ */
+export function readerFor(adapter: SourceAdapter, unit: Pick<DiscoveredUnit, 'variant'>): SourceAdapter {
+	if (adapter.format !== 'jsonl' || adapter.documents === undefined || unit.variant !== adapter.documents.variant) {
+		return adapter;
+	}
+
+	return {...adapter, format: 'document', loadSession: adapter.documents.loadSession};
 }

@@ -154,6 +154,12 @@ export type JsonlAdapter = AdapterBase & {
 	 * engine counts it as skipped (with that reason).
 	 */
 	normalizeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null;
+	/**
+	 * Units of this store that are one JSON document rather than lines (Codex's 2025 `.json`
+	 * rollouts), which discovery marks with `variant`: they are read whole through `loadSession`,
+	 * as a document store's are, and a changed one is read again from the start (rows.ts readerFor).
+	 */
+	readonly documents?: {readonly variant: string; loadSession(unit: DiscoveredUnit): LoadedSession};
 };
 
 /** Whole-document or database stores: the adapter loads every row of one session. */

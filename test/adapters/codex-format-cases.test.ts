@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import test from 'node:test';
+import test, {type TestContext} from 'node:test';
 import {fileURLToPath} from 'node:url';
+import {discoverCodex} from '../../source/adapters/codex/discover.js';
 import {codexAdapter} from '../../source/adapters/codex/index.js';
+import {SessionCorruptError} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
 
 /** Rollouts written for one format feature each (invented content, Codex's record shapes). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/codex', import.meta.url));
@@ -43,4 +47,85 @@ test('codex format: a tool Codex refused to run (patch that does not verify, arg
 	assert.equal(resultOf(events, 'call_patch_bad')?.is_error, true, 'apply_patch verification failed');
 	assert.equal(resultOf(events, 'call_args_bad')?.is_error, true, 'failed to parse function arguments');
 	assert.equal(resultOf(events, 'call_grep_ok')?.is_error, false, 'a command that ran and exited 0');
+});
+
+/**
+ * The TypeScript Codex CLI (spring 2025) saved each session as one pretty-printed JSON document,
+ * `sessions/rollout-<date>-<uuid>.json`: `{session: {timestamp, id, instructions}, items: [ResponseItem…]}`,
+ * rewritten whole on every save.
+ */
+const jsonRolloutName = 'rollout-2025-04-22-3b7e9d1c-5a2f-4c8e-9f61-0d4a7b2e8c15.json';
+const jsonRolloutId = '3b7e9d1c-5a2f-4c8e-9f61-0d4a7b2e8c15';
+
+/** A sessions directory holding the JSON rollout (optionally edited) beside `others`. */
+function jsonSessions(t: TestContext, edit?: (document: {session: Record<string, unknown>; items: unknown[]}) => unknown, others: Record<string, string> = {}): string {
+	const sessions = join(tempDir(t), 'sessions');
+	mkdirSync(sessions, {recursive: true});
+	const text = readFileSync(join(cases, jsonRolloutName), 'utf8');
+	writeFileSync(join(sessions, jsonRolloutName), edit ? JSON.stringify(edit(JSON.parse(text)), null, 2) : text);
+	for (const [name, content] of Object.entries(others)) {
+		writeFileSync(join(sessions, name), content);
+	}
+
+	return sessions;
+}
+
+const discoveredJson = (sessions: string) => discoverCodex(sessions).find(unit => unit.path.endsWith('.json'));
+
+test('codex format: a TypeScript-era JSON rollout is discovered, its id from the file name', t => {
+	const unit = discoveredJson(jsonSessions(t));
+	assert.ok(unit, 'the .json rollout is listed');
+	assert.equal(unit.idHint, jsonRolloutId);
+});
+
+test('codex format: a JSON rollout reads as one row per item (line = item index + 1), with its session facts', t => {
+	const unit = discoveredJson(jsonSessions(t));
+	assert.ok(unit);
+	const {loaded, events, summary} = readUnit(codexAdapter, unit);
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual([...new Set(loaded.rows.map(row => row.line))], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 'the reasoning item (line 2) is a row without events');
+	assert.equal(summary.id, jsonRolloutId);
+	assert.equal(summary.started, '2025-04-22T08:41:17.503Z', 'the document states when it was saved; its items carry no times');
+	assert.equal(summary.project, null, 'the TypeScript CLI recorded no working directory');
+	assert.equal(summary.title, 'Rename the helper parseBedLayout to readBedLayout in the greenhouse planner');
+	assert.equal(summary.human_turns, 2);
+	assert.equal(summary.assistant_messages, 2);
+	assert.equal(summary.tool_calls, 3);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.call_id]),
+		[
+			[3, 'shell', 'call_R4nQmZ7tW1xYb2Lk9PsV3hJd'],
+			[5, 'shell', 'call_8YhTnB2cXq5Wm0Rz6LfK1aGe'],
+			[9, 'local_shell', 'call_Vb3Lq8Zn2Tw6Ks1Xm4Pd7Rf'],
+		],
+	);
+	assert.equal(resultOf(events, 'call_R4nQmZ7tW1xYb2Lk9PsV3hJd')?.is_error, false);
+	const failed = resultOf(events, 'call_Vb3Lq8Zn2Tw6Ks1Xm4Pd7Rf');
+	assert.equal(failed?.is_error, true, 'the local shell call exited 1');
+	assert.match(failed?.output ?? '', /Expected 4 beds, received 3/);
+});
+
+test('codex format: a JSON rollout\'s project is session.cwd, else the first <environment_context> it holds', t => {
+	const stated = discoveredJson(jsonSessions(t, document => ({...document, session: {...document.session, cwd: '/home/ana/greenhouse'}})));
+	assert.equal(readUnit(codexAdapter, stated!).summary.project, '/home/ana/greenhouse');
+	const injected = discoveredJson(
+		jsonSessions(t, document => ({
+			...document,
+			items: [{type: 'message', role: 'user', content: [{type: 'input_text', text: '<environment_context>\n  <cwd>/home/ana/orchard</cwd>\n</environment_context>'}]}, ...document.items],
+		})),
+	);
+	const read = readUnit(codexAdapter, injected!);
+	assert.equal(read.summary.project, '/home/ana/orchard');
+	assert.equal(read.summary.human_turns, 2, 'the injection is not a request');
+});
+
+test('codex format: a JSON file that is not a rollout document is skipped and counted, never thrown', t => {
+	const sessions = jsonSessions(t, undefined, {'rollout-2025-04-23-7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f.json': '{"history": []}', 'rollout-2025-04-24-0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d.json': '{"session": {"id": "x"}, "items": ['});
+	const other = discoverCodex(sessions).find(unit => unit.path.includes('7c1d2e3f'));
+	assert.ok(other);
+	const read = readUnit(codexAdapter, other);
+	assert.deepEqual([read.loaded.rows.length, read.loaded.skipped, read.summary.conversational], [0, 1, false]);
+	const torn = discoverCodex(sessions).find(unit => unit.path.includes('0a1b2c3d'));
+	assert.ok(torn);
+	assert.throws(() => readUnit(codexAdapter, torn), SessionCorruptError);
 });

@@ -30,6 +30,7 @@ const bareItemTypes = new Set([
 	'custom_tool_call',
 	'custom_tool_call_output',
 	'local_shell_call',
+	'local_shell_call_output',
 	'web_search_call',
 	'image_generation_call',
 	'tool_search_call',
@@ -283,6 +284,6 @@ function compactionSummary(message: string | undefined, base: Base): SessionEven
 }
 
 /** An ISO-8601 time, or nothing: collages and hand-made files hold placeholders here. */
-function timestampOf(value: unknown): {timestamp?: string} {
+export function timestampOf(value: unknown): {timestamp?: string} {
 	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) ? {timestamp: value} : {};
 }

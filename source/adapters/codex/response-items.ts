@@ -32,6 +32,9 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 		case 'function_call_output':
 		case 'custom_tool_call_output':
 			return recordResult(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? null, item.output)});
+		case 'local_shell_call_output':
+			// The Responses API's own examples name the call in `id`; writers since, in `call_id`.
+			return recordResult(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? item.id ?? null, item.output)});
 		case 'tool_search_call':
 			return [toolCall(base, 'tool_search', item.call_id ?? null, item.arguments ?? null)];
 		case 'tool_search_output':

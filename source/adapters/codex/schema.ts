@@ -23,6 +23,16 @@ export const codexBareHeaderSchema = lazySchema(() => z.looseObject({
 	git: anything,
 }));
 
+/**
+ * A TypeScript-era rollout (spring 2025), one JSON document: `{session: {timestamp, id,
+ * instructions}, items: [ResponseItem…]}`. `cwd` is no field that CLI wrote, but other readers
+ * of these files take it where a document states it.
+ */
+export const codexRolloutDocumentSchema = lazySchema(() => z.looseObject({
+	session: z.catch(z.optional(z.looseObject({id: text, timestamp: anything, cwd: text, model: text})), undefined),
+	items: z.array(z.unknown()),
+}));
+
 /** `session_meta`: the session's identity. `source` is a string or `{subagent: …}`. */
 export const codexSessionMetaSchema = lazySchema(() => z.looseObject({
 	id: text,

@@ -1,5 +1,6 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import type {SessionRow} from '../../adapters/events.js';
+import {readerFor} from '../../adapters/rows.js';
 import type {DiscoveredUnit, SourceAdapter} from '../../adapters/types.js';
 import {sha256} from '../../lib/hash.js';
 
@@ -13,7 +14,8 @@ import {sha256} from '../../lib/hash.js';
  */
 export type SourceDigest = {readonly sha256: string; readonly bytes: number; readonly kind: 'file' | 'records'};
 
-export function digestKind(adapter: SourceAdapter, unit: DiscoveredUnit): SourceDigest['kind'] {
+export function digestKind(store: SourceAdapter, unit: DiscoveredUnit): SourceDigest['kind'] {
+	const adapter = readerFor(store, unit);
 	if (adapter.format === 'jsonl') {
 		return 'file';
 	}

@@ -140,7 +140,7 @@ export function readSessionFacts(db: Database, row: CatalogRow, adapter: SourceA
 		started: row.summary.started,
 		ended: row.summary.modified,
 		turns: builder.count(),
-		skipped_lines: adapter.format === 'jsonl' ? walk.skippedLines.length : row.skipped,
+		skipped_lines: row.format === 'jsonl' ? walk.skippedLines.length : row.skipped,
 		private_spans: privateSpans,
 		first_request: firstHuman ? {turn: firstHuman.n, line: firstHuman.line, text: redactor.clip(firstHuman.text.trim(), limits.firstRequest, {field: 'first_request', line: firstHuman.line})} : null,
 		files: [...files].map(([path, turn]) => ({path: redactor.clip(path, limits.path, {field: 'files', line: turn.line}, {oneLine: true}), turn: turn.n})),

@@ -1,6 +1,6 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
-import {scanJsonl} from '../../adapters/rows.js';
+import {readerFor, scanJsonl} from '../../adapters/rows.js';
 import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type LineState, type SourceAdapter} from '../../adapters/types.js';
 import {computeTail, type TailState} from '../continuity/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
@@ -83,16 +83,18 @@ const inodeOf = (fingerprint: string) => fingerprint.split(':')[2];
 /**
  * Reads one unit for the catalog. A JSONL file that only grew since the last scan is read from
  * where the last scan stopped (plus its last MiB again, for the tail); anything else is read
- * from the start. Documents and database sessions are loaded whole.
+ * from the start. Documents and database sessions are loaded whole, and so is a JSONL store's
+ * document unit (readerFor), which its row then records as a document.
  */
 export function scanUnit(
-	adapter: SourceAdapter,
+	store: SourceAdapter,
 	root: string,
 	unit: DiscoveredUnit,
 	previous: CatalogRow | undefined,
 	markBefore: (offset: number) => LineMark,
 	texts: TextSink,
 ): ScanResult {
+	const adapter = readerFor(store, unit);
 	if (adapter.format !== 'jsonl') {
 		return scanDocument(adapter, root, unit, texts);
 	}

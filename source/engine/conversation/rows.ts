@@ -1,5 +1,5 @@
 import type {SessionRow} from '../../adapters/events.js';
-import {scanJsonl} from '../../adapters/rows.js';
+import {readerFor, scanJsonl} from '../../adapters/rows.js';
 import {rowsAtLines} from '../../adapters/shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type RowPlace, type SourceAdapter} from '../../adapters/types.js';
 import {catalogStore} from '../catalog/store.js';
@@ -26,8 +26,9 @@ export type RowWalk = {skippedLines: number[]; skippedReasons: Map<number, strin
  * JSONL starts at the nearest catalogued line offset, so a page near the end of a huge file
  * reads about a megabyte, not the whole file; documents are loaded whole.
  */
-export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredUnit, range: RowRange, visit: (row: SessionRow) => boolean | void): RowWalk {
+export function walkRows(db: Database, store: SourceAdapter, unit: DiscoveredUnit, range: RowRange, visit: (row: SessionRow) => boolean | void): RowWalk {
 	const walk: RowWalk = {skippedLines: [], skippedReasons: new Map(), warnings: [], lastLine: 0};
+	const adapter = readerFor(store, unit);
 	if (adapter.format !== 'jsonl') {
 		let loaded;
 		try {
@@ -96,7 +97,8 @@ export function walkRows(db: Database, adapter: SourceAdapter, unit: DiscoveredU
  * not possible, and the caller walks the session instead. Rows come back normalised without the
  * state of the lines between: enough for their text, not for pairing.
  */
-export function readRowsAt(adapter: SourceAdapter, unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
+export function readRowsAt(store: SourceAdapter, unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
+	const adapter = readerFor(store, unit);
 	if (adapter.format !== 'jsonl') {
 		return adapter.rowsAt?.(unit, places);
 	}
@@ -112,6 +114,7 @@ export function readRowsAt(adapter: SourceAdapter, unit: DiscoveredUnit, places:
  * them alone (rowsOnLines). Undefined otherwise (JSONL: walkRows parses only the lines asked
  * for anyway), and the caller walks the session.
  */
-export function readRowsOnLines(adapter: SourceAdapter, unit: DiscoveredUnit, lines: ReadonlySet<number>): SessionRow[] | undefined {
+export function readRowsOnLines(store: SourceAdapter, unit: DiscoveredUnit, lines: ReadonlySet<number>): SessionRow[] | undefined {
+	const adapter = readerFor(store, unit);
 	return adapter.format === 'jsonl' ? undefined : adapter.rowsOnLines?.(unit, lines);
 }
