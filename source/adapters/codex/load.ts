@@ -65,9 +65,9 @@ function readDocument(unit: DiscoveredUnit): unknown {
 
 /**
  * The session's facts as a meta row on line 1, and the normaliser's state told of them (so a
- * later `<environment_context>` does not state another cwd). `timestamp` is when the CLI saved
- * the document (each save wrote a new one); the items carry no times, so it is the session's
- * only time.
+ * later `<environment_context>` does not state another cwd). `timestamp` is when the CLI last
+ * saved the document (every save stamped it anew); the items carry no times, so it is the
+ * session's only time, its start and last activity both.
  */
 function headerRows(session: DocumentSession | undefined, lineState: LineState): SessionRow[] {
 	const state = codexState(lineState);
