@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import {copyFileSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
+import {discoverCursor} from '../../source/adapters/cursor/discover.js';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
 
 /**
  * Cursor agent-transcript shapes (formats.md §8), written with invented content. Content block
@@ -25,4 +29,111 @@ test('cursor format: an assistant block of an unknown type keeps its visible tex
 	);
 	assert.ok(!read.events.some(event => event.text?.includes('off by one')), 'thinking is still never shown');
 	assert.equal(read.summary.title, 'Why does the ledger import skip the last row?');
+});
+
+/**
+ * Older Cursor builds wrote each agent transcript as plain text, `agent-transcripts/<id>.txt`
+ * (formats.md §8): turns open with a line `user:` or `assistant:` (`A:` in some builds), the
+ * request is wrapped in `<user_query>`, and an assistant turn holds `[Thinking] …` lines, text,
+ * `[Tool call] <name>` blocks with `  key: value` arguments, and `[Tool result] <name>` markers,
+ * usually with no output. Newer builds write `<id>/<id>.jsonl` and leave an old `.txt` in place.
+ */
+const seedbank = join(root, 'home-dev-seedbank', 'agent-transcripts');
+const textId = 'a3c5e7f9-1b2d-4f6a-8c0e-2d4f6a8b0c11';
+const shortTextId = 'b4d6f8a0-2c3e-4a7b-9d1f-3e5a7b9c1d22';
+const bothId = 'c5e7f9a1-6b2d-4e8f-a0c4-7d9e1f3b5a02';
+
+test('cursor format: a .txt transcript is discovered as a document, its id the file stem; beside a JSONL of the same id it is that session', () => {
+	const units = discoverCursor(root).map(wholeUnit).filter(unit => unit.path.startsWith(seedbank));
+	assert.deepEqual(units.map(unit => unit.idHint).sort(), [textId, shortTextId, bothId, 'notes'].sort());
+	assert.equal(units.find(unit => unit.idHint === textId)?.variant, 'txt');
+	const both = units.filter(unit => unit.idHint === bothId);
+	assert.equal(both.length, 1, 'one session for the id');
+	assert.ok(both[0]!.path.endsWith('.jsonl') && both[0]!.variant === undefined, 'the JSONL is read');
+});
+
+test('cursor format: a .txt transcript reads block by block, each a row on the line where it starts', () => {
+	const read = readUnit(cursorAdapter, looseUnit(join(seedbank, `${textId}.txt`), {idHint: textId, variant: 'txt'}));
+	assert.deepEqual(read.loaded.rows.map(row => row.line), [1, 12, 13, 14, 17, 20, 21, 22, 26, 30, 32, 35, 37, 43, 49, 52]);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text?.slice(0, 30)]),
+		[
+			[1, false, '<user_info>\nOS Version: linux '],
+			[1, true, 'Why does the seed inventory re'],
+			[37, true, 'Add a line about it to the cha'],
+		],
+	);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]),
+		[
+			[13, 'Let me look at how the report is built.'],
+			[21, 'Both loops add each packet to the same total: once per shelf, once per variety.'],
+			[35, 'The variety loop now only groups packets; the total comes from the shelf loop alone, and the report tests pass.'],
+			[52, 'Added the entry under a new Changelog heading.'],
+		],
+	);
+	assert.ok(!read.events.some(event => event.text?.includes('report builder is the place')), 'thinking is never shown');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.input]),
+		[
+			[14, 'ReadFile', {path: '/home/dev/seedbank/src/report.ts'}],
+			[22, 'StrReplace', {path: '/home/dev/seedbank/src/report.ts', old_string: 'total += packet.count', new_string: 'byVariety.add(packet)'}],
+			[26, 'Shell', {command: 'npm test -- report', description: 'Run the report tests'}],
+			[43, 'Write', {path: '/home/dev/seedbank/CHANGELOG.md', contents: '# Changelog\n\n- The inventory report no longer counts each packet twice.'}],
+		],
+	);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.is_error, event.result?.output]),
+		[
+			[17, false, ''],
+			[30, false, ''],
+			[32, false, ''],
+			[49, false, ''],
+		],
+	);
+	assert.equal(read.summary.title, 'Why does the seed inventory report count every packet twice?');
+	assert.equal(read.summary.human_turns, 2);
+	assert.equal(read.summary.project, '/home/dev/seedbank', 'the workspace the <user_info> states');
+	assert.equal(read.loaded.skipped, 0);
+});
+
+test('cursor format: a .txt transcript whose assistant turns open with `A:` reads the same way', () => {
+	const read = readUnit(cursorAdapter, looseUnit(join(seedbank, `${shortTextId}.txt`), {idHint: shortTextId, variant: 'txt'}));
+	assert.deepEqual(
+		read.events.map(event => [event.line, event.kind]),
+		[
+			[1, 'user'],
+			[7, 'meta'], // The workspace, from the Grep's path inside the directory the slug spells.
+			[7, 'tool_call'],
+			[11, 'tool_result'],
+			[14, 'assistant'],
+		],
+	);
+	assert.equal(read.summary.title, 'Rename the germination test helper to checkSprouting');
+});
+
+test('cursor format: a .txt file with no turns is no session, and bad text never throws', t => {
+	const notes = readUnit(cursorAdapter, looseUnit(join(seedbank, 'notes.txt'), {idHint: 'notes', variant: 'txt'}));
+	assert.deepEqual([notes.loaded.rows.length, notes.loaded.skipped], [0, 1]);
+	const directory = join(tempDir(t), 'agent-transcripts');
+	mkdirSync(directory, {recursive: true});
+	const odd = join(directory, 'odd.txt');
+	writeFileSync(odd, '\uFEFFpreamble before any turn\r\nuser:\r\n<user_query>\r\nuser:\r\nassistant:\r\n</user_query>\r\nassistant:\r\n[Tool result] Shell\r\nexit code: 2\r\n');
+	const read = readUnit(cursorAdapter, looseUnit(odd, {variant: 'txt'}));
+	assert.equal(read.loaded.skipped, 1, 'the preamble is skipped and counted');
+	assert.deepEqual(read.events.map(event => [event.line, event.kind, event.text ?? event.result?.output]), [
+		[2, 'user', 'user:\nassistant:'],
+		[8, 'tool_result', 'exit code: 2'],
+	]);
+	assert.equal(read.events[1]?.result?.is_error, true);
+});
+
+test('cursor format: a .txt subagent transcript belongs to its parent, and its request is the agent\'s', t => {
+	const directory = join(tempDir(t), 'home-dev-seedbank', 'agent-transcripts');
+	mkdirSync(join(directory, textId, 'subagents'), {recursive: true});
+	copyFileSync(join(seedbank, `${shortTextId}.txt`), join(directory, textId, 'subagents', `${shortTextId}.txt`));
+	const [unit] = discoverCursor(join(directory, '..', '..')).map(wholeUnit);
+	assert.deepEqual([unit?.idHint, unit?.parentIdHint, unit?.variant], [shortTextId, textId, 'txt']);
+	const read = readUnit(cursorAdapter, unit!);
+	assert.deepEqual(read.events.filter(event => event.kind === 'user').map(event => [event.human, event.origin]), [[false, 'agent']]);
 });

@@ -27,10 +27,10 @@ test('cursor: default roots, --source-root forms and no resume command', () => {
 	assert.equal(cursorAdapter.nativeResumeCommand(newer), null);
 });
 
-test('cursor: discovery finds flat, nested and subagent transcripts, and no .txt exports', () => {
+test('cursor: discovery finds flat, nested and subagent transcripts, and a .txt beside its .jsonl is that session', () => {
 	const units = cursorAdapter.discover(projects).map(wholeUnit);
 	assert.deepEqual(units.map(unit => unit.idHint).sort(), [older, newer, child, unprompted, shopWeb]);
-	assert.ok(units.every(unit => unit.path.endsWith('.jsonl')), 'older .txt exports are not read');
+	assert.ok(units.every(unit => unit.path.endsWith('.jsonl')), 'the JSONL of an id is read, not an older .txt of the same id');
 	assert.equal(units.find(unit => unit.idHint === child)?.parentIdHint, newer, 'parent from the subagents/ directory');
 	assert.equal(units.find(unit => unit.idHint === newer)?.parentIdHint, undefined);
 	assert.ok(units.every(unit => unit.projectHint === undefined), 'no directory on this machine spells the slugs: the project is not guessed');

@@ -8,8 +8,11 @@ import {readStoreFacts} from './store-db.js';
 
 const transcriptsDirectory = 'agent-transcripts';
 
+/** The variant of an older build's plain-text transcript, `<id>.txt`: one document, read whole (text.ts). */
+export const cursorTextVariant = 'txt';
+
 function isTranscript(name: string): boolean {
-	return name.endsWith('.jsonl'); // Older `.txt` exports are plain text, not read.
+	return name.endsWith('.jsonl') || name.endsWith('.txt');
 }
 
 /** What discovery learns beside a transcript: its chat's metadata, and the workspace a slug spells. */
@@ -19,6 +22,8 @@ const isCursorFacts = (value: unknown): value is CursorFacts => isRecord(value) 
 /**
  * `projects/<slug>/agent-transcripts/` holds `<id>.jsonl` (older) or `<id>/<id>.jsonl` (newer)
  * transcripts, and subagents under `<parent id>/subagents/<id>.jsonl`. The id is the file stem.
+ * Older builds wrote `<id>.txt` instead, plain text (text.ts), found by the same rules; a newer
+ * build leaves it in place beside the JSONL it writes for the same chat, which is then the one read.
  * The slug spells the workspace path lossily (projects.ts): the project is the directory on this
  * machine that spells it, checked against the MD5 that names the session's chat store
  * (`chats/<md5>/<id>/store.db`, whose metadata also gives the chat's name and creation time).
@@ -75,10 +80,13 @@ function storeStamp(path: string): string {
 	return stats ? fileFingerprint(stats) : 'missing';
 }
 
-function discoverTranscripts(directory: string): Array<NonNullable<ReturnType<typeof fileUnit>>> {
-	const units: Array<NonNullable<ReturnType<typeof fileUnit>>> = [];
+type FileUnit = NonNullable<ReturnType<typeof fileUnit>>;
+
+function discoverTranscripts(directory: string): FileUnit[] {
+	const units: FileUnit[] = [];
 	const push = (path: string, parentIdHint?: string) => {
-		const unit = fileUnit(path, {idHint: stem(path, '.jsonl'), parentIdHint});
+		const text = path.endsWith('.txt');
+		const unit = fileUnit(path, {idHint: stem(path, text ? '.txt' : '.jsonl'), parentIdHint, variant: text ? cursorTextVariant : undefined});
 		if (unit) {
 			units.push(unit);
 		}
@@ -103,5 +111,15 @@ function discoverTranscripts(directory: string): Array<NonNullable<ReturnType<ty
 		}
 	}
 
-	return units;
+	return preferJsonl(units);
+}
+
+/** One session per id: a `.txt` whose id also has a JSONL transcript is the older copy of that chat. */
+function preferJsonl(units: FileUnit[]): FileUnit[] {
+	if (!units.some(unit => unit.variant === cursorTextVariant)) {
+		return units; // Newer stores hold no `.txt`: nothing to compare.
+	}
+
+	const jsonlIds = new Set(units.filter(unit => unit.variant === undefined).map(unit => unit.idHint));
+	return units.filter(unit => unit.variant !== cursorTextVariant || !jsonlIds.has(unit.idHint));
 }
