@@ -17,6 +17,12 @@ export const sessionInfoSchema = lazySchema(() => z.object({
 	cwd: z.optional(z.string()),
 	/** Parent session of a subagent, fork or child thread. */
 	parent_id: z.optional(z.string()),
+	/**
+	 * Sessions this one started whose own records do not name it (an Antigravity subagent is a
+	 * conversation of its own; only the parent's INVOKE_SUBAGENT step links them): the catalog
+	 * makes this session their parent, whichever of the two it reads first.
+	 */
+	children: z.optional(z.array(z.string())),
 	/** A title the tool itself recorded (custom or generated), used when no human request exists. */
 	title: z.optional(z.string()),
 	model: z.optional(z.string()),

@@ -8,11 +8,12 @@ import type {Migration} from '../../lib/sqlite.js';
  * 12: each tail's confidence and when each session was last written, stored beside it;
  * 13: per-session term counts; 14: a count of the writes to each root's rows, and answers kept under them;
  * 15: no change of tables: the adapters read more record shapes, and every session is read again
- * so titles, requests and failures are judged by them).
+ * so titles, requests and failures are judged by them; 16: links a session's records state about
+ * other sessions, its children).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 15,
+		version: 16,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -89,6 +90,20 @@ export const catalogMigrations: readonly Migration[] = [
 					offset INTEGER NOT NULL,
 					PRIMARY KEY (key, line)
 				) WITHOUT ROWID;
+			`);
+			// What one session's records say about others: the sessions it started whose own records
+			// do not name it (SessionInfo.children; an Antigravity parent's INVOKE_SUBAGENT step). A
+			// child's row takes its parent from here (units.parent_id) when its own records name none,
+			// whichever of the two was read first. Kept by the parent's key, rewritten when the parent
+			// is read again and dropped when it is gone; looked up by child (the primary key) when a
+			// session new to the catalog is saved, and by parent key when a parent's links change. A
+			// row with an empty parent key marks a child whose links changed while its row (saved
+			// already) shows the old parent; applied by id (store.ts relinkMarked) in the transaction
+			// that marked it, or in a cold build, which has no id index yet, with the listing indexes:
+			// kept in the catalog, so a build killed before those leaves the work to the next call.
+			db.exec(`
+				CREATE TABLE session_links (source TEXT NOT NULL, child_id TEXT NOT NULL, parent_key TEXT NOT NULL, parent_id TEXT NOT NULL, PRIMARY KEY (source, child_id, parent_key)) WITHOUT ROWID;
+				CREATE INDEX session_links_parent ON session_links (parent_key);
 			`);
 		},
 	},

@@ -9,7 +9,7 @@ import {scratchWords} from './term-counts.js';
 import {maxCountBatches, maxCountLines, maxTextUnits, termCountRowid, textRowid, textRowidRange} from './text-rowid.js';
 import {listingIndexes} from './schema.js';
 
-type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number; tail_confidence: string; written_ms: number};
+type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number; tail_confidence: string; written_ms: number; parent_id: string | null};
 
 const columns = [
 	'key',
@@ -52,13 +52,28 @@ export function lastWritten(modified: string | null, mtimeMs: number): number {
 	return Number.isNaN(written) ? 0 : written;
 }
 
-export function decodeRow(record: UnitRecord): CatalogRow {
+/** A row as its scan saved it: its summary holds what the session's own records say. */
+function decodeScannedRow(record: UnitRecord): CatalogRow {
 	return {
 		...record,
 		paths: parseStored<string[]>(record.paths, 'catalog'),
 		summary: parseStored<SessionSummary>(record.summary, 'catalog'),
 		tail: parseStored<TailState>(record.tail, 'catalog'),
 	};
+}
+
+/**
+ * A row as the catalog shows it: its parent is the `parent_id` column, which is the session's own
+ * (its summary's) or, where its records name none, the one another session's records gave it
+ * (session_links).
+ */
+export function decodeRow(record: UnitRecord): CatalogRow {
+	const row = decodeScannedRow(record);
+	if (record.parent_id !== row.summary.parent_id) {
+		row.summary.parent_id = record.parent_id;
+	}
+
+	return row;
 }
 
 /** The listing indexes (listingIndexes) the catalog does not hold yet. */
@@ -86,7 +101,37 @@ export function ensureListingIndexes(db: Database): void {
 		for (const index of missingListingIndexes(db)) {
 			db.exec(index.sql);
 		}
+
+		// The children a cold build's parents named, found by id now that the id index exists.
+		relinkMarked(db);
 	}).immediate();
+}
+
+/**
+ * Links between sessions (session_links): a child's parent stated by the parent's records; of
+ * two parents naming one child, the smaller id, so the answer does not hang on reading order.
+ */
+const linkedParentSql = (source: string, id: string) => `SELECT min(parent_id) FROM session_links WHERE source = ${source} AND child_id = ${id} AND parent_key <> ''`;
+const shownParentSql = `coalesce(summary ->> '$.parent_id', (${linkedParentSql('units.source', 'units.id')}))`;
+
+/**
+ * Gives the children marked in session_links (an empty parent key: their links changed after
+ * their rows were saved) the parent their own records or links now say, found by id (the id
+ * index), counts the write against each changed row's root, and clears the marks. Run in the
+ * transaction that marked them, or, in a cold build, with the listing indexes.
+ */
+function relinkMarked(db: Database): void {
+	const changed = db
+		.prepare(`UPDATE units SET parent_id = ${shownParentSql} WHERE id IN (SELECT child_id FROM session_links WHERE parent_key = '') AND EXISTS (SELECT 1 FROM session_links AS mark WHERE mark.source = units.source AND mark.child_id = units.id AND mark.parent_key = '') AND parent_id IS NOT ${shownParentSql} RETURNING source, root`)
+		.raw()
+		.all() as Array<[string, string]>;
+	for (const [source, root] of changed) {
+		if (db.prepare('UPDATE root_writes SET writes = writes + 1 WHERE source = ? AND root = ?').run(source, root).changes === 0) {
+			db.prepare('INSERT INTO root_writes (source, root, writes) VALUES (?, ?, 1)').run(source, root);
+		}
+	}
+
+	db.prepare("DELETE FROM session_links WHERE parent_key = ''").run();
 }
 
 /** Prepared statements over the catalog tables; rows go in and come out typed. */
@@ -158,6 +203,55 @@ export function catalogStore(db: Database) {
 		}
 	};
 	const listingKey = (source: string, root: string) => `listing:${source}:${root}`;
+
+	// What a row showed before it is saved again: its parent, its own records' parent, and whether
+	// it named children. Pages the replacing write reads anyway.
+	const priorLinks = lazy(() => db.prepare("SELECT parent_id, summary ->> '$.parent_id', json_type(summary, '$.children') IS NOT NULL FROM units WHERE key = ?").raw());
+	const linkedParent = lazy(() => db.prepare(linkedParentSql('?', '?')).pluck());
+	const linksOf = lazy(() => db.prepare('SELECT source, child_id, parent_id FROM session_links WHERE parent_key = ?').raw());
+	const dropLinks = lazy(() => db.prepare('DELETE FROM session_links WHERE parent_key = ?'));
+	const addLink = lazy(() => db.prepare('INSERT OR IGNORE INTO session_links VALUES (?, ?, ?, ?)'));
+
+	/**
+	 * The parent a saved row shows: its own records', else, for a session new to the catalog, the
+	 * one a parent's records link it to, else the one its row showed before (links that changed
+	 * since are applied when they change: relinkChildrenOf). A row the catalog knew reads nothing
+	 * of session_links, so a call that re-reads grown sessions reads no more pages than before.
+	 */
+	const parentOf = (row: CatalogRow, prior: readonly [string | null, string | null, number] | undefined): string | null => {
+		const {id, parent_id: own} = row.summary;
+		if (own !== null || id === null) {
+			return own;
+		}
+
+		return prior === undefined ? ((linkedParent().get(row.source, id) as string | null) ?? null) : prior[0] === prior[1] ? null : prior[0];
+	};
+
+	/**
+	 * Replaces the links a unit's records state (its summary's children) when they changed, marks
+	 * the children gained or lost (a row with an empty parent key), and, once the id index exists,
+	 * gives their saved rows the parent the links now say, in the same transaction.
+	 */
+	const relinkChildrenOf = (key: string, source: string, parentId: string | null, children: readonly string[]) => {
+		const wanted = parentId === null ? [] : children;
+		const before = linksOf().all(key) as Array<[string, string, string]>;
+		if (before.length === wanted.length && before.every(([linkSource, child, parent]) => linkSource === source && parent === parentId && wanted.includes(child))) {
+			return;
+		}
+
+		dropLinks().run(key);
+		for (const child of wanted) {
+			addLink().run(source, child, key, parentId);
+		}
+
+		for (const [linkSource, child] of [...before, ...wanted.map(child => [source, child])]) {
+			addLink().run(linkSource, child, '', '');
+		}
+
+		if (hasListingIndexes(db)) {
+			relinkMarked(db);
+		}
+	};
 
 	/** The unit's number in the text index, kept while the unit exists (re-indexing reuses it). */
 	const textUnitFor = (key: string): number => {
@@ -291,12 +385,14 @@ export function catalogStore(db: Database) {
 			});
 		},
 		row(key: string): CatalogRow | undefined {
+			// As scanned: a scan continues from what the session's own records said.
 			const record = byKey().get(key) as UnitRecord | undefined;
-			return record ? decodeRow(record) : undefined;
+			return record ? decodeScannedRow(record) : undefined;
 		},
 		/** Saves a scanned unit's row and its new line marks (its documents went in as the scan read them). */
 		save(row: CatalogRow, offsets: readonly LineMark[]): void {
 			const summary = row.summary;
+			const prior = priorLinks().get(row.key) as [string | null, string | null, number] | undefined;
 			const judgement = tailJudgement(row.tail);
 			// The row it replaces may be another root's (a file listed under two roots).
 			const holder = rootOfKey().get(row.key) as [string, string] | undefined;
@@ -318,7 +414,7 @@ export function catalogStore(db: Database) {
 				row.mtime_ms,
 				lastWritten(summary.modified, row.mtime_ms),
 				summary.id,
-				summary.parent_id,
+				parentOf(row, prior),
 				summary.project,
 				summary.started,
 				summary.modified,
@@ -338,6 +434,10 @@ export function catalogStore(db: Database) {
 			for (const mark of offsets) {
 				insertOffset().run(row.key, mark.line, mark.offset);
 			}
+
+			if (summary.children !== undefined || prior?.[2]) {
+				relinkChildrenOf(row.key, row.source, summary.id, summary.children ?? []);
+			}
 		},
 		/**
 		 * Before a unit is read again from the start: drops its line marks and documents, and
@@ -353,6 +453,10 @@ export function catalogStore(db: Database) {
 		addTexts,
 		remove(key: string): void {
 			countWriteOf(key);
+			if ((priorLinks().get(key) as [string | null, string | null, number] | undefined)?.[2]) {
+				relinkChildrenOf(key, '', null, []);
+			}
+
 			remove().run(key);
 			removeOffsets().run(key);
 			removeTexts(key, true);

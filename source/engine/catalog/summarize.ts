@@ -30,6 +30,11 @@ export type SessionSummary = {
 	/** Lines holding records of abandoned branches (rewinds, edited prompts), for views to label. */
 	abandoned: LineRanges;
 	/**
+	 * Sessions this one started that do not name it themselves (SessionInfo.children): the
+	 * catalog links each to this session (store.ts, session_links). Absent when there are none.
+	 */
+	children?: string[];
+	/**
 	 * A JSONL unit's normaliser state after the last line scanned (JsonlAdapter.normalizeLine):
 	 * what a scan of the grown file continues with, so that a record is read as it would be in
 	 * one pass (an echo of a record before the boundary stays an echo).
@@ -128,6 +133,8 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	/** What rewind markers discarded (stores without a tree), and the first line these events hold. */
 	const rewound: LineRanges = [];
 	let firstLine: number | undefined;
+	// Rare (a session that started subagents whose records do not say so): no set until then.
+	let children: Set<string> | undefined = previous?.children ? new Set(previous.children) : undefined;
 
 	function noteTime(value: string | undefined): void {
 		const timestamp = utcIso(value);
@@ -173,6 +180,10 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			noteTime(facts.modified);
 			if (facts.title) {
 				toolTitle = clipTitle(facts.title);
+			}
+
+			for (const child of facts.children ?? []) {
+				(children ??= new Set()).add(listableSessionId(child));
 			}
 		}
 
@@ -265,6 +276,15 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		// A session whose store states no id is named by its file, so that every listed id opens.
 		summary.id = listableSessionId(summary.id ?? basename(unit.path).replace(/\.[^.]*$/, ''));
 		summary.parent_id = summary.parent_id === null ? null : listableSessionId(summary.parent_id);
+		// A session is never its own child.
+		const own = summary.id;
+		const started = children ? [...children].filter(child => child !== own) : [];
+		if (started.length > 0) {
+			summary.children = started;
+		} else {
+			delete summary.children;
+		}
+
 		summary.title ??= toolTitle ?? (summary.parent_id === null ? null : agentTask);
 		if (summary.modified === null && unit.mtimeMs > 0) {
 			summary.modified = new Date(unit.mtimeMs).toISOString();
