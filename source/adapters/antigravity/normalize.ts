@@ -3,6 +3,7 @@ import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/
 import type {LineState} from '../types.js';
 import {readAntigravityStep, readAntigravityToolCall} from './records.js';
 import type {AntigravityStep} from './schema.js';
+import {invokedConversationIds, invokeSubagentType} from './subagents.js';
 import {modelFromSettings, userRequestText} from './user-input.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
@@ -11,8 +12,12 @@ type EventBase = Omit<SessionEvent, 'kind'>;
 const systemTypes = new Set(['CONVERSATION_HISTORY', 'EPHEMERAL_MESSAGE', 'SYSTEM_MESSAGE']);
 /** Not observed yet, but named by the step-type family Antigravity inherits: an error notice. */
 const errorType = 'ERROR_MESSAGE';
-/** Tool-result step types seen so far; other MODEL-sourced steps are tool results too. */
-const toolTypes = new Set(['VIEW_FILE', 'LIST_DIRECTORY', 'RUN_COMMAND', 'CODE_ACTION', 'SEARCH_WEB', 'GREP_SEARCH', 'BROWSER_NAVIGATE']);
+/**
+ * Tool-result step types seen so far; other MODEL-sourced steps are tool results too.
+ * INVOKE_SUBAGENT (the result of `invoke_subagent`) is listed because some builds write it
+ * without a source.
+ */
+const toolTypes = new Set(['VIEW_FILE', 'LIST_DIRECTORY', 'RUN_COMMAND', 'CODE_ACTION', 'SEARCH_WEB', 'GREP_SEARCH', 'BROWSER_NAVIGATE', invokeSubagentType]);
 const conversationTypes = new Set(['USER_INPUT', 'PLANNER_RESPONSE', 'CHECKPOINT', errorType, ...systemTypes]);
 /** Sources whose input a person did not type (USER_IMPLICIT: context the host added for them). */
 const hostSources = new Set(['SYSTEM', 'MODEL', 'USER_IMPLICIT']);
@@ -124,6 +129,12 @@ function userEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 	return events;
 }
 
+/** The conversations an INVOKE_SUBAGENT step created, as a fact about this session (its children). */
+function childEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
+	const children = invokedConversationIds(step.content ?? '');
+	return children.length === 0 ? [] : [{line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session: {children}}];
+}
+
 function isToolStep(step: AntigravityStep): boolean {
 	return toolTypes.has(step.type) || (step.source === 'MODEL' && !conversationTypes.has(step.type));
 }
@@ -151,7 +162,7 @@ function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 	}
 
 	if (isToolStep(step)) {
-		return toolResultEvents(step, base);
+		return step.type === invokeSubagentType ? [...toolResultEvents(step, base), ...childEvents(step, base)] : toolResultEvents(step, base);
 	}
 
 	return null;

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import {cpSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import test, {type TestContext} from 'node:test';
+import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
+import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {tempDir} from '../helpers/temp.js';
+
+/**
+ * Antigravity format features found in other projects' readers of `agy` transcripts (a Go
+ * daemon's TestParseTranscriptFileSubagents, Capacitor's AntigravityImportSourceTests and
+ * AntigravitySubagents tests). Every fixture line is invented; only the record shapes are the
+ * tool's.
+ *
+ * A subagent is a conversation of its own (`brain/<child>/`), and its transcript does not name
+ * its parent: only the parent's INVOKE_SUBAGENT step does, as "Created the following
+ * subagents:" and one JSON object per child holding its `conversationId`.
+ */
+const cases = join(import.meta.dirname, '..', 'fixtures', 'format-cases', 'antigravity');
+const brain = join(cases, '.gemini', 'antigravity-cli', 'brain');
+const parent = '4f2a9c1e-7b3d-4e8a-9c6f-1d2e3f4a5b60';
+const retryAudit = '8a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c41';
+const backoffAudit = '9b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d52';
+/** A top-level session the parent's RUN_COMMAND output mentions (it grepped the logs): never its child. */
+const mentioned = '6d5c4b3a-2f1e-4d0c-8b9a-7f6e5d4c3b21';
+const transcript = (id: string) => join(brain, id, '.system_generated', 'logs', 'transcript.jsonl');
+
+test('antigravity format: an INVOKE_SUBAGENT step names the child conversations it created', () => {
+	const session = readUnit(antigravityAdapter, looseUnit(transcript(parent), {idHint: parent}));
+	assert.equal(session.loaded.skipped, 0, 'INVOKE_SUBAGENT is a step of the format, not an unknown one');
+	assert.deepEqual(session.summary.children, [retryAudit, backoffAudit], 'every child of one step, and not the id a command\'s output quoted');
+	const invoke = session.events.filter(event => event.line === 4);
+	assert.deepEqual(
+		invoke.map(event => event.kind),
+		['tool_result', 'meta'],
+		'the step is the invoke_subagent call\'s result, and its children are a fact about the session',
+	);
+	assert.match(invoke[0]!.result!.output, /^Created the following subagents:/);
+
+	const child = readUnit(antigravityAdapter, looseUnit(transcript(retryAudit), {idHint: retryAudit}));
+	assert.equal(child.summary.children, undefined, 'a child names no children of its own');
+	assert.equal(child.summary.parent_id, null, 'nor its parent: only the parent\'s transcript links them');
+});
+
+test('antigravity format: child ids are read only from INVOKE_SUBAGENT steps, in each shape public readers meet', () => {
+	const unit = looseUnit(transcript(parent));
+	const childrenOf = (step: Record<string, unknown>) => {
+		const events = antigravityAdapter.normalizeLine(step, 1, {}, unit);
+		return Array.isArray(events) ? events.flatMap(event => event.session?.children ?? []) : assert.fail(`not read: ${JSON.stringify(events)}`);
+	};
+	// A build that writes neither source nor step_index, and one compact object.
+	assert.deepEqual(childrenOf({type: 'INVOKE_SUBAGENT', content: `{"conversationId":"${retryAudit}"}`}), [retryAudit]);
+	// An array of children, prose after it.
+	assert.deepEqual(
+		childrenOf({source: 'MODEL', type: 'INVOKE_SUBAGENT', status: 'DONE', content: `Created the following subagents:\n[{"conversationId":"${retryAudit}"},{"conversationId":"${backoffAudit}"}]\nThey will report back.`}),
+		[retryAudit, backoffAudit],
+	);
+	assert.deepEqual(childrenOf({source: 'MODEL', type: 'INVOKE_SUBAGENT', status: 'ERROR', content: 'Subagent limit reached'}), [], 'a failed invocation created none');
+	assert.deepEqual(childrenOf({source: 'MODEL', type: 'RUN_COMMAND', status: 'DONE', content: `Created the following subagents:\n{"conversationId":"${retryAudit}"}`}), [], 'quoted in another step, an id is only text');
+	assert.deepEqual(childrenOf({source: 'MODEL', type: 'INVOKE_SUBAGENT', status: 'DONE', content: '{"conversationId":"../../etc"}'}), [], 'an id that could not be a conversation directory is not one');
+});
+
+type Listed = {id: string; parent_id: string | null; subagents: number; title: string | null};
+
+function world(t: TestContext) {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const home = env['HOME']!;
+	const app = join(home, '.gemini', 'antigravity-cli', 'brain');
+	const place = (id: string) => cpSync(join(brain, id), join(app, id), {recursive: true});
+	const run = (args: string[]) => {
+		const result = runCli([...args, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	const list = (...more: string[]) => run(['sessions', '--all-projects', '--source', 'antigravity', ...more]);
+	const byId = (listing: {sessions: Listed[]}) => new Map(listing.sessions.map(session => [session.id, session]));
+	return {app, place, run, list, byId};
+}
+
+test('antigravity format: subagent conversations attach to the parent that invoked them, end to end', t => {
+	const {place, run, list, byId} = world(t);
+	for (const id of [parent, retryAudit, backoffAudit, mentioned]) {
+		place(id);
+	}
+
+	const listing = list();
+	assert.deepEqual(
+		listing.sessions.map((session: Listed) => [session.id, session.subagents]),
+		[
+			[parent, 2],
+			[mentioned, 0],
+		],
+		'the two children are folded into their parent, not listed as sessions of their own',
+	);
+	const all = byId(list('--subagents'));
+	assert.equal(all.get(retryAudit)?.parent_id, parent);
+	assert.equal(all.get(backoffAudit)?.parent_id, parent);
+	assert.equal(all.get(mentioned)?.parent_id, null);
+	assert.equal(all.get(parent)?.parent_id, null);
+
+	const warm = list();
+	assert.deepEqual([warm.catalog.scanned, warm.catalog.unchanged], [0, 4], 'a warm call reads nothing');
+	assert.deepEqual(warm.sessions.map((session: Listed) => [session.id, session.subagents]), listing.sessions.map((session: Listed) => [session.id, session.subagents]));
+
+	const found = run(['sessions', '--all-projects', '--source', 'antigravity', '--q', 'idempotency']);
+	const hits = byId(found);
+	assert.equal(hits.get(retryAudit)?.parent_id, parent, 'a search finds the subagent\'s words and says whose subagent it is');
+
+	const child = run(['read', retryAudit, '--view', 'index']);
+	assert.equal(child.session_id, retryAudit);
+	assert.ok(child.records.length > 0);
+	const invoked = run(['read', parent, '--view', 'events', '--lines', '4']);
+	assert.deepEqual([invoked.skipped, invoked.records.length], [0, 1], 'the parent\'s INVOKE_SUBAGENT step reads as a record');
+});
+
+test('antigravity format: the link holds whichever of parent and child is scanned first, and follows the parent when it changes', t => {
+	const {app, place, list, byId} = world(t);
+	place(retryAudit);
+	place(backoffAudit);
+	assert.deepEqual(list().sessions.map((session: Listed) => session.id).sort(), [retryAudit, backoffAudit].sort(), 'without their parent the children are top-level sessions');
+
+	place(parent);
+	const attached = list();
+	assert.equal(attached.catalog.scanned, 1, 'only the parent is read: the children\'s rows take the link without being read again');
+	assert.deepEqual(attached.sessions.map((session: Listed) => [session.id, session.subagents]), [[parent, 2]]);
+
+	// The parent rewritten without its INVOKE_SUBAGENT step (another session under the same id).
+	const file = join(app, parent, '.system_generated', 'logs', 'transcript.jsonl');
+	writeFileSync(file, JSON.stringify({step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: '2026-11-21T11:00:00Z', content: '<USER_REQUEST>\nStart over\n</USER_REQUEST>'}) + '\n');
+	const unlinked = byId(list());
+	assert.deepEqual([...unlinked.keys()].sort(), [parent, retryAudit, backoffAudit].sort(), 'a parent that no longer names them lets its children go');
+
+	rmSync(join(app, parent), {recursive: true});
+	place(parent);
+	assert.deepEqual(list().sessions.map((session: Listed) => session.id), [parent], 'named again, they attach again');
+
+	rmSync(join(app, parent), {recursive: true});
+	const orphans = byId(list('--subagents'));
+	assert.equal(orphans.get(retryAudit)?.parent_id, null, 'a parent that is gone leaves its children listed on their own');
+	assert.equal(orphans.size, 2);
+
+	// A child that grows after the link was made keeps it.
+	place(parent);
+	list();
+	const childFile = join(app, retryAudit, '.system_generated', 'logs', 'transcript.jsonl');
+	writeFileSync(childFile, JSON.stringify({step_index: 4, source: 'MODEL', type: 'PLANNER_RESPONSE', status: 'DONE', created_at: '2026-11-21T10:06:00Z', content: 'Reported back to the parent.'}) + '\n', {flag: 'a'});
+	const grown = list('--subagents');
+	assert.equal(grown.catalog.scanned, 1);
+	assert.equal(byId(grown).get(retryAudit)?.parent_id, parent);
+});
+
+test('antigravity format: a cold catalog links children it read before their parent', t => {
+	const {app, place, list} = world(t);
+	place(retryAudit);
+	place(backoffAudit);
+	// The same parent under an id that sorts after its children's: discovery lists (and the
+	// catalog reads) the children first, before any index by id exists.
+	const later = 'f0e1d2c3-b4a5-4968-8776-655443322110';
+	const logs = join(app, later, '.system_generated', 'logs');
+	mkdirSync(logs, {recursive: true});
+	cpSync(transcript(parent), join(logs, 'transcript.jsonl'));
+	const cold = list();
+	assert.equal(cold.catalog.scanned, 3);
+	assert.deepEqual(cold.sessions.map((session: Listed) => [session.id, session.subagents]), [[later, 2]]);
+});
