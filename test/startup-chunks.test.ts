@@ -42,13 +42,16 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // term counting: −200 ms at M); by 3 KB for lib/file-status.ts, the status of each session file
 // without node's Stats (a warm call at L: −30 ms); by 4 KB for the links between sessions the
 // catalog's store keeps (session_links: an Antigravity subagent attached to the parent whose
-// transcript names it), code a warm call loads but runs none of: it writes only at scan time.
+// transcript names it), code a warm call loads but runs none of: it writes only at scan time; by
+// ~2 KB for discovering the layouts real stores were found to hold (OpenCode's per-project trees,
+// QWEN_RUNTIME_DIR, Codex's `.json` rollouts, Cursor's `.txt` transcripts) and reading past a
+// byte-order mark.
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 410, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 376, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 412, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 377, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 488,
+		kilobytes: 490,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],
