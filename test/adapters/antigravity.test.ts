@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import {readdirSync} from 'node:fs';
+import {copyFileSync, mkdirSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 import {wholeUnit} from '../../source/adapters/types.js';
+import {tempDir} from '../helpers/temp.js';
 
 const gemini = join(fixtureStores, 'antigravity', '.gemini');
 const cliBrain = join(gemini, 'antigravity-cli', 'brain');
@@ -223,4 +224,16 @@ test('antigravity: conformance over the shared third-party samples', t => {
 	assert.deepEqual([drift.summary.title, drift.loaded.skipped], ['Go', 0], 'extra fields (promptVariant, telemetry) do not matter');
 	assert.equal(drift.events.find(event => event.kind === 'tool_result')?.result?.output, 'opened https://example.com', 'an unlisted MODEL step type is a tool result');
 	assert.ok(drift.events.every(event => event.timestamp === undefined || !event.timestamp.includes('trimmed')), 'a trimmed created_at is not a time');
+});
+
+test('antigravity: a conversation whose logs hold only transcript_full.jsonl is read from it', t => {
+	const brain = join(tempDir(t), 'antigravity-ide', 'brain');
+	const logs = join(brain, cliId, '.system_generated', 'logs');
+	mkdirSync(logs, {recursive: true});
+	copyFileSync(join(cliBrain, cliId, '.system_generated', 'logs', 'transcript.jsonl'), join(logs, 'transcript_full.jsonl'));
+	const units = antigravityAdapter.discover(brain).map(wholeUnit);
+	assert.deepEqual(units.map(unit => [unit.idHint, unit.path, unit.paths]), [[cliId, join(logs, 'transcript_full.jsonl'), [join(logs, 'transcript_full.jsonl')]]]);
+	const session = readUnit(antigravityAdapter, units[0]!);
+	assert.equal(session.summary.title, byId().get(cliId)!.summary.title);
+	assert.equal(session.summary.human_turns, 4);
 });

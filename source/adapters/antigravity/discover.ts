@@ -3,8 +3,12 @@ import {basename, dirname, join} from 'node:path';
 import {childPath, deferredFileUnit, listDirectory} from '../shared/fs.js';
 import type {DeferredUnit} from '../types.js';
 
-/** Where a conversation directory keeps its transcript, newest layout first. */
-const transcriptPlaces = [join('.system_generated', 'logs', 'transcript.jsonl'), 'transcript.jsonl'];
+/**
+ * Where a conversation directory keeps its transcript, newest layout first. `transcript.jsonl`
+ * cuts long fields (`truncated_fields`); `transcript_full.jsonl` beside it holds the same steps
+ * whole and is read only where it is alone (the IDE's brains, a copy that kept only it).
+ */
+const transcriptPlaces = [join('.system_generated', 'logs', 'transcript.jsonl'), 'transcript.jsonl', join('.system_generated', 'logs', 'transcript_full.jsonl')];
 
 /**
  * Files that belong to a conversation but are not read as its transcript: the fuller copy next
@@ -20,8 +24,8 @@ function sidecars(transcript: string, brain: string, id: string): string[] {
 }
 
 /**
- * `brain/<id>/.system_generated/logs/transcript.jsonl` (the `agy` CLI), `brain/<id>/transcript.jsonl`
- * and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
+ * `brain/<id>/.system_generated/logs/transcript.jsonl` (the `agy` CLI), `brain/<id>/transcript.jsonl`,
+ * a lone `transcript_full.jsonl` and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
  * with only Markdown artifacts (the pre-2026 layout) has no transcript and is not a session.
  */
 export function discoverAntigravity(brain: string): DeferredUnit[] {
