@@ -201,3 +201,93 @@ test('fuzz: opencode reads mutated message and part records of its database with
 		{seed, numRuns: 150, interruptAfterTimeLimit: timeLimitMs, ...(process.env["FUZZ_PATH"] ? {path: process.env["FUZZ_PATH"]} : {})},
 	);
 });
+
+/** The document units (discovery's `variant`) of a JSONL store's format-case fixtures, copied. */
+function documentUnits(adapter: SourceAdapter, fixtures: string, directory: string): DiscoveredUnit[] {
+	cpSync(join(formatCases, fixtures), directory, {recursive: true});
+	return adapter
+		.resolveRoot(directory)
+		.flatMap(root => adapter.discover(root).map(wholeUnit))
+		.filter(unit => adapter.format === 'jsonl' && unit.variant !== undefined && unit.variant === adapter.documents?.variant);
+}
+
+const formatCases = join(fixtureStores, '..', 'format-cases');
+
+/** Read whole, a document's rows still come in line order; anything else is what readSession allows. */
+function assertDocumentRead(after: LoadedSession | SessionCorruptError, where: string): void {
+	if (after instanceof SessionCorruptError) {
+		assertNoContent([after.message], where);
+		return;
+	}
+
+	assertNoContent(after.warnings, where);
+	after.rows.forEach((row, index) => {
+		assert.ok(index === 0 || row.line >= after.rows[index - 1]!.line, `${where}: rows out of line order`);
+	});
+}
+
+test('fuzz: codex reads mutated items of a JSON rollout (one document) without an exception', t => {
+	const adapter = adapters.codex;
+	const units = documentUnits(adapter, 'codex', tempDir(t));
+	assert.equal(units.length, 1, 'codex: the JSON rollout fixture is discovered as a document');
+	const unit = units[0]!;
+	const original = readFileSync(unit.path);
+	const document = JSON.parse(original.toString('utf8')) as {session: unknown; items: unknown[]};
+	fc.assert(
+		fc.property(fc.array(fc.tuple(fc.nat(), mutation), {minLength: 1, maxLength: 6}), changes => {
+			// One change per item, each to the item as it was (as the line fuzzing above does).
+			const items = document.items.map(item => Buffer.from(JSON.stringify(item)));
+			for (const [index, change] of changes) {
+				const at = index % items.length;
+				items[at] = mutate(JSON.stringify(document.items[at]), change).bytes;
+			}
+
+			const parts = [Buffer.from(`{"session":${JSON.stringify(document.session)},"items":[`), ...items.flatMap((item, index) => (index === 0 ? [item] : [Buffer.from(','), item])), Buffer.from(']}')];
+			writeFileSync(unit.path, Buffer.concat(parts));
+			try {
+				assertDocumentRead(readSession(adapter, unit), `codex ${unit.path}`);
+			} finally {
+				writeFileSync(unit.path, original);
+			}
+		}),
+		{seed, numRuns: 150, interruptAfterTimeLimit: timeLimitMs, ...(process.env["FUZZ_PATH"] ? {path: process.env["FUZZ_PATH"]} : {})},
+	);
+});
+
+/** Lines a plain-text Cursor transcript could hold in the wrong place, or never should. */
+const textLine: fc.Arbitrary<string> = fc.oneof(
+	fc.constantFrom('', 'user:', 'assistant:', 'A:', '[Thinking]', '[Tool call]', '[Tool result]', '<user_query>', '</user_query>', `[Tool call] ${canary}`, `  path: ${canary}`, '\u0000', '\ufeffuser:'),
+	fc.integer({min: 10_000, max: 1_500_000}).map(length => `${canary} ${'x'.repeat(length)}`),
+	fc.string({unit: 'binary', maxLength: 40}),
+);
+
+test('fuzz: cursor reads mutated plain-text transcripts (one document) without an exception', t => {
+	const adapter = adapters.cursor;
+	const units = documentUnits(adapter, 'cursor', tempDir(t));
+	assert.ok(units.length > 0, 'cursor: a .txt transcript fixture is discovered as a document');
+	fc.assert(
+		fc.property(fc.nat(), fc.array(fc.tuple(fc.nat(), fc.constantFrom('replace', 'insert', 'delete'), textLine), {minLength: 1, maxLength: 8}), (pick, changes) => {
+			const unit = units[pick % units.length]!;
+			const original = readFileSync(unit.path);
+			const lines = original.toString('utf8').split('\n');
+			for (const [index, how, line] of changes) {
+				const at = index % (lines.length + 1);
+				if (how === 'insert') {
+					lines.splice(at, 0, line);
+				} else if (how === 'replace' && at < lines.length) {
+					lines[at] = line;
+				} else if (at < lines.length) {
+					lines.splice(at, 1);
+				}
+			}
+
+			writeFileSync(unit.path, lines.join('\n'));
+			try {
+				assertDocumentRead(readSession(adapter, unit), `cursor ${unit.path}`);
+			} finally {
+				writeFileSync(unit.path, original);
+			}
+		}),
+		{seed, numRuns: 150, interruptAfterTimeLimit: timeLimitMs, ...(process.env["FUZZ_PATH"] ? {path: process.env["FUZZ_PATH"]} : {})},
+	);
+});
