@@ -236,7 +236,7 @@ test('fuzz: codex reads mutated items of a JSON rollout (one document) without a
 	fc.assert(
 		fc.property(fc.array(fc.tuple(fc.nat(), mutation), {minLength: 1, maxLength: 6}), changes => {
 			// One change per item, each to the item as it was (as the line fuzzing above does).
-			const items = document.items.map(item => Buffer.from(JSON.stringify(item)));
+			const items: Buffer[] = document.items.map(item => Buffer.from(JSON.stringify(item)));
 			for (const [index, change] of changes) {
 				const at = index % items.length;
 				items[at] = mutate(JSON.stringify(document.items[at]), change).bytes;
