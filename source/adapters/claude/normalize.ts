@@ -5,6 +5,7 @@ import {exitCodeFromText, isInjectedText, isRecord, outputText, shortError, text
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
 import {readClaudeRecord} from './records.js';
+import {sha256Hex} from '../../lib/hash.js';
 
 /** Record types that are bookkeeping: known, readable, and carrying nothing for the event model. */
 const bookkeeping = new Set([
@@ -208,18 +209,12 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
  * Fingerprints of the prompts queued_command attachments gave as typed and no user record has
  * repeated yet. A message the queue hands over at the end of a turn can be written both ways;
  * its user record then repeats a request already counted. Kept in the line state, which the
- * catalog stores, so as a length and a 32-bit FNV-1a hash, never as text; at most a few.
+ * catalog stores, so as a short hash, never as text; at most a few.
  */
 const maxQueuedPrompts = 16;
 
 function promptFingerprint(text: string): string {
-	const trimmed = text.trim();
-	let hash = 0x81_1c_9d_c5;
-	for (let index = 0; index < trimmed.length; index++) {
-		hash = Math.imul(hash ^ trimmed.charCodeAt(index), 0x01_00_01_93);
-	}
-
-	return `${trimmed.length}:${(hash >>> 0).toString(36)}`;
+	return sha256Hex(text.trim()).slice(0, 16);
 }
 
 function queuedPrompts(state: LineState): string[] {

@@ -1,15 +1,10 @@
-import {readFileSync} from 'node:fs';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
-import {statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
-import {SessionCorruptError, type DiscoveredUnit, type LineState, type LoadedSession} from '../types.js';
+import type {DiscoveredUnit, LineState, LoadedSession} from '../types.js';
 import {normalizeCodexLine, timestampOf} from './normalize.js';
 import {codexRolloutDocumentSchema} from './schema.js';
 import {codexState} from './state.js';
-import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
-
-/** Documents are read whole; past this size one is refused rather than risk memory. */
-const maxDocumentBytes = 256 * 1024 * 1024;
+import {readWholeJson} from '../shared/whole-file.js';
 
 type DocumentSession = {id?: string | undefined; timestamp?: unknown; cwd?: string | undefined; model?: string | undefined};
 
@@ -22,7 +17,7 @@ type DocumentSession = {id?: string | undefined; timestamp?: unknown; cwd?: stri
  * the document states no cwd, an `<environment_context>` in a user message gives it.
  */
 export function loadCodexDocument(unit: DiscoveredUnit): LoadedSession {
-	const parsed = codexRolloutDocumentSchema.safeParse(readDocument(unit));
+	const parsed = codexRolloutDocumentSchema.safeParse(readWholeJson(unit.path, 'JSON rollout'));
 	if (!parsed.success) {
 		// Valid JSON of another shape: nothing here is a Codex session.
 		return {rows: [], skipped: 1, warnings: ['document: skipped, not a Codex rollout (no items list)']};
@@ -49,19 +44,6 @@ export function loadCodexDocument(unit: DiscoveredUnit): LoadedSession {
 	return {rows, skipped, warnings: []};
 }
 
-function readDocument(unit: DiscoveredUnit): unknown {
-	const size = statOrUndefined(unit.path)?.size ?? 0;
-	if (size > maxDocumentBytes) {
-		throw new SessionCorruptError(unit.path, null, `JSON rollout larger than ${maxDocumentBytes / 1024 / 1024} MiB`);
-	}
-
-	try {
-		return parseBoundedJson(readFileSync(unit.path, 'utf8'));
-	} catch (error) {
-		// The CLI wrote the file in place, not by rename: a read during a save sees it torn.
-		throw new SessionCorruptError(unit.path, null, error instanceof JsonTooDeepError ? `JSON nested deeper than ${maxJsonDepth} levels` : 'not valid JSON (torn or still being written?)');
-	}
-}
 
 /**
  * The session's facts as a meta row on line 1, and the normaliser's state told of them (so a

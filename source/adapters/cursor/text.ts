@@ -1,11 +1,7 @@
-import {readFileSync} from 'node:fs';
 import type {SessionEvent, SessionRow} from '../events.js';
-import {statOrUndefined} from '../shared/fs.js';
-import {SessionCorruptError, type DiscoveredUnit, type LineState, type LoadedSession} from '../types.js';
+import type {DiscoveredUnit, LineState, LoadedSession} from '../types.js';
 import {normalizeCursorLine} from './normalize.js';
-
-/** Transcripts are read whole; past this size one is refused rather than risk memory. */
-const maxTranscriptBytes = 256 * 1024 * 1024;
+import {readWholeText} from '../shared/whole-file.js';
 
 /** A line that opens a turn: alone on its line, `A:` in some builds for the assistant. */
 const turnMarkers = new Map([
@@ -43,7 +39,7 @@ type Block = {role: Role; kind: BlockKind; line: number; lines: string[]};
  * skipped and counted; a file with no turn at all is not a transcript and gives no rows.
  */
 export function loadCursorText(unit: DiscoveredUnit): LoadedSession {
-	const parsed = parseBlocks(readText(unit));
+	const parsed = parseBlocks(readWholeText(unit.path, 'text transcript'));
 	const skipped = parsed.preambleLine === undefined ? 0 : 1;
 	if (parsed.turns === 0) {
 		return {rows: [], skipped, warnings: skipped ? ['document: skipped, not a Cursor transcript (no user: or assistant: turn)'] : []};
@@ -69,19 +65,6 @@ export function loadCursorText(unit: DiscoveredUnit): LoadedSession {
 	}
 
 	return {rows, skipped: skipped + unreadable, warnings};
-}
-
-function readText(unit: DiscoveredUnit): string {
-	const size = statOrUndefined(unit.path)?.size ?? 0;
-	if (size > maxTranscriptBytes) {
-		throw new SessionCorruptError(unit.path, null, `text transcript larger than ${maxTranscriptBytes / 1024 / 1024} MiB`);
-	}
-
-	try {
-		return readFileSync(unit.path, 'utf8');
-	} catch {
-		throw new SessionCorruptError(unit.path, null, 'cannot be read');
-	}
 }
 
 /** The blocks, how many turns opened, and the first line of any text before the first turn. */

@@ -1,20 +1,15 @@
-import {readFileSync} from 'node:fs';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
-import {statOrUndefined} from '../shared/fs.js';
 import {maxWarnings, skipMessage} from '../shared/json-lines.js';
 import {unreadable} from '../shared/schema.js';
 import {rowsAtLines} from '../shared/rows-at.js';
-import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
+import {type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {normalizeGeminiMessage} from './normalize.js';
 import {timestampOf} from '../shared/gemini-parts.js';
 import {projectOfChat} from './project.js';
 import {replayGeminiJsonl} from './replay.js';
 import {parseGeminiMessage} from './records.js';
 import {geminiConversationSchema, type GeminiMetadata} from './schema.js';
-import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
-
-/** Legacy documents are read whole; past this size one is refused rather than risk memory. */
-const maxDocumentBytes = 256 * 1024 * 1024;
+import {readWholeJson} from '../shared/whole-file.js';
 
 /**
  * Session facts the metadata states: id, start and last-update times and, failing a project
@@ -109,19 +104,7 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 
 /** A legacy `.json` chat (v0.1.21 to v0.39): one `ConversationRecord`; lines are message ordinals. */
 function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
-	const size = statOrUndefined(unit.path)?.size ?? 0;
-	if (size > maxDocumentBytes) {
-		throw new SessionCorruptError(unit.path, null, `legacy JSON chat larger than ${maxDocumentBytes / 1024 / 1024} MiB`);
-	}
-
-	let value: unknown;
-	try {
-		value = parseBoundedJson(readFileSync(unit.path, 'utf8'));
-	} catch (error) {
-		throw new SessionCorruptError(unit.path, null, error instanceof JsonTooDeepError ? `JSON nested deeper than ${maxJsonDepth} levels` : 'not valid JSON (torn or still being written?)');
-	}
-
-	const parsed = geminiConversationSchema.safeParse(value);
+	const parsed = geminiConversationSchema.safeParse(readWholeJson(unit.path, 'legacy JSON chat'));
 	if (!parsed.success) {
 		// Valid JSON of another shape (e.g. a `history` export): nothing here is a Gemini CLI chat.
 		return {rows: [], skipped: 1, warnings: ['document: skipped, not a Gemini CLI conversation record (no messages list)']};

@@ -103,8 +103,30 @@ export function ensureListingIndexes(db: Database): void {
 		}
 
 		// The children a cold build's parents named, found by id now that the id index exists.
-		relinkMarked(db);
+		relinkMarked(db, rootWriteCounter(db));
 	}).immediate();
+}
+
+/** A statement prepared on first use. */
+const lazy = <T>(prepare: () => T) => {
+	let statement: T | undefined;
+	return () => (statement ??= prepare());
+};
+
+type RootWriteCounter = (source: string, root: string) => void;
+
+/**
+ * Counts a write to a root's rows (root_writes), under which its listing and kept answers are
+ * remembered. Two single-row statements, not an upsert: neither needs a statement transaction.
+ */
+function rootWriteCounter(db: Database): RootWriteCounter {
+	const bumpWrites = lazy(() => db.prepare('UPDATE root_writes SET writes = writes + 1 WHERE source = ? AND root = ?'));
+	const firstWrite = lazy(() => db.prepare('INSERT INTO root_writes (source, root, writes) VALUES (?, ?, 1)'));
+	return (source, root) => {
+		if (bumpWrites().run(source, root).changes === 0) {
+			firstWrite().run(source, root);
+		}
+	};
 }
 
 /**
@@ -120,15 +142,13 @@ const shownParentSql = `coalesce(summary ->> '$.parent_id', (${linkedParentSql('
  * index), counts the write against each changed row's root, and clears the marks. Run in the
  * transaction that marked them, or, in a cold build, with the listing indexes.
  */
-function relinkMarked(db: Database): void {
+function relinkMarked(db: Database, countWrite: RootWriteCounter): void {
 	const changed = db
 		.prepare(`UPDATE units SET parent_id = ${shownParentSql} WHERE id IN (SELECT child_id FROM session_links WHERE parent_key = '') AND EXISTS (SELECT 1 FROM session_links AS mark WHERE mark.source = units.source AND mark.child_id = units.id AND mark.parent_key = '') AND parent_id IS NOT ${shownParentSql} RETURNING source, root`)
 		.raw()
 		.all() as Array<[string, string]>;
 	for (const [source, root] of changed) {
-		if (db.prepare('UPDATE root_writes SET writes = writes + 1 WHERE source = ? AND root = ?').run(source, root).changes === 0) {
-			db.prepare('INSERT INTO root_writes (source, root, writes) VALUES (?, ?, 1)').run(source, root);
-		}
+		countWrite(source, root);
 	}
 
 	db.prepare("DELETE FROM session_links WHERE parent_key = ''").run();
@@ -136,11 +156,7 @@ function relinkMarked(db: Database): void {
 
 /** Prepared statements over the catalog tables; rows go in and come out typed. */
 export function catalogStore(db: Database) {
-	// Prepared on first use: a warm call that changes nothing runs only a few of these.
-	const lazy = <T>(prepare: () => T) => {
-		let statement: T | undefined;
-		return () => (statement ??= prepare());
-	};
+	// Prepared on first use (lazy): a warm call that changes nothing runs only a few of these.
 	const upsert = lazy(() => db.prepare(`INSERT OR REPLACE INTO units (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`));
 	const fingerprintsByRoot = lazy(() => db.prepare('SELECT key, fingerprint FROM units WHERE source = ? AND root = ?').raw());
 	const byKey = lazy(() => db.prepare('SELECT * FROM units WHERE key = ?'));
@@ -187,14 +203,7 @@ export function catalogStore(db: Database) {
 	const listingGet = lazy(() => db.prepare(`SELECT value FROM discovery_memo WHERE key = ? AND stamp = ${writesSql}`).pluck());
 	const listingSet = lazy(() => db.prepare(`INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ${writesSql}, ?)`));
 	const rootOfKey = lazy(() => db.prepare('SELECT source, root FROM units WHERE key = ?').raw());
-	// Two single-row statements, not an upsert: neither needs a statement transaction (see root_writes).
-	const bumpWrites = lazy(() => db.prepare('UPDATE root_writes SET writes = writes + 1 WHERE source = ? AND root = ?'));
-	const firstWrite = lazy(() => db.prepare('INSERT INTO root_writes (source, root, writes) VALUES (?, ?, 1)'));
-	const countWrite = (source: string, root: string) => {
-		if (bumpWrites().run(source, root).changes === 0) {
-			firstWrite().run(source, root);
-		}
-	};
+	const countWrite = rootWriteCounter(db);
 	/** Counts a write to the row of `key` against the root that holds it, if any. */
 	const countWriteOf = (key: string) => {
 		const holder = rootOfKey().get(key) as [string, string] | undefined;
@@ -249,7 +258,7 @@ export function catalogStore(db: Database) {
 		}
 
 		if (hasListingIndexes(db)) {
-			relinkMarked(db);
+			relinkMarked(db, countWrite);
 		}
 	};
 
