@@ -2,10 +2,21 @@ import {join} from 'node:path';
 import {rootOrChild, toolHome} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
 
-/** `$COPILOT_HOME/session-state`, else `~/.copilot/session-state` (Linux and macOS alike). */
+/**
+ * `$COPILOT_HOME/session-state`, else `~/.copilot/session-state` (Linux and macOS alike). With
+ * `XDG_STATE_HOME` set, earlier releases kept sessions in `$XDG_STATE_HOME/.copilot/session-state`
+ * (VS Code's Copilot extension still looks there); current ones move that directory into the
+ * Copilot home on start and leave a link behind, which resolveTargets reads once.
+ */
 export function copilotRoots(context: AdapterContext): string[] {
 	const home = toolHome(context, 'COPILOT_HOME', '.copilot');
-	return home ? [join(home, 'session-state')] : [];
+	const roots = home ? [join(home, 'session-state')] : [];
+	const state = context.env['XDG_STATE_HOME']?.trim();
+	if (state) {
+		roots.push(join(state, '.copilot', 'session-state'));
+	}
+
+	return roots;
 }
 
 /** Accepts `~/.copilot` or `~/.copilot/session-state`. */

@@ -1,4 +1,4 @@
-import {existsSync} from 'node:fs';
+import {existsSync, realpathSync} from 'node:fs';
 import {isAbsolute, resolve} from 'node:path';
 import {availableStores, storeFor} from '../../adapters/stores.js';
 import {isSourceId, sourceIds, type AdapterContext, type SourceId, type SourceStore} from '../../adapters/types.js';
@@ -46,7 +46,35 @@ export function resolveTargets(input: StoreSelection, deps: Deps): SourceTarget[
 	const sources = named.includes('auto') ? [] : [...new Set(named)];
 	const context = adapterContext(deps);
 	const adapters = sources.length === 0 ? availableStores() : sources.map(source => supportedStore(source));
-	return adapters.map(adapter => ({adapter, roots: adapter.defaultRoots(context).filter(root => existsSync(root))}));
+	return adapters.map(adapter => ({adapter, roots: distinctDirectories(adapter.defaultRoots(context).filter(root => existsSync(root)))}));
+}
+
+/**
+ * The first of each set of roots that are one directory under several names: a tool that moved
+ * its store often leaves a link from the old place to the new, and dotfiles link one to the other.
+ * Read twice, every session would be listed twice.
+ */
+function distinctDirectories(roots: readonly string[]): string[] {
+	if (roots.length < 2) {
+		return [...roots];
+	}
+
+	const seen = new Set<string>();
+	return roots.filter(root => {
+		let real: string;
+		try {
+			real = realpathSync.native(root);
+		} catch {
+			real = root;
+		}
+
+		if (seen.has(real)) {
+			return false;
+		}
+
+		seen.add(real);
+		return true;
+	});
 }
 
 function supportedStore(source: string): SourceStore {
