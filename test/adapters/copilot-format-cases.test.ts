@@ -51,3 +51,15 @@ test('copilot format: an error shutdown carries its errorReason', () => {
 	assert.match(shutdown?.text ?? '', /Lost connection to the model provider/);
 	assert.equal(shutdown?.error, 'Lost connection to the model provider');
 });
+
+test('copilot format: a build whose session.start has no context names its folder only in the folder_trust notice', () => {
+	// Copilot CLI 0.0.x wrote session.start without `context` and no workspace.yaml; the folder it
+	// ran in is stated once, by the session.info a folder trust writes (agent-sessions
+	// CopilotSessionParser.swift reads cwd from it; its stage0 fixtures of 0.0.420 have only that).
+	const legacy = readStore(copilotAdapter, store).find(read => read.summary.id === '5e8a2d17-0c4f-4b39-a6e1-92f7d3c0b845');
+	assert.ok(legacy, 'the flat legacy file is read');
+	assert.equal(legacy.summary.project, '/home/dev/orchard-api');
+	assert.equal(legacy.summary.title, 'Why does the harvest endpoint time out on big orchards?');
+	assert.equal(legacy.loaded.skipped, 0);
+	assert.equal(session().summary.project, '/srv/ledger', 'a session.start context still names the folder');
+});

@@ -30,6 +30,7 @@ const assistantMessageFields = fields({
 
 const sessionDataFields = fields({
 	message: text,
+	infoType: text,
 	errorType: text,
 	reason: text,
 	newModel: text,

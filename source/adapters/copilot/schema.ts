@@ -65,6 +65,7 @@ export const copilotToolSchema = lazySchema(() => z.looseObject({
 /** The remaining session-level payloads engi reads, field by field. */
 export const copilotSessionDataSchema = lazySchema(() => z.looseObject({
 	message: text,
+	infoType: text,
 	errorType: text,
 	reason: text,
 	newModel: text,

@@ -19,6 +19,8 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 
 		case 'session.warning':
 			return data.message ? [{...base, kind: 'system', text: data.message}] : [];
+		case 'session.info':
+			return data.infoType === 'folder_trust' ? trustedFolderEvents(data.message, base, state) : [];
 		case 'session.model_change':
 			return modelEvent(base, state, data.newModel);
 		case 'session.title_changed':
@@ -40,6 +42,24 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 		default:
 			return [];
 	}
+}
+
+/** "Folder <path> has been added to trusted folders." */
+const trustedFolder = /^Folder (.+?) has been added to trusted folders\b/;
+
+/**
+ * Builds before `session.start` carried a `context` (0.0.x) state the folder they ran in only
+ * here: trusting it is the first thing a run in a new folder does. A folder a start or resume
+ * already named stays the session's.
+ */
+function trustedFolderEvents(message: string | undefined, base: Base, state: CopilotState): SessionEvent[] {
+	const folder = message === undefined ? undefined : trustedFolder.exec(message)?.[1];
+	if (folder === undefined || state.cwd !== undefined) {
+		return [];
+	}
+
+	state.cwd = folder;
+	return metaEvent(base, {cwd: folder});
 }
 
 /** `shutdownType: "error"` says why in `errorReason` (newer builds). */
