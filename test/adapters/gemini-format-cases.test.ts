@@ -67,3 +67,46 @@ test('gemini format: hook and IDE context the CLI records as user messages is ne
 	assert.equal(headless.summary.title, 'List the open TODOs in src/sync', 'SessionStart context prepended to a headless prompt is not part of the request');
 	assert.equal(headless.summary.human_turns, 1);
 });
+
+test('gemini format: function calls and responses in message content (history turns the sync re-recorded) are tool calls and results, copies of toolCalls entries are not counted twice', () => {
+	// A compression's history sync re-records the turns it keeps under new ids, parts and all,
+	// and removes the originals: the copies are then the only record of those calls.
+	const compressed = read('session-2026-11-24T16-00-e1a8c6d4.jsonl');
+	const calls = compressed.events.filter(event => event.kind === 'tool_call');
+	assert.deepEqual(
+		calls.map(event => [event.uuid, event.tool?.name, event.tool?.call_id]),
+		[
+			['c-g3', 'replace', 'c-g3#1'],
+			['c-g4', 'run_shell_command', 'run-9'],
+		],
+	);
+	const results = compressed.events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(
+		results.map(event => [event.uuid, event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
+		[
+			['c-r3', 'c-g3#1', false, undefined],
+			['c-r4', 'run-9', true, 1],
+		],
+		'a response without an id answers the previous turn\'s call of its name',
+	);
+	assert.match(results[1]?.result?.output ?? '', /Exit Code: 1\n\[output truncated/, 'text after a response is that tool\'s output');
+	assert.deepEqual(
+		compressed.events.filter(event => event.kind === 'user').map(event => [event.uuid, event.human]),
+		[['c-u2', true]],
+		'no part of a tool response turn is a human request',
+	);
+	assert.equal(compressed.summary.human_turns, 1);
+	assert.equal(compressed.summary.title, 'Keep those rows and run the tests');
+
+	// A resumed chat: the sync writes the call into the message's content and the response turn
+	// it rebuilt from toolCalls as a message of its own; both copy the recorded call.
+	const resumed = read('session-2026-11-25T11-00-f2b9d7e5.jsonl');
+	assert.deepEqual(
+		resumed.events.filter(event => event.kind === 'tool_call' || event.kind === 'tool_result').map(event => [event.kind, event.uuid, event.tool?.call_id ?? event.result?.call_id]),
+		[
+			['tool_call', 'm-g1', 'read_file-4'],
+			['tool_result', 'm-g1', 'read_file-4'],
+		],
+	);
+	assert.equal(resumed.summary.human_turns, 1);
+});

@@ -3,6 +3,7 @@ import {maxWarnings, skipMessage} from '../shared/json-lines.js';
 import {unreadable} from '../shared/schema.js';
 import {rowsAtLines} from '../shared/rows-at.js';
 import {type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
+import {contentCalls, recordedCallIds, type ContentCalls} from './content-calls.js';
 import {normalizeGeminiMessage} from './normalize.js';
 import {timestampOf} from '../shared/gemini-parts.js';
 import {projectOfChat} from './project.js';
@@ -43,7 +44,7 @@ type Builder = {rows: SessionRow[]; skipped: number; warnings: string[]; modelSt
  * Adds one message's row. The first model named by a `gemini` message is a session fact. A
  * message that does not match the record shape, or whose type the CLI never writes, is skipped.
  */
-function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, offset?: number, byAgent = false): void {
+function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson: (id: string) => boolean, calls: ContentCalls, offset?: number, byAgent = false): void {
 	const parsed = parseGeminiMessage(raw);
 	if (!parsed.success) {
 		builder.skipped++;
@@ -54,7 +55,7 @@ function addMessage(builder: Builder, raw: unknown, line: number, typedByPerson:
 		return;
 	}
 
-	const events = normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id), byAgent});
+	const events = normalizeGeminiMessage(parsed.data, line, {typedByPerson: typedByPerson(parsed.data.id), byAgent, calls});
 	if (events === null) {
 		builder.skipped++;
 		return;
@@ -82,11 +83,14 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	const builder: Builder = {rows: [], skipped: replay.skipped, warnings: [...replay.warnings], modelStated: false};
 	const messages = replay.entries.filter(entry => !entry.rewind && !entry.discarded).map(entry => entry.raw);
 	builder.rows.push(...metaRow(replay.header?.line ?? 1, replay.header?.raw ?? replay.metadata, sessionFacts(unit, replay.metadata, messages)));
+	const recorded = recordedCallIds(replay.entries.map(entry => entry.raw));
+	// Calls and responses pair along the conversation; an abandoned branch's messages stand alone.
+	const live = contentCalls(recorded);
 	for (const entry of replay.entries) {
 		if (entry.rewind) {
 			builder.rows.push(rewindRow(entry.line, entry.raw, entry.rewoundFrom));
 		} else {
-			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id), entry.offset, subagent);
+			addMessage(builder, entry.raw, entry.line, id => !subagent && replay.recordedIds.has(id), entry.discarded ? contentCalls(recorded) : live, entry.offset, subagent);
 		}
 	}
 
@@ -116,7 +120,8 @@ function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
 	builder.rows.push(...metaRow(1, metadata, facts));
 	// Every message in a legacy document was recorded in its own right.
 	const subagent = isSubagent(unit, metadata);
-	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent, undefined, subagent));
+	const calls = contentCalls(recordedCallIds(messages));
+	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent, calls, undefined, subagent));
 	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }
 

@@ -1,6 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
 import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf, visibleText, type Part} from '../shared/gemini-parts.js';
+import {contentCallEvents, contentCalls, contentResultEvents, hasFunctionResponse, type ContentCalls} from './content-calls.js';
 import {parseGeminiToolCall} from './records.js';
 import type {GeminiMessage, GeminiToolCall} from './schema.js';
 
@@ -25,6 +26,8 @@ export type MessageOrigin = {
 	readonly typedByPerson: boolean;
 	/** A subagent chat: its user text is the parent agent's task. */
 	readonly byAgent?: boolean;
+	/** The chat's tool calls recorded in `toolCalls`, and the calls waiting for content responses. */
+	readonly calls?: ContentCalls;
 };
 
 function base(message: GeminiMessage, line: number): Omit<SessionEvent, 'kind'> {
@@ -50,7 +53,22 @@ function typedText(content: unknown): string {
 	return prompt.trim() !== '' ? prompt : text;
 }
 
+/**
+ * A tool response turn the history sync recorded as a user message: its function responses are
+ * results (those no `toolCalls` entry gives), and no text in it is a human request.
+ */
+function responseTurnEvents(message: GeminiMessage, line: number, calls: ContentCalls): SessionEvent[] {
+	const {results, leading} = contentResultEvents(partsOf(message.content), calls, base(message, line));
+	return leading.trim() === '' ? results : [{...base(message, line), kind: 'user', text: leading, human: false}, ...results];
+}
+
 function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin): SessionEvent[] {
+	const calls = origin.calls ?? contentCalls();
+	if (hasFunctionResponse(partsOf(message.content))) {
+		return responseTurnEvents(message, line, calls);
+	}
+
+	calls.open = new Map();
 	// `displayContent` is what the person saw and typed (without expanded @file contents).
 	const shown = typedText(message.displayContent);
 	const text = shown.trim() !== '' ? shown : typedText(message.content);
@@ -143,17 +161,21 @@ function toolEvents(raw: unknown, message: GeminiMessage, line: number): Session
 	return events;
 }
 
-function geminiEvents(message: GeminiMessage, line: number): SessionEvent[] {
+function geminiEvents(message: GeminiMessage, line: number, calls: ContentCalls): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	const text = contentText(message.content);
 	if (text.trim() !== '') {
 		events.push({...base(message, line), kind: 'assistant', text, message_id: message.id});
 	}
 
+	const recordedNames: string[] = [];
 	for (const call of message.toolCalls ?? []) {
-		events.push(...toolEvents(call, message, line));
+		const toolCall = toolEvents(call, message, line);
+		recordedNames.push(...toolCall.flatMap(event => (event.kind === 'tool_call' && event.tool ? [event.tool.name] : [])));
+		events.push(...toolCall);
 	}
 
+	events.push(...contentCallEvents(partsOf(message.content), recordedNames, message.id, calls, {...base(message, line), message_id: message.id}));
 	return events;
 }
 
@@ -182,7 +204,7 @@ export function normalizeGeminiMessage(message: GeminiMessage, line: number, ori
 		case 'user':
 			return userEvents(message, line, origin);
 		case 'gemini':
-			return geminiEvents(message, line);
+			return geminiEvents(message, line, origin.calls ?? contentCalls());
 		case 'info':
 		case 'error':
 		case 'warning':
