@@ -4,11 +4,17 @@ import type {DiscoveredUnit} from '../types.js';
 
 /** `<sessionId>.jsonl`, the id a UUID with or without dashes. */
 const chatFile = /^([0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12})\.jsonl$/i;
+/** A chat document of the releases before the JSONL store; its full id is only inside it. */
+const legacyChatFile = /^session-.+\.json$/;
+/** The variant of such a document's unit (legacy.ts reads it). */
+export const legacyChatVariant = 'json';
 
 /**
  * `projects/<cwd with non-alphanumerics as "-">/chats/<sessionId>.jsonl`. The directory name is
  * lossy, so it states no project: the records carry `cwd`. Subagent records are inlined in
- * their parent's chat (`isSidechain`), so every chat is its own session.
+ * their parent's chat (`isSidechain`), so every chat is its own session. Releases before the
+ * JSONL store wrote `tmp/<sha256 of cwd>/chats/session-*.json` documents, the same depth below
+ * their root.
  */
 export function discoverQwen(root: string): DiscoveredUnit[] {
 	// A root that is itself one project directory (`--source-root ~/.qwen/projects/<dir>`).
@@ -18,7 +24,8 @@ export function discoverQwen(root: string): DiscoveredUnit[] {
 		const chats = join(project, 'chats');
 		for (const entry of listDirectory(chats)) {
 			const match = entry.isFile() ? chatFile.exec(entry.name) : null;
-			const unit = match?.[1] ? fileUnit(childPath(chats, entry.name), {idHint: match[1]}) : undefined;
+			const legacy = !match && entry.isFile() && legacyChatFile.test(entry.name);
+			const unit = match?.[1] ? fileUnit(childPath(chats, entry.name), {idHint: match[1]}) : legacy ? fileUnit(childPath(chats, entry.name), {variant: legacyChatVariant}) : undefined;
 			if (unit) {
 				units.push(unit);
 			}
