@@ -6,7 +6,9 @@ import {wholeUnit} from '../../source/adapters/types.js';
 import {readUnit} from '../helpers/adapters.js';
 
 /**
- * Qwen Code format features found in qwen-code's own source (packages/core/src/config/storage.ts).
+ * Qwen Code format features found in qwen-code's own source (packages/core/src/config/storage.ts,
+ * packages/vscode-ide-companion/src/services/qwenSessionReader.ts) and in other projects' readers
+ * of its chats (franken_agent_detection src/connectors/qwen.rs).
  * Every fixture line is invented; only the layout and record shapes are the tool's.
  */
 const cases = join(import.meta.dirname, '..', 'fixtures', 'format-cases', 'qwen');
@@ -14,10 +16,10 @@ const cases = join(import.meta.dirname, '..', 'fixtures', 'format-cases', 'qwen'
 test('qwen format: QWEN_RUNTIME_DIR relocates the projects store, and its chats are found', () => {
 	const runtime = join(cases, 'runtime');
 	const roots = qwenAdapter.defaultRoots({env: {QWEN_RUNTIME_DIR: runtime}, home: '/home/ada', platform: 'linux'});
-	assert.deepEqual(roots, [join(runtime, 'projects'), '/home/ada/.qwen/projects'], 'the runtime dir first; the default store stays listed for runs without it');
+	assert.deepEqual(roots, [join(runtime, 'projects'), '/home/ada/.qwen/projects', '/home/ada/.qwen/tmp'], 'the runtime dir first; the default store stays listed for runs without it, and the legacy store last');
 	assert.deepEqual(
 		qwenAdapter.defaultRoots({env: {QWEN_RUNTIME_DIR: '~/qwen-runtime', QWEN_HOME: '/srv/qwen'}, home: '/home/ada', platform: 'darwin'}),
-		['/home/ada/qwen-runtime/projects', '/srv/qwen/projects', '/home/ada/.qwen/projects'],
+		['/home/ada/qwen-runtime/projects', '/srv/qwen/projects', '/home/ada/.qwen/projects', '/home/ada/.qwen/tmp'],
 	);
 	const found = roots.flatMap(root => qwenAdapter.discover(root)).map(unit => unit.idHint);
 	assert.deepEqual(found, ['3e1f5a7c-9b2d-4c6e-8f0a-1b3c5d7e9f2a']);
@@ -35,4 +37,30 @@ test('qwen format: a chat the CLI archived (chats/archive/<id>.jsonl) is still a
 	const session = readUnit(qwenAdapter, wholeUnit(archived));
 	assert.equal(session.summary.title, 'Why does the cone chart skip cone 6?');
 	assert.equal(session.summary.project, '/work/kiln');
+});
+
+test('qwen format: chats of releases before the JSONL store (~/.qwen/tmp/<project hash>/chats/session-*.json, one document, assistant messages typed "qwen") are listed and read', () => {
+	const home = join(cases, 'legacy-home');
+	const roots = qwenAdapter.defaultRoots({env: {}, home, platform: 'linux'});
+	assert.ok(roots.includes(join(home, '.qwen', 'tmp')), 'the legacy store is a default root');
+	const units = roots.flatMap(root => qwenAdapter.discover(root)).map(wholeUnit);
+	assert.equal(units.length, 1);
+	const {loaded, events, summary} = readUnit(qwenAdapter, units[0]!);
+	assert.equal(loaded.skipped, 0);
+	assert.equal(summary.title, 'Why does the tide table parser drop the last row?');
+	const meta = events.filter(event => event.kind === 'meta').map(event => event.session);
+	assert.equal(meta[0]?.id, '5c1d9e2a-7b4f-4e3a-9d12-6f8a0b2c4e71');
+	assert.equal(meta[0]?.started, '2025-09-14T10:20:03.118Z');
+	assert.equal(meta[0]?.modified, '2025-09-14T10:21:40.902Z');
+	assert.ok(meta.some(session => session?.model === 'qwen3-coder-plus'));
+	const user = events.find(event => event.kind === 'user');
+	assert.equal(user?.text, 'Why does the tide table parser drop the last row?');
+	assert.equal(user?.human, true);
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['Let me look at the loop bounds.', 'The range stops one short: use range(len(rows)).']);
+	const call = events.find(event => event.kind === 'tool_call');
+	assert.deepEqual(call?.tool, {name: 'read_file', call_id: 'read_file-1757845209544-3e7b', input: {absolute_path: '/work/tides/parse.py'}});
+	const result = events.find(event => event.kind === 'tool_result');
+	assert.equal(result?.result?.call_id, 'read_file-1757845209544-3e7b');
+	assert.equal(result?.result?.is_error, false);
+	assert.match(result?.result?.output ?? '', /range\(len\(rows\) - 1\)/);
 });

@@ -16,8 +16,8 @@ const cron = '7f8e9d0c-1b2a-4c3d-8e4f-5a6b7c8d9e0f';
 const compact = '4b5c6d7e8f9a4b0c8d1e2f3a4b5c6d7e';
 
 test('qwen: roots honour QWEN_HOME and --source-root accepts ~/.qwen or its projects', () => {
-	assert.deepEqual(qwenAdapter.defaultRoots({env: {}, home: '/home/ada', platform: 'linux'}), ['/home/ada/.qwen/projects']);
-	assert.deepEqual(qwenAdapter.defaultRoots({env: {QWEN_HOME: '/srv/qwen'}, home: '/home/ada', platform: 'darwin'}), ['/srv/qwen/projects', '/home/ada/.qwen/projects']);
+	assert.deepEqual(qwenAdapter.defaultRoots({env: {}, home: '/home/ada', platform: 'linux'}), ['/home/ada/.qwen/projects', '/home/ada/.qwen/tmp']);
+	assert.deepEqual(qwenAdapter.defaultRoots({env: {QWEN_HOME: '/srv/qwen'}, home: '/home/ada', platform: 'darwin'}), ['/srv/qwen/projects', '/home/ada/.qwen/projects', '/home/ada/.qwen/tmp']);
 	assert.deepEqual(qwenAdapter.defaultRoots({env: {QWEN_HOME: '/srv/qwen'}, home: undefined, platform: 'linux'}), ['/srv/qwen/projects']);
 	assert.deepEqual(qwenAdapter.resolveRoot(store), [projects]);
 	assert.deepEqual(qwenAdapter.resolveRoot(projects), [projects]);

@@ -4,6 +4,10 @@ import type {DiscoveredUnit} from '../types.js';
 
 /** `<sessionId>.jsonl`, the id a UUID with or without dashes. */
 const chatFile = /^([0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12})\.jsonl$/i;
+/** A chat document of the releases before the JSONL store; its full id is only inside it. */
+const legacyChatFile = /^session-.+\.json$/;
+/** The variant of such a document's unit (legacy.ts reads it). */
+export const legacyChatVariant = 'json';
 
 /** Where Qwen Code moves a chat it archives: out of the list it resumes from, still a session. */
 const archiveDirectory = 'archive';
@@ -13,26 +17,33 @@ const archiveDirectory = 'archive';
  * `chats/archive/<sessionId>.jsonl`. The directory name is lossy, so it states no project: the
  * records carry `cwd`. Subagent records are inlined in their parent's chat (`isSidechain`), so
  * every chat is its own session. Sidecars beside a chat (`<id>.worktree.json`,
- * `<id>.ledger.jsonl`) are not named by the id alone and are not chats.
+ * `<id>.ledger.jsonl`) are not named by the id alone and are not chats. Releases before the
+ * JSONL store wrote `tmp/<sha256 of cwd>/chats/session-*.json` documents, the same depth below
+ * their root.
  */
 export function discoverQwen(root: string): DiscoveredUnit[] {
 	// A root that is itself one project directory (`--source-root ~/.qwen/projects/<dir>`).
 	const projects = isDirectory(join(root, 'chats')) ? [root] : listDirectory(root).filter(entry => entry.isDirectory()).map(entry => join(root, entry.name));
-	return projects.flatMap(project => {
-		const chats = join(project, 'chats');
-		return [...chatUnits(chats), ...chatUnits(join(chats, archiveDirectory))];
-	});
+	return projects.flatMap(project => chatUnits(join(project, 'chats'), true));
 }
 
-function chatUnits(directory: string): DiscoveredUnit[] {
+/** The chats in one directory; the archive beside them is listed only where the directory holds one (a warm call lists no missing directory). */
+function chatUnits(directory: string, withArchive: boolean): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
+	let archived: DiscoveredUnit[] = [];
 	for (const entry of listDirectory(directory)) {
+		if (withArchive && entry.name === archiveDirectory && entry.isDirectory()) {
+			archived = chatUnits(childPath(directory, entry.name), false);
+			continue;
+		}
+
 		const match = entry.isFile() ? chatFile.exec(entry.name) : null;
-		const unit = match?.[1] ? fileUnit(childPath(directory, entry.name), {idHint: match[1]}) : undefined;
+		const legacy = !match && entry.isFile() && legacyChatFile.test(entry.name);
+		const unit = match?.[1] ? fileUnit(childPath(directory, entry.name), {idHint: match[1]}) : legacy ? fileUnit(childPath(directory, entry.name), {variant: legacyChatVariant}) : undefined;
 		if (unit) {
 			units.push(unit);
 		}
 	}
 
-	return units;
+	return [...units, ...archived];
 }

@@ -7,6 +7,7 @@ import {unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges} from '../shared/tree.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
+import {isLegacyChat, loadLegacyQwenChat} from './legacy.js';
 import {normalizeQwenRecord} from './normalize.js';
 import {parseQwenRecord} from './records.js';
 import type {QwenRecord} from './schema.js';
@@ -67,6 +68,10 @@ function factsOf(record: QwenRecord, state: {cwd?: string; model?: boolean; pare
 }
 
 export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
+	if (isLegacyChat(unit)) {
+		return loadLegacyQwenChat(unit);
+	}
+
 	const {kept, skipped, warnings} = readRecords(unit.path);
 	const rows: SessionRow[] = [];
 	let dropped = skipped;
@@ -103,6 +108,10 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
  * normalised without the session facts that need earlier lines: enough for their text.
  */
 export function qwenRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {
+	if (isLegacyChat(unit)) {
+		return undefined; // A document's lines are message ordinals: it is read whole.
+	}
+
 	return rowsAtLines(unit.path, places, (value, line) => {
 		const parsed = parseQwenRecord(value);
 		return parsed.success ? normalizeQwenRecord(parsed.data, line) : null;

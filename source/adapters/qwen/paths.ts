@@ -1,5 +1,5 @@
 import {join} from 'node:path';
-import {rootOrChild} from '../shared/fs.js';
+import {isDirectory, rootOrChild} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
 
 /**
@@ -7,7 +7,8 @@ import type {AdapterContext} from '../types.js';
  * dir is `QWEN_RUNTIME_DIR` when set (`Storage.getRuntimeBaseDir`), else `QWEN_HOME`, else
  * `~/.qwen` (`Storage.getGlobalQwenDir`). Releases before 0.22 ignore `QWEN_HOME`, and a run
  * without the variables writes to the default, so every store a variable names is listed before
- * `~/.qwen/projects` (missing roots are skipped).
+ * `~/.qwen/projects` (missing roots are skipped). Releases before the JSONL store kept chats in
+ * `~/.qwen/tmp` (read by Qwen Code's VS Code companion to this day), listed last.
  */
 export function qwenRoots(context: AdapterContext): string[] {
 	const roots: string[] = [];
@@ -21,6 +22,10 @@ export function qwenRoots(context: AdapterContext): string[] {
 	const standard = context.home ? join(context.home, '.qwen', 'projects') : undefined;
 	if (standard && !roots.includes(standard)) {
 		roots.push(standard);
+	}
+
+	if (context.home) {
+		roots.push(join(context.home, '.qwen', 'tmp'));
 	}
 
 	return roots;
@@ -40,7 +45,11 @@ function configuredDirectory(value: string | undefined, home: string | undefined
 	return configured;
 }
 
-/** Accepts `~/.qwen` or `~/.qwen/projects` (or one `projects/<dir>`, which holds `chats/`). */
+/**
+ * Accepts `~/.qwen` (its `projects` and legacy `tmp` stores), `~/.qwen/projects` or
+ * `~/.qwen/tmp` (or one project directory under either, which holds `chats/`).
+ */
 export function resolveQwenRoot(path: string): string[] {
-	return [rootOrChild(path, 'projects')];
+	const legacy = join(path, 'tmp');
+	return isDirectory(legacy) ? [rootOrChild(path, 'projects'), legacy] : [rootOrChild(path, 'projects')];
 }

@@ -43,3 +43,37 @@ export const qwenRecordSchema = lazySchema(() => z.looseObject({
 
 export type QwenRecord = z.infer<typeof qwenRecordSchema>;
 export type QwenToolCallResult = z.infer<typeof qwenToolCallResultSchema>;
+
+/**
+ * The chat document of releases before the JSONL store (`~/.qwen/tmp/<sha256 of cwd>/chats/
+ * session-*.json`, which Qwen Code's VS Code companion still reads): gemini-cli's
+ * `ConversationRecord` as Qwen Code forked it, its assistant messages typed `qwen`.
+ */
+export const qwenLegacyMessageSchema = lazySchema(() => z.looseObject({
+	id: optional(z.string()),
+	type: optional(z.string()),
+	timestamp: optional(z.string()),
+	content: z.optional(z.unknown()),
+	toolCalls: optional(z.array(z.unknown())),
+	model: optional(z.string()),
+}));
+
+export const qwenLegacyToolCallSchema = lazySchema(() => z.looseObject({
+	id: optional(z.string()),
+	name: optional(z.string()),
+	args: z.optional(z.unknown()),
+	result: z.optional(z.unknown()),
+	resultDisplay: z.optional(z.unknown()),
+	status: optional(z.string()),
+	timestamp: optional(z.string()),
+}));
+
+export const qwenLegacyChatSchema = lazySchema(() => z.looseObject({
+	sessionId: optional(z.string()),
+	startTime: optional(z.string()),
+	lastUpdated: optional(z.string()),
+	messages: z.array(z.unknown()),
+}));
+
+export type QwenLegacyMessage = z.infer<typeof qwenLegacyMessageSchema>;
+export type QwenLegacyToolCall = z.infer<typeof qwenLegacyToolCallSchema>;

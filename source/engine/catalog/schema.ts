@@ -10,7 +10,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * 15: no change of tables: the adapters read more record shapes, and every session is read again
  * so titles, requests and failures are judged by them; 16: links a session's records state about
  * other sessions, its children; 17: no change of tables: Gemini CLI chats are read again for the
- * tool calls and results their messages' content holds).
+ * tool calls and results their messages' content holds, and Copilot CLI 0.0.x sessions for the
+ * folder their folder_trust notice names).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{

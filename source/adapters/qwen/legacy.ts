@@ -1,0 +1,121 @@
+import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {contentText, functionResponseOf, isShellTool, isToolInjectedText, partsOf, shellExitCode, timestampOf} from '../shared/gemini-parts.js';
+import {isInjectedText, parseJsonArguments, shortError} from '../shared/text.js';
+import {readWholeJson} from '../shared/whole-file.js';
+import type {DiscoveredUnit, LoadedSession} from '../types.js';
+import {legacyChatVariant} from './discover.js';
+import {qwenLegacyChatSchema, qwenLegacyMessageSchema, qwenLegacyToolCallSchema, type QwenLegacyMessage, type QwenLegacyToolCall} from './schema.js';
+
+/**
+ * A chat of the releases before the JSONL store: one document, `{sessionId, projectHash,
+ * startTime, lastUpdated, messages}`, rewritten whole on every save. Lines are message ordinals.
+ */
+
+/** Whether a unit is a legacy document: its discovered variant, else its name (a unit rebuilt from a row may carry none). */
+export function isLegacyChat(unit: Pick<DiscoveredUnit, 'path' | 'variant'>): boolean {
+	return unit.variant === undefined ? unit.path.endsWith('.json') : unit.variant === legacyChatVariant;
+}
+
+/** A call the scheduler had not finished when the document was last saved. */
+const pendingStatuses = new Set(['validating', 'scheduled', 'executing', 'awaiting_approval']);
+
+type Base = Omit<SessionEvent, 'kind'>;
+
+function baseOf(message: QwenLegacyMessage, line: number): Base {
+	const timestamp = timestampOf(message.timestamp);
+	return {line, ...(timestamp ? {timestamp} : {}), ...(message.id ? {uuid: message.id} : {})};
+}
+
+function userEvents(message: QwenLegacyMessage, base: Base): SessionEvent[] {
+	const text = contentText(message.content);
+	if (text.trim() === '') {
+		return [];
+	}
+
+	return [{...base, kind: 'user', text, human: !isInjectedText(text) && !isToolInjectedText(text)}];
+}
+
+/** A call's result: its `functionResponse` parts (the model-bound result), else what the UI showed. */
+function resultEvent(call: QwenLegacyToolCall, base: Base, callId: string | null): SessionEvent {
+	const response = partsOf(call.result).map(part => functionResponseOf(part)).find(found => found !== undefined);
+	const output = response && response.output !== '' ? response.output : typeof call.resultDisplay === 'string' ? call.resultDisplay : '';
+	const exitCode = isShellTool(call.name ?? '') ? shellExitCode(output) : undefined;
+	const cancelled = call.status === 'cancelled';
+	const failed = call.status === 'error' || cancelled || response?.failed === true || (exitCode !== undefined && exitCode !== 0);
+	return {...base, kind: 'tool_result', result: {call_id: callId, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output}, ...(cancelled ? {interrupted: true} : {})};
+}
+
+function toolEvents(raw: unknown, base: Base): SessionEvent[] {
+	const parsed = qwenLegacyToolCallSchema.safeParse(raw);
+	if (!parsed.success) {
+		return [];
+	}
+
+	const call = parsed.data;
+	const callId = call.id ?? null;
+	const pending = call.status !== undefined && pendingStatuses.has(call.status);
+	const callEvent: SessionEvent = {...base, kind: 'tool_call', tool: {name: call.name ?? 'unknown', call_id: callId, input: parseJsonArguments(call.args)}, ...(pending ? {pending: true} : {})};
+	return pending || call.status === undefined ? [callEvent] : [callEvent, resultEvent(call, base, callId)];
+}
+
+function assistantEvents(message: QwenLegacyMessage, base: Base): SessionEvent[] {
+	const text = contentText(message.content);
+	const shared = message.id ? {...base, message_id: message.id} : base;
+	const events: SessionEvent[] = text.trim() === '' ? [] : [{...shared, kind: 'assistant', text}];
+	return [...events, ...(message.toolCalls ?? []).flatMap(call => toolEvents(call, shared))];
+}
+
+/** One message to events; null for a type the document never holds (counted as skipped). */
+function messageEvents(message: QwenLegacyMessage, line: number): SessionEvent[] | null {
+	const base = baseOf(message, line);
+	const text = contentText(message.content).trim();
+	switch (message.type) {
+		case 'user':
+			return userEvents(message, base);
+		case 'qwen':
+			return assistantEvents(message, base);
+		case 'error':
+			return [{...base, kind: 'system', text, error: shortError(text || 'error')}];
+		case 'info':
+		case 'warning':
+			return text ? [{...base, kind: 'system', text}] : [];
+		default:
+			return null;
+	}
+}
+
+function factsOf(chat: {sessionId?: string | undefined; startTime?: string | undefined; lastUpdated?: string | undefined}): SessionInfo {
+	const started = timestampOf(chat.startTime);
+	const modified = timestampOf(chat.lastUpdated);
+	return {...(chat.sessionId ? {id: chat.sessionId} : {}), ...(started ? {started} : {}), ...(modified ? {modified} : {})};
+}
+
+export function loadLegacyQwenChat(unit: DiscoveredUnit): LoadedSession {
+	const parsed = qwenLegacyChatSchema.safeParse(readWholeJson(unit.path, 'legacy JSON chat'));
+	if (!parsed.success) {
+		return {rows: [], skipped: 1, warnings: ['document: skipped, not a Qwen Code chat (no messages list)']};
+	}
+
+	const {messages, ...chat} = parsed.data;
+	const facts = factsOf(chat);
+	const rows: SessionRow[] = Object.keys(facts).length === 0 ? [] : [{line: 1, raw: chat, events: [{line: 1, kind: 'meta', session: facts}]}];
+	let skipped = 0;
+	let modelStated = false;
+	messages.forEach((raw, index) => {
+		const line = index + 1;
+		const message = qwenLegacyMessageSchema.safeParse(raw);
+		const events = message.success ? messageEvents(message.data, line) : null;
+		if (!message.success || events === null) {
+			skipped++;
+			return;
+		}
+
+		if (!modelStated && message.data.type === 'qwen' && message.data.model) {
+			modelStated = true;
+			events.unshift({line, kind: 'meta', session: {model: message.data.model}});
+		}
+
+		rows.push({line, raw, events});
+	});
+	return {rows, skipped, warnings: []};
+}
