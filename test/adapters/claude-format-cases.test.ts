@@ -110,3 +110,21 @@ test('claude format: an api_error record says what failed from its error (as pri
 		],
 	);
 });
+
+test('claude format: a prompt the queue handed to the running turn before 2.1.x wrote queued_command attachments (queue-operation remove with content) is a request; where the attachment follows, it is counted once', () => {
+	const legacy = read('queue-remove-steering.jsonl');
+	assert.equal(legacy.loaded.skipped, 0);
+	assert.equal(legacy.summary.human_turns, 2, 'the opening prompt and the prompt steered in mid-turn; a remove without content is nothing');
+	assert.deepEqual(users(legacy), [
+		[1, 'Add retries to the fetch helper', true, null],
+		[4, 'also cover the upload path', true, null],
+	]);
+	assert.equal(legacy.events.find(event => event.line === 4)?.timestamp, '2026-09-14T10:00:07.000Z');
+
+	const paired = read('queue-remove-paired.jsonl');
+	assert.equal(paired.summary.human_turns, 2, 'the remove and its queued_command attachment are one request; a notification is none');
+	assert.deepEqual(users(paired).filter(([, , human]) => human), [
+		[1, 'Tidy the CLI help text', true, null],
+		[4, 'and sort the flags alphabetically', true, null],
+	]);
+});
