@@ -128,3 +128,18 @@ test('claude format: a prompt the queue handed to the running turn before 2.1.x 
 		[4, 'and sort the flags alphabetically', true, null],
 	]);
 });
+
+test('claude format: a message from a teammate of an agent team (<teammate-message>, in a user record with no origin) is another agent\'s, not a request', () => {
+	const lead = read('teammate-messages-lead.jsonl');
+	assert.equal(lead.summary.human_turns, 2, 'the opening prompt and "Looks good, merge it"; the teammate\'s report and idle notice are not');
+	assert.deepEqual(users(lead).map(([line, , human]) => [line, human]), [
+		[1, true],
+		[4, false],
+		[6, false],
+		[7, true],
+	]);
+
+	const teammate = read('teammate-messages-teammate.jsonl');
+	assert.equal(teammate.summary.human_turns, 0, 'the brief the team lead sent is not a person\'s request');
+	assert.equal(teammate.summary.title, null);
+});

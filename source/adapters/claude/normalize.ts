@@ -104,6 +104,13 @@ const localOutput = /^\s*<local-command-(?:stdout|stderr)>/;
  */
 const claudeInjected = ['Stop hook feedback:'];
 
+/**
+ * A message from another agent of an agent team (`<teammate-message teammate_id="…">`, one or
+ * more blocks): a teammate's report in the lead's session, the lead's brief in a teammate's.
+ * Written as a plain user record, with no `origin` to say who sent it.
+ */
+const teammateMessage = /^\s*<teammate-message\b/;
+
 /** `origin.kind` of records no person typed: a background task's notification, a hook, the system. */
 const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 
@@ -174,6 +181,10 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 		const local = state['localCommands'] === true;
 		const typedBy: Author = skillLoading.test(text) ? {human: false, origin: 'host'} : author;
 		return [local ? {...base, kind: 'system', text: command} : {...base, kind: 'user', text: command, ...typedBy}];
+	}
+
+	if (teammateMessage.test(text)) {
+		return [{...base, kind: 'user', text, human: false, origin: 'agent'}];
 	}
 
 	const human = author.human && !isInjectedText(text, claudeInjected);
