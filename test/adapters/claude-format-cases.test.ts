@@ -143,3 +143,16 @@ test('claude format: a message from a teammate of an agent team (<teammate-messa
 	assert.equal(teammate.summary.human_turns, 0, 'the brief the team lead sent is not a person\'s request');
 	assert.equal(teammate.summary.title, null);
 });
+
+test('claude format: a recap written while the person was away (system away_summary) and a system notice of no known subtype are shown, never requests', () => {
+	const session = read('system-recap-and-notices.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'system').map(event => [event.line, event.text]),
+		[
+			[3, 'You asked for invalid project ids to redirect. A layout now checks the id; type-checking and a test run were next.'],
+			[4, 'Auto-update failed; run the installer again to update'],
+		],
+	);
+});

@@ -387,12 +387,17 @@ function systemEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): S
 		case 'local_command':
 			// 2.x writes a local command and its output as system records: shown, never a request.
 			return text ? [{...base, kind: 'system', text: typedCommand(text) ?? text}] : [];
-		case 'informational':
-			return text ? [{...base, kind: 'system', text}] : [];
+		case 'away_summary':
+			// The recap of recent work shown to a person coming back, less the hint the TUI appends.
+			return text ? [{...base, kind: 'system', text: text.replace(recapHint, '')}] : [];
 		default:
-			return [];
+			// A notice of any other subtype (or none: 1.x) says what its `content` holds; the
+			// bookkeeping ones (turn_duration, stop_hook_summary) hold none.
+			return text.trim() === '' ? [] : [{...base, kind: 'system', text}];
 	}
 }
+
+const recapHint = /\s*\(disable recaps in \/config\)\s*$/;
 
 /**
  * One Claude Code record to events. Split assistant records (one content block each, sharing
