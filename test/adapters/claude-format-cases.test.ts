@@ -156,3 +156,12 @@ test('claude format: a recap written while the person was away (system away_summ
 		],
 	);
 });
+
+test('claude format: a compaction summary written before isCompactSummary (its text opens "This session is being continued…") is the summary, all its text blocks together', () => {
+	const session = read('compact-summary-unflagged.jsonl');
+	assert.equal(session.summary.human_turns, 2);
+	const summaries = session.events.filter(event => event.kind === 'summary');
+	assert.deepEqual(summaries.map(event => event.line), [3]);
+	assert.match(summaries[0]?.text ?? '', /tests are next\.\nPlease continue the conversation/);
+	assert.equal(session.events.filter(event => event.line === 3).length, 1);
+});

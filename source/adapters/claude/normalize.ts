@@ -191,9 +191,22 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 	return [{...base, kind: 'user', text, human, ...(human ? {} : {origin: author.origin ?? 'host'})}];
 }
 
+/**
+ * How the summary that continues a compacted conversation opens. A record of it without
+ * `isCompactSummary` (older releases) is a plain user record, its instruction to carry on
+ * sometimes in a text block of its own: the record is the summary, never requests.
+ */
+const compactSummaryOpening = 'This session is being continued from a previous conversation that ran out of context';
+
+function isCompactSummary(record: ClaudeRecord): boolean {
+	const content = record.message?.content;
+	const first = typeof content === 'string' ? content : content?.[0]?.type === 'text' ? content[0]['text'] : undefined;
+	return record.isCompactSummary === true || (typeof first === 'string' && first.trimStart().startsWith(compactSummaryOpening));
+}
+
 function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent[] {
 	const content = record.message?.content;
-	if (record.isCompactSummary) {
+	if (isCompactSummary(record)) {
 		return [{...base, kind: 'summary', text: textOf(content)}];
 	}
 
