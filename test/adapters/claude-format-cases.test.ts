@@ -165,3 +165,12 @@ test('claude format: a compaction summary written before isCompactSummary (its t
 	assert.match(summaries[0]?.text ?? '', /tests are next\.\nPlease continue the conversation/);
 	assert.equal(session.events.filter(event => event.line === 3).length, 1);
 });
+
+test('claude format: IDE diagnostics the editor puts before a prompt (<post-tool-use-hook><ide_diagnostics>) are the host\'s; the prompt after them is the person\'s', () => {
+	const session = read('ide-diagnostics-hook.jsonl');
+	assert.equal(session.summary.title, 'Why does the linter flag this import?');
+	assert.deepEqual(users(session).map(([line, text, human]) => [line, String(text).slice(0, 20), human]), [
+		[1, '<post-tool-use-hook>', false],
+		[1, 'Why does the linter ', true],
+	]);
+});

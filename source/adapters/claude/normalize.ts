@@ -141,9 +141,10 @@ type Author = {human: boolean; origin?: 'agent' | 'host'};
 
 /**
  * Context a host puts before what a person typed, in the same text: the editor extension's
- * `<ide_opened_file>`, `<ide_selection>`… blocks, and `<system-reminder>` blocks.
+ * `<ide_opened_file>`, `<ide_selection>`… blocks, its diagnostics wrapped in
+ * `<post-tool-use-hook>`, and `<system-reminder>` blocks.
  */
-const leadingEnvelope = /^\s*<(ide_[a-z_]+|system-reminder)>[\s\S]*?<\/\1>/;
+const leadingEnvelope = /^\s*<(ide_[a-z_]+|post-tool-use-hook|system-reminder)>[\s\S]*?<\/\1>/;
 
 /** The host's envelopes at the start of `text` and what follows them, or undefined when it opens with none. */
 function splitEnvelopes(text: string): {host: string; rest: string} | undefined {
