@@ -9,11 +9,12 @@ import type {Migration} from '../../lib/sqlite.js';
  * 13: per-session term counts; 14: a count of the writes to each root's rows, and answers kept under them;
  * 15: no change of tables: the adapters read more record shapes, and every session is read again
  * so titles, requests and failures are judged by them; 16: links a session's records state about
- * other sessions, its children).
+ * other sessions, its children; 17: no change of tables: the Claude adapter reads steered prompts,
+ * teammate messages, recaps and unflagged compaction summaries, so its sessions are read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 16,
+		version: 17,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
