@@ -110,3 +110,67 @@ test('claude format: an api_error record says what failed from its error (as pri
 		],
 	);
 });
+
+test('claude format: a prompt the queue handed to the running turn before 2.1.x wrote queued_command attachments (queue-operation remove with content) is a request; where the attachment follows, it is counted once', () => {
+	const legacy = read('queue-remove-steering.jsonl');
+	assert.equal(legacy.loaded.skipped, 0);
+	assert.equal(legacy.summary.human_turns, 2, 'the opening prompt and the prompt steered in mid-turn; a remove without content is nothing');
+	assert.deepEqual(users(legacy), [
+		[1, 'Add retries to the fetch helper', true, null],
+		[4, 'also cover the upload path', true, null],
+	]);
+	assert.equal(legacy.events.find(event => event.line === 4)?.timestamp, '2026-09-14T10:00:07.000Z');
+
+	const paired = read('queue-remove-paired.jsonl');
+	assert.equal(paired.summary.human_turns, 2, 'the remove and its queued_command attachment are one request; a notification is none');
+	assert.deepEqual(users(paired).filter(([, , human]) => human), [
+		[1, 'Tidy the CLI help text', true, null],
+		[4, 'and sort the flags alphabetically', true, null],
+	]);
+});
+
+test('claude format: a message from a teammate of an agent team (<teammate-message>, in a user record with no origin) is another agent\'s, not a request', () => {
+	const lead = read('teammate-messages-lead.jsonl');
+	assert.equal(lead.summary.human_turns, 2, 'the opening prompt and "Looks good, merge it"; the teammate\'s report and idle notice are not');
+	assert.deepEqual(users(lead).map(([line, , human]) => [line, human]), [
+		[1, true],
+		[4, false],
+		[6, false],
+		[7, true],
+	]);
+
+	const teammate = read('teammate-messages-teammate.jsonl');
+	assert.equal(teammate.summary.human_turns, 0, 'the brief the team lead sent is not a person\'s request');
+	assert.equal(teammate.summary.title, null);
+});
+
+test('claude format: a recap written while the person was away (system away_summary) and a system notice of no known subtype are shown, never requests', () => {
+	const session = read('system-recap-and-notices.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'system').map(event => [event.line, event.text]),
+		[
+			[3, 'You asked for invalid project ids to redirect. A layout now checks the id; type-checking and a test run were next.'],
+			[4, 'Auto-update failed; run the installer again to update'],
+		],
+	);
+});
+
+test('claude format: a compaction summary written before isCompactSummary (its text opens "This session is being continued…") is the summary, all its text blocks together', () => {
+	const session = read('compact-summary-unflagged.jsonl');
+	assert.equal(session.summary.human_turns, 2);
+	const summaries = session.events.filter(event => event.kind === 'summary');
+	assert.deepEqual(summaries.map(event => event.line), [3]);
+	assert.match(summaries[0]?.text ?? '', /tests are next\.\nPlease continue the conversation/);
+	assert.equal(session.events.filter(event => event.line === 3).length, 1);
+});
+
+test('claude format: IDE diagnostics the editor puts before a prompt (<post-tool-use-hook><ide_diagnostics>) are the host\'s; the prompt after them is the person\'s', () => {
+	const session = read('ide-diagnostics-hook.jsonl');
+	assert.equal(session.summary.title, 'Why does the linter flag this import?');
+	assert.deepEqual(users(session).map(([line, text, human]) => [line, String(text).slice(0, 20), human]), [
+		[1, '<post-tool-use-hook>', false],
+		[1, 'Why does the linter ', true],
+	]);
+});

@@ -11,7 +11,6 @@ import {sha256Hex} from '../../lib/hash.js';
 const bookkeeping = new Set([
 	'file-history-snapshot',
 	'progress',
-	'queue-operation',
 	'permission-mode',
 	'mode',
 	'agent-name',
@@ -105,6 +104,13 @@ const localOutput = /^\s*<local-command-(?:stdout|stderr)>/;
  */
 const claudeInjected = ['Stop hook feedback:'];
 
+/**
+ * A message from another agent of an agent team (`<teammate-message teammate_id="…">`, one or
+ * more blocks): a teammate's report in the lead's session, the lead's brief in a teammate's.
+ * Written as a plain user record, with no `origin` to say who sent it.
+ */
+const teammateMessage = /^\s*<teammate-message\b/;
+
 /** `origin.kind` of records no person typed: a background task's notification, a hook, the system. */
 const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 
@@ -135,9 +141,10 @@ type Author = {human: boolean; origin?: 'agent' | 'host'};
 
 /**
  * Context a host puts before what a person typed, in the same text: the editor extension's
- * `<ide_opened_file>`, `<ide_selection>`… blocks, and `<system-reminder>` blocks.
+ * `<ide_opened_file>`, `<ide_selection>`… blocks, its diagnostics wrapped in
+ * `<post-tool-use-hook>`, and `<system-reminder>` blocks.
  */
-const leadingEnvelope = /^\s*<(ide_[a-z_]+|system-reminder)>[\s\S]*?<\/\1>/;
+const leadingEnvelope = /^\s*<(ide_[a-z_]+|post-tool-use-hook|system-reminder)>[\s\S]*?<\/\1>/;
 
 /** The host's envelopes at the start of `text` and what follows them, or undefined when it opens with none. */
 function splitEnvelopes(text: string): {host: string; rest: string} | undefined {
@@ -177,13 +184,30 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 		return [local ? {...base, kind: 'system', text: command} : {...base, kind: 'user', text: command, ...typedBy}];
 	}
 
+	if (teammateMessage.test(text)) {
+		return [{...base, kind: 'user', text, human: false, origin: 'agent'}];
+	}
+
 	const human = author.human && !isInjectedText(text, claudeInjected);
 	return [{...base, kind: 'user', text, human, ...(human ? {} : {origin: author.origin ?? 'host'})}];
 }
 
+/**
+ * How the summary that continues a compacted conversation opens. A record of it without
+ * `isCompactSummary` (older releases) is a plain user record, its instruction to carry on
+ * sometimes in a text block of its own: the record is the summary, never requests.
+ */
+const compactSummaryOpening = 'This session is being continued from a previous conversation that ran out of context';
+
+function isCompactSummary(record: ClaudeRecord): boolean {
+	const content = record.message?.content;
+	const first = typeof content === 'string' ? content : content?.[0]?.type === 'text' ? content[0]['text'] : undefined;
+	return record.isCompactSummary === true || (typeof first === 'string' && first.trimStart().startsWith(compactSummaryOpening));
+}
+
 function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent[] {
 	const content = record.message?.content;
-	if (record.isCompactSummary) {
+	if (isCompactSummary(record)) {
 		return [{...base, kind: 'summary', text: textOf(content)}];
 	}
 
@@ -206,37 +230,45 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 }
 
 /**
- * Fingerprints of the prompts queued_command attachments gave as typed and no user record has
- * repeated yet. A message the queue hands over at the end of a turn can be written both ways;
- * its user record then repeats a request already counted. Kept in the line state, which the
- * catalog stores, so as a short hash, never as text; at most a few.
+ * Fingerprints of prompts already counted as requests that another record may repeat. In
+ * `queuedPrompts`, those queued_command attachments (or queue removes) gave as typed and no user
+ * record has repeated yet: a message the queue hands over at the end of a turn can be written
+ * both ways, its user record then repeating a request already counted. In `steeredPrompts`,
+ * those a queue remove gave whose queued_command attachment has not followed yet. Kept in the
+ * line state, which the catalog stores, so as a short hash, never as text; at most a few.
  */
 const maxQueuedPrompts = 16;
+
+type PromptList = 'queuedPrompts' | 'steeredPrompts';
 
 function promptFingerprint(text: string): string {
 	return sha256Hex(text.trim()).slice(0, 16);
 }
 
-function queuedPrompts(state: LineState): string[] {
-	const kept = state['queuedPrompts'];
+function keptPrompts(state: LineState, list: PromptList): string[] {
+	const kept = state[list];
 	return Array.isArray(kept) ? kept.filter((entry): entry is string => typeof entry === 'string') : [];
 }
 
-function rememberQueued(state: LineState, text: string): void {
-	state['queuedPrompts'] = [...queuedPrompts(state), promptFingerprint(text)].slice(-maxQueuedPrompts);
+function rememberPrompt(state: LineState, list: PromptList, text: string): void {
+	state[list] = [...keptPrompts(state, list), promptFingerprint(text)].slice(-maxQueuedPrompts);
 }
 
-/** True (and forgotten) when a queued prompt already gave this text as a request. */
-function takeQueued(state: LineState, text: string): boolean {
-	const kept = queuedPrompts(state);
+/** True (and forgotten) when a record of `list` already gave this text as a request. */
+function takePrompt(state: LineState, list: PromptList, text: string): boolean {
+	const kept = keptPrompts(state, list);
 	const index = kept.indexOf(promptFingerprint(text));
 	if (index === -1) {
 		return false;
 	}
 
 	kept.splice(index, 1);
-	state['queuedPrompts'] = kept;
+	state[list] = kept;
 	return true;
+}
+
+function takeQueued(state: LineState, text: string): boolean {
+	return takePrompt(state, 'queuedPrompts', text);
 }
 
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
@@ -296,13 +328,44 @@ function queuedPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind
 		return [];
 	}
 
+	state['queuedAttachments'] = true;
 	const mode = attachment['commandMode'];
 	const sender = authorOf({isSidechain: record.isSidechain, isMeta: attachment['isMeta'] === true, origin: attachment['origin']});
 	const author: Author = sender.human && mode !== undefined && mode !== 'prompt' ? {human: false, origin: 'host'} : sender;
-	const events = textEvents(textOf(attachment['prompt']), base, author, state);
+	return textEvents(textOf(attachment['prompt']), base, author, state).map(event => {
+		if (event.human !== true) {
+			return event;
+		}
+
+		// The queue remove written just before said it, and counted it.
+		if (takePrompt(state, 'steeredPrompts', event.text ?? '')) {
+			return {...event, human: false, origin: 'host' as const};
+		}
+
+		rememberPrompt(state, 'queuedPrompts', event.text ?? '');
+		return event;
+	});
+}
+
+/**
+ * A prompt sent while the agent works that the queue handed to the running turn (steering) is
+ * written as a `queue-operation` of `operation: "remove"` holding it in `content` (a string, or
+ * content blocks with an image). Before 2.1.x wrote a queued_command attachment for it, that
+ * record was its only trace; where the attachment follows, it is counted once. A file that has
+ * shown an attachment leaves the telling to attachments, which say who sent a prompt. A remove
+ * without content, and the other operations (`enqueue`; `dequeue`, whose user record follows),
+ * say nothing.
+ */
+function steeredPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent[] {
+	if (record['operation'] !== 'remove' || state['queuedAttachments'] === true) {
+		return [];
+	}
+
+	const events = textEvents(textOf(record.content), base, {human: true}, state);
 	for (const event of events) {
 		if (event.human === true) {
-			rememberQueued(state, event.text ?? '');
+			rememberPrompt(state, 'steeredPrompts', event.text ?? '');
+			rememberPrompt(state, 'queuedPrompts', event.text ?? '');
 		}
 	}
 
@@ -338,12 +401,17 @@ function systemEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): S
 		case 'local_command':
 			// 2.x writes a local command and its output as system records: shown, never a request.
 			return text ? [{...base, kind: 'system', text: typedCommand(text) ?? text}] : [];
-		case 'informational':
-			return text ? [{...base, kind: 'system', text}] : [];
+		case 'away_summary':
+			// The recap of recent work shown to a person coming back, less the hint the TUI appends.
+			return text ? [{...base, kind: 'system', text: text.replace(recapHint, '')}] : [];
 		default:
-			return [];
+			// A notice of any other subtype (or none: 1.x) says what its `content` holds; the
+			// bookkeeping ones (turn_duration, stop_hook_summary) hold none.
+			return text.trim() === '' ? [] : [{...base, kind: 'system', text}];
 	}
 }
+
+const recapHint = /\s*\(disable recaps in \/config\)\s*$/;
 
 /**
  * One Claude Code record to events. Split assistant records (one content block each, sharing
@@ -394,6 +462,8 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 			return [...facts, ...systemEvents(record, base)];
 		case 'attachment':
 			return [...facts, ...queuedPromptEvents(record, base, state)];
+		case 'queue-operation':
+			return [...facts, ...steeredPromptEvents(record, base, state)];
 		case 'custom-title':
 		case 'ai-title': {
 			// The name a person gave the session (/rename) outranks the one the tool generated, whichever was written last.

@@ -9,9 +9,10 @@ import type {Migration} from '../../lib/sqlite.js';
  * 13: per-session term counts; 14: a count of the writes to each root's rows, and answers kept under them;
  * 15: no change of tables: the adapters read more record shapes, and every session is read again
  * so titles, requests and failures are judged by them; 16: links a session's records state about
- * other sessions, its children; 17: no change of tables: Gemini CLI chats are read again for the
- * tool calls and results their messages' content holds, and Copilot CLI 0.0.x sessions for the
- * folder their folder_trust notice names).
+ * other sessions, its children; 17: no change of tables: the adapters read more record shapes
+ * (Claude's steered prompts, teammate messages, recaps and unflagged compaction summaries; the tool
+ * calls and results Gemini CLI messages' content holds; the folder a Copilot CLI 0.0.x session's
+ * folder_trust notice names), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
