@@ -55,7 +55,8 @@ const xaiBookkeeping = new Set([
 
 /**
  * One of Grok's extension updates (`_x.ai/session/update`): titles, compaction, cancelled
- * compaction (a user interrupt), exhausted recovery (a failure) and rewinds; the rest is UI state.
+ * compaction and cancelled turns (user interrupts), exhausted recovery (a failure) and rewinds;
+ * the rest is UI state.
  */
 export function xaiEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>): SessionEvent[] | null {
 	switch (update.sessionUpdate) {
@@ -74,6 +75,9 @@ export function xaiEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>):
 			return [{...base, kind: 'system', text: message, error: shortError(message)}];
 		}
 
+		case 'turn_completed':
+			// Written after every turn, with its usage; a turn the person stopped says so in `stop_reason`.
+			return update['stop_reason'] === 'cancelled' ? [{...base, kind: 'system', text: 'Turn cancelled by the user', interrupted: true}] : [];
 		case 'rewind_marker': {
 			const target = update['target_prompt_index'];
 			// What it discarded is worked out where the prompts are counted (updates.ts).
