@@ -21,3 +21,14 @@ test('grok format: turn_completed ends each turn; one the person stopped (stop_r
 	assert.deepEqual(stopped.map(event => [event.line, event.kind]), [[6, 'system']], 'the cancelled turn, not the one that ended');
 	assert.equal(events.some(event => event.line === 3 && event.kind !== 'meta'), false, 'a turn that ended normally adds nothing to read');
 });
+
+test('grok format: an update is timed by params._meta.agentTimestampMs (milliseconds) where the envelope only has seconds', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'agent-timestamps'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	const user = events.find(event => event.kind === 'user');
+	assert.equal(user?.timestamp, '2026-12-02T09:00:00.120Z', 'the agent stamp, not the envelope second');
+	const reply = events.find(event => event.kind === 'assistant');
+	assert.equal(reply?.timestamp, '2026-12-02T09:00:00.480Z', 'a reply merged from chunks is timed by its first chunk');
+});

@@ -36,7 +36,16 @@ export function notificationOf(value: unknown): Notification | undefined {
 		return undefined;
 	}
 
-	return {method: envelope.data.method ?? acpMethod, sessionId: params.data.sessionId ?? undefined, update: params.data.update, timestamp: isoTime(envelope.data.timestamp)};
+	const timestamp = agentTime(params.data._meta?.['agentTimestampMs']) ?? isoTime(envelope.data.timestamp);
+	return {method: envelope.data.method ?? acpMethod, sessionId: params.data.sessionId ?? undefined, update: params.data.update, timestamp};
+}
+
+/**
+ * The envelope's `timestamp` is whole seconds, so every update of a second would share it; the
+ * agent stamps each update in milliseconds in `params._meta.agentTimestampMs`, preferred.
+ */
+function agentTime(value: unknown): string | undefined {
+	return typeof value === 'number' && Number.isFinite(value) && value > 0 ? new Date(value).toISOString() : undefined;
 }
 
 export function metaNumber(update: GrokUpdate, key: string): number | undefined {

@@ -64,7 +64,7 @@ export const grokLegacyMessageSchema = lazySchema(() => z.looseObject({
 export type GrokLegacyMessage = z.infer<typeof grokLegacyMessageSchema>;
 
 /**
- * `updates.jsonl`: `{timestamp (unix seconds), method, params:{sessionId, update, _meta?}}`.
+ * `updates.jsonl`: `{timestamp (unix seconds), method, params:{sessionId, update, _meta?{agentTimestampMs, eventId, …}}}`.
  * Very old writers stored the bare notification `{sessionId, update}` with no envelope.
  */
 export const grokUpdateSchema = lazySchema(() => z.looseObject({
@@ -85,6 +85,8 @@ export type GrokUpdate = z.infer<typeof grokUpdateSchema>;
 export const grokNotificationSchema = lazySchema(() => z.looseObject({
 	sessionId: tolerantString,
 	update: grokUpdateSchema,
+	/** The agent's own stamp of the update: `agentTimestampMs` (milliseconds), `eventId`, `promptId`. */
+	_meta: lenient(z.record(z.string(), z.unknown())),
 }));
 
 export const grokEnvelopeSchema = lazySchema(() => z.looseObject({
