@@ -174,3 +174,17 @@ test('claude format: IDE diagnostics the editor puts before a prompt (<post-tool
 		[1, 'Why does the linter ', true],
 	]);
 });
+
+test('claude format: a local command\'s output in a <local-command-…> tag other than stdout/stderr is the host\'s and ends the local run; the command typed next is a request', () => {
+	const session = read('local-command-other-output.jsonl');
+	assert.equal(session.summary.title, '/review the glaze calculator');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'system').map(event => [event.line, event.text]),
+		[
+			[2, '/context'],
+			[3, '<local-command-result>Context: 41k of 200k tokens used</local-command-result>'],
+		],
+	);
+	assert.deepEqual(users(session).filter(([, , human]) => human === true).map(([line]) => line), [4]);
+});

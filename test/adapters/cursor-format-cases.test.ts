@@ -137,3 +137,16 @@ test('cursor format: a .txt subagent transcript belongs to its parent, and its r
 	const read = readUnit(cursorAdapter, unit!);
 	assert.deepEqual(read.events.filter(event => event.kind === 'user').map(event => [event.human, event.origin]), [[false, 'agent']]);
 });
+
+/**
+ * Cursor's transcript layouts are `<id>.jsonl`, `<id>/<id>.jsonl` and a subagent's
+ * `<parent id>/subagents/<id>.jsonl` (agentsview internal/parser/cursor_test.go
+ * TestParseCursorTranscriptRel, cursor_provider_test.go): in a session's folder only the file
+ * named after it is its transcript, and a `subagents` folder right under `agent-transcripts`
+ * belongs to no session.
+ */
+test('cursor format: in a session folder only <id>.jsonl is a transcript; a subagents folder with no parent session holds none', () => {
+	const kiln = join(root, 'home-dev-kiln', 'agent-transcripts');
+	const units = discoverCursor(root).filter(unit => unit.path.startsWith(kiln));
+	assert.deepEqual(units.map(unit => unit.idHint), ['e1f3a5c7-9b2d-4e6f-8a0c-4d6e8f0a2b33']);
+});

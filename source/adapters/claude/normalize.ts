@@ -95,8 +95,12 @@ function typedCommand(text: string): string | undefined {
 	return args === '' ? command : `${command} ${args}`;
 }
 
-/** Output a local command printed (`<local-command-stdout>`): the host's, not the person's. */
-const localOutput = /^\s*<local-command-(?:stdout|stderr)>/;
+/**
+ * Output a local command printed: the host's, not the person's. `<local-command-stdout>` and
+ * `-stderr>` are the usual tags, but the family has others (`<local-command-result>`); any of
+ * them but the caveat, which comes before the command, is output.
+ */
+const localOutput = /^\s*<local-command-(?!caveat>)[a-z][a-z-]*>/;
 
 /**
  * Openings of text Claude Code writes into user records beyond those every tool shares: the

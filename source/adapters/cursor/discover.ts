@@ -15,13 +15,21 @@ function isTranscript(name: string): boolean {
 	return name.endsWith('.jsonl') || name.endsWith('.txt');
 }
 
+function transcriptStem(name: string): string {
+	return name.slice(0, name.lastIndexOf('.'));
+}
+
+/** Subagent transcripts sit in their parent session's folder; right under `agent-transcripts` it belongs to no session. */
+const subagentsDirectory = 'subagents';
+
 /** What discovery learns beside a transcript: its chat's metadata, and the workspace a slug spells. */
 type CursorFacts = {title?: string; started?: string; workspace?: string};
 const isCursorFacts = (value: unknown): value is CursorFacts => isRecord(value) && isOptionalString(value['title']) && isOptionalString(value['started']) && isOptionalString(value['workspace']);
 
 /**
  * `projects/<slug>/agent-transcripts/` holds `<id>.jsonl` (older) or `<id>/<id>.jsonl` (newer)
- * transcripts, and subagents under `<parent id>/subagents/<id>.jsonl`. The id is the file stem.
+ * transcripts, and subagents under `<parent id>/subagents/<id>.jsonl`. The id is the file stem;
+ * another file in a session's folder is not a transcript.
  * Older builds wrote `<id>.txt` instead, plain text (text.ts), found by the same rules; a newer
  * build leaves it in place beside the JSONL it writes for the same chat, which is then the one read.
  * The slug spells the workspace path lossily (projects.ts): the project is the directory on this
@@ -96,16 +104,17 @@ function discoverTranscripts(directory: string): FileUnit[] {
 		const path = childPath(directory, entry.name);
 		if (entry.isFile() && isTranscript(entry.name)) {
 			push(path);
-		} else if (entry.isDirectory()) {
+		} else if (entry.isDirectory() && entry.name !== subagentsDirectory) {
+			// A session's folder: only the file named after it is its transcript.
 			for (const inner of listDirectory(path)) {
-				if (inner.isFile() && isTranscript(inner.name)) {
+				if (inner.isFile() && isTranscript(inner.name) && transcriptStem(inner.name) === entry.name) {
 					push(childPath(path, inner.name));
 				}
 			}
 
-			for (const child of listDirectory(join(path, 'subagents'))) {
+			for (const child of listDirectory(join(path, subagentsDirectory))) {
 				if (child.isFile() && isTranscript(child.name)) {
-					push(join(path, 'subagents', child.name), entry.name);
+					push(join(path, subagentsDirectory, child.name), entry.name);
 				}
 			}
 		}
