@@ -64,3 +64,31 @@ test('qwen format: chats of releases before the JSONL store (~/.qwen/tmp/<projec
 	assert.equal(result?.result?.is_error, false);
 	assert.match(result?.result?.output ?? '', /range\(len\(rows\) - 1\)/);
 });
+
+test('qwen format: records written more than once under one uuid are fragments of one message, read as qwen-code reads them (parts joined in order, the first model and tool result kept)', () => {
+	// qwen-code's reader groups a chat's records by uuid and merges each group
+	// (packages/core/src/utils/transcript-records.ts aggregateTranscriptRecordFragments, used by
+	// sessionService.ts reconstructHistory): message.parts of every fragment in file order, the
+	// first fragment's parentUuid, model and toolCallResult, the latest timestamp. Its test
+	// ("aggregates same-uuid fragments") joins two text fragments, so a later fragment adds to
+	// the message rather than replacing it.
+	const chats = join(cases, 'fragments', 'projects');
+	const [unit] = qwenAdapter.discover(chats).map(wholeUnit);
+	assert.ok(unit);
+	const {loaded, events, summary} = readUnit(qwenAdapter, unit);
+	assert.equal(loaded.skipped, 0);
+	const reply = events.filter(event => event.uuid === 'f2' && event.kind !== 'meta');
+	assert.deepEqual(reply.map(event => event.kind), ['assistant', 'tool_call', 'tool_call']);
+	assert.equal(reply[0]?.text, 'Editing the service config first. Then the worker config.');
+	assert.deepEqual(reply.slice(1).map(event => event.tool?.call_id), ['call_svc', 'call_wrk']);
+	assert.equal(reply[0]?.timestamp, '2026-10-02T09:00:06.000Z', 'the latest fragment\'s time');
+	assert.equal(reply[0]?.parent, 'f1');
+	const results = events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(results.map(event => [event.result?.call_id, event.result?.is_error]), [['call_svc', false], ['call_wrk', true]]);
+	assert.equal(events.find(event => event.session?.model)?.session?.model, 'qwen3-coder-plus', 'the first fragment\'s model');
+	assert.equal(summary.tool_calls, 2);
+	assert.equal(summary.assistant_messages, 2, 'the fragments are one message');
+	const merged = loaded.rows.find(row => row.events.some(event => event.uuid === 'f2'));
+	assert.equal(merged?.line, 3, 'where its last fragment was written');
+	assert.equal(merged?.offset, undefined, 'a merged record cannot be read back from one line');
+});
