@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import {createHash} from 'node:crypto';
 import {join} from 'node:path';
 import test from 'node:test';
 import {qwenAdapter} from '../../source/adapters/qwen/index.js';
+import {projectOfChat} from '../../source/adapters/shared/chat-project.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {readUnit} from '../helpers/adapters.js';
 
@@ -91,4 +93,19 @@ test('qwen format: records written more than once under one uuid are fragments o
 	const merged = loaded.rows.find(row => row.events.some(event => event.uuid === 'f2'));
 	assert.equal(merged?.line, 3, 'where its last fragment was written');
 	assert.equal(merged?.offset, undefined, 'a merged record cannot be read back from one line');
+});
+
+test('qwen format: a chat of the releases before the JSONL store names its project by a sha256 hash of the path; the path the chat mentions with that hash is its project', () => {
+	// qwen-code's Storage put these chats under tmp/<getProjectHash(projectRoot)>/chats, and
+	// getProjectHash is sha256 of the project root, lowercased first on Windows
+	// (packages/core/src/utils/paths.ts); the document repeats it as projectHash.
+	const tmp = join(cases, 'legacy-project', '.qwen', 'tmp');
+	const [unit] = qwenAdapter.discover(tmp).map(wholeUnit);
+	assert.ok(unit);
+	const {summary} = readUnit(qwenAdapter, unit);
+	assert.equal(summary.project, '/work/almanac');
+	assert.equal(summary.title, 'Why is the moon phase off by a day in March?');
+	const windowsHash = createHash('sha256').update('c:\\users\\ada\\almanac').digest('hex');
+	const mention = {type: 'qwen', toolCalls: [{name: 'read_file', args: {absolute_path: 'C:\\Users\\ada\\Almanac\\src\\phase.py'}}]};
+	assert.equal(projectOfChat([mention], windowsHash), 'C:\\Users\\ada\\Almanac', 'a Windows path is hashed lowercased');
 });
