@@ -109,3 +109,28 @@ test('qwen format: a chat of the releases before the JSONL store names its proje
 	const mention = {type: 'qwen', toolCalls: [{name: 'read_file', args: {absolute_path: 'C:\\Users\\ada\\Almanac\\src\\phase.py'}}]};
 	assert.equal(projectOfChat([mention], windowsHash), 'C:\\Users\\ada\\Almanac', 'a Windows path is hashed lowercased');
 });
+
+test('qwen format: a user record that holds a functionResponse is a tool response turn: the text parts after the response are the tool\'s output, never a person\'s request', () => {
+	// qwen-code's one classifier of user prompts (packages/core/src/services/api-user-prompt.ts,
+	// isApiUserPrompt) rejects any user entry with a functionResponse part: it is a tool result.
+	// A tool's extra parts follow its response in that turn (read_many_files: the files' text after
+	// a "Tool execution succeeded." response), and releases whose client recorded every request
+	// not flagged as a continuation wrote such a turn as a plain user record.
+	const chats = join(cases, 'response-turn', 'projects');
+	const [unit] = qwenAdapter.discover(chats).map(wholeUnit);
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, unit);
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.uuid, event.human]), [['r1', true]]);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Summarise what changed in the two changelog files');
+	const result = events.find(event => event.kind === 'tool_result');
+	assert.equal(result?.result?.call_id, 'call_rmf_1');
+	assert.match(result?.result?.output ?? '', /CSV export keeps column order/);
+	assert.match(result?.result?.output ?? '', /faster importer/);
+	// The same holds in the legacy document, whose client recorded such a turn as a user message.
+	const legacy = qwenAdapter.discover(join(cases, 'legacy-response', '.qwen', 'tmp')).map(wholeUnit);
+	assert.equal(legacy.length, 1);
+	const old = readUnit(qwenAdapter, legacy[0]!);
+	assert.deepEqual(old.events.filter(event => event.kind === 'user').map(event => event.human), [true]);
+	assert.equal(old.summary.human_turns, 1);
+});

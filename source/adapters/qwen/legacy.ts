@@ -28,13 +28,20 @@ function baseOf(message: QwenLegacyMessage, line: number): Base {
 	return {line, ...(timestamp ? {timestamp} : {}), ...(message.id ? {uuid: message.id} : {})};
 }
 
+/**
+ * A user message. One holding a function response is a tool response turn the client recorded
+ * (qwen-code's `isApiUserPrompt` rejects any user entry with a `functionResponse`): its results
+ * are its call's `toolCalls` entry, and only text before them is shown, as the host's.
+ */
 function userEvents(message: QwenLegacyMessage, base: Base): SessionEvent[] {
-	const text = contentText(message.content);
+	const parts = partsOf(message.content);
+	const firstResponse = parts.findIndex(part => functionResponseOf(part) !== undefined);
+	const text = contentText(firstResponse === -1 ? parts : parts.slice(0, firstResponse));
 	if (text.trim() === '') {
 		return [];
 	}
 
-	return [{...base, kind: 'user', text, human: !isInjectedText(text) && !isToolInjectedText(text)}];
+	return [{...base, kind: 'user', text, human: firstResponse === -1 && !isInjectedText(text) && !isToolInjectedText(text)}];
 }
 
 /** A call's result: its `functionResponse` parts (the model-bound result), else what the UI showed. */
