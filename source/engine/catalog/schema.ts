@@ -12,11 +12,14 @@ import type {Migration} from '../../lib/sqlite.js';
  * other sessions, its children; 17: no change of tables: the adapters read more record shapes
  * (Claude's steered prompts, teammate messages, recaps and unflagged compaction summaries; the tool
  * calls and results Gemini CLI messages' content holds; the folder a Copilot CLI 0.0.x session's
- * folder_trust notice names; Grok turns the person cancelled), and every session is read again).
+ * folder_trust notice names; Grok turns the person cancelled), and every session is read again;
+ * 18: no change of tables: Qwen Code records sharing a uuid are joined, its tool response turns
+ * and its legacy chats' projects are read, and Gemini CLI turns a compression summarised stay in
+ * the transcript, so their sessions are read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 17,
+		version: 18,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
