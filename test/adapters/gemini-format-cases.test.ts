@@ -92,11 +92,11 @@ test('gemini format: function calls and responses in message content (history tu
 	assert.match(results[1]?.result?.output ?? '', /Exit Code: 1\n\[output truncated/, 'text after a response is that tool\'s output');
 	assert.deepEqual(
 		compressed.events.filter(event => event.kind === 'user').map(event => [event.uuid, event.human]),
-		[['c-u2', true]],
-		'no part of a tool response turn is a human request',
+		[['i-u1', true], ['c-u2', true]],
+		'no part of a tool response turn is a human request (the compressed-away request stays: see below)',
 	);
-	assert.equal(compressed.summary.human_turns, 1);
-	assert.equal(compressed.summary.title, 'Keep those rows and run the tests');
+	assert.equal(compressed.summary.human_turns, 2);
+	assert.equal(compressed.summary.title, 'Why does the importer skip empty rows?');
 
 	// A resumed chat: the sync writes the call into the message's content and the response turn
 	// it rebuilt from toolCalls as a message of its own; both copy the recorded call.
@@ -110,3 +110,34 @@ test('gemini format: function calls and responses in message content (history tu
 	);
 	assert.equal(resumed.summary.human_turns, 1);
 });
+
+test('gemini format: the turns a compression took out of the model\'s history stay in the conversation, before its summary; the turns it kept and re-recorded are not read twice', () => {
+	// A compression hands the model a state snapshot and the tail it keeps, re-recorded under new
+	// ids, and a $patch removes the originals from the history the CLI resumes. The lines stay in
+	// the file (the recorder only appends), and gemini-cli's session list still names the chat by
+	// the first user message recorded (chatRecordingService.ts loadConversationRecord:
+	// firstUserMessage comes from the message records, not the synced history; sessionUtils.ts
+	// getAllSessionFiles shows it). A rollback's removeIds (no snapshot) still drop the messages.
+	const compressed = read('session-2026-11-24T16-00-e1a8c6d4.jsonl');
+	assert.deepEqual(
+		compressed.events.filter(event => event.kind === 'user').map(event => [event.uuid, event.human]),
+		[['i-u1', true], ['c-u2', true]],
+		'the compressed-away request is kept; the kept request is read once, as its copy',
+	);
+	assert.deepEqual(compressed.events.filter(event => event.kind === 'assistant').map(event => event.uuid), ['i-g1', 'c-g0', 'c-g3', 'c-g5']);
+	assert.equal(compressed.events.find(event => event.kind === 'summary')?.uuid, 'c-u0');
+	assert.equal(compressed.summary.title, 'Why does the importer skip empty rows?');
+	assert.equal(compressed.summary.human_turns, 2);
+	const rollback = read('session-2026-11-21T14-00-a7c4e2f0.jsonl');
+	assert.ok(!rollback.events.some(event => event.text === 'Try a rounding fix'), 'a rollback has no snapshot: its removed request is gone');
+	// The checkpoint form: a history sync's $set.messages lists the snapshot, the acknowledgement
+	// and the kept turns under their own ids (chatRecordingService.ts updateMessagesFromHistory).
+	const synced = read('session-2026-11-26T13-00-a3c0e8f6.jsonl');
+	assert.deepEqual(
+		synced.events.filter(event => event.kind === 'user').map(event => [event.uuid, event.human]),
+		[['k-u1', true], ['k-u2', true], ['k-u3', true]],
+	);
+	assert.equal(synced.summary.title, 'Why is the nightly backup job slow?');
+	assert.equal(synced.events.find(event => event.kind === 'summary')?.uuid, 'k-s0');
+});
+

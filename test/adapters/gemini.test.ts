@@ -3,7 +3,7 @@ import {createHash} from 'node:crypto';
 import {join} from 'node:path';
 import test from 'node:test';
 import {geminiAdapter} from '../../source/adapters/gemini/index.js';
-import {projectOfChat} from '../../source/adapters/gemini/project.js';
+import {projectOfChat} from '../../source/adapters/shared/chat-project.js';
 import {SessionCorruptError, wholeUnit} from '../../source/adapters/types.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 

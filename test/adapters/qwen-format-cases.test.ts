@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import {createHash} from 'node:crypto';
 import {join} from 'node:path';
 import test from 'node:test';
 import {qwenAdapter} from '../../source/adapters/qwen/index.js';
+import {projectOfChat} from '../../source/adapters/shared/chat-project.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {readUnit} from '../helpers/adapters.js';
 
@@ -63,4 +65,72 @@ test('qwen format: chats of releases before the JSONL store (~/.qwen/tmp/<projec
 	assert.equal(result?.result?.call_id, 'read_file-1757845209544-3e7b');
 	assert.equal(result?.result?.is_error, false);
 	assert.match(result?.result?.output ?? '', /range\(len\(rows\) - 1\)/);
+});
+
+test('qwen format: records written more than once under one uuid are fragments of one message, read as qwen-code reads them (parts joined in order, the first model and tool result kept)', () => {
+	// qwen-code's reader groups a chat's records by uuid and merges each group
+	// (packages/core/src/utils/transcript-records.ts aggregateTranscriptRecordFragments, used by
+	// sessionService.ts reconstructHistory): message.parts of every fragment in file order, the
+	// first fragment's parentUuid, model and toolCallResult, the latest timestamp. Its test
+	// ("aggregates same-uuid fragments") joins two text fragments, so a later fragment adds to
+	// the message rather than replacing it.
+	const chats = join(cases, 'fragments', 'projects');
+	const [unit] = qwenAdapter.discover(chats).map(wholeUnit);
+	assert.ok(unit);
+	const {loaded, events, summary} = readUnit(qwenAdapter, unit);
+	assert.equal(loaded.skipped, 0);
+	const reply = events.filter(event => event.uuid === 'f2' && event.kind !== 'meta');
+	assert.deepEqual(reply.map(event => event.kind), ['assistant', 'tool_call', 'tool_call']);
+	assert.equal(reply[0]?.text, 'Editing the service config first. Then the worker config.');
+	assert.deepEqual(reply.slice(1).map(event => event.tool?.call_id), ['call_svc', 'call_wrk']);
+	assert.equal(reply[0]?.timestamp, '2026-10-02T09:00:06.000Z', 'the latest fragment\'s time');
+	assert.equal(reply[0]?.parent, 'f1');
+	const results = events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(results.map(event => [event.result?.call_id, event.result?.is_error]), [['call_svc', false], ['call_wrk', true]]);
+	assert.equal(events.find(event => event.session?.model)?.session?.model, 'qwen3-coder-plus', 'the first fragment\'s model');
+	assert.equal(summary.tool_calls, 2);
+	assert.equal(summary.assistant_messages, 2, 'the fragments are one message');
+	const merged = loaded.rows.find(row => row.events.some(event => event.uuid === 'f2'));
+	assert.equal(merged?.line, 3, 'where its last fragment was written');
+	assert.equal(merged?.offset, undefined, 'a merged record cannot be read back from one line');
+});
+
+test('qwen format: a chat of the releases before the JSONL store names its project by a sha256 hash of the path; the path the chat mentions with that hash is its project', () => {
+	// qwen-code's Storage put these chats under tmp/<getProjectHash(projectRoot)>/chats, and
+	// getProjectHash is sha256 of the project root, lowercased first on Windows
+	// (packages/core/src/utils/paths.ts); the document repeats it as projectHash.
+	const tmp = join(cases, 'legacy-project', '.qwen', 'tmp');
+	const [unit] = qwenAdapter.discover(tmp).map(wholeUnit);
+	assert.ok(unit);
+	const {summary} = readUnit(qwenAdapter, unit);
+	assert.equal(summary.project, '/work/almanac');
+	assert.equal(summary.title, 'Why is the moon phase off by a day in March?');
+	const windowsHash = createHash('sha256').update('c:\\users\\ada\\almanac').digest('hex');
+	const mention = {type: 'qwen', toolCalls: [{name: 'read_file', args: {absolute_path: 'C:\\Users\\ada\\Almanac\\src\\phase.py'}}]};
+	assert.equal(projectOfChat([mention], windowsHash), 'C:\\Users\\ada\\Almanac', 'a Windows path is hashed lowercased');
+});
+
+test('qwen format: a user record that holds a functionResponse is a tool response turn: the text parts after the response are the tool\'s output, never a person\'s request', () => {
+	// qwen-code's one classifier of user prompts (packages/core/src/services/api-user-prompt.ts,
+	// isApiUserPrompt) rejects any user entry with a functionResponse part: it is a tool result.
+	// A tool's extra parts follow its response in that turn (read_many_files: the files' text after
+	// a "Tool execution succeeded." response), and releases whose client recorded every request
+	// not flagged as a continuation wrote such a turn as a plain user record.
+	const chats = join(cases, 'response-turn', 'projects');
+	const [unit] = qwenAdapter.discover(chats).map(wholeUnit);
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, unit);
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.uuid, event.human]), [['r1', true]]);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Summarise what changed in the two changelog files');
+	const result = events.find(event => event.kind === 'tool_result');
+	assert.equal(result?.result?.call_id, 'call_rmf_1');
+	assert.match(result?.result?.output ?? '', /CSV export keeps column order/);
+	assert.match(result?.result?.output ?? '', /faster importer/);
+	// The same holds in the legacy document, whose client recorded such a turn as a user message.
+	const legacy = qwenAdapter.discover(join(cases, 'legacy-response', '.qwen', 'tmp')).map(wholeUnit);
+	assert.equal(legacy.length, 1);
+	const old = readUnit(qwenAdapter, legacy[0]!);
+	assert.deepEqual(old.events.filter(event => event.kind === 'user').map(event => event.human), [true]);
+	assert.equal(old.summary.human_turns, 1);
 });

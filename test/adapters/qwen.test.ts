@@ -54,7 +54,7 @@ test('qwen: ids, parents, projects, titles and counts', () => {
 	assert.deepEqual([sessions.get(compact)!.summary.project, sessions.get(compact)!.summary.title], ['/work/notes', 'Outline the meeting notes template']);
 });
 
-test('qwen: a re-emitted uuid keeps its last version; rewound branches stay with their links', () => {
+test('qwen: a re-emitted uuid is one message (its thought-only first fragment shows nothing); rewound branches stay with their links', () => {
 	const chat = byId().get(main)!;
 	assert.deepEqual(chat.loaded.rows.map(row => row.line), [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 24, 24, 25]);
 	const q07 = chat.events.filter(event => event.uuid === 'q07');
@@ -169,7 +169,7 @@ test('qwen: conformance over the shared third-party fixtures', t => {
 
 	const branching = read('019f0000-0000-7000-8000-000000000004.jsonl');
 	const active = branching.events.filter(event => event.uuid === '019f0000-0000-7000-8000-000000000046' && event.kind !== 'meta');
-	assert.deepEqual(active.map(event => event.kind), ['assistant', 'tool_call'], 'the re-emitted record replaces its thought-only first version');
+	assert.deepEqual(active.map(event => event.kind), ['assistant', 'tool_call'], 'the re-emitted record joins its thought-only first fragment');
 	assert.equal(branching.summary.title, 'Begin the active-chain fixture.');
 	assert.equal(branching.summary.project, '/tmp/as-qwen-fixture/old-project');
 	assert.ok(branching.events.some(event => event.kind === 'system' && event.uuid === '019f0000-0000-7000-8000-000000000044'), 'the rewind record is kept');

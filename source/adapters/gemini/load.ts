@@ -6,7 +6,7 @@ import {type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.j
 import {contentCalls, recordedCallIds, type ContentCalls} from './content-calls.js';
 import {normalizeGeminiMessage} from './normalize.js';
 import {timestampOf} from '../shared/gemini-parts.js';
-import {projectOfChat} from './project.js';
+import {projectOfChat} from '../shared/chat-project.js';
 import {replayGeminiJsonl} from './replay.js';
 import {parseGeminiMessage} from './records.js';
 import {geminiConversationSchema, type GeminiMetadata} from './schema.js';

@@ -1,3 +1,4 @@
+import {contentText, isStateSnapshot} from '../shared/gemini-parts.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {isRecord} from '../shared/text.js';
 import {geminiMetadataSchema, geminiSetSchema, type GeminiMetadata} from './schema.js';
@@ -14,6 +15,13 @@ import {geminiMetadataSchema, geminiSetSchema, type GeminiMetadata} from './sche
  * - `{"$patch": {updates, removeIds, orderIds}}` (newer builds) is the delta form of a checkpoint:
  *   it patches contents and tool results, deletes messages and reorders the list.
  *
+ * A compression is such a deletion too: the CLI records a state snapshot, the model's
+ * acknowledgement and the turns it keeps (re-recorded under new ids), then removes the originals
+ * from the history it resumes. The turns it summarised are still the conversation the person had
+ * (their lines stay in the file, and the CLI's session list still names the chat by its first
+ * request), so they are kept, marked compacted, before the snapshot; the re-recorded originals
+ * are dropped, their copies standing for them.
+ *
  * Each surviving entry keeps the physical line where it was first written (so rows stay in
  * line order) and the record of its final version. The messages a rewind deleted are kept too,
  * marked discarded, and the rewind marker names the first line it discarded: they are still in
@@ -28,12 +36,14 @@ export type ReplayEntry = {
 	readonly rewoundFrom?: number;
 	/** A message a later rewind deleted. */
 	readonly discarded?: boolean;
+	/** A message a compression took out of the model's history: an earlier part of the conversation. */
+	readonly compacted?: boolean;
 	/** Byte offset of the line holding the final version, when that line is the message's own record. */
 	readonly offset?: number;
 };
 
 export type Replay = {
-	/** Messages of the resulting conversation in conversation order, then rewind markers and the messages they discarded. */
+	/** Messages compressions took out, then the resulting conversation, in conversation order; then rewind markers and the messages they discarded. */
 	readonly entries: ReplayEntry[];
 	readonly metadata: GeminiMetadata;
 	/** The first record stating the session id, and the last `$set` that set `summary`. */
@@ -55,12 +65,58 @@ function withPatchedResult(call: unknown, patches: readonly unknown[]): unknown 
 	return isRecord(patch) ? {...call, result: patch['result']} : call;
 }
 
+function isSnapshot(entry: ReplayEntry): boolean {
+	return isRecord(entry.raw) && entry.raw['type'] === 'user' && isStateSnapshot(contentText(entry.raw['content']));
+}
+
+function visibleContent(entry: ReplayEntry | undefined): string | undefined {
+	return isRecord(entry?.raw) ? contentText(entry.raw['content']) : undefined;
+}
+
+/**
+ * The messages a deletion took out that a compression summarised. It is a compression when the
+ * remaining list holds a state snapshot first seen after them; the messages first seen after the
+ * snapshot (less the model's acknowledgement) are copies of the removed tail, so only the removed
+ * messages before that tail were summarised away. A deletion whose tail does not begin with the
+ * first copy's request (or that is no compression: a failed request's rollback) keeps nothing.
+ */
+function compactedAway(removed: readonly ReplayEntry[], remaining: readonly ReplayEntry[], firstSeen: (entry: ReplayEntry) => number): ReplayEntry[] {
+	const at = remaining.findLastIndex(isSnapshot);
+	const snapshot = remaining[at];
+	if (!snapshot || removed.length === 0 || removed.some(entry => firstSeen(entry) > firstSeen(snapshot))) {
+		return [];
+	}
+
+	// A kept turn that keeps its id (a checkpoint's sync) was never removed, so it is no copy.
+	const after = remaining.slice(at + 1).filter(entry => firstSeen(entry) > firstSeen(snapshot));
+	const copies = isRecord(after[0]?.raw) && after[0].raw['type'] === 'gemini' ? after.slice(1) : after;
+	const summarised = removed.slice(0, Math.max(0, removed.length - copies.length));
+	const keptFrom = removed[summarised.length];
+	if (copies.length > 0 && visibleContent(keptFrom) !== visibleContent(copies[0])) {
+		return [];
+	}
+
+	return summarised.map(entry => ({...entry, compacted: true}));
+}
+
 export function replayGeminiJsonl(path: string): Replay {
 	const messages = new Map<string, ReplayEntry>();
 	const recordedIds = new Set<string>();
 	let metadata: GeminiMetadata = {};
 	let header: {line: number; raw: unknown} | undefined;
 	let summarySet: {line: number; raw: unknown} | undefined;
+
+	/** Messages compressions took out of the model's history, in conversation order. */
+	const compacted: ReplayEntry[] = [];
+	/** When each message id was first seen (a record, or a checkpoint restating the list). */
+	const seen = new Map<string, number>();
+	const see = (id: string) => {
+		if (!seen.has(id)) {
+			seen.set(id, seen.size);
+		}
+	};
+
+	const firstSeen = (entry: ReplayEntry) => (isRecord(entry.raw) && typeof entry.raw['id'] === 'string' ? seen.get(entry.raw['id']) ?? -1 : -1);
 
 	const mergeMetadata = (patch: GeminiMetadata, line: number, raw: unknown) => {
 		const {messages: checkpoint, ...facts} = patch;
@@ -74,12 +130,17 @@ export function replayGeminiJsonl(path: string): Replay {
 		}
 
 		if (checkpoint) {
+			const before = new Map(messages);
 			messages.clear();
 			for (const message of checkpoint) {
 				if (isRecord(message) && typeof message['id'] === 'string') {
+					see(message['id']);
 					messages.set(message['id'], {line, raw: message, rewind: false});
 				}
 			}
+
+			const removed = [...before].filter(([id]) => !messages.has(id)).map(([, entry]) => entry);
+			compacted.push(...compactedAway(removed, [...messages.values()], firstSeen));
 		}
 	};
 
@@ -114,11 +175,13 @@ export function replayGeminiJsonl(path: string): Replay {
 			}
 		}
 
-		for (const id of Array.isArray(fields['removeIds']) ? fields['removeIds'] : []) {
-			if (typeof id === 'string') {
-				messages.delete(id);
-			}
+		const doomed = new Set((Array.isArray(fields['removeIds']) ? fields['removeIds'] : []).filter((id): id is string => typeof id === 'string'));
+		const removed = [...messages].filter(([id]) => doomed.has(id)).map(([, entry]) => entry);
+		for (const id of doomed) {
+			messages.delete(id);
 		}
+
+		compacted.push(...compactedAway(removed, [...messages.values()], firstSeen));
 
 		if (Array.isArray(fields['orderIds'])) {
 			reorder(fields['orderIds']);
@@ -178,6 +241,7 @@ export function replayGeminiJsonl(path: string): Replay {
 
 		if (typeof value['id'] === 'string') {
 			recordedIds.add(value['id']);
+			see(value['id']);
 			// Map.set on an existing key keeps its position: an update does not move the message,
 			// and it keeps the line it was first written at, so rows stay in line order.
 			messages.set(value['id'], {line: messages.get(value['id'])?.line ?? line, raw: value, rewind: false, offset});
@@ -201,5 +265,5 @@ export function replayGeminiJsonl(path: string): Replay {
 
 	const read = readJsonLines(path, apply);
 
-	return {entries: [...messages.values(), ...rewinds], metadata, header, summarySet, recordedIds, skipped: read.skipped, warnings: read.warnings};
+	return {entries: [...compacted, ...messages.values(), ...rewinds], metadata, header, summarySet, recordedIds, skipped: read.skipped, warnings: read.warnings};
 }

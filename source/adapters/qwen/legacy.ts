@@ -1,4 +1,6 @@
+import {basename, dirname} from 'node:path';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {projectOfChat} from '../shared/chat-project.js';
 import {contentText, functionResponseOf, isShellTool, isToolInjectedText, partsOf, shellExitCode, timestampOf} from '../shared/gemini-parts.js';
 import {isInjectedText, parseJsonArguments, shortError} from '../shared/text.js';
 import {readWholeJson} from '../shared/whole-file.js';
@@ -26,13 +28,20 @@ function baseOf(message: QwenLegacyMessage, line: number): Base {
 	return {line, ...(timestamp ? {timestamp} : {}), ...(message.id ? {uuid: message.id} : {})};
 }
 
+/**
+ * A user message. One holding a function response is a tool response turn the client recorded
+ * (qwen-code's `isApiUserPrompt` rejects any user entry with a `functionResponse`): its results
+ * are its call's `toolCalls` entry, and only text before them is shown, as the host's.
+ */
 function userEvents(message: QwenLegacyMessage, base: Base): SessionEvent[] {
-	const text = contentText(message.content);
+	const parts = partsOf(message.content);
+	const firstResponse = parts.findIndex(part => functionResponseOf(part) !== undefined);
+	const text = contentText(firstResponse === -1 ? parts : parts.slice(0, firstResponse));
 	if (text.trim() === '') {
 		return [];
 	}
 
-	return [{...base, kind: 'user', text, human: !isInjectedText(text) && !isToolInjectedText(text)}];
+	return [{...base, kind: 'user', text, human: firstResponse === -1 && !isInjectedText(text) && !isToolInjectedText(text)}];
 }
 
 /** A call's result: its `functionResponse` parts (the model-bound result), else what the UI showed. */
@@ -84,10 +93,24 @@ function messageEvents(message: QwenLegacyMessage, line: number): SessionEvent[]
 	}
 }
 
-function factsOf(chat: {sessionId?: string | undefined; startTime?: string | undefined; lastUpdated?: string | undefined}): SessionInfo {
+type ChatFacts = {sessionId?: string | undefined; projectHash?: string | undefined; startTime?: string | undefined; lastUpdated?: string | undefined};
+
+/** `tmp/<sha256 of the project root>/chats/session-*.json`: the hash its directory is named by. */
+function directoryHash(path: string): string | undefined {
+	const name = basename(dirname(dirname(path)));
+	return /^[0-9a-f]{64}$/i.test(name) ? name : undefined;
+}
+
+/**
+ * The document's id and times, and its project: the directory names only a hash of the project
+ * root (Qwen Code's `getProjectHash`, as in Gemini CLI's hash directories), so the project is the
+ * path the chat mentions that has that hash.
+ */
+function factsOf(chat: ChatFacts, messages: readonly unknown[], path: string): SessionInfo {
 	const started = timestampOf(chat.startTime);
 	const modified = timestampOf(chat.lastUpdated);
-	return {...(chat.sessionId ? {id: chat.sessionId} : {}), ...(started ? {started} : {}), ...(modified ? {modified} : {})};
+	const cwd = projectOfChat(messages, chat.projectHash ?? directoryHash(path));
+	return {...(chat.sessionId ? {id: chat.sessionId} : {}), ...(cwd === undefined ? {} : {cwd}), ...(started ? {started} : {}), ...(modified ? {modified} : {})};
 }
 
 export function loadLegacyQwenChat(unit: DiscoveredUnit): LoadedSession {
@@ -97,7 +120,7 @@ export function loadLegacyQwenChat(unit: DiscoveredUnit): LoadedSession {
 	}
 
 	const {messages, ...chat} = parsed.data;
-	const facts = factsOf(chat);
+	const facts = factsOf(chat, messages, unit.path);
 	const rows: SessionRow[] = Object.keys(facts).length === 0 ? [] : [{line: 1, raw: chat, events: [{line: 1, kind: 'meta', session: facts}]}];
 	let skipped = 0;
 	let modelStated = false;

@@ -8,17 +8,19 @@ import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges} from '../
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {isLegacyChat, loadLegacyQwenChat} from './legacy.js';
+import {joinFragments} from './fragments.js';
 import {normalizeQwenRecord} from './normalize.js';
 import {parseQwenRecord} from './records.js';
 import type {QwenRecord} from './schema.js';
 
-type Kept = {line: number; offset: number; raw: unknown; record: QwenRecord};
+type Kept = {line: number; offset: number | undefined; raw: unknown; record: QwenRecord};
 
 /**
- * Reads every record, keeping only the LAST version of a re-emitted `uuid` (Qwen Code rewrites
- * a streaming assistant record under the same uuid) at the position where it was last written.
- * Glued records on one physical line are split and share that line. A value that is no record
- * is skipped with the field that failed.
+ * Reads every record. Records re-emitted under one `uuid` are fragments of one message, joined
+ * as Qwen Code joins them (fragments.ts) and kept where the last fragment was written; such a
+ * row's `raw` is its fragments, and it has no offset: no one line holds it. Glued records on one
+ * physical line are split and share that line. A value that is no record is skipped with the
+ * field that failed.
  */
 function readRecords(path: string): {kept: Kept[]; skipped: number; warnings: string[]} {
 	const byKey = new Map<string, Kept>();
@@ -32,13 +34,17 @@ function readRecords(path: string): {kept: Kept[]; skipped: number; warnings: st
 			return unreadable(parsed.error);
 		}
 
-		const record = parsed.data;
-		const key = record.uuid ? `uuid:${record.uuid}` : `line:${line}:${index}`;
+		const key = parsed.data.uuid ? `uuid:${parsed.data.uuid}` : `line:${line}:${index}`;
+		const earlier = byKey.get(key);
 		byKey.delete(key); // Re-inserting moves a re-emitted record to its final position.
-		byKey.set(key, {line, offset, raw: value, record});
+		byKey.set(key, earlier ? {line, offset: undefined, raw: [...fragmentsOf(earlier), value], record: joinFragments(earlier.record, parsed.data)} : {line, offset, raw: value, record: parsed.data});
 		return true;
 	});
 	return {kept: [...byKey.values()], skipped: read.skipped, warnings: read.warnings};
+}
+
+function fragmentsOf(kept: Kept): unknown[] {
+	return Array.isArray(kept.raw) ? kept.raw : [kept.raw]; // A lone record is an object.
 }
 
 /**
@@ -97,14 +103,14 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 
 		const timestamp = timestampOf(record.timestamp);
 		const meta: SessionEvent[] = Object.keys(facts).length === 0 ? [] : [{line, kind: 'meta', ...(timestamp ? {timestamp} : {}), session: facts}];
-		rows.push({line, raw, events: [...meta, ...events], offset});
+		rows.push({line, raw, events: [...meta, ...events], ...(offset === undefined ? {} : {offset})});
 	}
 
 	return {rows, skipped: dropped, warnings};
 }
 
 /**
- * The records on a few physical lines (a row's line is where its final version was written),
+ * The records on a few physical lines (only a record written once has a place to read back),
  * normalised without the session facts that need earlier lines: enough for their text.
  */
 export function qwenRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): SessionRow[] | undefined {

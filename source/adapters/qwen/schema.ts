@@ -70,6 +70,7 @@ export const qwenLegacyToolCallSchema = lazySchema(() => z.looseObject({
 
 export const qwenLegacyChatSchema = lazySchema(() => z.looseObject({
 	sessionId: optional(z.string()),
+	projectHash: optional(z.string()),
 	startTime: optional(z.string()),
 	lastUpdated: optional(z.string()),
 	messages: z.array(z.unknown()),

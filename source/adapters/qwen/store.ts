@@ -3,8 +3,8 @@ import {discoverQwen} from './discover.js';
 import {qwenRoots, resolveQwenRoot} from './paths.js';
 
 /**
- * Qwen Code re-emits records under the same uuid (last one wins), so a chat is loaded whole
- * rather than normalised line by line. Rewound branches stay in the rows: the uuid/parentUuid
+ * Qwen Code's reader joins the records written under one uuid into one message, so a chat is
+ * loaded whole rather than normalised line by line. Rewound branches stay in the rows: the uuid/parentUuid
  * tree lets the engine pick the active branch.
  */
 export const qwenStore: SourceStore = {

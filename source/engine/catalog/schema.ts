@@ -13,7 +13,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * (Claude's steered prompts, teammate messages, recaps and unflagged compaction summaries; the tool
  * calls and results Gemini CLI messages' content holds; the folder a Copilot CLI 0.0.x session's
  * folder_trust notice names; Grok turns the person cancelled and its updates' millisecond times;
- * Claude's local-command output in other tags), and every session is read again).
+ * Claude's local-command output in other tags; Qwen Code records sharing a uuid joined, its tool
+ * response turns, its legacy chats' projects; Gemini CLI turns a compression summarised kept in
+ * the transcript), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{

@@ -1,18 +1,22 @@
 import {posix, win32} from 'node:path';
 import {sha256Hex} from '../../lib/hash.js';
-import {isRecord} from '../shared/text.js';
-import {contentText} from '../shared/gemini-parts.js';
+import {isRecord} from './text.js';
+import {contentText} from './gemini-parts.js';
 
 /**
- * The project of a chat whose directory names none (an old hash directory missing from
- * `projects.json`, a slug directory without its `.project_root` marker). The chat itself names
- * it: `projectHash` is sha256 of the project root (formats.md §4), so a path the chat mentions
- * (the setup context's working directory, a tool's absolute path or one of its parents) is the
- * project exactly when it has that hash. Without a hash only the setup context's own statement
- * of the working directory is taken.
+ * The project of a Gemini CLI or Qwen Code chat whose directory names none (a Gemini hash
+ * directory missing from `projects.json` or a slug directory without its `.project_root` marker;
+ * every Qwen Code chat of the releases before the JSONL store). The chat itself names it:
+ * `projectHash` is sha256 of the project root (formats.md §4; Qwen Code lowercases a Windows
+ * root first, qwen-code `packages/core/src/utils/paths.ts` getProjectHash), so a path the chat
+ * mentions (the setup context's working directory, a tool's absolute path or one of its parents)
+ * is the project exactly when it has that hash. Without a hash only the setup context's own
+ * statement of the working directory is taken. Both tools' legacy chat documents share this shape
+ * (`messages` of `{type, content, toolCalls: [{args}]}`).
  */
 const workingDirectory = [/I'm currently working in the directory:\s*(\S[^\n]*?)\s*$/m, /I'm currently working in the following directories:\s*\n\s*-\s*(\S[^\n]*?)\s*$/m];
 const absolutePath = /^(?:\/|[A-Za-z]:[\\/])[^\n]*$/;
+const windowsPath = /^[A-Za-z]:[\\/]/;
 
 export function projectOfChat(messages: readonly unknown[], projectHash: string | undefined): string | undefined {
 	const stated: string[] = [];
@@ -46,7 +50,7 @@ export function projectOfChat(messages: readonly unknown[], projectHash: string 
 			}
 
 			seen.add(candidate);
-			if (sha256Hex(candidate) === hash) {
+			if (hashesOf(candidate).includes(hash)) {
 				return candidate;
 			}
 		}
@@ -55,8 +59,13 @@ export function projectOfChat(messages: readonly unknown[], projectHash: string 
 	return undefined;
 }
 
+/** A path's hash as either tool computes it: Qwen Code lowercases a Windows path first. */
+function hashesOf(path: string): string[] {
+	return windowsPath.test(path) ? [sha256Hex(path), sha256Hex(path.toLowerCase())] : [sha256Hex(path)];
+}
+
 function ancestors(path: string): string[] {
-	const {dirname} = /^[A-Za-z]:[\\/]/.test(path) ? win32 : posix;
+	const {dirname} = windowsPath.test(path) ? win32 : posix;
 	const found: string[] = [];
 	for (let current = path.replace(/(?<=.)[\\/]+$/, ''); found.length < 64; current = dirname(current)) {
 		found.push(current);
