@@ -13,7 +13,7 @@ import type {Migration} from '../../lib/sqlite.js';
  * (Claude's steered prompts, teammate messages, recaps and unflagged compaction summaries; the tool
  * calls and results Gemini CLI messages' content holds; the folder a Copilot CLI 0.0.x session's
  * folder_trust notice names; Grok turns the person cancelled; the parent's history a Codex fork
- * or a Qwen Code /branch copies, not the fork's own), and every session is read again).
+ * or a Claude Code or Qwen Code /branch copies, not the fork's own), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
