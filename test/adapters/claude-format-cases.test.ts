@@ -4,6 +4,7 @@ import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {searchableText} from '../../source/engine/search/session-text.js';
 
 /** Format features of real Claude Code transcripts, each in a small invented file (see each test). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/claude', import.meta.url));
@@ -187,4 +188,21 @@ test('claude format: a local command\'s output in a <local-command-…> tag othe
 		],
 	);
 	assert.deepEqual(users(session).filter(([, , human]) => human === true).map(([line]) => line), [4]);
+});
+
+test('claude format: the records /branch copied from the parent (forkedFrom) are not the branch\'s own; its own later turns are', () => {
+	// Claude Code's /branch (and --fork-session) copies the parent's chain into a new session,
+	// each record keeping its uuid, timestamp and message, with the new sessionId and
+	// forkedFrom {sessionId, messageUuid}; the branch's own records carry no forkedFrom.
+	const session = read('branch-copied-records.jsonl');
+	const {summary} = session;
+	assert.equal(summary.id, '7b9d1f3a-5c7e-4a9c-9e1f-6a8c0e2f4b35');
+	assert.equal(summary.parent_id, '4e6a8c0d-2f4b-4d6e-8a0c-3e5f7a9b1d23', 'the branch names the session it was copied from');
+	assert.equal(summary.title, 'Try fixing it by mapping day 0 to 7 instead', "the parent's first request is not the branch's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0], 'only the turn typed in the branch counts');
+	assert.equal(summary.started, '2026-09-16T17:30:00.000Z', 'the branch started when it was made, not when its parent did');
+	assert.deepEqual(session.events.filter(event => event.line <= 4 && event.kind !== 'meta').map(event => event.kind), ['system'], 'the copied records are one notice');
+	assert.ok(!session.events.some(event => event.kind === 'tool_result'), "the parent's failed call is not the branch's failure");
+	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /Sunday|importer/, "the parent's records are not searched as the branch's");
+	assert.equal(session.events.find(event => event.uuid === 'd2b1c3d5-0000-4000-8000-000000000005')?.parent, 'c1a0b2c4-0000-4000-8000-000000000004', 'the branch continues the copied chain');
 });

@@ -8,6 +8,7 @@ import {codexAdapter} from '../../source/adapters/codex/index.js';
 import {SessionCorruptError} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {searchableText} from '../../source/engine/search/session-text.js';
 
 /** Rollouts written for one format feature each (invented content, Codex's record shapes). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/codex', import.meta.url));
@@ -128,4 +129,35 @@ test('codex format: a JSON file that is not a rollout document is skipped and co
 	const torn = discoverCodex(sessions).find(unit => unit.path.includes('0a1b2c3d'));
 	assert.ok(torn);
 	assert.throws(() => readUnit(codexAdapter, torn), SessionCorruptError);
+});
+
+test('codex format: the parent history `codex fork` copies into the new rollout is not the fork\'s own; its own later turns are', () => {
+	const fork = join(cases, 'rollout-2026-03-10T15-00-00-019cd843-1180-7a3e-9d21-4c8b5e0f2a17.jsonl');
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(fork));
+	assert.equal(summary.id, '019cd843-1180-7a3e-9d21-4c8b5e0f2a17');
+	assert.equal(summary.parent_id, '019cd19c-3000-7b11-8c42-1d9e7f3a6b05');
+	assert.equal(summary.title, 'Draw it as a bar chart instead', "the parent's first request is not the fork's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 1], 'only the turn typed in the fork counts');
+	assert.equal(summary.started, '2026-03-10T15:00:00.000Z');
+	const copied = events.filter(event => event.line >= 2 && event.line <= 14);
+	assert.deepEqual(copied.map(event => event.kind), ['system'], 'the copy (its session_meta, a turn from before turn ids, a turn with an older turn id) is one notice');
+	assert.match(copied[0]?.text ?? '', /019cd19c-3000-7b11-8c42-1d9e7f3a6b05/);
+	assert.ok(!events.some(event => event.result?.call_id === 'call_copied_plot'), "the parent's failed call is not the fork's failure");
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /rainfall from rain\.csv|seed packets/, "the parent's lines are not searched as the fork's");
+	assert.match(searchable, /bar chart/);
+	assert.deepEqual(events.filter(event => event.session?.model).map(event => [event.line, event.session?.model]), [[17, 'gpt-5.4']]);
+});
+
+test('codex format: a fork whose turn ids are not UUIDv7 keeps every line (no boundary can be told)', t => {
+	const directory = tempDir(t);
+	const path = join(directory, 'rollout-2026-03-10T15-00-00-019cd843-1180-7a3e-9d21-4c8b5e0f2a17.jsonl');
+	const lines = readFileSync(join(cases, 'rollout-2026-03-10T15-00-00-019cd843-1180-7a3e-9d21-4c8b5e0f2a17.jsonl'), 'utf8')
+		.replace('"type":"turn_context","payload":{"cwd"', '"type":"turn_context","payload":{"turn_id":"turn-6","cwd"')
+		.replaceAll('019cd1a0-c3e0-7c55-a913-2e6f8b4d0c91', 'turn-7')
+		.replaceAll('019cd843-adc0-7d02-b7e4-5a1c9f3e8d26', 'turn-8');
+	writeFileSync(path, lines);
+	const {summary} = readUnit(codexAdapter, looseUnit(path));
+	assert.equal(summary.title, 'List the seed packets that expire this year');
+	assert.equal(summary.human_turns, 3);
 });

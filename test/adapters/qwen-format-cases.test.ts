@@ -6,6 +6,7 @@ import {qwenAdapter} from '../../source/adapters/qwen/index.js';
 import {projectOfChat} from '../../source/adapters/shared/chat-project.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {readUnit} from '../helpers/adapters.js';
+import {searchableText} from '../../source/engine/search/session-text.js';
 
 /**
  * Qwen Code format features found in qwen-code's own source (packages/core/src/config/storage.ts,
@@ -133,4 +134,24 @@ test('qwen format: a user record that holds a functionResponse is a tool respons
 	const old = readUnit(qwenAdapter, legacy[0]!);
 	assert.deepEqual(old.events.filter(event => event.kind === 'user').map(event => event.human), [true]);
 	assert.equal(old.summary.human_turns, 1);
+});
+
+test('qwen format: the records /branch copied from the parent (forkedFrom) are not the branch\'s own; its own later turns are', () => {
+	// qwen-code's SessionService.forkSession (packages/core/src/services/sessionService.ts) writes the
+	// parent's active chain into the new file, each record with its uuid, timestamp and message
+	// kept, a new sessionId and parentUuid, and forkedFrom {sessionId, messageUuid}; the branch's
+	// own records follow, without forkedFrom.
+	const [unit] = qwenAdapter.discover(join(cases, 'branched', 'projects'));
+	assert.ok(unit);
+	const {events, loaded, summary} = readUnit(qwenAdapter, wholeUnit(unit));
+	assert.equal(summary.id, '9d1f3b5a-7c2e-4e8a-b6d0-2a4c6e8f0b17');
+	assert.equal(summary.parent_id, '5c8e0a2b-4d6f-4a1c-9e3b-7f5d1b9c3e60');
+	assert.equal(summary.title, 'Redo it for a queen-size quilt', "the parent's first request is not the branch's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0], 'only the turn typed in the branch counts');
+	assert.equal(summary.started, '2026-10-07T14:00:00.000Z', 'the branch started when it was made, not when its parent did');
+	const copied = events.filter(event => event.line <= 5 && event.kind !== 'meta');
+	assert.deepEqual(copied.map(event => event.kind), ['system'], 'the copied records are one notice');
+	assert.ok(!events.some(event => event.kind === 'tool_result'), "the parent's failed call is not the branch's failure");
+	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /hexagon|yardage/i, "the parent's records are not searched as the branch's");
+	assert.ok(events.some(event => event.uuid === 'a81c0e4f-1d2b-4c3a-9e5f-000000000005'), 'a copied record keeps its place in the tree the branch continues');
 });

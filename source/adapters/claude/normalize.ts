@@ -433,6 +433,11 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 	}
 
 	const place = treePlace(record, state);
+	const copiedFrom = forkSourceOf(record);
+	if (copiedFrom !== undefined) {
+		return withTreePlace(copiedRecordEvents(record, line, state, unit, copiedFrom), place, line);
+	}
+
 	const events = recordEvents(record, line, state, unit, place);
 	if (events === null) {
 		bridgeSkipped((state['bridges'] ??= {}) as TreeBridges, place);
@@ -440,6 +445,31 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 	}
 
 	return withTreePlace(events, place, line);
+}
+
+/**
+ * `/branch` (and `--fork-session`) writes the parent's chain into the new session's file, every
+ * copied record keeping its uuid, time and message, with the new `sessionId` and
+ * `forkedFrom {sessionId, messageUuid}`; the branch's own records follow without it. The copy is
+ * the parent's conversation, read in the parent's session.
+ */
+function forkSourceOf(record: ClaudeRecord): string | undefined {
+	const forkedFrom = record.forkedFrom;
+	return isRecord(forkedFrom) && typeof forkedFrom['sessionId'] === 'string' && forkedFrom['sessionId'] !== '' ? forkedFrom['sessionId'] : undefined;
+}
+
+/**
+ * A copied record states the branch's id and working directory (not its time: the parent's),
+ * and the first one the session it was copied from, with a notice; it shows nothing else.
+ */
+function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, parent: string): SessionEvent[] {
+	const events = sessionFacts(record, line, state, unit).map(({timestamp: _copiedTime, ...fact}) => fact);
+	if (state['forkedFrom'] === undefined) {
+		state['forkedFrom'] = parent;
+		events.push({line, kind: 'meta', session: {parent_id: parent}}, {line, kind: 'system', text: `History copied from session ${parent} when this one was branched from it; it is read in that session`});
+	}
+
+	return events;
 }
 
 function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, place: TreePlace): SessionEvent[] | null {

@@ -70,6 +70,7 @@ const recordFields = fields({
 	error: any,
 	sourceToolUseID: string,
 	origin: any,
+	forkedFrom: any,
 });
 
 /** What `claudeRecordSchema.safeParse(value)` gives when it accepts the record; undefined for the schema to decide. */

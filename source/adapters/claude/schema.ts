@@ -48,6 +48,8 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	sourceToolUseID: optional(z.string()),
 	/** 2.x: where a prompt came from (`{kind: "human"}`, `{kind: "task-notification"}`, `{kind, from, senderTaskId}`). */
 	origin: z.optional(z.unknown()),
+	/** 2.x: a record /branch or --fork-session copied from the parent: `{sessionId, messageUuid}`. */
+	forkedFrom: z.optional(z.unknown()),
 }));
 
 export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;

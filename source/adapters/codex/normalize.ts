@@ -10,6 +10,7 @@ import {
 	type CodexSessionMeta,
 } from './schema.js';
 import {isFirstCopy} from './echoes.js';
+import {copiedLineEvents, startForkCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {userTextEvents} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
@@ -61,7 +62,12 @@ function isEnvelope(value: unknown): value is {timestamp?: unknown; type: string
 	return isRecord(value) && typeof value['type'] === 'string' && isRecord(value['payload']);
 }
 
-function envelopeEvents(kind: string, payload: unknown, base: Base, state: CodexState): SessionEvent[] | null {
+function envelopeEvents(kind: string, payload: Record<string, unknown>, base: Base, state: CodexState): SessionEvent[] | null {
+	const copied = copiedLineEvents(state, kind, payload, base);
+	if (copied) {
+		return copied;
+	}
+
 	switch (kind) {
 		case 'session_meta': {
 			const meta = codexSessionMetaSchema.safeParse(payload);
@@ -117,8 +123,8 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
 }
 
 /**
- * Only the first `session_meta` describes this file's session. A forked or spawned rollout
- * writes its own, then copies the parent's rollout, whose `session_meta` comes along with it.
+ * Only the first `session_meta` describes this file's session. A forked rollout writes its
+ * own, then copies the parent's rollout, whose `session_meta` comes along with it (fork-copy.ts).
  */
 function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState): SessionEvent[] {
 	if (state.defined) {
@@ -127,6 +133,7 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 
 	state.defined = true;
 	state.subagent = isSubagentSource(meta.source) || meta.thread_source === 'subagent';
+	startForkCopy(state, meta, base.timestamp);
 	const started = timestampOf(meta.timestamp).timestamp;
 	return factEvents(base, state, {
 		id: meta.id ?? meta.session_id,

@@ -20,6 +20,11 @@ export type CodexState = {
 	/** Lines where the thread's turns start, and whether one is open (see turns.ts). */
 	turns?: number[];
 	turnOpen?: 'explicit' | 'prompted' | 'implicit';
+	/**
+	 * While the parent's history a fork copied is read (see fork-copy.ts): the parent's id, the
+	 * Unix milliseconds of the fork, and whether the copy's notice was given.
+	 */
+	forkCopy?: {parent: string; before: number; noticed?: true};
 };
 
 export function codexState(state: LineState): CodexState {

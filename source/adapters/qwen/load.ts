@@ -64,13 +64,29 @@ function factsOf(record: QwenRecord, state: {cwd?: string; model?: boolean; pare
 		facts.model = record.model;
 	}
 
-	const forkedFrom = record.forkedFrom;
-	if (!state.parent && isRecord(forkedFrom) && typeof forkedFrom['sessionId'] === 'string') {
+	const forkedFrom = forkSourceOf(record);
+	if (!state.parent && forkedFrom !== undefined) {
 		state.parent = true;
-		facts.parent_id = forkedFrom['sessionId'];
+		facts.parent_id = forkedFrom;
 	}
 
 	return facts;
+}
+
+/**
+ * `/branch` writes the parent's active chain into the new session's file, every copied record
+ * stamped `forkedFrom {sessionId, messageUuid}` (qwen-code SessionService.forkSession); the
+ * branch's own records follow without it. The copy is the parent's conversation, read in the
+ * parent's session: not the branch's requests, title, calls or text.
+ */
+function forkSourceOf(record: QwenRecord): string | undefined {
+	const forkedFrom = record.forkedFrom;
+	return isRecord(forkedFrom) && typeof forkedFrom['sessionId'] === 'string' ? forkedFrom['sessionId'] : undefined;
+}
+
+/** A copied record shows nothing but, on the first, a notice of where the copy came from. */
+function copiedRecordEvents(parent: string, line: number, noticed: boolean): SessionEvent[] {
+	return noticed ? [] : [{line, kind: 'system', text: `History copied by /branch from session ${parent}; it is read in that session`}];
 }
 
 export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
@@ -83,6 +99,7 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 	let dropped = skipped;
 	const state: {cwd?: string; model?: boolean; parent?: boolean} = {};
 	let idStated = false;
+	let copyNoticed = false;
 	const bridges: TreeBridges = {};
 	for (const {line, offset, raw, record: stated} of kept) {
 		const record = {...stated, parentUuid: resolveParent(bridges, stated.parentUuid)};
@@ -94,14 +111,18 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 			continue;
 		}
 
-		const events = withTreePlace(normalized, place, line);
+		const copiedFrom = forkSourceOf(record);
+		const shown = copiedFrom === undefined ? normalized : copiedRecordEvents(copiedFrom, line, copyNoticed);
+		copyNoticed ||= copiedFrom !== undefined;
+		const events = withTreePlace(shown, place, line);
 		const facts: SessionInfo = factsOf(record, state);
 		if (!idStated) {
 			idStated = true;
 			facts.id = unit.idHint ?? basename(unit.path, '.jsonl');
 		}
 
-		const timestamp = timestampOf(record.timestamp);
+		// A copied record keeps the parent's time: the branch started when its own records did.
+		const timestamp = copiedFrom === undefined ? timestampOf(record.timestamp) : undefined;
 		const meta: SessionEvent[] = Object.keys(facts).length === 0 ? [] : [{line, kind: 'meta', ...(timestamp ? {timestamp} : {}), session: facts}];
 		rows.push({line, raw, events: [...meta, ...events], ...(offset === undefined ? {} : {offset})});
 	}
@@ -120,6 +141,11 @@ export function qwenRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): S
 
 	return rowsAtLines(unit.path, places, (value, line) => {
 		const parsed = parseQwenRecord(value);
-		return parsed.success ? normalizeQwenRecord(parsed.data, line) : null;
+		if (!parsed.success) {
+			return null;
+		}
+
+		const events = normalizeQwenRecord(parsed.data, line);
+		return events && forkSourceOf(parsed.data) !== undefined ? [] : events;
 	});
 }

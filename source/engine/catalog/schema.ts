@@ -15,7 +15,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * folder_trust notice names; Grok turns the person cancelled and its updates' millisecond times;
  * Claude's local-command output in other tags; Qwen Code records sharing a uuid joined, its tool
  * response turns, its legacy chats' projects; Gemini CLI turns a compression summarised kept in
- * the transcript), and every session is read again).
+ * the transcript; the parent's history a Codex fork or a Claude Code or Qwen Code /branch copies,
+ * not the fork's own), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{

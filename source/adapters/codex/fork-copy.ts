@@ -1,0 +1,69 @@
+import type {SessionEvent} from '../events.js';
+import {stringOf} from '../shared/text.js';
+import type {CodexState} from './state.js';
+
+/**
+ * A forked rollout (`codex fork`, a subagent spawned with its parent's history) opens with its
+ * own `session_meta` naming `forked_from_id`, then a copy of the parent's rollout written at the
+ * fork (codex-rs `InitialHistory::Forked`: the parent's items persisted as they are, its
+ * `session_meta` first, every envelope stamped anew), then the fork's own turns. The copy is
+ * the parent's conversation, read in the parent's session: here it is one notice.
+ *
+ * Where the copy ends: turn ids are UUIDv7, minted when a turn ran, so every copied
+ * `turn_context` holds an id older than the fork, or none (a parent from before turn ids), and
+ * the fork's first own turn one minted at or after it. A turn id that is no UUIDv7 tells
+ * nothing, and ends the copy rather than hide the fork's own lines.
+ */
+export function startForkCopy(state: CodexState, meta: {id?: string | undefined; forked_from_id?: string | undefined; timestamp?: unknown}, envelopeTime: string | undefined): void {
+	if (!meta.forked_from_id) {
+		return;
+	}
+
+	const forkedAt = uuidV7Millis(meta.id) ?? millisOf(meta.timestamp) ?? millisOf(envelopeTime);
+	if (forkedAt !== undefined) {
+		state.forkCopy = {parent: meta.forked_from_id, before: forkedAt};
+	}
+}
+
+/**
+ * Events for an envelope line read while the copy lasts, or undefined once the line is the
+ * fork's own (a `turn_context` of a turn minted at or after the fork, which ends the copy).
+ */
+export function copiedLineEvents(state: CodexState, kind: string, payload: Record<string, unknown>, base: Omit<SessionEvent, 'kind'>): SessionEvent[] | undefined {
+	const copy = state.forkCopy;
+	if (copy === undefined) {
+		return undefined;
+	}
+
+	if (kind === 'turn_context' && !isCopiedTurn(stringOf(payload['turn_id']), copy.before)) {
+		delete state.forkCopy;
+		return undefined;
+	}
+
+	if (copy.noticed) {
+		return [];
+	}
+
+	copy.noticed = true;
+	return [{...base, kind: 'system', text: `History copied from the session this one was forked from (${copy.parent}); it is read in that session`}];
+}
+
+function isCopiedTurn(turnId: string | undefined, forkedAt: number): boolean {
+	if (turnId === undefined || turnId === '') {
+		return true; // Turns of a parent from before turn ids; a CLI that forks stamps its own.
+	}
+
+	const minted = uuidV7Millis(turnId);
+	return minted !== undefined && minted < forkedAt;
+}
+
+/** The Unix milliseconds a UUIDv7 holds in its first 48 bits; undefined for any other id. */
+export function uuidV7Millis(id: string | undefined): number | undefined {
+	const hex = id?.replaceAll('-', '') ?? '';
+	return /^[0-9a-f]{12}7[0-9a-f]{19}$/i.test(hex) ? Number.parseInt(hex.slice(0, 12), 16) : undefined;
+}
+
+function millisOf(value: unknown): number | undefined {
+	const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+	return Number.isNaN(time) ? undefined : time;
+}
