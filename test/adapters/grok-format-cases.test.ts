@@ -21,3 +21,20 @@ test('grok format: turn_completed ends each turn; one the person stopped (stop_r
 	assert.deepEqual(stopped.map(event => [event.line, event.kind]), [[6, 'system']], 'the cancelled turn, not the one that ended');
 	assert.equal(events.some(event => event.line === 3 && event.kind !== 'meta'), false, 'a turn that ended normally adds nothing to read');
 });
+
+test('grok format: a prompt the runtime wraps in <user_query> after its context blocks (<user_info>, <git_status>) is the person\'s request, the blocks the host\'s', () => {
+	// xai-grok-build compaction_utils extract_user_query / is_real_user_turn; agentsview internal/parser/grok.go grokNormalizeUserText.
+	const [unit] = grokAdapter.discover(join(cases, 'user-query', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[2, false, '<user_info>\nOS Version: linux\nShell: zsh\n</user_info>\n<git_status>\nOn branch main, 2 files modified\n</git_status>'],
+			[2, true, 'Why does the glaze firing schedule skip cone 6?'],
+			[4, true, 'Fix the bound and add a test for cone 6.'],
+		],
+	);
+	assert.equal(summary.human_turns, 2);
+	assert.equal(summary.title, 'Why does the glaze firing schedule skip cone 6?');
+});

@@ -71,10 +71,43 @@ function userItemEvents(item: GrokChatItem, line: number): SessionEvent[] {
 	if (reason === 'compaction_meta') {
 		events.push({line, kind: 'summary', text});
 	} else if (text.trim() !== '' || hasImage(item.content)) {
-		const human = reason === undefined && !isGrokInjected(text);
-		events.push({line, kind: 'user', text, human, ...(reason !== undefined && agentReasons.has(reason) ? {origin: 'agent' as const} : {})});
+		events.push(...userTextEvents(text, line, reason === undefined, reason !== undefined && agentReasons.has(reason) ? {origin: 'agent'} : {}));
 	}
 
+	return events;
+}
+
+/** What a person typed: Grok Build wraps a prompt in `<user_query>`, after the context blocks it adds (`<user_info>`, `<git_status>`, …). */
+const userQueryPattern = /<user_query>([\s\S]*?)<\/user_query>/g;
+
+function contextEvents(text: string, line: number): SessionEvent[] {
+	const trimmed = text.trim();
+	return trimmed === '' ? [] : [{line, kind: 'user', text: trimmed, human: false}];
+}
+
+/**
+ * A user turn's text. Each `<user_query>` is a request, human when the item is one a person
+ * typed; the text around it is the runtime's context. Text without the wrapper (older builds,
+ * version 0 files) is the request itself unless it opens as host text.
+ */
+function userTextEvents(text: string, line: number, typed: boolean, origin: Pick<SessionEvent, 'origin'>): SessionEvent[] {
+	const events: SessionEvent[] = [];
+	let consumed = 0;
+	for (const match of text.matchAll(userQueryPattern)) {
+		events.push(...contextEvents(text.slice(consumed, match.index), line));
+		const query = (match[1] ?? '').trim();
+		if (query !== '') {
+			events.push({line, kind: 'user', text: query, human: typed && !isGrokInjected(query), ...origin});
+		}
+
+		consumed = match.index + match[0].length;
+	}
+
+	if (consumed === 0) {
+		return [{line, kind: 'user', text, human: typed && !isGrokInjected(text), ...origin}];
+	}
+
+	events.push(...contextEvents(text.slice(consumed), line));
 	return events;
 }
 
@@ -138,7 +171,7 @@ function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionE
 		case 'system':
 			return [];
 		case 'user':
-			return text.trim() === '' && !hasImage(message.content) ? [] : [{line, kind: 'user', text, human: !isGrokInjected(text)}];
+			return text.trim() === '' && !hasImage(message.content) ? [] : userTextEvents(text, line, true, {});
 		case 'assistant':
 			// `reasoning_content` is never shown.
 			return assistantEvents(
