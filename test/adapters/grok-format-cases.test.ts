@@ -38,3 +38,23 @@ test('grok format: a prompt the runtime wraps in <user_query> after its context 
 	assert.equal(summary.human_turns, 2);
 	assert.equal(summary.title, 'Why does the glaze firing schedule skip cone 6?');
 });
+
+test('grok format: an interjection (synthetic_reason "interjection", typed with Ctrl+Enter while the model runs) is a human request; the runtime\'s own user items are not', () => {
+	// Grok Build conversation.rs SyntheticReason::Interjection ("User-initiated mid-turn interjection sent via Ctrl+Enter"),
+	// its text format_interjection's note before the <user_query>; agentsview internal/parser/grok.go keeps it as a user turn.
+	const [unit] = grokAdapter.discover(join(cases, 'interjection', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[2, false, '<user_info>\nOS Version: linux\n</user_info>'],
+			[3, true, 'Move the tide table parser out of main.rs into its own module.'],
+			[6, false, 'The user sent a message while you were working:'],
+			[6, true, 'Keep the old function name as a re-export so the benches still build.'],
+			[7, false, '<system-reminder>Two files changed since the last read.</system-reminder>'],
+		],
+	);
+	assert.equal(summary.human_turns, 2);
+	assert.equal(summary.title, 'Move the tide table parser out of main.rs into its own module.');
+});

@@ -22,8 +22,14 @@ export function normalizeChatLine(value: unknown, line: number): SessionEvent[] 
 	return null;
 }
 
-/** `synthetic_reason` values of user items another agent wrote (the rest are the runtime's). */
+/** `synthetic_reason` values of user items another agent wrote (the rest are the runtime's, but for an interjection). */
 const agentReasons = new Set(['agent_message', 'parent_agent_message']);
+
+/**
+ * `synthetic_reason` of the text a person sends while the model is still working (Ctrl+Enter):
+ * the runtime only injects it between tool batches, wrapped in its own note, so it is a request.
+ */
+const typedReasons = new Set(['interjection']);
 
 /** Host text in a user turn: the shared markers plus Grok's own `<user_info>` environment preamble. */
 export function isGrokInjected(text: string): boolean {
@@ -56,7 +62,8 @@ function hasImage(content: unknown): boolean {
 }
 
 /**
- * A user item. `synthetic_reason` marks text the runtime wrote, never a person; compaction
+ * A user item. `synthetic_reason` marks text the runtime wrote, not typed as a prompt (an
+ * interjection is the exception: a person's words the runtime injected mid-turn); compaction
  * summaries are summaries. `prior_turn_interrupt` on a real user item says the PREVIOUS turn was
  * cancelled, so the interruption comes first, at the same line.
  */
@@ -71,7 +78,8 @@ function userItemEvents(item: GrokChatItem, line: number): SessionEvent[] {
 	if (reason === 'compaction_meta') {
 		events.push({line, kind: 'summary', text});
 	} else if (text.trim() !== '' || hasImage(item.content)) {
-		events.push(...userTextEvents(text, line, reason === undefined, reason !== undefined && agentReasons.has(reason) ? {origin: 'agent'} : {}));
+		const typed = reason === undefined || typedReasons.has(reason);
+		events.push(...userTextEvents(text, line, typed, reason !== undefined && agentReasons.has(reason) ? {origin: 'agent'} : {}));
 	}
 
 	return events;
