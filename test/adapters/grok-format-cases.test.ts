@@ -58,3 +58,16 @@ test('grok format: an interjection (synthetic_reason "interjection", typed with 
 	assert.equal(summary.human_turns, 2);
 	assert.equal(summary.title, 'Move the tide table parser out of main.rs into its own module.');
 });
+
+test('grok format: a server-run code interpreter call keeps the code it ran as its input and its logs as its output', () => {
+	// backend_tool_call {kind: {tool_type: "code_interpreter", code, container_id, outputs: [{type: "logs", logs}], status}}
+	// (Responses-API CodeInterpreterToolCall); agentsview grok_test.go TestParseGrokChatHistoryPreservesCodeInterpreterInput.
+	const [unit] = grokAdapter.discover(join(cases, 'backend-tools', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	const call = events.find(event => event.kind === 'tool_call');
+	assert.equal(call?.tool?.name, 'code_interpreter');
+	assert.deepEqual(call?.tool?.input, {code: "import csv\nrows = list(csv.DictReader(open('varieties.csv')))\nprint(len(rows), sum(int(r['week']) for r in rows) / len(rows))"});
+	const result = events.find(event => event.kind === 'tool_result');
+	assert.deepEqual(result?.result, {call_id: 'ci_4Hq8Tz', is_error: false, output: '37 38.4'});
+});

@@ -157,7 +157,7 @@ function backendToolEvents(kind: unknown, line: number): SessionEvent[] {
 	const callId = stringOf(details['id']) ?? null;
 	const status = stringOf(details['status']);
 	const running = status !== undefined && runningStatuses.has(status);
-	const call: SessionEvent = {line, kind: 'tool_call', tool: {name, call_id: callId, input: details['action'] ?? null}, ...(running ? {pending: true} : {})};
+	const call: SessionEvent = {line, kind: 'tool_call', tool: {name, call_id: callId, input: backendInput(details)}, ...(running ? {pending: true} : {})};
 	if (running) {
 		return [call];
 	}
@@ -166,11 +166,26 @@ function backendToolEvents(kind: unknown, line: number): SessionEvent[] {
 	return [call, {line, kind: 'tool_result', result: {call_id: callId, is_error: failed, output: backendOutput(details)}}];
 }
 
-/** What a server-run call reports of its output: the sources a search found. */
+/** What a server-run call was asked to do: a search's action, or the code a code interpreter ran. */
+function backendInput(details: Record<string, unknown>): unknown {
+	if (details['action'] !== undefined) {
+		return details['action'];
+	}
+
+	return typeof details['code'] === 'string' ? {code: details['code']} : null;
+}
+
+/**
+ * What a server-run call reports of its output: the sources a search found, the logs a code
+ * interpreter printed (its `outputs`, Responses-API `logs` items; images stay on the server).
+ */
 function backendOutput(details: Record<string, unknown>): string {
 	const action = isRecord(details['action']) ? details['action'] : {};
 	const sources = Array.isArray(action['sources']) ? action['sources'] : [];
-	return sources.flatMap(source => (isRecord(source) && typeof source['url'] === 'string' ? [source['url']] : [])).join('\n');
+	const outputs = Array.isArray(details['outputs']) ? details['outputs'] : [];
+	const urls = sources.flatMap(source => (isRecord(source) && typeof source['url'] === 'string' ? [source['url']] : []));
+	const logs = outputs.flatMap(output => (isRecord(output) && typeof output['logs'] === 'string' ? [output['logs']] : []));
+	return [...urls, ...logs].join('\n');
 }
 
 function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionEvent[] | null {
