@@ -71,3 +71,23 @@ test('grok format: a server-run code interpreter call keeps the code it ran as i
 	const result = events.find(event => event.kind === 'tool_result');
 	assert.deepEqual(result?.result, {call_id: 'ci_4Hq8Tz', is_error: false, output: '37 38.4'});
 });
+
+test('grok format: server-run calls an older build kept only in the assistant item\'s raw_output are read, once each beside their backend_tool_call copies', () => {
+	// Grok Build conversation.rs BackendToolCallItem::id (the legacy-session upgrader dedupes against the same call inside a
+	// sibling assistant's raw_output); agentsview grok_test.go "legacy raw output reasoning" and DeduplicatesRawBackendToolCalls.
+	const [unit] = grokAdapter.discover(join(cases, 'raw-output', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind !== 'meta' && event.kind !== 'user').map(event => [event.line, event.kind, event.tool?.call_id ?? event.result?.call_id ?? event.text]),
+		[
+			[3, 'tool_call', 'ws_7Kd2Lq'],
+			[3, 'tool_result', 'ws_7Kd2Lq'],
+			[4, 'tool_call', 'ws_9Pm4Rv'],
+			[4, 'tool_result', 'ws_9Pm4Rv'],
+			[4, 'assistant', 'Little bluestem and switchgrass both tolerate heavy clay in zone 6.'],
+		],
+	);
+	const search = events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'ws_9Pm4Rv');
+	assert.equal(search?.tool?.name, 'web_search');
+});

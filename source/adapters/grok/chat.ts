@@ -8,10 +8,10 @@ import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
  * `type`; legacy version 0 lines are role-based OpenAI chat messages. Reasoning is never shown.
  * The file has no timestamps and no ids beyond tool-call ids.
  */
-export function normalizeChatLine(value: unknown, line: number): SessionEvent[] | null {
+export function normalizeChatLine(value: unknown, line: number, backendCalls: Set<string> = new Set()): SessionEvent[] | null {
 	if (isRecord(value) && typeof value['type'] === 'string') {
 		const item = readGrokChatItem(value);
-		return item ? chatItemEvents(item, line) : null;
+		return item ? chatItemEvents(item, line, backendCalls) : null;
 	}
 
 	if (isRecord(value) && typeof value['role'] === 'string') {
@@ -38,16 +38,25 @@ export function isGrokInjected(text: string): boolean {
 
 type ToolCallShape = {id?: string | null | undefined; name?: string | null | undefined; arguments?: unknown};
 
-function chatItemEvents(item: GrokChatItem, line: number): SessionEvent[] | null {
+/** `backendCalls`: ids of the server-run calls read so far, so a copy in a later `raw_output` is not read twice. */
+function chatItemEvents(item: GrokChatItem, line: number, backendCalls: Set<string>): SessionEvent[] | null {
 	switch (item.type) {
 		case 'user':
 			return userItemEvents(item, line);
 		case 'assistant':
-			return assistantEvents(textOf(item.content), item.tool_calls ?? [], line);
+			return [...rawOutputEvents(item.raw_output, line, backendCalls), ...assistantEvents(textOf(item.content), item.tool_calls ?? [], line)];
 		case 'tool_result':
 			return [toolResult(item.tool_call_id ?? null, outputText(item.content), line)];
-		case 'backend_tool_call':
-			return backendToolEvents(item.kind, line);
+		case 'backend_tool_call': {
+			const events = backendToolEvents(item.kind, line);
+			for (const event of events) {
+				if (event.tool?.call_id) {
+					backendCalls.add(event.tool.call_id);
+				}
+			}
+
+			return events;
+		}
 		case 'system':
 		case 'reasoning':
 			// The system prompt and the model's reasoning are not conversation to show.
@@ -164,6 +173,34 @@ function backendToolEvents(kind: unknown, line: number): SessionEvent[] {
 
 	const failed = status === 'failed' || status === 'incomplete';
 	return [call, {line, kind: 'tool_result', result: {call_id: callId, is_error: failed, output: backendOutput(details)}}];
+}
+
+/** Responses-API output item types of calls the server ran, by the `tool_type` a backend_tool_call gives them. */
+const rawOutputTools = new Map([
+	['web_search_call', 'web_search'],
+	['code_interpreter_call', 'code_interpreter'],
+]);
+
+/**
+ * Server-run calls in an older build's `raw_output` (the model's output items, kept on the
+ * assistant item before backend_tool_call items existed). Grok's own upgrader reads them the
+ * same way and skips one a backend_tool_call item already holds.
+ */
+function rawOutputEvents(rawOutput: unknown, line: number, backendCalls: Set<string>): SessionEvent[] {
+	const items = Array.isArray(rawOutput) ? rawOutput : [];
+	return items.flatMap(item => {
+		const toolType = isRecord(item) ? rawOutputTools.get(String(item['type'])) : undefined;
+		const id = isRecord(item) ? stringOf(item['id']) : undefined;
+		if (!isRecord(item) || toolType === undefined || (id !== undefined && backendCalls.has(id))) {
+			return [];
+		}
+
+		if (id !== undefined) {
+			backendCalls.add(id);
+		}
+
+		return backendToolEvents({...item, tool_type: toolType}, line);
+	});
 }
 
 /** What a server-run call was asked to do: a search's action, or the code a code interpreter ran. */
