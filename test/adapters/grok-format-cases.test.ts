@@ -91,3 +91,17 @@ test('grok format: server-run calls an older build kept only in the assistant it
 	const search = events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'ws_9Pm4Rv');
 	assert.equal(search?.tool?.name, 'web_search');
 });
+
+test('grok format: parent_session_id alone (a fork, or a remote session restored into a local child) is no subagent: its prompts are the person\'s', () => {
+	// Grok Build session/persistence.rs find_local_child_for_remote: a restored remote session is a local child with
+	// summary.parent_session_id; agentsview grok_test.go reads parent_session_id as a fork. Subagents say session_kind "subagent".
+	const [unit] = grokAdapter.discover(join(cases, 'restored', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.origin ?? null]),
+		[[2, true, null]],
+	);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.parent_id, '019b5a10-1c00-7000-8000-0000000000a9', 'the session it came from is still its parent');
+});
