@@ -12,11 +12,14 @@ import type {Migration} from '../../lib/sqlite.js';
  * other sessions, its children; 17: no change of tables: the adapters read more record shapes
  * (Claude's steered prompts, teammate messages, recaps and unflagged compaction summaries; the tool
  * calls and results Gemini CLI messages' content holds; the folder a Copilot CLI 0.0.x session's
- * folder_trust notice names; Grok turns the person cancelled), and every session is read again).
+ * folder_trust notice names; Grok turns the person cancelled), and every session is read again;
+ * 18: no change of tables: Grok chats are read again for the requests inside <user_query>, the
+ * interjections, the code interpreter's code and logs, raw_output's server-run calls and the
+ * forked or restored sessions that are no subagents; OpenCode's rejected ("invalid") calls fail).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 17,
+		version: 18,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
