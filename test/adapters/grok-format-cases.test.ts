@@ -105,3 +105,19 @@ test('grok format: parent_session_id alone (a fork, or a remote session restored
 	assert.equal(summary.human_turns, 1);
 	assert.equal(summary.parent_id, '019b5a10-1c00-7000-8000-0000000000a9', 'the session it came from is still its parent');
 });
+
+test('grok format: in updates.jsonl an interjection is an unnumbered user chunk under the runtime\'s note; its <user_query> is a human request', () => {
+	// Grok Build interjection.rs drain_pending_interjections → inject_synthetic_user_message: one user_message_chunk of
+	// format_interjection's text, with no promptIndex (an interjection starts no prompt turn).
+	const [unit] = grokAdapter.discover(join(cases, 'interjection-updates', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'Move the tide table parser out of main.rs into its own module.'],
+			[3, true, 'Keep the old function name as a re-export so the benches still build.'],
+		],
+	);
+	assert.equal(summary.human_turns, 2);
+});

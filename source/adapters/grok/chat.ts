@@ -94,6 +94,19 @@ function userItemEvents(item: GrokChatItem, line: number): SessionEvent[] {
 	return events;
 }
 
+/** The note Grok Build writes before an interjection's `<user_query>` (format_interjection). */
+const interjectionNote = 'The user sent a message while you were working:';
+
+/** The person's words of an interjection as the runtime wrote it, else undefined. */
+export function interjectionQuery(text: string): string | undefined {
+	if (!text.trimStart().startsWith(interjectionNote)) {
+		return undefined;
+	}
+
+	const query = /<user_query>([\s\S]*?)<\/user_query>/.exec(text)?.[1]?.trim();
+	return query === '' ? undefined : query;
+}
+
 /** What a person typed: Grok Build wraps a prompt in `<user_query>`, after the context blocks it adds (`<user_info>`, `<git_status>`, …). */
 const userQueryPattern = /<user_query>([\s\S]*?)<\/user_query>/g;
 
