@@ -15,7 +15,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * folder_trust notice names; Grok turns the person cancelled), and every session is read again;
  * 18: no change of tables: Grok chats are read again for the requests inside <user_query>, the
  * interjections, the code interpreter's code and logs, raw_output's server-run calls and the
- * forked or restored sessions that are no subagents; OpenCode's rejected ("invalid") calls fail).
+ * forked or restored sessions that are no subagents; OpenCode's rejected ("invalid") calls fail;
+ * Copilot CLI's injected <skill-context> is no request).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
