@@ -63,3 +63,19 @@ test('copilot format: a build whose session.start has no context names its folde
 	assert.equal(legacy.loaded.skipped, 0);
 	assert.equal(session().summary.project, '/srv/ledger', 'a session.start context still names the folder');
 });
+
+test('copilot format: the <skill-context> block Copilot injects as a user.message once a skill loads is host text, not a request', () => {
+	// kenn-io/agentsview internal/parser/copilot_test.go TestParseCopilotSession_SkipsSyntheticSkillMessages ("ContentOnly":
+	// no `source`, the content opens with <skill-context name="…">); the Copilot agent host injects it after a skill loads.
+	const skill = readStore(copilotAdapter, store).find(read => read.summary.id === '8b4f2c61-3e9a-4c57-b1d8-0a6e5f7c9d32');
+	assert.ok(skill, 'the session is read');
+	assert.deepEqual(
+		skill.events.filter(event => event.kind === 'user').map(event => [event.line, event.human]),
+		[
+			[2, true],
+			[5, false],
+		],
+	);
+	assert.equal(skill.summary.human_turns, 1);
+	assert.equal(skill.summary.title, 'Draft the release notes for 3.2 with the changelog skill.');
+});

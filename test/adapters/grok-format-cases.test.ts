@@ -32,3 +32,103 @@ test('grok format: an update is timed by params._meta.agentTimestampMs (millisec
 	const reply = events.find(event => event.kind === 'assistant');
 	assert.equal(reply?.timestamp, '2026-12-02T09:00:00.480Z', 'a reply merged from chunks is timed by its first chunk');
 });
+
+test('grok format: a prompt the runtime wraps in <user_query> after its context blocks (<user_info>, <git_status>) is the person\'s request, the blocks the host\'s', () => {
+	// xai-grok-build compaction_utils extract_user_query / is_real_user_turn; agentsview internal/parser/grok.go grokNormalizeUserText.
+	const [unit] = grokAdapter.discover(join(cases, 'user-query', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[2, false, '<user_info>\nOS Version: linux\nShell: zsh\n</user_info>\n<git_status>\nOn branch main, 2 files modified\n</git_status>'],
+			[2, true, 'Why does the glaze firing schedule skip cone 6?'],
+			[4, true, 'Fix the bound and add a test for cone 6.'],
+		],
+	);
+	assert.equal(summary.human_turns, 2);
+	assert.equal(summary.title, 'Why does the glaze firing schedule skip cone 6?');
+});
+
+test('grok format: an interjection (synthetic_reason "interjection", typed with Ctrl+Enter while the model runs) is a human request; the runtime\'s own user items are not', () => {
+	// Grok Build conversation.rs SyntheticReason::Interjection ("User-initiated mid-turn interjection sent via Ctrl+Enter"),
+	// its text format_interjection's note before the <user_query>; agentsview internal/parser/grok.go keeps it as a user turn.
+	const [unit] = grokAdapter.discover(join(cases, 'interjection', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[2, false, '<user_info>\nOS Version: linux\n</user_info>'],
+			[3, true, 'Move the tide table parser out of main.rs into its own module.'],
+			[6, false, 'The user sent a message while you were working:'],
+			[6, true, 'Keep the old function name as a re-export so the benches still build.'],
+			[7, false, '<system-reminder>Two files changed since the last read.</system-reminder>'],
+		],
+	);
+	assert.equal(summary.human_turns, 2);
+	assert.equal(summary.title, 'Move the tide table parser out of main.rs into its own module.');
+});
+
+test('grok format: a server-run code interpreter call keeps the code it ran as its input and its logs as its output', () => {
+	// backend_tool_call {kind: {tool_type: "code_interpreter", code, container_id, outputs: [{type: "logs", logs}], status}}
+	// (Responses-API CodeInterpreterToolCall); agentsview grok_test.go TestParseGrokChatHistoryPreservesCodeInterpreterInput.
+	const [unit] = grokAdapter.discover(join(cases, 'backend-tools', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	const call = events.find(event => event.kind === 'tool_call');
+	assert.equal(call?.tool?.name, 'code_interpreter');
+	assert.deepEqual(call?.tool?.input, {code: "import csv\nrows = list(csv.DictReader(open('varieties.csv')))\nprint(len(rows), sum(int(r['week']) for r in rows) / len(rows))"});
+	const result = events.find(event => event.kind === 'tool_result');
+	assert.deepEqual(result?.result, {call_id: 'ci_4Hq8Tz', is_error: false, output: '37 38.4'});
+});
+
+test('grok format: server-run calls an older build kept only in the assistant item\'s raw_output are read, once each beside their backend_tool_call copies', () => {
+	// Grok Build conversation.rs BackendToolCallItem::id (the legacy-session upgrader dedupes against the same call inside a
+	// sibling assistant's raw_output); agentsview grok_test.go "legacy raw output reasoning" and DeduplicatesRawBackendToolCalls.
+	const [unit] = grokAdapter.discover(join(cases, 'raw-output', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind !== 'meta' && event.kind !== 'user').map(event => [event.line, event.kind, event.tool?.call_id ?? event.result?.call_id ?? event.text]),
+		[
+			[3, 'tool_call', 'ws_7Kd2Lq'],
+			[3, 'tool_result', 'ws_7Kd2Lq'],
+			[4, 'tool_call', 'ws_9Pm4Rv'],
+			[4, 'tool_result', 'ws_9Pm4Rv'],
+			[4, 'assistant', 'Little bluestem and switchgrass both tolerate heavy clay in zone 6.'],
+		],
+	);
+	const search = events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'ws_9Pm4Rv');
+	assert.equal(search?.tool?.name, 'web_search');
+});
+
+test('grok format: parent_session_id alone (a fork, or a remote session restored into a local child) is no subagent: its prompts are the person\'s', () => {
+	// Grok Build session/persistence.rs find_local_child_for_remote: a restored remote session is a local child with
+	// summary.parent_session_id; agentsview grok_test.go reads parent_session_id as a fork. Subagents say session_kind "subagent".
+	const [unit] = grokAdapter.discover(join(cases, 'restored', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.origin ?? null]),
+		[[2, true, null]],
+	);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.parent_id, '019b5a10-1c00-7000-8000-0000000000a9', 'the session it came from is still its parent');
+});
+
+test('grok format: in updates.jsonl an interjection is an unnumbered user chunk under the runtime\'s note; its <user_query> is a human request', () => {
+	// Grok Build interjection.rs drain_pending_interjections → inject_synthetic_user_message: one user_message_chunk of
+	// format_interjection's text, with no promptIndex (an interjection starts no prompt turn).
+	const [unit] = grokAdapter.discover(join(cases, 'interjection-updates', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'Move the tide table parser out of main.rs into its own module.'],
+			[3, true, 'Keep the old function name as a re-export so the benches still build.'],
+		],
+	);
+	assert.equal(summary.human_turns, 2);
+});

@@ -60,3 +60,20 @@ test('opencode format: sessions of the per-project tree older versions wrote are
 	);
 	assert.equal(session!.unit.paths.length, 6, 'the session, message and part files are all the unit\'s');
 });
+
+test('opencode format: a call OpenCode could not run (unknown tool, arguments that do not parse) is stored as the "invalid" tool, a completed part whose result is a failure', () => {
+	// tool/invalid.ts and session/llm.ts (experimental_repairToolCall): the call becomes tool "invalid",
+	// input {tool, error}, and completes with "The arguments provided to the tool are invalid: …".
+	// agentsview internal/parser/opencode_test.go TestParseOpenCodeDB_InvalidToolCall reads it as errored.
+	const session = sessionsOf('invalid-tool').get('ses_3a7f2c1b8ffeGh5Jk6Lm7No8Pq');
+	assert.ok(session, 'the session is read');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error]),
+		[
+			['call_q7Rt2Yw9Lp4Kd6Mx', true],
+			['call_z3Nb8Vc1Xq5Ws7Ea', false],
+		],
+	);
+	const rejected = session.events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'call_q7Rt2Yw9Lp4Kd6Mx');
+	assert.equal(rejected?.tool?.name, 'invalid', 'the call keeps the name OpenCode stored');
+});

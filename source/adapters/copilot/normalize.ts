@@ -61,6 +61,9 @@ const humanSource = 'user';
 /** Copilot's own wrapper for notices it injects as user turns. */
 const notificationPrefix = '<system_notification>';
 
+/** The skill body Copilot injects as a user turn once a skill loads (some builds give it no `source`). */
+const skillContextPrefix = '<skill-context';
+
 /** One events.jsonl line to events. */
 export function normalizeCopilotLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
 	const envelope = readCopilotEnvelope(value);
@@ -168,7 +171,7 @@ function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
 	}
 
 	const typed = (message.source === undefined || message.source.toLowerCase() === humanSource) && !message.isAutopilotContinuation;
-	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix])}];
+	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix, skillContextPrefix])}];
 }
 
 /** Reply text plus one tool call per request; chunks of one reply share `messageId`. */

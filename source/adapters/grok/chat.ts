@@ -8,10 +8,10 @@ import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
  * `type`; legacy version 0 lines are role-based OpenAI chat messages. Reasoning is never shown.
  * The file has no timestamps and no ids beyond tool-call ids.
  */
-export function normalizeChatLine(value: unknown, line: number): SessionEvent[] | null {
+export function normalizeChatLine(value: unknown, line: number, backendCalls: Set<string> = new Set()): SessionEvent[] | null {
 	if (isRecord(value) && typeof value['type'] === 'string') {
 		const item = readGrokChatItem(value);
-		return item ? chatItemEvents(item, line) : null;
+		return item ? chatItemEvents(item, line, backendCalls) : null;
 	}
 
 	if (isRecord(value) && typeof value['role'] === 'string') {
@@ -22,8 +22,14 @@ export function normalizeChatLine(value: unknown, line: number): SessionEvent[] 
 	return null;
 }
 
-/** `synthetic_reason` values of user items another agent wrote (the rest are the runtime's). */
+/** `synthetic_reason` values of user items another agent wrote (the rest are the runtime's, but for an interjection). */
 const agentReasons = new Set(['agent_message', 'parent_agent_message']);
+
+/**
+ * `synthetic_reason` of the text a person sends while the model is still working (Ctrl+Enter):
+ * the runtime only injects it between tool batches, wrapped in its own note, so it is a request.
+ */
+const typedReasons = new Set(['interjection']);
 
 /** Host text in a user turn: the shared markers plus Grok's own `<user_info>` environment preamble. */
 export function isGrokInjected(text: string): boolean {
@@ -32,16 +38,25 @@ export function isGrokInjected(text: string): boolean {
 
 type ToolCallShape = {id?: string | null | undefined; name?: string | null | undefined; arguments?: unknown};
 
-function chatItemEvents(item: GrokChatItem, line: number): SessionEvent[] | null {
+/** `backendCalls`: ids of the server-run calls read so far, so a copy in a later `raw_output` is not read twice. */
+function chatItemEvents(item: GrokChatItem, line: number, backendCalls: Set<string>): SessionEvent[] | null {
 	switch (item.type) {
 		case 'user':
 			return userItemEvents(item, line);
 		case 'assistant':
-			return assistantEvents(textOf(item.content), item.tool_calls ?? [], line);
+			return [...rawOutputEvents(item.raw_output, line, backendCalls), ...assistantEvents(textOf(item.content), item.tool_calls ?? [], line)];
 		case 'tool_result':
 			return [toolResult(item.tool_call_id ?? null, outputText(item.content), line)];
-		case 'backend_tool_call':
-			return backendToolEvents(item.kind, line);
+		case 'backend_tool_call': {
+			const events = backendToolEvents(item.kind, line);
+			for (const event of events) {
+				if (event.tool?.call_id) {
+					backendCalls.add(event.tool.call_id);
+				}
+			}
+
+			return events;
+		}
 		case 'system':
 		case 'reasoning':
 			// The system prompt and the model's reasoning are not conversation to show.
@@ -56,7 +71,8 @@ function hasImage(content: unknown): boolean {
 }
 
 /**
- * A user item. `synthetic_reason` marks text the runtime wrote, never a person; compaction
+ * A user item. `synthetic_reason` marks text the runtime wrote, not typed as a prompt (an
+ * interjection is the exception: a person's words the runtime injected mid-turn); compaction
  * summaries are summaries. `prior_turn_interrupt` on a real user item says the PREVIOUS turn was
  * cancelled, so the interruption comes first, at the same line.
  */
@@ -71,10 +87,57 @@ function userItemEvents(item: GrokChatItem, line: number): SessionEvent[] {
 	if (reason === 'compaction_meta') {
 		events.push({line, kind: 'summary', text});
 	} else if (text.trim() !== '' || hasImage(item.content)) {
-		const human = reason === undefined && !isGrokInjected(text);
-		events.push({line, kind: 'user', text, human, ...(reason !== undefined && agentReasons.has(reason) ? {origin: 'agent' as const} : {})});
+		const typed = reason === undefined || typedReasons.has(reason);
+		events.push(...userTextEvents(text, line, typed, reason !== undefined && agentReasons.has(reason) ? {origin: 'agent'} : {}));
 	}
 
+	return events;
+}
+
+/** The note Grok Build writes before an interjection's `<user_query>` (format_interjection). */
+const interjectionNote = 'The user sent a message while you were working:';
+
+/** The person's words of an interjection as the runtime wrote it, else undefined. */
+export function interjectionQuery(text: string): string | undefined {
+	if (!text.trimStart().startsWith(interjectionNote)) {
+		return undefined;
+	}
+
+	const query = /<user_query>([\s\S]*?)<\/user_query>/.exec(text)?.[1]?.trim();
+	return query === '' ? undefined : query;
+}
+
+/** What a person typed: Grok Build wraps a prompt in `<user_query>`, after the context blocks it adds (`<user_info>`, `<git_status>`, …). */
+const userQueryPattern = /<user_query>([\s\S]*?)<\/user_query>/g;
+
+function contextEvents(text: string, line: number): SessionEvent[] {
+	const trimmed = text.trim();
+	return trimmed === '' ? [] : [{line, kind: 'user', text: trimmed, human: false}];
+}
+
+/**
+ * A user turn's text. Each `<user_query>` is a request, human when the item is one a person
+ * typed; the text around it is the runtime's context. Text without the wrapper (older builds,
+ * version 0 files) is the request itself unless it opens as host text.
+ */
+function userTextEvents(text: string, line: number, typed: boolean, origin: Pick<SessionEvent, 'origin'>): SessionEvent[] {
+	const events: SessionEvent[] = [];
+	let consumed = 0;
+	for (const match of text.matchAll(userQueryPattern)) {
+		events.push(...contextEvents(text.slice(consumed, match.index), line));
+		const query = (match[1] ?? '').trim();
+		if (query !== '') {
+			events.push({line, kind: 'user', text: query, human: typed && !isGrokInjected(query), ...origin});
+		}
+
+		consumed = match.index + match[0].length;
+	}
+
+	if (consumed === 0) {
+		return [{line, kind: 'user', text, human: typed && !isGrokInjected(text), ...origin}];
+	}
+
+	events.push(...contextEvents(text.slice(consumed), line));
 	return events;
 }
 
@@ -116,7 +179,7 @@ function backendToolEvents(kind: unknown, line: number): SessionEvent[] {
 	const callId = stringOf(details['id']) ?? null;
 	const status = stringOf(details['status']);
 	const running = status !== undefined && runningStatuses.has(status);
-	const call: SessionEvent = {line, kind: 'tool_call', tool: {name, call_id: callId, input: details['action'] ?? null}, ...(running ? {pending: true} : {})};
+	const call: SessionEvent = {line, kind: 'tool_call', tool: {name, call_id: callId, input: backendInput(details)}, ...(running ? {pending: true} : {})};
 	if (running) {
 		return [call];
 	}
@@ -125,11 +188,54 @@ function backendToolEvents(kind: unknown, line: number): SessionEvent[] {
 	return [call, {line, kind: 'tool_result', result: {call_id: callId, is_error: failed, output: backendOutput(details)}}];
 }
 
-/** What a server-run call reports of its output: the sources a search found. */
+/** Responses-API output item types of calls the server ran, by the `tool_type` a backend_tool_call gives them. */
+const rawOutputTools = new Map([
+	['web_search_call', 'web_search'],
+	['code_interpreter_call', 'code_interpreter'],
+]);
+
+/**
+ * Server-run calls in an older build's `raw_output` (the model's output items, kept on the
+ * assistant item before backend_tool_call items existed). Grok's own upgrader reads them the
+ * same way and skips one a backend_tool_call item already holds.
+ */
+function rawOutputEvents(rawOutput: unknown, line: number, backendCalls: Set<string>): SessionEvent[] {
+	const items = Array.isArray(rawOutput) ? rawOutput : [];
+	return items.flatMap(item => {
+		const toolType = isRecord(item) ? rawOutputTools.get(String(item['type'])) : undefined;
+		const id = isRecord(item) ? stringOf(item['id']) : undefined;
+		if (!isRecord(item) || toolType === undefined || (id !== undefined && backendCalls.has(id))) {
+			return [];
+		}
+
+		if (id !== undefined) {
+			backendCalls.add(id);
+		}
+
+		return backendToolEvents({...item, tool_type: toolType}, line);
+	});
+}
+
+/** What a server-run call was asked to do: a search's action, or the code a code interpreter ran. */
+function backendInput(details: Record<string, unknown>): unknown {
+	if (details['action'] !== undefined) {
+		return details['action'];
+	}
+
+	return typeof details['code'] === 'string' ? {code: details['code']} : null;
+}
+
+/**
+ * What a server-run call reports of its output: the sources a search found, the logs a code
+ * interpreter printed (its `outputs`, Responses-API `logs` items; images stay on the server).
+ */
 function backendOutput(details: Record<string, unknown>): string {
 	const action = isRecord(details['action']) ? details['action'] : {};
 	const sources = Array.isArray(action['sources']) ? action['sources'] : [];
-	return sources.flatMap(source => (isRecord(source) && typeof source['url'] === 'string' ? [source['url']] : [])).join('\n');
+	const outputs = Array.isArray(details['outputs']) ? details['outputs'] : [];
+	const urls = sources.flatMap(source => (isRecord(source) && typeof source['url'] === 'string' ? [source['url']] : []));
+	const logs = outputs.flatMap(output => (isRecord(output) && typeof output['logs'] === 'string' ? [output['logs']] : []));
+	return [...urls, ...logs].join('\n');
 }
 
 function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionEvent[] | null {
@@ -138,7 +244,7 @@ function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionE
 		case 'system':
 			return [];
 		case 'user':
-			return text.trim() === '' && !hasImage(message.content) ? [] : [{line, kind: 'user', text, human: !isGrokInjected(text)}];
+			return text.trim() === '' && !hasImage(message.content) ? [] : userTextEvents(text, line, true, {});
 		case 'assistant':
 			// `reasoning_content` is never shown.
 			return assistantEvents(

@@ -19,8 +19,9 @@ function variantOf(unit: DiscoveredUnit): 'chat' | 'updates' {
 
 function readChatHistory(path: string): LoadedSession {
 	const rows: SessionRow[] = [];
+	const backendCalls = new Set<string>();
 	const read = readJsonLines(path, (value, line, offset) => {
-		const events = normalizeChatLine(value, line);
+		const events = normalizeChatLine(value, line, backendCalls);
 		if (events === null) {
 			return false;
 		}

@@ -18,6 +18,7 @@ const chatItemFields = fields({
 	tool_call_id: text,
 	model_id: text,
 	kind: any,
+	raw_output: any,
 });
 
 const legacyMessageFields = fields({

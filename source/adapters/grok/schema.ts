@@ -42,6 +42,8 @@ export const grokChatItemSchema = lazySchema(() => z.looseObject({
 	tool_call_id: tolerantString,
 	model_id: tolerantString,
 	kind: z.optional(z.unknown()),
+	/** Older builds: the assistant turn's Responses-API output items, server-run calls among them. */
+	raw_output: z.optional(z.unknown()),
 }));
 
 export type GrokChatItem = z.infer<typeof grokChatItemSchema>;

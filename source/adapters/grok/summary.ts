@@ -44,7 +44,11 @@ export function summaryFacts(summary: GrokSummary): SessionInfo {
 	};
 }
 
-/** A session a parent agent spawned: its prompts are the parent's, not a person's. */
+/**
+ * A session a parent agent spawned: its prompts are the parent's, not a person's. Only
+ * `session_kind` says so: `parent_session_id` is also the session a fork, or a remote session
+ * restored into a local child, came from, where the person goes on typing.
+ */
 export function isSubagentSummary(summary: GrokSummary): boolean {
-	return summary.session_kind === 'subagent' || nonEmpty(summary.parent_session_id) !== undefined;
+	return summary.session_kind === 'subagent';
 }

@@ -1,6 +1,6 @@
 import type {SessionEvent, SessionRow} from '../events.js';
 import {exitCodeFromText, stringOf, textOf} from '../shared/text.js';
-import {isGrokInjected} from './chat.js';
+import {interjectionQuery, isGrokInjected} from './chat.js';
 import {parseJsonArguments} from '../shared/text.js';
 import {acpMethod, isHostTurn, isTerminal, metaNumber, notificationOf, structuredExitCode, toolOutput, xaiMethod, type Notification} from './notification.js';
 import type {GrokUpdate} from './schema.js';
@@ -59,6 +59,12 @@ export function createUpdatesReducer() {
 		if (run.kind === 'user') {
 			event.text = run.parts.join('\n');
 			event.human = run.human && !isGrokInjected(event.text);
+			// An interjection starts no prompt, so it has no promptIndex: its note tells it from the runtime's injections.
+			const interjected = event.human ? undefined : interjectionQuery(event.text);
+			if (interjected !== undefined) {
+				event.text = interjected;
+				event.human = true;
+			}
 		} else {
 			event.text = run.parts.join('');
 			if (event.text.trim() === '') {

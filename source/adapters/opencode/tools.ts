@@ -10,6 +10,12 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
  */
 const abortedToolErrors = new Set(['Tool execution aborted', 'Cancelled']);
 
+/**
+ * The tool a call OpenCode could not run becomes (session/llm.ts, experimental_repairToolCall): an
+ * unknown tool or arguments that do not parse. It "completes" with the rejection (tool/invalid.ts).
+ */
+const rejectedCallTool = 'invalid';
+
 /** Tool input: an object as stored; JSON text (older writers, a pending call's `raw`) parsed when it parses. */
 function toolInput(state: ToolState | undefined): unknown {
 	const input = state?.input;
@@ -48,7 +54,8 @@ function errorTextOf(state: ToolState): string {
 /**
  * A tool part to a call and, once the tool finished, its result. `pending`/`running` parts were
  * cut off when nothing updated them again, so the call is marked pending. A bash command that
- * exits non-zero still has `status: "completed"`; its code is in `metadata.exit`.
+ * exits non-zero still has `status: "completed"`; its code is in `metadata.exit`. So does a call
+ * OpenCode rejected, stored as the `invalid` tool.
  */
 export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {message_id?: string}): SessionEvent[] {
 	const state = part.state;
@@ -70,11 +77,12 @@ export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {m
 	const resultBase: SessionEvent = {...base, ...(ended ? {timestamp: ended} : {}), ...messageId, kind: 'tool_result'};
 	if (status === 'completed' || status === 'success') {
 		const exit = exitOf(state);
+		const failed = part.tool === rejectedCallTool || (exit !== undefined && exit !== 0);
 		return [
 			call,
 			{
 				...resultBase,
-				result: {call_id: callId, is_error: exit !== undefined && exit !== 0, ...(exit === undefined ? {} : {exit_code: exit}), output: outputText(state.output)},
+				result: {call_id: callId, is_error: failed, ...(exit === undefined ? {} : {exit_code: exit}), output: outputText(state.output)},
 			},
 		];
 	}

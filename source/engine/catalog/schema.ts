@@ -16,7 +16,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * Claude's local-command output in other tags; Qwen Code records sharing a uuid joined, its tool
  * response turns, its legacy chats' projects; Gemini CLI turns a compression summarised kept in
  * the transcript; the parent's history a Codex fork or a Claude Code or Qwen Code /branch copies,
- * not the fork's own), and every session is read again).
+ * not the fork's own; Grok's requests inside <user_query>, interjections, code interpreter calls,
+ * raw_output's server-run calls, and forks that are no subagents; OpenCode's rejected ("invalid")
+ * calls; Copilot CLI's injected <skill-context>), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
