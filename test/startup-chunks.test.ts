@@ -45,14 +45,16 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // transcript names it), code a warm call loads but runs none of: it writes only at scan time; by
 // ~2 KB for discovering the layouts real stores were found to hold (OpenCode's per-project trees,
 // QWEN_RUNTIME_DIR, Codex's `.json` rollouts, Cursor's `.txt` transcripts) and reading past a
-// byte-order mark; by 1 KB for the second places Claude Code and Copilot CLI keep sessions in
-// (`~/.config/claude`, `$XDG_STATE_HOME/.copilot`) and reading a root linked from another once.
+// byte-order mark; by 2 KB for the places and layouts a second audit found stores to use (Claude
+// Code's `~/.config/claude`, Copilot CLI's `$XDG_STATE_HOME/.copilot`, Qwen Code's archived and
+// pre-JSONL chats, the only transcript of a Cursor session's folder, Grok's forks that are no
+// subagents) and reading a root linked from another once.
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 413, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 378, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 414, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 379, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 491,
+		kilobytes: 492,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],
