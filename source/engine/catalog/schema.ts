@@ -12,7 +12,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * other sessions, its children; 17: no change of tables: the adapters read more record shapes
  * (Claude's steered prompts, teammate messages, recaps and unflagged compaction summaries; the tool
  * calls and results Gemini CLI messages' content holds; the folder a Copilot CLI 0.0.x session's
- * folder_trust notice names; Grok turns the person cancelled), and every session is read again).
+ * folder_trust notice names; Grok turns the person cancelled; the records OpenCode 2.x keeps in
+ * `session_message`), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
