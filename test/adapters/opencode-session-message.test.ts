@@ -28,6 +28,7 @@ type Rows = {
 
 const freshId = 'ses_2f61c0a7effeKq3Lm8Np2Rs5Tv';
 const upgradedId = 'ses_2f7a11b3cffeGl4Zz9Wq1Ep6Ru';
+const backfilledId = 'ses_2f7a05c1bffeBk2Fl9Ld3Ww7Xe';
 
 /** Builds `opencode.db` in `directory` from a fixture's rows, with the tables OpenCode 2.x creates. */
 function buildDatabase(directory: string, name: string): string {
@@ -133,6 +134,17 @@ test('opencode 2.x: an upgraded database reads old rows and new rows, each migra
 		[2, ['Renamed glaze to finishes in db/schema.sql and every query.']],
 		[4, ['Renamed the stoneware fixtures to finishes as well.']],
 	]);
+});
+
+test('opencode 2.x: copies OpenCode\'s backfill wrote under ids of their own are counted once too', t => {
+	// packages/core/src/session/message-backfill-service.ts: legacy messages copied as `evt_legacy_backfill_m_…` rows.
+	const session = readOne(buildDatabase(tempDir(t), 'upgraded'), backfilledId);
+	assert.deepEqual(shown(session).map(event => [event.kind, event.text]), [
+		['user', 'Rotate kiln.log daily and keep a week.'],
+		['assistant', 'Added a logrotate rule keeping seven days of kiln.log.'],
+		['user', 'Compress the rotated logs too.'],
+	]);
+	assert.equal(session.summary.human_turns, 2);
 });
 
 test('opencode 2.x: a new session_message row changes only its session\'s fingerprint', t => {

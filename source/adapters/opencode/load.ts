@@ -115,19 +115,24 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
 	return complete ? {...loaded, rows: loaded.rows.map(row => ({...row, offset: offsets[row.line - 1]!}))} : loaded;
 }
 
+const backfillPrefix = 'evt_legacy_backfill_';
+
 /**
- * The 2.x records after the 1.x messages: a record whose id a message row has is that message
- * migrated, and is read once, from the message row (the old tables stop changing at the upgrade,
- * so every message row comes before every new record). Lines continue the messages' ordinals.
+ * The 2.x records after the 1.x messages. A record that copies a message row is read once, from
+ * the message row (the old tables stop changing at the upgrade, so every message row comes before
+ * every new record): a copy keeps the message's id, or, written by OpenCode's backfill
+ * (session/message-backfill-service.ts), has an id of its own under `evt_legacy_backfill_`.
+ * Lines continue the messages' ordinals.
  */
 function laterRecords(unit: DiscoveredUnit, records: SessionRecords, first: number, warn: (message: string) => void) {
 	const migrated = new Set(records.messages.map(row => row['id']));
+	const isCopy = (id: unknown) => migrated.has(id) || (migrated.size > 0 && typeof id === 'string' && id.startsWith(backfillPrefix));
 	const inputs: MessageInput[] = [];
 	const offsets: number[] = [];
 	let skipped = 0;
 	let count = 0;
 	(records.records ?? []).forEach((row, index) => {
-		if (migrated.has(row['id'])) {
+		if (isCopy(row['id'])) {
 			return;
 		}
 
