@@ -107,7 +107,9 @@ test('opencode 2.x: a session whose messages live only in session_message is rea
 	assert.match(results.get('call_kiln_test_03')?.result?.output ?? '', /PASS oven\/heat\.test\.ts\nTool execution aborted/);
 	assert.deepEqual(results.get('shl_kiln_status01')?.result, {call_id: 'shl_kiln_status01', is_error: false, exit_code: 0, output: ' M src/schedule.ts'});
 
-	assert.ok(shown(session).some(event => event.kind === 'system' && event.interrupted === true), 'the turn that ended interrupted');
+	// packages/core/src/session/message-backfill.ts maps 1.x's MessageAbortedError to a step error of type "aborted".
+	assert.deepEqual(shown(session).filter(event => event.interrupted && event.kind === 'system').map(event => event.text), ['The operation was aborted.', 'The turn was interrupted.'], 'the step the person stopped, and the idle marker saying so');
+	assert.ok(!shown(session).some(event => event.error !== undefined && /abort/i.test(event.error)), 'a stop is not a failure');
 	assert.ok(shown(session).some(event => event.kind === 'summary' && /Sunday gap/.test(event.text ?? '')), 'the compaction summary');
 	assert.ok(shown(session).some(event => event.kind === 'assistant' && /getDay\(\) is 0 on Sunday/.test(event.text ?? '')));
 	assert.ok(!shown(session).some(event => /weekday check is probably/.test(event.text ?? '')), 'reasoning is not shown');

@@ -103,7 +103,11 @@ function fileParts(value: unknown): OpencodePart[] {
 	});
 }
 
-/** A structured error (`{type, message}`) as the NamedError 1.x messages carried. */
+/**
+ * A structured error (`{type, message}`) as the NamedError 1.x messages carried. A step the person
+ * stopped has type "aborted": OpenCode's backfill writes 1.x's MessageAbortedError so
+ * (session/message-backfill.ts, mapAssistantError), and it is an interruption, not a failure.
+ */
 function namedError(value: unknown): OpencodeMessage['error'] {
 	const error = record(value);
 	if (!error) {
@@ -111,7 +115,9 @@ function namedError(value: unknown): OpencodeMessage['error'] {
 	}
 
 	const message = text(error['message']);
-	return {name: text(error['type']) ?? text(error['name']) ?? 'UnknownError', ...(message ? {data: {message}} : {})};
+	const type = text(error['type']);
+	const name = type === 'aborted' ? 'MessageAbortedError' : (type ?? text(error['name']) ?? 'UnknownError');
+	return {name, ...(message ? {data: {message}} : {})};
 }
 
 function assistantMessage(data: Data, base: Base): Converted {
