@@ -160,9 +160,11 @@ function toolPart(item: Data): OpencodePart {
 	const printed = state['content'] ?? state['output'] ?? state['result'];
 	const start = number(time?.['ran']) ?? number(time?.['created']);
 	const end = number(time?.['completed']);
+	const callId = text(item['callID']) ?? text(item['id']);
 	return {
 		type: 'tool',
-		...(text(item['id']) ? {callID: text(item['id'])} : {}),
+		// The call's id: `id`, or `callID` where a build gives the item an id of its own.
+		...(callId ? {callID: callId} : {}),
 		tool: text(item['name']) ?? 'unknown',
 		state: {
 			status: status === 'streaming' ? 'pending' : status,
