@@ -31,16 +31,16 @@ const upgradedId = 'ses_2f7a11b3cffeGl4Zz9Wq1Ep6Ru';
 const backfilledId = 'ses_2f7a05c1bffeBk2Fl9Ld3Ww7Xe';
 
 /** Builds `opencode.db` in `directory` from a fixture's rows, with the tables OpenCode 2.x creates. */
-function buildDatabase(directory: string, name: string): string {
+function buildDatabase(directory: string, name: string, sessionTable = 'session'): string {
 	const rows = JSON.parse(readFileSync(join(cases, `${name}.json`), 'utf8')) as Rows;
 	mkdirSync(directory, {recursive: true});
 	const path = join(directory, 'opencode.db');
 	const db = new Database(path);
-	db.exec(`CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT NOT NULL, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL);
+	db.exec(`CREATE TABLE ${sessionTable} (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT NOT NULL, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL);
 		CREATE TABLE session_message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, type TEXT NOT NULL, seq INTEGER NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);
 		CREATE UNIQUE INDEX session_message_session_seq_idx ON session_message (session_id, seq);`);
 	for (const session of rows.session) {
-		db.prepare('INSERT INTO session VALUES (@id, @project_id, @parent_id, @slug, @directory, @title, @version, @time_created, @time_updated)').run(session);
+		db.prepare(`INSERT INTO ${sessionTable} VALUES (@id, @project_id, @parent_id, @slug, @directory, @title, @version, @time_created, @time_updated)`).run(session);
 	}
 
 	if (rows.message) {
@@ -115,6 +115,13 @@ test('opencode 2.x: a session whose messages live only in session_message is rea
 	assert.ok(shown(session).some(event => event.kind === 'summary' && /Sunday gap/.test(event.text ?? '')), 'the compaction summary');
 	assert.ok(shown(session).some(event => event.kind === 'assistant' && /getDay\(\) is 0 on Sunday/.test(event.text ?? '')));
 	assert.ok(!shown(session).some(event => /weekday check is probably/.test(event.text ?? '')), 'reasoning is not shown');
+});
+
+test('opencode 2.x: sessions kept in session_v2 (some 2.x builds) are listed and read', t => {
+	// Third-party evidence only: ccusage/ccusage rust/adapters/opencode/src/loader.rs reads session_v2 where it exists.
+	const session = readOne(buildDatabase(tempDir(t), 'fresh', 'session_v2'), freshId);
+	assert.equal(session.summary.title, 'Why does the kiln scheduler skip Sunday batches?');
+	assert.equal(session.summary.project, '/work/kiln');
 });
 
 test('opencode 2.x: an upgraded database reads old rows and new rows, each migrated message once', t => {
