@@ -1,5 +1,4 @@
 import {isOutdatedInPlace, openReadOnlyInPlace, type Database} from '../../lib/sqlite.js';
-import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * Read-only access to OpenCode's SQLite database. OpenCode keeps it open in WAL mode while it
@@ -12,13 +11,21 @@ export type Row = Record<string, unknown>;
 
 type Table = {name: string; columns: Set<string>; hasRowid: boolean};
 
-type Schema = {
+export type Schema = {
 	readonly session: Table | undefined;
+	/** Some 2.x builds keep their sessions here, beside (or instead of) `session`. */
+	readonly sessionV2: Table | undefined;
 	readonly message: Table | undefined;
 	readonly part: Table | undefined;
+	/**
+	 * OpenCode 2.x: one row per conversation record, its kind in `type`, in `seq` order
+	 * (packages/core/src/session/sql.ts). The old `message`/`part` tables stop changing after the
+	 * upgrade (and a fresh 2.x database may have none); migrated messages keep their ids here.
+	 */
+	readonly sessionMessage: Table | undefined;
 };
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Runs `use` on a read-only connection to an OpenCode database. Connections are reused by the
@@ -82,11 +89,17 @@ function readSchema(db: Database): Schema {
 	};
 
 	// A pluralised table name is accepted too: what matters is that the columns read are there.
-	return {session: find('session', 'sessions'), message: find('message', 'messages'), part: find('part', 'parts')};
+	return {
+		session: find('session', 'sessions'),
+		sessionV2: find('session_v2'),
+		message: find('message', 'messages'),
+		part: find('part', 'parts'),
+		sessionMessage: find('session_message'),
+	};
 }
 
 /** Message order: creation time, then id (ids are time-ascending, so ties keep their order). */
-function messageOrder(columns: Set<string>, alias = ''): string {
+export function messageOrder(columns: Set<string>, alias = ''): string {
 	return columns.has('time_created') ? `${alias}time_created, ${alias}id` : `${alias}id`;
 }
 
@@ -98,22 +111,45 @@ export type SessionListing = {row: Row; stamp: string};
  * times of its last message and of that message's parts. OpenCode rewrites rows in place (a tool
  * part finishing, an abort recorded on the assistant message) and those rows are always in the
  * latest message. The aggregates run over OpenCode's indexes; only one message and its few parts
- * per session are looked up.
+ * per session are looked up. A 2.x database adds its `session_message` stamp (sessionMessageStats).
  */
 export function listSessions(db: Database, schema: Schema): SessionListing[] {
-	if (!schema.session?.columns.has('id')) {
+	const rows = sessionRows(db, schema);
+	if (rows.length === 0) {
 		return [];
 	}
 
-	const rows = db.prepare(`SELECT * FROM ${quote(schema.session.name)}`).all() as Row[];
 	const stats = messageStats(db, schema);
+	const recordStats = sessionMessageStats(db, schema);
 	return rows
-		.filter(row => typeof row['id'] === 'string')
 		.sort((a, b) => compare(String(a['id']), String(b['id'])))
 		.map(row => {
 			const id = String(row['id']);
-			return {row, stamp: `${String(row['time_updated'] ?? '')}:${stats.get(id) ?? '0'}`};
+			const records = recordStats.get(id);
+			// A session with no 2.x records keeps the stamp it had before they were read.
+			return {row, stamp: `${String(row['time_updated'] ?? '')}:${stats.get(id) ?? '0'}${records === undefined ? '' : `:${records}`}`};
 		});
+}
+
+/** Session rows of every session table, once per id (a `session_v2` row before a `session` one). */
+function sessionRows(db: Database, schema: Schema): Row[] {
+	const seen = new Set<string>();
+	const rows: Row[] = [];
+	for (const table of [schema.sessionV2, schema.session]) {
+		if (!table?.columns.has('id')) {
+			continue;
+		}
+
+		for (const row of db.prepare(`SELECT * FROM ${quote(table.name)}`).all() as Row[]) {
+			const id = row['id'];
+			if (typeof id === 'string' && !seen.has(id)) {
+				seen.add(id);
+				rows.push(row);
+			}
+		}
+	}
+
+	return rows;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -144,102 +180,24 @@ function messageStats(db: Database, schema: Schema): Map<string, string> {
 	return stats;
 }
 
-export type SessionRecords = {
-	session: Row | undefined;
-	messages: Row[];
-	/** Each message's rowid, where its table has them: how one message is found again. */
-	messageRowids?: number[];
-	/** Part rows by message id, each list in id order. */
-	parts: Map<string, Row[]>;
-};
-
-/** One session's rows, read in a single transaction so messages and parts agree. */
-export function readSessionRecords(db: Database, schema: Schema, sessionId: string): SessionRecords {
-	return db.transaction(() => {
-		const session = schema.session?.columns.has('id') ? (db.prepare(`SELECT * FROM ${quote(schema.session.name)} WHERE id = ?`).get(sessionId) as Row | undefined) : undefined;
-		const message = schema.message;
-		if (!message?.columns.has('session_id')) {
-			return {session, messages: [], parts: new Map()};
-		}
-
-		const rowid = message.hasRowid ? `rowid AS ${rowidColumn}, ` : '';
-		const messages = db.prepare(`SELECT ${rowid}* FROM ${quote(message.name)} WHERE session_id = ? ORDER BY ${messageOrder(message.columns)}`).all(sessionId) as Row[];
-		const messageRowids = message.hasRowid ? messages.map(row => takeRowid(row)) : undefined;
-		return {session, messages, ...(messageRowids ? {messageRowids} : {}), parts: readParts(db, schema, sessionId)};
-	})();
-}
-
-const rowidColumn = 'engi_rowid';
-
-function takeRowid(row: Row): number {
-	const rowid = row[rowidColumn] as number;
-	delete row[rowidColumn];
-	return rowid;
-}
-
 /**
- * A few of one session's messages by rowid, with their parts: what reading some rows back
- * needs, without the rest of the session. A rowid no longer in the session reads as nothing.
+ * Each session's 2.x record count, last `seq` and newest `time_updated`: a record appended raises
+ * the first two, and a record rewritten in place (an assistant step streaming, a tool finishing, a
+ * compaction completing) moves the last. One grouped query over OpenCode's session index.
  */
-export function readMessagesByRowid(db: Database, schema: Schema, sessionId: string, rowids: readonly number[]): SessionRecords {
-	const message = schema.message;
-	const part = schema.part;
-	if (!message?.columns.has('session_id') || !message.hasRowid) {
-		return {session: undefined, messages: [], parts: new Map()};
+function sessionMessageStats(db: Database, schema: Schema): Map<string, string> {
+	const table = schema.sessionMessage;
+	const stats = new Map<string, string>();
+	if (!table?.columns.has('session_id')) {
+		return stats;
 	}
 
-	const byRowid = db.prepare(`SELECT * FROM ${quote(message.name)} WHERE rowid = ? AND session_id = ?`);
-	const partsOf = part?.columns.has('message_id') ? db.prepare(`SELECT * FROM ${quote(part.name)} WHERE message_id = ? ORDER BY id`) : undefined;
-	return db.transaction(() => {
-		const messages: Row[] = [];
-		const parts = new Map<string, Row[]>();
-		for (const rowid of rowids) {
-			const row = byRowid.get(rowid, sessionId) as Row | undefined;
-			if (row) {
-				messages.push(row);
-				parts.set(String(row['id']), partsOf ? (partsOf.all(row['id']) as Row[]) : []);
-			}
-		}
-
-		return {session: undefined, messages, parts};
-	})();
-}
-
-function readParts(db: Database, schema: Schema, sessionId: string): Map<string, Row[]> {
-	const parts = new Map<string, Row[]>();
-	const part = schema.part;
-	const message = schema.message;
-	if (!part?.columns.has('message_id') || !message) {
-		return parts;
+	const last = table.columns.has('seq') ? 'max(seq)' : "''";
+	const updated = table.columns.has('time_updated') ? 'max(time_updated)' : "''";
+	const sql = `SELECT session_id AS sid, count(*) AS records, ${last} AS last, ${updated} AS updated FROM ${quote(table.name)} GROUP BY session_id`;
+	for (const row of db.prepare(sql).all() as Row[]) {
+		stats.set(String(row['sid']), [row['records'], row['last'] ?? '', row['updated'] ?? ''].map(String).join('/'));
 	}
 
-	// Older databases have no part.session_id: reach the parts through their messages.
-	const sql = part.columns.has('session_id')
-		? `SELECT * FROM ${quote(part.name)} WHERE session_id = ? ORDER BY message_id, id`
-		: `SELECT p.* FROM ${quote(part.name)} p JOIN ${quote(message.name)} m ON p.message_id = m.id WHERE m.session_id = ? ORDER BY p.message_id, p.id`;
-	for (const row of db.prepare(sql).all(sessionId) as Row[]) {
-		const messageId = String(row['message_id']);
-		const list = parts.get(messageId);
-		if (list) {
-			list.push(row);
-		} else {
-			parts.set(messageId, [row]);
-		}
-	}
-
-	return parts;
-}
-
-/** A JSON column's value: parsed text (or bytes), or undefined when it does not parse. */
-export function parseDataColumn(value: unknown): unknown {
-	const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
-	if (text === undefined) {
-		return undefined;
-	}
-
-	try {
-		return parseBoundedJson(text);
-	} catch {
-		return undefined;
-	}
+	return stats;
 }

@@ -1,9 +1,11 @@
 import type {SessionInfo, SessionRow} from '../events.js';
 import {stem} from '../shared/fs.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
-import {parseDataColumn, readMessagesByRowid, readSessionRecords, withDatabase, type Row, type SessionRecords} from './database.js';
+import {withDatabase, type Row} from './database.js';
+import {parseDataColumn, readMessagesByRowid, readRecordsByRowid, readSessionRecords, type SessionRecords} from './database-session.js';
 import {rowsFromMessages, type MessageInput, type SessionContext} from './normalize.js';
 import {readOpencodeMessage, readOpencodePart} from './records.js';
+import {recordInput} from './session-message.js';
 import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
 import {isoTime} from './time.js';
 import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readFlatParts, readJsonFile, readMessageFile, readPartFile, sortMessages, storageRootOf, type Skip, type StoredMessage, type StoredPart} from './storage.js';
@@ -97,16 +99,60 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
 	}
 
 	const session = records.session ? opencodeSessionSchema.safeParse(records.session) : undefined;
-	if (!records.session && records.messages.length === 0) {
+	if (!records.session && records.messages.length === 0 && !records.records?.length) {
 		throw new SessionCorruptError(unit.path, null, `session ${sessionId} is not in the database`);
 	}
 
 	const warnings: string[] = [];
-	const {inputs, skipped} = messageInputs(unit, records, index => index + 1, warner(warnings));
-	const loaded = rowsFromMessages(sessionContext(session?.success ? session.data : undefined, sessionId), inputs, skipped, warnings);
-	// A row's offset is its message's rowid in the database, where it has one (see databaseRowsAt).
-	const rowids = records.messageRowids;
-	return rowids ? {...loaded, rows: loaded.rows.map(row => ({...row, offset: rowids[row.line - 1]!}))} : loaded;
+	const warn = warner(warnings);
+	const messages = messageInputs(unit, records, index => index + 1, warn);
+	const later = laterRecords(unit, records, records.messages.length, warn);
+	const loaded = rowsFromMessages(sessionContext(session?.success ? session.data : undefined, sessionId), [...messages.inputs, ...later.inputs], messages.skipped + later.skipped, warnings);
+	// A row's offset is where its message is found again (see databaseRowsAt): a message row's
+	// rowid, or a 2.x record's rowid negated, so the two tables' rowids never meet.
+	const offsets = [...(records.messageRowids ?? []), ...later.offsets];
+	const complete = (records.messageRowids !== undefined || records.messages.length === 0) && later.offsets.length === later.count;
+	return complete ? {...loaded, rows: loaded.rows.map(row => ({...row, offset: offsets[row.line - 1]!}))} : loaded;
+}
+
+const backfillPrefix = 'evt_legacy_backfill_';
+
+/**
+ * The 2.x records after the 1.x messages. A record that copies a message row is read once, from
+ * the message row (the old tables stop changing at the upgrade, so every message row comes before
+ * every new record): a copy keeps the message's id, or, written by OpenCode's backfill
+ * (session/message-backfill-service.ts), has an id of its own under `evt_legacy_backfill_`.
+ * Lines continue the messages' ordinals.
+ */
+function laterRecords(unit: DiscoveredUnit, records: SessionRecords, first: number, warn: (message: string) => void) {
+	const migrated = new Set(records.messages.map(row => row['id']));
+	const isCopy = (id: unknown) => migrated.has(id) || (migrated.size > 0 && typeof id === 'string' && id.startsWith(backfillPrefix));
+	const inputs: MessageInput[] = [];
+	const offsets: number[] = [];
+	let skipped = 0;
+	let count = 0;
+	(records.records ?? []).forEach((row, index) => {
+		if (isCopy(row['id'])) {
+			return;
+		}
+
+		count++;
+		const line = first + count;
+		const rowid = records.recordRowids?.[index];
+		if (rowid !== undefined) {
+			offsets.push(-rowid);
+		}
+
+		const where = `${unit.key}:${line}`;
+		const input = recordInput(row, line, where);
+		if (input) {
+			inputs.push(input);
+		} else {
+			skipped++;
+			warn(`${where}: record skipped, its type or data is not a readable OpenCode 2.x message`);
+		}
+	});
+	return {inputs, skipped, offsets, count};
 }
 
 /** Message rows and their parts as the normaliser takes them; rows that do not read are skipped and counted. */
@@ -152,24 +198,31 @@ export function databaseRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]
 		return undefined;
 	}
 
-	let records: SessionRecords;
+	const messagePlaces = places.filter(place => place.offset > 0);
+	const recordPlaces = places.filter(place => place.offset < 0);
+	let read: {messages: SessionRecords; records: Row[]};
 	try {
-		records = withDatabase(unit.path, (db, schema) => readMessagesByRowid(db, schema, sessionId, places.map(place => place.offset)));
+		read = withDatabase(unit.path, (db, schema) => ({
+			messages: readMessagesByRowid(db, schema, sessionId, messagePlaces.map(place => place.offset)),
+			records: readRecordsByRowid(db, schema, sessionId, recordPlaces.map(place => -place.offset)),
+		}));
 	} catch {
 		return undefined;
 	}
 
-	if (records.messages.length !== places.length) {
+	if (read.messages.messages.length !== messagePlaces.length || read.records.length !== recordPlaces.length) {
 		return undefined;
 	}
 
-	const {inputs, skipped} = messageInputs(unit, records, index => places[index]!.line, () => {});
-	if (skipped > 0) {
+	const {inputs, skipped} = messageInputs(unit, read.messages, index => messagePlaces[index]!.line, () => {});
+	const recordInputs = read.records.map((row, index) => recordInput(row, recordPlaces[index]!.line, unit.key));
+	if (skipped > 0 || recordInputs.some(input => input === undefined)) {
 		return undefined;
 	}
 
 	const rowidOf = new Map(places.map(place => [place.line, place.offset]));
-	return rowsFromMessages(sessionContext(undefined, sessionId), inputs, 0, []).rows.map(row => ({...row, offset: rowidOf.get(row.line)!}));
+	const ordered = [...inputs, ...(recordInputs as MessageInput[])].sort((a, b) => a.line - b.line);
+	return rowsFromMessages(sessionContext(undefined, sessionId), ordered, 0, []).rows.map(row => ({...row, offset: rowidOf.get(row.line)!}));
 }
 
 /** Message `data` with the id and session id put back from their columns (the JSON lacks them). */

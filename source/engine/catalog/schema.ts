@@ -18,7 +18,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * the transcript; the parent's history a Codex fork or a Claude Code or Qwen Code /branch copies,
  * not the fork's own; Grok's requests inside <user_query>, interjections, code interpreter calls,
  * raw_output's server-run calls, and forks that are no subagents; OpenCode's rejected ("invalid")
- * calls; Copilot CLI's injected <skill-context>), and every session is read again).
+ * calls and the records OpenCode 2.x keeps in `session_message`; Copilot CLI's injected
+ * <skill-context>), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
