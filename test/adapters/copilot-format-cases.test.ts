@@ -79,3 +79,21 @@ test('copilot format: the <skill-context> block Copilot injects as a user.messag
 	assert.equal(skill.summary.human_turns, 1);
 	assert.equal(skill.summary.title, 'Draft the release notes for 3.2 with the changelog skill.');
 });
+
+test('copilot format: a message another session sent, known only by the <cross_session_message> envelope of its transformedContent, is not a request; a prompt quoting the tag is', () => {
+	// specstoryai/getspecstory specstory-cli/pkg/providers/copilotcli/events_test.go (TestTranscriptBuilder: "a message from
+	// another session is labeled input…", "a typed prompt that quotes the envelope tag is the user's own prompt") and
+	// COPILOTCLI-FORMAT.md: builds that write no crossSession label state the sender only in the envelope the model received.
+	const relayed = readStore(copilotAdapter, store).find(read => read.summary.id === 'd2a7e9c4-61b8-4f03-9c5e-7b1a3f08e6d4');
+	assert.ok(relayed, 'the session is read');
+	assert.deepEqual(
+		relayed.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.origin]),
+		[
+			[2, true, undefined],
+			[4, false, 'agent'],
+			[5, true, undefined],
+		],
+	);
+	assert.equal(relayed.summary.human_turns, 2);
+	assert.equal(relayed.summary.title, 'Split the sensor poller from the web handler.');
+});

@@ -166,12 +166,31 @@ function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
 	}
 
 	// The `crossSession` label marks what the SDK calls non-human input: another session sent it.
-	if (isRecord(message.crossSession)) {
+	if (isRecord(message.crossSession) || sentByAnotherSession(text, message.transformedContent)) {
 		return [{...base, kind: 'user', text, human: false, origin: 'agent'}];
 	}
 
 	const typed = (message.source === undefined || message.source.toLowerCase() === humanSource) && !message.isAutopilotContinuation;
 	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix, skillContextPrefix])}];
+}
+
+/** The envelope Copilot wraps a message from another session in (`send_session_message`), naming its sender. */
+const crossSessionTag = '<cross_session_message>';
+
+/**
+ * Builds that write no `crossSession` label say a message came from another session only in
+ * `transformedContent`, the text the model received: the typed text inside a
+ * `<cross_session_message>` envelope. The typed text is repeated there verbatim, so the tag must
+ * be found outside it: a prompt that quotes the tag stays a prompt.
+ */
+function sentByAnotherSession(content: string, transformed: string | undefined): boolean {
+	if (transformed === undefined || !transformed.includes(crossSessionTag)) {
+		return false;
+	}
+
+	const at = transformed.indexOf(content);
+	const around = at === -1 ? transformed : transformed.slice(0, at) + transformed.slice(at + content.length);
+	return around.includes(crossSessionTag);
 }
 
 /** Reply text plus one tool call per request; chunks of one reply share `messageId`. */

@@ -19,7 +19,7 @@ const envelopeFields = fields({
 
 const toolFields = fields({toolCallId: text, toolName: text, arguments: any, success: flag, result: any, error: any, parentToolCallId: text});
 
-const userMessageFields = fields({content: text, source: text, isAutopilotContinuation: flag, parentToolCallId: text, crossSession: any});
+const userMessageFields = fields({content: text, source: text, isAutopilotContinuation: flag, parentToolCallId: text, crossSession: any, transformedContent: text});
 
 const assistantMessageFields = fields({
 	messageId: text,
@@ -48,7 +48,7 @@ const sessionDataFields = fields({
 	messagesRemovedDuringTruncation: number,
 });
 
-export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string; crossSession?: unknown};
+export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string; crossSession?: unknown; transformedContent?: string};
 export type CopilotAssistantMessage = {
 	messageId?: string;
 	content?: string;

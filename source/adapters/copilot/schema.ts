@@ -40,6 +40,8 @@ export const copilotUserMessageSchema = lazySchema(() => z.looseObject({
 	parentToolCallId: text,
 	/** `{integrity, origin: "authenticated-cross-session", version}`: input relayed from another session. */
 	crossSession: anything,
+	/** The text as the model received it: the typed text inside the runtime's envelopes (`<current_datetime>`, `<cross_session_message>`). */
+	transformedContent: text,
 }));
 
 const toolRequestSchema = lazySchema(() => z.looseObject({toolCallId: text, name: text, arguments: anything, type: text}));
