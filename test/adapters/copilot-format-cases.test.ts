@@ -97,3 +97,18 @@ test('copilot format: a message another session sent, known only by the <cross_s
 	assert.equal(relayed.summary.human_turns, 2);
 	assert.equal(relayed.summary.title, 'Split the sensor poller from the web handler.');
 });
+
+test('copilot format: the summary a task_complete call carries is the agent\'s closing answer, as well as the call', () => {
+	// specstoryai/getspecstory specstory-cli/pkg/providers/copilotcli/events_test.go (TestTranscriptBuilder "task_complete's
+	// summary is the agent's closing answer, not a tool call") and COPILOTCLI-FORMAT.md: Copilot ends an autonomous turn with it.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'd2a7e9c4-61b8-4f03-9c5e-7b1a3f08e6d4');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.line >= 6).map(event => [event.line, event.kind, event.text ?? event.tool?.name ?? event.result?.call_id]),
+		[
+			[6, 'assistant', 'The poller runs on its own loop and the handler reads its cache; the tag marks what another session sent.'],
+			[6, 'tool_call', 'task_complete'],
+			[7, 'tool_result', 'call_t1'],
+		],
+	);
+});

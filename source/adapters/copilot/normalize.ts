@@ -1,5 +1,5 @@
 import type {SessionEvent, SessionInfo} from '../events.js';
-import {isInjectedText, isRecord} from '../shared/text.js';
+import {isInjectedText, isRecord, parseJsonArguments} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from './records.js';
 import {copilotStartSchema, type CopilotEnvelope} from './schema.js';
@@ -193,6 +193,15 @@ function sentByAnotherSession(content: string, transformed: string | undefined):
 	return around.includes(crossSessionTag);
 }
 
+/** The call Copilot ends an autonomous turn with; its `summary` argument is the answer the person sees. */
+const closingTool = 'task_complete';
+
+function closingSummary(input: unknown): string | undefined {
+	const args = parseJsonArguments(input);
+	const summary = isRecord(args) ? args['summary'] : undefined;
+	return typeof summary === 'string' && summary.trim() !== '' ? summary : undefined;
+}
+
 /** Reply text plus one tool call per request; chunks of one reply share `messageId`. */
 function assistantEvents(data: Record<string, unknown>, base: Base, state: CopilotState): SessionEvent[] {
 	const message = readCopilotAssistantMessage(data);
@@ -203,6 +212,11 @@ function assistantEvents(data: Record<string, unknown>, base: Base, state: Copil
 	}
 
 	for (const request of message.toolRequests ?? []) {
+		const closing = request.name === closingTool ? closingSummary(request.arguments) : undefined;
+		if (closing !== undefined) {
+			events.push({...shared, kind: 'assistant', text: closing});
+		}
+
 		events.push(...toolCallEvent(state, shared, request.toolCallId, request.name, request.arguments));
 	}
 
