@@ -161,3 +161,31 @@ test('codex format: a fork whose turn ids are not UUIDv7 keeps every line (no bo
 	assert.equal(summary.title, 'List the seed packets that expire this year');
 	assert.equal(summary.human_turns, 3);
 });
+
+/**
+ * A rollout cross_agent_session_resumer (casr) wrote into ~/.codex/sessions when it converted a
+ * session from another agent: line times as Unix seconds (fractional), tool calls and results as
+ * `tool_use` / `tool_result` blocks inside the messages' content, and (older casr builds) message
+ * items without `type`.
+ */
+const convertedRollout = join(cases, 'rollout-2026-03-04T09-15-00-7d2e4f60-3a1b-4c5d-9e8f-1a2b3c4d5e6f.jsonl');
+
+test('codex format: a line timed in Unix seconds (as casr writes converted sessions) keeps its time', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(convertedRollout));
+	const request = events.find(event => event.kind === 'user' && event.human);
+	assert.equal(request?.timestamp, '2026-03-03T09:30:00.500Z');
+	const last = events.filter(event => event.kind === 'assistant').at(-1);
+	assert.equal(last?.timestamp, '2026-03-03T09:30:12.500Z');
+	assert.equal(summary.title, 'Count the apple trees listed in trees.txt');
+});
+
+test('codex format: tool_use and tool_result blocks in a message\'s content (casr\'s converted sessions) are tool calls and results', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(convertedRollout));
+	const call = events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'toolu_orchard_read');
+	assert.deepEqual(call?.tool, {name: 'Read', call_id: 'toolu_orchard_read', input: {file_path: '/home/dev/orchard/trees.txt'}});
+	assert.deepEqual(resultOf(events, 'toolu_orchard_read'), {call_id: 'toolu_orchard_read', is_error: false, output: 'apple\npear\napple\nplum'});
+	assert.equal(resultOf(events, 'toolu_orchard_old')?.is_error, true);
+	assert.equal(summary.tool_calls, 2);
+	assert.equal(summary.human_turns, 1, 'a tool result is no request');
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['I will read the list first.', 'Checking the archive too.', 'There are 2 apple trees in trees.txt.'], 'a message item without type (older casr) is still a message');
+});

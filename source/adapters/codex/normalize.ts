@@ -80,7 +80,7 @@ function envelopeEvents(kind: string, payload: Record<string, unknown>, base: Ba
 		}
 
 		case 'response_item': {
-			const item = readCodexResponseItem(payload);
+			const item = readCodexResponseItem(typedItem(payload));
 			return item ? responseItemEvents(item, base, state) : null;
 		}
 
@@ -97,6 +97,15 @@ function envelopeEvents(kind: string, payload: Record<string, unknown>, base: Ba
 		default:
 			return bookkeepingKinds.has(kind) ? [] : null;
 	}
+}
+
+/**
+ * Older casr builds wrote the messages of a session they converted as `{role, content}` with no
+ * `type` (cross_agent_session_resumer's sanitized real-world rollout,
+ * tests/fixtures/real_world/codex_real_world_sanitized.jsonl): a message all the same.
+ */
+function typedItem(payload: Record<string, unknown>): Record<string, unknown> {
+	return payload['type'] === undefined && typeof payload['role'] === 'string' ? {...payload, type: 'message'} : payload;
 }
 
 function bareEvents(value: unknown, line: number, state: CodexState): SessionEvent[] | null {
@@ -290,7 +299,27 @@ function compactionSummary(message: string | undefined, base: Base): SessionEven
 	return {...base, kind: 'summary', text: message?.trim() ? message : 'Conversation compacted'};
 }
 
-/** An ISO-8601 time, or nothing: collages and hand-made files hold placeholders here. */
+/**
+ * An ISO-8601 time, or nothing: collages and hand-made files hold placeholders here. Rollouts
+ * cross_agent_session_resumer (casr) writes when it converts a session time their lines in Unix
+ * seconds, fractional (src/providers/codex.rs, codex_events_for_message); a number read as
+ * milliseconds when it is too large for seconds.
+ */
 export function timestampOf(value: unknown): {timestamp?: string} {
+	if (typeof value === 'number') {
+		return epochTimestamp(value);
+	}
+
 	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) ? {timestamp: value} : {};
+}
+
+const secondsBefore = 1e11;
+const millisecondsBefore = 1e14;
+
+function epochTimestamp(value: number): {timestamp?: string} {
+	if (!Number.isFinite(value) || value < 1e9 || value >= millisecondsBefore) {
+		return {};
+	}
+
+	return {timestamp: new Date(Math.round(value < secondsBefore ? value * 1000 : value)).toISOString()};
 }

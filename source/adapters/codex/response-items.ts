@@ -52,9 +52,15 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
 	const role = item.role ?? 'user';
 	const blocks = textBlocks(item.content);
+	const tools = contentToolEvents(item.content, base, state);
 	if (role === 'assistant') {
 		const text = blocks.join('\n');
-		return text.trim() === '' || !isFirstCopy(state, 'assistant', 'item', text) ? [] : [{...base, kind: 'assistant', text, ...(item.id ? {message_id: item.id} : {})}];
+		const said: SessionEvent[] = text.trim() === '' || !isFirstCopy(state, 'assistant', 'item', text) ? [] : [{...base, kind: 'assistant', text, ...(item.id ? {message_id: item.id} : {})}];
+		return [...said, ...tools];
+	}
+
+	if (tools.length > 0) {
+		endPromptExchange(state);
 	}
 
 	const events: SessionEvent[] = [];
@@ -69,7 +75,40 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 
 	const said = userTextEvents(blocks, base, {role, subagent: state.subagent === true});
 	// Developer and system messages have no event copy; a user message's prompt may have one.
-	return [...events, ...(role === 'user' ? said.filter(event => event.kind !== 'user' || isFirstCopy(state, 'user', 'item', event.text ?? '')) : said)];
+	return [...events, ...(role === 'user' ? said.filter(event => event.kind !== 'user' || isFirstCopy(state, 'user', 'item', event.text ?? '')) : said), ...tools];
+}
+
+/**
+ * Calls and results written as `tool_use` / `tool_result` blocks inside a message's content, the
+ * shape cross_agent_session_resumer (casr) gives the tool activity of a session it converts into
+ * a Codex rollout (src/providers/codex.rs, codex_response_content). Codex's own items never hold
+ * such blocks, so nothing is read twice.
+ */
+function contentToolEvents(content: unknown, base: Base, state: CodexState): SessionEvent[] {
+	if (!Array.isArray(content)) {
+		return [];
+	}
+
+	return content.flatMap((block): SessionEvent[] => {
+		if (!isRecord(block)) {
+			return [];
+		}
+
+		if (block['type'] === 'tool_use') {
+			return [toolCall(base, stringOr(block['name'], 'unknown'), stringOr(block['id'], null), block['input'] ?? null)];
+		}
+
+		if (block['type'] === 'tool_result') {
+			const output = typeof block['content'] === 'string' ? block['content'] : textOf(block['content']) || outputText(block['content'] ?? '');
+			return recordResult(state, {...base, kind: 'tool_result', result: {call_id: stringOr(block['tool_use_id'], null), is_error: block['is_error'] === true, output}});
+		}
+
+		return [];
+	});
+}
+
+function stringOr<T>(value: unknown, fallback: T): string | T {
+	return typeof value === 'string' && value !== '' ? value : fallback;
 }
 
 function toolCall(base: Base, name: string, callId: string | null, input: unknown): SessionEvent {
