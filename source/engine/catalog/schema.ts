@@ -19,13 +19,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * not the fork's own; Grok's requests inside <user_query>, interjections, code interpreter calls,
  * raw_output's server-run calls, and forks that are no subagents; OpenCode's rejected ("invalid")
  * calls and the records OpenCode 2.x keeps in `session_message`; Copilot CLI's injected
- * <skill-context>), and every session is read again; 18: no change of tables: the Codex rollouts
- * cross_agent_session_resumer writes when it converts a session, their lines timed in Unix seconds
- * and their tool calls and results in content blocks, are read, so Codex sessions are read again).
+ * <skill-context>, messages another session sent and task_complete's closing summary; the Codex
+ * rollouts cross_agent_session_resumer writes, timed in Unix seconds, with tool blocks in message
+ * content), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 18,
+		version: 17,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
