@@ -9,6 +9,7 @@ import {
 	type CodexEvent,
 	type CodexSessionMeta,
 } from './schema.js';
+import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
 import {copiedLineEvents, startForkCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
@@ -307,19 +308,10 @@ function compactionSummary(message: string | undefined, base: Base): SessionEven
  */
 export function timestampOf(value: unknown): {timestamp?: string} {
 	if (typeof value === 'number') {
-		return epochTimestamp(value);
+		const timestamp = epochIso(value);
+		return timestamp ? {timestamp} : {};
 	}
 
 	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) ? {timestamp: value} : {};
 }
 
-const secondsBefore = 1e11;
-const millisecondsBefore = 1e14;
-
-function epochTimestamp(value: number): {timestamp?: string} {
-	if (!Number.isFinite(value) || value < 1e9 || value >= millisecondsBefore) {
-		return {};
-	}
-
-	return {timestamp: new Date(Math.round(value < secondsBefore ? value * 1000 : value)).toISOString()};
-}

@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {functionCallOf, functionResponseOf, isShellTool, shellExitCode, visibleText, type Part} from '../shared/gemini-parts.js';
+import {functionCallOf, functionResponseOf, isShellTool, responseTurnOf, shellExitCode, type Part} from '../shared/gemini-parts.js';
 import {isRecord} from '../shared/text.js';
 
 /**
@@ -75,8 +75,6 @@ export function contentCallEvents(parts: readonly Part[], recordedNames: readonl
 	return events;
 }
 
-type Answer = {id: string | null; name: string; output: string[]; failed: boolean; copy: boolean};
-
 /**
  * A tool response turn's results, one per `functionResponse` part that no `toolCalls` entry
  * already answers; the parts after a response (text or media the tool returned) are its output.
@@ -84,32 +82,24 @@ type Answer = {id: string | null; name: string; output: string[]; failed: boolea
  * `leading` is text before any response, which answers no call.
  */
 export function contentResultEvents(parts: readonly Part[], state: ContentCalls, shared: Shared): {results: SessionEvent[]; leading: string} {
-	const answers: Answer[] = [];
-	let leading = '';
-	for (const part of parts) {
-		const response = functionResponseOf(part);
-		const current = answers.at(-1);
-		if (response) {
-			const copy = response.id !== undefined && state.recorded.has(response.id);
-			const name = response.name ?? 'unknown';
-			const id = response.id ?? state.open.get(name)?.shift() ?? null;
-			answers.push({id, name, output: [response.output], failed: response.failed, copy});
-		} else if (current) {
-			current.output.push(visibleText(part) ?? '');
-		} else {
-			leading += visibleText(part) ?? '';
+	const {responses, leading} = responseTurnOf(parts);
+	const results: SessionEvent[] = [];
+	for (const response of responses) {
+		const name = response.name ?? 'unknown';
+		// An id-less response answers the previous turn's id-less call of its name, in order.
+		const id = response.id ?? state.open.get(name)?.shift() ?? null;
+		if (response.id !== undefined && state.recorded.has(response.id)) {
+			continue; // A toolCalls entry already gives this result.
 		}
+
+		const exitCode = isShellTool(name) ? shellExitCode(response.output) : undefined;
+		results.push({
+			...shared,
+			kind: 'tool_result',
+			result: {call_id: id, is_error: response.failed || (exitCode !== undefined && exitCode !== 0), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: response.output},
+		});
 	}
 
 	state.open = new Map();
-	const results = answers.filter(answer => !answer.copy).map((answer): SessionEvent => {
-		const output = answer.output.filter(Boolean).join('\n');
-		const exitCode = isShellTool(answer.name) ? shellExitCode(output) : undefined;
-		return {
-			...shared,
-			kind: 'tool_result',
-			result: {call_id: answer.id, is_error: answer.failed || (exitCode !== undefined && exitCode !== 0), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output},
-		};
-	});
 	return {results, leading};
 }

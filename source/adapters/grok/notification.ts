@@ -1,3 +1,4 @@
+import {epochIso} from '../shared/epoch.js';
 import {isRecord, outputText, textOf} from '../shared/text.js';
 import {grokEnvelopeSchema, grokNotificationSchema, type GrokUpdate} from './schema.js';
 
@@ -15,11 +16,7 @@ export function isoTime(value: number | string | undefined): string | undefined 
 		return Number.isNaN(Date.parse(value)) ? undefined : value;
 	}
 
-	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-		return undefined;
-	}
-
-	return new Date(value < 1e11 ? value * 1000 : value).toISOString();
+	return epochIso(value);
 }
 
 /** The notification a line holds, or undefined when it is no session update. */
@@ -36,16 +33,10 @@ export function notificationOf(value: unknown): Notification | undefined {
 		return undefined;
 	}
 
-	const timestamp = agentTime(params.data._meta?.['agentTimestampMs']) ?? isoTime(envelope.data.timestamp);
+	// The envelope's `timestamp` is whole seconds, shared by every update of a second; the agent
+	// stamps each update in milliseconds in `params._meta.agentTimestampMs`, preferred.
+	const timestamp = epochIso(params.data._meta?.['agentTimestampMs']) ?? isoTime(envelope.data.timestamp);
 	return {method: envelope.data.method ?? acpMethod, sessionId: params.data.sessionId ?? undefined, update: params.data.update, timestamp};
-}
-
-/**
- * The envelope's `timestamp` is whole seconds, so every update of a second would share it; the
- * agent stamps each update in milliseconds in `params._meta.agentTimestampMs`, preferred.
- */
-function agentTime(value: unknown): string | undefined {
-	return typeof value === 'number' && Number.isFinite(value) && value > 0 ? new Date(value).toISOString() : undefined;
 }
 
 export function metaNumber(update: GrokUpdate, key: string): number | undefined {

@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, shellExitCode, timestampOf, visibleText, type FunctionResponse, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, type Part} from '../shared/gemini-parts.js';
 import {isInjectedText, isRecord, outputText} from '../shared/text.js';
 import {readQwenMessage} from './records.js';
 import {qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
@@ -78,29 +78,6 @@ function errorTextOf(result: QwenToolCallResult | undefined): string {
 }
 
 /**
- * A turn's function responses, each with the parts that follow it (the text a tool returned
- * beside its response, as read_many_files returns the files after "Tool execution succeeded.")
- * as part of its output. Text before any response answers no call.
- */
-function answersOf(parts: Part[]): {answers: FunctionResponse[]; leading: string} {
-	const answers: Array<{response: FunctionResponse; texts: string[]}> = [];
-	let leading = '';
-	for (const part of parts) {
-		const response = functionResponseOf(part);
-		const text = visibleText(part) ?? '';
-		if (response) {
-			answers.push({response, texts: [response.output]});
-		} else if (answers.length > 0) {
-			answers.at(-1)?.texts.push(text);
-		} else {
-			leading += text;
-		}
-	}
-
-	return {answers: answers.map(({response, texts}) => ({...response, output: texts.filter(Boolean).join('\n')})), leading};
-}
-
-/**
  * Tool results: one per `functionResponse` part, paired by its id (or the record's `callId`).
  * `toolCallResult.status` `error`/`cancelled` or a response `error` mark a failure; a
  * cancellation is also an interruption. Shell output states the exit code as text.
@@ -108,7 +85,7 @@ function answersOf(parts: Part[]): {answers: FunctionResponse[]; leading: string
 function toolResultEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
 	const parsed = qwenToolCallResultSchema.safeParse(record.toolCallResult);
 	const result = parsed.success ? parsed.data : undefined;
-	const responses = answersOf(parts).answers;
+	const responses = responseTurnOf(parts).responses;
 	if (responses.length === 0 && result) {
 		const display = result.resultDisplay;
 		responses.push({id: result.callId, name: undefined, output: typeof display === 'string' ? display : errorTextOf(result), failed: false});
@@ -139,7 +116,7 @@ function toolResultEvents(record: QwenRecord, base: Base, parts: Part[]): Sessio
  * text before them as the host's, never a person's request.
  */
 function responseTurnEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
-	const {leading} = answersOf(parts);
+	const {leading} = responseTurnOf(parts);
 	const shown: SessionEvent[] = leading.trim() === '' ? [] : [{...base, kind: 'user', text: leading, human: false}];
 	return [...shown, ...toolResultEvents(record, base, parts)];
 }

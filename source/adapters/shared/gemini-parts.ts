@@ -62,6 +62,29 @@ export function functionResponseOf(part: Part): FunctionResponse | undefined {
 	};
 }
 
+/**
+ * A tool response turn's `functionResponse` parts, each with the text of the parts after it (what
+ * a tool returned beside its response, as read_many_files returns the files after it) joined into
+ * its output; `leading` is the text before any response, which answers no call. Gemini CLI and
+ * Qwen Code record such turns alike.
+ */
+export function responseTurnOf(parts: readonly Part[]): {responses: FunctionResponse[]; leading: string} {
+	const answers: Array<{response: FunctionResponse; texts: string[]}> = [];
+	let leading = '';
+	for (const part of parts) {
+		const response = functionResponseOf(part);
+		if (response) {
+			answers.push({response, texts: [response.output]});
+		} else if (answers.length > 0) {
+			answers.at(-1)!.texts.push(visibleText(part) ?? '');
+		} else {
+			leading += visibleText(part) ?? '';
+		}
+	}
+
+	return {responses: answers.map(({response, texts}) => ({...response, output: texts.filter(Boolean).join('\n')})), leading};
+}
+
 function isEmptyRecord(value: unknown): boolean {
 	return isRecord(value) && Object.keys(value).length === 0;
 }
