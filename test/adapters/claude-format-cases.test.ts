@@ -206,3 +206,19 @@ test('claude format: the records /branch copied from the parent (forkedFrom) are
 	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /Sunday|importer/, "the parent's records are not searched as the branch's");
 	assert.equal(session.events.find(event => event.uuid === 'd2b1c3d5-0000-4000-8000-000000000005')?.parent, 'c1a0b2c4-0000-4000-8000-000000000004', 'the branch continues the copied chain');
 });
+
+test('claude format: the name /rename gave, written only as its local command\'s output ("Session renamed to: …"), titles a session with no request and outranks the generated title; the later naming wins', () => {
+	// Builds before custom-title records (and viewers renaming a session the same way) state
+	// the name only in the system local_command record holding /rename's stdout.
+	const renamed = read('rename-stdout-only.jsonl');
+	assert.equal(renamed.summary.human_turns, 0);
+	assert.equal(renamed.summary.title, 'ledger import cleanup');
+	assert.deepEqual(
+		renamed.events.filter(event => event.kind === 'system').map(event => [event.line, event.text]),
+		[
+			[2, '/rename ledger import cleanup'],
+			[3, '<local-command-stdout>Session renamed to: ledger import cleanup</local-command-stdout>'],
+		],
+	);
+	assert.equal(read('rename-stdout-after-custom-title.jsonl').summary.title, 'ledger import, second pass');
+});

@@ -493,25 +493,42 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 				state['localCommands'] = false;
 			}
 
-			return [...facts, ...systemEvents(record, base)];
+			return [...facts, ...systemEvents(record, base), ...renameEvents(record, line, state)];
 		case 'attachment':
 			return [...facts, ...queuedPromptEvents(record, base, state)];
 		case 'queue-operation':
 			return [...facts, ...steeredPromptEvents(record, base, state)];
 		case 'custom-title':
-		case 'ai-title': {
-			// The name a person gave the session (/rename) outranks the one the tool generated, whichever was written last.
-			const custom = record.type === 'custom-title';
-			const title = record.customTitle ?? record.aiTitle ?? record.title;
-			if (!title || (!custom && state['customTitle'] === true)) {
-				return [];
-			}
-
-			state['customTitle'] = state['customTitle'] === true || custom;
-			return [{line, kind: 'meta', session: {title}}];
-		}
+		case 'ai-title':
+			return titleEvents(record.customTitle ?? record.aiTitle ?? record.title, record.type === 'custom-title', line, state);
 
 		default:
 			return bookkeeping.has(record.type) ? facts : null;
 	}
+}
+
+/**
+ * The name a person gave the session (/rename, custom-title) outranks the one the tool
+ * generated (ai-title), whichever was written last; among given names the last wins.
+ */
+function titleEvents(title: string | undefined, custom: boolean, line: number, state: LineState): SessionEvent[] {
+	if (!title || (!custom && state['customTitle'] === true)) {
+		return [];
+	}
+
+	state['customTitle'] = state['customTitle'] === true || custom;
+	return [{line, kind: 'meta', session: {title}}];
+}
+
+/** What /rename prints, in the system local_command record holding its output. */
+const renamedTo = /^\s*<local-command-stdout>Session renamed to: ([^\n<]*?)\s*<\/local-command-stdout>\s*$/;
+
+/**
+ * Builds before custom-title records state the name /rename gave only in its printed output,
+ * `<local-command-stdout>Session renamed to: NAME</local-command-stdout>`; later builds write
+ * that line beside the custom-title record, and viewers that rename a session append it alone.
+ */
+function renameEvents(record: ClaudeRecord, line: number, state: LineState): SessionEvent[] {
+	const name = record.subtype === 'local_command' && typeof record.content === 'string' ? renamedTo.exec(record.content)?.[1]?.trim() : undefined;
+	return titleEvents(name, true, line, state);
 }
