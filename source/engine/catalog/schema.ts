@@ -21,11 +21,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * calls and the records OpenCode 2.x keeps in `session_message`; Copilot CLI's injected
  * <skill-context>, messages another session sent and task_complete's closing summary; the Codex
  * rollouts cross_agent_session_resumer writes, timed in Unix seconds, with tool blocks in message
- * content), and every session is read again).
+ * content), and every session is read again; 18: no change of tables: an Antigravity CLI
+ * conversation's project is the workspace its app's history.jsonl names, so Antigravity sessions
+ * are read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 17,
+		version: 18,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
