@@ -3,7 +3,7 @@ import {cpSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
-import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
 
@@ -165,4 +165,25 @@ test('antigravity format: a cold catalog links children it read before their par
 	const cold = list();
 	assert.equal(cold.catalog.scanned, 3);
 	assert.deepEqual(cold.sessions.map((session: Listed) => [session.id, session.subagents]), [[later, 2]]);
+});
+
+/**
+ * The `agy` CLI keeps a prompt index beside its brains, `<app>/history.jsonl`: one line per
+ * prompt, `{display, timestamp (ms), workspace, conversationId}`. Its transcripts never name the
+ * folder they ran in, so the index is where a conversation's project is stated (evidence:
+ * jhlee0409/claude-code-history-viewer src-tauri/src/providers/antigravity_cli.rs, read_index
+ * and its scan_projects_groups_sessions_by_workspace_from_history_index test).
+ */
+const indexed = join(cases, 'history-index', '.gemini', 'antigravity-cli');
+const indexedConversation = '2c7e41d0-93ab-4f15-8e6d-5b0a1c9d7e32';
+const unindexedConversation = '7f0d3e8a-16c4-4b9e-a2f7-3e8d9c0b1a54';
+
+test('antigravity format: the CLI\'s history.jsonl names the workspace a conversation ran in, its project', () => {
+	const sessions = readStore(antigravityAdapter, indexed);
+	const projectOf = new Map(sessions.map(session => [session.unit.idHint, session.summary.project]));
+	assert.deepEqual(
+		[projectOf.get(indexedConversation), projectOf.get(unindexedConversation)],
+		['/home/dana/src/ledgerline', null],
+		'the indexed conversation is in its workspace; one the index does not name has no project',
+	);
 });

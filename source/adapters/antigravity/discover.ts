@@ -1,7 +1,8 @@
 import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {childPath, deferredFileUnit, listDirectory} from '../shared/fs.js';
-import type {DeferredUnit} from '../types.js';
+import type {DeferredUnit, UnitDetails} from '../types.js';
+import {indexedWorkspace} from './history.js';
 
 /**
  * Where a conversation directory keeps its transcript, newest layout first. `transcript.jsonl`
@@ -52,7 +53,13 @@ export function discoverAntigravity(brain: string): DeferredUnit[] {
 	return units;
 }
 
-/** The unit of a transcript; its sidecars are looked for when it is read. */
+/** The unit of a transcript; its sidecars, and the workspace the app's prompt index names, are looked for when it is read. */
 function transcriptUnit(transcript: string, brain: string, id: string): DeferredUnit | undefined {
-	return deferredFileUnit(transcript, id, () => ({paths: [transcript, ...sidecars(transcript, brain, id)]}));
+	return deferredFileUnit(transcript, id, () => transcriptDetails(transcript, brain, id));
+}
+
+function transcriptDetails(transcript: string, brain: string, id: string): UnitDetails {
+	const paths = [transcript, ...sidecars(transcript, brain, id)];
+	const workspace = indexedWorkspace(dirname(brain), id);
+	return workspace === undefined ? {paths} : {paths, projectHint: workspace};
 }

@@ -21,12 +21,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * calls and the records OpenCode 2.x keeps in `session_message`; Copilot CLI's injected
  * <skill-context>, messages another session sent and task_complete's closing summary; the Codex
  * rollouts cross_agent_session_resumer writes, timed in Unix seconds, with tool blocks in message
- * content; the name Claude Code's /rename printed as its only record of it), and every session is
- * read again).
+ * content), and every session is read again; 18: no change of tables: the adapters read more
+ * (an Antigravity CLI conversation's project, the workspace its app's history.jsonl names; the
+ * name Claude Code's /rename printed as its only record of it), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 17,
+		version: 18,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
