@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
+import {wholeUnit} from '../../source/adapters/types.js';
 import {vscodeAdapter} from '../../source/adapters/vscode/index.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 
@@ -55,4 +56,22 @@ test('vscode format: requests a restored checkpoint disabled (`shouldBeRemovedOn
 			.map(event => [event.line, event.rewound_from, event.rewound_through]);
 	assert.deepEqual(rewinds('checkpoint-restored.jsonl'), [[1, 2, 3]]);
 	assert.deepEqual(rewinds('hidden-old.json'), [[1, 2, 2]]);
+});
+
+test('vscode format: Copilot chat kept by a VS Code fork (Cursor, Windsurf, Positron, Antigravity) is found under that fork\'s own User directory', () => {
+	const home = join(cases, 'fork-home');
+	const roots = vscodeAdapter.defaultRoots({home, env: {}, platform: 'linux'});
+	for (const fork of ['Cursor', 'Windsurf', 'Positron', 'Antigravity']) {
+		assert.ok(roots.includes(join(home, '.config', fork, 'User')), `${fork}'s User directory is a default root`);
+	}
+
+	assert.ok(vscodeAdapter.defaultRoots({home: '/Users/dev', env: {}, platform: 'darwin'}).includes('/Users/dev/Library/Application Support/Positron/User'));
+	const sessions = roots.flatMap(root => vscodeAdapter.discover(root).map(wholeUnit)).map(unit => readUnit(vscodeAdapter, unit));
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null, session.summary.title]).sort(),
+		[
+			['2b7d9e41-0a5c-4f86-b3e2-6c1a8f4d7e90', null, 'What does the --frozen-lockfile flag change in pnpm install?'],
+			['8c1f4a27-6d3e-4b95-a2c8-0f7e5d9b3a61', '/home/dev/analysis/tide-gauges', 'Plot the hourly tide readings in gauges.csv against the moon phase'],
+		],
+	);
 });

@@ -2,8 +2,12 @@ import {basename, dirname, join} from 'node:path';
 import {isDirectory} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
 
-/** The desktop builds whose chat store engi reads; each keeps its own `User` directory. */
-const appNames = ['Code', 'Code - Insiders', 'VSCodium'];
+/**
+ * The desktop builds whose chat store engi reads; each keeps its own `User` directory. Forks of
+ * VS Code that run Copilot Chat (Cursor, Windsurf, Positron, Antigravity) write the same
+ * `chatSessions` store under their own application directory.
+ */
+const appNames = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf', 'Positron', 'Antigravity'];
 
 /** Where Electron keeps application data, as VS Code's own `getUserDataPath` decides it. */
 function appDataDirectory(context: AdapterContext): string | undefined {
@@ -23,7 +27,7 @@ function appDataDirectory(context: AdapterContext): string | undefined {
 }
 
 /**
- * The `User` directories of Code, Code - Insiders and VSCodium (`~/.config/<app>/User` on Linux,
+ * The `User` directories of Code, Code - Insiders, VSCodium and the forks above (`~/.config/<app>/User` on Linux,
  * `~/Library/Application Support/<app>/User` on macOS), a portable install (`VSCODE_PORTABLE`),
  * and the remote server's `~/.vscode-server/data/User` (`VSCODE_AGENT_FOLDER` moves it).
  */
