@@ -21,7 +21,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * calls and the records OpenCode 2.x keeps in `session_message`; Copilot CLI's injected
  * <skill-context>, messages another session sent and task_complete's closing summary; the Codex
  * rollouts cross_agent_session_resumer writes, timed in Unix seconds, with tool blocks in message
- * content), and every session is read again).
+ * content; the thread items (`item_completed`) Codex's paginated rollouts hold instead of their
+ * legacy events), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
