@@ -22,7 +22,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * <skill-context>, messages another session sent and task_complete's closing summary; the Codex
  * rollouts cross_agent_session_resumer writes, timed in Unix seconds, with tool blocks in message
  * content; the thread items (`item_completed`) Codex's paginated rollouts hold instead of their
- * legacy events), and every session is read again).
+ * legacy events; Qwen Code's subagent transcripts, children of their sessions), and every session
+ * is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
