@@ -189,3 +189,51 @@ test('codex format: tool_use and tool_result blocks in a message\'s content (cas
 	assert.equal(summary.human_turns, 1, 'a tool result is no request');
 	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['I will read the list first.', 'Checking the archive too.', 'There are 2 apple trees in trees.txt.'], 'a message item without type (older casr) is still a message');
 });
+
+/**
+ * Threads Codex starts in its paginated history mode (codex-rs/rollout/src/policy.rs since
+ * openai/codex#30188, first in 0.147) persist each finished thread item as `event_msg`
+ * `item_completed {thread_id, turn_id, item}` and no longer write the legacy events those items
+ * replace (`user_message`, `agent_message`, `patch_apply_end`, `mcp_tool_call_end`,
+ * `context_compacted`); the model's `response_item` copies are still written beside them.
+ */
+const paginatedRollout = join(cases, 'rollout-2026-09-14T08-00-00-019e4a10-7c00-7d00-8e00-0000000000b1.jsonl');
+const itemOnlyRollout = join(cases, 'rollout-2026-09-15T17-30-00-019e4b20-1d00-7d00-8e00-0000000000b2.jsonl');
+
+test('codex format: a paginated rollout counts each request, reply and call once, its thread items beside the response items', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(paginatedRollout));
+	assert.equal(summary.title, 'Lower-case the column names in seeds.csv');
+	assert.equal(summary.human_turns, 1, 'the UserMessage item repeats the response item\'s prompt');
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['I will read the header line first.', 'seeds.csv is read-only, so the header still reads Name,Variety,Sown.'], 'each AgentMessage item repeats a response item\'s reply');
+	assert.ok(!events.some(event => /Checking the header/.test(event.text ?? '')), 'reasoning is never shown');
+	for (const callId of ['call_cell_01', 'call_patch_01', 'call_mcp_01', 'call_ls_01']) {
+		assert.equal(events.filter(event => event.kind === 'tool_call' && event.tool?.call_id === callId).length, 1, `${callId} is called once`);
+		assert.equal(events.filter(event => event.kind === 'tool_result' && event.result?.call_id === callId).length, 1, `${callId} resolves once`);
+	}
+
+	assert.equal(resultOf(events, 'call_mcp_01')?.output, 'Brandywine: heirloom tomato');
+	assert.ok(!events.some(event => event.tool?.call_id === 'exec-user-shell-0001' || event.result?.call_id === 'exec-user-shell-0001'), 'a command the person ran is no call of the model\'s');
+});
+
+test('codex format: a FileChange item that failed (what patch_apply_end success:false was) is a failed edit', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(paginatedRollout));
+	assert.equal(resultOf(events, 'call_patch_01')?.is_error, true);
+});
+
+test('codex format: a command a code-mode exec cell ran, recorded only as its CommandExecution item, is a call with its result', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(paginatedRollout));
+	const nested = 'exec-7f3a2c10-0000-4000-8000-00000000e001';
+	const call = events.find(event => event.kind === 'tool_call' && event.tool?.call_id === nested);
+	assert.ok(call, 'the nested command is a call');
+	assert.deepEqual(call.tool?.input, {command: ['/bin/bash', '-lc', 'head -1 seeds.csv']});
+	assert.deepEqual(resultOf(events, nested), {call_id: nested, is_error: false, exit_code: 0, output: 'Name,Variety,Sown\n'});
+	assert.equal(summary.tool_calls, 5, 'the cell, the command it ran, the patch, the MCP call and the listing');
+});
+
+test('codex format: a rollout whose turns are only thread items (UserMessage, AgentMessage) is still read', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(itemOnlyRollout));
+	assert.equal(summary.title, 'Which tomato varieties are on the top shelf?', 'the text inputs joined, the image between them left out');
+	assert.equal(summary.human_turns, 1);
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['Brandywine and Black Krim are on the top shelf.']);
+	assert.ok(events.some(event => event.kind === 'system' && event.text === 'Context compacted'), 'a ContextCompaction item is the compaction notice');
+});

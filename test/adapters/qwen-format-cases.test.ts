@@ -155,3 +155,26 @@ test('qwen format: the records /branch copied from the parent (forkedFrom) are n
 	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /hexagon|yardage/i, "the parent's records are not searched as the branch's");
 	assert.ok(events.some(event => event.uuid === 'a81c0e4f-1d2b-4c3a-9e5f-000000000005'), 'a copied record keeps its place in the tree the branch continues');
 });
+
+test('qwen format: a subagent\'s transcript (<project>/subagents/<session id>/agent-<id>.jsonl) is listed as a child of the session that launched it, its sidecar kept with it', () => {
+	// qwen-code packages/core/src/agents/agent-transcript.ts: each subagent writes ChatRecord lines
+	// (the parent's sessionId, its agentId, isSidechain) to getAgentJsonlPath(projectDir, sessionId,
+	// agentId), beside an agent-<id>.meta.json sidecar and a transient agent-<id>.jsonl.stream.
+	const root = join(cases, 'subagents', 'projects');
+	const parentId = '5c8e2a4f-6b1d-4e3a-9f7c-0a2e4c6b8d31';
+	const units = qwenAdapter.discover(root).map(wholeUnit);
+	assert.deepEqual(units.map(unit => unit.idHint).sort(), [parentId, 'agent-explore-7d41c2']);
+	const child = units.find(unit => unit.idHint === 'agent-explore-7d41c2');
+	assert.ok(child);
+	assert.equal(child.parentIdHint, parentId);
+	assert.deepEqual(child.paths.map(path => path.slice(root.length + 1)), [`-home-dev-orchard/subagents/${parentId}/agent-explore-7d41c2.jsonl`, `-home-dev-orchard/subagents/${parentId}/agent-explore-7d41c2.meta.json`]);
+	const session = readUnit(qwenAdapter, child);
+	assert.equal(session.summary.id, 'agent-explore-7d41c2', 'its records carry the parent\'s sessionId; the file names the subagent');
+	assert.equal(session.summary.parent_id, parentId);
+	assert.equal(session.summary.human_turns, 0, 'the prompt the parent agent wrote is no person\'s request');
+	assert.equal(session.summary.tool_calls, 1);
+	assert.match(searchableText(session.events), /picking date/);
+	const parent = readUnit(qwenAdapter, units.find(unit => unit.idHint === parentId)!);
+	assert.equal(parent.summary.title, 'Find which rows of harvest.csv have no picking date');
+	assert.equal(parent.summary.parent_id, null);
+});

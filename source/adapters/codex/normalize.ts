@@ -16,6 +16,8 @@ import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './rec
 import {userTextEvents} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
 import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
+import {commandItemRole, legacyEventsOf} from './thread-items.js';
+import {rememberId} from '../shared/recent-ids.js';
 import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
@@ -52,7 +54,17 @@ export function normalizeCodexLine(value: unknown, line: number, lineState: Line
 		noteTurnStart(state, line, false);
 	}
 
+	rememberCalls(state, events);
 	return events;
+}
+
+/** Call ids read so far: a thread item naming none of them records a call no other line holds. */
+function rememberCalls(state: CodexState, events: SessionEvent[] | null): void {
+	for (const event of events ?? []) {
+		if (event.kind === 'tool_call' && event.tool?.call_id) {
+			rememberId((state.calls ??= {}), event.tool.call_id, true);
+		}
+	}
 }
 
 /**
@@ -262,9 +274,30 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 			return recordResult(state, {...base, kind: 'tool_result', result: patchEndResult(event)});
 		case 'mcp_tool_call_end':
 			return recordResult(state, {...base, kind: 'tool_result', result: mcpEndResult(event)});
+		case 'item_completed':
+			return isRecord(event.item) ? threadItemEvents(event.item, base, state) : [];
 		default:
 			return [];
 	}
+}
+
+/**
+ * A finished thread item (thread-items.ts), read as the legacy events it stands for. A command a
+ * code-mode cell ran has no call on any other line: its item gives the call as well.
+ */
+function threadItemEvents(item: Record<string, unknown>, base: Base, state: CodexState): SessionEvent[] {
+	const legacy = () => legacyEventsOf(item).flatMap(event => eventMessageEvents(event, base, state));
+	if (item['type'] !== 'CommandExecution') {
+		return legacy();
+	}
+
+	const role = commandItemRole(item, state.calls);
+	if (role === undefined) {
+		return [];
+	}
+
+	const call: SessionEvent[] = role === 'unseen' ? [{...base, kind: 'tool_call', tool: {name: 'exec_command', call_id: String(item['id']), input: {command: item['command']}}}] : [];
+	return [...call, ...legacy()];
 }
 
 /**

@@ -46,6 +46,7 @@ const eventFields = fields({
 	name: text,
 	kind: text,
 	num_turns: number,
+	item: any,
 });
 
 const turnContextFields = fields({cwd: text, model: text});

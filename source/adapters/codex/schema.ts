@@ -96,6 +96,8 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	kind: text,
 	/** `thread_rolled_back`: how many of the last turns were dropped. */
 	num_turns: count,
+	/** `item_completed`: the finished thread item (thread-items.ts). */
+	item: anything,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;

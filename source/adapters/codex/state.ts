@@ -13,6 +13,8 @@ export type CodexState = {
 	subagent?: boolean;
 	cwd?: string;
 	model?: string;
+	/** The latest tool call ids read (rememberedCallIds): a thread item naming another is a call of its own (thread-items.ts). */
+	calls?: Record<string, true>;
 	/** The latest tool call ids whose result was emitted (rememberedCallIds), and whether that result was a failure. */
 	results?: Record<string, boolean>;
 	/** Digests of prompts and replies seen on one channel whose copy on the other may follow (see echoes.ts). */

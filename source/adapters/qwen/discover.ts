@@ -1,3 +1,4 @@
+import {existsSync} from 'node:fs';
 import {join} from 'node:path';
 import {childPath, fileUnit, isDirectory, listDirectory} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
@@ -12,19 +13,54 @@ export const legacyChatVariant = 'json';
 /** Where Qwen Code moves a chat it archives: out of the list it resumes from, still a session. */
 const archiveDirectory = 'archive';
 
+/** `agent-<agentId>.jsonl`, a subagent's transcript (not its `.meta.json` or transient `.jsonl.stream`). */
+const agentFile = /^agent-[A-Za-z0-9_-]+\.jsonl$/;
+
 /**
  * `projects/<cwd with non-alphanumerics as "-">/chats/<sessionId>.jsonl`, and archived chats in
  * `chats/archive/<sessionId>.jsonl`. The directory name is lossy, so it states no project: the
- * records carry `cwd`. Subagent records are inlined in their parent's chat (`isSidechain`), so
- * every chat is its own session. Sidecars beside a chat (`<id>.worktree.json`,
- * `<id>.ledger.jsonl`) are not named by the id alone and are not chats. Releases before the
- * JSONL store wrote `tmp/<sha256 of cwd>/chats/session-*.json` documents, the same depth below
- * their root.
+ * records carry `cwd`. Sidecars beside a chat (`<id>.worktree.json`, `<id>.ledger.jsonl`) are not
+ * named by the id alone and are not chats. Subagents write their own transcripts,
+ * `subagents/<sessionId>/agent-<agentId>.jsonl` beside `chats/` (qwen-code
+ * packages/core/src/agents/agent-transcript.ts), each the launching session's child; their
+ * records carry that session's id, so the file names the subagent. Releases before the JSONL
+ * store wrote `tmp/<sha256 of cwd>/chats/session-*.json` documents, the same depth below their root.
  */
 export function discoverQwen(root: string): DiscoveredUnit[] {
 	// A root that is itself one project directory (`--source-root ~/.qwen/projects/<dir>`).
 	const projects = isDirectory(join(root, 'chats')) ? [root] : listDirectory(root).filter(entry => entry.isDirectory()).map(entry => join(root, entry.name));
-	return projects.flatMap(project => chatUnits(join(project, 'chats'), true));
+	return projects.flatMap(project => [...chatUnits(join(project, 'chats'), true), ...subagentUnits(join(project, 'subagents'))]);
+}
+
+/** Each subagent transcript under `subagents/<sessionId>/`, with its `.meta.json` sidecar where one is written. */
+function subagentUnits(directory: string): DiscoveredUnit[] {
+	const units: DiscoveredUnit[] = [];
+	// Most projects have none: a status that finds nothing is cheaper than a listing that fails.
+	if (!isDirectory(directory)) {
+		return units;
+	}
+
+	for (const session of listDirectory(directory)) {
+		if (!session.isDirectory()) {
+			continue;
+		}
+
+		const sessionDirectory = childPath(directory, session.name);
+		for (const entry of listDirectory(sessionDirectory)) {
+			if (!entry.isFile() || !agentFile.test(entry.name)) {
+				continue;
+			}
+
+			const path = childPath(sessionDirectory, entry.name);
+			const meta = path.replace(/\.jsonl$/, '.meta.json');
+			const unit = fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length), parentIdHint: session.name, paths: existsSync(meta) ? [path, meta] : [path]});
+			if (unit) {
+				units.push(unit);
+			}
+		}
+	}
+
+	return units;
 }
 
 /** The chats in one directory; the archive beside them is listed only where the directory holds one (a warm call lists no missing directory). */

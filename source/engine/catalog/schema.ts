@@ -23,7 +23,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * rollouts cross_agent_session_resumer writes, timed in Unix seconds, with tool blocks in message
  * content), and every session is read again; 18: no change of tables: the adapters read more
  * (an Antigravity CLI conversation's project, the workspace its app's history.jsonl names; the
- * name Claude Code's /rename printed as its only record of it), and every session is read again).
+ * name Claude Code's /rename printed as its only record of it; the thread items
+ * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
+ * subagent transcripts, children of their sessions), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
