@@ -48,13 +48,15 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // byte-order mark; by 2 KB for the places and layouts a second audit found stores to use (Claude
 // Code's `~/.config/claude`, Copilot CLI's `$XDG_STATE_HOME/.copilot`, Qwen Code's archived and
 // pre-JSONL chats, the only transcript of a Cursor session's folder, Grok's forks that are no
-// subagents) and reading a root linked from another once.
+// subagents) and reading a root linked from another once; by 2 KB for what a fourth audit found
+// (Qwen Code's subagent transcripts, the Antigravity CLI's prompt index naming each conversation's
+// folder, the VS Code forks that keep Copilot Chat's store).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 414, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 379, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 416, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 381, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 492,
+		kilobytes: 494,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],
