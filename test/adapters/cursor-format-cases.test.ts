@@ -150,3 +150,43 @@ test('cursor format: in a session folder only <id>.jsonl is a transcript; a suba
 	const units = discoverCursor(root).filter(unit => unit.path.startsWith(kiln));
 	assert.deepEqual(units.map(unit => unit.idHint), ['e1f3a5c7-9b2d-4e6f-8a0c-4d6e8f0a2b33']);
 });
+
+/**
+ * Builds since mid-2026 open each user turn with `<timestamp>Weekday, Mon D, YYYY, h:mm AM|PM
+ * (UTC±H[:MM])</timestamp>` before the `<user_query>`, and end assistant text blocks with a
+ * `[REDACTED]` marker where the reasoning was left out (a turn that only reasoned is the marker
+ * alone). Readers checked against real transcripts: receptron/mulmoterminal pull request #2072
+ * and caura-ai/caura pull request #612 (both strip the trailing marker and read the tag as the
+ * turn's time); jhlee0409/claude-code-history-viewer drops marker-only blocks (its issue #472).
+ */
+const orchardId = 'd7e9f1a3-5b6c-4d8e-9f0a-1b2c3d4e5f60';
+const orchard = join(root, 'home-dev-orchard', 'agent-transcripts', orchardId, `${orchardId}.jsonl`);
+
+test('cursor format: a user turn\'s <timestamp> tag is its time, never text; the trailing [REDACTED] reasoning marker is no reply', () => {
+	const read = readUnit(cursorAdapter, looseUnit(orchard, {idHint: orchardId}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text, event.timestamp]),
+		[
+			[1, true, 'Why does the orchard sync drop every pear?', '2026-07-21T10:11:00.000Z'],
+			[5, true, 'Keep the word [REDACTED] in the log line, then add a test.', '2026-07-21T16:35:00.000Z'],
+		],
+	);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]),
+		[
+			[3, 'The filter compares fruit names case-sensitively, so Pear never equals pear.'],
+			[6, 'Done: the log line still says [REDACTED] for hidden names, and the new test covers Pear.'],
+		],
+	);
+	assert.equal(read.events.filter(event => event.kind === 'tool_call').length, 1, 'the call beside a marker-only block stays');
+	assert.deepEqual([read.summary.started, read.summary.modified], ['2026-07-21T10:11:00.000Z', '2026-07-21T16:35:00.000Z']);
+});
+
+test('cursor format: a <timestamp> spelling other than Cursor\'s English one is no time', async () => {
+	const {cursorSentAt} = await import('../../source/adapters/cursor/normalize.js');
+	assert.equal(cursorSentAt('Monday, Mar 2, 2026, 12:00 AM (UTC)'), '2026-03-02T00:00:00.000Z');
+	assert.equal(cursorSentAt('Monday, Mar 2, 2026, 12:30 PM (UTC+5:30)'), '2026-03-02T07:00:00.000Z');
+	for (const odd of ['Monday, Feb 30, 2026, 1:00 PM (UTC)', 'Monday, Mär 2, 2026, 1:00 PM (UTC)', 'Monday, Mar 2, 2026, 13:00 PM (UTC)', '2026-03-02T10:00:00Z', 'Monday, Mar 2, 2026, 1:00 PM (UTC+15)']) {
+		assert.equal(cursorSentAt(odd), undefined, odd);
+	}
+});

@@ -11,6 +11,34 @@ const leadingTagPattern = /^\s*<[A-Za-z_][\w-]*(?:\s[^>]*)?>/;
 
 const interruptedStatus = /abort|cancel|interrupt|stop/i;
 
+/**
+ * Newer builds open a user turn with when it was sent, `<timestamp>Tuesday, Jul 21, 2026, 1:11
+ * PM (UTC+3)</timestamp>`: the only time a transcript holds (assistant lines carry none).
+ */
+const timestampTag = /<timestamp>([^<]{0,80})<\/timestamp>/;
+const sentAt = /^[A-Za-z]+, ([A-Za-z]{3}) (\d{1,2}), (\d{4}), (\d{1,2}):(\d{2}) ([AP])M \(UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?\)$/;
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The tag's English, locale-free spelling as a UTC ISO time; undefined for anything else. */
+export function cursorSentAt(spelled: string): string | undefined {
+	const match = sentAt.exec(spelled.trim());
+	const month = match ? months.indexOf(match[1]!) : -1;
+	if (!match || month === -1) {
+		return undefined;
+	}
+
+	const [day, year, hour12, minute, offsetHours, offsetMinutes] = [match[2], match[3], match[4], match[5], match[8] ?? '0', match[9] ?? '0'].map(Number) as [number, number, number, number, number, number];
+	if (day < 1 || day > 31 || hour12 < 1 || hour12 > 12 || minute > 59 || offsetHours > 14 || offsetMinutes > 59) {
+		return undefined;
+	}
+
+	const hour = (hour12 % 12) + (match[6] === 'P' ? 12 : 0);
+	const offset = (match[7] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+	const local = new Date(Date.UTC(year, month, day, hour, minute));
+	// Date.UTC rolls an impossible day (Feb 30) into the next month: such a stamp is not a time.
+	return local.getUTCMonth() === month ? new Date(local.getTime() - offset * 60_000).toISOString() : undefined;
+}
+
 function contextEvent(text: string, line: number): SessionEvent[] {
 	const trimmed = text.trim();
 	return trimmed === '' ? [] : [{line, kind: 'user', text: trimmed, human: false}];
@@ -22,7 +50,22 @@ function contextEvent(text: string, line: number): SessionEvent[] {
  * text only: that counts as typed, unless it opens with a context tag or is known host text,
  * or this file has already shown that it wraps real requests.
  */
-function userTextEvents(text: string, line: number, state: LineState): SessionEvent[] {
+function userTextEvents(tagged: string, line: number, state: LineState): SessionEvent[] {
+	const stamp = timestampTag.exec(tagged);
+	if (!stamp) {
+		return untimedUserTextEvents(tagged, line, state);
+	}
+
+	// The tag is dropped where a <user_query> holds the request; without one, the tagged text is
+	// host context as before (it opens with a tag), the time still read from it.
+	const timestamp = cursorSentAt(stamp[1]!);
+	const text = tagged.includes('<user_query>') ? tagged.slice(0, stamp.index) + tagged.slice(stamp.index + stamp[0].length) : tagged;
+	const events = untimedUserTextEvents(text, line, state);
+	return timestamp === undefined ? events : events.map(event => ({...event, timestamp}));
+}
+
+/** A user text block without its timestamp tag (userTextEvents). */
+function untimedUserTextEvents(text: string, line: number, state: LineState): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	let consumed = 0;
 	for (const match of text.matchAll(userQueryPattern)) {
@@ -74,7 +117,8 @@ function blockEvents(block: CursorBlock, role: 'user' | 'assistant', line: numbe
 				return userTextEvents(text, line, state);
 			}
 
-			return text.trim() === '' ? [] : [{line, kind: 'assistant', text}];
+			const shown = withoutRedactedThinking(text);
+			return shown.trim() === '' ? [] : [{line, kind: 'assistant', text: shown}];
 		}
 
 		case 'tool_use':
@@ -87,6 +131,26 @@ function blockEvents(block: CursorBlock, role: 'user' | 'assistant', line: numbe
 			return role === 'assistant' ? unknownBlockEvents(block, line) : [];
 	}
 }
+
+/**
+ * Cursor ends an assistant text block with `[REDACTED]` where it left its reasoning out, and a
+ * turn that only reasoned is that marker alone: the marker is no reply. Only at the end: the
+ * same word inside a sentence is what the model wrote.
+ */
+function withoutRedactedThinking(text: string): string {
+	let shown = text.trimEnd();
+	if (!shown.endsWith(redactedMarker)) {
+		return text;
+	}
+
+	while (shown.endsWith(redactedMarker)) {
+		shown = shown.slice(0, -redactedMarker.length).trimEnd();
+	}
+
+	return shown;
+}
+
+const redactedMarker = '[REDACTED]';
 
 /** Block types whose `text` is the model's reasoning, never shown. */
 const reasoningType = /think|reason/i;
