@@ -112,3 +112,21 @@ test('copilot format: the summary a task_complete call carries is the agent\'s c
 		],
 	);
 });
+
+test('copilot format: a record torn off mid-write with the whole record after it on one line is read from that whole record; the torn part is skipped', () => {
+	// github/copilot-cli#4098 (1.0.71, on resume): "an incomplete event prefix immediately followed by a complete JSON event
+	// without a newline", the complete one keeping the prefix's message or tool-call id. A line torn with nothing after it
+	// is still skipped whole.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === '6f1c3a85-9d2e-4b70-8e14-a3c5d7e9f102');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.line >= 5 && event.line <= 8).map(event => [event.line, event.kind, event.text ?? event.tool?.name ?? event.result?.call_id, event.result?.is_error]),
+		[
+			[5, 'assistant', 'The PID loop reads the thermocouple before the relay settles, so I will check the delay.', undefined],
+			[5, 'tool_call', 'bash', undefined],
+			[6, 'tool_result', 'call_k1', true],
+			[7, 'assistant', 'The file moved; the settle delay lives in firmware/control/pid.c.', undefined],
+		],
+	);
+	assert.equal(read.loaded.skipped, 3, 'two torn prefixes and the torn line with nothing after it');
+});

@@ -1,7 +1,7 @@
 import {decodeLine, forEachLine} from '../../lib/lines.js';
 import {maxJsonDepth} from '../../lib/json-depth.js';
 import {SessionCorruptError} from '../types.js';
-import {parseJsonLine} from './json-line.js';
+import {parseJsonLine, tornLineTail} from './json-line.js';
 import {isUnreadable, type Unreadable} from './schema.js';
 
 /** Lines longer than this are skipped, not parsed: one huge line must not exhaust memory. */
@@ -69,27 +69,48 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 				return;
 			}
 
+			let parsed: readonly unknown[];
 			if (values === 'not_json') {
-				visitor.skip(raw.number, raw.terminated ? 'not valid JSON' : 'incomplete last line');
-				return;
+				// A torn record with a whole one after it on the same line: the torn part is skipped.
+				const tail = raw.terminated ? tornLineTail(text) : undefined;
+				visitor.skip(raw.number, raw.terminated ? (tail === undefined ? 'not valid JSON' : tornRecord) : 'incomplete last line');
+				if (tail === undefined) {
+					return;
+				}
+
+				parsed = [tail];
+			} else {
+				parsed = values;
 			}
 
-			for (const value of values) {
-				const outcome = visitor.value(value, raw.number, raw.offset);
-				if (outcome === 'unknown') {
-					visitor.skip(raw.number, unknownRecordType);
-				} else if (isUnreadable(outcome)) {
-					visitor.skip(raw.number, outcome.unreadable);
-				} else if (outcome === false) {
-					stopped = true;
-					return false;
-				}
+			if (!visitValues(visitor, parsed, raw.number, raw.offset)) {
+				stopped = true;
+				return false;
 			}
 		},
 		// A sparse read (a few lines for snippets) should not pull megabytes past the lines it wants.
 		{fromOffset: range.fromOffset, fromLine: range.fromLine, toOffset: range.toOffset, maxLineBytes, ...(only ? {chunkSize: 16 * 1024} : {})},
 	);
 	return {...end, stopped};
+}
+
+/** The skip reason of a record torn off mid-write, with a whole record after it on its line. */
+export const tornRecord = 'torn record (a whole one follows on its line)';
+
+/** Gives one line's values to the visitor; false once it asks to stop. */
+function visitValues(visitor: JsonValueVisitor, values: readonly unknown[], line: number, offset: number): boolean {
+	for (const value of values) {
+		const outcome = visitor.value(value, line, offset);
+		if (outcome === 'unknown') {
+			visitor.skip(line, unknownRecordType);
+		} else if (isUnreadable(outcome)) {
+			visitor.skip(line, outcome.unreadable);
+		} else if (outcome === false) {
+			return false;
+		}
+	}
+
+	return true;
 }
 
 export function skipMessage(line: number, reason: SkipReason): string {
