@@ -25,7 +25,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * (an Antigravity CLI conversation's project, the workspace its app's history.jsonl names; the
  * name Claude Code's /rename printed as its only record of it; the thread items
  * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
- * subagent transcripts, children of their sessions), and every session is read again).
+ * subagent transcripts, children of their sessions; the records a Claude Code session continued
+ * in a new file carries over from the session it continues, that session's and not its own), and
+ * every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
