@@ -240,3 +240,13 @@ test('claude format: a session continued in a new file starts with records carri
 	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /leap-year|day index/, "the carried-over records are not searched as this session's");
 	assert.equal(session.events.find(event => event.uuid === 'f2d1b3c5-0000-4000-8000-000000000007')?.parent, 'e1c0a2b4-0000-4000-8000-000000000006', 'the session continues the carried-over chain');
 });
+
+test('claude format: a conversation sent to the background ends with a continued-in record naming the session it goes on in; that session is its continuation, and the record is no unknown line', () => {
+	// Background mode copies the live conversation into a new session (a --fork-session of it)
+	// and closes the original with {"type":"continued-in","continuedInSessionId":…}.
+	const session = read('continued-in-background.jsonl');
+	assert.equal(session.loaded.skipped, 0, 'the record is known');
+	assert.deepEqual(session.summary.children, ['8f1b3d5e-7a9c-4e2f-b6d8-0a2c4e6f8b13'], 'the session it goes on in is linked to it');
+	assert.equal(session.summary.title, 'Rebuild the sitemap generator so it skips draft pages');
+	assert.deepEqual(session.events.filter(event => event.line === 6 && event.kind === 'system').map(event => event.text), ['Continued in session 8f1b3d5e-7a9c-4e2f-b6d8-0a2c4e6f8b13']);
+});

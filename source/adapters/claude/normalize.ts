@@ -539,6 +539,8 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 			return [...facts, ...queuedPromptEvents(record, base, state)];
 		case 'queue-operation':
 			return [...facts, ...steeredPromptEvents(record, base, state)];
+		case 'continued-in':
+			return [...facts, ...continuedInEvents(record, line)];
 		case 'custom-title':
 		case 'ai-title':
 			return titleEvents(record.customTitle ?? record.aiTitle ?? record.title, record.type === 'custom-title', line, state);
@@ -546,6 +548,21 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 		default:
 			return bookkeeping.has(record.type) ? facts : null;
 	}
+}
+
+/**
+ * Background mode (`/background`, `--bg`) copies a live conversation into a new session (a
+ * --fork-session of it) and closes this one with `continued-in`: what is said next is in that
+ * session, which Claude Code writes only once something is said there. Its records may not
+ * name this one, so this one names it.
+ */
+function continuedInEvents(record: ClaudeRecord, line: number): SessionEvent[] {
+	const next = record.continuedInSessionId;
+	if (!next) {
+		return [];
+	}
+
+	return [{line, kind: 'meta', session: {children: [next]}}, {line, kind: 'system', text: `Continued in session ${next}`, ...(record.timestamp ? {timestamp: record.timestamp} : {})}];
 }
 
 /**

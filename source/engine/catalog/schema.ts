@@ -26,8 +26,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * name Claude Code's /rename printed as its only record of it; the thread items
  * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
  * subagent transcripts, children of their sessions; the records a Claude Code session continued
- * in a new file carries over from the session it continues, that session's and not its own), and
- * every session is read again).
+ * in a new file carries over from the session it continues, that session's and not its own; the
+ * session a Claude Code conversation sent to the background goes on in, its continued-in record's),
+ * and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
