@@ -250,3 +250,11 @@ test('claude format: a conversation sent to the background ends with a continued
 	assert.equal(session.summary.title, 'Rebuild the sitemap generator so it skips draft pages');
 	assert.deepEqual(session.events.filter(event => event.line === 6 && event.kind === 'system').map(event => event.text), ['Continued in session 8f1b3d5e-7a9c-4e2f-b6d8-0a2c4e6f8b13']);
 });
+
+test('claude format: the bookkeeping records of 2.1.x (agent-setting, agent-color, file-history-delta, cost-state, fork-context-ref) are known lines that carry nothing for the conversation', () => {
+	const session = read('bookkeeping-2-1.jsonl');
+	assert.equal(session.loaded.skipped, 0, 'none is counted as an unknown line');
+	assert.deepEqual(session.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind]), [[3, 'user'], [4, 'assistant']]);
+	const forkContext = {type: 'fork-context-ref', agentId: 'a51c', parentSessionId: '6e8a0c2e-4b6d-4f8a-9c0e-2b4d6f8a0c13', parentLastUuid: 'c3e5a7b9-0000-4000-8000-000000000002', contextLength: 2};
+	assert.deepEqual(claudeAdapter.normalizeLine(forkContext, 1, {}, looseUnit(join(cases, 'bookkeeping-2-1.jsonl'))), []);
+});

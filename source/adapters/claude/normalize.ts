@@ -23,6 +23,11 @@ const bookkeeping = new Set([
 	'result',
 	'relocated',
 	'atis-latch',
+	'agent-setting',
+	'agent-color',
+	'file-history-delta',
+	'cost-state',
+	'fork-context-ref',
 ]);
 
 const interruptMarkers = ['[Request interrupted by user]', '[Request interrupted by user for tool use]'];
