@@ -222,3 +222,39 @@ test('claude format: the name /rename gave, written only as its local command\'s
 	);
 	assert.equal(read('rename-stdout-after-custom-title.jsonl').summary.title, 'ledger import, second pass');
 });
+
+test('claude format: a session continued in a new file starts with records carried over from the session it continues, still under that session\'s id; they are not its own, and that session is its parent', () => {
+	// When a conversation carried on in a new session file, the records brought over (the
+	// compaction boundary, whose logicalParentUuid lies in the older file, its summary and the
+	// turns after it) keep the older session's sessionId; the file's own records carry its own.
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'continued-in-new-file.jsonl'), {idHint: '5d2f8a61-3c4e-4b7a-9e0d-1f2a3b4c5d6e'}));
+	const {summary} = session;
+	assert.equal(summary.id, '5d2f8a61-3c4e-4b7a-9e0d-1f2a3b4c5d6e');
+	assert.equal(summary.parent_id, 'a83c1e5f-7b9d-4f2a-8c6e-0d1b2c3d4e5f', 'the continued session is named');
+	assert.equal(summary.title, 'Skip the leap-day case for now and commit the rest', "the older session's request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0], 'only the turn typed in this file counts');
+	assert.equal(summary.started, '2026-03-04T14:00:00.000Z', 'the session started when it was continued');
+	assert.deepEqual(session.events.filter(event => event.line <= 6 && event.kind !== 'meta').map(event => event.kind), ['system'], 'the carried-over records are one notice');
+	assert.ok(!session.events.some(event => event.kind === 'tool_result'), "the older session's failed call is not this one's failure");
+	assert.ok(!session.events.some(event => event.session?.id === 'a83c1e5f-7b9d-4f2a-8c6e-0d1b2c3d4e5f'), "the older session's id is not stated as this one's");
+	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /leap-year|day index/, "the carried-over records are not searched as this session's");
+	assert.equal(session.events.find(event => event.uuid === 'f2d1b3c5-0000-4000-8000-000000000007')?.parent, 'e1c0a2b4-0000-4000-8000-000000000006', 'the session continues the carried-over chain');
+});
+
+test('claude format: a conversation sent to the background ends with a continued-in record naming the session it goes on in; that session is its continuation, and the record is no unknown line', () => {
+	// Background mode copies the live conversation into a new session (a --fork-session of it)
+	// and closes the original with {"type":"continued-in","continuedInSessionId":…}.
+	const session = read('continued-in-background.jsonl');
+	assert.equal(session.loaded.skipped, 0, 'the record is known');
+	assert.deepEqual(session.summary.children, ['8f1b3d5e-7a9c-4e2f-b6d8-0a2c4e6f8b13'], 'the session it goes on in is linked to it');
+	assert.equal(session.summary.title, 'Rebuild the sitemap generator so it skips draft pages');
+	assert.deepEqual(session.events.filter(event => event.line === 6 && event.kind === 'system').map(event => event.text), ['Continued in session 8f1b3d5e-7a9c-4e2f-b6d8-0a2c4e6f8b13']);
+});
+
+test('claude format: the bookkeeping records of 2.1.x (agent-setting, agent-color, file-history-delta, cost-state, fork-context-ref) are known lines that carry nothing for the conversation', () => {
+	const session = read('bookkeeping-2-1.jsonl');
+	assert.equal(session.loaded.skipped, 0, 'none is counted as an unknown line');
+	assert.deepEqual(session.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind]), [[3, 'user'], [4, 'assistant']]);
+	const forkContext = {type: 'fork-context-ref', agentId: 'a51c', parentSessionId: '6e8a0c2e-4b6d-4f8a-9c0e-2b4d6f8a0c13', parentLastUuid: 'c3e5a7b9-0000-4000-8000-000000000002', contextLength: 2};
+	assert.deepEqual(claudeAdapter.normalizeLine(forkContext, 1, {}, looseUnit(join(cases, 'bookkeeping-2-1.jsonl'))), []);
+});

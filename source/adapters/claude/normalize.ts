@@ -23,6 +23,11 @@ const bookkeeping = new Set([
 	'result',
 	'relocated',
 	'atis-latch',
+	'agent-setting',
+	'agent-color',
+	'file-history-delta',
+	'cost-state',
+	'fork-context-ref',
 ]);
 
 const interruptMarkers = ['[Request interrupted by user]', '[Request interrupted by user for tool use]'];
@@ -63,7 +68,7 @@ function common(record: ClaudeRecord, line: number, place: TreePlace): Omit<Sess
  * A meta event when a record first states the session's id or working directory, or when a
  * subagent's records name the parent session (2.0.x agent files carry the parent's sessionId).
  */
-function sessionFacts(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
+function sessionFacts(record: Pick<ClaudeRecord, 'cwd' | 'sessionId' | 'timestamp'>, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
 	const facts: Record<string, string> = {};
 	if (record.cwd && state['cwd'] !== record.cwd) {
 		state['cwd'] = record.cwd;
@@ -433,9 +438,9 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 	}
 
 	const place = treePlace(record, state);
-	const copiedFrom = forkSourceOf(record);
-	if (copiedFrom !== undefined) {
-		return withTreePlace(copiedRecordEvents(record, line, state, unit, copiedFrom), place, line);
+	const copy = copyOf(record, state, unit);
+	if (copy !== undefined) {
+		return withTreePlace(copiedRecordEvents(record, line, state, unit, copy), place, line);
 	}
 
 	const events = recordEvents(record, line, state, unit, place);
@@ -458,15 +463,56 @@ function forkSourceOf(record: ClaudeRecord): string | undefined {
 	return isRecord(forkedFrom) && typeof forkedFrom['sessionId'] === 'string' && forkedFrom['sessionId'] !== '' ? forkedFrom['sessionId'] : undefined;
 }
 
+/** A main session file's name: the session's id (subagent files and renamed copies are named otherwise). */
+const sessionUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * A copied record states the branch's id and working directory (not its time: the parent's),
- * and the first one the session it was copied from, with a notice; it shows nothing else.
+ * A conversation carried on in a new session file (one that ran out of context, or was resumed
+ * by a release that started a new file for it) opens with the records brought over from the
+ * session it continues, which keep that session's `sessionId` (the compaction boundary among
+ * them, its `logicalParentUuid` in the older file); the file's own records follow under the id
+ * its name gives. Only that opening run counts: a record of another session written after the
+ * file's own is not a copy.
  */
-function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, parent: string): SessionEvent[] {
-	const events = sessionFacts(record, line, state, unit).map(({timestamp: _copiedTime, ...fact}) => fact);
+function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): string | undefined {
+	const own = unit.idHint;
+	if (state['ownRecords'] === true || !record.sessionId || own === undefined || !sessionUuid.test(own)) {
+		return undefined;
+	}
+
+	if (record.sessionId === own) {
+		state['ownRecords'] = true;
+		return undefined;
+	}
+
+	return record.sessionId;
+}
+
+/** Where a copied record came from, and how: /branch (forkedFrom) or a continuation in a new file. */
+type Copy = {from: string; how: 'branched' | 'continued'};
+
+function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): Copy | undefined {
+	const forkedFrom = forkSourceOf(record);
+	if (forkedFrom !== undefined) {
+		return {from: forkedFrom, how: 'branched'};
+	}
+
+	const continued = carriedOverFrom(record, state, unit);
+	return continued === undefined ? undefined : {from: continued, how: 'continued'};
+}
+
+/**
+ * A copied record states the session's working directory (not its time: the source's), a
+ * branch's copies its id too (they carry the branch's; a continuation's carry the source's);
+ * the first one names the session it was copied from, with a notice. It shows nothing else.
+ */
+function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, copy: Copy): SessionEvent[] {
+	const facts = copy.how === 'branched' ? sessionFacts(record, line, state, unit) : sessionFacts({cwd: record.cwd}, line, state, unit);
+	const events = facts.map(({timestamp: _copiedTime, ...fact}) => fact);
 	if (state['forkedFrom'] === undefined) {
-		state['forkedFrom'] = parent;
-		events.push({line, kind: 'meta', session: {parent_id: parent}}, {line, kind: 'system', text: `History copied from session ${parent} when this one was branched from it; it is read in that session`});
+		state['forkedFrom'] = copy.from;
+		const when = copy.how === 'branched' ? 'when this one was branched from it' : 'which this one continues';
+		events.push({line, kind: 'meta', session: {parent_id: copy.from}}, {line, kind: 'system', text: `History copied from session ${copy.from} ${when}; it is read in that session`});
 	}
 
 	return events;
@@ -498,6 +544,8 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 			return [...facts, ...queuedPromptEvents(record, base, state)];
 		case 'queue-operation':
 			return [...facts, ...steeredPromptEvents(record, base, state)];
+		case 'continued-in':
+			return [...facts, ...continuedInEvents(record, line)];
 		case 'custom-title':
 		case 'ai-title':
 			return titleEvents(record.customTitle ?? record.aiTitle ?? record.title, record.type === 'custom-title', line, state);
@@ -505,6 +553,21 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 		default:
 			return bookkeeping.has(record.type) ? facts : null;
 	}
+}
+
+/**
+ * Background mode (`/background`, `--bg`) copies a live conversation into a new session (a
+ * --fork-session of it) and closes this one with `continued-in`: what is said next is in that
+ * session, which Claude Code writes only once something is said there. Its records may not
+ * name this one, so this one names it.
+ */
+function continuedInEvents(record: ClaudeRecord, line: number): SessionEvent[] {
+	const next = record.continuedInSessionId;
+	if (!next) {
+		return [];
+	}
+
+	return [{line, kind: 'meta', session: {children: [next]}}, {line, kind: 'system', text: `Continued in session ${next}`, ...(record.timestamp ? {timestamp: record.timestamp} : {})}];
 }
 
 /**

@@ -71,6 +71,7 @@ const recordFields = fields({
 	sourceToolUseID: string,
 	origin: any,
 	forkedFrom: any,
+	continuedInSessionId: string,
 });
 
 /** What `claudeRecordSchema.safeParse(value)` gives when it accepts the record; undefined for the schema to decide. */

@@ -50,6 +50,8 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	origin: z.optional(z.unknown()),
 	/** 2.x: a record /branch or --fork-session copied from the parent: `{sessionId, messageUuid}`. */
 	forkedFrom: z.optional(z.unknown()),
+	/** 2.1.x: a `continued-in` record's session, where a conversation sent to the background goes on. */
+	continuedInSessionId: optional(z.string()),
 }));
 
 export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;

@@ -26,7 +26,10 @@ import type {Migration} from '../../lib/sqlite.js';
  * name Claude Code's /rename printed as its only record of it; the thread items
  * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
  * subagent transcripts, children of their sessions; the time a Cursor user turn's <timestamp> tag
- * gives, and its [REDACTED] reasoning marker, no reply), and every session is read again).
+ * gives, and its [REDACTED] reasoning marker, no reply; the records a Claude Code session
+ * continued in a new file carries over from the session it continues, that session's and not its
+ * own; Claude Code's continued-in records and 2.1.x bookkeeping records, known lines), and every
+ * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
