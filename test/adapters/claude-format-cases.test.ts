@@ -222,3 +222,14 @@ test('claude format: the name /rename gave, written only as its local command\'s
 	);
 	assert.equal(read('rename-stdout-after-custom-title.jsonl').summary.title, 'ledger import, second pass');
 });
+
+test('claude format: a file-history-delta record (one file backed up between two snapshots, for /rewind) is bookkeeping, not an unreadable line', () => {
+	// Builds of the 2.1.22x line write one such record per file an edit backs up, between the
+	// file-history-snapshot records: {type, messageId, snapshotMessageId, trackingPath, backup}.
+	const session = read('file-history-delta.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(session.loaded.warnings, []);
+	assert.equal(session.summary.title, 'Add a firing date column to the kiln log table');
+	assert.deepEqual(session.events.filter(event => event.line === 4 || event.line === 6), []);
+	assert.equal(session.events.find(event => event.kind === 'tool_result')?.parent, 'f1a0b2c4-0000-4000-8000-000000000002');
+});

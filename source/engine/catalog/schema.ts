@@ -26,7 +26,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * name Claude Code's /rename printed as its only record of it; the thread items
  * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
  * subagent transcripts, children of their sessions; the time a Cursor user turn's <timestamp> tag
- * gives, and its [REDACTED] reasoning marker, no reply), and every session is read again).
+ * gives, and its [REDACTED] reasoning marker, no reply; Claude Code's file-history-delta backups,
+ * bookkeeping, no skipped line), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
