@@ -258,3 +258,14 @@ test('claude format: the bookkeeping records of 2.1.x (agent-setting, agent-colo
 	const forkContext = {type: 'fork-context-ref', agentId: 'a51c', parentSessionId: '6e8a0c2e-4b6d-4f8a-9c0e-2b4d6f8a0c13', parentLastUuid: 'c3e5a7b9-0000-4000-8000-000000000002', contextLength: 2};
 	assert.deepEqual(claudeAdapter.normalizeLine(forkContext, 1, {}, looseUnit(join(cases, 'bookkeeping-2-1.jsonl'))), []);
 });
+
+test('claude format: a file-history-delta record (one file backed up between two snapshots, for /rewind) is bookkeeping, not an unreadable line', () => {
+	// Builds of the 2.1.22x line write one such record per file an edit backs up, between the
+	// file-history-snapshot records: {type, messageId, snapshotMessageId, trackingPath, backup}.
+	const session = read('file-history-delta.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(session.loaded.warnings, []);
+	assert.equal(session.summary.title, 'Add a firing date column to the kiln log table');
+	assert.deepEqual(session.events.filter(event => event.line === 4 || event.line === 6), []);
+	assert.equal(session.events.find(event => event.kind === 'tool_result')?.parent, 'f1a0b2c4-0000-4000-8000-000000000002');
+});

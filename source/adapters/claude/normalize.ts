@@ -10,6 +10,8 @@ import {sha256Hex} from '../../lib/hash.js';
 /** Record types that are bookkeeping: known, readable, and carrying nothing for the event model. */
 const bookkeeping = new Set([
 	'file-history-snapshot',
+	// One file backed up between two snapshots so /rewind can restore it (2.1.22x).
+	'file-history-delta',
 	'progress',
 	'permission-mode',
 	'mode',
@@ -25,7 +27,6 @@ const bookkeeping = new Set([
 	'atis-latch',
 	'agent-setting',
 	'agent-color',
-	'file-history-delta',
 	'cost-state',
 	'fork-context-ref',
 ]);
