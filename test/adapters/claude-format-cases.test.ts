@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 
 /** Format features of real Claude Code transcripts, each in a small invented file (see each test). */
@@ -223,14 +225,15 @@ test('claude format: the name /rename gave, written only as its local command\'s
 	assert.equal(read('rename-stdout-after-custom-title.jsonl').summary.title, 'ledger import, second pass');
 });
 
-test('claude format: a session continued in a new file starts with records carried over from the session it continues, still under that session\'s id; they are not its own, and that session is its parent', () => {
+test('claude format: a session continued in a new file starts with records carried over from the session it continues, still under that session\'s id; they are not its own, and the notice names that session', () => {
 	// When a conversation carried on in a new session file, the records brought over (the
 	// compaction boundary, whose logicalParentUuid lies in the older file, its summary and the
 	// turns after it) keep the older session's sessionId; the file's own records carry its own.
 	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'continued-in-new-file.jsonl'), {idHint: '5d2f8a61-3c4e-4b7a-9e0d-1f2a3b4c5d6e'}));
 	const {summary} = session;
 	assert.equal(summary.id, '5d2f8a61-3c4e-4b7a-9e0d-1f2a3b4c5d6e');
-	assert.equal(summary.parent_id, 'a83c1e5f-7b9d-4f2a-8c6e-0d1b2c3d4e5f', 'the continued session is named');
+	assert.equal(summary.parent_id, null, 'a continuation is the conversation going on, listed on its own, not a child');
+	assert.ok(session.events.some(event => event.kind === 'system' && event.text?.includes('a83c1e5f-7b9d-4f2a-8c6e-0d1b2c3d4e5f which this one continues')), 'the continued session is named');
 	assert.equal(summary.title, 'Skip the leap-day case for now and commit the rest', "the older session's request is not this one's title");
 	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0], 'only the turn typed in this file counts');
 	assert.equal(summary.started, '2026-03-04T14:00:00.000Z', 'the session started when it was continued');
@@ -268,4 +271,16 @@ test('claude format: a file-history-delta record (one file backed up between two
 	assert.equal(session.summary.title, 'Add a firing date column to the kiln log table');
 	assert.deepEqual(session.events.filter(event => event.line === 4 || event.line === 6), []);
 	assert.equal(session.events.find(event => event.kind === 'tool_result')?.parent, 'f1a0b2c4-0000-4000-8000-000000000002');
+});
+
+test('claude format: a session file whose records all name another session, with no compaction boundary first, is read as its own', t => {
+	// Only a continuation opens with the older session's compaction boundary; a renamed or
+	// hand-made file whose ids differ from its name is still one conversation.
+	const id = '0c4e6a8b-1d3f-4a5b-8c7d-9e0f1a2b3c4d';
+	const path = join(tempDir(t), `${id}.jsonl`);
+	const record = (uuid: string, parent: string | null, type: 'user' | 'assistant', content: unknown) =>
+		JSON.stringify({parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/work/quarry', sessionId: 'session-1', version: '2.1.200', type, message: {role: type, content}, uuid, timestamp: '2026-05-01T09:00:00.000Z'});
+	writeFileSync(path, [record('u1', null, 'user', 'Sort the gravel orders by weight.'), record('a1', 'u1', 'assistant', [{type: 'text', text: 'Sorted.'}])].join('\n') + '\n');
+	const {summary} = readUnit(claudeAdapter, looseUnit(path, {idHint: id}));
+	assert.deepEqual([summary.title, summary.human_turns, summary.parent_id], ['Sort the gravel orders by weight.', 1, null]);
 });

@@ -470,22 +470,35 @@ const sessionUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /**
  * A conversation carried on in a new session file (one that ran out of context, or was resumed
  * by a release that started a new file for it) opens with the records brought over from the
- * session it continues, which keep that session's `sessionId` (the compaction boundary among
- * them, its `logicalParentUuid` in the older file); the file's own records follow under the id
- * its name gives. Only that opening run counts: a record of another session written after the
- * file's own is not a copy.
+ * session it continues, which keep that session's `sessionId`: first the compaction boundary
+ * (its `logicalParentUuid` in the older file), then its summary and the turns after it; the
+ * file's own records follow under the id its name gives. Only a file whose first record naming a
+ * session is such a boundary opens with copies, and only that opening run is copied: a file
+ * whose records all name another id for other reasons (a renamed or hand-made file) is read as
+ * its own, and a record of another session written after the file's own is not a copy.
  */
 function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): string | undefined {
-	const own = unit.idHint;
-	if (state['ownRecords'] === true || !record.sessionId || own === undefined || !sessionUuid.test(own)) {
+	if (state['ownRecords'] === true || !record.sessionId) {
 		return undefined;
 	}
 
-	if (record.sessionId === own) {
+	const carried = state['carriedFrom'];
+	if (typeof carried === 'string') {
+		if (record.sessionId === carried) {
+			return carried;
+		}
+
 		state['ownRecords'] = true;
 		return undefined;
 	}
 
+	const own = unit.idHint;
+	if (own === undefined || !sessionUuid.test(own) || record.sessionId === own || record.type !== 'system' || record.subtype !== 'compact_boundary') {
+		state['ownRecords'] = true;
+		return undefined;
+	}
+
+	state['carriedFrom'] = record.sessionId;
 	return record.sessionId;
 }
 
@@ -512,8 +525,10 @@ function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState
 	const events = facts.map(({timestamp: _copiedTime, ...fact}) => fact);
 	if (state['forkedFrom'] === undefined) {
 		state['forkedFrom'] = copy.from;
+		// A branch is its parent's child; a continuation is the conversation going on, the session a
+		// listing shows (a child is listed under its parent only), so it names the older one in text.
 		const when = copy.how === 'branched' ? 'when this one was branched from it' : 'which this one continues';
-		events.push({line, kind: 'meta', session: {parent_id: copy.from}}, {line, kind: 'system', text: `History copied from session ${copy.from} ${when}; it is read in that session`});
+		events.push(...(copy.how === 'branched' ? [{line, kind: 'meta' as const, session: {parent_id: copy.from}}] : []), {line, kind: 'system', text: `History copied from session ${copy.from} ${when}; it is read in that session`});
 	}
 
 	return events;
