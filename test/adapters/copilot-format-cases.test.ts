@@ -130,3 +130,19 @@ test('copilot format: a record torn off mid-write with the whole record after it
 	);
 	assert.equal(read.loaded.skipped, 3, 'two torn prefixes and the torn line with nothing after it');
 });
+
+test('copilot format: a record written with raw newlines inside a string, over several lines, is joined and read at its first line', () => {
+	// github/copilot-cli#2649 (1.0.24): tool.execution_complete events whose result.content held fetched page text were
+	// written "with literal newline characters inside result.content, so a single JSON object was split across multiple
+	// physical JSONL lines"; joined with the newlines escaped, each parsed. A half record with nothing to finish it is skipped.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === '9a3e5c71-2b4d-4f68-a0c2-e4f6a8b0c213');
+	assert.ok(read, 'the session is read');
+	const result = read.events.find(event => event.kind === 'tool_result');
+	assert.deepEqual([result?.line, result?.result?.call_id, result?.result?.is_error], [4, 'call_w1', false]);
+	assert.equal(result?.result?.output, 'Contents of https://glaze.example/prices:\n# Prices\n\nCeladon 12 per kg\nTenmoku 9 per kg');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]),
+		[[9, 'Tenmoku is the cheaper glaze at 9 per kg.']],
+	);
+	assert.equal(read.loaded.skipped, 1, 'only the half record');
+});

@@ -34,13 +34,33 @@ export type StreamRange = {
 
 /**
  * Streams the JSON values of a JSONL file: blank lines are not records, lines too long or not
- * parseable are skipped, and two records glued onto one line are split. Every JSONL reader in
- * engi (the engine's and the document loaders') goes through here.
+ * parseable are skipped, two records glued onto one line are split, a torn record with a whole
+ * one after it on its line gives the whole one, and a record split over lines by raw newlines is
+ * joined (see HeldLines). Every JSONL reader in engi (the engine's and the document loaders')
+ * goes through here.
  */
 export function streamJsonValues(path: string, visitor: JsonValueVisitor, range: StreamRange = {}): {offset: number; nextLine: number; stopped: boolean} {
 	let stopped = false;
+	let held: HeldLines | undefined;
 	const only = range.onlyLines;
 	const lastWanted = only === undefined ? Number.POSITIVE_INFINITY : Math.max(0, ...only);
+	const release = () => {
+		for (const line of held?.lines ?? []) {
+			visitor.skip(line, 'not valid JSON');
+		}
+
+		held = undefined;
+	};
+
+	const visit = (values: readonly unknown[], line: number, offset: number) => {
+		if (!visitValues(visitor, values, line, offset)) {
+			stopped = true;
+			return false;
+		}
+
+		return undefined;
+	};
+
 	const end = forEachLine(
 		path,
 		raw => {
@@ -54,11 +74,28 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 			}
 
 			if (raw.oversized) {
+				release();
 				visitor.skip(raw.number, 'too long');
 				return;
 			}
 
 			const text = raw.length === 0 ? '' : decodeLine(raw);
+			if (held !== undefined) {
+				const joined = raw.terminated ? joinHeld(held, text) : undefined;
+				if (Array.isArray(joined)) {
+					const {line, offset} = held;
+					held = undefined;
+					return visit(joined, line, offset);
+				}
+
+				if (joined === 'held') {
+					held.lines.push(raw.number);
+					return;
+				}
+
+				release();
+			}
+
 			if (text.trim() === '') {
 				return;
 			}
@@ -73,6 +110,11 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 			if (values === 'not_json') {
 				// A torn record with a whole one after it on the same line: the torn part is skipped.
 				const tail = raw.terminated ? tornLineTail(text) : undefined;
+				if (tail === undefined && raw.terminated && text.trimStart().startsWith('{')) {
+					held = {text, line: raw.number, offset: raw.offset, lines: [raw.number]};
+					return;
+				}
+
 				visitor.skip(raw.number, raw.terminated ? (tail === undefined ? 'not valid JSON' : tornRecord) : 'incomplete last line');
 				if (tail === undefined) {
 					return;
@@ -83,15 +125,46 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 				parsed = values;
 			}
 
-			if (!visitValues(visitor, parsed, raw.number, raw.offset)) {
-				stopped = true;
-				return false;
-			}
+			return visit(parsed, raw.number, raw.offset);
 		},
 		// A sparse read (a few lines for snippets) should not pull megabytes past the lines it wants.
 		{fromOffset: range.fromOffset, fromLine: range.fromLine, toOffset: range.toOffset, maxLineBytes, ...(only ? {chunkSize: 16 * 1024} : {})},
 	);
+	if (held !== undefined && !stopped) {
+		release();
+	}
+
 	return {...end, stopped};
+}
+
+/**
+ * A line that starts a record but does not parse, held while the lines after it may finish it:
+ * some writers put raw newlines inside a string (Copilot CLI 1.0.24's tool.execution_complete
+ * with fetched page text, github/copilot-cli#2649), so one record spans several lines. Each next
+ * line is joined on as the newline it was (`\n` inside a string, else as whitespace); when the
+ * join parses, the record is read at its first line. A next line that parses alone, a blank
+ * record too long, or too many lines release the held lines, skipped as before.
+ */
+type HeldLines = {text: string; readonly line: number; readonly offset: number; readonly lines: number[]};
+
+const maxHeldLines = 64;
+const maxHeldCharacters = 8 * 1024 * 1024;
+
+/** The held record joined with the next line: its values, 'held' to wait for more, or undefined to give up. */
+function joinHeld(held: HeldLines, text: string): unknown[] | 'held' | undefined {
+	for (const joined of [`${held.text}\\n${text}`, `${held.text}\n${text}`]) {
+		const values = parseJsonLine(joined);
+		if (Array.isArray(values)) {
+			return values;
+		}
+	}
+
+	if ((text.trim() !== '' && parseJsonLine(text) !== 'not_json') || held.lines.length >= maxHeldLines || held.text.length + text.length > maxHeldCharacters) {
+		return undefined;
+	}
+
+	held.text = `${held.text}\\n${text}`;
+	return 'held';
 }
 
 /** The skip reason of a record torn off mid-write, with a whole record after it on its line. */
