@@ -16,7 +16,8 @@ export const geminiStore: SourceStore = {
 	defaultRoots: geminiRoots,
 	resolveRoot: resolveGeminiRoot,
 	discover: discoverGemini,
-	// `gemini --resume <uuid>` (sessionUtils `findSession`), run from the session's project directory.
-	nativeResumeCommand: id => resumeCommand('gemini --resume', id),
+	// `gemini --resume <uuid>` (sessionUtils `findSession`), run from the session's project directory;
+	// a chat named by its file (discover.ts laterChats) has no id of its own to resume by.
+	nativeResumeCommand: id => (id.startsWith('session-') ? null : resumeCommand('gemini --resume', id)),
 	retirement: besideTranscript,
 };

@@ -25,7 +25,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * (an Antigravity CLI conversation's project, the workspace its app's history.jsonl names; the
  * name Claude Code's /rename printed as its only record of it; the thread items
  * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
- * subagent transcripts, children of their sessions), and every session is read again).
+ * subagent transcripts, children of their sessions; the chats an older Gemini CLI process
+ * recorded under one sessionId, each a session of its own), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
