@@ -26,7 +26,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * name Claude Code's /rename printed as its only record of it; the thread items
  * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
  * subagent transcripts, children of their sessions; the chats an older Gemini CLI process
- * recorded under one sessionId, each a session of its own), and every session is read again).
+ * recorded under one sessionId, each a session of its own; the <user_action> message a Codex
+ * /review hands back to its thread, no request), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
