@@ -222,3 +222,15 @@ test('claude format: the name /rename gave, written only as its local command\'s
 	);
 	assert.equal(read('rename-stdout-after-custom-title.jsonl').summary.title, 'ledger import, second pass');
 });
+
+test('claude format: file-history-delta, the per-file backup record /rewind keeps, is bookkeeping, not a malformed line', () => {
+	// Written beside file-history-snapshot for each file an edit backs up (messageId,
+	// snapshotMessageId, trackingPath, backup {backupFileName, version}). Evidence: Sinity/polylogue
+	// polylogue/sources/parsers/claude/code_parser.py (_SKIPPED_SIDECAR_RECORD_TYPES: a record type
+	// of the live corpus, never a message).
+	const session = read('file-history-delta.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(session.loaded.warnings, []);
+	assert.equal(session.summary.title, 'Lower the default kiln ramp rate to 80 degrees an hour');
+	assert.equal(session.summary.tool_calls, 1);
+});

@@ -10,6 +10,8 @@ import {sha256Hex} from '../../lib/hash.js';
 /** Record types that are bookkeeping: known, readable, and carrying nothing for the event model. */
 const bookkeeping = new Set([
 	'file-history-snapshot',
+	// One file's backup for /rewind, written beside the snapshot.
+	'file-history-delta',
 	'progress',
 	'permission-mode',
 	'mode',

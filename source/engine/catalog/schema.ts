@@ -27,7 +27,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
  * subagent transcripts, children of their sessions; the chats an older Gemini CLI process
  * recorded under one sessionId, each a session of its own; the <user_action> message a Codex
- * /review hands back to its thread, no request), and every session is read again).
+ * /review hands back to its thread, no request; Claude Code's file-history-delta records, no
+ * skipped lines), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
