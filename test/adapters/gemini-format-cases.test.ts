@@ -163,3 +163,24 @@ test('gemini format: the chats one CLI process writes under one sessionId (its m
 	assert.equal(cleared?.human_turns, 1);
 	assert.equal(geminiAdapter.nativeResumeCommand('session-2025-10-14T09-40-5e1c7a90'), null, 'gemini --resume takes a session id, not a file name');
 });
+
+test('gemini format: a session\'s truncated tool outputs (tool-outputs/session-<id>/, its subagents\' too) and its <id>/ directory go with it when it is retired', () => {
+	// A tool result too large for the transcript is masked there (<tool_output_masked>) and kept
+	// whole in <project>/tool-outputs/session-<sessionId>/, one directory per session; gemini-cli
+	// deletes it, <project>/<id>/ and the subagents' chats and outputs with the session. Evidence:
+	// google-gemini/gemini-cli packages/core/src/utils/sessionOperations.ts
+	// (deleteSessionArtifactsAsync, deleteSubagentSessionDirAndArtifactsAsync); Sinity/polylogue
+	// polylogue/sources/live/gemini_tool_output_sidecars.py (resolve_tool_outputs_dir: the
+	// directory is session-scoped, never shared with another transcript).
+	const project = join(cases, 'tool-outputs-project');
+	const main = '6c2d8e4f-1a3b-4c5d-8e9f-2a4b6c8d0e1f';
+	const unit = looseUnit(join(project, 'chats', 'session-2026-12-01T09-30-6c2d8e4f.jsonl'));
+	const retirement = geminiAdapter.retirement?.(unit, cases, main);
+	assert.deepEqual(retirement?.directories.map(directory => directory.slice(project.length + 1)).sort(), [
+		`chats/${main}`,
+		`tool-outputs/session-${main}`,
+		'tool-outputs/session-9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+	], "another session's outputs stay");
+	assert.equal(retirement?.boundary, cases);
+	assert.deepEqual(geminiAdapter.retirement?.(unit, cases, 'tool-outputs')?.directories, [], 'an id naming a directory of the project itself owns nothing');
+});
