@@ -237,3 +237,16 @@ test('codex format: a rollout whose turns are only thread items (UserMessage, Ag
 	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['Brandywine and Black Krim are on the top shelf.']);
 	assert.ok(events.some(event => event.kind === 'system' && event.text === 'Context compacted'), 'a ContextCompaction item is the compaction notice');
 });
+
+test('codex format: the result a /review hands back to the thread (a user-role <user_action> message) is no request and no title', () => {
+	// Review runs in its own conversation; on exit Codex records its outcome in the parent thread
+	// as a user-role message wrapped in <user_action> (the findings, or a note that it was
+	// interrupted), then the review's answer as an assistant message. Evidence: openai/codex
+	// codex-rs/core/src/tasks/review.rs (exit_review_mode) and core/templates/review/*.
+	const session = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-05-11T16-20-00-019e1c33-4b00-7c00-8d00-0000000000c3.jsonl')));
+	const users = session.events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.map(event => [event.line, event.human ?? false]), [[3, false], [6, true], [9, false]]);
+	assert.equal(session.summary.title, 'Fix the skipped last row');
+	assert.equal(session.summary.human_turns, 1);
+	assert.ok(session.events.some(event => event.kind === 'assistant' && event.text === 'The tide table parser skips the last row of each month.'), "the review's answer is still read");
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import test from 'node:test';
 import {geminiAdapter} from '../../source/adapters/gemini/index.js';
-import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 
 /**
  * Gemini CLI format features found in gemini-cli's own recorder (packages/core/src/services/
@@ -141,3 +141,46 @@ test('gemini format: the turns a compression took out of the model\'s history st
 	assert.equal(synced.events.find(event => event.kind === 'summary')?.uuid, 'k-s0');
 });
 
+
+test('gemini format: the chats one CLI process writes under one sessionId (its main chat, a chat after /clear, a subagent\'s chat) are each a session, not copies of one', () => {
+	// Before JSONL, every GeminiChat the process made opened its own recorder, which took the
+	// process's sessionId and wrote session-<minute>-<id prefix>.json: /clear (resetChat) and
+	// each subagent run started a new file with the same sessionId, a subagent's marked kind
+	// "subagent" (gemini-cli geminiChat.ts constructor, chatRecordingService.ts initialize, client.ts
+	// resetChat; Sinity/polylogue local_agent.py gemini_cli_chat_identity keys a chat by sessionId,
+	// kind and startTime for this reason).
+	const chats = new Map(readStore(geminiAdapter, join(cases, 'one-process-chats')).map(chat => [chat.summary.id, chat.summary]));
+	const process = '5e1c7a90-3b2d-4f6e-8a1c-9d0e2f4b6a73';
+	assert.deepEqual([...chats.keys()].sort(), [process, 'session-2025-10-14T09-13-5e1c7a90', 'session-2025-10-14T09-40-5e1c7a90'], 'the first chat keeps the process id; a later one is named by its file');
+	assert.equal(chats.get(process)?.title, 'Map out how the invoice exporter batches its writes');
+	assert.equal(chats.get(process)?.parent_id, null);
+	const agent = chats.get('session-2025-10-14T09-13-5e1c7a90');
+	assert.equal(agent?.parent_id, process, "a subagent's chat belongs to the process's main chat");
+	assert.equal(agent?.human_turns, 0, "its task came from the agent, not a person");
+	const cleared = chats.get('session-2025-10-14T09-40-5e1c7a90');
+	assert.equal(cleared?.title, 'Rename the flush helper to writeBatch');
+	assert.equal(cleared?.parent_id, null, 'a chat after /clear is a new conversation, no child');
+	assert.equal(cleared?.human_turns, 1);
+	assert.equal(geminiAdapter.nativeResumeCommand('session-2025-10-14T09-40-5e1c7a90'), null, 'gemini --resume takes a session id, not a file name');
+});
+
+test('gemini format: a session\'s truncated tool outputs (tool-outputs/session-<id>/, its subagents\' too) and its <id>/ directory go with it when it is retired', () => {
+	// A tool result too large for the transcript is masked there (<tool_output_masked>) and kept
+	// whole in <project>/tool-outputs/session-<sessionId>/, one directory per session; gemini-cli
+	// deletes it, <project>/<id>/ and the subagents' chats and outputs with the session. Evidence:
+	// google-gemini/gemini-cli packages/core/src/utils/sessionOperations.ts
+	// (deleteSessionArtifactsAsync, deleteSubagentSessionDirAndArtifactsAsync); Sinity/polylogue
+	// polylogue/sources/live/gemini_tool_output_sidecars.py (resolve_tool_outputs_dir: the
+	// directory is session-scoped, never shared with another transcript).
+	const project = join(cases, 'tool-outputs-project');
+	const main = '6c2d8e4f-1a3b-4c5d-8e9f-2a4b6c8d0e1f';
+	const unit = looseUnit(join(project, 'chats', 'session-2026-12-01T09-30-6c2d8e4f.jsonl'));
+	const retirement = geminiAdapter.retirement?.(unit, cases, main);
+	assert.deepEqual(retirement?.directories.map(directory => directory.slice(project.length + 1)).sort(), [
+		`chats/${main}`,
+		`tool-outputs/session-${main}`,
+		'tool-outputs/session-9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+	], "another session's outputs stay");
+	assert.equal(retirement?.boundary, cases);
+	assert.deepEqual(geminiAdapter.retirement?.(unit, cases, 'tool-outputs')?.directories, [], 'an id naming a directory of the project itself owns nothing');
+});

@@ -4,7 +4,7 @@ import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
 /**
  * Text Codex puts into `user`-role messages that no person typed: environment, instruction and
  * skill injections, the `!cmd` shell envelope, interruption and subagent notices, hook prompts,
- * and the compaction prompt. Codex compares these tags case-insensitively.
+ * a review's outcome and the compaction prompt. Codex compares these tags case-insensitively.
  */
 const injectedPrefixes = [
 	'<environment_context>',
@@ -24,6 +24,8 @@ const injectedPrefixes = [
 	'<instructions>',
 	// A hook's prompt fed back into the thread (a Stop hook that keeps the turn going).
 	'<hook_prompt',
+	// What a /review handed back to the thread: its findings, or a note that it was interrupted.
+	'<user_action>',
 	'you are performing a context checkpoint compaction',
 ];
 

@@ -14,7 +14,7 @@ const subagentChat = /\.jsonl$/;
  * slug (newer builds; `.project_root` inside holds the path) or by sha256 of the path (older
  * builds); `~/.gemini/projects.json` maps paths to slugs. Other files (`logs.json`,
  * `checkpoint-*.json`, `shell_history`) are not chats. The full session id is only inside the
- * file, so no unit gets an idHint.
+ * file, so a chat gets an idHint only when its id is no session's own (laterChats).
  */
 export function discoverGemini(root: string): DiscoveredUnit[] {
 	// A root that is itself one project directory (`--source-root ~/.gemini/tmp/<project>`).
@@ -33,6 +33,7 @@ function discoverProject(projectDirectory: string, projectHint: string | undefin
 	const units: DiscoveredUnit[] = [];
 	const entries = listDirectory(chats);
 	const names = new Set(entries.map(entry => entry.name));
+	const later = laterChats(entries.filter(entry => entry.isFile() && mainChat.test(entry.name)).map(entry => stemOf(entry.name)));
 	for (const entry of entries) {
 		const path = childPath(chats, entry.name);
 		if (entry.isFile() && mainChat.test(entry.name)) {
@@ -43,7 +44,8 @@ function discoverProject(projectDirectory: string, projectHint: string | undefin
 
 			const legacy = entry.name.endsWith('.json');
 			const paths = !legacy && names.has(entry.name.slice(0, -1)) ? [path, path.slice(0, -1)] : [path];
-			push(units, fileUnit(path, {projectHint, variant: legacy ? 'json' : 'jsonl', paths}));
+			const stem = stemOf(entry.name);
+			push(units, fileUnit(path, {projectHint, variant: legacy ? 'json' : 'jsonl', paths, ...(later.has(stem) ? {idHint: stem} : {})}));
 		} else if (entry.isDirectory()) {
 			for (const child of listDirectory(path)) {
 				if (child.isFile() && subagentChat.test(child.name)) {
@@ -54,6 +56,29 @@ function discoverProject(projectDirectory: string, projectHint: string | undefin
 	}
 
 	return units;
+}
+
+const stemOf = (name: string) => name.replace(/\.jsonl?$/, '');
+
+/**
+ * Main chats named after an earlier one with the same session id prefix. Before JSONL every chat
+ * a process opened (its first, one after /clear, a subagent's) was recorded under the process's
+ * one sessionId, in its own `session-<minute>-<id prefix>` file: the first keeps the id, each
+ * later one is named by its file, or all but one would be read as older copies of a session.
+ */
+function laterChats(stems: readonly string[]): Set<string> {
+	const later = new Set<string>();
+	const prefixes = new Set<string>();
+	for (const stem of [...new Set(stems)].sort()) {
+		const prefix = stem.slice(stem.lastIndexOf('-') + 1);
+		if (prefixes.has(prefix)) {
+			later.add(stem);
+		} else {
+			prefixes.add(prefix);
+		}
+	}
+
+	return later;
 }
 
 function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {

@@ -15,14 +15,19 @@ import {readWholeJson} from '../shared/whole-file.js';
 /**
  * Session facts the metadata states: id, start and last-update times and, failing a project
  * hint, the cwd (its first directory, else the path the chat names that has its project hash).
+ * A chat discovery named by its file keeps that name: its sessionId is an earlier chat's.
  */
 function sessionFacts(unit: DiscoveredUnit, metadata: GeminiMetadata, messages: readonly unknown[]): SessionInfo {
 	const firstDirectory = metadata.directories?.find(directory => typeof directory === 'string');
 	const cwd = typeof firstDirectory === 'string' ? firstDirectory : unit.projectHint === undefined ? projectOfChat(messages, metadata.projectHash) : undefined;
 	const started = timestampOf(metadata.startTime);
 	const modified = timestampOf(metadata.lastUpdated);
+	const id = unit.idHint ?? metadata.sessionId;
+	// A subagent's chat recorded under its process's sessionId belongs to that process's main chat.
+	const parent = metadata.kind === 'subagent' && id !== metadata.sessionId ? metadata.sessionId : undefined;
 	return {
-		...(metadata.sessionId ? {id: metadata.sessionId} : {}),
+		...(id ? {id} : {}),
+		...(parent ? {parent_id: parent} : {}),
 		...(cwd === undefined ? {} : {cwd}),
 		...(started ? {started} : {}),
 		...(modified ? {modified} : {}),

@@ -1,8 +1,8 @@
-import {besideTranscript} from '../shared/retire.js';
 import {resumeCommand} from '../shared/resume.js';
 import type {SourceStore} from '../types.js';
 import {discoverGemini} from './discover.js';
 import {geminiRoots, resolveGeminiRoot} from './paths.js';
+import {geminiRetirement} from './retire.js';
 
 /**
  * Gemini CLI chats are documents, not append-only logs: the JSONL era rewrites messages by id,
@@ -16,7 +16,8 @@ export const geminiStore: SourceStore = {
 	defaultRoots: geminiRoots,
 	resolveRoot: resolveGeminiRoot,
 	discover: discoverGemini,
-	// `gemini --resume <uuid>` (sessionUtils `findSession`), run from the session's project directory.
-	nativeResumeCommand: id => resumeCommand('gemini --resume', id),
-	retirement: besideTranscript,
+	// `gemini --resume <uuid>` (sessionUtils `findSession`), run from the session's project directory;
+	// a chat named by its file (discover.ts laterChats) has no id of its own to resume by.
+	nativeResumeCommand: id => (id.startsWith('session-') ? null : resumeCommand('gemini --resume', id)),
+	retirement: geminiRetirement,
 };

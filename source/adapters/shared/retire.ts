@@ -4,8 +4,7 @@ import {isDirectory} from './fs.js';
 
 /**
  * A session whose tool keeps a directory named by its id beside its transcript (Claude's
- * `<id>/` of subagents and workflows, Gemini's `chats/<id>/` of subagent chats): that
- * directory is the session's alone, and goes with it.
+ * `<id>/` of subagents and workflows): that directory is the session's alone, and goes with it.
  */
 export function besideTranscript(unit: DiscoveredUnit, root: string, sessionId: string): Retirement {
 	const directory = join(dirname(unit.path), sessionId);
