@@ -237,3 +237,28 @@ test('codex format: a rollout whose turns are only thread items (UserMessage, Ag
 	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['Brandywine and Black Krim are on the top shelf.']);
 	assert.ok(events.some(event => event.kind === 'system' && event.text === 'Context compacted'), 'a ContextCompaction item is the compaction notice');
 });
+
+/**
+ * A subagent spawned with its parent's context in a paginated thread: Codex persists the parent's
+ * model context into the child's rollout right after the child's `session_meta`, every line
+ * numbered by `ordinal`, and records in `subagent_history_start_ordinal` the first ordinal that
+ * is the child's own (codex-rs thread store, create_with_inherited_model_context; its history
+ * projection skips every line numbered below it). No `forked_from_id` marks such a copy.
+ */
+const inheritedContextChild = join(cases, 'rollout-2026-10-20T09-30-00-01a158a5-71c0-7a00-8c00-0000000000d2.jsonl');
+
+test('codex format: the parent context a paginated subagent inherits (ordinals below subagent_history_start_ordinal) is not the child\'s own', () => {
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(inheritedContextChild));
+	assert.equal(summary.id, '01a158a5-71c0-7a00-8c00-0000000000d2');
+	assert.equal(summary.parent_id, '01a1589c-4a00-7a00-8c00-0000000000d1');
+	assert.deepEqual([summary.assistant_messages, summary.tool_calls], [1, 1], 'only the child\'s own reply and call count');
+	const inherited = events.filter(event => event.line >= 2 && event.line <= 6);
+	assert.deepEqual(inherited.map(event => event.kind), ['system'], 'the inherited context is one notice');
+	assert.match(inherited[0]?.text ?? '', /01a1589c-4a00-7a00-8c00-0000000000d1/);
+	assert.ok(!events.some(event => event.tool?.call_id === 'call_parent_grep' || event.result?.call_id === 'call_parent_grep'), "the parent's failed call is not the child's failure");
+	assert.ok(!events.some(event => event.kind === 'user' && /first frost/.test(event.text ?? '')), "the parent's request is not the child's");
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /first frost|frost calendar/, "the parent's lines are not searched as the child's");
+	assert.match(searchable, /best_before/);
+	assert.equal(resultOf(events, 'call_child_awk')?.is_error, false);
+});

@@ -48,7 +48,7 @@ const bareItemTypes = new Set([
  */
 export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
 	const state = codexState(lineState);
-	const events = isEnvelope(value) ? envelopeEvents(value.type, value.payload, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
+	const events = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
 	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn.
 	if (events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
 		noteTurnStart(state, line, false);
@@ -67,16 +67,19 @@ function rememberCalls(state: CodexState, events: SessionEvent[] | null): void {
 	}
 }
 
+type Envelope = {timestamp?: unknown; ordinal?: unknown; type: string; payload: Record<string, unknown>};
+
 /**
- * `{timestamp, type, payload}`: every line since September 2025. Checked by hand rather than by
- * a schema, because every line of a rollout passes here and the payload's own schema reads it.
+ * `{timestamp, ordinal?, type, payload}`: every line since September 2025 (`ordinal` numbers the
+ * lines of paginated threads). Checked by hand rather than by a schema, because every line of a
+ * rollout passes here and the payload's own schema reads it.
  */
-function isEnvelope(value: unknown): value is {timestamp?: unknown; type: string; payload: Record<string, unknown>} {
+function isEnvelope(value: unknown): value is Envelope {
 	return isRecord(value) && typeof value['type'] === 'string' && isRecord(value['payload']);
 }
 
-function envelopeEvents(kind: string, payload: Record<string, unknown>, base: Base, state: CodexState): SessionEvent[] | null {
-	const copied = copiedLineEvents(state, kind, payload, base);
+function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, state: CodexState): SessionEvent[] | null {
+	const copied = copiedLineEvents(state, kind, payload, ordinal, base);
 	if (copied) {
 		return copied;
 	}
@@ -155,12 +158,13 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 
 	state.defined = true;
 	state.subagent = isSubagentSource(meta.source) || meta.thread_source === 'subagent';
-	startForkCopy(state, meta, base.timestamp);
+	const parentId = spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined;
+	startForkCopy(state, meta, parentId, base.timestamp);
 	const started = timestampOf(meta.timestamp).timestamp;
 	return factEvents(base, state, {
 		id: meta.id ?? meta.session_id,
 		cwd: meta.cwd,
-		parent_id: spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined,
+		parent_id: parentId,
 		model: meta.model,
 		started,
 	});

@@ -24,9 +24,10 @@ export type CodexState = {
 	turnOpen?: 'explicit' | 'prompted' | 'implicit';
 	/**
 	 * While the parent's history a fork copied is read (see fork-copy.ts): the parent's id, the
-	 * Unix milliseconds of the fork, and whether the copy's notice was given.
+	 * Unix milliseconds of the fork or the first ordinal a subagent's own, and whether the copy's
+	 * notice was given.
 	 */
-	forkCopy?: {parent: string; before: number; noticed?: true};
+	forkCopy?: {parent: string; noticed?: true} & ({before: number} | {ownFrom: number});
 };
 
 export function codexState(state: LineState): CodexState {

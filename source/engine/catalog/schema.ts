@@ -24,8 +24,10 @@ import type {Migration} from '../../lib/sqlite.js';
  * content), and every session is read again; 18: no change of tables: the adapters read more
  * (an Antigravity CLI conversation's project, the workspace its app's history.jsonl names; the
  * name Claude Code's /rename printed as its only record of it; the thread items
- * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
- * subagent transcripts, children of their sessions), and every session is read again).
+ * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events, and the parent
+ * context a Codex subagent inherits there (ordinals below `subagent_history_start_ordinal`), not
+ * the child's own; Qwen Code's subagent transcripts, children of their sessions), and every
+ * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
