@@ -262,3 +262,17 @@ test('codex format: the parent context a paginated subagent inherits (ordinals b
 	assert.match(searchable, /best_before/);
 	assert.equal(resultOf(events, 'call_child_awk')?.is_error, false);
 });
+
+/**
+ * Codex puts a command's status in a header above its output: `Chunk ID`, `Wall time`, `Process
+ * exited with code N`, `Original token count`, then `Output:` (unified exec), or `Exit code: N`,
+ * `Wall time`, `Output:` (shell_command). What follows `Output:` is the command's own text.
+ */
+const exitHeaders = join(cases, 'rollout-2026-10-22T11-00-00-01a1632e-2f60-7c00-8e00-0000000000a7.jsonl');
+
+test('codex format: the exit status is read from the header above `Output:`, never from the output below it', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(exitHeaders));
+	assert.deepEqual([resultOf(events, 'call_unified_ok')?.is_error, resultOf(events, 'call_unified_ok')?.exit_code], [false, 0], 'the output\'s "exit code: 3" is the command\'s text');
+	assert.deepEqual([resultOf(events, 'call_shell_ok')?.is_error, resultOf(events, 'call_shell_ok')?.exit_code], [false, 0]);
+	assert.deepEqual([resultOf(events, 'call_unified_bad')?.is_error, resultOf(events, 'call_unified_bad')?.exit_code], [true, 1]);
+});
