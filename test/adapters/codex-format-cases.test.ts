@@ -276,3 +276,32 @@ test('codex format: the exit status is read from the header above `Output:`, nev
 	assert.deepEqual([resultOf(events, 'call_shell_ok')?.is_error, resultOf(events, 'call_shell_ok')?.exit_code], [false, 0]);
 	assert.deepEqual([resultOf(events, 'call_unified_bad')?.is_error, resultOf(events, 'call_unified_bad')?.exit_code], [true, 1]);
 });
+
+/**
+ * Multi-agent threads deliver each message between agents into the recipient's history as a
+ * message whose one text block is the JSON of the communication, `{author, recipient,
+ * other_recipients, content, trigger_turn}`: an assistant `output_text` (commentary phase), or in
+ * some builds a user `input_text` when it starts a turn (codex-rs protocol.rs,
+ * InterAgentCommunication::to_response_input_item). Neither is a person's request nor the
+ * model's reply; in a spawned thread, the one that starts its work is its parent's task.
+ */
+const agentsRoot = join(cases, 'rollout-2026-10-23T16-00-00-01a16862-b2c0-7d00-8f00-0000000000a1.jsonl');
+const agentsChild = join(cases, 'rollout-2026-10-23T16-00-03-01a16863-0aa0-7d00-8f00-0000000000a2.jsonl');
+
+test('codex format: a message between agents (JSON of author, recipient, content, trigger_turn) is no request and no reply', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(agentsRoot));
+	assert.equal(summary.title, 'Split the seed inventory between two helpers, one per tray');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1], 'only the person\'s request and the model\'s own reply');
+	const notices = events.filter(event => event.kind === 'system').map(event => event.text);
+	assert.deepEqual(notices, ['[/root/tray_a → /root] Tray A holds 12 packets, 3 of them past their date.', '[/root/tray_b → /root] Tray B is still being counted.']);
+	assert.ok(!events.some(event => /"trigger_turn"/.test(event.text ?? '')), 'the JSON envelope is not shown as text');
+});
+
+test('codex format: the message that hands a spawned thread its work is its parent agent\'s task, titling the child', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(agentsChild));
+	assert.equal(summary.parent_id, '01a16862-b2c0-7d00-8f00-0000000000a1');
+	const task = events.find(event => event.kind === 'user');
+	assert.deepEqual([task?.text, task?.human, task?.origin], ['Count the packets on tray A', false, 'agent']);
+	assert.equal(summary.title, 'Count the packets on tray A');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [0, 1]);
+});

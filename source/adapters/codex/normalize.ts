@@ -158,6 +158,11 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 
 	state.defined = true;
 	state.subagent = isSubagentSource(meta.source) || meta.thread_source === 'subagent';
+	const agentPath = meta.agent_path ?? spawnField(meta.source, 'agent_path');
+	if (agentPath) {
+		state.agentPath = agentPath;
+	}
+
 	const parentId = spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined;
 	startForkCopy(state, meta, parentId, base.timestamp);
 	const started = timestampOf(meta.timestamp).timestamp;
@@ -216,12 +221,16 @@ function isSubagentSource(source: unknown): boolean {
 
 /** `source.subagent.thread_spawn.parent_thread_id`: the thread that spawned this one. */
 function spawnParent(source: unknown): string | undefined {
+	return spawnField(source, 'parent_thread_id');
+}
+
+function spawnField(source: unknown, field: 'parent_thread_id' | 'agent_path'): string | undefined {
 	if (!isRecord(source) || !isRecord(source['subagent'])) {
 		return undefined;
 	}
 
 	const spawn = source['subagent']['thread_spawn'];
-	return isRecord(spawn) ? stringOf(spawn['parent_thread_id']) : undefined;
+	return isRecord(spawn) ? stringOf(spawn[field]) : undefined;
 }
 
 /**

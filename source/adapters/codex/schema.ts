@@ -46,6 +46,7 @@ export const codexSessionMetaSchema = lazySchema(() => z.looseObject({
 	forked_from_id: text,
 	parent_thread_id: text,
 	subagent_history_start_ordinal: count,
+	agent_path: text,
 	model: text,
 }));
 

@@ -11,6 +11,8 @@ export type CodexState = {
 	defined?: boolean;
 	/** The session is a spawned subagent thread: its user messages come from the parent agent. */
 	subagent?: boolean;
+	/** A spawned thread's own agent path (`/root/<task>`), which messages between agents address. */
+	agentPath?: string;
 	cwd?: string;
 	model?: string;
 	/** The latest tool call ids read (rememberedCallIds): a thread item naming another is a call of its own (thread-items.ts). */
