@@ -305,3 +305,14 @@ test('codex format: the message that hands a spawned thread its work is its pare
 	assert.equal(summary.title, 'Count the packets on tray A');
 	assert.deepEqual([summary.human_turns, summary.assistant_messages], [0, 1]);
 });
+
+test('codex format: a top-level inter_agent_communication record is the message between agents it holds', t => {
+	const path = join(tempDir(t), 'rollout-2026-10-23T16-00-03-01a16863-0aa0-7d00-8f00-0000000000a2.jsonl');
+	const lines = readFileSync(agentsChild, 'utf8').split('\n');
+	const task = {author: '/root', recipient: '/root/tray_a', other_recipients: [], content: 'Count the packets on tray A', trigger_turn: true};
+	lines[2] = JSON.stringify({timestamp: '2026-10-23T14:00:03.300Z', type: 'inter_agent_communication', payload: task});
+	writeFileSync(path, lines.join('\n'));
+	const {events, summary} = readUnit(codexAdapter, looseUnit(path));
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.text, event.origin]), [['Count the packets on tray A', 'agent']]);
+	assert.equal(summary.title, 'Count the packets on tray A');
+});

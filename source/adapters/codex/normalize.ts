@@ -1,7 +1,7 @@
 import type {SessionEvent, SessionInfo} from '../events.js';
 import {isRecord, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
-import {responseItemEvents} from './response-items.js';
+import {communicationRecordEvents, responseItemEvents} from './response-items.js';
 import {
 	codexBareHeaderSchema,
 	codexCompactedSchema,
@@ -23,7 +23,7 @@ import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 type Base = Omit<SessionEvent, 'kind'>;
 
 /** Top-level record kinds that are known and carry nothing for the event model. */
-const bookkeepingKinds = new Set(['world_state', 'inter_agent_communication', 'inter_agent_communication_metadata']);
+const bookkeepingKinds = new Set(['world_state', 'inter_agent_communication_metadata']);
 
 /** Response-item types that may appear unwrapped, one per line, in bare-era rollouts. */
 const bareItemTypes = new Set([
@@ -109,6 +109,9 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
 			const compacted = codexCompactedSchema.safeParse(payload);
 			return compacted.success ? [compactionSummary(compacted.data.message, base)] : null;
 		}
+
+		case 'inter_agent_communication':
+			return communicationRecordEvents(payload, base, state) ?? [];
 
 		default:
 			return bookkeepingKinds.has(kind) ? [] : null;

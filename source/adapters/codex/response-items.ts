@@ -163,16 +163,26 @@ function interAgentCommunication(text: string): Communication | undefined {
 		return undefined;
 	}
 
-	let value: unknown;
 	try {
-		value = JSON.parse(text);
+		return communicationOf(JSON.parse(text));
 	} catch {
 		return undefined;
 	}
+}
 
+function communicationOf(value: unknown): Communication | undefined {
 	return isRecord(value) && typeof value['author'] === 'string' && typeof value['recipient'] === 'string' && typeof value['content'] === 'string' && typeof value['trigger_turn'] === 'boolean'
 		? {author: value['author'], recipient: value['recipient'], content: value['content'], trigger_turn: value['trigger_turn']}
 		: undefined;
+}
+
+/**
+ * An `inter_agent_communication` record: newer builds persist the communication as a rollout item
+ * of its own rather than inside a message. Null when it is not one.
+ */
+export function communicationRecordEvents(payload: Record<string, unknown>, base: Base, state: CodexState): SessionEvent[] | null {
+	const communication = communicationOf(payload);
+	return communication ? communicationEvents(communication, base, state) : null;
 }
 
 /**

@@ -27,8 +27,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events, and the parent
  * context a Codex subagent inherits there (ordinals below `subagent_history_start_ordinal`), not
  * the child's own; a Codex command's exit status from its header only; messages between Codex
- * agents, no request or reply, a spawned thread's task its parent's; Qwen Code's subagent
- * transcripts, children of their sessions), and every session is read again).
+ * agents, in a message or a record of their own, no request or reply, a spawned thread's task its
+ * parent's; Qwen Code's subagent transcripts, children of their sessions), and every session is
+ * read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
