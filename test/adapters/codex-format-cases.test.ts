@@ -316,3 +316,24 @@ test('codex format: a top-level inter_agent_communication record is the message 
 	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.text, event.origin]), [['Count the packets on tray A', 'agent']]);
 	assert.equal(summary.title, 'Count the packets on tray A');
 });
+
+/**
+ * Rollout items Codex persists that carry nothing for the event model (codex-rs RolloutItem:
+ * TokenUsageRecord per model response, RetainedContext, SecurityRiskScore, RealtimeItem,
+ * AgentResponseObservation): record kinds of the format, not lines to count as skipped.
+ */
+test('codex format: token usage, retained context, risk score, realtime and observation records are known kinds, not skipped lines', t => {
+	const path = join(tempDir(t), 'rollout-2026-10-22T11-00-00-01a1632e-2f60-7c00-8e00-0000000000a7.jsonl');
+	const kinds: Array<[string, Record<string, unknown>]> = [
+		['token_usage_record', {thread_id: '01a1632e-2f60-7c00-8e00-0000000000a7', response_id: 'resp_trays_01', usage: {input_tokens: 1200, output_tokens: 80}}],
+		['retained_context', {type: 'delivered_assistant_message', message: {turn_id: 'turn-1', text: 'Only tray C fails', complete: true}}],
+		['security_risk_score', {score: 0}],
+		['realtime_item', {type: 'audio_transcript', text: 'trays'}],
+		['agent_response_observation', {response_id: 'resp_trays_01'}],
+	];
+	const extra = kinds.map(([type, payload]) => JSON.stringify({timestamp: '2026-10-22T11:00:12.500Z', type, payload}));
+	writeFileSync(path, readFileSync(exitHeaders, 'utf8') + extra.join('\n') + '\n');
+	const {loaded, events} = readUnit(codexAdapter, looseUnit(path));
+	assert.equal(loaded.skipped, 0);
+	assert.ok(!events.some(event => event.line > 12), 'they add no events');
+});

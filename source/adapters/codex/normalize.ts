@@ -22,8 +22,19 @@ import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
-/** Top-level record kinds that are known and carry nothing for the event model. */
-const bookkeepingKinds = new Set(['world_state', 'inter_agent_communication_metadata']);
+/**
+ * Top-level record kinds that are known and carry nothing for the event model (codex-rs
+ * RolloutItem: usage per model response, retained and realtime context, risk scores).
+ */
+const bookkeepingKinds = new Set([
+	'world_state',
+	'inter_agent_communication_metadata',
+	'token_usage_record',
+	'retained_context',
+	'security_risk_score',
+	'realtime_item',
+	'agent_response_observation',
+]);
 
 /** Response-item types that may appear unwrapped, one per line, in bare-era rollouts. */
 const bareItemTypes = new Set([

@@ -28,8 +28,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * context a Codex subagent inherits there (ordinals below `subagent_history_start_ordinal`), not
  * the child's own; a Codex command's exit status from its header only; messages between Codex
  * agents, in a message or a record of their own, no request or reply, a spawned thread's task its
- * parent's; Qwen Code's subagent transcripts, children of their sessions), and every session is
- * read again).
+ * parent's; Codex's usage, retained-context and risk-score records no skipped lines; Qwen Code's
+ * subagent transcripts, children of their sessions), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
