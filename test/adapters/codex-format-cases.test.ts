@@ -250,3 +250,103 @@ test('codex format: the result a /review hands back to the thread (a user-role <
 	assert.equal(session.summary.human_turns, 1);
 	assert.ok(session.events.some(event => event.kind === 'assistant' && event.text === 'The tide table parser skips the last row of each month.'), "the review's answer is still read");
 });
+
+/**
+ * A subagent spawned with its parent's context in a paginated thread: Codex persists the parent's
+ * model context into the child's rollout right after the child's `session_meta`, every line
+ * numbered by `ordinal`, and records in `subagent_history_start_ordinal` the first ordinal that
+ * is the child's own (codex-rs thread store, create_with_inherited_model_context; its history
+ * projection skips every line numbered below it). No `forked_from_id` marks such a copy.
+ */
+const inheritedContextChild = join(cases, 'rollout-2026-10-20T09-30-00-01a158a5-71c0-7a00-8c00-0000000000d2.jsonl');
+
+test('codex format: the parent context a paginated subagent inherits (ordinals below subagent_history_start_ordinal) is not the child\'s own', () => {
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(inheritedContextChild));
+	assert.equal(summary.id, '01a158a5-71c0-7a00-8c00-0000000000d2');
+	assert.equal(summary.parent_id, '01a1589c-4a00-7a00-8c00-0000000000d1');
+	assert.deepEqual([summary.assistant_messages, summary.tool_calls], [1, 1], 'only the child\'s own reply and call count');
+	const inherited = events.filter(event => event.line >= 2 && event.line <= 6);
+	assert.deepEqual(inherited.map(event => event.kind), ['system'], 'the inherited context is one notice');
+	assert.match(inherited[0]?.text ?? '', /01a1589c-4a00-7a00-8c00-0000000000d1/);
+	assert.ok(!events.some(event => event.tool?.call_id === 'call_parent_grep' || event.result?.call_id === 'call_parent_grep'), "the parent's failed call is not the child's failure");
+	assert.ok(!events.some(event => event.kind === 'user' && /first frost/.test(event.text ?? '')), "the parent's request is not the child's");
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /first frost|frost calendar/, "the parent's lines are not searched as the child's");
+	assert.match(searchable, /best_before/);
+	assert.equal(resultOf(events, 'call_child_awk')?.is_error, false);
+});
+
+/**
+ * Codex puts a command's status in a header above its output: `Chunk ID`, `Wall time`, `Process
+ * exited with code N`, `Original token count`, then `Output:` (unified exec), or `Exit code: N`,
+ * `Wall time`, `Output:` (shell_command). What follows `Output:` is the command's own text.
+ */
+const exitHeaders = join(cases, 'rollout-2026-10-22T11-00-00-01a1632e-2f60-7c00-8e00-0000000000a7.jsonl');
+
+test('codex format: the exit status is read from the header above `Output:`, never from the output below it', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(exitHeaders));
+	assert.deepEqual([resultOf(events, 'call_unified_ok')?.is_error, resultOf(events, 'call_unified_ok')?.exit_code], [false, 0], 'the output\'s "exit code: 3" is the command\'s text');
+	assert.deepEqual([resultOf(events, 'call_shell_ok')?.is_error, resultOf(events, 'call_shell_ok')?.exit_code], [false, 0]);
+	assert.deepEqual([resultOf(events, 'call_unified_bad')?.is_error, resultOf(events, 'call_unified_bad')?.exit_code], [true, 1]);
+});
+
+/**
+ * Multi-agent threads deliver each message between agents into the recipient's history as a
+ * message whose one text block is the JSON of the communication, `{author, recipient,
+ * other_recipients, content, trigger_turn}`: an assistant `output_text` (commentary phase), or in
+ * some builds a user `input_text` when it starts a turn (codex-rs protocol.rs,
+ * InterAgentCommunication::to_response_input_item). Neither is a person's request nor the
+ * model's reply; in a spawned thread, the one that starts its work is its parent's task.
+ */
+const agentsRoot = join(cases, 'rollout-2026-10-23T16-00-00-01a16862-b2c0-7d00-8f00-0000000000a1.jsonl');
+const agentsChild = join(cases, 'rollout-2026-10-23T16-00-03-01a16863-0aa0-7d00-8f00-0000000000a2.jsonl');
+
+test('codex format: a message between agents (JSON of author, recipient, content, trigger_turn) is no request and no reply', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(agentsRoot));
+	assert.equal(summary.title, 'Split the seed inventory between two helpers, one per tray');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1], 'only the person\'s request and the model\'s own reply');
+	const notices = events.filter(event => event.kind === 'system').map(event => event.text);
+	assert.deepEqual(notices, ['[/root/tray_a → /root] Tray A holds 12 packets, 3 of them past their date.', '[/root/tray_b → /root] Tray B is still being counted.']);
+	assert.ok(!events.some(event => /"trigger_turn"/.test(event.text ?? '')), 'the JSON envelope is not shown as text');
+});
+
+test('codex format: the message that hands a spawned thread its work is its parent agent\'s task, titling the child', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(agentsChild));
+	assert.equal(summary.parent_id, '01a16862-b2c0-7d00-8f00-0000000000a1');
+	const task = events.find(event => event.kind === 'user');
+	assert.deepEqual([task?.text, task?.human, task?.origin], ['Count the packets on tray A', false, 'agent']);
+	assert.equal(summary.title, 'Count the packets on tray A');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [0, 1]);
+});
+
+test('codex format: a top-level inter_agent_communication record is the message between agents it holds', t => {
+	const path = join(tempDir(t), 'rollout-2026-10-23T16-00-03-01a16863-0aa0-7d00-8f00-0000000000a2.jsonl');
+	const lines = readFileSync(agentsChild, 'utf8').split('\n');
+	const task = {author: '/root', recipient: '/root/tray_a', other_recipients: [], content: 'Count the packets on tray A', trigger_turn: true};
+	lines[2] = JSON.stringify({timestamp: '2026-10-23T14:00:03.300Z', type: 'inter_agent_communication', payload: task});
+	writeFileSync(path, lines.join('\n'));
+	const {events, summary} = readUnit(codexAdapter, looseUnit(path));
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.text, event.origin]), [['Count the packets on tray A', 'agent']]);
+	assert.equal(summary.title, 'Count the packets on tray A');
+});
+
+/**
+ * Rollout items Codex persists that carry nothing for the event model (codex-rs RolloutItem:
+ * TokenUsageRecord per model response, RetainedContext, SecurityRiskScore, RealtimeItem,
+ * AgentResponseObservation): record kinds of the format, not lines to count as skipped.
+ */
+test('codex format: token usage, retained context, risk score, realtime and observation records are known kinds, not skipped lines', t => {
+	const path = join(tempDir(t), 'rollout-2026-10-22T11-00-00-01a1632e-2f60-7c00-8e00-0000000000a7.jsonl');
+	const kinds: Array<[string, Record<string, unknown>]> = [
+		['token_usage_record', {thread_id: '01a1632e-2f60-7c00-8e00-0000000000a7', response_id: 'resp_trays_01', usage: {input_tokens: 1200, output_tokens: 80}}],
+		['retained_context', {type: 'delivered_assistant_message', message: {turn_id: 'turn-1', text: 'Only tray C fails', complete: true}}],
+		['security_risk_score', {score: 0}],
+		['realtime_item', {type: 'audio_transcript', text: 'trays'}],
+		['agent_response_observation', {response_id: 'resp_trays_01'}],
+	];
+	const extra = kinds.map(([type, payload]) => JSON.stringify({timestamp: '2026-10-22T11:00:12.500Z', type, payload}));
+	writeFileSync(path, readFileSync(exitHeaders, 'utf8') + extra.join('\n') + '\n');
+	const {loaded, events} = readUnit(codexAdapter, looseUnit(path));
+	assert.equal(loaded.skipped, 0);
+	assert.ok(!events.some(event => event.line > 12), 'they add no events');
+});

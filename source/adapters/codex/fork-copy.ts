@@ -13,8 +13,19 @@ import type {CodexState} from './state.js';
  * `turn_context` holds an id older than the fork, or none (a parent from before turn ids), and
  * the fork's first own turn one minted at or after it. A turn id that is no UUIDv7 tells
  * nothing, and ends the copy rather than hide the fork's own lines.
+ *
+ * A subagent spawned with its parent's context in a paginated thread says exactly where the copy
+ * ends: its lines are numbered (`ordinal`), and `subagent_history_start_ordinal` is the first of
+ * its own (codex-rs thread store, create_with_inherited_model_context). Such a copy names no
+ * `forked_from_id`, and holds the parent's model context only, with no `session_meta`.
  */
-export function startForkCopy(state: CodexState, meta: {id?: string | undefined; forked_from_id?: string | undefined; timestamp?: unknown}, envelopeTime: string | undefined): void {
+export function startForkCopy(state: CodexState, meta: {id?: string | undefined; forked_from_id?: string | undefined; subagent_history_start_ordinal?: number | undefined; timestamp?: unknown}, parent: string | undefined, envelopeTime: string | undefined): void {
+	const ownFrom = meta.subagent_history_start_ordinal;
+	if (parent && ownFrom !== undefined) {
+		state.forkCopy = {parent, ownFrom};
+		return;
+	}
+
 	if (!meta.forked_from_id) {
 		return;
 	}
@@ -27,15 +38,16 @@ export function startForkCopy(state: CodexState, meta: {id?: string | undefined;
 
 /**
  * Events for an envelope line read while the copy lasts, or undefined once the line is the
- * fork's own (a `turn_context` of a turn minted at or after the fork, which ends the copy).
+ * fork's own (numbered at or after the subagent's first own ordinal, or a `turn_context` of a
+ * turn minted at or after the fork, which ends the copy).
  */
-export function copiedLineEvents(state: CodexState, kind: string, payload: Record<string, unknown>, base: Omit<SessionEvent, 'kind'>): SessionEvent[] | undefined {
+export function copiedLineEvents(state: CodexState, kind: string, payload: Record<string, unknown>, ordinal: unknown, base: Omit<SessionEvent, 'kind'>): SessionEvent[] | undefined {
 	const copy = state.forkCopy;
 	if (copy === undefined) {
 		return undefined;
 	}
 
-	if (kind === 'turn_context' && !isCopiedTurn(stringOf(payload['turn_id']), copy.before)) {
+	if (!isCopiedLine(copy, kind, payload, ordinal)) {
 		delete state.forkCopy;
 		return undefined;
 	}
@@ -45,7 +57,19 @@ export function copiedLineEvents(state: CodexState, kind: string, payload: Recor
 	}
 
 	copy.noticed = true;
-	return [{...base, kind: 'system', text: `History copied from the session this one was forked from (${copy.parent}); it is read in that session`}];
+	const text = 'ownFrom' in copy
+		? `Context inherited from the thread that spawned this one (${copy.parent}); it is read in that session`
+		: `History copied from the session this one was forked from (${copy.parent}); it is read in that session`;
+	return [{...base, kind: 'system', text}];
+}
+
+/** A line without an ordinal tells nothing of the boundary, and ends the copy rather than hide it. */
+function isCopiedLine(copy: NonNullable<CodexState['forkCopy']>, kind: string, payload: Record<string, unknown>, ordinal: unknown): boolean {
+	if ('ownFrom' in copy) {
+		return typeof ordinal === 'number' && ordinal < copy.ownFrom;
+	}
+
+	return kind !== 'turn_context' || isCopiedTurn(stringOf(payload['turn_id']), copy.before);
 }
 
 function isCopiedTurn(turnId: string | undefined, forkedAt: number): boolean {

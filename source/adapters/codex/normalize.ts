@@ -1,7 +1,7 @@
 import type {SessionEvent, SessionInfo} from '../events.js';
 import {isRecord, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
-import {responseItemEvents} from './response-items.js';
+import {communicationRecordEvents, responseItemEvents} from './response-items.js';
 import {
 	codexBareHeaderSchema,
 	codexCompactedSchema,
@@ -22,8 +22,19 @@ import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
-/** Top-level record kinds that are known and carry nothing for the event model. */
-const bookkeepingKinds = new Set(['world_state', 'inter_agent_communication', 'inter_agent_communication_metadata']);
+/**
+ * Top-level record kinds that are known and carry nothing for the event model (codex-rs
+ * RolloutItem: usage per model response, retained and realtime context, risk scores).
+ */
+const bookkeepingKinds = new Set([
+	'world_state',
+	'inter_agent_communication_metadata',
+	'token_usage_record',
+	'retained_context',
+	'security_risk_score',
+	'realtime_item',
+	'agent_response_observation',
+]);
 
 /** Response-item types that may appear unwrapped, one per line, in bare-era rollouts. */
 const bareItemTypes = new Set([
@@ -48,7 +59,7 @@ const bareItemTypes = new Set([
  */
 export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
 	const state = codexState(lineState);
-	const events = isEnvelope(value) ? envelopeEvents(value.type, value.payload, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
+	const events = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
 	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn.
 	if (events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
 		noteTurnStart(state, line, false);
@@ -67,16 +78,19 @@ function rememberCalls(state: CodexState, events: SessionEvent[] | null): void {
 	}
 }
 
+type Envelope = {timestamp?: unknown; ordinal?: unknown; type: string; payload: Record<string, unknown>};
+
 /**
- * `{timestamp, type, payload}`: every line since September 2025. Checked by hand rather than by
- * a schema, because every line of a rollout passes here and the payload's own schema reads it.
+ * `{timestamp, ordinal?, type, payload}`: every line since September 2025 (`ordinal` numbers the
+ * lines of paginated threads). Checked by hand rather than by a schema, because every line of a
+ * rollout passes here and the payload's own schema reads it.
  */
-function isEnvelope(value: unknown): value is {timestamp?: unknown; type: string; payload: Record<string, unknown>} {
+function isEnvelope(value: unknown): value is Envelope {
 	return isRecord(value) && typeof value['type'] === 'string' && isRecord(value['payload']);
 }
 
-function envelopeEvents(kind: string, payload: Record<string, unknown>, base: Base, state: CodexState): SessionEvent[] | null {
-	const copied = copiedLineEvents(state, kind, payload, base);
+function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, state: CodexState): SessionEvent[] | null {
+	const copied = copiedLineEvents(state, kind, payload, ordinal, base);
 	if (copied) {
 		return copied;
 	}
@@ -106,6 +120,9 @@ function envelopeEvents(kind: string, payload: Record<string, unknown>, base: Ba
 			const compacted = codexCompactedSchema.safeParse(payload);
 			return compacted.success ? [compactionSummary(compacted.data.message, base)] : null;
 		}
+
+		case 'inter_agent_communication':
+			return communicationRecordEvents(payload, base, state) ?? [];
 
 		default:
 			return bookkeepingKinds.has(kind) ? [] : null;
@@ -155,12 +172,18 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 
 	state.defined = true;
 	state.subagent = isSubagentSource(meta.source) || meta.thread_source === 'subagent';
-	startForkCopy(state, meta, base.timestamp);
+	const agentPath = meta.agent_path ?? spawnField(meta.source, 'agent_path');
+	if (agentPath) {
+		state.agentPath = agentPath;
+	}
+
+	const parentId = spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined;
+	startForkCopy(state, meta, parentId, base.timestamp);
 	const started = timestampOf(meta.timestamp).timestamp;
 	return factEvents(base, state, {
 		id: meta.id ?? meta.session_id,
 		cwd: meta.cwd,
-		parent_id: spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined,
+		parent_id: parentId,
 		model: meta.model,
 		started,
 	});
@@ -212,12 +235,16 @@ function isSubagentSource(source: unknown): boolean {
 
 /** `source.subagent.thread_spawn.parent_thread_id`: the thread that spawned this one. */
 function spawnParent(source: unknown): string | undefined {
+	return spawnField(source, 'parent_thread_id');
+}
+
+function spawnField(source: unknown, field: 'parent_thread_id' | 'agent_path'): string | undefined {
 	if (!isRecord(source) || !isRecord(source['subagent'])) {
 		return undefined;
 	}
 
 	const spawn = source['subagent']['thread_spawn'];
-	return isRecord(spawn) ? stringOf(spawn['parent_thread_id']) : undefined;
+	return isRecord(spawn) ? stringOf(spawn[field]) : undefined;
 }
 
 /**

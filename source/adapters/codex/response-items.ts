@@ -52,6 +52,11 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
 	const role = item.role ?? 'user';
 	const blocks = textBlocks(item.content);
+	const communication = blocks.length === 1 ? interAgentCommunication(blocks[0]!) : undefined;
+	if (communication) {
+		return communicationEvents(communication, base, state);
+	}
+
 	const tools = contentToolEvents(item.content, base, state);
 	if (role === 'assistant') {
 		const text = blocks.join('\n');
@@ -143,6 +148,54 @@ function toolNames(tools: unknown): string {
 
 	const names = tools.flatMap(tool => (isRecord(tool) && typeof tool['name'] === 'string' ? [tool['name']] : []));
 	return names.join('\n');
+}
+
+type Communication = {author: string; recipient: string; content: string; trigger_turn: boolean};
+
+/**
+ * A message between agent threads as multi-agent builds deliver it into the recipient's history:
+ * a message (assistant `output_text`, or `user` `input_text` when it starts a turn) whose one
+ * text block is the JSON of `InterAgentCommunication` (codex-rs protocol.rs,
+ * to_response_input_item). Serde writes `author` first, so other text costs no parse.
+ */
+function interAgentCommunication(text: string): Communication | undefined {
+	if (!text.startsWith('{"author":')) {
+		return undefined;
+	}
+
+	try {
+		return communicationOf(JSON.parse(text));
+	} catch {
+		return undefined;
+	}
+}
+
+function communicationOf(value: unknown): Communication | undefined {
+	return isRecord(value) && typeof value['author'] === 'string' && typeof value['recipient'] === 'string' && typeof value['content'] === 'string' && typeof value['trigger_turn'] === 'boolean'
+		? {author: value['author'], recipient: value['recipient'], content: value['content'], trigger_turn: value['trigger_turn']}
+		: undefined;
+}
+
+/**
+ * An `inter_agent_communication` record: newer builds persist the communication as a rollout item
+ * of its own rather than inside a message. Null when it is not one.
+ */
+export function communicationRecordEvents(payload: Record<string, unknown>, base: Base, state: CodexState): SessionEvent[] | null {
+	const communication = communicationOf(payload);
+	return communication ? communicationEvents(communication, base, state) : null;
+}
+
+/**
+ * The message that starts a spawned thread's work, sent to it, is its parent agent's task (as a
+ * spawned thread's user messages are); any other is a notice between agents, never a request.
+ */
+function communicationEvents(communication: Communication, base: Base, state: CodexState): SessionEvent[] {
+	const addressed = state.agentPath === undefined || communication.recipient === state.agentPath;
+	if (state.subagent && communication.trigger_turn && addressed && communication.content.trim() !== '') {
+		return [{...base, kind: 'user', text: communication.content, human: false, origin: 'agent'}];
+	}
+
+	return communication.content.trim() === '' ? [] : [{...base, kind: 'system', text: `[${communication.author} → ${communication.recipient}] ${communication.content}`}];
 }
 
 /** Multi-agent (2026) messages between agent threads: shown as system text, never as a request. */

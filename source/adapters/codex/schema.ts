@@ -45,6 +45,8 @@ export const codexSessionMetaSchema = lazySchema(() => z.looseObject({
 	thread_source: text,
 	forked_from_id: text,
 	parent_thread_id: text,
+	subagent_history_start_ordinal: count,
+	agent_path: text,
 	model: text,
 }));
 

@@ -11,6 +11,8 @@ export type CodexState = {
 	defined?: boolean;
 	/** The session is a spawned subagent thread: its user messages come from the parent agent. */
 	subagent?: boolean;
+	/** A spawned thread's own agent path (`/root/<task>`), which messages between agents address. */
+	agentPath?: string;
 	cwd?: string;
 	model?: string;
 	/** The latest tool call ids read (rememberedCallIds): a thread item naming another is a call of its own (thread-items.ts). */
@@ -24,9 +26,10 @@ export type CodexState = {
 	turnOpen?: 'explicit' | 'prompted' | 'implicit';
 	/**
 	 * While the parent's history a fork copied is read (see fork-copy.ts): the parent's id, the
-	 * Unix milliseconds of the fork, and whether the copy's notice was given.
+	 * Unix milliseconds of the fork or the first ordinal a subagent's own, and whether the copy's
+	 * notice was given.
 	 */
-	forkCopy?: {parent: string; before: number; noticed?: true};
+	forkCopy?: {parent: string; noticed?: true} & ({before: number} | {ownFrom: number});
 };
 
 export function codexState(state: LineState): CodexState {

@@ -56,13 +56,26 @@ export function readToolOutput(callId: string | null, value: unknown): ToolResul
  * its headers, so a command that merely prints "exit code 1" in its output is not a failure.
  */
 function plainResult(callId: string | null, output: string, failed = false): ToolResult {
-	const exitCode = exitCodeFromText(output.split('\n', headerLines).join('\n'));
+	const exitCode = exitCodeFromText(headerOf(output));
 	return {
 		call_id: callId,
 		is_error: failed || (exitCode !== undefined && exitCode !== 0) || isAbortedOrRejected(output) || isRefusedByCodex(output),
 		...(exitCode === undefined ? {} : {exit_code: exitCode}),
 		output,
 	};
+}
+
+/** The line that ends Codex's header (`Final output:` in code mode's older cells). */
+const outputMarker = /^(?:Final )?Output:$/;
+
+/**
+ * The header Codex writes above a command's output: the lines before `Output:`, or the first few
+ * lines of an output that has no such marker. What follows the marker is the command's own text.
+ */
+function headerOf(output: string): string {
+	const lines = output.split('\n', headerLines + 1);
+	const end = lines.findIndex(line => outputMarker.test(line.trimEnd()));
+	return lines.slice(0, end === -1 ? headerLines : end).join('\n');
 }
 
 /** Codex's own short outputs for a tool stopped by Esc or refused at the approval prompt. */
