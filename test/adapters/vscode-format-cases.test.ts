@@ -75,3 +75,30 @@ test('vscode format: Copilot chat kept by a VS Code fork (Cursor, Windsurf, Posi
 		],
 	);
 });
+
+test('vscode format: Copilot Chat 0.51+ keeps a session as an event log in the workspace\'s GitHub.copilot-chat/transcripts, read when the chat store has no copy', () => {
+	const root = join(cases, 'transcripts-home', '.config', 'Code', 'User');
+	const units = vscodeAdapter.discover(root).map(wholeUnit);
+	assert.deepEqual(units.map(unit => [unit.idHint, unit.variant]).sort(), [
+		['61f0b3d8-9a24-4c7e-b5d1-2e8f4a6c9b07', 'snapshot'],
+		['d4c2a9e7-3b18-4f60-9e25-7a1c0b8f6d34', 'transcript'],
+	]);
+	const transcript = units.find(unit => unit.variant === 'transcript');
+	assert.ok(transcript);
+	const session = readUnit(vscodeAdapter, transcript);
+	assert.equal(session.summary.id, 'd4c2a9e7-3b18-4f60-9e25-7a1c0b8f6d34');
+	assert.equal(session.summary.project, '/home/dev/projects/kite-ledger');
+	assert.equal(session.summary.title, 'Why does the ledger import skip rows dated on the 31st?');
+	assert.equal(session.summary.started, '2026-08-14T09:02:11.400Z');
+	assert.deepEqual(
+		session.events.filter(event => ['user', 'assistant', 'tool_call', 'tool_result'].includes(event.kind)).map(event => [event.kind, event.line, event.tool?.name ?? event.result?.call_id ?? null]),
+		[
+			['user', 2, null],
+			['assistant', 4, null],
+			['tool_call', 4, 'read_file'],
+			['tool_result', 6, 'call_ledger01'],
+			['assistant', 7, null],
+		],
+	);
+	assert.equal(session.loaded.skipped, 0);
+});

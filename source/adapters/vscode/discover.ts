@@ -35,7 +35,7 @@ export function readWorkspaceFolder(path: string): string | undefined {
  * snapshot and the newer `.jsonl` mutation log (written since early 2026); the log is read and
  * the snapshot kept among the unit's files, so one session is never listed twice.
  */
-function sessionUnits(directory: string, projectHint: string | undefined): DiscoveredUnit[] {
+function sessionUnits(directory: string, projectHint: string | undefined, logVariant = 'log'): DiscoveredUnit[] {
 	const byId = new Map<string, {json?: string; jsonl?: string}>();
 	for (const entry of listDirectory(directory)) {
 		const match = sessionFile.exec(entry.name);
@@ -67,7 +67,7 @@ function sessionUnits(directory: string, projectHint: string | undefined): Disco
 			path,
 			paths,
 			idHint: id,
-			variant: path === files.jsonl ? 'log' : 'snapshot',
+			variant: path === files.jsonl ? logVariant : 'snapshot',
 			size: stats.size,
 			fingerprint: fingerprints.join('+'),
 			mtimeMs: stats.mtimeMs,
@@ -83,22 +83,39 @@ function sessionUnits(directory: string, projectHint: string | undefined): Disco
 	return units;
 }
 
+const transcriptsDirectory = (workspace: string) => join(workspace, 'GitHub.copilot-chat', 'transcripts');
+
+/**
+ * Copilot Chat 0.51+ also logs each session as Copilot CLI events in
+ * `<workspace>/GitHub.copilot-chat/transcripts/<sessionId>.jsonl`, and some builds write only
+ * that log. A session the chat store holds is read from there (its own record); the log is a
+ * session of its own only where the chat store has no copy of it.
+ */
+function transcriptUnits(workspace: string, chats: readonly DiscoveredUnit[], projectHint: string | undefined): DiscoveredUnit[] {
+	const inChatStore = new Set(chats.map(unit => unit.idHint));
+	return sessionUnits(transcriptsDirectory(workspace), projectHint, 'transcript').filter(unit => unit.variant === 'transcript' && !inChatStore.has(unit.idHint));
+}
+
 /**
  * `User/workspaceStorage/<workspaceId>/chatSessions/<sessionId>.json|.jsonl` for chats in a
- * window with a folder open, and `User/globalStorage/emptyWindowChatSessions/` for the rest.
+ * window with a folder open (and the transcripts beside them), and
+ * `User/globalStorage/emptyWindowChatSessions/` for the rest.
  * `workspace.json` is shared by every session of its workspace: it gives the project but is not
  * one of a session's files (retiring a session must never remove it).
  */
 export function discoverVscode(root: string): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
 	const workspaces = join(root, 'workspaceStorage');
-	for (const workspace of listDirectory(workspaces)) {
-		const chats = join(workspaces, workspace.name, 'chatSessions');
-		if (!workspace.isDirectory() || !isDirectory(chats)) {
+	for (const entry of listDirectory(workspaces)) {
+		const workspace = join(workspaces, entry.name);
+		const chatStore = join(workspace, 'chatSessions');
+		if (!entry.isDirectory() || (!isDirectory(chatStore) && !isDirectory(transcriptsDirectory(workspace)))) {
 			continue;
 		}
 
-		units.push(...sessionUnits(chats, readWorkspaceFolder(join(workspaces, workspace.name, 'workspace.json'))));
+		const project = readWorkspaceFolder(join(workspace, 'workspace.json'));
+		const chats = sessionUnits(chatStore, project);
+		units.push(...chats, ...transcriptUnits(workspace, chats, project));
 	}
 
 	units.push(...sessionUnits(join(root, 'globalStorage', 'emptyWindowChatSessions'), undefined));

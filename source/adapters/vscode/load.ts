@@ -1,5 +1,7 @@
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
 import type {SessionRow} from '../events.js';
+import {copilotAdapter} from '../copilot/index.js';
+import {scanJsonl} from '../rows.js';
 import {rowsOnLines, sessionRows} from './normalize.js';
 import {readSnapshot, replayMutationLog, type SessionDocument} from './replay.js';
 
@@ -9,8 +11,17 @@ function readDocument(unit: DiscoveredUnit): SessionDocument {
 	return isLog ? replayMutationLog(unit.path) : readSnapshot(unit.path);
 }
 
+/** Copilot Chat's transcripts are Copilot CLI's event log, line for line: Copilot's reader reads them. */
+function readTranscript(unit: DiscoveredUnit, lines?: ReadonlySet<number>): LoadedSession {
+	const rows: SessionRow[] = [];
+	const scan = scanJsonl(copilotAdapter, unit, row => {
+		rows.push(row);
+	}, lines === undefined ? {} : {onlyLines: lines});
+	return {rows, skipped: scan.skipped, warnings: scan.warnings};
+}
+
 export function loadVscodeSession(unit: DiscoveredUnit): LoadedSession {
-	return sessionRows(readDocument(unit), unit);
+	return unit.variant === 'transcript' ? readTranscript(unit) : sessionRows(readDocument(unit), unit);
 }
 
 /**
@@ -19,6 +30,10 @@ export function loadVscodeSession(unit: DiscoveredUnit): LoadedSession {
  * loads the session, which reports why.
  */
 export function vscodeRowsOnLines(unit: DiscoveredUnit, lines: ReadonlySet<number>): SessionRow[] | undefined {
+	if (unit.variant === 'transcript') {
+		return readTranscript(unit, lines).rows;
+	}
+
 	let document: SessionDocument;
 	try {
 		document = readDocument(unit);
