@@ -22,8 +22,11 @@ import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
-/** Top-level record kinds that are known and carry nothing for the event model. */
-const bookkeepingKinds = new Set(['world_state', 'inter_agent_communication', 'inter_agent_communication_metadata']);
+/**
+ * Top-level record kinds that are known and carry nothing for the event model: among them each
+ * response's token usage and the risk scores Codex keeps out of every thread view (0.149 on).
+ */
+const bookkeepingKinds = new Set(['world_state', 'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record', 'security_risk_score']);
 
 /** Response-item types that may appear unwrapped, one per line, in bare-era rollouts. */
 const bareItemTypes = new Set([

@@ -30,7 +30,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * continued in a new file carries over from the session it continues, that session's and not its
  * own; Claude Code's continued-in records and 2.1.x bookkeeping records, known lines, and the
  * session-state records of 2.1.2xx (artifact comment watches, attribution, content replacement,
- * context collapse, tags), known lines too), and every session is read again).
+ * context collapse, tags), known lines too; Codex's token_usage_record and security_risk_score
+ * lines, known), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
