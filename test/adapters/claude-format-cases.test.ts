@@ -284,3 +284,20 @@ test('claude format: a session file whose records all name another session, with
 	const {summary} = readUnit(claudeAdapter, looseUnit(path, {idHint: id}));
 	assert.deepEqual([summary.title, summary.human_turns, summary.parent_id], ['Sort the gravel orders by weight.', 1, null]);
 });
+
+test('claude format: the session-state records 2.1.2xx writes beside the conversation (artifact comment watch, attribution, content replacement, context collapse, speculation, tag, history suppression, ended by the model) are known lines that carry nothing', () => {
+	// Claude Code appends these to the transcript with no place in the tree: an artifact's comment
+	// watch and its auto-reply ledger, the commit attribution state, tool results replaced by
+	// stubs in the model's context, a context collapse's commit and staged snapshot (the archived
+	// turns stay in the file as they were), an accepted speculative reply, /tag, a fork's
+	// history-suppression taint, and the marker the end-conversation tool leaves.
+	const session = read('session-state-records.jsonl');
+	assert.equal(session.loaded.skipped, 0, 'none is counted as an unknown line');
+	assert.deepEqual(session.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind]), [[1, 'user'], [3, 'tool_call'], [4, 'tool_result'], [7, 'assistant']]);
+	assert.equal(session.events.find(event => event.kind === 'tool_result')?.result?.output, 'date,high,low\n2026-09-14,06:41,12:55', 'a replacement stub is the model\'s context, not the result');
+	const unit = looseUnit(join(cases, 'session-state-records.jsonl'));
+	for (const type of ['marble-origami-reset', 'isolation-latch', 'observer-ref', 'task-summary']) {
+		const events = claudeAdapter.normalizeLine({type, sessionId: '3a7c1e5b-9d2f-4b6a-8e0c-4f1a3b5d7e9c'}, 1, {}, unit);
+		assert.ok(Array.isArray(events) && events.every(event => event.kind === 'meta'), type);
+	}
+});

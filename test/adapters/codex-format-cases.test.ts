@@ -350,3 +350,11 @@ test('codex format: token usage, retained context, risk score, realtime and obse
 	assert.equal(loaded.skipped, 0);
 	assert.ok(!events.some(event => event.line > 12), 'they add no events');
 });
+
+test('codex format: the usage and risk records 0.149+ rollouts hold (token_usage_record, security_risk_score) are known lines that carry nothing', () => {
+	// RolloutItem gained TokenUsageRecord (each response's token usage) and SecurityRiskScore
+	// (scores Codex never shows in a thread); a line may also carry an `ordinal`.
+	const session = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-09-20T11-00-00-019e6c30-4a00-7e00-8f00-0000000000c3.jsonl')));
+	assert.equal(session.loaded.skipped, 0, 'none is counted as an unknown line');
+	assert.deepEqual(session.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind]), [[3, 'user'], [6, 'assistant']]);
+});

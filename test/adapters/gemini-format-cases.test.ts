@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import {cpSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {geminiAdapter} from '../../source/adapters/gemini/index.js';
 import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {tempDir} from '../helpers/temp.js';
 
 /**
  * Gemini CLI format features found in gemini-cli's own recorder (packages/core/src/services/
@@ -183,4 +186,20 @@ test('gemini format: a session\'s truncated tool outputs (tool-outputs/session-<
 	], "another session's outputs stay");
 	assert.equal(retirement?.boundary, cases);
 	assert.deepEqual(geminiAdapter.retirement?.(unit, cases, 'tool-outputs')?.directories, [], 'an id naming a directory of the project itself owns nothing');
+});
+
+test('gemini format: the header-only file `gemini --resume` opens beside the chat it resumes (same session id) is no second copy of the session', t => {
+	// gemini-cli's --resume starts its recorder before it reopens the resumed chat, so a second
+	// session-<minute>-<id8>.jsonl holding only the metadata header is written for the same
+	// sessionId (one per resume); the conversation goes on in the original file.
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'resume-orphan'), join(env['HOME']!, '.gemini', 'tmp'), {recursive: true});
+	const id = '4b9e1d7a-6c2f-4e8b-a1d3-5f7091b2c4e6';
+	const run = (...args: string[]) => runCli([...args, '--format', 'json'], {env});
+	const listing = run('sessions', '--all-projects', '--source', 'gemini');
+	assert.equal(listing.code, 0, listing.stderr);
+	assert.deepEqual(listing.json().sessions.map((session: {id: string; title: string | null}) => [session.id, session.title]), [[id, 'Why does the ferry timetable skip Sundays?']]);
+	const read = run('read', id);
+	assert.equal(read.code, 0, read.stdout + read.stderr);
+	assert.match(read.stdout, /ferry timetable skip Sundays/);
 });

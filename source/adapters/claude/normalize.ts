@@ -29,6 +29,25 @@ const bookkeeping = new Set([
 	'agent-color',
 	'cost-state',
 	'fork-context-ref',
+	// Session state 2.1.2xx appends with no place in the tree: an artifact's comment watch and its
+	// auto-reply ledger, commit attribution, stubs standing in for tool results in the model's
+	// context (the results stay in their records), a context collapse's commit, staged snapshot
+	// and reset (the archived turns stay in the file), an accepted speculative reply, /tag, a
+	// fork's history-suppression taint, the end-conversation tool's marker and the like.
+	'artifact-comment-monitor',
+	'artifact-autoreact-ledger',
+	'attribution-snapshot',
+	'content-replacement',
+	'marble-origami-commit',
+	'marble-origami-snapshot',
+	'marble-origami-reset',
+	'speculation-accept',
+	'tag',
+	'task-summary',
+	'history-suppression',
+	'ended-by-model',
+	'isolation-latch',
+	'observer-ref',
 ]);
 
 const interruptMarkers = ['[Request interrupted by user]', '[Request interrupted by user for tool use]'];

@@ -347,7 +347,7 @@ export function subagentCounts(db: Database, filter: SessionFilter, parents: rea
 	return new Map(rows.map(row => [`${row.source}\u0000${row.parent_id}`, row.n]));
 }
 
-/** Every unit in scope that holds the session `id` (case-insensitive), in a stable order. */
+/** Every unit in scope that holds the session `id` (case-insensitive), in a stable order: the sessions, where some are. */
 export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: string): CatalogRow[] {
 	if (scope.length === 0) {
 		return [];
@@ -355,7 +355,17 @@ export function rowsWithId(db: Database, scope: SessionFilter['scope'], id: stri
 
 	const stores = storesSql(scope);
 	const records = db.prepare(`SELECT * FROM units WHERE (id = ? COLLATE NOCASE) AND (${stores.sql}) ORDER BY source, path`).all(id, ...stores.params) as Parameters<typeof decodeRow>[0][];
-	return records.map(record => decodeRow(record));
+	return sessionsFirst(records.map(record => decodeRow(record)));
+}
+
+/**
+ * A file holding no conversation is no session (listings leave it out), so where a session shares
+ * its id it stands aside: `gemini --resume` opens a second chat file holding only the header of
+ * the session it resumes, and goes on in the original.
+ */
+function sessionsFirst(rows: CatalogRow[]): CatalogRow[] {
+	const sessions = rows.length > 1 ? rows.filter(row => row.summary.conversational || row.error) : rows;
+	return sessions.length > 0 ? sessions : rows;
 }
 
 /**

@@ -28,7 +28,7 @@ import type {Migration} from '../../lib/sqlite.js';
  * subagent transcripts, children of their sessions; the time a Cursor user turn's <timestamp> tag
  * gives, and its [REDACTED] reasoning marker, no reply; the records a Claude Code session
  * continued in a new file carries over from the session it continues, that session's and not its
- * own; Claude Code's continued-in records and 2.1.x bookkeeping records, known lines; PLACEHOLDER-polylogue; PLACEHOLDER-codexoc), and every
+ * own; Claude Code's continued-in records and 2.1.x bookkeeping records, known lines; PLACEHOLDER-polylogue; PLACEHOLDER-codexoc; PLACEHOLDER-minea), and every
  * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
