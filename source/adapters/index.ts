@@ -8,7 +8,7 @@ import {grokAdapter} from './grok/index.js';
 import {opencodeAdapter} from './opencode/index.js';
 import {qwenAdapter} from './qwen/index.js';
 import type {SourceAdapter, SourceId} from './types.js';
-import {vscodeAdapter} from './vscode/index.js';
+import {vscodeAdapterReading} from './vscode/index.js';
 
 /**
  * Every supported store with its reader. Each adapter lives in its own folder (paths, schema,
@@ -25,7 +25,7 @@ export const adapters: Record<SourceId, SourceAdapter> = {
 	grok: grokAdapter,
 	copilot: copilotAdapter,
 	cursor: cursorAdapter,
-	vscode: vscodeAdapter,
+	vscode: vscodeAdapterReading(copilotAdapter),
 	antigravity: antigravityAdapter,
 };
 

@@ -8,11 +8,14 @@ import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
 import {codexAdapter} from '../../source/adapters/codex/index.js';
-import {vscodeAdapter} from '../../source/adapters/vscode/index.js';
+import {adapters} from '../../source/adapters/index.js';
+import type {DocumentAdapter} from '../../source/adapters/types.js';
 import type {SourceAdapter} from '../../source/adapters/types.js';
 import {decodeLine, forEachLine} from '../../source/lib/lines.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+
+const vscodeAdapter = adapters.vscode as DocumentAdapter;
 
 const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 const cases = fileURLToPath(new URL('../fixtures/format-cases', import.meta.url));

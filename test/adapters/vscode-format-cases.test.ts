@@ -3,8 +3,11 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {wholeUnit} from '../../source/adapters/types.js';
-import {vscodeAdapter} from '../../source/adapters/vscode/index.js';
+import {adapters} from '../../source/adapters/index.js';
+import type {DocumentAdapter} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
+
+const vscodeAdapter = adapters.vscode as DocumentAdapter;
 
 /**
  * VS Code chat format features found missing or mishandled, each in a small fixture written from

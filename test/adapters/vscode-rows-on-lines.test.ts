@@ -4,9 +4,12 @@ import {join} from 'node:path';
 import test from 'node:test';
 import type {SessionRow} from '../../source/adapters/events.js';
 import {wholeUnit, type DiscoveredUnit} from '../../source/adapters/types.js';
-import {vscodeAdapter} from '../../source/adapters/vscode/index.js';
+import {adapters} from '../../source/adapters/index.js';
+import type {DocumentAdapter} from '../../source/adapters/types.js';
 import {fixtureStores, looseUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+
+const vscodeAdapter = adapters.vscode as DocumentAdapter;
 
 const store = join(fixtureStores, 'vscode');
 const rewinds = new URL('../fixtures/rewinds/vscode/Code/User', import.meta.url).pathname;

@@ -4,9 +4,12 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import test from 'node:test';
 import {SessionCorruptError, wholeUnit} from '../../source/adapters/types.js';
-import {vscodeAdapter} from '../../source/adapters/vscode/index.js';
+import {adapters} from '../../source/adapters/index.js';
+import type {DocumentAdapter} from '../../source/adapters/types.js';
 import {jsonErrorOffset} from '../../source/adapters/vscode/json-error.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
+
+const vscodeAdapter = adapters.vscode as DocumentAdapter;
 
 const store = join(fixtureStores, 'vscode');
 const code = join(store, 'Code');

@@ -1,6 +1,5 @@
-import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
+import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type LoadedSession} from '../types.js';
 import type {SessionRow} from '../events.js';
-import {copilotAdapter} from '../copilot/index.js';
 import {scanJsonl} from '../rows.js';
 import {rowsOnLines, sessionRows} from './normalize.js';
 import {readSnapshot, replayMutationLog, type SessionDocument} from './replay.js';
@@ -11,17 +10,24 @@ function readDocument(unit: DiscoveredUnit): SessionDocument {
 	return isLog ? replayMutationLog(unit.path) : readSnapshot(unit.path);
 }
 
-/** Copilot Chat's transcripts are Copilot CLI's event log, line for line: Copilot's reader reads them. */
-function readTranscript(unit: DiscoveredUnit, lines?: ReadonlySet<number>): LoadedSession {
+/**
+ * Copilot Chat's transcripts are Copilot CLI's event log, line for line: Copilot's reader reads
+ * them, handed in by the adapters' table (adapters/index.ts), since no adapter imports another.
+ */
+function readTranscript(events: JsonlAdapter, unit: DiscoveredUnit, lines?: ReadonlySet<number>): LoadedSession {
 	const rows: SessionRow[] = [];
-	const scan = scanJsonl(copilotAdapter, unit, row => {
+	const scan = scanJsonl(events, unit, row => {
 		rows.push(row);
 	}, lines === undefined ? {} : {onlyLines: lines});
 	return {rows, skipped: scan.skipped, warnings: scan.warnings};
 }
 
-export function loadVscodeSession(unit: DiscoveredUnit): LoadedSession {
-	return unit.variant === 'transcript' ? readTranscript(unit) : sessionRows(readDocument(unit), unit);
+/** How a VS Code unit is read: its chat store's documents here, its transcripts by `events`. */
+export function vscodeReaders(events: JsonlAdapter): {loadSession(unit: DiscoveredUnit): LoadedSession; rowsOnLines(unit: DiscoveredUnit, lines: ReadonlySet<number>): SessionRow[] | undefined} {
+	return {
+		loadSession: unit => (unit.variant === 'transcript' ? readTranscript(events, unit) : sessionRows(readDocument(unit), unit)),
+		rowsOnLines: (unit, lines) => (unit.variant === 'transcript' ? readTranscript(events, unit, lines).rows : documentRowsOnLines(unit, lines)),
+	};
 }
 
 /**
@@ -29,11 +35,7 @@ export function loadVscodeSession(unit: DiscoveredUnit): LoadedSession {
  * normalised (see rowsOnLines). Undefined for a document that cannot be read: the caller then
  * loads the session, which reports why.
  */
-export function vscodeRowsOnLines(unit: DiscoveredUnit, lines: ReadonlySet<number>): SessionRow[] | undefined {
-	if (unit.variant === 'transcript') {
-		return readTranscript(unit, lines).rows;
-	}
-
+function documentRowsOnLines(unit: DiscoveredUnit, lines: ReadonlySet<number>): SessionRow[] | undefined {
 	let document: SessionDocument;
 	try {
 		document = readDocument(unit);

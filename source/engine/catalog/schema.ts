@@ -22,14 +22,17 @@ import type {Migration} from '../../lib/sqlite.js';
  * <skill-context>, messages another session sent and task_complete's closing summary; the Codex
  * rollouts cross_agent_session_resumer writes, timed in Unix seconds, with tool blocks in message
  * content), and every session is read again; 18: no change of tables: the adapters read more
- * (an Antigravity CLI conversation's project, the workspace its app's history.jsonl names; the
- * name Claude Code's /rename printed as its only record of it; the thread items
- * (`item_completed`) Codex's paginated rollouts hold instead of their legacy events; Qwen Code's
- * subagent transcripts, children of their sessions; the time a Cursor user turn's <timestamp> tag
- * gives, and its [REDACTED] reasoning marker, no reply; the records a Claude Code session
- * continued in a new file carries over from the session it continues, that session's and not its
- * own; Claude Code's continued-in records and 2.1.x bookkeeping records, known lines; PLACEHOLDER-polylogue; PLACEHOLDER-codexoc; PLACEHOLDER-minea), and every
- * session is read again).
+ * (an Antigravity CLI conversation's project, from its app's history.jsonl; the name Claude
+ * Code's /rename printed as its only record of it; the records a Claude Code session continued
+ * in a new file carries over from the session it continues, not its own; Claude Code's
+ * continued-in records and its 2.1.x bookkeeping and session-state records, known lines; Codex's
+ * paginated thread items (`item_completed`), the parent context a paginated subagent inherits,
+ * messages between agents, exit codes from the header above a command's output, a /review's
+ * <user_action> result, and its usage and state records; Qwen Code's subagent transcripts; the
+ * time a Cursor user turn's <timestamp> tag gives, and its [REDACTED] reasoning marker, no reply;
+ * the chats an older Gemini CLI process recorded under one sessionId, each a session; records
+ * torn mid-write or split over lines by raw newlines, read whole), and every session is read
+ * again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
