@@ -19,7 +19,7 @@ const shared = {
 	// better-sqlite3's JavaScript is bundled (its addon stays in node_modules: source/lib/sqlite.ts
 	// loads it); `bindings` and the package as installed serve only an install without the addon
 	// where it normally is.
-	external: ['bindings', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*'],
+	external: ['bindings', 'nodejieba', 'js-tiktoken', 'js-tiktoken/*', 'fzstd'],
 	define: {
 		__ENGI_VERSION__: JSON.stringify(pkg.version),
 		'process.env.NODE_ENV': '"production"',

@@ -1,4 +1,8 @@
 import {closeSync, fstatSync, openSync, readSync} from 'node:fs';
+import {forEachDecompressedLine} from './zstd-lines.js';
+
+/** A Zstandard-compressed file's name ends so (Codex's cold rollouts: `.jsonl.zst`); its lines are read decompressed. */
+export const compressedSuffix = '.zst';
 
 /**
  * Streams a file line by line over one growing Buffer, never holding the whole file: splitting
@@ -60,6 +64,10 @@ export type ForEachLineOptions = {
  * just past the last complete (newline-terminated) line visited and the next line number.
  */
 export function forEachLine(path: string, visit: LineVisitor, options: ForEachLineOptions = {}): {offset: number; nextLine: number} {
+	if (path.endsWith(compressedSuffix)) {
+		return forEachDecompressedLine(path, visit, options);
+	}
+
 	const fd = openSync(path, 'r');
 	try {
 		return forEachLineFd(fd, visit, options);

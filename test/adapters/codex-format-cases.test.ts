@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import {fileURLToPath} from 'node:url';
@@ -8,6 +8,7 @@ import {codexAdapter} from '../../source/adapters/codex/index.js';
 import {SessionCorruptError} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 
 /** Rollouts written for one format feature each (invented content, Codex's record shapes). */
@@ -357,4 +358,42 @@ test('codex format: the usage and risk records 0.149+ rollouts hold (token_usage
 	const session = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-09-20T11-00-00-019e6c30-4a00-7e00-8f00-0000000000c3.jsonl')));
 	assert.equal(session.loaded.skipped, 0, 'none is counted as an unknown line');
 	assert.deepEqual(session.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind]), [[3, 'user'], [6, 'assistant']]);
+});
+
+/**
+ * Codex compresses a rollout idle for a week (`rollout-….jsonl.zst`, zstd level 3) and deletes
+ * the plain file; while it turns one into the other both may exist, and the plain one is the
+ * rollout. Evidence: openai/codex codex-rs/rollout/src/compression.rs (COMPRESSED_SUFFIX,
+ * should_skip_compressed_sibling, open_rollout_line_reader) and pull requests #24941, #25087;
+ * other readers that stopped seeing week-old rollouts (vshulcz/deja-vu#3640,
+ * PixelPaw-Labs/codex-trace#212). The fixtures were compressed with the zstd tool.
+ */
+const compressedSessions = join(cases, 'compressed', 'sessions');
+const compressedId = '019a8f10-2b00-7c00-8d00-0000000000e1';
+const bothId = '019a8f11-4c00-7c00-8d00-0000000000e2';
+
+test('codex format: a rollout Codex compressed (.jsonl.zst) is discovered and read as the same rollout; beside its plain copy, the plain one is read', () => {
+	const units = discoverCodex(compressedSessions);
+	assert.deepEqual(units.map(unit => [unit.idHint, unit.path.endsWith('.zst')]).sort(), [[compressedId, true], [bothId, false]]);
+	const session = readUnit(codexAdapter, looseUnit(units.find(unit => unit.idHint === compressedId)!.path, {idHint: compressedId}));
+	assert.equal(session.summary.title, 'Find why the loom scheduler skips Sunday shifts.');
+	assert.deepEqual([session.summary.human_turns, session.summary.tool_calls, session.loaded.skipped], [1, 1, 0]);
+	assert.equal(resultOf(session.events, 'call_z1')?.is_error, true, 'the failed grep is a failure');
+});
+
+test('codex format: a compressed rollout is listed, searched and read through the CLI like any other', t => {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	cpSync(compressedSessions, join(env['HOME']!, '.codex', 'sessions'), {recursive: true});
+	const listed = runCli(['sessions', '--all-projects', '--format', 'json'], {env});
+	assert.equal(listed.code, 0, listed.stderr);
+	const sessions = (JSON.parse(listed.stdout) as {sessions: Array<{id: string; title: string | null}>}).sessions;
+	assert.deepEqual(sessions.map(session => session.id).sort(), [compressedId, bothId].sort());
+	assert.equal(sessions.find(session => session.id === bothId)?.title, 'Rename the shuttle module to carriage.');
+	const found = runCli(['sessions', '--all-projects', '--q', 'Sunday', '--format', 'json'], {env});
+	assert.equal(found.code, 0, found.stderr);
+	assert.deepEqual((JSON.parse(found.stdout) as {sessions: Array<{id: string}>}).sessions.map(session => session.id), [compressedId]);
+	const read = runCli(['read', compressedId, '--format', 'json'], {env});
+	assert.equal(read.code, 0, read.stderr);
+	assert.match(read.stdout, /Sunday \(6\) is never scheduled/);
 });

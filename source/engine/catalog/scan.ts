@@ -7,6 +7,7 @@ import {createSummarizer, type SessionSummary} from './summarize.js';
 import type {TextDoc} from '../search/line-doc.js';
 import {rowDoc} from '../search/session-text.js';
 import {sha256Hex} from '../../lib/hash.js';
+import {compressedSuffix} from '../../lib/lines.js';
 
 /** Everything the catalog keeps about one session unit. */
 export type CatalogRow = {
@@ -99,8 +100,10 @@ export function scanUnit(
 		return scanDocument(adapter, root, unit, texts);
 	}
 
+	// A compressed file is rewritten, never appended to: it is read from the start.
 	const grew =
 		previous !== undefined &&
+		!unit.path.endsWith(compressedSuffix) &&
 		previous.error === null &&
 		previous.format === 'jsonl' &&
 		previous.path === unit.path &&
