@@ -23,6 +23,38 @@ export class CompressedFileError extends Error {
 	readonly code = 'ZSTD_UNREADABLE';
 }
 
+/**
+ * The largest window a frame may ask for: zstd's own decoder refuses more by default
+ * (ZSTD_WINDOWLOG_LIMIT_DEFAULT, 2^27). fzstd allocates whatever the header says, up to 2 GB, so
+ * a damaged content size in a single-segment frame's header (one flipped byte) would cost
+ * gigabytes and seconds for a file of a few kilobytes.
+ */
+const maxWindowBytes = 128 * 1024 * 1024;
+
+/** The window the frame at the start of `data` declares (0 when it is no Zstandard frame header). */
+export function frameWindow(data: Uint8Array): number {
+	if (data.length < 6 || data[0] !== 0x28 || data[1] !== 0xb5 || data[2] !== 0x2f || data[3] !== 0xfd) {
+		return 0;
+	}
+
+	const descriptor = data[4]!;
+	const singleSegment = (descriptor >> 5) & 1;
+	if (!singleSegment) {
+		const exponent = 1 << (10 + (data[5]! >> 3));
+		return exponent + (exponent / 8) * (data[5]! & 7);
+	}
+
+	const contentSizeFlag = descriptor >> 6;
+	const at = 5 + [0, 1, 2, 4][descriptor & 3]!;
+	const size = contentSizeFlag === 0 ? 1 : 1 << contentSizeFlag;
+	let contentSize = 0;
+	for (let index = size - 1; index >= 0; index--) {
+		contentSize = contentSize * 256 + (data[at + index] ?? 0);
+	}
+
+	return contentSize + (contentSizeFlag === 1 ? 256 : 0);
+}
+
 export function forEachDecompressedLine(path: string, visit: LineVisitor, options: ForEachLineOptions = {}): {offset: number; nextLine: number} {
 	const from = options.fromOffset ?? 0;
 	const until = options.toOffset ?? Number.POSITIVE_INFINITY;
@@ -98,6 +130,10 @@ export function forEachDecompressedLine(path: string, visit: LineVisitor, option
 		for (let position = 0; !stopped; ) {
 			const input = Buffer.allocUnsafe(inputChunk);
 			const read = readSync(fd, input, 0, input.length, position);
+			if (position === 0 && frameWindow(input.subarray(0, read)) > maxWindowBytes) {
+				throw new CompressedFileError(`${path}: not a readable Zstandard stream (its window is larger than ${maxWindowBytes / 1024 / 1024} MiB)`);
+			}
+
 			position += read;
 			try {
 				stream.push(input.subarray(0, read), read === 0);
