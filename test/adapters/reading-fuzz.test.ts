@@ -8,6 +8,7 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import fc from 'fast-check';
+import {streamJsonValues} from '../../source/adapters/shared/json-lines.js';
 import {forEachLine} from '../../source/lib/lines.js';
 import {CompressedFileError} from '../../source/lib/zstd-lines.js';
 import {tempDir} from '../helpers/temp.js';
@@ -71,4 +72,128 @@ test('a frame header whose content size was damaged to gigabytes is ZSTD_UNREADA
 	assert.ok(read.error, 'the damaged header was read');
 	assert.ok(performance.now() - started < 1000);
 	assert.ok(process.memoryUsage().arrayBuffers < 512 * 1024 * 1024);
+});
+
+/** Reads a JSONL file through streamJsonValues: values by line, skips by line and reason. */
+function readStream(path: string): {values: Map<number, unknown[]>; skips: Map<number, string>; ms: number} {
+	const values = new Map<number, unknown[]>();
+	const skips = new Map<number, string>();
+	const started = performance.now();
+	streamJsonValues(path, {
+		value(value, line) {
+			values.set(line, [...(values.get(line) ?? []), value]);
+		},
+		skip(line, reason) {
+			assert.ok(!skips.has(line), `line ${line} skipped twice`);
+			skips.set(line, reason);
+		},
+	});
+	return {values, skips, ms: performance.now() - started};
+}
+
+type Piece = {kind: 'record'; value: Record<string, unknown>} | {kind: 'split'; parts: string[]} | {kind: 'garbage'; text: string} | {kind: 'blank'};
+
+/** Plain JSON (fast-check's dictionaries have no prototype). */
+const recordValue = fc.dictionary(fc.string({maxLength: 8}), fc.oneof(fc.string({maxLength: 30}), fc.integer(), fc.boolean(), fc.constant(null)), {minKeys: 1, maxKeys: 4}).map(value => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
+// A continuation line that is JSON alone (`0`) ends the record early: real text seldom is.
+const linePart = fc.string({minLength: 1, maxLength: 20}).filter(text => !/[\n\r]/.test(text) && !isJson(JSON.stringify(text).slice(1, -1)));
+const piece: fc.Arbitrary<Piece> = fc.oneof(
+	{weight: 4, arbitrary: recordValue.map(value => ({kind: 'record' as const, value}))},
+	{weight: 2, arbitrary: fc.record({kind: fc.constant('split' as const), parts: fc.array(linePart, {minLength: 2, maxLength: 5})})},
+	{
+		weight: 2,
+		arbitrary: fc
+			.oneof(fc.constant('{'), fc.constant('{"'), fc.constant('{"a":"never ends'), fc.constant('{"a":1}}'), fc.constant('{"a":[1,2'), fc.constant('\0\0\0\0'), fc.constant('{\0"x":1}'), fc.string({maxLength: 40}).map(text => `{${text}`), fc.string({maxLength: 40}))
+			.filter(text => !text.includes('\n') && !text.includes('\r') && text.trim() !== '' && !isJson(text))
+			.map(text => ({kind: 'garbage' as const, text})),
+	},
+	{weight: 1, arbitrary: fc.constant({kind: 'blank' as const})},
+);
+
+function isJson(text: string): boolean {
+	try {
+		JSON.parse(text);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+test('records split by raw newlines, unparseable { lines and garbage: every line is read or skipped once, and whole records are read', t => {
+	const directory = tempDir(t);
+	fc.assert(
+		fc.property(fc.array(piece, {maxLength: 30}), pieces => {
+			const lines: string[] = [];
+			const expected: Array<{line: number; value: unknown}> = [];
+			let clean = true; // Nothing held: no unparseable line since the last record.
+			for (const one of pieces) {
+				if (one.kind === 'record') {
+					expected.push({line: lines.length + 1, value: one.value});
+					lines.push(JSON.stringify(one.value));
+					clean = true;
+				} else if (one.kind === 'split') {
+					// A writer that put raw newlines inside a string (Copilot CLI): the record spans lines.
+					if (clean) {
+						expected.push({line: lines.length + 1, value: {text: one.parts.join('\n')}});
+					}
+
+					const escaped = one.parts.map(part => JSON.stringify(part).slice(1, -1));
+					lines.push(`{"text":"${escaped[0]}`, ...escaped.slice(1, -1), `${escaped.at(-1)}"}`);
+				} else if (one.kind === 'garbage') {
+					lines.push(one.text);
+					clean = false;
+				} else {
+					lines.push('');
+				}
+			}
+
+			const path = join(directory, 'fuzz.jsonl');
+			writeFileSync(path, lines.map(line => `${line}\n`).join(''));
+			const read = readStream(path);
+			for (const [line] of read.values) {
+				assert.ok(!read.skips.has(line), `line ${line} both read and skipped`);
+			}
+
+			// Every unparseable line is counted as skipped (a split record's later lines are its own).
+			const garbageLines = lines.flatMap((line, index) => (line.trim() !== '' && !isJson(line) && !read.values.has(index + 1) ? [index + 1] : []));
+			const joinedLines = new Set(expected.flatMap(({line}) => (read.values.has(line) ? [] : [line])));
+			assert.deepEqual(joinedLines, new Set(), 'a whole record was lost');
+			for (const line of garbageLines) {
+				assert.ok(read.skips.has(line) || pieces.some(one => one.kind === 'split'), `line ${line} neither read nor skipped`);
+			}
+
+			// A whole record on its own line is read at its line, whatever was held before it.
+			for (const {line, value} of expected) {
+				assert.deepEqual(read.values.get(line)?.at(-1), value, `record at line ${line} was not read`);
+			}
+		}),
+		{seed, numRuns: 300},
+	);
+});
+
+test('a held record that never ends costs a small multiple of reading the file, not 64 times its size', t => {
+	const directory = tempDir(t);
+	const path = join(directory, 'never-ends.jsonl');
+	const lines = 160;
+	writeFileSync(path, `{"x":"${'a'.repeat(128 * 1024)}\n`.repeat(lines));
+	const read = readStream(path);
+	assert.equal(read.skips.size, lines);
+	assert.equal(read.values.size, 0);
+	assert.ok(read.ms < 3000, `${read.ms} ms for ${lines} lines of 128 KB`);
+	// 20 000 short ones: each is held, joined and released in turn.
+	writeFileSync(path, `{"x":"${'a'.repeat(100)}\n`.repeat(20_000) + '{"after":true}\n');
+	const short = readStream(path);
+	assert.equal(short.skips.size, 20_000);
+	assert.deepEqual(short.values.get(20_001), [{after: true}]);
+	assert.ok(short.ms < 3000, `${short.ms} ms for 20 000 short lines`);
+});
+
+test('a record split over more than two lines, also between values, is read at its first line', t => {
+	const path = join(tempDir(t), 'split.jsonl');
+	writeFileSync(path, '{"type":"a","text":"one\ntwo\nthree"}\n{"type":"b",\n"n":[1,\n2]}\n{"type":"c"}\n');
+	const read = readStream(path);
+	assert.deepEqual(read.values.get(1), [{type: 'a', text: 'one\ntwo\nthree'}]);
+	assert.deepEqual(read.values.get(4), [{type: 'b', n: [1, 2]}]);
+	assert.deepEqual(read.values.get(7), [{type: 'c'}]);
+	assert.equal(read.skips.size, 0);
 });

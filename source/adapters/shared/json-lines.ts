@@ -111,7 +111,7 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 				// A torn record with a whole one after it on the same line: the torn part is skipped.
 				const tail = raw.terminated ? tornLineTail(text) : undefined;
 				if (tail === undefined && raw.terminated && text.trimStart().startsWith('{')) {
-					held = {text, line: raw.number, offset: raw.offset, lines: [raw.number]};
+					held = {text, line: raw.number, offset: raw.offset, lines: [raw.number], scan: scanJson(openScan(), text)};
 					return;
 				}
 
@@ -145,15 +145,60 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
  * join parses, the record is read at its first line. A next line that parses alone, a blank
  * record too long, or too many lines release the held lines, skipped as before.
  */
-type HeldLines = {text: string; readonly line: number; readonly offset: number; readonly lines: number[]};
+type HeldLines = {text: string; readonly line: number; readonly offset: number; readonly lines: number[]; scan: JsonScan};
 
 const maxHeldLines = 64;
 const maxHeldCharacters = 8 * 1024 * 1024;
 
+/**
+ * Where the held text stands, as a JSON reader would see it: brackets open, inside a string,
+ * after a backslash, or broken (a bracket closed that was not open, or text after the record
+ * closed that no record can start with). Kept line by line, so each next line is scanned once
+ * and the joined record parsed only when it can be whole: parsing the whole held text at every
+ * line made a record that never ends cost 64 times its size (seconds for a few megabytes).
+ */
+type JsonScan = {depth: number; inString: boolean; escaped: boolean; broken: boolean};
+
+const openScan = (): JsonScan => ({depth: 0, inString: false, escaped: false, broken: false});
+
+function scanJson(scan: JsonScan, text: string): JsonScan {
+	for (let index = 0; index < text.length && !scan.broken; index++) {
+		const code = text.charCodeAt(index);
+		if (scan.inString) {
+			if (scan.escaped) {
+				scan.escaped = false;
+			} else if (code === 0x5c) {
+				scan.escaped = true;
+			} else if (code === 0x22) {
+				scan.inString = false;
+			}
+		} else if (code === 0x22) {
+			scan.inString = true;
+		} else if (code === 0x7b || code === 0x5b) {
+			scan.depth++;
+		} else if (code === 0x7d || code === 0x5d) {
+			scan.depth--;
+			scan.broken = scan.depth < 0;
+		} else if (scan.depth === 0 && !/\s/.test(text[index]!)) {
+			// Between records only whitespace (glued records: the next one's `{` opens above).
+			scan.broken = true;
+		}
+	}
+
+	return scan;
+}
+
 /** The held record joined with the next line: its values, 'held' to wait for more, or undefined to give up. */
 function joinHeld(held: HeldLines, text: string): unknown[] | 'held' | undefined {
-	for (const joined of [`${held.text}\\n${text}`, `${held.text}\n${text}`]) {
-		const values = parseJsonLine(joined);
+	// A newline inside a string was one (`\n`); between values it was whitespace.
+	const joint = held.scan.inString ? `\\n${text}` : `\n${text}`;
+	const scan = scanJson({...held.scan}, joint);
+	if (scan.broken) {
+		return undefined;
+	}
+
+	if (scan.depth === 0 && !scan.inString) {
+		const values = parseJsonLine(held.text + joint);
 		if (Array.isArray(values)) {
 			return values;
 		}
@@ -163,7 +208,8 @@ function joinHeld(held: HeldLines, text: string): unknown[] | 'held' | undefined
 		return undefined;
 	}
 
-	held.text = `${held.text}\\n${text}`;
+	held.text += joint;
+	held.scan = scan;
 	return 'held';
 }
 
