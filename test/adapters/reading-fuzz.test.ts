@@ -8,6 +8,9 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import fc from 'fast-check';
+import {commandItemRole, legacyEventsOf} from '../../source/adapters/codex/thread-items.js';
+import {cursorSentAt, normalizeCursorLine} from '../../source/adapters/cursor/normalize.js';
+import {parseJsonLine, tornLineTail} from '../../source/adapters/shared/json-line.js';
 import {streamJsonValues} from '../../source/adapters/shared/json-lines.js';
 import {forEachLine} from '../../source/lib/lines.js';
 import {CompressedFileError} from '../../source/lib/zstd-lines.js';
@@ -196,4 +199,94 @@ test('a record split over more than two lines, also between values, is read at i
 	assert.deepEqual(read.values.get(4), [{type: 'b', n: [1, 2]}]);
 	assert.deepEqual(read.values.get(7), [{type: 'c'}]);
 	assert.equal(read.skips.size, 0);
+});
+
+test('a 1 MB torn line with thousands of {" starts is tried in well under a second', () => {
+	const lines = {
+		'records in an array': `{"a":[${'{"b":1},'.repeat(120_000)}{"`,
+		'torn strings': '{"a":"xx'.repeat(120_000),
+		'glued torn records': '{"a":1}{"b":'.repeat(80_000),
+		'a long string': `{"a":"${'x{"'.repeat(330_000)}`,
+		'no start is a value': `x${'{"a'.repeat(330_000)}`,
+	};
+	for (const [name, line] of Object.entries(lines)) {
+		const started = performance.now();
+		assert.equal(parseJsonLine(line), 'not_json');
+		assert.equal(tornLineTail(line), undefined);
+		assert.ok(performance.now() - started < 400, `${name}: ${performance.now() - started} ms`);
+	}
+
+	// Nested 200 000 deep: V8's parser itself is slow on it (~0.2 s a try), still a bounded number of tries.
+	const nested = `${'{"a":'.repeat(200_000)}{"`;
+	const started = performance.now();
+	assert.equal(tornLineTail(nested), undefined);
+	assert.ok(performance.now() - started < 3000, `nested: ${performance.now() - started} ms`);
+});
+
+test('a torn line gives back a whole record or nothing, whatever its bytes', () => {
+	const text = fc.oneof(fc.string({maxLength: 200}), fc.array(fc.constantFrom('{"', '{', '}', '"', ':', ',', '[', ']', '\\', 'a', '1', ' ', '\0'), {maxLength: 200}).map(parts => parts.join('')));
+	fc.assert(
+		fc.property(text, line => {
+			const tail = tornLineTail(line);
+			assert.ok(tail === undefined || (typeof tail === 'object' && tail !== null), 'a torn line gave a scalar');
+			parseJsonLine(line);
+		}),
+		{seed, numRuns: 2000},
+	);
+});
+
+test('cursor: odd <timestamp> text and [REDACTED] markers never throw, and a time read is a real UTC time', () => {
+	const spelled = fc.oneof(
+		fc.string({maxLength: 90}),
+		fc
+			.tuple(fc.constantFrom('Tuesday', 'X', ''), fc.constantFrom('Jan', 'Feb', 'Jul', 'Dec', 'Foo'), fc.integer({min: -1, max: 40}), fc.integer({min: 0, max: 99_999}), fc.integer({min: 0, max: 13}), fc.integer({min: 0, max: 99}), fc.constantFrom('A', 'P', 'X'), fc.constantFrom('', '+3', '-14', '+14:30', '+99', '-5:99', '+3:'))
+			.map(([day, month, date, year, hour, minute, half, offset]) => `${day}, ${month} ${date}, ${year}, ${hour}:${String(minute).padStart(2, '0')} ${half}M (UTC${offset})`),
+	);
+	fc.assert(
+		fc.property(spelled, fc.constantFrom('', '<user_query>hi</user_query>', 'plain text'), fc.constantFrom('', '[REDACTED]', ' [REDACTED]\n[REDACTED] ', '[REDACTED'), (stamp, around, redacted) => {
+			const time = cursorSentAt(stamp);
+			if (time !== undefined) {
+				assert.ok(!Number.isNaN(Date.parse(time)), `not a time: ${time}`);
+			}
+
+			const state = {};
+			const user = normalizeCursorLine({role: 'user', message: {content: [{type: 'text', text: `<timestamp>${stamp}</timestamp>${around}`}]}}, 1, state);
+			const assistant = normalizeCursorLine({role: 'assistant', message: {content: `reply${redacted}`}}, 2, state);
+			for (const event of [...(user ?? []), ...(assistant ?? [])]) {
+				assert.ok(!(event.text ?? '').endsWith('[REDACTED]'), 'a trailing marker was shown');
+			}
+		}),
+		{seed, numRuns: 1000},
+	);
+	// Only redaction markers: no reply at all; a marker inside a sentence stays.
+	assert.deepEqual(normalizeCursorLine({role: 'assistant', message: {content: `${'[REDACTED] '.repeat(50_000)}`}}, 1, {}), []);
+	assert.equal(normalizeCursorLine({role: 'assistant', message: {content: 'it said [REDACTED] here'}}, 1, {})?.[0]?.text, 'it said [REDACTED] here');
+});
+
+test('codex: thread items with wrong types never throw', () => {
+	const anything = fc.oneof(fc.constant(null), fc.integer(), fc.string({maxLength: 10}), fc.boolean(), fc.constant([]), fc.constant({}), fc.array(fc.oneof(fc.constant(null), fc.constant(7), fc.record({type: fc.constantFrom('text', 'image', 7), text: fc.oneof(fc.string({maxLength: 10}), fc.integer())})), {maxLength: 3}));
+	const item = fc.record(
+		{
+			type: fc.constantFrom('UserMessage', 'AgentMessage', 'CommandExecution', 'FileChange', 'McpToolCall', 'ContextCompaction', 'Plan', 7, null),
+			id: fc.oneof(fc.string({maxLength: 8}), fc.integer(), fc.constantFrom('constructor', '__proto__', 'toString')),
+			content: anything,
+			status: fc.oneof(fc.constantFrom('completed', 'failed', 'inProgress', 'in_progress'), anything),
+			exitCode: anything,
+			exit_code: anything,
+			aggregatedOutput: anything,
+			stdout: anything,
+			result: anything,
+			error: anything,
+			source: fc.oneof(fc.constantFrom('agent', 'user_shell', 'unifiedExecStartup'), anything),
+		},
+		{requiredKeys: ['type']},
+	);
+	fc.assert(
+		fc.property(item, fc.option(fc.dictionary(fc.string({maxLength: 8}), fc.constant(true as const))), (one, calls) => {
+			const events = legacyEventsOf(one as Record<string, unknown>);
+			assert.ok(Array.isArray(events));
+			commandItemRole(one as Record<string, unknown>, calls ?? undefined);
+		}),
+		{seed, numRuns: 1000},
+	);
 });
