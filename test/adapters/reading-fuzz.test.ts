@@ -258,6 +258,11 @@ test('cursor: odd <timestamp> text and [REDACTED] markers never throw, and a tim
 		}),
 		{seed, numRuns: 1000},
 	);
+	// A year under 100 is that year, not 19xx (Date.UTC's reading); Feb 29 only in a leap year.
+	assert.equal(cursorSentAt('Tuesday, Jan 1, 0050, 1:00 PM (UTC)'), '0050-01-01T13:00:00.000Z');
+	assert.equal(cursorSentAt('Tuesday, Feb 29, 0004, 1:00 PM (UTC)'), '0004-02-29T13:00:00.000Z');
+	assert.equal(cursorSentAt('Tuesday, Feb 29, 2026, 1:00 PM (UTC)'), undefined);
+	assert.equal(cursorSentAt('Tuesday, Jul 21, 2026, 1:11 PM (UTC+3)'), '2026-07-21T10:11:00.000Z');
 	// Only redaction markers: no reply at all; a marker inside a sentence stays.
 	assert.deepEqual(normalizeCursorLine({role: 'assistant', message: {content: `${'[REDACTED] '.repeat(50_000)}`}}, 1, {}), []);
 	assert.equal(normalizeCursorLine({role: 'assistant', message: {content: 'it said [REDACTED] here'}}, 1, {})?.[0]?.text, 'it said [REDACTED] here');

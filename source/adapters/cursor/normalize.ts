@@ -34,7 +34,8 @@ export function cursorSentAt(spelled: string): string | undefined {
 
 	const hour = (hour12 % 12) + (match[6] === 'P' ? 12 : 0);
 	const offset = (match[7] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
-	const local = new Date(Date.UTC(year, month, day, hour, minute));
+	const local = new Date(Date.UTC(2000, month, day, hour, minute));
+	local.setUTCFullYear(year, month, day); // Date.UTC reads a year under 100 as 19xx: 0050 would be 1950.
 	// Date.UTC rolls an impossible day (Feb 30) into the next month: such a stamp is not a time.
 	return local.getUTCMonth() === month ? new Date(local.getTime() - offset * 60_000).toISOString() : undefined;
 }
