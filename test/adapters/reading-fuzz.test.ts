@@ -294,4 +294,10 @@ test('codex: thread items with wrong types never throw', () => {
 		}),
 		{seed, numRuns: 1000},
 	);
+	// A command item whose id is a name every object has was taken for a call already read.
+	for (const id of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+		assert.equal(commandItemRole({type: 'CommandExecution', id}, {call_1: true}), 'unseen', id);
+	}
+
+	assert.equal(commandItemRole({type: 'CommandExecution', id: 'call_1'}, {call_1: true}), 'known');
 });

@@ -122,7 +122,8 @@ export function commandItemRole(item: Record<string, unknown>, knownCalls: Recor
 		return undefined;
 	}
 
-	if (knownCalls?.[id]) {
+	// Own keys only: an id such as `constructor` is no call read before.
+	if (knownCalls !== undefined && Object.hasOwn(knownCalls, id)) {
 		return 'known';
 	}
 
