@@ -52,14 +52,14 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // (Qwen Code's subagent transcripts, the Antigravity CLI's prompt index naming each conversation's
 // folder, the VS Code forks that keep Copilot Chat's store); by 2 KB for a fifth (Copilot Chat's
 // transcripts folder, the chats one older Gemini CLI process recorded under one id); by 2 KB
-// (3 KB for unfinished) where line reading is loaded, for reading Codex's compressed rollouts (lib/zstd-lines.ts; the
+// (3–4 KB) where line reading is loaded, for reading Codex's compressed rollouts and joining records split over lines (lib/zstd-lines.ts; the
 // decoder itself, fzstd, loads only when a .zst file is read).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 421, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 422, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
 	{args: ['sessions', '--all-projects'], kilobytes: 383, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 498,
+		kilobytes: 500,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],
