@@ -51,9 +51,10 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // subagents) and reading a root linked from another once; by 2 KB for what a fourth audit found
 // (Qwen Code's subagent transcripts, the Antigravity CLI's prompt index naming each conversation's
 // folder, the VS Code forks that keep Copilot Chat's store); by 2 KB for a fifth (Copilot Chat's
-// transcripts folder, the chats one older Gemini CLI process recorded under one id); by 2 KB
-// (3–4 KB) where line reading is loaded, for reading Codex's compressed rollouts and joining records split over lines (lib/zstd-lines.ts; the
-// decoder itself, fzstd, loads only when a .zst file is read).
+// transcripts folder, the chats one older Gemini CLI process recorded under one id); by 3–4 KB
+// where line reading is loaded, for reading Codex's compressed rollouts (lib/zstd-lines.ts; the
+// decoder itself, fzstd, loads only when a .zst file is read) and joining a record split over
+// lines.
 const budgets = [
 	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 422, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
 	{args: ['sessions', '--all-projects'], kilobytes: 383, alsoDenied: [otherAreas, memoryRules]},
