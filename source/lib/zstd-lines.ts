@@ -59,8 +59,12 @@ export function forEachDecompressedLine(path: string, visit: LineVisitor, option
 	const from = options.fromOffset ?? 0;
 	const until = options.toOffset ?? Number.POSITIVE_INFINITY;
 	const maxLineBytes = options.maxLineBytes ?? Number.POSITIVE_INFINITY;
-	let carry = Buffer.alloc(0); // The start of a line whose newline has not come yet.
-	let carryOffset = 0; // Its offset in the decompressed text.
+	// The start of a line whose newline has not come yet, kept as the pieces it came in and joined
+	// once when it ends: joining at every piece made a line of many megabytes (a Codex compacted
+	// record) cost its length squared over the piece size in copies.
+	let carry: Buffer[] = [];
+	let earlierBytes = 0; // Bytes of the current line before this piece: carried, or dropped when too long.
+	let lineStart = 0; // The current line's offset in the decompressed text.
 	let skippingOversized = false; // Inside a line already reported too long: its bytes are dropped.
 	let lineNumber = 1;
 	let completeOffset = from;
@@ -85,42 +89,57 @@ export function forEachDecompressedLine(path: string, visit: LineVisitor, option
 		}
 	};
 
+	/** The current line, ending at `newline` in `data`, whose part in `data` starts at `start`. */
+	const endLine = (data: Buffer, start: number, newline: number): void => {
+		const length = earlierBytes + (newline - start);
+		if (skippingOversized) {
+			// The end of a line reported too long: reading goes on after it.
+			skippingOversized = false;
+			if (lineStart >= from && lineStart < until) {
+				completeOffset = lineStart + length + 1;
+				nextLine = lineNumber + 1;
+			}
+		} else if (carry.length === 0) {
+			deliver({number: lineNumber, offset: lineStart, length, terminated: true, oversized: false, buffer: data, start, end: newline});
+		} else {
+			const line = Buffer.concat([...carry, data.subarray(start, newline)]);
+			deliver({number: lineNumber, offset: lineStart, length, terminated: true, oversized: false, buffer: line, start: 0, end: line.length});
+		}
+
+		carry = [];
+		earlierBytes = 0;
+		lineStart += length + 1;
+		lineNumber++;
+	};
+
 	const take = (chunk: Uint8Array): void => {
 		if (stopped) {
 			return;
 		}
 
-		const data = carry.length === 0 ? Buffer.from(chunk) : Buffer.concat([carry, chunk]);
+		const data = Buffer.from(chunk); // A copy: the decoder reuses its output memory.
 		let start = 0;
 		let newline: number;
 		while (!stopped && (newline = data.indexOf(10, start)) !== -1) {
-			const offset = carryOffset + start;
-			if (skippingOversized) {
-				// The end of a line reported too long: reading goes on after it.
-				skippingOversized = false;
-				if (offset >= from && offset < until) {
-					completeOffset = offset + (newline - start) + 1;
-					nextLine = lineNumber + 1;
-				}
-			} else {
-				deliver({number: lineNumber, offset, length: newline - start, terminated: true, oversized: false, buffer: data, start, end: newline});
-			}
-
-			lineNumber++;
+			endLine(data, start, newline);
 			start = newline + 1;
 		}
 
-		carryOffset += start;
-		carry = Buffer.from(data.subarray(start));
-		if (!stopped && !skippingOversized && carry.length > maxLineBytes) {
-			// Too long to hold: reported once, with no content, and dropped up to its newline.
-			deliver({number: lineNumber, offset: carryOffset, length: carry.length, terminated: true, oversized: true, buffer: carry, start: 0, end: 0});
-			skippingOversized = true;
+		if (stopped || start === data.length) {
+			return;
 		}
 
+		earlierBytes += data.length - start;
 		if (skippingOversized) {
-			carryOffset += carry.length;
-			carry = Buffer.alloc(0);
+			return;
+		}
+
+		carry.push(data.subarray(start));
+		if (earlierBytes > maxLineBytes) {
+			// Too long to hold: reported once, with no content, and dropped up to its newline.
+			deliver({number: lineNumber, offset: lineStart, length: earlierBytes, terminated: true, oversized: true, buffer: data, start: 0, end: 0});
+			skippingOversized = true;
+			carry = [];
 		}
 	};
 
@@ -150,7 +169,8 @@ export function forEachDecompressedLine(path: string, visit: LineVisitor, option
 	}
 
 	if (!stopped && carry.length > 0 && !skippingOversized) {
-		deliver({number: lineNumber, offset: carryOffset, length: carry.length, terminated: false, oversized: false, buffer: carry, start: 0, end: carry.length});
+		const last = Buffer.concat(carry);
+		deliver({number: lineNumber, offset: lineStart, length: last.length, terminated: false, oversized: false, buffer: last, start: 0, end: last.length});
 	}
 
 	return {offset: completeOffset, nextLine};
