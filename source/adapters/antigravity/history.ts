@@ -17,6 +17,10 @@ const parsed = new Map<string, Workspaces>();
 /** An index far larger than any person's prompt history is not read. */
 const maxIndexBytes = 16 * 1024 * 1024;
 
+/**
+ * Read whole and split, not through readJsonLines: this module is part of discovery, which every
+ * warm call loads, and the line reader would add 16 KB to it for a small file read only at scan.
+ */
 function workspacesIn(text: string): Map<string, string> {
 	const byConversation = new Map<string, string>();
 	for (const line of text.split('\n')) {

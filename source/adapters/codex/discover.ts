@@ -2,6 +2,8 @@ import {fileUnit, walkFiles} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
 
 const rolloutFile = /^rollout-.*(?:\.jsonl?|\.jsonl\.zst)$/;
+// lib/lines.ts compressedSuffix, spelled here: importing it would load the line reader into
+// discovery, which every warm call loads.
 const compressed = '.zst';
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

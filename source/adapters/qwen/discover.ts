@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
-import {join} from 'node:path';
-import {childPath, fileUnit, isDirectory, listDirectory} from '../shared/fs.js';
+import {basename, dirname, join} from 'node:path';
+import {childPath, fileUnit, isDirectory, listDirectory, walkFiles} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
 
 /** `<sessionId>.jsonl`, the id a UUID with or without dashes. */
@@ -35,28 +35,13 @@ export function discoverQwen(root: string): DiscoveredUnit[] {
 /** Each subagent transcript under `subagents/<sessionId>/`, with its `.meta.json` sidecar where one is written. */
 function subagentUnits(directory: string): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
-	// Most projects have none: a status that finds nothing is cheaper than a listing that fails.
-	if (!isDirectory(directory)) {
-		return units;
-	}
-
-	for (const session of listDirectory(directory)) {
-		if (!session.isDirectory()) {
-			continue;
-		}
-
-		const sessionDirectory = childPath(directory, session.name);
-		for (const entry of listDirectory(sessionDirectory)) {
-			if (!entry.isFile() || !agentFile.test(entry.name)) {
-				continue;
-			}
-
-			const path = childPath(sessionDirectory, entry.name);
-			const meta = path.replace(/\.jsonl$/, '.meta.json');
-			const unit = fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length), parentIdHint: session.name, paths: existsSync(meta) ? [path, meta] : [path]});
-			if (unit) {
-				units.push(unit);
-			}
+	// One level down only: a transcript directly in `subagents/` names no session. walkFiles
+	// checks the directory exists first, so most projects (none) cost one status.
+	for (const path of walkFiles(directory, (name, file) => agentFile.test(name) && dirname(file) !== directory, 1)) {
+		const meta = path.replace(/\.jsonl$/, '.meta.json');
+		const unit = fileUnit(path, {idHint: basename(path, '.jsonl'), parentIdHint: basename(dirname(path)), paths: existsSync(meta) ? [path, meta] : [path]});
+		if (unit) {
+			units.push(unit);
 		}
 	}
 
