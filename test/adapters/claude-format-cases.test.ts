@@ -301,3 +301,18 @@ test('claude format: the session-state records 2.1.2xx writes beside the convers
 		assert.ok(Array.isArray(events) && events.every(event => event.kind === 'meta'), type);
 	}
 });
+
+test('claude format: a hook\'s blocking error, written as a hook_blocking_error attachment (2.1.x), is the host\'s message to the agent, not dropped and not a request', () => {
+	// Where 1.x wrote a Stop hook's reason as a "Stop hook feedback:" user record, 2.1.x writes
+	// {type: "attachment", attachment: {type: "hook_blocking_error", hookName, hookEvent, toolUseID,
+	// blockingError: {blockingError, command}}}; the agent is sent on with it as a meta message.
+	const session = read('hook-blocking-error.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(users(session), [
+		[1, 'Add a harvest week column to the pickers table', true, null],
+		[3, 'Stop hook blocking error from command: "~/.claude/hooks/check-migrations.sh": The migration has no down step; add one before stopping.', false, 'host'],
+	]);
+	assert.equal(session.events.find(event => event.line === 3)?.uuid, 'b7e1c3a5-0000-4000-8000-000000000003', 'the attachment keeps its place in the tree');
+	assert.deepEqual(session.events.filter(event => event.line === 5 && event.kind !== 'meta'), [], 'a hook that passed says nothing');
+});

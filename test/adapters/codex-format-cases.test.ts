@@ -397,3 +397,22 @@ test('codex format: a compressed rollout is listed, searched and read through th
 	assert.equal(read.code, 0, read.stderr);
 	assert.match(read.stdout, /Sunday \(6\) is never scheduled/);
 });
+
+test('codex format: a tool search the server ran (execution "server") carries no call_id; its output answers the search before it, in order, and is paired with it', () => {
+	// ResponseItem::ToolSearchCall and ToolSearchOutput hold call_id as an Option: a client-run
+	// search names its call, a server-run one does not (Codex pairs outputs by call_id only when
+	// execution is not "server"), so its output follows the call it answers with no id at all.
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-11-04T10-00-00-01a1b2c3-5d00-7e00-8f00-0000000000e4.jsonl')));
+	const calls = events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.call_id]);
+	const results = events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.call_id, event.result?.output]);
+	assert.deepEqual(calls, [
+		[3, 'tool_search', 'tsc_0a1b2c3d4e5f'],
+		[5, 'tool_search', 'tsc_1b2c3d4e5f6a'],
+		[7, 'tool_search', 'search-client-1'],
+	]);
+	assert.deepEqual(results, [
+		[4, 'tsc_0a1b2c3d4e5f', 'sheets_append_row\nsheets_read_range'],
+		[6, 'tsc_1b2c3d4e5f6a', 'sensor_latest'],
+		[8, 'search-client-1', 'calendar_add_note'],
+	]);
+});

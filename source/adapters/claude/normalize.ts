@@ -377,6 +377,25 @@ function queuedPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind
 }
 
 /**
+ * 2.1.x writes a hook's refusal (a Stop hook sending the agent on, a tool hook blocking a call) as
+ * an `attachment` of type `hook_blocking_error`, `blockingError: {blockingError, command}`, where
+ * 1.x wrote a "Stop hook feedback:" user record. The agent receives it as a meta message in the
+ * words below, so it is the host's text, never a request.
+ */
+function hookBlockingEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+	const attachment = isRecord(record.attachment) ? record.attachment : undefined;
+	const blocked = attachment?.['type'] === 'hook_blocking_error' && isRecord(attachment['blockingError']) ? attachment['blockingError'] : undefined;
+	const reason = typeof blocked?.['blockingError'] === 'string' ? blocked['blockingError'].trim() : '';
+	if (reason === '') {
+		return [];
+	}
+
+	const hook = typeof attachment?.['hookName'] === 'string' && attachment['hookName'] !== '' ? attachment['hookName'] : 'A';
+	const command = typeof blocked?.['command'] === 'string' && blocked['command'] !== '' ? ` from command: "${blocked['command']}"` : '';
+	return [{...base, kind: 'user', text: `${hook} hook blocking error${command}: ${reason}`, human: false, origin: 'host'}];
+}
+
+/**
  * A prompt sent while the agent works that the queue handed to the running turn (steering) is
  * written as a `queue-operation` of `operation: "remove"` holding it in `content` (a string, or
  * content blocks with an image). Before 2.1.x wrote a queued_command attachment for it, that
@@ -576,7 +595,7 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 
 			return [...facts, ...systemEvents(record, base), ...renameEvents(record, line, state)];
 		case 'attachment':
-			return [...facts, ...queuedPromptEvents(record, base, state)];
+			return [...facts, ...queuedPromptEvents(record, base, state), ...hookBlockingEvents(record, base)];
 		case 'queue-operation':
 			return [...facts, ...steeredPromptEvents(record, base, state)];
 		case 'continued-in':

@@ -36,9 +36,9 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 			// The Responses API's own examples name the call in `id`; writers since, in `call_id`.
 			return recordResult(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? item.id ?? null, item.output)});
 		case 'tool_search_call':
-			return [toolCall(base, 'tool_search', item.call_id ?? null, item.arguments ?? null)];
+			return [toolCall(base, 'tool_search', toolSearchCallId(item, base, state), item.arguments ?? null)];
 		case 'tool_search_output':
-			return recordResult(state, {...base, kind: 'tool_result', result: {call_id: item.call_id ?? null, is_error: item.status === 'failed', output: toolNames(item.tools)}});
+			return recordResult(state, {...base, kind: 'tool_result', result: {call_id: item.call_id ?? state.searches?.shift() ?? null, is_error: item.status === 'failed', output: toolNames(item.tools)}});
 		case 'web_search_call':
 		case 'image_generation_call':
 			return hostedToolEvents(item, base);
@@ -141,6 +141,22 @@ function hostedToolEvents(item: CodexResponseItem, base: Base): SessionEvent[] {
 }
 
 /** What a tool search found, by name (the full tool schemas are not output worth showing). */
+/**
+ * A tool search the server runs (`execution: "server"`) has no `call_id`, nor has its output,
+ * which follows the search it answers (Codex pairs searches by call_id only when the client ran
+ * them). Such a search is named by its item id (or its line), and waits for the next output
+ * without an id.
+ */
+function toolSearchCallId(item: CodexResponseItem, base: Base, state: CodexState): string {
+	if (item.call_id !== undefined) {
+		return item.call_id;
+	}
+
+	const id = item.id ?? `tool_search@${base.line}`;
+	(state.searches ??= []).push(id);
+	return id;
+}
+
 function toolNames(tools: unknown): string {
 	if (!Array.isArray(tools)) {
 		return outputText(tools);

@@ -19,6 +19,8 @@ export type CodexState = {
 	calls?: Record<string, true>;
 	/** The latest tool call ids whose result was emitted (rememberedCallIds), and whether that result was a failure. */
 	results?: Record<string, boolean>;
+	/** Server-run tool searches (no call_id) not yet answered, oldest first: an output without an id answers the first. */
+	searches?: string[];
 	/** Digests of prompts and replies seen on one channel whose copy on the other may follow (see echoes.ts). */
 	echoes?: Partial<Record<'user' | 'assistant', {item: string[]; event: string[]}>>;
 	/** Lines where the thread's turns start, and whether one is open (see turns.ts). */
