@@ -203,3 +203,34 @@ test('gemini format: the header-only file `gemini --resume` opens beside the cha
 	assert.equal(read.code, 0, read.stdout + read.stderr);
 	assert.match(read.stdout, /ferry timetable skip Sundays/);
 });
+
+test('gemini format: a tool response turn recorded flattened to text ([Function Response: <tool>] and what the tool returned beside it) is no human request', () => {
+	// Builds of late 2025 recorded each user turn as partListUnionToString of its parts, skipping
+	// only turns made of nothing but function responses; a tool that returns parts beside its
+	// response (read_many_files' files, read_file's image) made a mixed turn, recorded as one
+	// string: "[Function Response: <name>]" then those parts' text. The call's toolCalls entry
+	// already holds the same result. Evidence: yoavf/ai-sessions src/lib/providers/gemini.ts and
+	// its gemini.test.ts ("edge cases from real sessions": such user messages are skipped);
+	// gemini-cli geminiChat.ts (recordMessage of partListUnionToString unless isFunctionResponse),
+	// geminiRequest.ts (partToString verbose: `[Function Response: ${name}]`).
+	const chat = read(join('flattened-responses', 'chats', 'session-2025-10-21T15-04-8d2a6f31.json'));
+	assert.equal(chat.loaded.skipped, 0);
+	const users = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(
+		users.map(event => [event.uuid, event.human]),
+		[
+			['f-u1', true],
+			['f-u2', true],
+		],
+		'the flattened copies of the tool results are not requests',
+	);
+	assert.equal(chat.summary.title, 'Compare what the two release notes say about the cache rewrite');
+	assert.equal(chat.summary.human_turns, 2);
+	const results = chat.events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(
+		results.map(event => event.result?.call_id),
+		['read_many_files-1761059058540-7c1e2a', 'read_file-1761059289120-3b9d4f'],
+		'each result is read once, from its toolCalls entry',
+	);
+	assert.match(results[0]?.result?.output ?? '', /expires entries on write/);
+});

@@ -62,6 +62,15 @@ function responseTurnEvents(message: GeminiMessage, line: number, calls: Content
 	return leading.trim() === '' ? results : [{...base(message, line), kind: 'user', text: leading, human: false}, ...results];
 }
 
+/**
+ * A tool response turn recorded flattened to text. Builds of late 2025 recorded a user turn as
+ * `partListUnionToString` of its parts unless every part was a function response, so a tool that
+ * returned parts beside its response (read_many_files' files, read_file's image) left a user
+ * message of "[Function Response: <name>]" and those parts' text. The call's `toolCalls` entry
+ * holds the same result, so the copy is read as nothing.
+ */
+const flattenedResponse = /^\[Function Response: [^\]\n]*\]/;
+
 function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin): SessionEvent[] {
 	const calls = origin.calls ?? contentCalls();
 	if (hasFunctionResponse(partsOf(message.content))) {
@@ -69,6 +78,10 @@ function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin)
 	}
 
 	calls.open = new Map();
+	if (flattenedResponse.test(contentText(message.content))) {
+		return [];
+	}
+
 	// `displayContent` is what the person saw and typed (without expanded @file contents).
 	const shown = typedText(message.displayContent);
 	const text = shown.trim() !== '' ? shown : typedText(message.content);
