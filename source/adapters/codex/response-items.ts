@@ -140,7 +140,6 @@ function hostedToolEvents(item: CodexResponseItem, base: Base): SessionEvent[] {
 	return [call, {...base, kind: 'tool_result', result: {call_id: callId, is_error: item.status === 'failed', output: item.revised_prompt ?? ''}}];
 }
 
-/** What a tool search found, by name (the full tool schemas are not output worth showing). */
 /**
  * A tool search the server runs (`execution: "server"`) has no `call_id`, nor has its output,
  * which follows the search it answers (Codex pairs searches by call_id only when the client ran
@@ -157,6 +156,7 @@ function toolSearchCallId(item: CodexResponseItem, base: Base, state: CodexState
 	return id;
 }
 
+/** What a tool search found, by name (the full tool schemas are not output worth showing). */
 function toolNames(tools: unknown): string {
 	if (!Array.isArray(tools)) {
 		return outputText(tools);
