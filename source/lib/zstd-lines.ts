@@ -31,28 +31,103 @@ export class CompressedFileError extends Error {
  */
 const maxWindowBytes = 128 * 1024 * 1024;
 
-/** The window the frame at the start of `data` declares (0 when it is no Zstandard frame header). */
-export function frameWindow(data: Uint8Array): number {
-	if (data.length < 6 || data[0] !== 0x28 || data[1] !== 0xb5 || data[2] !== 0x2f || data[3] !== 0xfd) {
-		return 0;
+const le32 = (bytes: readonly number[], at: number) => (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
+const frameMagic = 0xfd_2f_b5_28;
+// Skippable frames (0x184D2A50 to 0x184D2A5F) hold data a decoder passes over: magic, a 4-byte length, that many bytes.
+const isSkippable = (header: readonly number[]) => le32(header, 0) >>> 4 === 0x18_4d_2a_5;
+/** The frame content size field's length: none, or one byte in a single-segment frame, when the flag is 0. */
+const contentSizeBytes = (descriptor: number) => (descriptor >> 6 ? 1 << (descriptor >> 6) : (descriptor >> 5) & 1);
+
+/** How long the header starting with `held` is: undefined until that is known, -1 when it is no frame's. */
+function headerLength(held: readonly number[]): number | undefined {
+	if (held.length < 5) {
+		return undefined;
 	}
 
-	const descriptor = data[4]!;
-	const singleSegment = (descriptor >> 5) & 1;
-	if (!singleSegment) {
-		const exponent = 1 << (10 + (data[5]! >> 3));
-		return exponent + (exponent / 8) * (data[5]! & 7);
+	if (isSkippable(held)) {
+		return 8;
 	}
 
-	const contentSizeFlag = descriptor >> 6;
-	const at = 5 + [0, 1, 2, 4][descriptor & 3]!;
-	const size = contentSizeFlag === 0 ? 1 : 1 << contentSizeFlag;
-	let contentSize = 0;
-	for (let index = size - 1; index >= 0; index--) {
-		contentSize = contentSize * 256 + (data[at + index] ?? 0);
+	const descriptor = held[4]!;
+	return le32(held, 0) === frameMagic ? 6 - ((descriptor >> 5) & 1) + [0, 1, 2, 4][descriptor & 3]! + contentSizeBytes(descriptor) : -1;
+}
+
+/** The window a whole frame header declares: its window descriptor's, or a single-segment frame's content size (the header's last bytes). */
+function frameWindow(header: readonly number[]): number {
+	const descriptor = header[4]!;
+	if (!((descriptor >> 5) & 1)) {
+		// A power, not a shift: the exponent reaches 41, past 32-bit shifts.
+		const exponent = 2 ** (10 + (header[5]! >> 3));
+		return exponent + (exponent / 8) * (header[5]! & 7);
 	}
 
-	return contentSize + (contentSizeFlag === 1 ? 256 : 0);
+	const sizeBytes = contentSizeBytes(descriptor);
+	let size = 0;
+	for (let index = header.length - 1; index >= header.length - sizeBytes; index--) {
+		size = size * 256 + header[index]!;
+	}
+
+	return size + (sizeBytes === 2 ? 256 : 0);
+}
+
+/**
+ * Follows the frames of a Zstandard stream by their headers and block headers as its bytes are
+ * read, without decoding: a file may hold many frames (concatenated, or written one per flush),
+ * and the decoder allocates each one's window when it meets its header, so every header has to
+ * be checked before the bytes holding it are decoded, not only the first. Where the bytes stop
+ * being frames the walk stops, and the decoder reports the damage.
+ */
+export function createFrameWalk(): (chunk: Uint8Array) => number {
+	let skip = 0; // Bytes to pass over: a block's content, a checksum, a skippable frame.
+	let held: number[] = []; // The header being read: a frame's (up to 18 bytes) or a block's (3).
+	let inFrame = false;
+	let checksum = false;
+	let lost = false;
+	/** The largest window declared by the frame headers that end in `chunk`. */
+	return chunk => {
+		let largest = 0;
+		for (let at = 0; at < chunk.length && !lost; ) {
+			if (skip > 0) {
+				const passed = Math.min(skip, chunk.length - at);
+				skip -= passed;
+				at += passed;
+				continue;
+			}
+
+			held.push(chunk[at++]!);
+			if (!inFrame) {
+				const length = headerLength(held);
+				lost = length === -1;
+				if (lost || length === undefined || held.length < length) {
+					continue;
+				}
+
+				if (isSkippable(held)) {
+					skip = le32(held, 4);
+				} else {
+					largest = Math.max(largest, frameWindow(held));
+					checksum = ((held[4]! >> 2) & 1) === 1;
+					inFrame = true;
+				}
+
+				held = [];
+			} else if (held.length === 3) {
+				const type = (held[0]! >> 1) & 3;
+				// A raw or compressed block's bytes follow its header; an RLE block holds one byte, repeated.
+				skip = type === 1 ? 1 : (held[0]! >> 3) | (held[1]! << 5) | (held[2]! << 13);
+				lost = type === 3; // Reserved: the decoder refuses it.
+				if (held[0]! & 1) {
+					// The frame's last block, then its checksum when the descriptor says it has one.
+					skip += checksum ? 4 : 0;
+					inFrame = false;
+				}
+
+				held = [];
+			}
+		}
+
+		return largest;
+	};
 }
 
 export function forEachDecompressedLine(path: string, visit: LineVisitor, options: ForEachLineOptions = {}): {offset: number; nextLine: number} {
@@ -146,10 +221,11 @@ export function forEachDecompressedLine(path: string, visit: LineVisitor, option
 	const fd = openSync(path, 'r');
 	try {
 		const stream = new (decompressor().Decompress)(take);
+		const walk = createFrameWalk();
 		for (let position = 0; !stopped; ) {
 			const input = Buffer.allocUnsafe(inputChunk);
 			const read = readSync(fd, input, 0, input.length, position);
-			if (position === 0 && frameWindow(input.subarray(0, read)) > maxWindowBytes) {
+			if (walk(input.subarray(0, read)) > maxWindowBytes) {
 				throw new CompressedFileError(`${path}: not a readable Zstandard stream (its window is larger than ${maxWindowBytes / 1024 / 1024} MiB)`);
 			}
 

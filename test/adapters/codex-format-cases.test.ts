@@ -416,3 +416,23 @@ test('codex format: a tool search the server ran (execution "server") carries no
 		[8, 'search-client-1', 'calendar_add_note'],
 	]);
 });
+
+/**
+ * Codex keeps the names threads were given in `$CODEX_HOME/session_index.jsonl`, append-only, one
+ * `{id, thread_name, updated_at}` line per naming, the latest line for an id winning (codex-rs
+ * rollout/src/session_index.rs). The app server's renames go there (and to its state database)
+ * without a record in the rollout (thread-store/src/local/apply_thread_metadata.rs), so a rollout's
+ * own thread_name_updated may be an older name, or missing. A blank name names nothing
+ * (find_thread_names_by_ids passes over it).
+ */
+const namedHome = join(cases, 'named');
+
+test('codex format: the latest name session_index.jsonl gives a thread is its name, over an older one the rollout records; a blank one names nothing', () => {
+	const rollout = (name: string) => join(namedHome, 'sessions', '2026', '11', '21', name);
+	const renamed = readUnit(codexAdapter, looseUnit(rollout('rollout-2026-11-21T10-00-00-019a9100-1a00-7b00-8c00-0000000000f1.jsonl')));
+	assert.equal(renamed.summary.human_turns, 0);
+	assert.equal(renamed.summary.title, 'Apple orchard pruning plan');
+	assert.equal(renamed.loaded.skipped, 0);
+	const blank = readUnit(codexAdapter, looseUnit(rollout('rollout-2026-11-21T11-00-00-019a9100-2b00-7b00-8c00-0000000000f2.jsonl')));
+	assert.equal(blank.summary.title, 'grafting schedule', 'a blank index name leaves the name the rollout records');
+});

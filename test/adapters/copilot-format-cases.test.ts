@@ -146,3 +146,14 @@ test('copilot format: a record written with raw newlines inside a string, over s
 	);
 	assert.equal(read.loaded.skipped, 1, 'only the half record');
 });
+
+test('copilot format: the name workspace.yaml holds (what /rename or the app set, name: with user_named:) is the session\'s name, over a title its events gave before', () => {
+	// A rename syncs into session-state/<id>/workspace.yaml as `name:` and `user_named:`
+	// (github/copilot-cli#4244); an automatic name may later replace it there (#2622). The file is
+	// the session's name as Copilot shows it now; older builds kept a `summary:` there.
+	const named = readStore(copilotAdapter, store).find(read => read.summary.id === '4d7b2e90-8c1a-4e35-b6f2-1a9c3e5d7f20');
+	assert.ok(named, 'the named session is read');
+	assert.equal(named.summary.human_turns, 0);
+	assert.equal(named.summary.title, 'Apiary: winter hive checks');
+	assert.equal(named.loaded.skipped, 0);
+});

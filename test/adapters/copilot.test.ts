@@ -56,7 +56,8 @@ test('copilot: ids, projects, titles and counts', () => {
 	assert.equal(main.summary.modified, '2026-11-23T10:09:00.000Z');
 	assert.deepEqual(
 		main.events.filter(event => event.kind === 'meta').map(event => event.session),
-		[{id: ids.main, started: '2026-11-23T10:00:00.000Z', cwd: '/work/shop', model: 'claude-sonnet-4.5'}, {model: 'gpt-5.2'}],
+		[{title: 'Checkout form validation'}, {id: ids.main, started: '2026-11-23T10:00:00.000Z', cwd: '/work/shop', model: 'claude-sonnet-4.5'}, {model: 'gpt-5.2'}],
+		'the name in workspace.yaml is stated; the first request stays the title',
 	);
 
 	const autopilot = sessions.get(ids.autopilot)!;

@@ -13,7 +13,7 @@ import {cursorSentAt, normalizeCursorLine} from '../../source/adapters/cursor/no
 import {parseJsonLine, tornLineTail} from '../../source/adapters/shared/json-line.js';
 import {streamJsonValues} from '../../source/adapters/shared/json-lines.js';
 import {forEachLine} from '../../source/lib/lines.js';
-import {CompressedFileError} from '../../source/lib/zstd-lines.js';
+import {CompressedFileError, createFrameWalk} from '../../source/lib/zstd-lines.js';
 import {tempDir} from '../helpers/temp.js';
 
 const seed = 20_261_206;
@@ -75,6 +75,33 @@ test('a frame header whose content size was damaged to gigabytes is ZSTD_UNREADA
 	assert.ok(read.error, 'the damaged header was read');
 	assert.ok(performance.now() - started < 1000);
 	assert.ok(process.memoryUsage().arrayBuffers < 512 * 1024 * 1024);
+});
+
+test('a later frame whose header asks for a gigabyte window is ZSTD_UNREADABLE too, not a gigabyte of memory', t => {
+	// A .zst file may hold several frames, each with its own header. A valid rollout, then a
+	// second frame with no content size whose window descriptor (exponent 20) asks for 2^30 bytes,
+	// holding one raw block of five bytes.
+	const first = readFileSync(zstdFixtures[3]!);
+	const second = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 20 << 3, (5 << 3) | 1, 0x00, 0x00, ...Buffer.from('{}\n{}')]);
+	const path = join(tempDir(t), 'two-frames.jsonl.zst');
+	writeFileSync(path, Buffer.concat([first, second]));
+	const started = performance.now();
+	const read = readCompressed(path);
+	assert.ok(read.error, 'the second frame was decoded with its gigabyte window');
+	assert.ok(read.error.message.includes('window'), read.error.message);
+	assert.ok(performance.now() - started < 1000);
+	assert.ok(process.memoryUsage().arrayBuffers < 512 * 1024 * 1024);
+	// Read in pieces of any size (a header or a block split between reads), the walk sees that header.
+	const bytes = readFileSync(path);
+	for (const piece of [1, 2, 3, 7, 100]) {
+		const walk = createFrameWalk();
+		let largest = 0;
+		for (let at = 0; at < bytes.length; at += piece) {
+			largest = Math.max(largest, walk(bytes.subarray(at, at + piece)));
+		}
+
+		assert.equal(largest, 2 ** 30, `in pieces of ${piece}`);
+	}
 });
 
 /** Reads a JSONL file through streamJsonValues: values by line, skips by line and reason. */

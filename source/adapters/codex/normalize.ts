@@ -18,6 +18,7 @@ import {codexState, recordResult, type CodexState} from './state.js';
 import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
 import {rememberId} from '../shared/recent-ids.js';
+import {indexedThreadName} from './session-index.js';
 import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
@@ -57,9 +58,10 @@ const bareItemTypes = new Set([
  * payload}` (September 2025 on) and the bare era (a header line, `{"record_type":"state"}`
  * markers and unwrapped response items).
  */
-export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
+export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
 	const state = codexState(lineState);
-	const events = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
+	const read = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
+	const events = state.indexedName === null || read === null || read.length === 0 ? read : withIndexedName(read, state, unit);
 	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn.
 	if (events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
 		noteTurnStart(state, line, false);
@@ -67,6 +69,26 @@ export function normalizeCodexLine(value: unknown, line: number, lineState: Line
 
 	rememberCalls(state, events);
 	return events;
+}
+
+/**
+ * The name session_index.jsonl gives the thread, looked up once the thread's id is stated, is
+ * the session's name. Every naming is appended to the index, the latest last, and the app's
+ * renames only there, so a name the rollout itself records gives way to it.
+ */
+function withIndexedName(events: SessionEvent[], state: CodexState, unit: DiscoveredUnit): SessionEvent[] {
+	if (state.indexedName === undefined) {
+		const stated = events.find(event => event.kind === 'meta' && event.session?.id);
+		if (!stated?.session?.id) {
+			return events;
+		}
+
+		const name = indexedThreadName(unit.path, stated.session.id);
+		state.indexedName = name ?? null;
+		return name === undefined ? events : events.map(event => (event === stated ? {...event, session: {...event.session, title: name}} : event));
+	}
+
+	return events.some(event => event.kind === 'meta' && event.session?.title !== undefined) ? events.filter(event => event.kind !== 'meta' || event.session?.title === undefined) : events;
 }
 
 /** Call ids read so far: a thread item naming none of them records a call no other line holds. */

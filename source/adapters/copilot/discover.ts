@@ -38,11 +38,24 @@ function sessionDetails(events: string, workspace: string): UnitDetails {
 	return cwd === undefined ? {paths: [events, workspace]} : {paths: [events, workspace], projectHint: cwd};
 }
 
-/** The `cwd:` scalar of workspace.yaml (plain, single- or double-quoted), read from its head. */
+/** The `cwd:` scalar of workspace.yaml, read from its head. */
 export function workspaceCwd(path: string): string | undefined {
+	return yamlScalar(readHead(path), 'cwd');
+}
+
+/**
+ * The session's name in workspace.yaml: `name:` (what /rename or the app set, or a name Copilot
+ * generated; github/copilot-cli#4244, #2622), `summary:` in builds before it.
+ */
+export function workspaceName(path: string): string | undefined {
 	const text = readHead(path);
-	const match = text === undefined ? null : /^cwd:[ \t]*(.+?)[ \t]*$/m.exec(text);
-	return match?.[1] ? unquoteYamlScalar(match[1]) || undefined : undefined;
+	return yamlScalar(text, 'name') ?? yamlScalar(text, 'summary');
+}
+
+/** A top-level scalar of a small YAML file (plain, single- or double-quoted), blank as undefined. */
+function yamlScalar(text: string | undefined, key: string): string | undefined {
+	const match = text === undefined ? null : new RegExp(`^${key}:[ \\t]*(.+?)[ \\t]*$`, 'm').exec(text);
+	return match?.[1] ? unquoteYamlScalar(match[1]).trim() || undefined : undefined;
 }
 
 function unquoteYamlScalar(value: string): string {

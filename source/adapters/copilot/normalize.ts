@@ -1,8 +1,10 @@
+import {basename, dirname, join} from 'node:path';
 import type {SessionEvent, SessionInfo} from '../events.js';
 import {isInjectedText, isRecord, parseJsonArguments} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from './records.js';
 import {copilotStartSchema, type CopilotEnvelope} from './schema.js';
+import {workspaceName} from './discover.js';
 import {metaEvent, sessionEvents} from './session-events.js';
 import {copilotState, type CopilotState} from './state.js';
 import {toolCallEvent, toolResultEvent} from './tools.js';
@@ -65,7 +67,7 @@ const notificationPrefix = '<system_notification>';
 const skillContextPrefix = '<skill-context';
 
 /** One events.jsonl line to events. */
-export function normalizeCopilotLine(value: unknown, line: number, lineState: LineState, _unit: DiscoveredUnit): SessionEvent[] | null {
+export function normalizeCopilotLine(value: unknown, line: number, lineState: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
 	const envelope = readCopilotEnvelope(value);
 	if (!envelope) {
 		return null;
@@ -86,11 +88,26 @@ export function normalizeCopilotLine(value: unknown, line: number, lineState: Li
 	};
 	const events = eventsOf(envelope, base, state);
 	if (events !== null) {
-		return events;
+		return state.workspaceName === null ? events : withWorkspaceName(events, base, state, unit);
 	}
 
 	const namespace = envelope.type.includes('.') ? envelope.type.slice(0, envelope.type.indexOf('.')) : envelope.type;
 	return knownNamespaces.has(namespace) ? [] : null;
+}
+
+/**
+ * The name in the session directory's workspace.yaml is the session's name as Copilot shows it
+ * now: a rename is synced there, and titles its events gave earlier give way to it. Read at the
+ * first line; a VS Code transcript in this format has no such file beside it.
+ */
+function withWorkspaceName(events: SessionEvent[], base: Base, state: CopilotState, unit: DiscoveredUnit): SessionEvent[] {
+	if (state.workspaceName === undefined) {
+		const name = basename(unit.path) === 'events.jsonl' ? workspaceName(join(dirname(unit.path), 'workspace.yaml')) : undefined;
+		state.workspaceName = name ?? null;
+		return name === undefined ? events : [...metaEvent(base, {title: name}), ...events];
+	}
+
+	return events.filter(event => event.kind !== 'meta' || event.session?.title === undefined);
 }
 
 /** The events for the types engi reads, or null to fall back on the namespace rule. */

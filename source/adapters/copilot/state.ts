@@ -9,6 +9,8 @@ export type CopilotState = {
 	started?: boolean;
 	cwd?: string;
 	model?: string;
+	/** The name the session's workspace.yaml holds (null: none), looked up at its first line. */
+	workspaceName?: string | null;
 	/** The latest tool call ids emitted as tool_call events (rememberedCallIds). */
 	calls?: Record<string, boolean>;
 };
