@@ -230,3 +230,22 @@ test('gemini format: a session\'s activity log (logs/session-<id>.jsonl, its sub
 	cpSync(resumedUnit.path, join(shared, 'chats', 'session-2026-12-02T12-40-8d4b2a6c.jsonl'));
 	assert.deepEqual(geminiAdapter.retirement?.(looseUnit(join(shared, 'chats', 'session-2026-12-02T11-00-8d4b2a6c.jsonl')), store, resumed)?.files, []);
 });
+
+test('gemini format: the file `gemini --resume` opens beside the chat it resumes, holding only the header and the host\'s <session_context>, is no conversation', t => {
+	// The recorder the resume starts writes its metadata line and the session context into a new
+	// session-<minute>-<id8>.jsonl, while the conversation goes on in the original file. Evidence:
+	// google-gemini/gemini-cli issue #28036 (the new file "contained only the initial session
+	// metadata and <session_context> message"), pull request #29206 (the orphan opened by
+	// config.initialize before resumeChat reopens the real file).
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'resume-orphan-context'), join(env['HOME']!, '.gemini', 'tmp'), {recursive: true});
+	const orphan = read(join('resume-orphan-context', 'harbour', 'chats', 'session-2026-11-30T19-02-7e2a9c4b.jsonl'));
+	assert.equal(orphan.summary.conversational, false, 'host text alone is no conversation');
+	assert.equal(orphan.summary.human_turns, 0);
+	assert.ok(orphan.events.some(event => event.kind === 'system' && event.text?.includes('<session_context>')), 'the context is still read, as the host\'s text');
+	const listing = runCli(['sessions', '--all-projects', '--source', 'gemini', '--format', 'json'], {env});
+	assert.equal(listing.code, 0, listing.stderr);
+	assert.deepEqual(listing.json().sessions.map((session: {id: string; title: string | null}) => [session.id, session.title]), [['7e2a9c4b-3d1f-4a6e-b8c2-9f0d1e3a5b7c', 'Which berth does the evening ferry use?']], 'the orphan is no session of its own');
+	const real = read(join('resume-orphan-context', 'harbour', 'chats', 'session-2026-11-30T08-10-7e2a9c4b.jsonl'));
+	assert.ok(real.events.some(event => event.kind === 'user' && event.human === false && event.text?.includes('<session_context>')), 'beside a conversation the context stays a non-human user turn');
+});
