@@ -301,3 +301,21 @@ test('claude format: the session-state records 2.1.2xx writes beside the convers
 		assert.ok(Array.isArray(events) && events.every(event => event.kind === 'meta'), type);
 	}
 });
+
+test('claude format: an assistant record flagged isAbortedMidStream is the partial reply of a stream that was cut off: its text and calls are kept, marked interrupted', () => {
+	// Claude Code builds such a record from what had streamed when the request was aborted (the
+	// person pressing Esc, or the stream watchdog), with stop_reason null; it is the only mark an
+	// interrupted turn leaves when no "[Request interrupted by user]" record follows, and its
+	// tool_use was never run. Evidence: readers of Claude Code transcripts treat it as a non-final
+	// partial answer and as an abort (the partial message is flushed as non-final; a pass whose
+	// last assistant message carries isAbortedMidStream failed), and Claude Code's own
+	// buildAbortedPartialMessage stamps it.
+	const session = read('aborted-mid-stream.jsonl');
+	const replies = session.events.filter(event => event.kind === 'assistant' || event.kind === 'tool_call').map(event => [event.uuid, event.kind, event.interrupted ?? false]);
+	assert.deepEqual(replies, [
+		['m2', 'assistant', false],
+		['m3', 'assistant', true],
+		['m3', 'tool_call', true],
+	]);
+	assert.equal(session.loaded.skipped, 0);
+});
