@@ -134,6 +134,11 @@ export type Retirement = {
 	 * subagents, a Copilot or Grok session directory): removed with every file in them.
 	 */
 	readonly directories: readonly string[];
+	/**
+	 * Files of this session alone that are neither among its `paths` nor in its directories, found
+	 * only by its id (Gemini CLI's `logs/session-<id>.jsonl`): removed with its own files.
+	 */
+	readonly files?: readonly string[];
 	/** The directory no removal may leave: the store root, or the tool's directory that holds the root and the session's sidecars. */
 	readonly boundary: string;
 };

@@ -316,3 +316,21 @@ test('claude format: a hook\'s blocking error, written as a hook_blocking_error 
 	assert.equal(session.events.find(event => event.line === 3)?.uuid, 'b7e1c3a5-0000-4000-8000-000000000003', 'the attachment keeps its place in the tree');
 	assert.deepEqual(session.events.filter(event => event.line === 5 && event.kind !== 'meta'), [], 'a hook that passed says nothing');
 });
+
+test('claude format: an assistant record flagged isAbortedMidStream is the partial reply of a stream that was cut off: its text and calls are kept, marked interrupted', () => {
+	// Claude Code builds such a record from what had streamed when the request was aborted (the
+	// person pressing Esc, or the stream watchdog), with stop_reason null; it is the only mark an
+	// interrupted turn leaves when no "[Request interrupted by user]" record follows, and its
+	// tool_use was never run. Evidence: readers of Claude Code transcripts treat it as a non-final
+	// partial answer and as an abort (the partial message is flushed as non-final; a pass whose
+	// last assistant message carries isAbortedMidStream failed), and Claude Code's own
+	// buildAbortedPartialMessage stamps it.
+	const session = read('aborted-mid-stream.jsonl');
+	const replies = session.events.filter(event => event.kind === 'assistant' || event.kind === 'tool_call').map(event => [event.uuid, event.kind, event.interrupted ?? false]);
+	assert.deepEqual(replies, [
+		['m2', 'assistant', false],
+		['m3', 'assistant', true],
+		['m3', 'tool_call', true],
+	]);
+	assert.equal(session.loaded.skipped, 0);
+});

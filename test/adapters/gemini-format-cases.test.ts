@@ -234,3 +234,49 @@ test('gemini format: a tool response turn recorded flattened to text ([Function 
 	);
 	assert.match(results[0]?.result?.output ?? '', /expires entries on write/);
 });
+
+test('gemini format: a session\'s activity log (logs/session-<id>.jsonl, its subagents\' too) goes with it when it is retired, never a log another chat of its id still holds', t => {
+	// Gemini CLI's activity logger appends the session's console and network records to
+	// <project>/logs/session-<sessionId>.jsonl, and deletes that file with the session (and its
+	// subagents' logs). Evidence: google-gemini/gemini-cli packages/cli/src/utils/activityLogger.ts
+	// (setupFileLogging: getProjectTempLogsDir(), session-<getSessionId()>.jsonl) and
+	// packages/core/src/utils/sessionOperations.ts (deleteSessionArtifactsAsync: logs/session-<id>.jsonl).
+	const project = join(cases, 'activity-logs-project');
+	const main = '3f8a1c2e-7b4d-4e6f-9a1c-5d2e8f0b3a7c';
+	const subagent = 'e5d4c3b2-a190-4f8e-b7d6-c5b4a3928170';
+	const relative = (paths: readonly string[] | undefined) => (paths ?? []).map(path => path.slice(project.length + 1)).sort();
+	const mainUnit = looseUnit(join(project, 'chats', 'session-2026-12-02T10-15-3f8a1c2e.jsonl'));
+	const retirement = geminiAdapter.retirement?.(mainUnit, cases, main);
+	assert.deepEqual(relative(retirement?.files), [`logs/session-${main}.jsonl`, `logs/session-${subagent}.jsonl`], "another session's log stays");
+	const agentUnit = looseUnit(join(project, 'chats', main, `${subagent}.jsonl`));
+	assert.deepEqual(relative(geminiAdapter.retirement?.(agentUnit, cases, subagent)?.files), [`logs/session-${subagent}.jsonl`]);
+	// A header-only file `gemini --resume` left under the same id is no other session: the log is still this one's.
+	const resumed = '8d4b2a6c-0e1f-4a2b-9c3d-7e6f5a4b3c2d';
+	const resumedUnit = looseUnit(join(project, 'chats', 'session-2026-12-02T11-00-8d4b2a6c.jsonl'));
+	assert.deepEqual(relative(geminiAdapter.retirement?.(resumedUnit, cases, resumed)?.files), [`logs/session-${resumed}.jsonl`]);
+	// An older process's one id shared by its first chat and a later one (after /clear): the log is both chats', so it stays.
+	const store = tempDir(t);
+	const shared = join(store, 'ledger');
+	cpSync(project, shared, {recursive: true});
+	cpSync(resumedUnit.path, join(shared, 'chats', 'session-2026-12-02T12-40-8d4b2a6c.jsonl'));
+	assert.deepEqual(geminiAdapter.retirement?.(looseUnit(join(shared, 'chats', 'session-2026-12-02T11-00-8d4b2a6c.jsonl')), store, resumed)?.files, []);
+});
+
+test('gemini format: the file `gemini --resume` opens beside the chat it resumes, holding only the header and the host\'s <session_context>, is no conversation', t => {
+	// The recorder the resume starts writes its metadata line and the session context into a new
+	// session-<minute>-<id8>.jsonl, while the conversation goes on in the original file. Evidence:
+	// google-gemini/gemini-cli issue #28036 (the new file "contained only the initial session
+	// metadata and <session_context> message"), pull request #29206 (the orphan opened by
+	// config.initialize before resumeChat reopens the real file).
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'resume-orphan-context'), join(env['HOME']!, '.gemini', 'tmp'), {recursive: true});
+	const orphan = read(join('resume-orphan-context', 'harbour', 'chats', 'session-2026-11-30T19-02-7e2a9c4b.jsonl'));
+	assert.equal(orphan.summary.conversational, false, 'host text alone is no conversation');
+	assert.equal(orphan.summary.human_turns, 0);
+	assert.ok(orphan.events.some(event => event.kind === 'system' && event.text?.includes('<session_context>')), 'the context is still read, as the host\'s text');
+	const listing = runCli(['sessions', '--all-projects', '--source', 'gemini', '--format', 'json'], {env});
+	assert.equal(listing.code, 0, listing.stderr);
+	assert.deepEqual(listing.json().sessions.map((session: {id: string; title: string | null}) => [session.id, session.title]), [['7e2a9c4b-3d1f-4a6e-b8c2-9f0d1e3a5b7c', 'Which berth does the evening ferry use?']], 'the orphan is no session of its own');
+	const real = read(join('resume-orphan-context', 'harbour', 'chats', 'session-2026-11-30T08-10-7e2a9c4b.jsonl'));
+	assert.ok(real.events.some(event => event.kind === 'user' && event.human === false && event.text?.includes('<session_context>')), 'beside a conversation the context stays a non-human user turn');
+});

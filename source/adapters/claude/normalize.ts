@@ -326,7 +326,7 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 	const events: SessionEvent[] = [];
 	const content = message?.content;
 	if (typeof content === 'string') {
-		return content.trim() === '' ? [] : [{...shared, kind: 'assistant', text: content}];
+		return cutOff(record, content.trim() === '' ? [] : [{...shared, kind: 'assistant', text: content}]);
 	}
 
 	for (const block of content ?? []) {
@@ -341,7 +341,12 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 		}
 	}
 
-	return events;
+	return cutOff(record, events);
+}
+
+/** The partial reply of a stream cut off (Esc, or the stream watchdog): an interruption, its calls never run. */
+function cutOff(record: ClaudeRecord, events: SessionEvent[]): SessionEvent[] {
+	return record.isAbortedMidStream ? events.map(event => ({...event, interrupted: true})) : events;
 }
 
 /**

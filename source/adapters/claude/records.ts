@@ -53,6 +53,7 @@ const recordFields = fields({
 	isMeta: boolean,
 	isCompactSummary: boolean,
 	isApiErrorMessage: boolean,
+	isAbortedMidStream: boolean,
 	sessionId: string,
 	agentId: string,
 	cwd: string,

@@ -28,6 +28,7 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	isMeta: optional(z.boolean()),
 	isCompactSummary: optional(z.boolean()),
 	isApiErrorMessage: optional(z.boolean()),
+	isAbortedMidStream: optional(z.boolean()),
 	sessionId: optional(z.string()),
 	agentId: optional(z.string()),
 	cwd: optional(z.string()),

@@ -123,7 +123,7 @@ export function createAssessor(context: AssessContext, candidates: readonly Rete
 		const retirable = blockers.every(blocker => blocker.code === 'attestation_missing');
 		const examineFiles = context.examine === 'all' || (retirable && (context.examine === 'retirable' || receipt !== undefined));
 		if (candidate.retirement && examineFiles) {
-			scan = scanTargets(unit.paths, candidate.retirement.directories, candidate.retirement.boundary, options.recheck ? new Map() : realPaths);
+			scan = scanTargets([...unit.paths, ...(candidate.retirement.files ?? [])], candidate.retirement.directories, candidate.retirement.boundary, options.recheck ? new Map() : realPaths);
 			blockers.push(...examine(scan, receipt, receipts.length > 0));
 			const touched = scan.targets.filter(target => target.kind === 'file').map(target => target.mtime_ms);
 			newest = Math.max(newest ?? 0, ...touched) || newest;
@@ -180,7 +180,7 @@ function heldByName(open: OpenFiles, candidate: RetentionCandidate, realPaths: R
 		return directory === undefined ? undefined : join(directory, basename(path));
 	};
 
-	const files = [candidate.unit, ...candidate.nested].flatMap(unit => unit.paths).flatMap(path => {
+	const files = [...[candidate.unit, ...candidate.nested].flatMap(unit => unit.paths), ...(candidate.retirement?.files ?? [])].flatMap(path => {
 		const real = canonical(path);
 		return real === undefined ? [] : open.holders(real).map(pid => `${path} (pid ${pid})`);
 	});
