@@ -32,11 +32,16 @@ import type {Migration} from '../../lib/sqlite.js';
  * time a Cursor user turn's <timestamp> tag gives, and its [REDACTED] reasoning marker, no reply;
  * the chats an older Gemini CLI process recorded under one sessionId, each a session; records
  * torn mid-write or split over lines by raw newlines, read whole), and every session is read
- * again).
+ * again; 19: no change of tables: the adapters read more (a Claude Code hook's blocking error
+ * written as an attachment, the host's text; a Claude Code reply cut off mid-stream, an
+ * interruption; Codex server-run tool searches paired with their output, and the names
+ * session_index.jsonl gives threads; the name a Copilot CLI session's workspace.yaml holds; Gemini
+ * CLI tool responses recorded flattened to text, no request, and a file `gemini --resume` opened
+ * holding only host text, no conversation), and every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 18,
+		version: 19,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
