@@ -436,3 +436,23 @@ test('codex format: the latest name session_index.jsonl gives a thread is its na
 	const blank = readUnit(codexAdapter, looseUnit(rollout('rollout-2026-11-21T11-00-00-019a9100-2b00-7b00-8c00-0000000000f2.jsonl')));
 	assert.equal(blank.summary.title, 'grafting schedule', 'a blank index name leaves the name the rollout records');
 });
+
+/**
+ * A code-mode `exec` cell's output opens with the status Codex prepends as its first content item,
+ * `<status>\nWall time N seconds\nOutput:\n`: `Script completed`, `Script failed` (the script threw;
+ * a `Script error:` item follows), `Script terminated` (stopped through `wait` with terminate) or
+ * `Script running with cell ID N` (yielded; `wait` goes on with it). The success flag beside it is
+ * not written to the rollout, so the header is the only sign that the cell failed.
+ */
+const codeModeCells = join(cases, 'rollout-2026-11-28T09-00-00-01a1d0e2-4c00-7a00-8b00-0000000000f6.jsonl');
+
+test('codex format: a code-mode cell whose status header says "Script failed" or "Script terminated" is a failed result; the cell\'s own output never decides', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(codeModeCells));
+	const failed = (callId: string) => resultOf(events, callId)?.is_error;
+	assert.equal(failed('call_cell_ok'), false, '"Script failed" in the command\'s own output is not the cell\'s status');
+	assert.equal(failed('call_cell_threw'), true);
+	assert.equal(failed('call_cell_bad_string'), true, 'an output written as one string');
+	assert.equal(failed('call_wait_stop'), true, 'a cell stopped through wait did not complete');
+	assert.equal(failed('call_cell_slow'), false, 'a yielded cell has not failed');
+	assert.match(resultOf(events, 'call_cell_threw')?.output ?? '', /SyntaxError: Unexpected token/);
+});

@@ -59,7 +59,7 @@ function plainResult(callId: string | null, output: string, failed = false): Too
 	const exitCode = exitCodeFromText(headerOf(output));
 	return {
 		call_id: callId,
-		is_error: failed || (exitCode !== undefined && exitCode !== 0) || isAbortedOrRejected(output) || isRefusedByCodex(output),
+		is_error: failed || (exitCode !== undefined && exitCode !== 0) || isAbortedOrRejected(output) || isRefusedByCodex(output) || isUnfinishedScript(output),
 		...(exitCode === undefined ? {} : {exit_code: exitCode}),
 		output,
 	};
@@ -76,6 +76,18 @@ function headerOf(output: string): string {
 	const lines = output.split('\n', headerLines + 1);
 	const end = lines.findIndex(line => outputMarker.test(line.trimEnd()));
 	return lines.slice(0, end === -1 ? headerLines : end).join('\n');
+}
+
+/**
+ * The status Codex puts first in a code-mode `exec` cell's output (and a `wait` on it):
+ * `Script completed`, `Script failed` (the script threw; its `Script error:` follows), `Script
+ * terminated` (stopped through `wait`), or `Script running with cell ID N` (yielded, not done).
+ * The success flag beside it stays out of the rollout: the first line is the only sign of failure.
+ */
+const unfinishedScript = /^\s*Script (?:failed|terminated)\r?\nWall time /;
+
+function isUnfinishedScript(output: string): boolean {
+	return unfinishedScript.test(output);
 }
 
 /** Codex's own short outputs for a tool stopped by Esc or refused at the approval prompt. */
