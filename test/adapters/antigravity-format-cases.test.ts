@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {cpSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
+import Database from 'better-sqlite3';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
 import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
@@ -186,4 +187,56 @@ test('antigravity format: the CLI\'s history.jsonl names the workspace a convers
 		['/home/dana/src/ledgerline', null],
 		'the indexed conversation is in its workspace; one the index does not name has no project',
 	);
+});
+
+/**
+ * The CLI's step database beside its brains, `<app>/conversations/<id>.db`, keeps the
+ * conversation's metadata in `trajectory_metadata_blob` (row `main`): a protobuf message whose
+ * field 1 is the workspace, holding its `file://` URI in field 1, and whose field 2 is the time it
+ * was created. A conversation the prompt index does not name (an older build's index, a trimmed
+ * one) still ran somewhere, and the database says where (evidence: junhoyeo/tokscale
+ * crates/tokscale-core/src/sessions/antigravity_cli.rs, read_trajectory_meta and its
+ * parses_tokens_model_and_workspace_from_db test; other readers of `agy` databases decode the
+ * same fields).
+ */
+function varint(value: number): Buffer {
+	const bytes: number[] = [];
+	let rest = value;
+	while (rest >= 0x80) {
+		bytes.push((rest % 0x80) | 0x80);
+		rest = Math.floor(rest / 0x80);
+	}
+
+	bytes.push(rest);
+	return Buffer.from(bytes);
+}
+
+const lengthField = (field: number, body: Buffer) => Buffer.concat([varint((field << 3) | 2), varint(body.length), body]);
+const varintField = (field: number, value: number) => Buffer.concat([varint(field << 3), varint(value)]);
+
+function trajectoryBlob(uri: string): Buffer {
+	return Buffer.concat([
+		lengthField(1, Buffer.concat([lengthField(1, Buffer.from(uri)), lengthField(3, Buffer.from('tidepool'))])),
+		lengthField(2, Buffer.concat([varintField(1, 1_795_000_000), varintField(2, 250_000_000)])),
+		lengthField(3, Buffer.from(unindexedConversation)),
+	]);
+}
+
+function storeWithDatabase(t: TestContext, uri: string): string {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	cpSync(indexed, app, {recursive: true});
+	mkdirSync(join(app, 'conversations'));
+	const db = new Database(join(app, 'conversations', `${unindexedConversation}.db`));
+	db.exec("CREATE TABLE trajectory_metadata_blob (id text DEFAULT 'main', data blob, PRIMARY KEY (id)); CREATE TABLE gen_metadata (idx integer, data blob, size integer NOT NULL DEFAULT 0, PRIMARY KEY (idx))");
+	db.prepare("INSERT INTO trajectory_metadata_blob (id, data) VALUES ('main', ?)").run(trajectoryBlob(uri));
+	db.close();
+	return app;
+}
+
+test('antigravity format: a conversation the prompt index does not name is in the workspace its step database records', t => {
+	const projectOf = (app: string) => new Map(readStore(antigravityAdapter, app).map(session => [session.unit.idHint, session.summary.project]));
+	const posix = projectOf(storeWithDatabase(t, 'file:///home/dana/src/tide%20pool'));
+	assert.deepEqual([posix.get(indexedConversation), posix.get(unindexedConversation)], ['/home/dana/src/ledgerline', '/home/dana/src/tide pool']);
+	const windows = projectOf(storeWithDatabase(t, 'file:///c%3A/Users/dana/tidepool'));
+	assert.equal(windows.get(unindexedConversation), 'c:/Users/dana/tidepool');
 });

@@ -456,3 +456,34 @@ test('codex format: a code-mode cell whose status header says "Script failed" or
 	assert.equal(failed('call_cell_slow'), false, 'a yielded cell has not failed');
 	assert.match(resultOf(events, 'call_cell_threw')?.output ?? '', /SyntaxError: Unexpected token/);
 });
+
+ * A subagent two forks down (root → spawned thread → its own spawned thread) copies its parent's
+ * rollout, and that rollout held the copy of the root's: the copy opens with both ancestors'
+ * session_meta, and a root from before UUIDv7 turn ids brings turns with UUIDv4 ids. Such a turn's
+ * task_started states when it began (`started_at`, Unix seconds), before the fork: it is still
+ * the copy, and only a turn begun at or after the fork ends it (junhoyeo/tokscale#895).
+ */
+test('codex format: a copied ancestor turn with a UUIDv4 id whose task_started began before the fork is still the copy', () => {
+	const nested = join(cases, 'rollout-2026-11-30T10-00-00-01a22be5-a500-7c33-a43e-53f63a73b83c.jsonl');
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(nested));
+	assert.equal(summary.parent_id, '01a22be3-d040-7a11-8b21-c31d41e51f61');
+	const copied = events.filter(event => event.line >= 2 && event.line <= 23);
+	assert.deepEqual(copied.map(event => event.kind), ['system'], 'both ancestors\' copied turns are one notice');
+	assert.equal(resultOf(events, 'call_copied_export'), undefined, "the root's failed export is not this thread's failure");
+	assert.equal(summary.tool_calls, 1);
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /March ledger|totals\.xlsx|every invoice/, "the ancestors' lines are not searched as this thread's");
+	assert.match(searchable, /April invoices/);
+});
+
+test('codex format: a turn with a UUIDv4 id begun at or after the fork, or undated, ends the copy', t => {
+	const directory = tempDir(t);
+	const name = 'rollout-2026-11-30T10-00-00-01a22be5-a500-7c33-a43e-53f63a73b83c.jsonl';
+	const original = readFileSync(join(cases, name), 'utf8');
+	const read = (lines: string) => {
+		writeFileSync(join(directory, name), lines);
+		return readUnit(codexAdapter, looseUnit(join(directory, name))).summary.tool_calls;
+	};
+	assert.equal(read(original.replaceAll('01a22be5-a8e8-7d44-b54f-64a74b84c94d', '9f50bd41-6e70-4192-8d3e-4f5a6b7c8d9e')), 1, 'its own turn, begun in the fork\'s second, is read');
+	assert.equal(read(original.replace('"started_at":1780304700,', '')), 2, 'an undated copied turn ends the copy: nothing of the thread is hidden');
+});

@@ -1,6 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/text.js';
-import type {LineState} from '../types.js';
+import type {DiscoveredUnit, LineState} from '../types.js';
+import {conversationWorkspace} from './conversation-db.js';
 import {readAntigravityStep, readAntigravityToolCall} from './records.js';
 import type {AntigravityStep} from './schema.js';
 import {invokedConversationIds, invokeSubagentType} from './subagents.js';
@@ -189,12 +190,33 @@ function statusEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
  * One transcript step to events. `step_index` is the step's identity; thinking is never
  * shown. Types this adapter does not know, from anything but the model, are skipped.
  */
-export function normalizeAntigravityLine(value: unknown, line: number, state: LineState): SessionEvent[] | null {
+export function normalizeAntigravityLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
 	const step = readAntigravityStep(value);
 	if (!step) {
 		return null;
 	}
 
+	const events = normalizeStep(step, line, state);
+	if (events === null || line !== 1) {
+		return events;
+	}
+
+	const workspace = workspaceEvent(line, unit);
+	return workspace ? [workspace, ...events] : events;
+}
+
+/**
+ * The workspace the step database records, when the prompt index named none: transcripts never
+ * say where a conversation ran (conversation-db.ts). Stated with the first line, the conversation's
+ * first step, so a scan that continues a grown transcript does not look again.
+ */
+function workspaceEvent(line: number, unit: DiscoveredUnit): SessionEvent | undefined {
+	const database = unit.projectHint === undefined ? unit.paths.find(path => path.endsWith('.db')) : undefined;
+	const cwd = database === undefined ? undefined : conversationWorkspace(database);
+	return cwd === undefined ? undefined : {line, kind: 'meta', session: {cwd}};
+}
+
+function normalizeStep(step: AntigravityStep, line: number, state: LineState): SessionEvent[] | null {
 	const timestamp = isoTime(step.created_at);
 	const base: EventBase = {
 		line,

@@ -11,8 +11,10 @@ import type {CodexState} from './state.js';
  *
  * Where the copy ends: turn ids are UUIDv7, minted when a turn ran, so every copied
  * `turn_context` holds an id older than the fork, or none (a parent from before turn ids), and
- * the fork's first own turn one minted at or after it. A turn id that is no UUIDv7 tells
- * nothing, and ends the copy rather than hide the fork's own lines.
+ * the fork's first own turn one minted at or after it. A turn id that is no UUIDv7 (a root from
+ * before UUIDv7 turn ids, copied along by each fork below it) is dated by its task_started's
+ * `started_at` (Unix seconds): begun before the fork's second, it is still the copy; undated, it
+ * ends the copy rather than hide the fork's own lines.
  *
  * A subagent spawned with its parent's context in a paginated thread says exactly where the copy
  * ends: its lines are numbered (`ordinal`), and `subagent_history_start_ordinal` is the first of
@@ -69,16 +71,33 @@ function isCopiedLine(copy: NonNullable<CodexState['forkCopy']>, kind: string, p
 		return typeof ordinal === 'number' && ordinal < copy.ownFrom;
 	}
 
-	return kind !== 'turn_context' || isCopiedTurn(stringOf(payload['turn_id']), copy.before);
+	if (kind === 'event_msg' && payload['type'] === 'task_started') {
+		noteTurnStart(copy, payload);
+	}
+
+	return kind !== 'turn_context' || isCopiedTurn(stringOf(payload['turn_id']), copy);
 }
 
-function isCopiedTurn(turnId: string | undefined, forkedAt: number): boolean {
+type DatedCopy = {before: number; startedEarly?: string};
+
+/** Remembers a turn with no UUIDv7 id whose task_started says it began before the fork's second. */
+function noteTurnStart(copy: DatedCopy, payload: Record<string, unknown>): void {
+	const turnId = stringOf(payload['turn_id']);
+	const startedAt = payload['started_at'];
+	if (turnId && uuidV7Millis(turnId) === undefined && typeof startedAt === 'number' && startedAt < Math.floor(copy.before / 1000)) {
+		copy.startedEarly = turnId;
+	} else {
+		delete copy.startedEarly;
+	}
+}
+
+function isCopiedTurn(turnId: string | undefined, copy: DatedCopy): boolean {
 	if (turnId === undefined || turnId === '') {
 		return true; // Turns of a parent from before turn ids; a CLI that forks stamps its own.
 	}
 
 	const minted = uuidV7Millis(turnId);
-	return minted !== undefined && minted < forkedAt;
+	return minted === undefined ? turnId === copy.startedEarly : minted < copy.before;
 }
 
 /** The Unix milliseconds a UUIDv7 holds in its first 48 bits; undefined for any other id. */

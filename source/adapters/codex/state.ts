@@ -30,10 +30,11 @@ export type CodexState = {
 	turnOpen?: 'explicit' | 'prompted' | 'implicit';
 	/**
 	 * While the parent's history a fork copied is read (see fork-copy.ts): the parent's id, the
-	 * Unix milliseconds of the fork or the first ordinal a subagent's own, and whether the copy's
+	 * Unix milliseconds of the fork (with the copied turn without a UUIDv7 id whose task_started
+	 * dates it before the fork) or the first ordinal a subagent's own, and whether the copy's
 	 * notice was given.
 	 */
-	forkCopy?: {parent: string; noticed?: true} & ({before: number} | {ownFrom: number});
+	forkCopy?: {parent: string; noticed?: true} & ({before: number; startedEarly?: string} | {ownFrom: number});
 };
 
 export function codexState(state: LineState): CodexState {
