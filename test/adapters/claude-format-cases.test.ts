@@ -369,3 +369,17 @@ test('claude format: the "Warmup" transcripts Claude Code writes at startup, one
 	assert.deepEqual(list().map(entry => [entry.id, entry.subagents]), [[session, 1]], 'the Explore agent the Task call ran, not the three warmups');
 	assert.deepEqual(list('--subagents').map(entry => [entry.id, entry.parent_id]).sort(), [[session, null], ['agent-a3f81c2', session]]);
 });
+
+test('claude format: an image a tool returned (a tool_result holding image blocks: Read of a picture, a screenshot) is noted by its media type, its base64 payload never copied into the output', () => {
+	// A tool_result's content is a string or blocks of text, image ({type: "image", source:
+	// {type: "base64", media_type, data}}) or tool_reference. Evidence: d-kimuson/claude-code-viewer
+	// src/lib/conversation-schema/content/ToolResultContentSchema.test.ts (a tool_result with an
+	// image content array, and with text and other blocks mixed).
+	const session = read('tool-result-images.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	const outputs = session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.output]);
+	assert.deepEqual(outputs, [
+		['toolu_kiln_read', '[image: image/png]'],
+		['toolu_kiln_shot', 'Captured the glazes page at 1280x800\n[image: image/jpeg]'],
+	]);
+});

@@ -300,8 +300,31 @@ function takeQueued(state: LineState, text: string): boolean {
 	return takePrompt(state, 'queuedPrompts', text);
 }
 
+/**
+ * A tool result's content as text. Its blocks are text, image (`source: {type: "base64",
+ * media_type, data}`: Read of a picture, a screenshot) or others (tool_reference); an image is
+ * noted by its media type, its payload never copied.
+ */
+function resultOutput(content: unknown): string {
+	if (!Array.isArray(content) || !content.some(isImageBlock)) {
+		return outputText(content);
+	}
+
+	return content.map(block => (isImageBlock(block) ? imageNote(block) : outputText(block))).filter(Boolean).join('\n');
+}
+
+function isImageBlock(block: unknown): block is Record<string, unknown> {
+	return isRecord(block) && block['type'] === 'image';
+}
+
+function imageNote(block: Record<string, unknown>): string {
+	const source = isRecord(block['source']) ? block['source'] : {};
+	const type = source['media_type'];
+	return typeof type === 'string' && type !== '' ? `[image: ${type}]` : '[image]';
+}
+
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
-	const output = outputText(block['content']);
+	const output = resultOutput(block['content']);
 	// On failure Claude's structured toolUseResult is a plain string such as "Error: …".
 	const structured = record.toolUseResult;
 	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured));
