@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import {writeFileSync} from 'node:fs';
+import {cpSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 
@@ -333,4 +334,52 @@ test('claude format: an assistant record flagged isAbortedMidStream is the parti
 		['m3', 'tool_call', true],
 	]);
 	assert.equal(session.loaded.skipped, 0);
+});
+
+test('claude format: the "Warmup" transcripts Claude Code writes at startup, one per built-in agent, are no subagents of the session: the session counts only the agent its Task call ran', t => {
+	// Claude Code (2.0.x, 2.1.x) primes the prompt cache when a session starts by sending the
+	// hard-coded prompt "Warmup" to each registered agent, written as a sidechain transcript with
+	// the session's sessionId and its own agentId (beside the session file in 2.0.x, under
+	// <session>/subagents/ in 2.1.x), holding the prompt and the agent's reply. No Task call ran
+	// them. Evidence: d-kimuson/claude-code-viewer src/server/core/session/functions/
+	// isValidFirstMessage.ts ("Warmup" is never a session's first message); anthropics/claude-code
+	// issues #17457 (three warmup agents per session, isSidechain, the same sessionId, different
+	// agentIds) and #47922 (every registered subagent spawned at start with the prompt "Warmup").
+	const session = '5e2a7c41-9b3d-4f6e-8a1c-2d4b6f8e0a13';
+	const project = join(cases, 'warmup', '-work-orchard');
+	const warmup = readUnit(claudeAdapter, looseUnit(join(project, session, 'subagents', 'agent-a6e4019.jsonl'), {idHint: 'agent-a6e4019', parentIdHint: session}));
+	assert.equal(warmup.summary.conversational, false, 'a warmup is no conversation');
+	assert.equal(warmup.summary.title, null, '"Warmup" is no agent\'s task');
+	assert.deepEqual(warmup.events.filter(event => event.kind !== 'meta').map(event => [event.kind, event.text]), [
+		['system', 'Warmup'],
+		['system', 'Ready to search the orchard code. What should I look for?'],
+	]);
+	const task = readUnit(claudeAdapter, looseUnit(join(project, session, 'subagents', 'agent-a3f81c2.jsonl'), {idHint: 'agent-a3f81c2', parentIdHint: session}));
+	assert.equal(task.summary.conversational, true);
+	assert.equal(task.summary.title, 'Find rows.csv and count the lines naming a pear tree.', 'a subagent its Task call ran is one');
+
+	const env = sandboxEnv(tempDir(t));
+	cpSync(project, join(env['HOME']!, '.claude', 'projects', '-work-orchard'), {recursive: true});
+	const list = (...more: string[]) => {
+		const result = runCli(['sessions', '--all-projects', '--source', 'claude', '--format', 'json', ...more], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return (result.json() as {sessions: Array<{id: string; subagents: number; parent_id: string | null}>}).sessions;
+	};
+
+	assert.deepEqual(list().map(entry => [entry.id, entry.subagents]), [[session, 1]], 'the Explore agent the Task call ran, not the three warmups');
+	assert.deepEqual(list('--subagents').map(entry => [entry.id, entry.parent_id]).sort(), [[session, null], ['agent-a3f81c2', session]]);
+});
+
+test('claude format: an image a tool returned (a tool_result holding image blocks: Read of a picture, a screenshot) is noted by its media type, its base64 payload never copied into the output', () => {
+	// A tool_result's content is a string or blocks of text, image ({type: "image", source:
+	// {type: "base64", media_type, data}}) or tool_reference. Evidence: d-kimuson/claude-code-viewer
+	// src/lib/conversation-schema/content/ToolResultContentSchema.test.ts (a tool_result with an
+	// image content array, and with text and other blocks mixed).
+	const session = read('tool-result-images.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	const outputs = session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.output]);
+	assert.deepEqual(outputs, [
+		['toolu_kiln_read', '[image: image/png]'],
+		['toolu_kiln_shot', 'Captured the glazes page at 1280x800\n[image: image/jpeg]'],
+	]);
 });

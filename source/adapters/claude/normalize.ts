@@ -300,8 +300,31 @@ function takeQueued(state: LineState, text: string): boolean {
 	return takePrompt(state, 'queuedPrompts', text);
 }
 
+/**
+ * A tool result's content as text. Its blocks are text, image (`source: {type: "base64",
+ * media_type, data}`: Read of a picture, a screenshot) or others (tool_reference); an image is
+ * noted by its media type, its payload never copied.
+ */
+function resultOutput(content: unknown): string {
+	if (!Array.isArray(content) || !content.some(isImageBlock)) {
+		return outputText(content);
+	}
+
+	return content.map(block => (isImageBlock(block) ? imageNote(block) : outputText(block))).filter(Boolean).join('\n');
+}
+
+function isImageBlock(block: unknown): block is Record<string, unknown> {
+	return isRecord(block) && block['type'] === 'image';
+}
+
+function imageNote(block: Record<string, unknown>): string {
+	const source = isRecord(block['source']) ? block['source'] : {};
+	const type = source['media_type'];
+	return typeof type === 'string' && type !== '' ? `[image: ${type}]` : '[image]';
+}
+
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
-	const output = outputText(block['content']);
+	const output = resultOutput(block['content']);
 	// On failure Claude's structured toolUseResult is a plain string such as "Error: …".
 	const structured = record.toolUseResult;
 	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured));
@@ -493,7 +516,37 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 		return null;
 	}
 
-	return withTreePlace(events, place, line);
+	return withTreePlace(isWarmup(record, state, unit) ? events.map(hostText) : events, place, line);
+}
+
+/**
+ * Claude Code (2.0.x, 2.1.x) primes the prompt cache when a session starts by sending each
+ * registered agent the hard-coded prompt "Warmup", written as that agent's sidechain transcript
+ * (the session's sessionId, its own agentId): the prompt and the agent's reply, with no Task call
+ * behind them. No agent of the conversation ran there, so such a file holds no conversation and
+ * is no subagent session; its first user record tells.
+ */
+const warmupPrompt = 'Warmup';
+
+function isWarmup(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): boolean {
+	if (typeof state['warmup'] === 'boolean' || record.type !== 'user') {
+		return state['warmup'] === true;
+	}
+
+	const agentFile = unit.idHint?.startsWith('agent-') ?? false;
+	const warmup = agentFile && record.isSidechain === true && textOf(record.message?.content).trim() === warmupPrompt;
+	state['warmup'] = warmup;
+	return warmup;
+}
+
+/** A warmup's prompt and reply, kept as the host's text. */
+function hostText(event: SessionEvent): SessionEvent {
+	if (event.kind !== 'user' && event.kind !== 'assistant') {
+		return event;
+	}
+
+	const {human: _human, origin: _origin, message_id: _messageId, ...rest} = event;
+	return {...rest, kind: 'system'};
 }
 
 /**

@@ -333,7 +333,8 @@ function readListedCount(db: Database, filter: SessionFilter): number {
 /**
  * How many subagent sessions each of the given sessions has, keyed by `source \0 id`: only the
  * page's, looked up by parent in the listing index (left alone, SQLite reads every unit of every
- * root in scope instead).
+ * root in scope instead). A child unit holding no conversation is no session (listings leave it
+ * out), so it is not counted: Claude Code's startup "Warmup" transcripts name a parent.
  */
 export function subagentCounts(db: Database, filter: SessionFilter, parents: readonly CatalogRow[]): Map<string, number> {
 	const ids = [...new Set(parents.map(row => row.summary.id ?? row.key))];
@@ -342,7 +343,7 @@ export function subagentCounts(db: Database, filter: SessionFilter, parents: rea
 		ids.length === 0
 			? []
 			: (db
-					.prepare(`SELECT source, parent_id, count(*) AS n FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${stores.sql}) GROUP BY source, parent_id`)
+					.prepare(`SELECT source, parent_id, count(*) AS n FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${stores.sql}) AND (conversational = 1 OR error IS NOT NULL) GROUP BY source, parent_id`)
 					.all(JSON.stringify(ids), ...stores.params) as Array<{source: string; parent_id: string; n: number}>);
 	return new Map(rows.map(row => [`${row.source}\u0000${row.parent_id}`, row.n]));
 }
