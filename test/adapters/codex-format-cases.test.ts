@@ -457,6 +457,7 @@ test('codex format: a code-mode cell whose status header says "Script failed" or
 	assert.match(resultOf(events, 'call_cell_threw')?.output ?? '', /SyntaxError: Unexpected token/);
 });
 
+/**
  * A subagent two forks down (root → spawned thread → its own spawned thread) copies its parent's
  * rollout, and that rollout held the copy of the root's: the copy opens with both ancestors'
  * session_meta, and a root from before UUIDv7 turn ids brings turns with UUIDv4 ids. Such a turn's
