@@ -34,8 +34,11 @@ import type {Migration} from '../../lib/sqlite.js';
  * torn mid-write or split over lines by raw newlines, read whole), and every session is read
  * again; 19: no change of tables: the adapters read more (a Claude Code hook's blocking error
  * written as an attachment, the host's text; a Claude Code reply cut off mid-stream, an
- * interruption; Codex server-run tool searches paired with their output, and the names
- * session_index.jsonl gives threads; the name a Copilot CLI session's workspace.yaml holds; Gemini
+ * interruption; the "Warmup" transcripts Claude Code writes at startup, no conversation; images
+ * in Claude tool results noted, not copied; Codex server-run tool searches paired with their
+ * output, code-mode cells whose status says they failed, the copied turns a subagent two forks
+ * down inherits, and the names session_index.jsonl gives threads; an Antigravity CLI
+ * conversation's workspace from its step database; the name a Copilot CLI session's workspace.yaml holds; Gemini
  * CLI tool responses recorded flattened to text, no request, and a file `gemini --resume` opened
  * holding only host text, no conversation), and every session is read again).
  */
