@@ -1,7 +1,5 @@
-import {readFileSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {statOrUndefined} from '../shared/fs.js';
-import {isRecord} from '../shared/text.js';
+import {keyedIndex} from '../shared/keyed-index.js';
 
 /**
  * `$CODEX_HOME/session_index.jsonl`: the names threads were given (`/rename`, the app), appended
@@ -12,13 +10,6 @@ import {isRecord} from '../shared/text.js';
  * Read when a rollout is read, never in discovery: a warm call reads no rollout and pays nothing.
  * A rename made only here reaches a session the next time its rollout changes and is read again.
  */
-type Names = {readonly stamp: string; readonly byThread: ReadonlyMap<string, string>};
-
-/** Every rollout of a home asks; the index is parsed once per version of the file. */
-const parsed = new Map<string, Names>();
-
-/** An index far larger than any person's renames is not read. */
-const maxIndexBytes = 16 * 1024 * 1024;
 
 /** The Codex home a rollout lies in: the parent of its `sessions` or `archived_sessions` directory. */
 function codexHomeOf(rolloutPath: string): string | undefined {
@@ -34,55 +25,16 @@ function codexHomeOf(rolloutPath: string): string | undefined {
 	return undefined;
 }
 
-function namesIn(text: string): Map<string, string> {
-	const byThread = new Map<string, string>();
-	for (const line of text.split('\n')) {
-		const record = parseLine(line);
-		const id = record?.['id'];
-		const name = record?.['thread_name'];
-		if (typeof id === 'string' && typeof name === 'string' && name.trim() !== '') {
-			byThread.set(id, name.trim());
-		}
-	}
-
-	return byThread;
-}
-
-function parseLine(line: string): Record<string, unknown> | undefined {
-	if (!line.includes('"thread_name"')) {
-		return undefined;
-	}
-
-	try {
-		const value: unknown = JSON.parse(line);
-		return isRecord(value) ? value : undefined;
-	} catch {
-		return undefined;
+function latestName(record: Record<string, unknown>, byThread: Map<string, string>): void {
+	const id = record['id'];
+	const name = record['thread_name'];
+	if (typeof id === 'string' && typeof name === 'string' && name.trim() !== '') {
+		byThread.set(id, name.trim());
 	}
 }
 
 /** The latest name the index beside a rollout's store gives a thread, if it gives one. */
 export function indexedThreadName(rolloutPath: string, threadId: string): string | undefined {
 	const home = codexHomeOf(rolloutPath);
-	const path = home === undefined ? undefined : join(home, 'session_index.jsonl');
-	const stats = path === undefined ? undefined : statOrUndefined(path);
-	if (!path || !stats?.isFile() || stats.size > maxIndexBytes) {
-		return undefined;
-	}
-
-	const stamp = `${stats.size}:${stats.mtimeMs}`;
-	let known = parsed.get(path);
-	if (known?.stamp !== stamp) {
-		let text: string;
-		try {
-			text = readFileSync(path, 'utf8');
-		} catch {
-			return undefined;
-		}
-
-		known = {stamp, byThread: namesIn(text)};
-		parsed.set(path, known);
-	}
-
-	return known.byThread.get(threadId);
+	return home === undefined ? undefined : keyedIndex(join(home, 'session_index.jsonl'), '"thread_name"', latestName)?.get(threadId);
 }
