@@ -190,3 +190,21 @@ test('cursor format: a <timestamp> spelling other than Cursor\'s English one is 
 		assert.equal(cursorSentAt(odd), undefined, odd);
 	}
 });
+
+/**
+ * Cursor writes `projects/<slug>/.workspace-trusted` once the person trusts the workspace (the
+ * prompt, or the CLI's --trust): `{"trustedAt", "workspacePath", "trustMethod"}`, the workspace's
+ * own path. The slug spells it lossily (a space, a dot and a separator are all `-`, and a long
+ * path is cut and hashed), so the file names the project where no directory on this machine
+ * spells the slug (moved, deleted, another machine's store). Readers that take the project from
+ * it: stablyai/orca pull requests #13935 and #15705 (`.workspace-trusted` `workspacePath` first,
+ * then the slug).
+ */
+test('cursor format: the workspace .workspace-trusted names is the project of the slug\'s transcripts', () => {
+	const tallyId = 'f4a6c8e0-2b3d-4f5a-8c7e-9d1b3f5a7c02';
+	const unit = discoverCursor(root).find(found => found.idHint === tallyId);
+	assert.equal(unit?.projectHint, undefined, 'no directory here spells the slug');
+	const read = readUnit(cursorAdapter, wholeUnit(unit!));
+	assert.equal(read.summary.project, '/srv/builds/tally web');
+	assert.equal(read.summary.title, 'Why does the tally page round totals down?');
+});

@@ -1,8 +1,11 @@
+import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
+import {readSmallFile} from '../shared/fs.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {ancestorSpelling, slugOfTranscript} from './projects.js';
 import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** What a person typed: Cursor wraps it in `<user_query>`; everything around it is host context. */
 const userQueryPattern = /<user_query>([\s\S]*?)<\/user_query>/g;
@@ -210,14 +213,45 @@ function pathsNamed(block: CursorBlock): string[] {
 }
 
 /**
- * The project, once: the first path the transcript names (its workspace statement, a tool's
- * absolute path) that is, or lies inside, the directory its project slug spells. Only looked for
- * when discovery found no workspace on this machine.
+ * `projects/<slug>/.workspace-trusted`, written once the person trusts the workspace (the prompt,
+ * or the CLI's --trust): `{"trustedAt", "workspacePath", "trustMethod"}`. Its path is the
+ * workspace itself, where the slug only spells it lossily (a space, a dot and a separator are all
+ * `-`; a long path is cut and hashed). Undefined unless it holds an absolute path.
+ */
+function trustedWorkspace(transcript: string): string | undefined {
+	const parts = transcript.split(/[\\/]/);
+	const index = parts.lastIndexOf('agent-transcripts');
+	const text = index > 0 ? readSmallFile([...parts.slice(0, index), '.workspace-trusted'].join(sep)) : undefined;
+	let value: unknown;
+	try {
+		value = text === undefined ? undefined : parseBoundedJson(text);
+	} catch {
+		return undefined; // Torn or not JSON: it names nothing.
+	}
+
+	const workspace = isRecord(value) ? value['workspacePath'] : undefined;
+	return typeof workspace === 'string' && absolutePath.test(workspace) ? workspace : undefined;
+}
+
+/**
+ * The project, once: the workspace the slug's `.workspace-trusted` names, else the first path the
+ * transcript names (its workspace statement, a tool's absolute path) that is, or lies inside, the
+ * directory its project slug spells. Only looked for when discovery found no workspace on this
+ * machine (none spells the slug: moved, deleted, another machine's store, a cut slug).
  */
 function workspaceFacts(blocks: readonly CursorBlock[], line: number, state: LineState, unit: DiscoveredUnit | undefined): SessionEvent[] {
 	const slug = unit && unit.projectHint === undefined && state['cwd'] === undefined ? slugOfTranscript(unit.path) : undefined;
 	if (slug === undefined) {
 		return [];
+	}
+
+	if (state['trustRead'] === undefined) {
+		state['trustRead'] = true;
+		const trusted = trustedWorkspace(unit!.path);
+		if (trusted !== undefined) {
+			state['cwd'] = trusted;
+			return [{line, kind: 'meta', session: {cwd: trusted}}];
+		}
 	}
 
 	for (const path of blocks.flatMap(block => pathsNamed(block))) {
