@@ -38,7 +38,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * in Claude tool results noted, not copied; Codex server-run tool searches paired with their
  * output, code-mode cells whose status says they failed, the copied turns a subagent two forks
  * down inherits, and the names session_index.jsonl gives threads; an Antigravity CLI
- * conversation's workspace from its step database; the name a Copilot CLI session's
+ * conversation's workspace from its step database; a Cursor slug's project from its
+ * .workspace-trusted; the name a Copilot CLI session's
  * workspace.yaml holds; Gemini CLI tool responses recorded flattened to text, no request, and a
  * file `gemini --resume` opened holding only host text, no conversation), and every session is
  * read again).
