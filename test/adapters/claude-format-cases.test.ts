@@ -411,3 +411,26 @@ test('claude format: the context a hook gives the agent (hook_additional_context
 	assert.equal(computeTail(session.events, false).ends_with_reply, true, 'the host\'s text is no turn of its own');
 });
 
+test('claude format: a hook that stopped the agent mid-turn (hook_stopped_continuation from a tool hook) ends the turn interrupted, with its reason; one from a Stop hook ends nothing the agent was doing', () => {
+	// A hook answering continue: false stops the turn; 2.1.x records it as an attachment
+	// {type: "hook_stopped_continuation", message, hookName, toolUseID, hookEvent} (the agent
+	// receives "<hookName> hook stopped continuation: <message>") and the run ends with
+	// terminal_reason "hook_stopped". A Stop or SubagentStop hook fires when the turn has ended
+	// (terminal_reason "stop_hook_prevented", and stop_hook_summary preventedContinuation: true).
+	// Evidence: anthropics/claude-code issues #78527 (a PreToolUse hook's stop ends the turn,
+	// hook_stopped_continuation, terminal_reason hook_stopped) and #34601 ("PostToolUse:Edit hook
+	// stopped continuation: …" stopping the turn); readers of Claude Code's source quoting the Stop
+	// hook's hook_stopped_continuation attachment and the TUI hiding it for Stop and SubagentStop.
+	const stopped = read('hook-stopped-continuation.jsonl');
+	assert.equal(stopped.loaded.skipped, 0);
+	const notice = stopped.events.filter(event => event.kind === 'system').map(event => [event.line, event.text, event.interrupted ?? false]);
+	assert.deepEqual(notice, [[4, 'PostToolUse:Edit hook stopped continuation: Generated files changed: run make regen before editing further.', true]]);
+	assert.deepEqual(computeTail(stopped.events, false).interruption, {line: 4, detail: 'PostToolUse:Edit hook stopped continuation: Generated files changed: run make regen before editing further.'});
+
+	const atStop = read('hook-stopped-at-stop.jsonl');
+	assert.equal(atStop.loaded.skipped, 0);
+	assert.deepEqual(atStop.events.filter(event => event.kind === 'system').map(event => [event.line, event.text, event.interrupted ?? false]), [[3, 'Stop hook stopped continuation: Session budget reached; stopping here.', false]]);
+	const tail = computeTail(atStop.events, false);
+	assert.equal(tail.interruption, null);
+	assert.equal(tail.ends_with_reply, true);
+});

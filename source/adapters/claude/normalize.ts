@@ -448,9 +448,29 @@ function hookMessage(attachment: Record<string, unknown>): string {
 	}
 }
 
+/** Hook events that fire once the turn has ended: a hook stopping the agent there cuts nothing short. */
+const turnEndHooks = new Set(['Stop', 'SubagentStop']);
+
+/**
+ * A hook that answered `continue: false` (`hook_stopped_continuation`, its `message` the stop
+ * reason) ended the turn there; from a tool hook that cuts the agent's work short, as an
+ * interruption does.
+ */
+function hookStoppedEvent(attachment: Record<string, unknown>, base: Omit<SessionEvent, 'kind'>): SessionEvent {
+	const hook = hookNameOf(attachment);
+	const reason = typeof attachment['message'] === 'string' ? attachment['message'].trim() : '';
+	const event = typeof attachment['hookEvent'] === 'string' ? attachment['hookEvent'] : hook.split(':')[0]!;
+	const text = `${hook} hook stopped continuation${reason === '' ? '' : `: ${reason}`}`;
+	return {...base, kind: 'system', text, ...(turnEndHooks.has(event) ? {} : {interrupted: true})};
+}
+
 /** A hook's attachment: what it tells the agent is the host's text, never a request. */
 function hookEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
 	const attachment = isRecord(record.attachment) ? record.attachment : undefined;
+	if (attachment?.['type'] === 'hook_stopped_continuation') {
+		return [hookStoppedEvent(attachment, base)];
+	}
+
 	const message = attachment === undefined ? '' : hookMessage(attachment);
 	return message === '' ? [] : [{...base, kind: 'user', text: message, human: false, origin: 'host'}];
 }
