@@ -8,6 +8,7 @@ import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
+import {computeTail} from '../../source/engine/continuity/tail.js';
 
 /** Format features of real Claude Code transcripts, each in a small invented file (see each test). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/claude', import.meta.url));
@@ -382,4 +383,54 @@ test('claude format: an image a tool returned (a tool_result holding image block
 		['toolu_kiln_read', '[image: image/png]'],
 		['toolu_kiln_shot', 'Captured the glazes page at 1280x800\n[image: image/jpeg]'],
 	]);
+});
+
+test('claude format: the context a hook gives the agent (hook_additional_context; what a SessionStart or UserPromptSubmit hook printed, hook_success) is the host\'s text in the words the agent receives; output no agent sees says nothing', () => {
+	// 2.1.x writes hook output as attachments and renders them into the agent's context as meta
+	// messages: "<hookName> hook additional context: <content joined by newlines>" (content, one
+	// string per hook, from PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop…) and,
+	// for SessionStart and UserPromptSubmit only, "<hookName> hook success: <content>"; an empty
+	// context and other events' hook_success reach no one. Evidence: daaain/claude-code-log
+	// claude_code_log/factories/attachment_factory.py (hook_additional_context content a list of
+	// strings joined by newlines, hook_success content a string); Claude Code's attachment
+	// renderer (normalizeAttachmentForAPI) as quoted by readers of its source and binary; readers'
+	// tests keying on records shaped {type: "hook_additional_context", content: [...], hookName,
+	// toolUseID, hookEvent}.
+	const session = read('hook-context.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.title, 'Make the humidity sensor poll every ten seconds');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(users(session), [
+		[1, 'SessionStart:startup hook success: The nightly build of main is red since Tuesday.', false, 'host'],
+		[2, 'SessionStart hook additional context: Greenhouse notes: sensor code lives in firmware/sensors.\nDeploys are frozen until Friday.', false, 'host'],
+		[3, 'Make the humidity sensor poll every ten seconds', true, null],
+		[4, 'UserPromptSubmit hook additional context: Current sprint: sensor polling.', false, 'host'],
+		[8, 'PostToolUse:Edit hook additional context: Lint found no warnings in humidity.c.', false, 'host'],
+	]);
+	assert.equal(session.events.find(event => event.line === 8 && event.kind === 'user')?.uuid, 'c8f2d4b6-0000-4000-8000-000000000008', 'the attachment keeps its place in the tree');
+	assert.equal(computeTail(session.events, false).ends_with_reply, true, 'the host\'s text is no turn of its own');
+});
+
+test('claude format: a hook that stopped the agent mid-turn (hook_stopped_continuation from a tool hook) ends the turn interrupted, with its reason; one from a Stop hook ends nothing the agent was doing', () => {
+	// A hook answering continue: false stops the turn; 2.1.x records it as an attachment
+	// {type: "hook_stopped_continuation", message, hookName, toolUseID, hookEvent} (the agent
+	// receives "<hookName> hook stopped continuation: <message>") and the run ends with
+	// terminal_reason "hook_stopped". A Stop or SubagentStop hook fires when the turn has ended
+	// (terminal_reason "stop_hook_prevented", and stop_hook_summary preventedContinuation: true).
+	// Evidence: anthropics/claude-code issues #78527 (a PreToolUse hook's stop ends the turn,
+	// hook_stopped_continuation, terminal_reason hook_stopped) and #34601 ("PostToolUse:Edit hook
+	// stopped continuation: …" stopping the turn); readers of Claude Code's source quoting the Stop
+	// hook's hook_stopped_continuation attachment and the TUI hiding it for Stop and SubagentStop.
+	const stopped = read('hook-stopped-continuation.jsonl');
+	assert.equal(stopped.loaded.skipped, 0);
+	const notice = stopped.events.filter(event => event.kind === 'system').map(event => [event.line, event.text, event.interrupted ?? false]);
+	assert.deepEqual(notice, [[4, 'PostToolUse:Edit hook stopped continuation: Generated files changed: run make regen before editing further.', true]]);
+	assert.deepEqual(computeTail(stopped.events, false).interruption, {line: 4, detail: 'PostToolUse:Edit hook stopped continuation: Generated files changed: run make regen before editing further.'});
+
+	const atStop = read('hook-stopped-at-stop.jsonl');
+	assert.equal(atStop.loaded.skipped, 0);
+	assert.deepEqual(atStop.events.filter(event => event.kind === 'system').map(event => [event.line, event.text, event.interrupted ?? false]), [[3, 'Stop hook stopped continuation: Session budget reached; stopping here.', false]]);
+	const tail = computeTail(atStop.events, false);
+	assert.equal(tail.interruption, null);
+	assert.equal(tail.ends_with_reply, true);
 });

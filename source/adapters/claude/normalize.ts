@@ -377,7 +377,8 @@ function cutOff(record: ClaudeRecord, events: SessionEvent[]): SessionEvent[] {
  * as an `attachment` of type `queued_command` (no `user` record follows; should one repeat it,
  * userEvents does not count it twice). Its `prompt` is a string
  * or content blocks; `commandMode` tells a typed prompt (`prompt`) from a task's notification, and
- * the attachment's own `origin` and `isMeta` say who sent it. Other attachments are bookkeeping.
+ * the attachment's own `origin` and `isMeta` say who sent it. Hooks' attachments are read by
+ * hookEvents; the others are bookkeeping.
  */
 function queuedPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent[] {
 	const attachment = isRecord(record.attachment) ? record.attachment : undefined;
@@ -404,23 +405,74 @@ function queuedPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind
 	});
 }
 
+/** The hook an attachment names (`PreToolUse:Bash`, `SessionStart:startup`, `Stop`). */
+function hookNameOf(attachment: Record<string, unknown>): string {
+	const name = [attachment['hookName'], attachment['hookEvent']].find(value => typeof value === 'string' && value !== '');
+	return typeof name === 'string' ? name : 'A';
+}
+
+/** Hook events whose plain output Claude Code gives the agent as context. */
+const hookAddsContext = new Set(['SessionStart', 'UserPromptSubmit']);
+
 /**
- * 2.1.x writes a hook's refusal (a Stop hook sending the agent on, a tool hook blocking a call) as
- * an `attachment` of type `hook_blocking_error`, `blockingError: {blockingError, command}`, where
- * 1.x wrote a "Stop hook feedback:" user record. The agent receives it as a meta message in the
- * words below, so it is the host's text, never a request.
+ * What a hook's attachment tells the agent, in the words Claude Code renders it into a meta
+ * message: a hook's refusal (`hook_blocking_error`, `blockingError: {blockingError, command}`: a
+ * Stop hook sending the agent on, a tool hook blocking a call; 1.x wrote a "Stop hook feedback:"
+ * user record), the context hooks add (`hook_additional_context`, `content` one string per hook)
+ * and what a SessionStart or UserPromptSubmit hook printed (`hook_success`; other events' output
+ * reaches no agent). Empty where the agent receives nothing: other hook attachments (a hook that
+ * failed without blocking, one cancelled) are shown in the TUI only.
  */
-function hookBlockingEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+function hookMessage(attachment: Record<string, unknown>): string {
+	const hook = hookNameOf(attachment);
+	switch (attachment['type']) {
+		case 'hook_blocking_error': {
+			const blocked = isRecord(attachment['blockingError']) ? attachment['blockingError'] : {};
+			const reason = typeof blocked['blockingError'] === 'string' ? blocked['blockingError'].trim() : '';
+			const command = typeof blocked['command'] === 'string' && blocked['command'] !== '' ? ` from command: "${blocked['command']}"` : '';
+			return reason === '' ? '' : `${hook} hook blocking error${command}: ${reason}`;
+		}
+
+		case 'hook_additional_context': {
+			const context = textOf(attachment['content']).trim();
+			return context === '' ? '' : `${hook} hook additional context: ${context}`;
+		}
+
+		case 'hook_success': {
+			const printed = typeof attachment['content'] === 'string' ? attachment['content'].trim() : '';
+			return printed === '' || !hookAddsContext.has(String(attachment['hookEvent'])) ? '' : `${hook} hook success: ${printed}`;
+		}
+
+		default:
+			return '';
+	}
+}
+
+/** Hook events that fire once the turn has ended: a hook stopping the agent there cuts nothing short. */
+const turnEndHooks = new Set(['Stop', 'SubagentStop']);
+
+/**
+ * A hook that answered `continue: false` (`hook_stopped_continuation`, its `message` the stop
+ * reason) ended the turn there; from a tool hook that cuts the agent's work short, as an
+ * interruption does.
+ */
+function hookStoppedEvent(attachment: Record<string, unknown>, base: Omit<SessionEvent, 'kind'>): SessionEvent {
+	const hook = hookNameOf(attachment);
+	const reason = typeof attachment['message'] === 'string' ? attachment['message'].trim() : '';
+	const event = typeof attachment['hookEvent'] === 'string' ? attachment['hookEvent'] : hook.split(':')[0]!;
+	const text = `${hook} hook stopped continuation${reason === '' ? '' : `: ${reason}`}`;
+	return {...base, kind: 'system', text, ...(turnEndHooks.has(event) ? {} : {interrupted: true})};
+}
+
+/** A hook's attachment: what it tells the agent is the host's text, never a request. */
+function hookEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
 	const attachment = isRecord(record.attachment) ? record.attachment : undefined;
-	const blocked = attachment?.['type'] === 'hook_blocking_error' && isRecord(attachment['blockingError']) ? attachment['blockingError'] : undefined;
-	const reason = typeof blocked?.['blockingError'] === 'string' ? blocked['blockingError'].trim() : '';
-	if (reason === '') {
-		return [];
+	if (attachment?.['type'] === 'hook_stopped_continuation') {
+		return [hookStoppedEvent(attachment, base)];
 	}
 
-	const hook = typeof attachment?.['hookName'] === 'string' && attachment['hookName'] !== '' ? attachment['hookName'] : 'A';
-	const command = typeof blocked?.['command'] === 'string' && blocked['command'] !== '' ? ` from command: "${blocked['command']}"` : '';
-	return [{...base, kind: 'user', text: `${hook} hook blocking error${command}: ${reason}`, human: false, origin: 'host'}];
+	const message = attachment === undefined ? '' : hookMessage(attachment);
+	return message === '' ? [] : [{...base, kind: 'user', text: message, human: false, origin: 'host'}];
 }
 
 /**
@@ -653,7 +705,7 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 
 			return [...facts, ...systemEvents(record, base), ...renameEvents(record, line, state)];
 		case 'attachment':
-			return [...facts, ...queuedPromptEvents(record, base, state), ...hookBlockingEvents(record, base)];
+			return [...facts, ...queuedPromptEvents(record, base, state), ...hookEvents(record, base)];
 		case 'queue-operation':
 			return [...facts, ...steeredPromptEvents(record, base, state)];
 		case 'continued-in':
