@@ -385,7 +385,7 @@ test('claude format: an image a tool returned (a tool_result holding image block
 	]);
 });
 
-test('claude format: the context a hook gives the agent (hook_additional_context; what a SessionStart or UserPromptSubmit hook printed, hook_success) is the host\'s text in the words the agent receives; output no agent sees says nothing', () => {
+test('claude format: the context a hook gives the agent (hook_additional_context; what a SessionStart or UserPromptSubmit hook printed, hook_success) is the host\'s notice in the words the agent receives; output no agent sees says nothing', () => {
 	// 2.1.x writes hook output as attachments and renders them into the agent's context as meta
 	// messages: "<hookName> hook additional context: <content joined by newlines>" (content, one
 	// string per hook, from PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop…) and,
@@ -400,15 +400,23 @@ test('claude format: the context a hook gives the agent (hook_additional_context
 	assert.equal(session.loaded.skipped, 0);
 	assert.equal(session.summary.title, 'Make the humidity sensor poll every ten seconds');
 	assert.equal(session.summary.human_turns, 1);
-	assert.deepEqual(users(session), [
-		[1, 'SessionStart:startup hook success: The nightly build of main is red since Tuesday.', false, 'host'],
-		[2, 'SessionStart hook additional context: Greenhouse notes: sensor code lives in firmware/sensors.\nDeploys are frozen until Friday.', false, 'host'],
-		[3, 'Make the humidity sensor poll every ten seconds', true, null],
-		[4, 'UserPromptSubmit hook additional context: Current sprint: sensor polling.', false, 'host'],
-		[8, 'PostToolUse:Edit hook additional context: Lint found no warnings in humidity.c.', false, 'host'],
+	assert.deepEqual(users(session), [[3, 'Make the humidity sensor poll every ten seconds', true, null]], 'the context hooks add is no turn');
+	assert.deepEqual(session.events.filter(event => event.kind === 'system').map(event => [event.line, event.text]), [
+		[1, 'SessionStart:startup hook success: The nightly build of main is red since Tuesday.'],
+		[2, 'SessionStart hook additional context: Greenhouse notes: sensor code lives in firmware/sensors.\nDeploys are frozen until Friday.'],
+		[4, 'UserPromptSubmit hook additional context: Current sprint: sensor polling.'],
+		[8, 'PostToolUse:Edit hook additional context: Lint found no warnings in humidity.c.'],
 	]);
-	assert.equal(session.events.find(event => event.line === 8 && event.kind === 'user')?.uuid, 'c8f2d4b6-0000-4000-8000-000000000008', 'the attachment keeps its place in the tree');
+	assert.equal(session.events.find(event => event.line === 8 && event.kind === 'system')?.uuid, 'c8f2d4b6-0000-4000-8000-000000000008', 'the attachment keeps its place in the tree');
 	assert.equal(computeTail(session.events, false).ends_with_reply, true, 'the host\'s text is no turn of its own');
+});
+
+test('claude format: a file holding only what a SessionStart hook added (a session resumed under a new id writes one) is no conversation', () => {
+	// anthropics/claude-code#24265: a resume also starts a session under a new id whose file holds
+	// no conversation; a SessionStart hook's context may be written there beside its snapshot.
+	const session = read('hook-context-only.jsonl');
+	assert.equal(session.summary.conversational, false);
+	assert.equal(session.loaded.skipped, 0);
 });
 
 test('claude format: a hook that stopped the agent mid-turn (hook_stopped_continuation from a tool hook) ends the turn interrupted, with its reason; one from a Stop hook ends nothing the agent was doing', () => {

@@ -472,7 +472,14 @@ function hookEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): Ses
 	}
 
 	const message = attachment === undefined ? '' : hookMessage(attachment);
-	return message === '' ? [] : [{...base, kind: 'user', text: message, human: false, origin: 'host'}];
+	if (message === '') {
+		return [];
+	}
+
+	// A refusal answers the agent mid-turn. The context hooks add is a notice: what a SessionStart
+	// hook adds may be all a file holds (a resume writes one under a new id that holds no
+	// conversation; anthropics/claude-code#24265), and a notice makes no conversation of it.
+	return attachment!['type'] === 'hook_blocking_error' ? [{...base, kind: 'user', text: message, human: false, origin: 'host'}] : [{...base, kind: 'system', text: message}];
 }
 
 /**
