@@ -33,7 +33,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * the chats an older Gemini CLI process recorded under one sessionId, each a session; records
  * torn mid-write or split over lines by raw newlines, read whole), and every session is read
  * again; 19: no change of tables: the adapters read more (a Claude Code hook's blocking error
- * written as an attachment, the host's text; a Claude Code reply cut off mid-stream, an
+ * written as an attachment, the host's text, the context hooks add, a notice, and a hook that
+ * stopped the agent mid-turn, an interruption; a Claude Code reply cut off mid-stream, an
  * interruption; the "Warmup" transcripts Claude Code writes at startup, no conversation; images
  * in Claude tool results noted, not copied; Codex server-run tool searches paired with their
  * output, code-mode cells whose status says they failed, the copied turns a subagent two forks
