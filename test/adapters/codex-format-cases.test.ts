@@ -507,3 +507,19 @@ test('codex format: an image a tool returned (view_image, an MCP screenshot) is 
 	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
 	assert.doesNotMatch(searchable, /base64|iVBORw0K|\/9j\/4AAQ|UklGRk1l/, 'no image payload is searched');
 });
+
+/**
+ * An image a person attaches to a prompt is written into the user message as three content items:
+ * the label Codex opens it with (`<image name=[Image #1]>`, `<image>` for a web image), the
+ * `input_image` and `</image>`; the prompt's text follows, and the `user_message` event holds only
+ * that text, the image's path under `local_images` (openai/codex codex-rs/protocol/src/models.rs,
+ * local_image_content_items_with_label_number). The tags are Codex's framing, not what was typed.
+ */
+const promptImages = join(cases, 'rollout-2026-12-02T09-00-00-01a2d8f0-0b00-7c00-8d00-0000000000c1.jsonl');
+
+test("codex format: the <image name=[Image #1]> … </image> tags Codex wraps a prompt's image in are not the person's text, and the prompt is one request", () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(promptImages));
+	assert.equal(summary.title, '[Image #1] why is the crust pale');
+	assert.equal(summary.human_turns, 1, 'the message item and its user_message event are one request; an image alone is none');
+	assert.ok(!events.some(event => /<\/?image\b/.test(event.text ?? '')), 'no event holds the tags');
+});
