@@ -488,3 +488,38 @@ test('codex format: a turn with a UUIDv4 id begun at or after the fork, or undat
 	assert.equal(read(original.replaceAll('01a22be5-a8e8-7d44-b54f-64a74b84c94d', '9f50bd41-6e70-4192-8d3e-4f5a6b7c8d9e')), 1, 'its own turn, begun in the fork\'s second, is read');
 	assert.equal(read(original.replace('"started_at":1780304700,', '')), 2, 'an undated copied turn ends the copy: nothing of the thread is hidden');
 });
+
+/**
+ * A tool that returns an image: `view_image` answers with one `input_image` content item, an MCP
+ * result holding an image is written as content items (`input_text` and `input_image`, each image
+ * a `data:<media type>;base64,…` URL), and older builds wrote an MCP result as the JSON text of
+ * its content blocks, an image block `{type: "image", data, mimeType}` among them
+ * (openai/codex codex-rs/core/src/tools/handlers/view_image.rs; codex-rs/protocol/src/models.rs,
+ * FunctionCallOutputPayload and convert_content_blocks_to_items).
+ */
+const imageResults = join(cases, 'rollout-2026-12-01T09-00-00-01a2d3e4-0b00-7c00-8d00-0000000000b7.jsonl');
+
+test('codex format: an image a tool returned (view_image, an MCP screenshot) is noted by its media type, its base64 payload never copied into the output', () => {
+	const {events, loaded} = readUnit(codexAdapter, looseUnit(imageResults));
+	assert.equal(resultOf(events, 'call_view_chart')?.output, '[image: image/png]');
+	assert.equal(resultOf(events, 'call_shot_orders')?.output, 'Captured the orders page at 1024x768\n[image: image/jpeg]');
+	assert.equal(resultOf(events, 'call_snap_menu')?.output, 'Menu page rendered\n[image: image/webp]');
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /base64|iVBORw0K|\/9j\/4AAQ|UklGRk1l/, 'no image payload is searched');
+});
+
+/**
+ * An image a person attaches to a prompt is written into the user message as three content items:
+ * the label Codex opens it with (`<image name=[Image #1]>`, `<image>` for a web image), the
+ * `input_image` and `</image>`; the prompt's text follows, and the `user_message` event holds only
+ * that text, the image's path under `local_images` (openai/codex codex-rs/protocol/src/models.rs,
+ * local_image_content_items_with_label_number). The tags are Codex's framing, not what was typed.
+ */
+const promptImages = join(cases, 'rollout-2026-12-02T09-00-00-01a2d8f0-0b00-7c00-8d00-0000000000c1.jsonl');
+
+test("codex format: the <image name=[Image #1]> … </image> tags Codex wraps a prompt's image in are not the person's text, and the prompt is one request", () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(promptImages));
+	assert.equal(summary.title, '[Image #1] why is the crust pale');
+	assert.equal(summary.human_turns, 1, 'the message item and its user_message event are one request; an image alone is none');
+	assert.ok(!events.some(event => /<\/?image\b/.test(event.text ?? '')), 'no event holds the tags');
+});

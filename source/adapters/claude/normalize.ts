@@ -1,7 +1,8 @@
 import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
-import {exitCodeFromText, isInjectedText, isRecord, outputText, shortError, textOf} from '../shared/text.js';
+import {mediaAwareOutput} from '../shared/media.js';
+import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
 import {readClaudeRecord} from './records.js';
@@ -300,31 +301,10 @@ function takeQueued(state: LineState, text: string): boolean {
 	return takePrompt(state, 'queuedPrompts', text);
 }
 
-/**
- * A tool result's content as text. Its blocks are text, image (`source: {type: "base64",
- * media_type, data}`: Read of a picture, a screenshot) or others (tool_reference); an image is
- * noted by its media type, its payload never copied.
- */
-function resultOutput(content: unknown): string {
-	if (!Array.isArray(content) || !content.some(isImageBlock)) {
-		return outputText(content);
-	}
-
-	return content.map(block => (isImageBlock(block) ? imageNote(block) : outputText(block))).filter(Boolean).join('\n');
-}
-
-function isImageBlock(block: unknown): block is Record<string, unknown> {
-	return isRecord(block) && block['type'] === 'image';
-}
-
-function imageNote(block: Record<string, unknown>): string {
-	const source = isRecord(block['source']) ? block['source'] : {};
-	const type = source['media_type'];
-	return typeof type === 'string' && type !== '' ? `[image: ${type}]` : '[image]';
-}
-
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
-	const output = resultOutput(block['content']);
+	// Blocks are text, image (`source: {type: "base64", media_type, data}`: Read of a picture, a
+	// screenshot) or others (tool_reference); an image is noted, its payload never copied.
+	const output = mediaAwareOutput(block['content']);
 	// On failure Claude's structured toolUseResult is a plain string such as "Error: …".
 	const structured = record.toolUseResult;
 	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured));

@@ -69,7 +69,28 @@ export function textBlocks(content: unknown): string[] {
 		return single.trim() === '' ? [] : [single];
 	}
 
-	return content.map(block => (isRecord(block) || typeof block === 'string' ? textOf([block]) : '')).filter(text => text.trim() !== '');
+	const framed = content.some(isInputImage);
+	return content
+		.map((block, index) => ((framed && isImageTag(content, index)) || !(isRecord(block) || typeof block === 'string') ? '' : textOf([block])))
+		.filter(text => text.trim() !== '');
+}
+
+/**
+ * Codex wraps an image attached to a prompt in tags of its own, each its own content item:
+ * `<image name=[Image #1]>` (or `<image>` for a web image), the `input_image`, then `</image>`.
+ * Only a tag beside an image is one: the same text typed elsewhere is the person's.
+ */
+function isImageTag(content: readonly unknown[], index: number): boolean {
+	const text = textOf([content[index]]);
+	if (/^<image(?: name=[^\n]*)?>$/.test(text)) {
+		return isInputImage(content[index + 1]);
+	}
+
+	return text === '</image>' && isInputImage(content[index - 1]);
+}
+
+function isInputImage(block: unknown): boolean {
+	return isRecord(block) && block['type'] === 'input_image';
 }
 
 /**

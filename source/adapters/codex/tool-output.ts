@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../events.js';
+import {mediaAwareOutput, mediaNote} from '../shared/media.js';
 import {exitCodeFromText, isRecord, outputText, stringOf, textOf} from '../shared/text.js';
 import type {CodexEvent} from './schema.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
@@ -13,11 +14,13 @@ const headerLines = 6;
  * `{"output","metadata":{"exit_code"}}` (2025 shell tool), plain text opening with
  * `Exit code: N` or `Process exited with code N` (unified exec), an MCP CallToolResult as JSON,
  * an MCP tool's content blocks as JSON text or its `err: "…"` failure, an array of
- * `output_text` items, or a single content item object (2026).
+ * `output_text` items, or a single content item object (2026). A tool that returns an image
+ * (view_image, an MCP screenshot) writes content items, the image an `input_image` whose
+ * `image_url` is a `data:` URL: it is noted, its payload never copied.
  */
 export function readToolOutput(callId: string | null, value: unknown): ToolResult {
 	if (typeof value !== 'string') {
-		return plainResult(callId, outputText(value));
+		return plainResult(callId, mediaAwareOutput(value));
 	}
 
 	if (isMcpFailure(value)) {
@@ -41,7 +44,7 @@ export function readToolOutput(callId: string | null, value: unknown): ToolResul
 	}
 
 	if (structured && Array.isArray(structured['content'])) {
-		return {call_id: callId, is_error: structured['isError'] === true, output: outputText(structured['content'])};
+		return {call_id: callId, is_error: structured['isError'] === true, output: mediaAwareOutput(structured['content'])};
 	}
 
 	if (structured && typeof structured['content'] === 'string' && typeof structured['success'] === 'boolean') {
@@ -105,9 +108,10 @@ function isMcpFailure(output: string): boolean {
 }
 
 /**
- * An MCP result without images: Codex writes the server's content blocks as JSON text,
- * `[{"type":"text","text":"…"}, …]`. Their text is the output; a block of another kind stays
- * as its JSON, as Codex shows it to the model. Undefined for any other output.
+ * An MCP result without images (and any from builds before content items): Codex writes the
+ * server's content blocks as JSON text, `[{"type":"text","text":"…"}, …]`. Their text is the
+ * output, an image or audio block noted by its media type; a block of another kind stays as its
+ * JSON, as Codex shows it to the model. Undefined for any other output.
  */
 function mcpContentBlocks(output: string): string | undefined {
 	const value = parseJson(output, '[', ']');
@@ -116,11 +120,11 @@ function mcpContentBlocks(output: string): string | undefined {
 	}
 
 	const blocks = value as Array<Record<string, unknown>>;
-	if (!blocks.some(isTextBlock)) {
+	if (!blocks.some(block => isTextBlock(block) || mediaNote(block) !== undefined)) {
 		return undefined;
 	}
 
-	return blocks.map(block => (isTextBlock(block) ? String(block['text']) : JSON.stringify(block))).join('\n');
+	return blocks.map(block => (isTextBlock(block) ? String(block['text']) : (mediaNote(block) ?? JSON.stringify(block)))).join('\n');
 }
 
 function isTextBlock(block: Record<string, unknown>): boolean {
@@ -187,7 +191,8 @@ export function mcpEndResult(event: CodexEvent): ToolResult {
 
 	const ok = isRecord(result['Ok']) ? result['Ok'] : result;
 	const content = ok['content'];
-	return {call_id: event.call_id ?? null, is_error: ok['isError'] === true, output: Array.isArray(content) ? textOf(content) : outputText(content)};
+	const text = Array.isArray(content) && !content.some(block => mediaNote(block) !== undefined) ? textOf(content) : mediaAwareOutput(content);
+	return {call_id: event.call_id ?? null, is_error: ok['isError'] === true, output: text};
 }
 
 function joinStreams(stdout: string | undefined, stderr: string | undefined): string {
