@@ -36,7 +36,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * written as an attachment, the host's text, the context hooks add, a notice, and a hook that
  * stopped the agent mid-turn, an interruption; a Claude Code reply cut off mid-stream, an
  * interruption; the "Warmup" transcripts Claude Code writes at startup, no conversation; images
- * in Claude tool results noted, not copied; Codex server-run tool searches paired with their
+ * in Claude and Codex tool results noted, not copied, and the tags Codex wraps a prompt's image
+ * in, no request text; Codex server-run tool searches paired with their
  * output, code-mode cells whose status says they failed, the copied turns a subagent two forks
  * down inherits, and the names session_index.jsonl gives threads; an Antigravity CLI
  * conversation's workspace from its step database; a Cursor slug's project from its
