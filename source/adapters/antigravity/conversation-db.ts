@@ -63,10 +63,14 @@ function lengthDelimited(message: Buffer, field: number): Buffer | undefined {
 	return undefined;
 }
 
-/** A base-128 varint of at most seven bytes (beyond that no length or key in a small blob fits). */
+/**
+ * A base-128 varint, of up to ten bytes: a key or a length of a small blob takes a few, but a
+ * value passed over may be any 64-bit number (a timestamp in microseconds takes eight bytes, a
+ * negative int64 ten). Past 2^53 the value is inexact, which only a value passed over can be.
+ */
 function readVarint(bytes: Buffer, start: number): {value: number; next: number} | undefined {
 	let value = 0;
-	for (let index = 0; index < 7 && start + index < bytes.length; index++) {
+	for (let index = 0; index < 10 && start + index < bytes.length; index++) {
 		const byte = bytes[start + index]!;
 		value += (byte & 0x7f) * 2 ** (7 * index);
 		if (byte < 0x80) {
