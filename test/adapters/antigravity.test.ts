@@ -269,3 +269,23 @@ test('step database: a varint of eight or ten bytes ahead of the workspace (a ti
 	stepDatabase(damaged, Buffer.from([0x10, ...Array.from({length: 10}, () => 0x80), 0x01, ...workspaceField]));
 	assert.equal(conversationWorkspace(damaged), undefined);
 });
+
+test('step database its writer holds locked: the workspace is given up in a fraction of a second, not after the ten seconds a cache waits', t => {
+	// The read used openReadOnlyInPlace's busy timeout, ten seconds, for a hint read once per session.
+	const path = join(tempDir(t), 'locked.db');
+	stepDatabase(path, Buffer.from(workspaceField));
+	assert.equal(conversationWorkspace(path), '/w');
+	const writer = new Database(path);
+	writer.exec('BEGIN EXCLUSIVE');
+	writer.prepare("UPDATE trajectory_metadata_blob SET data = x'00' WHERE id = 'main'").run();
+	try {
+		const started = performance.now();
+		assert.equal(conversationWorkspace(path), undefined);
+		assert.ok(performance.now() - started < 2000, `${Math.round(performance.now() - started)} ms`);
+	} finally {
+		writer.exec('ROLLBACK');
+		writer.close();
+	}
+
+	assert.equal(conversationWorkspace(path), '/w');
+});

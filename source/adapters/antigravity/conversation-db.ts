@@ -1,5 +1,8 @@
 import {openReadOnlyInPlace} from '../../lib/sqlite.js';
 
+/** How long a read waits for the writer's lock: a commit's time (busy_timeout, in milliseconds). */
+const lockWaitMs = 250;
+
 /**
  * The `agy` CLI's step database, `<app>/conversations/<id>.db`, keeps the conversation's metadata
  * in `trajectory_metadata_blob` (row `main`): a protobuf message whose field 1 is the workspace
@@ -11,6 +14,9 @@ export function conversationWorkspace(path: string): string | undefined {
 	try {
 		const db = openReadOnlyInPlace(path); // The tool's own file: nothing is created beside it.
 		try {
+			// A hint, not the conversation: a database its writer holds locked is waited on as long
+			// as a commit takes, not the ten seconds a cache's connection waits, for every read.
+			db.pragma(`busy_timeout = ${lockWaitMs}`);
 			blob = db.prepare("SELECT data FROM trajectory_metadata_blob ORDER BY id = 'main' DESC LIMIT 1").pluck().get();
 		} finally {
 			db.close();
