@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import {copyFileSync, mkdirSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
+import Database from 'better-sqlite3';
+import {conversationWorkspace} from '../../source/adapters/antigravity/conversation-db.js';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
 import {wholeUnit} from '../../source/adapters/types.js';
@@ -236,4 +238,54 @@ test('antigravity: a conversation whose logs hold only transcript_full.jsonl is 
 	const session = readUnit(antigravityAdapter, units[0]!);
 	assert.equal(session.summary.title, byId().get(cliId)!.summary.title);
 	assert.equal(session.summary.human_turns, 4);
+});
+
+/** An agy step database whose metadata blob is `blob`. */
+function stepDatabase(path: string, blob: Buffer): void {
+	const db = new Database(path);
+	db.exec('CREATE TABLE trajectory_metadata_blob (id TEXT PRIMARY KEY, data BLOB)');
+	db.prepare("INSERT INTO trajectory_metadata_blob VALUES ('main', ?)").run(blob);
+	db.close();
+}
+
+/** field 1 { field 1: "file:///w" }, the workspace message. */
+const workspaceField = [0x0a, 11, 0x0a, 9, ...Buffer.from('file:///w')];
+
+test('step database: a varint of eight or ten bytes ahead of the workspace (a timestamp in microseconds, a negative int64) is passed over', t => {
+	// Varints were read up to seven bytes, so any field holding a value of 2^49 or more ended the walk.
+	const directory = tempDir(t);
+	const values = [
+		[0x10, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], // Field 2: 2^49.
+		[0x18, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01], // Field 3: -1 as an int64.
+	];
+	for (const [index, value] of values.entries()) {
+		const path = join(directory, `${index}.db`);
+		stepDatabase(path, Buffer.from([...value, ...workspaceField]));
+		assert.equal(conversationWorkspace(path), '/w');
+	}
+
+	// Eleven bytes are no varint: damage, and no workspace.
+	const damaged = join(directory, 'damaged.db');
+	stepDatabase(damaged, Buffer.from([0x10, ...Array.from({length: 10}, () => 0x80), 0x01, ...workspaceField]));
+	assert.equal(conversationWorkspace(damaged), undefined);
+});
+
+test('step database its writer holds locked: the workspace is given up in a fraction of a second, not after the ten seconds a cache waits', t => {
+	// The read used openReadOnlyInPlace's busy timeout, ten seconds, for a hint read once per session.
+	const path = join(tempDir(t), 'locked.db');
+	stepDatabase(path, Buffer.from(workspaceField));
+	assert.equal(conversationWorkspace(path), '/w');
+	const writer = new Database(path);
+	writer.exec('BEGIN EXCLUSIVE');
+	writer.prepare("UPDATE trajectory_metadata_blob SET data = x'00' WHERE id = 'main'").run();
+	try {
+		const started = performance.now();
+		assert.equal(conversationWorkspace(path), undefined);
+		assert.ok(performance.now() - started < 2000, `${Math.round(performance.now() - started)} ms`);
+	} finally {
+		writer.exec('ROLLBACK');
+		writer.close();
+	}
+
+	assert.equal(conversationWorkspace(path), '/w');
 });

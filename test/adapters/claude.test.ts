@@ -171,3 +171,19 @@ test('claude: a rewind or an edited prompt abandons its branch; the live chain r
 	assert.equal(rewind.summary.human_turns, 2, 'the prompt the user rewound is not a turn');
 	assert.deepEqual(rewind.summary.abandoned, [[3, 4]]);
 });
+
+test('a hook_success attachment whose hookEvent is an object is no context and the line is read, not dropped by a thrown error', () => {
+	// hookMessage looked the event up as String(hookEvent): an object whose own toString is no
+	// function ({"toString": 1}) threw, and the line was skipped as an unknown record.
+	const unit = looseUnit(join(fixtureStores, 'claude', 'projects', '-work-app', '11111111-1111-4111-8111-111111111111.jsonl'));
+	const record = (hookEvent: unknown) => ({type: 'attachment', uuid: 'h1', parentUuid: null, sessionId: '11111111-1111-4111-8111-111111111111', timestamp: '2026-11-01T10:00:00.000Z', attachment: {type: 'hook_success', hookName: 'SessionStart:startup', hookEvent, content: 'Branch: main'}});
+	for (const hookEvent of [JSON.parse('{"toString": 1}') as unknown, ['SessionStart'], 7, null]) {
+		const events = claudeAdapter.normalizeLine(record(hookEvent), 1, {}, unit);
+		assert.ok(Array.isArray(events));
+		assert.deepEqual(events.filter(event => event.kind !== 'meta'), [], JSON.stringify(hookEvent));
+	}
+
+	const events = claudeAdapter.normalizeLine(record('SessionStart'), 1, {}, unit);
+	assert.ok(Array.isArray(events));
+	assert.deepEqual(events.filter(event => event.kind !== 'meta').map(event => event.text), ['SessionStart:startup hook success: Branch: main']);
+});

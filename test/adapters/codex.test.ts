@@ -278,3 +278,13 @@ test('codex: a prompt or reply on both channels, in either order, counts once; a
 		['assistant', 15, 'Nothing else depends on Node 18.'],
 	]);
 });
+
+test('a content item whose type is an object, not a string, is passed over and the rest of the message read, not the line dropped', () => {
+	// textOf tested an item's type with String(type): an object with an own toString that is no
+	// function ({"toString": 1}, as JSON.parse gives it) threw, and the line was skipped as unknown.
+	const unit = looseUnit(join(fixtureStores, 'codex', 'sessions', '2026', '11', '21', 'rollout-2026-11-21T15-00-00-0195a1c2-0c00-7c00-8c00-00000000000c.jsonl'));
+	const line = '{"timestamp": "2026-11-21T14:00:01.000Z", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": {"toString": 1}, "text": "<image name=[Image #1]>", "image_url": {"toString": 1}}, {"type": ["input_text"], "text": "typed as an array"}, {"type": "input_text", "text": "Rename the flag"}]}}';
+	const events = codexAdapter.normalizeLine(JSON.parse(line), 1, {}, unit);
+	assert.ok(Array.isArray(events));
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => event.text), ['Rename the flag']);
+});

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {mkdirSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
+import {workspaceName} from '../../source/adapters/copilot/discover.js';
 import {copilotAdapter} from '../../source/adapters/copilot/index.js';
 import type {SessionEvent} from '../../source/adapters/events.js';
 import {fixtureStores, looseUnit, readStore, readUnit, sharedFixtures} from '../helpers/adapters.js';
@@ -213,4 +214,23 @@ test('copilot: conformance over the shared third-party fixtures', t => {
 	assert.equal(drift.summary.id, 'copilot_stage0_drift');
 	assert.equal(drift.events.filter(event => event.kind === 'tool_call').length, 1, 'execution_start before the request it belongs to still gives one call');
 	assert.deepEqual(drift.events.filter(event => event.result?.is_error).map(event => event.result?.exit_code), [1]);
+});
+
+test('a workspace.yaml line of thousands of blanks with a character after them is read in linear time, its value as before', t => {
+	// `^name:[ \t]*(.+?)[ \t]*$` tried the run of blanks from each of its positions: 8 KB of them
+	// (the head read) cost about 100 ms a file, and discovery reads every session's cwd this way.
+	const path = join(tempDir(t), 'workspace.yaml');
+	for (const [text, name] of [
+		[`name: a${' '.repeat(8000)}b\n`, `a${' '.repeat(8000)}b`],
+		[`name: a${' \t'.repeat(4000)}\n`, 'a'],
+		[`name: 'it''s'   \r\nsummary: other`, "it's"],
+		['name:\nname:   \nsummary: the summary\n', 'the summary'],
+		['name:\nsummary: the summary\n', 'the summary'],
+		['name:    \t\n', undefined],
+	] as const) {
+		writeFileSync(path, text);
+		const started = performance.now();
+		assert.equal(workspaceName(path), name);
+		assert.ok(performance.now() - started < 25, `${Math.round(performance.now() - started)} ms`);
+	}
 });

@@ -1,5 +1,8 @@
 import {openReadOnlyInPlace} from '../../lib/sqlite.js';
 
+/** How long a read waits for the writer's lock: a commit's time (busy_timeout, in milliseconds). */
+const lockWaitMs = 250;
+
 /**
  * The `agy` CLI's step database, `<app>/conversations/<id>.db`, keeps the conversation's metadata
  * in `trajectory_metadata_blob` (row `main`): a protobuf message whose field 1 is the workspace
@@ -11,6 +14,9 @@ export function conversationWorkspace(path: string): string | undefined {
 	try {
 		const db = openReadOnlyInPlace(path); // The tool's own file: nothing is created beside it.
 		try {
+			// A hint, not the conversation: a database its writer holds locked is waited on as long
+			// as a commit takes, not the ten seconds a cache's connection waits, for every read.
+			db.pragma(`busy_timeout = ${lockWaitMs}`);
 			blob = db.prepare("SELECT data FROM trajectory_metadata_blob ORDER BY id = 'main' DESC LIMIT 1").pluck().get();
 		} finally {
 			db.close();
@@ -63,10 +69,14 @@ function lengthDelimited(message: Buffer, field: number): Buffer | undefined {
 	return undefined;
 }
 
-/** A base-128 varint of at most seven bytes (beyond that no length or key in a small blob fits). */
+/**
+ * A base-128 varint, of up to ten bytes: a key or a length of a small blob takes a few, but a
+ * value passed over may be any 64-bit number (a timestamp in microseconds takes eight bytes, a
+ * negative int64 ten). Past 2^53 the value is inexact, which only a value passed over can be.
+ */
 function readVarint(bytes: Buffer, start: number): {value: number; next: number} | undefined {
 	let value = 0;
-	for (let index = 0; index < 7 && start + index < bytes.length; index++) {
+	for (let index = 0; index < 10 && start + index < bytes.length; index++) {
 		const byte = bytes[start + index]!;
 		value += (byte & 0x7f) * 2 ** (7 * index);
 		if (byte < 0x80) {

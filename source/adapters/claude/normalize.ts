@@ -420,7 +420,8 @@ function hookMessage(attachment: Record<string, unknown>): string {
 
 		case 'hook_success': {
 			const printed = typeof attachment['content'] === 'string' ? attachment['content'].trim() : '';
-			return printed === '' || !hookAddsContext.has(String(attachment['hookEvent'])) ? '' : `${hook} hook success: ${printed}`;
+			const event = attachment['hookEvent'];
+			return printed === '' || typeof event !== 'string' || !hookAddsContext.has(event) ? '' : `${hook} hook success: ${printed}`;
 		}
 
 		default:

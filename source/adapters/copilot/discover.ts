@@ -54,8 +54,23 @@ export function workspaceName(path: string): string | undefined {
 
 /** A top-level scalar of a small YAML file (plain, single- or double-quoted), blank as undefined. */
 function yamlScalar(text: string | undefined, key: string): string | undefined {
-	const match = text === undefined ? null : new RegExp(`^${key}:[ \\t]*(.+?)[ \\t]*$`, 'm').exec(text);
-	return match?.[1] ? unquoteYamlScalar(match[1]).trim() || undefined : undefined;
+	const match = text === undefined ? null : new RegExp(`^${key}:[ \\t]*(.+)$`, 'm').exec(text);
+	const value = match?.[1] === undefined ? '' : withoutTrailingBlanks(match[1]);
+	return value === '' ? undefined : unquoteYamlScalar(value).trim() || undefined;
+}
+
+/**
+ * The value without the spaces and tabs that end its line. Not a lazy group before `[ \t]*$`
+ * (nor `[ \t]+$`): a regex tries the run of blanks from each of its positions, so a line of
+ * thousands of blanks with a character after them cost their number squared.
+ */
+function withoutTrailingBlanks(value: string): string {
+	let end = value.length;
+	while (end > 0 && (value[end - 1] === ' ' || value[end - 1] === '\t')) {
+		end--;
+	}
+
+	return value.slice(0, end);
 }
 
 function unquoteYamlScalar(value: string): string {

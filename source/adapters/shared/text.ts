@@ -28,7 +28,7 @@ export function textOf(content: unknown): string {
 					return block;
 				}
 
-				if (isRecord(block) && typeof block['text'] === 'string' && (block['type'] === undefined || /text$/.test(String(block['type'])))) {
+				if (isRecord(block) && typeof block['text'] === 'string' && (block['type'] === undefined || (typeof block['type'] === 'string' && block['type'].endsWith('text')))) {
 					return block['text'];
 				}
 
