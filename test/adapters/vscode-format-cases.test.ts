@@ -105,3 +105,14 @@ test('vscode format: Copilot Chat 0.51+ keeps a session as an event log in the w
 	);
 	assert.equal(session.loaded.skipped, 0);
 });
+
+test('vscode format: in a GitHub Codespace the VS Code server keeps its User directory in ~/.vscode-remote/data/User, a default root beside ~/.vscode-server', () => {
+	const home = join(cases, 'codespace-home');
+	const roots = vscodeAdapter.defaultRoots({home, env: {}, platform: 'linux'});
+	assert.ok(roots.includes(join(home, '.vscode-remote', 'data', 'User')));
+	const sessions = roots.flatMap(root => vscodeAdapter.discover(root).map(wholeUnit)).map(unit => readUnit(vscodeAdapter, unit));
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null, session.summary.title]),
+		[['5e8a2c71-4b9d-4f03-a6e1-9c3d7b2f0a58', '/workspaces/harbor-tides', 'Why does the tide table show two high waters on the 14th?']],
+	);
+});

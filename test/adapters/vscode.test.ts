@@ -36,6 +36,7 @@ test('vscode: default roots per platform, with VS Code environment overrides', (
 		'/home/dev/.config/Antigravity/User',
 		'/home/dev/.vscode-server/data/User',
 		'/home/dev/.vscode-server-insiders/data/User',
+		'/home/dev/.vscode-remote/data/User',
 	]);
 	assert.equal(vscodeAdapter.defaultRoots({home: '/Users/dev', env: {}, platform: 'darwin'})[0], '/Users/dev/Library/Application Support/Code/User');
 	assert.equal(vscodeAdapter.defaultRoots({home: '/home/dev', env: {XDG_CONFIG_HOME: '/cfg'}, platform: 'linux'})[0], '/cfg/Code/User');

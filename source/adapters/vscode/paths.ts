@@ -29,7 +29,9 @@ function appDataDirectory(context: AdapterContext): string | undefined {
 /**
  * The `User` directories of Code, Code - Insiders, VSCodium and the forks above (`~/.config/<app>/User` on Linux,
  * `~/Library/Application Support/<app>/User` on macOS), a portable install (`VSCODE_PORTABLE`),
- * and the remote server's `~/.vscode-server/data/User` (`VSCODE_AGENT_FOLDER` moves it).
+ * and the remote server's `~/.vscode-server/data/User` (`VSCODE_AGENT_FOLDER` moves it). A GitHub
+ * Codespace's server keeps its data in `~/.vscode-remote` instead, so chats made in a codespace
+ * are only there.
  */
 export function vscodeRoots(context: AdapterContext): string[] {
 	const roots: string[] = [];
@@ -47,7 +49,11 @@ export function vscodeRoots(context: AdapterContext): string[] {
 	if (agentFolder) {
 		roots.push(join(agentFolder, 'data', 'User'));
 	} else if (context.home) {
-		roots.push(join(context.home, '.vscode-server', 'data', 'User'), join(context.home, '.vscode-server-insiders', 'data', 'User'));
+		roots.push(
+			join(context.home, '.vscode-server', 'data', 'User'),
+			join(context.home, '.vscode-server-insiders', 'data', 'User'),
+			join(context.home, '.vscode-remote', 'data', 'User'),
+		);
 	}
 
 	return [...new Set(roots)];
