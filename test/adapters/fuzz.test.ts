@@ -291,3 +291,17 @@ test('fuzz: cursor reads mutated plain-text transcripts (one document) without a
 		{seed, numRuns: 150, interruptAfterTimeLimit: timeLimitMs, ...(process.env["FUZZ_PATH"] ? {path: process.env["FUZZ_PATH"]} : {})},
 	);
 });
+
+test('a record field that is an object whose own toString is no function ({"toString": 1}) never throws out of a Qwen telemetry record or a Grok raw_output item', async () => {
+	const {systemEvents} = await import('../../source/adapters/qwen/system.js');
+	const {normalizeChatLine} = await import('../../source/adapters/grok/chat.js');
+	const hostile = JSON.parse('{"toString": 1}') as unknown;
+	const base = {line: 1};
+	const telemetry = {type: 'system', subtype: 'ui_telemetry', systemPayload: {uiEvent: {'event.name': hostile, error_message: 'quota'}}};
+	assert.deepEqual(systemEvents(telemetry as never, base as never), []);
+	const failed = {type: 'system', subtype: 'ui_telemetry', systemPayload: {uiEvent: {'event.name': 'qwen-code.api_error', error_message: 'quota'}}};
+	assert.equal(systemEvents(failed as never, base as never)[0]?.error !== undefined, true, 'a real api_error still reads');
+	const events = normalizeChatLine({type: 'assistant', content: 'done', raw_output: [{type: hostile, id: 'x'}]}, 1);
+	assert.ok(Array.isArray(events));
+	assert.deepEqual(events!.filter(event => event.kind === 'assistant').map(event => event.text), ['done']);
+});

@@ -202,7 +202,7 @@ const rawOutputTools = new Map([
 function rawOutputEvents(rawOutput: unknown, line: number, backendCalls: Set<string>): SessionEvent[] {
 	const items = Array.isArray(rawOutput) ? rawOutput : [];
 	return items.flatMap(item => {
-		const toolType = isRecord(item) ? rawOutputTools.get(String(item['type'])) : undefined;
+		const toolType = isRecord(item) && typeof item['type'] === 'string' ? rawOutputTools.get(item['type']) : undefined;
 		const id = isRecord(item) ? stringOf(item['id']) : undefined;
 		if (!isRecord(item) || toolType === undefined || (id !== undefined && backendCalls.has(id))) {
 			return [];

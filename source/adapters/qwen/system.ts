@@ -22,7 +22,8 @@ function compressionSummary(payload: Payload): string {
 /** An API failure recorded as UI telemetry (`…api_error` events carry the message). */
 function telemetryEvents(payload: Payload, base: Base): SessionEvent[] {
 	const event = payload['uiEvent'];
-	if (!isRecord(event) || !/api_error$/.test(String(event['event.name'] ?? ''))) {
+	const name = isRecord(event) ? event['event.name'] : undefined;
+	if (!isRecord(event) || typeof name !== 'string' || !/api_error$/.test(name)) {
 		return [];
 	}
 
