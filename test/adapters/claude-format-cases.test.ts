@@ -382,6 +382,7 @@ test('claude format: an image a tool returned (a tool_result holding image block
 	assert.deepEqual(outputs, [
 		['toolu_kiln_read', '[image: image/png]'],
 		['toolu_kiln_shot', 'Captured the glazes page at 1280x800\n[image: image/jpeg]'],
+		['toolu_kiln_pdf', '[document: application/pdf]'],
 	]);
 });
 

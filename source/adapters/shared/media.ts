@@ -6,8 +6,8 @@ import {isRecord, outputText} from './text.js';
  * and one screenshot outweighs the rest of a session. Kept apart from text.ts, which discovery
  * loads, since only the readers need it.
  *
- * The shapes the agents write: Anthropic's `{type: "image", source: {type: "base64", media_type,
- * data}}`, MCP's `{type: "image" | "audio", data, mimeType}` and `{type: "resource", resource:
+ * The shapes the agents write: Anthropic's `{type: "image" | "document", source: {type: "base64",
+ * media_type, data}}`, MCP's `{type: "image" | "audio", data, mimeType}` and `{type: "resource", resource:
  * {blob, mimeType}}`, and the Responses API's `{type: "input_image", image_url}` (a `data:` URL,
  * or a web address, which is noted as it is).
  */
@@ -24,6 +24,12 @@ export function mediaNote(block: unknown): string | undefined {
 	if (kind === 'image' || kind === 'audio') {
 		const source = isRecord(block['source']) ? block['source'] : {};
 		return note(kind, source['media_type'] ?? block['mimeType'] ?? block['mime_type']);
+	}
+
+	// A file read whole into the result (Read of a PDF): a document block; one of plain text stays text.
+	const document = kind === 'document' && isRecord(block['source']) ? block['source'] : undefined;
+	if (document && document['type'] === 'base64') {
+		return note('document', document['media_type']);
 	}
 
 	const resource = kind === 'resource' && isRecord(block['resource']) ? block['resource'] : undefined;
