@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import {cpSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
-import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
@@ -442,4 +442,29 @@ test('claude format: a hook that stopped the agent mid-turn (hook_stopped_contin
 	const tail = computeTail(atStop.events, false);
 	assert.equal(tail.interruption, null);
 	assert.equal(tail.ends_with_reply, true);
+});
+
+test('claude format: a Claude Code variant cc-mirror installed (~/.cc-mirror/<name>/variant.json, run with CLAUDE_CONFIG_DIR at its configDir) keeps its transcripts in <configDir>/projects, a default root', t => {
+	// cc-mirror builds each variant in ~/.cc-mirror/<name>/ with its Claude Code config directory
+	// at <name>/config, records it as configDir (an absolute path) in <name>/variant.json, and its
+	// wrapper runs Claude Code with CLAUDE_CONFIG_DIR there: the variant's sessions are never in
+	// ~/.claude. Evidence: numman-ali/cc-mirror src/core/variant-builder/VariantBuilder.ts
+	// (configDir = <root>/<name>/config) and steps/FinalizeStep.ts (variant.json with configDir);
+	// makoMakoGo/tokscale crates/tokscale-core/src/cc_mirror.rs (discover_claude_project_roots).
+	const home = tempDir(t);
+	cpSync(join(cases, 'cc-mirror-home'), home, {recursive: true});
+	const variant = join(home, '.cc-mirror', 'glm-lab');
+	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', provider: 'zai', configDir: join(variant, 'config'), tweakDir: join(variant, 'tweakcc')}));
+	mkdirSync(join(home, '.cc-mirror', 'scratch', 'config', 'projects'), {recursive: true}); // No variant.json: not a variant.
+	const roots = claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'});
+	assert.deepEqual(roots, [join(home, '.claude', 'projects'), join(home, '.config', 'claude', 'projects'), join(variant, 'config', 'projects')]);
+	const sessions = readStore(claudeAdapter, roots[2]!);
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null, session.summary.title]),
+		[['4b7e2c90-1d3a-4f6e-9a8b-5c2d7e0f3a14', '/home/dev/kelp-survey', 'Count the transects in survey.csv that recorded no kelp']],
+	);
+
+	// A variant whose variant.json names another configDir writes there.
+	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', configDir: join(home, 'claude-variants', 'glm')}));
+	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'}).slice(2), [join(home, 'claude-variants', 'glm', 'projects')]);
 });

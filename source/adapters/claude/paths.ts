@@ -1,19 +1,21 @@
-import {join} from 'node:path';
+import {isAbsolute, join} from 'node:path';
 import type {AdapterContext} from '../types.js';
-import {rootOrChild} from '../shared/fs.js';
+import {listDirectory, readSmallFile, rootOrChild} from '../shared/fs.js';
 
 /**
  * `$CLAUDE_CONFIG_DIR/projects` when the variable is set (it replaces every default, as in Claude
  * Code itself); otherwise `~/.claude/projects` and `$XDG_CONFIG_HOME/claude/projects`
  * (`~/.config/claude/projects`), where releases from 1.0.30 on wrote, unannounced (readers of
  * the store such as ccusage look in both): one history can span the two. The same on macOS and
- * Linux. A dotfiles setup that links one to the other is read once (resolveTargets keeps one
- * root per real directory).
+ * Linux. Either way, the projects of cc-mirror's variants (below). A dotfiles setup that links
+ * one to the other, or a variant whose configDir is ~/.claude, is read once (resolveTargets
+ * keeps one root per real directory).
  */
 export function claudeRoots(context: AdapterContext): string[] {
+	const variants = context.home ? ccMirrorRoots(context.home) : [];
 	const configured = context.env['CLAUDE_CONFIG_DIR']?.trim();
 	if (configured) {
-		return [join(configured, 'projects')];
+		return [join(configured, 'projects'), ...variants];
 	}
 
 	if (!context.home) {
@@ -21,7 +23,33 @@ export function claudeRoots(context: AdapterContext): string[] {
 	}
 
 	const config = context.env['XDG_CONFIG_HOME']?.trim() || join(context.home, '.config');
-	return [join(context.home, '.claude', 'projects'), join(config, 'claude', 'projects')];
+	return [join(context.home, '.claude', 'projects'), join(config, 'claude', 'projects'), ...variants];
+}
+
+/**
+ * cc-mirror installs Claude Code variants (other providers, other settings) in
+ * `~/.cc-mirror/<name>/`, each described by a `variant.json`, and runs each with
+ * CLAUDE_CONFIG_DIR at its own config directory (`configDir` there, an absolute path;
+ * `<name>/config` as cc-mirror creates it), so a variant's sessions are only in
+ * `<configDir>/projects`. The wrapper sets the variable itself, so these stay roots whatever this
+ * process's CLAUDE_CONFIG_DIR says.
+ */
+function ccMirrorRoots(home: string): string[] {
+	const root = join(home, '.cc-mirror');
+	return listDirectory(root).flatMap(entry => {
+		const variant = join(root, entry.name);
+		const meta = entry.isDirectory() ? readSmallFile(join(variant, 'variant.json')) : undefined;
+		return meta === undefined ? [] : [join(configDirectory(meta) ?? join(variant, 'config'), 'projects')];
+	});
+}
+
+function configDirectory(meta: string): string | undefined {
+	try {
+		const configDir: unknown = (JSON.parse(meta) as {configDir?: unknown} | null)?.configDir;
+		return typeof configDir === 'string' && isAbsolute(configDir) ? configDir : undefined;
+	} catch {
+		return undefined; // A file cc-mirror did not finish writing: the directory it creates.
+	}
 }
 
 /** Accepts `~/.claude` or `~/.claude/projects`. */
