@@ -1,6 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
+import {asHostNotice} from '../shared/host-text.js';
 import {mediaAwareOutput} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
@@ -556,7 +557,7 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 		return null;
 	}
 
-	return withTreePlace(isWarmup(record, state, unit) ? events.map(hostText) : events, place, line);
+	return withTreePlace(isWarmup(record, state, unit) ? events.map(asHostNotice) : events, place, line);
 }
 
 /**
@@ -577,16 +578,6 @@ function isWarmup(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit):
 	const warmup = agentFile && record.isSidechain === true && textOf(record.message?.content).trim() === warmupPrompt;
 	state['warmup'] = warmup;
 	return warmup;
-}
-
-/** A warmup's prompt and reply, kept as the host's text. */
-function hostText(event: SessionEvent): SessionEvent {
-	if (event.kind !== 'user' && event.kind !== 'assistant') {
-		return event;
-	}
-
-	const {human: _human, origin: _origin, message_id: _messageId, ...rest} = event;
-	return {...rest, kind: 'system'};
 }
 
 /**

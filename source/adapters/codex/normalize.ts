@@ -18,6 +18,7 @@ import {codexState, recordResult, type CodexState} from './state.js';
 import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
 import {rememberId} from '../shared/recent-ids.js';
+import {withoutStatedTitles} from '../shared/host-text.js';
 import {indexedThreadName} from './session-index.js';
 import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 
@@ -88,7 +89,7 @@ function withIndexedName(events: SessionEvent[], state: CodexState, unit: Discov
 		return name === undefined ? events : events.map(event => (event === stated ? {...event, session: {...event.session, title: name}} : event));
 	}
 
-	return events.some(event => event.kind === 'meta' && event.session?.title !== undefined) ? events.filter(event => event.kind !== 'meta' || event.session?.title === undefined) : events;
+	return withoutStatedTitles(events);
 }
 
 /** Call ids read so far: a thread item naming none of them records a call no other line holds. */

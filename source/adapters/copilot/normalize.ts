@@ -1,5 +1,6 @@
 import {basename, dirname, join} from 'node:path';
 import type {SessionEvent, SessionInfo} from '../events.js';
+import {withoutStatedTitles} from '../shared/host-text.js';
 import {isInjectedText, isRecord, parseJsonArguments} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from './records.js';
@@ -107,7 +108,7 @@ function withWorkspaceName(events: SessionEvent[], base: Base, state: CopilotSta
 		return name === undefined ? events : [...metaEvent(base, {title: name}), ...events];
 	}
 
-	return events.filter(event => event.kind !== 'meta' || event.session?.title === undefined);
+	return withoutStatedTitles(events);
 }
 
 /** The events for the types engi reads, or null to fall back on the namespace rule. */

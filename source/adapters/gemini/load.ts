@@ -1,4 +1,5 @@
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
+import {asHostNotice} from '../shared/host-text.js';
 import {maxWarnings, skipMessage} from '../shared/json-lines.js';
 import {unreadable} from '../shared/schema.js';
 import {rowsAtLines} from '../shared/rows-at.js';
@@ -142,11 +143,7 @@ const replyKinds = new Set<SessionEvent['kind']>(['assistant', 'tool_call', 'too
 function hostTextOnly(rows: SessionRow[]): SessionRow[] {
 	const events = rows.flatMap(row => row.events);
 	const hostOnly = events.some(event => event.kind === 'user') && events.every(event => !replyKinds.has(event.kind) && (event.kind !== 'user' || (!event.human && event.origin !== 'agent')));
-	return hostOnly ? rows.map(row => ({...row, events: row.events.map(event => (event.kind === 'user' ? asSystemText(event) : event))})) : rows;
-}
-
-function asSystemText({human: _human, ...event}: SessionEvent): SessionEvent {
-	return {...event, kind: 'system'};
+	return hostOnly ? rows.map(row => ({...row, events: row.events.map(asHostNotice)})) : rows;
 }
 
 /**
