@@ -39,6 +39,9 @@ function storesSql(scope: SessionFilter['scope'], table = ''): {sql: string; par
 	return {sql: scope.map(() => `(${table}source = ? AND ${table}root = ?)`).join(' OR ') || '0', params: scope.flatMap(entry => [entry.source, entry.root])};
 }
 
+/** A unit is a session when it holds a conversation, or could not be read at all (listed, so the failure shows). */
+const isSessionSql = (table = '') => `(${table}conversational = 1 OR ${table}error IS NOT NULL)`;
+
 /**
  * The WHERE clause of sessions in scope, and the index that answers it from narrow columns
  * alone (`FROM units${index} WHERE ${sql}`). With subagents there is no parent_id to narrow by,
@@ -57,7 +60,7 @@ function scopeSql(filter: SessionFilter, table = ''): {sql: string; params: unkn
 	const stores = storesSql(filter.scope, table);
 	const parts: string[] = [`(${stores.sql})`];
 	const params: unknown[] = [...stores.params];
-	parts.push(`(${table}conversational = 1 OR ${table}error IS NOT NULL)`);
+	parts.push(isSessionSql(table));
 	if (!filter.includeSubagents) {
 		parts.push(`${table}parent_id IS NULL`);
 	}
@@ -343,7 +346,7 @@ export function subagentCounts(db: Database, filter: SessionFilter, parents: rea
 		ids.length === 0
 			? []
 			: (db
-					.prepare(`SELECT source, parent_id, count(*) AS n FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${stores.sql}) AND (conversational = 1 OR error IS NOT NULL) GROUP BY source, parent_id`)
+					.prepare(`SELECT source, parent_id, count(*) AS n FROM units INDEXED BY units_listing WHERE parent_id IN (SELECT value FROM json_each(?)) AND (${stores.sql}) AND ${isSessionSql()} GROUP BY source, parent_id`)
 					.all(JSON.stringify(ids), ...stores.params) as Array<{source: string; parent_id: string; n: number}>);
 	return new Map(rows.map(row => [`${row.source}\u0000${row.parent_id}`, row.n]));
 }
