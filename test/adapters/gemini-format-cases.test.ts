@@ -273,7 +273,7 @@ test('gemini format: the file `gemini --resume` opens beside the chat it resumes
 	const orphan = read(join('resume-orphan-context', 'harbour', 'chats', 'session-2026-11-30T19-02-7e2a9c4b.jsonl'));
 	assert.equal(orphan.summary.conversational, false, 'host text alone is no conversation');
 	assert.equal(orphan.summary.human_turns, 0);
-	assert.ok(orphan.events.some(event => event.kind === 'system' && event.text?.includes('<session_context>')), 'the context is still read, as the host\'s text');
+	assert.ok(orphan.events.some(event => event.kind === 'user' && event.human === false && event.origin === undefined && event.text?.includes('<session_context>')), 'the context is still read, as the host\'s text');
 	const listing = runCli(['sessions', '--all-projects', '--source', 'gemini', '--format', 'json'], {env});
 	assert.equal(listing.code, 0, listing.stderr);
 	assert.deepEqual(listing.json().sessions.map((session: {id: string; title: string | null}) => [session.id, session.title]), [['7e2a9c4b-3d1f-4a6e-b8c2-9f0d1e3a5b7c', 'Which berth does the evening ferry use?']], 'the orphan is no session of its own');

@@ -1,5 +1,4 @@
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
-import {asHostNotice} from '../shared/host-text.js';
 import {maxWarnings, skipMessage} from '../shared/json-lines.js';
 import {unreadable} from '../shared/schema.js';
 import {rowsAtLines} from '../shared/rows-at.js';
@@ -109,7 +108,7 @@ function loadJsonl(unit: DiscoveredUnit): LoadedSession {
 	// is also conversation order, with the summary's meta row moved to where it was written and
 	// what rewinds discarded put back where it was written.
 	builder.rows.sort((a, b) => a.line - b.line);
-	return {rows: hostTextOnly(builder.rows), skipped: builder.skipped, warnings: builder.warnings};
+	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }
 
 /** A legacy `.json` chat (v0.1.21 to v0.39): one `ConversationRecord`; lines are message ordinals. */
@@ -128,22 +127,7 @@ function loadLegacyJson(unit: DiscoveredUnit): LoadedSession {
 	const subagent = isSubagent(unit, metadata);
 	const calls = contentCalls(recordedCallIds(messages));
 	messages.forEach((message, index) => addMessage(builder, message, index + 1, () => !subagent, calls, undefined, subagent));
-	return {rows: hostTextOnly(builder.rows), skipped: builder.skipped, warnings: builder.warnings};
-}
-
-/** Events that make a chat a conversation beside user turns: a reply, a call or a result. */
-const replyKinds = new Set<SessionEvent['kind']>(['assistant', 'tool_call', 'tool_result']);
-
-/**
- * A chat whose user turns are all the host's text (no person's request, no agent's task) and that
- * holds no reply is no conversation: `gemini --resume` opens a new file beside the chat it resumes
- * and writes only its header and `<session_context>` there, the conversation going on in the
- * original (gemini-cli issue #28036, pull request #29206). Its turns are read as the host's text.
- */
-function hostTextOnly(rows: SessionRow[]): SessionRow[] {
-	const events = rows.flatMap(row => row.events);
-	const hostOnly = events.some(event => event.kind === 'user') && events.every(event => !replyKinds.has(event.kind) && (event.kind !== 'user' || (!event.human && event.origin !== 'agent')));
-	return hostOnly ? rows.map(row => ({...row, events: row.events.map(asHostNotice)})) : rows;
+	return {rows: builder.rows, skipped: builder.skipped, warnings: builder.warnings};
 }
 
 /**

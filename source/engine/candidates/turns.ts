@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../../adapters/events.js';
+import {authorOf} from '../conversation/author.js';
 import {isAbandoned, type LineRanges} from '../conversation/branches.js';
 import {commandOf, filesTouched} from '../conversation/tool-calls.js';
 import {withoutPrivateSpans} from './private-spans.js';
@@ -88,7 +89,7 @@ export function createTurnBuilder(options: {abandoned: LineRanges; onTurn: (turn
 				}
 
 				const kept = withoutPrivateSpans(raw);
-				emit({line: event.line, kind: 'user', author: event.human ? 'human' : (event.origin ?? 'host'), text: windowOf(kept.text, textWindow), chars: kept.text.length, privateSpans: kept.spans});
+				emit({line: event.line, kind: 'user', author: authorOf(event), text: windowOf(kept.text, textWindow), chars: kept.text.length, privateSpans: kept.spans});
 				return;
 			}
 

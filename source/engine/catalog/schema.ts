@@ -44,11 +44,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * .workspace-trusted; the name a Copilot CLI session's
  * workspace.yaml holds; Gemini CLI tool responses recorded flattened to text, no request, and a
  * file `gemini --resume` opened holding only host text, no conversation), and every session is
- * read again).
+ * read again; 20: no change of tables: a file holding only the host's text (its context, a
+ * command run in the CLI) is no conversation, whatever the source, and every session is read
+ * again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 19,
+		version: 20,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (

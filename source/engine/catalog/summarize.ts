@@ -2,6 +2,7 @@ import {basename} from 'node:path';
 import type {SessionEvent} from '../../adapters/events.js';
 import type {DiscoveredUnit, LineState} from '../../adapters/types.js';
 import {abandonedRanges, BranchTree, rewoundRanges, type LineRanges, type TreeNode} from '../conversation/branches.js';
+import {authorOf} from '../conversation/author.js';
 import {listableSessionId} from '../conversation/ids.js';
 import {clipMasked} from '../search/secrets.js';
 import {IntList} from '../../lib/int-list.js';
@@ -189,7 +190,12 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 
 		switch (event.kind) {
 			case 'user':
-				summary.conversational = true;
+				// What the host injected (its context, a command's envelope, a notice) holds no
+				// conversation by itself: a file of only that is no session, as a summary-only file is.
+				if (authorOf(event) !== 'host') {
+					summary.conversational = true;
+				}
+
 				if (event.human && !event.sidechain && event.text?.trim()) {
 					humanNodes.push(event.uuid === undefined ? -1 : tree.numberOf(event.uuid));
 					humanLines.push(event.line);

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {isAbandoned, type LineRanges} from './branches.js';
+import {authorOf} from './author.js';
 import {EngiError} from '../../lib/errors.js';
 import {defaultPreviewLength, oneLine, parsePreviewLength, previewOf, previewSchema, type PreviewLength} from './preview.js';
 
@@ -85,7 +86,8 @@ const noLabels: SessionLabels = {abandoned: []};
 
 /** The labels of one event: who wrote user text no person typed, and whether its branch was abandoned. */
 function labelsOf(event: SessionEvent, labels: SessionLabels): {origin?: 'agent' | 'host'; abandoned?: true} {
-	const origin = event.kind === 'user' && !event.human ? (event.origin ?? (event.sidechain ? 'agent' : 'host')) : undefined;
+	const author = event.kind === 'user' ? authorOf(event) : undefined;
+	const origin = author === 'human' ? undefined : author;
 	return {...optional('origin', origin), ...(isAbandoned(event, labels.abandoned) ? {abandoned: true as const} : {})};
 }
 

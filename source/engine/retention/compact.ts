@@ -2,6 +2,7 @@ import {lstatSync, mkdirSync, readdirSync, unlinkSync} from 'node:fs';
 import {dirname, join, relative} from 'node:path';
 import {loadAdapter} from '../../adapters/stores.js';
 import type {SourceId} from '../../adapters/types.js';
+import {authorOf} from '../conversation/author.js';
 import {walkRows} from '../conversation/rows.js';
 import type {Deps} from '../deps.js';
 import {EngiError, systemErrorCode, writeError} from '../../lib/errors.js';
@@ -82,7 +83,7 @@ export async function compactSession(assessment: Assessment, catalog: Database, 
 			walkRows(catalog, adapter, unitOf(part), {fromLine: 1}, row => {
 				for (const event of row.events) {
 					// The conversation itself: what people typed, what agents asked and answered; not the host's injections.
-					const spoken = event.kind === 'assistant' || (event.kind === 'user' && (event.human === true || event.origin === 'agent'));
+					const spoken = event.kind === 'assistant' || (event.kind === 'user' && authorOf(event) !== 'host');
 					if (spoken && event.text?.trim()) {
 						const line = `${JSON.stringify({line: event.line, role: event.kind, content: maskSecrets(event.text), ...(event.timestamp ? {timestamp: event.timestamp} : {}), ...(session ? {session} : {})})}\n`;
 						pending.push(line);
