@@ -296,3 +296,20 @@ test('gemini format: a subagent chat of the JSON era (chats/<parentSessionId>/<s
 	assert.match(agent.events.filter(event => event.kind === 'assistant').map(event => event.text).join('\n'), /harbour\.ts parses it/);
 	assert.equal(chats.length, 2);
 });
+
+test('gemini format: a recorder restarted on the chat it is asked to load (a second metadata header, then a checkpoint of only the new session context) does not erase the turns recorded before it', () => {
+	// An ACP session/load (Zed and other ACP clients) initialises a recorder for a *new* session
+	// before it resolves the one to load; the new file name is the current minute plus the id
+	// prefix, so a load within the chat's first minute appends a fresh header and a
+	// `$set.messages` checkpoint holding only the new session context to the chat itself, which
+	// folds the recorded turns out of gemini-cli's own replay (the chat then vanishes from its
+	// session list). The turns are still the conversation the person had, and still in the file.
+	// Evidence: google-gemini/gemini-cli issues #28775 and #28693, pull request #29368 (review note).
+	const chat = read('session-2026-11-27T15-42-5c8e0a1d.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	assert.equal(chat.summary.id, '5c8e0a1d-9f2b-4c7e-a3d6-1b0e8f4c2a97');
+	assert.equal(chat.summary.title, 'Which lock guards the quarry conveyor queue?');
+	assert.equal(chat.summary.human_turns, 1);
+	assert.deepEqual(chat.events.filter(event => event.kind === 'assistant').map(event => event.uuid), ['p-g1']);
+	assert.equal(chat.summary.started, '2026-11-27T15:42:02.000Z', 'the first header dates the chat');
+});
