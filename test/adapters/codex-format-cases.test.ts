@@ -523,3 +523,20 @@ test("codex format: the <image name=[Image #1]> … </image> tags Codex wraps a 
 	assert.equal(summary.human_turns, 1, 'the message item and its user_message event are one request; an image alone is none');
 	assert.ok(!events.some(event => /<\/?image\b/.test(event.text ?? '')), 'no event holds the tags');
 });
+
+test('codex format: the contextual fragments Codex itself writes as user-role messages (recommended plugins, goal, extension and internal context, external context, message-board notices, its legacy warnings) are no human request', () => {
+	// codex-rs core/src/context/contextual_user_message.rs registers these as contextual user
+	// fragments (role "user", recognised by their markers and hidden from the user's turns):
+	// recommended_plugins_instructions.rs, goal_context.rs / legacy_goal_context.rs,
+	// extension_context.rs, internal_model_context.rs (`<codex_internal_context source="…">`),
+	// fragments.rs AdditionalContextFragment (`<external_<key>>`),
+	// agent_message_board_notification.rs, and the legacy warnings kept "to filter messages from
+	// old sessions". The startup plugin list is written before the first prompt, so it would be the
+	// session's title.
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-03T08-30-00-01a2e1c4-5b00-7c00-8d00-0000000000d4.jsonl')));
+	assert.equal(summary.title, 'Why does the pruning schedule skip the pear trees?');
+	assert.equal(summary.human_turns, 1);
+	const humans = events.filter(event => event.kind === 'user' && event.human).map(event => event.text);
+	assert.deepEqual(humans, ['Why does the pruning schedule skip the pear trees?']);
+	assert.ok(events.some(event => event.kind === 'user' && !event.human && /Seed Catalogue/.test(event.text ?? '')), 'the injection is kept, as host text');
+});

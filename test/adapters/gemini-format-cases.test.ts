@@ -280,3 +280,36 @@ test('gemini format: the file `gemini --resume` opens beside the chat it resumes
 	const real = read(join('resume-orphan-context', 'harbour', 'chats', 'session-2026-11-30T08-10-7e2a9c4b.jsonl'));
 	assert.ok(real.events.some(event => event.kind === 'user' && event.human === false && event.text?.includes('<session_context>')), 'beside a conversation the context stays a non-human user turn');
 });
+
+test('gemini format: a subagent chat of the JSON era (chats/<parentSessionId>/<sessionId>.json) is listed under its parent', () => {
+	// Before the move to JSONL, gemini-cli already nested a subagent's recording under the complete
+	// parent session id, as one JSON document named `<sessionId>.json` (chatRecordingService.ts
+	// initialize, pre-JSONL: `filename = ${safeSessionId}.json` for kind "subagent"); only its
+	// extension changed with JSONL. Evidence also: zszz3/AgentRecall issue #561.
+	const chats = readStore(geminiAdapter, join(cases, 'legacy-nested-subagent'));
+	const parent = '7a3c9e51-2d4b-4f8a-b6c1-0e9d8f7a6b54';
+	const agent = chats.find(chat => chat.summary.id === 'c4f1a8e2-9b3d-4c6e-8f0a-2b5d7e9c1a36');
+	assert.ok(agent, 'the nested .json subagent chat is discovered');
+	assert.equal(agent.loaded.skipped, 0, 'read as a legacy document, not as JSON lines');
+	assert.equal(agent.summary.parent_id, parent);
+	assert.equal(agent.summary.human_turns, 0, 'its task came from the parent agent');
+	assert.match(agent.events.filter(event => event.kind === 'assistant').map(event => event.text).join('\n'), /harbour\.ts parses it/);
+	assert.equal(chats.length, 2);
+});
+
+test('gemini format: a recorder restarted on the chat it is asked to load (a second metadata header, then a checkpoint of only the new session context) does not erase the turns recorded before it', () => {
+	// An ACP session/load (Zed and other ACP clients) initialises a recorder for a *new* session
+	// before it resolves the one to load; the new file name is the current minute plus the id
+	// prefix, so a load within the chat's first minute appends a fresh header and a
+	// `$set.messages` checkpoint holding only the new session context to the chat itself, which
+	// folds the recorded turns out of gemini-cli's own replay (the chat then vanishes from its
+	// session list). The turns are still the conversation the person had, and still in the file.
+	// Evidence: google-gemini/gemini-cli issues #28775 and #28693, pull request #29368 (review note).
+	const chat = read('session-2026-11-27T15-42-5c8e0a1d.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	assert.equal(chat.summary.id, '5c8e0a1d-9f2b-4c7e-a3d6-1b0e8f4c2a97');
+	assert.equal(chat.summary.title, 'Which lock guards the quarry conveyor queue?');
+	assert.equal(chat.summary.human_turns, 1);
+	assert.deepEqual(chat.events.filter(event => event.kind === 'assistant').map(event => event.uuid), ['p-g1']);
+	assert.equal(chat.summary.started, '2026-11-27T15:42:02.000Z', 'the first header dates the chat');
+});

@@ -26,6 +26,19 @@ const injectedPrefixes = [
 	'<hook_prompt',
 	// What a /review handed back to the thread: its findings, or a note that it was interrupted.
 	'<user_action>',
+	// Contextual fragments of newer builds (codex-rs core/src/context/: the plugins it recommends at
+	// startup, goal and extension steering, `<codex_internal_context source="…">`, hook or app
+	// context as `<external_<key>>`, message-board notices).
+	'<recommended_plugins>',
+	'<goal_context>',
+	'<extension_context>',
+	'<codex_internal_context',
+	'<external_',
+	'<agent_message_board_notification>',
+	// Warnings older builds wrote into the thread as user text (still recognised by Codex for old sessions).
+	'warning: the maximum number of unified exec processes you can keep open is',
+	'warning: apply_patch was requested via ',
+	'warning: your account was flagged for potentially high-risk cyber activity',
 	'you are performing a context checkpoint compaction',
 ];
 

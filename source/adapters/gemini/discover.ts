@@ -6,11 +6,11 @@ import {sha256Hex} from '../../lib/hash.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
 const mainChat = /^session-.+\.jsonl?$/;
-const subagentChat = /\.jsonl$/;
+const subagentChat = /\.jsonl?$/;
 
 /**
  * `tmp/<project>/chats/` holds `session-<time>-<8 hex>.json|.jsonl` main chats and
- * `<parentSessionId>/<sessionId>.jsonl` subagent chats. The project directory is named by a
+ * `<parentSessionId>/<sessionId>.json|.jsonl` subagent chats (the JSON era nested them there too). The project directory is named by a
  * slug (newer builds; `.project_root` inside holds the path) or by sha256 of the path (older
  * builds); `~/.gemini/projects.json` maps paths to slugs. Other files (`logs.json`,
  * `checkpoint-*.json`, `shell_history`) are not chats. The full session id is only inside the
@@ -47,15 +47,24 @@ function discoverProject(projectDirectory: string, projectHint: string | undefin
 			const stem = stemOf(entry.name);
 			push(units, fileUnit(path, {projectHint, variant: legacy ? 'json' : 'jsonl', paths, ...(later.has(stem) ? {idHint: stem} : {})}));
 		} else if (entry.isDirectory()) {
-			for (const child of listDirectory(path)) {
-				if (child.isFile() && subagentChat.test(child.name)) {
-					push(units, fileUnit(childPath(path, child.name), {projectHint, parentIdHint: entry.name, variant: 'jsonl'}));
-				}
-			}
+			push(units, ...subagentChats(path, entry.name, projectHint));
 		}
 	}
 
 	return units;
+}
+
+/**
+ * The subagent chats nested under a parent session id: `<sessionId>.jsonl`, or `<sessionId>.json`
+ * (one document, read whole) from builds before JSONL, which already nested them there. A legacy
+ * document beside its `.jsonl` rewrite is the same chat, read once (as for main chats).
+ */
+function subagentChats(directory: string, parentId: string, projectHint: string | undefined): Array<DiscoveredUnit | undefined> {
+	const children = listDirectory(directory).filter(child => child.isFile() && subagentChat.test(child.name));
+	const names = new Set(children.map(child => child.name));
+	return children
+		.filter(child => !(child.name.endsWith('.json') && names.has(`${child.name}l`)))
+		.map(child => fileUnit(childPath(directory, child.name), {projectHint, parentIdHint: parentId, variant: child.name.endsWith('.json') ? 'json' : 'jsonl'}));
 }
 
 const stemOf = (name: string) => name.replace(/\.jsonl?$/, '');
@@ -81,9 +90,11 @@ function laterChats(stems: readonly string[]): Set<string> {
 	return later;
 }
 
-function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {
-	if (unit) {
-		units.push(unit);
+function push(units: DiscoveredUnit[], ...found: Array<DiscoveredUnit | undefined>): void {
+	for (const unit of found) {
+		if (unit) {
+			units.push(unit);
+		}
 	}
 }
 

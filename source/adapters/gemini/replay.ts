@@ -118,6 +118,15 @@ export function replayGeminiJsonl(path: string): Replay {
 
 	const firstSeen = (entry: ReplayEntry) => (isRecord(entry.raw) && typeof entry.raw['id'] === 'string' ? seen.get(entry.raw['id']) ?? -1 : -1);
 
+	/**
+	 * A metadata header after messages: a recorder started for a new session wrote into this chat
+	 * (an ACP session/load initialises one before it resolves the chat to load, and names its file
+	 * by the minute, so a load in the chat's first minute lands here: gemini-cli issues #28775,
+	 * #28693). Its first checkpoint restates only its own fresh history; what that checkpoint drops
+	 * is still the conversation the person had, kept in place rather than erased.
+	 */
+	let reopened = false;
+
 	const mergeMetadata = (patch: GeminiMetadata, line: number, raw: unknown) => {
 		const {messages: checkpoint, ...facts} = patch;
 		metadata = {...metadata, ...facts};
@@ -140,7 +149,8 @@ export function replayGeminiJsonl(path: string): Replay {
 			}
 
 			const removed = [...before].filter(([id]) => !messages.has(id)).map(([, entry]) => entry);
-			compacted.push(...compactedAway(removed, [...messages.values()], firstSeen));
+			compacted.push(...(reopened ? removed : compactedAway(removed, [...messages.values()], firstSeen)));
+			reopened = false;
 		}
 	};
 
@@ -256,7 +266,10 @@ export function replayGeminiJsonl(path: string): Replay {
 
 		const parsedHeader = geminiMetadataSchema.safeParse(value);
 		if (parsedHeader.success && parsedHeader.data.sessionId !== undefined) {
-			mergeMetadata(parsedHeader.data, line, value);
+			reopened ||= messages.size > 0;
+			// The chat started when its first header was written; a later one is the restart's.
+			const {startTime, ...facts} = parsedHeader.data;
+			mergeMetadata(metadata.startTime === undefined ? parsedHeader.data : facts, line, value);
 			return true;
 		}
 
