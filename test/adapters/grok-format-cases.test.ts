@@ -132,3 +132,33 @@ test('grok format: in updates.jsonl an interjection is an unnumbered user chunk 
 	);
 	assert.equal(summary.human_turns, 2);
 });
+
+test('grok format: after a compaction chat_history.jsonl holds only the compacted history; the session is read from updates.jsonl, which keeps every turn', () => {
+	// grok-build's persistence actor replaces chat_history.jsonl whole on compaction (and on a
+	// rewind): it is a cache of what the model is sent, rebuilt from updates.jsonl, the durable log
+	// (session/persistence.rs PersistenceMsg::ReplaceChatHistory). franken_agent_detection
+	// src/connectors/grok.rs reads updates.jsonl first for the same reason.
+	const units = grokAdapter.discover(join(cases, 'compacted', 'sessions'));
+	assert.equal(units.length, 1);
+	const unit = wholeUnit(units[0]!);
+	assert.ok(unit.path.endsWith('updates.jsonl'), 'the durable update stream is the transcript');
+	assert.ok(unit.paths.some(path => path.endsWith('chat_history.jsonl')), 'the cache still belongs to the session');
+	const {loaded, events, summary} = readUnit(grokAdapter, unit);
+	assert.equal(loaded.skipped, 0);
+	assert.equal(summary.title, 'Why does the gravel price export count returns twice?', 'the first request, from before the compaction');
+	assert.equal(summary.human_turns, 3);
+	assert.deepEqual(events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error]), [['call-q1', false]]);
+	assert.ok(events.some(event => event.kind === 'summary'), 'the compaction itself is still seen');
+});
+
+test('grok format: when every model call failed, updates.jsonl holds only hook and retry telemetry; the prompt is read from chat_history.jsonl', () => {
+	// franken_agent_detection src/connectors/grok.rs falls back to chat_history.jsonl when the
+	// update stream carries no message (its test: "the empirical shape from a real broken session").
+	const units = grokAdapter.discover(join(cases, 'failed-calls', 'sessions'));
+	assert.equal(units.length, 1);
+	const {loaded, events, summary} = readUnit(grokAdapter, wholeUnit(units[0]!));
+	assert.equal(summary.title, 'Why does the flour mill schedule skip Sundays?');
+	assert.equal(summary.human_turns, 1);
+	assert.equal(events.find(event => event.kind === 'user' && event.human)?.line, 3, 'lines are the chat history\'s');
+	assert.match(loaded.warnings.join('\n'), /chat_history\.jsonl/, 'the reading says which file it came from');
+});

@@ -32,16 +32,15 @@ test('grok: discovery finds session directories with summary.json and a transcri
 	assert.deepEqual(units.map(unit => unit.idHint).sort(), [main, subagent, streamOnly, legacy], 'no summary.json, or a summary with no transcript: not sessions');
 	const unit = (id: string) => units.find(candidate => candidate.idHint === id)!;
 	assert.equal(unit(main).variant, 'chat');
-	assert.ok(unit(main).path.endsWith('chat_history.jsonl'), 'the chat_history cache is read when present');
+	assert.ok(unit(main).path.endsWith('chat_history.jsonl'), 'the chat_history cache is read when there is no updates.jsonl');
 	assert.deepEqual(unit(main).paths.map(path => path.slice(path.indexOf(main) + main.length + 1)).sort(), [
 		'chat_history.jsonl',
 		'goal/state.json',
 		'signals.json',
 		'summary.json',
-		'updates.jsonl',
 	]);
 	assert.equal(unit(streamOnly).variant, 'updates');
-	assert.ok(unit(streamOnly).path.endsWith('updates.jsonl'), 'updates.jsonl is read when chat_history.jsonl is missing');
+	assert.ok(unit(streamOnly).path.endsWith('updates.jsonl'), 'updates.jsonl, the durable log, is read');
 	assert.equal(unit(subagent).parentIdHint, main, 'parent from summary.json');
 	assert.equal(unit(main).parentIdHint, undefined);
 	assert.equal(unit(main).projectHint, '/work/shop', 'URL-encoded cwd directory decoded');

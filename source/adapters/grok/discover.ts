@@ -12,8 +12,9 @@ export const summaryFile = 'summary.json';
  * `sessions/<encoded cwd>/<session id>/` holds one session. The cwd directory is the
  * URL-encoded working directory, or `<slug>-<16 hex>` with the real path in a `.cwd` file when
  * the encoding is too long. A directory is a session only if it has `summary.json`; its unit
- * reads `chat_history.jsonl`, or `updates.jsonl` when that cache is missing (it is rebuilt from
- * the update stream on import, so a session may have only the stream).
+ * reads `updates.jsonl`, the durable log Grok resumes a session from, or `chat_history.jsonl`
+ * when there is no stream. The chat history is only a cache of what the model is sent: Grok
+ * rewrites it whole on a compaction or a rewind, so after one it no longer holds the earlier turns.
  */
 export function discoverGrok(root: string): DeferredUnit[] {
 	const units: DeferredUnit[] = [];
@@ -88,9 +89,9 @@ function sessionDetails(directory: string, summaryPath: string, project: string 
 	return {paths: walkFiles(directory, () => true, 3), ...(parent ? {parentIdHint: parent} : {}), ...(projectHint ? {projectHint} : {})};
 }
 
-/** The session's transcript: the chat history cache, else the update stream (the second is looked for only without the first). */
+/** The session's transcript: the update stream, else the chat history cache (the second is looked for only without the first). */
 function transcriptIn(directory: string): {name: string; path: string; stats: FileStatus} | undefined {
-	for (const name of [chatHistoryFile, updatesFile]) {
+	for (const name of [updatesFile, chatHistoryFile]) {
 		const path = childPath(directory, name);
 		const stats = statOrUndefined(path);
 		if (stats?.isFile()) {

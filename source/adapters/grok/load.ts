@@ -2,7 +2,8 @@ import {basename, dirname, join} from 'node:path';
 import type {SessionEvent, SessionRow} from '../events.js';
 import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {normalizeChatLine} from './chat.js';
-import {summaryFile, updatesFile} from './discover.js';
+import {chatHistoryFile, summaryFile, updatesFile} from './discover.js';
+import {isFile} from '../shared/fs.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {rowsAtLines} from '../shared/rows-at.js';
 import {isSubagentSummary, readGrokSummary, summaryFacts} from './summary.js';
@@ -67,6 +68,26 @@ export function grokRowsAt(unit: DiscoveredUnit, places: readonly RowPlace[]): S
 
 /** Loads one Grok session whole: chat chunks in `updates.jsonl` can only be merged with file-wide state. */
 export function loadGrokSession(unit: DiscoveredUnit): LoadedSession {
-	const loaded = variantOf(unit) === 'updates' ? readUpdates(unit.path) : readChatHistory(unit.path);
+	const loaded = variantOf(unit) === 'updates' ? readUpdatesOrCache(unit.path) : readChatHistory(unit.path);
 	return withSummaryFacts(unit, loaded);
+}
+
+function holdsConversation(loaded: LoadedSession): boolean {
+	return loaded.rows.some(row => row.events.some(event => event.kind === 'user' || event.kind === 'assistant'));
+}
+
+/**
+ * The update stream, unless it holds no message at all: when every model call of a session
+ * failed, Grok has written only hook and retry telemetry there, while the prompt is in the chat
+ * history cache. That cache is then read instead, and the warning names the file its lines are of.
+ */
+function readUpdatesOrCache(path: string): LoadedSession {
+	const updates = readUpdates(path);
+	const cache = join(dirname(path), chatHistoryFile);
+	if (holdsConversation(updates) || !isFile(cache)) {
+		return updates;
+	}
+
+	const chat = readChatHistory(cache);
+	return holdsConversation(chat) ? {...chat, warnings: [...chat.warnings, `lines are of ${chatHistoryFile}`]} : updates;
 }
