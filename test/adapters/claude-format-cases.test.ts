@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {cpSync, mkdirSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {join, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
@@ -467,4 +467,35 @@ test('claude format: a Claude Code variant cc-mirror installed (~/.cc-mirror/<na
 	// A variant whose variant.json names another configDir writes there.
 	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', configDir: join(home, 'claude-variants', 'glm')}));
 	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'}).slice(2), [join(home, 'claude-variants', 'glm', 'projects')]);
+});
+
+test('claude format: a Claude Desktop Cowork task runs Claude Code with its own config directory, local-agent-mode-sessions/<account>/<workspace>/local_<id>/.claude, so its sessions are in that tree, a default root', t => {
+	// Claude Desktop's Cowork (local agent mode) keeps each task in
+	// ~/Library/Application Support/Claude/local-agent-mode-sessions/<account-id>/<workspace-id>/local_<id>/
+	// (a scheduled task under …/agent/local_ditto_<id>/), its metadata in local_<id>.json beside it,
+	// files given or made in uploads/ and outputs/, and the Claude Code transcripts in the task's own
+	// config directory, local_<id>/.claude/projects/. Evidence: jazzyalex/agent-sessions
+	// AgentSessions/Services/SessionDiscovery.swift (desktopLocalAgentRoots: a `projects` directory whose
+	// parent is `.claude` and grandparent starts `local_`; uploads, outputs, cowork_plugins and
+	// skills-plugin skipped); virtuosotravlr/cowork-bridge docs/session-internals.md (the layout). The task runs
+	// in a sandbox, each with its own home under /sessions: that is the cwd its records state.
+	const home = tempDir(t);
+	const appData = join(home, 'Library', 'Application Support', 'Claude');
+	mkdirSync(appData, {recursive: true});
+	cpSync(join(cases, 'cowork'), appData, {recursive: true});
+	const cowork = join(appData, 'local-agent-mode-sessions');
+	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {}, platform: 'darwin'}), [join(home, '.claude', 'projects'), join(home, '.config', 'claude', 'projects'), cowork], 'the Cowork tree is a default root on macOS');
+	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {CLAUDE_CONFIG_DIR: join(home, 'elsewhere')}, platform: 'darwin'}), [join(home, 'elsewhere', 'projects'), cowork], 'whatever CLAUDE_CONFIG_DIR says: the app sets its own');
+	assert.equal(claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'}).length, 2, 'named only where it exists');
+
+	const sessions = readStore(claudeAdapter, cowork);
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.parent_id ?? null, session.summary.project ?? null, session.summary.title]),
+		[
+			['9e2f4b6d-8a1c-4e3f-b5d7-c9e1f3a5b7d2', null, '/sessions/brisk-teal-wren', 'Summarise the unread newsletters in this folder'],
+			['agent-a4c1e7b2d9f03856', '61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394', '/sessions/quiet-amber-heron', 'List the months named in seeds.csv'],
+			['61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394', null, '/sessions/quiet-amber-heron', 'Sort the seed packets in seeds.csv by sowing month'],
+		],
+	);
+	assert.ok(sessions.every(session => !session.unit.path.includes(`${sep}uploads${sep}`)), 'a file in uploads/ is never a transcript');
 });
