@@ -6,6 +6,7 @@ import {mediaAwareOutput} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
+import {coworkFacts} from './desktop.js';
 import {readClaudeRecord} from './records.js';
 import {sha256Hex} from '../../lib/hash.js';
 
@@ -535,6 +536,26 @@ const recapHint = /\s*\(disable recaps in \/config\)\s*$/;
  * `message.id`) stay separate rows but carry the same `message_id`, so nothing is counted twice.
  */
 export function normalizeClaudeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
+	const events = lineEvents(value, line, state, unit);
+	return Array.isArray(events) ? withCoworkFacts(events, line, state, unit) : events;
+}
+
+/**
+ * A Cowork task's state file names the folder the session worked in and the task's title
+ * (desktop.ts); stated with the first events, before the sandbox cwd the records state, and read
+ * once per file (the line state remembers it was).
+ */
+function withCoworkFacts(events: SessionEvent[], line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
+	if (state['coworkRead'] === true) {
+		return events;
+	}
+
+	state['coworkRead'] = true;
+	const facts = coworkFacts(unit);
+	return facts ? [{line, kind: 'meta', session: facts}, ...events] : events;
+}
+
+function lineEvents(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
 	let record = readClaudeRecord(value);
 	if (record === undefined) {
 		const parsed = claudeRecordSchema.safeParse(value);
