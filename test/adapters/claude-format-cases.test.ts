@@ -534,3 +534,22 @@ test('claude format: a Cowork task\'s records state its sandbox home as cwd; the
 		assert.equal(readUnit(claudeAdapter, looseUnit(transcript, {idHint: '61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394'})).summary.project, '/sessions/quiet-amber-heron', state);
 	}
 });
+
+test('claude format: a message another Claude session sent (origin kind "peer", its text in a <cross-session-message> envelope) is another agent\'s, not a request', () => {
+	// Claude Code delivers a message from another session on the same machine as a prompt whose
+	// origin is {kind: "peer"} (not always with `from`) and whose text opens with a
+	// <cross-session-message from="…" from-name="…"> envelope: a queued_command attachment when it
+	// arrives mid-turn, a user record otherwise. No person typed it. Evidence: a peers tool's
+	// transcript reader and its fixtures (a queued_command attachment with origin {kind: "peer"} and
+	// the envelope, from a lead session's real transcript) and a mod spec measured on Claude Code
+	// 2.1.291 (session.receive with origin {kind: "peer"}, the text the envelope); readers of the
+	// store that render origin.kind, which tag a peer's message apart from a human one.
+	const session = read('peer-messages.jsonl');
+	assert.equal(session.summary.title, 'Audit the tile cache eviction for stale entries');
+	assert.equal(session.summary.human_turns, 1, 'the peer session\'s question and its follow-up are not requests');
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [
+		[1, true, null],
+		[5, false, 'agent'],
+		[8, false, 'agent'],
+	]);
+});

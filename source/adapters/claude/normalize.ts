@@ -137,24 +137,26 @@ const localOutput = /^\s*<local-command-(?!caveat>)[a-z][a-z-]*>/;
 const claudeInjected = ['Stop hook feedback:'];
 
 /**
- * A message from another agent of an agent team (`<teammate-message teammate_id="…">`, one or
- * more blocks): a teammate's report in the lead's session, the lead's brief in a teammate's.
- * Written as a plain user record, with no `origin` to say who sent it.
+ * A message from another agent, written as a plain user record: one of an agent team
+ * (`<teammate-message teammate_id="…">`, one or more blocks: a teammate's report in the lead's
+ * session, the lead's brief in a teammate's), with no `origin` to say who sent it; or one another
+ * Claude session on the machine sent (`<cross-session-message from="…" from-name="…">`).
  */
-const teammateMessage = /^\s*<teammate-message\b/;
+const agentMessage = /^\s*<(?:teammate|cross-session)-message\b/;
 
 /** `origin.kind` of records no person typed: a background task's notification, a hook, the system. */
 const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 
 /**
  * Who wrote a user record's text: a person, unless it is a subagent's task (written by the
- * parent agent), a message from another agent or task (`origin.from`), an expanded command or
- * injection (`isMeta`), what a tool's run wrote (`sourceToolUseID`: a skill's load), or a
- * notification (`origin.kind: "task-notification"`).
+ * parent agent), a message from another agent, task or session (`origin.from`, `origin.kind:
+ * "peer"`, which another session's message may carry alone), an expanded command or injection
+ * (`isMeta`), what a tool's run wrote (`sourceToolUseID`: a skill's load), or a notification
+ * (`origin.kind: "task-notification"`).
  */
 function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
-	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined) {
+	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || origin['kind'] === 'peer') {
 		return {human: false, origin: 'agent'};
 	}
 
@@ -216,7 +218,7 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 		return [local ? {...base, kind: 'system', text: command} : {...base, kind: 'user', text: command, ...typedBy}];
 	}
 
-	if (teammateMessage.test(text)) {
+	if (agentMessage.test(text)) {
 		return [{...base, kind: 'user', text, human: false, origin: 'agent'}];
 	}
 
