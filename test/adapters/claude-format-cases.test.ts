@@ -487,6 +487,8 @@ test('claude format: a Claude Desktop Cowork task runs Claude Code with its own 
 	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {}, platform: 'darwin'}), [join(home, '.claude', 'projects'), join(home, '.config', 'claude', 'projects'), cowork], 'the Cowork tree is a default root on macOS');
 	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {CLAUDE_CONFIG_DIR: join(home, 'elsewhere')}, platform: 'darwin'}), [join(home, 'elsewhere', 'projects'), cowork], 'whatever CLAUDE_CONFIG_DIR says: the app sets its own');
 	assert.equal(claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'}).length, 2, 'named only where it exists');
+	assert.deepEqual(claudeAdapter.resolveRoot(appData), [cowork], 'the app\'s data directory given as --source-root reads its Cowork tree');
+	assert.deepEqual(claudeAdapter.resolveRoot(cowork), [cowork]);
 
 	const sessions = readStore(claudeAdapter, cowork);
 	assert.deepEqual(

@@ -83,7 +83,11 @@ function configDirectory(meta: string): string | undefined {
 	}
 }
 
-/** Accepts `~/.claude` or `~/.claude/projects`. */
+/**
+ * Accepts `~/.claude` or `~/.claude/projects`, a Claude Desktop Cowork tree, or the app's data
+ * directory that holds one (`…/Application Support/Claude`).
+ */
 export function resolveClaudeRoot(path: string): string[] {
-	return [rootOrChild(path, 'projects')];
+	const cowork = join(path, coworkDirectory);
+	return [isDirectory(cowork) ? cowork : rootOrChild(path, 'projects')];
 }
