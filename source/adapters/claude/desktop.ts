@@ -1,4 +1,4 @@
-import {basename, dirname} from 'node:path';
+import {basename, dirname, join} from 'node:path';
 import type {SessionInfo} from '../events.js';
 import {readSmallFile} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
@@ -19,7 +19,7 @@ const coworkTask = /^(.*[\\/]local_[^\\/]+)[\\/]\.claude[\\/]projects[\\/]/;
  */
 export function coworkFacts(unit: DiscoveredUnit): SessionInfo | undefined {
 	const task = coworkTask.exec(unit.path)?.[1];
-	const text = task === undefined ? undefined : readSmallFile(`${dirname(task)}/${basename(task)}.json`);
+	const text = task === undefined ? undefined : readSmallFile(join(dirname(task), `${basename(task)}.json`));
 	const state = text === undefined ? undefined : parsed(text);
 	const session = state?.['cliSessionId'];
 	if (!state || typeof session !== 'string' || (session !== unit.idHint && session !== unit.parentIdHint)) {
