@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import {cpSync, mkdirSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {join, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
@@ -467,4 +467,91 @@ test('claude format: a Claude Code variant cc-mirror installed (~/.cc-mirror/<na
 	// A variant whose variant.json names another configDir writes there.
 	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', configDir: join(home, 'claude-variants', 'glm')}));
 	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'}).slice(2), [join(home, 'claude-variants', 'glm', 'projects')]);
+});
+
+test('claude format: a Claude Desktop Cowork task runs Claude Code with its own config directory, local-agent-mode-sessions/<account>/<workspace>/local_<id>/.claude, so its sessions are in that tree, a default root', t => {
+	// Claude Desktop's Cowork (local agent mode) keeps each task in
+	// ~/Library/Application Support/Claude/local-agent-mode-sessions/<account-id>/<workspace-id>/local_<id>/
+	// (a scheduled task under …/agent/local_ditto_<id>/), its metadata in local_<id>.json beside it,
+	// files given or made in uploads/ and outputs/, and the Claude Code transcripts in the task's own
+	// config directory, local_<id>/.claude/projects/. Evidence: jazzyalex/agent-sessions
+	// AgentSessions/Services/SessionDiscovery.swift (desktopLocalAgentRoots: a `projects` directory whose
+	// parent is `.claude` and grandparent starts `local_`; uploads, outputs, cowork_plugins and
+	// skills-plugin skipped); virtuosotravlr/cowork-bridge docs/session-internals.md (the layout). The task runs
+	// in a sandbox, each with its own home under /sessions: that is the cwd its records state.
+	const home = tempDir(t);
+	const appData = join(home, 'Library', 'Application Support', 'Claude');
+	mkdirSync(appData, {recursive: true});
+	cpSync(join(cases, 'cowork'), appData, {recursive: true});
+	const cowork = join(appData, 'local-agent-mode-sessions');
+	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {}, platform: 'darwin'}), [join(home, '.claude', 'projects'), join(home, '.config', 'claude', 'projects'), cowork], 'the Cowork tree is a default root on macOS');
+	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {CLAUDE_CONFIG_DIR: join(home, 'elsewhere')}, platform: 'darwin'}), [join(home, 'elsewhere', 'projects'), cowork], 'whatever CLAUDE_CONFIG_DIR says: the app sets its own');
+	assert.equal(claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'}).length, 2, 'named only where it exists');
+	assert.deepEqual(claudeAdapter.resolveRoot(appData), [cowork], 'the app\'s data directory given as --source-root reads its Cowork tree');
+	assert.deepEqual(claudeAdapter.resolveRoot(cowork), [cowork]);
+
+	const sessions = readStore(claudeAdapter, cowork);
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.parent_id ?? null, session.summary.project ?? null, session.summary.title]),
+		[
+			['9e2f4b6d-8a1c-4e3f-b5d7-c9e1f3a5b7d2', null, '/sessions/brisk-teal-wren', 'Summarise the unread newsletters in this folder'],
+			['agent-a4c1e7b2d9f03856', '61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394', '/Users/mira/Documents/garden-plan', 'List the months named in seeds.csv'],
+			['61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394', null, '/Users/mira/Documents/garden-plan', 'Sort the seed packets in seeds.csv by sowing month'],
+		],
+	);
+	assert.ok(sessions.every(session => !session.unit.path.includes(`${sep}uploads${sep}`)), 'a file in uploads/ is never a transcript');
+});
+
+test('claude format: a Cowork task\'s records state its sandbox home as cwd; the folder the person chose is in the task\'s state file, local_<id>.json (userSelectedFolders), which names the session it ran (cliSessionId)', t => {
+	// Claude Desktop runs a Cowork task in a sandbox whose home, /sessions/<name>, is the cwd its
+	// records state; the task's state file beside its directory holds the folders the person chose
+	// (userSelectedFolders), the task's title and the Claude Code session it ran (cliSessionId).
+	// Evidence: jazzyalex/agent-sessions AgentSessions/Services/SessionDiscovery.swift
+	// (ClaudeDesktopSessionMetadataReader: local_<id>.json beside the local_<id> directory of the
+	// transcript, matched by cliSessionId; its folder and title preferred) and
+	// AgentSessionsTests/ClaudeDesktopSessionTitlesTests.swift; other readers of the same file take
+	// userSelectedFolders[0] as the workspace and treat a /sessions/<vm-name> cwd as the VM's, never
+	// a local one.
+	const home = tempDir(t);
+	const appData = join(home, 'Library', 'Application Support', 'Claude');
+	cpSync(join(cases, 'cowork'), appData, {recursive: true});
+	const cowork = join(appData, 'local-agent-mode-sessions');
+	const facts = () => readStore(claudeAdapter, cowork).map(session => [session.summary.id, session.summary.project ?? null, session.summary.title]);
+	assert.deepEqual(facts(), [
+		['9e2f4b6d-8a1c-4e3f-b5d7-c9e1f3a5b7d2', '/sessions/brisk-teal-wren', 'Summarise the unread newsletters in this folder'],
+		['agent-a4c1e7b2d9f03856', '/Users/mira/Documents/garden-plan', 'List the months named in seeds.csv'],
+		['61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394', '/Users/mira/Documents/garden-plan', 'Sort the seed packets in seeds.csv by sowing month'],
+	], 'a task with no state file keeps its records\' cwd');
+
+	// The title is the tool's: a session with no request a person typed is named by it.
+	const workspace = join(cowork, '3f0c9a2e-6b1d-4e7a-9c55-0a1b2c3d4e5f', '8d2e4f60-1a3b-4c5d-8e9f-a0b1c2d3e4f5');
+	const transcript = join(workspace, 'local_5a7e1c3d-2b4f-4a6e-8c0d-1e2f3a4b5c6d', '.claude', 'projects', '-sessions-quiet-amber-heron', '61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394.jsonl');
+	writeFileSync(transcript, readFileSync(transcript, 'utf8').split('\n').slice(1).join('\n'));
+	assert.equal(readUnit(claudeAdapter, looseUnit(transcript, {idHint: '61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394'})).summary.title, 'Seed packet order');
+
+	// A state file of another session, or one that is no JSON object, says nothing of this one.
+	const stateFile = join(workspace, 'local_5a7e1c3d-2b4f-4a6e-8c0d-1e2f3a4b5c6d.json');
+	for (const state of [JSON.stringify({cliSessionId: '00000000-0000-4000-8000-000000000000', userSelectedFolders: ['/elsewhere']}), '[1, 2]', '{"cliSessionId": ', JSON.stringify({cliSessionId: '61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394', userSelectedFolders: [{path: '/x'}], title: 7})]) {
+		writeFileSync(stateFile, state);
+		assert.equal(readUnit(claudeAdapter, looseUnit(transcript, {idHint: '61d4a2b8-9e3c-4f7a-a1b5-c8d2e6f0a394'})).summary.project, '/sessions/quiet-amber-heron', state);
+	}
+});
+
+test('claude format: a message another Claude session sent (origin kind "peer", its text in a <cross-session-message> envelope) is another agent\'s, not a request', () => {
+	// Claude Code delivers a message from another session on the same machine as a prompt whose
+	// origin is {kind: "peer"} (not always with `from`) and whose text opens with a
+	// <cross-session-message from="…" from-name="…"> envelope: a queued_command attachment when it
+	// arrives mid-turn, a user record otherwise. No person typed it. Evidence: a peers tool's
+	// transcript reader and its fixtures (a queued_command attachment with origin {kind: "peer"} and
+	// the envelope, from a lead session's real transcript) and a mod spec measured on Claude Code
+	// 2.1.291 (session.receive with origin {kind: "peer"}, the text the envelope); readers of the
+	// store that render origin.kind, which tag a peer's message apart from a human one.
+	const session = read('peer-messages.jsonl');
+	assert.equal(session.summary.title, 'Audit the tile cache eviction for stale entries');
+	assert.equal(session.summary.human_turns, 1, 'the peer session\'s question and its follow-up are not requests');
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [
+		[1, true, null],
+		[5, false, 'agent'],
+		[8, false, 'agent'],
+	]);
 });

@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import {basename, join} from 'node:path';
-import {childPath, fileUnit, listDirectory, walkFiles} from '../shared/fs.js';
+import {childPath, fileUnit, isDirectory, listDirectory, walkFiles} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
 
 const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
@@ -14,9 +14,54 @@ const unusualName = 'transcript files not named by a session UUID, listed under 
  * an `agent-<id>.meta.json` sidecar. Another `.jsonl` beside them (a renamed copy, an export)
  * is read too and listed under its file name, with a note: its records may repeat another
  * session's id, and that id must keep naming one session. (`history.jsonl`, the prompt
- * history, lives outside `projects/`.)
+ * history, lives outside `projects/`.) A Claude Desktop Cowork root holds one such `projects`
+ * directory per task.
  */
 export function discoverClaude(root: string): DiscoveredUnit[] {
+	return basename(root) === coworkDirectory ? coworkProjectRoots(root).flatMap(discoverProjects) : discoverProjects(root);
+}
+
+/** Claude Desktop's store of Cowork tasks (paths.ts): each task's Claude Code config directory is inside it. */
+export const coworkDirectory = 'local-agent-mode-sessions';
+
+/** What a Cowork tree holds beside the tasks: files a person gave or got, plugins, skills. Never sessions. */
+const coworkContent = new Set(['uploads', 'outputs', 'cowork_plugins', 'skills-plugin']);
+
+/**
+ * The `projects` directories of the Cowork tasks under `root`: a task is a `local_<id>` directory
+ * (`<account>/<workspace>/local_<id>`, a scheduled one `…/agent/local_ditto_<id>`) whose Claude
+ * Code config directory is `.claude`. Only directories are listed, to a small depth, and never
+ * inside a task or its uploads: the walk costs a few directory reads per task.
+ */
+function coworkProjectRoots(root: string): string[] {
+	const found: string[] = [];
+	const visit = (directory: string, depth: number) => {
+		for (const entry of listDirectory(directory)) {
+			if (!entry.isDirectory() || coworkContent.has(entry.name)) {
+				continue;
+			}
+
+			const path = childPath(directory, entry.name);
+			if (entry.name.startsWith('local_')) {
+				const projects = childPath(path, join('.claude', 'projects'));
+				if (isDirectory(projects)) {
+					found.push(projects);
+				}
+			} else if (depth < maxCoworkDepth) {
+				visit(path, depth + 1);
+			}
+		}
+	};
+
+	visit(root, 0);
+	return found;
+}
+
+/** `<account>/<workspace>/agent/local_ditto_<id>`: tasks sit three levels down at most. */
+const maxCoworkDepth = 3;
+
+/** One `projects` directory: each working directory's sessions and their subagents. */
+function discoverProjects(root: string): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
 	for (const project of listDirectory(root)) {
 		if (!project.isDirectory()) {

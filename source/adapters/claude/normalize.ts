@@ -6,6 +6,7 @@ import {mediaAwareOutput} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
+import {coworkFacts} from './desktop.js';
 import {readClaudeRecord} from './records.js';
 import {sha256Hex} from '../../lib/hash.js';
 
@@ -136,24 +137,26 @@ const localOutput = /^\s*<local-command-(?!caveat>)[a-z][a-z-]*>/;
 const claudeInjected = ['Stop hook feedback:'];
 
 /**
- * A message from another agent of an agent team (`<teammate-message teammate_id="…">`, one or
- * more blocks): a teammate's report in the lead's session, the lead's brief in a teammate's.
- * Written as a plain user record, with no `origin` to say who sent it.
+ * A message from another agent, written as a plain user record: one of an agent team
+ * (`<teammate-message teammate_id="…">`, one or more blocks: a teammate's report in the lead's
+ * session, the lead's brief in a teammate's), with no `origin` to say who sent it; or one another
+ * Claude session on the machine sent (`<cross-session-message from="…" from-name="…">`).
  */
-const teammateMessage = /^\s*<teammate-message\b/;
+const agentMessage = /^\s*<(?:teammate|cross-session)-message\b/;
 
 /** `origin.kind` of records no person typed: a background task's notification, a hook, the system. */
 const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 
 /**
  * Who wrote a user record's text: a person, unless it is a subagent's task (written by the
- * parent agent), a message from another agent or task (`origin.from`), an expanded command or
- * injection (`isMeta`), what a tool's run wrote (`sourceToolUseID`: a skill's load), or a
- * notification (`origin.kind: "task-notification"`).
+ * parent agent), a message from another agent, task or session (`origin.from`, `origin.kind:
+ * "peer"`, which another session's message may carry alone), an expanded command or injection
+ * (`isMeta`), what a tool's run wrote (`sourceToolUseID`: a skill's load), or a notification
+ * (`origin.kind: "task-notification"`).
  */
 function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
-	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined) {
+	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || origin['kind'] === 'peer') {
 		return {human: false, origin: 'agent'};
 	}
 
@@ -215,7 +218,7 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 		return [local ? {...base, kind: 'system', text: command} : {...base, kind: 'user', text: command, ...typedBy}];
 	}
 
-	if (teammateMessage.test(text)) {
+	if (agentMessage.test(text)) {
 		return [{...base, kind: 'user', text, human: false, origin: 'agent'}];
 	}
 
@@ -535,6 +538,26 @@ const recapHint = /\s*\(disable recaps in \/config\)\s*$/;
  * `message.id`) stay separate rows but carry the same `message_id`, so nothing is counted twice.
  */
 export function normalizeClaudeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
+	const events = lineEvents(value, line, state, unit);
+	return Array.isArray(events) ? withCoworkFacts(events, line, state, unit) : events;
+}
+
+/**
+ * A Cowork task's state file names the folder the session worked in and the task's title
+ * (desktop.ts); stated with the first events, before the sandbox cwd the records state, and read
+ * once per file (the line state remembers it was).
+ */
+function withCoworkFacts(events: SessionEvent[], line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
+	if (state['coworkRead'] === true) {
+		return events;
+	}
+
+	state['coworkRead'] = true;
+	const facts = coworkFacts(unit);
+	return facts ? [{line, kind: 'meta', session: facts}, ...events] : events;
+}
+
+function lineEvents(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
 	let record = readClaudeRecord(value);
 	if (record === undefined) {
 		const parsed = claudeRecordSchema.safeParse(value);

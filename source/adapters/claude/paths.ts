@@ -1,6 +1,7 @@
 import {isAbsolute, join} from 'node:path';
 import type {AdapterContext} from '../types.js';
-import {listDirectory, readSmallFile, rootOrChild} from '../shared/fs.js';
+import {isDirectory, listDirectory, readSmallFile, rootOrChild} from '../shared/fs.js';
+import {coworkDirectory} from './discover.js';
 
 /**
  * `$CLAUDE_CONFIG_DIR/projects` when the variable is set (it replaces every default, as in Claude
@@ -13,9 +14,11 @@ import {listDirectory, readSmallFile, rootOrChild} from '../shared/fs.js';
  */
 export function claudeRoots(context: AdapterContext): string[] {
 	const variants = context.home ? ccMirrorRoots(context.home) : [];
+	const desktop = coworkRoot(context);
+	const own = [...variants, ...(desktop ? [desktop] : [])];
 	const configured = context.env['CLAUDE_CONFIG_DIR']?.trim();
 	if (configured) {
-		return [join(configured, 'projects'), ...variants];
+		return [join(configured, 'projects'), ...own];
 	}
 
 	if (!context.home) {
@@ -23,7 +26,35 @@ export function claudeRoots(context: AdapterContext): string[] {
 	}
 
 	const config = context.env['XDG_CONFIG_HOME']?.trim() || join(context.home, '.config');
-	return [join(context.home, '.claude', 'projects'), join(config, 'claude', 'projects'), ...variants];
+	return [join(context.home, '.claude', 'projects'), join(config, 'claude', 'projects'), ...own];
+}
+
+/**
+ * Claude Desktop runs each Cowork task (local agent mode) as Claude Code with a config directory
+ * of its own, inside the app's data directory:
+ * `local-agent-mode-sessions/<account>/<workspace>/local_<id>/.claude/projects/`. Those sessions
+ * are in no other root; the whole tree is one root, which discovery walks (discover.ts). The
+ * app's data directory is Electron's: Application Support on macOS, %APPDATA% on Windows, the XDG
+ * config directory elsewhere (community Linux builds). The app sets the config directory itself,
+ * so this stays a root whatever this process's CLAUDE_CONFIG_DIR says. Named only where it exists
+ * (one stat): most machines have no Claude Desktop, and a root that is never there is noise in
+ * every list of roots engi prints.
+ */
+function coworkRoot(context: AdapterContext): string | undefined {
+	const appData = desktopAppData(context);
+	const root = appData ? join(appData, 'Claude', coworkDirectory) : undefined;
+	return root && isDirectory(root) ? root : undefined;
+}
+
+function desktopAppData(context: AdapterContext): string | undefined {
+	switch (context.platform) {
+		case 'darwin':
+			return context.home ? join(context.home, 'Library', 'Application Support') : undefined;
+		case 'win32':
+			return context.env['APPDATA']?.trim() || undefined;
+		default:
+			return context.env['XDG_CONFIG_HOME']?.trim() || (context.home ? join(context.home, '.config') : undefined);
+	}
 }
 
 /**
@@ -52,7 +83,11 @@ function configDirectory(meta: string): string | undefined {
 	}
 }
 
-/** Accepts `~/.claude` or `~/.claude/projects`. */
+/**
+ * Accepts `~/.claude` or `~/.claude/projects`, a Claude Desktop Cowork tree, or the app's data
+ * directory that holds one (`…/Application Support/Claude`).
+ */
 export function resolveClaudeRoot(path: string): string[] {
-	return [rootOrChild(path, 'projects')];
+	const cowork = join(path, coworkDirectory);
+	return [isDirectory(cowork) ? cowork : rootOrChild(path, 'projects')];
 }
