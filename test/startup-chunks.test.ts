@@ -55,7 +55,8 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // where line reading is loaded, for reading Codex's compressed rollouts (lib/zstd-lines.ts; the
 // decoder itself, fzstd, loads only when a .zst file is read) and joining a record split over
 // lines; by 1 KB for the Claude Code variants cc-mirror installs (their variant.json read for
-// each variant's projects root).
+// each variant's projects root); by 2 KB for Claude Desktop's Cowork tasks (the app's tree
+// walked for each task's projects directory).
 const budgets = [
 	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 427, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
 	{args: ['sessions', '--all-projects'], kilobytes: 386, alsoDenied: [otherAreas, memoryRules]},

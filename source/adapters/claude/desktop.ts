@@ -8,6 +8,11 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
 /** `…/local_<id>/.claude/projects/<project>/…`: a transcript of a Claude Desktop Cowork task (discover.ts). */
 const coworkTask = /^(.*[\\/]local_[^\\/]+)[\\/]\.claude[\\/]projects[\\/]/;
 
+/** Whether a transcript is a Cowork task's: only those have a state file to read (and line state to keep of it). */
+export function isCoworkTranscript(path: string): boolean {
+	return coworkTask.test(path);
+}
+
 /**
  * What Claude Desktop's record of a Cowork task says about the session its transcripts hold. The
  * task runs in a sandbox whose home is `/sessions/<name>`, the cwd its records state; the folder

@@ -6,7 +6,7 @@ import {mediaAwareOutput} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
-import {coworkFacts} from './desktop.js';
+import {coworkFacts, isCoworkTranscript} from './desktop.js';
 import {readClaudeRecord} from './records.js';
 import {sha256Hex} from '../../lib/hash.js';
 
@@ -548,13 +548,25 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
  * once per file (the line state remembers it was).
  */
 function withCoworkFacts(events: SessionEvent[], line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
-	if (state['coworkRead'] === true) {
+	if (!isCoworkUnit(unit) || state['coworkRead'] === true) {
 		return events;
 	}
 
 	state['coworkRead'] = true;
 	const facts = coworkFacts(unit);
 	return facts ? [{line, kind: 'meta', session: facts}, ...events] : events;
+}
+
+/** Whether the unit is a Cowork task's transcript, worked out once per unit (lines come a unit at a time). */
+let lastUnit: DiscoveredUnit | undefined;
+let lastIsCowork = false;
+function isCoworkUnit(unit: DiscoveredUnit): boolean {
+	if (unit !== lastUnit) {
+		lastUnit = unit;
+		lastIsCowork = isCoworkTranscript(unit.path);
+	}
+
+	return lastIsCowork;
 }
 
 function lineEvents(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
