@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import {copyFileSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
@@ -6,7 +7,7 @@ import {fileURLToPath} from 'node:url';
 import {discoverCursor} from '../../source/adapters/cursor/discover.js';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
 import {wholeUnit} from '../../source/adapters/types.js';
-import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
 
 /**
@@ -207,4 +208,44 @@ test('cursor format: the workspace .workspace-trusted names is the project of th
 	const read = readUnit(cursorAdapter, wholeUnit(unit!));
 	assert.equal(read.summary.project, '/srv/builds/tally web');
 	assert.equal(read.summary.title, 'Why does the tally page round totals down?');
+});
+
+/** A chat store `chats/<md5>/<id>/store.db` whose meta row '0' is the hex of `meta`. */
+function writeChatStore(cursorHome: string, sessionId: string, meta: Record<string, unknown>): void {
+	const directory = join(cursorHome, 'chats', '5d41402abc4b2a76b9719d911017c592', sessionId);
+	mkdirSync(directory, {recursive: true});
+	const db = new Database(join(directory, 'store.db'));
+	db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB)');
+	db.prepare('INSERT INTO meta VALUES (?, ?)').run('0', Buffer.from(JSON.stringify(meta)).toString('hex'));
+	db.close();
+}
+
+test('cursor format: "New Agent", the name Cursor gives a chat store before the chat is named, is no title', t => {
+	// A child store the agent created starts as "New Agent" (its meta also names the parent in
+	// subagentInfo); agent-sessions CursorChatMetaReader.swift treats that name as no name.
+	const home = join(tempDir(t), '.cursor');
+	const parent = '4c2e6a80-1b3d-4f5a-9c7e-0d2f4a6c8e11';
+	const child = '6e4a8c02-3d5f-4b7c-8e9a-1f3b5d7f9a22';
+	const transcripts = join(home, 'projects', 'home-dev-vineyard', 'agent-transcripts', parent);
+	mkdirSync(join(transcripts, 'subagents'), {recursive: true});
+	writeFileSync(join(transcripts, `${parent}.jsonl`), [
+		'{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nCount the rows in harvest.csv\\n</user_query>"}]}}',
+		'{"role":"assistant","message":{"content":[{"type":"tool_use","name":"Task","input":{"description":"Count harvest rows","prompt":"Count the data rows of harvest.csv"}}]}}',
+	].join('\n') + '\n');
+	writeFileSync(join(transcripts, 'subagents', `${child}.jsonl`), [
+		'{"role":"user","message":{"content":[{"type":"text","text":"Count the data rows of harvest.csv"}]}}',
+		'{"role":"assistant","message":{"content":[{"type":"text","text":"harvest.csv has 412 data rows."}]}}',
+	].join('\n') + '\n');
+	writeChatStore(home, parent, {agentId: parent, name: 'Harvest row count', mode: 'default', createdAt: 1796380000000});
+	writeChatStore(home, child, {
+		agentId: child,
+		name: 'New Agent',
+		mode: 'default',
+		createdAt: 1796380005000,
+		subagentInfo: {parentAgentId: parent, rootParentAgentId: parent, toolCallId: 'toolu_vineyard_1', typeName: 'generalPurpose'},
+	});
+	const sessions = new Map(readStore(cursorAdapter, home).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(child)?.parent_id, parent);
+	assert.equal(sessions.get(child)?.title, 'Count the data rows of harvest.csv', 'the task its parent gave, not the placeholder name');
+	assert.equal(sessions.get(parent)?.title, 'Count the rows in harvest.csv');
 });

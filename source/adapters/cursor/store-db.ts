@@ -11,6 +11,12 @@ const storeMetaSchema = z.looseObject({name: lenient(z.string()), createdAt: len
 
 export type StoreFacts = {title?: string; started?: string};
 
+/**
+ * The name Cursor gives a chat store before the chat is named (an agent's child store keeps it):
+ * a placeholder, never the session's title.
+ */
+const placeholderName = 'New Agent';
+
 export function readStoreFacts(path: string): StoreFacts {
 	let value: unknown;
 	try {
@@ -36,8 +42,9 @@ export function readStoreFacts(path: string): StoreFacts {
 		}
 
 		const created = meta.data.createdAt;
+		const name = meta.data.name?.trim();
 		return {
-			...(meta.data.name?.trim() ? {title: meta.data.name.trim()} : {}),
+			...(name && name !== placeholderName ? {title: name} : {}),
 			...(created !== undefined && created > 0 ? {started: new Date(created).toISOString()} : {}),
 		};
 	} catch {
