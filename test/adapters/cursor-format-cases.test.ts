@@ -210,13 +210,13 @@ test('cursor format: the workspace .workspace-trusted names is the project of th
 	assert.equal(read.summary.title, 'Why does the tally page round totals down?');
 });
 
-/** A chat store `chats/<md5>/<id>/store.db` whose meta row '0' is the hex of `meta`. */
-function writeChatStore(cursorHome: string, sessionId: string, meta: Record<string, unknown>): void {
+/** A chat store `chats/<md5>/<id>/store.db` whose meta row '0' is `meta` as hex (or as plain JSON, as a few older stores wrote it). */
+function writeChatStore(cursorHome: string, sessionId: string, meta: Record<string, unknown>, encoding: 'hex' | 'plain' = 'hex'): void {
 	const directory = join(cursorHome, 'chats', '5d41402abc4b2a76b9719d911017c592', sessionId);
 	mkdirSync(directory, {recursive: true});
 	const db = new Database(join(directory, 'store.db'));
 	db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB)');
-	db.prepare('INSERT INTO meta VALUES (?, ?)').run('0', Buffer.from(JSON.stringify(meta)).toString('hex'));
+	db.prepare('INSERT INTO meta VALUES (?, ?)').run('0', encoding === 'hex' ? Buffer.from(JSON.stringify(meta)).toString('hex') : JSON.stringify(meta));
 	db.close();
 }
 
@@ -248,4 +248,18 @@ test('cursor format: "New Agent", the name Cursor gives a chat store before the 
 	assert.equal(sessions.get(child)?.parent_id, parent);
 	assert.equal(sessions.get(child)?.title, 'Count the data rows of harvest.csv', 'the task its parent gave, not the placeholder name');
 	assert.equal(sessions.get(parent)?.title, 'Count the rows in harvest.csv');
+});
+
+test('cursor format: a chat store whose meta row holds plain JSON rather than hex (older stores) still names the chat and its start', t => {
+	// Readers of Cursor's chat store note that a few older stores wrote meta.value as JSON text,
+	// not hex-encoded JSON, and fall back to parsing it as it is.
+	const home = join(tempDir(t), '.cursor');
+	const id = '8a6c0e24-5f71-4d93-b2a4-3e5f7a9c1b33';
+	const transcripts = join(home, 'projects', 'home-dev-apiary', 'agent-transcripts', id);
+	mkdirSync(transcripts, {recursive: true});
+	writeFileSync(join(transcripts, `${id}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"The hive log is empty."}]}}\n');
+	writeChatStore(home, id, {agentId: id, name: 'Hive log check', mode: 'default', createdAt: 1796390000000}, 'plain');
+	const [session] = readStore(cursorAdapter, home);
+	assert.equal(session?.summary.title, 'Hive log check');
+	assert.equal(session?.summary.started, new Date(1796390000000).toISOString());
 });

@@ -1,10 +1,12 @@
 import * as z from 'zod/mini';
 import {openReadOnlyInPlace} from '../../lib/sqlite.js';
 import {lenient} from '../shared/schema.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * A chat's `store.db` (SQLite, formats.md §8): table `meta(key, value)` whose row `'0'` is
- * hex-encoded JSON `{agentId, name, mode, createdAt (ms), …}`. Only those facts are read; the
+ * hex-encoded JSON `{agentId, name, mode, createdAt (ms), …}` (a few older stores wrote the JSON
+ * itself). Only those facts are read; the
  * `blobs` table holds the conversation in a form engi does not decode.
  */
 const storeMetaSchema = z.looseObject({name: lenient(z.string()), createdAt: lenient(z.number())});
@@ -16,6 +18,15 @@ export type StoreFacts = {title?: string; started?: string};
  * a placeholder, never the session's title.
  */
 const placeholderName = 'New Agent';
+
+/** The meta row's JSON text: hex-decoded, or as it is where an older store wrote plain JSON. */
+function metaJson(value: string): string | undefined {
+	if (/^(?:[0-9a-f]{2})+$/i.test(value)) {
+		return Buffer.from(value, 'hex').toString('utf8');
+	}
+
+	return value.startsWith('{') ? value : undefined;
+}
 
 export function readStoreFacts(path: string): StoreFacts {
 	let value: unknown;
@@ -31,12 +42,13 @@ export function readStoreFacts(path: string): StoreFacts {
 	}
 
 	const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
-	if (text === undefined || !/^(?:[0-9a-f]{2})+$/i.test(text.trim())) {
+	const json = text === undefined ? undefined : metaJson(text.trim());
+	if (json === undefined) {
 		return {};
 	}
 
 	try {
-		const meta = storeMetaSchema.safeParse(JSON.parse(Buffer.from(text.trim(), 'hex').toString('utf8')));
+		const meta = storeMetaSchema.safeParse(parseBoundedJson(json));
 		if (!meta.success) {
 			return {};
 		}
