@@ -263,3 +263,23 @@ test('cursor format: a chat store whose meta row holds plain JSON rather than he
 	assert.equal(session?.summary.title, 'Hive log check');
 	assert.equal(session?.summary.started, new Date(1796390000000).toISOString());
 });
+
+test('cursor format: tool blocks typed with a hyphen (`tool-call`, `tool-use`) are calls, named by `name` or `tool`; a result may hold its text in `output`', () => {
+	// Cursor's block names drift between builds; agent-sessions CursorSessionParser.swift reads
+	// tool_use, tool-use, tool_call and tool-call alike, the name from `name` or `tool`, and a
+	// result's text from `content` or `output`.
+	const quarry = '2e4a6c8e-0b1d-4c3f-8e5a-7b9d1f3a5c77';
+	const read = readUnit(cursorAdapter, looseUnit(join(root, 'home-dev-quarry', 'agent-transcripts', quarry, `${quarry}.jsonl`), {idHint: quarry}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.input]),
+		[
+			[2, 'read_file', {path: 'logs/saw.csv'}],
+			[4, 'Shell', {command: 'wc -l logs/saw.csv'}],
+		],
+	);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.output]),
+		[[3, 'date,blocks\n2026-12-05,14']],
+	);
+	assert.equal(read.summary.tool_calls, 2);
+});
