@@ -283,3 +283,22 @@ test('cursor format: tool blocks typed with a hyphen (`tool-call`, `tool-use`) a
 	);
 	assert.equal(read.summary.tool_calls, 2);
 });
+
+test('cursor format: the chat\'s meta.json beside its store (title, cwd) names the session\'s workspace, and its title where the store has none', t => {
+	// The Cursor CLI keeps `chats/<md5 of the workspace>/<chat id>/meta.json` with the chat's title
+	// (rewritten by /rename, mirrored as the store's meta name) and its `cwd`: the workspace
+	// itself, where the project slug only spells it lossily.
+	const home = join(tempDir(t), '.cursor');
+	const id = '5c7e9a1b-3d4f-4a6b-8c0d-2e4f6a8b0c55';
+	const transcripts = join(home, 'projects', 'srv-cider-press', 'agent-transcripts', id);
+	mkdirSync(transcripts, {recursive: true});
+	writeFileSync(join(transcripts, `${id}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"Pressing schedule updated."}]}}\n');
+	const chat = join(home, 'chats', '1f3870be274f6c49b3e31a0c6728957f', id);
+	mkdirSync(chat, {recursive: true});
+	writeFileSync(join(chat, 'meta.json'), JSON.stringify({title: 'Cider press schedule', cwd: '/srv/cider.press', updatedAtMs: 1796400000000}));
+	const [unit] = discoverCursor(join(home, 'projects')).map(wholeUnit);
+	assert.equal(unit?.projectHint, '/srv/cider.press', 'the cwd meta.json states, which the slug srv-cider-press alone cannot tell from /srv/cider-press');
+	const [session] = readStore(cursorAdapter, home);
+	assert.equal(session?.summary.project, '/srv/cider.press');
+	assert.equal(session?.summary.title, 'Cider press schedule');
+});

@@ -1,5 +1,8 @@
+import {dirname, join} from 'node:path';
 import * as z from 'zod/mini';
 import {openReadOnlyInPlace} from '../../lib/sqlite.js';
+import {readSmallFile} from '../shared/fs.js';
+import {isRecord} from '../shared/text.js';
 import {lenient} from '../shared/schema.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
@@ -11,7 +14,7 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
  */
 const storeMetaSchema = z.looseObject({name: lenient(z.string()), createdAt: lenient(z.number())});
 
-export type StoreFacts = {title?: string; started?: string};
+export type StoreFacts = {title?: string; started?: string; cwd?: string};
 
 /**
  * The name Cursor gives a chat store before the chat is named (an agent's child store keeps it):
@@ -62,4 +65,50 @@ export function readStoreFacts(path: string): StoreFacts {
 	} catch {
 		return {};
 	}
+}
+
+/** An absolute path, POSIX or Windows. */
+const absolutePath = /^(?:\/|[A-Za-z]:[\\/])/;
+
+/**
+ * `meta.json` beside a chat's `store.db` (the Cursor CLI writes it): `{title, cwd, …}`. The title
+ * is the one /rename rewrites (the store's meta name mirrors it); `cwd` is the chat's workspace.
+ */
+function readChatMeta(path: string): StoreFacts {
+	let value: unknown;
+	try {
+		const text = readSmallFile(path);
+		value = text === undefined ? undefined : parseBoundedJson(text);
+	} catch {
+		return {}; // Torn or not JSON: it states nothing.
+	}
+
+	if (!isRecord(value)) {
+		return {};
+	}
+
+	const title = typeof value['title'] === 'string' ? value['title'].trim() : '';
+	const cwd = value['cwd'];
+	return {
+		...(title !== '' && title !== placeholderName ? {title} : {}),
+		...(typeof cwd === 'string' && absolutePath.test(cwd) ? {cwd} : {}),
+	};
+}
+
+/** The files that state a chat's facts, in its `chats/<md5>/<id>/` directory. */
+export function chatFactFiles(storeDb: string): [store: string, meta: string] {
+	return [storeDb, join(dirname(storeDb), 'meta.json')];
+}
+
+/** What a chat's directory states: the store's facts, with meta.json's workspace and (where the store names none) its title. */
+export function readChatFacts(storeDb: string): StoreFacts {
+	const [store, metaFile] = chatFactFiles(storeDb);
+	const fromStore = readStoreFacts(store);
+	const meta = readChatMeta(metaFile);
+	const title = fromStore.title ?? meta.title;
+	return {
+		...(title === undefined ? {} : {title}),
+		...(fromStore.started === undefined ? {} : {started: fromStore.started}),
+		...(meta.cwd === undefined ? {} : {cwd: meta.cwd}),
+	};
 }
