@@ -172,3 +172,11 @@ test('copilot format: a workspace.yaml name or summary written as a YAML block s
 	assert.equal(summarised.summary.title, 'Drip timer skips Tuesdays because the weekday mask is shifted by one');
 	assert.equal(summarised.summary.project, '/home/ines/orchard/tools/irrigation-scheduler');
 });
+
+test('copilot format: a long workspace.yaml name the YAML writer folded over indented lines (plain or quoted) is read whole', () => {
+	// YAML writers fold a scalar longer than their line width onto indented continuation lines
+	// (the `yaml` package at 80 columns); the break reads as one space.
+	const folded = readStore(copilotAdapter, store).find(read => read.summary.id === 'b5c9e3d7-2f04-4a81-9c6b-7d3f1a0e4b28');
+	assert.ok(folded, 'the session is read');
+	assert.equal(folded.summary.title, 'Why the "frost alarm" fires at dawn: the sensor reads the greenhouse vent, not the orchard rows');
+});
