@@ -56,13 +56,15 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // decoder itself, fzstd, loads only when a .zst file is read) and joining a record split over
 // lines; by 1 KB for the Claude Code variants cc-mirror installs (their variant.json read for
 // each variant's projects root); by 2 KB for Claude Desktop's Cowork tasks (the app's tree
-// walked for each task's projects directory).
+// walked for each task's projects directory); by 3 KB for what a sixth audit found discovery
+// must read (Copilot's workspace.yaml names written as YAML block scalars, the Cursor CLI's chat
+// meta.json naming each chat's workspace).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 427, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 386, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 430, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 389, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 505,
+		kilobytes: 508,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],

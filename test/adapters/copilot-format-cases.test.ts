@@ -157,3 +157,26 @@ test('copilot format: the name workspace.yaml holds (what /rename or the app set
 	assert.equal(named.summary.title, 'Apiary: winter hive checks');
 	assert.equal(named.loaded.skipped, 0);
 });
+
+test('copilot format: a workspace.yaml name or summary written as a YAML block scalar (`name: |-`, `summary: >-`) is the text of the block, never its indicator', () => {
+	// YAML writers put a string with line breaks in a block scalar: the key's line holds only
+	// the indicator and the text follows on indented lines (agent-sessions reads the name so).
+	const named = readStore(copilotAdapter, store).find(read => read.summary.id === '7c2d9e41-5a38-4f16-b0e7-3d8a1c6f2b59');
+	assert.ok(named, 'the session with a literal block name is read');
+	const stated = (read: typeof named) => read.events.flatMap(event => event.kind === 'meta' && event.session?.title !== undefined ? [event.session.title] : []);
+	assert.deepEqual(stated(named), ['Orchard: pear grafting\nschedule for spring']);
+	assert.equal(named.summary.title, 'list the pear varieties we graft', 'a request typed is still the title');
+	const summarised = readStore(copilotAdapter, store).find(read => read.summary.id === 'a4f8b2c6-1d93-4e70-8b5a-6c2e0f9d3a17');
+	assert.ok(summarised, 'the session with a folded block summary is read');
+	assert.deepEqual(stated(summarised), ['Drip timer skips Tuesdays because the weekday mask is shifted by one']);
+	assert.equal(summarised.summary.title, 'Drip timer skips Tuesdays because the weekday mask is shifted by one');
+	assert.equal(summarised.summary.project, '/home/ines/orchard/tools/irrigation-scheduler');
+});
+
+test('copilot format: a long workspace.yaml name the YAML writer folded over indented lines (plain or quoted) is read whole', () => {
+	// YAML writers fold a scalar longer than their line width onto indented continuation lines
+	// (the `yaml` package at 80 columns); the break reads as one space.
+	const folded = readStore(copilotAdapter, store).find(read => read.summary.id === 'b5c9e3d7-2f04-4a81-9c6b-7d3f1a0e4b28');
+	assert.ok(folded, 'the session is read');
+	assert.equal(folded.summary.title, 'Why the "frost alarm" fires at dawn: the sensor reads the greenhouse vent, not the orchard rows');
+});

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import {copyFileSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
@@ -6,7 +7,7 @@ import {fileURLToPath} from 'node:url';
 import {discoverCursor} from '../../source/adapters/cursor/discover.js';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
 import {wholeUnit} from '../../source/adapters/types.js';
-import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
 
 /**
@@ -207,4 +208,97 @@ test('cursor format: the workspace .workspace-trusted names is the project of th
 	const read = readUnit(cursorAdapter, wholeUnit(unit!));
 	assert.equal(read.summary.project, '/srv/builds/tally web');
 	assert.equal(read.summary.title, 'Why does the tally page round totals down?');
+});
+
+/** A chat store `chats/<md5>/<id>/store.db` whose meta row '0' is `meta` as hex (or as plain JSON, as a few older stores wrote it). */
+function writeChatStore(cursorHome: string, sessionId: string, meta: Record<string, unknown>, encoding: 'hex' | 'plain' = 'hex'): void {
+	const directory = join(cursorHome, 'chats', '5d41402abc4b2a76b9719d911017c592', sessionId);
+	mkdirSync(directory, {recursive: true});
+	const db = new Database(join(directory, 'store.db'));
+	db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB)');
+	db.prepare('INSERT INTO meta VALUES (?, ?)').run('0', encoding === 'hex' ? Buffer.from(JSON.stringify(meta)).toString('hex') : JSON.stringify(meta));
+	db.close();
+}
+
+test('cursor format: "New Agent", the name Cursor gives a chat store before the chat is named, is no title', t => {
+	// A child store the agent created starts as "New Agent" (its meta also names the parent in
+	// subagentInfo); agent-sessions CursorChatMetaReader.swift treats that name as no name.
+	const home = join(tempDir(t), '.cursor');
+	const parent = '4c2e6a80-1b3d-4f5a-9c7e-0d2f4a6c8e11';
+	const child = '6e4a8c02-3d5f-4b7c-8e9a-1f3b5d7f9a22';
+	const transcripts = join(home, 'projects', 'home-dev-vineyard', 'agent-transcripts', parent);
+	mkdirSync(join(transcripts, 'subagents'), {recursive: true});
+	writeFileSync(join(transcripts, `${parent}.jsonl`), [
+		'{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nCount the rows in harvest.csv\\n</user_query>"}]}}',
+		'{"role":"assistant","message":{"content":[{"type":"tool_use","name":"Task","input":{"description":"Count harvest rows","prompt":"Count the data rows of harvest.csv"}}]}}',
+	].join('\n') + '\n');
+	writeFileSync(join(transcripts, 'subagents', `${child}.jsonl`), [
+		'{"role":"user","message":{"content":[{"type":"text","text":"Count the data rows of harvest.csv"}]}}',
+		'{"role":"assistant","message":{"content":[{"type":"text","text":"harvest.csv has 412 data rows."}]}}',
+	].join('\n') + '\n');
+	writeChatStore(home, parent, {agentId: parent, name: 'Harvest row count', mode: 'default', createdAt: 1796380000000});
+	writeChatStore(home, child, {
+		agentId: child,
+		name: 'New Agent',
+		mode: 'default',
+		createdAt: 1796380005000,
+		subagentInfo: {parentAgentId: parent, rootParentAgentId: parent, toolCallId: 'toolu_vineyard_1', typeName: 'generalPurpose'},
+	});
+	const sessions = new Map(readStore(cursorAdapter, home).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(child)?.parent_id, parent);
+	assert.equal(sessions.get(child)?.title, 'Count the data rows of harvest.csv', 'the task its parent gave, not the placeholder name');
+	assert.equal(sessions.get(parent)?.title, 'Count the rows in harvest.csv');
+});
+
+test('cursor format: a chat store whose meta row holds plain JSON rather than hex (older stores) still names the chat and its start', t => {
+	// Readers of Cursor's chat store note that a few older stores wrote meta.value as JSON text,
+	// not hex-encoded JSON, and fall back to parsing it as it is.
+	const home = join(tempDir(t), '.cursor');
+	const id = '8a6c0e24-5f71-4d93-b2a4-3e5f7a9c1b33';
+	const transcripts = join(home, 'projects', 'home-dev-apiary', 'agent-transcripts', id);
+	mkdirSync(transcripts, {recursive: true});
+	writeFileSync(join(transcripts, `${id}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"The hive log is empty."}]}}\n');
+	writeChatStore(home, id, {agentId: id, name: 'Hive log check', mode: 'default', createdAt: 1796390000000}, 'plain');
+	const [session] = readStore(cursorAdapter, home);
+	assert.equal(session?.summary.title, 'Hive log check');
+	assert.equal(session?.summary.started, new Date(1796390000000).toISOString());
+});
+
+test('cursor format: tool blocks typed with a hyphen (`tool-call`, `tool-use`) are calls, named by `name` or `tool`; a result may hold its text in `output`', () => {
+	// Cursor's block names drift between builds; agent-sessions CursorSessionParser.swift reads
+	// tool_use, tool-use, tool_call and tool-call alike, the name from `name` or `tool`, and a
+	// result's text from `content` or `output`.
+	const quarry = '2e4a6c8e-0b1d-4c3f-8e5a-7b9d1f3a5c77';
+	const read = readUnit(cursorAdapter, looseUnit(join(root, 'home-dev-quarry', 'agent-transcripts', quarry, `${quarry}.jsonl`), {idHint: quarry}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.input]),
+		[
+			[2, 'read_file', {path: 'logs/saw.csv'}],
+			[4, 'Shell', {command: 'wc -l logs/saw.csv'}],
+		],
+	);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.output]),
+		[[3, 'date,blocks\n2026-12-05,14']],
+	);
+	assert.equal(read.summary.tool_calls, 2);
+});
+
+test('cursor format: the chat\'s meta.json beside its store (title, cwd) names the session\'s workspace, and its title where the store has none', t => {
+	// The Cursor CLI keeps `chats/<md5 of the workspace>/<chat id>/meta.json` with the chat's title
+	// (rewritten by /rename, mirrored as the store's meta name) and its `cwd`: the workspace
+	// itself, where the project slug only spells it lossily.
+	const home = join(tempDir(t), '.cursor');
+	const id = '5c7e9a1b-3d4f-4a6b-8c0d-2e4f6a8b0c55';
+	const transcripts = join(home, 'projects', 'srv-cider-press', 'agent-transcripts', id);
+	mkdirSync(transcripts, {recursive: true});
+	writeFileSync(join(transcripts, `${id}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"Pressing schedule updated."}]}}\n');
+	const chat = join(home, 'chats', '1f3870be274f6c49b3e31a0c6728957f', id);
+	mkdirSync(chat, {recursive: true});
+	writeFileSync(join(chat, 'meta.json'), JSON.stringify({title: 'Cider press schedule', cwd: '/srv/cider.press', updatedAtMs: 1796400000000}));
+	const [unit] = discoverCursor(join(home, 'projects')).map(wholeUnit);
+	assert.equal(unit?.projectHint, '/srv/cider.press', 'the cwd meta.json states, which the slug srv-cider-press alone cannot tell from /srv/cider-press');
+	const [session] = readStore(cursorAdapter, home);
+	assert.equal(session?.summary.project, '/srv/cider.press');
+	assert.equal(session?.summary.title, 'Cider press schedule');
 });

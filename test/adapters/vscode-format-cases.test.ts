@@ -116,3 +116,19 @@ test('vscode format: in a GitHub Codespace the VS Code server keeps its User dir
 		[['5e8a2c71-4b9d-4f03-a6e1-9c3d7b2f0a58', '/workspaces/harbor-tides', 'Why does the tide table show two high waters on the 14th?']],
 	);
 });
+
+test('vscode format: an old session\'s reply kept as a plain string, or as strings in the response list, is the reply text', () => {
+	// VS Code's ChatSessionStore turns such a response (or each string in it) into markdown when
+	// it reads a stored session: early builds persisted replies that way.
+	const session = read('v1-string-response.json');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.line, event.kind, event.text]),
+		[
+			[1, 'user', 'What does `git stash pop` do when there is a conflict?'],
+			[1, 'assistant', 'It applies the stash but keeps it in the list, so you can resolve the conflict and drop it yourself.'],
+			[2, 'user', 'How do I drop it afterwards?'],
+			[2, 'assistant', 'Run `git stash drop` to remove the newest entry.'],
+		],
+	);
+});

@@ -52,11 +52,49 @@ export function workspaceName(path: string): string | undefined {
 	return yamlScalar(text, 'name') ?? yamlScalar(text, 'summary');
 }
 
-/** A top-level scalar of a small YAML file (plain, single- or double-quoted), blank as undefined. */
+/**
+ * A top-level scalar of a small YAML file, blank as undefined: plain, single- or double-quoted,
+ * or a block scalar (`|`, `>`, with chomping and indentation indicators), and the indented lines
+ * that continue it. A YAML writer puts a string with line breaks in a block scalar, so the key's
+ * own line then holds only the indicator; a long plain or quoted one it folds onto more lines.
+ */
 function yamlScalar(text: string | undefined, key: string): string | undefined {
-	const match = text === undefined ? null : new RegExp(`^${key}:[ \\t]*(.+)$`, 'm').exec(text);
-	const value = match?.[1] === undefined ? '' : withoutTrailingBlanks(match[1]);
-	return value === '' ? undefined : unquoteYamlScalar(value).trim() || undefined;
+	if (text === undefined) {
+		return undefined;
+	}
+
+	const lines = text.split('\n');
+	const at = lines.findIndex(line => line.startsWith(`${key}:`));
+	if (at < 0) {
+		return undefined;
+	}
+
+	const head = withoutTrailingBlanks(lines[at]!.slice(key.length + 1)).trimStart();
+	const rest = continuation(lines, at + 1);
+	const value = blockIndicator.test(head)
+		? rest.map(line => line.trim()).join(head.startsWith('>') ? ' ' : '\n')
+		: unquoteYamlScalar([head, ...rest.map(line => line.trim())].filter(part => part !== '').join(' '));
+	return value.trim() || undefined;
+}
+
+/** A block scalar's header: `|` or `>`, then an indentation digit and a chomping sign in either order. */
+const blockIndicator = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?(?:[ \t]+#.*)?$/;
+
+/** The lines after a key that hold its value: the indented ones up to the next key, blank ones left out. */
+function continuation(lines: string[], from: number): string[] {
+	const taken: string[] = [];
+	for (let index = from; index < lines.length; index++) {
+		const line = lines[index]!.replace(/\r$/, '');
+		if (line.trim() !== '' && line[0] !== ' ' && line[0] !== '\t') {
+			break;
+		}
+
+		if (line.trim() !== '') {
+			taken.push(line);
+		}
+	}
+
+	return taken;
 }
 
 /**
@@ -66,7 +104,7 @@ function yamlScalar(text: string | undefined, key: string): string | undefined {
  */
 function withoutTrailingBlanks(value: string): string {
 	let end = value.length;
-	while (end > 0 && (value[end - 1] === ' ' || value[end - 1] === '\t')) {
+	while (end > 0 && (value[end - 1] === ' ' || value[end - 1] === '\t' || value[end - 1] === '\r')) {
 		end--;
 	}
 

@@ -4,7 +4,7 @@ import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {chatStores, cursorHomeOf, localWorkspace, type ChatStore} from './projects.js';
-import {readStoreFacts} from './store-db.js';
+import {chatFactFiles, readChatFacts} from './store-db.js';
 
 const transcriptsDirectory = 'agent-transcripts';
 
@@ -22,9 +22,10 @@ function transcriptStem(name: string): string {
 /** Subagent transcripts sit in their parent session's folder; right under `agent-transcripts` it belongs to no session. */
 const subagentsDirectory = 'subagents';
 
-/** What discovery learns beside a transcript: its chat's metadata, and the workspace a slug spells. */
-type CursorFacts = {title?: string; started?: string; workspace?: string};
-const isCursorFacts = (value: unknown): value is CursorFacts => isRecord(value) && isOptionalString(value['title']) && isOptionalString(value['started']) && isOptionalString(value['workspace']);
+/** What discovery learns beside a transcript: its chat's metadata (with the chat's own cwd), and the workspace a slug spells. */
+type CursorFacts = {title?: string; started?: string; cwd?: string; workspace?: string};
+const isCursorFacts = (value: unknown): value is CursorFacts =>
+	isRecord(value) && isOptionalString(value['title']) && isOptionalString(value['started']) && isOptionalString(value['cwd']) && isOptionalString(value['workspace']);
 
 /**
  * `projects/<slug>/agent-transcripts/` holds `<id>.jsonl` (older) or `<id>/<id>.jsonl` (newer)
@@ -34,7 +35,8 @@ const isCursorFacts = (value: unknown): value is CursorFacts => isRecord(value) 
  * build leaves it in place beside the JSONL it writes for the same chat, which is then the one read.
  * The slug spells the workspace path lossily (projects.ts): the project is the directory on this
  * machine that spells it, checked against the MD5 that names the session's chat store
- * (`chats/<md5>/<id>/store.db`, whose metadata also gives the chat's name and creation time).
+ * (`chats/<md5>/<id>/store.db`, whose metadata also gives the chat's name and creation time). The
+ * CLI's `meta.json` beside that store states the chat's cwd: the workspace itself, over the slug's.
  */
 export function discoverCursor(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const book = factsBook(memo, root, isCursorFacts);
@@ -63,7 +65,7 @@ function discoverProject(project: string, stores: ReadonlyMap<string, ChatStore>
 	return found.map(unit => {
 		const store = stores.get(unit.idHint ?? '');
 		const stamp = store === undefined ? undefined : storeStamp(store.storeDb);
-		const facts = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, stamp, () => readStoreFacts(store.storeDb));
+		const facts = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, stamp, () => readChatFacts(store.storeDb));
 		// What discovery adds is part of what the catalog keeps, so a change to it means re-read.
 		const added = [workspace, stamp].filter(Boolean);
 		// Set in place, not spread into a copy: in a fresh process a spread takes V8's slow path.
@@ -71,8 +73,10 @@ function discoverProject(project: string, stores: ReadonlyMap<string, ChatStore>
 			unit.fingerprint = `${unit.fingerprint}|${added.join('|')}`;
 		}
 
-		if (workspace !== undefined) {
-			unit.projectHint = workspace;
+		// The chat's own cwd is where it ran; the slug's spelling only narrows where that could be.
+		const project = facts.cwd ?? workspace;
+		if (project !== undefined) {
+			unit.projectHint = project;
 		}
 
 		if (facts.title || facts.started) {
@@ -83,9 +87,14 @@ function discoverProject(project: string, stores: ReadonlyMap<string, ChatStore>
 	});
 }
 
-function storeStamp(path: string): string {
-	const stats = statOrUndefined(path);
-	return stats ? fileFingerprint(stats) : 'missing';
+/** The stamp of a chat's fact files (store.db and meta.json): a status each, no read. */
+function storeStamp(storeDb: string): string {
+	return chatFactFiles(storeDb)
+		.map(path => {
+			const stats = statOrUndefined(path);
+			return stats ? fileFingerprint(stats) : 'missing';
+		})
+		.join('+');
 }
 
 type FileUnit = NonNullable<ReturnType<typeof fileUnit>>;

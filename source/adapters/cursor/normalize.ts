@@ -97,13 +97,16 @@ function untimedUserTextEvents(text: string, line: number, state: LineState): Se
 }
 
 
+/** Some builds name the tool in `tool` rather than `name`. */
 function toolCallEvent(block: CursorBlock, line: number): SessionEvent {
-	return {line, kind: 'tool_call', tool: {name: stringOf(block['name']) ?? 'unknown', call_id: stringOf(block['id']) ?? null, input: parseJsonArguments(block['input'])}};
+	const name = stringOf(block['name']) ?? stringOf(block['tool']) ?? 'unknown';
+	return {line, kind: 'tool_call', tool: {name, call_id: stringOf(block['id']) ?? null, input: parseJsonArguments(block['input'])}};
 }
 
 /** Results are often absent from IDE exports; when present, the exit status can only come from text. */
 function toolResultEvent(block: CursorBlock, line: number): SessionEvent {
-	const output = outputText(block['content']);
+	// Some builds put the result's text in `output` rather than `content`.
+	const output = outputText(block['content'] ?? block['output']);
 	const exitCode = exitCodeFromText(output);
 	const failed = block['is_error'] === true || (exitCode !== undefined && exitCode !== 0);
 	return {
@@ -126,7 +129,9 @@ function blockEvents(block: CursorBlock, role: 'user' | 'assistant', line: numbe
 		}
 
 		case 'tool_use':
-		case 'tool_call': // Seen in drifted exports.
+		case 'tool-use':
+		case 'tool_call': // Block names drift between builds: the underscore and hyphen spellings are one block.
+		case 'tool-call':
 			return [toolCallEvent(block, line)];
 		case 'tool_result':
 		case 'tool-result':

@@ -1,15 +1,35 @@
+import {dirname, join} from 'node:path';
 import * as z from 'zod/mini';
 import {openReadOnlyInPlace} from '../../lib/sqlite.js';
+import {readSmallFile} from '../shared/fs.js';
+import {isRecord} from '../shared/text.js';
 import {lenient} from '../shared/schema.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * A chat's `store.db` (SQLite, formats.md §8): table `meta(key, value)` whose row `'0'` is
- * hex-encoded JSON `{agentId, name, mode, createdAt (ms), …}`. Only those facts are read; the
+ * hex-encoded JSON `{agentId, name, mode, createdAt (ms), …}` (a few older stores wrote the JSON
+ * itself). Only those facts are read; the
  * `blobs` table holds the conversation in a form engi does not decode.
  */
 const storeMetaSchema = z.looseObject({name: lenient(z.string()), createdAt: lenient(z.number())});
 
-export type StoreFacts = {title?: string; started?: string};
+export type StoreFacts = {title?: string; started?: string; cwd?: string};
+
+/**
+ * The name Cursor gives a chat store before the chat is named (an agent's child store keeps it):
+ * a placeholder, never the session's title.
+ */
+const placeholderName = 'New Agent';
+
+/** The meta row's JSON text: hex-decoded, or as it is where an older store wrote plain JSON. */
+function metaJson(value: string): string | undefined {
+	if (/^(?:[0-9a-f]{2})+$/i.test(value)) {
+		return Buffer.from(value, 'hex').toString('utf8');
+	}
+
+	return value.startsWith('{') ? value : undefined;
+}
 
 export function readStoreFacts(path: string): StoreFacts {
 	let value: unknown;
@@ -25,22 +45,70 @@ export function readStoreFacts(path: string): StoreFacts {
 	}
 
 	const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;
-	if (text === undefined || !/^(?:[0-9a-f]{2})+$/i.test(text.trim())) {
+	const json = text === undefined ? undefined : metaJson(text.trim());
+	if (json === undefined) {
 		return {};
 	}
 
 	try {
-		const meta = storeMetaSchema.safeParse(JSON.parse(Buffer.from(text.trim(), 'hex').toString('utf8')));
+		const meta = storeMetaSchema.safeParse(parseBoundedJson(json));
 		if (!meta.success) {
 			return {};
 		}
 
 		const created = meta.data.createdAt;
+		const name = meta.data.name?.trim();
 		return {
-			...(meta.data.name?.trim() ? {title: meta.data.name.trim()} : {}),
+			...(name && name !== placeholderName ? {title: name} : {}),
 			...(created !== undefined && created > 0 ? {started: new Date(created).toISOString()} : {}),
 		};
 	} catch {
 		return {};
 	}
+}
+
+/** An absolute path, POSIX or Windows. */
+const absolutePath = /^(?:\/|[A-Za-z]:[\\/])/;
+
+/**
+ * `meta.json` beside a chat's `store.db` (the Cursor CLI writes it): `{title, cwd, …}`. The title
+ * is the one /rename rewrites (the store's meta name mirrors it); `cwd` is the chat's workspace.
+ */
+function readChatMeta(path: string): StoreFacts {
+	let value: unknown;
+	try {
+		const text = readSmallFile(path);
+		value = text === undefined ? undefined : parseBoundedJson(text);
+	} catch {
+		return {}; // Torn or not JSON: it states nothing.
+	}
+
+	if (!isRecord(value)) {
+		return {};
+	}
+
+	const title = typeof value['title'] === 'string' ? value['title'].trim() : '';
+	const cwd = value['cwd'];
+	return {
+		...(title !== '' && title !== placeholderName ? {title} : {}),
+		...(typeof cwd === 'string' && absolutePath.test(cwd) ? {cwd} : {}),
+	};
+}
+
+/** The files that state a chat's facts, in its `chats/<md5>/<id>/` directory. */
+export function chatFactFiles(storeDb: string): [store: string, meta: string] {
+	return [storeDb, join(dirname(storeDb), 'meta.json')];
+}
+
+/** What a chat's directory states: the store's facts, with meta.json's workspace and (where the store names none) its title. */
+export function readChatFacts(storeDb: string): StoreFacts {
+	const [store, metaFile] = chatFactFiles(storeDb);
+	const fromStore = readStoreFacts(store);
+	const meta = readChatMeta(metaFile);
+	const title = fromStore.title ?? meta.title;
+	return {
+		...(title === undefined ? {} : {title}),
+		...(fromStore.started === undefined ? {} : {started: fromStore.started}),
+		...(meta.cwd === undefined ? {} : {cwd: meta.cwd}),
+	};
 }

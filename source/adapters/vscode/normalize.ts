@@ -59,6 +59,19 @@ function partText(part: Record<string, unknown>): string | undefined {
 	return kind === 'inlineReference' ? referenceName(part) : undefined;
 }
 
+/**
+ * A request's response parts. Early builds stored the reply as one markdown string, or strings
+ * among the parts; VS Code still reads each such string as markdown (ChatSessionStore), so it is
+ * reply text here too. Anything else that is not a list holds no parts.
+ */
+function responseParts(response: unknown): readonly unknown[] {
+	if (typeof response === 'string') {
+		return [{value: response}];
+	}
+
+	return Array.isArray(response) ? response.map(part => (typeof part === 'string' ? {value: part} : part)) : [];
+}
+
 /** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
 function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext): SessionEvent[] {
 	const events: SessionEvent[] = [];
@@ -141,7 +154,7 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 		events.push({...askedBase, kind: 'user', text, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 
-	events.push(...responseEvents(request.response ?? [], {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata)));
+	events.push(...responseEvents(responseParts(request.response), {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata)));
 	if (wasCancelled(request)) {
 		events.push({...answeredBase, kind: 'system', text: 'Request cancelled', interrupted: true});
 	}

@@ -28,7 +28,8 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	responseId: optional(z.string()),
 	/** A string before v2; `{text, parts[]}` since. */
 	message: z.optional(z.unknown()),
-	response: optional(z.array(z.unknown())),
+	/** Response parts; early builds stored the reply as one string, or strings among the parts. */
+	response: z.optional(z.unknown()),
 	result: optional(
 		z.looseObject({
 			errorDetails: optional(errorDetailsSchema()),
