@@ -1,3 +1,4 @@
+import {basename} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
@@ -557,7 +558,28 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 		return null;
 	}
 
+	if (isCompactionRun(record, unit)) {
+		return withTreePlace(events.flatMap(asCompactionNotice), place, line);
+	}
+
 	return withTreePlace(isWarmup(record, state, unit) ? events.map(asHostNotice) : events, place, line);
+}
+
+/**
+ * Claude Code 2.1.x runs a compaction (/compact, auto-compact) as a forked agent with the
+ * agentId `acompact-<hex>`, written as a sidechain transcript under the session's `subagents/`:
+ * the conversation so far, the summary prompt and the summary. It is no subagent and holds no
+ * conversation of its own (the session carries the summary), so every text in it is the host's
+ * and the tool calls it repeats, counted in the session, are not counted again.
+ */
+const compactionAgentPrefix = 'acompact-';
+
+function isCompactionRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
+	return basename(unit.path).startsWith(`agent-${compactionAgentPrefix}`) || (record.isSidechain === true && (record.agentId?.startsWith(compactionAgentPrefix) ?? false));
+}
+
+function asCompactionNotice(event: SessionEvent): SessionEvent[] {
+	return event.kind === 'tool_call' || event.kind === 'tool_result' ? [] : [asHostNotice(event)];
 }
 
 /**
