@@ -399,6 +399,20 @@ test('claude format: the transcript of a compaction run (<session>/subagents/age
 	assert.deepEqual(list('--subagents').map(entry => entry.id), [session]);
 });
 
+test('claude format: the transcript of a prompt suggestion (agent-aprompt_suggestion-<id>.jsonl: the guess at what the person types next) is no subagent session either', () => {
+	// Claude Code 2.1.x forks an agent with the agentId `aprompt_suggestion-<hex>` after a turn to
+	// suggest the next prompt, written beside the real subagents: the conversation so far, the
+	// instruction and the guessed prompt. Evidence: readers of the store that skip these files by
+	// name ("agent-aprompt_suggestion-*.jsonl  # Prompt suggestion subagents (skip)"; session
+	// filename checks that reject agent-acompact-* and agent-aprompt_suggestion-*).
+	const session = '7b1d3e95-2c4a-4f8b-9e6d-0a1b2c3d4e5f';
+	const file = join(cases, 'prompt-suggestion-agent', '-srv-quarry', session, 'subagents', 'agent-aprompt_suggestion-4c2e81.jsonl');
+	const suggestion = readUnit(claudeAdapter, looseUnit(file, {idHint: 'agent-aprompt_suggestion-4c2e81', parentIdHint: session}));
+	assert.equal(suggestion.summary.conversational, false);
+	assert.equal(suggestion.summary.title, null, 'the copied prompt is the session\'s, the suggestion nobody typed');
+	assert.equal(suggestion.summary.human_turns, 0);
+});
+
 test('claude format: an image a tool returned (a tool_result holding image blocks: Read of a picture, a screenshot) is noted by its media type, its base64 payload never copied into the output', () => {
 	// A tool_result's content is a string or blocks of text, image ({type: "image", source:
 	// {type: "base64", media_type, data}}) or tool_reference. Evidence: d-kimuson/claude-code-viewer

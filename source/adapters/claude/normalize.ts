@@ -558,27 +558,30 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 		return null;
 	}
 
-	if (isCompactionRun(record, unit)) {
-		return withTreePlace(events.flatMap(asCompactionNotice), place, line);
+	if (isInternalAgentRun(record, unit)) {
+		return withTreePlace(events.flatMap(asInternalAgentNotice), place, line);
 	}
 
 	return withTreePlace(isWarmup(record, state, unit) ? events.map(asHostNotice) : events, place, line);
 }
 
 /**
- * Claude Code 2.1.x runs a compaction (/compact, auto-compact) as a forked agent with the
- * agentId `acompact-<hex>`, written as a sidechain transcript under the session's `subagents/`:
- * the conversation so far, the summary prompt and the summary. It is no subagent and holds no
- * conversation of its own (the session carries the summary), so every text in it is the host's
+ * Claude Code 2.1.x runs some of its own work as forked agents, written as sidechain
+ * transcripts under the session's `subagents/` beside the real subagents: a compaction
+ * (/compact, auto-compact; agentId `acompact-<hex>`: the conversation so far, the summary prompt
+ * and the summary) and a prompt suggestion after a turn (`aprompt_suggestion-<hex>`: the
+ * conversation, the instruction and the guessed next prompt). Neither is a subagent nor holds a
+ * conversation of its own (the session carries its summary), so every text in it is the host's
  * and the tool calls it repeats, counted in the session, are not counted again.
  */
-const compactionAgentPrefix = 'acompact-';
+const internalAgentPrefixes = ['acompact-', 'aprompt_suggestion-'];
 
-function isCompactionRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
-	return basename(unit.path).startsWith(`agent-${compactionAgentPrefix}`) || (record.isSidechain === true && (record.agentId?.startsWith(compactionAgentPrefix) ?? false));
+function isInternalAgentRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
+	const file = basename(unit.path);
+	return internalAgentPrefixes.some(prefix => file.startsWith(`agent-${prefix}`) || (record.isSidechain === true && (record.agentId?.startsWith(prefix) ?? false)));
 }
 
-function asCompactionNotice(event: SessionEvent): SessionEvent[] {
+function asInternalAgentNotice(event: SessionEvent): SessionEvent[] {
 	return event.kind === 'tool_call' || event.kind === 'tool_result' ? [] : [asHostNotice(event)];
 }
 
