@@ -371,6 +371,48 @@ test('claude format: the "Warmup" transcripts Claude Code writes at startup, one
 	assert.deepEqual(list('--subagents').map(entry => [entry.id, entry.parent_id]).sort(), [[session, null], ['agent-a3f81c2', session]]);
 });
 
+test('claude format: the transcript of a compaction run (<session>/subagents/agent-acompact-<id>.jsonl) is no subagent session: it repeats the conversation to summarise it, and the session keeps the summary itself', t => {
+	// Claude Code 2.1.x runs /compact (and auto-compaction) as a forked agent whose agentId is
+	// `acompact-<hex>`, written as a sidechain transcript under the session's subagents/ folder:
+	// the conversation so far, the summary prompt, and the <summary> reply. No Task call ran it.
+	// Evidence: kvsankar/agent-history agent_history/utils/session_identity.py (compaction
+	// transcripts left out of a session's sub-agents) and its
+	// tests/unit/backends/test_claude_workflow_subagents.py; Sinity/polylogue's lineage design
+	// note (agent-acompact-* re-emits the whole parent conversation: "not a session").
+	const session = '7b1d3e95-2c4a-4f8b-9e6d-0a1b2c3d4e5f';
+	const project = join(cases, 'compaction-agent', '-srv-quarry');
+	const compaction = readUnit(claudeAdapter, looseUnit(join(project, session, 'subagents', 'agent-acompact-3e9f71c0a2b4d5e6.jsonl'), {idHint: 'agent-acompact-3e9f71c0a2b4d5e6', parentIdHint: session}));
+	assert.equal(compaction.summary.conversational, false, 'a compaction run is no conversation of its own');
+	assert.equal(compaction.summary.title, null, 'neither the copied prompt nor the summary prompt is a task');
+	assert.equal(compaction.summary.tool_calls, 0, 'the copied calls are the session\'s, counted there');
+	assert.ok(compaction.events.some(event => event.kind === 'system' && event.text?.includes('<summary>')), 'the summary it wrote is still shown');
+
+	const env = sandboxEnv(tempDir(t));
+	cpSync(project, join(env['HOME']!, '.claude', 'projects', '-srv-quarry'), {recursive: true});
+	const list = (...more: string[]) => {
+		const result = runCli(['sessions', '--all-projects', '--source', 'claude', '--format', 'json', ...more], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return (result.json() as {sessions: Array<{id: string; subagents: number; title: string | null}>}).sessions;
+	};
+
+	assert.deepEqual(list().map(entry => [entry.id, entry.subagents, entry.title]), [[session, 0, 'Sort the survey rows by depth and drop the empty ones']]);
+	assert.deepEqual(list('--subagents').map(entry => entry.id), [session]);
+});
+
+test('claude format: the transcript of a prompt suggestion (agent-aprompt_suggestion-<id>.jsonl: the guess at what the person types next) is no subagent session either', () => {
+	// Claude Code 2.1.x forks an agent with the agentId `aprompt_suggestion-<hex>` after a turn to
+	// suggest the next prompt, written beside the real subagents: the conversation so far, the
+	// instruction and the guessed prompt. Evidence: readers of the store that skip these files by
+	// name ("agent-aprompt_suggestion-*.jsonl  # Prompt suggestion subagents (skip)"; session
+	// filename checks that reject agent-acompact-* and agent-aprompt_suggestion-*).
+	const session = '7b1d3e95-2c4a-4f8b-9e6d-0a1b2c3d4e5f';
+	const file = join(cases, 'prompt-suggestion-agent', '-srv-quarry', session, 'subagents', 'agent-aprompt_suggestion-4c2e81.jsonl');
+	const suggestion = readUnit(claudeAdapter, looseUnit(file, {idHint: 'agent-aprompt_suggestion-4c2e81', parentIdHint: session}));
+	assert.equal(suggestion.summary.conversational, false);
+	assert.equal(suggestion.summary.title, null, 'the copied prompt is the session\'s, the suggestion nobody typed');
+	assert.equal(suggestion.summary.human_turns, 0);
+});
+
 test('claude format: an image a tool returned (a tool_result holding image blocks: Read of a picture, a screenshot) is noted by its media type, its base64 payload never copied into the output', () => {
 	// A tool_result's content is a string or blocks of text, image ({type: "image", source:
 	// {type: "base64", media_type, data}}) or tool_reference. Evidence: d-kimuson/claude-code-viewer

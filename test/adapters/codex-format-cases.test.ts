@@ -150,6 +150,20 @@ test('codex format: the parent history `codex fork` copies into the new rollout 
 	assert.deepEqual(events.filter(event => event.session?.model).map(event => [event.line, event.session?.model]), [[17, 'gpt-5.4']]);
 });
 
+test('codex format: a subagent whose own session_meta names no parent, followed by another thread\'s session_meta, names that thread as its parent; its own id and folder stay', () => {
+	// A subagent whose source names no parent ({"subagent": {"other": "guardian"}}) repeats the
+	// session_meta of the thread that started it after its own (a main session's later metas stay
+	// no parents: the conformance test over stage0-small). Evidence: kvsankar/agent-history agent_history/utils/session_identity.py
+	// (CodexSessionMeta: a later payload with another id names the parent when the first named
+	// none) and tests/unit/storage/test_codex_session_identity.py,
+	// tests/unit/backends/test_codex_linkage.py.
+	const {summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-10-27T13-00-00-01a2a9c0-6e00-7a00-8b00-0000000000e9.jsonl')));
+	assert.equal(summary.id, '01a2a9c0-6e00-7a00-8b00-0000000000e9');
+	assert.equal(summary.parent_id, '01a2a7f1-2b00-7c00-8d00-0000000000d8');
+	assert.equal(summary.project, '/home/dev/tidepool');
+	assert.equal(summary.started, '2026-10-27T13:00:00.000Z');
+});
+
 test('codex format: a fork whose turn ids are not UUIDv7 keeps every line (no boundary can be told)', t => {
 	const directory = tempDir(t);
 	const path = join(directory, 'rollout-2026-03-10T15-00-00-019cd843-1180-7a3e-9d21-4c8b5e0f2a17.jsonl');

@@ -1,3 +1,4 @@
+import {basename} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
@@ -592,7 +593,31 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 		return null;
 	}
 
+	if (isInternalAgentRun(record, unit)) {
+		return withTreePlace(events.flatMap(asInternalAgentNotice), place, line);
+	}
+
 	return withTreePlace(isWarmup(record, state, unit) ? events.map(asHostNotice) : events, place, line);
+}
+
+/**
+ * Claude Code 2.1.x runs some of its own work as forked agents, written as sidechain
+ * transcripts under the session's `subagents/` beside the real subagents: a compaction
+ * (/compact, auto-compact; agentId `acompact-<hex>`: the conversation so far, the summary prompt
+ * and the summary) and a prompt suggestion after a turn (`aprompt_suggestion-<hex>`: the
+ * conversation, the instruction and the guessed next prompt). Neither is a subagent nor holds a
+ * conversation of its own (the session carries its summary), so every text in it is the host's
+ * and the tool calls it repeats, counted in the session, are not counted again.
+ */
+const internalAgentPrefixes = ['acompact-', 'aprompt_suggestion-'];
+
+function isInternalAgentRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
+	const file = basename(unit.path);
+	return internalAgentPrefixes.some(prefix => file.startsWith(`agent-${prefix}`) || (record.isSidechain === true && (record.agentId?.startsWith(prefix) ?? false)));
+}
+
+function asInternalAgentNotice(event: SessionEvent): SessionEvent[] {
+	return event.kind === 'tool_call' || event.kind === 'tool_result' ? [] : [asHostNotice(event)];
 }
 
 /**

@@ -190,7 +190,7 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
  */
 function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState): SessionEvent[] {
 	if (state.defined) {
-		return [];
+		return laterMetaEvents(meta, base, state);
 	}
 
 	state.defined = true;
@@ -201,6 +201,7 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 	}
 
 	const parentId = spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined;
+	state.orphan = state.subagent && parentId === undefined ? (meta.id ?? meta.session_id ?? '') : undefined;
 	startForkCopy(state, meta, parentId, base.timestamp);
 	const started = timestampOf(meta.timestamp).timestamp;
 	return factEvents(base, state, {
@@ -210,6 +211,22 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 		model: meta.model,
 		started,
 	});
+}
+
+/**
+ * A later `session_meta` is another thread's. A subagent whose own names no parent (its source
+ * names none, as `{"subagent": {"other": "guardian"}}` does) repeats the session_meta of the
+ * thread that started it: the first later one with another id is the parent. Only a subagent's:
+ * a main session's rollout can hold its own subagents' session_meta lines, which are no parents.
+ */
+function laterMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState): SessionEvent[] {
+	const id = meta.id ?? meta.session_id;
+	if (state.orphan === undefined || !id || id === state.orphan) {
+		return [];
+	}
+
+	delete state.orphan;
+	return factEvents(base, state, {parent_id: id});
 }
 
 function bareHeaderEvents(id: string, cwd: string | undefined, model: string | undefined, base: Base, state: CodexState): SessionEvent[] {

@@ -9,6 +9,8 @@ import type {LineState} from '../types.js';
 export type CodexState = {
 	/** The first `session_meta` (or bare header) was read: later ones belong to ancestors. */
 	defined?: boolean;
+	/** The first `session_meta` is a subagent's naming no parent: its own id ('' if none), until a later one names the parent. */
+	orphan?: string;
 	/** The session is a spawned subagent thread: its user messages come from the parent agent. */
 	subagent?: boolean;
 	/** A spawned thread's own agent path (`/root/<task>`), which messages between agents address. */
