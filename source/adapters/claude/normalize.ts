@@ -549,7 +549,7 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
  * once per file (the line state remembers it was).
  */
 function withCoworkFacts(events: SessionEvent[], line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
-	if (!isCoworkUnit(unit) || state['coworkRead'] === true) {
+	if (!fileKindOf(unit).cowork || state['coworkRead'] === true) {
 		return events;
 	}
 
@@ -558,16 +558,18 @@ function withCoworkFacts(events: SessionEvent[], line: number, state: LineState,
 	return facts ? [{line, kind: 'meta', session: facts}, ...events] : events;
 }
 
-/** Whether the unit is a Cowork task's transcript, worked out once per unit (lines come a unit at a time). */
+/** What a unit's path says about it, worked out once per unit (lines come a unit at a time). */
+type FileKind = {cowork: boolean; internalAgent: boolean};
 let lastUnit: DiscoveredUnit | undefined;
-let lastIsCowork = false;
-function isCoworkUnit(unit: DiscoveredUnit): boolean {
+let lastKind: FileKind = {cowork: false, internalAgent: false};
+function fileKindOf(unit: DiscoveredUnit): FileKind {
 	if (unit !== lastUnit) {
 		lastUnit = unit;
-		lastIsCowork = isCoworkTranscript(unit.path);
+		const file = basename(unit.path);
+		lastKind = {cowork: isCoworkTranscript(unit.path), internalAgent: internalAgentPrefixes.some(prefix => file.startsWith(`agent-${prefix}`))};
 	}
 
-	return lastIsCowork;
+	return lastKind;
 }
 
 function lineEvents(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
@@ -612,8 +614,12 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 const internalAgentPrefixes = ['acompact-', 'aprompt_suggestion-'];
 
 function isInternalAgentRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
-	const file = basename(unit.path);
-	return internalAgentPrefixes.some(prefix => file.startsWith(`agent-${prefix}`) || (record.isSidechain === true && (record.agentId?.startsWith(prefix) ?? false)));
+	if (fileKindOf(unit).internalAgent) {
+		return true;
+	}
+
+	const agent = record.isSidechain === true ? record.agentId : undefined;
+	return agent !== undefined && internalAgentPrefixes.some(prefix => agent.startsWith(prefix));
 }
 
 function asInternalAgentNotice(event: SessionEvent): SessionEvent[] {
