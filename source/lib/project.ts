@@ -59,3 +59,12 @@ export function isLocalDirectory(recorded: string): boolean {
 export function recordedProjectRoot(recorded: string): string {
 	return isLocalDirectory(recorded) ? projectOf(recorded).root : recorded;
 }
+
+/**
+ * The last segment of a recorded project path, the name a person knows it by. Both separators
+ * count: a session recorded on Windows (`C:\Users\pat\loom`) is read on Linux too, where
+ * `basename` would give the whole path back.
+ */
+export function projectName(recorded: string): string {
+	return recorded.split(/[\\/]+/).filter(Boolean).at(-1) ?? recorded;
+}

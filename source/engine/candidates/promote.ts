@@ -1,4 +1,4 @@
-import {basename, relative} from 'node:path';
+import {relative} from 'node:path';
 import * as z from 'zod/mini';
 import type {Deps} from '../deps.js';
 import {validateNodeKind, validateRelation} from '../graph/validate.js';
@@ -13,7 +13,7 @@ import {checkpointSchema, type Checkpoint} from '../continuity/checkpoint-schema
 import {appendCheckpoint, checkpointsPath, checkpointWriteRoot} from '../continuity/checkpoints.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {isLocalDirectory} from '../../lib/project.js';
+import {isLocalDirectory, projectName} from '../../lib/project.js';
 import {pauseAt} from '../../lib/test-pause.js';
 import type {Database} from '../../lib/sqlite.js';
 import {renderNote, type CandidateNote, type Claim} from './note.js';
@@ -50,9 +50,9 @@ function projectNode(db: Database, root: string, provenance: string): {id: strin
 		return {id: existing.id};
 	}
 
-	const name = basename(root).toLowerCase().replaceAll(/[^a-z\d._-]+/g, '-') || 'project';
+	const name = projectName(root).toLowerCase().replaceAll(/[^a-z\d._-]+/g, '-') || 'project';
 	const id = nodeKind(db, `project:${name}`) !== undefined ? `project:${name}-${sha256Hex(root).slice(0, 8)}` : `project:${name}`;
-	return {id, draft: {op: 'node.upsert', payload: {id, kind: 'Project', label: basename(root) || root, path: root, provenance}}};
+	return {id, draft: {op: 'node.upsert', payload: {id, kind: 'Project', label: projectName(root), path: root, provenance}}};
 }
 
 type Link = {from: string; type: string; to: string};

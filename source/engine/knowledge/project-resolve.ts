@@ -15,7 +15,7 @@ function normalize(text: string): string {
 }
 
 const stripPrefix = (id: string) => id.replace(/^(project|workspace|p):/, '');
-const lastSegment = (id: string) => id.split(/[/:]/).filter(Boolean).at(-1) ?? id;
+const lastSegment = (id: string) => id.split(/[/\\:]/).filter(Boolean).at(-1) ?? id;
 
 export function listProjects(db: Database): ProjectRef[] {
 	return nodesOfKind(db, 'Project').map(node => {

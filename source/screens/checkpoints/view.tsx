@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import type {Checkpoint} from '../../engine/continuity/checkpoint-schema.js';
+import {projectName} from '../../lib/project.js';
 import {VirtualList} from '../components/virtual-list.js';
 import type {ListState} from '../hooks/use-list-state.js';
-import {basename} from 'node:path';
 import {plural} from '../../lib/words.js';
 import {visible} from '../../output/text.js';
 import {ageOf, editable, fit, fitParts, theme} from '../theme.js';
@@ -37,7 +37,7 @@ export function CheckpointsView({checkpoints, project, projects, list, width, no
 						<Text wrap="truncate">
 							{`${ageOf(checkpoint.updated_at, now).padStart(4)} `}
 							<Text color={theme.status[checkpoint.status]}>{checkpoint.status.padEnd(11)}</Text>
-							{fit(`${project === null ? `${basename(checkpoint.project)}: ` : ''}${checkpoint.objective}${checkpoint.next_action ? ` → ${checkpoint.next_action}` : ''}${checkpoint.blockers.length > 0 ? ` (blocked: ${checkpoint.blockers.join('; ')})` : ''}`, Math.max(10, width - 20))}
+							{fit(`${project === null ? `${projectName(checkpoint.project)}: ` : ''}${checkpoint.objective}${checkpoint.next_action ? ` → ${checkpoint.next_action}` : ''}${checkpoint.blockers.length > 0 ? ` (blocked: ${checkpoint.blockers.join('; ')})` : ''}`, Math.max(10, width - 20))}
 						</Text>
 					)}
 				/>

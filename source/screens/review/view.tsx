@@ -1,9 +1,9 @@
-import {basename} from 'node:path';
 import {Box, Text} from 'ink';
 import type {EvidenceOutput} from '../../engine/candidates/evidence.js';
 import type {Claim} from '../../engine/candidates/note.js';
 import type {CandidateRow} from '../../engine/candidates/queue.js';
 import type {CandidateShowOutput} from '../../engine/candidates/review.js';
+import {projectName} from '../../lib/project.js';
 import {plural} from '../../lib/words.js';
 import {VirtualList} from '../components/virtual-list.js';
 import type {PickupLine} from '../pickup/view.js';
@@ -15,7 +15,7 @@ const listedFacts = 3;
 
 /** One queue row: source, project, turns and commands ok and failed in columns, then the first request. */
 export function rowParts(row: CandidateRow): {columns: string; text: string} {
-	const project = row.project === null ? '?' : basename(row.project) || row.project;
+	const project = row.project === null ? '?' : projectName(row.project);
 	const source = `${fit(row.source ?? '?', 11).padEnd(11)} ${fit(project, 14).padEnd(14)} `;
 	if (row.unreadable) {
 		return {columns: source, text: `unreadable: ${row.problem ?? ''}`};
