@@ -1,5 +1,6 @@
 import {isAbsolute, join} from 'node:path';
 import type {AdapterContext} from '../types.js';
+import {electronAppData} from '../shared/app-data.js';
 import {isDirectory, listDirectory, readSmallFile, rootOrChild} from '../shared/fs.js';
 import {coworkDirectory} from './discover.js';
 
@@ -41,20 +42,9 @@ export function claudeRoots(context: AdapterContext): string[] {
  * every list of roots engi prints.
  */
 function coworkRoot(context: AdapterContext): string | undefined {
-	const appData = desktopAppData(context);
+	const appData = electronAppData(context);
 	const root = appData ? join(appData, 'Claude', coworkDirectory) : undefined;
 	return root && isDirectory(root) ? root : undefined;
-}
-
-function desktopAppData(context: AdapterContext): string | undefined {
-	switch (context.platform) {
-		case 'darwin':
-			return context.home ? join(context.home, 'Library', 'Application Support') : undefined;
-		case 'win32':
-			return context.env['APPDATA']?.trim() || undefined;
-		default:
-			return context.env['XDG_CONFIG_HOME']?.trim() || (context.home ? join(context.home, '.config') : undefined);
-	}
 }
 
 /**

@@ -1,6 +1,7 @@
 import {basename, dirname, join} from 'node:path';
 import {isDirectory} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
+import {electronAppData} from '../shared/app-data.js';
 
 /**
  * The desktop builds whose chat store engi reads; each keeps its own `User` directory. Forks of
@@ -9,21 +10,9 @@ import type {AdapterContext} from '../types.js';
  */
 const appNames = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf', 'Positron', 'Antigravity'];
 
-/** Where Electron keeps application data, as VS Code's own `getUserDataPath` decides it. */
+/** Where Electron keeps application data, as VS Code's own `getUserDataPath` decides it (`VSCODE_APPDATA` moves it). */
 function appDataDirectory(context: AdapterContext): string | undefined {
-	const configured = context.env['VSCODE_APPDATA']?.trim();
-	if (configured) {
-		return configured;
-	}
-
-	switch (context.platform) {
-		case 'darwin':
-			return context.home ? join(context.home, 'Library', 'Application Support') : undefined;
-		case 'win32':
-			return context.env['APPDATA']?.trim() || undefined;
-		default:
-			return context.env['XDG_CONFIG_HOME']?.trim() || (context.home ? join(context.home, '.config') : undefined);
-	}
+	return context.env['VSCODE_APPDATA']?.trim() || electronAppData(context);
 }
 
 /**
