@@ -18,3 +18,12 @@ export function processDeps(): Deps {
 		platform: process.platform,
 	};
 }
+
+/**
+ * The home directory the environment names, as given (blank as undefined): HOME, or on Windows,
+ * where HOME is rarely set, USERPROFILE, which is what node's own `os.homedir()` reads there.
+ */
+export function homeOf(deps: Pick<Deps, 'env' | 'platform'>): string | undefined {
+	const home = deps.env['HOME']?.trim() || (deps.platform === 'win32' ? deps.env['USERPROFILE']?.trim() : undefined);
+	return home || undefined;
+}

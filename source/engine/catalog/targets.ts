@@ -2,7 +2,7 @@ import {existsSync, realpathSync} from 'node:fs';
 import {isAbsolute, resolve} from 'node:path';
 import {availableStores, storeFor} from '../../adapters/stores.js';
 import {isSourceId, sourceIds, type AdapterContext, type SourceId, type SourceStore} from '../../adapters/types.js';
-import type {Deps} from '../deps.js';
+import {homeOf, type Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 import {shellWord} from '../../lib/words.js';
 
@@ -20,7 +20,7 @@ export type StoreSelection = {readonly source?: string | readonly string[]; read
 const listOf = (value: string | readonly string[] | undefined): readonly string[] => (value === undefined ? [] : typeof value === 'string' ? [value] : value);
 
 export function adapterContext(deps: Deps): AdapterContext {
-	const home = deps.env['HOME']?.trim();
+	const home = homeOf(deps);
 	return {env: deps.env, home: home && isAbsolute(home) ? home : undefined, platform: deps.platform};
 }
 

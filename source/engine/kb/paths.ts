@@ -1,6 +1,6 @@
 import {existsSync, lstatSync} from 'node:fs';
 import {isAbsolute, join} from 'node:path';
-import type {Deps} from '../deps.js';
+import {homeOf, type Deps} from '../deps.js';
 import {EngiError} from '../../lib/errors.js';
 
 /**
@@ -9,10 +9,11 @@ import {EngiError} from '../../lib/errors.js';
  * the working directory, which is exactly what it promises never to do.
  */
 export function homeDirectory(deps: Deps): string {
-	const home = deps.env['HOME']?.trim();
+	const home = homeOf(deps);
 	if (!home) {
-		throw new EngiError('home_unset', 'HOME is not set, so engi cannot find its configuration or the agents\' stores', {
-			hint: 'set HOME, or pass explicit paths (--root, --source-root)',
+		const variable = deps.platform === 'win32' ? 'HOME or USERPROFILE' : 'HOME';
+		throw new EngiError('home_unset', `${variable} is not set, so engi cannot find its configuration or the agents' stores`, {
+			hint: `set ${variable}, or pass explicit paths (--root, --source-root)`,
 		});
 	}
 

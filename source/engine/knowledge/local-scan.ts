@@ -1,6 +1,6 @@
 import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
-import type {Deps} from '../deps.js';
+import {homeOf, type Deps} from '../deps.js';
 
 export const localScanLimits = {maxDepth: 3, maxEntries: 5000, maxResults: 25} as const;
 
@@ -12,7 +12,7 @@ export const localScanLimits = {maxDepth: 3, maxEntries: 5000, maxResults: 25} a
  * found within these bounds".
  */
 export function scanLocalFiles(words: readonly string[], deps: Deps) {
-	const home = deps.env['HOME'];
+	const home = homeOf(deps);
 	const roots = home ? [join(home, 'Documents'), join(home, 'Downloads')] : [];
 	const wanted = words.map(word => word.toLowerCase()).filter(Boolean);
 	const paths: string[] = [];
