@@ -57,11 +57,11 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // lines; by 1 KB for the Claude Code variants cc-mirror installs (their variant.json read for
 // each variant's projects root).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 425, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 384, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 427, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 386, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 503,
+		kilobytes: 505,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],

@@ -468,3 +468,40 @@ test('claude format: a Claude Code variant cc-mirror installed (~/.cc-mirror/<na
 	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', configDir: join(home, 'claude-variants', 'glm')}));
 	assert.deepEqual(claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'}).slice(2), [join(home, 'claude-variants', 'glm', 'projects')]);
 });
+
+test('claude format: a task Claude Desktop ran in local agent mode (Cowork) keeps its Claude Code transcript in the task\'s own config directory, <app data>/Claude/local-agent-mode-sessions/<org>/<account>/[agent/]local_<id>/.claude/projects: each is a default root', t => {
+	// Cowork runs Claude Code headlessly for each task with CLAUDE_CONFIG_DIR at
+	// local_<id>/.claude beside the app's local_<id>.json record, in an account tree or its agent/
+	// subdirectory; skills-plugin/ beside the account trees holds no sessions. Evidence:
+	// simonw/claude-code-transcripts issue #84 (Cowork sessions in local-agent-mode-sessions, the
+	// same JSONL); kenn-io/agentsview internal/parser/cowork.go (the layout, walked without entering
+	// local_* or skills-plugin); skillsynchq/txcript docs/formats/cowork.md (per OS, agent/local_ditto_*).
+	const home = tempDir(t);
+	cpSync(join(cases, 'cowork-home'), home, {recursive: true});
+	const account = join(home, '.config', 'Claude', 'local-agent-mode-sessions', '3f9c1e27-5a84-4d2b-9e61-0c7d2b8a4f15', 'a81d4b6e-2c39-47f0-b5e8-19d6c3f7a240');
+	const task = join(account, 'local_6e2a9d14-8b3f-4c71-a0e5-5d9f2c7b1e38', '.claude', 'projects');
+	const agentTask = join(account, 'agent', 'local_ditto_c47b1e09-3d62-4a8f-9b15-e2a6f0d8c593', '.claude', 'projects');
+	const roots = claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'});
+	assert.deepEqual(roots.slice(2), [task, agentTask]);
+	const sessions = [...readStore(claudeAdapter, task), ...readStore(claudeAdapter, agentTask)];
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null, session.summary.title]),
+		[
+			['9d4f2b81-6c3e-4a57-b0d9-1e8a5c7f2b46', '/sessions/tidy-amber-heron', 'Sort the scanned receipts in my uploads folder into one folder per month'],
+			['0a7e5c92-4b18-4f6d-9e23-b5c1d8f04a67', '/sessions/calm-brisk-wren', 'Draft this month\'s garden club newsletter from notes.md'],
+		],
+	);
+
+	// The app's data directory: Application Support on macOS, %APPDATA% on Windows; whatever this
+	// process's CLAUDE_CONFIG_DIR says (the app sets its own for each task).
+	const support = join(home, 'Library', 'Application Support', 'Claude');
+	mkdirSync(support, {recursive: true});
+	cpSync(join(home, '.config', 'Claude'), support, {recursive: true});
+	const onMac = claudeAdapter.defaultRoots({home, env: {CLAUDE_CONFIG_DIR: join(home, 'elsewhere')}, platform: 'darwin'});
+	assert.deepEqual(onMac, [join(home, 'elsewhere', 'projects'), ...[task, agentTask].map(root => root.replace(join(home, '.config', 'Claude'), support))]);
+	const appData = join(home, 'AppData', 'Roaming');
+	mkdirSync(appData, {recursive: true});
+	cpSync(join(home, '.config', 'Claude'), join(appData, 'Claude'), {recursive: true});
+	const onWindows = claudeAdapter.defaultRoots({home, env: {APPDATA: appData}, platform: 'win32'});
+	assert.deepEqual(onWindows.slice(2), [task, agentTask].map(root => root.replace(join(home, '.config', 'Claude'), join(appData, 'Claude'))));
+});
