@@ -505,3 +505,21 @@ test('claude format: a task Claude Desktop ran in local agent mode (Cowork) keep
 	const onWindows = claudeAdapter.defaultRoots({home, env: {APPDATA: appData}, platform: 'win32'});
 	assert.deepEqual(onWindows.slice(2), [task, agentTask].map(root => root.replace(join(home, '.config', 'Claude'), join(appData, 'Claude'))));
 });
+
+test('claude format: an assistant record Claude Code wrote itself (model "<synthetic>", no API error: "No response requested." after a resume or restart) is the host\'s notice, not the agent\'s reply', () => {
+	// Resuming a session that was cut off, Claude Code writes an isMeta "Continue from where you
+	// left off." and answers it itself with a <synthetic> "No response requested." (stop_reason
+	// stop_sequence, no usage); no model replied. Evidence: jazzyalex/agent-sessions
+	// Resources/Fixtures/stage0 small.jsonl (a <synthetic> assistant record, isApiErrorMessage
+	// false); the shapes Claude Code 2.1.97 and 2.1.204 write, quoted in third-party parsers'
+	// tests (indexed text), each keeping such rows out of the conversation by that model field.
+	const resumed = read('synthetic-resume-ack.jsonl');
+	assert.deepEqual(resumed.events.filter(event => event.line === 5).map(event => [event.kind, event.text]), [['system', 'No response requested.']]);
+	const tail = computeTail(resumed.events, false);
+	assert.equal(tail.last_assistant?.line, 2, 'the agent last spoke before the restart');
+	assert.equal(tail.ends_with_reply, false, 'its tool result came back and it never went on');
+
+	const unanswered = computeTail(read('synthetic-after-prompt.jsonl').events, false);
+	assert.deepEqual(unanswered.unanswered, {line: 1}, 'the question was never answered');
+	assert.equal(unanswered.last_assistant, null);
+});

@@ -318,13 +318,27 @@ function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNu
 	};
 }
 
+/**
+ * The model Claude Code names on an assistant record it wrote itself: an API error, a limit
+ * notice, or "No response requested.", its own answer to the "Continue from where you left off."
+ * it writes on resuming a cut-off session. Only an error among them says anything went on.
+ */
+const hostWrittenModel = '<synthetic>';
+
 function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
 	const message = record.message;
 	const messageId = message?.id;
 	const shared = messageId ? {...base, message_id: messageId} : base;
-	if (record.isApiErrorMessage) {
+	const hostWritten = message?.model === hostWrittenModel;
+	if (record.isApiErrorMessage || (hostWritten && typeof record.error === 'string' && record.error !== '')) {
 		const text = textOf(message?.content);
 		return [{...shared, kind: 'assistant', text, error: shortError(text || 'API error')}];
+	}
+
+	if (hostWritten) {
+		// No model answered: a notice, never the agent's reply (a turn it closes stays open).
+		const text = textOf(message?.content).trim();
+		return text === '' ? [] : [{...base, kind: 'system', text}];
 	}
 
 	const events: SessionEvent[] = [];
