@@ -523,3 +523,24 @@ test('claude format: an assistant record Claude Code wrote itself (model "<synth
 	assert.deepEqual(unanswered.unanswered, {line: 1}, 'the question was never answered');
 	assert.equal(unanswered.last_assistant, null);
 });
+
+test('claude format: user records Claude Code writes for a memory note (#), an MCP resource or polling update, a GitHub webhook event and another session\'s message (origin.kind "peer") are no requests; the prompt among them is', () => {
+	// Claude Code's own user-text routing (UserTextMessage: <user-memory-input>,
+	// <mcp-resource-update>/<mcp-polling-update>, <github-webhook-activity>, <cross-session-message>)
+	// and its machine-generated-content check (the same openings). Evidence: Claude Code's bundled
+	// source as indexed (UserResourceUpdateMessage, UserMemoryInputMessage, hasMachineGeneratedContent);
+	// daaain/claude-code-log dev-docs/messages.md (User Memory: <user-memory-input> tags) and
+	// work/agent-message-origin.md (origin.kind "peer": another agent's message, not the person's).
+	const session = read('machine-written-user-text.jsonl');
+	assert.equal(session.summary.title, 'Add a --dry-run flag to the import command');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [
+		[1, false, 'host'],
+		[2, true, null],
+		[4, false, 'host'],
+		[6, false, 'host'],
+		[8, false, 'host'],
+		[10, false, 'agent'],
+		[12, false, 'agent'],
+	]);
+});

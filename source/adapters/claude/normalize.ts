@@ -130,17 +130,22 @@ function typedCommand(text: string): string | undefined {
 const localOutput = /^\s*<local-command-(?!caveat>)[a-z][a-z-]*>/;
 
 /**
- * Openings of text Claude Code writes into user records beyond those every tool shares: the
- * reason a Stop hook gave for sending the agent on (`isMeta` is not always set on it).
+ * Openings of text Claude Code writes into user records beyond those every tool shares, each
+ * one it renders apart from a prompt: the reason a Stop hook gave for sending the agent on
+ * (`isMeta` is not always set on it), a note a person saved to memory with `#` (kept, never
+ * sent as a request), an MCP server's resource or polling update, and a GitHub webhook event
+ * a subscribed session is woken with.
  */
-const claudeInjected = ['Stop hook feedback:'];
+const claudeInjected = ['Stop hook feedback:', '<user-memory-input>', '<mcp-resource-update', '<mcp-polling-update', '<github-webhook-activity'];
 
 /**
- * A message from another agent of an agent team (`<teammate-message teammate_id="…">`, one or
- * more blocks): a teammate's report in the lead's session, the lead's brief in a teammate's.
- * Written as a plain user record, with no `origin` to say who sent it.
+ * A message from another agent: of an agent team (`<teammate-message teammate_id="…">`, one or
+ * more blocks: a teammate's report in the lead's session, the lead's brief in a teammate's),
+ * from another Claude session (`<cross-session-message>`, after "Another Claude session sent a
+ * message:"), or a forked subagent's brief (`<fork-boilerplate>`). Written as a plain user
+ * record, often with no `origin` to say who sent it.
  */
-const teammateMessage = /^\s*<teammate-message\b/;
+const teammateMessage = /^\s*(?:<teammate-message\b|<cross-session-message\b|<fork-boilerplate>|(?:Another Claude|A peer) session sent a message\b)/;
 
 /** `origin.kind` of records no person typed: a background task's notification, a hook, the system. */
 const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
@@ -153,7 +158,7 @@ const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
  */
 function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
-	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined) {
+	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || origin['kind'] === 'peer') {
 		return {human: false, origin: 'agent'};
 	}
 
