@@ -544,3 +544,18 @@ test('claude format: user records Claude Code writes for a memory note (#), an M
 		[12, false, 'agent'],
 	]);
 });
+
+test('claude format: "(no content)", the text Claude Code stores for a reply block the API sent empty or blank, is no text the agent said', () => {
+	// Claude Code's normalizeContentFromAPI replaces a response whose text blocks are all blank
+	// ("\n\n" before a tool call, an empty final answer) with a text block of NO_CONTENT_MESSAGE,
+	// "(no content)", and its transcript view hides any text equal to it (isEmptyMessageText).
+	// Evidence: Claude Code's utils/messages.ts and components/messages (UserTextMessage,
+	// AssistantTextMessage) as indexed from its source; a third-party transcript parser's note
+	// that Claude Code writes an initial "(no content)" assistant chunk before the real content.
+	const session = read('no-content-placeholder.jsonl');
+	assert.deepEqual(session.events.filter(event => event.kind === 'assistant').map(event => event.text), []);
+	assert.deepEqual(session.events.filter(event => event.kind === 'tool_call').map(event => event.line), [3]);
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.last_assistant, null);
+	assert.equal(tail.ends_with_reply, false, 'the agent closed its turn without a word');
+});

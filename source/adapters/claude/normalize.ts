@@ -343,17 +343,17 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 	if (hostWritten) {
 		// No model answered: a notice, never the agent's reply (a turn it closes stays open).
 		const text = textOf(message?.content).trim();
-		return text === '' ? [] : [{...base, kind: 'system', text}];
+		return saysNothing(text) ? [] : [{...base, kind: 'system', text}];
 	}
 
 	const events: SessionEvent[] = [];
 	const content = message?.content;
 	if (typeof content === 'string') {
-		return cutOff(record, content.trim() === '' ? [] : [{...shared, kind: 'assistant', text: content}]);
+		return cutOff(record, saysNothing(content) ? [] : [{...shared, kind: 'assistant', text: content}]);
 	}
 
 	for (const block of content ?? []) {
-		if (block.type === 'text' && typeof block['text'] === 'string' && block['text'].trim() !== '') {
+		if (block.type === 'text' && typeof block['text'] === 'string' && !saysNothing(block['text'])) {
 			events.push({...shared, kind: 'assistant', text: block['text']});
 		} else if (block.type === 'tool_use') {
 			events.push({
@@ -365,6 +365,17 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 	}
 
 	return cutOff(record, events);
+}
+
+/**
+ * What Claude Code stores for a reply whose text blocks the API sent blank ("\n\n" before a
+ * tool call, an empty answer), so that the message is never empty; its own view hides it.
+ */
+const noContentPlaceholder = '(no content)';
+
+function saysNothing(text: string): boolean {
+	const trimmed = text.trim();
+	return trimmed === '' || trimmed === noContentPlaceholder;
 }
 
 /** The partial reply of a stream cut off (Esc, or the stream watchdog): an interruption, its calls never run. */
