@@ -559,3 +559,29 @@ test('claude format: "(no content)", the text Claude Code stores for a reply blo
 	assert.equal(tail.last_assistant, null);
 	assert.equal(tail.ends_with_reply, false, 'the agent closed its turn without a word');
 });
+
+test('claude format: the agents Claude Code runs for itself (agent-acompact-*: the auto-compaction fork that re-sends the conversation to summarize it; agent-aprompt_suggestion-*: the next-prompt suggester) are no subagents of the session', t => {
+	// 2.1.x writes them under <session>/subagents/ beside the agents Task calls ran, named by their
+	// agent id (a<label>-<hex>). The compaction's summary is the session's own isCompactSummary
+	// record. Evidence: third-party readers of the store, each keeping these files out of the
+	// session's subagents: "Internal Claude Code system files stored in subagents/ that are NOT
+	// user-invoked Task() calls: context compaction, inline prompt suggestions ... agent-a{type}-
+	// {hex}.jsonl" (acompact-, aprompt_suggestion-); a census of one archive, "Auto-compaction
+	// Claude agent-acompact-* ... 100 % of parent, whole conversation re-emitted to summarize ...
+	// not a session"; anthropics/claude-code#23375 (agent-aprompt_suggestion-*.jsonl sidechain files).
+	const session = '7d2c9e14-5a3b-4f81-b6e0-2c8a1d4f9b73';
+	const project = join(cases, 'host-agents', '-work-kiln');
+	const agent = (id: string) => readUnit(claudeAdapter, looseUnit(join(project, session, 'subagents', `${id}.jsonl`), {idHint: id, parentIdHint: session}));
+	for (const id of ['agent-acompact-3f9a1c07d2e4b856', 'agent-aprompt_suggestion-8e21d4']) {
+		const host = agent(id);
+		assert.equal(host.summary.conversational, false, `${id} holds no conversation`);
+		assert.equal(host.summary.title, null);
+	}
+
+	assert.equal(agent('agent-a5b0c93e1f7d2a468').summary.conversational, true, 'the agent a Task call ran is a subagent');
+	const env = sandboxEnv(tempDir(t));
+	cpSync(project, join(env['HOME']!, '.claude', 'projects', '-work-kiln'), {recursive: true});
+	const result = runCli(['sessions', '--all-projects', '--source', 'claude', '--format', 'json'], {env});
+	assert.equal(result.code, 0, result.stderr);
+	assert.deepEqual((result.json() as {sessions: Array<{id: string; subagents: number}>}).sessions.map(entry => [entry.id, entry.subagents]), [[session, 1]]);
+});

@@ -587,7 +587,20 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 		return null;
 	}
 
-	return withTreePlace(isWarmup(record, state, unit) ? events.map(asHostNotice) : events, place, line);
+	return withTreePlace(isWarmup(record, state, unit) || isHostAgent(unit) ? events.map(asHostNotice) : events, place, line);
+}
+
+/**
+ * Agents Claude Code (2.1.x) runs for itself, not for the conversation, written under
+ * `<session>/subagents/` and named by their agent ids (`a<label>-<hex>`): the auto-compaction
+ * fork, which sends the whole conversation again to write the summary the session's own file
+ * then holds (`agent-acompact-…`), and the one that drafts the next prompt to suggest
+ * (`agent-aprompt_suggestion-…`). Like a warmup, such a file holds no conversation.
+ */
+const hostAgentFile = /^agent-a(?:compact|prompt_suggestion)-/;
+
+function isHostAgent(unit: DiscoveredUnit): boolean {
+	return unit.idHint !== undefined && hostAgentFile.test(unit.idHint);
 }
 
 /**
