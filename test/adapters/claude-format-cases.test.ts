@@ -585,3 +585,22 @@ test('claude format: the agents Claude Code runs for itself (agent-acompact-*: t
 	assert.equal(result.code, 0, result.stderr);
 	assert.deepEqual((result.json() as {sessions: Array<{id: string; subagents: number}>}).sessions.map(entry => [entry.id, entry.subagents]), [[session, 1]]);
 });
+
+test('claude format: a saved_hook_context record (2.1.2x: a SessionStart hook\'s context kept for resume) is the host\'s notice in the words the agent received; the one uuid it is rewritten under each turn gives it no place in the tree', () => {
+	// {type: "saved_hook_context", uuid, parentUuid, hookName, hookEvent, toolUseID, content: [lines]}:
+	// the context a hook added, saved so a resume gives it again, written anew under the same uuid
+	// with the newest parentUuid; the next prompt hangs off that uuid. Evidence: a third-party
+	// parser's format notes (fields, "Hook-injected context persisted into the conversation");
+	// a resume-repair script's account of saved_hook_context reusing one uuid across entries and
+	// updating parentUuid after each turn; Claude Code 2.1.29's changelog (resuming sessions with
+	// saved_hook_context).
+	const session = read('saved-hook-context.jsonl');
+	assert.equal(session.loaded.skipped, 0, 'a known record, not an unknown line');
+	assert.deepEqual(session.events.filter(event => event.kind === 'system').map(event => [event.line, event.text, event.uuid ?? null]), [
+		[1, 'SessionStart hook additional context: Open tasks: migrate the almanac build to pnpm', null],
+		[4, 'SessionStart hook additional context: Open tasks: migrate the almanac build to pnpm', null],
+	]);
+	assert.deepEqual(session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.uuid, event.parent ?? null]), [['a1', null], ['a2', 'a1'], ['a3', 'a2'], ['a4', 'a3']]);
+	assert.deepEqual(session.summary.abandoned ?? [], [], 'no turn is taken for an abandoned branch');
+	assert.equal(session.summary.human_turns, 2);
+});

@@ -460,6 +460,20 @@ function hookMessage(attachment: Record<string, unknown>): string {
 	}
 }
 
+/**
+ * 2.1.2x keeps the context a hook added (`content`, one string per line) in a
+ * `saved_hook_context` record, so that a resume gives it to the agent again: the host's notice,
+ * in the words hook_additional_context renders. Claude Code writes it anew each turn under the
+ * same uuid with the newest parentUuid, and the next prompt hangs off that uuid: a place in the
+ * tree would make every earlier turn a child of it, a branch left behind. It is bridged over as
+ * an unknown record is, each prompt resolving to the parent it had when the prompt was written.
+ */
+function savedHookContextEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
+	const context = textOf(record.content).trim();
+	const notice: SessionEvent[] = context === '' ? [] : [{line, kind: 'system', text: `${hookNameOf(record)} hook additional context: ${context}`, ...(record.timestamp ? {timestamp: record.timestamp} : {})}];
+	return [...sessionFacts(record, line, state, unit), ...notice];
+}
+
 /** Hook events that fire once the turn has ended: a hook stopping the agent there cuts nothing short. */
 const turnEndHooks = new Set(['Stop', 'SubagentStop']);
 
@@ -576,6 +590,11 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 	}
 
 	const place = treePlace(record, state);
+	if (record.type === 'saved_hook_context') {
+		bridgeSkipped((state['bridges'] ??= {}) as TreeBridges, place);
+		return savedHookContextEvents(record, line, state, unit);
+	}
+
 	const copy = copyOf(record, state, unit);
 	if (copy !== undefined) {
 		return withTreePlace(copiedRecordEvents(record, line, state, unit, copy), place, line);
