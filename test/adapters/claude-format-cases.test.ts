@@ -604,3 +604,16 @@ test('claude format: a saved_hook_context record (2.1.2x: a SessionStart hook\'s
 	assert.deepEqual(session.summary.abandoned ?? [], [], 'no turn is taken for an abandoned branch');
 	assert.equal(session.summary.human_turns, 2);
 });
+
+test('claude format: a skill\'s expanded instructions ("Base directory for this skill: …") are the host\'s text even in a user record with no isMeta or sourceToolUseID', () => {
+	// The Skill tool writes the skill's SKILL.md after that opening line; builds mark it isMeta or
+	// sourceToolUseID (skill-invocations.jsonl), but transcripts read by other tools show it as a
+	// plain user message (Claude Desktop's Cowork tasks among them). Evidence: simonw/claude-code-
+	// transcripts issue #84 (a Cowork user message "Base directory for this skill: /sessions/…/
+	// .skills/skills/xlsx" that should be omitted from the prompts); an export that lists the same
+	// text under the person's name.
+	const session = read('skill-expansion-unflagged.jsonl');
+	assert.equal(session.summary.title, 'Total the March column of budget.xlsx');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [[1, false, 'host'], [2, true, null]]);
+});

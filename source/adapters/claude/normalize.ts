@@ -132,11 +132,12 @@ const localOutput = /^\s*<local-command-(?!caveat>)[a-z][a-z-]*>/;
 /**
  * Openings of text Claude Code writes into user records beyond those every tool shares, each
  * one it renders apart from a prompt: the reason a Stop hook gave for sending the agent on
- * (`isMeta` is not always set on it), a note a person saved to memory with `#` (kept, never
+ * (`isMeta` is not always set on it), a skill's instructions the Skill tool expands (nor is it
+ * always set there), a note a person saved to memory with `#` (kept, never
  * sent as a request), an MCP server's resource or polling update, and a GitHub webhook event
  * a subscribed session is woken with.
  */
-const claudeInjected = ['Stop hook feedback:', '<user-memory-input>', '<mcp-resource-update', '<mcp-polling-update', '<github-webhook-activity'];
+const claudeInjected = ['Stop hook feedback:', 'Base directory for this skill:', '<user-memory-input>', '<mcp-resource-update', '<mcp-polling-update', '<github-webhook-activity'];
 
 /**
  * A message from another agent: of an agent team (`<teammate-message teammate_id="…">`, one or
