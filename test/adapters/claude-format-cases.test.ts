@@ -530,7 +530,9 @@ test('claude format: user records Claude Code writes for a memory note (#), an M
 	// and its machine-generated-content check (the same openings). Evidence: Claude Code's bundled
 	// source as indexed (UserResourceUpdateMessage, UserMemoryInputMessage, hasMachineGeneratedContent);
 	// daaain/claude-code-log dev-docs/messages.md (User Memory: <user-memory-input> tags) and
-	// work/agent-message-origin.md (origin.kind "peer": another agent's message, not the person's).
+	// work/agent-message-origin.md (origin.kind "peer": another agent's message, not the person's);
+	// Claude Code's types/message.ts as indexed (MessageOrigin kinds human, task-notification,
+	// coordinator: "coordinator agent message", channel).
 	const session = read('machine-written-user-text.jsonl');
 	assert.equal(session.summary.title, 'Add a --dry-run flag to the import command');
 	assert.equal(session.summary.human_turns, 1);
@@ -542,6 +544,7 @@ test('claude format: user records Claude Code writes for a memory note (#), an M
 		[8, false, 'host'],
 		[10, false, 'agent'],
 		[12, false, 'agent'],
+		[13, false, 'agent'],
 	]);
 });
 

@@ -148,18 +148,22 @@ const claudeInjected = ['Stop hook feedback:', 'Base directory for this skill:',
  */
 const teammateMessage = /^\s*(?:<teammate-message\b|<cross-session-message\b|<fork-boilerplate>|(?:Another Claude|A peer) session sent a message\b)/;
 
+/** `origin.kind` of another agent's message: a peer session's, a coordinator's to its workers. */
+const agentOrigin = new Set<unknown>(['peer', 'coordinator']);
+
 /** `origin.kind` of records no person typed: a background task's notification, a hook, the system. */
 const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 
 /**
  * Who wrote a user record's text: a person, unless it is a subagent's task (written by the
- * parent agent), a message from another agent or task (`origin.from`), an expanded command or
+ * parent agent), a message from another agent or task (`origin.from`, `origin.kind` "peer" or
+ * "coordinator"), an expanded command or
  * injection (`isMeta`), what a tool's run wrote (`sourceToolUseID`: a skill's load), or a
  * notification (`origin.kind: "task-notification"`).
  */
 function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
-	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || origin['kind'] === 'peer') {
+	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || agentOrigin.has(origin['kind'])) {
 		return {human: false, origin: 'agent'};
 	}
 
