@@ -620,3 +620,13 @@ test('claude format: a skill\'s expanded instructions ("Base directory for this 
 	assert.equal(session.summary.human_turns, 1);
 	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [[1, false, 'host'], [2, true, null]]);
 });
+
+test('claude format: an API error record whose text Claude Code left empty ("(no content)") says what failed from its error kind, not from the placeholder', () => {
+	// createAssistantAPIErrorMessage writes NO_CONTENT_MESSAGE for an empty content and keeps the
+	// error's kind in `error` ("rate_limit", "authentication_failed", …). Evidence: Claude Code's
+	// utils/messages.ts as indexed (content === '' ? NO_CONTENT_MESSAGE : content; isApiErrorMessage: true, error).
+	const unit = looseUnit(join(cases, 'no-content-placeholder.jsonl'));
+	const record = {type: 'assistant', uuid: 'e1', parentUuid: null, sessionId: 'e4a9c0d7-1b58-4e23-8f6a-3c2d9b7e5a10', timestamp: '2026-02-10T14:01:00.000Z', isApiErrorMessage: true, error: 'rate_limit', message: {model: '<synthetic>', role: 'assistant', content: [{type: 'text', text: '(no content)'}]}};
+	const events = claudeAdapter.normalizeLine(record, 1, {}, unit) as Array<{kind: string; text?: string; error?: string}>;
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => [event.text, event.error]), [['', 'rate_limit']]);
+});

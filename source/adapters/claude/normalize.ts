@@ -340,9 +340,12 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 	const messageId = message?.id;
 	const shared = messageId ? {...base, message_id: messageId} : base;
 	const hostWritten = message?.model === hostWrittenModel;
-	if (record.isApiErrorMessage || (hostWritten && typeof record.error === 'string' && record.error !== '')) {
-		const text = textOf(message?.content);
-		return [{...shared, kind: 'assistant', text, error: shortError(text || 'API error')}];
+	const errorKind = typeof record.error === 'string' && record.error !== '' ? record.error : undefined;
+	if (record.isApiErrorMessage || (hostWritten && errorKind !== undefined)) {
+		// An error written with no text holds the placeholder; its kind (`rate_limit`…) says more.
+		const said = textOf(message?.content);
+		const text = saysNothing(said) ? '' : said;
+		return [{...shared, kind: 'assistant', text, error: shortError(text || errorKind || 'API error')}];
 	}
 
 	if (hostWritten) {
