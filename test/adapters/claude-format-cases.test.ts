@@ -630,3 +630,13 @@ test('claude format: an API error record whose text Claude Code left empty ("(no
 	const events = claudeAdapter.normalizeLine(record, 1, {}, unit) as Array<{kind: string; text?: string; error?: string}>;
 	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => [event.text, event.error]), [['', 'rate_limit']]);
 });
+
+test('claude format: a user record holding only "(no content)" (what Claude Code writes for a user message created empty) is no request', () => {
+	// createUserMessage: content || '(no content)' ("Make sure we don't send empty messages"); its
+	// transcript view renders no text equal to NO_CONTENT_MESSAGE. Evidence: Claude Code's
+	// utils/messages.ts and components/messages/UserTextMessage.tsx as indexed from its source.
+	const unit = looseUnit(join(cases, 'no-content-placeholder.jsonl'));
+	const record = {type: 'user', uuid: 'u9', parentUuid: null, sessionId: 'e4a9c0d7-1b58-4e23-8f6a-3c2d9b7e5a10', timestamp: '2026-02-10T14:02:00.000Z', message: {role: 'user', content: '(no content)'}};
+	const events = claudeAdapter.normalizeLine(record, 1, {}, unit) as Array<{kind: string}>;
+	assert.deepEqual(events.filter(event => event.kind === 'user'), []);
+});

@@ -199,7 +199,7 @@ function splitEnvelopes(text: string): {host: string; rest: string} | undefined 
 
 /** Events of one text a user record (or a queued prompt) holds, by who wrote it and what it is. */
 function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
-	if (text.trim() === '') {
+	if (saysNothing(text)) {
 		return [];
 	}
 
@@ -377,7 +377,8 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 
 /**
  * What Claude Code stores for a reply whose text blocks the API sent blank ("\n\n" before a
- * tool call, an empty answer), so that the message is never empty; its own view hides it.
+ * tool call, an empty answer), and for a user message created empty, so that no message is
+ * ever empty; its own view hides it.
  */
 const noContentPlaceholder = '(no content)';
 
