@@ -133,9 +133,9 @@ const localOutput = /^\s*<local-command-(?!caveat>)[a-z][a-z-]*>/;
  * Openings of text Claude Code writes into user records beyond those every tool shares, each
  * one it renders apart from a prompt: the reason a Stop hook gave for sending the agent on
  * (`isMeta` is not always set on it), a skill's instructions the Skill tool expands (nor is it
- * always set there), a note a person saved to memory with `#` (kept, never
- * sent as a request), an MCP server's resource or polling update, and a GitHub webhook event
- * a subscribed session is woken with.
+ * always set there), a note a person saved to memory with `#` (kept, never sent as a request),
+ * an MCP server's resource or polling update, and a GitHub webhook event a subscribed session
+ * is woken with.
  */
 const claudeInjected = ['Stop hook feedback:', 'Base directory for this skill:', '<user-memory-input>', '<mcp-resource-update', '<mcp-polling-update', '<github-webhook-activity'];
 
@@ -157,9 +157,8 @@ const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 /**
  * Who wrote a user record's text: a person, unless it is a subagent's task (written by the
  * parent agent), a message from another agent or task (`origin.from`, `origin.kind` "peer" or
- * "coordinator"), an expanded command or
- * injection (`isMeta`), what a tool's run wrote (`sourceToolUseID`: a skill's load), or a
- * notification (`origin.kind: "task-notification"`).
+ * "coordinator"), an expanded command or injection (`isMeta`), what a tool's run wrote
+ * (`sourceToolUseID`: a skill's load), or a notification (`origin.kind: "task-notification"`).
  */
 function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
