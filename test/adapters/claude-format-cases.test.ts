@@ -582,6 +582,18 @@ test('claude format: the agents Claude Code runs for itself (agent-acompact-*: t
 	}
 
 	assert.equal(agent('agent-a5b0c93e1f7d2a468').summary.conversational, true, 'the agent a Task call ran is a subagent');
+	assert.deepEqual(agent('agent-acompact-3f9a1c07d2e4b856').events.filter(event => event.kind === 'tool_call' || event.kind === 'tool_result'), [], 'the calls the fork sends again are the session\'s own, not the fork\'s');
+
+	// The same holds for a startup warmup whose reply looked around before answering.
+	const warmupFile = join(tempDir(t), 'agent-a7c2e90.jsonl');
+	const warmupRecord = (extra: Record<string, unknown>) => JSON.stringify({isSidechain: true, sessionId: session, agentId: 'a7c2e90', cwd: '/work/kiln', timestamp: '2026-06-03T10:00:00.100Z', ...extra});
+	writeFileSync(warmupFile, [
+		warmupRecord({type: 'user', uuid: 'w1', parentUuid: null, message: {role: 'user', content: 'Warmup'}}),
+		warmupRecord({type: 'assistant', uuid: 'w2', parentUuid: 'w1', message: {id: 'msg_w2', role: 'assistant', content: [{type: 'tool_use', id: 'toolu_w', name: 'Glob', input: {pattern: '**/*.toml'}}]}}),
+		warmupRecord({type: 'user', uuid: 'w3', parentUuid: 'w2', message: {role: 'user', content: [{type: 'tool_result', tool_use_id: 'toolu_w', content: 'controller.toml'}]}}),
+		warmupRecord({type: 'assistant', uuid: 'w4', parentUuid: 'w3', message: {id: 'msg_w4', role: 'assistant', content: [{type: 'text', text: 'Ready.'}]}}),
+	].join('\n') + '\n');
+	assert.equal(readUnit(claudeAdapter, looseUnit(warmupFile, {idHint: 'agent-a7c2e90', parentIdHint: session})).summary.conversational, false);
 	const env = sandboxEnv(tempDir(t));
 	cpSync(project, join(env['HOME']!, '.claude', 'projects', '-work-kiln'), {recursive: true});
 	const result = runCli(['sessions', '--all-projects', '--source', 'claude', '--format', 'json'], {env});

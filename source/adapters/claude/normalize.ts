@@ -614,7 +614,16 @@ export function normalizeClaudeLine(value: unknown, line: number, state: LineSta
 		return null;
 	}
 
-	return withTreePlace(isWarmup(record, state, unit) || isHostAgent(unit) ? events.map(asHostNotice) : events, place, line);
+	return withTreePlace(isWarmup(record, state, unit) || isHostAgent(unit) ? hostOnly(events) : events, place, line);
+}
+
+/**
+ * The events of a file that holds no conversation: its requests and replies as the host's
+ * notices; the tool calls and results it holds (a warmup reply that looked around, the
+ * conversation a compaction fork sends again) are no work of the session's, and go.
+ */
+function hostOnly(events: SessionEvent[]): SessionEvent[] {
+	return events.flatMap(event => (event.kind === 'tool_call' || event.kind === 'tool_result' ? [] : [asHostNotice(event)]));
 }
 
 /**
