@@ -597,3 +597,191 @@ test('claude format: a message another Claude session sent (origin kind "peer", 
 		[8, false, 'agent'],
 	]);
 });
+
+test('claude format: a task Claude Desktop ran in local agent mode (Cowork) keeps its Claude Code transcript in the task\'s own config directory, <app data>/Claude/local-agent-mode-sessions/<org>/<account>/[agent/]local_<id>/.claude/projects: the tree is a default root, walked for each task', t => {
+	// Cowork runs Claude Code headlessly for each task with CLAUDE_CONFIG_DIR at
+	// local_<id>/.claude beside the app's local_<id>.json record, in an account tree or its agent/
+	// subdirectory; skills-plugin/ beside the account trees holds no sessions. Evidence:
+	// simonw/claude-code-transcripts issue #84 (Cowork sessions in local-agent-mode-sessions, the
+	// same JSONL); kenn-io/agentsview internal/parser/cowork.go (the layout, walked without entering
+	// local_* or skills-plugin); skillsynchq/txcript docs/formats/cowork.md (per OS, agent/local_ditto_*).
+	const home = tempDir(t);
+	cpSync(join(cases, 'cowork-home'), home, {recursive: true});
+	const tree = join(home, '.config', 'Claude', 'local-agent-mode-sessions');
+	const roots = claudeAdapter.defaultRoots({home, env: {}, platform: 'linux'});
+	assert.deepEqual(roots.slice(2), [tree]);
+	const sessions = readStore(claudeAdapter, tree).sort((a, b) => (a.summary.started ?? '').localeCompare(b.summary.started ?? ''));
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null, session.summary.title]),
+		[
+			['9d4f2b81-6c3e-4a57-b0d9-1e8a5c7f2b46', '/sessions/tidy-amber-heron', 'Sort the scanned receipts in my uploads folder into one folder per month'],
+			['0a7e5c92-4b18-4f6d-9e23-b5c1d8f04a67', '/sessions/calm-brisk-wren', 'Draft this month\'s garden club newsletter from notes.md'],
+		],
+		'a task\'s state file that names no folder leaves the sandbox cwd the records state',
+	);
+
+	// The app's data directory: Application Support on macOS, %APPDATA% on Windows (and the
+	// Microsoft Store build's LocalCache); whatever this process's CLAUDE_CONFIG_DIR says (the app
+	// sets its own for each task).
+	const support = join(home, 'Library', 'Application Support', 'Claude');
+	mkdirSync(support, {recursive: true});
+	cpSync(join(home, '.config', 'Claude'), support, {recursive: true});
+	const onMac = claudeAdapter.defaultRoots({home, env: {CLAUDE_CONFIG_DIR: join(home, 'elsewhere')}, platform: 'darwin'});
+	assert.deepEqual(onMac, [join(home, 'elsewhere', 'projects'), join(support, 'local-agent-mode-sessions')]);
+	const appData = join(home, 'AppData', 'Roaming');
+	const store = join(home, 'AppData', 'Local', 'Packages', 'Claude_pzs8sxrjxfjjc', 'LocalCache', 'Roaming', 'Claude');
+	for (const directory of [join(appData, 'Claude'), store]) {
+		mkdirSync(directory, {recursive: true});
+		cpSync(join(home, '.config', 'Claude'), directory, {recursive: true});
+	}
+
+	const onWindows = claudeAdapter.defaultRoots({home, env: {APPDATA: appData}, platform: 'win32'});
+	assert.deepEqual(onWindows.slice(2), [join(appData, 'Claude', 'local-agent-mode-sessions'), join(store, 'local-agent-mode-sessions')]);
+});
+
+test('claude format: an assistant record Claude Code wrote itself (model "<synthetic>", no API error: "No response requested." after a resume or restart) is the host\'s notice, not the agent\'s reply', () => {
+	// Resuming a session that was cut off, Claude Code writes an isMeta "Continue from where you
+	// left off." and answers it itself with a <synthetic> "No response requested." (stop_reason
+	// stop_sequence, no usage); no model replied. Evidence: jazzyalex/agent-sessions
+	// Resources/Fixtures/stage0 small.jsonl (a <synthetic> assistant record, isApiErrorMessage
+	// false); the shapes Claude Code 2.1.97 and 2.1.204 write, quoted in third-party parsers'
+	// tests (indexed text), each keeping such rows out of the conversation by that model field.
+	const resumed = read('synthetic-resume-ack.jsonl');
+	assert.deepEqual(resumed.events.filter(event => event.line === 5).map(event => [event.kind, event.text]), [['system', 'No response requested.']]);
+	const tail = computeTail(resumed.events, false);
+	assert.equal(tail.last_assistant?.line, 2, 'the agent last spoke before the restart');
+	assert.equal(tail.ends_with_reply, false, 'its tool result came back and it never went on');
+
+	const unanswered = computeTail(read('synthetic-after-prompt.jsonl').events, false);
+	assert.deepEqual(unanswered.unanswered, {line: 1}, 'the question was never answered');
+	assert.equal(unanswered.last_assistant, null);
+});
+
+test('claude format: user records Claude Code writes for a memory note (#), an MCP resource or polling update, a GitHub webhook event and another session\'s message (origin.kind "peer") are no requests; the prompt among them is', () => {
+	// Claude Code's own user-text routing (UserTextMessage: <user-memory-input>,
+	// <mcp-resource-update>/<mcp-polling-update>, <github-webhook-activity>, <cross-session-message>)
+	// and its machine-generated-content check (the same openings). Evidence: Claude Code's bundled
+	// source as indexed (UserResourceUpdateMessage, UserMemoryInputMessage, hasMachineGeneratedContent);
+	// daaain/claude-code-log dev-docs/messages.md (User Memory: <user-memory-input> tags) and
+	// work/agent-message-origin.md (origin.kind "peer": another agent's message, not the person's);
+	// Claude Code's types/message.ts as indexed (MessageOrigin kinds human, task-notification,
+	// coordinator: "coordinator agent message", channel).
+	const session = read('machine-written-user-text.jsonl');
+	assert.equal(session.summary.title, 'Add a --dry-run flag to the import command');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [
+		[1, false, 'host'],
+		[2, true, null],
+		[4, false, 'host'],
+		[6, false, 'host'],
+		[8, false, 'host'],
+		[10, false, 'agent'],
+		[12, false, 'agent'],
+		[13, false, 'agent'],
+	]);
+});
+
+test('claude format: "(no content)", the text Claude Code stores for a reply block the API sent empty or blank, is no text the agent said', () => {
+	// Claude Code's normalizeContentFromAPI replaces a response whose text blocks are all blank
+	// ("\n\n" before a tool call, an empty final answer) with a text block of NO_CONTENT_MESSAGE,
+	// "(no content)", and its transcript view hides any text equal to it (isEmptyMessageText).
+	// Evidence: Claude Code's utils/messages.ts and components/messages (UserTextMessage,
+	// AssistantTextMessage) as indexed from its source; a third-party transcript parser's note
+	// that Claude Code writes an initial "(no content)" assistant chunk before the real content.
+	const session = read('no-content-placeholder.jsonl');
+	assert.deepEqual(session.events.filter(event => event.kind === 'assistant').map(event => event.text), []);
+	assert.deepEqual(session.events.filter(event => event.kind === 'tool_call').map(event => event.line), [3]);
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.last_assistant, null);
+	assert.equal(tail.ends_with_reply, false, 'the agent closed its turn without a word');
+});
+
+test('claude format: the agents Claude Code runs for itself (agent-acompact-*: the auto-compaction fork that re-sends the conversation to summarize it; agent-aprompt_suggestion-*: the next-prompt suggester) are no subagents of the session', t => {
+	// 2.1.x writes them under <session>/subagents/ beside the agents Task calls ran, named by their
+	// agent id (a<label>-<hex>). The compaction's summary is the session's own isCompactSummary
+	// record. Evidence: third-party readers of the store, each keeping these files out of the
+	// session's subagents: "Internal Claude Code system files stored in subagents/ that are NOT
+	// user-invoked Task() calls: context compaction, inline prompt suggestions ... agent-a{type}-
+	// {hex}.jsonl" (acompact-, aprompt_suggestion-); a census of one archive, "Auto-compaction
+	// Claude agent-acompact-* ... 100 % of parent, whole conversation re-emitted to summarize ...
+	// not a session"; anthropics/claude-code#23375 (agent-aprompt_suggestion-*.jsonl sidechain files).
+	const session = '7d2c9e14-5a3b-4f81-b6e0-2c8a1d4f9b73';
+	const project = join(cases, 'host-agents', '-work-kiln');
+	const agent = (id: string) => readUnit(claudeAdapter, looseUnit(join(project, session, 'subagents', `${id}.jsonl`), {idHint: id, parentIdHint: session}));
+	for (const id of ['agent-acompact-3f9a1c07d2e4b856', 'agent-aprompt_suggestion-8e21d4']) {
+		const host = agent(id);
+		assert.equal(host.summary.conversational, false, `${id} holds no conversation`);
+		assert.equal(host.summary.title, null);
+	}
+
+	assert.equal(agent('agent-a5b0c93e1f7d2a468').summary.conversational, true, 'the agent a Task call ran is a subagent');
+	assert.deepEqual(agent('agent-acompact-3f9a1c07d2e4b856').events.filter(event => event.kind === 'tool_call' || event.kind === 'tool_result'), [], 'the calls the fork sends again are the session\'s own, not the fork\'s');
+
+	// The same holds for a startup warmup whose reply looked around before answering.
+	const warmupFile = join(tempDir(t), 'agent-a7c2e90.jsonl');
+	const warmupRecord = (extra: Record<string, unknown>) => JSON.stringify({isSidechain: true, sessionId: session, agentId: 'a7c2e90', cwd: '/work/kiln', timestamp: '2026-06-03T10:00:00.100Z', ...extra});
+	writeFileSync(warmupFile, [
+		warmupRecord({type: 'user', uuid: 'w1', parentUuid: null, message: {role: 'user', content: 'Warmup'}}),
+		warmupRecord({type: 'assistant', uuid: 'w2', parentUuid: 'w1', message: {id: 'msg_w2', role: 'assistant', content: [{type: 'tool_use', id: 'toolu_w', name: 'Glob', input: {pattern: '**/*.toml'}}]}}),
+		warmupRecord({type: 'user', uuid: 'w3', parentUuid: 'w2', message: {role: 'user', content: [{type: 'tool_result', tool_use_id: 'toolu_w', content: 'controller.toml'}]}}),
+		warmupRecord({type: 'assistant', uuid: 'w4', parentUuid: 'w3', message: {id: 'msg_w4', role: 'assistant', content: [{type: 'text', text: 'Ready.'}]}}),
+	].join('\n') + '\n');
+	assert.equal(readUnit(claudeAdapter, looseUnit(warmupFile, {idHint: 'agent-a7c2e90', parentIdHint: session})).summary.conversational, false);
+	const env = sandboxEnv(tempDir(t));
+	cpSync(project, join(env['HOME']!, '.claude', 'projects', '-work-kiln'), {recursive: true});
+	const result = runCli(['sessions', '--all-projects', '--source', 'claude', '--format', 'json'], {env});
+	assert.equal(result.code, 0, result.stderr);
+	assert.deepEqual((result.json() as {sessions: Array<{id: string; subagents: number}>}).sessions.map(entry => [entry.id, entry.subagents]), [[session, 1]]);
+});
+
+test('claude format: a saved_hook_context record (2.1.2x: a SessionStart hook\'s context kept for resume) is the host\'s notice in the words the agent received; the one uuid it is rewritten under each turn gives it no place in the tree', () => {
+	// {type: "saved_hook_context", uuid, parentUuid, hookName, hookEvent, toolUseID, content: [lines]}:
+	// the context a hook added, saved so a resume gives it again, written anew under the same uuid
+	// with the newest parentUuid; the next prompt hangs off that uuid. Evidence: a third-party
+	// parser's format notes (fields, "Hook-injected context persisted into the conversation");
+	// a resume-repair script's account of saved_hook_context reusing one uuid across entries and
+	// updating parentUuid after each turn; Claude Code 2.1.29's changelog (resuming sessions with
+	// saved_hook_context).
+	const session = read('saved-hook-context.jsonl');
+	assert.equal(session.loaded.skipped, 0, 'a known record, not an unknown line');
+	assert.deepEqual(session.events.filter(event => event.kind === 'system').map(event => [event.line, event.text, event.uuid ?? null]), [
+		[1, 'SessionStart hook additional context: Open tasks: migrate the almanac build to pnpm', null],
+		[4, 'SessionStart hook additional context: Open tasks: migrate the almanac build to pnpm', null],
+	]);
+	assert.deepEqual(session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.uuid, event.parent ?? null]), [['a1', null], ['a2', 'a1'], ['a3', 'a2'], ['a4', 'a3']]);
+	assert.deepEqual(session.summary.abandoned ?? [], [], 'no turn is taken for an abandoned branch');
+	assert.equal(session.summary.human_turns, 2);
+});
+
+test('claude format: a skill\'s expanded instructions ("Base directory for this skill: …") are the host\'s text even in a user record with no isMeta or sourceToolUseID', () => {
+	// The Skill tool writes the skill's SKILL.md after that opening line; builds mark it isMeta or
+	// sourceToolUseID (skill-invocations.jsonl), but transcripts read by other tools show it as a
+	// plain user message (Claude Desktop's Cowork tasks among them). Evidence: simonw/claude-code-
+	// transcripts issue #84 (a Cowork user message "Base directory for this skill: /sessions/…/
+	// .skills/skills/xlsx" that should be omitted from the prompts); an export that lists the same
+	// text under the person's name.
+	const session = read('skill-expansion-unflagged.jsonl');
+	assert.equal(session.summary.title, 'Total the March column of budget.xlsx');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [[1, false, 'host'], [2, true, null]]);
+});
+
+test('claude format: an API error record whose text Claude Code left empty ("(no content)") says what failed from its error kind, not from the placeholder', () => {
+	// createAssistantAPIErrorMessage writes NO_CONTENT_MESSAGE for an empty content and keeps the
+	// error's kind in `error` ("rate_limit", "authentication_failed", …). Evidence: Claude Code's
+	// utils/messages.ts as indexed (content === '' ? NO_CONTENT_MESSAGE : content; isApiErrorMessage: true, error).
+	const unit = looseUnit(join(cases, 'no-content-placeholder.jsonl'));
+	const record = {type: 'assistant', uuid: 'e1', parentUuid: null, sessionId: 'e4a9c0d7-1b58-4e23-8f6a-3c2d9b7e5a10', timestamp: '2026-02-10T14:01:00.000Z', isApiErrorMessage: true, error: 'rate_limit', message: {model: '<synthetic>', role: 'assistant', content: [{type: 'text', text: '(no content)'}]}};
+	const events = claudeAdapter.normalizeLine(record, 1, {}, unit) as Array<{kind: string; text?: string; error?: string}>;
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => [event.text, event.error]), [['', 'rate_limit']]);
+});
+
+test('claude format: a user record holding only "(no content)" (what Claude Code writes for a user message created empty) is no request', () => {
+	// createUserMessage: content || '(no content)' ("Make sure we don't send empty messages"); its
+	// transcript view renders no text equal to NO_CONTENT_MESSAGE. Evidence: Claude Code's
+	// utils/messages.ts and components/messages/UserTextMessage.tsx as indexed from its source.
+	const unit = looseUnit(join(cases, 'no-content-placeholder.jsonl'));
+	const record = {type: 'user', uuid: 'u9', parentUuid: null, sessionId: 'e4a9c0d7-1b58-4e23-8f6a-3c2d9b7e5a10', timestamp: '2026-02-10T14:02:00.000Z', message: {role: 'user', content: '(no content)'}};
+	const events = claudeAdapter.normalizeLine(record, 1, {}, unit) as Array<{kind: string}>;
+	assert.deepEqual(events.filter(event => event.kind === 'user'), []);
+});

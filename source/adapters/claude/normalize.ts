@@ -132,32 +132,39 @@ function typedCommand(text: string): string | undefined {
 const localOutput = /^\s*<local-command-(?!caveat>)[a-z][a-z-]*>/;
 
 /**
- * Openings of text Claude Code writes into user records beyond those every tool shares: the
- * reason a Stop hook gave for sending the agent on (`isMeta` is not always set on it).
+ * Openings of text Claude Code writes into user records beyond those every tool shares, each
+ * one it renders apart from a prompt: the reason a Stop hook gave for sending the agent on
+ * (`isMeta` is not always set on it), a skill's instructions the Skill tool expands (nor is it
+ * always set there), a note a person saved to memory with `#` (kept, never sent as a request),
+ * an MCP server's resource or polling update, and a GitHub webhook event a subscribed session
+ * is woken with.
  */
-const claudeInjected = ['Stop hook feedback:'];
+const claudeInjected = ['Stop hook feedback:', 'Base directory for this skill:', '<user-memory-input>', '<mcp-resource-update', '<mcp-polling-update', '<github-webhook-activity'];
 
 /**
- * A message from another agent, written as a plain user record: one of an agent team
- * (`<teammate-message teammate_id="…">`, one or more blocks: a teammate's report in the lead's
- * session, the lead's brief in a teammate's), with no `origin` to say who sent it; or one another
- * Claude session on the machine sent (`<cross-session-message from="…" from-name="…">`).
+ * A message from another agent, written as a plain user record, often with no `origin` to say
+ * who sent it: one of an agent team (`<teammate-message teammate_id="…">`, one or more blocks: a
+ * teammate's report in the lead's session, the lead's brief in a teammate's), one another Claude
+ * session on the machine sent (`<cross-session-message from="…" from-name="…">`, after "Another
+ * Claude session sent a message:"), or a forked subagent's brief (`<fork-boilerplate>`).
  */
-const agentMessage = /^\s*<(?:teammate|cross-session)-message\b/;
+const agentMessage = /^\s*(?:<teammate-message\b|<cross-session-message\b|<fork-boilerplate>|(?:Another Claude|A peer) session sent a message\b)/;
+
+/** `origin.kind` of another agent's message: a peer session's, a coordinator's to its workers. */
+const agentOrigin = new Set<unknown>(['peer', 'coordinator']);
 
 /** `origin.kind` of records no person typed: a background task's notification, a hook, the system. */
 const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
 
 /**
  * Who wrote a user record's text: a person, unless it is a subagent's task (written by the
- * parent agent), a message from another agent, task or session (`origin.from`, `origin.kind:
- * "peer"`, which another session's message may carry alone), an expanded command or injection
- * (`isMeta`), what a tool's run wrote (`sourceToolUseID`: a skill's load), or a notification
- * (`origin.kind: "task-notification"`).
+ * parent agent), a message from another agent or task (`origin.from`, `origin.kind` "peer" or
+ * "coordinator"), an expanded command or injection (`isMeta`), what a tool's run wrote
+ * (`sourceToolUseID`: a skill's load), or a notification (`origin.kind: "task-notification"`).
  */
 function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
-	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || origin['kind'] === 'peer') {
+	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || agentOrigin.has(origin['kind'])) {
 		return {human: false, origin: 'agent'};
 	}
 
@@ -193,7 +200,7 @@ function splitEnvelopes(text: string): {host: string; rest: string} | undefined 
 
 /** Events of one text a user record (or a queued prompt) holds, by who wrote it and what it is. */
 function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
-	if (text.trim() === '') {
+	if (saysNothing(text)) {
 		return [];
 	}
 
@@ -322,23 +329,40 @@ function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNu
 	};
 }
 
+/**
+ * The model Claude Code names on an assistant record it wrote itself: an API error, a limit
+ * notice, or "No response requested.", its own answer to the "Continue from where you left off."
+ * it writes on resuming a cut-off session. Only an error among them says anything went on.
+ */
+const hostWrittenModel = '<synthetic>';
+
 function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
 	const message = record.message;
 	const messageId = message?.id;
 	const shared = messageId ? {...base, message_id: messageId} : base;
-	if (record.isApiErrorMessage) {
-		const text = textOf(message?.content);
-		return [{...shared, kind: 'assistant', text, error: shortError(text || 'API error')}];
+	const hostWritten = message?.model === hostWrittenModel;
+	const errorKind = typeof record.error === 'string' && record.error !== '' ? record.error : undefined;
+	if (record.isApiErrorMessage || (hostWritten && errorKind !== undefined)) {
+		// An error written with no text holds the placeholder; its kind (`rate_limit`…) says more.
+		const said = textOf(message?.content);
+		const text = saysNothing(said) ? '' : said;
+		return [{...shared, kind: 'assistant', text, error: shortError(text || errorKind || 'API error')}];
+	}
+
+	if (hostWritten) {
+		// No model answered: a notice, never the agent's reply (a turn it closes stays open).
+		const text = textOf(message?.content).trim();
+		return saysNothing(text) ? [] : [{...base, kind: 'system', text}];
 	}
 
 	const events: SessionEvent[] = [];
 	const content = message?.content;
 	if (typeof content === 'string') {
-		return cutOff(record, content.trim() === '' ? [] : [{...shared, kind: 'assistant', text: content}]);
+		return cutOff(record, saysNothing(content) ? [] : [{...shared, kind: 'assistant', text: content}]);
 	}
 
 	for (const block of content ?? []) {
-		if (block.type === 'text' && typeof block['text'] === 'string' && block['text'].trim() !== '') {
+		if (block.type === 'text' && typeof block['text'] === 'string' && !saysNothing(block['text'])) {
 			events.push({...shared, kind: 'assistant', text: block['text']});
 		} else if (block.type === 'tool_use') {
 			events.push({
@@ -350,6 +374,18 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 	}
 
 	return cutOff(record, events);
+}
+
+/**
+ * What Claude Code stores for a reply whose text blocks the API sent blank ("\n\n" before a
+ * tool call, an empty answer), and for a user message created empty, so that no message is
+ * ever empty; its own view hides it.
+ */
+const noContentPlaceholder = '(no content)';
+
+function saysNothing(text: string): boolean {
+	const trimmed = text.trim();
+	return trimmed === '' || trimmed === noContentPlaceholder;
 }
 
 /** The partial reply of a stream cut off (Esc, or the stream watchdog): an interruption, its calls never run. */
@@ -432,6 +468,20 @@ function hookMessage(attachment: Record<string, unknown>): string {
 		default:
 			return '';
 	}
+}
+
+/**
+ * 2.1.2x keeps the context a hook added (`content`, one string per line) in a
+ * `saved_hook_context` record, so that a resume gives it to the agent again: the host's notice,
+ * in the words hook_additional_context renders. Claude Code writes it anew each turn under the
+ * same uuid with the newest parentUuid, and the next prompt hangs off that uuid: a place in the
+ * tree would make every earlier turn a child of it, a branch left behind. It is bridged over as
+ * an unknown record is, each prompt resolving to the parent it had when the prompt was written.
+ */
+function savedHookContextEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
+	const context = textOf(record.content).trim();
+	const notice: SessionEvent[] = context === '' ? [] : [{line, kind: 'system', text: `${hookNameOf(record)} hook additional context: ${context}`, ...(record.timestamp ? {timestamp: record.timestamp} : {})}];
+	return [...sessionFacts(record, line, state, unit), ...notice];
 }
 
 /** Hook events that fire once the turn has ended: a hook stopping the agent there cuts nothing short. */
@@ -584,6 +634,11 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 	}
 
 	const place = treePlace(record, state);
+	if (record.type === 'saved_hook_context') {
+		bridgeSkipped((state['bridges'] ??= {}) as TreeBridges, place);
+		return savedHookContextEvents(record, line, state, unit);
+	}
+
 	const copy = copyOf(record, state, unit);
 	if (copy !== undefined) {
 		return withTreePlace(copiedRecordEvents(record, line, state, unit, copy), place, line);
@@ -595,11 +650,16 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 		return null;
 	}
 
-	if (isInternalAgentRun(record, unit)) {
-		return withTreePlace(events.flatMap(asInternalAgentNotice), place, line);
-	}
+	return withTreePlace(isWarmup(record, state, unit) || isInternalAgentRun(record, unit) ? hostOnly(events) : events, place, line);
+}
 
-	return withTreePlace(isWarmup(record, state, unit) ? events.map(asHostNotice) : events, place, line);
+/**
+ * The events of a file that holds no conversation: its requests and replies as the host's
+ * notices; the tool calls and results it holds (a warmup reply that looked around, the
+ * conversation a compaction fork sends again) are no work of the session's, and go.
+ */
+function hostOnly(events: SessionEvent[]): SessionEvent[] {
+	return events.flatMap(event => (event.kind === 'tool_call' || event.kind === 'tool_result' ? [] : [asHostNotice(event)]));
 }
 
 /**
@@ -620,10 +680,6 @@ function isInternalAgentRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean
 
 	const agent = record.isSidechain === true ? record.agentId : undefined;
 	return agent !== undefined && internalAgentPrefixes.some(prefix => agent.startsWith(prefix));
-}
-
-function asInternalAgentNotice(event: SessionEvent): SessionEvent[] {
-	return event.kind === 'tool_call' || event.kind === 'tool_result' ? [] : [asHostNotice(event)];
 }
 
 /**

@@ -9,21 +9,21 @@ import {coworkDirectory} from './discover.js';
  * Code itself); otherwise `~/.claude/projects` and `$XDG_CONFIG_HOME/claude/projects`
  * (`~/.config/claude/projects`), where releases from 1.0.30 on wrote, unannounced (readers of
  * the store such as ccusage look in both): one history can span the two. The same on macOS and
- * Linux. Either way, the projects of cc-mirror's variants (below). A dotfiles setup that links
+ * Linux. Either way, the projects of cc-mirror's variants and of Claude Desktop's Cowork tasks
+ * (below), which set the variable themselves. A dotfiles setup that links
  * one to the other, or a variant whose configDir is ~/.claude, is read once (resolveTargets
  * keeps one root per real directory).
  */
 export function claudeRoots(context: AdapterContext): string[] {
 	const variants = context.home ? ccMirrorRoots(context.home) : [];
-	const desktop = coworkRoot(context);
-	const own = [...variants, ...(desktop ? [desktop] : [])];
+	const own = [...variants, ...coworkRoots(context)];
 	const configured = context.env['CLAUDE_CONFIG_DIR']?.trim();
 	if (configured) {
 		return [join(configured, 'projects'), ...own];
 	}
 
 	if (!context.home) {
-		return [];
+		return own;
 	}
 
 	const config = context.env['XDG_CONFIG_HOME']?.trim() || join(context.home, '.config');
@@ -35,16 +35,29 @@ export function claudeRoots(context: AdapterContext): string[] {
  * of its own, inside the app's data directory:
  * `local-agent-mode-sessions/<account>/<workspace>/local_<id>/.claude/projects/`. Those sessions
  * are in no other root; the whole tree is one root, which discovery walks (discover.ts). The
- * app's data directory is Electron's: Application Support on macOS, %APPDATA% on Windows, the XDG
- * config directory elsewhere (community Linux builds). The app sets the config directory itself,
- * so this stays a root whatever this process's CLAUDE_CONFIG_DIR says. Named only where it exists
- * (one stat): most machines have no Claude Desktop, and a root that is never there is noise in
- * every list of roots engi prints.
+ * app's data directory is Electron's: Application Support on macOS, %APPDATA% on Windows (the
+ * Microsoft Store build's is in its package's LocalCache), the XDG config directory elsewhere
+ * (community Linux builds). The app sets the config directory itself, so this stays a root
+ * whatever this process's CLAUDE_CONFIG_DIR says. Named only where it exists (one stat each):
+ * most machines have no Claude Desktop, and a root that is never there is noise in every list of
+ * roots engi prints.
  */
-function coworkRoot(context: AdapterContext): string | undefined {
+function coworkRoots(context: AdapterContext): string[] {
+	return desktopDirectories(context)
+		.map(desktop => join(desktop, coworkDirectory))
+		.filter(root => isDirectory(root));
+}
+
+/** The Claude app's data directories: Electron's, and on Windows the Microsoft Store build's too. */
+function desktopDirectories(context: AdapterContext): string[] {
 	const appData = electronAppData(context);
-	const root = appData ? join(appData, 'Claude', coworkDirectory) : undefined;
-	return root && isDirectory(root) ? root : undefined;
+	const directories = appData ? [join(appData, 'Claude')] : [];
+	const local = context.platform === 'win32' ? context.env['LOCALAPPDATA']?.trim() || (context.home && join(context.home, 'AppData', 'Local')) : undefined;
+	if (local) {
+		directories.push(join(local, 'Packages', 'Claude_pzs8sxrjxfjjc', 'LocalCache', 'Roaming', 'Claude'));
+	}
+
+	return directories;
 }
 
 /**
