@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
-import {basename, join} from 'node:path';
-import {childPath, fileUnit, isDirectory, listDirectory, walkFiles} from '../shared/fs.js';
+import {basename, dirname, join} from 'node:path';
+import {childPath, fileUnit, isRealDirectory, listDirectory, walkFiles} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
 
 const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
@@ -43,8 +43,9 @@ function coworkProjectRoots(root: string): string[] {
 
 			const path = childPath(directory, entry.name);
 			if (entry.name.startsWith('local_')) {
+				// Neither `.claude` nor `projects` may be a link: the task's sessions are its own.
 				const projects = childPath(path, join('.claude', 'projects'));
-				if (isDirectory(projects)) {
+				if (isRealDirectory(dirname(projects)) && isRealDirectory(projects)) {
 					found.push(projects);
 				}
 			} else if (depth < maxCoworkDepth) {

@@ -1,0 +1,291 @@
+// Fuzzing of the reading this stop added (fast-check, seeded, bounded in time): a Claude Desktop
+// Cowork task's state file and the walk over its tree (files where directories belong, link
+// loops, links out of the store, deep trees), Claude records from peers, other sessions and
+// internal agent runs; Codex's later session_meta lines; Copilot's block and folded scalars;
+// a Cursor chat's store.db meta row and meta.json, and its tool blocks; Gemini subagent chats
+// beside one another and a chat reopened by a second header; Grok's update stream and its
+// chat-history fallback; VS Code responses of any shape; and, through every read, the catalog's
+// summary (whose user text makes a conversation). Nothing may throw; what is valid is still read;
+// nothing costs more than a small multiple of its input; discovery never follows a link.
+import assert from 'node:assert/strict';
+import {lstatSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {dirname, join, relative, sep} from 'node:path';
+import test from 'node:test';
+import fc from 'fast-check';
+import {claudeAdapter} from '../../source/adapters/claude/index.js';
+import type {SessionEvent} from '../../source/adapters/events.js';
+import type {DiscoveredUnit} from '../../source/adapters/types.js';
+import {wholeUnit} from '../../source/adapters/types.js';
+import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
+
+const seed = 20_261_219;
+
+/** Values of every JSON type where one is expected, and the strings that break careless text handling. */
+const weird: fc.Arbitrary<unknown> = fc.oneof(
+	fc.constant(null),
+	fc.integer(),
+	fc.double({noNaN: true, noDefaultInfinity: true}),
+	fc.constantFrom(1e20, -1, 0, 8.64e15 + 1, Number.MAX_SAFE_INTEGER),
+	fc.boolean(),
+	fc.string({maxLength: 12}),
+	fc.constantFrom('', ' ', '\0', 'a\0b', '\ud800', 'x\udfffy', '__proto__', 'constructor', 'toString', 'New Agent', '/', 'relative/path', 'C:\\work'),
+	fc.constant([]),
+	fc.constant({}),
+	fc.constant(JSON.parse('{"toString": 1, "valueOf": 1}') as unknown),
+	fc.constant(JSON.parse('{"__proto__": {"x": 1}}') as unknown),
+	fc.constant([['deep', [{text: 7}]]]),
+	fc.constant({type: 'text', text: 'typed'}),
+);
+
+const orText = (texts: fc.Arbitrary<string>) => fc.oneof(texts, weird);
+
+/** A line no reader can take as a record: torn, NUL, invalid UTF-8, nested past the bound, enormous, or no object. */
+const brokenLine: fc.Arbitrary<Buffer> = fc.oneof(
+	fc.constantFrom('{', '{"type": "user", "message": {"role": "user", "content": "torn', '\0\0\0', 'null', '[]', '7', '"text"', `${'['.repeat(5000)}${']'.repeat(5000)}`, `{"a": ${'{"a": '.repeat(400)}1${'}'.repeat(401)}`).map(text => Buffer.from(text)),
+	fc.constant(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])),
+	fc.nat({max: 300_000}).map(length => Buffer.from(`{"type": "user", "message": {"content": "${'x'.repeat(length)}`)),
+);
+
+/** A JSONL file of lines given as text or bytes. */
+function writeLines(path: string, lines: ReadonlyArray<string | Buffer>): void {
+	mkdirSync(dirname(path), {recursive: true});
+	writeFileSync(path, Buffer.concat(lines.flatMap(line => [typeof line === 'string' ? Buffer.from(line) : line, Buffer.from('\n')])));
+}
+
+/** The events of a unit read whole, each checked against the event model, with its catalog summary. */
+function readEvents(adapter: Parameters<typeof readUnit>[0], unit: DiscoveredUnit) {
+	return readUnit(adapter, wholeUnit(unit));
+}
+
+const lastHuman = (events: readonly SessionEvent[]) => events.filter(event => event.kind === 'user' && event.human === true).at(-1)?.text;
+
+function isJsonObject(line: Buffer): boolean {
+	try {
+		const value = JSON.parse(line.toString('utf8')) as unknown;
+		return value !== null && typeof value === 'object' && !Array.isArray(value);
+	} catch {
+		return false;
+	}
+}
+
+/** True when no directory between `root` and `path` (nor the file itself) is a symbolic link. */
+function linkFree(root: string, path: string): boolean {
+	const parts = relative(root, path).split(sep);
+	return parts.every((_, index) => !lstatSync(join(root, ...parts.slice(0, index + 1))).isSymbolicLink());
+}
+
+const coworkSession = '11111111-1111-4111-8111-111111111111';
+const prompt = 'Please make the checkout test stable';
+
+/** A Claude record as Claude Code writes it, with fields from a fuzzed source. */
+const claudeBase = {parentUuid: null, sessionId: coworkSession, timestamp: '2026-11-01T10:00:00.000Z', cwd: '/sessions/brave-ada'};
+
+/** Records of the kinds this stop reads anew: peers, other sessions, internal agent runs; with wrong types in every field. */
+const claudeRecord: fc.Arbitrary<string> = fc
+	.oneof(
+		fc.record({
+			type: fc.constant('user'),
+			uuid: orText(fc.constantFrom('r1', 'r2')),
+			origin: fc.oneof(weird, fc.record({kind: orText(fc.constantFrom('peer', 'task-notification', 'human')), from: weird, senderTaskId: weird})),
+			isSidechain: weird,
+			agentId: orText(fc.constantFrom('acompact-1f', 'aprompt_suggestion-2e', 'a9', '')),
+			isMeta: weird,
+			message: fc.record({role: orText(fc.constant('user')), content: orText(fc.constantFrom('<cross-session-message from="s" from-name="n">hi</cross-session-message>', '<teammate-message teammate_id="t">x</teammate-message>', '  <cross-session-message', 'Warmup'))}),
+		}),
+		fc.record({type: fc.constant('assistant'), uuid: weird, isSidechain: weird, agentId: weird, message: fc.record({role: fc.constant('assistant'), content: fc.oneof(weird, fc.array(fc.record({type: orText(fc.constantFrom('text', 'tool_use')), text: weird, name: weird, id: weird, input: weird}), {maxLength: 3}))})}),
+		fc.record({type: orText(fc.constantFrom('cowork-state', 'queue-operation', 'x-unknown')), uuid: weird, content: weird}),
+	)
+	.map(record => JSON.stringify({...claudeBase, ...record}));
+
+const validPrompt = JSON.stringify({...claudeBase, type: 'user', uuid: 'last-prompt', message: {role: 'user', content: prompt}});
+
+/** A Cowork task's `local_<id>.json`: the app's own shape with wrong types, or text that is no such document. */
+const coworkState: fc.Arbitrary<string | 'missing' | 'directory'> = fc.oneof(
+	fc
+		.record(
+			{
+				cliSessionId: orText(fc.constant(coworkSession)),
+				userSelectedFolders: fc.oneof(weird, fc.array(orText(fc.constantFrom('/home/ada/shop', ' ', '')), {maxLength: 3})),
+				title: orText(fc.constantFrom('Fix the checkout test', '  ', `${'t'.repeat(10_000)}`)),
+			},
+			{requiredKeys: []},
+		)
+		.map(value => JSON.stringify(value)),
+	fc.constantFrom('', '{', '{"cliSessionId": "11111111-1111-4111-8111-111111111111", "title": "torn', '\0\0', '[]', 'null', `${'['.repeat(100_000)}`, `{"a": ${'['.repeat(300)}${']'.repeat(300)}, "cliSessionId": "${coworkSession}", "title": "deep"}`, 'missing', 'directory'),
+);
+
+/** Writes what a Cowork task's state file holds (or a directory where it belongs, or nothing). */
+function writeState(path: string, state: string): void {
+	rmSync(path, {recursive: true, force: true});
+	if (state === 'directory') {
+		mkdirSync(path);
+	} else if (state !== 'missing') {
+		writeFileSync(path, state);
+	}
+}
+
+/** The folder and title a state file names, as desktop.ts reads them (the oracle). */
+function expectedCowork(state: string): {cwd?: string; title?: string} {
+	let value: unknown;
+	try {
+		value = JSON.parse(state);
+	} catch {
+		return {};
+	}
+
+	if (value === null || typeof value !== 'object' || Array.isArray(value) || state.length > 1_000_000) {
+		return {};
+	}
+
+	const record = value as Record<string, unknown>;
+	const folders = record['userSelectedFolders'];
+	const folder = Array.isArray(folders) ? folders[0] : undefined;
+	const title = record['title'];
+	if (record['cliSessionId'] !== coworkSession || state.includes('deep')) {
+		return {};
+	}
+
+	return {
+		...(typeof folder === 'string' && folder.trim() !== '' ? {cwd: folder} : {}),
+		...(typeof title === 'string' && title.trim() !== '' ? {title: title.trim()} : {}),
+	};
+}
+
+test('claude cowork: a state file holding anything and records with wrong types never throw; the prompt after them is still the human turn', t => {
+	const directory = tempDir(t);
+	const task = join(directory, 'local-agent-mode-sessions', 'acct', 'ws', 'local_a1');
+	const transcript = join(task, '.claude', 'projects', '-sessions-brave-ada', `${coworkSession}.jsonl`);
+	const line = fc.oneof({arbitrary: claudeRecord.map(text => Buffer.from(text)), weight: 3}, {arbitrary: brokenLine, weight: 1});
+	fc.assert(
+		fc.property(coworkState, fc.array(line, {maxLength: 8}), (state, lines) => {
+			writeLines(transcript, [...lines, validPrompt]);
+			writeState(`${task}.json`, state);
+			const {events, loaded, summary} = readEvents(claudeAdapter, looseUnit(transcript, {idHint: coworkSession}));
+			assert.equal(lastHuman(events), prompt);
+			assert.ok(summary.conversational);
+			const expected = expectedCowork(state);
+			// The state file's facts come as a meta event of their own, without the time and id a record's carry.
+			const stated = events.find(event => event.kind === 'meta' && event.timestamp === undefined && event.session?.id === undefined)?.session;
+			assert.equal(stated?.cwd, expected.cwd);
+			assert.equal(stated?.title, expected.title);
+			// Every line that is no JSON object is skipped and counted.
+			assert.ok(loaded.skipped >= lines.filter(each => !isJsonObject(each)).length);
+		}),
+		{seed, numRuns: 80},
+	);
+});
+
+test('claude internal agent runs: whatever their records say, nothing in them is a human turn or a tool call', t => {
+	const directory = tempDir(t);
+	const file = join(directory, 'projects', '-work-app', coworkSession, 'subagents', 'agent-acompact-9f2e.jsonl');
+	fc.assert(
+		fc.property(fc.array(claudeRecord, {maxLength: 8}), lines => {
+			writeLines(file, [...lines, validPrompt]);
+			const {events} = readEvents(claudeAdapter, looseUnit(file, {parentIdHint: coworkSession}));
+			assert.ok(events.every(event => event.kind !== 'tool_call' && event.kind !== 'tool_result' && !(event.kind === 'user' && event.human === true)));
+		}),
+		{seed, numRuns: 80},
+	);
+});
+
+/** One thing in a Cowork tree, at a place (account, workspace and an optional `agent` level under the root). */
+type TreeThing = {kind: 'task' | 'task-file' | 'claude-file' | 'projects-file' | 'loop' | 'link-out' | 'claude-link' | 'projects-link' | 'deep' | 'in-uploads' | 'no-claude'; account: number; scheduled: boolean};
+
+const treeThing: fc.Arbitrary<TreeThing> = fc.record({
+	kind: fc.constantFrom('task', 'task-file', 'claude-file', 'projects-file', 'loop', 'link-out', 'claude-link', 'projects-link', 'deep', 'in-uploads', 'no-claude'),
+	account: fc.nat({max: 2}),
+	scheduled: fc.boolean(),
+});
+
+/** A task's transcript under its `projects` directory. */
+function writeTask(task: string): string {
+	const file = join(task, '.claude', 'projects', '-sessions-x', `${coworkSession}.jsonl`);
+	writeLines(file, [validPrompt]);
+	return file;
+}
+
+/** Builds one thing of a Cowork tree; the transcript discovery must find, if any. */
+function buildThing(root: string, outside: string, thing: TreeThing, index: number): string | undefined {
+	const workspace = join(root, `acct-${thing.account}`, 'ws', ...(thing.scheduled ? ['agent'] : []));
+	const task = join(workspace, `local_${index}`);
+	mkdirSync(workspace, {recursive: true});
+	switch (thing.kind) {
+		case 'task':
+			return writeTask(task);
+		case 'task-file':
+			writeFileSync(task, 'not a directory');
+			return undefined;
+		case 'claude-file':
+			mkdirSync(task);
+			writeFileSync(join(task, '.claude'), '');
+			return undefined;
+		case 'projects-file':
+			mkdirSync(join(task, '.claude'), {recursive: true});
+			writeFileSync(join(task, '.claude', 'projects'), '');
+			return undefined;
+		case 'loop':
+			// A link to the root and one to itself: a walk that follows links never ends.
+			symlinkSync(root, join(workspace, `loop-${index}`));
+			symlinkSync(join(workspace, `self-${index}`), join(workspace, `self-${index}`));
+			return undefined;
+		case 'link-out':
+			symlinkSync(dirname(writeTask(join(outside, `local_${index}`))), task);
+			return undefined;
+		case 'claude-link':
+			writeTask(join(outside, `c${index}`));
+			mkdirSync(task);
+			symlinkSync(join(outside, `c${index}`, '.claude'), join(task, '.claude'));
+			return undefined;
+		case 'projects-link':
+			writeTask(join(outside, `p${index}`));
+			mkdirSync(join(task, '.claude'), {recursive: true});
+			symlinkSync(join(outside, `p${index}`, '.claude', 'projects'), join(task, '.claude', 'projects'));
+			return undefined;
+		case 'deep':
+			// Deeper than any task Claude Desktop makes: not walked.
+			writeTask(join(workspace, 'a', 'b', 'c', `local_${index}`));
+			return undefined;
+		case 'in-uploads':
+			writeTask(join(workspace, 'uploads', `local_${index}`));
+			return undefined;
+		case 'no-claude':
+			mkdirSync(join(task, 'outputs'), {recursive: true});
+			return undefined;
+	}
+}
+
+test('claude cowork discovery: odd trees end quickly, never follow a link out or round, and find each real task once', t => {
+	const directory = tempDir(t);
+	let run = 0;
+	fc.assert(
+		fc.property(fc.array(treeThing, {maxLength: 10}), things => {
+			const base = join(directory, String(run++));
+			const root = join(base, 'local-agent-mode-sessions');
+			const outside = join(base, 'outside');
+			mkdirSync(root, {recursive: true});
+			mkdirSync(outside, {recursive: true});
+			const expected = things.map((thing, index) => buildThing(root, outside, thing, index)).filter(path => path !== undefined);
+			const started = performance.now();
+			const found = claudeAdapter.discover(root).map(unit => unit.path);
+			assert.ok(performance.now() - started < 500);
+			assert.deepEqual([...found].sort(), [...expected].sort());
+			for (const path of found) {
+				assert.ok(realpathSync(path).startsWith(realpathSync(root) + sep), path);
+				assert.ok(linkFree(root, path), path);
+			}
+		}),
+		{seed, numRuns: 25},
+	);
+});
+
+test('regression: a Cowork task whose .claude or projects is a link is not read through it (the same session was found twice)', t => {
+	const directory = tempDir(t);
+	const root = join(directory, 'local-agent-mode-sessions');
+	const real = writeTask(join(root, 'acct', 'ws', 'local_real'));
+	mkdirSync(join(root, 'acct', 'ws', 'local_linked'));
+	symlinkSync(join(root, 'acct', 'ws', 'local_real', '.claude'), join(root, 'acct', 'ws', 'local_linked', '.claude'));
+	mkdirSync(join(root, 'acct', 'ws', 'local_projects', '.claude'), {recursive: true});
+	symlinkSync(join(root, 'acct', 'ws', 'local_real', '.claude', 'projects'), join(root, 'acct', 'ws', 'local_projects', '.claude', 'projects'));
+	assert.deepEqual(claudeAdapter.discover(root).map(unit => unit.path), [real]);
+});
