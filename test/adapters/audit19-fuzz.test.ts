@@ -11,8 +11,10 @@ import assert from 'node:assert/strict';
 import {lstatSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {dirname, join, relative, sep} from 'node:path';
 import test from 'node:test';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
+import {readChatFacts} from '../../source/adapters/cursor/store-db.js';
 import type {SessionEvent} from '../../source/adapters/events.js';
 import type {DiscoveredUnit} from '../../source/adapters/types.js';
 import {wholeUnit} from '../../source/adapters/types.js';
@@ -288,4 +290,75 @@ test('regression: a Cowork task whose .claude or projects is a link is not read 
 	mkdirSync(join(root, 'acct', 'ws', 'local_projects', '.claude'), {recursive: true});
 	symlinkSync(join(root, 'acct', 'ws', 'local_real', '.claude', 'projects'), join(root, 'acct', 'ws', 'local_projects', '.claude', 'projects'));
 	assert.deepEqual(claudeAdapter.discover(root).map(unit => unit.path), [real]);
+});
+
+/** A chat's meta row as Cursor writes it (hex of the JSON), as older stores did (the JSON), or damaged. */
+const metaRow: fc.Arbitrary<string | Buffer | number | null> = fc.oneof(
+	fc.tuple(fc.record({name: orText(fc.constantFrom('Fix the export', ' New Agent ', '  ')), createdAt: weird, agentId: weird}, {requiredKeys: []}), fc.boolean()).map(([meta, hex]) => {
+		const json = JSON.stringify(meta);
+		return hex ? Buffer.from(json).toString('hex') : json;
+	}),
+	fc.constantFrom('', 'zz', 'abc', '7b', '{', `{"name": "${'n'.repeat(100_000)}"}`, `${'['.repeat(3000)}`, Buffer.from('{"name": "in a blob"}').toString('hex').toUpperCase(), `  ${Buffer.from('{"name": "padded"}').toString('hex')}\n`),
+	fc.constantFrom(Buffer.from([0xff, 0xfe, 0x00]), Buffer.from('{"name": "blob"}'), 7, null),
+);
+
+/** What meta.json beside the store holds, or a directory in its place. */
+const chatMeta: fc.Arbitrary<string> = fc.oneof(
+	fc.record({title: orText(fc.constantFrom('Renamed chat', 'New Agent', ' ')), cwd: orText(fc.constantFrom('/home/ada/shop', 'C:\\work\\shop', 'shop', ''))}, {requiredKeys: []}).map(value => JSON.stringify(value)),
+	fc.constantFrom('', '{', '{"title": "torn', 'null', '[]', '\0', `${'{"a":'.repeat(400)}1${'}'.repeat(400)}`, 'directory', 'missing'),
+);
+
+/** The title and start time a meta row states, as store-db.ts reads them (the oracle). */
+function expectedStoreFacts(row: unknown): {title?: string; started?: string} {
+	const text = typeof row === 'string' ? row.trim() : Buffer.isBuffer(row) ? row.toString('utf8').trim() : '';
+	let meta: unknown;
+	try {
+		meta = JSON.parse(/^(?:[0-9a-f]{2})+$/i.test(text) ? Buffer.from(text, 'hex').toString('utf8') : text.startsWith('{') ? text : '');
+	} catch {
+		return {};
+	}
+
+	if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+		return {};
+	}
+
+	const {name, createdAt} = meta as Record<string, unknown>;
+	const title = typeof name === 'string' ? name.trim() : '';
+	// A time no chat was made at (before 2001, or past the year 5000) states nothing; the name still stands.
+	const started = typeof createdAt === 'number' && createdAt >= 1e9 && createdAt < 1e14 ? new Date(Math.round(createdAt < 1e11 ? createdAt * 1000 : createdAt)).toISOString() : undefined;
+	return {...(title !== '' && title !== 'New Agent' ? {title} : {}), ...(started === undefined ? {} : {started})};
+}
+
+test('cursor chat facts: a meta row and meta.json holding anything never throw; a name is read whatever its time says', t => {
+	const directory = tempDir(t);
+	let run = 0;
+	fc.assert(
+		fc.property(metaRow, chatMeta, (row, meta) => {
+			const chat = join(directory, String(run++));
+			mkdirSync(chat);
+			const db = new Database(join(chat, 'store.db'));
+			db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value)');
+			db.prepare("INSERT INTO meta VALUES ('0', ?)").run(row);
+			db.close();
+			writeState(join(chat, 'meta.json'), meta);
+			const facts = readChatFacts(join(chat, 'store.db'));
+			const expected = expectedStoreFacts(row);
+			assert.equal(facts.started, expected.started);
+			if (expected.title !== undefined) {
+				assert.equal(facts.title, expected.title);
+			}
+
+			assert.ok(facts.cwd === undefined || /^(?:\/|[A-Za-z]:[\\/])/.test(facts.cwd), facts.cwd);
+		}),
+		{seed, numRuns: 120},
+	);
+});
+
+test('regression: a Cursor meta row whose createdAt is past the range of a Date keeps its name (toISOString threw, and the name went with it)', t => {
+	const chat = tempDir(t);
+	const db = new Database(join(chat, 'store.db'));
+	db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value)');
+	db.prepare("INSERT INTO meta VALUES ('0', ?)").run(Buffer.from(JSON.stringify({name: 'Fix the export', createdAt: 1e20})).toString('hex'));
+	db.close();
+	assert.deepEqual(readChatFacts(join(chat, 'store.db')), {title: 'Fix the export'});
 });
