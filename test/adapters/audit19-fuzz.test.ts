@@ -8,15 +8,17 @@
 // summary (whose user text makes a conversation). Nothing may throw; what is valid is still read;
 // nothing costs more than a small multiple of its input; discovery never follows a link.
 import assert from 'node:assert/strict';
-import {lstatSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {chmodSync, lstatSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {dirname, join, relative, sep} from 'node:path';
+import {spawnSync} from 'node:child_process';
 import test from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
+import {grokAdapter} from '../../source/adapters/grok/index.js';
 import {readChatFacts} from '../../source/adapters/cursor/store-db.js';
 import type {SessionEvent} from '../../source/adapters/events.js';
-import type {DiscoveredUnit} from '../../source/adapters/types.js';
+import type {ListedUnit} from '../../source/adapters/types.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
@@ -56,7 +58,7 @@ function writeLines(path: string, lines: ReadonlyArray<string | Buffer>): void {
 }
 
 /** The events of a unit read whole, each checked against the event model, with its catalog summary. */
-function readEvents(adapter: Parameters<typeof readUnit>[0], unit: DiscoveredUnit) {
+function readEvents(adapter: Parameters<typeof readUnit>[0], unit: ListedUnit) {
 	return readUnit(adapter, wholeUnit(unit));
 }
 
@@ -361,4 +363,80 @@ test('regression: a Cursor meta row whose createdAt is past the range of a Date 
 	db.prepare("INSERT INTO meta VALUES ('0', ?)").run(Buffer.from(JSON.stringify({name: 'Fix the export', createdAt: 1e20})).toString('hex'));
 	db.close();
 	assert.deepEqual(readChatFacts(join(chat, 'store.db')), {title: 'Fix the export'});
+});
+
+const grokSession = '019a7c10-0c00-7000-8000-00000000000c';
+
+/** A line of Grok's update stream: telemetry with no message, a chunk with wrong types, or a prompt's chunk. */
+const grokUpdate = (update: unknown) => JSON.stringify({timestamp: 1_795_082_400, method: 'session/update', params: {sessionId: grokSession, update}});
+const grokTelemetry: fc.Arbitrary<Buffer> = fc.oneof(
+	fc.record({sessionUpdate: orText(fc.constantFrom('hook_event', 'retry', 'usage_update', 'available_commands_update', 'turn_completed')), content: weird, _meta: weird}).map(update => Buffer.from(grokUpdate(update))),
+	fc.record({sessionUpdate: fc.constantFrom('user_message_chunk', 'agent_message_chunk'), content: fc.oneof(weird, fc.record({type: orText(fc.constant('text')), text: fc.oneof(weird, fc.constantFrom('', ' '))}))}).map(update => Buffer.from(grokUpdate(update))),
+	brokenLine,
+);
+const grokPrompt = 'Why does the checkout test fail?';
+
+test('grok: an update stream with no message falls back to the chat history, whatever state that is in, and never throws', t => {
+	const directory = tempDir(t);
+	const session = join(directory, 'sessions', '%2Fwork%2Fshop', grokSession);
+	mkdirSync(session, {recursive: true});
+	writeFileSync(join(session, 'summary.json'), JSON.stringify({info: {id: grokSession, cwd: '/work/shop'}}));
+	const chatLine = JSON.stringify({type: 'user', content: [{type: 'text', text: grokPrompt}], prompt_index: 0});
+	const history = fc.oneof(fc.constantFrom('missing', 'directory'), fc.array(fc.oneof(brokenLine, fc.constant(Buffer.from(chatLine))), {maxLength: 4}));
+	fc.assert(
+		fc.property(fc.array(grokTelemetry, {maxLength: 6}), fc.boolean(), history, (updates, prompted, chat) => {
+			const promptLine = grokUpdate({sessionUpdate: 'user_message_chunk', content: {type: 'text', text: grokPrompt}, _meta: {promptIndex: 0}});
+			writeLines(join(session, 'updates.jsonl'), [...updates, ...(prompted ? [promptLine] : [])]);
+			const cache = join(session, 'chat_history.jsonl');
+			rmSync(cache, {recursive: true, force: true});
+			if (chat === 'directory') {
+				mkdirSync(cache);
+			} else if (chat !== 'missing') {
+				writeLines(cache, chat);
+			}
+
+			const [unit] = grokAdapter.discover(join(directory, 'sessions'));
+			const {events} = readEvents(grokAdapter, unit!);
+			// The cache is read only where the stream holds no message: with no chunk of a message, surely none.
+			const silent = updates.every(line => !line.includes('_message_chunk'));
+			if (prompted || (silent && Array.isArray(chat) && chat.some(line => line.toString() === chatLine))) {
+				assert.equal(lastHuman(events), grokPrompt);
+			}
+		}),
+		{seed, numRuns: 80},
+	);
+});
+
+/** A Grok session directory whose stream holds the given lines and whose chat history holds the prompt. */
+function grokStore(directory: string, updates: readonly string[]): string {
+	const session = join(directory, 'sessions', '%2Fwork%2Fshop', grokSession);
+	writeLines(join(session, 'updates.jsonl'), updates);
+	writeFileSync(join(session, 'summary.json'), JSON.stringify({info: {id: grokSession, cwd: '/work/shop'}}));
+	writeLines(join(session, 'chat_history.jsonl'), [JSON.stringify({type: 'user', content: [{type: 'text', text: grokPrompt}], prompt_index: 0})]);
+	return session;
+}
+
+test('regression: a Grok stream whose only message chunk is blank still falls back to the chat history (a blank chunk counted as a message)', t => {
+	const directory = tempDir(t);
+	grokStore(directory, [grokUpdate({sessionUpdate: 'user_message_chunk', content: {type: 'text', text: ' '}})]);
+	const [unit] = grokAdapter.discover(join(directory, 'sessions'));
+	assert.equal(lastHuman(readEvents(grokAdapter, unit!).events), grokPrompt);
+});
+
+test('regression: a Grok chat history that cannot be read leaves the stream read, not the session failed (the fallback threw)', t => {
+	// Root reads any file: the read runs as nobody, where permission bits apply.
+	if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) {
+		t.skip('needs root and setpriv to read as an unprivileged user');
+		return;
+	}
+
+	const directory = tempDir(t);
+	const session = grokStore(directory, [grokUpdate({sessionUpdate: 'hook_event'})]);
+	chmodSync(directory, 0o755);
+	chmodSync(join(session, 'chat_history.jsonl'), 0o000);
+	const adapter = new URL('../../source/adapters/grok/index.js', import.meta.url).href;
+	const script = `const {grokAdapter} = await import(${JSON.stringify(adapter)}); const [unit] = grokAdapter.discover(${JSON.stringify(join(directory, 'sessions'))}); console.log(JSON.stringify(grokAdapter.loadSession(unit).warnings));`;
+	const read = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], {cwd: process.cwd(), encoding: 'utf8'});
+	assert.equal(read.status, 0, read.stderr);
+	assert.deepEqual(JSON.parse(read.stdout) as unknown, ['chat_history.jsonl cannot be read']);
 });
