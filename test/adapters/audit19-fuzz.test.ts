@@ -16,9 +16,11 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import {claudeAdapter} from '../../source/adapters/claude/index.js';
 import {grokAdapter} from '../../source/adapters/grok/index.js';
+import {codexAdapter} from '../../source/adapters/codex/index.js';
+import {workspaceCwd, workspaceName} from '../../source/adapters/copilot/discover.js';
 import {readChatFacts} from '../../source/adapters/cursor/store-db.js';
 import type {SessionEvent} from '../../source/adapters/events.js';
-import type {ListedUnit} from '../../source/adapters/types.js';
+import type {LineState, ListedUnit} from '../../source/adapters/types.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
@@ -439,4 +441,71 @@ test('regression: a Grok chat history that cannot be read leaves the stream read
 	const read = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], {cwd: process.cwd(), encoding: 'utf8'});
 	assert.equal(read.status, 0, read.stderr);
 	assert.deepEqual(JSON.parse(read.stdout) as unknown, ['chat_history.jsonl cannot be read']);
+});
+
+const codexOwn = '0195a1c2-0c00-7c00-8c00-0000000000aa';
+const codexIds = fc.constantFrom(codexOwn, '0195a1c2-0c00-7c00-8c00-0000000000bb', '0195a1c2-0c00-7c00-8c00-0000000000cc', '');
+
+/** A string field as the Codex schema reads it (lenient: any other type is absent). */
+const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+test('codex: later session_meta lines with wrong types in id, session_id and source never throw; a parentless subagent takes the first other id as its parent', () => {
+	const unit = looseUnit('test/fixtures/stores/codex/sessions/2026/11/21/rollout-2026-11-21T15-00-00-0195a1c2-0c00-7c00-8c00-00000000000c.jsonl');
+	const firstSource = fc.constantFrom<unknown>({subagent: {other: 'guardian'}}, {subagent: 'review'}, 'cli', 'exec', {subagent: {thread_spawn: {parent_thread_id: '0195a1c2-0c00-7c00-8c00-0000000000dd'}}});
+	const later = fc.record({id: orText(codexIds), session_id: orText(codexIds), source: fc.oneof(weird, firstSource), cwd: weird}, {requiredKeys: []});
+	fc.assert(
+		fc.property(firstSource, fc.oneof(weird, codexIds), fc.array(later, {maxLength: 5}), (source, ownId, laters) => {
+			const state: LineState = {};
+			const meta = (payload: unknown) => JSON.parse(JSON.stringify({timestamp: '2026-11-21T14:00:00.000Z', type: 'session_meta', payload})) as unknown;
+			const read = [meta({id: ownId, source, cwd: '/work/app'}), ...laters.map(meta)].flatMap((value, index) => {
+				const events = codexAdapter.normalizeLine(value, index + 1, state, unit);
+				return Array.isArray(events) ? events : [];
+			});
+			const prompt = codexAdapter.normalizeLine({timestamp: '2026-11-21T14:00:01.000Z', type: 'response_item', payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: 'Check the retry loop'}]}}, laters.length + 2, state, unit);
+			assert.ok(Array.isArray(prompt) && prompt.some(event => event.kind === 'user' && event.text === 'Check the retry loop'));
+			// The oracle: only a subagent whose own meta names no parent looks further.
+			const spawnedBy = JSON.stringify(source).includes('thread_spawn');
+			const orphan = typeof source === 'object' && !spawnedBy;
+			const own = textOf(ownId) ?? '';
+			const parent = orphan ? laters.map(each => textOf(each.id) ?? textOf(each.session_id)).find(id => id && id !== own) : undefined;
+			const stated = read.filter(event => event.kind === 'meta' && event.session?.parent_id !== undefined).map(event => event.session?.parent_id);
+			const spawned = spawnedBy ? ['0195a1c2-0c00-7c00-8c00-0000000000dd'] : [];
+			assert.deepEqual(stated, [...spawned, ...(parent ? [parent] : [])]);
+		}),
+		{seed, numRuns: 200},
+	);
+});
+
+test('copilot workspace.yaml: block and folded scalars on hostile text (runs of blanks, many indented lines, CRLF, huge lines) never throw and take linear time', t => {
+	const directory = tempDir(t);
+	const path = join(directory, 'workspace.yaml');
+	const indicator = fc.constantFrom('|', '>', '|-', '>+', '|2', '>-9', '|+1', '| # note', '>2-', '|0', '||', '> x', '');
+	const body = fc.oneof(
+		fc.tuple(fc.constantFrom('  ', '\t', ' ', '    '), fc.constantFrom('text', '', ' ', 'a: b', '#', '"q', "'"), fc.integer({min: 1, max: 20_000}), fc.constantFrom('\n', '\r\n', '\n\n', '\r')).map(([indent, text, count, end]) => `${indent}${text}${end}`.repeat(count)),
+		fc.tuple(fc.constantFrom(' ', '\t', '\r', '\n', ' \r\n'), fc.integer({min: 1, max: 60_000})).map(([blank, count]) => blank.repeat(count)),
+		fc.integer({min: 1, max: 100_000}).map(length => `  ${'w'.repeat(length)}\n`),
+		fc.constantFrom('  first\n  second\n', '  "folded\n  quoted"\n', "  'it''s\n  folded'\n", '\n  after a blank\n'),
+	);
+	const yaml = fc.tuple(fc.constantFrom('name', 'summary', 'cwd'), indicator, body, fc.constantFrom('', 'cwd: /work/app\n', 'name: tail\n', '\r\n')).map(([key, head, rest, tail]) => `${key}: ${head}\n${rest}${tail}`);
+	writeFileSync(path, 'name: warm-up\n');
+	workspaceName(path);
+	fc.assert(
+		fc.property(yaml, text => {
+			writeFileSync(path, text);
+			const started = performance.now();
+			const values = [workspaceName(path), workspaceCwd(path)];
+			assert.ok(performance.now() - started < 50, `${Math.round(performance.now() - started)} ms for ${text.length} characters`);
+			for (const value of values) {
+				assert.ok(value === undefined || (typeof value === 'string' && value.trim() === value && value !== '' && !value.includes('\r')), JSON.stringify(value?.slice(0, 80)));
+			}
+		}),
+		{seed, numRuns: 150},
+	);
+});
+
+test('regression: a workspace.yaml whose lines end in a lone CR gives no CR inside the name (the block scalar kept it)', t => {
+	const path = join(tempDir(t), 'workspace.yaml');
+	writeFileSync(path, 'name: |\r  first\r  second\rcwd: /work/app\r');
+	assert.equal(workspaceName(path), 'first\nsecond');
+	assert.equal(workspaceCwd(path), '/work/app');
 });
