@@ -18,9 +18,12 @@ import {claudeAdapter} from '../../source/adapters/claude/index.js';
 import {grokAdapter} from '../../source/adapters/grok/index.js';
 import {codexAdapter} from '../../source/adapters/codex/index.js';
 import {workspaceCwd, workspaceName} from '../../source/adapters/copilot/discover.js';
+import {cursorAdapter} from '../../source/adapters/cursor/index.js';
+import {geminiAdapter} from '../../source/adapters/gemini/index.js';
+import {adapters} from '../../source/adapters/index.js';
 import {readChatFacts} from '../../source/adapters/cursor/store-db.js';
 import type {SessionEvent} from '../../source/adapters/events.js';
-import type {LineState, ListedUnit} from '../../source/adapters/types.js';
+import type {DocumentAdapter, LineState, ListedUnit} from '../../source/adapters/types.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
@@ -50,7 +53,7 @@ const orText = (texts: fc.Arbitrary<string>) => fc.oneof(texts, weird);
 const brokenLine: fc.Arbitrary<Buffer> = fc.oneof(
 	fc.constantFrom('{', '{"type": "user", "message": {"role": "user", "content": "torn', '\0\0\0', 'null', '[]', '7', '"text"', `${'['.repeat(5000)}${']'.repeat(5000)}`, `{"a": ${'{"a": '.repeat(400)}1${'}'.repeat(401)}`).map(text => Buffer.from(text)),
 	fc.constant(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])),
-	fc.nat({max: 300_000}).map(length => Buffer.from(`{"type": "user", "message": {"content": "${'x'.repeat(length)}`)),
+	fc.nat({max: 100_000}).map(length => Buffer.from(`{"type": "user", "message": {"content": "${'x'.repeat(length)}`)),
 );
 
 /** A JSONL file of lines given as text or bytes. */
@@ -73,6 +76,10 @@ function isJsonObject(line: Buffer): boolean {
 	} catch {
 		return false;
 	}
+}
+
+function lstatOrUndefined(path: string) {
+	return lstatSync(path, {throwIfNoEntry: false});
 }
 
 /** True when no directory between `root` and `path` (nor the file itself) is a symbolic link. */
@@ -191,7 +198,7 @@ test('claude internal agent runs: whatever their records say, nothing in them is
 			const {events} = readEvents(claudeAdapter, looseUnit(file, {parentIdHint: coworkSession}));
 			assert.ok(events.every(event => event.kind !== 'tool_call' && event.kind !== 'tool_result' && !(event.kind === 'user' && event.human === true)));
 		}),
-		{seed, numRuns: 80},
+		{seed, numRuns: 50},
 	);
 });
 
@@ -265,7 +272,7 @@ test('claude cowork discovery: odd trees end quickly, never follow a link out or
 	const directory = tempDir(t);
 	let run = 0;
 	fc.assert(
-		fc.property(fc.array(treeThing, {maxLength: 10}), things => {
+		fc.property(fc.array(treeThing, {maxLength: 8}), things => {
 			const base = join(directory, String(run++));
 			const root = join(base, 'local-agent-mode-sessions');
 			const outside = join(base, 'outside');
@@ -334,16 +341,15 @@ function expectedStoreFacts(row: unknown): {title?: string; started?: string} {
 }
 
 test('cursor chat facts: a meta row and meta.json holding anything never throw; a name is read whatever its time says', t => {
-	const directory = tempDir(t);
-	let run = 0;
+	const chat = tempDir(t);
+	// One store, its row changed between reads (no WAL: a read opens the file as it stands).
+	const db = new Database(join(chat, 'store.db'));
+	t.after(() => db.close());
+	db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value); INSERT INTO meta VALUES ('0', NULL)");
+	const update = db.prepare("UPDATE meta SET value = ? WHERE key = '0'");
 	fc.assert(
 		fc.property(metaRow, chatMeta, (row, meta) => {
-			const chat = join(directory, String(run++));
-			mkdirSync(chat);
-			const db = new Database(join(chat, 'store.db'));
-			db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value)');
-			db.prepare("INSERT INTO meta VALUES ('0', ?)").run(row);
-			db.close();
+			update.run(row);
 			writeState(join(chat, 'meta.json'), meta);
 			const facts = readChatFacts(join(chat, 'store.db'));
 			const expected = expectedStoreFacts(row);
@@ -405,7 +411,7 @@ test('grok: an update stream with no message falls back to the chat history, wha
 				assert.equal(lastHuman(events), grokPrompt);
 			}
 		}),
-		{seed, numRuns: 80},
+		{seed, numRuns: 60},
 	);
 });
 
@@ -508,4 +514,156 @@ test('regression: a workspace.yaml whose lines end in a lone CR gives no CR insi
 	writeFileSync(path, 'name: |\r  first\r  second\rcwd: /work/app\r');
 	assert.equal(workspaceName(path), 'first\nsecond');
 	assert.equal(workspaceCwd(path), '/work/app');
+});
+
+test('cursor: tool blocks under every spelling, with wrong types in name, tool, input, content and output, never throw; the prompt after them is read', t => {
+	const transcript = join(tempDir(t), 'projects', 'work-app', 'agent-transcripts', 'c0ffee00-0000-4000-8000-000000000001.jsonl');
+	const block = fc.oneof(
+		fc.record({type: orText(fc.constantFrom('tool_use', 'tool-use', 'tool_call', 'tool-call')), name: weird, tool: weird, id: weird, input: fc.oneof(weird, fc.constantFrom('{"path": "a"}', '{', `${'['.repeat(3000)}`))}, {requiredKeys: ['type']}),
+		fc.record({type: orText(fc.constantFrom('tool_result', 'tool-result')), tool_use_id: weird, content: weird, output: fc.oneof(weird, fc.constantFrom('exit code: 1', 'Exit code 0\n', ''), fc.array(weird, {maxLength: 3})), is_error: weird}, {requiredKeys: ['type']}),
+		fc.record({type: orText(fc.constant('text')), text: weird}),
+		weird,
+	);
+	const line = fc.oneof(
+		fc.record({role: orText(fc.constantFrom('assistant', 'user', 'tool')), message: fc.oneof(weird, fc.record({content: fc.oneof(weird, fc.array(block, {maxLength: 4}))}))}).map(value => Buffer.from(JSON.stringify(value))),
+		brokenLine,
+	);
+	const query = 'Round the cart totals once';
+	const prompt = JSON.stringify({role: 'user', message: {content: [{type: 'text', text: `<user_query>\n${query}\n</user_query>`}]}});
+	fc.assert(
+		fc.property(fc.array(line, {maxLength: 6}), lines => {
+			writeLines(transcript, [...lines, prompt]);
+			const {events} = readEvents(cursorAdapter, looseUnit(transcript));
+			assert.equal(lastHuman(events), query);
+			for (const event of events) {
+				assert.ok(event.tool === undefined || (typeof event.tool.name === 'string' && event.tool.name !== ''), JSON.stringify(event.tool));
+			}
+		}),
+		{seed, numRuns: 80},
+	);
+});
+
+const geminiSession = '3f2a9c1e-5b7d-4e21-9a8f-0c6d2e4b7a15';
+const geminiHeader = (facts: Record<string, unknown> = {}) => JSON.stringify({sessionId: geminiSession, projectHash: 'ab', startTime: '2026-11-18T09:00:00.000Z', lastUpdated: '2026-11-18T09:00:00.000Z', kind: 'main', ...facts});
+const geminiUser = (id: string, text: string) => JSON.stringify({id, timestamp: '2026-11-18T09:00:05.000Z', type: 'user', content: [{text}]});
+
+test('gemini: a second header after messages, $set.messages and patches with wrong types never throw; the prompts before and after are both read', t => {
+	const chat = join(tempDir(t), 'tmp', 'webapp', 'chats', 'session-2026-11-18T09-00-3f2a9c1e.jsonl');
+	const header = fc.record({sessionId: orText(fc.constant(geminiSession)), startTime: weird, lastUpdated: weird, kind: weird, summary: weird, messages: fc.oneof(weird, fc.array(fc.oneof(weird, fc.record({id: orText(fc.constantFrom('u1', 'g1', 'x')), type: orText(fc.constant('user')), content: weird})), {maxLength: 3}))}, {requiredKeys: ['sessionId']});
+	const line = fc.oneof(
+		header.map(value => Buffer.from(JSON.stringify(value))),
+		fc.record({$set: fc.oneof(weird, header)}).map(value => Buffer.from(JSON.stringify(value))),
+		fc.record({$patch: fc.oneof(weird, fc.record({id: weird, updates: weird, removeIds: weird, orderIds: weird, content: weird}))}).map(value => Buffer.from(JSON.stringify(value))),
+		fc.record({$rewindTo: weird}).map(value => Buffer.from(JSON.stringify(value))),
+		fc.record({id: weird, type: orText(fc.constantFrom('gemini', 'info', 'error')), content: weird, toolCalls: weird}).map(value => Buffer.from(JSON.stringify(value))),
+		brokenLine,
+	);
+	fc.assert(
+		fc.property(fc.array(line, {maxLength: 6}), lines => {
+			writeLines(chat, [geminiHeader(), geminiUser('first', 'Validate the signup form'), ...lines, geminiUser('last', 'Now the login form')]);
+			const {events} = readEvents(geminiAdapter, looseUnit(chat));
+			assert.equal(lastHuman(events), 'Now the login form');
+			// Checkpoints and patches may take the first prompt out of the model's history, never out of the conversation.
+			assert.ok(events.some(event => event.kind === 'user' && event.text === 'Validate the signup form'));
+		}),
+		{seed, numRuns: 100},
+	);
+});
+
+test('gemini: a chat reopened by a second header keeps the conversation its first checkpoint drops', t => {
+	const chat = join(tempDir(t), 'tmp', 'webapp', 'chats', 'session-2026-11-18T09-00-3f2a9c1e.jsonl');
+	writeLines(chat, [geminiHeader(), geminiUser('u1', 'Validate the signup form'), geminiHeader({startTime: '2026-11-18T09:00:40.000Z'}), JSON.stringify({$set: {messages: []}}), geminiUser('u2', 'Now the login form')]);
+	const {events} = readEvents(geminiAdapter, looseUnit(chat));
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), ['Validate the signup form', 'Now the login form']);
+});
+
+test('gemini subagent chats: .json beside .jsonl, directories and links where chats belong: each chat found once, never through a link, and read without throwing', t => {
+	const directory = tempDir(t);
+	const names = fc.constantFrom('a1', 'b2', 'c3', 'd4');
+	const child = fc.record({stem: names, kind: fc.constantFrom('json', 'jsonl', 'both', 'directory', 'loop', 'link-out', 'empty', 'broken')});
+	let run = 0;
+	fc.assert(
+		fc.property(fc.array(child, {maxLength: 6}), children => {
+			const project = join(directory, String(run++), 'tmp', 'webapp');
+			const parent = join(project, 'chats', geminiSession);
+			const outside = join(directory, `outside-${run}`);
+			mkdirSync(parent, {recursive: true});
+			mkdirSync(outside, {recursive: true});
+			writeLines(join(project, 'chats', 'session-2026-11-18T09-00-3f2a9c1e.jsonl'), [geminiHeader(), geminiUser('u1', 'Validate the signup form')]);
+			const expected = new Map<string, string>();
+			for (const {stem, kind} of children) {
+				const path = join(parent, stem);
+				if (expected.has(stem) || lstatOrUndefined(`${path}.json`) || lstatOrUndefined(`${path}.jsonl`)) {
+					continue; // One thing per name.
+				}
+
+				if (kind === 'json' || kind === 'both') {
+					writeFileSync(`${path}.json`, JSON.stringify({sessionId: stem, kind: 'subagent', messages: [{id: 'm', type: 'user', content: 'task'}]}));
+					expected.set(stem, `${path}.json`);
+				}
+
+				if (kind === 'jsonl' || kind === 'both' || kind === 'empty' || kind === 'broken') {
+					writeLines(`${path}.jsonl`, kind === 'empty' ? [] : kind === 'broken' ? [Buffer.from([0xff, 0x00]), '{'] : [geminiHeader({sessionId: stem, kind: 'subagent'}), geminiUser('m', 'task')]);
+					expected.set(stem, `${path}.jsonl`);
+				} else if (kind === 'directory') {
+					mkdirSync(`${path}.jsonl`);
+				} else if (kind === 'loop') {
+					symlinkSync(`${path}.jsonl`, `${path}.jsonl`);
+				} else if (kind === 'link-out') {
+					writeLines(join(outside, `${stem}.jsonl`), [geminiHeader({sessionId: stem}), geminiUser('m', 'task')]);
+					symlinkSync(join(outside, `${stem}.jsonl`), `${path}.jsonl`);
+				}
+			}
+
+			const units = geminiAdapter.discover(join(directory, String(run - 1), 'tmp')).filter(unit => unit.path.startsWith(parent + sep));
+			assert.deepEqual(units.map(unit => unit.path).sort(), [...expected.values()].sort());
+			for (const unit of units) {
+				assert.equal(wholeUnit(unit).parentIdHint, geminiSession);
+				readEvents(geminiAdapter, unit);
+			}
+		}),
+		{seed, numRuns: 25},
+	);
+});
+
+const vscodeSession = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5e';
+
+/** A response as early builds wrote it (one string), as later ones do (parts), or mixed and wrongly typed. */
+const vscodeResponse: fc.Arbitrary<unknown> = fc.oneof(
+	weird,
+	fc.constantFrom('A plain reply', '', '   '),
+	fc.array(fc.oneof(weird, fc.constantFrom('part one ', 'part two'), fc.record({kind: orText(fc.constantFrom('markdownContent', 'inlineReference', 'toolInvocationSerialized')), value: weird, content: fc.oneof(weird, fc.record({value: weird}))})), {maxLength: 6}),
+);
+
+/** The text a string response (or the strings in a list) puts in the reply. */
+const stringParts = (response: unknown): string[] => (typeof response === 'string' ? [response] : Array.isArray(response) ? response.filter((part): part is string => typeof part === 'string') : []);
+
+test('vscode: a response of any shape, in a snapshot or set by an edit of the log, never throws; its strings are reply text and the next request is read', t => {
+	const vscode = adapters.vscode as DocumentAdapter;
+	const directory = join(tempDir(t), 'workspaceStorage', '7d3c1e0b9a4f4c2d8e6b5a4c3d2e1f00', 'chatSessions');
+	mkdirSync(directory, {recursive: true});
+	const request = (id: string, text: string, response: unknown) => ({requestId: id, timestamp: 1_794_474_005_000, message: {text, parts: []}, response});
+	fc.assert(
+		fc.property(vscodeResponse, fc.boolean(), (response, log) => {
+			const requests = [request('r1', 'Explain the retry loop', response), request('r2', 'Now fix it', 'Fixed.')];
+			const file = join(directory, `${vscodeSession}.${log ? 'jsonl' : 'json'}`);
+			rmSync(join(directory, `${vscodeSession}.${log ? 'json' : 'jsonl'}`), {force: true});
+			const snapshot = {version: 3, sessionId: vscodeSession, creationDate: 1_794_474_000_000, requests};
+			writeFileSync(
+				file,
+				log
+					? [{kind: 0, v: {...snapshot, requests: []}}, {kind: 2, k: ['requests'], v: requests}, {kind: 1, k: ['requests', 0, 'response'], v: response}].map(each => JSON.stringify(each)).join('\n')
+					: JSON.stringify(snapshot),
+			);
+			const {events} = readEvents(vscode, looseUnit(file));
+			assert.equal(lastHuman(events), 'Now fix it');
+			const replies = events.filter(event => event.kind === 'assistant').map(event => event.text ?? '');
+			assert.equal(replies.at(-1), 'Fixed.');
+			const said = stringParts(response).join('');
+			if (said.trim() !== '') {
+				assert.ok(replies.some(reply => reply.includes(said.trim())), JSON.stringify(replies));
+			}
+		}),
+		{seed, numRuns: 120},
+	);
 });
