@@ -667,3 +667,23 @@ test('vscode: a response of any shape, in a snapshot or set by an edit of the lo
 		{seed, numRuns: 120},
 	);
 });
+
+test('regression: an OpenCode session or message whose id leads out of the store (../..) reads nothing there and lists no file there (a message directory was joined from the id)', t => {
+	const directory = tempDir(t);
+	const storage = join(directory, 'opencode', 'storage');
+	const elsewhere = join(directory, 'elsewhere');
+	mkdirSync(join(storage, 'session', 'global'), {recursive: true});
+	mkdirSync(join(storage, 'message', 'ses_a'), {recursive: true});
+	mkdirSync(elsewhere);
+	writeFileSync(join(storage, 'session', 'global', 'ses_b.json'), JSON.stringify({id: '../../../elsewhere', projectID: 'global', directory: '/work/app', title: 'out', time: {created: 1_795_269_640_000, updated: 1_795_269_640_000}}));
+	writeFileSync(join(storage, 'session', 'global', 'ses_a.json'), JSON.stringify({id: 'ses_a', projectID: 'global', directory: '/work/app', title: 'in', time: {created: 1_795_269_640_000, updated: 1_795_269_640_000}}));
+	writeFileSync(join(storage, 'message', 'ses_a', 'msg_1.json'), JSON.stringify({id: '../../../elsewhere', sessionID: 'ses_a', role: 'user', time: {created: 1_795_269_641_000}}));
+	writeFileSync(join(elsewhere, 'msg_2.json'), JSON.stringify({id: 'msg_2', sessionID: 'ses_b', type: 'text', text: 'not the store', role: 'user', time: {created: 1_795_269_641_000}}));
+	const opencode = adapters.opencode as DocumentAdapter;
+	const units = opencode.resolveRoot(join(directory, 'opencode')).flatMap(root => opencode.discover(root)).map(unit => wholeUnit(unit));
+	assert.equal(units.length, 2);
+	for (const unit of units) {
+		assert.ok(unit.paths.every(path => path.startsWith(storage + sep)), JSON.stringify(unit.paths));
+		assert.ok(readEvents(opencode, unit).events.every(event => event.text !== 'not the store'));
+	}
+});
