@@ -169,7 +169,9 @@ test('claude cowork: a state file holding anything and records with wrong types 
 	const directory = tempDir(t);
 	const task = join(directory, 'local-agent-mode-sessions', 'acct', 'ws', 'local_a1');
 	const transcript = join(task, '.claude', 'projects', '-sessions-brave-ada', `${coworkSession}.jsonl`);
-	const line = fc.oneof({arbitrary: claudeRecord.map(text => Buffer.from(text)), weight: 3}, {arbitrary: brokenLine, weight: 1});
+	// A record whose text holds bytes that are no UTF-8 is still a record (they read as U+FFFD).
+	const mangled = Buffer.concat([Buffer.from(validPrompt.slice(0, -3)), Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from(validPrompt.slice(-3))]);
+	const line = fc.oneof({arbitrary: claudeRecord.map(text => Buffer.from(text)), weight: 3}, {arbitrary: brokenLine, weight: 1}, {arbitrary: fc.constant(mangled), weight: 1});
 	fc.assert(
 		fc.property(coworkState, fc.array(line, {maxLength: 8}), (state, lines) => {
 			writeLines(transcript, [...lines, validPrompt]);
@@ -685,5 +687,35 @@ test('regression: an OpenCode session or message whose id leads out of the store
 	for (const unit of units) {
 		assert.ok(unit.paths.every(path => path.startsWith(storage + sep)), JSON.stringify(unit.paths));
 		assert.ok(readEvents(opencode, unit).events.every(event => event.text !== 'not the store'));
+	}
+});
+
+/** Runs a short module as nobody (permission bits apply), printing what it logs; undefined (skipped) without root and setpriv. */
+function runAsNobody(t: {skip(message: string): void}, script: string): string | undefined {
+	if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) {
+		t.skip('needs root and setpriv to read as an unprivileged user');
+		return undefined;
+	}
+
+	const read = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], {cwd: process.cwd(), encoding: 'utf8'});
+	assert.equal(read.status, 0, read.stderr);
+	return read.stdout;
+}
+
+test('regression: a Cowork directory discovery may not list, a task\'s .claude among them, is passed over and noted (a task\'s vanished unsaid), the tasks beside it found', t => {
+	const directory = tempDir(t);
+	const root = join(directory, 'local-agent-mode-sessions');
+	const task = writeTask(join(root, 'acct-1', 'ws', 'local_ok'));
+	writeTask(join(root, 'acct-0', 'ws', 'local_hidden'));
+	mkdirSync(join(root, 'acct-2', 'ws', 'local_closed', '.claude'), {recursive: true});
+	chmodSync(directory, 0o755);
+	chmodSync(join(root, 'acct-0'), 0o000);
+	chmodSync(join(root, 'acct-2', 'ws', 'local_closed', '.claude'), 0o000);
+	const claude = new URL('../../source/adapters/claude/index.js', import.meta.url).href;
+	const fs = new URL('../../source/adapters/shared/fs.js', import.meta.url).href;
+	const script = `const {claudeAdapter} = await import(${JSON.stringify(claude)}); const {takeUnlistedDirectories} = await import(${JSON.stringify(fs)}); console.log(JSON.stringify({paths: claudeAdapter.discover(${JSON.stringify(root)}).map(unit => unit.path), unlisted: takeUnlistedDirectories().map(each => each.path)}));`;
+	const out = runAsNobody(t, script);
+	if (out !== undefined) {
+		assert.deepEqual(JSON.parse(out) as unknown, {paths: [task], unlisted: [join(root, 'acct-0'), join(root, 'acct-2', 'ws', 'local_closed', '.claude')]});
 	}
 });

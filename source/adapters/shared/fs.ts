@@ -1,4 +1,4 @@
-import {existsSync, lstatSync, readdirSync, readFileSync, type Dirent} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, type Dirent} from 'node:fs';
 import {basename, join, sep} from 'node:path';
 import {fileStatus, type FileStatus} from '../../lib/file-status.js';
 import type {DeferredUnit, DiscoveredUnit, UnitDetails} from '../types.js';
@@ -35,19 +35,6 @@ export function readSmallFile(path: string): string | undefined {
 
 export function isDirectory(path: string): boolean {
 	return statOrUndefined(path)?.isDirectory() ?? false;
-}
-
-/**
- * Whether a path is a directory itself, not a symbolic link to one. A walk inside a store checks
- * what it steps into with this, as listDirectory's entries do: a link can lead out of the store,
- * or back into it, where the same sessions would be found again under another path.
- */
-export function isRealDirectory(path: string): boolean {
-	try {
-		return lstatSync(path, {throwIfNoEntry: false})?.isDirectory() ?? false;
-	} catch {
-		return false; // A name too long, a component that is a file: nothing to step into.
-	}
 }
 
 export function isFile(path: string): boolean {
