@@ -6,7 +6,8 @@
 // beside one another and a chat reopened by a second header; Grok's update stream and its
 // chat-history fallback; VS Code responses of any shape; and, through every read, the catalog's
 // summary (whose user text makes a conversation). Nothing may throw; what is valid is still read;
-// nothing costs more than a small multiple of its input; discovery never follows a link.
+// nothing costs more than a small multiple of its input; discovery never follows a link, nor an
+// id out of its store (an OpenCode regression), and notes what it may not list (run as nobody).
 import assert from 'node:assert/strict';
 import {chmodSync, lstatSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {dirname, join, relative, sep} from 'node:path';
@@ -718,4 +719,22 @@ test('regression: a Cowork directory discovery may not list, a task\'s .claude a
 	if (out !== undefined) {
 		assert.deepEqual(JSON.parse(out) as unknown, {paths: [task], unlisted: [join(root, 'acct-0'), join(root, 'acct-2', 'ws', 'local_closed', '.claude')]});
 	}
+});
+
+test('codex: a user message opening with one of the newer contextual fragments is the host\'s, whatever follows; a request beside them stays the person\'s', () => {
+	const unit = looseUnit('test/fixtures/stores/codex/sessions/2026/11/21/rollout-2026-11-21T15-00-00-0195a1c2-0c00-7c00-8c00-00000000000c.jsonl');
+	const fragment = fc.constantFrom('<recommended_plugins>', '<goal_context>', '<extension_context>', '<codex_internal_context source="x">', '<external_hook>', '<agent_message_board_notification>', 'Warning: apply_patch was requested via ');
+	const user = (text: string, line: number, state: LineState) => {
+		const events = codexAdapter.normalizeLine({timestamp: '2026-11-21T14:00:01.000Z', type: 'response_item', payload: {type: 'message', role: 'user', content: [{type: 'input_text', text}]}}, line, state, unit);
+		return Array.isArray(events) ? events.filter(event => event.kind === 'user') : [];
+	};
+	fc.assert(
+		fc.property(fc.constantFrom('', ' ', '\n'), fragment, fc.string({maxLength: 40}), fc.string({minLength: 1, maxLength: 40}), (lead, opening, rest, request) => {
+			const state: LineState = {};
+			assert.ok(user(`${lead}${opening}${rest}`, 1, state).every(event => event.human !== true));
+			const typed = `Please ${request}`;
+			assert.ok(user(typed, 2, state).some(event => event.human === true && event.text === typed));
+		}),
+		{seed, numRuns: 150},
+	);
 });
