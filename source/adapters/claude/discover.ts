@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import {basename, join} from 'node:path';
-import {childPath, fileUnit, isDirectory, listDirectory, walkFiles} from '../shared/fs.js';
+import {childPath, fileUnit, listDirectory, walkFiles} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
 
 const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
@@ -43,8 +43,9 @@ function coworkProjectRoots(root: string): string[] {
 
 			const path = childPath(directory, entry.name);
 			if (entry.name.startsWith('local_')) {
-				const projects = childPath(path, join('.claude', 'projects'));
-				if (isDirectory(projects)) {
+				const claude = subdirectory(path, '.claude');
+				const projects = claude === undefined ? undefined : subdirectory(claude, 'projects');
+				if (projects !== undefined) {
 					found.push(projects);
 				}
 			} else if (depth < maxCoworkDepth) {
@@ -55,6 +56,15 @@ function coworkProjectRoots(root: string): string[] {
 
 	visit(root, 0);
 	return found;
+}
+
+/**
+ * The directory `name` inside `directory`, found by listing it as the rest of the walk does: never
+ * through a link (a task's sessions are its own, not another task's or a tree outside the store),
+ * and a directory that cannot be listed is noted (listDirectory) rather than passed over unsaid.
+ */
+function subdirectory(directory: string, name: string): string | undefined {
+	return listDirectory(directory).some(entry => entry.name === name && entry.isDirectory()) ? childPath(directory, name) : undefined;
 }
 
 /** `<account>/<workspace>/agent/local_ditto_<id>`: tasks sit three levels down at most. */

@@ -63,7 +63,8 @@ function yamlScalar(text: string | undefined, key: string): string | undefined {
 		return undefined;
 	}
 
-	const lines = text.split('\n');
+	// YAML breaks lines at LF, CRLF and a lone CR alike: a CR left inside a line would end up in the name.
+	const lines = text.split(/\r\n?|\n/);
 	const at = lines.findIndex(line => line.startsWith(`${key}:`));
 	if (at < 0) {
 		return undefined;
@@ -84,7 +85,7 @@ const blockIndicator = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?(?:[ \t]+#.*)?$/;
 function continuation(lines: string[], from: number): string[] {
 	const taken: string[] = [];
 	for (let index = from; index < lines.length; index++) {
-		const line = lines[index]!.replace(/\r$/, '');
+		const line = lines[index]!;
 		if (line.trim() !== '' && line[0] !== ' ' && line[0] !== '\t') {
 			break;
 		}

@@ -1,6 +1,7 @@
 import {dirname, join} from 'node:path';
 import * as z from 'zod/mini';
 import {openReadOnlyInPlace} from '../../lib/sqlite.js';
+import {epochIso} from '../shared/epoch.js';
 import {readSmallFile} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import {lenient} from '../shared/schema.js';
@@ -56,11 +57,13 @@ export function readStoreFacts(path: string): StoreFacts {
 			return {};
 		}
 
-		const created = meta.data.createdAt;
+		// epochIso, not new Date: a createdAt out of Date's range made toISOString throw, and the
+		// chat's name was lost with it; a counter or placeholder passes for no time at all.
+		const started = epochIso(meta.data.createdAt);
 		const name = meta.data.name?.trim();
 		return {
 			...(name && name !== placeholderName ? {title: name} : {}),
-			...(created !== undefined && created > 0 ? {started: new Date(created).toISOString()} : {}),
+			...(started === undefined ? {} : {started}),
 		};
 	} catch {
 		return {};

@@ -1,6 +1,6 @@
 import {basename, dirname, join} from 'node:path';
 import type {SessionEvent, SessionRow} from '../events.js';
-import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
+import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {normalizeChatLine} from './chat.js';
 import {chatHistoryFile, summaryFile, updatesFile} from './discover.js';
 import {isFile} from '../shared/fs.js';
@@ -72,8 +72,9 @@ export function loadGrokSession(unit: DiscoveredUnit): LoadedSession {
 	return withSummaryFacts(unit, loaded);
 }
 
+/** Whether a read holds a message with text: a chunk of no text (or only blanks) says nothing. */
 function holdsConversation(loaded: LoadedSession): boolean {
-	return loaded.rows.some(row => row.events.some(event => event.kind === 'user' || event.kind === 'assistant'));
+	return loaded.rows.some(row => row.events.some(event => (event.kind === 'user' || event.kind === 'assistant') && event.text?.trim()));
 }
 
 /**
@@ -88,6 +89,27 @@ function readUpdatesOrCache(path: string): LoadedSession {
 		return updates;
 	}
 
-	const chat = readChatHistory(cache);
+	const chat = readFallback(cache);
+	if (chat === undefined) {
+		return {...updates, warnings: [...updates.warnings, `${chatHistoryFile} cannot be read`]};
+	}
+
 	return holdsConversation(chat) ? {...chat, warnings: [...chat.warnings, `lines are of ${chatHistoryFile}`]} : updates;
+}
+
+/**
+ * The chat history read as a fallback, or undefined when it cannot be read (no permission, gone
+ * meanwhile): the session's own transcript, the stream, was read, so the session stands on that
+ * rather than failing for a file it only might have needed.
+ */
+function readFallback(path: string): LoadedSession | undefined {
+	try {
+		return readChatHistory(path);
+	} catch (error) {
+		if (error instanceof SessionCorruptError) {
+			return undefined;
+		}
+
+		throw error;
+	}
 }

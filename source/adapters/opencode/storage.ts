@@ -29,6 +29,15 @@ export function jsonFilesIn(directory: string): string[] {
 		.map(entry => join(directory, entry.name));
 }
 
+/**
+ * Whether an id a file states can name a directory of the store: a plain name. An id of `..` or
+ * with a separator (`../../elsewhere`) would lead the read, and the files a retention plan lists,
+ * out of the store.
+ */
+function isPlainName(name: string): boolean {
+	return name !== '.' && name !== '..' && !/[\\/\0]/.test(name);
+}
+
 /** The session's message directory: named by its id, its file name, or the name without `ses_`. */
 export function messageDirectoryOf(storage: string, sessionFile: string, sessionId: string | undefined): string | undefined {
 	const name = stem(sessionFile, '.json');
@@ -36,7 +45,7 @@ export function messageDirectoryOf(storage: string, sessionFile: string, session
 	const messageRoots = [join(storage, 'message'), join(projectSessionTreeOf(sessionFile), 'message')];
 	for (const messages of messageRoots) {
 		for (const candidate of candidates) {
-			if (candidate) {
+			if (candidate && isPlainName(candidate)) {
 				const directory = join(messages, candidate);
 				if (isDirectory(directory)) {
 					return directory;
@@ -60,7 +69,7 @@ export function partDirectoryOf(storage: string, messageFile: string, messageId:
 	const projectParts = join(dirname(dirname(sessionDirectory)), 'part', basename(sessionDirectory));
 	for (const parts of [join(storage, 'part'), projectParts]) {
 		for (const candidate of [messageId, stem(messageFile, '.json')]) {
-			if (candidate) {
+			if (candidate && isPlainName(candidate)) {
 				const directory = join(parts, candidate);
 				if (isDirectory(directory)) {
 					return directory;
