@@ -436,20 +436,15 @@ test('regression: a Grok stream whose only message chunk is blank still falls ba
 
 test('regression: a Grok chat history that cannot be read leaves the stream read, not the session failed (the fallback threw)', t => {
 	// Root reads any file: the read runs as nobody, where permission bits apply.
-	if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) {
-		t.skip('needs root and setpriv to read as an unprivileged user');
-		return;
-	}
-
 	const directory = tempDir(t);
 	const session = grokStore(directory, [grokUpdate({sessionUpdate: 'hook_event'})]);
 	chmodSync(directory, 0o755);
 	chmodSync(join(session, 'chat_history.jsonl'), 0o000);
 	const adapter = new URL('../../source/adapters/grok/index.js', import.meta.url).href;
-	const script = `const {grokAdapter} = await import(${JSON.stringify(adapter)}); const [unit] = grokAdapter.discover(${JSON.stringify(join(directory, 'sessions'))}); console.log(JSON.stringify(grokAdapter.loadSession(unit).warnings));`;
-	const read = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], {cwd: process.cwd(), encoding: 'utf8'});
-	assert.equal(read.status, 0, read.stderr);
-	assert.deepEqual(JSON.parse(read.stdout) as unknown, ['chat_history.jsonl cannot be read']);
+	const output = runAsNobody(t, `const {grokAdapter} = await import(${JSON.stringify(adapter)}); const [unit] = grokAdapter.discover(${JSON.stringify(join(directory, 'sessions'))}); console.log(JSON.stringify(grokAdapter.loadSession(unit).warnings));`);
+	if (output !== undefined) {
+		assert.deepEqual(JSON.parse(output) as unknown, ['chat_history.jsonl cannot be read']);
+	}
 });
 
 const codexOwn = '0195a1c2-0c00-7c00-8c00-0000000000aa';
@@ -691,14 +686,24 @@ test('regression: an OpenCode session or message whose id leads out of the store
 	}
 });
 
-/** Runs a short module as nobody (permission bits apply), printing what it logs; undefined (skipped) without root and setpriv. */
+/**
+ * Runs a short module as nobody (permission bits apply), printing what it logs; undefined (the
+ * test skipped, saying why) without root and setpriv, or where nobody cannot read this checkout
+ * (a clone under a private home directory).
+ */
 function runAsNobody(t: {skip(message: string): void}, script: string): string | undefined {
 	if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) {
 		t.skip('needs root and setpriv to read as an unprivileged user');
 		return undefined;
 	}
 
-	const read = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], {cwd: process.cwd(), encoding: 'utf8'});
+	const asNobody = (args: string[]) => spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, ...args], {cwd: process.cwd(), encoding: 'utf8'});
+	if (asNobody(['-e', "require('node:fs').accessSync('package.json'); require('node:fs').accessSync('node_modules/tsx/package.json')"]).status !== 0) {
+		t.skip('nobody cannot read this checkout, so nothing can be read as an unprivileged user here');
+		return undefined;
+	}
+
+	const read = asNobody(['--import', 'tsx', '--input-type=module', '-e', script]);
 	assert.equal(read.status, 0, read.stderr);
 	return read.stdout;
 }
