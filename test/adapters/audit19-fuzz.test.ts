@@ -120,7 +120,7 @@ const coworkState: fc.Arbitrary<string | 'missing' | 'directory'> = fc.oneof(
 		.record(
 			{
 				cliSessionId: orText(fc.constant(coworkSession)),
-				userSelectedFolders: fc.oneof(weird, fc.array(orText(fc.constantFrom('/home/ada/shop', ' ', '')), {maxLength: 3})),
+				userSelectedFolders: fc.oneof(weird, fc.array(orText(fc.constantFrom('/home/ada/shop', 'C:\\Users\\ada\\shop', 'shop', ' ', '')), {maxLength: 3})),
 				title: orText(fc.constantFrom('Fix the checkout test', '  ', `${'t'.repeat(10_000)}`)),
 			},
 			{requiredKeys: []},
@@ -161,7 +161,7 @@ function expectedCowork(state: string): {cwd?: string; title?: string} {
 	}
 
 	return {
-		...(typeof folder === 'string' && folder.trim() !== '' ? {cwd: folder} : {}),
+		...(typeof folder === 'string' && /^(?:\/|[A-Za-z]:[\\/])/.test(folder) ? {cwd: folder} : {}),
 		...(typeof title === 'string' && title.trim() !== '' ? {title: title.trim()} : {}),
 	};
 }

@@ -35,7 +35,8 @@ export function coworkFacts(unit: DiscoveredUnit): SessionInfo | undefined {
 	const folder = Array.isArray(folders) ? folders[0] : undefined;
 	const title = state['title'];
 	const facts: SessionInfo = {};
-	if (typeof folder === 'string' && folder.trim() !== '') {
+	// A folder on this machine or the one the app ran on: an absolute path, POSIX or Windows.
+	if (typeof folder === 'string' && /^(?:\/|[A-Za-z]:[\\/])/.test(folder)) {
 		facts.cwd = folder;
 	}
 
