@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
+import Database from 'better-sqlite3';
 import {opencodeAdapter} from '../../source/adapters/opencode/index.js';
 import {readStore, type ReadSession} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
 
 /**
  * OpenCode format features other readers meet in real stores (formats.md §3 and OpenCode's own
@@ -76,4 +79,83 @@ test('opencode format: a call OpenCode could not run (unknown tool, arguments th
 	);
 	const rejected = session.events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'call_q7Rt2Yw9Lp4Kd6Mx');
 	assert.equal(rejected?.tool?.name, 'invalid', 'the call keeps the name OpenCode stored');
+});
+
+type ForkRows = {
+	session: Array<Record<string, unknown>>;
+	message?: Array<{id: string; session_id: string; time: number; data: object; parts: Array<{id: string; data: object}>}>;
+	session_message?: Array<{id: string; session_id: string; type: string; seq: number; time: number; data: object}>;
+};
+
+/** Builds `opencode.db` from a fixture's rows: the session table with the columns its rows have, and the message tables they fill. */
+function forkDatabase(directory: string, name: string): string {
+	const rows = JSON.parse(readFileSync(join(cases, 'forked-session', `${name}.json`), 'utf8')) as ForkRows;
+	const path = join(directory, 'opencode.db');
+	const db = new Database(path);
+	const columns = Object.keys(rows.session[0]!);
+	db.exec(`CREATE TABLE session (${columns.map(column => (column === 'id' ? 'id TEXT PRIMARY KEY' : column)).join(', ')})`);
+	for (const session of rows.session) {
+		db.prepare(`INSERT INTO session VALUES (${columns.map(column => `@${column}`).join(', ')})`).run(session);
+	}
+
+	if (rows.message) {
+		db.exec(`CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);
+			CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
+			CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);`);
+		for (const message of rows.message) {
+			db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(message.id, message.session_id, message.time, message.time, JSON.stringify(message.data));
+			for (const part of message.parts) {
+				db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(part.id, message.id, message.session_id, message.time, message.time, JSON.stringify(part.data));
+			}
+		}
+	}
+
+	if (rows.session_message) {
+		db.exec('CREATE TABLE session_message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, type TEXT NOT NULL, seq INTEGER NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)');
+		for (const row of rows.session_message) {
+			db.prepare('INSERT INTO session_message VALUES (?, ?, ?, ?, ?, ?, ?)').run(row.id, row.session_id, row.type, row.seq, row.time, row.time, JSON.stringify(row.data));
+		}
+	}
+
+	db.close();
+	return path;
+}
+
+const said = (session: ReadSession) => session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => event.text);
+
+test('opencode format: a 1.x fork opens with a copy of its source\'s messages, read in the source; the fork names it as its parent', t => {
+	// session/session.ts `fork`: a new session without a parent; the source's messages copied under new ids, keeping time.created.
+	const sessions = new Map(readStore(opencodeAdapter, forkDatabase(tempDir(t), 'v1')).map(session => [session.summary.id, session]));
+	const source = sessions.get('ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd');
+	const fork = sessions.get('ses_2e8ff0d2bffeMp4Qs7Ut1Vw3Xy');
+	const sibling = sessions.get('ses_2e8ff5e3cffeRa6Sb8Tc0Ud2Ve');
+	assert.ok(source && fork && sibling, 'the source and both forks are read');
+	assert.equal(source.summary.human_turns, 1);
+	assert.equal(source.summary.parent_id, null);
+
+	assert.equal(fork.summary.parent_id, 'ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd', 'the session its copy came from, not the other fork holding the same copy');
+	assert.equal(fork.summary.title, 'Try an LRU keyed by tenant instead of the global list.', "the fork's own request, not the source's");
+	assert.equal(fork.summary.human_turns, 1, 'the copied request is the source\'s');
+	assert.deepEqual(said(fork), ['Try an LRU keyed by tenant instead of the global list.']);
+	const notice = fork.events.find(event => event.kind === 'system');
+	assert.match(notice?.text ?? '', /History copied from session ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd/);
+	assert.equal(fork.loaded.rows.length, 3, 'the copied rows are still there to read');
+	assert.equal(fork.summary.started, '2025-12-29T09:25:00.000Z', 'the fork started when it was made, not when the source did');
+
+	assert.equal(sibling.summary.parent_id, 'ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd');
+	assert.deepEqual(said(sibling), ['Make the 64 MiB cap configurable through LEDGER_CACHE_BYTES.', 'The cap is read from LEDGER_CACHE_BYTES in src/config.ts, defaulting to 64 MiB.']);
+});
+
+test('opencode format: a 2.x fork names its source in fork_session_id and opens with copies of its records', t => {
+	// packages/core/src/session/projector.ts projectFork: parent_id null, fork_session_id and fork_boundary set; the
+	// source's records up to the boundary copied with their seq, time_created and data under ids `<fork event>_<seq>`.
+	const sessions = new Map(readStore(opencodeAdapter, forkDatabase(tempDir(t), 'v2')).map(session => [session.summary.id, session]));
+	const fork = sessions.get('ses_2d3f1e20bffeZa2Ab4Bc6Cd8De');
+	assert.ok(fork, 'the fork is read');
+	assert.equal(fork.unit.parentIdHint, 'ses_2d40b7c1affeKc5Vd7Wf9Xg1Yh', 'listing names the source without reading the session');
+	assert.equal(fork.summary.parent_id, 'ses_2d40b7c1affeKc5Vd7Wf9Xg1Yh');
+	assert.equal(fork.summary.title, 'Instead, default a null region to "unassigned" before the join.');
+	assert.equal(fork.summary.human_turns, 1, 'a fork is no Task child: its own prompt is a person\'s');
+	assert.deepEqual(said(fork), ['Instead, default a null region to "unassigned" before the join.']);
+	assert.match(fork.events.find(event => event.kind === 'system')?.text ?? '', /History copied from session ses_2d40b7c1affeKc5Vd7Wf9Xg1Yh/);
 });

@@ -137,6 +137,25 @@ function readParts(db: Database, schema: Schema, sessionId: string): Map<string,
 	return parts;
 }
 
+/**
+ * The session whose own message was created at `time` (created itself before then, and before
+ * `before`, the fork's creation), other than `sessionId`: the source of a 1.x fork whose last copied
+ * message has that time. A copy in another fork of the same source is no candidate, since copies
+ * are older than the session holding them. The newest such session when several match.
+ */
+export function findForkSource(db: Database, schema: Schema, sessionId: string, time: number, before: number): string | undefined {
+	const message = schema.message;
+	const session = schema.session;
+	if (!message?.columns.has('time_created') || !message.columns.has('session_id') || !session?.columns.has('time_created') || !session.columns.has('id')) {
+		return undefined;
+	}
+
+	const row = db.prepare(`SELECT s.id AS id FROM ${quote(message.name)} m JOIN ${quote(session.name)} s ON s.id = m.session_id
+		WHERE m.time_created = ? AND m.session_id <> ? AND s.time_created <= m.time_created AND s.time_created < ?
+		ORDER BY s.time_created DESC, s.id DESC LIMIT 1`).get(time, sessionId, before) as Row | undefined;
+	return typeof row?.['id'] === 'string' ? row['id'] : undefined;
+}
+
 /** A JSON column's value: parsed text (or bytes), or undefined when it does not parse. */
 export function parseDataColumn(value: unknown): unknown {
 	const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : undefined;

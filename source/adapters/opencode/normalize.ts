@@ -28,6 +28,15 @@ export type SessionContext = {
 	 * names the message holding the part, and that cleanup removes the whole message too.
 	 */
 	readonly revertedFrom?: string;
+	/**
+	 * A fork's copy of the history it was forked from (session/session.ts `fork`; 2.x
+	 * session/projector.ts `projectFork`): OpenCode copies the source's messages into the new
+	 * session under new ids, each keeping its creation time, so the copies are the session's
+	 * opening run of messages created before the session was (`before`, its creation time). The
+	 * source session is `from` where it is known. The copy is the source's conversation, read in
+	 * that session: here it is one notice.
+	 */
+	readonly fork?: {readonly before: number; readonly from?: string};
 };
 
 /** Parts that carry nothing for the event model: reasoning is never shown, the rest is bookkeeping. */
@@ -146,9 +155,12 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 	let model = context.facts.model;
 	let cwd = context.facts.cwd;
 	let skippedParts = 0;
-	for (const input of messages) {
+	const copies = copiedCount(messages, context.fork?.before);
+	messages.forEach((input, index) => {
 		const {message, line} = input;
-		const base: SessionEvent = {line, kind: 'meta', ...timed(isoTime(message.time?.created))};
+		const copied = index < copies;
+		// A copy's time is the source's, not this session's: its events carry none.
+		const base: SessionEvent = {line, kind: 'meta', ...(copied ? {} : timed(isoTime(message.time?.created)))};
 		const events: SessionEvent[] = [];
 		const facts: SessionInfo = {...pendingFacts};
 		pendingFacts = undefined;
@@ -164,6 +176,12 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 
 		if (Object.keys(facts).length > 0) {
 			events.push({...base, kind: 'meta', session: facts});
+		}
+
+		if (copied) {
+			events.push(...(index === 0 ? [forkNotice(base, context.fork?.from)] : []));
+			rows.push({line, raw: input.raw, events});
+			return;
 		}
 
 		for (const {part, where} of input.parts) {
@@ -182,10 +200,34 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 
 		events.push(...messageErrorEvents(message, base));
 		rows.push({line, raw: input.raw, events});
-	}
+	});
 
 	markReverted(rows, messages, context.revertedFrom);
 	return {rows, skipped: skipped + skippedParts, warnings};
+}
+
+/**
+ * Times before 1e11 ms (1973) are no epoch milliseconds (a writer that stored seconds): they say
+ * nothing of when a message was created relative to its session.
+ */
+const earliestMillis = 1e11;
+
+/** How many of the opening messages were created before the session: a fork's copy of its source's history. */
+export function copiedCount(messages: readonly MessageInput[], before: number | undefined): number {
+	if (before === undefined || before < earliestMillis) {
+		return 0;
+	}
+
+	const own = messages.findIndex(input => {
+		const created = input.message.time?.created;
+		return created === undefined || created < earliestMillis || created >= before;
+	});
+	return own === -1 ? messages.length : own;
+}
+
+function forkNotice(base: SessionEvent, from: string | undefined): SessionEvent {
+	const source = from === undefined ? 'the session this one was forked from' : `session ${from}, which this one was forked from`;
+	return {...base, kind: 'system', text: `History copied from ${source}; it is read in that session`};
 }
 
 /** Labels what an `/undo` discarded as a rewind does (shared/discarded.ts). */
