@@ -144,6 +144,16 @@ test('opencode format: a 1.x fork opens with a copy of its source\'s messages, r
 
 	assert.equal(sibling.summary.parent_id, 'ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd');
 	assert.deepEqual(said(sibling), ['Make the 64 MiB cap configurable through LEDGER_CACHE_BYTES.', 'The cap is read from LEDGER_CACHE_BYTES in src/config.ts, defaulting to 64 MiB.']);
+
+	const untouched = sessions.get('ses_2e8fd0a5effeHv5Iw7Jx9Ky1Lz');
+	assert.equal(untouched?.summary.parent_id, 'ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd', 'a fork not continued yet is all copy; its "(fork #N)" title says so');
+	assert.equal(untouched?.summary.human_turns, 0);
+
+	// storage/json-migration.ts dates a session that states no creation time at the move: older messages alone make no fork.
+	const moved = sessions.get('ses_2e8fe1b4dffeCq7Dr9Es1Ft3Gu');
+	assert.equal(moved?.summary.parent_id, null);
+	assert.equal(moved?.summary.title, 'Port the ledger CLI from getopts to clap.');
+	assert.equal(moved?.summary.human_turns, 1);
 });
 
 test('opencode format: a 2.x fork names its source in fork_session_id and opens with copies of its records', t => {

@@ -3,7 +3,7 @@ import {stem} from '../shared/fs.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {withDatabase, type Row} from './database.js';
 import {findForkSource, parseDataColumn, readMessagesByRowid, readRecordsByRowid, readSessionRecords, type SessionRecords} from './database-session.js';
-import {copiedCount, rowsFromMessages, type MessageInput, type SessionContext} from './normalize.js';
+import {copiedCount, rowsFromMessages, type ForkCopy, type MessageInput, type SessionContext} from './normalize.js';
 import {readOpencodeMessage, readOpencodePart} from './records.js';
 import {recordInput} from './session-message.js';
 import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
@@ -53,7 +53,15 @@ function sessionContext(session: OpencodeSession | undefined, fallbackId: string
 		...(started ? {started} : {}),
 	};
 	const revertedFrom = revertedMessageId(session?.revert);
-	return {facts, child: child !== undefined, ...(revertedFrom ? {revertedFrom} : {}), ...(created === undefined ? {} : {fork: {before: created, ...(from ? {from} : {})}})};
+	return {facts, child: child !== undefined, ...(revertedFrom ? {revertedFrom} : {}), ...(created === undefined ? {} : {fork: forkCopy(session, created, from)})};
+}
+
+/** session/session.ts getForkedTitle: a 1.x fork is titled "<source title> (fork #N)" until renamed. */
+const forkTitle = / \(fork #\d+\)$/;
+
+function forkCopy(session: OpencodeSession | undefined, before: number, from: string | undefined): ForkCopy {
+	const stated = session?.fork_session_id !== undefined || forkTitle.test(session?.title ?? '');
+	return {before, stated, ...(from ? {from} : {})};
 }
 
 /**
@@ -131,9 +139,13 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
  */
 function forkSource(unit: DiscoveredUnit, session: OpencodeSession | undefined, sessionId: string, inputs: readonly MessageInput[]): string | undefined {
 	const created = session?.time_created ?? session?.time?.created;
-	const copies = copiedCount(inputs, created);
+	if (session?.fork_session_id !== undefined || created === undefined) {
+		return undefined;
+	}
+
+	const copies = copiedCount(inputs, forkCopy(session, created, undefined));
 	const lastCopied = copies > 0 ? inputs[copies - 1]!.message.time?.created : undefined;
-	if (session?.fork_session_id !== undefined || lastCopied === undefined || created === undefined) {
+	if (lastCopied === undefined) {
 		return undefined;
 	}
 

@@ -36,7 +36,7 @@ export type SessionContext = {
 	 * source session is `from` where it is known. The copy is the source's conversation, read in
 	 * that session: here it is one notice.
 	 */
-	readonly fork?: {readonly before: number; readonly from?: string};
+	readonly fork?: ForkCopy;
 };
 
 /** Parts that carry nothing for the event model: reasoning is never shown, the rest is bookkeeping. */
@@ -155,7 +155,7 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 	let model = context.facts.model;
 	let cwd = context.facts.cwd;
 	let skippedParts = 0;
-	const copies = copiedCount(messages, context.fork?.before);
+	const copies = copiedCount(messages, context.fork);
 	messages.forEach((input, index) => {
 		const {message, line} = input;
 		const copied = index < copies;
@@ -212,17 +212,28 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
  */
 const earliestMillis = 1e11;
 
-/** How many of the opening messages were created before the session: a fork's copy of its source's history. */
-export function copiedCount(messages: readonly MessageInput[], before: number | undefined): number {
-	if (before === undefined || before < earliestMillis) {
+/**
+ * What says a session may open with a fork's copy: its creation time, the source where it is known,
+ * and whether the session says it is a fork (2.x `fork_session_id`, or the "(fork #N)" title 1.x
+ * gives it).
+ */
+export type ForkCopy = {readonly before: number; readonly from?: string; readonly stated: boolean};
+
+/**
+ * How many of the opening messages were created before the session: a fork's copy of its source's
+ * history. Every message being older says so only with the session saying it is a fork: OpenCode's
+ * move of the JSON tree into the database dates a session that states no creation time at the move.
+ */
+export function copiedCount(messages: readonly MessageInput[], fork: ForkCopy | undefined): number {
+	if (fork === undefined || fork.before < earliestMillis) {
 		return 0;
 	}
 
 	const own = messages.findIndex(input => {
 		const created = input.message.time?.created;
-		return created === undefined || created < earliestMillis || created >= before;
+		return created === undefined || created < earliestMillis || created >= fork.before;
 	});
-	return own === -1 ? messages.length : own;
+	return own === -1 ? (fork.stated ? messages.length : 0) : own;
 }
 
 function forkNotice(base: SessionEvent, from: string | undefined): SessionEvent {
