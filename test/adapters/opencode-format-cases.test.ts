@@ -88,8 +88,8 @@ type ForkRows = {
 };
 
 /** Builds `opencode.db` from a fixture's rows: the session table with the columns its rows have, and the message tables they fill. */
-function forkDatabase(directory: string, name: string): string {
-	const rows = JSON.parse(readFileSync(join(cases, 'forked-session', `${name}.json`), 'utf8')) as ForkRows;
+function buildDatabase(directory: string, fixture: string): string {
+	const rows = JSON.parse(readFileSync(join(cases, fixture), 'utf8')) as ForkRows;
 	const path = join(directory, 'opencode.db');
 	const db = new Database(path);
 	const columns = Object.keys(rows.session[0]!);
@@ -125,7 +125,7 @@ const said = (session: ReadSession) => session.events.filter(event => event.kind
 
 test('opencode format: a 1.x fork opens with a copy of its source\'s messages, read in the source; the fork names it as its parent', t => {
 	// session/session.ts `fork`: a new session without a parent; the source's messages copied under new ids, keeping time.created.
-	const sessions = new Map(readStore(opencodeAdapter, forkDatabase(tempDir(t), 'v1')).map(session => [session.summary.id, session]));
+	const sessions = new Map(readStore(opencodeAdapter, buildDatabase(tempDir(t), 'forked-session/v1.json')).map(session => [session.summary.id, session]));
 	const source = sessions.get('ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd');
 	const fork = sessions.get('ses_2e8ff0d2bffeMp4Qs7Ut1Vw3Xy');
 	const sibling = sessions.get('ses_2e8ff5e3cffeRa6Sb8Tc0Ud2Ve');
@@ -159,7 +159,7 @@ test('opencode format: a 1.x fork opens with a copy of its source\'s messages, r
 test('opencode format: a 2.x fork names its source in fork_session_id and opens with copies of its records', t => {
 	// packages/core/src/session/projector.ts projectFork: parent_id null, fork_session_id and fork_boundary set; the
 	// source's records up to the boundary copied with their seq, time_created and data under ids `<fork event>_<seq>`.
-	const sessions = new Map(readStore(opencodeAdapter, forkDatabase(tempDir(t), 'v2')).map(session => [session.summary.id, session]));
+	const sessions = new Map(readStore(opencodeAdapter, buildDatabase(tempDir(t), 'forked-session/v2.json')).map(session => [session.summary.id, session]));
 	const fork = sessions.get('ses_2d3f1e20bffeZa2Ab4Bc6Cd8De');
 	assert.ok(fork, 'the fork is read');
 	assert.equal(fork.unit.parentIdHint, 'ses_2d40b7c1affeKc5Vd7Wf9Xg1Yh', 'listing names the source without reading the session');
@@ -168,4 +168,22 @@ test('opencode format: a 2.x fork names its source in fork_session_id and opens 
 	assert.equal(fork.summary.human_turns, 1, 'a fork is no Task child: its own prompt is a person\'s');
 	assert.deepEqual(said(fork), ['Instead, default a null region to "unassigned" before the join.']);
 	assert.match(fork.events.find(event => event.kind === 'system')?.text ?? '', /History copied from session ses_2d40b7c1affeKc5Vd7Wf9Xg1Yh/);
+});
+
+test('opencode format: the request OpenCode sends again after an overflow compaction is the host\'s copy, not a second request', t => {
+	// session/compaction.ts: with `overflow`, the last request before the compaction is replayed after the summary
+	// as a new user message holding copies of its parts (a media file becomes "[Attached <mime>: <name>]").
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'compaction-replay/v1.json'));
+	assert.ok(session, 'the session is read');
+	const asked = 'Summarise every CSV under data/raw into one parquet file per month.';
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user' && event.text === asked).map(event => [event.line, event.human, event.origin]),
+		[
+			[1, true, undefined],
+			[5, false, 'host'],
+			[7, true, undefined],
+		],
+		'the replay is the host\'s; the person asking again later is the person',
+	);
+	assert.equal(session.summary.human_turns, 2);
 });

@@ -76,7 +76,7 @@ function namedErrorText(value: unknown): string {
 type PartResult = SessionEvent[] | null;
 
 /** Events of one part; null for a part type this adapter does not know. */
-function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionEvent, context: SessionContext): PartResult {
+function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionEvent, context: SessionContext, replayed: boolean): PartResult {
 	const messageTime = base.timestamp;
 	const partTime = isoTime(part.time?.start ?? part.time?.created) ?? messageTime;
 	const shared: SessionEvent = {...base, ...timed(partTime), ...(part.id ? {uuid: part.id} : {})};
@@ -88,6 +88,10 @@ function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionE
 			}
 
 			if (message.role === 'user') {
+				if (replayed) {
+					return [{...shared, kind: 'user', text, human: false, origin: 'host'}];
+				}
+
 				const human = part.synthetic !== true && part.ignored !== true && !context.child && !isInjectedText(text);
 				// A child session's prompt is the task its parent agent wrote.
 				return [{...shared, kind: 'user', text, human, ...(context.child && !human ? {origin: 'agent' as const} : {})}];
@@ -156,8 +160,10 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 	let cwd = context.facts.cwd;
 	let skippedParts = 0;
 	const copies = copiedCount(messages, context.fork);
+	const replays = replayWatch();
 	messages.forEach((input, index) => {
 		const {message, line} = input;
+		const replayed = replays.next(input);
 		const copied = index < copies;
 		// A copy's time is the source's, not this session's: its events carry none.
 		const base: SessionEvent = {line, kind: 'meta', ...(copied ? {} : timed(isoTime(message.time?.created)))};
@@ -185,7 +191,7 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 		}
 
 		for (const {part, where} of input.parts) {
-			const produced = partEvents(message, part, base, context);
+			const produced = partEvents(message, part, base, context, replayed);
 			if (produced === null) {
 				skippedParts++;
 				if (warnings.length < maxWarnings) {
@@ -204,6 +210,50 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 
 	markReverted(rows, messages, context.revertedFrom);
 	return {rows, skipped: skipped + skippedParts, warnings};
+}
+
+/** What a person typed in a user message: its text parts that are neither synthetic nor ignored. */
+function typedText(input: MessageInput): string {
+	return input.parts
+		.filter(({part}) => part.type === 'text' && part.synthetic !== true && part.ignored !== true)
+		.map(({part}) => (part.text ?? '').trim())
+		.filter(text => text !== '' && !replayedMedia.test(text))
+		.join('\n');
+}
+
+/** What a replay writes in place of a media attachment it drops (session/compaction.ts). */
+const replayedMedia = /^\[Attached [^\]\n]*\]$/;
+
+/**
+ * A compaction forced by a request too large for the model (compaction part `overflow`) ends
+ * with OpenCode sending that request again (session/compaction.ts, `replay`): a new user message
+ * right after the summary, holding copies of the request's parts (a media file as a line of text).
+ * The copy is the host's, not a second request from the person. Watches the messages in order
+ * and tells, for each, whether it is such a copy.
+ */
+function replayWatch() {
+	let request: string | undefined;
+	let overflowed = false;
+	let afterSummary = false;
+	return {
+		next(input: MessageInput): boolean {
+			const {message} = input;
+			const follows = afterSummary;
+			afterSummary = overflowed && message.role === 'assistant' && message.summary === true;
+			if (message.role !== 'user') {
+				return false;
+			}
+
+			overflowed = input.parts.some(({part}) => part.type === 'compaction' && part.overflow === true);
+			const typed = typedText(input);
+			const replayed = follows && typed !== '' && typed === request;
+			if (typed !== '' && !replayed) {
+				request = typed;
+			}
+
+			return replayed;
+		},
+	};
 }
 
 /**
