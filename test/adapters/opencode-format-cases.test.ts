@@ -187,3 +187,13 @@ test('opencode format: the request OpenCode sends again after an overflow compac
 	);
 	assert.equal(session.summary.human_turns, 2);
 });
+
+test('opencode format: a fork in the legacy JSON tree opens with older copies too; its source is not named there', () => {
+	// session/index.ts (0.x) `fork`: a new session with the default title, the source's messages copied under new ids with their times.
+	const fork = sessionsOf('forked-session').get('ses_2f0fd3b1cffeZf9Ag1Bh3Ci5Dj');
+	assert.ok(fork, 'the fork is read');
+	assert.equal(fork.summary.parent_id, null, 'the tree does not say which session it came from');
+	assert.equal(fork.summary.title, 'Skip the GPU tile tests on CI with an environment flag instead.');
+	assert.equal(fork.summary.human_turns, 1);
+	assert.match(fork.events.find(event => event.kind === 'system')?.text ?? '', /^History copied from the session this one was forked from/);
+});
