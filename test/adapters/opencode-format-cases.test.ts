@@ -85,6 +85,7 @@ type ForkRows = {
 	session: Array<Record<string, unknown>>;
 	message?: Array<{id: string; session_id: string; time: number; data: object; parts: Array<{id: string; data: object}>}>;
 	session_message?: Array<{id: string; session_id: string; type: string; seq: number; time: number; data: object}>;
+	session_inbox?: Array<{id: string; session_id: string; type: string; payload: object; delivery: string; enqueued_seq: number; time: number}>;
 };
 
 /** Builds `opencode.db` from a fixture's rows: the session table with the columns its rows have, and the message tables they fill. */
@@ -114,6 +115,13 @@ function buildDatabase(directory: string, fixture: string): string {
 		db.exec('CREATE TABLE session_message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, type TEXT NOT NULL, seq INTEGER NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)');
 		for (const row of rows.session_message) {
 			db.prepare('INSERT INTO session_message VALUES (?, ?, ?, ?, ?, ?, ?)').run(row.id, row.session_id, row.type, row.seq, row.time, row.time, JSON.stringify(row.data));
+		}
+	}
+
+	if (rows.session_inbox) {
+		db.exec('CREATE TABLE session_inbox (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, delivery TEXT NOT NULL, enqueued_seq INTEGER NOT NULL, time_created INTEGER NOT NULL)');
+		for (const row of rows.session_inbox) {
+			db.prepare('INSERT INTO session_inbox VALUES (?, ?, ?, ?, ?, ?, ?)').run(row.id, row.session_id, row.type, JSON.stringify(row.payload), row.delivery, row.enqueued_seq, row.time);
 		}
 	}
 
@@ -196,4 +204,24 @@ test('opencode format: a fork in the legacy JSON tree opens with older copies to
 	assert.equal(fork.summary.title, 'Skip the GPU tile tests on CI with an environment flag instead.');
 	assert.equal(fork.summary.human_turns, 1);
 	assert.match(fork.events.find(event => event.kind === 'system')?.text ?? '', /^History copied from the session this one was forked from/);
+});
+
+test('opencode format: a 2.x prompt still waiting in the session inbox is the person\'s latest request', t => {
+	// packages/core/src/session/inbox.ts: a prompt sent while the session is busy waits in session_inbox until delivered
+	// into session_message (the row is then deleted); a session stopped first keeps it waiting there.
+	const path = buildDatabase(tempDir(t), 'waiting-prompt/v2.json');
+	const [session] = readStore(opencodeAdapter, path);
+	assert.ok(session, 'the session is read');
+	assert.deepEqual(said(session), ['Rename the export job to nightly-export.', 'Renamed it in jobs/export.ts and the job registry.', 'Also update the cron entry in deploy/cron.yaml.']);
+	const waiting = session.events.find(event => event.text === 'Also update the cron entry in deploy/cron.yaml.');
+	assert.equal(waiting?.human, true);
+	assert.equal(waiting?.line, 3);
+	assert.equal(session.summary.human_turns, 2, 'the host reminder waiting beside it is no request');
+
+	// Delivering it deletes the row: the listing's stamp moves, so the session is read again.
+	const before = opencodeAdapter.discover(path)[0]!.fingerprint;
+	const db = new Database(path);
+	db.prepare("DELETE FROM session_inbox WHERE type = 'user'").run();
+	db.close();
+	assert.notEqual(opencodeAdapter.discover(path)[0]!.fingerprint, before);
 });

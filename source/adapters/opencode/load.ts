@@ -121,13 +121,15 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
 	const warn = warner(warnings);
 	const messages = messageInputs(unit, records, index => index + 1, warn);
 	const later = laterRecords(unit, records, records.messages.length, warn);
-	const inputs = [...messages.inputs, ...later.inputs];
+	const waiting = waitingPrompts(unit, records, records.messages.length + later.count, warn);
+	const inputs = [...messages.inputs, ...later.inputs, ...waiting.inputs];
 	const session = parsed?.success ? parsed.data : undefined;
-	const loaded = rowsFromMessages(sessionContext(session, sessionId, forkSource(unit, session, sessionId, inputs)), inputs, messages.skipped + later.skipped, warnings);
+	const loaded = rowsFromMessages(sessionContext(session, sessionId, forkSource(unit, session, sessionId, inputs)), inputs, messages.skipped + later.skipped + waiting.skipped, warnings);
 	// A row's offset is where its message is found again (see databaseRowsAt): a message row's
 	// rowid, or a 2.x record's rowid negated, so the two tables' rowids never meet.
 	const offsets = [...(records.messageRowids ?? []), ...later.offsets];
-	const complete = (records.messageRowids !== undefined || records.messages.length === 0) && later.offsets.length === later.count;
+	// A waiting prompt is found again only by reading the session whole.
+	const complete = (records.messageRowids !== undefined || records.messages.length === 0) && later.offsets.length === later.count && waiting.inputs.length === 0;
 	return complete ? {...loaded, rows: loaded.rows.map(row => ({...row, offset: offsets[row.line - 1]!}))} : loaded;
 }
 
@@ -194,6 +196,27 @@ function laterRecords(unit: DiscoveredUnit, records: SessionRecords, first: numb
 		}
 	});
 	return {inputs, skipped, offsets, count};
+}
+
+/**
+ * Prompts the person sent while the session was busy, waiting in its inbox to be delivered (a
+ * session stopped with a prompt queued keeps it there): user messages after everything delivered.
+ */
+function waitingPrompts(unit: DiscoveredUnit, records: SessionRecords, first: number, warn: (message: string) => void): {inputs: MessageInput[]; skipped: number} {
+	const inputs: MessageInput[] = [];
+	let skipped = 0;
+	(records.waiting ?? []).forEach((row, index) => {
+		const line = first + index + 1;
+		const where = `${unit.key}:${line}`;
+		const input = recordInput({...row, session_id: records.session?.['id'], type: 'user'}, line, where);
+		if (input) {
+			inputs.push(input);
+		} else {
+			skipped++;
+			warn(`${where}: waiting prompt skipped, its payload is not a readable OpenCode prompt`);
+		}
+	});
+	return {inputs, skipped};
 }
 
 /** Message rows and their parts as the normaliser takes them; rows that do not read are skipped and counted. */
