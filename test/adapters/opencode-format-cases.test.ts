@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
+import Database from 'better-sqlite3';
 import {opencodeAdapter} from '../../source/adapters/opencode/index.js';
 import {readStore, type ReadSession} from '../helpers/adapters.js';
+import {tempDir} from '../helpers/temp.js';
 
 /**
  * OpenCode format features other readers meet in real stores (formats.md §3 and OpenCode's own
@@ -76,4 +79,149 @@ test('opencode format: a call OpenCode could not run (unknown tool, arguments th
 	);
 	const rejected = session.events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'call_q7Rt2Yw9Lp4Kd6Mx');
 	assert.equal(rejected?.tool?.name, 'invalid', 'the call keeps the name OpenCode stored');
+});
+
+type ForkRows = {
+	session: Array<Record<string, unknown>>;
+	message?: Array<{id: string; session_id: string; time: number; data: object; parts: Array<{id: string; data: object}>}>;
+	session_message?: Array<{id: string; session_id: string; type: string; seq: number; time: number; data: object}>;
+	session_inbox?: Array<{id: string; session_id: string; type: string; payload: object; delivery: string; enqueued_seq: number; time: number}>;
+};
+
+/** Builds `opencode.db` from a fixture's rows: the session table with the columns its rows have, and the message tables they fill. */
+function buildDatabase(directory: string, fixture: string): string {
+	const rows = JSON.parse(readFileSync(join(cases, fixture), 'utf8')) as ForkRows;
+	const path = join(directory, 'opencode.db');
+	const db = new Database(path);
+	const columns = Object.keys(rows.session[0]!);
+	db.exec(`CREATE TABLE session (${columns.map(column => (column === 'id' ? 'id TEXT PRIMARY KEY' : column)).join(', ')})`);
+	for (const session of rows.session) {
+		db.prepare(`INSERT INTO session VALUES (${columns.map(column => `@${column}`).join(', ')})`).run(session);
+	}
+
+	if (rows.message) {
+		db.exec(`CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);
+			CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
+			CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);`);
+		for (const message of rows.message) {
+			db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(message.id, message.session_id, message.time, message.time, JSON.stringify(message.data));
+			for (const part of message.parts) {
+				db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(part.id, message.id, message.session_id, message.time, message.time, JSON.stringify(part.data));
+			}
+		}
+	}
+
+	if (rows.session_message) {
+		db.exec('CREATE TABLE session_message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, type TEXT NOT NULL, seq INTEGER NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)');
+		for (const row of rows.session_message) {
+			db.prepare('INSERT INTO session_message VALUES (?, ?, ?, ?, ?, ?, ?)').run(row.id, row.session_id, row.type, row.seq, row.time, row.time, JSON.stringify(row.data));
+		}
+	}
+
+	if (rows.session_inbox) {
+		db.exec('CREATE TABLE session_inbox (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, delivery TEXT NOT NULL, enqueued_seq INTEGER NOT NULL, time_created INTEGER NOT NULL)');
+		for (const row of rows.session_inbox) {
+			db.prepare('INSERT INTO session_inbox VALUES (?, ?, ?, ?, ?, ?, ?)').run(row.id, row.session_id, row.type, JSON.stringify(row.payload), row.delivery, row.enqueued_seq, row.time);
+		}
+	}
+
+	db.close();
+	return path;
+}
+
+const said = (session: ReadSession) => session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => event.text);
+
+test('opencode format: a 1.x fork opens with a copy of its source\'s messages, read in the source; the fork names it as its parent', t => {
+	// session/session.ts `fork`: a new session without a parent; the source's messages copied under new ids, keeping time.created.
+	const sessions = new Map(readStore(opencodeAdapter, buildDatabase(tempDir(t), 'forked-session/v1.json')).map(session => [session.summary.id, session]));
+	const source = sessions.get('ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd');
+	const fork = sessions.get('ses_2e8ff0d2bffeMp4Qs7Ut1Vw3Xy');
+	const sibling = sessions.get('ses_2e8ff5e3cffeRa6Sb8Tc0Ud2Ve');
+	assert.ok(source && fork && sibling, 'the source and both forks are read');
+	assert.equal(source.summary.human_turns, 1);
+	assert.equal(source.summary.parent_id, null);
+
+	assert.equal(fork.summary.parent_id, 'ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd', 'the session its copy came from, not the other fork holding the same copy');
+	assert.equal(fork.summary.title, 'Try an LRU keyed by tenant instead of the global list.', "the fork's own request, not the source's");
+	assert.equal(fork.summary.human_turns, 1, 'the copied request is the source\'s');
+	assert.deepEqual(said(fork), ['Try an LRU keyed by tenant instead of the global list.']);
+	const notice = fork.events.find(event => event.kind === 'system');
+	assert.match(notice?.text ?? '', /History copied from session ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd/);
+	assert.equal(fork.loaded.rows.length, 3, 'the copied rows are still there to read');
+	assert.equal(fork.summary.started, '2025-12-29T09:25:00.000Z', 'the fork started when it was made, not when the source did');
+
+	assert.equal(sibling.summary.parent_id, 'ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd');
+	assert.deepEqual(said(sibling), ['Make the 64 MiB cap configurable through LEDGER_CACHE_BYTES.', 'The cap is read from LEDGER_CACHE_BYTES in src/config.ts, defaulting to 64 MiB.']);
+
+	const untouched = sessions.get('ses_2e8fd0a5effeHv5Iw7Jx9Ky1Lz');
+	assert.equal(untouched?.summary.parent_id, 'ses_2e90aa11cffeHx3Tn6Bv8Lq2Wd', 'a fork not continued yet is all copy; its "(fork #N)" title says so');
+	assert.equal(untouched?.summary.human_turns, 0);
+
+	// storage/json-migration.ts dates a session that states no creation time at the move: older messages alone make no fork.
+	const moved = sessions.get('ses_2e8fe1b4dffeCq7Dr9Es1Ft3Gu');
+	assert.equal(moved?.summary.parent_id, null);
+	assert.equal(moved?.summary.title, 'Port the ledger CLI from getopts to clap.');
+	assert.equal(moved?.summary.human_turns, 1);
+});
+
+test('opencode format: a 2.x fork names its source in fork_session_id and opens with copies of its records', t => {
+	// packages/core/src/session/projector.ts projectFork: parent_id null, fork_session_id and fork_boundary set; the
+	// source's records up to the boundary copied with their seq, time_created and data under ids `<fork event>_<seq>`.
+	const sessions = new Map(readStore(opencodeAdapter, buildDatabase(tempDir(t), 'forked-session/v2.json')).map(session => [session.summary.id, session]));
+	const fork = sessions.get('ses_2d3f1e20bffeZa2Ab4Bc6Cd8De');
+	assert.ok(fork, 'the fork is read');
+	assert.equal(fork.unit.parentIdHint, 'ses_2d40b7c1affeKc5Vd7Wf9Xg1Yh', 'listing names the source without reading the session');
+	assert.equal(fork.summary.parent_id, 'ses_2d40b7c1affeKc5Vd7Wf9Xg1Yh');
+	assert.equal(fork.summary.title, 'Instead, default a null region to "unassigned" before the join.');
+	assert.equal(fork.summary.human_turns, 1, 'a fork is no Task child: its own prompt is a person\'s');
+	assert.deepEqual(said(fork), ['Instead, default a null region to "unassigned" before the join.']);
+	assert.match(fork.events.find(event => event.kind === 'system')?.text ?? '', /History copied from session ses_2d40b7c1affeKc5Vd7Wf9Xg1Yh/);
+});
+
+test('opencode format: the request OpenCode sends again after an overflow compaction is the host\'s copy, not a second request', t => {
+	// session/compaction.ts: with `overflow`, the last request before the compaction is replayed after the summary
+	// as a new user message holding copies of its parts (a media file becomes "[Attached <mime>: <name>]").
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'compaction-replay/v1.json'));
+	assert.ok(session, 'the session is read');
+	const asked = 'Summarise every CSV under data/raw into one parquet file per month.';
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user' && event.text === asked).map(event => [event.line, event.human, event.origin]),
+		[
+			[1, true, undefined],
+			[5, false, 'host'],
+			[7, true, undefined],
+		],
+		'the replay is the host\'s; the person asking again later is the person',
+	);
+	assert.equal(session.summary.human_turns, 2);
+});
+
+test('opencode format: a fork in the legacy JSON tree opens with older copies too; its source is not named there', () => {
+	// session/index.ts (0.x) `fork`: a new session with the default title, the source's messages copied under new ids with their times.
+	const fork = sessionsOf('forked-session').get('ses_2f0fd3b1cffeZf9Ag1Bh3Ci5Dj');
+	assert.ok(fork, 'the fork is read');
+	assert.equal(fork.summary.parent_id, null, 'the tree does not say which session it came from');
+	assert.equal(fork.summary.title, 'Skip the GPU tile tests on CI with an environment flag instead.');
+	assert.equal(fork.summary.human_turns, 1);
+	assert.match(fork.events.find(event => event.kind === 'system')?.text ?? '', /^History copied from the session this one was forked from/);
+});
+
+test('opencode format: a 2.x prompt still waiting in the session inbox is the person\'s latest request', t => {
+	// packages/core/src/session/inbox.ts: a prompt sent while the session is busy waits in session_inbox until delivered
+	// into session_message (the row is then deleted); a session stopped first keeps it waiting there.
+	const path = buildDatabase(tempDir(t), 'waiting-prompt/v2.json');
+	const [session] = readStore(opencodeAdapter, path);
+	assert.ok(session, 'the session is read');
+	assert.deepEqual(said(session), ['Rename the export job to nightly-export.', 'Renamed it in jobs/export.ts and the job registry.', 'Also update the cron entry in deploy/cron.yaml.']);
+	const waiting = session.events.find(event => event.text === 'Also update the cron entry in deploy/cron.yaml.');
+	assert.equal(waiting?.human, true);
+	assert.equal(waiting?.line, 3);
+	assert.equal(session.summary.human_turns, 2, 'the host reminder waiting beside it is no request');
+
+	// Delivering it deletes the row: the listing's stamp moves, so the session is read again.
+	const before = opencodeAdapter.discover(path)[0]!.fingerprint;
+	const db = new Database(path);
+	db.prepare("DELETE FROM session_inbox WHERE type = 'user'").run();
+	db.close();
+	assert.notEqual(opencodeAdapter.discover(path)[0]!.fingerprint, before);
 });

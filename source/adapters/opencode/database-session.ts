@@ -1,6 +1,6 @@
 import type {Database} from '../../lib/sqlite.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
-import {messageOrder, quote, type Row, type Schema} from './database.js';
+import {inboxColumns, messageOrder, quote, type Row, type Schema} from './database.js';
 
 /**
  * Reading one session's rows back from OpenCode's database: what loading a session needs, kept
@@ -31,6 +31,8 @@ export type SessionRecords = {
 	records?: Row[];
 	/** Each record's rowid, where its table has them. */
 	recordRowids?: number[];
+	/** 2.x prompts the person sent that wait to be delivered, oldest first: `{id, time_created, data}` rows (the payload in `data`). */
+	waiting?: Row[];
 };
 
 /** One session's rows, read in a single transaction so messages, parts and records agree. */
@@ -38,7 +40,7 @@ export function readSessionRecords(db: Database, schema: Schema, sessionId: stri
 	return db.transaction(() => {
 		const session = sessionRow(db, schema, sessionId);
 		const message = schema.message;
-		const records = readRecords(db, schema, sessionId);
+		const records = {...readRecords(db, schema, sessionId), ...readWaiting(db, schema, sessionId)};
 		if (!message?.columns.has('session_id')) {
 			return {session, messages: [], parts: new Map(), ...records};
 		}
@@ -60,6 +62,21 @@ function readRecords(db: Database, schema: Schema, sessionId: string): Pick<Sess
 	const order = table.columns.has('seq') ? 'seq, id' : messageOrder(table.columns);
 	const records = db.prepare(`SELECT ${rowid}* FROM ${quote(table.name)} WHERE session_id = ? ORDER BY ${order}`).all(sessionId) as Row[];
 	return {records, ...(table.hasRowid ? {recordRowids: records.map(row => takeRowid(row))} : {})};
+}
+
+/** The person's prompts still waiting in the session's inbox, in the order they were admitted. */
+function readWaiting(db: Database, schema: Schema, sessionId: string): Pick<SessionRecords, 'waiting'> {
+	const table = schema.inbox;
+	const columns = table && inboxColumns(table);
+	if (!table || !columns) {
+		return {};
+	}
+
+	const created = table.columns.has('time_created') ? 'time_created' : 'NULL';
+	const id = table.columns.has('id') ? 'id' : 'NULL';
+	const waiting = db.prepare(`SELECT ${id} AS id, ${created} AS time_created, ${quote(columns.payload)} AS data FROM ${quote(table.name)}
+		WHERE session_id = ? AND type = 'user' AND ${columns.waiting} ORDER BY ${quote(columns.order)}`).all(sessionId) as Row[];
+	return waiting.length > 0 ? {waiting} : {};
 }
 
 const rowidColumn = 'engi_rowid';
@@ -135,6 +152,25 @@ function readParts(db: Database, schema: Schema, sessionId: string): Map<string,
 	}
 
 	return parts;
+}
+
+/**
+ * The session whose own message was created at `time` (created itself before then, and before
+ * `before`, the fork's creation), other than `sessionId`: the source of a 1.x fork whose last copied
+ * message has that time. A copy in another fork of the same source is no candidate, since copies
+ * are older than the session holding them. The newest such session when several match.
+ */
+export function findForkSource(db: Database, schema: Schema, sessionId: string, time: number, before: number): string | undefined {
+	const message = schema.message;
+	const session = schema.session;
+	if (!message?.columns.has('time_created') || !message.columns.has('session_id') || !session?.columns.has('time_created') || !session.columns.has('id')) {
+		return undefined;
+	}
+
+	const row = db.prepare(`SELECT s.id AS id FROM ${quote(message.name)} m JOIN ${quote(session.name)} s ON s.id = m.session_id
+		WHERE m.time_created = ? AND m.session_id <> ? AND s.time_created <= m.time_created AND s.time_created < ?
+		ORDER BY s.time_created DESC, s.id DESC LIMIT 1`).get(time, sessionId, before) as Row | undefined;
+	return typeof row?.['id'] === 'string' ? row['id'] : undefined;
 }
 
 /** A JSON column's value: parsed text (or bytes), or undefined when it does not parse. */

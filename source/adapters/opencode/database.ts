@@ -23,6 +23,13 @@ export type Schema = {
 	 * upgrade (and a fresh 2.x database may have none); migrated messages keep their ids here.
 	 */
 	readonly sessionMessage: Table | undefined;
+	/**
+	 * OpenCode 2.x: prompts admitted while the session was busy and not yet delivered into
+	 * `session_message` (packages/core/src/session/inbox.ts). Builds named it `session_inbox`
+	 * (`payload`, `enqueued_seq`; a row is deleted when delivered), `session_pending` (`data`,
+	 * `admitted_seq`) and `session_input` (`data`, `admitted_seq`; `promoted_seq` set when delivered).
+	 */
+	readonly inbox: Table | undefined;
 };
 
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -95,6 +102,7 @@ function readSchema(db: Database): Schema {
 		message: find('message', 'messages'),
 		part: find('part', 'parts'),
 		sessionMessage: find('session_message'),
+		inbox: find('session_inbox', 'session_pending', 'session_input'),
 	};
 }
 
@@ -121,13 +129,15 @@ export function listSessions(db: Database, schema: Schema): SessionListing[] {
 
 	const stats = messageStats(db, schema);
 	const recordStats = sessionMessageStats(db, schema);
+	const waiting = inboxStats(db, schema);
 	return rows
 		.sort((a, b) => compare(String(a['id']), String(b['id'])))
 		.map(row => {
 			const id = String(row['id']);
 			const records = recordStats.get(id);
-			// A session with no 2.x records keeps the stamp it had before they were read.
-			return {row, stamp: `${String(row['time_updated'] ?? '')}:${stats.get(id) ?? '0'}${records === undefined ? '' : `:${records}`}`};
+			const inbox = waiting.get(id);
+			// A session with no 2.x records (or nothing waiting) keeps the stamp it had before they were read.
+			return {row, stamp: `${String(row['time_updated'] ?? '')}:${stats.get(id) ?? '0'}${records === undefined ? '' : `:${records}`}${inbox === undefined ? '' : `:in${inbox}`}`};
 		});
 }
 
@@ -197,6 +207,34 @@ function sessionMessageStats(db: Database, schema: Schema): Map<string, string> 
 	const sql = `SELECT session_id AS sid, count(*) AS records, ${last} AS last, ${updated} AS updated FROM ${quote(table.name)} GROUP BY session_id`;
 	for (const row of db.prepare(sql).all() as Row[]) {
 		stats.set(String(row['sid']), [row['records'], row['last'] ?? '', row['updated'] ?? ''].map(String).join('/'));
+	}
+
+	return stats;
+}
+
+/** Where an inbox table keeps a row's order and payload, and what marks a row still waiting (database.ts Schema.inbox). */
+export function inboxColumns(table: Table): {order: string; payload: string; waiting: string} | undefined {
+	const order = ['enqueued_seq', 'admitted_seq'].find(column => table.columns.has(column));
+	const payload = ['payload', 'data'].find(column => table.columns.has(column));
+	if (order === undefined || payload === undefined || !table.columns.has('session_id') || !table.columns.has('type')) {
+		return undefined;
+	}
+
+	return {order, payload, waiting: table.columns.has('promoted_seq') ? 'promoted_seq IS NULL' : '1'};
+}
+
+/** Each session's waiting prompts: count and newest order, one grouped query over a table that holds only what waits. */
+function inboxStats(db: Database, schema: Schema): Map<string, string> {
+	const table = schema.inbox;
+	const columns = table && inboxColumns(table);
+	const stats = new Map<string, string>();
+	if (!table || !columns) {
+		return stats;
+	}
+
+	const sql = `SELECT session_id AS sid, count(*) AS waiting, max(${quote(columns.order)}) AS last FROM ${quote(table.name)} WHERE type = 'user' AND ${columns.waiting} GROUP BY session_id`;
+	for (const row of db.prepare(sql).all() as Row[]) {
+		stats.set(String(row['sid']), `${String(row['waiting'])}/${String(row['last'] ?? '')}`);
 	}
 
 	return stats;

@@ -128,7 +128,8 @@ function listDatabaseSessions(path: string, stats: NonNullable<ReturnType<typeof
 	return {
 		sessions: listings.map(({row, stamp}) => {
 			const updated = typeof row['time_updated'] === 'number' ? row['time_updated'] : stats.mtimeMs;
-			return [String(row['id']), text(row['parent_id']) ?? null, text(row['directory']) ?? null, updated, stamp];
+			// A 2.x fork names the session it was copied from in `fork_session_id`, not `parent_id`.
+			return [String(row['id']), text(row['parent_id']) ?? text(row['fork_session_id']) ?? null, text(row['directory']) ?? null, updated, stamp];
 		}),
 	};
 }

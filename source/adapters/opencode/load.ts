@@ -2,8 +2,8 @@ import type {SessionInfo, SessionRow} from '../events.js';
 import {stem} from '../shared/fs.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession, type RowPlace} from '../types.js';
 import {withDatabase, type Row} from './database.js';
-import {parseDataColumn, readMessagesByRowid, readRecordsByRowid, readSessionRecords, type SessionRecords} from './database-session.js';
-import {rowsFromMessages, type MessageInput, type SessionContext} from './normalize.js';
+import {findForkSource, parseDataColumn, readMessagesByRowid, readRecordsByRowid, readSessionRecords, type SessionRecords} from './database-session.js';
+import {copiedCount, rowsFromMessages, type ForkCopy, type MessageInput, type SessionContext} from './normalize.js';
 import {readOpencodeMessage, readOpencodePart} from './records.js';
 import {recordInput} from './session-message.js';
 import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
@@ -32,11 +32,17 @@ function modelName(value: unknown): string | undefined {
 	return undefined;
 }
 
-/** The facts a session record states, for the meta event on the session's first row. */
-function sessionContext(session: OpencodeSession | undefined, fallbackId: string | undefined): SessionContext {
+/**
+ * The facts a session record states, for the meta event on the session's first row. A fork names
+ * the session it was copied from as its parent, but is no Task child: its prompts are a person's.
+ */
+function sessionContext(session: OpencodeSession | undefined, fallbackId: string | undefined, forkedFrom?: string): SessionContext {
 	const id = session?.id ?? fallbackId;
-	const parent = session?.parent_id ?? session?.parentID ?? undefined;
-	const started = isoTime(session?.time_created ?? session?.time?.created);
+	const child = session?.parent_id ?? session?.parentID ?? undefined;
+	const from = session?.fork_session_id ?? forkedFrom;
+	const parent = child ?? from;
+	const created = session?.time_created ?? session?.time?.created;
+	const started = isoTime(created);
 	const model = modelName(session?.model);
 	const facts: SessionInfo = {
 		...(id ? {id} : {}),
@@ -47,7 +53,15 @@ function sessionContext(session: OpencodeSession | undefined, fallbackId: string
 		...(started ? {started} : {}),
 	};
 	const revertedFrom = revertedMessageId(session?.revert);
-	return {facts, child: parent !== undefined, ...(revertedFrom ? {revertedFrom} : {})};
+	return {facts, child: child !== undefined, ...(revertedFrom ? {revertedFrom} : {}), ...(created === undefined ? {} : {fork: forkCopy(session, created, from)})};
+}
+
+/** session/session.ts getForkedTitle: a 1.x fork is titled "<source title> (fork #N)" until renamed. */
+const forkTitle = / \(fork #\d+\)$/;
+
+function forkCopy(session: OpencodeSession | undefined, before: number, from: string | undefined): ForkCopy {
+	const stated = session?.fork_session_id !== undefined || forkTitle.test(session?.title ?? '');
+	return {before, stated, ...(from ? {from} : {})};
 }
 
 /**
@@ -98,7 +112,7 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
 		throw new SessionCorruptError(unit.path, null, `session ${sessionId} could not be read from the database`);
 	}
 
-	const session = records.session ? opencodeSessionSchema.safeParse(records.session) : undefined;
+	const parsed = records.session ? opencodeSessionSchema.safeParse(records.session) : undefined;
 	if (!records.session && records.messages.length === 0 && !records.records?.length) {
 		throw new SessionCorruptError(unit.path, null, `session ${sessionId} is not in the database`);
 	}
@@ -107,12 +121,41 @@ function loadDatabaseSession(unit: DiscoveredUnit): LoadedSession {
 	const warn = warner(warnings);
 	const messages = messageInputs(unit, records, index => index + 1, warn);
 	const later = laterRecords(unit, records, records.messages.length, warn);
-	const loaded = rowsFromMessages(sessionContext(session?.success ? session.data : undefined, sessionId), [...messages.inputs, ...later.inputs], messages.skipped + later.skipped, warnings);
+	const waiting = waitingPrompts(unit, records, records.messages.length + later.count, warn);
+	const inputs = [...messages.inputs, ...later.inputs, ...waiting.inputs];
+	const session = parsed?.success ? parsed.data : undefined;
+	const loaded = rowsFromMessages(sessionContext(session, sessionId, forkSource(unit, session, sessionId, inputs)), inputs, messages.skipped + later.skipped + waiting.skipped, warnings);
 	// A row's offset is where its message is found again (see databaseRowsAt): a message row's
 	// rowid, or a 2.x record's rowid negated, so the two tables' rowids never meet.
 	const offsets = [...(records.messageRowids ?? []), ...later.offsets];
-	const complete = (records.messageRowids !== undefined || records.messages.length === 0) && later.offsets.length === later.count;
+	// A waiting prompt is found again only by reading the session whole.
+	const complete = (records.messageRowids !== undefined || records.messages.length === 0) && later.offsets.length === later.count && waiting.inputs.length === 0;
 	return complete ? {...loaded, rows: loaded.rows.map(row => ({...row, offset: offsets[row.line - 1]!}))} : loaded;
+}
+
+/**
+ * The session a 1.x fork was copied from: a 1.x fork records none (session/session.ts `fork`
+ * creates the session without a parent), but its last copied message keeps the creation time of
+ * the source's message, which the source created as its own (after the source itself was). One
+ * query, only for a session that opens with a copy.
+ */
+function forkSource(unit: DiscoveredUnit, session: OpencodeSession | undefined, sessionId: string, inputs: readonly MessageInput[]): string | undefined {
+	const created = session?.time_created ?? session?.time?.created;
+	if (session?.fork_session_id !== undefined || created === undefined) {
+		return undefined;
+	}
+
+	const copies = copiedCount(inputs, forkCopy(session, created, undefined));
+	const lastCopied = copies > 0 ? inputs[copies - 1]!.message.time?.created : undefined;
+	if (lastCopied === undefined) {
+		return undefined;
+	}
+
+	try {
+		return withDatabase(unit.path, (db, schema) => findForkSource(db, schema, sessionId, lastCopied, created));
+	} catch {
+		return undefined; // The copy is still read as one; only its source stays unnamed.
+	}
 }
 
 const backfillPrefix = 'evt_legacy_backfill_';
@@ -153,6 +196,27 @@ function laterRecords(unit: DiscoveredUnit, records: SessionRecords, first: numb
 		}
 	});
 	return {inputs, skipped, offsets, count};
+}
+
+/**
+ * Prompts the person sent while the session was busy, waiting in its inbox to be delivered (a
+ * session stopped with a prompt queued keeps it there): user messages after everything delivered.
+ */
+function waitingPrompts(unit: DiscoveredUnit, records: SessionRecords, first: number, warn: (message: string) => void): {inputs: MessageInput[]; skipped: number} {
+	const inputs: MessageInput[] = [];
+	let skipped = 0;
+	(records.waiting ?? []).forEach((row, index) => {
+		const line = first + index + 1;
+		const where = `${unit.key}:${line}`;
+		const input = recordInput({...row, session_id: records.session?.['id'], type: 'user'}, line, where);
+		if (input) {
+			inputs.push(input);
+		} else {
+			skipped++;
+			warn(`${where}: waiting prompt skipped, its payload is not a readable OpenCode prompt`);
+		}
+	});
+	return {inputs, skipped};
 }
 
 /** Message rows and their parts as the normaliser takes them; rows that do not read are skipped and counted. */

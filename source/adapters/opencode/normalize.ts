@@ -28,6 +28,15 @@ export type SessionContext = {
 	 * names the message holding the part, and that cleanup removes the whole message too.
 	 */
 	readonly revertedFrom?: string;
+	/**
+	 * A fork's copy of the history it was forked from (session/session.ts `fork`; 2.x
+	 * session/projector.ts `projectFork`): OpenCode copies the source's messages into the new
+	 * session under new ids, each keeping its creation time, so the copies are the session's
+	 * opening run of messages created before the session was (`before`, its creation time). The
+	 * source session is `from` where it is known. The copy is the source's conversation, read in
+	 * that session: here it is one notice.
+	 */
+	readonly fork?: ForkCopy;
 };
 
 /** Parts that carry nothing for the event model: reasoning is never shown, the rest is bookkeeping. */
@@ -67,7 +76,7 @@ function namedErrorText(value: unknown): string {
 type PartResult = SessionEvent[] | null;
 
 /** Events of one part; null for a part type this adapter does not know. */
-function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionEvent, context: SessionContext): PartResult {
+function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionEvent, context: SessionContext, replayed: boolean): PartResult {
 	const messageTime = base.timestamp;
 	const partTime = isoTime(part.time?.start ?? part.time?.created) ?? messageTime;
 	const shared: SessionEvent = {...base, ...timed(partTime), ...(part.id ? {uuid: part.id} : {})};
@@ -79,6 +88,10 @@ function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionE
 			}
 
 			if (message.role === 'user') {
+				if (replayed) {
+					return [{...shared, kind: 'user', text, human: false, origin: 'host'}];
+				}
+
 				const human = part.synthetic !== true && part.ignored !== true && !context.child && !isInjectedText(text);
 				// A child session's prompt is the task its parent agent wrote.
 				return [{...shared, kind: 'user', text, human, ...(context.child && !human ? {origin: 'agent' as const} : {})}];
@@ -146,9 +159,14 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 	let model = context.facts.model;
 	let cwd = context.facts.cwd;
 	let skippedParts = 0;
-	for (const input of messages) {
+	const copies = copiedCount(messages, context.fork);
+	const replays = replayWatch();
+	messages.forEach((input, index) => {
 		const {message, line} = input;
-		const base: SessionEvent = {line, kind: 'meta', ...timed(isoTime(message.time?.created))};
+		const replayed = replays.next(input);
+		const copied = index < copies;
+		// A copy's time is the source's, not this session's: its events carry none.
+		const base: SessionEvent = {line, kind: 'meta', ...(copied ? {} : timed(isoTime(message.time?.created)))};
 		const events: SessionEvent[] = [];
 		const facts: SessionInfo = {...pendingFacts};
 		pendingFacts = undefined;
@@ -166,8 +184,14 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 			events.push({...base, kind: 'meta', session: facts});
 		}
 
+		if (copied) {
+			events.push(...(index === 0 ? [forkNotice(base, context.fork?.from)] : []));
+			rows.push({line, raw: input.raw, events});
+			return;
+		}
+
 		for (const {part, where} of input.parts) {
-			const produced = partEvents(message, part, base, context);
+			const produced = partEvents(message, part, base, context, replayed);
 			if (produced === null) {
 				skippedParts++;
 				if (warnings.length < maxWarnings) {
@@ -182,10 +206,89 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 
 		events.push(...messageErrorEvents(message, base));
 		rows.push({line, raw: input.raw, events});
-	}
+	});
 
 	markReverted(rows, messages, context.revertedFrom);
 	return {rows, skipped: skipped + skippedParts, warnings};
+}
+
+/** What a person typed in a user message: its text parts that are neither synthetic nor ignored. */
+function typedText(input: MessageInput): string {
+	return input.parts
+		.filter(({part}) => part.type === 'text' && part.synthetic !== true && part.ignored !== true)
+		.map(({part}) => (part.text ?? '').trim())
+		.filter(text => text !== '' && !replayedMedia.test(text))
+		.join('\n');
+}
+
+/** What a replay writes in place of a media attachment it drops (session/compaction.ts). */
+const replayedMedia = /^\[Attached [^\]\n]*\]$/;
+
+/**
+ * A compaction forced by a request too large for the model (compaction part `overflow`) ends
+ * with OpenCode sending that request again (session/compaction.ts, `replay`): a new user message
+ * right after the summary, holding copies of the request's parts (a media file as a line of text).
+ * The copy is the host's, not a second request from the person. Watches the messages in order
+ * and tells, for each, whether it is such a copy.
+ */
+function replayWatch() {
+	let request: string | undefined;
+	let overflowed = false;
+	let afterSummary = false;
+	return {
+		next(input: MessageInput): boolean {
+			const {message} = input;
+			const follows = afterSummary;
+			afterSummary = overflowed && message.role === 'assistant' && message.summary === true;
+			if (message.role !== 'user') {
+				return false;
+			}
+
+			overflowed = input.parts.some(({part}) => part.type === 'compaction' && part.overflow === true);
+			const typed = typedText(input);
+			const replayed = follows && typed !== '' && typed === request;
+			if (typed !== '' && !replayed) {
+				request = typed;
+			}
+
+			return replayed;
+		},
+	};
+}
+
+/**
+ * Times before 1e11 ms (1973) are no epoch milliseconds (a writer that stored seconds): they say
+ * nothing of when a message was created relative to its session.
+ */
+const earliestMillis = 1e11;
+
+/**
+ * What says a session may open with a fork's copy: its creation time, the source where it is known,
+ * and whether the session says it is a fork (2.x `fork_session_id`, or the "(fork #N)" title 1.x
+ * gives it).
+ */
+export type ForkCopy = {readonly before: number; readonly from?: string; readonly stated: boolean};
+
+/**
+ * How many of the opening messages were created before the session: a fork's copy of its source's
+ * history. Every message being older says so only with the session saying it is a fork: OpenCode's
+ * move of the JSON tree into the database dates a session that states no creation time at the move.
+ */
+export function copiedCount(messages: readonly MessageInput[], fork: ForkCopy | undefined): number {
+	if (fork === undefined || fork.before < earliestMillis) {
+		return 0;
+	}
+
+	const own = messages.findIndex(input => {
+		const created = input.message.time?.created;
+		return created === undefined || created < earliestMillis || created >= fork.before;
+	});
+	return own === -1 ? (fork.stated ? messages.length : 0) : own;
+}
+
+function forkNotice(base: SessionEvent, from: string | undefined): SessionEvent {
+	const source = from === undefined ? 'the session this one was forked from' : `session ${from}, which this one was forked from`;
+	return {...base, kind: 'system', text: `History copied from ${source}; it is read in that session`};
 }
 
 /** Labels what an `/undo` discarded as a rewind does (shared/discarded.ts). */

@@ -92,6 +92,8 @@ export const opencodeSessionSchema = lazySchema(() => z.looseObject({
 	id: text(),
 	parent_id: text(),
 	parentID: text(),
+	/** 2.x: the session a fork was copied from (session/projector.ts projectFork); `parent_id` stays empty. */
+	fork_session_id: text(),
 	directory: text(),
 	title: text(),
 	/** Database: JSON text `{id, providerID}`; parsed by the reader. */
