@@ -10,6 +10,7 @@ import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
+import {computeTail} from '../../source/engine/continuity/tail.js';
 
 /** Rollouts written for one format feature each (invented content, Codex's record shapes). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/codex', import.meta.url));
@@ -553,4 +554,27 @@ test('codex format: the contextual fragments Codex itself writes as user-role me
 	const humans = events.filter(event => event.kind === 'user' && event.human).map(event => event.text);
 	assert.deepEqual(humans, ['Why does the pruning schedule skip the pear trees?']);
 	assert.ok(events.some(event => event.kind === 'user' && !event.human && /Seed Catalogue/.test(event.text ?? '')), 'the injection is kept, as host text');
+});
+
+test('codex format: a voice conversation\'s transcript segments (realtime_item) are its conversation, the person\'s speech the request; the task handed to Codex (<realtime_delegation>) is the voice agent\'s, its end-of-session flush no request', () => {
+	// codex-rs protocol realtime.rs: RealtimeItem {id, realtime_session_id, type, data}, a
+	// `transcript_segment` holding {role, text}; Codex's TUI shows them among the thread's turns as
+	// "Voice: …" lines (tui app_shell tests, resumed_speech_keeps_canonical_order_without_duplicate_turn_items).
+	// core/src/context/realtime_delegation.rs: the handoff is a contextual user fragment, with
+	// `<source>transcript_tail_flush</source>` when the voice session ended.
+	const {events, summary, loaded} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-05T18-00-00-01a2f0a1-9c00-7d00-8e00-0000000000e1.jsonl')));
+	assert.equal(loaded.skipped, 0);
+	assert.equal(summary.title, 'Can you check why the hive weight chart stops at Tuesday?');
+	assert.equal(summary.human_turns, 1, 'the blank segment and the delegations are no requests');
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), [
+		'Sure, I\'ll have a look at the chart data.',
+		'The scale export for Wednesday onward is missing from data/weights.csv.',
+		'The scale stopped exporting after Tuesday.',
+	]);
+	const delegated = events.filter(event => event.kind === 'user' && /hive weight|Thanks/.test(event.text ?? '') && !event.human);
+	assert.deepEqual(delegated.map(event => [event.origin, event.text?.startsWith('<realtime_delegation>') ? 'envelope' : event.text]), [
+		['agent', 'Find why the hive weight chart stops at Tuesday'],
+		['host', 'envelope'],
+	], 'the task once (its user_message copy is an echo), then the flush as host text');
+	assert.equal(computeTail(events, false).unanswered, null, 'the spoken request was answered');
 });

@@ -1,5 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
+import {realtimeDelegationEvent} from './realtime.js';
 
 /**
  * Text Codex puts into `user`-role messages that no person typed: environment, instruction and
@@ -35,6 +36,8 @@ const injectedPrefixes = [
 	'<codex_internal_context',
 	'<external_',
 	'<agent_message_board_notification>',
+	// The task a voice conversation hands Codex (realtime.ts reads it as the voice agent's).
+	'<realtime_delegation>',
 	// Warnings older builds wrote into the thread as user text (still recognised by Codex for old sessions).
 	'warning: the maximum number of unified exec processes you can keep open is',
 	'warning: apply_patch was requested via ',
@@ -133,6 +136,11 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 		const text = texts.join('\n');
 		if (kind === 'summary') {
 			return {...base, kind: 'summary', text};
+		}
+
+		const delegated = kind === 'injected' ? realtimeDelegationEvent(text, base) : undefined;
+		if (delegated) {
+			return delegated;
 		}
 
 		const human = kind === 'human' && !options.subagent;

@@ -21,12 +21,13 @@ import {rememberId} from '../shared/recent-ids.js';
 import {withoutStatedTitles} from '../shared/host-text.js';
 import {indexedThreadName} from './session-index.js';
 import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
+import {realtimeItemEvents} from './realtime.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
 /**
  * Top-level record kinds that are known and carry nothing for the event model (codex-rs
- * RolloutItem: usage per model response, retained and realtime context, risk scores).
+ * RolloutItem: usage per model response, retained context, risk scores).
  */
 const bookkeepingKinds = new Set([
 	'world_state',
@@ -34,7 +35,6 @@ const bookkeepingKinds = new Set([
 	'token_usage_record',
 	'retained_context',
 	'security_risk_score',
-	'realtime_item',
 	'agent_response_observation',
 ]);
 
@@ -63,13 +63,18 @@ export function normalizeCodexLine(value: unknown, line: number, lineState: Line
 	const state = codexState(lineState);
 	const read = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
 	const events = state.indexedName === null || read === null || read.length === 0 ? read : withIndexedName(read, state, unit);
-	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn.
-	if (events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
+	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn; speech in
+	// a voice conversation starts none (the task the voice agent hands Codex does).
+	if (!isSpeech(value) && events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
 		noteTurnStart(state, line, false);
 	}
 
 	rememberCalls(state, events);
 	return events;
+}
+
+function isSpeech(value: unknown): boolean {
+	return isEnvelope(value) && value.type === 'realtime_item';
 }
 
 /**
@@ -146,6 +151,9 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
 
 		case 'inter_agent_communication':
 			return communicationRecordEvents(payload, base, state) ?? [];
+
+		case 'realtime_item':
+			return realtimeItemEvents(payload, base);
 
 		default:
 			return bookkeepingKinds.has(kind) ? [] : null;
