@@ -467,8 +467,9 @@ test('codex format: a code-mode cell whose status header says "Script failed" or
 	assert.equal(failed('call_cell_ok'), false, '"Script failed" in the command\'s own output is not the cell\'s status');
 	assert.equal(failed('call_cell_threw'), true);
 	assert.equal(failed('call_cell_bad_string'), true, 'an output written as one string');
-	assert.equal(failed('call_wait_stop'), true, 'a cell stopped through wait did not complete');
-	assert.equal(failed('call_cell_slow'), false, 'a yielded cell has not failed');
+	assert.equal(failed('call_wait_stop'), false, 'the wait that stopped the cell only delivered its outcome');
+	const slow = events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'call_cell_slow').map(event => event.result?.is_error);
+	assert.deepEqual(slow, [false, true], 'a yielded cell has not failed; stopped through wait, it did not complete');
 	assert.match(resultOf(events, 'call_cell_threw')?.output ?? '', /SyntaxError: Unexpected token/);
 });
 
@@ -577,4 +578,19 @@ test('codex format: a voice conversation\'s transcript segments (realtime_item) 
 		['host', 'envelope'],
 	], 'the task once (its user_message copy is an echo), then the flush as host text');
 	assert.equal(computeTail(events, false).unanswered, null, 'the spoken request was answered');
+});
+
+test('codex format: a command left running (`Process running with session ID N`) or a yielded code-mode cell (`Script running with cell ID N`) takes its outcome from the write_stdin / wait answer that says it finished; the poll itself is no failure', () => {
+	// codex-rs core unified_exec handler (format_response: the `Process exited with code` or
+	// `Process running with session ID` header line), write_stdin {session_id}; code mode's
+	// `wait {cell_id}` on a yielded exec cell.
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-06T07-15-00-01a2f5c0-3e00-7a00-8b00-0000000000f2.jsonl')));
+	const outcomes = (callId: string) => events.filter(event => event.kind === 'tool_result' && event.result?.call_id === callId).map(event => [event.line, event.result?.is_error, event.result?.exit_code]);
+	assert.deepEqual(outcomes('call_build_01'), [[4, false, undefined], [8, true, 2]], 'still running, then the exit code the second poll reported');
+	assert.deepEqual(outcomes('call_poll_02'), [[8, false, undefined]]);
+	assert.deepEqual(outcomes('call_cell_01'), [[10, false, undefined], [12, true, undefined]], 'the cell failed in its wait');
+	assert.deepEqual(outcomes('call_wait_01'), [[12, false, undefined]]);
+	assert.deepEqual(outcomes('call_lint_01'), [[14, false, undefined], [16, false, 0]]);
+	assert.deepEqual(outcomes('call_poll_04'), [[18, true, 1]], 'a poll of a session no call here started keeps its outcome');
+	assert.match(events.find(event => event.line === 8 && event.result?.call_id === 'call_build_01')?.result?.output ?? '', /Cannot find name 'Frame'/);
 });

@@ -5,6 +5,7 @@ import {cwdFromEnvironment, textBlocks, userTextEvents} from './messages.js';
 import type {CodexResponseItem} from './schema.js';
 import {recordResult, type CodexState} from './state.js';
 import {readToolOutput} from './tool-output.js';
+import {continuedResults, notePoll} from './continuations.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
@@ -22,8 +23,12 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 	switch (item.type) {
 		case 'message':
 			return messageEvents(item, base, state);
-		case 'function_call':
-			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, parseJsonArguments(item.arguments))];
+		case 'function_call': {
+			const input = parseJsonArguments(item.arguments);
+			notePoll(state, item.name, item.call_id, input);
+			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, input)];
+		}
+
 		case 'custom_tool_call':
 			// Custom tools (apply_patch, …) take free-form input, kept raw.
 			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, item.input ?? null)];
@@ -31,7 +36,7 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 			return [toolCall(base, 'local_shell', item.call_id ?? item.id ?? null, item.action ?? null)];
 		case 'function_call_output':
 		case 'custom_tool_call_output':
-			return recordResult(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? null, item.output)});
+			return continuedResults(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? null, item.output)});
 		case 'local_shell_call_output':
 			// The Responses API's own examples name the call in `id`; writers since, in `call_id`.
 			return recordResult(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? item.id ?? null, item.output)});
