@@ -594,3 +594,26 @@ test('codex format: a command left running (`Process running with session ID N`)
 	assert.deepEqual(outcomes('call_poll_04'), [[18, true, 1]], 'a poll of a session no call here started keeps its outcome');
 	assert.match(events.find(event => event.line === 8 && event.result?.call_id === 'call_build_01')?.result?.output ?? '', /Cannot find name 'Frame'/);
 });
+
+test('codex format: a fork that references its parent\'s history (session_meta history_base, or an earlier build\'s rollout_reference record) copies nothing: no line is hidden as a copy, and a notice says where the rest is', t => {
+	// codex-rs thread store legacy lineage (LegacyLineagePredecessor: RolloutReference, then
+	// HistoryBase; "Native history_base replaces this record"), HistoryPosition {thread_id,
+	// end_ordinal_exclusive, end_byte_offset}; RolloutItem::RolloutReference(RolloutReferenceItem
+	// {rollout_path, thread_id, max_depth, nth_user_message, …}) in rollout tests.
+	for (const name of ['rollout-2026-12-06T09-00-00-01a2f6e0-1a00-7b00-8c00-0000000000a3.jsonl', 'rollout-2026-10-28T14-00-00-01a2b0c1-7700-7a00-8b00-0000000000c4.jsonl']) {
+		const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(join(cases, name)));
+		assert.equal(loaded.skipped, 0, name);
+		const notices = events.filter(event => event.kind === 'system').map(event => event.text);
+		assert.equal(notices.length, 1, name);
+		assert.match(notices[0] ?? '', /^History inherited from the session this one was forked from \(01a2/);
+		assert.equal(summary.human_turns, 1);
+		assert.ok(summary.parent_id?.startsWith('01a2'), 'the fork names its parent');
+	}
+
+	// A thread moved on to a new rollout file references its own earlier one: a known record, not a malformed line.
+	const moved = join(tempDir(t), 'rollout-2026-10-28T14-00-00-01a2b0c1-7700-7a00-8b00-0000000000c4.jsonl');
+	writeFileSync(moved, readFileSync(join(cases, 'rollout-2026-10-28T14-00-00-01a2b0c1-7700-7a00-8b00-0000000000c4.jsonl'), 'utf8').replace(',"forked_from_id":"01a2a880-5500-7c00-8d00-0000000000d2"', ''));
+	const {events, loaded} = readUnit(codexAdapter, looseUnit(moved));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(events.filter(event => event.kind === 'system').map(event => event.text), ['Earlier history of this thread is in another rollout of it']);
+});

@@ -11,7 +11,7 @@ import {
 } from './schema.js';
 import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
-import {copiedLineEvents, startForkCopy} from './fork-copy.js';
+import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startForkCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {userTextEvents} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
@@ -118,6 +118,10 @@ function isEnvelope(value: unknown): value is Envelope {
 }
 
 function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, state: CodexState): SessionEvent[] | null {
+	if (kind === 'rollout_reference') {
+		return rolloutReferenceEvents(state, base);
+	}
+
 	const copied = copiedLineEvents(state, kind, payload, ordinal, base);
 	if (copied) {
 		return copied;
@@ -212,13 +216,14 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 	state.orphan = state.subagent && parentId === undefined ? (meta.id ?? meta.session_id ?? '') : undefined;
 	startForkCopy(state, meta, parentId, base.timestamp);
 	const started = timestampOf(meta.timestamp).timestamp;
-	return factEvents(base, state, {
+	const facts = factEvents(base, state, {
 		id: meta.id ?? meta.session_id,
 		cwd: meta.cwd,
 		parent_id: parentId,
 		model: meta.model,
 		started,
 	});
+	return [...facts, ...inheritedHistoryNotice(meta, base)];
 }
 
 /**

@@ -44,6 +44,8 @@ export const codexSessionMetaSchema = lazySchema(() => z.looseObject({
 	source: anything,
 	thread_source: text,
 	forked_from_id: text,
+	/** Where the history this rollout continues lies: `{thread_id, end_ordinal_exclusive, end_byte_offset}` (fork-copy.ts). */
+	history_base: anything,
 	parent_thread_id: text,
 	subagent_history_start_ordinal: count,
 	agent_path: text,
