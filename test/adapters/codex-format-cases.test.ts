@@ -616,4 +616,10 @@ test('codex format: a fork that references its parent\'s history (session_meta h
 	const {events, loaded} = readUnit(codexAdapter, looseUnit(moved));
 	assert.equal(loaded.skipped, 0);
 	assert.deepEqual(events.filter(event => event.kind === 'system').map(event => event.text), ['Earlier history of this thread is in another rollout of it']);
+
+	// A forked thread later reverted: the revert's new rollout (`<thread id>_<rollout id>.jsonl`)
+	// bases on the thread's own earlier rollout, not on the parent (codex-rs rollout/src/metadata.rs).
+	const reverted = join(tempDir(t), 'rollout-2026-12-06T09-30-00-01a2f6e0-1a00-7b00-8c00-0000000000a3_01a2f6f0-5b00-7c00-8d00-0000000000a4.jsonl');
+	writeFileSync(reverted, readFileSync(join(cases, 'rollout-2026-12-06T09-00-00-01a2f6e0-1a00-7b00-8c00-0000000000a3.jsonl'), 'utf8').replace('"history_base":{"thread_id":"01a2f4d0-2200-7c00-8d00-0000000000b9"', '"history_base":{"thread_id":"01a2f6e0-1a00-7b00-8c00-0000000000a3"'));
+	assert.deepEqual(readUnit(codexAdapter, looseUnit(reverted)).events.filter(event => event.kind === 'system').map(event => event.text), ['Earlier history of this thread is in another rollout of it']);
 });

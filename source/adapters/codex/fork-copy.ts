@@ -49,8 +49,23 @@ type ForkMeta = {id?: string | undefined; forked_from_id?: string | undefined; s
  * after the session_meta instead (codex-rs thread store, legacy lineage: `HistoryBase` replaced
  * `RolloutReference`). Either way no line here is the parent's: a notice says where the rest is.
  */
-export function inheritedHistoryNotice(meta: ForkMeta, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
-	return isRecord(meta.history_base) ? [referenceNotice(meta.forked_from_id, base)] : [];
+export function inheritedHistoryNotice(meta: ForkMeta, path: string, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+	const historyBase = meta.history_base;
+	if (!isRecord(historyBase)) {
+		return [];
+	}
+
+	// `thread/revert` moves a thread to a new rollout, `rollout-<time>-<thread id>_<rollout id>.jsonl`,
+	// whose base is the thread's own earlier rollout; a fork's base is its parent's (codex-rs
+	// rollout/src/metadata.rs, forked_from_ordinal_exclusive: "without mistaking a revert's history
+	// base for its parent").
+	const forkBase = meta.forked_from_id !== undefined && (historyBase['thread_id'] === meta.forked_from_id || !isReplacementRollout(path));
+	return [referenceNotice(forkBase ? meta.forked_from_id : undefined, base)];
+}
+
+/** A rollout a revert wrote: its file name ends `<thread id>_<rollout id>.jsonl`. */
+function isReplacementRollout(path: string): boolean {
+	return /_[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\.jsonl(?:\.zst)?$/i.test(path);
 }
 
 /** A `rollout_reference` record: the history before it is read from another rollout, and nothing here is a copy. */

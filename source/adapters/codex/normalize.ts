@@ -61,7 +61,7 @@ const bareItemTypes = new Set([
  */
 export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
 	const state = codexState(lineState);
-	const read = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
+	const read = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state, unit) : bareEvents(value, line, state);
 	const events = state.indexedName === null || read === null || read.length === 0 ? read : withIndexedName(read, state, unit);
 	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn; speech in
 	// a voice conversation starts none (the task the voice agent hands Codex does).
@@ -117,7 +117,7 @@ function isEnvelope(value: unknown): value is Envelope {
 	return isRecord(value) && typeof value['type'] === 'string' && isRecord(value['payload']);
 }
 
-function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, state: CodexState): SessionEvent[] | null {
+function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, state: CodexState, unit: DiscoveredUnit): SessionEvent[] | null {
 	if (kind === 'rollout_reference') {
 		return rolloutReferenceEvents(state, base);
 	}
@@ -130,7 +130,7 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
 	switch (kind) {
 		case 'session_meta': {
 			const meta = codexSessionMetaSchema.safeParse(payload);
-			return meta.success ? sessionMetaEvents(meta.data, base, state) : null;
+			return meta.success ? sessionMetaEvents(meta.data, base, state, unit.path) : null;
 		}
 
 		case 'turn_context': {
@@ -200,7 +200,7 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
  * Only the first `session_meta` describes this file's session. A forked rollout writes its
  * own, then copies the parent's rollout, whose `session_meta` comes along with it (fork-copy.ts).
  */
-function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState): SessionEvent[] {
+function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState, path: string): SessionEvent[] {
 	if (state.defined) {
 		return laterMetaEvents(meta, base, state);
 	}
@@ -223,7 +223,7 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 		model: meta.model,
 		started,
 	});
-	return [...facts, ...inheritedHistoryNotice(meta, base)];
+	return [...facts, ...inheritedHistoryNotice(meta, path, base)];
 }
 
 /**
