@@ -623,3 +623,11 @@ test('codex format: a fork that references its parent\'s history (session_meta h
 	writeFileSync(reverted, readFileSync(join(cases, 'rollout-2026-12-06T09-00-00-01a2f6e0-1a00-7b00-8c00-0000000000a3.jsonl'), 'utf8').replace('"history_base":{"thread_id":"01a2f4d0-2200-7c00-8d00-0000000000b9"', '"history_base":{"thread_id":"01a2f6e0-1a00-7b00-8c00-0000000000a3"'));
 	assert.deepEqual(readUnit(codexAdapter, looseUnit(reverted)).events.filter(event => event.kind === 'system').map(event => event.text), ['Earlier history of this thread is in another rollout of it']);
 });
+
+test('codex format: a call to a namespaced MCP tool (namespace "mcp__<server>", name the tool) is named mcp__<server>__<tool>, never taken for Codex\'s own tool of the same name', () => {
+	// openai/codex#17404 registers every MCP tool under a namespace; a FunctionCall carries it in
+	// `namespace` (codex-rs protocol models.rs), a missing one meaning `functions` (tool_name.rs).
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-08-20T13-00-00-01a0b8c2-4d00-7e00-8f00-0000000000b5.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'tool_call').map(event => event.tool?.name), ['mcp__codeindex__search_symbols', 'mcp__remote_box__exec_command', 'exec_command']);
+	assert.equal(resultOf(events, 'call_ns_01')?.output, 'loom/tension.py:12 warp_tension');
+});

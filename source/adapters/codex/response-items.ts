@@ -25,13 +25,13 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 			return messageEvents(item, base, state);
 		case 'function_call': {
 			const input = parseJsonArguments(item.arguments);
-			notePoll(state, item.name, item.call_id, input);
-			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, input)];
+			notePoll(state, qualifiedName(item), item.call_id, input);
+			return [toolCall(base, qualifiedName(item) ?? 'unknown', item.call_id ?? null, input)];
 		}
 
 		case 'custom_tool_call':
 			// Custom tools (apply_patch, …) take free-form input, kept raw.
-			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, item.input ?? null)];
+			return [toolCall(base, qualifiedName(item) ?? 'unknown', item.call_id ?? null, item.input ?? null)];
 		case 'local_shell_call':
 			return [toolCall(base, 'local_shell', item.call_id ?? item.id ?? null, item.action ?? null)];
 		case 'function_call_output':
@@ -115,6 +115,22 @@ function contentToolEvents(content: unknown, base: Base, state: CodexState): Ses
 
 		return [];
 	});
+}
+
+/**
+ * A call's tool name. Since Codex registers every MCP tool under a namespace (openai/codex#17404),
+ * a call names the server in `namespace` (`mcp__<server>` or `mcp__<server>__`) and the tool in
+ * `name`; joined they are the `mcp__<server>__<tool>` earlier rollouts wrote, so an MCP tool that
+ * shares a name with one of Codex's own (`exec_command`, `apply_patch`) is not taken for it.
+ * Codex's own namespaces (`functions`, the default, `collaboration`…) leave the name as it is.
+ */
+function qualifiedName(item: CodexResponseItem): string | undefined {
+	const {name, namespace} = item;
+	if (name === undefined || namespace === undefined || !namespace.startsWith('mcp__')) {
+		return name;
+	}
+
+	return namespace.endsWith('__') ? namespace + name : `${namespace}__${name}`;
 }
 
 function stringOr<T>(value: unknown, fallback: T): string | T {

@@ -66,6 +66,8 @@ export const codexResponseItemSchema = lazySchema(() => z.looseObject({
 	role: text,
 	content: anything,
 	name: text,
+	/** The tool's namespace (`mcp__<server>` for an MCP tool, `functions` for Codex's own; codex-rs tool_name.rs). */
+	namespace: text,
 	arguments: anything,
 	input: anything,
 	call_id: text,
