@@ -631,3 +631,17 @@ test('codex format: a call to a namespaced MCP tool (namespace "mcp__<server>", 
 	assert.deepEqual(events.filter(event => event.kind === 'tool_call').map(event => event.tool?.name), ['mcp__codeindex__search_symbols', 'mcp__remote_box__exec_command', 'exec_command']);
 	assert.equal(resultOf(events, 'call_ns_01')?.output, 'loom/tension.py:12 warp_tension');
 });
+
+test('codex format: threads Codex runs for itself (a guardian review, memory consolidation: source {"internal": …}, thread_source guardian_review / memory_consolidation) hold no human request', () => {
+	// codex-rs protocol SessionSource::Internal(InternalSessionSource), ThreadSource {User, Subagent,
+	// GuardianReview, MemoryConsolidation, Feature}; core's guardian delegate starts its thread with
+	// session_source Internal(Guardian) and thread_source GuardianReview, and can_start_root_turn
+	// refuses Subagent, GuardianReview and MemoryConsolidation threads.
+	const guardian = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-04T15-10-00-01a2e9f1-6a00-7b00-8c00-0000000000c8.jsonl')));
+	assert.equal(guardian.summary.human_turns, 0);
+	assert.equal(guardian.summary.parent_id, '01a2e9c0-2200-7a00-8b00-0000000000c7');
+	assert.ok(guardian.events.some(event => event.kind === 'user' && event.origin === 'agent' && /Assess the risk/.test(event.text ?? '')), 'the review request is the parent agent\'s');
+	const memory = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-04T03-00-00-01a2e70b-1e00-7c00-8d00-0000000000c9.jsonl')));
+	assert.equal(memory.summary.human_turns, 0);
+	assert.equal(memory.summary.title, null, 'Codex\'s consolidation prompt is no title');
+});

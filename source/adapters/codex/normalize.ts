@@ -206,7 +206,7 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 	}
 
 	state.defined = true;
-	state.subagent = isSubagentSource(meta.source) || meta.thread_source === 'subagent';
+	state.subagent = isSubagentSource(meta.source) || (meta.thread_source !== undefined && agentThreadSources.has(meta.thread_source));
 	const agentPath = meta.agent_path ?? spawnField(meta.source, 'agent_path');
 	if (agentPath) {
 		state.agentPath = agentPath;
@@ -282,8 +282,16 @@ function factEvents(base: Base, state: CodexState, facts: {[K in keyof SessionIn
 	return Object.keys(session).length === 0 ? [] : [{line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session}];
 }
 
+/**
+ * Threads Codex runs for itself, whose prompts no person typed: a spawned agent, a guardian
+ * reviewing another thread's action, the background memory consolidation (codex-rs protocol
+ * ThreadSource; core's can_start_root_turn refuses exactly these).
+ */
+const agentThreadSources = new Set(['subagent', 'guardian_review', 'memory_consolidation']);
+
+/** `{"subagent": …}`, or `{"internal": "guardian" | "memory_consolidation"}` (SessionSource::Internal). */
 function isSubagentSource(source: unknown): boolean {
-	return isRecord(source) && source['subagent'] !== undefined;
+	return isRecord(source) && (source['subagent'] !== undefined || source['internal'] !== undefined);
 }
 
 /** `source.subagent.thread_spawn.parent_thread_id`: the thread that spawned this one. */
