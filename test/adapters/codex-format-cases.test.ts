@@ -645,3 +645,12 @@ test('codex format: threads Codex runs for itself (a guardian review, memory con
 	assert.equal(memory.summary.human_turns, 0);
 	assert.equal(memory.summary.title, null, 'Codex\'s consolidation prompt is no title');
 });
+
+test('codex format: the desktop app\'s attachment list (# Files mentioned by the user: … ## My request: / ## My request for Codex:) wraps the typed request, which alone is the request and title', () => {
+	// The request heading is Codex's USER_MESSAGE_BEGIN ("## My request for Codex:", codex-rs
+	// protocol.rs); newer clients write "## My request:". Real rollouts of the desktop app hold the
+	// envelope (see other readers unwrapping it, e.g. find_string "# Files mentioned by the user").
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-11-09T16-40-00-01a1c5d2-8b00-7d00-8e00-0000000000d9.jsonl')));
+	assert.equal(summary.title, 'Why is the celadon row missing from the price table?');
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), ['Why is the celadon row missing from the price table?', 'Add celadon with a count of 12'], 'the event and item copies are one request');
+});
