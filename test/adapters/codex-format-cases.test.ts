@@ -654,3 +654,11 @@ test('codex format: the desktop app\'s attachment list (# Files mentioned by the
 	assert.equal(summary.title, 'Why is the celadon row missing from the price table?');
 	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), ['Why is the celadon row missing from the price table?', 'Add celadon with a count of 12'], 'the event and item copies are one request');
 });
+
+test('codex format: an assistant message delivered only in part (metadata delivered_assistant_message "…:incomplete:<text>") is the part delivered, never Codex\'s placeholder', () => {
+	// codex-rs history rollout_payload.rs: a RetainedContext DeliveredAssistantMessage is written as
+	// an assistant message for older clients, its text replaced by a placeholder when incomplete,
+	// the delivered part kept in the line's `metadata` marker.
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-02T17-20-00-01a2dd10-4f00-7a00-8b00-0000000000e6.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['Labelled 14 sheets so far.', 'All 31 sheets are labelled; 1998 has the mo']);
+});

@@ -106,7 +106,7 @@ function rememberCalls(state: CodexState, events: SessionEvent[] | null): void {
 	}
 }
 
-type Envelope = {timestamp?: unknown; ordinal?: unknown; type: string; payload: Record<string, unknown>};
+type Envelope = {timestamp?: unknown; ordinal?: unknown; type: string; payload: Record<string, unknown>; metadata?: unknown};
 
 /**
  * `{timestamp, ordinal?, type, payload}`: every line since September 2025 (`ordinal` numbers the
@@ -117,7 +117,7 @@ function isEnvelope(value: unknown): value is Envelope {
 	return isRecord(value) && typeof value['type'] === 'string' && isRecord(value['payload']);
 }
 
-function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, state: CodexState, unit: DiscoveredUnit): SessionEvent[] | null {
+function envelopeEvents({type: kind, payload, ordinal, metadata}: Envelope, base: Base, state: CodexState, unit: DiscoveredUnit): SessionEvent[] | null {
 	if (kind === 'rollout_reference') {
 		return rolloutReferenceEvents(state, base);
 	}
@@ -139,7 +139,7 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
 		}
 
 		case 'response_item': {
-			const item = readCodexResponseItem(typedItem(payload));
+			const item = readCodexResponseItem(deliveredText(typedItem(payload), metadata));
 			return item ? responseItemEvents(item, base, state) : null;
 		}
 
@@ -171,6 +171,24 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
  */
 function typedItem(payload: Record<string, unknown>): Record<string, unknown> {
 	return payload['type'] === undefined && typeof payload['role'] === 'string' ? {...payload, type: 'message'} : payload;
+}
+
+const partialDelivery = 'codex:code-mode-delivery:v1:incomplete:';
+
+/**
+ * An assistant message confirmed delivered by a messaging tool (code mode's retained context) is
+ * written, for older clients, as an assistant message with harness metadata beside the payload.
+ * When only part of it is known, the message holds Codex's placeholder ("The content of a
+ * confirmed assistant message is unavailable…") and the metadata marker the part delivered
+ * (codex-rs history rollout_payload.rs): that part is the reply, the placeholder no one's words.
+ */
+function deliveredText(payload: Record<string, unknown>, metadata: unknown): Record<string, unknown> {
+	const marker = isRecord(metadata) ? metadata['delivered_assistant_message'] : undefined;
+	if (typeof marker !== 'string' || !marker.startsWith(partialDelivery) || payload['role'] !== 'assistant') {
+		return payload;
+	}
+
+	return {...payload, content: [{type: 'output_text', text: marker.slice(partialDelivery.length)}]};
 }
 
 function bareEvents(value: unknown, line: number, state: CodexState): SessionEvent[] | null {
