@@ -662,3 +662,16 @@ test('codex format: an assistant message delivered only in part (metadata delive
 	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-02T17-20-00-01a2dd10-4f00-7a00-8b00-0000000000e6.jsonl')));
 	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['Labelled 14 sheets so far.', 'All 31 sheets are labelled; 1998 has the mo']);
 });
+
+test('codex format: a message between agents whose JSON opens with the message id (newer builds: {"id", "author", …}) is still no request and no reply', t => {
+	// InterAgentCommunication gained an optional `id` as its first field; serde writes fields in
+	// declaration order, so the text no longer opens with "author".
+	const path = join(tempDir(t), 'rollout-2026-10-23T16-00-00-01a16862-b2c0-7d00-8f00-0000000000a1.jsonl');
+	let message = 0;
+	writeFileSync(path, readFileSync(agentsRoot, 'utf8').replaceAll('{\\"author\\":', () => `{\\"id\\":\\"msg-tray-${++message}\\",\\"author\\":`));
+	assert.equal(message, 2);
+	const {events, summary} = readUnit(codexAdapter, looseUnit(path));
+	assert.equal(summary.title, 'Split the seed inventory between two helpers, one per tray');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1]);
+	assert.deepEqual(events.filter(event => event.kind === 'system').map(event => event.text), ['[/root/tray_a → /root] Tray A holds 12 packets, 3 of them past their date.', '[/root/tray_b → /root] Tray B is still being counted.']);
+});

@@ -193,10 +193,13 @@ type Communication = {author: string; recipient: string; content: string; trigge
  * A message between agent threads as multi-agent builds deliver it into the recipient's history:
  * a message (assistant `output_text`, or `user` `input_text` when it starts a turn) whose one
  * text block is the JSON of `InterAgentCommunication` (codex-rs protocol.rs,
- * to_response_input_item). Serde writes `author` first, so other text costs no parse.
+ * to_response_input_item). Serde writes the struct's fields in order: `author` first, or in newer
+ * builds the message's optional `id` before it, so other text costs no parse.
  */
+const communicationOpening = /^\{"(?:id":"[^"\\]{0,200}","author|author)":/;
+
 function interAgentCommunication(text: string): Communication | undefined {
-	if (!text.startsWith('{"author":')) {
+	if (!communicationOpening.test(text)) {
 		return undefined;
 	}
 
