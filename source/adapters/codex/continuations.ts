@@ -14,7 +14,7 @@ type ToolResult = NonNullable<SessionEvent['result']>;
  * same with cells: `Script running with cell ID N`, then `wait {cell_id: N}` until `Script
  * completed` or `Script failed`. The outcome is the starting call's: a poll only delivered it.
  */
-const runningHeader = /^(?:Process running with session ID|Script running with cell ID) (\S+)\s*$/m;
+const runningHeader = /^(?:Process running with session ID|Script running with cell ID) (\S{1,64})\s*$/m;
 const finishedHeader = /^(?:Process exited with code -?\d+|Script (?:completed|failed|terminated))\s*$/m;
 
 /** The poll tools, and the argument naming what they continue. */
@@ -31,7 +31,9 @@ export function notePoll(state: CodexState, name: string | undefined, callId: st
 	}
 
 	const target = input[poll.field];
-	const started = typeof target === 'number' || typeof target === 'string' ? state.running?.[`${poll.kind}:${target}`] : undefined;
+	// Ids are short numbers; anything else names no session this state would hold.
+	const known = typeof target === 'number' || (typeof target === 'string' && target.length <= 64);
+	const started = known ? ownKey(state.running, `${poll.kind}:${String(target)}`) : undefined;
 	if (started !== undefined) {
 		rememberId((state.polls ??= {}), callId, started);
 	}
