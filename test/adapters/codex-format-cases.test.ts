@@ -675,3 +675,12 @@ test('codex format: a message between agents whose JSON opens with the message i
 	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1]);
 	assert.deepEqual(events.filter(event => event.kind === 'system').map(event => event.text), ['[/root/tray_a → /root] Tray A holds 12 packets, 3 of them past their date.', '[/root/tray_b → /root] Tray B is still being counted.']);
 });
+
+test('codex format: a paginated subagent whose session_meta also names a history_base gives one notice for its inherited context, not two', t => {
+	const path = join(tempDir(t), 'rollout-2026-10-20T09-30-00-01a158a5-71c0-7a00-8c00-0000000000d2.jsonl');
+	writeFileSync(path, readFileSync(inheritedContextChild, 'utf8').replace('"history_base":null', '"history_base":{"thread_id":"01a1589c-4a00-7a00-8c00-0000000000d1","end_ordinal_exclusive":1,"end_byte_offset":640}'));
+	const {events} = readUnit(codexAdapter, looseUnit(path));
+	const notices = events.filter(event => event.kind === 'system');
+	assert.equal(notices.length, 1, notices.map(event => event.text).join(' | '));
+	assert.match(notices[0]?.text ?? '', /^Context inherited from the thread that spawned this one/);
+});

@@ -49,10 +49,10 @@ type ForkMeta = {id?: string | undefined; forked_from_id?: string | undefined; s
  * after the session_meta instead (codex-rs thread store, legacy lineage: `HistoryBase` replaced
  * `RolloutReference`). Either way no line here is the parent's: a notice says where the rest is.
  */
-export function inheritedHistoryNotice(meta: ForkMeta, path: string, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+export function inheritedHistoryNotice(state: CodexState, meta: ForkMeta, path: string, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
 	const historyBase = meta.history_base;
-	if (!isRecord(historyBase)) {
-		return [];
+	if (!isRecord(historyBase) || (state.forkCopy !== undefined && 'ownFrom' in state.forkCopy)) {
+		return []; // A paginated subagent's inherited context has its own notice (copiedLineEvents).
 	}
 
 	// `thread/revert` moves a thread to a new rollout, `rollout-<time>-<thread id>_<rollout id>.jsonl`,

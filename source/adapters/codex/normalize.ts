@@ -241,7 +241,7 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 		model: meta.model,
 		started,
 	});
-	return [...facts, ...inheritedHistoryNotice(meta, path, base)];
+	return [...facts, ...inheritedHistoryNotice(state, meta, path, base)];
 }
 
 /**
