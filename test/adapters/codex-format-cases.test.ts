@@ -10,6 +10,7 @@ import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
+import {computeTail} from '../../source/engine/continuity/tail.js';
 
 /** Rollouts written for one format feature each (invented content, Codex's record shapes). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/codex', import.meta.url));
@@ -466,8 +467,9 @@ test('codex format: a code-mode cell whose status header says "Script failed" or
 	assert.equal(failed('call_cell_ok'), false, '"Script failed" in the command\'s own output is not the cell\'s status');
 	assert.equal(failed('call_cell_threw'), true);
 	assert.equal(failed('call_cell_bad_string'), true, 'an output written as one string');
-	assert.equal(failed('call_wait_stop'), true, 'a cell stopped through wait did not complete');
-	assert.equal(failed('call_cell_slow'), false, 'a yielded cell has not failed');
+	assert.equal(failed('call_wait_stop'), false, 'the wait that stopped the cell only delivered its outcome');
+	const slow = events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'call_cell_slow').map(event => event.result?.is_error);
+	assert.deepEqual(slow, [false, true], 'a yielded cell has not failed; stopped through wait, it did not complete');
 	assert.match(resultOf(events, 'call_cell_threw')?.output ?? '', /SyntaxError: Unexpected token/);
 });
 
@@ -553,4 +555,132 @@ test('codex format: the contextual fragments Codex itself writes as user-role me
 	const humans = events.filter(event => event.kind === 'user' && event.human).map(event => event.text);
 	assert.deepEqual(humans, ['Why does the pruning schedule skip the pear trees?']);
 	assert.ok(events.some(event => event.kind === 'user' && !event.human && /Seed Catalogue/.test(event.text ?? '')), 'the injection is kept, as host text');
+});
+
+test('codex format: a voice conversation\'s transcript segments (realtime_item) are its conversation, the person\'s speech the request; the task handed to Codex (<realtime_delegation>) is the voice agent\'s, its end-of-session flush no request', () => {
+	// codex-rs protocol realtime.rs: RealtimeItem {id, realtime_session_id, type, data}, a
+	// `transcript_segment` holding {role, text}; Codex's TUI shows them among the thread's turns as
+	// "Voice: …" lines (tui app_shell tests, resumed_speech_keeps_canonical_order_without_duplicate_turn_items).
+	// core/src/context/realtime_delegation.rs: the handoff is a contextual user fragment, with
+	// `<source>transcript_tail_flush</source>` when the voice session ended.
+	const {events, summary, loaded} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-05T18-00-00-01a2f0a1-9c00-7d00-8e00-0000000000e1.jsonl')));
+	assert.equal(loaded.skipped, 0);
+	assert.equal(summary.title, 'Can you check why the hive weight chart stops at Tuesday?');
+	assert.equal(summary.human_turns, 1, 'the blank segment and the delegations are no requests');
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), [
+		'Sure, I\'ll have a look at the chart data.',
+		'The scale export for Wednesday onward is missing from data/weights.csv.',
+		'The scale stopped exporting after Tuesday.',
+	]);
+	const delegated = events.filter(event => event.kind === 'user' && /hive weight|Thanks/.test(event.text ?? '') && !event.human);
+	assert.deepEqual(delegated.map(event => [event.origin, event.text?.startsWith('<realtime_delegation>') ? 'envelope' : event.text]), [
+		['agent', 'Find why the hive weight chart stops at Tuesday'],
+		['host', 'envelope'],
+	], 'the task once (its user_message copy is an echo), then the flush as host text');
+	assert.equal(computeTail(events, false).unanswered, null, 'the spoken request was answered');
+});
+
+test('codex format: a command left running (`Process running with session ID N`) or a yielded code-mode cell (`Script running with cell ID N`) takes its outcome from the write_stdin / wait answer that says it finished; the poll itself is no failure', () => {
+	// codex-rs core unified_exec handler (format_response: the `Process exited with code` or
+	// `Process running with session ID` header line), write_stdin {session_id}; code mode's
+	// `wait {cell_id}` on a yielded exec cell.
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-06T07-15-00-01a2f5c0-3e00-7a00-8b00-0000000000f2.jsonl')));
+	const outcomes = (callId: string) => events.filter(event => event.kind === 'tool_result' && event.result?.call_id === callId).map(event => [event.line, event.result?.is_error, event.result?.exit_code]);
+	assert.deepEqual(outcomes('call_build_01'), [[4, false, undefined], [8, true, 2]], 'still running, then the exit code the second poll reported');
+	assert.deepEqual(outcomes('call_poll_02'), [[8, false, undefined]]);
+	assert.deepEqual(outcomes('call_cell_01'), [[10, false, undefined], [12, true, undefined]], 'the cell failed in its wait');
+	assert.deepEqual(outcomes('call_wait_01'), [[12, false, undefined]]);
+	assert.deepEqual(outcomes('call_lint_01'), [[14, false, undefined], [16, false, 0]]);
+	assert.deepEqual(outcomes('call_poll_04'), [[18, true, 1]], 'a poll of a session no call here started keeps its outcome');
+	assert.match(events.find(event => event.line === 8 && event.result?.call_id === 'call_build_01')?.result?.output ?? '', /Cannot find name 'Frame'/);
+});
+
+test('codex format: a fork that references its parent\'s history (session_meta history_base, or an earlier build\'s rollout_reference record) copies nothing: no line is hidden as a copy, and a notice says where the rest is', t => {
+	// codex-rs thread store legacy lineage (LegacyLineagePredecessor: RolloutReference, then
+	// HistoryBase; "Native history_base replaces this record"), HistoryPosition {thread_id,
+	// end_ordinal_exclusive, end_byte_offset}; RolloutItem::RolloutReference(RolloutReferenceItem
+	// {rollout_path, thread_id, max_depth, nth_user_message, …}) in rollout tests.
+	for (const name of ['rollout-2026-12-06T09-00-00-01a2f6e0-1a00-7b00-8c00-0000000000a3.jsonl', 'rollout-2026-10-28T14-00-00-01a2b0c1-7700-7a00-8b00-0000000000c4.jsonl']) {
+		const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(join(cases, name)));
+		assert.equal(loaded.skipped, 0, name);
+		const notices = events.filter(event => event.kind === 'system').map(event => event.text);
+		assert.equal(notices.length, 1, name);
+		assert.match(notices[0] ?? '', /^History inherited from the session this one was forked from \(01a2/);
+		assert.equal(summary.human_turns, 1);
+		assert.ok(summary.parent_id?.startsWith('01a2'), 'the fork names its parent');
+	}
+
+	// A thread moved on to a new rollout file references its own earlier one: a known record, not a malformed line.
+	const moved = join(tempDir(t), 'rollout-2026-10-28T14-00-00-01a2b0c1-7700-7a00-8b00-0000000000c4.jsonl');
+	writeFileSync(moved, readFileSync(join(cases, 'rollout-2026-10-28T14-00-00-01a2b0c1-7700-7a00-8b00-0000000000c4.jsonl'), 'utf8').replace(',"forked_from_id":"01a2a880-5500-7c00-8d00-0000000000d2"', ''));
+	const {events, loaded} = readUnit(codexAdapter, looseUnit(moved));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(events.filter(event => event.kind === 'system').map(event => event.text), ['Earlier history of this thread is in another rollout of it']);
+
+	// A forked thread later reverted: the revert's new rollout (`<thread id>_<rollout id>.jsonl`)
+	// bases on the thread's own earlier rollout, not on the parent (codex-rs rollout/src/metadata.rs).
+	const reverted = join(tempDir(t), 'rollout-2026-12-06T09-30-00-01a2f6e0-1a00-7b00-8c00-0000000000a3_01a2f6f0-5b00-7c00-8d00-0000000000a4.jsonl');
+	writeFileSync(reverted, readFileSync(join(cases, 'rollout-2026-12-06T09-00-00-01a2f6e0-1a00-7b00-8c00-0000000000a3.jsonl'), 'utf8').replace('"history_base":{"thread_id":"01a2f4d0-2200-7c00-8d00-0000000000b9"', '"history_base":{"thread_id":"01a2f6e0-1a00-7b00-8c00-0000000000a3"'));
+	assert.deepEqual(readUnit(codexAdapter, looseUnit(reverted)).events.filter(event => event.kind === 'system').map(event => event.text), ['Earlier history of this thread is in another rollout of it']);
+});
+
+test('codex format: a call to a namespaced MCP tool (namespace "mcp__<server>", name the tool) is named mcp__<server>__<tool>, never taken for Codex\'s own tool of the same name', () => {
+	// openai/codex#17404 registers every MCP tool under a namespace; a FunctionCall carries it in
+	// `namespace` (codex-rs protocol models.rs), a missing one meaning `functions` (tool_name.rs).
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-08-20T13-00-00-01a0b8c2-4d00-7e00-8f00-0000000000b5.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'tool_call').map(event => event.tool?.name), ['mcp__codeindex__search_symbols', 'mcp__remote_box__exec_command', 'exec_command']);
+	assert.equal(resultOf(events, 'call_ns_01')?.output, 'loom/tension.py:12 warp_tension');
+});
+
+test('codex format: threads Codex runs for itself (a guardian review, memory consolidation: source {"internal": …}, thread_source guardian_review / memory_consolidation) hold no human request', () => {
+	// codex-rs protocol SessionSource::Internal(InternalSessionSource), ThreadSource {User, Subagent,
+	// GuardianReview, MemoryConsolidation, Feature}; core's guardian delegate starts its thread with
+	// session_source Internal(Guardian) and thread_source GuardianReview, and can_start_root_turn
+	// refuses Subagent, GuardianReview and MemoryConsolidation threads.
+	const guardian = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-04T15-10-00-01a2e9f1-6a00-7b00-8c00-0000000000c8.jsonl')));
+	assert.equal(guardian.summary.human_turns, 0);
+	assert.equal(guardian.summary.parent_id, '01a2e9c0-2200-7a00-8b00-0000000000c7');
+	assert.ok(guardian.events.some(event => event.kind === 'user' && event.origin === 'agent' && /Assess the risk/.test(event.text ?? '')), 'the review request is the parent agent\'s');
+	const memory = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-04T03-00-00-01a2e70b-1e00-7c00-8d00-0000000000c9.jsonl')));
+	assert.equal(memory.summary.human_turns, 0);
+	assert.equal(memory.summary.title, null, 'Codex\'s consolidation prompt is no title');
+});
+
+test('codex format: the desktop app\'s attachment list (# Files mentioned by the user: … ## My request: / ## My request for Codex:) wraps the typed request, which alone is the request and title', () => {
+	// The request heading is Codex's USER_MESSAGE_BEGIN ("## My request for Codex:", codex-rs
+	// protocol.rs); newer clients write "## My request:". Real rollouts of the desktop app hold the
+	// envelope (see other readers unwrapping it, e.g. find_string "# Files mentioned by the user").
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-11-09T16-40-00-01a1c5d2-8b00-7d00-8e00-0000000000d9.jsonl')));
+	assert.equal(summary.title, 'Why is the celadon row missing from the price table?');
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), ['Why is the celadon row missing from the price table?', 'Add celadon with a count of 12'], 'the event and item copies are one request');
+});
+
+test('codex format: an assistant message delivered only in part (metadata delivered_assistant_message "…:incomplete:<text>") is the part delivered, never Codex\'s placeholder', () => {
+	// codex-rs history rollout_payload.rs: a RetainedContext DeliveredAssistantMessage is written as
+	// an assistant message for older clients, its text replaced by a placeholder when incomplete,
+	// the delivered part kept in the line's `metadata` marker.
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-02T17-20-00-01a2dd10-4f00-7a00-8b00-0000000000e6.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['Labelled 14 sheets so far.', 'All 31 sheets are labelled; 1998 has the mo']);
+});
+
+test('codex format: a message between agents whose JSON opens with the message id (newer builds: {"id", "author", …}) is still no request and no reply', t => {
+	// InterAgentCommunication gained an optional `id` as its first field; serde writes fields in
+	// declaration order, so the text no longer opens with "author".
+	const path = join(tempDir(t), 'rollout-2026-10-23T16-00-00-01a16862-b2c0-7d00-8f00-0000000000a1.jsonl');
+	let message = 0;
+	writeFileSync(path, readFileSync(agentsRoot, 'utf8').replaceAll('{\\"author\\":', () => `{\\"id\\":\\"msg-tray-${++message}\\",\\"author\\":`));
+	assert.equal(message, 2);
+	const {events, summary} = readUnit(codexAdapter, looseUnit(path));
+	assert.equal(summary.title, 'Split the seed inventory between two helpers, one per tray');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1]);
+	assert.deepEqual(events.filter(event => event.kind === 'system').map(event => event.text), ['[/root/tray_a → /root] Tray A holds 12 packets, 3 of them past their date.', '[/root/tray_b → /root] Tray B is still being counted.']);
+});
+
+test('codex format: a paginated subagent whose session_meta also names a history_base gives one notice for its inherited context, not two', t => {
+	const path = join(tempDir(t), 'rollout-2026-10-20T09-30-00-01a158a5-71c0-7a00-8c00-0000000000d2.jsonl');
+	writeFileSync(path, readFileSync(inheritedContextChild, 'utf8').replace('"history_base":null', '"history_base":{"thread_id":"01a1589c-4a00-7a00-8c00-0000000000d1","end_ordinal_exclusive":1,"end_byte_offset":640}'));
+	const {events} = readUnit(codexAdapter, looseUnit(path));
+	const notices = events.filter(event => event.kind === 'system');
+	assert.equal(notices.length, 1, notices.map(event => event.text).join(' | '));
+	assert.match(notices[0]?.text ?? '', /^Context inherited from the thread that spawned this one/);
 });

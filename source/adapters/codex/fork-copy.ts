@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {stringOf} from '../shared/text.js';
+import {isRecord, stringOf} from '../shared/text.js';
 import type {CodexState} from './state.js';
 
 /**
@@ -21,14 +21,14 @@ import type {CodexState} from './state.js';
  * its own (codex-rs thread store, create_with_inherited_model_context). Such a copy names no
  * `forked_from_id`, and holds the parent's model context only, with no `session_meta`.
  */
-export function startForkCopy(state: CodexState, meta: {id?: string | undefined; forked_from_id?: string | undefined; subagent_history_start_ordinal?: number | undefined; timestamp?: unknown}, parent: string | undefined, envelopeTime: string | undefined): void {
+export function startForkCopy(state: CodexState, meta: ForkMeta, parent: string | undefined, envelopeTime: string | undefined): void {
 	const ownFrom = meta.subagent_history_start_ordinal;
 	if (parent && ownFrom !== undefined) {
 		state.forkCopy = {parent, ownFrom};
 		return;
 	}
 
-	if (!meta.forked_from_id) {
+	if (!meta.forked_from_id || isRecord(meta.history_base)) {
 		return;
 	}
 
@@ -36,6 +36,54 @@ export function startForkCopy(state: CodexState, meta: {id?: string | undefined;
 	if (forkedAt !== undefined) {
 		state.forkCopy = {parent: meta.forked_from_id, before: forkedAt};
 	}
+}
+
+type ForkMeta = {id?: string | undefined; forked_from_id?: string | undefined; subagent_history_start_ordinal?: number | undefined; timestamp?: unknown; history_base?: unknown};
+
+/**
+ * Newer builds copy nothing: the rollout names where the history it continues lies, and Codex
+ * reads that prefix from there. `session_meta.history_base {thread_id, end_ordinal_exclusive,
+ * end_byte_offset}` names the rollout and the ordinal the inherited prefix ends before (a fork's
+ * parent, or an earlier rollout of the same thread when the thread moved to a new file); builds
+ * between wrote a `rollout_reference {rollout_path, thread_id?, nth_user_message?, …}` record
+ * after the session_meta instead (codex-rs thread store, legacy lineage: `HistoryBase` replaced
+ * `RolloutReference`). Either way no line here is the parent's: a notice says where the rest is.
+ */
+export function inheritedHistoryNotice(state: CodexState, meta: ForkMeta, path: string, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+	const historyBase = meta.history_base;
+	if (!isRecord(historyBase) || (state.forkCopy !== undefined && 'ownFrom' in state.forkCopy)) {
+		return []; // A paginated subagent's inherited context has its own notice (copiedLineEvents).
+	}
+
+	// `thread/revert` moves a thread to a new rollout, `rollout-<time>-<thread id>_<rollout id>.jsonl`,
+	// whose base is the thread's own earlier rollout; a fork's base is its parent's (codex-rs
+	// rollout/src/metadata.rs, forked_from_ordinal_exclusive: "without mistaking a revert's history
+	// base for its parent").
+	const forkBase = meta.forked_from_id !== undefined && (historyBase['thread_id'] === meta.forked_from_id || !isReplacementRollout(path));
+	return [referenceNotice(forkBase ? meta.forked_from_id : undefined, base)];
+}
+
+/** A rollout a revert wrote: its file name ends `<thread id>_<rollout id>.jsonl`. */
+function isReplacementRollout(path: string): boolean {
+	return /_[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\.jsonl(?:\.zst)?$/i.test(path);
+}
+
+/** A `rollout_reference` record: the history before it is read from another rollout, and nothing here is a copy. */
+export function rolloutReferenceEvents(state: CodexState, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+	const copy = state.forkCopy;
+	if (copy !== undefined && 'ownFrom' in copy) {
+		return []; // A paginated subagent's lines are told by their ordinals.
+	}
+
+	delete state.forkCopy;
+	return [referenceNotice(copy?.parent, base)];
+}
+
+function referenceNotice(parent: string | undefined, base: Omit<SessionEvent, 'kind'>): SessionEvent {
+	const text = parent
+		? `History inherited from the session this one was forked from (${parent}); it is read in that session`
+		: 'Earlier history of this thread is in another rollout of it';
+	return {...base, kind: 'system', text};
 }
 
 /**

@@ -1,5 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
+import {realtimeDelegationEvent} from './realtime.js';
 
 /**
  * Text Codex puts into `user`-role messages that no person typed: environment, instruction and
@@ -35,6 +36,8 @@ const injectedPrefixes = [
 	'<codex_internal_context',
 	'<external_',
 	'<agent_message_board_notification>',
+	// The task a voice conversation hands Codex (realtime.ts reads it as the voice agent's).
+	'<realtime_delegation>',
 	// Warnings older builds wrote into the thread as user text (still recognised by Codex for old sessions).
 	'warning: the maximum number of unified exec processes you can keep open is',
 	'warning: apply_patch was requested via ',
@@ -45,9 +48,14 @@ const injectedPrefixes = [
 /** Openings of the summary Codex writes into history after a compaction. */
 const summaryPrefixes = ['another language model started to solve this problem', 'you were originally given instructions from a user over one or more turns.'];
 
-/** The VS Code extension wraps a typed request in IDE context; the request follows this heading. */
-const ideContextPrefix = '# Context from my IDE setup:';
-const ideRequestHeading = '## My request for Codex:';
+/**
+ * Envelopes a client wraps around a typed request, the request after their last `## My request
+ * for Codex:` heading (`## My request:` in newer clients): the VS Code extension's IDE context,
+ * and the desktop app's list of files the person attached (`# Files mentioned by the user:`, each
+ * `## <name>: <path>`, then the heading).
+ */
+const requestEnvelopes = ['# Context from my IDE setup:', '# Files mentioned by the user:'];
+const requestHeading = /^## My request(?: for Codex)?:[ \t]*$/gm;
 
 export type UserTextKind = 'human' | 'injected' | 'summary';
 
@@ -59,14 +67,19 @@ export function classifyUserText(text: string): UserTextKind {
 	return isInjectedText(text) || opensWith(text, injectedPrefixes, {caseless: true}) ? 'injected' : 'human';
 }
 
-/** The request a person typed inside the IDE-context envelope, or the text unchanged. */
+/**
+ * The request a person typed inside a client's envelope, or the text unchanged (also when the
+ * envelope holds no request: files attached without a word are still the person's doing).
+ */
 export function typedRequest(text: string): string {
-	if (!text.trimStart().startsWith(ideContextPrefix)) {
+	if (!opensWith(text, requestEnvelopes)) {
 		return text;
 	}
 
-	const heading = text.indexOf(ideRequestHeading);
-	return heading === -1 ? text : text.slice(heading + ideRequestHeading.length).trim();
+	const headings = [...text.matchAll(requestHeading)];
+	const last = headings.at(-1);
+	const request = last === undefined ? '' : text.slice(last.index + last[0].length).trim();
+	return request === '' ? text : request;
 }
 
 /** The working directory stated by an `<environment_context>` injection (bare-era files). */
@@ -133,6 +146,11 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 		const text = texts.join('\n');
 		if (kind === 'summary') {
 			return {...base, kind: 'summary', text};
+		}
+
+		const delegated = kind === 'injected' ? realtimeDelegationEvent(text, base) : undefined;
+		if (delegated) {
+			return delegated;
 		}
 
 		const human = kind === 'human' && !options.subagent;

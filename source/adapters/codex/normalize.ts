@@ -11,7 +11,7 @@ import {
 } from './schema.js';
 import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
-import {copiedLineEvents, startForkCopy} from './fork-copy.js';
+import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startForkCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {userTextEvents} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
@@ -21,12 +21,13 @@ import {rememberId} from '../shared/recent-ids.js';
 import {withoutStatedTitles} from '../shared/host-text.js';
 import {indexedThreadName} from './session-index.js';
 import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
+import {realtimeItemEvents} from './realtime.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
 /**
  * Top-level record kinds that are known and carry nothing for the event model (codex-rs
- * RolloutItem: usage per model response, retained and realtime context, risk scores).
+ * RolloutItem: usage per model response, retained context, risk scores).
  */
 const bookkeepingKinds = new Set([
 	'world_state',
@@ -34,7 +35,6 @@ const bookkeepingKinds = new Set([
 	'token_usage_record',
 	'retained_context',
 	'security_risk_score',
-	'realtime_item',
 	'agent_response_observation',
 ]);
 
@@ -61,15 +61,20 @@ const bareItemTypes = new Set([
  */
 export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
 	const state = codexState(lineState);
-	const read = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state) : bareEvents(value, line, state);
+	const read = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state, unit) : bareEvents(value, line, state);
 	const events = state.indexedName === null || read === null || read.length === 0 ? read : withIndexedName(read, state, unit);
-	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn.
-	if (events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
+	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn; speech in
+	// a voice conversation starts none (the task the voice agent hands Codex does).
+	if (!isSpeech(value) && events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
 		noteTurnStart(state, line, false);
 	}
 
 	rememberCalls(state, events);
 	return events;
+}
+
+function isSpeech(value: unknown): boolean {
+	return isEnvelope(value) && value.type === 'realtime_item';
 }
 
 /**
@@ -101,7 +106,7 @@ function rememberCalls(state: CodexState, events: SessionEvent[] | null): void {
 	}
 }
 
-type Envelope = {timestamp?: unknown; ordinal?: unknown; type: string; payload: Record<string, unknown>};
+type Envelope = {timestamp?: unknown; ordinal?: unknown; type: string; payload: Record<string, unknown>; metadata?: unknown};
 
 /**
  * `{timestamp, ordinal?, type, payload}`: every line since September 2025 (`ordinal` numbers the
@@ -112,7 +117,11 @@ function isEnvelope(value: unknown): value is Envelope {
 	return isRecord(value) && typeof value['type'] === 'string' && isRecord(value['payload']);
 }
 
-function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, state: CodexState): SessionEvent[] | null {
+function envelopeEvents({type: kind, payload, ordinal, metadata}: Envelope, base: Base, state: CodexState, unit: DiscoveredUnit): SessionEvent[] | null {
+	if (kind === 'rollout_reference') {
+		return rolloutReferenceEvents(state, base);
+	}
+
 	const copied = copiedLineEvents(state, kind, payload, ordinal, base);
 	if (copied) {
 		return copied;
@@ -121,7 +130,7 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
 	switch (kind) {
 		case 'session_meta': {
 			const meta = codexSessionMetaSchema.safeParse(payload);
-			return meta.success ? sessionMetaEvents(meta.data, base, state) : null;
+			return meta.success ? sessionMetaEvents(meta.data, base, state, unit.path) : null;
 		}
 
 		case 'turn_context': {
@@ -130,7 +139,7 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
 		}
 
 		case 'response_item': {
-			const item = readCodexResponseItem(typedItem(payload));
+			const item = readCodexResponseItem(deliveredText(typedItem(payload), metadata));
 			return item ? responseItemEvents(item, base, state) : null;
 		}
 
@@ -147,6 +156,9 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
 		case 'inter_agent_communication':
 			return communicationRecordEvents(payload, base, state) ?? [];
 
+		case 'realtime_item':
+			return realtimeItemEvents(payload, base);
+
 		default:
 			return bookkeepingKinds.has(kind) ? [] : null;
 	}
@@ -159,6 +171,24 @@ function envelopeEvents({type: kind, payload, ordinal}: Envelope, base: Base, st
  */
 function typedItem(payload: Record<string, unknown>): Record<string, unknown> {
 	return payload['type'] === undefined && typeof payload['role'] === 'string' ? {...payload, type: 'message'} : payload;
+}
+
+const partialDelivery = 'codex:code-mode-delivery:v1:incomplete:';
+
+/**
+ * An assistant message confirmed delivered by a messaging tool (code mode's retained context) is
+ * written, for older clients, as an assistant message with harness metadata beside the payload.
+ * When only part of it is known, the message holds Codex's placeholder ("The content of a
+ * confirmed assistant message is unavailable…") and the metadata marker the part delivered
+ * (codex-rs history rollout_payload.rs): that part is the reply, the placeholder no one's words.
+ */
+function deliveredText(payload: Record<string, unknown>, metadata: unknown): Record<string, unknown> {
+	const marker = isRecord(metadata) ? metadata['delivered_assistant_message'] : undefined;
+	if (typeof marker !== 'string' || !marker.startsWith(partialDelivery) || payload['role'] !== 'assistant') {
+		return payload;
+	}
+
+	return {...payload, content: [{type: 'output_text', text: marker.slice(partialDelivery.length)}]};
 }
 
 function bareEvents(value: unknown, line: number, state: CodexState): SessionEvent[] | null {
@@ -188,13 +218,13 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
  * Only the first `session_meta` describes this file's session. A forked rollout writes its
  * own, then copies the parent's rollout, whose `session_meta` comes along with it (fork-copy.ts).
  */
-function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState): SessionEvent[] {
+function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState, path: string): SessionEvent[] {
 	if (state.defined) {
 		return laterMetaEvents(meta, base, state);
 	}
 
 	state.defined = true;
-	state.subagent = isSubagentSource(meta.source) || meta.thread_source === 'subagent';
+	state.subagent = isSubagentSource(meta.source) || (meta.thread_source !== undefined && agentThreadSources.has(meta.thread_source));
 	const agentPath = meta.agent_path ?? spawnField(meta.source, 'agent_path');
 	if (agentPath) {
 		state.agentPath = agentPath;
@@ -204,13 +234,14 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 	state.orphan = state.subagent && parentId === undefined ? (meta.id ?? meta.session_id ?? '') : undefined;
 	startForkCopy(state, meta, parentId, base.timestamp);
 	const started = timestampOf(meta.timestamp).timestamp;
-	return factEvents(base, state, {
+	const facts = factEvents(base, state, {
 		id: meta.id ?? meta.session_id,
 		cwd: meta.cwd,
 		parent_id: parentId,
 		model: meta.model,
 		started,
 	});
+	return [...facts, ...inheritedHistoryNotice(state, meta, path, base)];
 }
 
 /**
@@ -269,8 +300,16 @@ function factEvents(base: Base, state: CodexState, facts: {[K in keyof SessionIn
 	return Object.keys(session).length === 0 ? [] : [{line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session}];
 }
 
+/**
+ * Threads Codex runs for itself, whose prompts no person typed: a spawned agent, a guardian
+ * reviewing another thread's action, the background memory consolidation (codex-rs protocol
+ * ThreadSource; core's can_start_root_turn refuses exactly these).
+ */
+const agentThreadSources = new Set(['subagent', 'guardian_review', 'memory_consolidation']);
+
+/** `{"subagent": …}`, or `{"internal": "guardian" | "memory_consolidation"}` (SessionSource::Internal). */
 function isSubagentSource(source: unknown): boolean {
-	return isRecord(source) && source['subagent'] !== undefined;
+	return isRecord(source) && (source['subagent'] !== undefined || source['internal'] !== undefined);
 }
 
 /** `source.subagent.thread_spawn.parent_thread_id`: the thread that spawned this one. */

@@ -15,6 +15,7 @@ const responseItemFields = fields({
 	role: text,
 	content: any,
 	name: text,
+	namespace: text,
 	arguments: any,
 	input: any,
 	call_id: text,

@@ -5,6 +5,7 @@ import {cwdFromEnvironment, textBlocks, userTextEvents} from './messages.js';
 import type {CodexResponseItem} from './schema.js';
 import {recordResult, type CodexState} from './state.js';
 import {readToolOutput} from './tool-output.js';
+import {continuedResults, notePoll} from './continuations.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
@@ -22,16 +23,20 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 	switch (item.type) {
 		case 'message':
 			return messageEvents(item, base, state);
-		case 'function_call':
-			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, parseJsonArguments(item.arguments))];
+		case 'function_call': {
+			const input = parseJsonArguments(item.arguments);
+			notePoll(state, qualifiedName(item), item.call_id, input);
+			return [toolCall(base, qualifiedName(item) ?? 'unknown', item.call_id ?? null, input)];
+		}
+
 		case 'custom_tool_call':
 			// Custom tools (apply_patch, …) take free-form input, kept raw.
-			return [toolCall(base, item.name ?? 'unknown', item.call_id ?? null, item.input ?? null)];
+			return [toolCall(base, qualifiedName(item) ?? 'unknown', item.call_id ?? null, item.input ?? null)];
 		case 'local_shell_call':
 			return [toolCall(base, 'local_shell', item.call_id ?? item.id ?? null, item.action ?? null)];
 		case 'function_call_output':
 		case 'custom_tool_call_output':
-			return recordResult(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? null, item.output)});
+			return continuedResults(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? null, item.output)});
 		case 'local_shell_call_output':
 			// The Responses API's own examples name the call in `id`; writers since, in `call_id`.
 			return recordResult(state, {...base, kind: 'tool_result', result: readToolOutput(item.call_id ?? item.id ?? null, item.output)});
@@ -112,6 +117,22 @@ function contentToolEvents(content: unknown, base: Base, state: CodexState): Ses
 	});
 }
 
+/**
+ * A call's tool name. Since Codex registers every MCP tool under a namespace (openai/codex#17404),
+ * a call names the server in `namespace` (`mcp__<server>` or `mcp__<server>__`) and the tool in
+ * `name`; joined they are the `mcp__<server>__<tool>` earlier rollouts wrote, so an MCP tool that
+ * shares a name with one of Codex's own (`exec_command`, `apply_patch`) is not taken for it.
+ * Codex's own namespaces (`functions`, the default, `collaboration`…) leave the name as it is.
+ */
+function qualifiedName(item: CodexResponseItem): string | undefined {
+	const {name, namespace} = item;
+	if (name === undefined || namespace === undefined || !namespace.startsWith('mcp__')) {
+		return name;
+	}
+
+	return namespace.endsWith('__') ? namespace + name : `${namespace}__${name}`;
+}
+
 function stringOr<T>(value: unknown, fallback: T): string | T {
 	return typeof value === 'string' && value !== '' ? value : fallback;
 }
@@ -172,10 +193,13 @@ type Communication = {author: string; recipient: string; content: string; trigge
  * A message between agent threads as multi-agent builds deliver it into the recipient's history:
  * a message (assistant `output_text`, or `user` `input_text` when it starts a turn) whose one
  * text block is the JSON of `InterAgentCommunication` (codex-rs protocol.rs,
- * to_response_input_item). Serde writes `author` first, so other text costs no parse.
+ * to_response_input_item). Serde writes the struct's fields in order: `author` first, or in newer
+ * builds the message's optional `id` before it, so other text costs no parse.
  */
+const communicationOpening = /^\{"(?:id":"[^"\\]{0,200}","author|author)":/;
+
 function interAgentCommunication(text: string): Communication | undefined {
-	if (!text.startsWith('{"author":')) {
+	if (!communicationOpening.test(text)) {
 		return undefined;
 	}
 

@@ -44,6 +44,8 @@ export const codexSessionMetaSchema = lazySchema(() => z.looseObject({
 	source: anything,
 	thread_source: text,
 	forked_from_id: text,
+	/** Where the history this rollout continues lies: `{thread_id, end_ordinal_exclusive, end_byte_offset}` (fork-copy.ts). */
+	history_base: anything,
 	parent_thread_id: text,
 	subagent_history_start_ordinal: count,
 	agent_path: text,
@@ -64,6 +66,8 @@ export const codexResponseItemSchema = lazySchema(() => z.looseObject({
 	role: text,
 	content: anything,
 	name: text,
+	/** The tool's namespace (`mcp__<server>` for an MCP tool, `functions` for Codex's own; codex-rs tool_name.rs). */
+	namespace: text,
 	arguments: anything,
 	input: anything,
 	call_id: text,

@@ -23,6 +23,12 @@ export type CodexState = {
 	calls?: Record<string, true>;
 	/** The latest tool call ids whose result was emitted (rememberedCallIds), and whether that result was a failure. */
 	results?: Record<string, boolean>;
+	/**
+	 * Commands and code-mode cells left running, by `session:<id>` or `cell:<id>`: the call that
+	 * started each; and the polls (`write_stdin`, `wait`) naming one, by their call id (continuations.ts).
+	 */
+	running?: Record<string, string>;
+	polls?: Record<string, string>;
 	/** Server-run tool searches (no call_id) not yet answered, oldest first: an output without an id answers the first. */
 	searches?: string[];
 	/** Digests of prompts and replies seen on one channel whose copy on the other may follow (see echoes.ts). */

@@ -75,7 +75,7 @@ const outputMarker = /^(?:Final )?Output:$/;
  * The header Codex writes above a command's output: the lines before `Output:`, or the first few
  * lines of an output that has no such marker. What follows the marker is the command's own text.
  */
-function headerOf(output: string): string {
+export function headerOf(output: string): string {
 	const lines = output.split('\n', headerLines + 1);
 	const end = lines.findIndex(line => outputMarker.test(line.trimEnd()));
 	return lines.slice(0, end === -1 ? headerLines : end).join('\n');
