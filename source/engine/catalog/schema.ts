@@ -45,8 +45,18 @@ import type {Migration} from '../../lib/sqlite.js';
  * workspace.yaml holds; Gemini CLI tool responses recorded flattened to text, no request, and a
  * file `gemini --resume` opened holding only host text, no conversation), and every session is
  * read again; 20: no change of tables: a file holding only the host's text (its context, a
- * command run in the CLI) is no conversation, whatever the source, and every session is read
- * again).
+ * command run in the CLI) is no conversation, whatever the source; and the adapters read more
+ * (Claude Code's Cowork tasks and their chosen folders, messages from peer sessions and
+ * coordinators, its own forked runs (compaction, prompt suggestion) as no conversation, records
+ * it writes itself (<synthetic>, "(no content)", saved_hook_context) and the text it injects for
+ * memory notes, MCP updates, webhooks and skills; Codex's newer contextual fragments, voice
+ * conversations, commands finished by a later poll, forks that reference their history, namespaced
+ * MCP tools, internal threads, the desktop app's attachment list, a parentless subagent's parent;
+ * Gemini CLI's JSON-era subagent chats and a recorder restarted in a chat's first minute; Grok's
+ * update stream before its chat-history cache; OpenCode forks, overflow replays and prompts
+ * waiting in a 2.x inbox; Copilot CLI block-scalar names; the Cursor CLI's chat meta.json, plain
+ * JSON store metadata, hyphenated tool blocks; VS Code replies stored as strings), and every
+ * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
