@@ -785,3 +785,27 @@ test('claude format: a user record holding only "(no content)" (what Claude Code
 	const events = claudeAdapter.normalizeLine(record, 1, {}, unit) as Array<{kind: string}>;
 	assert.deepEqual(events.filter(event => event.kind === 'user'), []);
 });
+
+test('claude format: the words a person typed on rejecting a tool call ("… To tell you how to proceed, the user said:\\n<feedback>" in the error tool_result) are a request; the agent goes on with them, and a session ending on them ends unanswered', () => {
+	// Claude Code writes a rejection with feedback as the tool_result's text, the fixed prefix and
+	// then what the person typed (and, on newer builds, a note about saving corrections to memory),
+	// without aborting the turn: the agent carries on from that feedback. Evidence: Claude Code's
+	// utils/messages.ts (REJECT_MESSAGE_WITH_REASON_PREFIX), hooks/toolPermission's cancelAndAbort
+	// (feedback → prefix + feedback, no abort), services/tools/toolExecution.ts (the tool_result
+	// with is_error and the pasted images beside it in the same user record).
+	const answered = read('rejected-with-feedback.jsonl');
+	assert.equal(answered.summary.title, 'Install the dependencies and run the oven schedule tests');
+	assert.equal(answered.summary.human_turns, 2);
+	assert.deepEqual(users(answered), [
+		[1, 'Install the dependencies and run the oven schedule tests', true, null],
+		[3, 'use pnpm here, the lockfile is pnpm-lock.yaml', true, null],
+	]);
+	assert.equal(answered.events.find(event => event.line === 3 && event.kind === 'tool_result')?.result?.is_error, true, 'the call itself was refused');
+	assert.equal(computeTail(answered.events, false).ends_with_reply, true);
+
+	const last = read('rejected-with-feedback-last.jsonl');
+	assert.deepEqual(users(last).at(-1), [3, 'keep the brand colour, only change the spacing like in this screenshot', true, null], 'the memory note Claude Code appends is not the person\'s');
+	const tail = computeTail(last.events, false);
+	assert.deepEqual(tail.unanswered, {line: 3});
+	assert.equal(tail.failure, null, 'a refusal with directions is no failing tool');
+});

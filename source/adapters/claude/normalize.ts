@@ -261,7 +261,7 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 		if (block.type === 'text' && typeof block['text'] === 'string') {
 			events.push(...textEvents(block['text'], base, author, state));
 		} else if (block.type === 'tool_result') {
-			events.push({...base, kind: 'tool_result', result: toolResult(record, block)});
+			events.push({...base, kind: 'tool_result', result: toolResult(record, block)}, ...rejectionFeedback(block, base, author));
 		}
 	}
 
@@ -269,6 +269,27 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 	const caveat = texts.some(text => localCommandCaveat.test(text));
 	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined) && !texts.some(text => localOutput.test(text)));
 	return events.map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
+}
+
+/**
+ * How Claude Code opens the result of a call the person rejected with directions typed at the
+ * permission prompt; what they typed follows. The turn is not aborted: the agent goes on from
+ * those words, which reach it only here.
+ */
+const rejectedWithFeedback = 'The user doesn\'t want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n';
+
+/** The note newer builds append to a rejection, asking the agent to remember corrections: not the person's. */
+const memoryCorrectionNote = /\n\nNote: The user's next message may contain a correction or preference\.[\s\S]*$/;
+
+/** The person's request inside a tool call they rejected with feedback, or nothing. */
+function rejectionFeedback(block: Record<string, unknown>, base: Omit<SessionEvent, 'kind'>, author: Author): SessionEvent[] {
+	const output = textOf(block['content']);
+	if (!author.human || !output.startsWith(rejectedWithFeedback)) {
+		return [];
+	}
+
+	const feedback = output.slice(rejectedWithFeedback.length).replace(memoryCorrectionNote, '').trim();
+	return saysNothing(feedback) ? [] : [{...base, kind: 'user', text: feedback, human: true}];
 }
 
 /**
