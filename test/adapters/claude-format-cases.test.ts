@@ -809,3 +809,24 @@ test('claude format: the words a person typed on rejecting a tool call ("… To 
 	assert.deepEqual(tail.unanswered, {line: 3});
 	assert.equal(tail.failure, null, 'a refusal with directions is no failing tool');
 });
+
+test('claude format: the transcript of a /btw side question (agent-aside_question-<id>.jsonl) replays the conversation as the host\'s, then holds the person\'s question and its answer', () => {
+	// Claude Code runs /btw as a forked agent labelled side_question (agentId
+	// `aside_question-<hex>`), whose sidechain transcript is the parent's conversation, copied for
+	// the prompt cache, then the question wrapped in a <system-reminder> opening "This is a side
+	// question from the user.", then the one reply (tools denied, one turn). The answer is kept
+	// nowhere else. Evidence: Claude Code's utils/sideQuestion.ts (runSideQuestion: wrapped
+	// question, forkLabel 'side_question', maxTurns 1) and utils/forkedAgent.ts (runForkedAgent
+	// records forkContextMessages and the prompt under createAgentId(forkLabel)).
+	const session = '4a6c8e0f-2b4d-4f6a-8c0e-1a3b5d7f9e2c';
+	const id = 'agent-aside_question-5d1e9a7c3b2f4e60';
+	const file = join(cases, 'side-question-agent', '-home-lena-almanac', session, 'subagents', `${id}.jsonl`);
+	const aside = readUnit(claudeAdapter, looseUnit(file, {idHint: id, parentIdHint: session}));
+	assert.equal(aside.loaded.skipped, 0);
+	assert.equal(aside.summary.title, 'which crate are you using for the tide dates?');
+	assert.equal(aside.summary.human_turns, 1, 'the copied prompt is the session\'s');
+	assert.equal(aside.summary.tool_calls, 0, 'the copied calls are counted in the session');
+	assert.deepEqual(users(aside).filter(([, , human]) => human === true), [[5, 'which crate are you using for the tide dates?', true, null]]);
+	assert.deepEqual(aside.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]), [[6, 'I\'m planning on chrono, with its NaiveDateTime for the local tide times.']]);
+	assert.equal(computeTail(aside.events, false).ends_with_reply, true, 'the question was answered');
+});

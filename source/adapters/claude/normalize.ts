@@ -630,14 +630,18 @@ function withCoworkFacts(events: SessionEvent[], line: number, state: LineState,
 }
 
 /** What a unit's path says about it, worked out once per unit (lines come a unit at a time). */
-type FileKind = {cowork: boolean; internalAgent: boolean};
+type FileKind = {cowork: boolean; internalAgent: boolean; sideQuestion: boolean};
 let lastUnit: DiscoveredUnit | undefined;
-let lastKind: FileKind = {cowork: false, internalAgent: false};
+let lastKind: FileKind = {cowork: false, internalAgent: false, sideQuestion: false};
 function fileKindOf(unit: DiscoveredUnit): FileKind {
 	if (unit !== lastUnit) {
 		lastUnit = unit;
 		const file = basename(unit.path);
-		lastKind = {cowork: isCoworkTranscript(unit.path), internalAgent: internalAgentPrefixes.some(prefix => file.startsWith(`agent-${prefix}`))};
+		lastKind = {
+			cowork: isCoworkTranscript(unit.path),
+			internalAgent: internalAgentPrefixes.some(prefix => file.startsWith(`agent-${prefix}`)),
+			sideQuestion: file.startsWith(`agent-${sideQuestionPrefix}`),
+		};
 	}
 
 	return lastKind;
@@ -671,7 +675,57 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 		return null;
 	}
 
-	return withTreePlace(isWarmup(record, state, unit) || isInternalAgentRun(record, unit) ? hostOnly(events) : events, place, line);
+	if (isWarmup(record, state, unit) || isInternalAgentRun(record, unit)) {
+		return withTreePlace(hostOnly(events), place, line);
+	}
+
+	return withTreePlace(isSideQuestionRun(record, unit) ? sideQuestionEvents(events, state) : events, place, line);
+}
+
+/**
+ * /btw runs as a forked agent (agentId `aside_question-<hex>`) whose transcript is the session's
+ * conversation, copied for the prompt cache, then the person's question wrapped in a
+ * system-reminder that opens as below, then the one answer, which is kept nowhere else. The copy
+ * is the session's (the host's here, its calls counted there); the question and answer are this
+ * file's own.
+ */
+const sideQuestionPrefix = 'aside_question-';
+const sideQuestionOpening = '<system-reminder>This is a side question from the user.';
+
+function isSideQuestionRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
+	return fileKindOf(unit).sideQuestion || (record.isSidechain === true && record.agentId?.startsWith(sideQuestionPrefix) === true);
+}
+
+function sideQuestionEvents(events: SessionEvent[], state: LineState): SessionEvent[] {
+	if (state['sideQuestionAsked'] === true) {
+		return events.map(ownEvent);
+	}
+
+	const asked = events.findIndex(event => event.kind === 'user' && event.text?.trimStart().startsWith(sideQuestionOpening));
+	if (asked === -1) {
+		return hostOnly(events);
+	}
+
+	state['sideQuestionAsked'] = true;
+	return events.flatMap((event, index) => (index === asked ? splitSideQuestion(ownEvent(event)) : [ownEvent(event)]));
+}
+
+/**
+ * The question and its answer are a conversation between the person and the fork, not an agent
+ * working on a task it was given: read as this file's own turns, not as a sidechain's.
+ */
+function ownEvent({sidechain: _sidechain, ...event}: SessionEvent): SessionEvent {
+	return event;
+}
+
+/** The wrapped question: the reminder is the host's, what follows it the person's. */
+function splitSideQuestion(event: SessionEvent): SessionEvent[] {
+	const text = event.text ?? '';
+	const end = text.indexOf('</system-reminder>');
+	const reminder = end === -1 ? text : text.slice(0, end + '</system-reminder>'.length);
+	const question = end === -1 ? '' : text.slice(end + '</system-reminder>'.length).trim();
+	const {human: _human, origin: _origin, ...base} = event;
+	return [{...base, text: reminder.trim(), human: false, origin: 'host'}, ...(saysNothing(question) ? [] : [{...base, text: question, human: true}])];
 }
 
 /**
