@@ -708,7 +708,12 @@ test('claude format: the agents Claude Code runs for itself (agent-acompact-*: t
 	const session = '7d2c9e14-5a3b-4f81-b6e0-2c8a1d4f9b73';
 	const project = join(cases, 'host-agents', '-work-kiln');
 	const agent = (id: string) => readUnit(claudeAdapter, looseUnit(join(project, session, 'subagents', `${id}.jsonl`), {idHint: id, parentIdHint: session}));
-	for (const id of ['agent-acompact-3f9a1c07d2e4b856', 'agent-aprompt_suggestion-8e21d4']) {
+	// The session-memory fork (agent-asession_memory-*: the conversation and an instruction to bring
+	// the session's notes file up to date, with the edits it made there) is the same kind of file:
+	// Claude Code's services/SessionMemory/sessionMemory.ts runs runForkedAgent with forkLabel
+	// 'session_memory' and no skipTranscript, so utils/forkedAgent.ts records it under
+	// createAgentId(forkLabel).
+	for (const id of ['agent-acompact-3f9a1c07d2e4b856', 'agent-aprompt_suggestion-8e21d4', 'agent-asession_memory-61c0f7e2a9d4b385']) {
 		const host = agent(id);
 		assert.equal(host.summary.conversational, false, `${id} holds no conversation`);
 		assert.equal(host.summary.title, null);

@@ -742,11 +742,13 @@ function hostOnly(events: SessionEvent[]): SessionEvent[] {
  * transcripts under the session's `subagents/` beside the real subagents: a compaction
  * (/compact, auto-compact; agentId `acompact-<hex>`: the conversation so far, the summary prompt
  * and the summary) and a prompt suggestion after a turn (`aprompt_suggestion-<hex>`: the
- * conversation, the instruction and the guessed next prompt). Neither is a subagent nor holds a
- * conversation of its own (the session carries its summary), so every text in it is the host's
- * and the tool calls it repeats, counted in the session, are not counted again.
+ * conversation, the instruction and the guessed next prompt), and the upkeep of the session's
+ * notes file (`asession_memory-<hex>`: the conversation, the instruction and its edits of that
+ * file). None is a subagent nor holds a conversation of its own (the session carries its
+ * summary), so every text in it is the host's and the tool calls it repeats, counted in the
+ * session, are not counted again (nor the notes' edits, the host's upkeep).
  */
-const internalAgentPrefixes = ['acompact-', 'aprompt_suggestion-'];
+const internalAgentPrefixes = ['acompact-', 'aprompt_suggestion-', 'asession_memory-'];
 
 function isInternalAgentRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
 	if (fileKindOf(unit).internalAgent) {
