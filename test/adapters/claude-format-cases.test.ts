@@ -708,7 +708,12 @@ test('claude format: the agents Claude Code runs for itself (agent-acompact-*: t
 	const session = '7d2c9e14-5a3b-4f81-b6e0-2c8a1d4f9b73';
 	const project = join(cases, 'host-agents', '-work-kiln');
 	const agent = (id: string) => readUnit(claudeAdapter, looseUnit(join(project, session, 'subagents', `${id}.jsonl`), {idHint: id, parentIdHint: session}));
-	for (const id of ['agent-acompact-3f9a1c07d2e4b856', 'agent-aprompt_suggestion-8e21d4']) {
+	// The session-memory fork (agent-asession_memory-*: the conversation and an instruction to bring
+	// the session's notes file up to date, with the edits it made there) is the same kind of file:
+	// Claude Code's services/SessionMemory/sessionMemory.ts runs runForkedAgent with forkLabel
+	// 'session_memory' and no skipTranscript, so utils/forkedAgent.ts records it under
+	// createAgentId(forkLabel).
+	for (const id of ['agent-acompact-3f9a1c07d2e4b856', 'agent-aprompt_suggestion-8e21d4', 'agent-asession_memory-61c0f7e2a9d4b385']) {
 		const host = agent(id);
 		assert.equal(host.summary.conversational, false, `${id} holds no conversation`);
 		assert.equal(host.summary.title, null);
@@ -784,4 +789,49 @@ test('claude format: a user record holding only "(no content)" (what Claude Code
 	const record = {type: 'user', uuid: 'u9', parentUuid: null, sessionId: 'e4a9c0d7-1b58-4e23-8f6a-3c2d9b7e5a10', timestamp: '2026-02-10T14:02:00.000Z', message: {role: 'user', content: '(no content)'}};
 	const events = claudeAdapter.normalizeLine(record, 1, {}, unit) as Array<{kind: string}>;
 	assert.deepEqual(events.filter(event => event.kind === 'user'), []);
+});
+
+test('claude format: the words a person typed on rejecting a tool call ("… To tell you how to proceed, the user said:\\n<feedback>" in the error tool_result) are a request; the agent goes on with them, and a session ending on them ends unanswered', () => {
+	// Claude Code writes a rejection with feedback as the tool_result's text, the fixed prefix and
+	// then what the person typed (and, on newer builds, a note about saving corrections to memory),
+	// without aborting the turn: the agent carries on from that feedback. Evidence: Claude Code's
+	// utils/messages.ts (REJECT_MESSAGE_WITH_REASON_PREFIX), hooks/toolPermission's cancelAndAbort
+	// (feedback → prefix + feedback, no abort), services/tools/toolExecution.ts (the tool_result
+	// with is_error and the pasted images beside it in the same user record).
+	const answered = read('rejected-with-feedback.jsonl');
+	assert.equal(answered.summary.title, 'Install the dependencies and run the oven schedule tests');
+	assert.equal(answered.summary.human_turns, 2);
+	assert.deepEqual(users(answered), [
+		[1, 'Install the dependencies and run the oven schedule tests', true, null],
+		[3, 'use pnpm here, the lockfile is pnpm-lock.yaml', true, null],
+	]);
+	assert.equal(answered.events.find(event => event.line === 3 && event.kind === 'tool_result')?.result?.is_error, true, 'the call itself was refused');
+	assert.equal(computeTail(answered.events, false).ends_with_reply, true);
+
+	const last = read('rejected-with-feedback-last.jsonl');
+	assert.deepEqual(users(last).at(-1), [3, 'keep the brand colour, only change the spacing like in this screenshot', true, null], 'the memory note Claude Code appends is not the person\'s');
+	const tail = computeTail(last.events, false);
+	assert.deepEqual(tail.unanswered, {line: 3});
+	assert.equal(tail.failure, null, 'a refusal with directions is no failing tool');
+});
+
+test('claude format: the transcript of a /btw side question (agent-aside_question-<id>.jsonl) replays the conversation as the host\'s, then holds the person\'s question and its answer', () => {
+	// Claude Code runs /btw as a forked agent labelled side_question (agentId
+	// `aside_question-<hex>`), whose sidechain transcript is the parent's conversation, copied for
+	// the prompt cache, then the question wrapped in a <system-reminder> opening "This is a side
+	// question from the user.", then the one reply (tools denied, one turn). The answer is kept
+	// nowhere else. Evidence: Claude Code's utils/sideQuestion.ts (runSideQuestion: wrapped
+	// question, forkLabel 'side_question', maxTurns 1) and utils/forkedAgent.ts (runForkedAgent
+	// records forkContextMessages and the prompt under createAgentId(forkLabel)).
+	const session = '4a6c8e0f-2b4d-4f6a-8c0e-1a3b5d7f9e2c';
+	const id = 'agent-aside_question-5d1e9a7c3b2f4e60';
+	const file = join(cases, 'side-question-agent', '-home-lena-almanac', session, 'subagents', `${id}.jsonl`);
+	const aside = readUnit(claudeAdapter, looseUnit(file, {idHint: id, parentIdHint: session}));
+	assert.equal(aside.loaded.skipped, 0);
+	assert.equal(aside.summary.title, 'which crate are you using for the tide dates?');
+	assert.equal(aside.summary.human_turns, 1, 'the copied prompt is the session\'s');
+	assert.equal(aside.summary.tool_calls, 0, 'the copied calls are counted in the session');
+	assert.deepEqual(users(aside).filter(([, , human]) => human === true), [[5, 'which crate are you using for the tide dates?', true, null]]);
+	assert.deepEqual(aside.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]), [[6, 'I\'m planning on chrono, with its NaiveDateTime for the local tide times.']]);
+	assert.equal(computeTail(aside.events, false).ends_with_reply, true, 'the question was answered');
 });

@@ -261,7 +261,7 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 		if (block.type === 'text' && typeof block['text'] === 'string') {
 			events.push(...textEvents(block['text'], base, author, state));
 		} else if (block.type === 'tool_result') {
-			events.push({...base, kind: 'tool_result', result: toolResult(record, block)});
+			events.push({...base, kind: 'tool_result', result: toolResult(record, block)}, ...rejectionFeedback(block, base, author));
 		}
 	}
 
@@ -269,6 +269,27 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 	const caveat = texts.some(text => localCommandCaveat.test(text));
 	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined) && !texts.some(text => localOutput.test(text)));
 	return events.map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
+}
+
+/**
+ * How Claude Code opens the result of a call the person rejected with directions typed at the
+ * permission prompt; what they typed follows. The turn is not aborted: the agent goes on from
+ * those words, which reach it only here.
+ */
+const rejectedWithFeedback = 'The user doesn\'t want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n';
+
+/** The note newer builds append to a rejection, asking the agent to remember corrections: not the person's. */
+const memoryCorrectionNote = /\n\nNote: The user's next message may contain a correction or preference\.[\s\S]*$/;
+
+/** The person's request inside a tool call they rejected with feedback, or nothing. */
+function rejectionFeedback(block: Record<string, unknown>, base: Omit<SessionEvent, 'kind'>, author: Author): SessionEvent[] {
+	const output = textOf(block['content']);
+	if (!author.human || !output.startsWith(rejectedWithFeedback)) {
+		return [];
+	}
+
+	const feedback = output.slice(rejectedWithFeedback.length).replace(memoryCorrectionNote, '').trim();
+	return saysNothing(feedback) ? [] : [{...base, kind: 'user', text: feedback, human: true}];
 }
 
 /**
@@ -609,14 +630,18 @@ function withCoworkFacts(events: SessionEvent[], line: number, state: LineState,
 }
 
 /** What a unit's path says about it, worked out once per unit (lines come a unit at a time). */
-type FileKind = {cowork: boolean; internalAgent: boolean};
+type FileKind = {cowork: boolean; internalAgent: boolean; sideQuestion: boolean};
 let lastUnit: DiscoveredUnit | undefined;
-let lastKind: FileKind = {cowork: false, internalAgent: false};
+let lastKind: FileKind = {cowork: false, internalAgent: false, sideQuestion: false};
 function fileKindOf(unit: DiscoveredUnit): FileKind {
 	if (unit !== lastUnit) {
 		lastUnit = unit;
 		const file = basename(unit.path);
-		lastKind = {cowork: isCoworkTranscript(unit.path), internalAgent: internalAgentPrefixes.some(prefix => file.startsWith(`agent-${prefix}`))};
+		lastKind = {
+			cowork: isCoworkTranscript(unit.path),
+			internalAgent: internalAgentPrefixes.some(prefix => file.startsWith(`agent-${prefix}`)),
+			sideQuestion: file.startsWith(`agent-${sideQuestionPrefix}`),
+		};
 	}
 
 	return lastKind;
@@ -650,7 +675,57 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 		return null;
 	}
 
-	return withTreePlace(isWarmup(record, state, unit) || isInternalAgentRun(record, unit) ? hostOnly(events) : events, place, line);
+	if (isWarmup(record, state, unit) || isInternalAgentRun(record, unit)) {
+		return withTreePlace(hostOnly(events), place, line);
+	}
+
+	return withTreePlace(isSideQuestionRun(record, unit) ? sideQuestionEvents(events, state) : events, place, line);
+}
+
+/**
+ * /btw runs as a forked agent (agentId `aside_question-<hex>`) whose transcript is the session's
+ * conversation, copied for the prompt cache, then the person's question wrapped in a
+ * system-reminder that opens as below, then the one answer, which is kept nowhere else. The copy
+ * is the session's (the host's here, its calls counted there); the question and answer are this
+ * file's own.
+ */
+const sideQuestionPrefix = 'aside_question-';
+const sideQuestionOpening = '<system-reminder>This is a side question from the user.';
+
+function isSideQuestionRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
+	return fileKindOf(unit).sideQuestion || (record.isSidechain === true && record.agentId?.startsWith(sideQuestionPrefix) === true);
+}
+
+function sideQuestionEvents(events: SessionEvent[], state: LineState): SessionEvent[] {
+	if (state['sideQuestionAsked'] === true) {
+		return events.map(ownEvent);
+	}
+
+	const asked = events.findIndex(event => event.kind === 'user' && event.text?.trimStart().startsWith(sideQuestionOpening));
+	if (asked === -1) {
+		return hostOnly(events);
+	}
+
+	state['sideQuestionAsked'] = true;
+	return events.flatMap((event, index) => (index === asked ? splitSideQuestion(ownEvent(event)) : [ownEvent(event)]));
+}
+
+/**
+ * The question and its answer are a conversation between the person and the fork, not an agent
+ * working on a task it was given: read as this file's own turns, not as a sidechain's.
+ */
+function ownEvent({sidechain: _sidechain, ...event}: SessionEvent): SessionEvent {
+	return event;
+}
+
+/** The wrapped question: the reminder is the host's, what follows it the person's. */
+function splitSideQuestion(event: SessionEvent): SessionEvent[] {
+	const text = event.text ?? '';
+	const end = text.indexOf('</system-reminder>');
+	const reminder = end === -1 ? text : text.slice(0, end + '</system-reminder>'.length);
+	const question = end === -1 ? '' : text.slice(end + '</system-reminder>'.length).trim();
+	const {human: _human, origin: _origin, ...base} = event;
+	return [{...base, text: reminder.trim(), human: false, origin: 'host'}, ...(saysNothing(question) ? [] : [{...base, text: question, human: true}])];
 }
 
 /**
@@ -667,11 +742,13 @@ function hostOnly(events: SessionEvent[]): SessionEvent[] {
  * transcripts under the session's `subagents/` beside the real subagents: a compaction
  * (/compact, auto-compact; agentId `acompact-<hex>`: the conversation so far, the summary prompt
  * and the summary) and a prompt suggestion after a turn (`aprompt_suggestion-<hex>`: the
- * conversation, the instruction and the guessed next prompt). Neither is a subagent nor holds a
- * conversation of its own (the session carries its summary), so every text in it is the host's
- * and the tool calls it repeats, counted in the session, are not counted again.
+ * conversation, the instruction and the guessed next prompt), and the upkeep of the session's
+ * notes file (`asession_memory-<hex>`: the conversation, the instruction and its edits of that
+ * file). None is a subagent nor holds a conversation of its own (the session carries its
+ * summary), so every text in it is the host's and the tool calls it repeats, counted in the
+ * session, are not counted again (nor the notes' edits, the host's upkeep).
  */
-const internalAgentPrefixes = ['acompact-', 'aprompt_suggestion-'];
+const internalAgentPrefixes = ['acompact-', 'aprompt_suggestion-', 'asession_memory-'];
 
 function isInternalAgentRun(record: ClaudeRecord, unit: DiscoveredUnit): boolean {
 	if (fileKindOf(unit).internalAgent) {
