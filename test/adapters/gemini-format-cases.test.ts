@@ -313,3 +313,29 @@ test('gemini format: a recorder restarted on the chat it is asked to load (a sec
 	assert.deepEqual(chat.events.filter(event => event.kind === 'assistant').map(event => event.uuid), ['p-g1']);
 	assert.equal(chat.summary.started, '2026-11-27T15:42:02.000Z', 'the first header dates the chat');
 });
+
+test('gemini format: media parts (inlineData, fileData) in a prompt or a tool result are noted by their media type, their base64 payload never copied', () => {
+	// gemini-cli sends an @-referenced image as an inlineData part of the prompt (the recorded
+	// content; displayContent holds only what was typed), and convertToFunctionResponse
+	// (packages/core/src/utils/generateContentResponseUtilities.ts) puts a tool's media in the
+	// functionResponse's own `parts` for models that take multimodal responses, or after the
+	// response as sibling parts (inlineData, fileData) for the others.
+	const chat = read('session-2026-11-28T09-30-6d1f9b2e.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	const prompt = chat.events.find(event => event.kind === 'user');
+	assert.equal(prompt?.human, true);
+	assert.match(prompt?.text ?? '', /^Why is the legend clipped in @plots\/rainfall\.png/);
+	assert.match(prompt?.text ?? '', /\[image: image\/png\]/, 'the attached image is noted');
+	assert.equal(chat.summary.title, 'Why is the legend clipped in @plots/rainfall.png [image: image/png]');
+	const results = chat.events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(
+		results.map(event => [event.result?.call_id, event.result?.output]),
+		[
+			['read_file-11', 'Binary content provided (1 item(s)).\n[image: image/png]'],
+			['read_file-12', 'Binary content provided (1 item(s)).\n[file: application/pdf]'],
+			['m-g2#1', 'Clip attached.\n[video: https://media.example.org/clips/legend-bug.mp4]'],
+		],
+	);
+	const text = JSON.stringify(chat.events);
+	assert.doesNotMatch(text, /iVBORw0KGgo|R0lGODlh|JVBERi0/, 'no base64 payload is copied into an event');
+});

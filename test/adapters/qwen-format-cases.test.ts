@@ -178,3 +178,35 @@ test('qwen format: a subagent\'s transcript (<project>/subagents/<session id>/ag
 	assert.equal(parent.summary.title, 'Find which rows of harvest.csv have no picking date');
 	assert.equal(parent.summary.parent_id, null);
 });
+
+test('qwen format: media parts (inlineData) in a prompt or a tool result are noted by their media type, their base64 payload never copied', () => {
+	// qwen-code keeps a tool's media in the functionResponse's own `parts` (packages/core/src/
+	// services/compactionInputSlimming.ts getFunctionResponseParts: "qwen-code attaches media
+	// here", read by image-payload-references.ts), older builds put it after the response as a
+	// sibling part; a prompt's pasted or @-referenced image is an inlineData part of the message.
+	const chats = join(cases, 'media', 'projects');
+	const [unit] = qwenAdapter.discover(chats).map(wholeUnit);
+	assert.ok(unit);
+	const {loaded, events, summary} = readUnit(qwenAdapter, unit);
+	assert.equal(loaded.skipped, 0);
+	const prompt = events.find(event => event.kind === 'user');
+	assert.equal(prompt?.human, true);
+	assert.equal(prompt?.text, 'Match the map colours to this palette\n[image: image/jpeg]');
+	assert.equal(summary.title, 'Match the map colours to this palette [image: image/jpeg]');
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.output]),
+		[
+			['call_img_1', 'Binary content provided (1 item(s)).\n[image: image/png]'],
+			['call_doc_2', 'Tool execution succeeded.\n[file: application/pdf]'],
+		],
+	);
+	assert.doesNotMatch(JSON.stringify(events), /iVBORw0KGgo|\/9j\/4AAQ|JVBERi0/, 'no base64 payload is copied into an event');
+	// The chat document of earlier releases records them alike: a read image after the call's
+	// response in its `result` ("Binary content of type image/png was processed."), and in the prompt.
+	const legacy = qwenAdapter.discover(join(cases, 'media-legacy', '.qwen', 'tmp')).map(wholeUnit);
+	assert.equal(legacy.length, 1);
+	const old = readUnit(qwenAdapter, legacy[0]!);
+	assert.equal(old.events.find(event => event.kind === 'user')?.text, 'Which fonts does this poster use?\n[image: image/webp]');
+	assert.equal(old.events.find(event => event.kind === 'tool_result')?.result?.output, 'Binary content of type image/png was processed.\n[image: image/png]');
+	assert.doesNotMatch(JSON.stringify(old.events), /UklGRi|iVBORw0KGgo/);
+});

@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf, visibleText, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partText, partsOf, shellExitCode, timestampOf, visibleText, withMediaNotes, type Part} from '../shared/gemini-parts.js';
 import {contentCallEvents, contentCalls, contentResultEvents, hasFunctionResponse, type ContentCalls} from './content-calls.js';
 import {parseGeminiToolCall} from './records.js';
 import type {GeminiMessage, GeminiToolCall} from './schema.js';
@@ -82,9 +82,10 @@ function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin)
 		return [];
 	}
 
-	// `displayContent` is what the person saw and typed (without expanded @file contents).
+	// `displayContent` is what the person saw and typed (without expanded @file contents); the
+	// media the prompt sent (an @-referenced image) is only in `content`, and is noted after it.
 	const shown = typedText(message.displayContent);
-	const text = shown.trim() !== '' ? shown : typedText(message.content);
+	const text = withMediaNotes(shown.trim() !== '' ? shown : typedText(message.content), message.content);
 	if (text.trim() === '') {
 		return [];
 	}
@@ -117,7 +118,7 @@ function ownParts(parts: Part[], callId: string | undefined): Part[] {
 	});
 }
 
-/** The text of a tool call's `result` parts: function-response outputs or errors, plain text parts. */
+/** The text of a tool call's `result` parts: function-response outputs or errors, text parts, media notes. */
 function resultOf(call: GeminiToolCall): {output: string; failed: boolean} {
 	let failed = false;
 	const pieces: string[] = [];
@@ -126,8 +127,8 @@ function resultOf(call: GeminiToolCall): {output: string; failed: boolean} {
 		if (response) {
 			failed ||= response.failed;
 			pieces.push(response.output);
-		} else if (typeof part['text'] === 'string') {
-			pieces.push(part['text']);
+		} else {
+			pieces.push(partText(part) ?? ''); // Text, or a note of the media the tool returned.
 		}
 	}
 

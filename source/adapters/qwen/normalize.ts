@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, withMediaNotes, type Part} from '../shared/gemini-parts.js';
 import {isInjectedText, isRecord, outputText} from '../shared/text.js';
 import {readQwenMessage} from './records.js';
 import {qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
@@ -42,8 +42,9 @@ function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent
 	const byPerson = typedSubtypes.has(record.subtype) && (record.provenance === undefined || record.provenance === 'real_user') && !base.sidechain;
 	const texts = parts.map(part => (part['thought'] === true ? undefined : part['text'])).filter((text): text is string => typeof text === 'string');
 	const typed = texts.filter(text => !isHookContext(text)).join('');
-	// `displayText` is what the person saw themselves type (before hook context and expansions).
-	const text = displayTextOf(record) ?? (typed.trim() !== '' ? typed : texts.join(''));
+	// `displayText` is what the person saw themselves type (before hook context and expansions);
+	// an image the prompt sent (pasted, or read for an @-reference) is noted after it.
+	const text = withMediaNotes(displayTextOf(record) ?? (typed.trim() !== '' ? typed : texts.join('')), parts);
 	if (text.trim() === '') {
 		return [];
 	}
