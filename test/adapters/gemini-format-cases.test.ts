@@ -339,3 +339,18 @@ test('gemini format: media parts (inlineData, fileData) in a prompt or a tool re
 	const text = JSON.stringify(chat.events);
 	assert.doesNotMatch(text, /iVBORw0KGgo|R0lGODlh|JVBERi0/, 'no base64 payload is copied into an event');
 });
+
+test('gemini format: the placeholder model turn the CLI writes after a tool response left unanswered is an interruption, not the model\'s reply', () => {
+	// gemini-cli's GeminiChat.closeUnansweredToolResponseTurn (packages/core/src/core/geminiChat.ts)
+	// pushes a model turn of INTERRUPTED_RESPONSE_PLACEHOLDER when a new prompt follows a tool
+	// response that got no answer (a stream error, a cancelled call), and the history sync records
+	// it as a `gemini` message. Evidence also: gemini-cli#28700, pull request #29397.
+	const chat = read('session-2026-11-29T16-10-8a3c5e7f.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	assert.deepEqual(chat.events.filter(event => event.kind === 'assistant').map(event => event.text), ['src/ holds boot.ts and cfg.ts.']);
+	assert.equal(chat.summary.assistant_messages, 2, 'the call and the reply; the placeholder is none');
+	const notice = chat.events.find(event => event.uuid === '7d2e9a41-5c3b-4f8e-a1d6-0b9c8e7f6a54');
+	assert.equal(notice?.kind, 'system');
+	assert.equal(notice?.interrupted, true);
+	assert.equal(chat.summary.human_turns, 2);
+});

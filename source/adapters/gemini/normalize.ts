@@ -13,6 +13,14 @@ const settledStatuses = new Set(['success', 'error', 'cancelled']);
 /** The UI line gemini-cli records when the user cancels a request (`useGeminiStream.ts`). */
 const cancelledText = 'Request cancelled.';
 
+/**
+ * The model turn gemini-cli puts in the history when a new prompt follows a tool response that
+ * got no answer (a failed stream, a cancelled call), so the prompt stays a turn of its own
+ * (`INTERRUPTED_RESPONSE_PLACEHOLDER`, geminiChat.ts); the history sync records it as a `gemini`
+ * message. It marks an interrupted turn, and is no reply of the model's.
+ */
+const interruptedPlaceholder = '[The previous response was interrupted before it completed.]';
+
 /** A slash command (`/compress`, `/memory add …`) or the `?` help shortcut, not a request. */
 const slashCommand = /^(\/[a-z][\w:-]*|\?)(\s|$)/i;
 
@@ -178,7 +186,9 @@ function toolEvents(raw: unknown, message: GeminiMessage, line: number): Session
 function geminiEvents(message: GeminiMessage, line: number, calls: ContentCalls): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	const text = contentText(message.content);
-	if (text.trim() !== '') {
+	if (text.trim() === interruptedPlaceholder) {
+		events.push({...base(message, line), kind: 'system', text: text.trim(), interrupted: true});
+	} else if (text.trim() !== '') {
 		events.push({...base(message, line), kind: 'assistant', text, message_id: message.id});
 	}
 
