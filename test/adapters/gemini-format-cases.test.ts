@@ -334,10 +334,14 @@ test('gemini format: media parts (inlineData, fileData) in a prompt or a tool re
 			['read_file-11', 'Binary content provided (1 item(s)).\n[image: image/png]'],
 			['read_file-12', 'Binary content provided (1 item(s)).\n[file: application/pdf]'],
 			['m-g2#1', 'Clip attached.\n[video: https://media.example.org/clips/legend-bug.mp4]'],
+			['read_file-13', 'Binary content (audio/mpeg) read successfully. Content will be injected for analysis in the next sequence.'],
 		],
 	);
+	// Audio the model cannot take in a function response is sent as a turn of its own, which the
+	// recorder writes as an `info` message holding only the media (geminiChat.ts binary injection).
+	assert.equal(chat.events.find(event => event.uuid === 'm-i5')?.text, '[audio: audio/mpeg]');
 	const text = JSON.stringify(chat.events);
-	assert.doesNotMatch(text, /iVBORw0KGgo|R0lGODlh|JVBERi0/, 'no base64 payload is copied into an event');
+	assert.doesNotMatch(text, /iVBORw0KGgo|R0lGODlh|JVBERi0|SUQzBA/, 'no base64 payload is copied into an event');
 });
 
 test('gemini format: the placeholder model turn the CLI writes after a tool response left unanswered is an interruption, not the model\'s reply', () => {

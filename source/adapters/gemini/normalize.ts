@@ -204,7 +204,9 @@ function geminiEvents(message: GeminiMessage, line: number, calls: ContentCalls)
 }
 
 function uiEvents(message: GeminiMessage, line: number): SessionEvent[] {
-	const text = contentText(message.content).trim();
+	// Media the model could not take in a function response (a read audio file) is sent as a
+	// turn of its own, recorded as an `info` message of nothing but that media: it is noted.
+	const text = withMediaNotes(contentText(message.content), message.content).trim();
 	switch (message.type) {
 		case 'info':
 			if (text === cancelledText) {
