@@ -210,3 +210,19 @@ test('qwen format: media parts (inlineData) in a prompt or a tool result are not
 	assert.equal(old.events.find(event => event.kind === 'tool_result')?.result?.output, 'Binary content of type image/png was processed.\n[image: image/png]');
 	assert.doesNotMatch(JSON.stringify(old.events), /UklGRi|iVBORw0KGgo/);
 });
+
+test('qwen format: a subagent transcript\'s task prompt (its first user record, written by the parent agent) is the agent\'s text, and titles the subagent\'s session', () => {
+	// qwen-code packages/core/src/agents/agent-transcript.ts attachJsonlTranscriptWriter records the
+	// launching prompt as the first `user` record (initialUserPrompt, "so the transcript is
+	// self-describing"), every record stamped with agentId and isSidechain: true. Other readers
+	// title a subagent's session by the task its parent gave it.
+	const root = join(cases, 'subagents', 'projects');
+	const child = qwenAdapter.discover(root).map(wholeUnit).find(unit => unit.idHint === 'agent-explore-7d41c2');
+	assert.ok(child);
+	const {events, summary} = readUnit(qwenAdapter, child);
+	const task = events.find(event => event.kind === 'user');
+	assert.equal(task?.human, false);
+	assert.equal(task?.origin, 'agent');
+	assert.equal(summary.title, 'List the rows of harvest.csv whose picking date is empty');
+	assert.equal(summary.human_turns, 0);
+});

@@ -50,7 +50,8 @@ function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent
 	}
 
 	const human = byPerson && !isHookContext(text) && !isInjectedText(text) && !isToolInjectedText(text);
-	return [{...base, kind: 'user', text, human}];
+	// In a subagent's transcript the "user" is the parent agent: its task, or a message sent on.
+	return [{...base, kind: 'user', text, human, ...(base.sidechain && !human ? {origin: 'agent' as const} : {})}];
 }
 
 function assistantEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
