@@ -358,3 +358,19 @@ test('gemini format: the placeholder model turn the CLI writes after a tool resp
 	assert.equal(notice?.interrupted, true);
 	assert.equal(chat.summary.human_turns, 2);
 });
+
+test('gemini format: a prompt recorded without displayContent is what was typed, without the @-file contents the CLI appended between its reference markers', () => {
+	// gemini-cli's at-command processor appends each @-referenced file between
+	// "--- Content from referenced files ---" and "--- End of content ---"; builds before
+	// displayContent recorded only that expanded content, and gemini-cli's own rewind viewer
+	// recovers the typed prompt with stripReferenceContent (packages/cli/src/ui/utils/
+	// formatters.ts, used by RewindViewer.tsx when displayContent is absent).
+	const chat = read('session-2026-11-30T10-05-9b4d6f8a.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	const prompts = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(prompts.map(event => [event.text, event.human]), [
+		['Why does @src/tally.py double count refunds?', true],
+		['Compare it with @src/ledger.py', true],
+	]);
+	assert.equal(chat.summary.title, 'Why does @src/tally.py double count refunds?');
+});

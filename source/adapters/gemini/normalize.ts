@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partText, partsOf, shellExitCode, timestampOf, visibleText, withMediaNotes, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partText, partsOf, shellExitCode, timestampOf, visibleText, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
 import {contentCallEvents, contentCalls, contentResultEvents, hasFunctionResponse, type ContentCalls} from './content-calls.js';
 import {parseGeminiToolCall} from './records.js';
 import type {GeminiMessage, GeminiToolCall} from './schema.js';
@@ -90,10 +90,12 @@ function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin)
 		return [];
 	}
 
-	// `displayContent` is what the person saw and typed (without expanded @file contents); the
-	// media the prompt sent (an @-referenced image) is only in `content`, and is noted after it.
+	// `displayContent` is what the person saw and typed (without expanded @file contents); without
+	// it, the content's referenced-file blocks are taken off. The media the prompt sent (an
+	// @-referenced image) is only in `content`, and is noted after it.
 	const shown = typedText(message.displayContent);
-	const text = withMediaNotes(shown.trim() !== '' ? shown : typedText(message.content), message.content);
+	const typed = shown.trim() !== '' ? shown : withoutReferencedContent(typedText(message.content));
+	const text = withMediaNotes(typed, message.content);
 	if (text.trim() === '') {
 		return [];
 	}

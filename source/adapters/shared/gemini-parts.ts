@@ -151,6 +151,27 @@ export function isToolInjectedText(text: string): boolean {
 	return opensWith(text, injectedPrefixes);
 }
 
+/**
+ * The @-file contents gemini-cli's at-command processor appends to a prompt, each block between
+ * its reference markers (`REFERENCE_CONTENT_START` / `_END`); a block cut short runs to the end.
+ */
+const referenceStart = '--- Content from referenced files ---';
+const referencedContent = /\n?--- Content from referenced files ---(?:[\s\S]*?--- End of content ---|[\s\S]*$)/g;
+
+/**
+ * What was typed in a prompt recorded expanded (builds before `displayContent`): the text without
+ * its referenced-file blocks, as gemini-cli's own rewind viewer recovers it
+ * (`stripReferenceContent`). Text that is nothing but such a block stays whole.
+ */
+export function withoutReferencedContent(text: string): string {
+	if (!text.includes(referenceStart)) {
+		return text;
+	}
+
+	const typed = text.replace(referencedContent, '').trim();
+	return typed === '' ? text : typed;
+}
+
 /** A compression summary written into the history as a user turn. */
 export function isStateSnapshot(text: string): boolean {
 	return opensWith(text, ['<state_snapshot>']);
