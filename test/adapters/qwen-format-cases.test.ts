@@ -226,3 +226,19 @@ test('qwen format: a subagent transcript\'s task prompt (its first user record, 
 	assert.equal(summary.title, 'List the rows of harvest.csv whose picking date is empty');
 	assert.equal(summary.human_turns, 0);
 });
+
+test('qwen format: a prompt recorded without displayText is what was typed, without the @-file contents appended between the reference markers', () => {
+	// qwen-code's readManyFiles (packages/core/src/utils/readManyFiles.ts) frames the files an
+	// @-reference reads between "\n--- Content from referenced files ---" and
+	// "\n--- End of content ---", after the typed query (atCommandProcessor.ts); records without
+	// systemPayload.displayText, and the chat documents of earlier releases, hold only that.
+	const [unit] = qwenAdapter.discover(join(cases, 'at-files', 'projects')).map(wholeUnit);
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, unit);
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.text, event.human]), [['Which shifts in @data/week.csv overlap?', true]]);
+	assert.equal(summary.title, 'Which shifts in @data/week.csv overlap?');
+	const legacy = qwenAdapter.discover(join(cases, 'at-files-legacy', '.qwen', 'tmp')).map(wholeUnit);
+	assert.equal(legacy.length, 1);
+	const old = readUnit(qwenAdapter, legacy[0]!);
+	assert.deepEqual(old.events.filter(event => event.kind === 'user').map(event => event.text), ['Summarise @docs/leave.md']);
+});

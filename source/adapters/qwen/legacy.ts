@@ -1,7 +1,7 @@
 import {basename, dirname} from 'node:path';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {projectOfChat} from '../shared/chat-project.js';
-import {contentText, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, withMediaNotes} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, withMediaNotes, withoutReferencedContent} from '../shared/gemini-parts.js';
 import {isInjectedText, parseJsonArguments, shortError} from '../shared/text.js';
 import {readWholeJson} from '../shared/whole-file.js';
 import type {DiscoveredUnit, LoadedSession} from '../types.js';
@@ -37,7 +37,8 @@ function userEvents(message: QwenLegacyMessage, base: Base): SessionEvent[] {
 	const parts = partsOf(message.content);
 	const firstResponse = parts.findIndex(part => functionResponseOf(part) !== undefined);
 	const asked = firstResponse === -1 ? parts : parts.slice(0, firstResponse);
-	const text = withMediaNotes(contentText(asked), asked); // An attached image is noted.
+	// What was typed, without the files an @-reference read; an attached image is noted.
+	const text = withMediaNotes(withoutReferencedContent(contentText(asked)), asked);
 	if (text.trim() === '') {
 		return [];
 	}

@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, withMediaNotes, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
 import {isInjectedText, isRecord, outputText} from '../shared/text.js';
 import {readQwenMessage} from './records.js';
 import {qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
@@ -43,8 +43,10 @@ function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent
 	const texts = parts.map(part => (part['thought'] === true ? undefined : part['text'])).filter((text): text is string => typeof text === 'string');
 	const typed = texts.filter(text => !isHookContext(text)).join('');
 	// `displayText` is what the person saw themselves type (before hook context and expansions);
-	// an image the prompt sent (pasted, or read for an @-reference) is noted after it.
-	const text = withMediaNotes(displayTextOf(record) ?? (typed.trim() !== '' ? typed : texts.join('')), parts);
+	// without it, the files an @-reference read are taken off. An image the prompt sent (pasted,
+	// or read for an @-reference) is noted after it.
+	const shown = displayTextOf(record) ?? withoutReferencedContent(typed.trim() !== '' ? typed : texts.join(''));
+	const text = withMediaNotes(shown, parts);
 	if (text.trim() === '') {
 		return [];
 	}
