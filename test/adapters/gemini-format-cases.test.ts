@@ -374,3 +374,18 @@ test('gemini format: a prompt recorded without displayContent is what was typed,
 	]);
 	assert.equal(chat.summary.title, 'Why does @src/tally.py double count refunds?');
 });
+
+test('gemini format: info and error messages a later history checkpoint does not restate (it restates only model turns) stay in the conversation', () => {
+	// gemini-cli's ChatRecordingService.updateMessagesFromHistory writes `$set.messages` built from
+	// the model history alone (user and model turns), so every such checkpoint (on resume, on the
+	// rollback of a cancelled request) leaves out the info, error and warning messages the UI
+	// recorded: an API error, "Request cancelled.". They are still what happened in the chat.
+	const chat = read('session-2026-12-01T08-15-0c2e4a6b.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	const error = chat.events.find(event => event.uuid === 'k-e1');
+	assert.equal(error?.kind, 'system');
+	assert.match(error?.error ?? '', /503/);
+	const cancelled = chat.events.find(event => event.uuid === 'k-i3');
+	assert.equal(cancelled?.interrupted, true);
+	assert.deepEqual(chat.events.filter(event => event.kind === 'user').map(event => event.uuid), ['k-u1', 'k-u2'], 'the rolled-back request is still gone, as the CLI drops it');
+});
