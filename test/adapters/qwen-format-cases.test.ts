@@ -242,3 +242,16 @@ test('qwen format: a prompt recorded without displayText is what was typed, with
 	const old = readUnit(qwenAdapter, legacy[0]!);
 	assert.deepEqual(old.events.filter(event => event.kind === 'user').map(event => event.text), ['Summarise @docs/leave.md']);
 });
+
+test('qwen format: the @attachment:/// tokens the daemon appends to a prompt\'s displayText for attached resources are not what was typed', () => {
+	// qwen-code packages/core/src/utils/transcript-records.ts stripGeneratedAttachmentTokens: a
+	// prompt's displayText may end with "\n\n@attachment:///<id>" for each `resource` entry of
+	// systemPayload.attachmentReferences; readers take them off before showing the prompt.
+	const [unit] = qwenAdapter.discover(join(cases, 'attachments', 'projects')).map(wholeUnit);
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, unit);
+	const prompt = events.find(event => event.kind === 'user');
+	assert.equal(prompt?.text, 'Does clause 4 allow subletting?\n[file: application/pdf]');
+	assert.equal(prompt?.human, true);
+	assert.equal(summary.title, 'Does clause 4 allow subletting? [file: application/pdf]');
+});

@@ -31,7 +31,27 @@ export function partsOfRecord(record: QwenRecord): Part[] {
 
 export function displayTextOf(record: QwenRecord): string | undefined {
 	const payload = record.systemPayload;
-	return isRecord(payload) && typeof payload['displayText'] === 'string' && payload['displayText'].trim() !== '' ? payload['displayText'] : undefined;
+	const shown = isRecord(payload) && typeof payload['displayText'] === 'string' ? withoutAttachmentTokens(payload['displayText'], payload['attachmentReferences']) : '';
+	return shown.trim() !== '' ? shown : undefined;
+}
+
+/**
+ * The daemon appends `\n\n@attachment:///<id>` to a prompt's displayText for each attached
+ * resource (`attachmentReferences` entries of type `resource`); it was not typed, and qwen-code's
+ * readers take it off (transcript-records.ts `stripGeneratedAttachmentTokens`).
+ */
+function withoutAttachmentTokens(text: string, references: unknown): string {
+	const ids = Array.isArray(references) ? references.flatMap(reference => (isRecord(reference) && reference['type'] === 'resource' && typeof reference['attachmentId'] === 'string' ? [reference['attachmentId']] : [])) : [];
+	if (ids.length === 0) {
+		return text;
+	}
+
+	const tokens = ids.map(id => `@attachment:///${encodeURIComponent(id)}`).join('\n');
+	if (text === tokens) {
+		return '';
+	}
+
+	return text.endsWith(`\n\n${tokens}`) ? text.slice(0, -(tokens.length + 2)) : text;
 }
 
 function isHookContext(text: string): boolean {
