@@ -313,3 +313,79 @@ test('gemini format: a recorder restarted on the chat it is asked to load (a sec
 	assert.deepEqual(chat.events.filter(event => event.kind === 'assistant').map(event => event.uuid), ['p-g1']);
 	assert.equal(chat.summary.started, '2026-11-27T15:42:02.000Z', 'the first header dates the chat');
 });
+
+test('gemini format: media parts (inlineData, fileData) in a prompt or a tool result are noted by their media type, their base64 payload never copied', () => {
+	// gemini-cli sends an @-referenced image as an inlineData part of the prompt (the recorded
+	// content; displayContent holds only what was typed), and convertToFunctionResponse
+	// (packages/core/src/utils/generateContentResponseUtilities.ts) puts a tool's media in the
+	// functionResponse's own `parts` for models that take multimodal responses, or after the
+	// response as sibling parts (inlineData, fileData) for the others.
+	const chat = read('session-2026-11-28T09-30-6d1f9b2e.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	const prompt = chat.events.find(event => event.kind === 'user');
+	assert.equal(prompt?.human, true);
+	assert.match(prompt?.text ?? '', /^Why is the legend clipped in @plots\/rainfall\.png/);
+	assert.match(prompt?.text ?? '', /\[image: image\/png\]/, 'the attached image is noted');
+	assert.equal(chat.summary.title, 'Why is the legend clipped in @plots/rainfall.png [image: image/png]');
+	const results = chat.events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(
+		results.map(event => [event.result?.call_id, event.result?.output]),
+		[
+			['read_file-11', 'Binary content provided (1 item(s)).\n[image: image/png]'],
+			['read_file-12', 'Binary content provided (1 item(s)).\n[file: application/pdf]'],
+			['m-g2#1', 'Clip attached.\n[video: https://media.example.org/clips/legend-bug.mp4]'],
+			['read_file-13', 'Binary content (audio/mpeg) read successfully. Content will be injected for analysis in the next sequence.'],
+		],
+	);
+	// Audio the model cannot take in a function response is sent as a turn of its own, which the
+	// recorder writes as an `info` message holding only the media (geminiChat.ts binary injection).
+	assert.equal(chat.events.find(event => event.uuid === 'm-i5')?.text, '[audio: audio/mpeg]');
+	const text = JSON.stringify(chat.events);
+	assert.doesNotMatch(text, /iVBORw0KGgo|R0lGODlh|JVBERi0|SUQzBA/, 'no base64 payload is copied into an event');
+});
+
+test('gemini format: the placeholder model turn the CLI writes after a tool response left unanswered is an interruption, not the model\'s reply', () => {
+	// gemini-cli's GeminiChat.closeUnansweredToolResponseTurn (packages/core/src/core/geminiChat.ts)
+	// pushes a model turn of INTERRUPTED_RESPONSE_PLACEHOLDER when a new prompt follows a tool
+	// response that got no answer (a stream error, a cancelled call), and the history sync records
+	// it as a `gemini` message. Evidence also: gemini-cli#28700, pull request #29397.
+	const chat = read('session-2026-11-29T16-10-8a3c5e7f.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	assert.deepEqual(chat.events.filter(event => event.kind === 'assistant').map(event => event.text), ['src/ holds boot.ts and cfg.ts.']);
+	assert.equal(chat.summary.assistant_messages, 2, 'the call and the reply; the placeholder is none');
+	const notice = chat.events.find(event => event.uuid === '7d2e9a41-5c3b-4f8e-a1d6-0b9c8e7f6a54');
+	assert.equal(notice?.kind, 'system');
+	assert.equal(notice?.interrupted, true);
+	assert.equal(chat.summary.human_turns, 2);
+});
+
+test('gemini format: a prompt recorded without displayContent is what was typed, without the @-file contents the CLI appended between its reference markers', () => {
+	// gemini-cli's at-command processor appends each @-referenced file between
+	// "--- Content from referenced files ---" and "--- End of content ---"; builds before
+	// displayContent recorded only that expanded content, and gemini-cli's own rewind viewer
+	// recovers the typed prompt with stripReferenceContent (packages/cli/src/ui/utils/
+	// formatters.ts, used by RewindViewer.tsx when displayContent is absent).
+	const chat = read('session-2026-11-30T10-05-9b4d6f8a.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	const prompts = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(prompts.map(event => [event.text, event.human]), [
+		['Why does @src/tally.py double count refunds?', true],
+		['Compare it with @src/ledger.py', true],
+	]);
+	assert.equal(chat.summary.title, 'Why does @src/tally.py double count refunds?');
+});
+
+test('gemini format: info and error messages a later history checkpoint does not restate (it restates only model turns) stay in the conversation', () => {
+	// gemini-cli's ChatRecordingService.updateMessagesFromHistory writes `$set.messages` built from
+	// the model history alone (user and model turns), so every such checkpoint (on resume, on the
+	// rollback of a cancelled request) leaves out the info, error and warning messages the UI
+	// recorded: an API error, "Request cancelled.". They are still what happened in the chat.
+	const chat = read('session-2026-12-01T08-15-0c2e4a6b.jsonl');
+	assert.equal(chat.loaded.skipped, 0);
+	const error = chat.events.find(event => event.uuid === 'k-e1');
+	assert.equal(error?.kind, 'system');
+	assert.match(error?.error ?? '', /503/);
+	const cancelled = chat.events.find(event => event.uuid === 'k-i3');
+	assert.equal(cancelled?.interrupted, true);
+	assert.deepEqual(chat.events.filter(event => event.kind === 'user').map(event => event.uuid), ['k-u1', 'k-u2'], 'the rolled-back request is still gone, as the CLI drops it');
+});

@@ -178,3 +178,80 @@ test('qwen format: a subagent\'s transcript (<project>/subagents/<session id>/ag
 	assert.equal(parent.summary.title, 'Find which rows of harvest.csv have no picking date');
 	assert.equal(parent.summary.parent_id, null);
 });
+
+test('qwen format: media parts (inlineData) in a prompt or a tool result are noted by their media type, their base64 payload never copied', () => {
+	// qwen-code keeps a tool's media in the functionResponse's own `parts` (packages/core/src/
+	// services/compactionInputSlimming.ts getFunctionResponseParts: "qwen-code attaches media
+	// here", read by image-payload-references.ts), older builds put it after the response as a
+	// sibling part; a prompt's pasted or @-referenced image is an inlineData part of the message.
+	const chats = join(cases, 'media', 'projects');
+	const [unit] = qwenAdapter.discover(chats).map(wholeUnit);
+	assert.ok(unit);
+	const {loaded, events, summary} = readUnit(qwenAdapter, unit);
+	assert.equal(loaded.skipped, 0);
+	const prompt = events.find(event => event.kind === 'user');
+	assert.equal(prompt?.human, true);
+	assert.equal(prompt?.text, 'Match the map colours to this palette\n[image: image/jpeg]');
+	assert.equal(summary.title, 'Match the map colours to this palette [image: image/jpeg]');
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.output]),
+		[
+			['call_img_1', 'Binary content provided (1 item(s)).\n[image: image/png]'],
+			['call_doc_2', 'Tool execution succeeded.\n[file: application/pdf]'],
+		],
+	);
+	assert.doesNotMatch(JSON.stringify(events), /iVBORw0KGgo|\/9j\/4AAQ|JVBERi0/, 'no base64 payload is copied into an event');
+	// The chat document of earlier releases records them alike: a read image after the call's
+	// response in its `result` ("Binary content of type image/png was processed."), and in the prompt.
+	const legacy = qwenAdapter.discover(join(cases, 'media-legacy', '.qwen', 'tmp')).map(wholeUnit);
+	assert.equal(legacy.length, 1);
+	const old = readUnit(qwenAdapter, legacy[0]!);
+	assert.equal(old.events.find(event => event.kind === 'user')?.text, 'Which fonts does this poster use?\n[image: image/webp]');
+	assert.equal(old.events.find(event => event.kind === 'tool_result')?.result?.output, 'Binary content of type image/png was processed.\n[image: image/png]');
+	assert.doesNotMatch(JSON.stringify(old.events), /UklGRi|iVBORw0KGgo/);
+});
+
+test('qwen format: a subagent transcript\'s task prompt (its first user record, written by the parent agent) is the agent\'s text, and titles the subagent\'s session', () => {
+	// qwen-code packages/core/src/agents/agent-transcript.ts attachJsonlTranscriptWriter records the
+	// launching prompt as the first `user` record (initialUserPrompt, "so the transcript is
+	// self-describing"), every record stamped with agentId and isSidechain: true. Other readers
+	// title a subagent's session by the task its parent gave it.
+	const root = join(cases, 'subagents', 'projects');
+	const child = qwenAdapter.discover(root).map(wholeUnit).find(unit => unit.idHint === 'agent-explore-7d41c2');
+	assert.ok(child);
+	const {events, summary} = readUnit(qwenAdapter, child);
+	const task = events.find(event => event.kind === 'user');
+	assert.equal(task?.human, false);
+	assert.equal(task?.origin, 'agent');
+	assert.equal(summary.title, 'List the rows of harvest.csv whose picking date is empty');
+	assert.equal(summary.human_turns, 0);
+});
+
+test('qwen format: a prompt recorded without displayText is what was typed, without the @-file contents appended between the reference markers', () => {
+	// qwen-code's readManyFiles (packages/core/src/utils/readManyFiles.ts) frames the files an
+	// @-reference reads between "\n--- Content from referenced files ---" and
+	// "\n--- End of content ---", after the typed query (atCommandProcessor.ts); records without
+	// systemPayload.displayText, and the chat documents of earlier releases, hold only that.
+	const [unit] = qwenAdapter.discover(join(cases, 'at-files', 'projects')).map(wholeUnit);
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, unit);
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.text, event.human]), [['Which shifts in @data/week.csv overlap?', true]]);
+	assert.equal(summary.title, 'Which shifts in @data/week.csv overlap?');
+	const legacy = qwenAdapter.discover(join(cases, 'at-files-legacy', '.qwen', 'tmp')).map(wholeUnit);
+	assert.equal(legacy.length, 1);
+	const old = readUnit(qwenAdapter, legacy[0]!);
+	assert.deepEqual(old.events.filter(event => event.kind === 'user').map(event => event.text), ['Summarise @docs/leave.md']);
+});
+
+test('qwen format: the @attachment:/// tokens the daemon appends to a prompt\'s displayText for attached resources are not what was typed', () => {
+	// qwen-code packages/core/src/utils/transcript-records.ts stripGeneratedAttachmentTokens: a
+	// prompt's displayText may end with "\n\n@attachment:///<id>" for each `resource` entry of
+	// systemPayload.attachmentReferences; readers take them off before showing the prompt.
+	const [unit] = qwenAdapter.discover(join(cases, 'attachments', 'projects')).map(wholeUnit);
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, unit);
+	const prompt = events.find(event => event.kind === 'user');
+	assert.equal(prompt?.text, 'Does clause 4 allow subletting?\n[file: application/pdf]');
+	assert.equal(prompt?.human, true);
+	assert.equal(summary.title, 'Does clause 4 allow subletting? [file: application/pdf]');
+});

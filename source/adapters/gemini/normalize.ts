@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partsOf, shellExitCode, timestampOf, visibleText, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partText, partsOf, shellExitCode, timestampOf, visibleText, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
 import {contentCallEvents, contentCalls, contentResultEvents, hasFunctionResponse, type ContentCalls} from './content-calls.js';
 import {parseGeminiToolCall} from './records.js';
 import type {GeminiMessage, GeminiToolCall} from './schema.js';
@@ -12,6 +12,14 @@ const settledStatuses = new Set(['success', 'error', 'cancelled']);
 
 /** The UI line gemini-cli records when the user cancels a request (`useGeminiStream.ts`). */
 const cancelledText = 'Request cancelled.';
+
+/**
+ * The model turn gemini-cli puts in the history when a new prompt follows a tool response that
+ * got no answer (a failed stream, a cancelled call), so the prompt stays a turn of its own
+ * (`INTERRUPTED_RESPONSE_PLACEHOLDER`, geminiChat.ts); the history sync records it as a `gemini`
+ * message. It marks an interrupted turn, and is no reply of the model's.
+ */
+const interruptedPlaceholder = '[The previous response was interrupted before it completed.]';
 
 /** A slash command (`/compress`, `/memory add …`) or the `?` help shortcut, not a request. */
 const slashCommand = /^(\/[a-z][\w:-]*|\?)(\s|$)/i;
@@ -82,9 +90,12 @@ function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin)
 		return [];
 	}
 
-	// `displayContent` is what the person saw and typed (without expanded @file contents).
+	// `displayContent` is what the person saw and typed (without expanded @file contents); without
+	// it, the content's referenced-file blocks are taken off. The media the prompt sent (an
+	// @-referenced image) is only in `content`, and is noted after it.
 	const shown = typedText(message.displayContent);
-	const text = shown.trim() !== '' ? shown : typedText(message.content);
+	const typed = shown.trim() !== '' ? shown : withoutReferencedContent(typedText(message.content));
+	const text = withMediaNotes(typed, message.content);
 	if (text.trim() === '') {
 		return [];
 	}
@@ -117,7 +128,7 @@ function ownParts(parts: Part[], callId: string | undefined): Part[] {
 	});
 }
 
-/** The text of a tool call's `result` parts: function-response outputs or errors, plain text parts. */
+/** The text of a tool call's `result` parts: function-response outputs or errors, text parts, media notes. */
 function resultOf(call: GeminiToolCall): {output: string; failed: boolean} {
 	let failed = false;
 	const pieces: string[] = [];
@@ -126,8 +137,8 @@ function resultOf(call: GeminiToolCall): {output: string; failed: boolean} {
 		if (response) {
 			failed ||= response.failed;
 			pieces.push(response.output);
-		} else if (typeof part['text'] === 'string') {
-			pieces.push(part['text']);
+		} else {
+			pieces.push(partText(part) ?? ''); // Text, or a note of the media the tool returned.
 		}
 	}
 
@@ -177,7 +188,9 @@ function toolEvents(raw: unknown, message: GeminiMessage, line: number): Session
 function geminiEvents(message: GeminiMessage, line: number, calls: ContentCalls): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	const text = contentText(message.content);
-	if (text.trim() !== '') {
+	if (text.trim() === interruptedPlaceholder) {
+		events.push({...base(message, line), kind: 'system', text: text.trim(), interrupted: true});
+	} else if (text.trim() !== '') {
 		events.push({...base(message, line), kind: 'assistant', text, message_id: message.id});
 	}
 
@@ -193,7 +206,9 @@ function geminiEvents(message: GeminiMessage, line: number, calls: ContentCalls)
 }
 
 function uiEvents(message: GeminiMessage, line: number): SessionEvent[] {
-	const text = contentText(message.content).trim();
+	// Media the model could not take in a function response (a read audio file) is sent as a
+	// turn of its own, recorded as an `info` message of nothing but that media: it is noted.
+	const text = withMediaNotes(contentText(message.content), message.content).trim();
 	switch (message.type) {
 		case 'info':
 			if (text === cancelledText) {

@@ -22,6 +22,10 @@ import {geminiMetadataSchema, geminiSetSchema, type GeminiMetadata} from './sche
  * request), so they are kept, marked compacted, before the snapshot; the re-recorded originals
  * are dropped, their copies standing for them.
  *
+ * A checkpoint is built from the model's history, which holds user and model turns only, so it
+ * never restates the UI's `info`, `error` and `warning` messages (an API error, "Request
+ * cancelled."): one it leaves out stays, after the message it followed.
+ *
  * Each surviving entry keeps the physical line where it was first written (so rows stay in
  * line order) and the record of its final version. The messages a rewind deleted are kept too,
  * marked discarded, and the rewind marker names the first line it discarded: they are still in
@@ -63,6 +67,43 @@ function withPatchedResult(call: unknown, patches: readonly unknown[]): unknown 
 
 	const patch = patches.find(candidate => isRecord(candidate) && candidate['id'] === call['id'] && 'result' in candidate);
 	return isRecord(patch) ? {...call, result: patch['result']} : call;
+}
+
+/** Message types the UI records that the model's history (and so a checkpoint) never holds. */
+const uiTypes = new Set(['info', 'error', 'warning']);
+
+function isUiMessage(entry: ReplayEntry): boolean {
+	return isRecord(entry.raw) && typeof entry.raw['type'] === 'string' && uiTypes.has(entry.raw['type']);
+}
+
+/**
+ * The checkpoint's messages with the UI messages it left out put back, each after the message it
+ * followed before (the first ones before all), at the checkpoint's line as the rest are.
+ */
+function withUiMessagesKept(before: ReadonlyMap<string, ReplayEntry>, after: ReadonlyMap<string, ReplayEntry>, line: number): Map<string, ReplayEntry> {
+	const followers = new Map<string | undefined, Array<[string, ReplayEntry]>>();
+	let previous: string | undefined;
+	for (const [id, entry] of before) {
+		if (after.has(id)) {
+			previous = id;
+		} else if (isUiMessage(entry)) {
+			followers.set(previous, [...(followers.get(previous) ?? []), [id, {line, raw: entry.raw, rewind: false}]]);
+		}
+	}
+
+	if (followers.size === 0) {
+		return new Map(after);
+	}
+
+	const kept = new Map(followers.get(undefined) ?? []);
+	for (const [id, entry] of after) {
+		kept.set(id, entry);
+		for (const [followerId, follower] of followers.get(id) ?? []) {
+			kept.set(followerId, follower);
+		}
+	}
+
+	return kept;
 }
 
 function isSnapshot(entry: ReplayEntry): boolean {
@@ -140,12 +181,17 @@ export function replayGeminiJsonl(path: string): Replay {
 
 		if (checkpoint) {
 			const before = new Map(messages);
-			messages.clear();
+			const restated = new Map<string, ReplayEntry>();
 			for (const message of checkpoint) {
 				if (isRecord(message) && typeof message['id'] === 'string') {
 					see(message['id']);
-					messages.set(message['id'], {line, raw: message, rewind: false});
+					restated.set(message['id'], {line, raw: message, rewind: false});
 				}
+			}
+
+			messages.clear();
+			for (const [id, entry] of withUiMessagesKept(before, restated, line)) {
+				messages.set(id, entry);
 			}
 
 			const removed = [...before].filter(([id]) => !messages.has(id)).map(([, entry]) => entry);

@@ -1,7 +1,7 @@
 import {basename, dirname} from 'node:path';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {projectOfChat} from '../shared/chat-project.js';
-import {contentText, functionResponseOf, isShellTool, isToolInjectedText, partsOf, shellExitCode, timestampOf} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, withMediaNotes, withoutReferencedContent} from '../shared/gemini-parts.js';
 import {isInjectedText, parseJsonArguments, shortError} from '../shared/text.js';
 import {readWholeJson} from '../shared/whole-file.js';
 import type {DiscoveredUnit, LoadedSession} from '../types.js';
@@ -36,7 +36,9 @@ function baseOf(message: QwenLegacyMessage, line: number): Base {
 function userEvents(message: QwenLegacyMessage, base: Base): SessionEvent[] {
 	const parts = partsOf(message.content);
 	const firstResponse = parts.findIndex(part => functionResponseOf(part) !== undefined);
-	const text = contentText(firstResponse === -1 ? parts : parts.slice(0, firstResponse));
+	const asked = firstResponse === -1 ? parts : parts.slice(0, firstResponse);
+	// What was typed, without the files an @-reference read; an attached image is noted.
+	const text = withMediaNotes(withoutReferencedContent(contentText(asked)), asked);
 	if (text.trim() === '') {
 		return [];
 	}
@@ -44,9 +46,13 @@ function userEvents(message: QwenLegacyMessage, base: Base): SessionEvent[] {
 	return [{...base, kind: 'user', text, human: firstResponse === -1 && !isInjectedText(text) && !isToolInjectedText(text)}];
 }
 
-/** A call's result: its `functionResponse` parts (the model-bound result), else what the UI showed. */
+/**
+ * A call's result: its `functionResponse` (the model-bound result) with the parts the tool returned
+ * after it (a read file's text, a note of a read image), else what the UI showed.
+ */
 function resultEvent(call: QwenLegacyToolCall, base: Base, callId: string | null): SessionEvent {
-	const response = partsOf(call.result).map(part => functionResponseOf(part)).find(found => found !== undefined);
+	const {responses} = responseTurnOf(partsOf(call.result));
+	const response = responses.find(found => found.id !== undefined && found.id === callId) ?? responses[0];
 	const output = response && response.output !== '' ? response.output : typeof call.resultDisplay === 'string' ? call.resultDisplay : '';
 	const exitCode = isShellTool(call.name ?? '') ? shellExitCode(output) : undefined;
 	const cancelled = call.status === 'cancelled';

@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, timestampOf, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
 import {isInjectedText, isRecord, outputText} from '../shared/text.js';
 import {readQwenMessage} from './records.js';
 import {qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
@@ -31,7 +31,27 @@ export function partsOfRecord(record: QwenRecord): Part[] {
 
 export function displayTextOf(record: QwenRecord): string | undefined {
 	const payload = record.systemPayload;
-	return isRecord(payload) && typeof payload['displayText'] === 'string' && payload['displayText'].trim() !== '' ? payload['displayText'] : undefined;
+	const shown = isRecord(payload) && typeof payload['displayText'] === 'string' ? withoutAttachmentTokens(payload['displayText'], payload['attachmentReferences']) : '';
+	return shown.trim() !== '' ? shown : undefined;
+}
+
+/**
+ * The daemon appends `\n\n@attachment:///<id>` to a prompt's displayText for each attached
+ * resource (`attachmentReferences` entries of type `resource`); it was not typed, and qwen-code's
+ * readers take it off (transcript-records.ts `stripGeneratedAttachmentTokens`).
+ */
+function withoutAttachmentTokens(text: string, references: unknown): string {
+	const ids = Array.isArray(references) ? references.flatMap(reference => (isRecord(reference) && reference['type'] === 'resource' && typeof reference['attachmentId'] === 'string' ? [reference['attachmentId']] : [])) : [];
+	if (ids.length === 0) {
+		return text;
+	}
+
+	const tokens = ids.map(id => `@attachment:///${encodeURIComponent(id)}`).join('\n');
+	if (text === tokens) {
+		return '';
+	}
+
+	return text.endsWith(`\n\n${tokens}`) ? text.slice(0, -(tokens.length + 2)) : text;
 }
 
 function isHookContext(text: string): boolean {
@@ -42,14 +62,18 @@ function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent
 	const byPerson = typedSubtypes.has(record.subtype) && (record.provenance === undefined || record.provenance === 'real_user') && !base.sidechain;
 	const texts = parts.map(part => (part['thought'] === true ? undefined : part['text'])).filter((text): text is string => typeof text === 'string');
 	const typed = texts.filter(text => !isHookContext(text)).join('');
-	// `displayText` is what the person saw themselves type (before hook context and expansions).
-	const text = displayTextOf(record) ?? (typed.trim() !== '' ? typed : texts.join(''));
+	// `displayText` is what the person saw themselves type (before hook context and expansions);
+	// without it, the files an @-reference read are taken off. An image the prompt sent (pasted,
+	// or read for an @-reference) is noted after it.
+	const shown = displayTextOf(record) ?? withoutReferencedContent(typed.trim() !== '' ? typed : texts.join(''));
+	const text = withMediaNotes(shown, parts);
 	if (text.trim() === '') {
 		return [];
 	}
 
 	const human = byPerson && !isHookContext(text) && !isInjectedText(text) && !isToolInjectedText(text);
-	return [{...base, kind: 'user', text, human}];
+	// In a subagent's transcript the "user" is the parent agent: its task, or a message sent on.
+	return [{...base, kind: 'user', text, human, ...(base.sidechain && !human ? {origin: 'agent' as const} : {})}];
 }
 
 function assistantEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {

@@ -1,3 +1,4 @@
+import {mediaNote} from './media.js';
 import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments} from './text.js';
 
 /**
@@ -22,6 +23,23 @@ export function partsOf(content: unknown): Part[] {
 /** A visible text part: reasoning parts (`thought: true`) are never shown. */
 export function visibleText(part: Part): string | undefined {
 	return typeof part['text'] === 'string' && part['thought'] !== true ? part['text'] : undefined;
+}
+
+/**
+ * A part as text: its visible text, or a note of the media it holds (`[image: image/png]` for an
+ * `inlineData` part), whose base64 payload is never copied.
+ */
+export function partText(part: Part): string | undefined {
+	return visibleText(part) ?? mediaNote(part);
+}
+
+/**
+ * Text with a note of each media part of some content after it, one a line: a prompt's attached
+ * image keeps a sign of itself where the text shown is only what was typed.
+ */
+export function withMediaNotes(text: string, content: unknown): string {
+	const notes = partsOf(content).flatMap(part => mediaNote(part) ?? []);
+	return notes.length === 0 ? text : [text, ...notes].filter(piece => piece.trim() !== '').join('\n');
 }
 
 /**
@@ -57,14 +75,24 @@ export function functionResponseOf(part: Part): FunctionResponse | undefined {
 	return {
 		id: typeof response['id'] === 'string' ? response['id'] : undefined,
 		name: typeof response['name'] === 'string' ? response['name'] : undefined,
-		output: output === '' ? errorText : output,
+		output: [output === '' ? errorText : output, ...nestedPartTexts(response['parts'])].filter(Boolean).join('\n'),
 		failed,
 	};
 }
 
 /**
+ * The response's own `parts`: where gemini-cli (for models that take multimodal function
+ * responses) and qwen-code put the media a tool returned, noted, never copied.
+ */
+function nestedPartTexts(parts: unknown): string[] {
+	return Array.isArray(parts) ? parts.flatMap(part => (isRecord(part) ? (partText(part) ?? []) : [])) : [];
+}
+
+/**
  * A tool response turn's `functionResponse` parts, each with the text of the parts after it (what
- * a tool returned beside its response, as read_many_files returns the files after it) joined into
+ * a tool returned beside its response, as read_many_files returns the files after it, and a note
+ * of each media part, as gemini-cli returns a read image for models without multimodal function
+ * responses) joined into
  * its output; `leading` is the text before any response, which answers no call. Gemini CLI and
  * Qwen Code record such turns alike.
  */
@@ -76,7 +104,7 @@ export function responseTurnOf(parts: readonly Part[]): {responses: FunctionResp
 		if (response) {
 			answers.push({response, texts: [response.output]});
 		} else if (answers.length > 0) {
-			answers.at(-1)!.texts.push(visibleText(part) ?? '');
+			answers.at(-1)!.texts.push(partText(part) ?? '');
 		} else {
 			leading += visibleText(part) ?? '';
 		}
@@ -121,6 +149,27 @@ const injectedPrefixes = [
 
 export function isToolInjectedText(text: string): boolean {
 	return opensWith(text, injectedPrefixes);
+}
+
+/**
+ * The @-file contents gemini-cli's at-command processor appends to a prompt, each block between
+ * its reference markers (`REFERENCE_CONTENT_START` / `_END`); a block cut short runs to the end.
+ */
+const referenceStart = '--- Content from referenced files ---';
+const referencedContent = /\n?--- Content from referenced files ---(?:[\s\S]*?--- End of content ---|[\s\S]*$)/g;
+
+/**
+ * What was typed in a prompt recorded expanded (builds before `displayContent`): the text without
+ * its referenced-file blocks, as gemini-cli's own rewind viewer recovers it
+ * (`stripReferenceContent`). Text that is nothing but such a block stays whole.
+ */
+export function withoutReferencedContent(text: string): string {
+	if (!text.includes(referenceStart)) {
+		return text;
+	}
+
+	const typed = text.replace(referencedContent, '').trim();
+	return typed === '' ? text : typed;
 }
 
 /** A compression summary written into the history as a user turn. */

@@ -9,11 +9,17 @@ import {isRecord, outputText} from './text.js';
  * The shapes the agents write: Anthropic's `{type: "image" | "document", source: {type: "base64",
  * media_type, data}}`, MCP's `{type: "image" | "audio", data, mimeType}` and `{type: "resource", resource:
  * {blob, mimeType}}`, and the Responses API's `{type: "input_image", image_url}` (a `data:` URL,
- * or a web address, which is noted as it is).
+ * or a web address, which is noted as it is), and the Gemini API's parts (Gemini CLI, Qwen Code):
+ * `{inlineData: {mimeType, data}}` and `{fileData: {mimeType, fileUri}}`.
  */
 export function mediaNote(block: unknown): string | undefined {
 	if (!isRecord(block)) {
 		return undefined;
+	}
+
+	const gemini = geminiPartNote(block);
+	if (gemini !== undefined) {
+		return gemini;
 	}
 
 	const kind = block['type'];
@@ -47,6 +53,30 @@ export function mediaAwareOutput(value: unknown): string {
 		.map(block => mediaNote(block) ?? outputText(block))
 		.filter(Boolean)
 		.join('\n');
+}
+
+/**
+ * A Gemini API media part, its kind read off its media type. `inlineData` holds the bytes in
+ * base64 and is noted by its type; `fileData` names the file by address, which is noted as it is.
+ */
+function geminiPartNote(part: Record<string, unknown>): string | undefined {
+	const inline = part['inlineData'];
+	if (isRecord(inline)) {
+		return note(kindOf(inline['mimeType']), inline['mimeType']);
+	}
+
+	const file = part['fileData'];
+	if (!isRecord(file)) {
+		return undefined;
+	}
+
+	const uri = file['fileUri'];
+	return note(kindOf(file['mimeType']), typeof uri === 'string' && uri !== '' && !uri.startsWith('data:') ? uri : file['mimeType']);
+}
+
+function kindOf(type: unknown): string {
+	const kind = typeof type === 'string' ? /^(image|audio|video)\//.exec(type)?.[1] : undefined;
+	return kind ?? 'file';
 }
 
 function note(kind: string, type: unknown): string {
