@@ -49,10 +49,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * (Claude Code's Cowork tasks and their chosen folders, messages from peer sessions and
  * coordinators, its own forked runs (compaction, prompt suggestion) as no conversation, records
  * it writes itself (<synthetic>, "(no content)", saved_hook_context) and the text it injects for
- * memory notes, MCP updates, webhooks and skills; Codex's newer contextual fragments, voice
+ * memory notes, MCP updates, webhooks and skills, a rejected call's feedback as a request, /btw
+ * side questions; Codex's newer contextual fragments, voice
  * conversations, commands finished by a later poll, forks that reference their history, namespaced
  * MCP tools, internal threads, the desktop app's attachment list, a parentless subagent's parent;
- * Gemini CLI's JSON-era subagent chats and a recorder restarted in a chat's first minute; Grok's
+ * Gemini CLI's JSON-era subagent chats, a recorder restarted in a chat's first minute, media
+ * parts noted, prompts without their referenced files; Qwen Code's media, subagent tasks and
+ * attachment tokens; Grok's
  * update stream before its chat-history cache; OpenCode forks, overflow replays and prompts
  * waiting in a 2.x inbox; Copilot CLI block-scalar names; the Cursor CLI's chat meta.json, plain
  * JSON store metadata, hyphenated tool blocks; VS Code replies stored as strings), and every
