@@ -132,3 +132,20 @@ test('vscode format: an old session\'s reply kept as a plain string, or as strin
 		],
 	);
 });
+
+test('vscode format: a request hidden from the transcript (`hiddenFromTranscript`, `requestHiddenFromTranscript`) or sent by a feature (`requestSource`) is not a human request', () => {
+	// VS Code sends such prompts itself (a pull request session's bootstrap prompt, Agent Merge)
+	// and does not show them as the person's turn.
+	const session = read('hidden-from-transcript.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human]),
+		[
+			[1, false],
+			[2, false],
+			[3, false],
+			[4, true],
+		],
+	);
+	assert.equal(session.summary.title, 'Does the cache get cleared when a host is removed?');
+	assert.equal(session.summary.human_turns, 1);
+});

@@ -136,6 +136,11 @@ function requestError(request: VscodeRequest): string | undefined {
 	return request.modelState?.value === failedState ? 'Request failed' : undefined;
 }
 
+/** A request VS Code or one of its features sent, or one it hides from the transcript: not what a person typed. */
+function sentByVscode(request: VscodeRequest): boolean {
+	return request.isSystemInitiated === true || request.hiddenFromTranscript === true || request.requestHiddenFromTranscript === true || request.requestSource !== undefined;
+}
+
 /**
  * One request: the user's message, the reply's text and tool events, then a cancellation or
  * failure marker. A last request with no response and no result is left as it is: the engine
@@ -150,7 +155,7 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	const text = messageText(request.message);
 	if (text.trim() !== '') {
-		const typed = request.isSystemInitiated !== true && !isInjectedText(text);
+		const typed = !sentByVscode(request) && !isInjectedText(text);
 		events.push({...askedBase, kind: 'user', text, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 

@@ -46,6 +46,11 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	modelId: optional(z.string()),
 	/** A request VS Code sent itself (a background terminal finished, …), not one a person typed. */
 	isSystemInitiated: lenient(z.boolean()),
+	/** The whole turn, or only its request, is hidden from the transcript: a prompt VS Code sent (a pull request session's bootstrap prompt, …). */
+	hiddenFromTranscript: lenient(z.boolean()),
+	requestHiddenFromTranscript: lenient(z.boolean()),
+	/** The feature that sent the request on the person's behalf (`"agentMerge"`). */
+	requestSource: lenient(z.string()),
 }));
 
 export const toolInvocationSchema = lazySchema(() => z.looseObject({
