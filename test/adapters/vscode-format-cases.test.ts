@@ -149,3 +149,16 @@ test('vscode format: a request hidden from the transcript (`hiddenFromTranscript
 	assert.equal(session.summary.title, 'Does the cache get cleared when a host is removed?');
 	assert.equal(session.summary.human_turns, 1);
 });
+
+test('vscode format: in a turn still open when the log was written (modelState pending or needs input), a tool nobody approved yet is a pending call, not a result', () => {
+	// Since 1.104 a serialized tool is always `isComplete` (ChatToolInvocation.toJSON), so only a
+	// missing `isConfirmed` says the tool was still waiting for the person's approval.
+	const session = read('awaiting-approval.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.line === 2 && event.kind !== 'user').map(event => [event.kind, event.tool?.name ?? null, event.pending ?? false]),
+		[
+			['assistant', null, false],
+			['tool_call', 'run_in_terminal', true],
+		],
+	);
+});

@@ -12,6 +12,18 @@ const maxWarnings = 20;
 /** ResponseModelState values that end a turn without a full answer. */
 const cancelledState = 2;
 const failedState = 3;
+/** Pending (0) and NeedsInput (4): the turn had not ended when the log was last written. */
+const openStates = new Set([0, 4]);
+
+/**
+ * A turn still running, or waiting for the person, when its state was saved (the mutation log
+ * keeps this live state; a snapshot saves it as cancelled). It gets no cancellation marker here,
+ * as a window may still be running it: what it left open (a call, an unanswered request) is
+ * what the engine sees.
+ */
+function isOpenTurn(request: VscodeRequest): boolean {
+	return typeof request.modelState?.value === 'number' && openStates.has(request.modelState.value);
+}
 
 /** VS Code stores times as epoch milliseconds. */
 function isoFromMs(value: number | null | undefined): string | undefined {
@@ -73,7 +85,7 @@ function responseParts(response: unknown): readonly unknown[] {
 }
 
 /** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
-function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext): SessionEvent[] {
+function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext, openTurn: boolean): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	let text = '';
 	const flush = () => {
@@ -98,7 +110,7 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 		const tool = toolInvocationSchema.safeParse(part);
 		if (tool.success) {
 			flush();
-			events.push(...toolEvents(tool.data, base, context));
+			events.push(...toolEvents(tool.data, base, context, openTurn));
 		}
 	}
 
@@ -159,7 +171,7 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 		events.push({...askedBase, kind: 'user', text, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 
-	events.push(...responseEvents(responseParts(request.response), {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata)));
+	events.push(...responseEvents(responseParts(request.response), {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request)));
 	if (wasCancelled(request)) {
 		events.push({...answeredBase, kind: 'system', text: 'Request cancelled', interrupted: true});
 	}

@@ -201,16 +201,20 @@ function isDeclined(confirmed: unknown): boolean {
 
 /**
  * A tool invocation becomes a call and, once complete, its result (paired by `toolCallId`). An
- * invocation saved before it completed is a pending call. Declined or skipped tools, tools that
- * report an error, and terminal commands with a non-zero exit status are failures.
+ * invocation saved before it completed is a pending call; so is one saved in a turn still open
+ * (`openTurn`) that nobody had approved yet: since 1.104 a saved invocation is always
+ * `isComplete`, and `isConfirmed` is absent only while it waits for approval. Declined or
+ * skipped tools, tools that report an error, and terminal commands with a non-zero exit status
+ * are failures.
  */
-export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolContext): SessionEvent[] {
+export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolContext, openTurn = false): SessionEvent[] {
 	const callId = part.toolCallId ?? null;
 	const data = specificData(part);
 	const sidechain = part.fromSubAgent === true || (Boolean(part.subAgentInvocationId) && data?.['kind'] !== 'subagent');
 	const shared = sidechain ? {...base, sidechain: true} : base;
 	const declined = isDeclined(part.isConfirmed);
-	const complete = part.isComplete !== false || declined;
+	const awaitingApproval = openTurn && (part.isConfirmed === undefined || part.isConfirmed === null);
+	const complete = (part.isComplete !== false && !awaitingApproval) || declined;
 	const call: SessionEvent = {
 		...shared,
 		kind: 'tool_call',
