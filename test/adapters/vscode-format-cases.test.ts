@@ -162,3 +162,8 @@ test('vscode format: in a turn still open when the log was written (modelState p
 		],
 	);
 });
+
+test('vscode format: a session\'s own `workingDirectory` (the sessions window) is its project, where no workspace folder names one', () => {
+	const session = read('working-directory.json');
+	assert.equal(session.summary.project, '/home/dev/projects/ferry-times');
+});

@@ -2,6 +2,7 @@ import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {lastCount, markDiscardedTail} from '../shared/discarded.js';
 import {isInjectedText, isRecord, shortError} from '../shared/text.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
+import {localPathOfFileUri} from './discover.js';
 import type {SessionDocument} from './replay.js';
 import {toolInvocationSchema, vscodeRequestSchema, vscodeSessionSchema, type VscodeRequest, type VscodeSession} from './schema.js';
 import {markdownText, referenceName, toolContext, toolEvents, type ToolContext} from './tools.js';
@@ -189,9 +190,11 @@ function sessionFacts(session: VscodeSession, unit: DiscoveredUnit): SessionInfo
 	const modified = isoFromMs(session.lastMessageDate);
 	// Version 2 named it `computedTitle`; VS Code reads that as `customTitle` since version 3.
 	const title = [session.customTitle, session.computedTitle].find(candidate => candidate?.trim());
+	// The workspace folder, else the folder a sessions-window chat was started in.
+	const cwd = unit.projectHint ?? localPathOfFileUri(session.workingDirectory);
 	return {
 		...(session.sessionId ? {id: session.sessionId} : {}),
-		...(unit.projectHint ? {cwd: unit.projectHint} : {}),
+		...(cwd ? {cwd} : {}),
 		...(title ? {title} : {}),
 		...(started ? {started} : {}),
 		...(modified ? {modified} : {}),
