@@ -167,3 +167,8 @@ test('vscode format: a session\'s own `workingDirectory` (the sessions window) i
 	const session = read('working-directory.json');
 	assert.equal(session.summary.project, '/home/dev/projects/ferry-times');
 });
+
+test('vscode format: a terminal tool saved as `terminal2` (the 2025 shape with `commandLine`) gives the command it ran', () => {
+	const session = read('terminal2-tool.json');
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {command: 'cargo build --release --locked', language: 'sh'});
+});

@@ -79,6 +79,11 @@ function specificData(part: ToolInvocation): Record<string, unknown> | undefined
 	return isRecord(part.toolSpecificData) ? part.toolSpecificData : undefined;
 }
 
+/** Terminal data: `terminal`, or `terminal2`, the name the `commandLine` shape had in mid-2025 builds before it took over `terminal`. */
+function isTerminal(data: Record<string, unknown> | undefined): data is Record<string, unknown> {
+	return data?.['kind'] === 'terminal' || data?.['kind'] === 'terminal2';
+}
+
 /** The command a terminal tool ran: the user's edit wins over the tool's rewrite over the model's. */
 function terminalCommand(data: Record<string, unknown>): string | undefined {
 	const line = data['commandLine'];
@@ -104,7 +109,7 @@ function toolInput(part: ToolInvocation, context: ToolContext): unknown {
 	}
 
 	const data = specificData(part);
-	if (data?.['kind'] === 'terminal') {
+	if (isTerminal(data)) {
 		const command = terminalCommand(data);
 		if (command !== undefined) {
 			return {command, ...pickStrings(data, ['language'])};
@@ -169,7 +174,7 @@ function detailsOutput(details: unknown): string {
 /** What the tool gave back; a declined tool's past-tense message describes work never done. */
 function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolean): string {
 	const data = specificData(part);
-	const terminal = data?.['kind'] === 'terminal' && isRecord(data['terminalCommandOutput']) ? data['terminalCommandOutput']['text'] : undefined;
+	const terminal = isTerminal(data) && isRecord(data['terminalCommandOutput']) ? data['terminalCommandOutput']['text'] : undefined;
 	const candidates = [
 		typeof terminal === 'string' ? terminal : '',
 		detailsOutput(part.resultDetails),
@@ -182,7 +187,7 @@ function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolea
 
 function toolExitCode(part: ToolInvocation, output: string): number | undefined {
 	const data = specificData(part);
-	if (data?.['kind'] !== 'terminal') {
+	if (!isTerminal(data)) {
 		return undefined;
 	}
 
