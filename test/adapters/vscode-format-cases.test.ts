@@ -172,3 +172,18 @@ test('vscode format: a terminal tool saved as `terminal2` (the 2025 shape with `
 	const session = read('terminal2-tool.json');
 	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {command: 'cargo build --release --locked', language: 'sh'});
 });
+
+test('vscode format: a request the person queued while a turn ran (`pendingRequests`) is their request, still unanswered, after the live ones', () => {
+	// The log keeps the queue (chatSessionOperationLog.ts) and VS Code restores it with the session.
+	const session = read('queued-request.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.line, event.kind, event.human ?? null]),
+		[
+			[1, 'user', true],
+			[1, 'assistant', null],
+			[2, 'user', true],
+		],
+	);
+	assert.equal(session.events.at(-1)?.text, 'Also print the files it would touch');
+	assert.equal(session.summary.human_turns, 2);
+});

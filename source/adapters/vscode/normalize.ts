@@ -246,10 +246,20 @@ function keptCount(live: readonly unknown[]): number {
 type RequestList = {readonly session: VscodeSession; readonly kept: number; readonly requests: readonly unknown[]};
 
 /**
- * The session's requests in line order (request `n` is on line `n`): the live ones, then those a
- * truncation dropped, each on the next line. Those from `kept` on (the disabled tail of the live
- * ones, then the dropped) are an abandoned branch. Undefined when the document is not a chat
- * session.
+ * The requests the person queued while a turn ran (`pendingRequests[].request`), which VS Code
+ * sends when the turn ends and restores with the session. One the live list already holds (sent
+ * as the log was written) is not counted twice.
+ */
+function queuedRequests(pending: readonly unknown[] | undefined, live: readonly unknown[]): unknown[] {
+	const liveIds = new Set(live.map(requestIdOf));
+	return (pending ?? []).map(entry => (isRecord(entry) && isRecord(entry['request']) ? entry['request'] : undefined)).filter((request): request is Record<string, unknown> => request !== undefined && !liveIds.has(request['requestId']));
+}
+
+/**
+ * The session's requests in line order (request `n` is on line `n`): the live ones up to
+ * `kept`, the queued ones, then the disabled tail of the live ones and those a truncation
+ * dropped, each on the next line. Those from `kept` on are an abandoned branch. Undefined when
+ * the document is not a chat session.
  */
 function requestsOf(document: SessionDocument): RequestList | undefined {
 	const parsed = vscodeSessionSchema.safeParse(document.state);
@@ -258,7 +268,13 @@ function requestsOf(document: SessionDocument): RequestList | undefined {
 	}
 
 	const live = parsed.data.requests ?? [];
-	return {session: parsed.data, kept: keptCount(live), requests: [...live, ...droppedRequests(live, document.discarded ?? [])]};
+	const kept = keptCount(live);
+	const queued = queuedRequests(parsed.data.pendingRequests, live);
+	return {
+		session: parsed.data,
+		kept: kept + queued.length,
+		requests: [...live.slice(0, kept), ...queued, ...live.slice(kept), ...droppedRequests(live, document.discarded ?? [])],
+	};
 }
 
 /**

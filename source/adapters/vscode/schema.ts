@@ -18,6 +18,8 @@ export const vscodeSessionSchema = lazySchema(() => z.looseObject({
 	/** The title of version 2 sessions, which VS Code reads as `customTitle` since version 3. */
 	computedTitle: lenient(z.string()),
 	requests: optional(z.array(z.unknown())),
+	/** Requests the person queued while a turn ran, not sent yet: `{id, request, kind, sendOptions}` (the mutation log only). */
+	pendingRequests: lenient(z.array(z.unknown())),
 	/** The session's folder as a URI string, set by the sessions (agents) window, which has no workspace. */
 	workingDirectory: lenient(z.string()),
 }));
