@@ -187,3 +187,18 @@ test('vscode format: a request the person queued while a turn ran (`pendingReque
 	assert.equal(session.events.at(-1)?.text, 'Also print the files it would touch');
 	assert.equal(session.summary.human_turns, 2);
 });
+
+test('vscode format: a request a checkpoint disabled after an undo stop (`afterUndoStop`) keeps only the reply before that stop', () => {
+	// VS Code shows the response up to the stop and drops the rest when the next request is sent
+	// (ChatResponseModel.response, finalizeUndoState): the work after it was undone.
+	const session = read('undo-stop-restored.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind !== 'meta').map(event => [event.kind, event.text ?? event.tool?.call_id ?? event.result?.call_id]),
+		[
+			['user', 'Rename the env var to APP_MODE and update the docs'],
+			['assistant', 'Renaming it in the config loader first.'],
+			['tool_call', 'call_env1'],
+			['tool_result', 'call_env1'],
+		],
+	);
+});

@@ -85,6 +85,35 @@ function responseParts(response: unknown): readonly unknown[] {
 	return Array.isArray(response) ? response.map(part => (typeof part === 'string' ? {value: part} : part)) : [];
 }
 
+function isMarkdownPart(part: unknown): boolean {
+	return isRecord(part) && (part['kind'] === undefined || part['kind'] === null || part['kind'] === 'markdownContent');
+}
+
+/**
+ * The parts VS Code still shows of a response a restored checkpoint cut at an undo stop
+ * (`shouldBeRemovedOnSend.afterUndoStop`): those before the stop, which it keeps for good when
+ * the next request is sent; the rest was undone. As VS Code does, a stop between a code fence's
+ * opening markdown and its `codeblockUri` cuts before the fence. Other responses are whole.
+ */
+function shownParts(parts: readonly unknown[], disablement: unknown): readonly unknown[] {
+	const stop = isRecord(disablement) ? disablement['afterUndoStop'] : undefined;
+	if (typeof stop !== 'string') {
+		return parts;
+	}
+
+	let index = parts.findIndex(part => isRecord(part) && part['kind'] === 'undoStop' && part['id'] === stop);
+	if (index === -1) {
+		return parts;
+	}
+
+	const next = parts[index + 1];
+	if (index > 0 && isRecord(next) && next['kind'] === 'codeblockUri' && isMarkdownPart(parts[index - 1])) {
+		index--;
+	}
+
+	return parts.slice(0, index);
+}
+
 /** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
 function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext, openTurn: boolean): SessionEvent[] {
 	const events: SessionEvent[] = [];
@@ -172,7 +201,7 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 		events.push({...askedBase, kind: 'user', text, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 
-	events.push(...responseEvents(responseParts(request.response), {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request)));
+	events.push(...responseEvents(shownParts(responseParts(request.response), request.shouldBeRemovedOnSend), {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request)));
 	if (wasCancelled(request)) {
 		events.push({...answeredBase, kind: 'system', text: 'Request cancelled', interrupted: true});
 	}

@@ -42,6 +42,8 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	),
 	/** Where the oldest sessions kept `result.errorDetails` (ChatModel ports it on load). */
 	responseErrorDetails: lenient(errorDetailsSchema()),
+	/** Set by a restored checkpoint: `{requestId, afterUndoStop?}`. */
+	shouldBeRemovedOnSend: z.optional(z.unknown()),
 	/** Deprecated in favour of `modelState`, still written by older builds. */
 	isCanceled: optional(z.boolean()),
 	/** `value`: 0 pending, 1 complete, 2 cancelled, 3 failed, 4 needs input (ResponseModelState). */
