@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
@@ -201,4 +203,32 @@ test('vscode format: a request a checkpoint disabled after an undo stop (`afterU
 			['tool_result', 'call_env1'],
 		],
 	);
+});
+
+test('vscode format: a log push whose `i` lies past the end of the array pads it, as VS Code\'s replay does, so later entries land on the element they name', () => {
+	// ObjectMutationLog sets the array's length to `i` before pushing: a longer length leaves a
+	// gap. The gap is no request (skipped and counted); the pushed request keeps its index.
+	const session = read('push-past-end.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.line, event.kind, event.text]),
+		[
+			[1, 'user', 'List the cron jobs defined in deploy/'],
+			[1, 'assistant', 'There are two: nightly-backup and cache-warm.'],
+			[3, 'user', 'When does cache-warm run?'],
+			[3, 'assistant', 'Every day at 05:30 UTC.'],
+		],
+	);
+	assert.equal(session.loaded.skipped, 1);
+	assert.deepEqual(session.loaded.warnings, ['request 2: skipped, not a chat request']);
+});
+
+test('vscode format: a log push whose `i` is not a whole number, or lies far past the end, is a skipped entry, never an exception', t => {
+	const directory = mkdtempSync(join(tmpdir(), 'engi-vscode-push-'));
+	t.after(() => rmSync(directory, {recursive: true, force: true}));
+	const path = join(directory, 'hostile.jsonl');
+	const request = (id: string) => ({requestId: id, message: {text: `question ${id}`}, response: [{value: `answer ${id}`}]});
+	writeFileSync(path, [{kind: 0, v: {requests: [request('a'), request('b')]}}, {kind: 2, k: ['requests'], i: 0.5}, {kind: 2, k: ['requests'], i: 1e12, v: [request('c')]}, {kind: 2, k: ['requests'], i: -1}].map(line => JSON.stringify(line)).join('\n') + '\n');
+	const session = readUnit(vscodeAdapter, looseUnit(path));
+	assert.equal(session.events.filter(event => event.kind === 'user').length, 2);
+	assert.equal(session.loaded.skipped, 3);
 });
