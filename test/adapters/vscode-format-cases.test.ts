@@ -222,13 +222,13 @@ test('vscode format: a log push whose `i` lies past the end of the array pads it
 	assert.deepEqual(session.loaded.warnings, ['request 2: skipped, not a chat request']);
 });
 
-test('vscode format: a log push whose `i` is not a whole number, or lies far past the end, is a skipped entry, never an exception', t => {
+test('vscode format: a log entry whose array index (a push\'s `i`, a set\'s or delete\'s last key) is not a whole number, or lies far past the end, is a skipped entry, never an exception or a vast array', t => {
 	const directory = mkdtempSync(join(tmpdir(), 'engi-vscode-push-'));
 	t.after(() => rmSync(directory, {recursive: true, force: true}));
 	const path = join(directory, 'hostile.jsonl');
 	const request = (id: string) => ({requestId: id, message: {text: `question ${id}`}, response: [{value: `answer ${id}`}]});
-	writeFileSync(path, [{kind: 0, v: {requests: [request('a'), request('b')]}}, {kind: 2, k: ['requests'], i: 0.5}, {kind: 2, k: ['requests'], i: 1e12, v: [request('c')]}, {kind: 2, k: ['requests'], i: -1}].map(line => JSON.stringify(line)).join('\n') + '\n');
+	writeFileSync(path, [{kind: 0, v: {requests: [request('a'), request('b')]}}, {kind: 2, k: ['requests'], i: 0.5}, {kind: 2, k: ['requests'], i: 1e12, v: [request('c')]}, {kind: 2, k: ['requests'], i: -1}, {kind: 1, k: ['requests', 4e9], v: request('d')}, {kind: 3, k: ['requests', 3e9]}].map(line => JSON.stringify(line)).join('\n') + '\n');
 	const session = readUnit(vscodeAdapter, looseUnit(path));
 	assert.equal(session.events.filter(event => event.kind === 'user').length, 2);
-	assert.equal(session.loaded.skipped, 3);
+	assert.equal(session.loaded.skipped, 5);
 });

@@ -86,12 +86,12 @@ function getAt(container: Container, key: PathKey): unknown {
 	return Array.isArray(container) ? container[Number(key)] : container[String(key)];
 }
 
-/** How far past an array's end a push may start: the writer never goes past it, so a gap is a few lost entries at most. */
-const maxPushGap = 256;
+/** How far past an array's end an entry may reach: the writer never goes past it, so a gap is a few lost entries at most. */
+const maxIndexGap = 256;
 
-/** A push's `i`: a whole number from 0 to a little past the array's end (anything else would throw or allocate without bound). */
-function isPushIndex(index: number, length: number): boolean {
-	return Number.isSafeInteger(index) && index >= 0 && index <= length + maxPushGap;
+/** An array index an entry names, or a push's `i`: a whole number from 0 to a little past the end (anything else would throw or allocate without bound). */
+function isArrayIndex(index: number, length: number): boolean {
+	return Number.isSafeInteger(index) && index >= 0 && index <= length + maxIndexGap;
 }
 
 /**
@@ -107,7 +107,8 @@ function applyMutation(state: unknown, mutation: Mutation, dropped?: (items: unk
 		return false;
 	}
 
-	if (Array.isArray(container) && !(Number.isInteger(Number(last)) && Number(last) >= 0)) {
+	// An element set or deleted far past the end would make a vast sparse array that later copies walk in full.
+	if (Array.isArray(container) && !isArrayIndex(Number(last), container.length)) {
 		return false;
 	}
 
@@ -119,7 +120,7 @@ function applyMutation(state: unknown, mutation: Mutation, dropped?: (items: unk
 			const current = getAt(container, last);
 			const items = Array.isArray(current) ? current : [];
 			if (mutation.i !== undefined) {
-				if (!isPushIndex(mutation.i, items.length)) {
+				if (!isArrayIndex(mutation.i, items.length)) {
 					return false;
 				}
 
