@@ -232,3 +232,13 @@ test('vscode format: a log entry whose array index (a push\'s `i`, a set\'s or d
 	assert.equal(session.events.filter(event => event.kind === 'user').length, 2);
 	assert.equal(session.loaded.skipped, 5);
 });
+
+test('vscode format: a Copilot tool result kept as a prompt-tsx element (`toolCallResults` content `{value: {node}}`) gives its text as the tool output', () => {
+	// Copilot Chat's own tools answer with LanguageModelPromptTsxPart(renderPromptElementJSON(…)):
+	// a tree of pieces whose text nodes (type 2) hold what the model was shown.
+	const session = read('prompt-tsx-tool-result.json');
+	assert.equal(
+		session.events.find(event => event.kind === 'tool_result')?.result?.output,
+		'1 match\nsrc/net/backoff.ts:14: export const retryDelay = (attempt: number) => 2 ** attempt * 100;',
+	);
+});

@@ -35,15 +35,55 @@ export function markdownText(value: unknown): string {
 	return isRecord(value) && typeof value['value'] === 'string' ? value['value'] : '';
 }
 
+/** prompt-tsx's JSON node kinds (jsonTypes.ts): a piece holds `children`, a text node holds `text`. */
+const pieceNode = 1;
+const textNode = 2;
+
+/**
+ * The text of a prompt-tsx element as JSON (`{node}`), which Copilot's own tools return as a
+ * LanguageModelPromptTsxPart: its text nodes in order, a node marked `lineBreakBefore` on a new
+ * line. The tree is as deep as the document, which the reader already bounds.
+ */
+function promptElementText(node: unknown, out: string[] = []): string[] {
+	if (!isRecord(node)) {
+		return out;
+	}
+
+	if (node['type'] === textNode && typeof node['text'] === 'string') {
+		out.push(node['lineBreakBefore'] === true && out.length > 0 ? `\n${node['text']}` : node['text']);
+	} else if (node['type'] === pieceNode && Array.isArray(node['children'])) {
+		for (const child of node['children']) {
+			promptElementText(child, out);
+		}
+	}
+
+	return out;
+}
+
+/** A tool result part's text: a text part's `value` (or `text`), or a prompt-tsx part's element. */
+function partText(part: unknown): string {
+	if (!isRecord(part)) {
+		return '';
+	}
+
+	const value = part['value'];
+	if (typeof value === 'string') {
+		return value;
+	}
+
+	if (isRecord(value) && isRecord(value['node'])) {
+		return promptElementText(value['node']).join('');
+	}
+
+	return typeof part['text'] === 'string' ? part['text'] : '';
+}
+
 function partsText(parts: unknown): string {
 	if (!Array.isArray(parts)) {
 		return '';
 	}
 
-	return parts
-		.map(part => (isRecord(part) ? (typeof part['value'] === 'string' ? part['value'] : typeof part['text'] === 'string' ? part['text'] : '') : ''))
-		.filter(Boolean)
-		.join('\n');
+	return parts.map(partText).filter(Boolean).join('\n');
 }
 
 export function toolContext(metadata: unknown): ToolContext {
