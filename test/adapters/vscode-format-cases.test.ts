@@ -242,3 +242,10 @@ test('vscode format: a Copilot tool result kept as a prompt-tsx element (`toolCa
 		'1 match\nsrc/net/backoff.ts:14: export const retryDelay = (attempt: number) => 2 ** attempt * 100;',
 	);
 });
+
+test('vscode format: a response that ends asking the person to confirm (an unused `confirmation` part, Copilot\'s "Continue to iterate?") is a paused turn', () => {
+	// VS Code counts an unused confirmation as the response needing input (chatModel.ts
+	// getPendingConfirmations): the agent stopped at its round limit until the person answers.
+	assert.deepEqual(markers('continue-to-iterate.json'), [[1, true, null]]);
+	assert.equal(read('continue-to-iterate.json').events.find(event => event.kind === 'system')?.text, 'Waiting for confirmation: Continue to iterate?');
+});

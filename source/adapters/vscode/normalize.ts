@@ -114,6 +114,20 @@ function shownParts(parts: readonly unknown[], disablement: unknown): readonly u
 	return parts.slice(0, index);
 }
 
+/**
+ * The question a response left waiting for the person: an unused `confirmation` part (Copilot's
+ * "Continue to iterate?" at its round limit, …). VS Code counts one as the response needing
+ * input until `isUsed`. A log may keep a stale `isUsed`, but only the last turn's pause matters.
+ */
+function waitingConfirmation(parts: readonly unknown[]): string | undefined {
+	const part = parts.find(candidate => isRecord(candidate) && candidate['kind'] === 'confirmation' && candidate['isUsed'] !== true);
+	if (!isRecord(part)) {
+		return undefined;
+	}
+
+	return typeof part['title'] === 'string' && part['title'].trim() !== '' ? `Waiting for confirmation: ${part['title']}` : 'Waiting for confirmation';
+}
+
 /** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
 function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext, openTurn: boolean): SessionEvent[] {
 	const events: SessionEvent[] = [];
@@ -201,7 +215,13 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 		events.push({...askedBase, kind: 'user', text, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 
-	events.push(...responseEvents(shownParts(responseParts(request.response), request.shouldBeRemovedOnSend), {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request)));
+	const parts = shownParts(responseParts(request.response), request.shouldBeRemovedOnSend);
+	events.push(...responseEvents(parts, {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request)));
+	const waiting = waitingConfirmation(parts);
+	if (waiting !== undefined) {
+		events.push({...answeredBase, kind: 'system', text: waiting, interrupted: true});
+	}
+
 	if (wasCancelled(request)) {
 		events.push({...answeredBase, kind: 'system', text: 'Request cancelled', interrupted: true});
 	}
