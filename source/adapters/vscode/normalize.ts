@@ -4,7 +4,8 @@ import {isInjectedText, isRecord, shortError} from '../shared/text.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
 import {localPathOfFileUri} from './discover.js';
 import type {SessionDocument} from './replay.js';
-import {toolInvocationSchema, vscodeRequestSchema, vscodeSessionSchema, type VscodeRequest, type VscodeSession} from './schema.js';
+import {requestsOf} from './requests.js';
+import {toolInvocationSchema, vscodeRequestSchema, type VscodeRequest, type VscodeSession} from './schema.js';
 import {markdownText, referenceName, toolContext, toolEvents, type ToolContext} from './tools.js';
 
 type EventBase = Omit<SessionEvent, 'kind'>;
@@ -198,9 +199,9 @@ function sentByVscode(request: VscodeRequest): boolean {
 }
 
 /**
- * One request: the user's message, the reply's text and tool events, then a cancellation or
- * failure marker. A last request with no response and no result is left as it is: the engine
- * sees a trailing unanswered request.
+ * One request: the user's message, the reply's text and tool events, then a marker for a
+ * confirmation it waits on, a cancellation or a failure. A last request with no response and
+ * no result is left as it is: the engine sees a trailing unanswered request.
  */
 function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	const asked = isoFromMs(request.timestamp);
@@ -247,82 +248,6 @@ function sessionFacts(session: VscodeSession, unit: DiscoveredUnit): SessionInfo
 		...(title ? {title} : {}),
 		...(started ? {started} : {}),
 		...(modified ? {modified} : {}),
-	};
-}
-
-function requestIdOf(request: unknown): unknown {
-	return isRecord(request) ? request['requestId'] : undefined;
-}
-
-/**
- * The truncated requests that did not come back: a log rewrites the list from the first request
- * that changed, so a request kept after a removed one is dropped and pushed again. A request
- * dropped more than once is kept in its last version.
- */
-function droppedRequests(live: readonly unknown[], discarded: readonly unknown[]): unknown[] {
-	const liveIds = new Set(live.map(requestIdOf));
-	const lastDrop = new Map(discarded.map((request, index) => [requestIdOf(request), index]));
-	return discarded.filter((request, index) => {
-		const id = requestIdOf(request);
-		return id === undefined || (!liveIds.has(id) && lastDrop.get(id) === index);
-	});
-}
-
-/**
- * A request a restored checkpoint disabled: VS Code shows it greyed out and removes it when the
- * next request is sent (`shouldBeRemovedOnSend`, persisted as `isHidden` before). One disabled only
- * after an undo stop (`afterUndoStop`) keeps its request and the reply up to that stop.
- */
-function isDisabled(request: unknown): boolean {
-	if (!isRecord(request)) {
-		return false;
-	}
-
-	const disablement = request['shouldBeRemovedOnSend'];
-	return request['isHidden'] === true || (isRecord(disablement) && disablement['afterUndoStop'] === undefined);
-}
-
-/** How many live requests come before the disabled ones (restoring a checkpoint disables a tail). */
-function keptCount(live: readonly unknown[]): number {
-	let kept = live.length;
-	while (kept > 0 && isDisabled(live[kept - 1])) {
-		kept--;
-	}
-
-	return kept;
-}
-
-type RequestList = {readonly session: VscodeSession; readonly kept: number; readonly requests: readonly unknown[]};
-
-/**
- * The requests the person queued while a turn ran (`pendingRequests[].request`), which VS Code
- * sends when the turn ends and restores with the session. One the live list already holds (sent
- * as the log was written) is not counted twice.
- */
-function queuedRequests(pending: readonly unknown[] | undefined, live: readonly unknown[]): unknown[] {
-	const liveIds = new Set(live.map(requestIdOf));
-	return (pending ?? []).map(entry => (isRecord(entry) && isRecord(entry['request']) ? entry['request'] : undefined)).filter((request): request is Record<string, unknown> => request !== undefined && !liveIds.has(request['requestId']));
-}
-
-/**
- * The session's requests in line order (request `n` is on line `n`): the live ones up to
- * `kept`, the queued ones, then the disabled tail of the live ones and those a truncation
- * dropped, each on the next line. Those from `kept` on are an abandoned branch. Undefined when
- * the document is not a chat session.
- */
-function requestsOf(document: SessionDocument): RequestList | undefined {
-	const parsed = vscodeSessionSchema.safeParse(document.state);
-	if (!parsed.success) {
-		return undefined;
-	}
-
-	const live = parsed.data.requests ?? [];
-	const kept = keptCount(live);
-	const queued = queuedRequests(parsed.data.pendingRequests, live);
-	return {
-		session: parsed.data,
-		kept: kept + queued.length,
-		requests: [...live.slice(0, kept), ...queued, ...live.slice(kept), ...droppedRequests(live, document.discarded ?? [])],
 	};
 }
 
