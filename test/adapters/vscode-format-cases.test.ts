@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
@@ -131,4 +133,119 @@ test('vscode format: an old session\'s reply kept as a plain string, or as strin
 			[2, 'assistant', 'Run `git stash drop` to remove the newest entry.'],
 		],
 	);
+});
+
+test('vscode format: a request hidden from the transcript (`hiddenFromTranscript`, `requestHiddenFromTranscript`) or sent by a feature (`requestSource`) is not a human request', () => {
+	// VS Code sends such prompts itself (a pull request session's bootstrap prompt, Agent Merge)
+	// and does not show them as the person's turn.
+	const session = read('hidden-from-transcript.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human]),
+		[
+			[1, false],
+			[2, false],
+			[3, false],
+			[4, true],
+		],
+	);
+	assert.equal(session.summary.title, 'Does the cache get cleared when a host is removed?');
+	assert.equal(session.summary.human_turns, 1);
+});
+
+test('vscode format: in a turn still open when the log was written (modelState pending or needs input), a tool nobody approved yet is a pending call, not a result', () => {
+	// Since 1.104 a serialized tool is always `isComplete` (ChatToolInvocation.toJSON), so only a
+	// missing `isConfirmed` says the tool was still waiting for the person's approval.
+	const session = read('awaiting-approval.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.line === 2 && event.kind !== 'user').map(event => [event.kind, event.tool?.name ?? null, event.pending ?? false]),
+		[
+			['assistant', null, false],
+			['tool_call', 'run_in_terminal', true],
+		],
+	);
+});
+
+test('vscode format: a session\'s own `workingDirectory` (the sessions window) is its project, where no workspace folder names one', () => {
+	const session = read('working-directory.json');
+	assert.equal(session.summary.project, '/home/dev/projects/ferry-times');
+});
+
+test('vscode format: a terminal tool saved as `terminal2` (the 2025 shape with `commandLine`) gives the command it ran', () => {
+	const session = read('terminal2-tool.json');
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {command: 'cargo build --release --locked', language: 'sh'});
+});
+
+test('vscode format: a request the person queued while a turn ran (`pendingRequests`) is their request, still unanswered, after the live ones', () => {
+	// The log keeps the queue (chatSessionOperationLog.ts) and VS Code restores it with the session.
+	const session = read('queued-request.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.line, event.kind, event.human ?? null]),
+		[
+			[1, 'user', true],
+			[1, 'assistant', null],
+			[2, 'user', true],
+		],
+	);
+	assert.equal(session.events.at(-1)?.text, 'Also print the files it would touch');
+	assert.equal(session.summary.human_turns, 2);
+});
+
+test('vscode format: a request a checkpoint disabled after an undo stop (`afterUndoStop`) keeps only the reply before that stop', () => {
+	// VS Code shows the response up to the stop and drops the rest when the next request is sent
+	// (ChatResponseModel.response, finalizeUndoState): the work after it was undone.
+	const session = read('undo-stop-restored.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind !== 'meta').map(event => [event.kind, event.text ?? event.tool?.call_id ?? event.result?.call_id]),
+		[
+			['user', 'Rename the env var to APP_MODE and update the docs'],
+			['assistant', 'Renaming it in the config loader first.'],
+			['tool_call', 'call_env1'],
+			['tool_result', 'call_env1'],
+		],
+	);
+});
+
+test('vscode format: a log push whose `i` lies past the end of the array pads it, as VS Code\'s replay does, so later entries land on the element they name', () => {
+	// ObjectMutationLog sets the array's length to `i` before pushing: a longer length leaves a
+	// gap. The gap is no request (skipped and counted); the pushed request keeps its index.
+	const session = read('push-past-end.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.line, event.kind, event.text]),
+		[
+			[1, 'user', 'List the cron jobs defined in deploy/'],
+			[1, 'assistant', 'There are two: nightly-backup and cache-warm.'],
+			[3, 'user', 'When does cache-warm run?'],
+			[3, 'assistant', 'Every day at 05:30 UTC.'],
+		],
+	);
+	assert.equal(session.loaded.skipped, 1);
+	assert.deepEqual(session.loaded.warnings, ['request 2: skipped, not a chat request']);
+});
+
+test('vscode format: a log entry whose array index (a push\'s `i`, a set\'s or delete\'s last key) is not a whole number, or lies far past the end, is a skipped entry, never an exception or a vast array', t => {
+	const directory = mkdtempSync(join(tmpdir(), 'engi-vscode-push-'));
+	t.after(() => rmSync(directory, {recursive: true, force: true}));
+	const path = join(directory, 'hostile.jsonl');
+	const request = (id: string) => ({requestId: id, message: {text: `question ${id}`}, response: [{value: `answer ${id}`}]});
+	writeFileSync(path, [{kind: 0, v: {requests: [request('a'), request('b')]}}, {kind: 2, k: ['requests'], i: 0.5}, {kind: 2, k: ['requests'], i: 1e12, v: [request('c')]}, {kind: 2, k: ['requests'], i: -1}, {kind: 1, k: ['requests', 4e9], v: request('d')}, {kind: 3, k: ['requests', 3e9]}].map(line => JSON.stringify(line)).join('\n') + '\n');
+	const session = readUnit(vscodeAdapter, looseUnit(path));
+	assert.equal(session.events.filter(event => event.kind === 'user').length, 2);
+	assert.equal(session.loaded.skipped, 5);
+});
+
+test('vscode format: a Copilot tool result kept as a prompt-tsx element (`toolCallResults` content `{value: {node}}`) gives its text as the tool output', () => {
+	// Copilot Chat's own tools answer with LanguageModelPromptTsxPart(renderPromptElementJSON(…)):
+	// a tree of pieces whose text nodes (type 2) hold what the model was shown.
+	const session = read('prompt-tsx-tool-result.json');
+	assert.equal(
+		session.events.find(event => event.kind === 'tool_result')?.result?.output,
+		'1 match\nsrc/net/backoff.ts:14: export const retryDelay = (attempt: number) => 2 ** attempt * 100;',
+	);
+});
+
+test('vscode format: a response that ends asking the person to confirm (an unused `confirmation` part, Copilot\'s "Continue to iterate?") is a paused turn', () => {
+	// VS Code counts an unused confirmation as the response needing input (chatModel.ts
+	// getPendingConfirmations): the agent stopped at its round limit until the person answers.
+	assert.deepEqual(markers('continue-to-iterate.json'), [[1, true, null]]);
+	assert.equal(read('continue-to-iterate.json').events.find(event => event.kind === 'system')?.text, 'Waiting for confirmation: Continue to iterate?');
 });

@@ -10,6 +10,19 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
 const maxWorkspaceFileBytes = 64 * 1024;
 const sessionFile = /^(.+)\.(json|jsonl)$/;
 
+/** The local path a `file:` URI string names; anything else (a remote URI, not a string, a malformed URI) names none. */
+export function localPathOfFileUri(value: unknown): string | undefined {
+	if (typeof value !== 'string' || !value.startsWith('file:')) {
+		return undefined;
+	}
+
+	try {
+		return fileURLToPath(value);
+	} catch {
+		return undefined; // A host other than localhost, or an encoded slash, on this platform.
+	}
+}
+
 /**
  * The workspace folder a `workspaceStorage/<id>/workspace.json` names (`{"folder":"file:///…"}`),
  * as a local path. Multi-root workspaces (`{"workspace": …}`) and remote folders
@@ -23,8 +36,7 @@ export function readWorkspaceFolder(path: string): string | undefined {
 
 	try {
 		const value = parseBoundedJson(readFileSync(path, 'utf8'));
-		const folder = isRecord(value) ? value['folder'] : undefined;
-		return typeof folder === 'string' && folder.startsWith('file:') ? fileURLToPath(folder) : undefined;
+		return localPathOfFileUri(isRecord(value) ? value['folder'] : undefined);
 	} catch {
 		return undefined;
 	}

@@ -2,8 +2,10 @@ import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {lastCount, markDiscardedTail} from '../shared/discarded.js';
 import {isInjectedText, isRecord, shortError} from '../shared/text.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
+import {localPathOfFileUri} from './discover.js';
 import type {SessionDocument} from './replay.js';
-import {toolInvocationSchema, vscodeRequestSchema, vscodeSessionSchema, type VscodeRequest, type VscodeSession} from './schema.js';
+import {requestsOf} from './requests.js';
+import {toolInvocationSchema, vscodeRequestSchema, type VscodeRequest, type VscodeSession} from './schema.js';
 import {markdownText, referenceName, toolContext, toolEvents, type ToolContext} from './tools.js';
 
 type EventBase = Omit<SessionEvent, 'kind'>;
@@ -12,6 +14,18 @@ const maxWarnings = 20;
 /** ResponseModelState values that end a turn without a full answer. */
 const cancelledState = 2;
 const failedState = 3;
+/** Pending (0) and NeedsInput (4): the turn had not ended when the log was last written. */
+const openStates = new Set([0, 4]);
+
+/**
+ * A turn still running, or waiting for the person, when its state was saved (the mutation log
+ * keeps this live state; a snapshot saves it as cancelled). It gets no cancellation marker here,
+ * as a window may still be running it: what it left open (a call, an unanswered request) is
+ * what the engine sees.
+ */
+function isOpenTurn(request: VscodeRequest): boolean {
+	return typeof request.modelState?.value === 'number' && openStates.has(request.modelState.value);
+}
 
 /** VS Code stores times as epoch milliseconds. */
 function isoFromMs(value: number | null | undefined): string | undefined {
@@ -72,8 +86,51 @@ function responseParts(response: unknown): readonly unknown[] {
 	return Array.isArray(response) ? response.map(part => (typeof part === 'string' ? {value: part} : part)) : [];
 }
 
+function isMarkdownPart(part: unknown): boolean {
+	return isRecord(part) && (part['kind'] === undefined || part['kind'] === null || part['kind'] === 'markdownContent');
+}
+
+/**
+ * The parts VS Code still shows of a response a restored checkpoint cut at an undo stop
+ * (`shouldBeRemovedOnSend.afterUndoStop`): those before the stop, which it keeps for good when
+ * the next request is sent; the rest was undone. As VS Code does, a stop between a code fence's
+ * opening markdown and its `codeblockUri` cuts before the fence. Other responses are whole.
+ */
+function shownParts(parts: readonly unknown[], disablement: unknown): readonly unknown[] {
+	const stop = isRecord(disablement) ? disablement['afterUndoStop'] : undefined;
+	if (typeof stop !== 'string') {
+		return parts;
+	}
+
+	let index = parts.findIndex(part => isRecord(part) && part['kind'] === 'undoStop' && part['id'] === stop);
+	if (index === -1) {
+		return parts;
+	}
+
+	const next = parts[index + 1];
+	if (index > 0 && isRecord(next) && next['kind'] === 'codeblockUri' && isMarkdownPart(parts[index - 1])) {
+		index--;
+	}
+
+	return parts.slice(0, index);
+}
+
+/**
+ * The question a response left waiting for the person: an unused `confirmation` part (Copilot's
+ * "Continue to iterate?" at its round limit, …). VS Code counts one as the response needing
+ * input until `isUsed`. A log may keep a stale `isUsed`, but only the last turn's pause matters.
+ */
+function waitingConfirmation(parts: readonly unknown[]): string | undefined {
+	const part = parts.find(candidate => isRecord(candidate) && candidate['kind'] === 'confirmation' && candidate['isUsed'] !== true);
+	if (!isRecord(part)) {
+		return undefined;
+	}
+
+	return typeof part['title'] === 'string' && part['title'].trim() !== '' ? `Waiting for confirmation: ${part['title']}` : 'Waiting for confirmation';
+}
+
 /** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
-function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext): SessionEvent[] {
+function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext, openTurn: boolean): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	let text = '';
 	const flush = () => {
@@ -98,7 +155,7 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 		const tool = toolInvocationSchema.safeParse(part);
 		if (tool.success) {
 			flush();
-			events.push(...toolEvents(tool.data, base, context));
+			events.push(...toolEvents(tool.data, base, context, openTurn));
 		}
 	}
 
@@ -136,10 +193,15 @@ function requestError(request: VscodeRequest): string | undefined {
 	return request.modelState?.value === failedState ? 'Request failed' : undefined;
 }
 
+/** A request VS Code or one of its features sent, or one it hides from the transcript: not what a person typed. */
+function sentByVscode(request: VscodeRequest): boolean {
+	return request.isSystemInitiated === true || request.hiddenFromTranscript === true || request.requestHiddenFromTranscript === true || request.requestSource !== undefined;
+}
+
 /**
- * One request: the user's message, the reply's text and tool events, then a cancellation or
- * failure marker. A last request with no response and no result is left as it is: the engine
- * sees a trailing unanswered request.
+ * One request: the user's message, the reply's text and tool events, then a marker for a
+ * confirmation it waits on, a cancellation or a failure. A last request with no response and
+ * no result is left as it is: the engine sees a trailing unanswered request.
  */
 function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	const asked = isoFromMs(request.timestamp);
@@ -150,11 +212,17 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	const text = messageText(request.message);
 	if (text.trim() !== '') {
-		const typed = request.isSystemInitiated !== true && !isInjectedText(text);
+		const typed = !sentByVscode(request) && !isInjectedText(text);
 		events.push({...askedBase, kind: 'user', text, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 
-	events.push(...responseEvents(responseParts(request.response), {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata)));
+	const parts = shownParts(responseParts(request.response), request.shouldBeRemovedOnSend);
+	events.push(...responseEvents(parts, {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request)));
+	const waiting = waitingConfirmation(parts);
+	if (waiting !== undefined) {
+		events.push({...answeredBase, kind: 'system', text: waiting, interrupted: true});
+	}
+
 	if (wasCancelled(request)) {
 		events.push({...answeredBase, kind: 'system', text: 'Request cancelled', interrupted: true});
 	}
@@ -172,73 +240,15 @@ function sessionFacts(session: VscodeSession, unit: DiscoveredUnit): SessionInfo
 	const modified = isoFromMs(session.lastMessageDate);
 	// Version 2 named it `computedTitle`; VS Code reads that as `customTitle` since version 3.
 	const title = [session.customTitle, session.computedTitle].find(candidate => candidate?.trim());
+	// The workspace folder, else the folder a sessions-window chat was started in.
+	const cwd = unit.projectHint ?? localPathOfFileUri(session.workingDirectory);
 	return {
 		...(session.sessionId ? {id: session.sessionId} : {}),
-		...(unit.projectHint ? {cwd: unit.projectHint} : {}),
+		...(cwd ? {cwd} : {}),
 		...(title ? {title} : {}),
 		...(started ? {started} : {}),
 		...(modified ? {modified} : {}),
 	};
-}
-
-function requestIdOf(request: unknown): unknown {
-	return isRecord(request) ? request['requestId'] : undefined;
-}
-
-/**
- * The truncated requests that did not come back: a log rewrites the list from the first request
- * that changed, so a request kept after a removed one is dropped and pushed again. A request
- * dropped more than once is kept in its last version.
- */
-function droppedRequests(live: readonly unknown[], discarded: readonly unknown[]): unknown[] {
-	const liveIds = new Set(live.map(requestIdOf));
-	const lastDrop = new Map(discarded.map((request, index) => [requestIdOf(request), index]));
-	return discarded.filter((request, index) => {
-		const id = requestIdOf(request);
-		return id === undefined || (!liveIds.has(id) && lastDrop.get(id) === index);
-	});
-}
-
-/**
- * A request a restored checkpoint disabled: VS Code shows it greyed out and removes it when the
- * next request is sent (`shouldBeRemovedOnSend`, persisted as `isHidden` before). One disabled only
- * after an undo stop (`afterUndoStop`) keeps its request and the reply up to that stop.
- */
-function isDisabled(request: unknown): boolean {
-	if (!isRecord(request)) {
-		return false;
-	}
-
-	const disablement = request['shouldBeRemovedOnSend'];
-	return request['isHidden'] === true || (isRecord(disablement) && disablement['afterUndoStop'] === undefined);
-}
-
-/** How many live requests come before the disabled ones (restoring a checkpoint disables a tail). */
-function keptCount(live: readonly unknown[]): number {
-	let kept = live.length;
-	while (kept > 0 && isDisabled(live[kept - 1])) {
-		kept--;
-	}
-
-	return kept;
-}
-
-type RequestList = {readonly session: VscodeSession; readonly kept: number; readonly requests: readonly unknown[]};
-
-/**
- * The session's requests in line order (request `n` is on line `n`): the live ones, then those a
- * truncation dropped, each on the next line. Those from `kept` on (the disabled tail of the live
- * ones, then the dropped) are an abandoned branch. Undefined when the document is not a chat
- * session.
- */
-function requestsOf(document: SessionDocument): RequestList | undefined {
-	const parsed = vscodeSessionSchema.safeParse(document.state);
-	if (!parsed.success) {
-		return undefined;
-	}
-
-	const live = parsed.data.requests ?? [];
-	return {session: parsed.data, kept: keptCount(live), requests: [...live, ...droppedRequests(live, document.discarded ?? [])]};
 }
 
 /**

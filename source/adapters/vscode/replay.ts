@@ -86,9 +86,18 @@ function getAt(container: Container, key: PathKey): unknown {
 	return Array.isArray(container) ? container[Number(key)] : container[String(key)];
 }
 
+/** How far past an array's end an entry may reach: the writer never goes past it, so a gap is a few lost entries at most. */
+const maxIndexGap = 256;
+
+/** An array index an entry names, or a push's `i`: a whole number from 0 to a little past the end (anything else would throw or allocate without bound). */
+function isArrayIndex(index: number, length: number): boolean {
+	return Number.isSafeInteger(index) && index >= 0 && index <= length + maxIndexGap;
+}
+
 /**
  * Applies one set, push or delete to the state, as objectMutationLog.ts does: a push first
- * truncates the array to `i` when `i` is given, then appends `v`. False when it cannot apply.
+ * sets the array's length to `i` when `i` is given (truncating it, or padding it with a gap),
+ * then appends `v`. False when it cannot apply.
  */
 function applyMutation(state: unknown, mutation: Mutation, dropped?: (items: unknown[]) => void): boolean {
 	const path = mutation.k ?? [];
@@ -98,7 +107,8 @@ function applyMutation(state: unknown, mutation: Mutation, dropped?: (items: unk
 		return false;
 	}
 
-	if (Array.isArray(container) && !(Number.isInteger(Number(last)) && Number(last) >= 0)) {
+	// An element set or deleted far past the end would make a vast sparse array that later copies walk in full.
+	if (Array.isArray(container) && !isArrayIndex(Number(last), container.length)) {
 		return false;
 	}
 
@@ -109,12 +119,17 @@ function applyMutation(state: unknown, mutation: Mutation, dropped?: (items: unk
 		case 2: {
 			const current = getAt(container, last);
 			const items = Array.isArray(current) ? current : [];
-			if (typeof mutation.i === 'number' && mutation.i >= 0) {
+			if (mutation.i !== undefined) {
+				if (!isArrayIndex(mutation.i, items.length)) {
+					return false;
+				}
+
 				if (mutation.i < items.length) {
 					dropped?.(items.slice(mutation.i));
 				}
 
-				items.length = Math.min(items.length, mutation.i);
+				// Past the end, VS Code's replay pads the array with a gap: the pushed items keep the index later entries name.
+				items.length = mutation.i;
 			}
 
 			if (Array.isArray(mutation.v)) {
@@ -188,7 +203,7 @@ export function replayMutationLog(path: string): SessionDocument {
 				} else if (![1, 2, 3].includes(parsed.data.kind)) {
 					skip(raw.number, `unknown mutation kind ${parsed.data.kind}`);
 				} else if (!applyMutation(state, parsed.data, isRequestList(parsed.data.k) ? dropRequests : undefined)) {
-					skip(raw.number, 'mutation path not found');
+					skip(raw.number, 'mutation does not apply (no such path, or a bad index)');
 				}
 			}
 		},

@@ -18,6 +18,10 @@ export const vscodeSessionSchema = lazySchema(() => z.looseObject({
 	/** The title of version 2 sessions, which VS Code reads as `customTitle` since version 3. */
 	computedTitle: lenient(z.string()),
 	requests: optional(z.array(z.unknown())),
+	/** Requests the person queued while a turn ran, not sent yet: `{id, request, kind, sendOptions}` (the mutation log only). */
+	pendingRequests: lenient(z.array(z.unknown())),
+	/** The session's folder as a URI string, set by the sessions (agents) window, which has no workspace. */
+	workingDirectory: lenient(z.string()),
 }));
 
 /** `code` is `"canceled"` when the request was stopped rather than failed (ChatResponseModel.state). Built with the request schema, not at import. */
@@ -38,6 +42,8 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	),
 	/** Where the oldest sessions kept `result.errorDetails` (ChatModel ports it on load). */
 	responseErrorDetails: lenient(errorDetailsSchema()),
+	/** Set by a restored checkpoint: `{requestId, afterUndoStop?}`. */
+	shouldBeRemovedOnSend: z.optional(z.unknown()),
 	/** Deprecated in favour of `modelState`, still written by older builds. */
 	isCanceled: optional(z.boolean()),
 	/** `value`: 0 pending, 1 complete, 2 cancelled, 3 failed, 4 needs input (ResponseModelState). */
@@ -46,6 +52,11 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	modelId: optional(z.string()),
 	/** A request VS Code sent itself (a background terminal finished, …), not one a person typed. */
 	isSystemInitiated: lenient(z.boolean()),
+	/** The whole turn, or only its request, is hidden from the transcript: a prompt VS Code sent (a pull request session's bootstrap prompt, …). */
+	hiddenFromTranscript: lenient(z.boolean()),
+	requestHiddenFromTranscript: lenient(z.boolean()),
+	/** The feature that sent the request on the person's behalf (`"agentMerge"`). */
+	requestSource: lenient(z.string()),
 }));
 
 export const toolInvocationSchema = lazySchema(() => z.looseObject({

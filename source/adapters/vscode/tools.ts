@@ -35,15 +35,55 @@ export function markdownText(value: unknown): string {
 	return isRecord(value) && typeof value['value'] === 'string' ? value['value'] : '';
 }
 
+/** prompt-tsx's JSON node kinds (jsonTypes.ts): a piece holds `children`, a text node holds `text`. */
+const pieceNode = 1;
+const textNode = 2;
+
+/**
+ * The text of a prompt-tsx element as JSON (`{node}`), which Copilot's own tools return as a
+ * LanguageModelPromptTsxPart: its text nodes in order, a node marked `lineBreakBefore` on a new
+ * line. The tree is as deep as the document, which the reader already bounds.
+ */
+function promptElementText(node: unknown, out: string[] = []): string[] {
+	if (!isRecord(node)) {
+		return out;
+	}
+
+	if (node['type'] === textNode && typeof node['text'] === 'string') {
+		out.push(node['lineBreakBefore'] === true && out.length > 0 ? `\n${node['text']}` : node['text']);
+	} else if (node['type'] === pieceNode && Array.isArray(node['children'])) {
+		for (const child of node['children']) {
+			promptElementText(child, out);
+		}
+	}
+
+	return out;
+}
+
+/** A tool result part's text: a text part's `value` (or `text`), or a prompt-tsx part's element. */
+function partText(part: unknown): string {
+	if (!isRecord(part)) {
+		return '';
+	}
+
+	const value = part['value'];
+	if (typeof value === 'string') {
+		return value;
+	}
+
+	if (isRecord(value) && isRecord(value['node'])) {
+		return promptElementText(value['node']).join('');
+	}
+
+	return typeof part['text'] === 'string' ? part['text'] : '';
+}
+
 function partsText(parts: unknown): string {
 	if (!Array.isArray(parts)) {
 		return '';
 	}
 
-	return parts
-		.map(part => (isRecord(part) ? (typeof part['value'] === 'string' ? part['value'] : typeof part['text'] === 'string' ? part['text'] : '') : ''))
-		.filter(Boolean)
-		.join('\n');
+	return parts.map(partText).filter(Boolean).join('\n');
 }
 
 export function toolContext(metadata: unknown): ToolContext {
@@ -79,6 +119,11 @@ function specificData(part: ToolInvocation): Record<string, unknown> | undefined
 	return isRecord(part.toolSpecificData) ? part.toolSpecificData : undefined;
 }
 
+/** Terminal data: `terminal`, or `terminal2`, the name the `commandLine` shape had in mid-2025 builds before it took over `terminal`. */
+function isTerminal(data: Record<string, unknown> | undefined): data is Record<string, unknown> {
+	return data?.['kind'] === 'terminal' || data?.['kind'] === 'terminal2';
+}
+
 /** The command a terminal tool ran: the user's edit wins over the tool's rewrite over the model's. */
 function terminalCommand(data: Record<string, unknown>): string | undefined {
 	const line = data['commandLine'];
@@ -104,7 +149,7 @@ function toolInput(part: ToolInvocation, context: ToolContext): unknown {
 	}
 
 	const data = specificData(part);
-	if (data?.['kind'] === 'terminal') {
+	if (isTerminal(data)) {
 		const command = terminalCommand(data);
 		if (command !== undefined) {
 			return {command, ...pickStrings(data, ['language'])};
@@ -169,7 +214,7 @@ function detailsOutput(details: unknown): string {
 /** What the tool gave back; a declined tool's past-tense message describes work never done. */
 function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolean): string {
 	const data = specificData(part);
-	const terminal = data?.['kind'] === 'terminal' && isRecord(data['terminalCommandOutput']) ? data['terminalCommandOutput']['text'] : undefined;
+	const terminal = isTerminal(data) && isRecord(data['terminalCommandOutput']) ? data['terminalCommandOutput']['text'] : undefined;
 	const candidates = [
 		typeof terminal === 'string' ? terminal : '',
 		detailsOutput(part.resultDetails),
@@ -182,7 +227,7 @@ function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolea
 
 function toolExitCode(part: ToolInvocation, output: string): number | undefined {
 	const data = specificData(part);
-	if (data?.['kind'] !== 'terminal') {
+	if (!isTerminal(data)) {
 		return undefined;
 	}
 
@@ -201,16 +246,20 @@ function isDeclined(confirmed: unknown): boolean {
 
 /**
  * A tool invocation becomes a call and, once complete, its result (paired by `toolCallId`). An
- * invocation saved before it completed is a pending call. Declined or skipped tools, tools that
- * report an error, and terminal commands with a non-zero exit status are failures.
+ * invocation saved before it completed is a pending call; so is one saved in a turn still open
+ * (`openTurn`) that nobody had approved yet: since 1.104 a saved invocation is always
+ * `isComplete`, and `isConfirmed` is absent only while it waits for approval. Declined or
+ * skipped tools, tools that report an error, and terminal commands with a non-zero exit status
+ * are failures.
  */
-export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolContext): SessionEvent[] {
+export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolContext, openTurn = false): SessionEvent[] {
 	const callId = part.toolCallId ?? null;
 	const data = specificData(part);
 	const sidechain = part.fromSubAgent === true || (Boolean(part.subAgentInvocationId) && data?.['kind'] !== 'subagent');
 	const shared = sidechain ? {...base, sidechain: true} : base;
 	const declined = isDeclined(part.isConfirmed);
-	const complete = part.isComplete !== false || declined;
+	const awaitingApproval = openTurn && (part.isConfirmed === undefined || part.isConfirmed === null);
+	const complete = (part.isComplete !== false && !awaitingApproval) || declined;
 	const call: SessionEvent = {
 		...shared,
 		kind: 'tool_call',
