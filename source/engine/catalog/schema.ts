@@ -58,7 +58,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * attachment tokens; Grok's
  * update stream before its chat-history cache; OpenCode forks, overflow replays and prompts
  * waiting in a 2.x inbox; Copilot CLI block-scalar names; the Cursor CLI's chat meta.json, plain
- * JSON store metadata, hyphenated tool blocks; VS Code replies stored as strings), and every
+ * JSON store metadata, hyphenated tool blocks; VS Code replies stored as strings, hidden and feature-sent requests, tool calls awaiting
+ * approval, queued requests, undone response parts, prompt-tsx tool results), and every
  * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
