@@ -59,9 +59,11 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // walked for each task's projects directory); by 3 KB for what a sixth audit found discovery
 // must read (Copilot's workspace.yaml names written as YAML block scalars, the Cursor CLI's chat
 // meta.json naming each chat's workspace); by 2 KB for OpenCode 2.x prompts still waiting in a
-// session's inbox (counted in each session's stamp) and a Cowork walk that notes what it cannot list.
+// session's inbox (counted in each session's stamp) and a Cowork walk that notes what it cannot
+// list; by 1 KB where `unfinished` loads VS Code's request lists and a note of a Grok session
+// directory discovery may not search.
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 432, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 433, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
 	{args: ['sessions', '--all-projects'], kilobytes: 391, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],

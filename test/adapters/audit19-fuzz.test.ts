@@ -743,3 +743,21 @@ test('codex: a user message opening with one of the newer contextual fragments i
 		{seed, numRuns: 150},
 	);
 });
+
+test('regression: a Grok session directory discovery may not search is passed over and noted (it vanished unsaid), the sessions beside it found', t => {
+	const directory = tempDir(t);
+	const open = grokStore(directory, [grokUpdate({sessionUpdate: 'user_message_chunk', content: {type: 'text', text: grokPrompt}})]);
+	const closed = join(dirname(open), '019a7c10-0b00-7000-8000-0000000000ff');
+	mkdirSync(closed);
+	writeFileSync(join(closed, 'summary.json'), '{}');
+	writeFileSync(join(closed, 'updates.jsonl'), '');
+	chmodSync(directory, 0o755);
+	chmodSync(closed, 0o000);
+	const grok = new URL('../../source/adapters/grok/index.js', import.meta.url).href;
+	const fs = new URL('../../source/adapters/shared/fs.js', import.meta.url).href;
+	const script = `const {grokAdapter} = await import(${JSON.stringify(grok)}); const {takeUnlistedDirectories} = await import(${JSON.stringify(fs)}); console.log(JSON.stringify({paths: grokAdapter.discover(${JSON.stringify(join(directory, 'sessions'))}).map(unit => unit.path), unlisted: takeUnlistedDirectories().map(each => [each.path, each.code])}));`;
+	const out = runAsNobody(t, script);
+	if (out !== undefined) {
+		assert.deepEqual(JSON.parse(out) as unknown, {paths: [join(open, 'updates.jsonl')], unlisted: [[closed, 'EACCES']]});
+	}
+});

@@ -1,6 +1,6 @@
 import {join} from 'node:path';
 import type {FileStatus} from '../../lib/file-status.js';
-import {childPath, fileFingerprint, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
+import {childPath, fileFingerprint, listDirectory, readSmallFile, statNotingDirectory, statOrUndefined, walkFiles} from '../shared/fs.js';
 import type {DeferredUnit, UnitDetails} from '../types.js';
 import {readGrokSummary} from './summary.js';
 
@@ -58,7 +58,8 @@ export function projectOfDirectory(directory: string, name: string): string | un
 
 function sessionUnit(directory: string, id: string, project: string | undefined): DeferredUnit | undefined {
 	const summaryPath = childPath(directory, summaryFile);
-	const summaryStats = statOrUndefined(summaryPath);
+	// A session directory that may not be searched is noted, never passed over unsaid.
+	const summaryStats = statNotingDirectory(summaryPath, directory);
 	if (!summaryStats?.isFile()) {
 		return undefined;
 	}

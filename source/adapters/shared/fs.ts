@@ -53,16 +53,34 @@ export function takeUnlistedDirectories(): Array<{readonly path: string; readonl
 	return unlisted.splice(0);
 }
 
+/**
+ * The status of a file discovery needs inside `directory`, or undefined when it is missing or
+ * cannot be read; a directory that may not be searched (EACCES, ELOOP…) is noted for
+ * takeUnlistedDirectories, as listDirectory notes one it cannot list.
+ */
+export function statNotingDirectory(path: string, directory: string): FileStatus | undefined {
+	try {
+		return fileStatus(path);
+	} catch (error) {
+		noteUnlisted(directory, error);
+		return undefined;
+	}
+}
+
+/** A directory that is there but could not be read or searched, noted once asked (a missing one is no news). */
+function noteUnlisted(path: string, error: unknown): void {
+	const code = (error as NodeJS.ErrnoException).code ?? 'error';
+	if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+		unlisted.push({path, code});
+	}
+}
+
 /** Directory entries sorted by name, or [] when the directory is missing or cannot be read (noted for takeUnlistedDirectories). */
 export function listDirectory(path: string): Dirent[] {
 	try {
 		return readdirSync(path, {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code ?? 'error';
-		if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-			unlisted.push({path, code});
-		}
-
+		noteUnlisted(path, error);
 		return [];
 	}
 }
