@@ -180,3 +180,22 @@ test('copilot format: a long workspace.yaml name the YAML writer folded over ind
 	assert.ok(folded, 'the session is read');
 	assert.equal(folded.summary.title, 'Why the "frost alarm" fires at dawn: the sensor reads the greenhouse vent, not the orchard rows');
 });
+
+test('copilot format: what a person typed when denying a tool permission ("No, and tell Copilot what to do differently") is a request', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts: `permission.completed` (not ephemeral) carries
+	// `result: {kind: "denied-interactively-by-user", feedback?}`, the feedback being the person's explanation of the
+	// denial; github/copilot-cli#3284: CLI 1.0.46 writes permission.requested/completed to events.jsonl. A hook's
+	// denial message is not the person's; a denial with nothing typed says nothing.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'e5d3a9f1-7c24-4b86-9e0a-2f4b6c8d1a37');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[2, true, 'Rename the columns of the weave export to snake_case.'],
+			[5, true, 'Keep the old exports; write the renamed files beside them.'],
+		],
+	);
+	assert.equal(read.summary.human_turns, 2);
+	assert.equal(read.summary.title, 'Rename the columns of the weave export to snake_case.');
+	assert.equal(read.loaded.skipped, 0);
+});

@@ -129,6 +129,8 @@ function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState): S
 
 		case 'tool.execution_complete':
 			return [toolResultEvent(base, readCopilotTool(data))];
+		case 'permission.completed':
+			return denialFeedback(data, base);
 		case 'abort': {
 			const reason = readCopilotSessionData(data).reason;
 			return [{...base, kind: 'system', text: `Aborted${reason ? ` (${reason})` : ''}`, interrupted: true}];
@@ -190,6 +192,23 @@ function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
 
 	const typed = (message.source === undefined || message.source.toLowerCase() === humanSource) && !message.isAutopilotContinuation;
 	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix, skillContextPrefix])}];
+}
+
+/** The permission result of a person answering "No, and tell Copilot what to do differently". */
+const deniedByPerson = 'denied-interactively-by-user';
+
+/**
+ * What a person typed when denying a tool's permission. The agent goes on from those words, and
+ * no `user.message` repeats them: they are a request. A hook's or a rule's denial is not theirs.
+ */
+function denialFeedback(data: Record<string, unknown>, base: Base): SessionEvent[] {
+	const result = data['result'];
+	if (!isRecord(result) || result['kind'] !== deniedByPerson) {
+		return [];
+	}
+
+	const feedback = result['feedback'];
+	return typeof feedback === 'string' && feedback.trim() !== '' ? [{...base, kind: 'user', text: feedback.trim(), human: true}] : [];
 }
 
 /** The envelope Copilot wraps a message from another session in (`send_session_message`), naming its sender. */
