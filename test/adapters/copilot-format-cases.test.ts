@@ -199,3 +199,13 @@ test('copilot format: what a person typed when denying a tool permission ("No, a
 	assert.equal(read.summary.title, 'Rename the columns of the weave export to snake_case.');
 	assert.equal(read.loaded.skipped, 0);
 });
+
+test('copilot format: a session started detached from a parent session (detachedFromSpawningParentSessionId) is that session\'s child', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts StartData.detachedFromSpawningParentSessionId: "identifies a
+	// parent session whose context this session continues — e.g., a detached headless rem-agent run launched on the
+	// parent's interactive shutdown".
+	const child = readStore(copilotAdapter, store).find(found => found.summary.id === 'f1a7c3e9-4d28-4b6a-8e50-9c2d4f6a8b13');
+	assert.ok(child, 'the session is read');
+	assert.equal(child.summary.parent_id, 'e5d3a9f1-7c24-4b86-9e0a-2f4b6c8d1a37');
+	assert.equal(session().summary.parent_id, null, 'a session started on its own has no parent');
+});

@@ -157,6 +157,10 @@ function startEvents(type: string, data: unknown, base: Base, state: CopilotStat
 		if (started) {
 			facts.started = started;
 		}
+
+		if (start.detachedFromSpawningParentSessionId) {
+			facts.parent_id = start.detachedFromSpawningParentSessionId;
+		}
 	}
 
 	const cwd = start.context?.cwd ?? start.context?.gitRoot;

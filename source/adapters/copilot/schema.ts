@@ -31,6 +31,8 @@ export const copilotStartSchema = lazySchema(() => z.looseObject({
 	resumeTime: anything,
 	selectedModel: text,
 	context: contextSchema,
+	/** The session whose context this one continues (a headless run its shutdown launched): its parent. */
+	detachedFromSpawningParentSessionId: text,
 }));
 
 export const copilotUserMessageSchema = lazySchema(() => z.looseObject({
