@@ -209,3 +209,18 @@ test('copilot format: a session started detached from a parent session (detached
 	assert.equal(child.summary.parent_id, 'e5d3a9f1-7c24-4b86-9e0a-2f4b6c8d1a37');
 	assert.equal(session().summary.parent_id, null, 'a session started on its own has no parent');
 });
+
+test('copilot format: a subagent.completed with cancelled:true was torn down, not finished', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts SubagentCompletedData.cancelled: "torn down by cancellation
+	// … instead of finishing its work. Cancellation is not a failure, so the run still reports completion".
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'a2c4e6f8-1b3d-4f57-9a8c-0e2d4f6b8a91');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'system').map(event => [event.line, event.text]),
+		[
+			[4, 'Subagent Explore Agent started'],
+			[5, 'Subagent Explore Agent cancelled'],
+			[6, 'Aborted (user_initiated)'],
+		],
+	);
+});

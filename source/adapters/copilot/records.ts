@@ -44,6 +44,7 @@ const sessionDataFields = fields({
 	agentName: text,
 	agentDisplayName: text,
 	toolCallId: text,
+	cancelled: flag,
 	tokensRemovedDuringTruncation: number,
 	messagesRemovedDuringTruncation: number,
 });

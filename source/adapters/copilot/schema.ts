@@ -83,6 +83,8 @@ export const copilotSessionDataSchema = lazySchema(() => z.looseObject({
 	agentName: text,
 	agentDisplayName: text,
 	toolCallId: text,
+	/** `subagent.completed`: the subagent was torn down by cancellation rather than finishing. */
+	cancelled: flag,
 	tokensRemovedDuringTruncation: lenient(z.number()),
 	messagesRemovedDuringTruncation: lenient(z.number()),
 }));

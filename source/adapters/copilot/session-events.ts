@@ -90,7 +90,8 @@ function truncationText(data: CopilotSessionData): string {
 
 function subagentEvents(type: string, data: CopilotSessionData, base: Base): SessionEvent[] {
 	const name = data.agentDisplayName ?? data.agentName ?? 'subagent';
-	const phase = type.slice('subagent.'.length);
+	// A cancelled subagent still reports `completed`: cancellation is not a failure to Copilot.
+	const phase = type === 'subagent.completed' && data.cancelled === true ? 'cancelled' : type.slice('subagent.'.length);
 	if (type === 'subagent.failed') {
 		const message = stringOf(data.error) ?? (isRecord(data.error) ? stringOf(data.error['message']) : undefined) ?? `Subagent ${name} failed`;
 		return [{...base, kind: 'system', text: `Subagent ${name} failed: ${message}`, error: shortError(message)}];
