@@ -224,3 +224,13 @@ test('copilot format: a subagent.completed with cancelled:true was torn down, no
 		],
 	);
 });
+
+test('copilot format: the assistant.message chunks one model response was split into (shared apiCallId, chunkIndex/chunkCount) are one message', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts AssistantMessageData: apiCallId is "shared across all chunks
+	// of a single API call. Used to group multi-chunk assistant utterances"; chunkCount is the number of messages the
+	// response "was split into, one per reasoning boundary"; each chunk has its own messageId.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'b3d5f7a9-2c4e-4a68-8b0d-1f3e5a7c9e02');
+	assert.ok(read, 'the session is read');
+	assert.equal(read.summary.assistant_messages, 2);
+	assert.equal(read.summary.tool_calls, 1);
+});

@@ -243,10 +243,15 @@ function closingSummary(input: unknown): string | undefined {
 	return typeof summary === 'string' && summary.trim() !== '' ? summary : undefined;
 }
 
-/** Reply text plus one tool call per request; chunks of one reply share `messageId`. */
+/**
+ * Reply text plus one tool call per request. A response split at reasoning boundaries comes as
+ * several messages, each with its own `messageId` but the model call's `apiCallId`: that groups
+ * them (builds without it gave the chunks one `messageId`).
+ */
 function assistantEvents(data: Record<string, unknown>, base: Base, state: CopilotState): SessionEvent[] {
 	const message = readCopilotAssistantMessage(data);
-	const shared = message.messageId ? {...base, message_id: message.messageId} : base;
+	const replyId = message.apiCallId || message.messageId;
+	const shared = replyId ? {...base, message_id: replyId} : base;
 	const events: SessionEvent[] = [];
 	if (message.content && message.content.trim() !== '') {
 		events.push({...shared, kind: 'assistant', text: message.content});

@@ -23,6 +23,7 @@ const userMessageFields = fields({content: text, source: text, isAutopilotContin
 
 const assistantMessageFields = fields({
 	messageId: text,
+	apiCallId: text,
 	content: text,
 	toolRequests: objects(fields({toolCallId: text, name: text, arguments: any, type: text})),
 	parentToolCallId: text,
@@ -52,6 +53,7 @@ const sessionDataFields = fields({
 export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string; crossSession?: unknown; transformedContent?: string};
 export type CopilotAssistantMessage = {
 	messageId?: string;
+	apiCallId?: string;
 	content?: string;
 	toolRequests?: Array<{toolCallId?: string; name?: string; arguments?: unknown; type?: string}>;
 	parentToolCallId?: string;

@@ -50,6 +50,8 @@ const toolRequestSchema = lazySchema(() => z.looseObject({toolCallId: text, name
 
 export const copilotAssistantMessageSchema = lazySchema(() => z.looseObject({
 	messageId: text,
+	/** The model call's response id, shared by the chunks one response was split into (`chunkIndex`/`chunkCount`). */
+	apiCallId: text,
 	content: text,
 	toolRequests: lenient(z.array(toolRequestSchema)),
 	parentToolCallId: text,
