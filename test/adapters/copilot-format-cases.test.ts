@@ -234,3 +234,16 @@ test('copilot format: the assistant.message chunks one model response was split 
 	assert.equal(read.summary.assistant_messages, 2);
 	assert.equal(read.summary.tool_calls, 1);
 });
+
+test('copilot format: the summary a session.handoff carries (work done in the session it was handed off from) is a summary, not a request', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts HandoffData: {handoffTime, sourceType "remote"|"local",
+	// remoteSessionId?, repository?, context?, summary? "Summary of the work done in the source session"}.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'c4e6a8b0-3d5f-4b79-8c1e-2a4c6e8f0b13');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'summary').map(event => [event.line, event.text]),
+		[[2, 'Added a weights table and a POST /hives/{id}/weights endpoint; the migration runs, two tests for negative weights still fail.']],
+	);
+	assert.equal(read.summary.human_turns, 1);
+	assert.equal(read.summary.title, 'Make the negative-weight tests pass.');
+});

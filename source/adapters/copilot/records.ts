@@ -39,6 +39,7 @@ const sessionDataFields = fields({
 	success: flag,
 	error: any,
 	summaryContent: text,
+	summary: text,
 	shutdownType: text,
 	errorReason: text,
 	content: text,

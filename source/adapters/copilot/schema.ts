@@ -79,6 +79,8 @@ export const copilotSessionDataSchema = lazySchema(() => z.looseObject({
 	success: flag,
 	error: anything,
 	summaryContent: text,
+	/** `session.handoff`: the work done in the session this one was handed off from. */
+	summary: text,
 	shutdownType: text,
 	errorReason: text,
 	content: text,

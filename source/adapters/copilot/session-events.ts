@@ -7,7 +7,7 @@ type Base = Omit<SessionEvent, 'kind'>;
 
 /**
  * Session-level events (`session.*`, `subagent.*`, `system.*`): errors, compaction, truncation,
- * shutdown, model and title changes, subagent lifecycle and injected notifications. Types of
+ * shutdown, handoff, model and title changes, subagent lifecycle and injected notifications. Types of
  * these namespaces not listed here are bookkeeping and give `[]`.
  */
 export function sessionEvents(type: string, data: CopilotSessionData, base: Base, state: CopilotState): SessionEvent[] {
@@ -31,6 +31,9 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 			return [{...base, kind: 'system', text: truncationText(data)}];
 		case 'session.shutdown':
 			return [shutdownEvent(data, base)];
+		case 'session.handoff':
+			// A session handed over (from a cloud agent's, say) opens with what was done there.
+			return data.summary?.trim() ? [{...base, kind: 'summary', text: data.summary}] : [];
 
 		case 'subagent.started':
 		case 'subagent.completed':
