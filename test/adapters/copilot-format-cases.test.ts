@@ -193,9 +193,10 @@ test('copilot format: what a person typed when denying a tool permission ("No, a
 		[
 			[2, true, 'Rename the columns of the weave export to snake_case.'],
 			[5, true, 'Keep the old exports; write the renamed files beside them.'],
+			[14, true, 'Now zip the old exports.'],
 		],
 	);
-	assert.equal(read.summary.human_turns, 2);
+	assert.equal(read.summary.human_turns, 3);
 	assert.equal(read.summary.title, 'Rename the columns of the weave export to snake_case.');
 	assert.equal(read.loaded.skipped, 0);
 });
@@ -246,4 +247,16 @@ test('copilot format: the summary a session.handoff carries (work done in the se
 	);
 	assert.equal(read.summary.human_turns, 1);
 	assert.equal(read.summary.title, 'Make the negative-weight tests pass.');
+});
+
+test('copilot format: a permission denial that force-rejects the turn (forceReject) ends the turn as interrupted', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts PermissionDeniedInteractivelyByUser.forceReject: "Whether to
+	// force-reject the current agent turn".
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'e5d3a9f1-7c24-4b86-9e0a-2f4b6c8d1a37');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.interrupted).map(event => [event.line, event.kind]),
+		[[16, 'system']],
+		'a denial that lets the agent go on (with or without feedback) interrupts nothing',
+	);
 });

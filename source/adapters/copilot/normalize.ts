@@ -204,6 +204,7 @@ const deniedByPerson = 'denied-interactively-by-user';
 /**
  * What a person typed when denying a tool's permission. The agent goes on from those words, and
  * no `user.message` repeats them: they are a request. A hook's or a rule's denial is not theirs.
+ * A denial with `forceReject` ends the agent's turn there: the person interrupted it.
  */
 function denialFeedback(data: Record<string, unknown>, base: Base): SessionEvent[] {
 	const result = data['result'];
@@ -212,7 +213,12 @@ function denialFeedback(data: Record<string, unknown>, base: Base): SessionEvent
 	}
 
 	const feedback = result['feedback'];
-	return typeof feedback === 'string' && feedback.trim() !== '' ? [{...base, kind: 'user', text: feedback.trim(), human: true}] : [];
+	const events: SessionEvent[] = typeof feedback === 'string' && feedback.trim() !== '' ? [{...base, kind: 'user', text: feedback.trim(), human: true}] : [];
+	if (result['forceReject'] === true) {
+		events.push({...base, kind: 'system', text: 'Tool permission denied; turn ended', interrupted: true});
+	}
+
+	return events;
 }
 
 /** The envelope Copilot wraps a message from another session in (`send_session_message`), naming its sender. */
