@@ -180,3 +180,83 @@ test('copilot format: a long workspace.yaml name the YAML writer folded over ind
 	assert.ok(folded, 'the session is read');
 	assert.equal(folded.summary.title, 'Why the "frost alarm" fires at dawn: the sensor reads the greenhouse vent, not the orchard rows');
 });
+
+test('copilot format: what a person typed when denying a tool permission ("No, and tell Copilot what to do differently") is a request', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts: `permission.completed` (not ephemeral) carries
+	// `result: {kind: "denied-interactively-by-user", feedback?}`, the feedback being the person's explanation of the
+	// denial; github/copilot-cli#3284: CLI 1.0.46 writes permission.requested/completed to events.jsonl. A hook's
+	// denial message is not the person's; a denial with nothing typed says nothing.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'e5d3a9f1-7c24-4b86-9e0a-2f4b6c8d1a37');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[2, true, 'Rename the columns of the weave export to snake_case.'],
+			[5, true, 'Keep the old exports; write the renamed files beside them.'],
+			[14, true, 'Now zip the old exports.'],
+		],
+	);
+	assert.equal(read.summary.human_turns, 3);
+	assert.equal(read.summary.title, 'Rename the columns of the weave export to snake_case.');
+	assert.equal(read.loaded.skipped, 0);
+});
+
+test('copilot format: a session started detached from a parent session (detachedFromSpawningParentSessionId) is that session\'s child', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts StartData.detachedFromSpawningParentSessionId: "identifies a
+	// parent session whose context this session continues — e.g., a detached headless rem-agent run launched on the
+	// parent's interactive shutdown".
+	const child = readStore(copilotAdapter, store).find(found => found.summary.id === 'f1a7c3e9-4d28-4b6a-8e50-9c2d4f6a8b13');
+	assert.ok(child, 'the session is read');
+	assert.equal(child.summary.parent_id, 'e5d3a9f1-7c24-4b86-9e0a-2f4b6c8d1a37');
+	assert.equal(session().summary.parent_id, null, 'a session started on its own has no parent');
+});
+
+test('copilot format: a subagent.completed with cancelled:true was torn down, not finished', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts SubagentCompletedData.cancelled: "torn down by cancellation
+	// … instead of finishing its work. Cancellation is not a failure, so the run still reports completion".
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'a2c4e6f8-1b3d-4f57-9a8c-0e2d4f6b8a91');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'system').map(event => [event.line, event.text]),
+		[
+			[4, 'Subagent Explore Agent started'],
+			[5, 'Subagent Explore Agent cancelled'],
+			[6, 'Aborted (user_initiated)'],
+		],
+	);
+});
+
+test('copilot format: the assistant.message chunks one model response was split into (shared apiCallId, chunkIndex/chunkCount) are one message', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts AssistantMessageData: apiCallId is "shared across all chunks
+	// of a single API call. Used to group multi-chunk assistant utterances"; chunkCount is the number of messages the
+	// response "was split into, one per reasoning boundary"; each chunk has its own messageId.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'b3d5f7a9-2c4e-4a68-8b0d-1f3e5a7c9e02');
+	assert.ok(read, 'the session is read');
+	assert.equal(read.summary.assistant_messages, 2);
+	assert.equal(read.summary.tool_calls, 1);
+});
+
+test('copilot format: the summary a session.handoff carries (work done in the session it was handed off from) is a summary, not a request', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts HandoffData: {handoffTime, sourceType "remote"|"local",
+	// remoteSessionId?, repository?, context?, summary? "Summary of the work done in the source session"}.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'c4e6a8b0-3d5f-4b79-8c1e-2a4c6e8f0b13');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'summary').map(event => [event.line, event.text]),
+		[[2, 'Added a weights table and a POST /hives/{id}/weights endpoint; the migration runs, two tests for negative weights still fail.']],
+	);
+	assert.equal(read.summary.human_turns, 1);
+	assert.equal(read.summary.title, 'Make the negative-weight tests pass.');
+});
+
+test('copilot format: a permission denial that force-rejects the turn (forceReject) ends the turn as interrupted', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts PermissionDeniedInteractivelyByUser.forceReject: "Whether to
+	// force-reject the current agent turn".
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'e5d3a9f1-7c24-4b86-9e0a-2f4b6c8d1a37');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.interrupted).map(event => [event.line, event.kind]),
+		[[16, 'system']],
+		'a denial that lets the agent go on (with or without feedback) interrupts nothing',
+	);
+});

@@ -225,3 +225,20 @@ test('opencode format: a 2.x prompt still waiting in the session inbox is the pe
 	db.close();
 	assert.notEqual(opencodeAdapter.discover(path)[0]!.fingerprint, before);
 });
+
+test('opencode format: the feedback typed when rejecting a permission, kept only in the tool\'s error, is a request', () => {
+	// anomalyco/opencode packages/opencode/src/permission/next.ts: a reject with a message becomes CorrectedError "The user
+	// rejected permission to use this specific tool call with the following feedback: <message>" (the agent goes on with
+	// it), one without a message RejectedError; session/processor.ts stores the error as `error.toString()`.
+	const session = sessionsOf('rejected-with-feedback').get('ses_3b8e1d2c9ffeKq4Wm7Tn2Rb5Yc');
+	assert.ok(session, 'the session is read');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.human, event.text]),
+		[
+			[true, 'Tidy the firing log: drop the duplicate cone-6 entries.'],
+			[true, 'keep firing-old.csv, only edit firing.csv'],
+		],
+	);
+	assert.equal(session.summary.human_turns, 2);
+	assert.equal(session.summary.title, 'Tidy the firing log: drop the duplicate cone-6 entries.');
+});

@@ -129,6 +129,8 @@ function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState): S
 
 		case 'tool.execution_complete':
 			return [toolResultEvent(base, readCopilotTool(data))];
+		case 'permission.completed':
+			return denialFeedback(data, base);
 		case 'abort': {
 			const reason = readCopilotSessionData(data).reason;
 			return [{...base, kind: 'system', text: `Aborted${reason ? ` (${reason})` : ''}`, interrupted: true}];
@@ -154,6 +156,10 @@ function startEvents(type: string, data: unknown, base: Base, state: CopilotStat
 		const started = timestampOf(start.startTime).timestamp;
 		if (started) {
 			facts.started = started;
+		}
+
+		if (start.detachedFromSpawningParentSessionId) {
+			facts.parent_id = start.detachedFromSpawningParentSessionId;
 		}
 	}
 
@@ -192,6 +198,29 @@ function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
 	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix, skillContextPrefix])}];
 }
 
+/** The permission result of a person answering "No, and tell Copilot what to do differently". */
+const deniedByPerson = 'denied-interactively-by-user';
+
+/**
+ * What a person typed when denying a tool's permission. The agent goes on from those words, and
+ * no `user.message` repeats them: they are a request. A hook's or a rule's denial is not theirs.
+ * A denial with `forceReject` ends the agent's turn there: the person interrupted it.
+ */
+function denialFeedback(data: Record<string, unknown>, base: Base): SessionEvent[] {
+	const result = data['result'];
+	if (!isRecord(result) || result['kind'] !== deniedByPerson) {
+		return [];
+	}
+
+	const feedback = result['feedback'];
+	const events: SessionEvent[] = typeof feedback === 'string' && feedback.trim() !== '' ? [{...base, kind: 'user', text: feedback.trim(), human: true}] : [];
+	if (result['forceReject'] === true) {
+		events.push({...base, kind: 'system', text: 'Tool permission denied; turn ended', interrupted: true});
+	}
+
+	return events;
+}
+
 /** The envelope Copilot wraps a message from another session in (`send_session_message`), naming its sender. */
 const crossSessionTag = '<cross_session_message>';
 
@@ -220,10 +249,15 @@ function closingSummary(input: unknown): string | undefined {
 	return typeof summary === 'string' && summary.trim() !== '' ? summary : undefined;
 }
 
-/** Reply text plus one tool call per request; chunks of one reply share `messageId`. */
+/**
+ * Reply text plus one tool call per request. A response split at reasoning boundaries comes as
+ * several messages, each with its own `messageId` but the model call's `apiCallId`: that groups
+ * them (builds without it gave the chunks one `messageId`).
+ */
 function assistantEvents(data: Record<string, unknown>, base: Base, state: CopilotState): SessionEvent[] {
 	const message = readCopilotAssistantMessage(data);
-	const shared = message.messageId ? {...base, message_id: message.messageId} : base;
+	const replyId = message.apiCallId || message.messageId;
+	const shared = replyId ? {...base, message_id: replyId} : base;
 	const events: SessionEvent[] = [];
 	if (message.content && message.content.trim() !== '') {
 		events.push({...shared, kind: 'assistant', text: message.content});

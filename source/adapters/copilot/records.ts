@@ -23,6 +23,7 @@ const userMessageFields = fields({content: text, source: text, isAutopilotContin
 
 const assistantMessageFields = fields({
 	messageId: text,
+	apiCallId: text,
 	content: text,
 	toolRequests: objects(fields({toolCallId: text, name: text, arguments: any, type: text})),
 	parentToolCallId: text,
@@ -38,12 +39,14 @@ const sessionDataFields = fields({
 	success: flag,
 	error: any,
 	summaryContent: text,
+	summary: text,
 	shutdownType: text,
 	errorReason: text,
 	content: text,
 	agentName: text,
 	agentDisplayName: text,
 	toolCallId: text,
+	cancelled: flag,
 	tokensRemovedDuringTruncation: number,
 	messagesRemovedDuringTruncation: number,
 });
@@ -51,6 +54,7 @@ const sessionDataFields = fields({
 export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string; crossSession?: unknown; transformedContent?: string};
 export type CopilotAssistantMessage = {
 	messageId?: string;
+	apiCallId?: string;
 	content?: string;
 	toolRequests?: Array<{toolCallId?: string; name?: string; arguments?: unknown; type?: string}>;
 	parentToolCallId?: string;

@@ -31,6 +31,8 @@ export const copilotStartSchema = lazySchema(() => z.looseObject({
 	resumeTime: anything,
 	selectedModel: text,
 	context: contextSchema,
+	/** The session whose context this one continues (a headless run its shutdown launched): its parent. */
+	detachedFromSpawningParentSessionId: text,
 }));
 
 export const copilotUserMessageSchema = lazySchema(() => z.looseObject({
@@ -48,6 +50,8 @@ const toolRequestSchema = lazySchema(() => z.looseObject({toolCallId: text, name
 
 export const copilotAssistantMessageSchema = lazySchema(() => z.looseObject({
 	messageId: text,
+	/** The model call's response id, shared by the chunks one response was split into (`chunkIndex`/`chunkCount`). */
+	apiCallId: text,
 	content: text,
 	toolRequests: lenient(z.array(toolRequestSchema)),
 	parentToolCallId: text,
@@ -75,12 +79,16 @@ export const copilotSessionDataSchema = lazySchema(() => z.looseObject({
 	success: flag,
 	error: anything,
 	summaryContent: text,
+	/** `session.handoff`: the work done in the session this one was handed off from. */
+	summary: text,
 	shutdownType: text,
 	errorReason: text,
 	content: text,
 	agentName: text,
 	agentDisplayName: text,
 	toolCallId: text,
+	/** `subagent.completed`: the subagent was torn down by cancellation rather than finishing. */
+	cancelled: flag,
 	tokensRemovedDuringTruncation: lenient(z.number()),
 	messagesRemovedDuringTruncation: lenient(z.number()),
 }));

@@ -7,7 +7,7 @@ type Base = Omit<SessionEvent, 'kind'>;
 
 /**
  * Session-level events (`session.*`, `subagent.*`, `system.*`): errors, compaction, truncation,
- * shutdown, model and title changes, subagent lifecycle and injected notifications. Types of
+ * shutdown, handoff, model and title changes, subagent lifecycle and injected notifications. Types of
  * these namespaces not listed here are bookkeeping and give `[]`.
  */
 export function sessionEvents(type: string, data: CopilotSessionData, base: Base, state: CopilotState): SessionEvent[] {
@@ -31,6 +31,9 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 			return [{...base, kind: 'system', text: truncationText(data)}];
 		case 'session.shutdown':
 			return [shutdownEvent(data, base)];
+		case 'session.handoff':
+			// A session handed over (from a cloud agent's, say) opens with what was done there.
+			return data.summary?.trim() ? [{...base, kind: 'summary', text: data.summary}] : [];
 
 		case 'subagent.started':
 		case 'subagent.completed':
@@ -90,7 +93,8 @@ function truncationText(data: CopilotSessionData): string {
 
 function subagentEvents(type: string, data: CopilotSessionData, base: Base): SessionEvent[] {
 	const name = data.agentDisplayName ?? data.agentName ?? 'subagent';
-	const phase = type.slice('subagent.'.length);
+	// A cancelled subagent still reports `completed`: cancellation is not a failure to Copilot.
+	const phase = type === 'subagent.completed' && data.cancelled === true ? 'cancelled' : type.slice('subagent.'.length);
 	if (type === 'subagent.failed') {
 		const message = stringOf(data.error) ?? (isRecord(data.error) ? stringOf(data.error['message']) : undefined) ?? `Subagent ${name} failed`;
 		return [{...base, kind: 'system', text: `Subagent ${name} failed: ${message}`, error: shortError(message)}];

@@ -52,6 +52,21 @@ function errorTextOf(state: ToolState): string {
 }
 
 /**
+ * How OpenCode words a permission the person rejected with a message (permission/next.ts,
+ * CorrectedError), stored as `error.toString()`: what they typed follows. The agent goes on from
+ * those words, which reach it only here.
+ */
+const rejectedWithFeedback = /^(?:Error: )?The user rejected permission to use this specific tool call with the following feedback: /;
+
+/** The person's request inside a tool call they rejected with a message, or nothing. */
+function rejectionFeedback(state: ToolState, base: SessionEvent): SessionEvent[] {
+	const error = typeof state.error === 'string' ? state.error : '';
+	const prefix = rejectedWithFeedback.exec(error);
+	const feedback = prefix ? error.slice(prefix[0].length).trim() : '';
+	return feedback === '' ? [] : [{...base, kind: 'user', text: feedback, human: true}];
+}
+
+/**
  * A tool part to a call and, once the tool finished, its result. `pending`/`running` parts were
  * cut off when nothing updated them again, so the call is marked pending. A bash command that
  * exits non-zero still has `status: "completed"`; its code is in `metadata.exit`. So does a call
@@ -98,6 +113,7 @@ export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {m
 				result: {call_id: callId, is_error: true, ...(exit === undefined ? {} : {exit_code: exit}), output},
 				...(interrupted ? {interrupted: true} : {}),
 			},
+			...rejectionFeedback(state, resultBase),
 		];
 	}
 
