@@ -240,3 +240,23 @@ test('antigravity format: a conversation the prompt index does not name is in th
 	const windows = projectOf(storeWithDatabase(t, 'file:///c%3A/Users/dana/tidepool'));
 	assert.equal(windows.get(unindexedConversation), 'c:/Users/dana/tidepool');
 });
+
+/**
+ * The IDE's brains (`antigravity/`, `antigravity-ide/`) write a tool's output as its own step of
+ * type TOOL_RESPONSE, from the SYSTEM source, not as a MODEL step named after the tool. It is
+ * the answer to the planner's tool call before it (evidence: users' recovery scripts that pull
+ * file contents back out of `~/.gemini/antigravity-ide/brain/<id>/.system_generated/logs/
+ * transcript_full.jsonl` by `source == 'SYSTEM' and type == 'TOOL_RESPONSE'`, and of
+ * `~/.gemini/antigravity/brain/<id>/…/transcript.jsonl` by `"type":"TOOL_RESPONSE"`).
+ */
+const ideToolResponse = join(cases, 'ide-tool-response', '.gemini', 'antigravity-ide');
+
+test('antigravity format: an IDE TOOL_RESPONSE step from the SYSTEM source is the tool call\'s result', () => {
+	const [session] = readStore(antigravityAdapter, ideToolResponse);
+	assert.ok(session);
+	assert.equal(session.loaded.skipped, 0, 'TOOL_RESPONSE is a step of the format, not an unknown one');
+	const response = session.events.filter(event => event.line === 3);
+	assert.deepEqual(response.map(event => event.kind), ['tool_result']);
+	assert.equal(response[0]!.result!.is_error, false);
+	assert.match(response[0]!.result!.output, /if r\.amount > 0/, 'the tool\'s output is kept (and searchable)');
+});

@@ -16,9 +16,10 @@ const errorType = 'ERROR_MESSAGE';
 /**
  * Tool-result step types seen so far; other MODEL-sourced steps are tool results too.
  * INVOKE_SUBAGENT (the result of `invoke_subagent`) is listed because some builds write it
- * without a source.
+ * without a source, and TOOL_RESPONSE (the IDE's brains: any tool's output) because it comes
+ * from the SYSTEM source.
  */
-const toolTypes = new Set(['VIEW_FILE', 'LIST_DIRECTORY', 'RUN_COMMAND', 'CODE_ACTION', 'SEARCH_WEB', 'GREP_SEARCH', 'BROWSER_NAVIGATE', invokeSubagentType]);
+const toolTypes = new Set(['VIEW_FILE', 'LIST_DIRECTORY', 'RUN_COMMAND', 'CODE_ACTION', 'SEARCH_WEB', 'GREP_SEARCH', 'BROWSER_NAVIGATE', 'TOOL_RESPONSE', invokeSubagentType]);
 const conversationTypes = new Set(['USER_INPUT', 'PLANNER_RESPONSE', 'CHECKPOINT', errorType, ...systemTypes]);
 /** Sources whose input a person did not type (USER_IMPLICIT: context the host added for them). */
 const hostSources = new Set(['SYSTEM', 'MODEL', 'USER_IMPLICIT']);
