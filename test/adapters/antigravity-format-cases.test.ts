@@ -260,3 +260,22 @@ test('antigravity format: an IDE TOOL_RESPONSE step from the SYSTEM source is th
 	assert.equal(response[0]!.result!.is_error, false);
 	assert.match(response[0]!.result!.output, /if r\.amount > 0/, 'the tool\'s output is kept (and searchable)');
 });
+
+/**
+ * A step's status is the language server's CortexStepStatus without its prefix. Besides DONE,
+ * ERROR and CANCELED it has INTERRUPTED, for a step the run was stopped under (evidence: the
+ * enum read from Antigravity 2.2.1's embedded descriptor, INTERRUPTED = 12, in a public design
+ * note on tracking Antigravity sessions; readers of `agy` transcripts that treat
+ * `status: "INTERRUPTED"` as a finished, not a successful, step). Like CANCELED it ends the
+ * turn as an interruption, of a tool step as much as of the planner's reply.
+ */
+const interruptedStore = join(cases, 'interrupted-step', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a step with status INTERRUPTED is an interruption, not a finished reply', () => {
+	const [session] = readStore(antigravityAdapter, interruptedStore);
+	assert.ok(session);
+	const kinds = (line: number) => session.events.filter(event => event.line === line).map(event => [event.kind, event.interrupted === true]);
+	assert.deepEqual(kinds(3), [['tool_result', false], ['system', true]], 'the stopped command\'s output is kept, and the stop is said');
+	assert.equal(session.events.find(event => event.line === 3 && event.kind === 'tool_result')?.result?.is_error, true);
+	assert.deepEqual(kinds(4), [['assistant', false], ['system', true]], 'a reply cut off mid-sentence was interrupted');
+});

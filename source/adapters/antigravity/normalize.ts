@@ -23,7 +23,12 @@ const toolTypes = new Set(['VIEW_FILE', 'LIST_DIRECTORY', 'RUN_COMMAND', 'CODE_A
 const conversationTypes = new Set(['USER_INPUT', 'PLANNER_RESPONSE', 'CHECKPOINT', errorType, ...systemTypes]);
 /** Sources whose input a person did not type (USER_IMPLICIT: context the host added for them). */
 const hostSources = new Set(['SYSTEM', 'MODEL', 'USER_IMPLICIT']);
-const cancelledStatuses = new Set(['CANCELED', 'CANCELLED']);
+/** Statuses of a step the run was stopped under: the language server's CANCELED and INTERRUPTED. */
+const stoppedStatuses = new Map([
+	['CANCELED', 'Step cancelled'],
+	['CANCELLED', 'Step cancelled'],
+	['INTERRUPTED', 'Step interrupted'],
+]);
 /** Statuses of a step that has not finished yet (none observed in samples; named defensively). */
 const runningStatuses = new Set(['RUNNING', 'PENDING', 'IN_PROGRESS', 'GENERATING', 'QUEUED', 'WAITING']);
 
@@ -171,12 +176,13 @@ function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 }
 
 /**
- * A cancelled step is an interruption; a failed conversational step is an interruption with an
+ * A cancelled or interrupted step is an interruption; a failed conversational step is an interruption with an
  * error. A failed tool step is a tool failure, which its result already says.
  */
 function statusEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
-	if (step.status && cancelledStatuses.has(step.status)) {
-		return [{...base, kind: 'system', text: 'Step cancelled', interrupted: true}];
+	const stopped = step.status ? stoppedStatuses.get(step.status) : undefined;
+	if (stopped) {
+		return [{...base, kind: 'system', text: stopped, interrupted: true}];
 	}
 
 	if (step.status === 'ERROR' && !isToolStep(step) && step.type !== errorType) {
