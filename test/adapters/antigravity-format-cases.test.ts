@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import Database from 'better-sqlite3';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
+import {filesTouched} from '../../source/engine/conversation/tool-calls.js';
 import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
@@ -278,4 +279,26 @@ test('antigravity format: a step with status INTERRUPTED is an interruption, not
 	assert.deepEqual(kinds(3), [['tool_result', false], ['system', true]], 'the stopped command\'s output is kept, and the stop is said');
 	assert.equal(session.events.find(event => event.line === 3 && event.kind === 'tool_result')?.result?.is_error, true);
 	assert.deepEqual(kinds(4), [['assistant', false], ['system', true]], 'a reply cut off mid-sentence was interrupted');
+});
+
+/**
+ * The IDE's brains name a tool as Gemini's function calling does, inside its `default_api`
+ * namespace (`default_api:write_to_file`), with plain `arguments`; some builds keep a call in the
+ * chat-completions shape, `{id, type: "function", function: {name, arguments: "<JSON text>"}}`
+ * (evidence: users' recovery scripts over their own `~/.gemini/antigravity/brain/<id>/…/
+ * transcript.jsonl`, matching `tc.name === 'default_api:write_to_file'` and reading
+ * `tc.arguments.CodeContent`, or `JSON.parse(tc.function.arguments)` for
+ * `tc.function.name === 'default_api:write_to_file'`). The tool is the same `write_to_file`
+ * the CLI names bare: a reader that keeps the namespace, or looks only at `name`, loses which
+ * files the session wrote.
+ */
+const ideToolCalls = join(cases, 'ide-tool-calls', '.gemini', 'antigravity');
+
+test('antigravity format: IDE tool calls in the default_api namespace and the function shape are the CLI\'s tools', () => {
+	const [session] = readStore(antigravityAdapter, ideToolCalls);
+	assert.ok(session);
+	const calls = session.events.filter(event => event.kind === 'tool_call');
+	assert.deepEqual(calls.map(event => event.tool?.name), ['write_to_file', 'replace_file_content']);
+	assert.deepEqual(calls.flatMap(event => filesTouched(event)), ['/home/oren/kiln/routes/health.ts', '/home/oren/kiln/server.ts']);
+	assert.equal(calls[1]!.tool!.call_id, null, 'an id no result names pairs with nothing');
 });

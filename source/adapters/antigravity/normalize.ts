@@ -3,7 +3,7 @@ import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {conversationWorkspace} from './conversation-db.js';
 import {readAntigravityStep, readAntigravityToolCall} from './records.js';
-import type {AntigravityStep} from './schema.js';
+import type {AntigravityStep, AntigravityToolCall} from './schema.js';
 import {invokedConversationIds, invokeSubagentType} from './subagents.js';
 import {modelFromSettings, userRequestText} from './user-input.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
@@ -63,6 +63,20 @@ function decodeArguments(value: unknown): unknown {
 	return value ?? null;
 }
 
+/**
+ * The IDE names a tool inside Gemini's function-calling namespace (`default_api:view_file`); the
+ * tool is the one the CLI names bare, and only the bare name is known to what reads calls.
+ */
+const functionNamespace = 'default_api:';
+
+/** A call's tool name and arguments: top-level (`name`, `args` or `arguments`) or in the IDE's `function` object. */
+function toolOf(call: AntigravityToolCall): {name: string; input: unknown} {
+	const wrapped = isRecord(call.function) ? call.function : undefined;
+	const named = call.name ?? (typeof wrapped?.['name'] === 'string' ? wrapped['name'] : undefined);
+	const name = named?.startsWith(functionNamespace) && named.length > functionNamespace.length ? named.slice(functionNamespace.length) : named;
+	return {name: name || 'unknown', input: decodeArguments(call.args ?? call.arguments ?? wrapped?.['arguments'])};
+}
+
 function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
 	const shared = {...base, message_id: `step-${base.uuid ?? base.line}`};
 	const events: SessionEvent[] = [];
@@ -82,7 +96,7 @@ function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
 			kind: 'tool_call',
 			// No tool step names the call it answers, so an id here could never pair: leave none
 			// (the engine would otherwise see every call with an id as unanswered).
-			tool: {name: call.name ?? 'unknown', call_id: null, input: decodeArguments(call.args ?? call.arguments)},
+			tool: {...toolOf(call), call_id: null},
 			...(isRunning(step.status) ? {pending: true} : {}),
 		});
 	}
