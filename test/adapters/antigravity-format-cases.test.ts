@@ -302,3 +302,23 @@ test('antigravity format: IDE tool calls in the default_api namespace and the fu
 	assert.deepEqual(calls.flatMap(event => filesTouched(event)), ['/home/oren/kiln/routes/health.ts', '/home/oren/kiln/server.ts']);
 	assert.equal(calls[1]!.tool!.call_id, null, 'an id no result names pairs with nothing');
 });
+
+/**
+ * Older `agy` builds wrote their prompt index without conversation ids: `{display, timestamp,
+ * workspace}`. The line still says where a conversation ran: its `display` is the conversation's
+ * first request and its `timestamp` (milliseconds) the moment it was sent, seconds from the
+ * USER_INPUT step's `created_at` (evidence: kenn-io/agentsview internal/parser/antigravity_cli.go,
+ * inferAntigravityProjectFromHistoryFallback, matching such lines by prompt within a minute;
+ * jhlee0409/claude-code-history-viewer antigravity_cli.rs documents `conversationId` as optional).
+ * The same prompt sent days later elsewhere, or a line minutes off, is another conversation.
+ */
+const historyByPrompt = join(cases, 'history-by-prompt', '.gemini', 'antigravity-cli');
+
+test('antigravity format: an older build\'s history line without a conversation id places the conversation its prompt and time start', () => {
+	const projectOf = new Map(readStore(antigravityAdapter, historyByPrompt).map(session => [session.unit.idHint, session.summary.project]));
+	assert.deepEqual(
+		[projectOf.get('1e6b4a90-2c7d-4f3e-9b15-8a0d6c3f7e21'), projectOf.get('5a2f8c13-7e4b-4d96-a0c1-3b9e2d7f6a48')],
+		['/home/lior/src/quarry', null],
+		'the prompt sent the same second is this conversation\'s; a line two minutes off is not',
+	);
+});

@@ -1,7 +1,9 @@
+import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {conversationWorkspace} from './conversation-db.js';
+import {promptedWorkspace} from './history.js';
 import {readAntigravityStep, readAntigravityToolCall} from './records.js';
 import type {AntigravityStep, AntigravityToolCall} from './schema.js';
 import {invokedConversationIds, invokeSubagentType} from './subagents.js';
@@ -222,19 +224,37 @@ export function normalizeAntigravityLine(value: unknown, line: number, state: Li
 		return events;
 	}
 
-	const workspace = workspaceEvent(line, unit);
+	const workspace = workspaceEvent(line, unit, step);
 	return workspace ? [workspace, ...events] : events;
 }
 
 /**
- * The workspace the step database records, when the prompt index named none: transcripts never
- * say where a conversation ran (conversation-db.ts). Stated with the first line, the conversation's
- * first step, so a scan that continues a grown transcript does not look again.
+ * The workspace the step database records, or else the one an older build's prompt index line
+ * gives the first request, when the index named none by id: transcripts never say where a
+ * conversation ran (conversation-db.ts, history.ts). Stated with the first line, the
+ * conversation's first step, so a scan that continues a grown transcript does not look again.
  */
-function workspaceEvent(line: number, unit: DiscoveredUnit): SessionEvent | undefined {
-	const database = unit.projectHint === undefined ? unit.paths.find(path => path.endsWith('.db')) : undefined;
-	const cwd = database === undefined ? undefined : conversationWorkspace(database);
+function workspaceEvent(line: number, unit: DiscoveredUnit, step: AntigravityStep): SessionEvent | undefined {
+	if (unit.projectHint !== undefined) {
+		return undefined;
+	}
+
+	const database = unit.paths.find(path => path.endsWith('.db'));
+	const cwd = (database === undefined ? undefined : conversationWorkspace(database)) ?? promptWorkspace(unit.path, step);
 	return cwd === undefined ? undefined : {line, kind: 'meta', session: {cwd}};
+}
+
+/** The folder holding the brain a transcript lies in (`<app>/brain/<id>/…`), the app directory of its prompt index. */
+function appDirectoryOf(path: string): string | undefined {
+	const brain = path.lastIndexOf(`${sep}brain${sep}`);
+	return brain > 0 ? path.slice(0, brain) : undefined;
+}
+
+function promptWorkspace(path: string, step: AntigravityStep): string | undefined {
+	const app = step.type === 'USER_INPUT' ? appDirectoryOf(path) : undefined;
+	const prompt = app === undefined ? undefined : userRequestText(step.content ?? '');
+	const time = step.created_at ? Date.parse(step.created_at) : Number.NaN;
+	return prompt === undefined || Number.isNaN(time) ? undefined : promptedWorkspace(app!, prompt, time);
 }
 
 function normalizeStep(step: AntigravityStep, line: number, state: LineState): SessionEvent[] | null {
