@@ -322,3 +322,25 @@ test('antigravity format: an older build\'s history line without a conversation 
 		'the prompt sent the same second is this conversation\'s; a line two minutes off is not',
 	);
 });
+
+/**
+ * A RUN_COMMAND step's content is the harness's template: any `Created At:`/`Completed At:`
+ * lines, then the status sentence ("The command completed successfully." or the exit code it
+ * failed with), then `Output:` and the command's output, each line indented by four tabs
+ * (evidence: k-k1/agent-fleet workspace/agent/internal/agents/agy/transcript.go, stepMetaLineRe
+ * and commandIndentRe, from real transcripts; jazzyalex/agent-sessions
+ * Resources/Fixtures/stage0/agents/antigravity/cli_small.jsonl). The status sentence is the
+ * command's outcome; an exit code the output happens to mention (a grep of docs, a log) is not.
+ */
+const commandOutput = join(cases, 'command-output', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a RUN_COMMAND\'s status sentence, not an exit code its output mentions, is its outcome', () => {
+	const [session] = readStore(antigravityAdapter, commandOutput);
+	assert.ok(session);
+	const outcome = (line: number) => {
+		const result = session.events.find(event => event.line === line && event.kind === 'tool_result')?.result;
+		return [result?.is_error, result?.exit_code];
+	};
+	assert.deepEqual(outcome(3), [false, 0], 'completed successfully, whatever its output quotes');
+	assert.deepEqual(outcome(5), [true, 1]);
+});

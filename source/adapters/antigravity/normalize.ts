@@ -106,11 +106,25 @@ function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
 	return events;
 }
 
-/** RUN_COMMAND states its outcome only in text: an exit code, or plain success. */
+/** Where the command's own output starts in a RUN_COMMAND step: the template's `Output:` line (tab-indented). */
+const outputLine = /^[ \t]*Output:/m;
+const succeeded = /^[ \t]*The command completed successfully\b/m;
+
+/**
+ * RUN_COMMAND states its outcome only in text, in the sentence before its `Output:` (after any
+ * `Created At:` lines): plain success, or the exit code it failed with. An exit code the output
+ * mentions (a grep of docs, a log) is read only when no such sentence says anything.
+ */
 function commandExitCode(step: AntigravityStep): number | undefined {
 	const text = step.content ?? '';
+	const output = outputLine.exec(text);
+	const head = output ? text.slice(0, output.index) : text;
 	// The phrase looked for first: a plain search rules out most outputs faster than the pattern.
-	return exitCodeFromText(text) ?? (text.includes('The command completed successfully') && /^The command completed successfully\b/m.test(text) ? 0 : undefined);
+	if (head.includes('The command completed successfully') && succeeded.test(head)) {
+		return 0;
+	}
+
+	return exitCodeFromText(head) ?? (output ? exitCodeFromText(text) : undefined);
 }
 
 /**
