@@ -13,7 +13,11 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
 type EventBase = Omit<SessionEvent, 'kind'>;
 
 const systemTypes = new Set(['CONVERSATION_HISTORY', 'EPHEMERAL_MESSAGE', 'SYSTEM_MESSAGE']);
-/** Not observed yet, but named by the step-type family Antigravity inherits: an error notice. */
+/**
+ * An error notice the harness gives the model, from the SYSTEM or the MODEL source, its content
+ * `Created At:` lines and then e.g. "Error invalid tool call: …"; the model often goes on after
+ * it (seen in public excerpts of real transcripts).
+ */
 const errorType = 'ERROR_MESSAGE';
 /**
  * Tool-result step types seen so far; other MODEL-sourced steps are tool results too.
