@@ -344,3 +344,20 @@ test('antigravity format: a RUN_COMMAND\'s status sentence, not an exit code its
 	assert.deepEqual(outcome(3), [false, 0], 'completed successfully, whatever its output quotes');
 	assert.deepEqual(outcome(5), [true, 1]);
 });
+
+/**
+ * Recent `agy` builds type every tool-result step GENERIC, the `invoke_subagent` result among
+ * them: only its place says which call it answers. Results follow their planner step in the
+ * order of its calls (parallel calls give consecutive steps), so the n-th result after a
+ * planner step answers its n-th call (evidence: meridianlabs-ai/inspect_scout
+ * src/inspect_scout/sources/_antigravity_cli, ToolCallPairer and _spawn_result_content, which
+ * take a spawn from a typed INVOKE_SUBAGENT step or from a result paired positionally with an
+ * `invoke_subagent` call; its author found only GENERIC result types in CLI 1.1.14–1.1.19).
+ */
+const genericSpawn = join(cases, 'generic-spawn', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a GENERIC result paired with an invoke_subagent call names the children it created', () => {
+	const [session] = readStore(antigravityAdapter, genericSpawn);
+	assert.ok(session);
+	assert.deepEqual(session.summary.children, ['b4e8f1a2-6c3d-4b75-8e09-1f2a3b4c5d66'], 'the second result answers the second call; a viewed file quoting a spawn created nothing');
+});

@@ -6,7 +6,7 @@ import {conversationWorkspace} from './conversation-db.js';
 import {promptedWorkspace} from './history.js';
 import {readAntigravityStep, readAntigravityToolCall} from './records.js';
 import type {AntigravityStep, AntigravityToolCall} from './schema.js';
-import {invokedConversationIds, invokeSubagentType} from './subagents.js';
+import {invokedConversationIds, invokeSubagentCall, invokeSubagentType} from './subagents.js';
 import {modelFromSettings, userRequestText} from './user-input.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
@@ -83,7 +83,7 @@ function toolOf(call: AntigravityToolCall): {name: string; input: unknown} {
 	return {name: name || 'unknown', input: decodeArguments(call.args ?? call.arguments ?? wrapped?.['arguments'])};
 }
 
-function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
+function plannerEvents(step: AntigravityStep, base: EventBase, state: LineState): SessionEvent[] {
 	const shared = {...base, message_id: `step-${base.uuid ?? base.line}`};
 	const events: SessionEvent[] = [];
 	const failed = step.status === 'ERROR';
@@ -91,23 +91,67 @@ function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
 		events.push({...shared, kind: 'assistant', text: step.content});
 	}
 
+	const awaited: string[] = [];
 	for (const raw of step.tool_calls ?? []) {
 		const call = readAntigravityToolCall(raw);
 		if (!call) {
 			continue;
 		}
 
+		const tool = toolOf(call);
+		awaited.push(tool.name);
 		events.push({
 			...shared,
 			kind: 'tool_call',
 			// No tool step names the call it answers, so an id here could never pair: leave none
 			// (the engine would otherwise see every call with an id as unanswered).
-			tool: {...toolOf(call), call_id: null},
+			tool: {...tool, call_id: null},
 			...(isRunning(step.status) ? {pending: true} : {}),
 		});
 	}
 
+	// A new planner step leaves the calls of the one before without results.
+	state[awaitedKey] = awaited.slice(0, maxAwaited);
 	return events;
+}
+
+/** The line-state key of the tool names a planner step's calls still await results for, in call order. */
+const awaitedKey = 'awaitedTools';
+/** The line-state key of the last step index read, to see steps that left no line. */
+const lastStepKey = 'lastStep';
+/** More calls than one planner step makes: the line state stays small. */
+const maxAwaited = 64;
+
+/**
+ * The tool a result step answers. No step names its call, but results follow their planner step
+ * in the order of its calls (parallel calls give consecutive steps), so the next result answers
+ * the first call still awaiting one. A step index that skips (a declined call, a turn stopped
+ * before its result) leaves the awaited calls unanswered rather than pairing later results with
+ * them.
+ */
+function answeredTool(state: LineState): string | undefined {
+	const awaited = state[awaitedKey];
+	if (!Array.isArray(awaited) || awaited.length === 0) {
+		return undefined;
+	}
+
+	state[awaitedKey] = awaited.slice(1);
+	return typeof awaited[0] === 'string' ? awaited[0] : undefined;
+}
+
+/** Notes the step's index; a jump past the next one drops the calls still awaited. */
+function followStepIndex(step: AntigravityStep, state: LineState): void {
+	const index = typeof step.step_index === 'number' ? step.step_index : Number.NaN;
+	if (Number.isNaN(index)) {
+		return;
+	}
+
+	const last = state[lastStepKey];
+	if (typeof last === 'number' && index > last + 1) {
+		state[awaitedKey] = [];
+	}
+
+	state[lastStepKey] = index;
 }
 
 /** Where the command's own output starts in a RUN_COMMAND step: the template's `Output:` line (tab-indented). */
@@ -186,7 +230,7 @@ function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 	}
 
 	if (step.type === 'PLANNER_RESPONSE') {
-		return plannerEvents(step, base);
+		return plannerEvents(step, base, state);
 	}
 
 	if (step.type === 'CHECKPOINT') {
@@ -203,7 +247,9 @@ function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 	}
 
 	if (isToolStep(step)) {
-		return step.type === invokeSubagentType ? [...toolResultEvents(step, base), ...childEvents(step, base)] : toolResultEvents(step, base);
+		// Recent builds type the invoke_subagent result GENERIC like every other: its call says what it is.
+		const spawned = answeredTool(state) === invokeSubagentCall || step.type === invokeSubagentType;
+		return spawned ? [...toolResultEvents(step, base), ...childEvents(step, base)] : toolResultEvents(step, base);
 	}
 
 	return null;
@@ -276,6 +322,7 @@ function promptWorkspace(path: string, step: AntigravityStep): string | undefine
 }
 
 function normalizeStep(step: AntigravityStep, line: number, state: LineState): SessionEvent[] | null {
+	followStepIndex(step, state);
 	const timestamp = isoTime(step.created_at);
 	const base: EventBase = {
 		line,
