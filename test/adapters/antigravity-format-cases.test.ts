@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import Database from 'better-sqlite3';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
+import {filesTouched} from '../../source/engine/conversation/tool-calls.js';
 import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
@@ -239,4 +240,124 @@ test('antigravity format: a conversation the prompt index does not name is in th
 	assert.deepEqual([posix.get(indexedConversation), posix.get(unindexedConversation)], ['/home/dana/src/ledgerline', '/home/dana/src/tide pool']);
 	const windows = projectOf(storeWithDatabase(t, 'file:///c%3A/Users/dana/tidepool'));
 	assert.equal(windows.get(unindexedConversation), 'c:/Users/dana/tidepool');
+});
+
+/**
+ * The IDE's brains (`antigravity/`, `antigravity-ide/`) write a tool's output as its own step of
+ * type TOOL_RESPONSE, from the SYSTEM source, not as a MODEL step named after the tool. It is
+ * the answer to the planner's tool call before it (evidence: users' recovery scripts that pull
+ * file contents back out of `~/.gemini/antigravity-ide/brain/<id>/.system_generated/logs/
+ * transcript_full.jsonl` by `source == 'SYSTEM' and type == 'TOOL_RESPONSE'`, and of
+ * `~/.gemini/antigravity/brain/<id>/…/transcript.jsonl` by `"type":"TOOL_RESPONSE"`).
+ */
+const ideToolResponse = join(cases, 'ide-tool-response', '.gemini', 'antigravity-ide');
+
+test('antigravity format: an IDE TOOL_RESPONSE step from the SYSTEM source is the tool call\'s result', () => {
+	const [session] = readStore(antigravityAdapter, ideToolResponse);
+	assert.ok(session);
+	assert.equal(session.loaded.skipped, 0, 'TOOL_RESPONSE is a step of the format, not an unknown one');
+	const response = session.events.filter(event => event.line === 3);
+	assert.deepEqual(response.map(event => event.kind), ['tool_result']);
+	assert.equal(response[0]!.result!.is_error, false);
+	assert.match(response[0]!.result!.output, /if r\.amount > 0/, 'the tool\'s output is kept (and searchable)');
+});
+
+/**
+ * A step's status is the language server's CortexStepStatus without its prefix. Besides DONE,
+ * ERROR and CANCELED it has INTERRUPTED, for a step the run was stopped under (evidence: the
+ * enum read from Antigravity 2.2.1's embedded descriptor, INTERRUPTED = 12, in a public design
+ * note on tracking Antigravity sessions; readers of `agy` transcripts that treat
+ * `status: "INTERRUPTED"` as a finished, not a successful, step). Like CANCELED it ends the
+ * turn as an interruption, of a tool step as much as of the planner's reply.
+ */
+const interruptedStore = join(cases, 'interrupted-step', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a step with status INTERRUPTED is an interruption, not a finished reply', () => {
+	const [session] = readStore(antigravityAdapter, interruptedStore);
+	assert.ok(session);
+	const kinds = (line: number) => session.events.filter(event => event.line === line).map(event => [event.kind, event.interrupted === true]);
+	assert.deepEqual(kinds(3), [['tool_result', false], ['system', true]], 'the stopped command\'s output is kept, and the stop is said');
+	assert.equal(session.events.find(event => event.line === 3 && event.kind === 'tool_result')?.result?.is_error, true);
+	assert.deepEqual(kinds(4), [['assistant', false], ['system', true]], 'a reply cut off mid-sentence was interrupted');
+});
+
+/**
+ * The IDE's brains name a tool as Gemini's function calling does, inside its `default_api`
+ * namespace (`default_api:write_to_file`), with plain `arguments`; some builds keep a call in the
+ * chat-completions shape, `{id, type: "function", function: {name, arguments: "<JSON text>"}}`
+ * (evidence: users' recovery scripts over their own `~/.gemini/antigravity/brain/<id>/…/
+ * transcript.jsonl`, matching `tc.name === 'default_api:write_to_file'` and reading
+ * `tc.arguments.CodeContent`, or `JSON.parse(tc.function.arguments)` for
+ * `tc.function.name === 'default_api:write_to_file'`). The tool is the same `write_to_file`
+ * the CLI names bare: a reader that keeps the namespace, or looks only at `name`, loses which
+ * files the session wrote.
+ */
+const ideToolCalls = join(cases, 'ide-tool-calls', '.gemini', 'antigravity');
+
+test('antigravity format: IDE tool calls in the default_api namespace and the function shape are the CLI\'s tools', () => {
+	const [session] = readStore(antigravityAdapter, ideToolCalls);
+	assert.ok(session);
+	const calls = session.events.filter(event => event.kind === 'tool_call');
+	assert.deepEqual(calls.map(event => event.tool?.name), ['write_to_file', 'replace_file_content']);
+	assert.deepEqual(calls.flatMap(event => filesTouched(event)), ['/home/oren/kiln/routes/health.ts', '/home/oren/kiln/server.ts']);
+	assert.equal(calls[1]!.tool!.call_id, null, 'an id no result names pairs with nothing');
+});
+
+/**
+ * Older `agy` builds wrote their prompt index without conversation ids: `{display, timestamp,
+ * workspace}`. The line still says where a conversation ran: its `display` is the conversation's
+ * first request and its `timestamp` (milliseconds) the moment it was sent, seconds from the
+ * USER_INPUT step's `created_at` (evidence: kenn-io/agentsview internal/parser/antigravity_cli.go,
+ * inferAntigravityProjectFromHistoryFallback, matching such lines by prompt within a minute;
+ * jhlee0409/claude-code-history-viewer antigravity_cli.rs documents `conversationId` as optional).
+ * The same prompt sent days later elsewhere, or a line minutes off, is another conversation.
+ */
+const historyByPrompt = join(cases, 'history-by-prompt', '.gemini', 'antigravity-cli');
+
+test('antigravity format: an older build\'s history line without a conversation id places the conversation its prompt and time start', () => {
+	const projectOf = new Map(readStore(antigravityAdapter, historyByPrompt).map(session => [session.unit.idHint, session.summary.project]));
+	assert.deepEqual(
+		[projectOf.get('1e6b4a90-2c7d-4f3e-9b15-8a0d6c3f7e21'), projectOf.get('5a2f8c13-7e4b-4d96-a0c1-3b9e2d7f6a48')],
+		['/home/lior/src/quarry', null],
+		'the prompt sent the same second is this conversation\'s; a line two minutes off is not',
+	);
+});
+
+/**
+ * A RUN_COMMAND step's content is the harness's template: any `Created At:`/`Completed At:`
+ * lines, then the status sentence ("The command completed successfully." or the exit code it
+ * failed with), then `Output:` and the command's output, each line indented by four tabs
+ * (evidence: k-k1/agent-fleet workspace/agent/internal/agents/agy/transcript.go, stepMetaLineRe
+ * and commandIndentRe, from real transcripts; jazzyalex/agent-sessions
+ * Resources/Fixtures/stage0/agents/antigravity/cli_small.jsonl). The status sentence is the
+ * command's outcome; an exit code the output happens to mention (a grep of docs, a log) is not.
+ */
+const commandOutput = join(cases, 'command-output', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a RUN_COMMAND\'s status sentence, not an exit code its output mentions, is its outcome', () => {
+	const [session] = readStore(antigravityAdapter, commandOutput);
+	assert.ok(session);
+	const outcome = (line: number) => {
+		const result = session.events.find(event => event.line === line && event.kind === 'tool_result')?.result;
+		return [result?.is_error, result?.exit_code];
+	};
+	assert.deepEqual(outcome(3), [false, 0], 'completed successfully, whatever its output quotes');
+	assert.deepEqual(outcome(5), [true, 1]);
+});
+
+/**
+ * Recent `agy` builds type every tool-result step GENERIC, the `invoke_subagent` result among
+ * them: only its place says which call it answers. Results follow their planner step in the
+ * order of its calls (parallel calls give consecutive steps), so the n-th result after a
+ * planner step answers its n-th call (evidence: meridianlabs-ai/inspect_scout
+ * src/inspect_scout/sources/_antigravity_cli, ToolCallPairer and _spawn_result_content, which
+ * take a spawn from a typed INVOKE_SUBAGENT step or from a result paired positionally with an
+ * `invoke_subagent` call; its author found only GENERIC result types in CLI 1.1.14–1.1.19).
+ */
+const genericSpawn = join(cases, 'generic-spawn', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a GENERIC result paired with an invoke_subagent call names the children it created', () => {
+	const [session] = readStore(antigravityAdapter, genericSpawn);
+	assert.ok(session);
+	assert.deepEqual(session.summary.children, ['b4e8f1a2-6c3d-4b75-8e09-1f2a3b4c5d66'], 'the second result answers the second call; a viewed file quoting a spawn created nothing');
 });

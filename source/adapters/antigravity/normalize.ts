@@ -1,28 +1,40 @@
+import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {conversationWorkspace} from './conversation-db.js';
+import {promptedWorkspace} from './history.js';
 import {readAntigravityStep, readAntigravityToolCall} from './records.js';
-import type {AntigravityStep} from './schema.js';
-import {invokedConversationIds, invokeSubagentType} from './subagents.js';
+import type {AntigravityStep, AntigravityToolCall} from './schema.js';
+import {invokedConversationIds, invokeSubagentCall, invokeSubagentType} from './subagents.js';
 import {modelFromSettings, userRequestText} from './user-input.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
 type EventBase = Omit<SessionEvent, 'kind'>;
 
 const systemTypes = new Set(['CONVERSATION_HISTORY', 'EPHEMERAL_MESSAGE', 'SYSTEM_MESSAGE']);
-/** Not observed yet, but named by the step-type family Antigravity inherits: an error notice. */
+/**
+ * An error notice the harness gives the model, from the SYSTEM or the MODEL source, its content
+ * `Created At:` lines and then e.g. "Error invalid tool call: …"; the model often goes on after
+ * it (seen in public excerpts of real transcripts).
+ */
 const errorType = 'ERROR_MESSAGE';
 /**
  * Tool-result step types seen so far; other MODEL-sourced steps are tool results too.
  * INVOKE_SUBAGENT (the result of `invoke_subagent`) is listed because some builds write it
- * without a source.
+ * without a source, and TOOL_RESPONSE (the IDE's brains: any tool's output) because it comes
+ * from the SYSTEM source.
  */
-const toolTypes = new Set(['VIEW_FILE', 'LIST_DIRECTORY', 'RUN_COMMAND', 'CODE_ACTION', 'SEARCH_WEB', 'GREP_SEARCH', 'BROWSER_NAVIGATE', invokeSubagentType]);
+const toolTypes = new Set(['VIEW_FILE', 'LIST_DIRECTORY', 'RUN_COMMAND', 'CODE_ACTION', 'SEARCH_WEB', 'GREP_SEARCH', 'BROWSER_NAVIGATE', 'TOOL_RESPONSE', invokeSubagentType]);
 const conversationTypes = new Set(['USER_INPUT', 'PLANNER_RESPONSE', 'CHECKPOINT', errorType, ...systemTypes]);
 /** Sources whose input a person did not type (USER_IMPLICIT: context the host added for them). */
 const hostSources = new Set(['SYSTEM', 'MODEL', 'USER_IMPLICIT']);
-const cancelledStatuses = new Set(['CANCELED', 'CANCELLED']);
+/** Statuses of a step the run was stopped under: the language server's CANCELED and INTERRUPTED. */
+const stoppedStatuses = new Map([
+	['CANCELED', 'Step cancelled'],
+	['CANCELLED', 'Step cancelled'],
+	['INTERRUPTED', 'Step interrupted'],
+]);
 /** Statuses of a step that has not finished yet (none observed in samples; named defensively). */
 const runningStatuses = new Set(['RUNNING', 'PENDING', 'IN_PROGRESS', 'GENERATING', 'QUEUED', 'WAITING']);
 
@@ -57,7 +69,21 @@ function decodeArguments(value: unknown): unknown {
 	return value ?? null;
 }
 
-function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
+/**
+ * The IDE names a tool inside Gemini's function-calling namespace (`default_api:view_file`); the
+ * tool is the one the CLI names bare, and only the bare name is known to what reads calls.
+ */
+const functionNamespace = 'default_api:';
+
+/** A call's tool name and arguments: top-level (`name`, `args` or `arguments`) or in the IDE's `function` object. */
+function toolOf(call: AntigravityToolCall): {name: string; input: unknown} {
+	const wrapped = isRecord(call.function) ? call.function : undefined;
+	const named = call.name ?? (typeof wrapped?.['name'] === 'string' ? wrapped['name'] : undefined);
+	const name = named?.startsWith(functionNamespace) && named.length > functionNamespace.length ? named.slice(functionNamespace.length) : named;
+	return {name: name || 'unknown', input: decodeArguments(call.args ?? call.arguments ?? wrapped?.['arguments'])};
+}
+
+function plannerEvents(step: AntigravityStep, base: EventBase, state: LineState): SessionEvent[] {
 	const shared = {...base, message_id: `step-${base.uuid ?? base.line}`};
 	const events: SessionEvent[] = [];
 	const failed = step.status === 'ERROR';
@@ -65,30 +91,88 @@ function plannerEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
 		events.push({...shared, kind: 'assistant', text: step.content});
 	}
 
+	const awaited: string[] = [];
 	for (const raw of step.tool_calls ?? []) {
 		const call = readAntigravityToolCall(raw);
 		if (!call) {
 			continue;
 		}
 
+		const tool = toolOf(call);
+		awaited.push(tool.name);
 		events.push({
 			...shared,
 			kind: 'tool_call',
 			// No tool step names the call it answers, so an id here could never pair: leave none
 			// (the engine would otherwise see every call with an id as unanswered).
-			tool: {name: call.name ?? 'unknown', call_id: null, input: decodeArguments(call.args ?? call.arguments)},
+			tool: {...tool, call_id: null},
 			...(isRunning(step.status) ? {pending: true} : {}),
 		});
 	}
 
+	// A new planner step leaves the calls of the one before without results.
+	state[awaitedKey] = awaited.slice(0, maxAwaited);
 	return events;
 }
 
-/** RUN_COMMAND states its outcome only in text: an exit code, or plain success. */
+/** The line-state key of the tool names a planner step's calls still await results for, in call order. */
+const awaitedKey = 'awaitedTools';
+/** The line-state key of the last step index read, to see steps that left no line. */
+const lastStepKey = 'lastStep';
+/** More calls than one planner step makes: the line state stays small. */
+const maxAwaited = 64;
+
+/**
+ * The tool a result step answers. No step names its call, but results follow their planner step
+ * in the order of its calls (parallel calls give consecutive steps), so the next result answers
+ * the first call still awaiting one. A step index that skips (a declined call, a turn stopped
+ * before its result) leaves the awaited calls unanswered rather than pairing later results with
+ * them.
+ */
+function answeredTool(state: LineState): string | undefined {
+	const awaited = state[awaitedKey];
+	if (!Array.isArray(awaited) || awaited.length === 0) {
+		return undefined;
+	}
+
+	state[awaitedKey] = awaited.slice(1);
+	return typeof awaited[0] === 'string' ? awaited[0] : undefined;
+}
+
+/** Notes the step's index; a jump past the next one drops the calls still awaited. */
+function followStepIndex(step: AntigravityStep, state: LineState): void {
+	const index = typeof step.step_index === 'number' ? step.step_index : Number.NaN;
+	if (Number.isNaN(index)) {
+		return;
+	}
+
+	const last = state[lastStepKey];
+	if (typeof last === 'number' && index > last + 1) {
+		state[awaitedKey] = [];
+	}
+
+	state[lastStepKey] = index;
+}
+
+/** Where the command's own output starts in a RUN_COMMAND step: the template's `Output:` line (tab-indented). */
+const outputLine = /^[ \t]*Output:/m;
+const succeeded = /^[ \t]*The command completed successfully\b/m;
+
+/**
+ * RUN_COMMAND states its outcome only in text, in the sentence before its `Output:` (after any
+ * `Created At:` lines): plain success, or the exit code it failed with. An exit code the output
+ * mentions (a grep of docs, a log) is read only when no such sentence says anything.
+ */
 function commandExitCode(step: AntigravityStep): number | undefined {
 	const text = step.content ?? '';
+	const output = outputLine.exec(text);
+	const head = output ? text.slice(0, output.index) : text;
 	// The phrase looked for first: a plain search rules out most outputs faster than the pattern.
-	return exitCodeFromText(text) ?? (text.includes('The command completed successfully') && /^The command completed successfully\b/m.test(text) ? 0 : undefined);
+	if (head.includes('The command completed successfully') && succeeded.test(head)) {
+		return 0;
+	}
+
+	return exitCodeFromText(head) ?? (output ? exitCodeFromText(text) : undefined);
 }
 
 /**
@@ -146,7 +230,7 @@ function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 	}
 
 	if (step.type === 'PLANNER_RESPONSE') {
-		return plannerEvents(step, base);
+		return plannerEvents(step, base, state);
 	}
 
 	if (step.type === 'CHECKPOINT') {
@@ -163,19 +247,22 @@ function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 	}
 
 	if (isToolStep(step)) {
-		return step.type === invokeSubagentType ? [...toolResultEvents(step, base), ...childEvents(step, base)] : toolResultEvents(step, base);
+		// Recent builds type the invoke_subagent result GENERIC like every other: its call says what it is.
+		const spawned = answeredTool(state) === invokeSubagentCall || step.type === invokeSubagentType;
+		return spawned ? [...toolResultEvents(step, base), ...childEvents(step, base)] : toolResultEvents(step, base);
 	}
 
 	return null;
 }
 
 /**
- * A cancelled step is an interruption; a failed conversational step is an interruption with an
+ * A cancelled or interrupted step is an interruption; a failed conversational step is an interruption with an
  * error. A failed tool step is a tool failure, which its result already says.
  */
 function statusEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
-	if (step.status && cancelledStatuses.has(step.status)) {
-		return [{...base, kind: 'system', text: 'Step cancelled', interrupted: true}];
+	const stopped = step.status ? stoppedStatuses.get(step.status) : undefined;
+	if (stopped) {
+		return [{...base, kind: 'system', text: stopped, interrupted: true}];
 	}
 
 	if (step.status === 'ERROR' && !isToolStep(step) && step.type !== errorType) {
@@ -201,22 +288,41 @@ export function normalizeAntigravityLine(value: unknown, line: number, state: Li
 		return events;
 	}
 
-	const workspace = workspaceEvent(line, unit);
+	const workspace = workspaceEvent(line, unit, step);
 	return workspace ? [workspace, ...events] : events;
 }
 
 /**
- * The workspace the step database records, when the prompt index named none: transcripts never
- * say where a conversation ran (conversation-db.ts). Stated with the first line, the conversation's
- * first step, so a scan that continues a grown transcript does not look again.
+ * The workspace the step database records, or else the one an older build's prompt index line
+ * gives the first request, when the index named none by id: transcripts never say where a
+ * conversation ran (conversation-db.ts, history.ts). Stated with the first line, the
+ * conversation's first step, so a scan that continues a grown transcript does not look again.
  */
-function workspaceEvent(line: number, unit: DiscoveredUnit): SessionEvent | undefined {
-	const database = unit.projectHint === undefined ? unit.paths.find(path => path.endsWith('.db')) : undefined;
-	const cwd = database === undefined ? undefined : conversationWorkspace(database);
+function workspaceEvent(line: number, unit: DiscoveredUnit, step: AntigravityStep): SessionEvent | undefined {
+	if (unit.projectHint !== undefined) {
+		return undefined;
+	}
+
+	const database = unit.paths.find(path => path.endsWith('.db'));
+	const cwd = (database === undefined ? undefined : conversationWorkspace(database)) ?? promptWorkspace(unit.path, step);
 	return cwd === undefined ? undefined : {line, kind: 'meta', session: {cwd}};
 }
 
+/** The folder holding the brain a transcript lies in (`<app>/brain/<id>/…`), the app directory of its prompt index. */
+function appDirectoryOf(path: string): string | undefined {
+	const brain = path.lastIndexOf(`${sep}brain${sep}`);
+	return brain > 0 ? path.slice(0, brain) : undefined;
+}
+
+function promptWorkspace(path: string, step: AntigravityStep): string | undefined {
+	const app = step.type === 'USER_INPUT' ? appDirectoryOf(path) : undefined;
+	const prompt = app === undefined ? undefined : userRequestText(step.content ?? '');
+	const time = step.created_at ? Date.parse(step.created_at) : Number.NaN;
+	return prompt === undefined || Number.isNaN(time) ? undefined : promptedWorkspace(app!, prompt, time);
+}
+
 function normalizeStep(step: AntigravityStep, line: number, state: LineState): SessionEvent[] | null {
+	followStepIndex(step, state);
 	const timestamp = isoTime(step.created_at);
 	const base: EventBase = {
 		line,

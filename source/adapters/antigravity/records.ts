@@ -25,7 +25,7 @@ const stepFields = fields({
 	truncated_fields: list,
 });
 
-const toolCallFields = fields({name: string, args: any, arguments: any, id: string});
+const toolCallFields = fields({name: string, args: any, arguments: any, id: string, function: any});
 
 export function readAntigravityStep(value: unknown): AntigravityStep | undefined {
 	const read = isRecord(value) && typeof value['type'] === 'string' ? strictObject(value, stepFields) : refused;

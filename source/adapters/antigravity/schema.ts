@@ -15,6 +15,11 @@ export const antigravityToolCallSchema = lazySchema(() => z.looseObject({
 	arguments: z.optional(z.unknown()),
 	/** Some builds give a call an id, but no tool step names the call it answers. */
 	id: optional(z.string()),
+	/**
+	 * The IDE's chat-completions shape, `{name, arguments}` with `arguments` as JSON text, in
+	 * place of the top-level fields. Read by hand (any JSON type may be here).
+	 */
+	function: z.optional(z.unknown()),
 }));
 
 export const antigravityStepSchema = lazySchema(() => z.looseObject({

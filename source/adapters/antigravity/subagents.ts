@@ -5,6 +5,8 @@
  * written one after another or as an array, sometimes with prose after them.
  */
 export const invokeSubagentType = 'INVOKE_SUBAGENT';
+/** The tool call whose result that step is. */
+export const invokeSubagentCall = 'invoke_subagent';
 
 /** `"conversationId": "<id>"`, with any spacing, and quotes escaped once more in some builds. */
 const conversationIdField = /\\?"conversationId\\?"\s*:\s*\\?"([^"\\]{1,128})\\?"/g;
