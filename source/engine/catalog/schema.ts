@@ -57,7 +57,7 @@ import type {Migration} from '../../lib/sqlite.js';
  * parts noted, prompts without their referenced files; Qwen Code's media, subagent tasks and
  * attachment tokens; Grok's
  * update stream before its chat-history cache; OpenCode forks, overflow replays and prompts
- * waiting in a 2.x inbox; Copilot CLI block-scalar names, permission feedback, detached parents and chunked replies; the Cursor CLI's chat meta.json, plain
+ * waiting in a 2.x inbox; Antigravity tool responses, interrupted steps, IDE tool names and subagent results; Copilot CLI block-scalar names, permission feedback, detached parents and chunked replies; the Cursor CLI's chat meta.json, plain
  * JSON store metadata, hyphenated tool blocks; VS Code replies stored as strings, hidden and feature-sent requests, tool calls awaiting
  * approval, queued requests, undone response parts, prompt-tsx tool results), and every
  * session is read again).
