@@ -106,7 +106,10 @@ export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean
 		};
 	}
 
-	const stop = [...finalTurn].reverse().find(event => event.interrupted || (event.error && event.kind !== 'tool_result'));
+	// A turn the agent went on with after an error or an interruption (a retried request, a bad
+	// call it corrected) is no interrupted turn: only one that stops there, or after it says nothing.
+	const stopAt = finalTurn.findLastIndex(event => event.interrupted || (event.error && event.kind !== 'tool_result'));
+	const stop = stopAt === -1 || finalTurn.slice(stopAt + 1).some(isReply) ? undefined : finalTurn[stopAt];
 	if (stop) {
 		state.interruption = {line: stop.line, detail: oneLine(stop.error ?? stop.text ?? 'interrupted', 160)};
 	}
@@ -115,4 +118,9 @@ export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean
 	const last = substantive.at(-1);
 	state.ends_with_reply = last?.kind === 'assistant' && Boolean(last.text?.trim()) && !last.error;
 	return state;
+}
+
+/** Words the agent said: an assistant event with text that is no error. */
+function isReply(event: SessionEvent): boolean {
+	return event.kind === 'assistant' && Boolean(event.text?.trim()) && !event.error && !event.interrupted;
 }
