@@ -394,12 +394,12 @@ test('retention: summary, blockers, sessions by code and by typing; a wrong coun
 	t.after(() => app.unmount());
 	await waitForFrame(app.lastFrame, showing('standup'));
 	let frame = await press(app.stdin, app.lastFrame, String(screenOrder.indexOf('retention') + 1), text => text.includes('x executes · plan ') && text.includes('57 sessions ·'));
-	assert.match(frame, /^all +57 +2 +27 +28 /m, 'the summary by source ends with the totals');
-	assert.match(frame, /57 sessions · 2 eligible · 27 compactable · 28 blocked/);
-	const planned = Number(/ · (\d+) to retire: 2 attested, 27 to compact$/m.exec(frame)?.[1]);
-	assert.equal(planned, 29);
-	frame = await press(app.stdin, app.lastFrame, 'v', text => text.includes('blockers · 5 codes block 28 sessions'));
-	assert.match(frame, /› unfinished_candidate +18 █+/);
+	assert.match(frame, /^all +57 +2 +28 +27 /m, 'the summary by source ends with the totals');
+	assert.match(frame, /57 sessions · 2 eligible · 28 compactable · 27 blocked/);
+	const planned = Number(/ · (\d+) to retire: 2 attested, 28 to compact$/m.exec(frame)?.[1]);
+	assert.equal(planned, 30);
+	frame = await press(app.stdin, app.lastFrame, 'v', text => text.includes('blockers · 5 codes block 27 sessions'));
+	assert.match(frame, /› unfinished_candidate +17 █+/);
 	frame = await press(app.stdin, app.lastFrame, 'j', text => selectedRow(text).includes('child_sessions_present'));
 	frame = await press(app.stdin, app.lastFrame, keys.enter, text => text.includes('3 of 57 sessions · blocker child_sessions_present'));
 	assert.equal(frame.split('\n').filter(line => / blocked +\w+ /.test(line)).length, 3);
@@ -412,27 +412,27 @@ test('retention: summary, blockers, sessions by code and by typing; a wrong coun
 	assert.match(frame, /^10 of 57 sessions/m);
 
 	// A wrong count, then esc: nothing happens, and esc belonged to the question, not the app.
-	frame = await press(app.stdin, app.lastFrame, 'x', text => text.includes('Type 29, the count of sessions to delete'));
-	frame = await press(app.stdin, app.lastFrame, '5\r', text => text.includes('typed 5; the plan deletes 29'));
+	frame = await press(app.stdin, app.lastFrame, 'x', text => text.includes('Type 30, the count of sessions to delete'));
+	frame = await press(app.stdin, app.lastFrame, '5\r', text => text.includes('typed 5; the plan deletes 30'));
 	frame = await press(app.stdin, app.lastFrame, keys.escape, text => text.includes('x executes · plan'));
 	assert.ok(showing('retention')(frame));
 	assert.deepEqual(entriesUnder(home), before, 'nothing deleted');
 	assert.equal(existsSync(world.kbSandbox.journal) && journalNodes(world.kbSandbox.journal, 'SessionPurgeAttempt').length, 0);
 
 	// The count and its enter in one chunk: the sweep runs (the engine's, re-planned and re-checked) and its receipts show.
-	frame = await press(app.stdin, app.lastFrame, 'x29\r', text => text.includes('done · 29 removed (27 compacted first) · 0 failed'));
-	assert.match(frame, /^receipts · 29 items swept/m);
+	frame = await press(app.stdin, app.lastFrame, 'x30\r', text => text.includes('done · 30 removed (28 compacted first) · 0 failed'));
+	assert.match(frame, /^receipts · 30 items swept/m);
 	assert.match(frame, /receipt session-purge:/);
 	const gone = assertDeletionsRecorded(world.kbSandbox, home, before);
-	assert.ok(gone.length >= 29, `the retired sessions' files are gone (${gone.length})`);
-	assert.equal(journalNodes(world.kbSandbox.journal, 'SessionPurgeReceipt').length, 29, 'one receipt each');
+	assert.ok(gone.length >= 30, `the retired sessions' files are gone (${gone.length})`);
+	assert.equal(journalNodes(world.kbSandbox.journal, 'SessionPurgeReceipt').length, 30, 'one receipt each');
 	for (const [source, id] of retentionAttested) {
 		assert.ok(!before.some(path => path.includes(id) && existsSync(path)), `${source} ${id}: attested and purged`);
 	}
 
 	// The plan is loaded again: nothing is left to retire.
 	frame = await press(app.stdin, app.lastFrame, 'v', text => text.includes('nothing to retire'));
-	assert.match(frame, /^all +28 +0 +0 +28 /m);
+	assert.match(frame, /^all +27 +0 +0 +27 /m);
 	await press(app.stdin, app.lastFrame, 'q', () => decisions.length > 0);
 	assert.deepEqual(decisions, [{kind: 'quit'}]);
 });
@@ -490,15 +490,15 @@ test('retention: a plan that changed after it was shown is refused by the sweep,
 	const home = world.env['HOME']!;
 	const app = render(<App client={world.client} initialScreen="retention" now={retentionNow} size={size} />);
 	t.after(() => app.unmount());
-	await waitForFrame(app.lastFrame, text => text.includes('29 to retire'));
+	await waitForFrame(app.lastFrame, text => text.includes('30 to retire'));
 	// An attested transcript grows after the plan was shown: its receipt no longer pins it.
 	const attested = entriesUnder(home).find(path => path.includes(retentionAttested[1][1]) && path.endsWith('.jsonl'))!;
 	appendFileSync(attested, '{"timestamp":"2025-01-01T00:00:00Z","type":"event_msg","payload":{"type":"agent_message","message":"more"}}\n');
 	const before = entriesUnder(home);
-	const frame = await press(app.stdin, app.lastFrame, 'x', text => text.includes('Type 29'));
+	const frame = await press(app.stdin, app.lastFrame, 'x', text => text.includes('Type 30'));
 	assert.ok(frame);
-	await press(app.stdin, app.lastFrame, '29\r', text => text.includes('✗ the plan is no longer'));
+	await press(app.stdin, app.lastFrame, '30\r', text => text.includes('✗ the plan is no longer'));
 	assert.deepEqual(entriesUnder(home), before, 'nothing deleted');
 	// The plan is loaded again, without the changed session among the attested.
-	await waitForFrame(app.lastFrame, text => text.includes('57 sessions · 1 eligible · 27 compactable · 29 blocked'));
+	await waitForFrame(app.lastFrame, text => text.includes('57 sessions · 1 eligible · 28 compactable · 28 blocked'));
 });
