@@ -24,7 +24,7 @@ test('claude format: a prompt typed while the agent works is kept from its queue
 		[1, 'Rename the config loader to settings loader', true, null],
 		[5, 'also update the README mention', true, null],
 		[7, '<task-notification>\n<task-id>bg1</task-id>\n<status>completed</status>\n<summary>Background build finished</summary>\n</task-notification>', false, 'host'],
-		[8, 'is this the warning you meant?', true, null],
+		[8, 'is this the warning you meant?\n[image: image/png]', true, null],
 	]);
 	assert.equal(session.events.find(event => event.line === 5)?.uuid, 'q3', 'the attachment keeps its place in the tree');
 });
@@ -37,6 +37,32 @@ test('claude format: a queued prompt its user record repeats when the queue hand
 		[4, 'run the linter too', true, null],
 		[6, 'run the linter too', false, 'host'],
 		[8, 'run the linter too', true, null],
+	]);
+});
+
+test('claude format: a prompt\'s pasted image or dropped PDF is noted after its text, one a line, its base64 never copied; media alone is a request of its own', () => {
+	// Claude Code sends what was pasted or dropped as `image` / `document` blocks (`source: {type:
+	// "base64", media_type, data}`) beside the typed text block, or without one.
+	const session = read('prompt-media.jsonl');
+	assert.equal(session.summary.human_turns, 3, 'one turn per prompt, the media no turn of its own');
+	assert.deepEqual(users(session), [
+		[1, 'Why does the legend cover the bars in this chart?\n[image: image/png]', true, null],
+		[3, '[image: image/jpeg]', true, null],
+		[5, 'Check the totals against this invoice\n[document: application/pdf]', true, null],
+	]);
+	assert.equal(session.summary.title, 'Why does the legend cover the bars in this chart? [image: image/png]', 'titled by its text, the note after it, as Gemini CLI and Qwen Code prompts are');
+	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo|JVBERi0x|\/9j\/4AAQ/, 'no payload copied');
+});
+
+test('claude format: a queued prompt with an image, its user record repeating it when the queue hands it over, is one request', () => {
+	const session = read('queued-prompt-media.jsonl');
+	assert.equal(session.summary.human_turns, 3, 'the opening prompt, the queued prompt with an image, the queued image alone');
+	assert.deepEqual(users(session), [
+		[1, 'Add a dark theme to the settings page', true, null],
+		[4, 'use these colours for the theme\n[image: image/png]', true, null],
+		[6, 'use these colours for the theme\n[image: image/png]', false, 'host'],
+		[9, '[image: image/jpeg]', true, null],
+		[11, '[image: image/jpeg]', false, 'host'],
 	]);
 });
 

@@ -3,7 +3,7 @@ import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
 import {asHostNotice} from '../shared/host-text.js';
-import {mediaAwareOutput} from '../shared/media.js';
+import {mediaAwareOutput, mediaNote} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
@@ -265,10 +265,36 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 		}
 	}
 
+
 	// The caveat announces a local command: the command follows, then its output ends the run.
 	const caveat = texts.some(text => localCommandCaveat.test(text));
 	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined) && !texts.some(text => localOutput.test(text)));
-	return events.map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
+	// Media beside a tool result is the result's; only a prompt's own is noted.
+	const said = blocks.some(block => block.type === 'tool_result') ? events : withPromptMedia(events, content, base, author, state);
+	return said.map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
+}
+
+/**
+ * A prompt's events with a note of each image or document it attached (a pasted screenshot, a
+ * dropped PDF: `image` / `document` blocks, `source: {type: "base64", media_type, data}`) after
+ * its typed text, one a line, the payload never copied: as Gemini CLI and Qwen Code prompts are
+ * noted. The notes go on the last request the text gave, so a prompt stays one turn; media sent
+ * without a word is a request whose text is its notes. Queued copies of a prompt (attachment,
+ * queue remove) are noted alike, so the user record repeating one still matches it.
+ */
+function withPromptMedia(events: SessionEvent[], content: unknown, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
+	const notes = Array.isArray(content) ? content.flatMap(block => mediaNote(block) ?? []) : [];
+	if (notes.length === 0) {
+		return events;
+	}
+
+	const note = notes.join('\n');
+	const at = events.findLastIndex(event => event.kind === 'user' && (event.human === true || !author.human));
+	if (at === -1) {
+		return [...events, ...textEvents(note, base, author, state)];
+	}
+
+	return events.map((event, index) => (index === at ? {...event, text: `${event.text ?? ''}\n${note}`} : event));
 }
 
 /**
@@ -432,7 +458,7 @@ function queuedPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind
 	const mode = attachment['commandMode'];
 	const sender = authorOf({isSidechain: record.isSidechain, isMeta: attachment['isMeta'] === true, origin: attachment['origin']});
 	const author: Author = sender.human && mode !== undefined && mode !== 'prompt' ? {human: false, origin: 'host'} : sender;
-	return textEvents(textOf(attachment['prompt']), base, author, state).map(event => {
+	return withPromptMedia(textEvents(textOf(attachment['prompt']), base, author, state), attachment['prompt'], base, author, state).map(event => {
 		if (event.human !== true) {
 			return event;
 		}
@@ -553,7 +579,7 @@ function steeredPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kin
 		return [];
 	}
 
-	const events = textEvents(textOf(record.content), base, {human: true}, state);
+	const events = withPromptMedia(textEvents(textOf(record.content), base, {human: true}, state), record.content, base, {human: true}, state);
 	for (const event of events) {
 		if (event.human === true) {
 			rememberPrompt(state, 'steeredPrompts', event.text ?? '');
