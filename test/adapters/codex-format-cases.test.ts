@@ -535,8 +535,9 @@ const promptImages = join(cases, 'rollout-2026-12-02T09-00-00-01a2d8f0-0b00-7c00
 
 test("codex format: the <image name=[Image #1]> … </image> tags Codex wraps a prompt's image in are not the person's text, and the prompt is one request", () => {
 	const {events, summary} = readUnit(codexAdapter, looseUnit(promptImages));
-	assert.equal(summary.title, '[Image #1] why is the crust pale');
-	assert.equal(summary.human_turns, 1, 'the message item and its user_message event are one request; an image alone is none');
+	assert.equal(summary.title, '[Image #1] why is the crust pale [image: image/png]');
+	assert.equal(summary.human_turns, 2, 'the message item and its user_message event are one request; an image alone is one too, its text the note');
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => event.text), ['[Image #1] why is the crust pale\n[image: image/png]', '[image: image/png]']);
 	assert.ok(!events.some(event => /<\/?image\b/.test(event.text ?? '')), 'no event holds the tags');
 });
 
@@ -683,4 +684,25 @@ test('codex format: a paginated subagent whose session_meta also names a history
 	const notices = events.filter(event => event.kind === 'system');
 	assert.equal(notices.length, 1, notices.map(event => event.text).join(' | '));
 	assert.match(notices[0]?.text ?? '', /^Context inherited from the thread that spawned this one/);
+});
+
+/**
+ * A prompt that sent images: the `user_message` event names them in `images` (URLs sent as
+ * given) and `local_images` (paths of files Codex read), the `message` item holds each as an
+ * `input_image` part (a local file as a `data:` URL) between Codex's own `<image>` tags
+ * (openai/codex codex-rs/protocol/src/protocol.rs UserMessageEvent; models.rs
+ * ContentItem::InputImage and the UserInput::LocalImage / UserInput::Image conversion).
+ */
+const sentImages = join(cases, 'rollout-2026-12-06T14-00-00-01a2f9b0-5c00-7d00-8e00-0000000000d7.jsonl');
+
+test('codex format: the images a prompt sent are noted after its text, on either channel, one prompt still one request; images alone are a request', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(sentImages));
+	assert.equal(summary.human_turns, 3, 'each prompt once, though written as both an item and an event');
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.line, event.text, event.human ?? null]), [
+		[3, 'Why is the header misaligned on the kiosk screen?\n[image: image/png]', true],
+		[7, '[image: https://assets.example.test/mockups/kiosk-v2.png]', true],
+		[11, 'Now compare it with the printed menu\n[image: image/jpeg]', true],
+	]);
+	assert.equal(summary.title, 'Why is the header misaligned on the kiosk screen? [image: image/png]', 'titled by its text, the note after it, as Gemini CLI and Qwen Code prompts are');
+	assert.doesNotMatch(JSON.stringify(events), /iVBORw0KGgo|\/9j\/4AAQ/, 'no payload copied');
 });

@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../events.js';
+import {mediaNote} from '../shared/media.js';
 import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
 import {realtimeDelegationEvent} from './realtime.js';
 
@@ -156,5 +157,50 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 		const human = kind === 'human' && !options.subagent;
 		// In a spawned thread the prompts are the parent agent's.
 		return {...base, kind: 'user', text: human ? typedRequest(text) : text, human, ...(kind === 'human' && options.subagent ? {origin: 'agent' as const} : {})};
+	});
+}
+
+/**
+ * Notes of the images a user message's content sent (`input_image` parts: a `data:` URL, noted by
+ * its media type, or a web address, kept), one each; the payload never copied.
+ */
+export function itemImageNotes(content: unknown): string[] {
+	return Array.isArray(content) ? content.flatMap(block => (isInputImage(block) ? [mediaNote(block) ?? '[image]'] : [])) : [];
+}
+
+/**
+ * Notes of the images a `user_message` event names: `images`, the URLs sent as given, then
+ * `local_images`, the paths of files Codex read and sent (codex-rs protocol UserMessageEvent).
+ * A path is noted as it is, as a web address is; entries of any other type are skipped.
+ */
+export function eventImageNotes(images: unknown, localImages: unknown): string[] {
+	const listed = [images, localImages].flatMap(list => (Array.isArray(list) ? list : []));
+	return listed.flatMap(entry => (typeof entry === 'string' && entry !== '' ? [mediaNote({type: 'input_image', image_url: entry}) ?? '[image]'] : []));
+}
+
+/**
+ * A prompt's events with its images noted after the typed text, one a line, as Gemini CLI and
+ * Qwen Code prompts are: on the last request the text gave, so a prompt stays one turn; images
+ * sent without a word are a request whose text is their notes. `firstCopy` is asked, for each
+ * request, whether it is the first of its two channels' copies: it is given the typed text and a
+ * bare `[image]` per image, since the channels note an image differently (the item holds a local
+ * file as a `data:` URL, the event as its path) but agree on the words and the count.
+ */
+export function withImageNotes(said: SessionEvent[], notes: string[], base: Omit<SessionEvent, 'kind'>, subagent: boolean, firstCopy: (text: string) => boolean): SessionEvent[] {
+	const isRequest = (event: SessionEvent) => event.kind === 'user' && (event.human === true || event.origin === 'agent');
+	const asked = notes.length === 0 || said.some(isRequest) ? said : [...said, {...base, kind: 'user' as const, text: '', human: !subagent, ...(subagent ? {origin: 'agent' as const} : {})}];
+	const at = notes.length === 0 ? -1 : asked.findLastIndex(isRequest);
+	const key = (text: string) => [text, ...notes.map(() => '[image]')].join('\n');
+	return asked.flatMap((event, index) => {
+		if (event.kind !== 'user') {
+			return [event];
+		}
+
+		if (index !== at) {
+			return firstCopy(event.text ?? '') ? [event] : [];
+		}
+
+		const typed = event.text ?? '';
+		return firstCopy(key(typed)) ? [{...event, text: [typed, ...notes].filter(piece => piece.trim() !== '').join('\n')}] : [];
 	});
 }

@@ -13,7 +13,7 @@ import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
 import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startForkCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
-import {userTextEvents} from './messages.js';
+import {eventImageNotes, userTextEvents, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
 import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
@@ -407,19 +407,22 @@ function threadItemEvents(item: Record<string, unknown>, base: Base, state: Code
 }
 
 /**
- * `user_message {message, images?, kind?}`: written for prompts (older builds also wrote the
- * instructions and environment they injected, marked by `kind`). In a spawned thread the
+ * `user_message {message, images?, local_images?, kind?}`: written for prompts (older builds also
+ * wrote the instructions and environment they injected, marked by `kind`). The images a prompt
+ * sent are noted after its text; a prompt of images alone is still one. In a spawned thread the
  * prompt came from the parent agent.
  */
 function promptEvents(event: CodexEvent, base: Base, state: CodexState): SessionEvent[] {
 	const text = event.message ?? '';
-	if (text.trim() === '') {
+	const injected = event.kind !== undefined && event.kind !== 'plain';
+	const notes = injected ? [] : eventImageNotes(event.images, event.local_images);
+	if (text.trim() === '' && notes.length === 0) {
 		return [];
 	}
 
-	const injected = event.kind !== undefined && event.kind !== 'plain';
-	const said: SessionEvent[] = injected ? [{...base, kind: 'user', text, human: false}] : userTextEvents([text], base, {role: 'user', subagent: state.subagent === true});
-	return said.filter(one => one.kind !== 'user' || isFirstCopy(state, 'user', 'event', one.text ?? ''));
+	const subagent = state.subagent === true;
+	const said: SessionEvent[] = injected ? [{...base, kind: 'user', text, human: false}] : text.trim() === '' ? [] : userTextEvents([text], base, {role: 'user', subagent});
+	return withImageNotes(said, notes, base, subagent, typed => isFirstCopy(state, 'user', 'event', typed));
 }
 
 /** `{message}`, `{error: "…"}` or `{error: {message}}`, depending on the version. */

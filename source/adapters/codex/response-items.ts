@@ -1,7 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {isRecord, outputText, parseJsonArguments, textOf} from '../shared/text.js';
 import {endPromptExchange, isFirstCopy} from './echoes.js';
-import {cwdFromEnvironment, textBlocks, userTextEvents} from './messages.js';
+import {cwdFromEnvironment, itemImageNotes, textBlocks, userTextEvents, withImageNotes} from './messages.js';
 import type {CodexResponseItem} from './schema.js';
 import {recordResult, type CodexState} from './state.js';
 import {readToolOutput} from './tool-output.js';
@@ -83,9 +83,10 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 		}
 	}
 
-	const said = userTextEvents(blocks, base, {role, subagent: state.subagent === true});
+	const subagent = state.subagent === true;
+	const said = userTextEvents(blocks, base, {role, subagent});
 	// Developer and system messages have no event copy; a user message's prompt may have one.
-	return [...events, ...(role === 'user' ? said.filter(event => event.kind !== 'user' || isFirstCopy(state, 'user', 'item', event.text ?? '')) : said), ...tools];
+	return [...events, ...(role === 'user' ? withImageNotes(said, itemImageNotes(item.content), base, subagent, text => isFirstCopy(state, 'user', 'item', text)) : said), ...tools];
 }
 
 /**

@@ -100,6 +100,9 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	name: text,
 	/** `user_message`: `plain`, or (older builds) `user_instructions` / `environment_context`. */
 	kind: text,
+	/** `user_message`: the image URLs a prompt sent, and the paths of local images it sent. */
+	images: anything,
+	local_images: anything,
 	/** `thread_rolled_back`: how many of the last turns were dropped. */
 	num_turns: count,
 	/** `item_completed`: the finished thread item (thread-items.ts). */
