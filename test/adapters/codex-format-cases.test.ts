@@ -248,7 +248,7 @@ test('codex format: a command a code-mode exec cell ran, recorded only as its Co
 
 test('codex format: a rollout whose turns are only thread items (UserMessage, AgentMessage) is still read', () => {
 	const {events, summary} = readUnit(codexAdapter, looseUnit(itemOnlyRollout));
-	assert.equal(summary.title, 'Which tomato varieties are on the top shelf?', 'the text inputs joined, the image between them left out');
+	assert.equal(summary.title, 'Which tomato varieties are on the top shelf? [image: /home/dev/seedbank/shelf.png]', 'the text inputs joined, the image between them noted after them');
 	assert.equal(summary.human_turns, 1);
 	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['Brandywine and Black Krim are on the top shelf.']);
 	assert.ok(events.some(event => event.kind === 'system' && event.text === 'Context compacted'), 'a ContextCompaction item is the compaction notice');

@@ -17,7 +17,9 @@ export function legacyEventsOf(item: Record<string, unknown>): CodexEvent[] {
 	switch (item['type']) {
 		case 'UserMessage': {
 			const message = userInputText(item['content']);
-			return message.trim() === '' ? [] : [{type: 'user_message', message}];
+			const images = userInputImages(item['content'], 'image', 'image_url');
+			const localImages = userInputImages(item['content'], 'local_image', 'path');
+			return message.trim() === '' && images.length === 0 && localImages.length === 0 ? [] : [{type: 'user_message', message, images, local_images: localImages}];
 		}
 
 		case 'AgentMessage':
@@ -35,13 +37,25 @@ export function legacyEventsOf(item: Record<string, unknown>): CodexEvent[] {
 	}
 }
 
-/** Text inputs concatenated as Codex's legacy `user_message` has them; images and mentions left out. */
+/** Text inputs concatenated as Codex's legacy `user_message` has them; images (listed apart) and mentions left out. */
 function userInputText(content: unknown): string {
 	if (!Array.isArray(content)) {
 		return '';
 	}
 
 	return content.map(input => (isRecord(input) && input['type'] === 'text' ? (stringOf(input['text']) ?? '') : '')).join('');
+}
+
+/**
+ * The images among a prompt's inputs, as the legacy `user_message` lists them: `image` inputs'
+ * URLs in `images`, `local_image` inputs' paths in `local_images` (codex-rs protocol UserInput).
+ */
+function userInputImages(content: unknown, type: string, field: string): string[] {
+	if (!Array.isArray(content)) {
+		return [];
+	}
+
+	return content.flatMap(input => (isRecord(input) && input['type'] === type && typeof input[field] === 'string' ? [input[field]] : []));
 }
 
 /** An agent message's `Text` parts: one legacy `agent_message` each. */
