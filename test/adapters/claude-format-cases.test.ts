@@ -66,6 +66,15 @@ test('claude format: a queued prompt with an image, its user record repeating it
 	]);
 });
 
+test('claude format: a prompt with an image the queue handed to the running turn (queue remove, then its queued_command attachment) is one request, its image noted', () => {
+	const session = read('queue-remove-media.jsonl');
+	assert.equal(session.summary.human_turns, 2, 'the opening prompt and the steered prompt with its image');
+	assert.deepEqual(users(session).filter(([, , human]) => human), [
+		[1, 'Tighten the card grid on the dashboard', true, null],
+		[3, 'match the spacing in this mock\n[image: image/webp]', true, null],
+	]);
+});
+
 test('claude format: a local command after the tag-wrapped caveat is not a request, and its system-record output ends the run', () => {
 	const session = read('local-command-caveat-tag.jsonl');
 	assert.equal(session.summary.title, '/review the retry helper');
