@@ -706,3 +706,15 @@ test('codex format: the images a prompt sent are noted after its text, on either
 	assert.equal(summary.title, 'Why is the header misaligned on the kiosk screen? [image: image/png]', 'titled by its text, the note after it, as Gemini CLI and Qwen Code prompts are');
 	assert.doesNotMatch(JSON.stringify(events), /iVBORw0KGgo|\/9j\/4AAQ/, 'no payload copied');
 });
+
+test('codex format: the image older builds\' view_image injected into the thread as a user message of that image alone is the tool\'s, no request; an image the person sends alone later is one', () => {
+	// codex-rs/core/src/tools/handlers/view_image.rs (older builds): the tool attached the picture
+	// with `inject_input(vec![UserInput::LocalImage { path }])`, recorded as a user message before
+	// the model's next reply.
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-06T16-00-00-01a2fa10-2e00-7a00-8b00-0000000000e3.jsonl')));
+	assert.equal(summary.human_turns, 2);
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.line, event.text, event.human ?? null]), [
+		[3, 'Does the harvest chart in docs/ match the table?', true],
+		[10, '[image: image/png]', true],
+	]);
+});

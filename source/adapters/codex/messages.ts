@@ -178,6 +178,20 @@ export function eventImageNotes(images: unknown, localImages: unknown): string[]
 	return listed.flatMap(entry => (typeof entry === 'string' && entry !== '' ? [mediaNote({type: 'input_image', image_url: entry}) ?? '[image]'] : []));
 }
 
+export type PromptOptions = {
+	subagent: boolean;
+	/**
+	 * A view_image call awaits the model's next reply. Older builds' view_image attached the
+	 * picture by injecting it into the thread as a user message of that image alone, written
+	 * before the model's next reply (openai/codex codex-rs/core/src/tools/handlers/view_image.rs,
+	 * `inject_input(vec![UserInput::LocalImage { path }])`): images without a word are then the
+	 * tool's, no request.
+	 */
+	viewedImage: boolean;
+	/** Whether a request is the first of its two channels' copies (echoes.ts). */
+	firstCopy: (text: string) => boolean;
+};
+
 /**
  * A prompt's events with its images noted after the typed text, one a line, as Gemini CLI and
  * Qwen Code prompts are: on the last request the text gave, so a prompt stays one turn; images
@@ -186,8 +200,11 @@ export function eventImageNotes(images: unknown, localImages: unknown): string[]
  * bare `[image]` per image, since the channels note an image differently (the item holds a local
  * file as a `data:` URL, the event as its path) but agree on the words and the count.
  */
-export function withImageNotes(said: SessionEvent[], notes: string[], base: Omit<SessionEvent, 'kind'>, subagent: boolean, firstCopy: (text: string) => boolean): SessionEvent[] {
+export function withImageNotes(said: SessionEvent[], images: string[], base: Omit<SessionEvent, 'kind'>, options: PromptOptions): SessionEvent[] {
+	const {subagent, firstCopy} = options;
 	const isRequest = (event: SessionEvent) => event.kind === 'user' && (event.human === true || event.origin === 'agent');
+	const toolsOwn = options.viewedImage && !said.some(isRequest);
+	const notes = toolsOwn ? [] : images;
 	const asked = notes.length === 0 || said.some(isRequest) ? said : [...said, {...base, kind: 'user' as const, text: '', human: !subagent, ...(subagent ? {origin: 'agent' as const} : {})}];
 	const at = notes.length === 0 ? -1 : asked.findLastIndex(isRequest);
 	const key = (text: string) => [text, ...notes.map(() => '[image]')].join('\n');

@@ -336,6 +336,7 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 		case 'user_message':
 			return promptEvents(event, base, state);
 		case 'agent_message': {
+			delete state.viewedImage;
 			const text = event.message ?? '';
 			return text.trim() === '' || !isFirstCopy(state, 'assistant', 'event', text) ? [] : [{...base, kind: 'assistant', text}];
 		}
@@ -422,7 +423,7 @@ function promptEvents(event: CodexEvent, base: Base, state: CodexState): Session
 
 	const subagent = state.subagent === true;
 	const said: SessionEvent[] = injected ? [{...base, kind: 'user', text, human: false}] : text.trim() === '' ? [] : userTextEvents([text], base, {role: 'user', subagent});
-	return withImageNotes(said, notes, base, subagent, typed => isFirstCopy(state, 'user', 'event', typed));
+	return withImageNotes(said, notes, base, {subagent, viewedImage: state.viewedImage === true, firstCopy: typed => isFirstCopy(state, 'user', 'event', typed)});
 }
 
 /** `{message}`, `{error: "…"}` or `{error: {message}}`, depending on the version. */

@@ -26,6 +26,10 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 		case 'function_call': {
 			const input = parseJsonArguments(item.arguments);
 			notePoll(state, qualifiedName(item), item.call_id, input);
+			if (item.name === 'view_image') {
+				state.viewedImage = true;
+			}
+
 			return [toolCall(base, qualifiedName(item) ?? 'unknown', item.call_id ?? null, input)];
 		}
 
@@ -64,6 +68,7 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 
 	const tools = contentToolEvents(item.content, base, state);
 	if (role === 'assistant') {
+		delete state.viewedImage;
 		const text = blocks.join('\n');
 		const said: SessionEvent[] = text.trim() === '' || !isFirstCopy(state, 'assistant', 'item', text) ? [] : [{...base, kind: 'assistant', text, ...(item.id ? {message_id: item.id} : {})}];
 		return [...said, ...tools];
@@ -86,7 +91,7 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 	const subagent = state.subagent === true;
 	const said = userTextEvents(blocks, base, {role, subagent});
 	// Developer and system messages have no event copy; a user message's prompt may have one.
-	return [...events, ...(role === 'user' ? withImageNotes(said, itemImageNotes(item.content), base, subagent, text => isFirstCopy(state, 'user', 'item', text)) : said), ...tools];
+	return [...events, ...(role === 'user' ? withImageNotes(said, itemImageNotes(item.content), base, {subagent, viewedImage: state.viewedImage === true, firstCopy: text => isFirstCopy(state, 'user', 'item', text)}) : said), ...tools];
 }
 
 /**

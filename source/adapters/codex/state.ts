@@ -33,6 +33,8 @@ export type CodexState = {
 	searches?: string[];
 	/** Digests of prompts and replies seen on one channel whose copy on the other may follow (see echoes.ts). */
 	echoes?: Partial<Record<'user' | 'assistant', {item: string[]; event: string[]}>>;
+	/** A view_image call awaits the model's next reply: an image-only user message is the picture it attached (messages.ts). */
+	viewedImage?: true;
 	/** Lines where the thread's turns start, and whether one is open (see turns.ts). */
 	turns?: number[];
 	turnOpen?: 'explicit' | 'prompted' | 'implicit';
