@@ -162,3 +162,19 @@ test('grok format: when every model call failed, updates.jsonl holds only hook a
 	assert.equal(events.find(event => event.kind === 'user' && event.human)?.line, 3, 'lines are the chat history\'s');
 	assert.match(loaded.warnings.join('\n'), /chat_history\.jsonl/, 'the reading says which file it came from');
 });
+
+test('grok format: a prompt\'s images ({type: "image", url} content parts) are noted after its text, one a line, the payload never copied; an image alone is a request whose text is its note', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'prompt-images', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[2, true, 'Why is this glaze crawling on the rim?\n[image: image/jpeg]'],
+			[4, true, '[image: image/png]'],
+		],
+	);
+	assert.equal(summary.human_turns, 2);
+	assert.equal(summary.title, 'Why is this glaze crawling on the rim? [image: image/jpeg]');
+	assert.doesNotMatch(JSON.stringify(events), /9j\/4AAQ|iVBORw0KGgo/);
+});

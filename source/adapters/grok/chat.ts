@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../events.js';
+import {mediaNote} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, stringOf, textOf} from '../shared/text.js';
 import {readGrokChatItem, readGrokLegacyMessage} from './records.js';
 import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
@@ -71,6 +72,23 @@ function hasImage(content: unknown): boolean {
 }
 
 /**
+ * A prompt's events with a note of each image part (`{type: "image", url}`: a `data:` URL noted
+ * by its media type, an address kept) after the typed text, one a line, as Gemini CLI, Qwen Code,
+ * Claude Code and Codex prompts are: on the last request, so a prompt stays one turn; an image
+ * sent alone is a request whose text is its note.
+ */
+function withImageNotes(events: SessionEvent[], content: unknown): SessionEvent[] {
+	const notes = Array.isArray(content) ? content.flatMap(part => (isRecord(part) && part['type'] === 'image' ? [mediaNote({type: 'input_image', image_url: part['url']}) ?? '[image]'] : [])) : [];
+	const request = events.findLastIndex(event => event.kind === 'user' && event.human === true);
+	const at = request === -1 ? events.findLastIndex(event => event.kind === 'user') : request;
+	if (notes.length === 0 || at === -1) {
+		return events;
+	}
+
+	return events.map((event, index) => (index === at ? {...event, text: [event.text ?? '', ...notes].filter(piece => piece.trim() !== '').join('\n')} : event));
+}
+
+/**
  * A user item. `synthetic_reason` marks text the runtime wrote, not typed as a prompt (an
  * interjection is the exception: a person's words the runtime injected mid-turn); compaction
  * summaries are summaries. `prior_turn_interrupt` on a real user item says the PREVIOUS turn was
@@ -88,7 +106,7 @@ function userItemEvents(item: GrokChatItem, line: number): SessionEvent[] {
 		events.push({line, kind: 'summary', text});
 	} else if (text.trim() !== '' || hasImage(item.content)) {
 		const typed = reason === undefined || typedReasons.has(reason);
-		events.push(...userTextEvents(text, line, typed, reason !== undefined && agentReasons.has(reason) ? {origin: 'agent'} : {}));
+		events.push(...withImageNotes(userTextEvents(text, line, typed, reason !== undefined && agentReasons.has(reason) ? {origin: 'agent'} : {}), item.content));
 	}
 
 	return events;
@@ -244,7 +262,7 @@ function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionE
 		case 'system':
 			return [];
 		case 'user':
-			return text.trim() === '' && !hasImage(message.content) ? [] : userTextEvents(text, line, true, {});
+			return text.trim() === '' && !hasImage(message.content) ? [] : withImageNotes(userTextEvents(text, line, true, {}), message.content);
 		case 'assistant':
 			// `reasoning_content` is never shown.
 			return assistantEvents(
