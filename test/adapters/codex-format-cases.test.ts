@@ -718,3 +718,9 @@ test('codex format: the image older builds\' view_image injected into the thread
 		[10, '[image: image/png]', true],
 	]);
 });
+
+test('codex format: a prompt with an image whose user_message event lists no images (older builds) still matches its item: one request, its image noted', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-06T18-00-00-01a2fb20-3f00-7b00-8c00-0000000000e4.jsonl')));
+	assert.equal(summary.human_turns, 1);
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => event.text), ['Label the apple varieties in this photo\n[image: image/png]']);
+});

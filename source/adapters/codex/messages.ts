@@ -196,9 +196,10 @@ export type PromptOptions = {
  * A prompt's events with its images noted after the typed text, one a line, as Gemini CLI and
  * Qwen Code prompts are: on the last request the text gave, so a prompt stays one turn; images
  * sent without a word are a request whose text is their notes. `firstCopy` is asked, for each
- * request, whether it is the first of its two channels' copies: it is given the typed text and a
- * bare `[image]` per image, since the channels note an image differently (the item holds a local
- * file as a `data:` URL, the event as its path) but agree on the words and the count.
+ * request, whether it is the first of its two channels' copies, given the typed text alone (a
+ * bare `[image]` for images without a word): the channels note an image differently (the item
+ * holds a local file as a `data:` URL, the event as its path), and an event of a build that
+ * listed no images must still match its item.
  */
 export function withImageNotes(said: SessionEvent[], images: string[], base: Omit<SessionEvent, 'kind'>, options: PromptOptions): SessionEvent[] {
 	const {subagent, firstCopy} = options;
@@ -207,7 +208,7 @@ export function withImageNotes(said: SessionEvent[], images: string[], base: Omi
 	const notes = toolsOwn ? [] : images;
 	const asked = notes.length === 0 || said.some(isRequest) ? said : [...said, {...base, kind: 'user' as const, text: '', human: !subagent, ...(subagent ? {origin: 'agent' as const} : {})}];
 	const at = notes.length === 0 ? -1 : asked.findLastIndex(isRequest);
-	const key = (text: string) => [text, ...notes.map(() => '[image]')].join('\n');
+	const key = (text: string) => (text.trim() === '' ? '[image]' : text);
 	return asked.flatMap((event, index) => {
 		if (event.kind !== 'user') {
 			return [event];
