@@ -162,3 +162,14 @@ test('grok format: when every model call failed, updates.jsonl holds only hook a
 	assert.equal(events.find(event => event.kind === 'user' && event.human)?.line, 3, 'lines are the chat history\'s');
 	assert.match(loaded.warnings.join('\n'), /chat_history\.jsonl/, 'the reading says which file it came from');
 });
+
+test('grok format: chat history results carry no error flag, so only a shell tool\'s stated exit status fails one; a file read that mentions an exit code is no failure', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'exit-status', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	const results = new Map(events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result]));
+	assert.equal(results.get('call-f1')?.is_error, false, 'read_file output quoting "exit code 1" is the file\'s text');
+	assert.equal(results.get('call-f1')?.exit_code, undefined);
+	assert.deepEqual([results.get('call-f2')?.is_error, results.get('call-f2')?.exit_code], [true, 2], 'the shell command\'s own failure still counts');
+});
