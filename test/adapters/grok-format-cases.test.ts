@@ -173,3 +173,11 @@ test('grok format: chat history results carry no error flag, so only a shell too
 	assert.equal(results.get('call-f1')?.exit_code, undefined);
 	assert.deepEqual([results.get('call-f2')?.is_error, results.get('call-f2')?.exit_code], [true, 2], 'the shell command\'s own failure still counts');
 });
+
+test('grok format: a shell result states its exit status before the command\'s output, which may quote another status: the first statement is the result\'s', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'exit-status', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	const retried = events.find(event => event.kind === 'tool_result' && event.result?.call_id === 'call-f3');
+	assert.deepEqual([retried?.result?.is_error, retried?.result?.exit_code], [false, 0], '"Process exited with code 0" above the output, not the "Exit code: 1" the retry wrapper printed');
+});

@@ -94,14 +94,18 @@ export function exitCodeFromText(text: string): number | undefined {
 		return undefined;
 	}
 
+	// The earliest statement wins, not the first pattern to match anywhere: the templates that
+	// lead with their status (Codex, Cursor, Claude, Antigravity) put the command's own output,
+	// which may quote another status, after it.
+	let first: RegExpExecArray | undefined;
 	for (const pattern of exitCodePatterns) {
 		const match = pattern.exec(text);
-		if (match) {
-			return Number(match[1]);
+		if (match && (first === undefined || match.index < first.index)) {
+			first = match;
 		}
 	}
 
-	return undefined;
+	return first ? Number(first[1]) : undefined;
 }
 
 /**
