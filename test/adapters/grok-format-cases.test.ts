@@ -181,3 +181,18 @@ test('grok format: a shell result states its exit status before the command\'s o
 	const retried = events.find(event => event.kind === 'tool_result' && event.result?.call_id === 'call-f3');
 	assert.deepEqual([retried?.result?.is_error, retried?.result?.exit_code], [false, 0], '"Process exited with code 0" above the output, not the "Exit code: 1" the retry wrapper printed');
 });
+
+test('grok format: in updates.jsonl only a call of ACP kind execute states an exit status in its output; a read (or search, edit, fetch) that quotes one is no failure', () => {
+	// ACP ToolKind: read, edit, delete, move, search, execute, think, fetch, switch_mode, other.
+	const [unit] = grokAdapter.discover(join(cases, 'exit-kinds', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
+		[
+			['call-r1', false, undefined],
+			['call-r2', true, 1],
+		],
+	);
+});
