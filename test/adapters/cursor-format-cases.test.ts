@@ -302,3 +302,19 @@ test('cursor format: the chat\'s meta.json beside its store (title, cwd) names t
 	assert.equal(session?.summary.project, '/srv/cider.press');
 	assert.equal(session?.summary.title, 'Cider press schedule');
 });
+
+test('cursor format: a Shell result\'s exit status is the "Exit code: N" line its template opens with, not one the command printed; a file read that mentions an exit code is no failure', () => {
+	// Cursor's Shell template: "Exit code: N", "Command output:" and the fenced output, "Command completed in … ms."
+	// (other readers' tests of it, e.g. a shell-output compressor's extract_shell_output_strips_wrapper).
+	const kiln = 'e2c4a6b8-7d1f-4a3c-9e5b-6f8a0c2e4d71';
+	const read = readUnit(cursorAdapter, looseUnit(join(root, '..', 'exit-status', `${kiln}.jsonl`), {idHint: kiln}));
+	assert.equal(read.loaded.skipped, 0);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
+		[
+			['tool_k1', false, undefined],
+			['tool_k2', false, 0],
+			['tool_k3', true, 2],
+		],
+	);
+});

@@ -389,3 +389,17 @@ test('gemini format: info and error messages a later history checkpoint does not
 	assert.equal(cancelled?.interrupted, true);
 	assert.deepEqual(chat.events.filter(event => event.kind === 'user').map(event => event.uuid), ['k-u1', 'k-u2'], 'the rolled-back request is still gone, as the CLI drops it');
 });
+
+test('gemini format: a shell result\'s exit status is the `Exit Code:` line its template writes after Output and Error, not one the command printed; a file read that quotes one is no failure', () => {
+	// gemini-cli packages/core/src/tools/shell.ts: llmContent is Command, Directory, Output, Error, Exit Code, Signal, … lines.
+	const chat = read('session-2026-12-06T22-10-e1a8c6d4.jsonl');
+	const results = chat.events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(
+		results.map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
+		[
+			['run-1', false, 0],
+			['run-2', true, 3],
+			['read-3', false, undefined],
+		],
+	);
+});

@@ -178,3 +178,37 @@ test('grok format: a prompt\'s images ({type: "image", url} content parts) are n
 	assert.equal(summary.title, 'Why is this glaze crawling on the rim? [image: image/jpeg]');
 	assert.doesNotMatch(JSON.stringify(events), /9j\/4AAQ|iVBORw0KGgo/);
 });
+
+test('grok format: chat history results carry no error flag, so only a shell tool\'s stated exit status fails one; a file read that mentions an exit code is no failure', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'exit-status', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	const results = new Map(events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result]));
+	assert.equal(results.get('call-f1')?.is_error, false, 'read_file output quoting "exit code 1" is the file\'s text');
+	assert.equal(results.get('call-f1')?.exit_code, undefined);
+	assert.deepEqual([results.get('call-f2')?.is_error, results.get('call-f2')?.exit_code], [true, 2], 'the shell command\'s own failure still counts');
+});
+
+test('grok format: a shell result states its exit status before the command\'s output, which may quote another status: the first statement is the result\'s', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'exit-status', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	const retried = events.find(event => event.kind === 'tool_result' && event.result?.call_id === 'call-f3');
+	assert.deepEqual([retried?.result?.is_error, retried?.result?.exit_code], [false, 0], '"Process exited with code 0" above the output, not the "Exit code: 1" the retry wrapper printed');
+});
+
+test('grok format: in updates.jsonl only a call of ACP kind execute states an exit status in its output; a read (or search, edit, fetch) that quotes one is no failure', () => {
+	// ACP ToolKind: read, edit, delete, move, search, execute, think, fetch, switch_mode, other.
+	const [unit] = grokAdapter.discover(join(cases, 'exit-kinds', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
+		[
+			['call-r1', false, undefined],
+			['call-r2', true, 1],
+		],
+	);
+});

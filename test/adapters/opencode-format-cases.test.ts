@@ -242,3 +242,14 @@ test('opencode format: the feedback typed when rejecting a permission, kept only
 	assert.equal(session.summary.human_turns, 2);
 	assert.equal(session.summary.title, 'Tidy the firing log: drop the duplicate cone-6 entries.');
 });
+
+test('opencode format: a shell call aborted mid-run has no exit status, though the output it printed so far names one', () => {
+	// tool/bash.ts keeps the exit status in metadata.exit, never in the output text; an aborted call has none.
+	const session = sessionsOf('aborted-shell').get('ses_3a7f2c1d8ffeNm3Kp5Rt7Vx9Zb');
+	assert.ok(session, 'the session is read');
+	const result = session.events.find(event => event.kind === 'tool_result');
+	assert.equal(result?.result?.call_id, 'call_kiln_loop_1');
+	assert.equal(result?.interrupted, true);
+	assert.equal(result?.result?.exit_code, undefined, '"run 2: exit code 1" is the command\'s own output');
+	assert.match(result?.result?.output ?? '', /run 2: exit code 1/, 'the partial output stays as evidence');
+});

@@ -249,3 +249,15 @@ test('vscode format: a response that ends asking the person to confirm (an unuse
 	assert.deepEqual(markers('continue-to-iterate.json'), [[1, true, null]]);
 	assert.equal(read('continue-to-iterate.json').events.find(event => event.kind === 'system')?.text, 'Waiting for confirmation: Continue to iterate?');
 });
+
+test('vscode format: a terminal call\'s exit status without terminalCommandState is the "Command exited with code N" line closing the tool\'s result, not a status the command printed', () => {
+	// runInTerminalTool: the result is the output, then the execute strategy's notes, the last "Command exited with code N" when N > 0.
+	const session = read('terminal-exit-status.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
+		[
+			['call_mig01', false, undefined],
+			['call_mig02', true, 3],
+		],
+	);
+});

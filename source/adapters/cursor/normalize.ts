@@ -1,7 +1,7 @@
 import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {readSmallFile} from '../shared/fs.js';
-import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
+import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {ancestorSpelling, slugOfTranscript} from './projects.js';
 import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
@@ -98,21 +98,83 @@ function untimedUserTextEvents(text: string, line: number, state: LineState): Se
 
 
 /** Some builds name the tool in `tool` rather than `name`. */
-function toolCallEvent(block: CursorBlock, line: number): SessionEvent {
+function toolCallEvent(block: CursorBlock, line: number, state: LineState): SessionEvent {
 	const name = stringOf(block['name']) ?? stringOf(block['tool']) ?? 'unknown';
-	return {line, kind: 'tool_call', tool: {name, call_id: stringOf(block['id']) ?? null, input: parseJsonArguments(block['input'])}};
+	const id = stringOf(block['id']);
+	if (id !== undefined) {
+		rememberCall(state, id, name);
+	}
+
+	return {line, kind: 'tool_call', tool: {name, call_id: id ?? null, input: parseJsonArguments(block['input'])}};
+}
+
+/**
+ * Names of calls still awaiting their result, by call id, so a result (which names only its
+ * call) knows whose output it holds. Kept in the line state, which the catalog stores between
+ * scans of a growing file: a plain object, answered calls dropped, never more than a few dozen.
+ */
+const maxOpenCalls = 64;
+
+function openCalls(state: LineState): Record<string, string> {
+	const open = state['openCalls'];
+	return isRecord(open) ? (open as Record<string, string>) : {};
+}
+
+function rememberCall(state: LineState, id: string, name: string): void {
+	const open = {...openCalls(state), [id]: name};
+	const ids = Object.keys(open);
+	for (const old of ids.slice(0, Math.max(0, ids.length - maxOpenCalls))) {
+		delete open[old];
+	}
+
+	state['openCalls'] = open;
+}
+
+function takeCall(state: LineState, id: string): string | undefined {
+	const open = openCalls(state);
+	if (!Object.hasOwn(open, id)) {
+		return undefined;
+	}
+
+	const name = open[id];
+	const rest = {...open};
+	delete rest[id];
+	state['openCalls'] = rest;
+	return typeof name === 'string' ? name : undefined;
+}
+
+/** Cursor's shell tool: `Shell` in the CLI, `run_terminal_cmd` in older builds. */
+const shellTools = new Set(['Shell', 'run_terminal_cmd', 'run_terminal_command']);
+
+/**
+ * The exit status a result states. The Shell tool's template opens with it ("Exit code: N", then
+ * "Command output:" and the command's output, which may quote any status); other tools have no
+ * exit status, so a file read or a grep that mentions "exit code 1" is no failure. A result whose
+ * call is unknown (a text transcript without it, a re-read row) is read as any stated status.
+ */
+function resultExitCode(name: string | undefined, output: string): number | undefined {
+	if (name === undefined || name === 'unknown') {
+		return exitCodeFromText(output);
+	}
+
+	return shellTools.has(name) ? (leadingExitCode(output) ?? exitCodeFromText(output)) : undefined;
 }
 
 /** Results are often absent from IDE exports; when present, the exit status can only come from text. */
-function toolResultEvent(block: CursorBlock, line: number): SessionEvent {
+function toolResultEvent(block: CursorBlock, line: number, state: LineState): SessionEvent {
 	// Some builds put the result's text in `output` rather than `content`.
 	const output = outputText(block['content'] ?? block['output']);
-	const exitCode = exitCodeFromText(output);
+	const callId = stringOf(block['tool_use_id']);
+	// A text transcript's result names its tool ("[Tool result] Shell"); a JSONL result only its call.
+	const named = stringOf(block['name']);
+	const called = callId === undefined ? undefined : takeCall(state, callId);
+	const name = named !== undefined && named !== '' ? named : called;
+	const exitCode = resultExitCode(name, output);
 	const failed = block['is_error'] === true || (exitCode !== undefined && exitCode !== 0);
 	return {
 		line,
 		kind: 'tool_result',
-		result: {call_id: stringOf(block['tool_use_id']) ?? null, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output},
+		result: {call_id: callId ?? null, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output},
 	};
 }
 
@@ -132,10 +194,10 @@ function blockEvents(block: CursorBlock, role: 'user' | 'assistant', line: numbe
 		case 'tool-use':
 		case 'tool_call': // Block names drift between builds: the underscore and hyphen spellings are one block.
 		case 'tool-call':
-			return [toolCallEvent(block, line)];
+			return [toolCallEvent(block, line, state)];
 		case 'tool_result':
 		case 'tool-result':
-			return [toolResultEvent(block, line)];
+			return [toolResultEvent(block, line, state)];
 		default:
 			return role === 'assistant' ? unknownBlockEvents(block, line) : [];
 	}

@@ -9,15 +9,15 @@ import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
  * `type`; legacy version 0 lines are role-based OpenAI chat messages. Reasoning is never shown.
  * The file has no timestamps and no ids beyond tool-call ids.
  */
-export function normalizeChatLine(value: unknown, line: number, backendCalls: Set<string> = new Set()): SessionEvent[] | null {
+export function normalizeChatLine(value: unknown, line: number, backendCalls: Set<string> = new Set(), callNames: Map<string, string> = new Map()): SessionEvent[] | null {
 	if (isRecord(value) && typeof value['type'] === 'string') {
 		const item = readGrokChatItem(value);
-		return item ? chatItemEvents(item, line, backendCalls) : null;
+		return item ? chatItemEvents(item, line, backendCalls, callNames) : null;
 	}
 
 	if (isRecord(value) && typeof value['role'] === 'string') {
 		const message = readGrokLegacyMessage(value);
-		return message ? legacyMessageEvents(message, line) : null;
+		return message ? legacyMessageEvents(message, line, callNames) : null;
 	}
 
 	return null;
@@ -40,14 +40,14 @@ export function isGrokInjected(text: string): boolean {
 type ToolCallShape = {id?: string | null | undefined; name?: string | null | undefined; arguments?: unknown};
 
 /** `backendCalls`: ids of the server-run calls read so far, so a copy in a later `raw_output` is not read twice. */
-function chatItemEvents(item: GrokChatItem, line: number, backendCalls: Set<string>): SessionEvent[] | null {
+function chatItemEvents(item: GrokChatItem, line: number, backendCalls: Set<string>, callNames: Map<string, string>): SessionEvent[] | null {
 	switch (item.type) {
 		case 'user':
 			return userItemEvents(item, line);
 		case 'assistant':
-			return [...rawOutputEvents(item.raw_output, line, backendCalls), ...assistantEvents(textOf(item.content), item.tool_calls ?? [], line)];
+			return [...rawOutputEvents(item.raw_output, line, backendCalls), ...assistantEvents(textOf(item.content), item.tool_calls ?? [], line, callNames)];
 		case 'tool_result':
-			return [toolResult(item.tool_call_id ?? null, outputText(item.content), line)];
+			return [toolResult(item.tool_call_id ?? null, outputText(item.content), line, callNames)];
 		case 'backend_tool_call': {
 			const events = backendToolEvents(item.kind, line);
 			for (const event of events) {
@@ -160,22 +160,38 @@ function userTextEvents(text: string, line: number, typed: boolean, origin: Pick
 }
 
 
-function assistantEvents(text: string, calls: readonly ToolCallShape[], line: number): SessionEvent[] {
+function assistantEvents(text: string, calls: readonly ToolCallShape[], line: number, callNames: Map<string, string>): SessionEvent[] {
 	const events: SessionEvent[] = [];
 	if (text.trim() !== '') {
 		events.push({line, kind: 'assistant', text});
 	}
 
 	for (const call of calls) {
+		if (call.id && call.name) {
+			callNames.set(call.id, call.name);
+		}
+
 		events.push({line, kind: 'tool_call', tool: {name: call.name ?? 'unknown', call_id: call.id ?? null, input: parseJsonArguments(call.arguments)}});
 	}
 
 	return events;
 }
 
-/** chat_history has no error flag on results: only an exit status stated in the output tells. */
-function toolResult(callId: string | null, output: string, line: number): SessionEvent {
-	const exitCode = exitCodeFromText(output);
+/** Grok's shell tools (run_terminal_cmd and the like); the names of its other tools say none of these. */
+const shellToolName = /terminal|shell|bash|command|exec/i;
+
+/**
+ * chat_history has no error flag on results: only an exit status stated in a shell tool's output
+ * tells. A result of another tool (a file read, a search) that mentions "exit code 1" is no
+ * failure; one whose call was not read (a row read on its own) is read as any stated status.
+ */
+function toolResult(callId: string | null, output: string, line: number, callNames: Map<string, string>): SessionEvent {
+	const name = callId === null ? undefined : callNames.get(callId);
+	if (callId !== null) {
+		callNames.delete(callId);
+	}
+
+	const exitCode = name === undefined || shellToolName.test(name) ? exitCodeFromText(output) : undefined;
 	return {
 		line,
 		kind: 'tool_result',
@@ -256,7 +272,7 @@ function backendOutput(details: Record<string, unknown>): string {
 	return [...urls, ...logs].join('\n');
 }
 
-function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionEvent[] | null {
+function legacyMessageEvents(message: GrokLegacyMessage, line: number, callNames: Map<string, string>): SessionEvent[] | null {
 	const text = textOf(message.content);
 	switch (message.role) {
 		case 'system':
@@ -269,9 +285,10 @@ function legacyMessageEvents(message: GrokLegacyMessage, line: number): SessionE
 				text,
 				(message.tool_calls ?? []).map(call => ({id: call.id, name: call.function?.name, arguments: call.function?.arguments})),
 				line,
+				callNames,
 			);
 		case 'tool':
-			return [toolResult(message.tool_call_id ?? null, outputText(message.content), line)];
+			return [toolResult(message.tool_call_id ?? null, outputText(message.content), line, callNames)];
 		default:
 			return null;
 	}

@@ -21,8 +21,9 @@ function variantOf(unit: DiscoveredUnit): 'chat' | 'updates' {
 function readChatHistory(path: string): LoadedSession {
 	const rows: SessionRow[] = [];
 	const backendCalls = new Set<string>();
+	const callNames = new Map<string, string>(); // Names of calls awaiting their result.
 	const read = readJsonLines(path, (value, line, offset) => {
-		const events = normalizeChatLine(value, line, backendCalls);
+		const events = normalizeChatLine(value, line, backendCalls, callNames);
 		if (events === null) {
 			return false;
 		}

@@ -27,7 +27,17 @@ type MessageRun = {
 	human: boolean;
 };
 
-type CallState = {event: SessionEvent; status: string | undefined};
+type CallState = {event: SessionEvent; status: string | undefined; toolKind: string | undefined};
+
+/**
+ * ACP tool kinds whose output is a file, a search or a fetch, never a process's: a status such as
+ * "exit code 1" in it is text the tool read. Only `execute` (and `other`, or no kind) runs one.
+ */
+const kindsWithoutExit = new Set(['read', 'edit', 'delete', 'move', 'search', 'think', 'fetch', 'switch_mode']);
+
+function statesNoExit(toolKind: string | undefined): boolean {
+	return toolKind !== undefined && kindsWithoutExit.has(toolKind);
+}
 
 export function createUpdatesReducer() {
 	const rows: SessionRow[] = [];
@@ -119,7 +129,8 @@ export function createUpdatesReducer() {
 	function resultEvent(update: GrokUpdate, callId: string, base: Omit<SessionEvent, 'kind'>): SessionEvent {
 		resolved.add(callId);
 		const output = toolOutput(update);
-		const exitCode = structuredExitCode(update.rawOutput) ?? exitCodeFromText(output);
+		const toolKind = update.kind ?? calls.get(callId)?.toolKind;
+		const exitCode = structuredExitCode(update.rawOutput) ?? (statesNoExit(toolKind) ? undefined : exitCodeFromText(output));
 		const failed = update.status === 'failed' || (exitCode !== undefined && exitCode !== 0);
 		return {...base, kind: 'tool_result', result: {call_id: callId, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output}};
 	}
@@ -136,7 +147,7 @@ export function createUpdatesReducer() {
 			return [event];
 		}
 
-		calls.set(id, {event, status: update.status ?? 'pending'});
+		calls.set(id, {event, status: update.status ?? 'pending', toolKind: update.kind});
 		return isTerminal(update.status) ? [event, resultEvent(update, id, base)] : [event];
 	}
 

@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {exitCodeFromText, outputText} from '../shared/text.js';
+import {outputText} from '../shared/text.js';
 import type {OpencodePart, ToolState} from './schema.js';
 import {isoTime} from './time.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
@@ -104,7 +104,9 @@ export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {m
 
 	if (status === 'error') {
 		const output = errorTextOf(state);
-		const exit = exitOf(state) ?? exitCodeFromText(output);
+		// The bash tool keeps its status in metadata.exit only (tool/bash.ts); its output text, here
+		// what an aborted command printed so far, is the command's own and may quote any status.
+		const exit = exitOf(state);
 		const interrupted = state.metadata?.['interrupted'] === true || (typeof state.error === 'string' && abortedToolErrors.has(state.error));
 		return [
 			call,

@@ -1,5 +1,5 @@
 import {mediaNote} from './media.js';
-import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments} from './text.js';
+import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments, trailingExitCode} from './text.js';
 
 /**
  * Helpers for Gemini API content (`PartListUnion`: a string, one `Part`, or a list of parts),
@@ -185,14 +185,15 @@ export function isShellTool(name: string): boolean {
 }
 
 /**
- * The exit status in a shell tool's output. gemini-cli writes `Exit Code: N` as its own line;
- * the shared patterns want a word boundary before "Exit", which output re-escaped by another
- * tool (a literal `\\nExit Code: 1`) does not have, so the tool's own label is tried first.
+ * The exit status in a shell tool's output. gemini-cli and Qwen write `Exit Code: N` as a line of
+ * their template after `Output:` and `Error:`, so the last label is the template's and an earlier
+ * one is the command's own output. The label is found without a word boundary: output re-escaped
+ * by another tool keeps a literal `\\nExit Code: 1`. Text without the label (a build that writes
+ * only the output) falls back to any stated status.
  */
 export function shellExitCode(output: string): number | undefined {
-	// The literal first: includes() is far cheaper than the regex over long outputs that lack it.
-	const match = output.includes('Exit Code:') ? /Exit Code:\s*(-?\d+)/.exec(output) : null;
-	return match ? Number(match[1]) : exitCodeFromText(output);
+	const stated = trailingExitCode(output, 'Exit Code:');
+	return stated === null ? exitCodeFromText(output) : stated;
 }
 
 /** Only plausible ISO-like times become event timestamps (trimmed fixtures hold placeholders). */

@@ -94,14 +94,43 @@ export function exitCodeFromText(text: string): number | undefined {
 		return undefined;
 	}
 
+	// The earliest statement wins, not the first pattern to match anywhere: the templates that
+	// lead with their status (Codex, Cursor, Claude, Antigravity) put the command's own output,
+	// which may quote another status, after it.
+	let first: RegExpExecArray | undefined;
 	for (const pattern of exitCodePatterns) {
 		const match = pattern.exec(text);
-		if (match) {
-			return Number(match[1]);
+		if (match && (first === undefined || match.index < first.index)) {
+			first = match;
 		}
 	}
 
-	return undefined;
+	return first ? Number(first[1]) : undefined;
+}
+
+/**
+ * The status a shell template writes as its first line ("Exit code: 1" above the command's
+ * output, as Cursor's Shell tool does); undefined when the text does not open with one.
+ */
+export function leadingExitCode(text: string): number | undefined {
+	const match = /^\s*exit(?:ed)? code:?\s*(-?\d+)/i.exec(text);
+	return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The status a shell template writes after the command's output under its own label (gemini-cli
+ * and Qwen: "Output: …", "Error: …", "Exit Code: N", "Signal: …"): the last such label is the
+ * template's, an earlier one the command's output. Undefined when the last label holds no
+ * number ("Exit Code: (none)" for a command ended by a signal); null when there is no label.
+ */
+export function trailingExitCode(text: string, label: string): number | undefined | null {
+	const at = text.lastIndexOf(label);
+	if (at === -1) {
+		return null;
+	}
+
+	const match = /^[ \t]*(-?\d+)/.exec(text.slice(at + label.length, at + label.length + 24));
+	return match ? Number(match[1]) : undefined;
 }
 
 /** Short, single-line error text for the event model (never more than 500 characters). */

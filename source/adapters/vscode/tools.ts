@@ -1,6 +1,6 @@
 import {basename} from 'node:path';
 import type {SessionEvent} from '../events.js';
-import {exitCodeFromText, isRecord} from '../shared/text.js';
+import {isRecord} from '../shared/text.js';
 import type {ToolInvocation} from './schema.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
@@ -225,7 +225,7 @@ function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolea
 	return candidates.find(text => text !== '') ?? '';
 }
 
-function toolExitCode(part: ToolInvocation, output: string): number | undefined {
+function toolExitCode(part: ToolInvocation, context: ToolContext): number | undefined {
 	const data = specificData(part);
 	if (!isTerminal(data)) {
 		return undefined;
@@ -236,7 +236,22 @@ function toolExitCode(part: ToolInvocation, output: string): number | undefined 
 		return state['exitCode'];
 	}
 
-	return exitCodeFromText(output);
+	// The terminal's own text is the command's output and holds no status of the tool's; the
+	// tool's result text states one only as its last line.
+	const result = detailsOutput(part.resultDetails) || (part.toolCallId ? (context.outputs.get(part.toolCallId) ?? '') : '');
+	return closingExitCode(result);
+}
+
+/**
+ * run_in_terminal's result text is the command's output, then the tool's notes, the last of them
+ * "Command exited with code N" for a non-zero exit (the execute strategies' additionalInformation);
+ * a status the command printed in its output is not the tool's.
+ */
+function closingExitCode(text: string): number | undefined {
+	const trimmed = text.trimEnd();
+	const last = trimmed.slice(trimmed.lastIndexOf('\n') + 1);
+	const match = /^Command exited with code (-?\d+)$/.exec(last.trim());
+	return match ? Number(match[1]) : undefined;
 }
 
 /** `false` before 1.104; since then ConfirmedReason `{type}` where 0 is denied and 5 skipped. */
@@ -271,7 +286,7 @@ export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolC
 	}
 
 	const output = toolOutput(part, context, declined);
-	const exitCode = toolExitCode(part, output);
+	const exitCode = toolExitCode(part, context);
 	const reportedError = isRecord(part.resultDetails) && part.resultDetails['isError'] === true;
 	return [
 		call,
