@@ -58,7 +58,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * attachment tokens; Grok's
  * update stream before its chat-history cache; OpenCode forks, overflow replays and prompts
  * waiting in a 2.x inbox; Antigravity tool responses, interrupted steps, IDE tool names and subagent results; Copilot CLI block-scalar names, permission feedback, detached parents and chunked replies; the Cursor CLI's chat meta.json, plain
- * JSON store metadata, hyphenated tool blocks; VS Code replies stored as strings, hidden and feature-sent requests, tool calls awaiting
+ * JSON store metadata, hyphenated tool blocks; images noted in Claude Code, Codex and Grok prompts; exit statuses only where each
+ * shell template states them; VS Code replies stored as strings, hidden and feature-sent requests, tool calls awaiting
  * approval, queued requests, undone response parts, prompt-tsx tool results), and every
  * session is read again).
  */
