@@ -265,7 +265,6 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 		}
 	}
 
-
 	// The caveat announces a local command: the command follows, then its output ends the run.
 	const caveat = texts.some(text => localCommandCaveat.test(text));
 	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined) && !texts.some(text => localOutput.test(text)));

@@ -1,6 +1,7 @@
 import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {readSmallFile} from '../shared/fs.js';
+import {rememberId} from '../shared/recent-ids.js';
 import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {ancestorSpelling, slugOfTranscript} from './projects.js';
@@ -116,18 +117,15 @@ function toolCallEvent(block: CursorBlock, line: number, state: LineState): Sess
 const maxOpenCalls = 64;
 
 function openCalls(state: LineState): Record<string, string> {
-	const open = state['openCalls'];
-	return isRecord(open) ? (open as Record<string, string>) : {};
+	if (!isRecord(state['openCalls'])) {
+		state['openCalls'] = {};
+	}
+
+	return state['openCalls'] as Record<string, string>;
 }
 
 function rememberCall(state: LineState, id: string, name: string): void {
-	const open = {...openCalls(state), [id]: name};
-	const ids = Object.keys(open);
-	for (const old of ids.slice(0, Math.max(0, ids.length - maxOpenCalls))) {
-		delete open[old];
-	}
-
-	state['openCalls'] = open;
+	rememberId(openCalls(state), id, name, maxOpenCalls);
 }
 
 function takeCall(state: LineState, id: string): string | undefined {
@@ -137,9 +135,7 @@ function takeCall(state: LineState, id: string): string | undefined {
 	}
 
 	const name = open[id];
-	const rest = {...open};
-	delete rest[id];
-	state['openCalls'] = rest;
+	delete open[id];
 	return typeof name === 'string' ? name : undefined;
 }
 
