@@ -38,6 +38,13 @@ export type DiscoveredUnit = {
 	/** Adapter-defined variant for files of one source with different formats. */
 	readonly variant?: string;
 	/**
+	 * True when the tool has put the session away (the person archived it): where its store files
+	 * archived chats (Codex's `archived_sessions/`, Qwen Code's `chats/archive/`) or marks the row
+	 * (OpenCode's `time_archived`). Said by discovery, so a change shows as a new key or
+	 * fingerprint, and the session is read again; absent, it is not archived.
+	 */
+	readonly archived?: boolean;
+	/**
 	 * Why a unit is listed although its layout is unusual (a transcript not named by a session
 	 * id): the catalog reports units with the same note as one warning per root.
 	 */

@@ -724,3 +724,20 @@ test('codex format: a prompt with an image whose user_message event lists no ima
 	assert.equal(summary.human_turns, 1);
 	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => event.text), ['Label the apple varieties in this photo\n[image: image/png]']);
 });
+
+test('codex format: a rollout Codex archived (moved, flat, into archived_sessions/) is an archived session; one under sessions/ is not', () => {
+	// codex-rs thread-store local/archive_thread.rs renames the rollout into
+	// $CODEX_HOME/archived_sessions/<same file name>; local/unarchive_thread.rs moves it back under
+	// sessions/YYYY/MM/DD/. The folder is the whole fact (the state db's archived_at mirrors it).
+	const home = join(cases, 'archived');
+	const units = codexAdapter.resolveRoot(home).flatMap(root => codexAdapter.discover(root));
+	assert.deepEqual(
+		units.map(unit => [unit.idHint, unit.archived === true]).sort(),
+		[
+			['019acc40-5e00-7d00-8e00-0000000000a2', true],
+			['019ad100-3c00-7d00-8e00-0000000000a1', false],
+		],
+	);
+	const archived = units.find(unit => unit.archived);
+	assert.equal(readUnit(codexAdapter, looseUnit(archived!.path)).summary.title, 'Draft a rota for the weir inspections.', 'still read as any session');
+});

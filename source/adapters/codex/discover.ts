@@ -1,3 +1,4 @@
+import {basename, dirname} from 'node:path';
 import {fileUnit, walkFiles} from '../shared/fs.js';
 import type {DiscoveredUnit} from '../types.js';
 
@@ -33,13 +34,27 @@ export function discoverCodex(root: string): DiscoveredUnit[] {
 		}
 
 		// Absent hints as undefined rather than spread in conditionally: this runs for every file on every call.
-		const unit = fileUnit(path, {idHint: idFromRolloutName(path), variant: path.endsWith('.json') ? codexDocumentVariant : undefined});
+		const unit = fileUnit(path, {idHint: idFromRolloutName(path), variant: path.endsWith('.json') ? codexDocumentVariant : undefined, archived: isArchivedRollout(path)});
 		if (unit) {
 			units.push(unit);
 		}
 	}
 
 	return units;
+}
+
+/** Where Codex moves a rollout it archives (codex-rs rollout ARCHIVED_SESSIONS_SUBDIR). */
+const archivedDirectory = 'archived_sessions';
+
+/**
+ * True for a rollout Codex archived: archiving renames it, flat, into `archived_sessions/`, and
+ * unarchiving moves it back under `sessions/YYYY/MM/DD/` (codex-rs thread-store
+ * local/archive_thread.rs, local/unarchive_thread.rs), so the folder holding it is the whole
+ * fact. The state database's `threads.archived_at` mirrors it; engi reads no state database.
+ * Told from the path alone: no status is read for it.
+ */
+function isArchivedRollout(path: string): boolean {
+	return basename(dirname(path)) === archivedDirectory;
 }
 
 export function idFromRolloutName(path: string): string | undefined {

@@ -126,7 +126,7 @@ export function walkFiles(root: string, match: (name: string, path: string) => b
 }
 
 /** A unit for one file, with its fingerprint; undefined when the file vanished meanwhile. */
-export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: string; projectHint?: string; variant?: string; note?: string; paths?: string[]} = {}) {
+export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: string; projectHint?: string; variant?: string; note?: string; paths?: string[]; archived?: boolean} = {}) {
 	const stats = statOrUndefined(path);
 	if (!stats?.isFile()) {
 		return undefined;
@@ -153,6 +153,10 @@ export function fileUnit(path: string, extra: {idHint?: string; parentIdHint?: s
 
 	if (extra.note !== undefined) {
 		unit.note = extra.note;
+	}
+
+	if (extra.archived) {
+		unit.archived = true;
 	}
 
 	return unit;
