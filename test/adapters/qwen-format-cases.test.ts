@@ -255,3 +255,16 @@ test('qwen format: the @attachment:/// tokens the daemon appends to a prompt\'s 
 	assert.equal(prompt?.human, true);
 	assert.equal(summary.title, 'Does clause 4 allow subletting? [file: application/pdf]');
 });
+
+test('qwen format: a chat in chats/archive/ is archived, one in chats/ is not', () => {
+	// qwen-code packages/core/src/services/sessionService.ts: SessionListItem.isArchived is "read
+	// from the archive directory"; archiveSessions moves a chat there and unarchiveSessions back.
+	const units = qwenAdapter.discover(join(cases, 'archived', 'projects'));
+	assert.deepEqual(
+		units.map(unit => [unit.idHint, unit.archived === true]).sort(),
+		[
+			['0b9d7f5e-3c1a-4e2b-8d6f-4a2c0e8b6d24', true],
+			['7a2c4e6f-1b3d-4f5a-9c8e-2d4f6a8b0c13', false],
+		],
+	);
+});

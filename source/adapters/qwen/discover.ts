@@ -29,7 +29,7 @@ const agentFile = /^agent-[A-Za-z0-9_-]+\.jsonl$/;
 export function discoverQwen(root: string): DiscoveredUnit[] {
 	// A root that is itself one project directory (`--source-root ~/.qwen/projects/<dir>`).
 	const projects = isDirectory(join(root, 'chats')) ? [root] : listDirectory(root).filter(entry => entry.isDirectory()).map(entry => join(root, entry.name));
-	return projects.flatMap(project => [...chatUnits(join(project, 'chats'), true), ...subagentUnits(join(project, 'subagents'))]);
+	return projects.flatMap(project => [...chatUnits(join(project, 'chats'), false), ...subagentUnits(join(project, 'subagents'))]);
 }
 
 /** Each subagent transcript under `subagents/<sessionId>/`, with its `.meta.json` sidecar where one is written. */
@@ -48,19 +48,24 @@ function subagentUnits(directory: string): DiscoveredUnit[] {
 	return units;
 }
 
-/** The chats in one directory; the archive beside them is listed only where the directory holds one (a warm call lists no missing directory). */
-function chatUnits(directory: string, withArchive: boolean): DiscoveredUnit[] {
+/**
+ * The chats in one directory (`inArchive`: the archive, whose chats are archived); the archive
+ * beside them is listed only where the directory holds one (a warm call lists no missing directory).
+ */
+function chatUnits(directory: string, inArchive: boolean): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
 	let archived: DiscoveredUnit[] = [];
 	for (const entry of listDirectory(directory)) {
-		if (withArchive && entry.name === archiveDirectory && entry.isDirectory()) {
-			archived = chatUnits(childPath(directory, entry.name), false);
+		if (!inArchive && entry.name === archiveDirectory && entry.isDirectory()) {
+			archived = chatUnits(childPath(directory, entry.name), true);
 			continue;
 		}
 
 		const match = entry.isFile() ? chatFile.exec(entry.name) : null;
 		const legacy = !match && entry.isFile() && legacyChatFile.test(entry.name);
-		const unit = match?.[1] ? fileUnit(childPath(directory, entry.name), {idHint: match[1]}) : legacy ? fileUnit(childPath(directory, entry.name), {variant: legacyChatVariant}) : undefined;
+		// A chat in the archive is one the person put away: SessionService lists it only as archived
+		// (sessionService.ts SessionListItem.isArchived) until unarchiving moves it back to chats/.
+		const unit = match?.[1] ? fileUnit(childPath(directory, entry.name), {idHint: match[1], archived: inArchive}) : legacy ? fileUnit(childPath(directory, entry.name), {variant: legacyChatVariant, archived: inArchive}) : undefined;
 		if (unit) {
 			units.push(unit);
 		}
