@@ -253,3 +253,33 @@ test('opencode format: a shell call aborted mid-run has no exit status, though t
 	assert.equal(result?.result?.exit_code, undefined, '"run 2: exit code 1" is the command\'s own output');
 	assert.match(result?.result?.output ?? '', /run 2: exit code 1/, 'the partial output stays as evidence');
 });
+
+test('opencode format: a session whose row has time_archived is archived; clearing it (unarchiving) moves the stamp, so it is read again', t => {
+	// session/index.ts setArchived sets time_archived (some 1.x builds without touching time_updated)
+	// and clears it to unarchive; OpenCode's own list leaves archived sessions out.
+	const path = buildDatabase(tempDir(t), 'archived/v1.json');
+	const units = opencodeAdapter.discover(path);
+	assert.deepEqual(
+		units.map(unit => [unit.idHint, unit.archived === true]),
+		[
+			['ses_2b41b2e1fffeGc1Hd3Ie5Jf7Kg', false],
+			['ses_2b41c7d0effeAr4Cv6Dx8Ez0Fb', true],
+		],
+	);
+	const archived = units.find(unit => unit.archived)!;
+	const db = new Database(path);
+	db.prepare('UPDATE session SET time_archived = NULL WHERE id = ?').run(archived.idHint);
+	db.close();
+	const after = opencodeAdapter.discover(path).find(unit => unit.idHint === archived.idHint)!;
+	assert.equal(after.archived, undefined, 'unarchived');
+	assert.notEqual(after.fingerprint, archived.fingerprint, 'its time_updated unchanged, the stamp still moves');
+	const kept = units.find(unit => !unit.archived)!;
+	assert.equal(opencodeAdapter.discover(path).find(unit => unit.idHint === kept.idHint)!.fingerprint, kept.fingerprint, 'a session never archived keeps its stamp');
+});
+
+test('opencode format: a legacy session file with time.archived is archived', () => {
+	// session/index.ts (JSON storage) Info.time.archived.
+	const [session] = readStore(opencodeAdapter, join(cases, 'archived', 'storage'));
+	assert.equal(session?.summary.id, 'ses_2a90d4e3cffeWk2Xl4Ym6Zn8Ao');
+	assert.equal(session?.unit.archived, true);
+});

@@ -136,9 +136,23 @@ export function listSessions(db: Database, schema: Schema): SessionListing[] {
 			const id = String(row['id']);
 			const records = recordStats.get(id);
 			const inbox = waiting.get(id);
-			// A session with no 2.x records (or nothing waiting) keeps the stamp it had before they were read.
-			return {row, stamp: `${String(row['time_updated'] ?? '')}:${stats.get(id) ?? '0'}${records === undefined ? '' : `:${records}`}${inbox === undefined ? '' : `:in${inbox}`}`};
+			const archived = archivedAt(row);
+			// A session with no 2.x records (or nothing waiting, or not archived) keeps the stamp it had
+			// before they were read. Its archive time is stamped apart from time_updated: 1.x builds'
+			// setArchived wrote time_archived alone, and unarchiving must read the session again too.
+			return {row, stamp: `${String(row['time_updated'] ?? '')}:${stats.get(id) ?? '0'}${records === undefined ? '' : `:${records}`}${inbox === undefined ? '' : `:in${inbox}`}${archived === undefined ? '' : `:ar${archived}`}`};
 		});
+}
+
+/**
+ * When the person archived a session (ms), from its row's `time_archived`, or undefined when it is
+ * not archived: OpenCode sets the column when a session is archived and clears it (NULL) when it
+ * is unarchived (session/index.ts setArchived), and leaves archived sessions out of its session
+ * list. Anything but a positive number archives nothing.
+ */
+export function archivedAt(row: Row): number | undefined {
+	const time = row['time_archived'];
+	return typeof time === 'number' && Number.isFinite(time) && time > 0 ? time : undefined;
 }
 
 /** Session rows of every session table, once per id (a `session_v2` row before a `session` one). */

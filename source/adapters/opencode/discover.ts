@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import {fileFingerprint, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
-import {listSessions, withDatabase, type SessionListing} from './database.js';
+import {archivedAt, listSessions, withDatabase, type SessionListing} from './database.js';
 import {databasesIn, isDatabaseFile, isStorageDirectory, projectStorageDirectories} from './paths.js';
 import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
 import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readJsonFile} from './storage.js';
@@ -80,7 +80,7 @@ function databaseUnits(path: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 		return [{key: path, path, paths: [path], variant: 'db', size: stats.size, mtimeMs: stats.mtimeMs, fingerprint: fileFingerprint(stats)}];
 	}
 
-	return listed.sessions.map(([id, parent, directory, updated, sessionStamp]) => {
+	return listed.sessions.map(([id, parent, directory, updated, sessionStamp, archived]) => {
 		// Hints set one by one, not spread in: at 1,500 sessions this runs on every call.
 		const unit: {-readonly [K in keyof DiscoveredUnit]: DiscoveredUnit[K]} = {
 			key: `${path}#${id}`,
@@ -102,17 +102,22 @@ function databaseUnits(path: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 			unit.projectHint = directory;
 		}
 
+		if (archived === 1) {
+			unit.archived = true;
+		}
+
 		return unit;
 	});
 }
 
 /**
  * What the memo keeps of a database's listing, under the stamp of its files: each session's id,
- * parent, directory, last update and own stamp (the rest of its unit is the database's), or null when the
- * database could not be listed. Compact, because a warm call reads it back whole: kept as whole
- * units, 1,500 sessions were 700 KB of JSON to parse on every call.
+ * parent, directory, last update, own stamp and whether it is archived (1, else 0; the rest of its
+ * unit is the database's), or null when the database could not be listed. Compact, because a warm
+ * call reads it back whole: kept as whole units, 1,500 sessions were 700 KB of JSON to parse on
+ * every call.
  */
-type ListedSessions = {readonly sessions: Array<[id: string, parent: string | null, directory: string | null, updated: number, stamp: string]> | null};
+type ListedSessions = {readonly sessions: Array<[id: string, parent: string | null, directory: string | null, updated: number, stamp: string, archived: 0 | 1]> | null};
 
 const isListedSessions = (value: unknown): value is ListedSessions =>
 	typeof value === 'object' && value !== null && 'sessions' in value && (value.sessions === null || Array.isArray(value.sessions));
@@ -129,7 +134,7 @@ function listDatabaseSessions(path: string, stats: NonNullable<ReturnType<typeof
 		sessions: listings.map(({row, stamp}) => {
 			const updated = typeof row['time_updated'] === 'number' ? row['time_updated'] : stats.mtimeMs;
 			// A 2.x fork names the session it was copied from in `fork_session_id`, not `parent_id`.
-			return [String(row['id']), text(row['parent_id']) ?? text(row['fork_session_id']) ?? null, text(row['directory']) ?? null, updated, stamp];
+			return [String(row['id']), text(row['parent_id']) ?? text(row['fork_session_id']) ?? null, text(row['directory']) ?? null, updated, stamp, archivedAt(row) === undefined ? 0 : 1];
 		}),
 	};
 }
@@ -203,6 +208,8 @@ function storageUnit(storage: string, file: string): DiscoveredUnit | undefined 
 		}
 	}
 
+	// The session file states its archive time; rewriting it changes the fingerprint below.
+	const archived = session?.time?.archived ?? session?.time_archived;
 	return {
 		key: file,
 		path: file,
@@ -210,6 +217,7 @@ function storageUnit(storage: string, file: string): DiscoveredUnit | undefined 
 		idHint: id,
 		...(parent ? {parentIdHint: parent} : {}),
 		...(session?.directory ? {projectHint: session.directory} : {}),
+		...(archived !== undefined && archived > 0 ? {archived: true} : {}),
 		variant: 'storage',
 		size,
 		mtimeMs,

@@ -87,7 +87,11 @@ export const opencodePartSchema = lazySchema(() => z.looseObject({
 
 export type OpencodePart = z.infer<typeof opencodePartSchema>;
 
-/** A `session` table row (columns vary by version) or a legacy `session/<project>/<ses>.json`. */
+/**
+ * A `session` table row (columns vary by version) or a legacy `session/<project>/<ses>.json`.
+ * `time_archived` (legacy files: `time.archived`) is when the person archived the session (ms),
+ * cleared when it is unarchived (session/index.ts setArchived, Info.time.archived).
+ */
 export const opencodeSessionSchema = lazySchema(() => z.looseObject({
 	id: text(),
 	parent_id: text(),
@@ -100,7 +104,8 @@ export const opencodeSessionSchema = lazySchema(() => z.looseObject({
 	model: z.optional(z.unknown()),
 	time_created: number(),
 	time_updated: number(),
-	time: lenient(z.looseObject({created: number(), updated: number()})),
+	time_archived: number(),
+	time: lenient(z.looseObject({created: number(), updated: number(), archived: number()})),
 	/** Set by `/undo` (database: JSON text; parsed by the reader): `{messageID, partID?, snapshot?, diff?}`. */
 	revert: z.optional(z.unknown()),
 }));
