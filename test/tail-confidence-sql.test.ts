@@ -39,7 +39,7 @@ function newCatalog(): Database {
 	return db;
 }
 
-type Session = {id: string; parent: number | null; project: string | null; modified: string | null; mtimeMs: number; tail: TailState};
+type Session = {id: string; parent: number | null; project: string | null; modified: string | null; mtimeMs: number; tail: TailState; archived?: boolean};
 
 /** A catalog row as a scan saves it, with only what the judgement reads filled in. */
 function rowOf(session: Session, sessions: readonly Session[]): CatalogRow {
@@ -56,6 +56,7 @@ function rowOf(session: Session, sessions: readonly Session[]): CatalogRow {
 		fingerprint: 'f',
 		size: 1,
 		mtime_ms: session.mtimeMs,
+		archived: session.archived ?? false,
 		summary,
 		tail: session.tail,
 		records: 1,
@@ -99,6 +100,8 @@ const sessionArbitrary = fc.record({
 	),
 	mtimeOffset: fc.integer({min: -10 * minute, max: minute}),
 	tail: tailArbitrary,
+	// Put away in its tool now and then: never a candidate, whatever its tail or time.
+	archived: fc.boolean(),
 });
 
 test('SQL picks the candidates and counts the high ones as judging every session in JS does', t => {
@@ -106,7 +109,7 @@ test('SQL picks the candidates and counts the high ones as judging every session
 	let judgedRightNow = 0;
 	fc.assert(
 		fc.property(fc.array(sessionArbitrary, {minLength: 1, maxLength: 10}), drawn => {
-			const sessions: Session[] = drawn.map((session, index) => ({id: `s${index}`, parent: session.parent, project: session.project, modified: session.modified, mtimeMs: now.getTime() + session.mtimeOffset, tail: session.tail}));
+			const sessions: Session[] = drawn.map((session, index) => ({id: `s${index}`, parent: session.parent, project: session.project, modified: session.modified, mtimeMs: now.getTime() + session.mtimeOffset, tail: session.tail, archived: session.archived}));
 			const db = newCatalog();
 			const store = catalogStore(db);
 			for (const session of sessions) {
@@ -115,6 +118,8 @@ test('SQL picks the candidates and counts the high ones as judging every session
 
 			const inJs = collectCandidates(db, filter, now, checkpointLookup(cwd)).candidates;
 			judgedRightNow += inJs.filter(candidate => candidate.active_now).length;
+			const archived = new Set(sessions.filter(session => session.archived).map(session => session.id));
+			assert.ok(inJs.every(candidate => !archived.has(candidate.id)), 'no archived session is a candidate');
 			const bySql = candidatesPerProject(db, filter, now, cwd, {latestIn: checkpointFiles(), recorded: recordedProjects(db)}, null);
 			assert.deepEqual(
 				bySql.newest.map(entry => entry.id),

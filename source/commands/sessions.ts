@@ -14,7 +14,8 @@ function renderHuman(result: SessionsOutput, context: HumanContext): string {
 		lines.push(result.q === null ? widerScope(result.scope, context) : `no session has every word of "${result.q}"; try fewer words${result.scope.all_projects ? '' : ' or --all-projects'}`);
 	}
 
-	lines.push(tsv(result.sessions.map(session => [session.modified ?? '', session.source, session.id, session.project, clip(session.title ?? '(no request)', 80)])));
+	// An archived session (put away in its tool) says so before its title: it is never unfinished.
+	lines.push(tsv(result.sessions.map(session => [session.modified ?? '', session.source, session.id, session.project, `${session.archived ? '[archived] ' : ''}${clip(session.title ?? '(no request)', 80)}`])));
 	if (result.q !== null) {
 		for (const session of result.sessions) {
 			for (const match of session.matches ?? []) {

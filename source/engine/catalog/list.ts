@@ -21,8 +21,10 @@ export const sessionEntrySchema = lazySchema(() => z.object({
 	bytes: z.number(),
 	path: z.string(),
 	error: z.nullable(z.string()),
+	archived: z.boolean(),
 }));
 
+/** A listed session; `archived`: the tool has put it away (CatalogRow.archived), so it is never unfinished. */
 export type SessionEntry = z.infer<typeof sessionEntrySchema>;
 
 export type SessionFilter = {
@@ -106,6 +108,7 @@ export function toEntry(row: CatalogRow, subagents: number): SessionEntry {
 		bytes: row.size,
 		path: row.path,
 		error: row.error,
+		archived: row.archived,
 	};
 }
 
@@ -121,12 +124,14 @@ export type NarrowRow = {
 	readonly tail_open: number;
 	/** When it was last written (ms; 0 when its recorded time cannot be read): see lastWritten. */
 	readonly written_ms: number;
+	/** 1 when the tool has put the session away: it is no unfinished candidate. */
+	readonly archived: number;
 };
 
 /** The columns of a NarrowRow, in its order. */
-const narrowColumns = 'key, source, id, parent_id, project, modified, mtime_ms, tail_open, written_ms';
+const narrowColumns = 'key, source, id, parent_id, project, modified, mtime_ms, tail_open, written_ms, archived';
 
-type NarrowRecord = [string, string, string | null, string | null, string | null, string | null, number, number, number];
+type NarrowRecord = [string, string, string | null, string | null, string | null, string | null, number, number, number, number];
 
 /**
  * The records of the newest copy of each (source, id), in order: a session stored twice (a
@@ -231,7 +236,7 @@ function unfoldedSql(filter: SessionFilter): {sql: string; params: unknown[]; in
 	return {sql: `${where.sql} AND NOT EXISTS (${newerCopy}) AND NOT (${folded})`, params: [...where.params, ...copy.params, ...parent.params], index: where.index};
 }
 
-const narrowRowOf = (record: NarrowRecord): NarrowRow => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7], written_ms: record[8]});
+const narrowRowOf = (record: NarrowRecord): NarrowRow => ({key: record[0], source: record[1], id: record[2], parent_id: record[3], project: record[4], modified: record[5], mtime_ms: record[6], tail_open: record[7], written_ms: record[8], archived: record[9]});
 
 /**
  * The listed sessions (subagents of a listed parent left out) SQL cannot judge: those whose id
@@ -253,14 +258,15 @@ export function listedRowsToJudge(db: Database, filter: SessionFilter, ids: read
 
 /**
  * Every session the unfinished candidates are judged among (listed, subagents of a listed parent
- * left out), in listNarrowRows' order: its rowid, whether its tail alone makes it a candidate,
- * whether its tail's stored confidence is high (tailJudgement's), when it was last written (ms,
- * lastWritten's), and its recorded project. From the covering index; no tail is read.
+ * left out, archived sessions left out: see judge in unfinished.ts), in listNarrowRows' order:
+ * its rowid, whether its tail alone makes it a candidate, whether its tail's stored confidence is
+ * high (tailJudgement's), when it was last written (ms, lastWritten's), and its recorded project.
+ * From the covering index; no tail is read.
  */
 export function unfoldedSessions(db: Database, filter: SessionFilter): Array<[number, number, number, number, string | null]> {
 	const unfolded = unfoldedSql(filter);
 	return db
-		.prepare(`SELECT units.rowid, tail_open, tail_confidence = 'high', written_ms, project FROM units${unfolded.index} WHERE ${unfolded.sql} ORDER BY modified DESC, id ASC, key ASC`)
+		.prepare(`SELECT units.rowid, tail_open, tail_confidence = 'high', written_ms, project FROM units${unfolded.index} WHERE ${unfolded.sql} AND units.archived = 0 ORDER BY modified DESC, id ASC, key ASC`)
 		.raw()
 		.all(...unfolded.params) as Array<[number, number, number, number, string | null]>;
 }
@@ -426,8 +432,8 @@ export function listUnitFiles(db: Database, filter: SessionFilter): Array<Narrow
 		.all(...where.params) as Array<[...NarrowRecord, string, string, string, string | null, number, string | null, string | null, string | null]>;
 	return newestCopies(records).map(record => {
 		// Most sessions are one file: their list is that path alone, and needs no parsing.
-		const path = record[10];
-		const files = record[11] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[11], 'catalog');
+		const path = record[11];
+		const files = record[12] === `[${JSON.stringify(path)}]` ? [path] : parseStored<string[]>(record[12], 'catalog');
 		// Every field named, no spread: in a fresh process `{...row, more}` takes V8's slow path,
 		// ~15 µs and ~4 KB of garbage per session (over M, a sixth of what a warm plan allocated).
 		return {
@@ -440,15 +446,16 @@ export function listUnitFiles(db: Database, filter: SessionFilter): Array<Narrow
 			mtime_ms: record[6],
 			tail_open: record[7],
 			written_ms: record[8],
+			archived: record[9],
 			session_id: record[2] ?? record[0],
-			root: record[9],
+			root: record[10],
 			path,
 			paths: files,
-			variant: record[12],
-			size: record[13],
-			title: record[14],
-			error: record[15],
-			tail: record[16],
+			variant: record[13],
+			size: record[14],
+			title: record[15],
+			error: record[16],
+			tail: record[17],
 		};
 	});
 }

@@ -21,6 +21,8 @@ export type CatalogRow = {
 	fingerprint: string;
 	size: number;
 	mtime_ms: number;
+	/** The tool has put the session away (DiscoveredUnit.archived). */
+	archived: boolean;
 	summary: SessionSummary;
 	tail: TailState;
 	records: number;
@@ -76,6 +78,7 @@ function baseRow(source: string, root: string, unit: DiscoveredUnit, format: Sou
 		fingerprint: unit.fingerprint,
 		size: unit.size,
 		mtime_ms: unit.mtimeMs,
+		archived: unit.archived === true,
 	};
 }
 

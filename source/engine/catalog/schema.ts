@@ -61,11 +61,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * JSON store metadata, hyphenated tool blocks; images noted in Claude Code, Codex and Grok prompts; exit statuses only where each
  * shell template states them; VS Code replies stored as strings, hidden and feature-sent requests, tool calls awaiting
  * approval, queued requests, undone response parts, prompt-tsx tool results), and every
- * session is read again).
+ * session is read again; 21: `archived`, whether the tool has put the session away (Codex's
+ * archived_sessions/, Qwen Code's chats/archive/, OpenCode's time_archived), in the listing
+ * indexes too: no archived session is an unfinished candidate).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 20,
+		version: 21,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
@@ -88,6 +90,7 @@ export const catalogMigrations: readonly Migration[] = [
 					modified TEXT,
 					title TEXT,
 					conversational INTEGER NOT NULL,
+					archived INTEGER NOT NULL,
 					records INTEGER NOT NULL,
 					skipped INTEGER NOT NULL,
 					-- 1 when the tail alone makes the session a candidate for unfinished (see tailJudgement).
@@ -177,9 +180,9 @@ export const listingIndexes: ReadonlyArray<{readonly name: string; readonly sql:
 	// Listing and counting read only these narrow columns, newest first, never the wide rows.
 	// parent_id first: top-level sessions come out newest first straight from the index, and
 	// subagent counts per parent read it too.
-	{name: 'units_listing', sql: 'CREATE INDEX IF NOT EXISTS units_listing ON units (parent_id, modified, source, root, conversational, error, project, id, key, mtime_ms, written_ms, tail_open)'},
+	{name: 'units_listing', sql: 'CREATE INDEX IF NOT EXISTS units_listing ON units (parent_id, modified, source, root, conversational, error, project, id, key, mtime_ms, written_ms, tail_open, archived)'},
 	// The same columns newest first for listings that include subagents (unfinished, standup).
-	{name: 'units_recent', sql: 'CREATE INDEX IF NOT EXISTS units_recent ON units (modified, source, root, conversational, error, parent_id, project, id, key, mtime_ms, written_ms, tail_open, tail_confidence)'},
+	{name: 'units_recent', sql: 'CREATE INDEX IF NOT EXISTS units_recent ON units (modified, source, root, conversational, error, parent_id, project, id, key, mtime_ms, written_ms, tail_open, tail_confidence, archived)'},
 	// How many lines each session has indexed, alone: every search averages it over all sessions,
 	// which read the whole text_units table (its keys are long paths) on every call (13 → 2 ms at L).
 	{name: 'text_units_docs', sql: 'CREATE INDEX IF NOT EXISTS text_units_docs ON text_units (docs)'},

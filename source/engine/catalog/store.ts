@@ -9,7 +9,7 @@ import {scratchWords} from './term-counts.js';
 import {maxCountBatches, maxCountLines, maxTextUnits, termCountRowid, textRowid, textRowidRange} from './text-rowid.js';
 import {listingIndexes} from './schema.js';
 
-type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail'> & {paths: string; summary: string; tail: string; tail_open: number; tail_confidence: string; written_ms: number; parent_id: string | null};
+type UnitRecord = Omit<CatalogRow, 'paths' | 'summary' | 'tail' | 'archived'> & {paths: string; summary: string; tail: string; archived: number; tail_open: number; tail_confidence: string; written_ms: number; parent_id: string | null};
 
 const columns = [
 	'key',
@@ -30,6 +30,7 @@ const columns = [
 	'modified',
 	'title',
 	'conversational',
+	'archived',
 	'records',
 	'skipped',
 	'tail_open',
@@ -57,6 +58,7 @@ function decodeScannedRow(record: UnitRecord): CatalogRow {
 	return {
 		...record,
 		paths: parseStored<string[]>(record.paths, 'catalog'),
+		archived: record.archived === 1,
 		summary: parseStored<SessionSummary>(record.summary, 'catalog'),
 		tail: parseStored<TailState>(record.tail, 'catalog'),
 	};
@@ -429,6 +431,7 @@ export function catalogStore(db: Database) {
 				summary.modified,
 				summary.title,
 				summary.conversational ? 1 : 0,
+				row.archived ? 1 : 0,
 				row.records,
 				row.skipped,
 				judgement.open ? 1 : 0,

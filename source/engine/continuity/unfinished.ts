@@ -123,8 +123,17 @@ function judgeCandidates(db: Database, filter: SessionFilter, now: Date, checkpo
 	return {judged, subagents};
 }
 
-/** One listed session as a candidate, or undefined when it is none. */
+/**
+ * One listed session as a candidate, or undefined when it is none. A session the person archived
+ * in its tool is put away, as one with a completed checkpoint is: never a candidate, whatever its
+ * tail or checkpoint says, until the tool unarchives it (its row is read again then; see
+ * DiscoveredUnit.archived). (unfoldedSessions leaves archived sessions out for SQLite's count.)
+ */
 function judge(row: NarrowRow, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Judged | undefined {
+	if (row.archived === 1) {
+		return undefined;
+	}
+
 	const id = row.id ?? row.key;
 	const checkpoint = checkpointOf(row.project, id);
 	if (checkpoint && (checkpoint.status === 'completed' || checkpoint.status === 'superseded')) {
