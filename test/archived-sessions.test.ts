@@ -92,6 +92,12 @@ test('an archived Codex, Qwen Code or OpenCode session is listed as archived and
 		]),
 	);
 	assert.deepEqual(unfinishedIds(kb), new Set([codexLive, qwenLive, opencodeLive]), 'each archived session ends on an unanswered request too, and is left out');
+	const table = kb.run(['sessions', ...scope, '--format', 'human']).stdout.split('\n');
+	assert.deepEqual(
+		table.filter(line => line.includes('[archived] ')).map(line => line.split('\t')[2]).sort(),
+		[codexArchived, qwenArchived, opencodeArchived].sort(),
+		'the human table marks the archived sessions before their titles',
+	);
 	const standup = kb.ok(['standup', '--since', '2020-01-01', '--source', 'codex', '--source', 'qwen', '--source', 'opencode']);
 	assert.equal(standup.totals.candidates, 3, 'the stand-up counts the same candidates');
 
