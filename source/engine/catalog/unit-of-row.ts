@@ -18,5 +18,6 @@ export function unitOfRow(row: CatalogRow): DiscoveredUnit {
 		...(row.summary.parent_id ? {parentIdHint: row.summary.parent_id} : {}),
 		...(row.summary.project ? {projectHint: row.summary.project} : {}),
 		...(row.variant ? {variant: row.variant} : {}),
+		...(row.archived ? {archived: true} : {}),
 	};
 }
