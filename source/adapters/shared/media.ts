@@ -1,3 +1,4 @@
+import type {SessionEvent} from '../events.js';
 import {isRecord, outputText} from './text.js';
 
 /**
@@ -53,6 +54,42 @@ export function mediaAwareOutput(value: unknown): string {
 		.map(block => mediaNote(block) ?? outputText(block))
 		.filter(Boolean)
 		.join('\n');
+}
+
+/**
+ * Text with a note of each medium its prompt attached after it, one a line: the typed text stays
+ * as it was, the notes say what else was sent (`[image: image/png]`), and media sent without a
+ * word are a text of their notes alone. Blank pieces are dropped so no empty line leads or trails.
+ * Gemini CLI and Qwen Code join a prompt's text this way, and Codex its request's.
+ */
+export function withNoteLines(text: string, notes: readonly string[]): string {
+	return notes.length === 0 ? text : [text, ...notes].filter(piece => piece.trim() !== '').join('\n');
+}
+
+export type PromptMediaPlace = {
+	/** The events a prompt's notes may join; the last of them takes them all. */
+	readonly isRequest: (event: SessionEvent) => boolean;
+	/** The events to add when the prompt gave no request: its media sent alone, as the notes' text. */
+	readonly alone: (text: string) => SessionEvent[];
+};
+
+/**
+ * A prompt's events with its media notes after the text of its last request, so a prompt with
+ * pictures stays one turn and its title reads the words then the notes on one line; a prompt that
+ * gave no request gets the events `alone` makes of the notes. Which events are requests is each
+ * reader's own (a queued copy, a runtime-written prompt), so it says.
+ */
+export function notePromptMedia(events: SessionEvent[], notes: readonly string[], place: PromptMediaPlace): SessionEvent[] {
+	if (notes.length === 0) {
+		return events;
+	}
+
+	const at = events.findLastIndex(place.isRequest);
+	if (at === -1) {
+		return [...events, ...place.alone(notes.join('\n'))];
+	}
+
+	return events.map((event, index) => (index === at ? {...event, text: withNoteLines(event.text ?? '', notes)} : event));
 }
 
 /**
