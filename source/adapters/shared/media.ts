@@ -111,6 +111,15 @@ function geminiPartNote(part: Record<string, unknown>): string | undefined {
 	return note(kindOf(file['mimeType']), typeof uri === 'string' && uri !== '' && !uri.startsWith('data:') ? uri : file['mimeType']);
 }
 
+/**
+ * A note of an attachment known only by its media type (the bytes held elsewhere, or inline and
+ * never copied): its kind read off the type, `[image: image/png]`, `[file: application/pdf]`; a
+ * type that is no string gives `[file]`.
+ */
+export function mediaTypeNote(type: unknown): string {
+	return note(kindOf(type), type);
+}
+
 function kindOf(type: unknown): string {
 	const kind = typeof type === 'string' ? /^(image|audio|video)\//.exec(type)?.[1] : undefined;
 	return kind ?? 'file';
