@@ -113,11 +113,11 @@ function geminiPartNote(part: Record<string, unknown>): string | undefined {
 
 /**
  * A note of an attachment known only by its media type (the bytes held elsewhere, or inline and
- * never copied): its kind read off the type, `[image: image/png]`, `[file: application/pdf]`; a
- * type that is no string gives `[file]`.
+ * never copied): its kind read off the type, `[image: image/png]`, `[file: application/pdf]`, or
+ * the kind the source states; a type that is no string gives the kind alone (`[image]`, `[file]`).
  */
-export function mediaTypeNote(type: unknown): string {
-	return note(kindOf(type), type);
+export function mediaTypeNote(type: unknown, kind: string = kindOf(type)): string {
+	return note(kind, type);
 }
 
 function kindOf(type: unknown): string {
