@@ -108,25 +108,36 @@ function geminiPartNote(part: Record<string, unknown>): string | undefined {
 	}
 
 	const uri = file['fileUri'];
-	return note(kindOf(file['mimeType']), typeof uri === 'string' && uri !== '' && !uri.startsWith('data:') ? uri : file['mimeType']);
+	const kind = kindOf(file['mimeType']);
+	return typeof uri === 'string' && uri !== '' && !uri.startsWith('data:') ? `[${kind}: ${uri}]` : note(kind, file['mimeType']);
 }
 
 /**
  * A note of an attachment known only by its media type (the bytes held elsewhere, or inline and
  * never copied): its kind read off the type, `[image: image/png]`, `[file: application/pdf]`, or
- * the kind the source states; a type that is no string gives the kind alone (`[image]`, `[file]`).
+ * the kind the source states. A type that is no media type (not a string, or any other text: a
+ * field a writer misused must not put a line break or a payload into the note) gives the kind
+ * alone, `[image]`, `[file]`.
  */
-export function mediaTypeNote(type: unknown, kind: string = kindOf(type)): string {
-	return note(kind, type);
+export function mediaTypeNote(type: unknown, kind?: string): string {
+	return note(kind ?? kindOf(type), type);
 }
 
+/** `type/subtype` in the characters RFC 6838 allows in a media type's names. */
+const mediaTypePattern = /^[\w!#$&^.+-]{1,64}\/[\w!#$&^.+-]{1,64}$/;
+
 function kindOf(type: unknown): string {
-	const kind = typeof type === 'string' ? /^(image|audio|video)\//.exec(type)?.[1] : undefined;
+	const kind = isMediaType(type) ? /^(image|audio|video)\//.exec(type)?.[1] : undefined;
 	return kind ?? 'file';
 }
 
+/** A note of one medium by its kind and media type; a type that is none (see mediaTypeNote) is left out. */
 function note(kind: string, type: unknown): string {
-	return typeof type === 'string' && type !== '' ? `[${kind}: ${type}]` : `[${kind}]`;
+	return isMediaType(type) ? `[${kind}: ${type}]` : `[${kind}]`;
+}
+
+function isMediaType(type: unknown): type is string {
+	return typeof type === 'string' && mediaTypePattern.test(type);
 }
 
 /** `data:<media type>[;base64],…` noted by its media type; a web address kept. */
