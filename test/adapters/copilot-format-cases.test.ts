@@ -260,3 +260,22 @@ test('copilot format: a permission denial that force-rejects the turn (forceReje
 		'a denial that lets the agent go on (with or without feedback) interrupts nothing',
 	);
 });
+
+test('copilot format: a user.message\'s media attachments (a blob\'s inline bytes, a file whose bytes were sent as an asset) are noted after its text; file references and selections are not, and no path or byte is copied', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts: AttachmentBlob {data (base64), mimeType}; AttachmentFile
+	// {path, assetId?, mimeType? ("post-resize for images", set when the bytes are interned to an asset), taggedFilesEntry?
+	// (a path listed in <tagged_files>, "mutually exclusive with assetId, which marks bytes sent natively")}.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === '0d6e8f1a-2b3c-4d5e-8f60-718293a4b5c6');
+	assert.ok(read, 'the session is read');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[2, true, 'The border blocks render skewed, see the screenshot.\n[image: image/png]\n[file: application/pdf]'],
+			[4, true, '[file]\n[image: image/webp]'],
+		],
+		'media sent without a word is a request; a media type that is no string is not copied',
+	);
+	assert.equal(read.summary.human_turns, 2);
+	assert.equal(read.summary.title, 'The border blocks render skewed, see the screenshot. [image: image/png] [file: application/pdf]');
+	assert.doesNotMatch(JSON.stringify(read.events), /JVBERi0|iVBORw0KGgo|Pictures|border\.ts \(|sha256/);
+});

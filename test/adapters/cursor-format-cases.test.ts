@@ -318,3 +318,23 @@ test('cursor format: a Shell result\'s exit status is the "Exit code: N" line it
 		],
 	);
 });
+
+test('cursor format: images a prompt attached (an [Image] line each, and <image_files> listing where Cursor saved them) are noted after the request, no path copied; an image alone is a request whose text is its note', () => {
+	// Cursor writes a pasted image into the user turn as "[Image]" before an <image_files> block ("The following images
+	// were provided by the user and saved to the workspace…", a numbered list of paths under ~/.cursor/projects/<slug>/assets),
+	// then the <user_query>: the shape third-party Cursor readers strip (a Rust session indexer's CURSOR_META_BLOCKS and its
+	// "[Image]" prefix test; a transcript viewer's extractImages reading the numbered asset paths).
+	const mosaic = 'd7e9f1a3-5b6c-4d8e-9f01-2a3b4c5d6e44';
+	const read = readUnit(cursorAdapter, looseUnit(join(root, 'home-dev-mosaic', 'agent-transcripts', mosaic, `${mosaic}.jsonl`), {idHint: mosaic}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'The grout lines in the tile preview are uneven, compare these two renders.\n[image]\n[image]'],
+			[4, true, '[image]'],
+		],
+	);
+	assert.equal(read.events.find(event => event.line === 4 && event.kind === 'user')?.timestamp, '2026-12-04T08:15:00.000Z', 'the image-only request keeps the time its turn states');
+	assert.equal(read.summary.human_turns, 2);
+	assert.equal(read.summary.title, 'The grout lines in the tile preview are uneven, compare these two renders. [image] [image]');
+	assert.doesNotMatch(JSON.stringify(read.events), /assets|image-0a1b|image_files|\[Image\]/);
+});

@@ -179,6 +179,26 @@ test('grok format: a prompt\'s images ({type: "image", url} content parts) are n
 	assert.doesNotMatch(JSON.stringify(events), /9j\/4AAQ|iVBORw0KGgo/);
 });
 
+test('grok format: in updates.jsonl a prompt\'s image blocks (ACP user_message_chunk {type: "image", data, mimeType}) are noted after its text, the bytes never copied; an image alone is a request whose text is its note', () => {
+	// grok-build's handle_prompt writes each of the prompt's ACP content blocks as its own user_message_chunk
+	// under the prompt's promptIndex (xai-grok-shell session turn admission), an image block included.
+	const [unit] = grokAdapter.discover(join(cases, 'prompt-images-updates', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'Why did this cone bend early?\n[image: image/png]'],
+			[4, true, '[image]'],
+		],
+		'a media type that is no string is not copied',
+	);
+	assert.equal(summary.human_turns, 2);
+	assert.equal(summary.title, 'Why did this cone bend early? [image: image/png]');
+	assert.doesNotMatch(JSON.stringify(events), /iVBORw0KGgo|9j\/4AAQ|subtype/);
+});
+
 test('grok format: chat history results carry no error flag, so only a shell tool\'s stated exit status fails one; a file read that mentions an exit code is no failure', () => {
 	const [unit] = grokAdapter.discover(join(cases, 'exit-status', 'sessions'));
 	assert.ok(unit);

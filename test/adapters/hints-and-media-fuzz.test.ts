@@ -16,13 +16,16 @@ import {claudeAdapter} from '../../source/adapters/claude/index.js';
 import {codexAdapter} from '../../source/adapters/codex/index.js';
 import {indexedThreadName} from '../../source/adapters/codex/session-index.js';
 import {workspaceCwd, workspaceName} from '../../source/adapters/copilot/discover.js';
+import {copilotAdapter} from '../../source/adapters/copilot/index.js';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
 import {geminiRetirement} from '../../source/adapters/gemini/retire.js';
+import {createUpdatesReducer} from '../../source/adapters/grok/updates.js';
+import {adapters} from '../../source/adapters/index.js';
 import {readAllRows} from '../../source/adapters/rows.js';
 import {mediaAwareOutput, mediaNote} from '../../source/adapters/shared/media.js';
-import type {LineState} from '../../source/adapters/types.js';
+import type {DocumentAdapter, LineState} from '../../source/adapters/types.js';
 import {createFrameWalk, forEachDecompressedLine} from '../../source/lib/zstd-lines.js';
-import {looseUnit} from '../helpers/adapters.js';
+import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
 
 const seed = 20_261_218;
@@ -468,5 +471,44 @@ test('gemini retirement: chats named anything, files holding anything, never thr
 			}
 		}),
 		{seed, numRuns: 80},
+	);
+});
+
+test('prompt attachments: Copilot attachments, VS Code variableData, Grok prompt chunks and Cursor image blocks with wrong types in every field never throw, and no payload or misused media type reaches the text', t => {
+	const directory = tempDir(t);
+	const mimeType = fc.oneof(weird, fc.constantFrom('image/png', 'application/pdf', 'image/png\n[file]', `image/${'x'.repeat(500)}`, 'text/plain; charset=utf-8'));
+	const copilotAttachment = fc.oneof(weird, fc.record({type: orText(fc.constantFrom('blob', 'file', 'selection', 'directory')), mimeType, data: fc.constant(payload), assetId: orText(fc.constantFrom('sha256:ab', '')), path: weird, displayName: weird}));
+	const copilotLine = fc.record({content: orText(fc.constantFrom('Look at this', '', '  ')), attachments: fc.oneof(weird, fc.array(copilotAttachment, {maxLength: 4}))}).map(data => ({type: 'user.message', id: 'u1', timestamp: '2026-12-01T10:00:00.000Z', data}));
+	const vscodeEntry = fc.oneof(weird, fc.record({kind: orText(fc.constantFrom('image', 'file')), isImage: weird, mimeType, value: fc.constant(payload), name: weird}));
+	const vscodeRequest = fc.record({requestId: orText(fc.constant('r1')), message: fc.oneof(weird, fc.record({text: orText(fc.constantFrom('Why?', ''))})), variableData: fc.oneof(weird, fc.record({variables: fc.oneof(weird, fc.array(vscodeEntry, {maxLength: 4}))})), response: weird});
+	const grokChunk = fc.record({sessionUpdate: fc.constantFrom('user_message_chunk', 'agent_message_chunk'), content: fc.oneof(weird, fc.record({type: orText(fc.constantFrom('image', 'text', 'audio', 'resource')), data: fc.constant(payload), mimeType, text: weird})), _meta: fc.oneof(weird, fc.record({promptIndex: weird}))});
+	const cursorText = fc.array(fc.constantFrom('[Image]\n', '<image_files>\n1. /home/dev/.cursor/projects/p/assets/image-1.png\n</image_files>\n', '<image_files>\n', '</image_files>\n', '<user_query>\nWhat now?\n</user_query>', '<user_query>', '</user_query>', '<timestamp>Monday, Dec 7, 2026, 9:00 AM (UTC)</timestamp>\n', '2. x\n', 'typed words\n'), {maxLength: 8}).map(pieces => pieces.join(''));
+	const vscodeAdapter = adapters.vscode as DocumentAdapter;
+	const copilotUnit = looseUnit(join('test/fixtures/format-cases/copilot/session-state/0d6e8f1a-2b3c-4d5e-8f60-718293a4b5c6/events.jsonl'));
+	const cursorUnit = looseUnit('test/fixtures/format-cases/cursor/projects/home-dev-mosaic/agent-transcripts/d7e9f1a3-5b6c-4d8e-9f01-2a3b4c5d6e44/d7e9f1a3-5b6c-4d8e-9f01-2a3b4c5d6e44.jsonl');
+	const wellFormed = /^\[(?:image|file|audio|video)(?:: [\w!#$&^.+/-]+)?\]$/;
+	let run = 0;
+	fc.assert(
+		fc.property(copilotLine, fc.array(vscodeRequest, {minLength: 1, maxLength: 3}), fc.array(grokChunk, {maxLength: 5}), cursorText, (copilot, requests, chunks, cursor) => {
+			const copilotEvents = copilotAdapter.normalizeLine(JSON.parse(JSON.stringify(copilot)), 1, {}, copilotUnit);
+			const document = join(directory, `chat-${run++}.json`);
+			writeFileSync(document, JSON.stringify({version: 3, sessionId: 's', creationDate: 1, requests}));
+			const vscodeEvents = readUnit(vscodeAdapter, looseUnit(document, {idHint: 's'})).events;
+			const updates = createUpdatesReducer();
+			for (const [index, update] of chunks.entries()) {
+				updates.add(JSON.parse(JSON.stringify({method: 'session/update', params: {sessionId: 'g', update}})), index + 1);
+			}
+
+			const grokEvents = updates.finish().flatMap(row => row.events);
+			const cursorEvents = cursorAdapter.normalizeLine({role: 'user', message: {content: [{type: 'text', text: cursor}]}}, 1, {}, cursorUnit);
+			const all = JSON.stringify([copilotEvents, vscodeEvents, grokEvents, cursorEvents]);
+			assert.doesNotMatch(all, new RegExp(payload));
+			assert.doesNotMatch(all, /xxxxxxxxxx/, 'a media type too long to be one is not copied');
+			for (const event of [...(Array.isArray(copilotEvents) ? copilotEvents : []), ...vscodeEvents, ...(Array.isArray(cursorEvents) ? cursorEvents : [])]) {
+				const notes = event.kind === 'user' ? (event.text ?? '').split('\n').filter(line => /^\[(?:image|file|audio|video)\b/.test(line)) : [];
+				assert.ok(notes.every(line => wellFormed.test(line)), `notes are whole lines of a kind and a media type: ${JSON.stringify(notes)}`);
+			}
+		}),
+		{seed, numRuns: 300},
 	);
 });

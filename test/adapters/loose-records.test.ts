@@ -91,7 +91,7 @@ test('the Copilot readers give what their schemas give', () => {
 	const cases: Array<[(value: unknown) => unknown, Parameters<typeof agrees>[1], string[], string[]]> = [
 		[readCopilotEnvelope, copilotEnvelopeSchema, ['type', 'data', 'id', 'timestamp', 'parentId', 'agentId', 'ephemeral'], []],
 		[onObjects(readCopilotTool), copilotToolSchema, ['toolCallId', 'toolName', 'arguments', 'success', 'result', 'error', 'parentToolCallId'], []],
-		[onObjects(readCopilotUserMessage), copilotUserMessageSchema, ['content', 'source', 'isAutopilotContinuation', 'parentToolCallId', 'crossSession'], []],
+		[onObjects(readCopilotUserMessage), copilotUserMessageSchema, ['content', 'source', 'isAutopilotContinuation', 'parentToolCallId', 'crossSession', 'attachments'], []],
 		[onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, ['messageId', 'content', 'toolRequests', 'parentToolCallId'], ['toolCallId', 'name', 'arguments', 'type']],
 		[onObjects(readCopilotSessionData), copilotSessionDataSchema, ['message', 'reason', 'newModel', 'success', 'error', 'errorReason', 'tokensRemovedDuringTruncation', 'messagesRemovedDuringTruncation'], []],
 	];

@@ -261,3 +261,21 @@ test('vscode format: a terminal call\'s exit status without terminalCommandState
 		],
 	);
 });
+
+test('vscode format: a request\'s image attachments (variableData.variables entries of kind "image", or isImage in older builds) are noted after its text; other attachments are not, and no byte or name is copied', () => {
+	// microsoft/vscode src/vs/workbench/contrib/chat/common/chatModel.ts: IChatRequestModel.variableData {variables:
+	// IChatRequestVariableEntry[]}; IImageVariableEntry {kind: "image", mimeType?, isPasted?, isURL?}; the older
+	// IBaseChatRequestVariableEntry flagged an image with isImage and carried mimeType.
+	const session = read('image-attachments.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'Why is the legend overlapping the chart here?\n[image: image/png]'],
+			[2, true, '[image]'],
+		],
+		'an image sent alone is a request; a media type that is no string is not copied',
+	);
+	assert.equal(session.summary.human_turns, 2);
+	assert.equal(session.summary.title, 'Why is the legend overlapping the chart here? [image: image/png]');
+	assert.doesNotMatch(JSON.stringify(session.events), /9j\/4AAQ|Pasted Image|after-fix|legend\.ts/);
+});

@@ -3,7 +3,7 @@ import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
 import {asHostNotice} from '../shared/host-text.js';
-import {mediaAwareOutput, mediaNote} from '../shared/media.js';
+import {mediaAwareOutput, mediaNote, notePromptMedia} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
@@ -283,17 +283,10 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
  */
 function withPromptMedia(events: SessionEvent[], content: unknown, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
 	const notes = Array.isArray(content) ? content.flatMap(block => mediaNote(block) ?? []) : [];
-	if (notes.length === 0) {
-		return events;
-	}
-
-	const note = notes.join('\n');
-	const at = events.findLastIndex(event => event.kind === 'user' && (event.human === true || !author.human));
-	if (at === -1) {
-		return [...events, ...textEvents(note, base, author, state)];
-	}
-
-	return events.map((event, index) => (index === at ? {...event, text: `${event.text ?? ''}\n${note}`} : event));
+	return notePromptMedia(events, notes, {
+		isRequest: event => event.kind === 'user' && (event.human === true || !author.human),
+		alone: text => textEvents(text, base, author, state),
+	});
 }
 
 /**

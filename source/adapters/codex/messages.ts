@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {mediaNote} from '../shared/media.js';
+import {mediaNote, withNoteLines} from '../shared/media.js';
 import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
 import {realtimeDelegationEvent} from './realtime.js';
 
@@ -219,6 +219,6 @@ export function withImageNotes(said: SessionEvent[], images: string[], base: Omi
 		}
 
 		const typed = event.text ?? '';
-		return firstCopy(key(typed)) ? [{...event, text: [typed, ...notes].filter(piece => piece.trim() !== '').join('\n')}] : [];
+		return firstCopy(key(typed)) ? [{...event, text: withNoteLines(typed, notes)}] : [];
 	});
 }

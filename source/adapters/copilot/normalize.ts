@@ -1,8 +1,10 @@
 import {basename, dirname, join} from 'node:path';
 import type {SessionEvent, SessionInfo} from '../events.js';
 import {withoutStatedTitles} from '../shared/host-text.js';
+import {withNoteLines} from '../shared/media.js';
 import {isInjectedText, isRecord, parseJsonArguments} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
+import {attachmentNotes} from './attachments.js';
 import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from './records.js';
 import {copilotStartSchema, type CopilotEnvelope} from './schema.js';
 import {workspaceName} from './discover.js';
@@ -185,17 +187,18 @@ function startEvents(type: string, data: unknown, base: Base, state: CopilotStat
 function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
 	const message = readCopilotUserMessage(data);
 	const text = message.content ?? '';
-	if (text.trim() === '') {
+	const said = withNoteLines(text, attachmentNotes(message.attachments));
+	if (said.trim() === '') {
 		return [];
 	}
 
 	// The `crossSession` label marks what the SDK calls non-human input: another session sent it.
-	if (isRecord(message.crossSession) || sentByAnotherSession(text, message.transformedContent)) {
-		return [{...base, kind: 'user', text, human: false, origin: 'agent'}];
+	if (isRecord(message.crossSession) || (text !== '' && sentByAnotherSession(text, message.transformedContent))) {
+		return [{...base, kind: 'user', text: said, human: false, origin: 'agent'}];
 	}
 
 	const typed = (message.source === undefined || message.source.toLowerCase() === humanSource) && !message.isAutopilotContinuation;
-	return [{...base, kind: 'user', text, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix, skillContextPrefix])}];
+	return [{...base, kind: 'user', text: said, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix, skillContextPrefix])}];
 }
 
 /** The permission result of a person answering "No, and tell Copilot what to do differently". */

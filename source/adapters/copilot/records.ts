@@ -19,7 +19,7 @@ const envelopeFields = fields({
 
 const toolFields = fields({toolCallId: text, toolName: text, arguments: any, success: flag, result: any, error: any, parentToolCallId: text});
 
-const userMessageFields = fields({content: text, source: text, isAutopilotContinuation: flag, parentToolCallId: text, crossSession: any, transformedContent: text});
+const userMessageFields = fields({content: text, source: text, isAutopilotContinuation: flag, parentToolCallId: text, crossSession: any, transformedContent: text, attachments: any});
 
 const assistantMessageFields = fields({
 	messageId: text,
@@ -51,7 +51,7 @@ const sessionDataFields = fields({
 	messagesRemovedDuringTruncation: number,
 });
 
-export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string; crossSession?: unknown; transformedContent?: string};
+export type CopilotUserMessage = {content?: string; source?: string; isAutopilotContinuation?: boolean; parentToolCallId?: string; crossSession?: unknown; transformedContent?: string; attachments?: unknown};
 export type CopilotAssistantMessage = {
 	messageId?: string;
 	apiCallId?: string;

@@ -44,6 +44,8 @@ export const copilotUserMessageSchema = lazySchema(() => z.looseObject({
 	crossSession: anything,
 	/** The text as the model received it: the typed text inside the runtime's envelopes (`<current_datetime>`, `<cross_session_message>`). */
 	transformedContent: text,
+	/** Files, selections, GitHub references and blobs sent with the message (attachments.ts). */
+	attachments: anything,
 }));
 
 const toolRequestSchema = lazySchema(() => z.looseObject({toolCallId: text, name: text, arguments: anything, type: text}));

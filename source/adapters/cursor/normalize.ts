@@ -1,6 +1,7 @@
 import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {readSmallFile} from '../shared/fs.js';
+import {mediaTypeNote, notePromptMedia} from '../shared/media.js';
 import {rememberId} from '../shared/recent-ids.js';
 import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
@@ -50,22 +51,67 @@ function contextEvent(text: string, line: number): SessionEvent[] {
 }
 
 /**
+ * How Cursor writes the images a prompt attached: an `[Image]` line for each, then an
+ * `<image_files>` block saying the user provided them and listing, numbered, where it saved each
+ * (`1. ~/.cursor/projects/<slug>/assets/image-….png`), outside the `<user_query>`.
+ */
+const imageFilesPattern = /<image_files>([\s\S]*?)<\/image_files>/g;
+const imageMarkerPattern = /^[ \t]*\[Image\][ \t]*(?:\r?\n|$)/gm;
+const listedFilePattern = /^[ \t]*\d+\.[ \t]+\S/gm;
+
+/**
+ * A user text block without the signs of its images, and a note for each image (`[image]`: the
+ * block names no media type, and the saved file's path is not copied). Only outside the
+ * `<user_query>`, so what the person typed stays as typed; a block without `<image_files>` is
+ * left alone.
+ */
+function withoutImageFiles(text: string): {text: string; notes: string[]} {
+	if (!text.includes('<image_files>')) {
+		return {text, notes: []};
+	}
+
+	let listed = 0;
+	let markers = 0;
+	const strip = (segment: string) =>
+		segment
+			.replace(imageFilesPattern, (_block, files: string) => {
+				listed += files.match(listedFilePattern)?.length ?? 0;
+				return '';
+			})
+			.replace(imageMarkerPattern, () => {
+				markers++;
+				return '';
+			});
+	let rest = '';
+	let consumed = 0;
+	for (const match of text.matchAll(userQueryPattern)) {
+		rest += strip(text.slice(consumed, match.index)) + match[0];
+		consumed = match.index + match[0].length;
+	}
+
+	rest += strip(text.slice(consumed));
+	return {text: rest, notes: Array.from({length: Math.max(listed, markers, 1)}, () => mediaTypeNote(undefined, 'image'))};
+}
+
+/**
  * A user text block. With `<user_query>` wrappers, each query is a human request and the text
  * around it is injected context. Transcripts written before the wrapper existed have plain
  * text only: that counts as typed, unless it opens with a context tag or is known host text,
- * or this file has already shown that it wraps real requests.
+ * or this file has already shown that it wraps real requests. Each image the block attached is
+ * noted after its request (the last a person typed); images sent without a word are a request
+ * of their own.
  */
 function userTextEvents(tagged: string, line: number, state: LineState): SessionEvent[] {
-	const stamp = timestampTag.exec(tagged);
-	if (!stamp) {
-		return untimedUserTextEvents(tagged, line, state);
-	}
-
+	const {text, notes} = withoutImageFiles(tagged);
+	const stamp = timestampTag.exec(text);
 	// The tag is dropped where a <user_query> holds the request; without one, the tagged text is
 	// host context as before (it opens with a tag), the time still read from it.
-	const timestamp = cursorSentAt(stamp[1]!);
-	const text = tagged.includes('<user_query>') ? tagged.slice(0, stamp.index) + tagged.slice(stamp.index + stamp[0].length) : tagged;
-	const events = untimedUserTextEvents(text, line, state);
+	const untagged = stamp && text.includes('<user_query>') ? text.slice(0, stamp.index) + text.slice(stamp.index + stamp[0].length) : text;
+	const events = notePromptMedia(untimedUserTextEvents(untagged, line, state), notes, {
+		isRequest: event => event.kind === 'user' && event.human === true,
+		alone: said => [{line, kind: 'user', text: said, human: true}],
+	});
+	const timestamp = stamp ? cursorSentAt(stamp[1]!) : undefined;
 	return timestamp === undefined ? events : events.map(event => ({...event, timestamp}));
 }
 

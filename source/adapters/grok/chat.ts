@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {mediaNote} from '../shared/media.js';
+import {mediaNote, notePromptMedia} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, stringOf, textOf} from '../shared/text.js';
 import {readGrokChatItem, readGrokLegacyMessage} from './records.js';
 import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
@@ -79,13 +79,9 @@ function hasImage(content: unknown): boolean {
  */
 function withImageNotes(events: SessionEvent[], content: unknown): SessionEvent[] {
 	const notes = Array.isArray(content) ? content.flatMap(part => (isRecord(part) && part['type'] === 'image' ? [mediaNote({type: 'input_image', image_url: part['url']}) ?? '[image]'] : [])) : [];
-	const request = events.findLastIndex(event => event.kind === 'user' && event.human === true);
-	const at = request === -1 ? events.findLastIndex(event => event.kind === 'user') : request;
-	if (notes.length === 0 || at === -1) {
-		return events;
-	}
-
-	return events.map((event, index) => (index === at ? {...event, text: [event.text ?? '', ...notes].filter(piece => piece.trim() !== '').join('\n')} : event));
+	// A person's request takes the notes; a runtime-written prompt only when it is all there is.
+	const typed = events.some(event => event.kind === 'user' && event.human === true);
+	return notePromptMedia(events, notes, {isRequest: event => event.kind === 'user' && (event.human === true || !typed), alone: () => []});
 }
 
 /**

@@ -1,4 +1,5 @@
 import type {SessionEvent, SessionRow} from '../events.js';
+import {mediaNote, withNoteLines} from '../shared/media.js';
 import {exitCodeFromText, stringOf, textOf} from '../shared/text.js';
 import {interjectionQuery, isGrokInjected} from './chat.js';
 import {parseJsonArguments} from '../shared/text.js';
@@ -24,6 +25,8 @@ type MessageRun = {
 	row: {events: SessionEvent[]; raw: unknown[]};
 	event: SessionEvent;
 	parts: string[];
+	/** Notes of the media a user message sent (one chunk per content block), in order. */
+	notes: string[];
 	human: boolean;
 };
 
@@ -67,14 +70,15 @@ export function createUpdatesReducer() {
 
 		const {event, row} = run;
 		if (run.kind === 'user') {
-			event.text = run.parts.join('\n');
-			event.human = run.human && !isGrokInjected(event.text);
+			const typed = run.parts.join('\n');
+			event.human = run.human && !isGrokInjected(typed);
 			// An interjection starts no prompt, so it has no promptIndex: its note tells it from the runtime's injections.
-			const interjected = event.human ? undefined : interjectionQuery(event.text);
+			const interjected = event.human ? undefined : interjectionQuery(typed);
 			if (interjected !== undefined) {
-				event.text = interjected;
 				event.human = true;
 			}
+
+			event.text = withNoteLines(interjected ?? typed, run.notes);
 		} else {
 			event.text = run.parts.join('');
 			if (event.text.trim() === '') {
@@ -89,6 +93,20 @@ export function createUpdatesReducer() {
 		return textOf(update.content);
 	}
 
+	/**
+	 * Adds one chunk's content to the open message: a prompt sends each of its ACP content blocks
+	 * as a chunk of its own, so an image (`{type: "image", data, mimeType}`) is a chunk, noted by
+	 * its media type and never copied; a reply's chunks are text.
+	 */
+	function addContent(open: MessageRun, update: GrokUpdate): void {
+		const note = open.kind === 'user' ? mediaNote(update.content) : undefined;
+		if (note === undefined) {
+			open.parts.push(chunkText(update));
+		} else {
+			open.notes.push(note);
+		}
+	}
+
 	/** A user or agent message chunk: continues the open message, or starts a new one. */
 	function addChunk(notification: Notification, value: unknown, line: number, facts: SessionEvent[]): void {
 		const {update} = notification;
@@ -97,7 +115,7 @@ export function createUpdatesReducer() {
 		const host = isHostTurn(update);
 		const key = kind === 'user' ? `${promptIndex ?? '-'}:${host}` : (update.messageId ?? '');
 		if (run && run.kind === kind && run.key === key) {
-			run.parts.push(chunkText(update));
+			addContent(run, update);
 			run.row.raw.push(value);
 			run.row.events.push(...facts);
 			return;
@@ -123,7 +141,8 @@ export function createUpdatesReducer() {
 			promptStarts.push(line);
 		}
 
-		run = {kind, key, row, event, parts: [chunkText(update)], human};
+		run = {kind, key, row, event, parts: [], notes: [], human};
+		addContent(run, update);
 	}
 
 	function resultEvent(update: GrokUpdate, callId: string, base: Omit<SessionEvent, 'kind'>): SessionEvent {

@@ -1,4 +1,4 @@
-import {mediaNote} from './media.js';
+import {mediaNote, withNoteLines} from './media.js';
 import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments, trailingExitCode} from './text.js';
 
 /**
@@ -38,8 +38,7 @@ export function partText(part: Part): string | undefined {
  * image keeps a sign of itself where the text shown is only what was typed.
  */
 export function withMediaNotes(text: string, content: unknown): string {
-	const notes = partsOf(content).flatMap(part => mediaNote(part) ?? []);
-	return notes.length === 0 ? text : [text, ...notes].filter(piece => piece.trim() !== '').join('\n');
+	return withNoteLines(text, partsOf(content).flatMap(part => mediaNote(part) ?? []));
 }
 
 /**

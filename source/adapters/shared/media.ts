@@ -1,3 +1,4 @@
+import type {SessionEvent} from '../events.js';
 import {isRecord, outputText} from './text.js';
 
 /**
@@ -56,6 +57,42 @@ export function mediaAwareOutput(value: unknown): string {
 }
 
 /**
+ * Text with a note of each medium its prompt attached after it, one a line: the typed text stays
+ * as it was, the notes say what else was sent (`[image: image/png]`), and media sent without a
+ * word are a text of their notes alone. Blank pieces are dropped so no empty line leads or trails.
+ * Gemini CLI and Qwen Code join a prompt's text this way, and Codex its request's.
+ */
+export function withNoteLines(text: string, notes: readonly string[]): string {
+	return notes.length === 0 ? text : [text, ...notes].filter(piece => piece.trim() !== '').join('\n');
+}
+
+export type PromptMediaPlace = {
+	/** The events a prompt's notes may join; the last of them takes them all. */
+	readonly isRequest: (event: SessionEvent) => boolean;
+	/** The events to add when the prompt gave no request: its media sent alone, as the notes' text. */
+	readonly alone: (text: string) => SessionEvent[];
+};
+
+/**
+ * A prompt's events with its media notes after the text of its last request, so a prompt with
+ * pictures stays one turn and its title reads the words then the notes on one line; a prompt that
+ * gave no request gets the events `alone` makes of the notes. Which events are requests is each
+ * reader's own (a queued copy, a runtime-written prompt), so it says.
+ */
+export function notePromptMedia(events: SessionEvent[], notes: readonly string[], place: PromptMediaPlace): SessionEvent[] {
+	if (notes.length === 0) {
+		return events;
+	}
+
+	const at = events.findLastIndex(place.isRequest);
+	if (at === -1) {
+		return [...events, ...place.alone(notes.join('\n'))];
+	}
+
+	return events.map((event, index) => (index === at ? {...event, text: withNoteLines(event.text ?? '', notes)} : event));
+}
+
+/**
  * A Gemini API media part, its kind read off its media type. `inlineData` holds the bytes in
  * base64 and is noted by its type; `fileData` names the file by address, which is noted as it is.
  */
@@ -71,16 +108,36 @@ function geminiPartNote(part: Record<string, unknown>): string | undefined {
 	}
 
 	const uri = file['fileUri'];
-	return note(kindOf(file['mimeType']), typeof uri === 'string' && uri !== '' && !uri.startsWith('data:') ? uri : file['mimeType']);
+	const kind = kindOf(file['mimeType']);
+	return typeof uri === 'string' && uri !== '' && !uri.startsWith('data:') ? `[${kind}: ${uri}]` : note(kind, file['mimeType']);
 }
 
+/**
+ * A note of an attachment known only by its media type (the bytes held elsewhere, or inline and
+ * never copied): its kind read off the type, `[image: image/png]`, `[file: application/pdf]`, or
+ * the kind the source states. A type that is no media type (not a string, or any other text: a
+ * field a writer misused must not put a line break or a payload into the note) gives the kind
+ * alone, `[image]`, `[file]`.
+ */
+export function mediaTypeNote(type: unknown, kind?: string): string {
+	return note(kind ?? kindOf(type), type);
+}
+
+/** `type/subtype` in the characters RFC 6838 allows in a media type's names. */
+const mediaTypePattern = /^[\w!#$&^.+-]{1,64}\/[\w!#$&^.+-]{1,64}$/;
+
 function kindOf(type: unknown): string {
-	const kind = typeof type === 'string' ? /^(image|audio|video)\//.exec(type)?.[1] : undefined;
+	const kind = isMediaType(type) ? /^(image|audio|video)\//.exec(type)?.[1] : undefined;
 	return kind ?? 'file';
 }
 
+/** A note of one medium by its kind and media type; a type that is none (see mediaTypeNote) is left out. */
 function note(kind: string, type: unknown): string {
-	return typeof type === 'string' && type !== '' ? `[${kind}: ${type}]` : `[${kind}]`;
+	return isMediaType(type) ? `[${kind}: ${type}]` : `[${kind}]`;
+}
+
+function isMediaType(type: unknown): type is string {
+	return typeof type === 'string' && mediaTypePattern.test(type);
 }
 
 /** `data:<media type>[;base64],…` noted by its media type; a web address kept. */

@@ -1,5 +1,6 @@
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {lastCount, markDiscardedTail} from '../shared/discarded.js';
+import {mediaTypeNote, withNoteLines} from '../shared/media.js';
 import {isInjectedText, isRecord, shortError} from '../shared/text.js';
 import {SessionCorruptError, type DiscoveredUnit, type LoadedSession} from '../types.js';
 import {localPathOfFileUri} from './discover.js';
@@ -199,6 +200,17 @@ function sentByVscode(request: VscodeRequest): boolean {
 }
 
 /**
+ * Notes of the images a request attached, one each: `variableData.variables` entries of kind
+ * `image` (IImageVariableEntry, a pasted or dropped picture, or an image URL) or, in builds before
+ * entries had kinds, flagged `isImage`; each noted by its `mimeType`, its `value` (the bytes, or
+ * the URL) and its name never copied. Files, symbols and other context are references, no media.
+ */
+function imageNotes(variableData: unknown): string[] {
+	const variables = isRecord(variableData) && Array.isArray(variableData['variables']) ? variableData['variables'] : [];
+	return variables.flatMap(entry => (isRecord(entry) && (entry['kind'] === 'image' || entry['isImage'] === true) ? [mediaTypeNote(entry['mimeType'], 'image')] : []));
+}
+
+/**
  * One request: the user's message, the reply's text and tool events, then a marker for a
  * confirmation it waits on, a cancellation or a failure. A last request with no response and
  * no result is left as it is: the engine sees a trailing unanswered request.
@@ -211,9 +223,10 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	const messageId = request.responseId ?? request.requestId ?? `request-${line}`;
 	const events: SessionEvent[] = [];
 	const text = messageText(request.message);
-	if (text.trim() !== '') {
+	const said = withNoteLines(text, imageNotes(request.variableData));
+	if (said.trim() !== '') {
 		const typed = !sentByVscode(request) && !isInjectedText(text);
-		events.push({...askedBase, kind: 'user', text, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
+		events.push({...askedBase, kind: 'user', text: said, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 
 	const parts = shownParts(responseParts(request.response), request.shouldBeRemovedOnSend);

@@ -32,6 +32,8 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	responseId: optional(z.string()),
 	/** A string before v2; `{text, parts[]}` since. */
 	message: z.optional(z.unknown()),
+	/** `{variables: IChatRequestVariableEntry[]}`: what was attached (files, symbols, images); read for its images. */
+	variableData: z.optional(z.unknown()),
 	/** Response parts; early builds stored the reply as one string, or strings among the parts. */
 	response: z.optional(z.unknown()),
 	result: optional(
