@@ -185,7 +185,7 @@ test('opencode format: the request OpenCode sends again after an overflow compac
 	assert.ok(session, 'the session is read');
 	const asked = 'Summarise every CSV under data/raw into one parquet file per month.';
 	assert.deepEqual(
-		session.events.filter(event => event.kind === 'user' && event.text === asked).map(event => [event.line, event.human, event.origin]),
+		session.events.filter(event => event.kind === 'user' && event.text?.split('\n')[0] === asked).map(event => [event.line, event.human, event.origin]),
 		[
 			[1, true, undefined],
 			[5, false, 'host'],
@@ -194,6 +194,7 @@ test('opencode format: the request OpenCode sends again after an overflow compac
 		'the replay is the host\'s; the person asking again later is the person',
 	);
 	assert.equal(session.summary.human_turns, 2);
+	assert.equal(session.events.find(event => event.line === 1 && event.kind === 'user')?.text, `${asked}\n[image: image/png]`, 'the request\'s pasted image is noted on it, its data never copied');
 });
 
 test('opencode format: a fork in the legacy JSON tree opens with older copies too; its source is not named there', () => {
@@ -282,4 +283,16 @@ test('opencode format: a legacy session file with time.archived is archived', ()
 	const [session] = readStore(opencodeAdapter, join(cases, 'archived', 'storage'));
 	assert.equal(session?.summary.id, 'ses_2a90d4e3cffeWk2Xl4Ym6Zn8Ao');
 	assert.equal(session?.unit.archived, true);
+});
+
+test('opencode format: an image pasted without a word is the person\'s request, noted by its type and never copied', t => {
+	// A pasted image is a user `file` part whose url is a `data:` URL (session/prompt.ts); it alone makes the prompt.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'image-only-prompt/v1.json'));
+	assert.ok(session, 'the session is read');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.text, event.human]),
+		[['[image: image/jpeg]', true]],
+	);
+	assert.equal(session.summary.human_turns, 1);
+	assert.doesNotMatch(JSON.stringify(session.events), /9j\/4AAQ|base64/, 'the data URL never reaches an event');
 });

@@ -88,7 +88,7 @@ test('opencode: summaries carry ids, parents, projects, titles and counts', () =
 	const parent = sessions.get(ids.parent)!;
 	assert.equal(parent.summary.parent_id, null);
 	assert.equal(parent.summary.project, '/work/garden');
-	assert.equal(parent.summary.title, 'The scheduler test fails about one run in five. Find out why and fix it.');
+	assert.equal(parent.summary.title, 'The scheduler test fails about one run in five. Find out why and fix it. [image: image/png]', 'a pasted image is noted after the words');
 	assert.equal(parent.summary.human_turns, 2, 'synthetic parts, the compaction and the "continue" turn are not human');
 	assert.equal(parent.summary.assistant_messages, 3, 'parts of one message count once; the compaction summary is not a reply');
 	assert.equal(parent.summary.tool_calls, 4);
@@ -161,7 +161,8 @@ test('opencode: tool calls, exit codes, failures, pending calls, aborts and API 
 	);
 	const everything = JSON.stringify(events);
 	assert.doesNotMatch(everything, /iVBORw0KGgo|base64/, 'a data: URL never reaches event text');
-	assert.match(events.find(event => event.text?.startsWith('Attached file'))?.text ?? '', /failing-run\.png \(image\/png\), inline data/);
+	assert.equal(events.find(event => event.line === 1 && event.human)?.text, 'The scheduler test fails about one run in five. Find out why and fix it.\n[image: image/png]', 'a pasted image is noted on its request');
+	assert.ok(!events.some(event => event.text?.startsWith('Attached file')), 'no separate line for it');
 	assert.doesNotMatch(everything, /timing dependency/, 'reasoning is never shown');
 	assert.equal(events.filter(event => event.kind === 'meta').length, 1, 'session facts are stated once');
 	assert.equal(events.filter(event => event.message_id === events.find(event => event.line === 2 && event.kind === 'assistant')?.message_id).length, 5);

@@ -1,6 +1,7 @@
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {lastCount, markDiscardedTail} from '../shared/discarded.js';
 import {isInjectedText, isRecord, shortError} from '../shared/text.js';
+import {mediaTypeNote, notePromptMedia, type PromptMediaPlace} from '../shared/media.js';
 import type {LoadedSession} from '../types.js';
 import type {OpencodeMessage, OpencodePart} from './schema.js';
 import {isoTime} from './time.js';
@@ -190,7 +191,14 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 			return;
 		}
 
+		// A prompt's pasted media (inline `data:` files) are noted on its request, as other sources do.
+		const notes: string[] = [];
 		for (const {part, where} of input.parts) {
+			if (message.role === 'user' && !replayed && part.type === 'file' && part.url?.startsWith('data:')) {
+				notes.push(mediaTypeNote(part.mime ?? /^data:([^;,]*)/.exec(part.url)?.[1]));
+				continue;
+			}
+
 			const produced = partEvents(message, part, base, context, replayed);
 			if (produced === null) {
 				skippedParts++;
@@ -205,11 +213,22 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 		}
 
 		events.push(...messageErrorEvents(message, base));
-		rows.push({line, raw: input.raw, events});
+		rows.push({line, raw: input.raw, events: notePromptMedia(events, notes, promptMediaPlace(base, context))});
 	});
 
 	markReverted(rows, messages, context.revertedFrom);
 	return {rows, skipped: skipped + skippedParts, warnings};
+}
+
+/**
+ * Where a user message's media notes go: its last request, or, for media sent without a word, a
+ * request of their notes alone (the person's, or in a child session the task its parent wrote).
+ */
+function promptMediaPlace(base: SessionEvent, context: SessionContext): PromptMediaPlace {
+	return {
+		isRequest: event => event.kind === 'user' && (event.human === true || (context.child && event.origin === 'agent')),
+		alone: text => [{...base, kind: 'user', text, human: !context.child, ...(context.child ? {origin: 'agent' as const} : {})}],
+	};
 }
 
 /** What a person typed in a user message: its text parts that are neither synthetic nor ignored. */
