@@ -158,7 +158,15 @@ export type JsonlAdapter = AdapterBase & {
 	 * `Unreadable` naming the field for a known record that does not match its schema, so the
 	 * engine counts it as skipped (with that reason).
 	 */
-	normalizeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null;
+	normalizeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit, offset?: number): SessionEvent[] | Unreadable | null;
+	/**
+	 * What only the end of the file decides, from the state normalizeLine left after the last line
+	 * (a prompt Claude Code still held queued when the file ends): records to read after the last,
+	 * each with its events, the state untouched. Asked only by a read that reaches the end. A file
+	 * that grows is read on from the state, never from these, so the catalog judges only the tail
+	 * with them and keeps them out of what it carries forward (the summary, the search text).
+	 */
+	atEnd?(state: LineState, unit: DiscoveredUnit): EndRecord[];
 	/**
 	 * Units of this store that are one JSON document rather than lines (Codex's 2025 `.json`
 	 * rollouts), which discovery marks with `variant`: they are read whole through `loadSession`,
@@ -166,6 +174,9 @@ export type JsonlAdapter = AdapterBase & {
 	 */
 	readonly documents?: {readonly variant: string; loadSession(unit: DiscoveredUnit): LoadedSession};
 };
+
+/** A record JsonlAdapter.atEnd reads after the last line: the native record its events come from. */
+export type EndRecord = {readonly raw: unknown; readonly events: SessionEvent[]};
 
 /** Whole-document or database stores: the adapter loads every row of one session. */
 export type DocumentAdapter = AdapterBase & {

@@ -65,7 +65,8 @@ function readWindow(located: LocatedSession): {events: SessionEvent[]; fromLine:
 	}
 
 	const events: SessionEvent[] = [];
-	const walk = walkRows(view.db, adapter, unit, {fromLine}, current => {
+	// A prompt still queued when the file ends is the latest request (JsonlAdapter.atEnd).
+	const walk = walkRows(view.db, adapter, unit, {fromLine, atEnd: true}, current => {
 		events.push(...current.events);
 	});
 	return {events, fromLine, bounded, warnings: walk.warnings};
