@@ -116,9 +116,17 @@ type AdapterBase = {
 	discover(root: string, memo?: DiscoveryMemo): ListedUnit[];
 	/**
 	 * The command that resumes a session in the tool itself, where the tool has one. `parentId`
-	 * is set for subagent and child sessions, which most tools cannot resume on their own.
+	 * is set for subagent and child sessions, which most tools cannot resume on their own; `root`
+	 * is the store root the catalog found the session under, and `context` the machine's, for a
+	 * tool that finds sessions only in a directory of its own (Claude Code's config directory).
 	 */
-	nativeResumeCommand(id: string, session?: {readonly parentId: string | null}): string | null;
+	nativeResumeCommand(id: string, session?: NativeResumeFacts): string | null;
+	/**
+	 * Why no command of the tool's own can resume a session kept under this root from a terminal,
+	 * where the store knows (a Claude Desktop Cowork task ran in the app's sandbox); undefined
+	 * where nativeResumeCommand answers.
+	 */
+	nativeResumeUnavailable?(root: string): string | undefined;
 	/**
 	 * What retiring one session removes besides its `paths` (see Retirement). Absent, or
 	 * undefined for a unit, when the session lives inside a database other sessions share:
@@ -126,6 +134,9 @@ type AdapterBase = {
 	 */
 	retirement?(unit: DiscoveredUnit, root: string, sessionId: string): Retirement | undefined;
 };
+
+/** What the catalog knows of a session that its tool's own resume command may need. */
+export type NativeResumeFacts = {readonly parentId: string | null; readonly root?: string; readonly context?: AdapterContext};
 
 /** The footprint of a session that can be retired on its own. */
 export type Retirement = {

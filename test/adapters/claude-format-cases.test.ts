@@ -958,3 +958,61 @@ test('claude format: engi unfinished reads a prompt still queued at the end as t
 	assert.deepEqual(whole, grown);
 	assert.equal(whole.sessions.sessions[0].human_turns, 2, 'the catalog counts the requests sent; the one still queued is the tail\'s');
 });
+
+test('claude format: the native resume of a session kept in another config directory runs with it: a cc-mirror variant by its own command, any other directory with CLAUDE_CONFIG_DIR; a Cowork task has none a terminal can run', t => {
+	// `claude --resume <id>` looks in $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects. cc-mirror
+	// runs each variant through a wrapper named by the variant in its bin directory, which exports
+	// CLAUDE_CONFIG_DIR (the variant's configDir), loads the provider's env from its settings.json
+	// and runs the variant's own Claude Code. Evidence: numman-ali/cc-mirror src/core/wrapper.ts
+	// (writeWrapper), src/core/paths.ts (getWrapperPath: <binDir>/<name>; the variant name pattern)
+	// and variant-builder/steps/WrapperStep.ts. Claude Desktop runs a Cowork task's Claude Code in
+	// its sandbox (a VM: anthropics/claude-code#78283, its logs), from a home under /sessions that
+	// is no directory of this machine, with the app's own config directory: no terminal resumes it.
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const home = env['HOME']!;
+	cpSync(join(cases, 'cc-mirror-home'), home, {recursive: true});
+	const variant = join(home, '.cc-mirror', 'glm-lab');
+	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', provider: 'zai', configDir: join(variant, 'config'), tweakDir: join(variant, 'tweakcc')}));
+	cpSync(join(cases, 'cowork-home', '.config'), env['XDG_CONFIG_HOME']!, {recursive: true});
+	const run = (...args: string[]) => {
+		const result = runCli([...args, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	const variantSession = '4b7e2c90-1d3a-4f6e-9a8b-5c2d7e0f3a14';
+	assert.equal(run('resume', variantSession).native_resume_command, `glm-lab --resume ${variantSession}`, 'the variant\'s wrapper sets its config directory itself');
+	assert.equal(run('pickup', variantSession).native_resume_command, `glm-lab --resume ${variantSession}`);
+
+	const cowork = '0a7e5c92-4b18-4f6d-9e23-b5c1d8f04a67';
+	const brief = run('resume', cowork);
+	assert.equal(brief.native_resume_command, null);
+	assert.ok(brief.warnings.some((warning: string) => /Cowork/.test(warning) && /Claude Desktop/.test(warning)), JSON.stringify(brief.warnings));
+	assert.equal(run('pickup', cowork).native_resume_command, null);
+
+	// A variant whose configDir is elsewhere, and a store named by --source-root: the directory is set.
+	const elsewhere = join(home, 'claude variants', 'glm');
+	mkdirSync(elsewhere, {recursive: true});
+	cpSync(join(variant, 'config', 'projects'), join(elsewhere, 'projects'), {recursive: true});
+	rmSync(join(variant, 'config'), {recursive: true});
+	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', configDir: elsewhere}));
+	const quoted = `'${elsewhere}'`;
+	assert.equal(run('resume', variantSession).native_resume_command, `CLAUDE_CONFIG_DIR=${quoted} claude --resume ${variantSession}`);
+	assert.equal(run('resume', variantSession, '--source', 'claude', '--source-root', elsewhere).native_resume_command, `CLAUDE_CONFIG_DIR=${quoted} claude --resume ${variantSession}`);
+
+	// The same session in the directory plain `claude` reads: no variable.
+	cpSync(join(elsewhere, 'projects'), join(home, '.claude', 'projects'), {recursive: true});
+	rmSync(join(home, '.cc-mirror'), {recursive: true});
+	rmSync(elsewhere, {recursive: true});
+	assert.equal(run('resume', variantSession).native_resume_command, `claude --resume ${variantSession}`);
+	const configured = {...env, CLAUDE_CONFIG_DIR: join(home, '.claude')};
+	const result = runCli(['resume', variantSession, '--format', 'json'], {env: configured});
+	assert.equal(result.json().native_resume_command, `claude --resume ${variantSession}`, 'CLAUDE_CONFIG_DIR set to the session\'s directory: plain claude reads it');
+
+	// What a person may paste: a directory is quoted, an id or a variant name that is no plain token gives nothing to run.
+	const context = {home, env: {}, platform: 'linux' as const};
+	assert.equal(claudeAdapter.nativeResumeCommand(variantSession, {parentId: null, root: '/srv/$(id) x/projects', context}), `CLAUDE_CONFIG_DIR='/srv/$(id) x' claude --resume ${variantSession}`);
+	assert.equal(claudeAdapter.nativeResumeCommand('a; rm -rf /', {parentId: null, root: join(home, '.cc-mirror', 'glm-lab', 'config', 'projects'), context}), null);
+	assert.equal(claudeAdapter.nativeResumeCommand(variantSession, {parentId: null, root: join(home, '.cc-mirror', '$(id)', 'config', 'projects'), context}), `CLAUDE_CONFIG_DIR='${join(home, '.cc-mirror', '$(id)', 'config')}' claude --resume ${variantSession}`);
+});
