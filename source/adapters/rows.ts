@@ -47,7 +47,7 @@ export function scanJsonl(adapter: JsonlAdapter, unit: DiscoveredUnit, visit: Ro
 			value(value, line, offset) {
 				let events;
 				try {
-					events = adapter.normalizeLine(value, line, state, unit);
+					events = adapter.normalizeLine(value, line, state, unit, offset);
 				} catch {
 					events = null;
 				}
@@ -86,10 +86,30 @@ export function readAllRows(store: SourceAdapter, unit: DiscoveredUnit): LoadedS
 	}
 
 	const rows: SessionRow[] = [];
+	const state: LineState = {};
 	const scan = scanJsonl(adapter, unit, row => {
 		rows.push(row);
-	});
+	}, {state});
+	rows.push(...rowsAtEnd(adapter, unit, state, scan.nextLine - 1));
 	return {rows, skipped: scan.skipped, warnings: scan.warnings};
+}
+
+/**
+ * The rows only the end of a JSONL unit decides (JsonlAdapter.atEnd), from the state a scan that
+ * reached the end left, each numbered with the last line read (`lastLine`) so rows stay in line
+ * order; their events keep the lines they came from. None when the adapter has no such step, or
+ * when it fails: nothing may escape a reader.
+ */
+export function rowsAtEnd(adapter: SourceAdapter, unit: DiscoveredUnit, state: LineState, lastLine: number): SessionRow[] {
+	if (adapter.format !== 'jsonl' || adapter.atEnd === undefined) {
+		return [];
+	}
+
+	try {
+		return adapter.atEnd(state, unit).map(({raw, events}) => ({line: Math.max(lastLine, ...events.map(event => event.line)), raw, events}));
+	} catch {
+		return [];
+	}
 }
 
 /**

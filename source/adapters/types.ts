@@ -123,9 +123,17 @@ type AdapterBase = {
 	discover(root: string, memo?: DiscoveryMemo): ListedUnit[];
 	/**
 	 * The command that resumes a session in the tool itself, where the tool has one. `parentId`
-	 * is set for subagent and child sessions, which most tools cannot resume on their own.
+	 * is set for subagent and child sessions, which most tools cannot resume on their own; `root`
+	 * is the store root the catalog found the session under, and `context` the machine's, for a
+	 * tool that finds sessions only in a directory of its own (Claude Code's config directory).
 	 */
-	nativeResumeCommand(id: string, session?: {readonly parentId: string | null}): string | null;
+	nativeResumeCommand(id: string, session?: NativeResumeFacts): string | null;
+	/**
+	 * Why no command of the tool's own can resume a session kept under this root from a terminal,
+	 * where the store knows (a Claude Desktop Cowork task ran in the app's sandbox); undefined
+	 * where nativeResumeCommand answers.
+	 */
+	nativeResumeUnavailable?(root: string): string | undefined;
 	/**
 	 * What retiring one session removes besides its `paths` (see Retirement). Absent, or
 	 * undefined for a unit, when the session lives inside a database other sessions share:
@@ -133,6 +141,9 @@ type AdapterBase = {
 	 */
 	retirement?(unit: DiscoveredUnit, root: string, sessionId: string): Retirement | undefined;
 };
+
+/** What the catalog knows of a session that its tool's own resume command may need. */
+export type NativeResumeFacts = {readonly parentId: string | null; readonly root?: string; readonly context?: AdapterContext};
 
 /** The footprint of a session that can be retired on its own. */
 export type Retirement = {
@@ -165,7 +176,15 @@ export type JsonlAdapter = AdapterBase & {
 	 * `Unreadable` naming the field for a known record that does not match its schema, so the
 	 * engine counts it as skipped (with that reason).
 	 */
-	normalizeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null;
+	normalizeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit, offset?: number): SessionEvent[] | Unreadable | null;
+	/**
+	 * What only the end of the file decides, from the state normalizeLine left after the last line
+	 * (a prompt Claude Code still held queued when the file ends): records to read after the last,
+	 * each with its events, the state untouched. Asked only by a read that reaches the end. A file
+	 * that grows is read on from the state, never from these, so the catalog judges only the tail
+	 * with them and keeps them out of what it carries forward (the summary, the search text).
+	 */
+	atEnd?(state: LineState, unit: DiscoveredUnit): EndRecord[];
 	/**
 	 * Units of this store that are one JSON document rather than lines (Codex's 2025 `.json`
 	 * rollouts), which discovery marks with `variant`: they are read whole through `loadSession`,
@@ -173,6 +192,9 @@ export type JsonlAdapter = AdapterBase & {
 	 */
 	readonly documents?: {readonly variant: string; loadSession(unit: DiscoveredUnit): LoadedSession};
 };
+
+/** A record JsonlAdapter.atEnd reads after the last line: the native record its events come from. */
+export type EndRecord = {readonly raw: unknown; readonly events: SessionEvent[]};
 
 /** Whole-document or database stores: the adapter loads every row of one session. */
 export type DocumentAdapter = AdapterBase & {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync} from 'node:fs';
 import {join, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import test from 'node:test';
@@ -869,4 +869,150 @@ test('claude format: the transcript of a /btw side question (agent-aside_questio
 	assert.deepEqual(users(aside).filter(([, , human]) => human === true), [[5, 'which crate are you using for the tide dates?', true, null]]);
 	assert.deepEqual(aside.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]), [[6, 'I\'m planning on chrono, with its NaiveDateTime for the local tide times.']]);
 	assert.equal(computeTail(aside.events, false).ends_with_reply, true, 'the question was answered');
+});
+
+test('claude format: a prompt still queued when the file ends (typed while the agent worked, never handed over) is the person\'s latest request, unanswered', () => {
+	// Claude Code queues what a person types while the agent works and writes each change of the
+	// queue as a queue-operation record: `enqueue` with the text, `dequeue` when the turn's end
+	// hands it over (its user record follows), `remove` when the running turn takes it (a
+	// queued_command attachment), `popAll` with the text when Esc or ↑ pulls it back into the input
+	// box. Evidence: the rebuilt 2.1.x sources' utils/messageQueueManager.ts (logOperation in
+	// enqueue, dequeue, remove, popAllEditable) and query.ts (the mid-turn drain: attachments, then
+	// removeFromQueue). A prompt enqueued and never taken was not sent: the person quit first.
+	const session = read('queued-at-end.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(users(session), [
+		[1, 'Make the CSV export quote fields that hold commas', true, null],
+		[3, 'then add a test with a newline inside a field', true, null],
+	]);
+	assert.equal(session.loaded.rows.at(-1)?.line, 5, 'read after the last line, on the line of its enqueue record');
+	assert.equal(session.events.at(-1)?.timestamp, '2026-10-12T14:00:06.000Z');
+	const tail = computeTail(session.events, false);
+	assert.deepEqual(tail.unanswered, {line: 3}, 'the reply after it answered the turn before');
+	assert.equal(tail.last_human?.text, 'then add a test with a newline inside a field');
+	assert.equal(tail.last_line, 5);
+});
+
+test('claude format: a queued prompt pulled back into the input box (popAll), one the running turn took (attachment, remove), and a notification never handed over are no request left unanswered', () => {
+	const session = read('queued-and-gone.jsonl');
+	assert.deepEqual(users(session).filter(([, , human]) => human), [
+		[1, 'Rename the ledger columns to snake case', true, null],
+		[7, 'and the views too', true, null],
+	]);
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.unanswered, null);
+	assert.equal(tail.ends_with_reply, true);
+});
+
+test('claude format: of two queued prompts, the one the turn\'s end handed over (dequeue, its user record) is one request; the other, still queued at the end, is the latest', () => {
+	const session = read('queued-one-delivered-one-left.jsonl');
+	assert.deepEqual(users(session), [
+		[1, 'Profile the monthly report query', true, null],
+		[8, 'add an index if it helps', true, null],
+		[4, 'and write the numbers to BENCH.md', true, null],
+	]);
+	assert.deepEqual(computeTail(session.events, false).unanswered, {line: 4});
+
+	// A prompt written after a quit with one queued, typed while nothing worked: that queue is gone.
+	const resumed = read('queued-then-resumed.jsonl');
+	assert.deepEqual(users(resumed).map(([line]) => line), [1, 4]);
+	assert.equal(computeTail(resumed.events, false).unanswered, null);
+});
+
+test('claude format: engi unfinished reads a prompt still queued at the end as trailing_user_request_unanswered, the same whether the catalog read the file whole or as it grew', t => {
+	const id = '2e7b9d1f-3a5c-4e6b-8d0f-7a9c1e3b5d7f';
+	const lines = readFileSync(join(cases, 'queued-one-delivered-one-left.jsonl'), 'utf8').split('\n').filter(line => line !== '');
+	const env = sandboxEnv(tempDir(t));
+	const project = join(env['HOME']!, '.claude', 'projects', '-work-ledger');
+	mkdirSync(project, {recursive: true});
+	const file = join(project, `${id}.jsonl`);
+	const run = (...args: string[]) => {
+		const result = runCli([...args, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	const unfinished = () => (run('unfinished', '--all-projects', '--since', '2020-01-01').candidates as Array<{id: string; reasons: Array<{code: string; line?: number; detail: string}>}>).find(candidate => candidate.id === id);
+	// Both prompts queued, the turn's reply written: the later one is the latest request.
+	// Written long ago: a file written within the last minutes is still being written, its tail not judged.
+	const written = (count: number) => {
+		writeFileSync(file, `${lines.slice(0, count).join('\n')}\n`);
+		utimesSync(file, new Date('2026-10-12T16:01:00Z'), new Date('2026-10-12T16:01:00Z'));
+	};
+
+	written(6);
+	const early = unfinished();
+	assert.deepEqual(early?.reasons.find(reason => reason.code === 'trailing_user_request_unanswered')?.line, 4);
+
+	// The first handed over and answered; the second still queued.
+	written(lines.length);
+	const grown = {unfinished: unfinished(), sessions: run('sessions', '--all-projects'), search: run('sessions', '--all-projects', '--q', 'index helps')};
+	assert.deepEqual(grown.unfinished?.reasons.find(reason => reason.code === 'trailing_user_request_unanswered')?.line, 4);
+	const resume = run('resume', id);
+	assert.equal(resume.latest_user.text, 'and write the numbers to BENCH.md');
+	assert.ok(resume.unresolved.some((marker: {marker: string; line: number}) => marker.marker === 'trailing_user_request_unanswered' && marker.line === 4));
+
+	// Read whole from a fresh catalog: the same answers.
+	rmSync(join(env['XDG_CACHE_HOME']!, 'engi'), {recursive: true, force: true});
+	const whole = {unfinished: unfinished(), sessions: run('sessions', '--all-projects'), search: run('sessions', '--all-projects', '--q', 'index helps')};
+	assert.deepEqual(whole, grown);
+	assert.equal(whole.sessions.sessions[0].human_turns, 2, 'the catalog counts the requests sent; the one still queued is the tail\'s');
+});
+
+test('claude format: the native resume of a session kept in another config directory runs with it: a cc-mirror variant by its own command, any other directory with CLAUDE_CONFIG_DIR; a Cowork task has none a terminal can run', t => {
+	// `claude --resume <id>` looks in $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects. cc-mirror
+	// runs each variant through a wrapper named by the variant in its bin directory, which exports
+	// CLAUDE_CONFIG_DIR (the variant's configDir), loads the provider's env from its settings.json
+	// and runs the variant's own Claude Code. Evidence: numman-ali/cc-mirror src/core/wrapper.ts
+	// (writeWrapper), src/core/paths.ts (getWrapperPath: <binDir>/<name>; the variant name pattern)
+	// and variant-builder/steps/WrapperStep.ts. Claude Desktop runs a Cowork task's Claude Code in
+	// its sandbox (a VM: anthropics/claude-code#78283, its logs), from a home under /sessions that
+	// is no directory of this machine, with the app's own config directory: no terminal resumes it.
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const home = env['HOME']!;
+	cpSync(join(cases, 'cc-mirror-home'), home, {recursive: true});
+	const variant = join(home, '.cc-mirror', 'glm-lab');
+	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', provider: 'zai', configDir: join(variant, 'config'), tweakDir: join(variant, 'tweakcc')}));
+	cpSync(join(cases, 'cowork-home', '.config'), env['XDG_CONFIG_HOME']!, {recursive: true});
+	const run = (...args: string[]) => {
+		const result = runCli([...args, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	const variantSession = '4b7e2c90-1d3a-4f6e-9a8b-5c2d7e0f3a14';
+	assert.equal(run('resume', variantSession).native_resume_command, `glm-lab --resume ${variantSession}`, 'the variant\'s wrapper sets its config directory itself');
+	assert.equal(run('pickup', variantSession).native_resume_command, `glm-lab --resume ${variantSession}`);
+
+	const cowork = '0a7e5c92-4b18-4f6d-9e23-b5c1d8f04a67';
+	const brief = run('resume', cowork);
+	assert.equal(brief.native_resume_command, null);
+	assert.ok(brief.warnings.some((warning: string) => /Cowork/.test(warning) && /Claude Desktop/.test(warning)), JSON.stringify(brief.warnings));
+	assert.equal(run('pickup', cowork).native_resume_command, null);
+
+	// A variant whose configDir is elsewhere, and a store named by --source-root: the directory is set.
+	const elsewhere = join(home, 'claude variants', 'glm');
+	mkdirSync(elsewhere, {recursive: true});
+	cpSync(join(variant, 'config', 'projects'), join(elsewhere, 'projects'), {recursive: true});
+	rmSync(join(variant, 'config'), {recursive: true});
+	writeFileSync(join(variant, 'variant.json'), JSON.stringify({name: 'glm-lab', configDir: elsewhere}));
+	const quoted = `'${elsewhere}'`;
+	assert.equal(run('resume', variantSession).native_resume_command, `CLAUDE_CONFIG_DIR=${quoted} claude --resume ${variantSession}`);
+	assert.equal(run('resume', variantSession, '--source', 'claude', '--source-root', elsewhere).native_resume_command, `CLAUDE_CONFIG_DIR=${quoted} claude --resume ${variantSession}`);
+
+	// The same session in the directory plain `claude` reads: no variable.
+	cpSync(join(elsewhere, 'projects'), join(home, '.claude', 'projects'), {recursive: true});
+	rmSync(join(home, '.cc-mirror'), {recursive: true});
+	rmSync(elsewhere, {recursive: true});
+	assert.equal(run('resume', variantSession).native_resume_command, `claude --resume ${variantSession}`);
+	const configured = {...env, CLAUDE_CONFIG_DIR: join(home, '.claude')};
+	const result = runCli(['resume', variantSession, '--format', 'json'], {env: configured});
+	assert.equal(result.json().native_resume_command, `claude --resume ${variantSession}`, 'CLAUDE_CONFIG_DIR set to the session\'s directory: plain claude reads it');
+
+	// What a person may paste: a directory is quoted, an id or a variant name that is no plain token gives nothing to run.
+	const context = {home, env: {}, platform: 'linux' as const};
+	assert.equal(claudeAdapter.nativeResumeCommand(variantSession, {parentId: null, root: '/srv/$(id) x/projects', context}), `CLAUDE_CONFIG_DIR='/srv/$(id) x' claude --resume ${variantSession}`);
+	assert.equal(claudeAdapter.nativeResumeCommand('a; rm -rf /', {parentId: null, root: join(home, '.cc-mirror', 'glm-lab', 'config', 'projects'), context}), null);
+	assert.equal(claudeAdapter.nativeResumeCommand(variantSession, {parentId: null, root: join(home, '.cc-mirror', '$(id)', 'config', 'projects'), context}), `CLAUDE_CONFIG_DIR='${join(home, '.cc-mirror', '$(id)', 'config')}' claude --resume ${variantSession}`);
 });

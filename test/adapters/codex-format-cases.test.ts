@@ -741,3 +741,27 @@ test('codex format: a rollout Codex archived (moved, flat, into archived_session
 	const archived = units.find(unit => unit.archived);
 	assert.equal(readUnit(codexAdapter, looseUnit(archived!.path)).summary.title, 'Draft a rota for the weir inspections.', 'still read as any session');
 });
+
+test('codex format: the native resume of a session kept under another Codex home runs with CODEX_HOME set to it; one in the home plain `codex` reads needs none', t => {
+	// `codex resume <id>` finds a rollout only under $CODEX_HOME/sessions (CODEX_HOME defaults to
+	// ~/.codex). Evidence: openai/codex codex-rs/core/src/rollout/list.rs
+	// (find_conversation_path_by_id_str: codex_home joined with SESSIONS_SUBDIR, searched by id).
+	const id = '0195b7d4-2a00-7a00-8a00-0000000000a1';
+	const file = `rollout-2026-10-02T14-00-00-${id}.jsonl`;
+	const env = sandboxEnv(tempDir(t));
+	const other = join(env['HOME']!, 'backups', 'codex home');
+	mkdirSync(join(other, 'sessions', '2026', '10', '02'), {recursive: true});
+	cpSync(join(cases, file), join(other, 'sessions', '2026', '10', '02', file));
+	const native = (...args: string[]) => {
+		const result = runCli(['resume', id, '--source', 'codex', ...args, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json().native_resume_command;
+	};
+
+	assert.equal(native('--source-root', other), `CODEX_HOME='${other}' codex resume ${id}`);
+	assert.equal(native('--source-root', join(other, 'sessions')), `CODEX_HOME='${other}' codex resume ${id}`, 'the store directory named: its home is the one above');
+	mkdirSync(join(env['HOME']!, '.codex'), {recursive: true});
+	cpSync(join(other, 'sessions'), join(env['HOME']!, '.codex', 'sessions'), {recursive: true});
+	assert.equal(native(), `codex resume ${id}`);
+	assert.equal(runCli(['resume', id, '--source', 'codex', '--source-root', other, '--format', 'json'], {env: {...env, CODEX_HOME: other}}).json().native_resume_command, `codex resume ${id}`, 'CODEX_HOME already names it');
+});

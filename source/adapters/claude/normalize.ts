@@ -5,10 +5,12 @@ import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type Tree
 import {asHostNotice} from '../shared/host-text.js';
 import {mediaAwareOutput, mediaNote, notePromptMedia} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
-import type {DiscoveredUnit, LineState} from '../types.js';
+import type {DiscoveredUnit, EndRecord, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
 import {coworkFacts, isCoworkTranscript} from './desktop.js';
 import {readClaudeRecord} from './records.js';
+import {noteDelivery, noteQueueOperation, queuedTextFingerprint, stillQueued, type QueuedEntry} from './queue.js';
+import {readJsonLines} from '../shared/json-lines.js';
 import {sha256Hex} from '../../lib/hash.js';
 
 /** Record types that are bookkeeping: known, readable, and carrying nothing for the event model. */
@@ -269,8 +271,11 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 	const caveat = texts.some(text => localCommandCaveat.test(text));
 	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined) && !texts.some(text => localOutput.test(text)));
 	// Media beside a tool result is the result's; only a prompt's own is noted.
-	const said = blocks.some(block => block.type === 'tool_result') ? events : withPromptMedia(events, content, base, author, state);
-	return said.map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
+	const results = blocks.some(block => block.type === 'tool_result');
+	const said = (results ? events : withPromptMedia(events, content, base, author, state)).map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
+	// Feedback typed at a permission prompt goes to the running turn: no sign the queue was empty.
+	noteDelivery(texts, state, {userRecord: true, personPrompt: !results && said.some(event => event.human === true)});
+	return said;
 }
 
 /**
@@ -447,6 +452,7 @@ function queuedPromptEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind
 	}
 
 	state['queuedAttachments'] = true;
+	noteDelivery([textOf(attachment['prompt'])], state, {userRecord: false, personPrompt: false});
 	const mode = attachment['commandMode'];
 	const sender = authorOf({isSidechain: record.isSidechain, isMeta: attachment['isMeta'] === true, origin: attachment['origin']});
 	const author: Author = sender.human && mode !== undefined && mode !== 'prompt' ? {human: false, origin: 'host'} : sender;
@@ -627,8 +633,8 @@ const recapHint = /\s*\(disable recaps in \/config\)\s*$/;
  * One Claude Code record to events. Split assistant records (one content block each, sharing
  * `message.id`) stay separate rows but carry the same `message_id`, so nothing is counted twice.
  */
-export function normalizeClaudeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
-	const events = lineEvents(value, line, state, unit);
+export function normalizeClaudeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit, offset?: number): SessionEvent[] | Unreadable | null {
+	const events = lineEvents(value, line, state, unit, offset);
 	return Array.isArray(events) ? withCoworkFacts(events, line, state, unit) : events;
 }
 
@@ -665,7 +671,7 @@ function fileKindOf(unit: DiscoveredUnit): FileKind {
 	return lastKind;
 }
 
-function lineEvents(value: unknown, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] | Unreadable | null {
+function lineEvents(value: unknown, line: number, state: LineState, unit: DiscoveredUnit, offset: number | undefined): SessionEvent[] | Unreadable | null {
 	let record = readClaudeRecord(value);
 	if (record === undefined) {
 		const parsed = claudeRecordSchema.safeParse(value);
@@ -687,7 +693,7 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 		return withTreePlace(copiedRecordEvents(record, line, state, unit, copy), place, line);
 	}
 
-	const events = recordEvents(record, line, state, unit, place);
+	const events = recordEvents(record, line, state, unit, place, offset);
 	if (events === null) {
 		bridgeSkipped((state['bridges'] ??= {}) as TreeBridges, place);
 		return null;
@@ -878,7 +884,7 @@ function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState
 	return events;
 }
 
-function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, place: TreePlace): SessionEvent[] | null {
+function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, place: TreePlace, offset: number | undefined): SessionEvent[] | null {
 	const facts = sessionFacts(record, line, state, unit);
 	const base = common(record, line, place);
 	if (record.type !== 'user' && record.type !== 'system') {
@@ -903,6 +909,7 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 		case 'attachment':
 			return [...facts, ...queuedPromptEvents(record, base, state), ...hookEvents(record, base)];
 		case 'queue-operation':
+			noteQueueOperation(record, line, offset, state, isPersonInput);
 			return [...facts, ...steeredPromptEvents(record, base, state)];
 		case 'continued-in':
 			return [...facts, ...continuedInEvents(record, line)];
@@ -954,4 +961,46 @@ const renamedTo = /^\s*<local-command-stdout>Session renamed to: ([^\n<]*?)\s*<\
 function renameEvents(record: ClaudeRecord, line: number, state: LineState): SessionEvent[] {
 	const name = record.subtype === 'local_command' && typeof record.content === 'string' ? renamedTo.exec(record.content)?.[1]?.trim() : undefined;
 	return titleEvents(name, true, line, state);
+}
+
+/** Whether a queued text is a person's input, read as a prompt would be (a notification is not). */
+function isPersonInput(text: string): boolean {
+	return textEvents(text, {line: 0}, {human: true}, {}).some(event => event.human === true);
+}
+
+/**
+ * The prompts still queued when the file ends (queue.ts): typed, never sent, the person's latest
+ * requests. Each is read back from its enqueue record, which must still hold the text it was
+ * queued with, and read as the prompt it would have been, on that record's line.
+ */
+export function claudeAtEnd(state: LineState, unit: DiscoveredUnit): EndRecord[] {
+	return stillQueued(state).flatMap(entry => {
+		const record = enqueueRecordAt(unit, entry);
+		const content = record?.['content'];
+		if (typeof content !== 'string') {
+			return [];
+		}
+
+		const base = {line: entry.line, ...(typeof record!['timestamp'] === 'string' ? {timestamp: record!['timestamp']} : {})};
+		const events = textEvents(content, base, {human: true}, {});
+		return events.some(event => event.human === true) ? [{raw: record, events}] : [];
+	});
+}
+
+/** The enqueue record of an entry, read from its line; undefined when the line holds it no more. */
+function enqueueRecordAt(unit: DiscoveredUnit, entry: QueuedEntry): Record<string, unknown> | undefined {
+	let found: Record<string, unknown> | undefined;
+	readJsonLines(
+		unit.path,
+		value => {
+			const content = isRecord(value) && value['type'] === 'queue-operation' && value['operation'] === 'enqueue' ? value['content'] : undefined;
+			if (found === undefined && typeof content === 'string' && queuedTextFingerprint(content) === entry.fp) {
+				found = value as Record<string, unknown>;
+			}
+
+			return true;
+		},
+		{fromOffset: entry.offset, fromLine: entry.line, onlyLines: new Set([entry.line])},
+	);
+	return found;
 }

@@ -2,6 +2,7 @@ import type {JsonlAdapter} from '../types.js';
 import {codexDocumentVariant} from './discover.js';
 import {loadCodexDocument} from './load.js';
 import {normalizeCodexLine} from './normalize.js';
+import {codexResumeCommand} from './resume.js';
 import {codexStore} from './store.js';
 
 export const codexAdapter: JsonlAdapter = {
@@ -9,4 +10,5 @@ export const codexAdapter: JsonlAdapter = {
 	format: 'jsonl',
 	normalizeLine: normalizeCodexLine,
 	documents: {variant: codexDocumentVariant, loadSession: loadCodexDocument},
+	nativeResumeCommand: codexResumeCommand,
 };

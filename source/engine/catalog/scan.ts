@@ -1,6 +1,6 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
-import {readerFor, scanJsonl} from '../../adapters/rows.js';
+import {readerFor, rowsAtEnd, scanJsonl} from '../../adapters/rows.js';
 import {SessionCorruptError, type DiscoveredUnit, type JsonlAdapter, type LineState, type SourceAdapter} from '../../adapters/types.js';
 import {computeTail, type TailState} from '../continuity/tail.js';
 import {createSummarizer, type SessionSummary} from './summarize.js';
@@ -184,6 +184,15 @@ function humanTextAt(adapter: JsonlAdapter, unit: DiscoveredUnit, marks: readonl
 	return text;
 }
 
+/**
+ * What the end of the file decides (JsonlAdapter.atEnd), from the state of the scan that read
+ * every line in one pass: judged with the tail only. The summary and the search text are carried
+ * forward when the file grows, and the lines that follow may deliver what the end held pending.
+ */
+function endEvents(adapter: JsonlAdapter, unit: DiscoveredUnit, lineState: LineState, end: {nextLine: number}): SessionEvent[] {
+	return rowsAtEnd(adapter, unit, lineState, end.nextLine - 1).flatMap(row => row.events);
+}
+
 function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit, texts: TextSink): ScanResult {
 	texts.restart();
 	const first: LineMark = {line: 1, offset: 0};
@@ -208,7 +217,7 @@ function scanJsonlFromStart(adapter: JsonlAdapter, root: string, unit: Discovere
 		}
 	}, {state: lineState});
 	const tailStart = Math.max(0, scan.endOffset - tailWindowBytes);
-	const tailEvents = window.slice(start).filter(entry => entry.offset >= tailStart).flatMap(entry => entry.events);
+	const tailEvents = [...window.slice(start).filter(entry => entry.offset >= tailStart).flatMap(entry => entry.events), ...endEvents(adapter, unit, lineState, scan)];
 	return {
 		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), lineState, tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: scan.skipped, end: scan}),
 		offsets: [first, ...recorder.offsets],
@@ -243,6 +252,7 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 		},
 		{fromOffset: from.offset, fromLine: from.line, toOffset: grown.endOffset},
 	);
+	tailEvents.push(...endEvents(adapter, unit, lineState, grown));
 	return {
 		row: jsonlRow(adapter, root, unit, {summary: summarizer.finish(), lineState, tailEvents, bounded: tailStart > 0, records: recorder.records, skipped: previous.skipped + grown.skipped, end: grown}),
 		offsets: recorder.offsets,

@@ -7,6 +7,7 @@ import {untrustedNotice} from './brief.js';
 import {reasonsFor, reasonSchema} from './reasons.js';
 import {ambiguousSchema, chooseTarget, engiReadCommand, notFoundSchema, resumeCommands, type TargetInput} from './resume.js';
 import {checkpointLookup} from './unfinished.js';
+import {adapterContext} from '../catalog/targets.js';
 
 export const pickupOutputSchema = lazySchema(() => z.union([
 	z.object({
@@ -44,7 +45,7 @@ export async function pickupSession(input: TargetInput, deps: Deps): Promise<Pic
 		const checkpoint = checkpointLookup(deps.cwd)(row.summary.project, id);
 		const reasons = reasonsFor(row.tail, checkpoint, false);
 		const lines = [...new Set([row.summary.first_human_line, ...reasons.map(reason => reason.line)].filter((line): line is number => typeof line === 'number'))].sort((a, b) => a - b);
-		const commands = resumeCommands(located);
+		const commands = resumeCommands(located, adapterContext(deps));
 		return {
 			status: 'ok',
 			target: {id, source: row.source, project: row.summary.project ?? 'unknown', title: row.summary.title, modified: row.summary.modified, path: row.path, parent_id: row.summary.parent_id},

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
-import {sourceRootArgument, type StoreSelection} from '../catalog/targets.js';
+import {adapterContext, sourceRootArgument, type StoreSelection} from '../catalog/targets.js';
+import type {AdapterContext} from '../../adapters/types.js';
 import {withLocatedSession, type LocatedSession} from '../conversation/locate.js';
 import {readOutputSchema} from '../conversation/read.js';
 import {attachmentValueSchema, packetSchema, type Packet} from '../conversation/codec/schema.js';
@@ -74,15 +75,20 @@ export function engiReadCommand(located: LocatedSession, lines: number[]): strin
  * session's project (tools such as Claude Code find a session only from its directory) when that
  * directory is on this machine.
  */
-export function resumeCommands(located: LocatedSession): {resume: string; native: string | null} {
+export function resumeCommands(located: LocatedSession, context?: AdapterContext): ResumeCommands {
 	const id = located.row.summary.id ?? located.row.key;
-	const native = located.adapter.nativeResumeCommand(id, {parentId: located.row.summary.parent_id});
+	const unavailable = located.adapter.nativeResumeUnavailable?.(located.row.root);
+	const native = unavailable === undefined ? located.adapter.nativeResumeCommand(id, {parentId: located.row.summary.parent_id, root: located.row.root, ...(context ? {context} : {})}) : null;
 	const project = located.row.summary.project;
 	return {
 		resume: `engi resume ${id} --source ${located.row.source}${sourceRootArgument(located.typedRoot)}`,
 		native: native && project && isLocalDirectory(project) ? `cd ${shellWord(project)} && ${native}` : native,
+		...(unavailable === undefined ? {} : {nativeUnavailable: unavailable}),
 	};
 }
+
+/** engi's resume, the tool's own (null where it has none), and why the tool's cannot run from a terminal, where the store says. */
+export type ResumeCommands = {resume: string; native: string | null; nativeUnavailable?: string};
 
 /** The largest brief, in o200k tokens, unless told otherwise. */
 export const briefBudget = 2000;
@@ -103,7 +109,8 @@ export type ResumeInput = TargetInput & {
 	readonly attachment?: {line: number; pointer: string; sha256: string};
 };
 
-type BriefInput = {budget: number; exactTokens: boolean; cwd: string};
+/** `context`: the machine's, for the tool's own resume command (resumeCommands). */
+type BriefInput = {budget: number; exactTokens: boolean; cwd: string; context?: AdapterContext};
 
 /**
  * Builds the budgeted brief of one located session, encoded as asked; the budget and the
@@ -113,7 +120,7 @@ export async function briefOf(located: LocatedSession, input: BriefInput): Promi
 export async function briefOf(located: LocatedSession, input: BriefInput & {encoding: EncodeOptions | undefined}): Promise<Brief | Packet>;
 export async function briefOf(located: LocatedSession, input: BriefInput & {encoding?: EncodeOptions}): Promise<Brief | Packet> {
 	const checkpoint = checkpointLookup(input.cwd)(located.row.summary.project, located.row.summary.id ?? located.row.key);
-	const full = buildFullBrief(located, checkpoint, resumeCommands(located));
+	const full = buildFullBrief(located, checkpoint, resumeCommands(located, input.context));
 	const count = input.exactTokens ? await exactTokenCounter() : estimateTokens;
 	const encode = (brief: Brief) => encodeDocument(brief, input.encoding ?? plainPage);
 	const fitted = fitBrief(full, input.budget, count, {
@@ -153,5 +160,5 @@ export async function resumeSession(input: ResumeInput, deps: Deps): Promise<Res
 		return readEncoded({id: target.id, ...target.stores, view: input.lines ? 'events' : input.view, offset: input.offset, limit: input.limit, lines: input.lines, masked: true, prune: input.prune, previewChars: input.previewChars, encoding: input.encoding ?? plainPage}, deps);
 	}
 
-	return withLocatedSession({id: target.id, ...target.stores}, deps, async located => briefOf(located, {budget: input.budget ?? briefBudget, exactTokens: Boolean(input.exactTokens), cwd: deps.cwd, encoding: input.encoding}));
+	return withLocatedSession({id: target.id, ...target.stores}, deps, async located => briefOf(located, {budget: input.budget ?? briefBudget, exactTokens: Boolean(input.exactTokens), cwd: deps.cwd, context: adapterContext(deps), encoding: input.encoding}));
 }

@@ -39,7 +39,7 @@ export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean
 	const events = liveEvents(allEvents.filter(event => !event.sidechain));
 	const state: TailState = {
 		bounded,
-		last_line: allEvents.at(-1)?.line ?? 0,
+		last_line: 0,
 		last_activity: null,
 		last_human: null,
 		last_assistant: null,
@@ -50,6 +50,8 @@ export function computeTail(allEvents: readonly SessionEvent[], bounded: boolean
 		ends_with_reply: false,
 	};
 	for (const event of allEvents) {
+		// Events the end of a file decides come last, on the earlier lines they were read from.
+		state.last_line = Math.max(state.last_line, event.line);
 		if (event.timestamp && (state.last_activity === null || event.timestamp > state.last_activity)) {
 			state.last_activity = event.timestamp;
 		}

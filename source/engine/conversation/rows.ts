@@ -1,7 +1,7 @@
 import type {SessionRow} from '../../adapters/events.js';
-import {readerFor, scanJsonl} from '../../adapters/rows.js';
+import {readerFor, rowsAtEnd, scanJsonl} from '../../adapters/rows.js';
 import {rowsAtLines} from '../../adapters/shared/rows-at.js';
-import {SessionCorruptError, type DiscoveredUnit, type RowPlace, type SourceAdapter} from '../../adapters/types.js';
+import {SessionCorruptError, type DiscoveredUnit, type LineState, type RowPlace, type SourceAdapter} from '../../adapters/types.js';
 import {catalogStore} from '../catalog/store.js';
 import {EngiError} from '../../lib/errors.js';
 import type {Database} from '../../lib/sqlite.js';
@@ -17,6 +17,12 @@ export type RowRange = {
 	 * empty because a catalog mark lay just before it.
 	 */
 	readonly warmup?: number;
+	/**
+	 * JSONL, a walk to the end (no `toLine`, no `only`): also the rows only the end decides
+	 * (JsonlAdapter.atEnd, a prompt still queued), from the state this walk built: what a brief
+	 * needs, not a page, whose lines each hold their own record.
+	 */
+	readonly atEnd?: boolean;
 };
 
 export type RowWalk = {skippedLines: number[]; skippedReasons: Map<number, string>; warnings: string[]; lastLine: number};
@@ -57,6 +63,7 @@ export function walkRows(db: Database, store: SourceAdapter, unit: DiscoveredUni
 	}
 
 	const mark = catalogStore(db).markForLine(unit.key, Math.max(1, range.fromLine - (range.warmup ?? 0)));
+	const state: LineState = {};
 	const scan = scanJsonl(
 		adapter,
 		unit,
@@ -75,6 +82,7 @@ export function walkRows(db: Database, store: SourceAdapter, unit: DiscoveredUni
 		{
 			fromOffset: mark.offset,
 			fromLine: mark.line,
+			state,
 			...(range.only ? {onlyLines: range.only} : {}),
 			onSkip(line, reason) {
 				if (line >= range.fromLine && (range.toLine === undefined || line <= range.toLine)) {
@@ -88,6 +96,14 @@ export function walkRows(db: Database, store: SourceAdapter, unit: DiscoveredUni
 		},
 	);
 	walk.lastLine = Math.max(walk.lastLine, scan.stopped ? 0 : scan.nextLine - 1);
+	if (range.atEnd === true && !scan.stopped && range.toLine === undefined && range.only === undefined) {
+		for (const row of rowsAtEnd(adapter, unit, state, scan.nextLine - 1)) {
+			if (visit(row) === false) {
+				break;
+			}
+		}
+	}
+
 	return walk;
 }
 
