@@ -1016,3 +1016,16 @@ test('claude format: the native resume of a session kept in another config direc
 	assert.equal(claudeAdapter.nativeResumeCommand('a; rm -rf /', {parentId: null, root: join(home, '.cc-mirror', 'glm-lab', 'config', 'projects'), context}), null);
 	assert.equal(claudeAdapter.nativeResumeCommand(variantSession, {parentId: null, root: join(home, '.cc-mirror', '$(id)', 'config', 'projects'), context}), `CLAUDE_CONFIG_DIR='${join(home, '.cc-mirror', '$(id)', 'config')}' claude --resume ${variantSession}`);
 });
+
+test('claude format: a usage-limit stop ("Claude AI usage limit reached|<Unix seconds>", an API error record) says when the limit resets, not the raw number after the bar', () => {
+	// Claude Code writes the stop as a synthetic API error whose text carries the reset time in
+	// Unix seconds after a "|"; its TUI shows that as a time. Evidence: ryoppippi/ccusage
+	// apps/ccusage/src/data-loader.ts (getUsageLimitResetTime: isApiErrorMessage, text containing
+	// "Claude AI usage limit reached", /\|(\d+)/ read as seconds).
+	const session = read('usage-limit-reached.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	const stop = session.events.find(event => event.line === 2);
+	assert.equal(stop?.kind, 'assistant');
+	assert.equal(stop?.text, 'Claude AI usage limit reached (resets 2026-12-06T12:00:00Z)');
+	assert.equal(stop?.error, 'Claude AI usage limit reached (resets 2026-12-06T12:00:00Z)');
+});

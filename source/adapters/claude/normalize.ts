@@ -389,7 +389,7 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 	if (record.isApiErrorMessage || (hostWritten && errorKind !== undefined)) {
 		// An error written with no text holds the placeholder; its kind (`rate_limit`…) says more.
 		const said = textOf(message?.content);
-		const text = saysNothing(said) ? '' : said;
+		const text = saysNothing(said) ? '' : withLimitReset(said);
 		return [{...shared, kind: 'assistant', text, error: shortError(text || errorKind || 'API error')}];
 	}
 
@@ -418,6 +418,22 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 	}
 
 	return cutOff(record, events);
+}
+
+/**
+ * A usage-limit stop is written as "Claude AI usage limit reached|<Unix seconds>": the number
+ * after the bar is when the limit resets (the TUI shows it as a time), not words anyone said.
+ */
+const limitReached = /^([^|]*limit reached)\|(\d{9,11})\s*$/;
+
+function withLimitReset(text: string): string {
+	const match = limitReached.exec(text.trim());
+	if (!match) {
+		return text;
+	}
+
+	const reset = new Date(Number(match[2]) * 1000).toISOString().replace('.000Z', 'Z');
+	return `${match[1]} (resets ${reset})`;
 }
 
 /**
