@@ -1029,3 +1029,38 @@ test('claude format: a usage-limit stop ("Claude AI usage limit reached|<Unix se
 	assert.equal(stop?.text, 'Claude AI usage limit reached (resets 2026-12-06T12:00:00Z)');
 	assert.equal(stop?.error, 'Claude AI usage limit reached (resets 2026-12-06T12:00:00Z)');
 });
+
+test('claude format: a Cowork task the person archived in Claude Desktop (isArchived in its state file) is archived and no unfinished work; unarchived, it is again', t => {
+	// The task's state file beside its directory, local_<id>.json, holds `isArchived`; archiving
+	// changes that file only, never a transcript. Evidence:
+	// third-party Cowork readers in the code index (a TypeScript discovery module reading
+	// `isArchived` from local_*.json and leaving archived tasks out; a Swift reader's tests).
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'cowork-home', '.config'), env['XDG_CONFIG_HOME']!, {recursive: true});
+	const workspace = join(env['XDG_CONFIG_HOME']!, 'Claude', 'local-agent-mode-sessions', '3f9c1e27-5a84-4d2b-9e61-0c7d2b8a4f15', 'a81d4b6e-2c39-47f0-b5e8-19d6c3f7a240');
+	const stateFile = join(workspace, 'local_6e2a9d14-8b3f-4c71-a0e5-5d9f2c7b1e38.json');
+	const id = '9d4f2b81-6c3e-4a57-b0d9-1e8a5c7f2b46';
+	const transcript = join(workspace, 'local_6e2a9d14-8b3f-4c71-a0e5-5d9f2c7b1e38', '.claude', 'projects', '-sessions-tidy-amber-heron', `${id}.jsonl`);
+	// The person asked for more and the task stopped before answering: unfinished work, unless put away.
+	const asked = {parentUuid: 'd7e2a0f6-9c41-4b85-83d7-2a6f1e0c4b19', isSidechain: false, userType: 'external', cwd: '/sessions/tidy-amber-heron', sessionId: id, version: '2.1.31', gitBranch: '', type: 'user', message: {role: 'user', content: 'Now total each month in a sheet'}, uuid: '0c3e7a91-5d24-4b8f-9e16-7a2f4c8d0b53', timestamp: '2026-06-01T08:32:00.000Z'};
+	writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}${JSON.stringify(asked)}\n`);
+	const run = (...args: string[]) => {
+		const result = runCli([...args, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	const listed = () => run('sessions', '--all-projects').sessions.find((session: {id: string}) => session.id === id);
+	const unfinished = () => run('unfinished', '--all-projects', '--since', '2020-01-01').candidates.map((candidate: {id: string}) => candidate.id);
+	const setState = (fields: Record<string, unknown>) => writeFileSync(stateFile, JSON.stringify({...JSON.parse(readFileSync(stateFile, 'utf8')), ...fields}));
+	assert.equal(listed()?.archived, false);
+	assert.ok(unfinished().includes(id), 'an open task is unfinished');
+
+	setState({isArchived: true});
+	assert.equal(listed()?.archived, true, 'the warm catalog sees the state file change, though no transcript did');
+	assert.ok(!unfinished().includes(id), 'an archived task is put away');
+
+	setState({isArchived: false});
+	assert.equal(listed()?.archived, false);
+	assert.ok(unfinished().includes(id), 'unarchived, it is unfinished again');
+});

@@ -1,7 +1,9 @@
 import {existsSync} from 'node:fs';
-import {basename, join} from 'node:path';
-import {childPath, fileUnit, listDirectory, walkFiles} from '../shared/fs.js';
-import type {DiscoveredUnit} from '../types.js';
+import {basename, dirname, join} from 'node:path';
+import {childPath, fileFingerprint, fileUnit, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
+import {factsBook, type FactsBook} from '../shared/memo.js';
+import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 const agentFile = /^agent-[A-Za-z0-9_-]+\.jsonl$/;
@@ -17,8 +19,46 @@ const unusualName = 'transcript files not named by a session UUID, listed under 
  * history, lives outside `projects/`.) A Claude Desktop Cowork root holds one such `projects`
  * directory per task.
  */
-export function discoverClaude(root: string): DiscoveredUnit[] {
-	return basename(root) === coworkDirectory ? coworkProjectRoots(root).flatMap(discoverProjects) : discoverProjects(root);
+export function discoverClaude(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
+	if (basename(root) !== coworkDirectory) {
+		return discoverProjects(root);
+	}
+
+	const book = factsBook(memo, root, isTaskFacts);
+	const units = coworkProjectRoots(root).flatMap(projects => taskUnits(projects, book));
+	book.save();
+	return units;
+}
+
+/** What discovery keeps of a Cowork task's state file: whether the person archived the task. */
+type TaskFacts = {readonly archived: boolean};
+const isTaskFacts = (value: unknown): value is TaskFacts => typeof value === 'object' && value !== null && typeof (value as {archived?: unknown}).archived === 'boolean';
+
+/**
+ * The sessions of one Cowork task (`…/local_<id>/.claude/projects`). Claude Desktop keeps the
+ * task's title, its folder and whether the person archived it (`isArchived`) in the state file
+ * beside the task's directory, `local_<id>.json`, which changes without any transcript changing:
+ * its status is part of each session's fingerprint (a renamed or archived task is read again),
+ * and the archive mark is read only when that status changes (the facts book keeps it).
+ */
+function taskUnits(projects: string, book: FactsBook<TaskFacts>): DiscoveredUnit[] {
+	const task = dirname(dirname(projects));
+	const stateFile = `${task}.json`;
+	const state = statOrUndefined(stateFile);
+	const stamp = state?.isFile() ? fileFingerprint(state) : 'none';
+	const {archived} = book.facts(task, stamp, () => ({archived: state?.isFile() === true && coworkTaskArchived(stateFile)}));
+	return discoverProjects(projects).map(unit => ({...unit, fingerprint: `${unit.fingerprint}|${stamp}`, ...(archived ? {archived: true} : {})}));
+}
+
+/** Whether a Cowork task's state file says the person archived it (`isArchived: true`); a file being written says nothing. */
+function coworkTaskArchived(stateFile: string): boolean {
+	const text = readSmallFile(stateFile);
+	try {
+		const state = text === undefined ? undefined : parseBoundedJson(text);
+		return typeof state === 'object' && state !== null && (state as {isArchived?: unknown}).isArchived === true;
+	} catch {
+		return false;
+	}
 }
 
 /** Claude Desktop's store of Cowork tasks (paths.ts): each task's Claude Code config directory is inside it. */
