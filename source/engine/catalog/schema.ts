@@ -62,12 +62,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * shell template states them; VS Code replies stored as strings, hidden and feature-sent requests, tool calls awaiting
  * approval, queued requests, undone response parts, prompt-tsx tool results), and every
  * session is read again; 21: `archived`, whether the tool has put the session away (Codex's
- * archived_sessions/, Qwen Code's chats/archive/, OpenCode's time_archived), in the listing
+ * archived_sessions/, Qwen Code's chats/archive/, OpenCode's time_archived, a Cowork task's
+ * isArchived, whose state file joins its sessions' fingerprints), in the listing
  * indexes too: no archived session is an unfinished candidate; and what the readers now read:
  * a Claude Code prompt still queued at the end of its file (the tail's, through a JSONL
  * adapter's end-of-file step, and the line state keeps the queue), images a prompt attached
- * noted for Grok's update stream, Copilot CLI, VS Code, Cursor and OpenCode; every session is
- * read again).
+ * noted for Grok's update stream, Copilot CLI, VS Code, Cursor and OpenCode, Claude Code's
+ * usage-limit reset time; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
