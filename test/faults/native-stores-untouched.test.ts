@@ -87,7 +87,7 @@ test('OpenCode: while OpenCode has its database open, rows committed only to the
 	});
 	try {
 		const listed = runCli(['sessions', '--all-projects', '--source', 'opencode', '--source-root', store, '--format', 'json'], {env: sandboxEnv(base)}).json();
-		assert.equal(listed.sessions.find((session: {id: string}) => session.id === parent)?.title, 'Reworded while OpenCode runs', 'the committed change in the WAL is seen');
+		assert.equal(listed.sessions.find((session: {id: string}) => session.id === parent)?.title, 'Reworded while OpenCode runs [image: image/png]', 'the committed change in the WAL is seen (the request\'s pasted image noted after it)');
 		await new Promise(resolve => setTimeout(resolve, 200)); // Let the last file events arrive.
 	} finally {
 		watcher.close();
