@@ -130,10 +130,10 @@ type AdapterBase = {
 	nativeResumeCommand(id: string, session?: NativeResumeFacts): string | null;
 	/**
 	 * Why no command of the tool's own can resume a session kept under this root from a terminal,
-	 * where the store knows (a Claude Desktop Cowork task ran in the app's sandbox); undefined
-	 * where nativeResumeCommand answers.
+	 * where the store knows (a Claude Desktop Cowork task ran in the app's sandbox, a store kept
+	 * where the tool cannot be pointed); undefined where nativeResumeCommand answers.
 	 */
-	nativeResumeUnavailable?(root: string): string | undefined;
+	nativeResumeUnavailable?(root: string, session?: NativeResumeFacts): string | undefined;
 	/**
 	 * What retiring one session removes besides its `paths` (see Retirement). Absent, or
 	 * undefined for a unit, when the session lives inside a database other sessions share:
@@ -143,7 +143,13 @@ type AdapterBase = {
 };
 
 /** What the catalog knows of a session that its tool's own resume command may need. */
-export type NativeResumeFacts = {readonly parentId: string | null; readonly root?: string; readonly context?: AdapterContext};
+export type NativeResumeFacts = {
+	readonly parentId: string | null;
+	readonly root?: string;
+	/** The session's file (its unit's path): a database or a store file, where the root holds several. */
+	readonly path?: string;
+	readonly context?: AdapterContext;
+};
 
 /** The footprint of a session that can be retired on its own. */
 export type Retirement = {

@@ -403,3 +403,41 @@ test('gemini format: a shell result\'s exit status is the `Exit Code:` line its 
 		],
 	);
 });
+
+test('gemini format: the native resume of a chat kept under another home runs with GEMINI_CLI_HOME set to it; a store in no .gemini/tmp has none, and a subagent\'s chat none', t => {
+	// `gemini --resume <uuid>` looks only in <home>/.gemini/tmp/<project>/chats of the project it
+	// runs in, <home> being $GEMINI_CLI_HOME, else the user's home. Evidence: google-gemini/gemini-cli
+	// packages/cli/src/utils/sessionUtils.ts (SessionSelector.findSession over
+	// storage.getProjectTempDir()/chats; getAllSessionFiles skips kind "subagent") and
+	// packages/core/src/utils/paths.ts (homedir: GEMINI_CLI_HOME first).
+	const env = sandboxEnv(tempDir(t));
+	const id = '4b9e1d7a-6c2f-4e8b-a1d3-5f7091b2c4e6';
+	const other = join(env['HOME']!, 'gemini homes', 'work');
+	cpSync(join(cases, 'resume-orphan'), join(other, '.gemini', 'tmp'), {recursive: true});
+	const native = (root: string, extra: Record<string, string> = {}) => {
+		const result = runCli(['resume', id, '--source', 'gemini', '--source-root', root, '--format', 'json'], {env: {...env, ...extra}});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	assert.equal(native(join(other, '.gemini')).native_resume_command, `GEMINI_CLI_HOME='${other}' gemini --resume ${id}`);
+	assert.equal(native(join(other, '.gemini', 'tmp')).native_resume_command, `GEMINI_CLI_HOME='${other}' gemini --resume ${id}`);
+	assert.equal(native(join(other, '.gemini'), {GEMINI_CLI_HOME: other}).native_resume_command, `gemini --resume ${id}`, 'GEMINI_CLI_HOME already names it');
+
+	// The same chat in the home plain `gemini` reads: no variable.
+	cpSync(join(other, '.gemini'), join(env['HOME']!, '.gemini'), {recursive: true});
+	const plain = runCli(['resume', id, '--source', 'gemini', '--format', 'json'], {env});
+	assert.equal(plain.json().native_resume_command, `gemini --resume ${id}`);
+
+	// A store that is in no .gemini/tmp: GEMINI_CLI_HOME cannot point there.
+	const loose = join(env['HOME']!, 'gemini backup');
+	cpSync(join(cases, 'resume-orphan'), loose, {recursive: true});
+	const brief = native(loose);
+	assert.equal(brief.native_resume_command, null);
+	assert.ok(brief.warnings.some((warning: string) => /GEMINI_CLI_HOME/.test(warning)), JSON.stringify(brief.warnings));
+
+	// A subagent's chat: gemini lists none to resume.
+	const context = {home: env['HOME']!, env: {}, platform: 'linux' as const};
+	assert.equal(geminiAdapter.nativeResumeCommand(id, {parentId: '7a3c9e51-2d4b-4f8a-b6c1-0e9d8f7a6b54', root: join(env['HOME']!, '.gemini', 'tmp'), context}), null);
+	assert.equal(geminiAdapter.nativeResumeCommand(id, {parentId: null, root: '/srv/$(id) x/.gemini/tmp', context}), `GEMINI_CLI_HOME='/srv/$(id) x' gemini --resume ${id}`);
+});

@@ -77,8 +77,9 @@ export function engiReadCommand(located: LocatedSession, lines: number[]): strin
  */
 export function resumeCommands(located: LocatedSession, context?: AdapterContext): ResumeCommands {
 	const id = located.row.summary.id ?? located.row.key;
-	const unavailable = located.adapter.nativeResumeUnavailable?.(located.row.root);
-	const native = unavailable === undefined ? located.adapter.nativeResumeCommand(id, {parentId: located.row.summary.parent_id, root: located.row.root, ...(context ? {context} : {})}) : null;
+	const facts = {parentId: located.row.summary.parent_id, root: located.row.root, path: located.unit.path, ...(context ? {context} : {})};
+	const unavailable = located.adapter.nativeResumeUnavailable?.(located.row.root, facts);
+	const native = unavailable === undefined ? located.adapter.nativeResumeCommand(id, facts) : null;
 	const project = located.row.summary.project;
 	return {
 		resume: `engi resume ${id} --source ${located.row.source}${sourceRootArgument(located.typedRoot)}`,
