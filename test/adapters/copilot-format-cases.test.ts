@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import {cpSync} from 'node:fs';
+import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {copilotAdapter} from '../../source/adapters/copilot/index.js';
 import {readStore} from '../helpers/adapters.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {tempDir} from '../helpers/temp.js';
 
 /**
  * Copilot CLI event shapes from github/copilot-sdk `nodejs/src/generated/session-events.ts`
@@ -278,4 +282,39 @@ test('copilot format: a user.message\'s media attachments (a blob\'s inline byte
 	assert.equal(read.summary.human_turns, 2);
 	assert.equal(read.summary.title, 'The border blocks render skewed, see the screenshot. [image: image/png] [file: application/pdf]');
 	assert.doesNotMatch(JSON.stringify(read.events), /JVBERi0|iVBORw0KGgo|Pictures|border\.ts \(|sha256/);
+});
+
+test('copilot format: the native resume of a session kept under another Copilot home runs with COPILOT_HOME set to it; a store that is no session-state directory has none', t => {
+	// `copilot --resume <id>` reads $COPILOT_HOME/session-state, else ~/.copilot/session-state, and
+	// moves the XDG locations of earlier releases into ~/.copilot at start when COPILOT_HOME is
+	// unset. Evidence: github/docs content/copilot/reference/copilot-cli-reference/
+	// cli-config-dir-reference.md (the directory, COPILOT_HOME, the XDG migration).
+	const env = sandboxEnv(tempDir(t));
+	const other = join(env['HOME']!, 'copilot homes', 'lab');
+	cpSync(join(store, 'session-state', id), join(other, 'session-state', id), {recursive: true});
+	const native = (args: string[], extra: Record<string, string> = {}) => {
+		const result = runCli(['resume', id, '--source', 'copilot', ...args, '--format', 'json'], {env: {...env, ...extra}});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	assert.equal(native(['--source-root', other]).native_resume_command, `COPILOT_HOME='${other}' copilot --resume ${id}`);
+	assert.equal(native(['--source-root', join(other, 'session-state')]).native_resume_command, `COPILOT_HOME='${other}' copilot --resume ${id}`);
+	assert.equal(native(['--source-root', other], {COPILOT_HOME: other}).native_resume_command, `copilot --resume ${id}`, 'COPILOT_HOME already names it');
+
+	// The default home, and the XDG state directory plain copilot moves into it at start.
+	cpSync(join(other, 'session-state'), join(env['HOME']!, '.copilot', 'session-state'), {recursive: true});
+	assert.equal(native([]).native_resume_command, `copilot --resume ${id}`);
+	const state = join(env['HOME']!, 'state');
+	cpSync(join(other, 'session-state'), join(state, '.copilot', 'session-state'), {recursive: true});
+	const context = {home: env['HOME']!, env: {XDG_STATE_HOME: state}, platform: 'linux' as const};
+	assert.equal(copilotAdapter.nativeResumeCommand(id, {parentId: null, root: join(state, '.copilot', 'session-state'), context}), `copilot --resume ${id}`);
+	assert.equal(copilotAdapter.nativeResumeCommand(id, {parentId: null, root: join(state, '.copilot', 'session-state'), context: {...context, env: {...context.env, COPILOT_HOME: other}}}), `COPILOT_HOME=${join(state, '.copilot')} copilot --resume ${id}`);
+
+	// A store under another name: COPILOT_HOME cannot point there.
+	const loose = join(env['HOME']!, 'copilot backup');
+	cpSync(join(store, 'session-state', id), join(loose, id), {recursive: true});
+	const brief = native(['--source-root', loose]);
+	assert.equal(brief.native_resume_command, null);
+	assert.ok(brief.warnings.some((warning: string) => /COPILOT_HOME/.test(warning)), JSON.stringify(brief.warnings));
 });
