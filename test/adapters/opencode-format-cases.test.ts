@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {readFileSync} from 'node:fs';
+import {cpSync, mkdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import {opencodeAdapter} from '../../source/adapters/opencode/index.js';
 import {readStore, type ReadSession} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
 
 /**
  * OpenCode format features other readers meet in real stores (formats.md §3 and OpenCode's own
@@ -295,4 +296,48 @@ test('opencode format: an image pasted without a word is the person\'s request, 
 	);
 	assert.equal(session.summary.human_turns, 1);
 	assert.doesNotMatch(JSON.stringify(session.events), /9j\/4AAQ|base64/, 'the data URL never reaches an event');
+});
+
+test('opencode format: the native resume of a session kept in another database runs with OPENCODE_DB naming it, one of a JSON tree in another data directory with XDG_DATA_HOME above it; a tree in no opencode directory has none', t => {
+	// `opencode --session <id>` opens the session in the one database OpenCode uses: $OPENCODE_DB
+	// (absolute, or relative to the data directory), else opencode.db in $XDG_DATA_HOME/opencode;
+	// a JSON storage/ tree is read into it only from that data directory. Evidence:
+	// anomalyco/opencode packages/opencode/src/storage/db.ts (Database.Path, getChannelPath),
+	// src/global/index.ts (Global.Path.data = xdgData/opencode), src/storage/json-migration.ts
+	// (storageDir = Global.Path.data/storage).
+	const env = sandboxEnv(tempDir(t));
+	const id = 'ses_2b41c7d0effeAr4Cv6Dx8Ez0Fb';
+	const backup = join(env['HOME']!, 'opencode backups', 'march');
+	mkdirSync(backup, {recursive: true});
+	const database = buildDatabase(backup, 'archived/v1.json');
+	const native = (sessionId: string, args: string[], extra: Record<string, string> = {}) => {
+		const result = runCli(['resume', sessionId, '--source', 'opencode', ...args, '--format', 'json'], {env: {...env, ...extra}});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	assert.equal(native(id, ['--source-root', database]).native_resume_command, `OPENCODE_DB='${database}' opencode --session ${id}`);
+	assert.equal(native(id, ['--source-root', backup]).native_resume_command, `OPENCODE_DB='${database}' opencode --session ${id}`, 'the data directory named: the database in it');
+	assert.equal(native(id, ['--source-root', backup], {OPENCODE_DB: database}).native_resume_command, `opencode --session ${id}`, 'OPENCODE_DB already names it');
+
+	// The database plain opencode opens: no variable; a channel's database beside it is named.
+	const data = join(env['XDG_DATA_HOME']!, 'opencode');
+	mkdirSync(data, {recursive: true});
+	buildDatabase(data, 'archived/v1.json');
+	assert.equal(native(id, []).native_resume_command, `opencode --session ${id}`);
+	const context = {home: env['HOME']!, env: {XDG_DATA_HOME: env['XDG_DATA_HOME']!}, platform: 'linux' as const};
+	assert.equal(opencodeAdapter.nativeResumeCommand(id, {parentId: null, root: data, path: join(data, 'opencode-dev.db'), context}), `OPENCODE_DB=${join(data, 'opencode-dev.db')} opencode --session ${id}`);
+
+	// A JSON tree: in another data directory named opencode, XDG_DATA_HOME above it; in the plain one, nothing; elsewhere, no command.
+	const shell = 'ses_3a7f2c1d8ffeNm3Kp5Rt7Vx9Zb';
+	const otherData = join(env['HOME']!, 'old data', 'opencode');
+	cpSync(join(cases, 'aborted-shell', 'storage'), join(otherData, 'storage'), {recursive: true});
+	assert.equal(native(shell, ['--source-root', otherData]).native_resume_command, `XDG_DATA_HOME='${join(env['HOME']!, 'old data')}' opencode --session ${shell}`);
+	cpSync(join(cases, 'aborted-shell', 'storage'), join(data, 'storage'), {recursive: true});
+	assert.equal(native(shell, []).native_resume_command, `opencode --session ${shell}`);
+	const loose = join(env['HOME']!, 'loose tree');
+	cpSync(join(cases, 'aborted-shell', 'storage'), join(loose, 'storage'), {recursive: true});
+	const brief = native(shell, ['--source-root', loose]);
+	assert.equal(brief.native_resume_command, null);
+	assert.ok(brief.warnings.some((warning: string) => /XDG_DATA_HOME/.test(warning)), JSON.stringify(brief.warnings));
 });
