@@ -59,7 +59,8 @@ export function renderBriefText(brief: Brief): string {
 		out.push(`Native: ${brief.native_resume_command}`);
 	}
 
-	out.push('Expand:', ...brief.expand.map(command => `  ${command}`));
+	// engi's own notes (why the tool's resume cannot run here, lines it could not read): its words, by file:line, never content.
+	out.push(...brief.warnings.map(warning => `warning\t${warning}`), 'Expand:', ...brief.expand.map(command => `  ${command}`));
 	return out.join('\n');
 }
 

@@ -1064,3 +1064,21 @@ test('claude format: a Cowork task the person archived in Claude Desktop (isArch
 	assert.equal(listed()?.archived, false);
 	assert.ok(unfinished().includes(id), 'unarchived, it is unfinished again');
 });
+
+test('claude format: the plain-text brief of a Cowork task says why no native resume command is printed, as the JSON brief\'s warnings do', t => {
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'cowork-home', '.config'), env['XDG_CONFIG_HOME']!, {recursive: true});
+	const cowork = '0a7e5c92-4b18-4f6d-9e23-b5c1d8f04a67';
+	const json = runCli(['resume', cowork, '--format', 'json'], {env});
+	assert.equal(json.code, 0, json.stderr);
+	const text = runCli(['resume', cowork, '--format', 'human'], {env});
+	assert.equal(text.code, 0, text.stderr);
+	const lines = text.stdout.split('\n');
+	assert.ok(!lines.some(line => line.startsWith('Native: ')));
+	for (const warning of json.json().warnings as string[]) {
+		assert.ok(lines.includes(`warning\t${warning}`), `${warning}\n${text.stdout}`);
+	}
+
+	assert.ok(lines.some(line => line.startsWith('warning\tno native resume command: ') && /Claude Desktop/.test(line)), text.stdout);
+	assert.ok(lines.findIndex(line => line.startsWith('warning\t')) < lines.indexOf('Expand:'), 'beside the resume commands, before the expansions');
+});
