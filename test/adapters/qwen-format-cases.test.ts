@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import {createHash} from 'node:crypto';
+import {cpSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {qwenAdapter} from '../../source/adapters/qwen/index.js';
 import {projectOfChat} from '../../source/adapters/shared/chat-project.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {readUnit} from '../helpers/adapters.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {tempDir} from '../helpers/temp.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 
 /**
@@ -267,4 +270,45 @@ test('qwen format: a chat in chats/archive/ is archived, one in chats/ is not', 
 			['7a2c4e6f-1b3d-4f5a-9c8e-2d4f6a8b0c13', false],
 		],
 	);
+});
+
+test('qwen format: a chat resumes natively with `qwen --resume <id>`, QWEN_RUNTIME_DIR set when it was found under another runtime directory; an archived chat, a pre-JSONL chat and a subagent\'s transcript have none', t => {
+	// `qwen --resume <id>` opens a chat of the project it runs in, <runtime>/projects/<project>/chats
+	// (the runtime directory QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen); archived chats sit in
+	// chats/archive. Evidence: QwenLM/qwen-code packages/cli/src/config/config.ts (the `resume`
+	// argument: "Resume a specific session by its ID"), packages/core/src/services/sessionService.ts
+	// (SessionService over Storage.getProjectDir()/chats, the `archive` directory, runtimeBaseDir),
+	// packages/core/src/config/storage.ts (getRuntimeBaseDir).
+	const env = sandboxEnv(tempDir(t));
+	const id = '3e1f5a7c-9b2d-4c6e-8f0a-1b3c5d7e9f2a';
+	const other = join(env['HOME']!, 'qwen runtime');
+	cpSync(join(cases, 'runtime'), other, {recursive: true});
+	const run = (sessionId: string, args: string[], extra: Record<string, string> = {}) => {
+		const result = runCli(['resume', sessionId, '--source', 'qwen', ...args, '--format', 'json'], {env: {...env, ...extra}});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	assert.equal(run(id, ['--source-root', other]).native_resume_command, `QWEN_RUNTIME_DIR='${other}' qwen --resume ${id}`);
+	assert.equal(run(id, ['--source-root', join(other, 'projects')]).native_resume_command, `QWEN_RUNTIME_DIR='${other}' qwen --resume ${id}`);
+	assert.equal(run(id, [], {QWEN_RUNTIME_DIR: other}).native_resume_command, `qwen --resume ${id}`, 'QWEN_RUNTIME_DIR already names it');
+	cpSync(join(cases, 'runtime'), join(env['HOME']!, '.qwen'), {recursive: true});
+	assert.equal(run(id, []).native_resume_command, `qwen --resume ${id}`, 'the runtime directory plain qwen reads');
+
+	// Archived: in chats/archive, which --resume does not open.
+	const archived = '0b9d7f5e-3c1a-4e2b-8d6f-4a2c0e8b6d24';
+	cpSync(join(cases, 'archived'), join(env['HOME']!, '.qwen'), {recursive: true});
+	const brief = run(archived, []);
+	assert.equal(brief.native_resume_command, null);
+	assert.ok(brief.warnings.some((warning: string) => /archived Qwen Code chat/.test(warning)), JSON.stringify(brief.warnings));
+	assert.equal(run('7a2c4e6f-1b3d-4f5a-9c8e-2d4f6a8b0c13', []).native_resume_command, 'qwen --resume 7a2c4e6f-1b3d-4f5a-9c8e-2d4f6a8b0c13', 'its unarchived neighbour resumes');
+
+	// A chat of the releases before the JSONL store, and a subagent transcript.
+	const home = env['HOME']!;
+	const context = {home, env: {}, platform: 'linux' as const};
+	const legacy = join(home, '.qwen', 'tmp', 'abc', 'chats', 'session-2025-09-14T10-20-5c1d9e2a.json');
+	assert.match(qwenAdapter.nativeResumeUnavailable?.(join(home, '.qwen', 'tmp'), {parentId: null, path: legacy, context}) ?? '', /before the JSONL store/);
+	const agent = join(home, '.qwen', 'projects', '-work-atlas', 'subagents', id, 'agent-a1.jsonl');
+	assert.equal(qwenAdapter.nativeResumeCommand('agent-a1', {parentId: id, path: agent, context}), null);
+	assert.equal(qwenAdapter.nativeResumeUnavailable?.(join(home, '.qwen', 'projects'), {parentId: id, path: agent, context}), undefined);
 });

@@ -21,7 +21,7 @@ test('qwen: roots honour QWEN_HOME and --source-root accepts ~/.qwen or its proj
 	assert.deepEqual(qwenAdapter.defaultRoots({env: {QWEN_HOME: '/srv/qwen'}, home: undefined, platform: 'linux'}), ['/srv/qwen/projects']);
 	assert.deepEqual(qwenAdapter.resolveRoot(store), [projects]);
 	assert.deepEqual(qwenAdapter.resolveRoot(projects), [projects]);
-	assert.equal(qwenAdapter.nativeResumeCommand(main), null);
+	assert.equal(qwenAdapter.nativeResumeCommand(main), `qwen --resume ${main}`);
 });
 
 test('qwen: discovery lists chats by file stem (with or without dashes) and nothing else', () => {

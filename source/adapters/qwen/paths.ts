@@ -32,7 +32,7 @@ export function qwenRoots(context: AdapterContext): string[] {
 }
 
 /** The directory a variable names, `~` standing for the home directory (`Storage.resolvePath`). */
-function configuredDirectory(value: string | undefined, home: string | undefined): string | undefined {
+export function configuredDirectory(value: string | undefined, home: string | undefined): string | undefined {
 	const configured = value?.trim();
 	if (!configured) {
 		return undefined;

@@ -1,3 +1,4 @@
+import {resumeCommand} from '../shared/resume.js';
 import type {SourceStore} from '../types.js';
 import {discoverQwen} from './discover.js';
 import {qwenRoots, resolveQwenRoot} from './paths.js';
@@ -14,7 +15,7 @@ export const qwenStore: SourceStore = {
 	defaultRoots: qwenRoots,
 	resolveRoot: resolveQwenRoot,
 	discover: discoverQwen,
-	// Not confirmed which Qwen Code releases resume by session id: no command beats a wrong one.
-	nativeResumeCommand: () => null,
+	// `qwen --resume <id>`, run from the chat's project (resume.ts decides the runtime directory).
+	nativeResumeCommand: id => resumeCommand('qwen --resume', id),
 	retirement: (_unit, root) => ({directories: [], boundary: root}),
 };
