@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import {cpSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {grokAdapter} from '../../source/adapters/grok/index.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {readUnit} from '../helpers/adapters.js';
+import {runCli, sandboxEnv} from '../helpers/cli.js';
+import {tempDir} from '../helpers/temp.js';
 
 /**
  * Grok Build format features found in other projects' readers of its `updates.jsonl` and their
@@ -231,4 +234,41 @@ test('grok format: in updates.jsonl only a call of ACP kind execute states an ex
 			['call-r2', true, 1],
 		],
 	);
+});
+
+test('grok format: a session resumes natively with `grok --resume <id>`, GROK_HOME set when it was found under another home; one with no updates.jsonl, or in no sessions directory, has none', t => {
+	// `grok --resume <session-id>` reopens a session kept under ~/.grok/sessions/ (keyed by working
+	// directory), $GROK_HOME/sessions when GROK_HOME is set, and replays it from updates.jsonl.
+	// Evidence: docs.x.ai/build/features/sessions (Resuming: `grok --resume <session-id>`) and
+	// build/cli/reference; docs.specstory.com/integrations/grok-build (GROK_HOME moves sessions);
+	// docs.rs txcript harness/grok (updates.jsonl is what grok --resume replays).
+	const env = sandboxEnv(tempDir(t));
+	const id = '019b1d20-4a00-7000-8000-0000000000a1';
+	const other = join(env['HOME']!, 'grok homes', 'lab');
+	cpSync(join(cases, 'sessions'), join(other, 'sessions'), {recursive: true});
+	const run = (sessionId: string, args: string[], extra: Record<string, string> = {}) => {
+		const result = runCli(['resume', sessionId, '--source', 'grok', ...args, '--format', 'json'], {env: {...env, ...extra}});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	assert.equal(run(id, ['--source-root', other]).native_resume_command, `GROK_HOME='${other}' grok --resume ${id}`);
+	assert.equal(run(id, ['--source-root', join(other, 'sessions')]).native_resume_command, `GROK_HOME='${other}' grok --resume ${id}`);
+	assert.equal(run(id, ['--source-root', other], {GROK_HOME: other}).native_resume_command, `grok --resume ${id}`, 'GROK_HOME already names it');
+	cpSync(join(cases, 'sessions'), join(env['HOME']!, '.grok', 'sessions'), {recursive: true});
+	assert.equal(run(id, []).native_resume_command, `grok --resume ${id}`);
+
+	// Only chat_history.jsonl: nothing grok --resume replays.
+	const chatOnly = '019b4a10-2c00-7000-8000-0000000000d4';
+	cpSync(join(cases, 'prompt-images', 'sessions'), join(env['HOME']!, '.grok', 'sessions'), {recursive: true});
+	const brief = run(chatOnly, []);
+	assert.equal(brief.native_resume_command, null);
+	assert.ok(brief.warnings.some((warning: string) => /updates\.jsonl/.test(warning)), JSON.stringify(brief.warnings));
+
+	// A store under another name: GROK_HOME cannot point there.
+	const loose = join(env['HOME']!, 'grok backup');
+	cpSync(join(cases, 'sessions'), loose, {recursive: true});
+	const looseBrief = run(id, ['--source-root', loose]);
+	assert.equal(looseBrief.native_resume_command, null);
+	assert.ok(looseBrief.warnings.some((warning: string) => /GROK_HOME/.test(warning)), JSON.stringify(looseBrief.warnings));
 });

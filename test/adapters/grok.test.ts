@@ -24,7 +24,7 @@ test('grok: default roots honour GROK_HOME, and --source-root accepts ~/.grok or
 	assert.deepEqual(grokAdapter.defaultRoots({env: {}, home: undefined, platform: 'linux'}), []);
 	assert.deepEqual(grokAdapter.resolveRoot(store), [sessions]);
 	assert.deepEqual(grokAdapter.resolveRoot(sessions), [sessions]);
-	assert.equal(grokAdapter.nativeResumeCommand(main), null);
+	assert.equal(grokAdapter.nativeResumeCommand(main), `grok --resume ${main}`);
 });
 
 test('grok: discovery finds session directories with summary.json and a transcript, and nothing else', () => {

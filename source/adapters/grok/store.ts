@@ -1,3 +1,4 @@
+import {resumeCommand} from '../shared/resume.js';
 import {sessionDirectory} from '../shared/retire.js';
 import type {SourceStore} from '../types.js';
 import {discoverGrok} from './discover.js';
@@ -10,7 +11,7 @@ export const grokStore: SourceStore = {
 	defaultRoots: grokRoots,
 	resolveRoot: resolveGrokRoot,
 	discover: discoverGrok,
-	// The grok CLI resumes sessions, but its exact flag was not verified: no command is better than a wrong one.
-	nativeResumeCommand: () => null,
+	// `grok --resume <session-id>` (resume.ts decides the home and when it cannot).
+	nativeResumeCommand: id => resumeCommand('grok --resume', id),
 	retirement: sessionDirectory,
 };
