@@ -19,7 +19,7 @@ function renderHuman(result: PickupOutput, context: HumanContext): string {
 		result.checkpoint ? `Checkpoint (recorded with engi checkpoint): ${result.checkpoint.status} — ${result.checkpoint.next_action ?? result.checkpoint.objective}` : 'No checkpoint yet.',
 		'',
 		`Brief:  ${result.resume_command}`,
-		result.native_resume_command ? `Resume: ${result.native_resume_command}` : 'Resume: (this tool has no resume command)',
+		result.native_resume_command ? `Resume: ${result.native_resume_command}` : `Resume: (${result.native_resume_unavailable === undefined ? 'this tool has no resume command' : `no native resume command: ${result.native_resume_unavailable}`})`,
 		...result.evidence.map(command => `Evidence: ${command}`),
 	].join('\n');
 }

@@ -1082,3 +1082,17 @@ test('claude format: the plain-text brief of a Cowork task says why no native re
 	assert.ok(lines.some(line => line.startsWith('warning\tno native resume command: ') && /Claude Desktop/.test(line)), text.stdout);
 	assert.ok(lines.findIndex(line => line.startsWith('warning\t')) < lines.indexOf('Expand:'), 'beside the resume commands, before the expansions');
 });
+
+test('claude format: pickup of a Cowork task says why there is no native resume command (native_resume_unavailable), not that Claude Code has none', t => {
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'cowork-home', '.config'), env['XDG_CONFIG_HOME']!, {recursive: true});
+	const cowork = '0a7e5c92-4b18-4f6d-9e23-b5c1d8f04a67';
+	const json = runCli(['pickup', cowork, '--format', 'json'], {env});
+	assert.equal(json.code, 0, json.stderr);
+	const pickup = json.json();
+	assert.equal(pickup.native_resume_command, null);
+	assert.match(pickup.native_resume_unavailable, /Cowork/);
+	const text = runCli(['pickup', cowork, '--format', 'human'], {env});
+	assert.equal(text.code, 0, text.stderr);
+	assert.ok(text.stdout.split('\n').includes(`Resume: (no native resume command: ${pickup.native_resume_unavailable})`), text.stdout);
+});

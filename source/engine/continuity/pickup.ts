@@ -20,6 +20,8 @@ export const pickupOutputSchema = lazySchema(() => z.union([
 		evidence: z.array(z.string()),
 		resume_command: z.string(),
 		native_resume_command: z.nullable(z.string()),
+		/** Why the tool's own resume cannot run from a terminal, where the store says (then native_resume_command is null). */
+		native_resume_unavailable: z.optional(z.string()),
 		notice: z.string(),
 	}),
 	ambiguousSchema,
@@ -54,6 +56,7 @@ export async function pickupSession(input: TargetInput, deps: Deps): Promise<Pic
 			evidence: lines.length === 0 ? [] : [engiReadCommand(located, lines.slice(0, 100))],
 			resume_command: commands.resume,
 			native_resume_command: commands.native,
+			...(commands.nativeUnavailable === undefined ? {} : {native_resume_unavailable: commands.nativeUnavailable}),
 			notice: untrustedNotice,
 		};
 	});
