@@ -1096,3 +1096,17 @@ test('claude format: pickup of a Cowork task says why there is no native resume 
 	assert.equal(text.code, 0, text.stderr);
 	assert.ok(text.stdout.split('\n').includes(`Resume: (no native resume command: ${pickup.native_resume_unavailable})`), text.stdout);
 });
+
+test('claude format: the dashboard\'s pickup view of a Cowork task shows why no native resume command is listed (the brief\'s warnings)', async t => {
+	const {briefLines} = await import('../../source/screens/pickup/view.js');
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'cowork-home', '.config'), env['XDG_CONFIG_HOME']!, {recursive: true});
+	const result = runCli(['resume', '0a7e5c92-4b18-4f6d-9e23-b5c1d8f04a67', '--no-compact', '--format', 'json'], {env});
+	assert.equal(result.code, 0, result.stderr);
+	const brief = result.json();
+	assert.ok(brief.warnings.length > 0);
+	const lines = briefLines(brief, 100);
+	for (const warning of brief.warnings as string[]) {
+		assert.ok(lines.some(line => line.text === `warning: ${warning}` && line.tone === 'warning'), warning);
+	}
+});

@@ -40,6 +40,11 @@ export function briefLines(brief: Brief, width: number): PickupLine[] {
 	lines.push({text: ''}, {text: `${brief.tokens} of ${brief.budget} tokens (${brief.tokens_exact ? 'exact' : 'estimate'})${omitted.length > 0 ? ` · omitted ${omitted.map(([name, items]) => `${items} ${name.replaceAll('_', ' ')}`).join(', ')}` : ''}`, tone: 'muted'});
 	section('Expand', brief.expand);
 	section('Resume (enter prints these and leaves; nothing is run)', [...(brief.resume_command ? [brief.resume_command] : []), ...(brief.native_resume_command ? [brief.native_resume_command] : [])]);
+	// engi's own notes, such as why the tool's resume cannot run here: the brief's words, not the transcript's.
+	if (brief.warnings.length > 0) {
+		lines.push({text: ''}, ...brief.warnings.map(warning => ({text: `warning: ${warning}`, tone: 'warning' as const})));
+	}
+
 	return lines;
 }
 
