@@ -274,6 +274,25 @@ export function migrate(db: Database, migrations: readonly Migration[], env: Rea
 	}
 
 	pauseAt(env, 'migrate.before_lock');
+	// Dropping a table visits every page of it: through the memory map, an old catalog of 400 MB
+	// counted toward the process's RSS (338 MB at the peak of an upgraded L build, 203 MB for a
+	// new one). Read through SQLite's page cache instead while the old schema goes.
+	const mapped = db.pragma('mmap_size', {simple: true}) as number;
+	if (mapped > 0) {
+		db.pragma('mmap_size = 0');
+	}
+
+	try {
+		return recreate(db, migrations, target);
+	} finally {
+		if (mapped > 0) {
+			db.pragma(`mmap_size = ${mapped}`);
+		}
+	}
+}
+
+/** Drops the tables of another schema and creates this one's, under the write lock (see migrate). */
+function recreate(db: Database, migrations: readonly Migration[], target: number): {recreated: boolean} {
 	let recreated = false;
 	db.transaction(() => {
 		// Read again under the write lock: a cache opened cold by several processes at once is
