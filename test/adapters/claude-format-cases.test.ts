@@ -919,6 +919,22 @@ test('claude format: of two queued prompts, the one the turn\'s end handed over 
 	assert.equal(computeTail(resumed.events, false).unanswered, null);
 });
 
+test('claude format: a prompt enqueued as content blocks (text blocks, plain strings, an image) and still queued at the end is the latest request', () => {
+	// Builds from late 2025 write an enqueue's `content` as an array (text blocks, bare strings,
+	// image blocks) as well as a string. Evidence: d-kimuson/claude-code-viewer
+	// src/lib/conversation-schema/entry/QueueOperationEntrySchema.ts (+ .test.ts: "new format with
+	// array content") and normalizeQueueOperationContent.ts.
+	const session = read('queued-blocks-at-end.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(users(session), [
+		[1, 'Split the pricing module into tiers and discounts', true, null],
+		[3, 'keep the old import path working', true, null],
+		[5, 'and re-export both from index.ts\n[image: image/png]', true, null],
+	]);
+	assert.deepEqual(computeTail(session.events, false).unanswered, {line: 5});
+	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo/, 'no payload copied');
+});
+
 test('claude format: engi unfinished reads a prompt still queued at the end as trailing_user_request_unanswered, the same whether the catalog read the file whole or as it grew', t => {
 	const id = '2e7b9d1f-3a5c-4e6b-8d0f-7a9c1e3b5d7f';
 	const lines = readFileSync(join(cases, 'queued-one-delivered-one-left.jsonl'), 'utf8').split('\n').filter(line => line !== '');

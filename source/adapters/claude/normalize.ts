@@ -9,7 +9,7 @@ import type {DiscoveredUnit, EndRecord, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
 import {coworkFacts, isCoworkTranscript} from './desktop.js';
 import {readClaudeRecord} from './records.js';
-import {noteDelivery, noteQueueOperation, queuedTextFingerprint, stillQueued, type QueuedEntry} from './queue.js';
+import {noteDelivery, noteQueueOperation, queuedText, queuedTextFingerprint, stillQueued, type QueuedEntry} from './queue.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {sha256Hex} from '../../lib/hash.js';
 
@@ -993,12 +993,14 @@ export function claudeAtEnd(state: LineState, unit: DiscoveredUnit): EndRecord[]
 	return stillQueued(state).flatMap(entry => {
 		const record = enqueueRecordAt(unit, entry);
 		const content = record?.['content'];
-		if (typeof content !== 'string') {
+		const text = queuedText(content);
+		if (text === undefined) {
 			return [];
 		}
 
 		const base = {line: entry.line, ...(typeof record!['timestamp'] === 'string' ? {timestamp: record!['timestamp']} : {})};
-		const events = textEvents(content, base, {human: true}, {});
+		// Content blocks may hold an image beside the text: noted as a prompt's are.
+		const events = withPromptMedia(textEvents(text, base, {human: true}, {}), content, base, {human: true}, {});
 		return events.some(event => event.human === true) ? [{raw: record, events}] : [];
 	});
 }
@@ -1009,8 +1011,8 @@ function enqueueRecordAt(unit: DiscoveredUnit, entry: QueuedEntry): Record<strin
 	readJsonLines(
 		unit.path,
 		value => {
-			const content = isRecord(value) && value['type'] === 'queue-operation' && value['operation'] === 'enqueue' ? value['content'] : undefined;
-			if (found === undefined && typeof content === 'string' && queuedTextFingerprint(content) === entry.fp) {
+			const content = isRecord(value) && value['type'] === 'queue-operation' && value['operation'] === 'enqueue' ? queuedText(value['content']) : undefined;
+			if (found === undefined && content !== undefined && queuedTextFingerprint(content) === entry.fp) {
 				found = value as Record<string, unknown>;
 			}
 

@@ -1,5 +1,5 @@
 import type {LineState} from '../types.js';
-import {isRecord} from '../shared/text.js';
+import {isRecord, textOf} from '../shared/text.js';
 import {sha256Hex} from '../../lib/hash.js';
 
 /**
@@ -15,6 +15,9 @@ import {sha256Hex} from '../../lib/hash.js';
  * hash of its text and the place of its enqueue record (never the text: the catalog stores the
  * state), and the text is read back from there at the end (normalize.ts claudeAtEnd).
  *
+ * Late-2025 builds write `content` as content blocks too (text blocks, bare strings, an image):
+ * their text is what is queued, as a string's is; blocks without text (an image alone) are not.
+ *
  * `dequeue` and a 2.1.x `remove` do not say which entry they took: the queue hands over the
  * oldest of the highest priority, a person's input before a task's notification. Where the
  * record that delivers the text (the user record, the queued_command attachment) repeats it,
@@ -22,7 +25,7 @@ import {sha256Hex} from '../../lib/hash.js';
  * more (`told`).
  */
 export type QueuedEntry = {
-	/** The text's hash, or null for an enqueue whose content was not a string (pasted blocks). */
+	/** The text's hash, or null for an enqueue whose content held no text (an image alone). */
 	fp: string | null;
 	line: number;
 	/** Byte offset of the enqueue record's line, or -1 where it was read without one. */
@@ -41,6 +44,16 @@ type QueueState = {
 
 /** The queue holds a few entries at a time; more are left out, oldest first. */
 const maxEntries = 16;
+
+/** The text an operation's `content` queues: the string, or the text of its blocks; undefined when it holds none. */
+export function queuedText(content: unknown): string | undefined {
+	if (typeof content === 'string') {
+		return content;
+	}
+
+	const text = Array.isArray(content) ? textOf(content) : '';
+	return text === '' ? undefined : text;
+}
 
 export function queuedTextFingerprint(text: string): string {
 	return sha256Hex(text.trim()).slice(0, 16);
@@ -108,7 +121,7 @@ function takeUntold(queue: QueueState): void {
  */
 export function noteQueueOperation(record: Record<string, unknown>, line: number, offset: number | undefined, state: LineState, isPerson: (text: string) => boolean): void {
 	const operation = record['operation'];
-	const content = typeof record['content'] === 'string' ? record['content'] : undefined;
+	const content = queuedText(record['content']);
 	const queue = queueOf(state);
 	switch (operation) {
 		case 'enqueue':
