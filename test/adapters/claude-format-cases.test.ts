@@ -75,6 +75,21 @@ test('claude format: a prompt with an image the queue handed to the running turn
 	]);
 });
 
+test('claude format: a bare string among a message\'s content blocks is text, not a reason to drop the record', () => {
+	// A user message's content array may hold plain strings beside blocks. Evidence:
+	// d-kimuson/claude-code-viewer src/lib/conversation-schema/message/UserMessageSchema.ts (array
+	// items `z.string()` or a block), read as the prompt by
+	// src/server/core/session/functions/extractFirstUserText.ts and
+	// src/server/core/agent-session/services/AgentSessionMappingService.ts.
+	const session = read('bare-string-content-items.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(users(session), [
+		[1, 'Draft release notes for version 3.2 from the merged pull requests', true, null],
+		[3, 'Move the breaking changes to the top\n[image: image/png]', true, null],
+	]);
+	assert.equal(session.summary.human_turns, 2);
+});
+
 test('claude format: a local command after the tag-wrapped caveat is not a request, and its system-record output ends the run', () => {
 	const session = read('local-command-caveat-tag.jsonl');
 	assert.equal(session.summary.title, '/review the retry helper');

@@ -122,7 +122,7 @@ test('readClaudeRecord gives what claudeRecordSchema gives wherever it answers',
 		{seed, numRuns: 4000},
 	);
 	assert.ok(answered > 300, `only ${answered} records were read by hand`);
-	const record = {type: 'assistant', parentUuid: null, isMeta: null, message: {role: 'assistant', stop_reason: null, content: [{type: 'text', text: 'hi'}, {type: null}]}};
+	const record = {type: 'assistant', parentUuid: null, isMeta: null, message: {role: 'assistant', stop_reason: null, content: [{type: 'text', text: 'hi'}, {type: null}, 'bare']}};
 	assert.deepEqual(canonical(readClaudeRecord(record)), canonical(claudeRecordSchema.parse(record)));
 });
 
@@ -132,7 +132,8 @@ function claudeLike(): fc.Arbitrary<unknown> {
 	const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({weight: 6, arbitrary}, {weight: 1, arbitrary: odd});
 	const text = maybe(fc.string({maxLength: 3}));
 	const flag = maybe(fc.boolean());
-	const block = fc.oneof({weight: 6, arbitrary: fc.record({type: text, text: fc.string({maxLength: 3})}, {requiredKeys: []})}, {weight: 1, arbitrary: odd});
+	// A bare string among the blocks is a text block, in the reader as in the schema.
+	const block = fc.oneof({weight: 6, arbitrary: fc.record({type: text, text: fc.string({maxLength: 3})}, {requiredKeys: []})}, {weight: 1, arbitrary: odd}, {weight: 1, arbitrary: fc.string({maxLength: 3})});
 	const message = maybe(fc.record({id: text, role: text, content: maybe(fc.oneof(fc.string({maxLength: 3}), fc.array(block, {maxLength: 3}))), stop_reason: text, model: text, usage: fc.object()}, {requiredKeys: []}));
 	return fc
 		.record({type: fc.string({maxLength: 3}), uuid: text, parentUuid: text, logicalParentUuid: text, isSidechain: flag, isMeta: flag, isCompactSummary: flag, sessionId: text, cwd: text, timestamp: text, message, toolUseResult: fc.anything(), summary: text, content: fc.anything(), origin: fc.anything(), extra: fc.anything()}, {requiredKeys: ['type']})

@@ -11,7 +11,7 @@ import type {ClaudeRecord} from './schema.js';
 const string = optionalOf(isString);
 const boolean = optionalOf(isBoolean);
 
-/** `z.looseObject({type: optional(z.string())})`, each block of a content array. */
+/** `z.looseObject({type: optional(z.string())})`, each object block of a content array. */
 const blockFields = fields({type: string});
 
 /** `optional(z.union([z.string(), z.array(contentBlock)]))`. */
@@ -30,7 +30,8 @@ const content: FieldReader = value => {
 
 	const blocks: unknown[] = [];
 	for (const item of value) {
-		const block = isRecord(item) ? strictObject(item, blockFields) : refused;
+		// A bare string among the blocks is a text block (contentBlock in schema.ts).
+		const block = typeof item === 'string' ? {type: 'text', text: item} : isRecord(item) ? strictObject(item, blockFields) : refused;
 		if (block === refused) {
 			return refused;
 		}

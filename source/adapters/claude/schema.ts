@@ -8,7 +8,13 @@ import {optional} from '../shared/schema.js';
  * `null` (tools that re-serialise transcripts write them) is an absent field; only the tree links
  * keep `null` as a value of its own (a root record).
  */
-const contentBlock = lazySchema(() => z.looseObject({type: optional(z.string())}));
+const contentBlock = lazySchema(() =>
+	z.union([
+		z.looseObject({type: optional(z.string())}),
+		// A bare string among the blocks (written by some SDK clients) is a text block.
+		z.pipe(z.string(), z.transform((text): {[key: string]: unknown; type?: string} => ({type: 'text', text}))),
+	]),
+);
 
 export const claudeMessageSchema = lazySchema(() => z.looseObject({
 	id: optional(z.string()),
