@@ -75,6 +75,21 @@ test('claude format: a prompt with an image the queue handed to the running turn
 	]);
 });
 
+test('claude format: a text file attached to a prompt (a document block with a text source) is noted after the prompt\'s text; one sent alone is a request', () => {
+	// SDK clients send a dropped text or code file as `{type: "document", source: {type: "text",
+	// media_type, data}}`, which Claude Code writes into the user record as it came. Evidence:
+	// d-kimuson/claude-code-viewer src/lib/conversation-schema/content/DocumentContentSchema.ts
+	// (text sources of text/markdown, code types…) and
+	// src/server/core/claude-code/functions/createMessageGenerator.ts (documents sent beside the text).
+	const session = read('prompt-text-documents.jsonl');
+	assert.equal(session.summary.human_turns, 2);
+	assert.deepEqual(users(session), [
+		[1, 'List the open questions in this spec\n[document: text/markdown]', true, null],
+		[3, '[document: text/x-python]', true, null],
+	]);
+	assert.doesNotMatch(JSON.stringify(session.events), /Tiling spec|def seam/, 'the file is noted, not copied');
+});
+
 test('claude format: a bare string among a message\'s content blocks is text, not a reason to drop the record', () => {
 	// A user message's content array may hold plain strings beside blocks. Evidence:
 	// d-kimuson/claude-code-viewer src/lib/conversation-schema/message/UserMessageSchema.ts (array

@@ -3,7 +3,7 @@ import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
 import {asHostNotice} from '../shared/host-text.js';
-import {mediaAwareOutput, mediaNote, notePromptMedia} from '../shared/media.js';
+import {mediaAwareOutput, mediaNote, mediaTypeNote, notePromptMedia} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, shortError, textOf} from '../shared/text.js';
 import type {DiscoveredUnit, EndRecord, LineState} from '../types.js';
 import {claudeRecordSchema, type ClaudeRecord} from './schema.js';
@@ -287,11 +287,27 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
  * queue remove) are noted alike, so the user record repeating one still matches it.
  */
 function withPromptMedia(events: SessionEvent[], content: unknown, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
-	const notes = Array.isArray(content) ? content.flatMap(block => mediaNote(block) ?? []) : [];
+	const notes = Array.isArray(content) ? content.flatMap(block => promptMediaNote(block) ?? []) : [];
 	return notePromptMedia(events, notes, {
 		isRequest: event => event.kind === 'user' && (event.human === true || !author.human),
 		alone: text => textEvents(text, base, author, state),
 	});
+}
+
+/**
+ * A medium a prompt attached: mediaNote's, or a document whose source is no base64 payload: a
+ * text or code file an SDK client sent (`source: {type: "text", media_type, data}`) or one named
+ * by reference (`url`, `file`). Each is noted by its media type, its text never copied: the
+ * prompt is what the person typed, and a prompt of the file alone is still a request.
+ */
+function promptMediaNote(block: unknown): string | undefined {
+	const note = mediaNote(block);
+	if (note !== undefined || !isRecord(block) || block['type'] !== 'document') {
+		return note;
+	}
+
+	const source = isRecord(block['source']) ? block['source'] : {};
+	return mediaTypeNote(source['media_type'], 'document');
 }
 
 /**
