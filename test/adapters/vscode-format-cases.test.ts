@@ -81,6 +81,18 @@ test('vscode format: Copilot chat kept by a VS Code fork (Cursor, Windsurf, Posi
 	);
 });
 
+test('vscode format: VSCodium Insiders keeps its chats under its own "VSCodium - Insiders" User directory, a default root', () => {
+	const home = join(cases, 'vscodium-insiders-home');
+	const roots = vscodeAdapter.defaultRoots({home, env: {}, platform: 'linux'});
+	assert.ok(roots.includes(join(home, '.config', 'VSCodium - Insiders', 'User')));
+	assert.ok(vscodeAdapter.defaultRoots({home: '/Users/dev', env: {}, platform: 'darwin'}).includes('/Users/dev/Library/Application Support/VSCodium - Insiders/User'));
+	const sessions = roots.flatMap(root => vscodeAdapter.discover(root).map(wholeUnit)).map(unit => readUnit(vscodeAdapter, unit));
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null, session.summary.title]),
+		[['a41d7c3e-2f90-4b6a-8e15-d7c0b9e2f4a3', '/home/dev/code/loom-cli', 'Which flag makes loom print its parsed config and exit?']],
+	);
+});
+
 test('vscode format: Copilot Chat 0.51+ keeps a session as an event log in the workspace\'s GitHub.copilot-chat/transcripts, read when the chat store has no copy', () => {
 	const root = join(cases, 'transcripts-home', '.config', 'Code', 'User');
 	const units = vscodeAdapter.discover(root).map(wholeUnit);
