@@ -20,26 +20,41 @@ export function toolCallEvent(state: CopilotState, base: Base, callId: string | 
 			return [];
 		}
 
-		rememberId(calls, callId, true);
+		// The name, so the call's result knows whether it is a shell's (shellTool).
+		rememberId(calls, callId, name ?? true);
 	}
 
 	return [{...base, kind: 'tool_call', tool: {name: name ?? 'unknown', call_id: callId ?? null, input: parseJsonArguments(input)}}];
 }
 
 
+/** Copilot's shell tools (bash, or powershell on Windows) and the ones that read, write, stop or list their shells. */
+const shellToolName = /^(?:(?:read|write|stop|list)_)?(?:bash|powershell)$/;
+
+/**
+ * Whether a result may state a shell's exit status in its text: its call was a shell tool's. A
+ * call not seen (or remembered, from a state cached before names were kept, only as seen) may be.
+ */
+function mayStateExit(state: CopilotState, callId: string | undefined): boolean {
+	const name = callId === undefined ? undefined : state.calls?.[callId];
+	return typeof name !== 'string' || shellToolName.test(name);
+}
+
 /**
  * `tool.execution_complete`: `success:false` is a failure. The exit status is a shell block of
  * `result.contents` (newer builds), else only in text: the shell tool's trailing
  * `<exited with exit code N>` line, or (for a failure) a phrase such as "exit code: 1" in the
- * result or error message.
+ * result or error message. Another tool's output (a file `view` read, a search's matches) may
+ * quote such a line: it states no status.
  */
-export function toolResultEvent(base: Base, tool: CopilotTool): SessionEvent {
+export function toolResultEvent(state: CopilotState, base: Base, tool: CopilotTool): SessionEvent {
 	const content = resultText(tool.result);
 	const errorMessage = isRecord(tool.error) ? stringOf(tool.error['message']) : stringOf(tool.error);
 	const failed = tool.success === false;
 	const output = content || errorMessage || '';
+	const stated = mayStateExit(state, tool.toolCallId) ? lastExitedCode(output) : undefined;
 	const exitCode =
-		shellExitCode(tool.result) ?? lastExitedCode(output) ?? (failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
+		shellExitCode(tool.result) ?? stated ?? (failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
 	return {
 		...base,
 		kind: 'tool_result',
