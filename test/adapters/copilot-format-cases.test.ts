@@ -330,3 +330,17 @@ test('copilot format: only a shell tool\'s result states an exit status in a tra
 		],
 	);
 });
+
+test('copilot format: a shell call\'s exit status in newer builds is data.shellExecution.exitCode, and the "<shellId: … completed with exit code N>" line ending its output; success stays true either way', () => {
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'f4c8a2e6-1b5d-4a93-8e07-3c6f9b2d5a14');
+	assert.ok(read);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code ?? null]),
+		[
+			['call_q1', true, 2],
+			['call_q2', false, null],
+			['call_q3', false, null],
+			['call_q4', true, 1],
+		],
+	);
+});

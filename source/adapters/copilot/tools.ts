@@ -6,8 +6,11 @@ import type {CopilotState} from './state.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
-/** The status line Copilot's shell tools end their output with. */
-const exitedLine = /<exited with exit code (-?\d+)>/g;
+/**
+ * The status line Copilot's shell tools end their output with: `<exited with exit code N>`, and
+ * in newer builds `<shellId: ID completed with exit code N>`.
+ */
+const exitedLine = /<(?:exited|shellId: [^>\n]{0,200} completed) with exit code (-?\d+)>/g;
 
 /**
  * A tool call, once: Copilot records a call both in `assistant.message.toolRequests` and in
@@ -54,7 +57,10 @@ export function toolResultEvent(state: CopilotState, base: Base, tool: CopilotTo
 	const output = content || errorMessage || '';
 	const stated = mayStateExit(state, tool.toolCallId) ? lastExitedCode(output) : undefined;
 	const exitCode =
-		shellExitCode(tool.result) ?? stated ?? (failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
+		executionExitCode(tool.shellExecution) ??
+		shellExitCode(tool.result) ??
+		stated ??
+		(failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
 	return {
 		...base,
 		kind: 'tool_result',
@@ -74,6 +80,15 @@ function resultText(result: unknown): string {
 	}
 
 	return outputText(result);
+}
+
+/**
+ * The exit code newer builds state beside a shell call's result, `shellExecution: {exitCode}`.
+ * They report the call a success whatever the command's status, so this is where a failure shows.
+ */
+function executionExitCode(execution: unknown): number | undefined {
+	const code = isRecord(execution) ? execution['exitCode'] : undefined;
+	return Number.isInteger(code) ? (code as number) : undefined;
 }
 
 /** Blocks of `result.contents` that state a shell command's exit: `shell_exit`, and the deprecated `terminal`. */
@@ -101,7 +116,7 @@ function shellExitCode(result: unknown): number | undefined {
 }
 
 function lastExitedCode(text: string): number | undefined {
-	if (!text.includes('<exited with exit code ')) {
+	if (!text.includes(' with exit code ')) {
 		return undefined; // Far cheaper than the regex over long outputs that lack it.
 	}
 
