@@ -291,3 +291,18 @@ test('vscode format: a request\'s image attachments (variableData.variables entr
 	assert.equal(session.summary.title, 'Why is the legend overlapping the chart here? [image: image/png]');
 	assert.doesNotMatch(JSON.stringify(session.events), /9j\/4AAQ|Pasted Image|after-fix|legend\.ts/);
 });
+
+test('vscode format: a response\'s `warning` parts (what the chat view shows the person, e.g. a quota or a setup problem) are notices in their place, never reply text', () => {
+	const session = read('warning-parts.json');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(
+		session.events.filter(event => ['user', 'assistant', 'system'].includes(event.kind)).map(event => [event.line, event.kind, event.text]),
+		[
+			[1, 'user', 'Summarise the open TODOs in src/parser.'],
+			[1, 'system', 'You have reached the limit of premium requests for this month. Switched to the base model.'],
+			[1, 'assistant', 'There are three: the lexer\'s unicode escapes, error recovery after a missing brace, and the unused `peek2` helper.'],
+			[2, 'user', 'And in src/emit?'],
+			[2, 'system', 'Chat took too long to get ready. Please ensure you are signed in to GitHub and that the extension `GitHub.copilot-chat` is installed and enabled.'],
+		],
+	);
+});
