@@ -31,8 +31,12 @@ export function toolCallEvent(state: CopilotState, base: Base, callId: string | 
 }
 
 
-/** Copilot's shell tools (bash, or powershell on Windows) and the ones that read, write, stop or list their shells. */
-const shellToolName = /^(?:(?:read|write|stop|list)_)?(?:bash|powershell)$/;
+/**
+ * Tools that run commands: Copilot CLI's bash or powershell and the ones that read, write, stop or
+ * list their shells; in VS Code's transcripts of the same events, its terminal tools
+ * (`run_in_terminal`, `get_terminal_output`).
+ */
+const shellToolName = /bash|powershell|shell|terminal|command/i;
 
 /**
  * Whether a result may state a shell's exit status in its text: its call was a shell tool's. A
