@@ -130,7 +130,8 @@ test('antigravity format: the link holds whichever of parent and child is scanne
 	assert.deepEqual(attached.sessions.map((session: Listed) => [session.id, session.subagents]), [[parent, 2]]);
 
 	// The parent rewritten without its INVOKE_SUBAGENT step (another session under the same id).
-	const file = join(app, parent, '.system_generated', 'logs', 'transcript.jsonl');
+	// transcript_full.jsonl is the copy read where both are kept (the whole steps).
+	const file = join(app, parent, '.system_generated', 'logs', 'transcript_full.jsonl');
 	writeFileSync(file, JSON.stringify({step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: '2026-11-21T11:00:00Z', content: '<USER_REQUEST>\nStart over\n</USER_REQUEST>'}) + '\n');
 	const unlinked = byId(list());
 	assert.deepEqual([...unlinked.keys()].sort(), [parent, retryAudit, backoffAudit].sort(), 'a parent that no longer names them lets its children go');
@@ -147,7 +148,7 @@ test('antigravity format: the link holds whichever of parent and child is scanne
 	// A child that grows after the link was made keeps it.
 	place(parent);
 	list();
-	const childFile = join(app, retryAudit, '.system_generated', 'logs', 'transcript.jsonl');
+	const childFile = join(app, retryAudit, '.system_generated', 'logs', 'transcript_full.jsonl');
 	writeFileSync(childFile, JSON.stringify({step_index: 4, source: 'MODEL', type: 'PLANNER_RESPONSE', status: 'DONE', created_at: '2026-11-21T10:06:00Z', content: 'Reported back to the parent.'}) + '\n', {flag: 'a'});
 	const grown = list('--subagents');
 	assert.equal(grown.catalog.scanned, 1);
