@@ -130,7 +130,8 @@ test('antigravity format: the link holds whichever of parent and child is scanne
 	assert.deepEqual(attached.sessions.map((session: Listed) => [session.id, session.subagents]), [[parent, 2]]);
 
 	// The parent rewritten without its INVOKE_SUBAGENT step (another session under the same id).
-	const file = join(app, parent, '.system_generated', 'logs', 'transcript.jsonl');
+	// transcript_full.jsonl is the copy read where both are kept (the whole steps).
+	const file = join(app, parent, '.system_generated', 'logs', 'transcript_full.jsonl');
 	writeFileSync(file, JSON.stringify({step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: '2026-11-21T11:00:00Z', content: '<USER_REQUEST>\nStart over\n</USER_REQUEST>'}) + '\n');
 	const unlinked = byId(list());
 	assert.deepEqual([...unlinked.keys()].sort(), [parent, retryAudit, backoffAudit].sort(), 'a parent that no longer names them lets its children go');
@@ -147,7 +148,7 @@ test('antigravity format: the link holds whichever of parent and child is scanne
 	// A child that grows after the link was made keeps it.
 	place(parent);
 	list();
-	const childFile = join(app, retryAudit, '.system_generated', 'logs', 'transcript.jsonl');
+	const childFile = join(app, retryAudit, '.system_generated', 'logs', 'transcript_full.jsonl');
 	writeFileSync(childFile, JSON.stringify({step_index: 4, source: 'MODEL', type: 'PLANNER_RESPONSE', status: 'DONE', created_at: '2026-11-21T10:06:00Z', content: 'Reported back to the parent.'}) + '\n', {flag: 'a'});
 	const grown = list('--subagents');
 	assert.equal(grown.catalog.scanned, 1);
@@ -360,4 +361,23 @@ test('antigravity format: a GENERIC result paired with an invoke_subagent call n
 	const [session] = readStore(antigravityAdapter, genericSpawn);
 	assert.ok(session);
 	assert.deepEqual(session.summary.children, ['b4e8f1a2-6c3d-4b75-8e09-1f2a3b4c5d66'], 'the second result answers the second call; a viewed file quoting a spawn created nothing');
+});
+
+/**
+ * `agy` writes each step twice: `transcript.jsonl` cuts long fields (`truncated_fields`) and
+ * re-encodes argument values, `transcript_full.jsonl` beside it holds the same steps whole
+ * (evidence: specstoryai/getspecstory specstory-cli/pkg/providers/antigravitycli/ANTIGRAVITY-FORMAT.md
+ * §1 and §3, "transcript_full.jsonl is the file to parse").
+ */
+const fullTranscript = join(cases, 'full-transcript', '.gemini', 'antigravity-cli');
+
+test('antigravity format: where transcript_full.jsonl lies beside transcript.jsonl, the whole steps are read from it, not the cut ones', () => {
+	const [session] = readStore(antigravityAdapter, fullTranscript);
+	assert.ok(session);
+	const logs = join(fullTranscript, 'brain', '2c7e5a91-4d3b-4f8e-a6c0-9b1d3e5f7a28', '.system_generated', 'logs');
+	assert.deepEqual(session.unit.paths, [join(logs, 'transcript_full.jsonl'), join(logs, 'transcript.jsonl')]);
+	assert.match(session.events.find(event => event.kind === 'user')?.text ?? '', /note the change in CHANGELOG\.md under Unreleased\.$/);
+	const reply = session.events.filter(event => event.kind === 'assistant').at(-1);
+	assert.match(reply?.text ?? '', /notes the rename under Unreleased\.$/);
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {AbsolutePath: '/home/lin/cfgkit/loader.py', toolAction: 'Viewing', toolSummary: 'loader.py'});
 });

@@ -37,11 +37,11 @@ test('antigravity: discovery finds every transcript layout, never Markdown-only 
 		'the 8d2e… brain holds only task.md and implementation_plan.md',
 	);
 	const cli = units[0]!;
-	assert.equal(cli.path, join(cliBrain, cliId, '.system_generated', 'logs', 'transcript.jsonl'));
+	assert.equal(cli.path, join(cliBrain, cliId, '.system_generated', 'logs', 'transcript_full.jsonl'));
 	assert.deepEqual(
 		cli.paths,
-		[cli.path, join(cliBrain, cliId, '.system_generated', 'logs', 'transcript_full.jsonl'), join(gemini, 'antigravity-cli', 'conversations', `${cliId}.db`)],
-		'transcript_full.jsonl and the step database belong to the session but are not read',
+		[cli.path, join(cliBrain, cliId, '.system_generated', 'logs', 'transcript.jsonl'), join(gemini, 'antigravity-cli', 'conversations', `${cliId}.db`)],
+		'the cut transcript.jsonl and the step database belong to the session but are not read',
 	);
 	assert.equal(units[1]!.path, join(gemini, 'antigravity', 'brain', legacyId, 'transcript.jsonl'));
 	assert.equal(units[2]!.path, join(gemini, 'antigravity-ide', 'brain', `${ideId}.jsonl`));

@@ -318,3 +318,29 @@ test('copilot format: the native resume of a session kept under another Copilot 
 	assert.equal(brief.native_resume_command, null);
 	assert.ok(brief.warnings.some((warning: string) => /COPILOT_HOME/.test(warning)), JSON.stringify(brief.warnings));
 });
+
+test('copilot format: only a shell tool\'s result states an exit status in a trailing <exited with exit code N> line; a file a view read that holds such a line is no failure', () => {
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'e7b1c4d2-8a3f-4c60-9d15-2f6a8c0e4b79');
+	assert.ok(read);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code ?? null]),
+		[
+			['call_k1', false, null],
+			['call_k2', true, 4],
+		],
+	);
+});
+
+test('copilot format: a shell call\'s exit status in newer builds is data.shellExecution.exitCode, and the "<shellId: … completed with exit code N>" line ending its output; success stays true either way', () => {
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'f4c8a2e6-1b5d-4a93-8e07-3c6f9b2d5a14');
+	assert.ok(read);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code ?? null]),
+		[
+			['call_q1', true, 2],
+			['call_q2', false, null],
+			['call_q3', false, null],
+			['call_q4', true, 1],
+		],
+	);
+});

@@ -338,3 +338,19 @@ test('cursor format: images a prompt attached (an [Image] line each, and <image_
 	assert.equal(read.summary.title, 'The grout lines in the tile preview are uneven, compare these two renders. [image] [image]');
 	assert.doesNotMatch(JSON.stringify(read.events), /assets|image-0a1b|image_files|\[Image\]/);
 });
+
+test('cursor format: a chat whose directory holds meta.json but no store.db takes its start from meta.json\'s createdAtMs', t => {
+	// deja-vu #3772 (cursor-agent 2026.09): `chats/<md5>/<id>/meta.json` states schemaVersion,
+	// createdAtMs and updatedAtMs, and many chats keep it without a store.db beside it.
+	const home = join(tempDir(t), '.cursor');
+	const id = '7a1c3e5f-9b2d-4f60-8a4c-6e8f0a2b4c77';
+	const transcripts = join(home, 'projects', 'srv-loom', 'agent-transcripts', id);
+	mkdirSync(transcripts, {recursive: true});
+	writeFileSync(join(transcripts, `${id}.jsonl`), '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nWhy does the loom scheduler skip the first shift?\\n</user_query>"}]}}\n');
+	const chat = join(home, 'chats', '9e107d9d372bb6826bd81d3542a419d6', id);
+	mkdirSync(chat, {recursive: true});
+	writeFileSync(join(chat, 'meta.json'), JSON.stringify({schemaVersion: 1, createdAtMs: 1796500000000, updatedAtMs: 1796500600000, cwd: '/srv/loom'}));
+	const [session] = readStore(cursorAdapter, home);
+	assert.equal(session?.summary.started, new Date(1796500000000).toISOString());
+	assert.equal(session?.summary.project, '/srv/loom');
+});

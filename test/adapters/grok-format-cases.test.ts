@@ -272,3 +272,19 @@ test('grok format: a session resumes natively with `grok --resume <id>`, GROK_HO
 	assert.equal(looseBrief.native_resume_command, null);
 	assert.ok(looseBrief.warnings.some((warning: string) => /GROK_HOME/.test(warning)), JSON.stringify(looseBrief.warnings));
 });
+
+test('grok format: a turn the service stopped (retry_state "exhausted", turn_completed stop_reason "rate_limit") ends in an error, not as a finished turn', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'usage-limit', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'system').map(event => [event.line, Boolean(event.error), event.interrupted ?? false]),
+		[
+			[5, true, false],
+			[7, true, false],
+		],
+		'the retry still under way at line 4 is no error yet',
+	);
+	assert.match(events.find(event => event.line === 5 && event.kind === 'system')?.text ?? '', /429 Too Many Requests/);
+});

@@ -81,6 +81,18 @@ test('vscode format: Copilot chat kept by a VS Code fork (Cursor, Windsurf, Posi
 	);
 });
 
+test('vscode format: VSCodium Insiders keeps its chats under its own "VSCodium - Insiders" User directory, a default root', () => {
+	const home = join(cases, 'vscodium-insiders-home');
+	const roots = vscodeAdapter.defaultRoots({home, env: {}, platform: 'linux'});
+	assert.ok(roots.includes(join(home, '.config', 'VSCodium - Insiders', 'User')));
+	assert.ok(vscodeAdapter.defaultRoots({home: '/Users/dev', env: {}, platform: 'darwin'}).includes('/Users/dev/Library/Application Support/VSCodium - Insiders/User'));
+	const sessions = roots.flatMap(root => vscodeAdapter.discover(root).map(wholeUnit)).map(unit => readUnit(vscodeAdapter, unit));
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null, session.summary.title]),
+		[['a41d7c3e-2f90-4b6a-8e15-d7c0b9e2f4a3', '/home/dev/code/loom-cli', 'Which flag makes loom print its parsed config and exit?']],
+	);
+});
+
 test('vscode format: Copilot Chat 0.51+ keeps a session as an event log in the workspace\'s GitHub.copilot-chat/transcripts, read when the chat store has no copy', () => {
 	const root = join(cases, 'transcripts-home', '.config', 'Code', 'User');
 	const units = vscodeAdapter.discover(root).map(wholeUnit);
@@ -278,4 +290,19 @@ test('vscode format: a request\'s image attachments (variableData.variables entr
 	assert.equal(session.summary.human_turns, 2);
 	assert.equal(session.summary.title, 'Why is the legend overlapping the chart here? [image: image/png]');
 	assert.doesNotMatch(JSON.stringify(session.events), /9j\/4AAQ|Pasted Image|after-fix|legend\.ts/);
+});
+
+test('vscode format: a response\'s `warning` parts (what the chat view shows the person, e.g. a quota or a setup problem) are notices in their place, never reply text', () => {
+	const session = read('warning-parts.json');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(
+		session.events.filter(event => ['user', 'assistant', 'system'].includes(event.kind)).map(event => [event.line, event.kind, event.text]),
+		[
+			[1, 'user', 'Summarise the open TODOs in src/parser.'],
+			[1, 'system', 'You have reached the limit of premium requests for this month. Switched to the base model.'],
+			[1, 'assistant', 'There are three: the lexer\'s unicode escapes, error recovery after a missing brace, and the unused `peek2` helper.'],
+			[2, 'user', 'And in src/emit?'],
+			[2, 'system', 'Chat took too long to get ready. Please ensure you are signed in to GitHub and that the extension `GitHub.copilot-chat` is installed and enabled.'],
+		],
+	);
 });

@@ -30,6 +30,7 @@ test('vscode: default roots per platform, with VS Code environment overrides', (
 		'/home/dev/.config/Code/User',
 		'/home/dev/.config/Code - Insiders/User',
 		'/home/dev/.config/VSCodium/User',
+		'/home/dev/.config/VSCodium - Insiders/User',
 		'/home/dev/.config/Cursor/User',
 		'/home/dev/.config/Windsurf/User',
 		'/home/dev/.config/Positron/User',

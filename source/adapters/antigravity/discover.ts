@@ -5,28 +5,29 @@ import type {DeferredUnit, UnitDetails} from '../types.js';
 import {indexedWorkspace} from './history.js';
 
 /**
- * Where a conversation directory keeps its transcript, newest layout first. `transcript.jsonl`
- * cuts long fields (`truncated_fields`); `transcript_full.jsonl` beside it holds the same steps
- * whole and is read only where it is alone (the IDE's brains, a copy that kept only it).
+ * Where a conversation directory keeps its transcript, newest layout first. `agy` writes each
+ * step to two logs: `transcript.jsonl` cuts long fields (`truncated_fields`: a long request, reply
+ * or tool output loses its end), and `transcript_full.jsonl` beside it holds the same steps whole,
+ * so it is the one read; the cut copy is read only where it is alone (older builds).
  */
-const transcriptPlaces = [join('.system_generated', 'logs', 'transcript.jsonl'), 'transcript.jsonl', join('.system_generated', 'logs', 'transcript_full.jsonl')];
+const transcriptPlaces = [join('.system_generated', 'logs', 'transcript_full.jsonl'), join('.system_generated', 'logs', 'transcript.jsonl'), 'transcript.jsonl'];
 
 /**
- * Files that belong to a conversation but are not read as its transcript: the fuller copy next
- * to the transcript and the protobuf step database in `<app>/conversations/<id>.db`.
+ * Files that belong to a conversation but are not read as its transcript: the cut copy beside the
+ * full one and the protobuf step database in `<app>/conversations/<id>.db`.
  */
 function sidecars(transcript: string, brain: string, id: string): string[] {
 	const candidates = [join(dirname(brain), 'conversations', `${id}.db`)];
-	if (basename(transcript) === 'transcript.jsonl') {
-		candidates.unshift(join(dirname(transcript), 'transcript_full.jsonl'));
+	if (basename(transcript) === 'transcript_full.jsonl') {
+		candidates.unshift(join(dirname(transcript), 'transcript.jsonl'));
 	}
 
 	return candidates.filter(path => existsSync(path));
 }
 
 /**
- * `brain/<id>/.system_generated/logs/transcript.jsonl` (the `agy` CLI), `brain/<id>/transcript.jsonl`,
- * a lone `transcript_full.jsonl` and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
+ * `brain/<id>/.system_generated/logs/transcript_full.jsonl` or, alone, `transcript.jsonl` there (the
+ * `agy` CLI), `brain/<id>/transcript.jsonl` and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
  * with only Markdown artifacts (the pre-2026 layout) has no transcript and is not a session.
  */
 export function discoverAntigravity(brain: string): DeferredUnit[] {

@@ -130,7 +130,7 @@ function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState): S
 		}
 
 		case 'tool.execution_complete':
-			return [toolResultEvent(base, readCopilotTool(data))];
+			return [toolResultEvent(state, base, readCopilotTool(data))];
 		case 'permission.completed':
 			return denialFeedback(data, base);
 		case 'abort': {

@@ -17,7 +17,7 @@ const envelopeFields = fields({
 	ephemeral: flag,
 });
 
-const toolFields = fields({toolCallId: text, toolName: text, arguments: any, success: flag, result: any, error: any, parentToolCallId: text});
+const toolFields = fields({toolCallId: text, toolName: text, arguments: any, success: flag, result: any, error: any, shellExecution: any, parentToolCallId: text});
 
 const userMessageFields = fields({content: text, source: text, isAutopilotContinuation: flag, parentToolCallId: text, crossSession: any, transformedContent: text, attachments: any});
 

@@ -67,6 +67,8 @@ export const copilotToolSchema = lazySchema(() => z.looseObject({
 	success: flag,
 	result: anything,
 	error: anything,
+	/** `tool.execution_complete` of a shell call (newer builds): `{exitCode}`. */
+	shellExecution: anything,
 	parentToolCallId: text,
 }));
 

@@ -11,8 +11,8 @@ export type CopilotState = {
 	model?: string;
 	/** The name the session's workspace.yaml holds (null: none), looked up at its first line. */
 	workspaceName?: string | null;
-	/** The latest tool call ids emitted as tool_call events (rememberedCallIds). */
-	calls?: Record<string, boolean>;
+	/** The latest tool call ids emitted as tool_call events (rememberedCallIds), each with its tool's name (true: none known). */
+	calls?: Record<string, string | boolean>;
 };
 
 export function copilotState(state: LineState): CopilotState {

@@ -6,8 +6,11 @@ import type {CopilotState} from './state.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
-/** The status line Copilot's shell tools end their output with. */
-const exitedLine = /<exited with exit code (-?\d+)>/g;
+/**
+ * The status line Copilot's shell tools end their output with: `<exited with exit code N>`, and
+ * in newer builds `<shellId: ID completed with exit code N>`.
+ */
+const exitedLine = /<(?:exited|shellId: [^>\n]{0,200} completed) with exit code (-?\d+)>/g;
 
 /**
  * A tool call, once: Copilot records a call both in `assistant.message.toolRequests` and in
@@ -20,7 +23,8 @@ export function toolCallEvent(state: CopilotState, base: Base, callId: string | 
 			return [];
 		}
 
-		rememberId(calls, callId, true);
+		// The name, so the call's result knows whether it is a shell's (shellTool).
+		rememberId(calls, callId, name ?? true);
 	}
 
 	return [{...base, kind: 'tool_call', tool: {name: name ?? 'unknown', call_id: callId ?? null, input: parseJsonArguments(input)}}];
@@ -28,18 +32,39 @@ export function toolCallEvent(state: CopilotState, base: Base, callId: string | 
 
 
 /**
+ * Tools that run commands: Copilot CLI's bash or powershell and the ones that read, write, stop or
+ * list their shells; in VS Code's transcripts of the same events, its terminal tools
+ * (`run_in_terminal`, `get_terminal_output`).
+ */
+const shellToolName = /bash|powershell|shell|terminal|command/i;
+
+/**
+ * Whether a result may state a shell's exit status in its text: its call was a shell tool's. A
+ * call not seen (or remembered, from a state cached before names were kept, only as seen) may be.
+ */
+function mayStateExit(state: CopilotState, callId: string | undefined): boolean {
+	const name = callId === undefined ? undefined : state.calls?.[callId];
+	return typeof name !== 'string' || shellToolName.test(name);
+}
+
+/**
  * `tool.execution_complete`: `success:false` is a failure. The exit status is a shell block of
  * `result.contents` (newer builds), else only in text: the shell tool's trailing
  * `<exited with exit code N>` line, or (for a failure) a phrase such as "exit code: 1" in the
- * result or error message.
+ * result or error message. Another tool's output (a file `view` read, a search's matches) may
+ * quote such a line: it states no status.
  */
-export function toolResultEvent(base: Base, tool: CopilotTool): SessionEvent {
+export function toolResultEvent(state: CopilotState, base: Base, tool: CopilotTool): SessionEvent {
 	const content = resultText(tool.result);
 	const errorMessage = isRecord(tool.error) ? stringOf(tool.error['message']) : stringOf(tool.error);
 	const failed = tool.success === false;
 	const output = content || errorMessage || '';
+	const stated = mayStateExit(state, tool.toolCallId) ? lastExitedCode(output) : undefined;
 	const exitCode =
-		shellExitCode(tool.result) ?? lastExitedCode(output) ?? (failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
+		executionExitCode(tool.shellExecution) ??
+		shellExitCode(tool.result) ??
+		stated ??
+		(failed ? exitCodeFromText([content, errorMessage].filter(Boolean).join('\n')) : undefined);
 	return {
 		...base,
 		kind: 'tool_result',
@@ -59,6 +84,15 @@ function resultText(result: unknown): string {
 	}
 
 	return outputText(result);
+}
+
+/**
+ * The exit code newer builds state beside a shell call's result, `shellExecution: {exitCode}`.
+ * They report the call a success whatever the command's status, so this is where a failure shows.
+ */
+function executionExitCode(execution: unknown): number | undefined {
+	const code = isRecord(execution) ? execution['exitCode'] : undefined;
+	return Number.isInteger(code) ? (code as number) : undefined;
 }
 
 /** Blocks of `result.contents` that state a shell command's exit: `shell_exit`, and the deprecated `terminal`. */
@@ -86,7 +120,7 @@ function shellExitCode(result: unknown): number | undefined {
 }
 
 function lastExitedCode(text: string): number | undefined {
-	if (!text.includes('<exited with exit code ')) {
+	if (!text.includes(' with exit code ')) {
 		return undefined; // Far cheaper than the regex over long outputs that lack it.
 	}
 

@@ -74,8 +74,10 @@ export function readStoreFacts(path: string): StoreFacts {
 const absolutePath = /^(?:\/|[A-Za-z]:[\\/])/;
 
 /**
- * `meta.json` beside a chat's `store.db` (the Cursor CLI writes it): `{title, cwd, …}`. The title
- * is the one /rename rewrites (the store's meta name mirrors it); `cwd` is the chat's workspace.
+ * `meta.json` beside a chat's `store.db` (the Cursor CLI writes it, sometimes without the store):
+ * `{schemaVersion, title, cwd, createdAtMs, updatedAtMs, …}`. The title is the one /rename
+ * rewrites (the store's meta name mirrors it); `cwd` is the chat's workspace; `createdAtMs` its
+ * start, the only one a chat without a store states.
  */
 function readChatMeta(path: string): StoreFacts {
 	let value: unknown;
@@ -92,9 +94,11 @@ function readChatMeta(path: string): StoreFacts {
 
 	const title = typeof value['title'] === 'string' ? value['title'].trim() : '';
 	const cwd = value['cwd'];
+	const started = epochIso(value['createdAtMs']);
 	return {
 		...(title !== '' && title !== placeholderName ? {title} : {}),
 		...(typeof cwd === 'string' && absolutePath.test(cwd) ? {cwd} : {}),
+		...(started === undefined ? {} : {started}),
 	};
 }
 
@@ -103,15 +107,16 @@ export function chatFactFiles(storeDb: string): [store: string, meta: string] {
 	return [storeDb, join(dirname(storeDb), 'meta.json')];
 }
 
-/** What a chat's directory states: the store's facts, with meta.json's workspace and (where the store names none) its title. */
+/** What a chat's directory states: the store's facts, with meta.json's workspace and (where the store names none) its title and start. */
 export function readChatFacts(storeDb: string): StoreFacts {
 	const [store, metaFile] = chatFactFiles(storeDb);
 	const fromStore = readStoreFacts(store);
 	const meta = readChatMeta(metaFile);
 	const title = fromStore.title ?? meta.title;
+	const started = fromStore.started ?? meta.started;
 	return {
 		...(title === undefined ? {} : {title}),
-		...(fromStore.started === undefined ? {} : {started: fromStore.started}),
+		...(started === undefined ? {} : {started}),
 		...(meta.cwd === undefined ? {} : {cwd: meta.cwd}),
 	};
 }

@@ -8,7 +8,6 @@ import type {GrokUpdate} from './schema.js';
  */
 const xaiBookkeeping = new Set([
 	'diff_review',
-	'retry_state',
 	'auto_compact_started',
 	'memory_flush_started',
 	'memory_flush_completed',
@@ -76,8 +75,9 @@ export function xaiEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>):
 		}
 
 		case 'turn_completed':
-			// Written after every turn, with its usage; a turn the person stopped says so in `stop_reason`.
-			return update['stop_reason'] === 'cancelled' ? [{...base, kind: 'system', text: 'Turn cancelled by the user', interrupted: true}] : [];
+			return turnEndEvents(update['stop_reason'], base);
+		case 'retry_state':
+			return retryEvents(update, base);
 		case 'rewind_marker': {
 			const target = update['target_prompt_index'];
 			// What it discarded is worked out where the prompts are counted (updates.ts).
@@ -89,3 +89,38 @@ export function xaiEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>):
 	}
 }
 
+/**
+ * Why a turn ended that did not end well: the model or the service stopped it (a usage limit is
+ * `rate_limit`; ACP's own abnormal stops besides). Normal ends (`end_turn`, `tool_use`,
+ * `stop_sequence`) and unknown ones say nothing.
+ */
+const abnormalStops = new Map([
+	['rate_limit', 'Turn stopped: rate limit reached'],
+	['max_tokens', 'Turn stopped: token limit reached'],
+	['max_turn_requests', 'Turn stopped: request limit reached'],
+	['refusal', 'Turn stopped: the model refused'],
+]);
+
+/** `turn_completed`, written after every turn with its usage: a stop the person made, or one forced on the turn. */
+function turnEndEvents(reason: unknown, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+	if (reason === 'cancelled') {
+		return [{...base, kind: 'system', text: 'Turn cancelled by the user', interrupted: true}];
+	}
+
+	const stopped = typeof reason === 'string' ? abnormalStops.get(reason) : undefined;
+	return stopped === undefined ? [] : [{...base, kind: 'system', text: stopped, error: stopped}];
+}
+
+/**
+ * `retry_state`: a model call being retried (`retrying`, progress) or given up on (`exhausted`,
+ * `failed`): the turn then has no reply, and the reason (an API error such as a usage limit) says why.
+ */
+function retryEvents(update: GrokUpdate, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+	const state = update['type'];
+	if (state !== 'exhausted' && state !== 'failed') {
+		return [];
+	}
+
+	const message = stringOf(update['reason']) ?? stringOf(update['message']) ?? 'Model call failed after retries';
+	return [{...base, kind: 'system', text: message, error: shortError(message)}];
+}

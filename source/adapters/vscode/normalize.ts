@@ -153,6 +153,12 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 			continue;
 		}
 
+		if (part['kind'] === warningKind) {
+			flush();
+			events.push(...warningEvents(part, base));
+			continue;
+		}
+
 		const tool = toolInvocationSchema.safeParse(part);
 		if (tool.success) {
 			flush();
@@ -162,6 +168,15 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 
 	flush();
 	return events;
+}
+
+/** A response part the chat view shows as a warning (`IChatWarningMessage`): a quota switch, a setup problem. */
+const warningKind = 'warning';
+
+/** The warning as a notice where it stood: the person saw it, but it is not the model's reply. */
+function warningEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
+	const text = markdownText(part['content']).trim();
+	return text === '' ? [] : [{...base, kind: 'system', text}];
 }
 
 type ErrorDetails = NonNullable<VscodeRequest['responseErrorDetails']>;

@@ -8,7 +8,7 @@ import {electronAppData} from '../shared/app-data.js';
  * VS Code that run Copilot Chat (Cursor, Windsurf, Positron, Antigravity) write the same
  * `chatSessions` store under their own application directory.
  */
-const appNames = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf', 'Positron', 'Antigravity'];
+const appNames = ['Code', 'Code - Insiders', 'VSCodium', 'VSCodium - Insiders', 'Cursor', 'Windsurf', 'Positron', 'Antigravity'];
 
 /** Where Electron keeps application data, as VS Code's own `getUserDataPath` decides it (`VSCODE_APPDATA` moves it). */
 function appDataDirectory(context: AdapterContext): string | undefined {
@@ -16,7 +16,7 @@ function appDataDirectory(context: AdapterContext): string | undefined {
 }
 
 /**
- * The `User` directories of Code, Code - Insiders, VSCodium and the forks above (`~/.config/<app>/User` on Linux,
+ * The `User` directories of Code, Code - Insiders, VSCodium (and its Insiders build) and the forks above (`~/.config/<app>/User` on Linux,
  * `~/Library/Application Support/<app>/User` on macOS), a portable install (`VSCODE_PORTABLE`),
  * and the remote server's `~/.vscode-server/data/User` (`VSCODE_AGENT_FOLDER` moves it). A GitHub
  * Codespace's server keeps its data in `~/.vscode-remote` instead, so chats made in a codespace
