@@ -68,7 +68,10 @@ import type {Migration} from '../../lib/sqlite.js';
  * a Claude Code prompt still queued at the end of its file (the tail's, through a JSONL
  * adapter's end-of-file step, and the line state keeps the queue), images a prompt attached
  * noted for Grok's update stream, Copilot CLI, VS Code, Cursor and OpenCode, Claude Code's
- * usage-limit reset time; every session is read again).
+ * usage-limit reset time, queued prompts stored as blocks, string content items and attached
+ * text documents; Copilot CLI shell-only exit statuses and 1.0.9x's shellExecution; Antigravity's
+ * transcript_full.jsonl; VS Code warning parts; Grok's stopped turns; Cursor meta.json start
+ * times; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
