@@ -147,7 +147,9 @@ test('bytes damaged mid-page in a stored summary (SQLite reads the row without c
 	const before = sessions(env);
 	const title = before.sessions[3].title as string;
 	// A control character inside the JSON string: what a flipped byte in a row's payload reads back as.
-	assert.equal(damageIn(catalog, ['units'], `"title":"${title.slice(0, 30)}`, `"title":"\u0001${title.slice(1, 30)}`), 1);
+	// The row's own copy is damaged; a page may also keep an earlier copy of the row in its free
+	// space (SQLite does not clear what a rewritten cell left), which is damaged alike, unread.
+	assert.ok(damageIn(catalog, ['units'], `"title":"${title.slice(0, 30)}`, `"title":"\u0001${title.slice(1, 30)}`) >= 1);
 	const after = sessions(env);
 	assert.deepEqual(after.sessions, before.sessions, 'the same listing');
 	assert.match(catalogWarnings(after).join('\n'), /^catalog_corrupt: .*SQLITE_CORRUPT/);
