@@ -354,3 +354,17 @@ test('cursor format: a chat whose directory holds meta.json but no store.db take
 	assert.equal(session?.summary.started, new Date(1796500000000).toISOString());
 	assert.equal(session?.summary.project, '/srv/loom');
 });
+
+test('cursor format: a transcript of cursor-agent run outside any workspace (projects/agent-transcripts/<id>/) is a session, and the projects beside it are still read', () => {
+	// codeburn PR #542: cursor-agent run with no workspace writes `projects/agent-transcripts/<id>/<id>.jsonl`,
+	// the projects directory standing in for a workspace's; every other chat keeps its own
+	// `projects/<slug>/agent-transcripts/`. The folder named `projects` spells no workspace.
+	const projects = fileURLToPath(new URL('../fixtures/format-cases/cursor/workspace-less/projects', import.meta.url));
+	const units = discoverCursor(projects).map(wholeUnit);
+	assert.deepEqual(units.map(unit => unit.idHint).sort(), ['3d5f7b9d-1e2a-4c4e-8f6a-0b2c4d6e8f10', '7f9b1d3f-5a6c-4e8a-9c0e-2d4f6a8c0e21']);
+	const loose = units.find(unit => unit.idHint === '3d5f7b9d-1e2a-4c4e-8f6a-0b2c4d6e8f10');
+	assert.equal(loose?.projectHint, undefined, 'no workspace is claimed for a chat that ran in none');
+	const read = readUnit(cursorAdapter, loose!);
+	assert.equal(read.summary.title, 'What is the capital of Portugal?');
+	assert.equal(read.summary.project, null, 'a path under /projects is no workspace the folder `projects` spells');
+});

@@ -42,23 +42,39 @@ export function discoverCursor(root: string, memo?: DiscoveryMemo): DiscoveredUn
 	const book = factsBook(memo, root, isCursorFacts);
 	const home = cursorHomeOf(root);
 	const stores = home === undefined ? new Map<string, ChatStore>() : chatStores(home);
-	// A user may point --source-root at one project directory rather than at `projects/`.
-	const projects = isDirectory(join(root, transcriptsDirectory)) ? [root] : listDirectory(root).filter(entry => entry.isDirectory()).map(entry => join(root, entry.name));
-	const units = projects.flatMap(project => discoverProject(project, stores, book));
+	const units = projectDirectories(root, home).flatMap(([project, slug]) => discoverProject(project, slug, stores, book));
 	book.save();
 	return units;
 }
 
-function discoverProject(project: string, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<CursorFacts>): DiscoveredUnit[] {
+/**
+ * The project directories under a root, each with the slug that spells its workspace. cursor-agent
+ * run outside any workspace writes `projects/agent-transcripts/` itself (the projects directory
+ * standing in for a workspace's), beside every other chat's `projects/<slug>/`: those chats spell
+ * no workspace. A root that is not a `projects` directory and holds `agent-transcripts` is one
+ * project directory a user pointed --source-root at.
+ */
+function projectDirectories(root: string, home: string | undefined): Array<[project: string, slug: string | undefined]> {
+	const hasOwn = isDirectory(join(root, transcriptsDirectory));
+	if (hasOwn && home === undefined) {
+		return [[root, basename(root)]];
+	}
+
+	const projects: Array<[string, string | undefined]> = listDirectory(root)
+		.filter(entry => entry.isDirectory() && entry.name !== transcriptsDirectory)
+		.map(entry => [join(root, entry.name), entry.name]);
+	return hasOwn ? [[root, undefined], ...projects] : projects;
+}
+
+function discoverProject(project: string, slug: string | undefined, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<CursorFacts>): DiscoveredUnit[] {
 	const found = discoverTranscripts(join(project, transcriptsDirectory));
 	if (found.length === 0) {
 		return [];
 	}
 
-	const slug = basename(project);
 	const md5 = found.map(unit => stores.get(unit.idHint ?? '')?.md5).find(hash => hash !== undefined);
 	// Looked up again when the chat store's hash for it changes; a workspace is not expected to move.
-	const workspace = book.facts(`workspace:${slug}`, md5 ?? '', () => {
+	const workspace = slug === undefined ? undefined : book.facts(`workspace:${slug}`, md5 ?? '', () => {
 		const path = localWorkspace(slug, md5);
 		return path === undefined ? {} : {workspace: path};
 	}).workspace;

@@ -21,11 +21,16 @@ function spelled(name: string): string {
 	return name.replaceAll(/[^A-Za-z0-9]/g, '-');
 }
 
-/** The project directory a transcript sits in: `projects/<slug>/agent-transcripts/…`. */
+/**
+ * The project directory a transcript sits in: `projects/<slug>/agent-transcripts/…`. None for
+ * `projects/agent-transcripts/…` itself, where cursor-agent run outside any workspace writes (a
+ * workspace `/projects` is `projects/projects/`).
+ */
 export function slugOfTranscript(path: string): string | undefined {
 	const parts = path.split(/[\\/]/);
 	const index = parts.lastIndexOf('agent-transcripts');
-	return index > 0 ? parts[index - 1] : undefined;
+	const slug = index > 0 ? parts[index - 1] : undefined;
+	return slug === 'projects' && parts[index - 2] !== 'projects' ? undefined : slug;
 }
 
 /** The directory `path` or one of its ancestors that spells `slug`, if any. */
