@@ -354,3 +354,10 @@ test('cursor format: a chat whose directory holds meta.json but no store.db take
 	assert.equal(session?.summary.started, new Date(1796500000000).toISOString());
 	assert.equal(session?.summary.project, '/srv/loom');
 });
+
+test('cursor format: CURSOR_CONFIG_DIR, the Cursor CLI\'s documented relocation of ~/.cursor, is where its projects/ store is', () => {
+	// vshulcz/deja-vu internal/sources/cursor.go CursorCLIHome: transcripts are read under $CURSOR_CONFIG_DIR/projects;
+	// the Cursor CLI reference lists CURSOR_CONFIG_DIR as overriding its config directory (~/.cursor).
+	assert.deepEqual(cursorAdapter.defaultRoots({env: {CURSOR_CONFIG_DIR: '/srv/agents/cursor-home'}, home: '/home/dev', platform: 'linux'}), ['/srv/agents/cursor-home/projects']);
+	assert.deepEqual(cursorAdapter.defaultRoots({env: {CURSOR_CONFIG_DIR: '  '}, home: '/home/dev', platform: 'linux'}), ['/home/dev/.cursor/projects']);
+});
