@@ -381,3 +381,24 @@ test('antigravity format: where transcript_full.jsonl lies beside transcript.jso
 	assert.match(reply?.text ?? '', /notes the rename under Unreleased\.$/);
 	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {AbsolutePath: '/home/lin/cfgkit/loader.py', toolAction: 'Viewing', toolSummary: 'loader.py'});
 });
+
+/**
+ * Approving a plan writes a USER_INPUT step of the IDE's own words ("Comments on artifact URI: …",
+ * "The user has approved this document.") around an empty `<USER_REQUEST></USER_REQUEST>`; a
+ * comment on the plan puts the person's words inside the block (vshulcz/deja-vu
+ * internal/sources/antigravity_approval_test.go, two such steps in a real store, issue #3326).
+ */
+const planApproval = join(cases, 'plan-approval', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a plan approval whose <USER_REQUEST> block is empty is no request; a comment\'s request is the words inside the block', () => {
+	const [session] = readStore(antigravityAdapter, planApproval);
+	assert.ok(session);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'Plan how to move the invoice exporter onto the new queue'],
+			[5, true, 'keep the old exporter behind a flag for a week'],
+		],
+	);
+	assert.equal(session.summary.human_turns, 2);
+});

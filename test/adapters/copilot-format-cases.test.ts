@@ -344,3 +344,22 @@ test('copilot format: a shell call\'s exit status in newer builds is data.shellE
 		],
 	);
 });
+
+test('copilot format: a user.message whose <skill-context> block is followed by what the person typed is host text, then a request', () => {
+	// vshulcz/deja-vu internal/sources/copilot_skill_context_test.go (a 1.0.79 store): once a skill is loaded, Copilot puts
+	// its <skill-context> block in front of the next prompt, in the same user.message content.
+	const read = readStore(copilotAdapter, store).find(candidate => candidate.summary.id === 'c7e2a4b6-8d10-4f3a-9b5c-2e4f6a8c0d19');
+	assert.ok(read, 'the session is read');
+	const users = read.events.filter(event => event.kind === 'user');
+	assert.deepEqual(
+		users.map(event => [event.line, event.human, event.text?.startsWith('<skill-context') ?? false]),
+		[
+			[2, false, true],
+			[3, false, true],
+			[3, true, false],
+		],
+	);
+	assert.equal(users[2]?.text, 'When is high water at the north pier on Friday?');
+	assert.equal(read.summary.human_turns, 1);
+	assert.equal(read.summary.title, 'When is high water at the north pier on Friday?');
+});

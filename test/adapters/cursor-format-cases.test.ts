@@ -368,3 +368,10 @@ test('cursor format: a transcript of cursor-agent run outside any workspace (pro
 	assert.equal(read.summary.title, 'What is the capital of Portugal?');
 	assert.equal(read.summary.project, null, 'a path under /projects is no workspace the folder `projects` spells');
 });
+
+test('cursor format: CURSOR_CONFIG_DIR, the Cursor CLI\'s documented relocation of ~/.cursor, is where its projects/ store is', () => {
+	// vshulcz/deja-vu internal/sources/cursor.go CursorCLIHome: transcripts are read under $CURSOR_CONFIG_DIR/projects;
+	// the Cursor CLI reference lists CURSOR_CONFIG_DIR as overriding its config directory (~/.cursor).
+	assert.deepEqual(cursorAdapter.defaultRoots({env: {CURSOR_CONFIG_DIR: '/srv/agents/cursor-home'}, home: '/home/dev', platform: 'linux'}), ['/srv/agents/cursor-home/projects']);
+	assert.deepEqual(cursorAdapter.defaultRoots({env: {CURSOR_CONFIG_DIR: '  '}, home: '/home/dev', platform: 'linux'}), ['/home/dev/.cursor/projects']);
+});

@@ -306,3 +306,20 @@ test('vscode format: a response\'s `warning` parts (what the chat view shows the
 		],
 	);
 });
+
+test('vscode format: the request a confirmation button sent (`confirmation`, text `<button>: "<title>"`) is no human request', () => {
+	// VS Code's chat list sends a clicked confirmation as a request of its own, its text made from the
+	// button and the confirmation's title and `confirmation` set to the button (vshulcz/deja-vu
+	// internal/sources/copilot_chat_hosttext_test.go, TestCopilotChatReplaysAConfirmationBeforeIndexing).
+	const session = read('confirmation-request.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human]),
+		[
+			[1, true],
+			[2, false],
+		],
+	);
+	assert.equal(session.summary.title, 'Set up a test runner for the billing module');
+	assert.equal(session.summary.human_turns, 1);
+	assert.equal(session.events.some(event => event.kind === 'system' && event.interrupted === true), false, 'the confirmation was answered');
+});

@@ -9,13 +9,16 @@ const modelChange = /`?Model Selection`? from .*? to ([^\n]+?)\.?[ \t]*$/m;
 
 /**
  * The request a person typed, without the host blocks; undefined when the step carries only
- * host blocks (a settings change with no request). A request cut short by `truncated_fields`
- * ends at the first host block.
+ * host blocks (a settings change with no request) or an empty request block (a plan approval). A
+ * request cut short by `truncated_fields` ends at the first host block.
  */
 export function userRequestText(content: string): string | undefined {
-	const requests = [...content.matchAll(requestBlock)].map(match => (match[1] ?? '').trim()).filter(Boolean);
-	if (requests.length > 0) {
-		return requests.join('\n\n');
+	const blocks = [...content.matchAll(requestBlock)];
+	if (blocks.length > 0) {
+		// A closed block is the whole request, even an empty one: approving a plan writes the IDE's
+		// own words ("The user has approved this document.") around an empty block.
+		const requests = blocks.map(match => (match[1] ?? '').trim()).filter(Boolean);
+		return requests.length > 0 ? requests.join('\n\n') : undefined;
 	}
 
 	const opened = content.indexOf('<USER_REQUEST>');

@@ -69,6 +69,9 @@ const notificationPrefix = '<system_notification>';
 /** The skill body Copilot injects as a user turn once a skill loads (some builds give it no `source`). */
 const skillContextPrefix = '<skill-context';
 
+/** A whole `<skill-context …>…</skill-context>` block at the start of a message. */
+const leadingSkillContext = /^\s*<skill-context\b[^>]*>[\s\S]*?<\/skill-context>/;
+
 /** One events.jsonl line to events. */
 export function normalizeCopilotLine(value: unknown, line: number, lineState: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
 	const envelope = readCopilotEnvelope(value);
@@ -198,6 +201,16 @@ function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
 	}
 
 	const typed = (message.source === undefined || message.source.toLowerCase() === humanSource) && !message.isAutopilotContinuation;
+	const skill = leadingSkillContext.exec(text);
+	const asked = skill ? text.slice(skill[0].length).trim() : '';
+	if (skill && asked !== '') {
+		// With a skill loaded, later builds put its block in front of the next prompt, in the same
+		// message: the block is the host's, the words after it are what the person typed.
+		const host: SessionEvent = {...base, kind: 'user', text: skill[0].trim(), human: false, origin: 'host'};
+		const request = withNoteLines(asked, attachmentNotes(message.attachments));
+		return [host, {...base, kind: 'user', text: request, human: typed && !base.sidechain && !isInjectedText(asked, [notificationPrefix, skillContextPrefix])}];
+	}
+
 	return [{...base, kind: 'user', text: said, human: typed && !base.sidechain && !isInjectedText(text, [notificationPrefix, skillContextPrefix])}];
 }
 

@@ -2,9 +2,12 @@ import {join} from 'node:path';
 import {rootOrChild, toolHome} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
 
-/** `~/.cursor/projects` (the same on macOS and Linux; Cursor has no override for it). */
+/**
+ * `~/.cursor/projects` (the same on macOS and Linux). `CURSOR_CONFIG_DIR`, the CLI's documented
+ * override of its config directory, moves the whole `~/.cursor`, transcripts and chats included.
+ */
 export function cursorRoots(context: AdapterContext): string[] {
-	const home = toolHome(context, undefined, '.cursor');
+	const home = toolHome(context, 'CURSOR_CONFIG_DIR', '.cursor');
 	return home ? [join(home, 'projects')] : [];
 }
 

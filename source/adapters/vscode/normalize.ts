@@ -209,9 +209,13 @@ function requestError(request: VscodeRequest): string | undefined {
 	return request.modelState?.value === failedState ? 'Request failed' : undefined;
 }
 
-/** A request VS Code or one of its features sent, or one it hides from the transcript: not what a person typed. */
+/**
+ * A request VS Code or one of its features sent, or one it hides from the transcript: not what a
+ * person typed. A clicked confirmation button is sent as a request whose text VS Code made.
+ */
 function sentByVscode(request: VscodeRequest): boolean {
-	return request.isSystemInitiated === true || request.hiddenFromTranscript === true || request.requestHiddenFromTranscript === true || request.requestSource !== undefined;
+	const clicked = request.confirmation !== undefined && request.confirmation.trim() !== '';
+	return clicked || request.isSystemInitiated === true || request.hiddenFromTranscript === true || request.requestHiddenFromTranscript === true || request.requestSource !== undefined;
 }
 
 /**

@@ -59,6 +59,8 @@ export const vscodeRequestSchema = lazySchema(() => z.looseObject({
 	requestHiddenFromTranscript: lenient(z.boolean()),
 	/** The feature that sent the request on the person's behalf (`"agentMerge"`). */
 	requestSource: lenient(z.string()),
+	/** The confirmation button whose click sent the request (`"Accept"`); its text VS Code made as `<button>: "<title>"`. */
+	confirmation: lenient(z.string()),
 }));
 
 export const toolInvocationSchema = lazySchema(() => z.looseObject({
