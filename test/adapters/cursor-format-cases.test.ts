@@ -354,3 +354,25 @@ test('cursor format: a chat whose directory holds meta.json but no store.db take
 	assert.equal(session?.summary.started, new Date(1796500000000).toISOString());
 	assert.equal(session?.summary.project, '/srv/loom');
 });
+
+/**
+ * A `[Thinking]` block of a text transcript may run on over indented lines (agentsview
+ * internal/parser/cursor.go isBlockBodyEnd, cursor_test.go TestExtractAssistantContent "thinking
+ * then text": a block's body is its indented or blank lines; the first line at the left margin is
+ * reply text again). Those indented lines are reasoning, never a reply to show.
+ */
+test('cursor format: the indented lines under a .txt [Thinking] marker are its reasoning, never reply text; the next line at the margin is the reply', () => {
+	const trellis = join(root, 'home-dev-trellis', 'agent-transcripts');
+	const thinkingId = 'd6e8f0a2-3b4c-4d5e-8f6a-7b8c9d0e1f23';
+	const read = readUnit(cursorAdapter, looseUnit(join(trellis, `${thinkingId}.txt`), {idHint: thinkingId, variant: 'txt'}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]),
+		[
+			[11, 'The height check reads the bed config in inches but compares it with centimetres.'],
+			[20, 'Converting the config to centimetres when it loads fixes the check.'],
+		],
+	);
+	assert.ok(!read.events.some(event => /some other unit|probably stores|tab-indented/.test(event.text ?? '')), 'reasoning is never shown');
+	assert.deepEqual(read.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.input]), [[12, {path: '/home/dev/trellis/src/beds.ts'}]]);
+	assert.equal(read.loaded.skipped, 0);
+});

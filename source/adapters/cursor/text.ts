@@ -28,8 +28,8 @@ type Block = {role: Role; kind: BlockKind; line: number; lines: string[]};
  * §8). A line `user:` or `assistant:` (`A:`) alone opens a turn. A user turn is one block: the
  * request wrapped in `<user_query>…</user_query>` (inside which a marker line is the person's
  * text), and any host context around it. An assistant turn holds blocks, each opened by a line:
- * `[Thinking] <reasoning>` (that line is the reasoning, never shown: the text written after it
- * is not told apart from a longer reasoning, so the lines that follow are reply text), reply
+ * `[Thinking] <reasoning>` (that line and the indented lines under it are the reasoning, never
+ * shown; the first line at the left margin is reply text again), reply
  * text, `[Tool call] <name>` followed by `  key: value` arguments (a value may run over several
  * lines: until the next block), and `[Tool result] <name>`, usually with no output after it.
  *
@@ -107,6 +107,12 @@ function parseBlocks(text: string): Parsed {
 			return;
 		}
 
+		if (block?.kind === 'thinking' && /^[ \t]+\S/.test(line)) {
+			// Reasoning runs on over indented lines; the first line at the margin is reply text.
+			block.lines.push(line.trim());
+			return;
+		}
+
 		if (block === undefined || block.kind === 'thinking') {
 			if (line.trim() === '') {
 				return; // Blank lines between blocks belong to none.
@@ -142,7 +148,7 @@ function blockContent(block: Block): Record<string, unknown> {
 	const [first = '', ...rest] = block.lines;
 	switch (block.kind) {
 		case 'thinking':
-			return {type: 'thinking', thinking: first};
+			return {type: 'thinking', thinking: block.lines.filter(Boolean).join('\n')};
 		case 'tool_call':
 			return {type: 'tool_use', name: first.split(/\s/)[0] || 'unknown', input: toolArguments(rest)};
 		case 'tool_result':
