@@ -445,7 +445,8 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>,
  * While a reply streams, Claude Code may write its message again and again under one
  * `message.id`, each record holding every block so far (a cumulative snapshot) rather than only
  * the next block: a block an earlier record of the same message held is the same block, read
- * once. The blocks of the message read so far are kept in the line state.
+ * once. The blocks of the message read so far are kept in the line state, by digest (the
+ * catalog keeps that state between scans, and never holds transcript text unmasked).
  */
 function blocksSeen(state: LineState, messageId: string | undefined): string[] | undefined {
 	if (!messageId) {
@@ -467,7 +468,7 @@ function blocksSeen(state: LineState, messageId: string | undefined): string[] |
 function firstSight(seen: string[], block: {type?: unknown; [key: string]: unknown}): boolean {
 	const key =
 		block.type === 'text' && typeof block['text'] === 'string'
-			? `text:${block['text'].length}:${textHash(block['text'])}`
+			? `text:${sha256Hex(block['text']).slice(0, 32)}`
 			: block.type === 'tool_use' && typeof block['id'] === 'string'
 				? `call:${block['id']}`
 				: undefined;
@@ -481,16 +482,6 @@ function firstSight(seen: string[], block: {type?: unknown; [key: string]: unkno
 
 	seen.push(key);
 	return true;
-}
-
-/** A short FNV-1a hash: the line state the catalog keeps holds no reply text, and stays small. */
-function textHash(text: string): string {
-	let hash = 0x811c9dc5;
-	for (let index = 0; index < text.length; index++) {
-		hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-	}
-
-	return (hash >>> 0).toString(16);
 }
 
 /**
