@@ -376,3 +376,25 @@ test('cursor format: the indented lines under a .txt [Thinking] marker are its r
 	assert.deepEqual(read.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.input]), [[12, {path: '/home/dev/trellis/src/beds.ts'}]]);
 	assert.equal(read.loaded.skipped, 0);
 });
+
+/**
+ * A `[Tool call]` of a text transcript does not always list `key: value` arguments: an
+ * ApplyPatch call may hold the raw patch, indented, or a JSON object, and some calls list
+ * `key=value` lines (agentsview internal/parser/cursor.go cursorToolInputJSON; cursor_test.go
+ * TestExtractAssistantContentCursorApplyPatch, ...DedentsRawPatch, TestExtractAssistantContent
+ * "tool call then prose"). Each is the call's input, never lost.
+ */
+test('cursor format: a .txt tool call whose body is a raw patch, a JSON object or key=value lines keeps it as its input', () => {
+	const trellis = join(root, 'home-dev-trellis', 'agent-transcripts');
+	const patchId = 'e7f9a1b3-4c5d-4e6f-9a7b-8c9d0e1f2a34';
+	const read = readUnit(cursorAdapter, looseUnit(join(trellis, `${patchId}.txt`), {idHint: patchId, variant: 'txt'}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.input]),
+		[
+			[7, 'ApplyPatch', {patch: '*** Begin Patch\n*** Update File: /home/dev/trellis/data/planting.csv\n@@\n-last_frost,04-20\n+last_frost,04-28\n*** End Patch'}],
+			[18, 'ApplyPatch', {path: '/home/dev/trellis/README.md', patch: '@@\n-April 20\n+April 28'}],
+			[24, 'Shell', {command: 'npm test -- planting', working_directory: '/home/dev/trellis'}],
+		],
+	);
+	assert.equal(read.loaded.skipped, 0);
+});

@@ -2,6 +2,7 @@ import type {SessionEvent, SessionRow} from '../events.js';
 import type {DiscoveredUnit, LineState, LoadedSession} from '../types.js';
 import {normalizeCursorLine} from './normalize.js';
 import {readWholeText} from '../shared/whole-file.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** A line that opens a turn: alone on its line, `A:` in some builds for the assistant. */
 const turnMarkers = new Map([
@@ -149,8 +150,10 @@ function blockContent(block: Block): Record<string, unknown> {
 	switch (block.kind) {
 		case 'thinking':
 			return {type: 'thinking', thinking: block.lines.filter(Boolean).join('\n')};
-		case 'tool_call':
-			return {type: 'tool_use', name: first.split(/\s/)[0] || 'unknown', input: toolArguments(rest)};
+		case 'tool_call': {
+			const name = first.split(/\s/)[0] || 'unknown';
+			return {type: 'tool_use', name, input: toolArguments(rest) ?? otherArguments(name, rest)};
+		}
 		case 'tool_result':
 			return {type: 'tool_result', name: first, content: rest.join('\n').trim()};
 		case 'text':
@@ -161,7 +164,7 @@ function blockContent(block: Block): Record<string, unknown> {
 /** `  key: value` lines; a line that opens no key continues the value before it. */
 const argumentLine = /^ {2}([A-Za-z_][\w-]*): ?(.*)$/;
 
-function toolArguments(lines: readonly string[]): Record<string, string> {
+function toolArguments(lines: readonly string[]): Record<string, string> | undefined {
 	const input: Record<string, string> = {};
 	let key: string | undefined;
 	for (const line of lines) {
@@ -178,5 +181,52 @@ function toolArguments(lines: readonly string[]): Record<string, string> {
 		input[name] = input[name]!.trimEnd();
 	}
 
-	return input;
+	return key === undefined ? undefined : input;
+}
+
+/** `  key=value` lines, another spelling some calls' arguments take. */
+const assignmentLine = /^\s+([A-Za-z_][\w-]*)=(.*)$/;
+
+/**
+ * A call's body that lists no `key: value` argument: a JSON object (an ApplyPatch call's
+ * arguments), `key=value` lines, or, for ApplyPatch, the raw patch; any other text is kept as the
+ * call's input as written. The body is indented under its marker: the common indent is dropped.
+ */
+function otherArguments(name: string, lines: readonly string[]): unknown {
+	const body = dedent(lines).join('\n').trim();
+	if (body === '') {
+		return {};
+	}
+
+	const json = jsonObject(body);
+	if (json !== undefined) {
+		return json;
+	}
+
+	const filled = lines.filter(line => line.trim() !== '');
+	if (filled.every(line => assignmentLine.test(line))) {
+		return Object.fromEntries(filled.map(line => assignmentLine.exec(line)!.slice(1, 3).map(part => part.trim())));
+	}
+
+	return name === 'ApplyPatch' ? {patch: body} : body;
+}
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+	if (!text.startsWith('{')) {
+		return undefined;
+	}
+
+	try {
+		const value = parseBoundedJson(text);
+		return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The lines without the indent they all share (blank lines aside). */
+function dedent(lines: readonly string[]): string[] {
+	const indents = lines.filter(line => line.trim() !== '').map(line => /^[ \t]*/.exec(line)![0].length);
+	const common = indents.reduce((least, indent) => Math.min(least, indent), indents[0] ?? 0);
+	return lines.map(line => line.slice(Math.min(common, /^[ \t]*/.exec(line)![0].length)));
 }
