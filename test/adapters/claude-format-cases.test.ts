@@ -1156,3 +1156,24 @@ test('claude format: the dashboard\'s pickup view of a Cowork task shows why no 
 		assert.ok(lines.some(line => line.text === `warning: ${warning}` && line.tone === 'warning'), warning);
 	}
 });
+
+/**
+ * While a reply streams, Claude Code may write the same message (one `message.id`) more than
+ * once, a later record repeating the blocks an earlier one held before adding the next
+ * (agentsview internal/parser/claude.go mergeClaudeAssistantMessageChunks: "cumulative streaming
+ * snapshots and additive chunks"; junhoyeo/tokscale#563: repeated snapshots of one message.id in
+ * 2.1.63 logs). A repeated block is the same block: its text is one reply, its call one call.
+ */
+test('claude format: a streamed snapshot that repeats the blocks an earlier record of the same message held adds only its new blocks', () => {
+	const session = read('streamed-snapshots.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'assistant' || event.kind === 'tool_call').map(event => [event.line, event.kind, event.text ?? event.tool?.call_id]),
+		[
+			[2, 'assistant', 'I\'ll read the catalogue first.'],
+			[3, 'tool_call', 'toolu_orchard1'],
+			[5, 'assistant', 'Conference is listed twice.'],
+		],
+	);
+	assert.equal(session.summary.tool_calls, 1);
+	assert.equal(session.summary.assistant_messages, 2);
+});

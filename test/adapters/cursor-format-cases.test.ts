@@ -375,3 +375,47 @@ test('cursor format: CURSOR_CONFIG_DIR, the Cursor CLI\'s documented relocation 
 	assert.deepEqual(cursorAdapter.defaultRoots({env: {CURSOR_CONFIG_DIR: '/srv/agents/cursor-home'}, home: '/home/dev', platform: 'linux'}), ['/srv/agents/cursor-home/projects']);
 	assert.deepEqual(cursorAdapter.defaultRoots({env: {CURSOR_CONFIG_DIR: '  '}, home: '/home/dev', platform: 'linux'}), ['/home/dev/.cursor/projects']);
 });
+
+/**
+ * A `[Thinking]` block of a text transcript may run on over indented lines (agentsview
+ * internal/parser/cursor.go isBlockBodyEnd, cursor_test.go TestExtractAssistantContent "thinking
+ * then text": a block's body is its indented or blank lines; the first line at the left margin is
+ * reply text again). Those indented lines are reasoning, never a reply to show.
+ */
+test('cursor format: the indented lines under a .txt [Thinking] marker are its reasoning, never reply text; the next line at the margin is the reply', () => {
+	const trellis = join(root, 'home-dev-trellis', 'agent-transcripts');
+	const thinkingId = 'd6e8f0a2-3b4c-4d5e-8f6a-7b8c9d0e1f23';
+	const read = readUnit(cursorAdapter, looseUnit(join(trellis, `${thinkingId}.txt`), {idHint: thinkingId, variant: 'txt'}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]),
+		[
+			[11, 'The height check reads the bed config in inches but compares it with centimetres.'],
+			[20, 'Converting the config to centimetres when it loads fixes the check.'],
+		],
+	);
+	assert.ok(!read.events.some(event => /some other unit|probably stores|tab-indented/.test(event.text ?? '')), 'reasoning is never shown');
+	assert.deepEqual(read.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.input]), [[12, {path: '/home/dev/trellis/src/beds.ts'}]]);
+	assert.equal(read.loaded.skipped, 0);
+});
+
+/**
+ * A `[Tool call]` of a text transcript does not always list `key: value` arguments: an
+ * ApplyPatch call may hold the raw patch, indented, or a JSON object, and some calls list
+ * `key=value` lines (agentsview internal/parser/cursor.go cursorToolInputJSON; cursor_test.go
+ * TestExtractAssistantContentCursorApplyPatch, ...DedentsRawPatch, TestExtractAssistantContent
+ * "tool call then prose"). Each is the call's input, never lost.
+ */
+test('cursor format: a .txt tool call whose body is a raw patch, a JSON object or key=value lines keeps it as its input', () => {
+	const trellis = join(root, 'home-dev-trellis', 'agent-transcripts');
+	const patchId = 'e7f9a1b3-4c5d-4e6f-9a7b-8c9d0e1f2a34';
+	const read = readUnit(cursorAdapter, looseUnit(join(trellis, `${patchId}.txt`), {idHint: patchId, variant: 'txt'}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.input]),
+		[
+			[7, 'ApplyPatch', {patch: '*** Begin Patch\n*** Update File: /home/dev/trellis/data/planting.csv\n@@\n-last_frost,04-20\n+last_frost,04-28\n*** End Patch'}],
+			[18, 'ApplyPatch', {path: '/home/dev/trellis/README.md', patch: '@@\n-April 20\n+April 28'}],
+			[24, 'Shell', {command: 'npm test -- planting', working_directory: '/home/dev/trellis'}],
+		],
+	);
+	assert.equal(read.loaded.skipped, 0);
+});

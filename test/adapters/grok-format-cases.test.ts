@@ -288,3 +288,28 @@ test('grok format: a turn the service stopped (retry_state "exhausted", turn_com
 	);
 	assert.match(events.find(event => event.line === 5 && event.kind === 'system')?.text ?? '', /429 Too Many Requests/);
 });
+
+/**
+ * A chat_history line whose `type` this reader does not know but which carries an OpenAI-style
+ * `role` (a Responses-style `{"type":"message","role":…}` item, or a later item type) is read by
+ * its role, as a legacy line is; a file may mix both shapes (agentsview internal/parser/grok.go
+ * grokChatRowKind, grok_test.go TestParseGrokChatHistoryUnknownTypeFallsBackToLegacyRole and
+ * TestGrokProviderParsesMixedTranscriptFormats).
+ */
+test('grok format: a chat_history line of an unknown type that carries a role is read by its role, never skipped', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'role-fallback', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.line, event.kind, event.text]),
+		[
+			[2, 'user', 'Which hedge plants cope with salt spray on the dunes?'],
+			[3, 'assistant', 'Sea buckthorn and escallonia both cope with salt spray.'],
+			[4, 'user', 'Which of those flowers in spring?'],
+			[5, 'assistant', 'Escallonia flowers from late spring into summer.'],
+		],
+	);
+	assert.equal(summary.human_turns, 2);
+	assert.equal(summary.title, 'Which hedge plants cope with salt spray on the dunes?');
+});

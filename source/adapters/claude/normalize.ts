@@ -396,7 +396,7 @@ function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNu
  */
 const hostWrittenModel = '<synthetic>';
 
-function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent[] {
 	const message = record.message;
 	const messageId = message?.id;
 	const shared = messageId ? {...base, message_id: messageId} : base;
@@ -421,7 +421,12 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 		return cutOff(record, saysNothing(content) ? [] : [{...shared, kind: 'assistant', text: content}]);
 	}
 
+	const seen = blocksSeen(state, messageId);
 	for (const block of content ?? []) {
+		if (seen && !firstSight(seen, block)) {
+			continue; // A streamed snapshot's copy of a block an earlier record of the message held.
+		}
+
 		if (block.type === 'text' && typeof block['text'] === 'string' && !saysNothing(block['text'])) {
 			events.push({...shared, kind: 'assistant', text: block['text']});
 		} else if (block.type === 'tool_use') {
@@ -434,6 +439,49 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>)
 	}
 
 	return cutOff(record, events);
+}
+
+/**
+ * While a reply streams, Claude Code may write its message again and again under one
+ * `message.id`, each record holding every block so far (a cumulative snapshot) rather than only
+ * the next block: a block an earlier record of the same message held is the same block, read
+ * once. The blocks of the message read so far are kept in the line state, by digest (the
+ * catalog keeps that state between scans, and never holds transcript text unmasked).
+ */
+function blocksSeen(state: LineState, messageId: string | undefined): string[] | undefined {
+	if (!messageId) {
+		return undefined;
+	}
+
+	// Plain JSON: the catalog keeps the line state between scans of a growing file.
+	const current = state['streamedMessage'];
+	if (isRecord(current) && current['id'] === messageId && Array.isArray(current['seen'])) {
+		return current['seen'] as string[];
+	}
+
+	const seen: string[] = [];
+	state['streamedMessage'] = {id: messageId, seen};
+	return seen;
+}
+
+/** Whether a block of the message is new; a block nothing identifies (no text, no call id) always is. */
+function firstSight(seen: string[], block: {type?: unknown; [key: string]: unknown}): boolean {
+	const key =
+		block.type === 'text' && typeof block['text'] === 'string'
+			? `text:${sha256Hex(block['text']).slice(0, 32)}`
+			: block.type === 'tool_use' && typeof block['id'] === 'string'
+				? `call:${block['id']}`
+				: undefined;
+	if (key === undefined) {
+		return true;
+	}
+
+	if (seen.includes(key)) {
+		return false;
+	}
+
+	seen.push(key);
+	return true;
 }
 
 /**
@@ -927,7 +975,7 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 		case 'user':
 			return [...facts, ...userEvents(record, base, state)];
 		case 'assistant':
-			return [...facts, ...assistantEvents(record, base)];
+			return [...facts, ...assistantEvents(record, base, state)];
 		case 'summary':
 			// Written by the tool, often alone in a file: a summary is never a human turn.
 			return record.summary ? [{line, kind: 'summary', text: record.summary, ...(record.leafUuid ? {parent: record.leafUuid} : {})}] : [];

@@ -2,6 +2,7 @@ import type {SessionEvent, SessionRow} from '../events.js';
 import type {DiscoveredUnit, LineState, LoadedSession} from '../types.js';
 import {normalizeCursorLine} from './normalize.js';
 import {readWholeText} from '../shared/whole-file.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** A line that opens a turn: alone on its line, `A:` in some builds for the assistant. */
 const turnMarkers = new Map([
@@ -28,8 +29,8 @@ type Block = {role: Role; kind: BlockKind; line: number; lines: string[]};
  * §8). A line `user:` or `assistant:` (`A:`) alone opens a turn. A user turn is one block: the
  * request wrapped in `<user_query>…</user_query>` (inside which a marker line is the person's
  * text), and any host context around it. An assistant turn holds blocks, each opened by a line:
- * `[Thinking] <reasoning>` (that line is the reasoning, never shown: the text written after it
- * is not told apart from a longer reasoning, so the lines that follow are reply text), reply
+ * `[Thinking] <reasoning>` (that line and the indented lines under it are the reasoning, never
+ * shown; the first line at the left margin is reply text again), reply
  * text, `[Tool call] <name>` followed by `  key: value` arguments (a value may run over several
  * lines: until the next block), and `[Tool result] <name>`, usually with no output after it.
  *
@@ -107,6 +108,12 @@ function parseBlocks(text: string): Parsed {
 			return;
 		}
 
+		if (block?.kind === 'thinking' && /^[ \t]+\S/.test(line)) {
+			// Reasoning runs on over indented lines; the first line at the margin is reply text.
+			block.lines.push(line.trim());
+			return;
+		}
+
 		if (block === undefined || block.kind === 'thinking') {
 			if (line.trim() === '') {
 				return; // Blank lines between blocks belong to none.
@@ -142,9 +149,11 @@ function blockContent(block: Block): Record<string, unknown> {
 	const [first = '', ...rest] = block.lines;
 	switch (block.kind) {
 		case 'thinking':
-			return {type: 'thinking', thinking: first};
-		case 'tool_call':
-			return {type: 'tool_use', name: first.split(/\s/)[0] || 'unknown', input: toolArguments(rest)};
+			return {type: 'thinking', thinking: block.lines.filter(Boolean).join('\n')};
+		case 'tool_call': {
+			const name = first.split(/\s/)[0] || 'unknown';
+			return {type: 'tool_use', name, input: toolArguments(rest) ?? otherArguments(name, rest)};
+		}
 		case 'tool_result':
 			return {type: 'tool_result', name: first, content: rest.join('\n').trim()};
 		case 'text':
@@ -155,7 +164,7 @@ function blockContent(block: Block): Record<string, unknown> {
 /** `  key: value` lines; a line that opens no key continues the value before it. */
 const argumentLine = /^ {2}([A-Za-z_][\w-]*): ?(.*)$/;
 
-function toolArguments(lines: readonly string[]): Record<string, string> {
+function toolArguments(lines: readonly string[]): Record<string, string> | undefined {
 	const input: Record<string, string> = {};
 	let key: string | undefined;
 	for (const line of lines) {
@@ -172,5 +181,52 @@ function toolArguments(lines: readonly string[]): Record<string, string> {
 		input[name] = input[name]!.trimEnd();
 	}
 
-	return input;
+	return key === undefined ? undefined : input;
+}
+
+/** `  key=value` lines, another spelling some calls' arguments take. */
+const assignmentLine = /^\s+([A-Za-z_][\w-]*)=(.*)$/;
+
+/**
+ * A call's body that lists no `key: value` argument: a JSON object (an ApplyPatch call's
+ * arguments), `key=value` lines, or, for ApplyPatch, the raw patch; any other text is kept as the
+ * call's input as written. The body is indented under its marker: the common indent is dropped.
+ */
+function otherArguments(name: string, lines: readonly string[]): unknown {
+	const body = dedent(lines).join('\n').trim();
+	if (body === '') {
+		return {};
+	}
+
+	const json = jsonObject(body);
+	if (json !== undefined) {
+		return json;
+	}
+
+	const filled = lines.filter(line => line.trim() !== '');
+	if (filled.every(line => assignmentLine.test(line))) {
+		return Object.fromEntries(filled.map(line => assignmentLine.exec(line)!.slice(1, 3).map(part => part.trim())));
+	}
+
+	return name === 'ApplyPatch' ? {patch: body} : body;
+}
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+	if (!text.startsWith('{')) {
+		return undefined;
+	}
+
+	try {
+		const value = parseBoundedJson(text);
+		return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The lines without the indent they all share (blank lines aside). */
+function dedent(lines: readonly string[]): string[] {
+	const indents = lines.filter(line => line.trim() !== '').map(line => /^[ \t]*/.exec(line)![0].length);
+	const common = indents.reduce((least, indent) => Math.min(least, indent), indents[0] ?? 0);
+	return lines.map(line => line.slice(Math.min(common, /^[ \t]*/.exec(line)![0].length)));
 }

@@ -10,18 +10,28 @@ import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
  * The file has no timestamps and no ids beyond tool-call ids.
  */
 export function normalizeChatLine(value: unknown, line: number, backendCalls: Set<string> = new Set(), callNames: Map<string, string> = new Map()): SessionEvent[] | null {
-	if (isRecord(value) && typeof value['type'] === 'string') {
+	if (!isRecord(value)) {
+		return null;
+	}
+
+	// A line of a type this reader does not know but with a role (a Responses-style
+	// `{"type":"message","role":…}`, or a later item type) is read by its role, as a legacy line.
+	const typed = typeof value['type'] === 'string' && (chatItemTypes.has(value['type']) || typeof value['role'] !== 'string');
+	if (typed) {
 		const item = readGrokChatItem(value);
 		return item ? chatItemEvents(item, line, backendCalls, callNames) : null;
 	}
 
-	if (isRecord(value) && typeof value['role'] === 'string') {
+	if (typeof value['role'] === 'string') {
 		const message = readGrokLegacyMessage(value);
 		return message ? legacyMessageEvents(message, line, callNames) : null;
 	}
 
 	return null;
 }
+
+/** The version 1 item types chatItemEvents reads. */
+const chatItemTypes = new Set(['user', 'assistant', 'tool_result', 'backend_tool_call', 'system', 'reasoning']);
 
 /** `synthetic_reason` values of user items another agent wrote (the rest are the runtime's, but for an interjection). */
 const agentReasons = new Set(['agent_message', 'parent_agent_message']);
