@@ -71,7 +71,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * usage-limit reset time, queued prompts stored as blocks, string content items and attached
  * text documents; Copilot CLI shell-only exit statuses and 1.0.9x's shellExecution; Antigravity's
  * transcript_full.jsonl; VS Code warning parts; Grok's stopped turns; Cursor meta.json start
- * times; every session is read again).
+ * times; Cursor workspace-less transcripts, .txt thinking lines and tool inputs; Copilot prompts
+ * behind a skill context; Antigravity plan approvals; VS Code confirmation requests; Grok
+ * role-only chat lines; Claude cumulative reply snapshots; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
