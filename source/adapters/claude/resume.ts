@@ -1,8 +1,8 @@
 import {basename, dirname, join, resolve} from 'node:path';
 import type {AdapterContext, NativeResumeFacts} from '../types.js';
 import {resumeCommand} from '../shared/resume.js';
+import {pointedAt} from '../shared/resume-home.js';
 import {coworkDirectory} from './discover.js';
-import {shellWord} from '../../lib/words.js';
 
 /**
  * The command that resumes a Claude Code session kept under the root the catalog found it in,
@@ -31,7 +31,7 @@ function claudeCommand(session: NativeResumeFacts | undefined): string {
 	}
 
 	const directory = dirname(root);
-	return plainConfigDirectories(session.context).includes(resolve(directory)) ? 'claude' : `CLAUDE_CONFIG_DIR=${shellWord(directory)} claude`;
+	return pointedAt('claude', 'CLAUDE_CONFIG_DIR', directory, plainConfigDirectories(session.context));
 }
 
 /** `~/.cc-mirror/<name>/config/projects`, the name as cc-mirror allows it (its src/core/paths.ts). */

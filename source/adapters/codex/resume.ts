@@ -1,8 +1,8 @@
-import {basename, dirname, resolve} from 'node:path';
+import {basename, dirname} from 'node:path';
 import type {NativeResumeFacts} from '../types.js';
 import {toolHome} from '../shared/fs.js';
 import {resumeCommand} from '../shared/resume.js';
-import {shellWord} from '../../lib/words.js';
+import {pointedAt} from '../shared/resume-home.js';
 
 /**
  * `codex resume <id>` finds a rollout only under $CODEX_HOME/sessions (CODEX_HOME defaulting to
@@ -26,5 +26,5 @@ function codexCommand(session: NativeResumeFacts | undefined): string {
 
 	const home = dirname(root);
 	const plain = toolHome(session.context, 'CODEX_HOME', '.codex');
-	return plain !== undefined && resolve(plain) === resolve(home) ? 'codex' : `CODEX_HOME=${shellWord(home)} codex`;
+	return pointedAt('codex', 'CODEX_HOME', home, plain);
 }

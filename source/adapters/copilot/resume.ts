@@ -2,7 +2,7 @@ import {basename, dirname, join, resolve} from 'node:path';
 import type {AdapterContext, NativeResumeFacts} from '../types.js';
 import {toolHome} from '../shared/fs.js';
 import {resumeCommand} from '../shared/resume.js';
-import {shellWord} from '../../lib/words.js';
+import {pointedAt} from '../shared/resume-home.js';
 
 /** The directory a Copilot home keeps its sessions in (paths.ts). */
 const sessionStateDirectory = 'session-state';
@@ -24,8 +24,7 @@ function copilotCommand(session: NativeResumeFacts | undefined): string {
 		return 'copilot';
 	}
 
-	const home = resolve(dirname(root));
-	return plainHomes(session.context).includes(home) ? 'copilot' : `COPILOT_HOME=${shellWord(dirname(root))} copilot`;
+	return pointedAt('copilot', 'COPILOT_HOME', dirname(root), plainHomes(session.context));
 }
 
 /**

@@ -1,7 +1,7 @@
-import {basename, dirname, resolve} from 'node:path';
+import {basename, dirname} from 'node:path';
 import type {NativeResumeFacts} from '../types.js';
 import {resumeCommand} from '../shared/resume.js';
-import {shellWord} from '../../lib/words.js';
+import {pointedAt} from '../shared/resume-home.js';
 
 /**
  * `gemini --resume <uuid>` looks only in the chats of the project it runs in,
@@ -29,7 +29,7 @@ function geminiCommand(session: NativeResumeFacts | undefined): string {
 	}
 
 	const plain = session.context.env['GEMINI_CLI_HOME']?.trim() || session.context.home;
-	return plain !== undefined && resolve(plain) === resolve(home) ? 'gemini' : `GEMINI_CLI_HOME=${shellWord(home)} gemini`;
+	return pointedAt('gemini', 'GEMINI_CLI_HOME', home, plain);
 }
 
 /**

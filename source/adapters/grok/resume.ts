@@ -1,8 +1,8 @@
-import {basename, dirname, resolve} from 'node:path';
+import {basename, dirname} from 'node:path';
 import type {NativeResumeFacts} from '../types.js';
 import {toolHome} from '../shared/fs.js';
 import {resumeCommand} from '../shared/resume.js';
-import {shellWord} from '../../lib/words.js';
+import {pointedAt} from '../shared/resume-home.js';
 import {chatHistoryFile} from './discover.js';
 
 /** The directory a Grok home keeps its sessions in (paths.ts). */
@@ -27,7 +27,7 @@ function grokCommand(session: NativeResumeFacts | undefined): string {
 
 	const home = dirname(root);
 	const plain = toolHome(session.context, 'GROK_HOME', '.grok');
-	return plain !== undefined && resolve(plain) === resolve(home) ? 'grok' : `GROK_HOME=${shellWord(home)} grok`;
+	return pointedAt('grok', 'GROK_HOME', home, plain);
 }
 
 /**

@@ -1,6 +1,7 @@
 import {basename, dirname, isAbsolute, join, resolve} from 'node:path';
 import type {AdapterContext, NativeResumeFacts} from '../types.js';
 import {resumeCommand} from '../shared/resume.js';
+import {pointedAt} from '../shared/resume-home.js';
 import {shellWord} from '../../lib/words.js';
 import {opencodeDataDirectory} from './paths.js';
 
@@ -28,7 +29,7 @@ function opencodeCommand(session: NativeResumeFacts | undefined): string {
 
 	if (!isStorageSession(path)) {
 		const plain = plainDatabase(context);
-		return plain !== undefined && resolve(plain) === resolve(path) ? 'opencode' : `OPENCODE_DB=${shellWord(path)} opencode`;
+		return pointedAt('opencode', 'OPENCODE_DB', path, plain);
 	}
 
 	const data = dataDirectoryOf(path);

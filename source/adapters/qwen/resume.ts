@@ -1,7 +1,7 @@
-import {basename, dirname, join, resolve} from 'node:path';
+import {basename, dirname, join} from 'node:path';
 import type {AdapterContext, NativeResumeFacts} from '../types.js';
 import {resumeCommand} from '../shared/resume.js';
-import {shellWord} from '../../lib/words.js';
+import {pointedAt} from '../shared/resume-home.js';
 import {configuredDirectory} from './paths.js';
 
 /**
@@ -28,7 +28,7 @@ function qwenCommand(session: NativeResumeFacts | undefined): string {
 	}
 
 	const plain = plainRuntime(session.context);
-	return plain !== undefined && resolve(plain) === resolve(runtime) ? 'qwen' : `QWEN_RUNTIME_DIR=${shellWord(runtime)} qwen`;
+	return pointedAt('qwen', 'QWEN_RUNTIME_DIR', runtime, plain);
 }
 
 /** The runtime directory Qwen Code reads chats from with no variable of ours (Storage.getRuntimeBaseDir). */
