@@ -1,7 +1,7 @@
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {lastCount, markDiscardedTail} from '../shared/discarded.js';
 import {isInjectedText, isRecord, shortError} from '../shared/text.js';
-import {mediaTypeNote, notePromptMedia, type PromptMediaPlace} from '../shared/media.js';
+import {dataUrlType, mediaTypeNote, notePromptMedia, type PromptMediaPlace} from '../shared/media.js';
 import type {LoadedSession} from '../types.js';
 import type {OpencodeMessage, OpencodePart} from './schema.js';
 import {isoTime} from './time.js';
@@ -195,7 +195,7 @@ export function rowsFromMessages(context: SessionContext, messages: readonly Mes
 		const notes: string[] = [];
 		for (const {part, where} of input.parts) {
 			if (message.role === 'user' && !replayed && part.type === 'file' && part.url?.startsWith('data:')) {
-				notes.push(mediaTypeNote(part.mime ?? /^data:([^;,]*)/.exec(part.url)?.[1]));
+				notes.push(mediaTypeNote(part.mime ?? dataUrlType(part.url)));
 				continue;
 			}
 

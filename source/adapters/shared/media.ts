@@ -151,5 +151,10 @@ function imageUrlNote(value: unknown): string {
 		return `[image: ${url}]`;
 	}
 
-	return note('image', /^data:([^;,]*)/.exec(url)?.[1]);
+	return note('image', dataUrlType(url));
+}
+
+/** The media type a `data:` URL states (`data:image/png;base64,…` → `image/png`); undefined for any other address. */
+export function dataUrlType(url: string): string | undefined {
+	return /^data:([^;,]*)/.exec(url)?.[1];
 }
