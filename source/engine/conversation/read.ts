@@ -265,7 +265,9 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 		let previewChars = 0;
 		let cutShort = false;
 		const labels = {abandoned: located.row.summary.abandoned ?? []};
-		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine, warmup: pageWarmup}, row => {
+		// A prompt still queued when the file ends (JsonlAdapter.atEnd) is the person's latest request,
+		// shown after the last line; the events view shows native records, and its record already.
+		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine, warmup: pageWarmup, atEnd: input.view !== 'events'}, row => {
 			let shaped = shapeRow(input.view, row, labels, previewLength);
 			if (shaped.length === 0) {
 				return;

@@ -18,9 +18,10 @@ export type RowRange = {
 	 */
 	readonly warmup?: number;
 	/**
-	 * JSONL, a walk to the end (no `toLine`, no `only`): also the rows only the end decides
-	 * (JsonlAdapter.atEnd, a prompt still queued), from the state this walk built: what a brief
-	 * needs, not a page, whose lines each hold their own record.
+	 * JSONL, a walk to the end (no `toLine`, no `only`) that starts at or before the last line:
+	 * also the rows only the end decides (JsonlAdapter.atEnd, a prompt still queued), from the
+	 * state this walk built, on the last line. A brief needs them, and so does a page of a reading
+	 * view; the events view shows each native record on its own line, and so not these.
 	 */
 	readonly atEnd?: boolean;
 };
@@ -96,7 +97,7 @@ export function walkRows(db: Database, store: SourceAdapter, unit: DiscoveredUni
 		},
 	);
 	walk.lastLine = Math.max(walk.lastLine, scan.stopped ? 0 : scan.nextLine - 1);
-	if (range.atEnd === true && !scan.stopped && range.toLine === undefined && range.only === undefined) {
+	if (range.atEnd === true && !scan.stopped && range.toLine === undefined && range.only === undefined && range.fromLine < scan.nextLine) {
 		for (const row of rowsAtEnd(adapter, unit, state, scan.nextLine - 1)) {
 			if (visit(row) === false) {
 				break;
