@@ -2,7 +2,7 @@ import type {SessionEvent} from '../../adapters/events.js';
 import {catalogStore} from '../catalog/store.js';
 import type {LocatedSession} from '../conversation/locate.js';
 import {isAbandoned} from '../conversation/branches.js';
-import {walkRows} from '../conversation/rows.js';
+import {catalogEnd, walkRows} from '../conversation/rows.js';
 import {clipMasked, maskedHead, maskedTail, maskSecrets} from '../search/secrets.js';
 import type {Checkpoint} from './checkpoint-schema.js';
 import type {Brief} from './brief-schema.js';
@@ -67,7 +67,7 @@ function readWindow(located: LocatedSession): {events: SessionEvent[]; fromLine:
 
 	const events: SessionEvent[] = [];
 	// A prompt still queued when the file ends is the latest request (JsonlAdapter.atEnd).
-	const walk = walkRows(view.db, adapter, unit, {fromLine, atEnd: true}, current => {
+	const walk = walkRows(view.db, adapter, unit, {fromLine, atEnd: catalogEnd(row)}, current => {
 		events.push(...current.events);
 	});
 	return {events, fromLine, bounded, warnings: walk.warnings};

@@ -7,7 +7,7 @@ import {EngiError} from '../../lib/errors.js';
 import {maskValue} from '../search/secrets.js';
 import {withLocatedSession, type LocatedSession} from './locate.js';
 import {prunePage, pruneReceiptSchema} from './prune/page.js';
-import {walkRows} from './rows.js';
+import {catalogEnd, walkRows} from './rows.js';
 import {defaultPreviewLength, type PreviewLength} from './preview.js';
 import {contextRecordSchema, dialogueRecordSchema, eventsRecordSchema, indexRecordSchema, previewLengthFor, shapeRow, type ContextRecord, type View} from './views.js';
 
@@ -267,7 +267,7 @@ export async function readConversation(given: ReadInput, deps: Deps): Promise<Re
 		const labels = {abandoned: located.row.summary.abandoned ?? []};
 		// A prompt still queued when the file ends (JsonlAdapter.atEnd) is the person's latest request,
 		// shown after the last line; the events view shows native records, and its record already.
-		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine, warmup: pageWarmup, atEnd: input.view !== 'events'}, row => {
+		const walk = walkRows(located.view.db, located.adapter, located.unit, {fromLine: startLine, warmup: pageWarmup, ...(input.view === 'events' ? {} : {atEnd: catalogEnd(located.row)})}, row => {
 			let shaped = shapeRow(input.view, row, labels, previewLength);
 			if (shaped.length === 0) {
 				return;

@@ -3,6 +3,7 @@ import {readerFor, rowsAtEnd, scanJsonl} from '../../adapters/rows.js';
 import {rowsAtLines} from '../../adapters/shared/rows-at.js';
 import {SessionCorruptError, type DiscoveredUnit, type LineState, type RowPlace, type SourceAdapter} from '../../adapters/types.js';
 import {catalogStore} from '../catalog/store.js';
+import type {CatalogRow} from '../catalog/scan.js';
 import {EngiError} from '../../lib/errors.js';
 import type {Database} from '../../lib/sqlite.js';
 
@@ -19,12 +20,21 @@ export type RowRange = {
 	readonly warmup?: number;
 	/**
 	 * JSONL, a walk to the end (no `toLine`, no `only`) that starts at or before the last line:
-	 * also the rows only the end decides (JsonlAdapter.atEnd, a prompt still queued), from the
-	 * state this walk built, on the last line. A brief needs them, and so does a page of a reading
-	 * view; the events view shows each native record on its own line, and so not these.
+	 * also the rows only the end decides (JsonlAdapter.atEnd, a prompt still queued), on the last
+	 * line. A brief needs them, and so does a page of a reading view; the events view shows each
+	 * native record on its own line, and so not these. They are judged from the line state the
+	 * catalog kept at the end it read to (`CatalogEnd`) where this walk ends there too: a walk from
+	 * a mark near the end starts with no state, and would miss a prompt queued long before it.
 	 */
-	readonly atEnd?: boolean;
+	readonly atEnd?: CatalogEnd;
 };
+
+/** The line state a catalog row keeps (its summary's `line_state`) and the line after the last one it read. */
+export type CatalogEnd = {readonly state: LineState | undefined; readonly nextLine: number};
+
+export function catalogEnd(row: Pick<CatalogRow, 'summary' | 'next_line'>): CatalogEnd {
+	return {state: row.summary.line_state, nextLine: row.next_line};
+}
 
 export type RowWalk = {skippedLines: number[]; skippedReasons: Map<number, string>; warnings: string[]; lastLine: number};
 
@@ -97,8 +107,9 @@ export function walkRows(db: Database, store: SourceAdapter, unit: DiscoveredUni
 		},
 	);
 	walk.lastLine = Math.max(walk.lastLine, scan.stopped ? 0 : scan.nextLine - 1);
-	if (range.atEnd === true && !scan.stopped && range.toLine === undefined && range.only === undefined && range.fromLine < scan.nextLine) {
-		for (const row of rowsAtEnd(adapter, unit, state, scan.nextLine - 1)) {
+	if (range.atEnd && !scan.stopped && range.toLine === undefined && range.only === undefined && range.fromLine < scan.nextLine) {
+		const whole = range.atEnd.nextLine === scan.nextLine && range.atEnd.state ? range.atEnd.state : state;
+		for (const row of rowsAtEnd(adapter, unit, whole, scan.nextLine - 1)) {
 			if (visit(row) === false) {
 				break;
 			}
