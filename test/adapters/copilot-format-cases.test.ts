@@ -363,3 +363,15 @@ test('copilot format: a user.message whose <skill-context> block is followed by 
 	assert.equal(read.summary.human_turns, 1);
 	assert.equal(read.summary.title, 'When is high water at the north pier on Friday?');
 });
+
+test('copilot format: the model an assistant.message names is the session model when session.start selects none', () => {
+	// session-events.ts AssistantMessageData: `model?: string`, "Model that produced this assistant message".
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === '1e5a7c93-4b2d-4f08-a6c1-8d3e5f7a9b24');
+	assert.ok(read);
+	const models = read.events.filter(event => event.session?.model).map(event => [event.line, event.session?.model]);
+	assert.deepEqual(models, [
+		[4, 'claude-sonnet-4.6'],
+		[8, 'gpt-5.4-mini'],
+	], 'each change of model is stated once, at the message that shows it; a subagent\'s model (line 10) is not the session\'s');
+	assert.equal(read.loaded.skipped, 0);
+});

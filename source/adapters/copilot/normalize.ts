@@ -8,7 +8,7 @@ import {attachmentNotes} from './attachments.js';
 import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData, readCopilotTool, readCopilotUserMessage} from './records.js';
 import {copilotStartSchema, type CopilotEnvelope} from './schema.js';
 import {workspaceName} from './discover.js';
-import {metaEvent, sessionEvents} from './session-events.js';
+import {metaEvent, modelEvent, sessionEvents} from './session-events.js';
 import {copilotState, type CopilotState} from './state.js';
 import {toolCallEvent, toolResultEvent} from './tools.js';
 
@@ -274,7 +274,10 @@ function assistantEvents(data: Record<string, unknown>, base: Base, state: Copil
 	const message = readCopilotAssistantMessage(data);
 	const replyId = message.apiCallId || message.messageId;
 	const shared = replyId ? {...base, message_id: replyId} : base;
-	const events: SessionEvent[] = [];
+	// A session whose start selects no model (an `auto` session, older builds) names it only on
+	// the messages the model wrote; a change of model shows there too. A subagent's messages name
+	// the subagent's model, not the session's.
+	const events: SessionEvent[] = base.sidechain ? [] : modelEvent(base, state, message.model);
 	if (message.content && message.content.trim() !== '') {
 		events.push({...shared, kind: 'assistant', text: message.content});
 	}

@@ -24,6 +24,7 @@ const userMessageFields = fields({content: text, source: text, isAutopilotContin
 const assistantMessageFields = fields({
 	messageId: text,
 	apiCallId: text,
+	model: text,
 	content: text,
 	toolRequests: objects(fields({toolCallId: text, name: text, arguments: any, type: text})),
 	parentToolCallId: text,
@@ -55,6 +56,7 @@ export type CopilotUserMessage = {content?: string; source?: string; isAutopilot
 export type CopilotAssistantMessage = {
 	messageId?: string;
 	apiCallId?: string;
+	model?: string;
 	content?: string;
 	toolRequests?: Array<{toolCallId?: string; name?: string; arguments?: unknown; type?: string}>;
 	parentToolCallId?: string;

@@ -54,6 +54,8 @@ export const copilotAssistantMessageSchema = lazySchema(() => z.looseObject({
 	messageId: text,
 	/** The model call's response id, shared by the chunks one response was split into (`chunkIndex`/`chunkCount`). */
 	apiCallId: text,
+	/** The model that produced this message, where the runtime knew it. */
+	model: text,
 	content: text,
 	toolRequests: lenient(z.array(toolRequestSchema)),
 	parentToolCallId: text,
