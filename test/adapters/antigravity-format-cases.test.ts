@@ -224,13 +224,13 @@ function trajectoryBlob(uri: string): Buffer {
 	]);
 }
 
-function storeWithDatabase(t: TestContext, uri: string): string {
+function storeWithDatabase(t: TestContext, uri: string, blob: Buffer = trajectoryBlob(uri)): string {
 	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
 	cpSync(indexed, app, {recursive: true});
 	mkdirSync(join(app, 'conversations'));
 	const db = new Database(join(app, 'conversations', `${unindexedConversation}.db`));
 	db.exec("CREATE TABLE trajectory_metadata_blob (id text DEFAULT 'main', data blob, PRIMARY KEY (id)); CREATE TABLE gen_metadata (idx integer, data blob, size integer NOT NULL DEFAULT 0, PRIMARY KEY (idx))");
-	db.prepare("INSERT INTO trajectory_metadata_blob (id, data) VALUES ('main', ?)").run(trajectoryBlob(uri));
+	db.prepare("INSERT INTO trajectory_metadata_blob (id, data) VALUES ('main', ?)").run(blob);
 	db.close();
 	return app;
 }
@@ -241,6 +241,27 @@ test('antigravity format: a conversation the prompt index does not name is in th
 	assert.deepEqual([posix.get(indexedConversation), posix.get(unindexedConversation)], ['/home/dana/src/ledgerline', '/home/dana/src/tide pool']);
 	const windows = projectOf(storeWithDatabase(t, 'file:///c%3A/Users/dana/tidepool'));
 	assert.equal(windows.get(unindexedConversation), 'c:/Users/dana/tidepool');
+});
+
+/**
+ * The same metadata message also states the workspace URI as a plain string in its field 7, and
+ * a blob may carry only that one: readers decoding the language server's embedded descriptors
+ * look in field 7 first and fall back to field 1's nested URI (evidence: mag123c/toktrack
+ * src/parsers/antigravity.rs, read_project, "field 7, or field 1→1"; another usage reader of
+ * `agy` databases, workspace(), tries the same two places in the same order).
+ */
+function flatTrajectoryBlob(uri: string): Buffer {
+	return Buffer.concat([
+		lengthField(2, Buffer.concat([varintField(1, 1_795_000_000), varintField(2, 250_000_000)])),
+		lengthField(3, Buffer.from(unindexedConversation)),
+		lengthField(7, Buffer.from(uri)),
+	]);
+}
+
+test('antigravity format: a step database whose metadata names the workspace only in field 7 still places the conversation', t => {
+	const projectOf = (app: string) => new Map(readStore(antigravityAdapter, app).map(session => [session.unit.idHint, session.summary.project]));
+	const uri = 'file:///home/dana/src/salt%20marsh';
+	assert.equal(projectOf(storeWithDatabase(t, uri, flatTrajectoryBlob(uri))).get(unindexedConversation), '/home/dana/src/salt marsh');
 });
 
 /**

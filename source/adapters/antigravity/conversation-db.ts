@@ -7,7 +7,8 @@ const lockWaitMs = 250;
  * The `agy` CLI's step database, `<app>/conversations/<id>.db`, keeps the conversation's metadata
  * in `trajectory_metadata_blob` (row `main`): a protobuf message whose field 1 is the workspace
  * the conversation ran in, holding its `file://` URI in field 1 (field 2 is when it was created).
- * No `.proto` is published; only that URI is read, by walking the wire format.
+ * The message also states the URI as a plain string in its field 7, which a blob may hold
+ * alone. No `.proto` is published; only that URI is read, by walking the wire format.
  */
 export function conversationWorkspace(path: string): string | undefined {
 	let blob: unknown;
@@ -25,9 +26,20 @@ export function conversationWorkspace(path: string): string | undefined {
 		return undefined; // Not a step database (or one being rewritten): no workspace from it.
 	}
 
-	const workspace = Buffer.isBuffer(blob) ? lengthDelimited(blob, 1) : undefined;
-	const uri = workspace ? lengthDelimited(workspace, 1) : undefined;
-	return uri ? pathOfFileUri(uri.toString('utf8')) : undefined;
+	return Buffer.isBuffer(blob) ? workspaceOfMetadata(blob) : undefined;
+}
+
+/** The workspace in field 1's nested URI, else in the plain URI of field 7. */
+function workspaceOfMetadata(blob: Buffer): string | undefined {
+	const workspace = lengthDelimited(blob, 1);
+	const nested = workspace ? lengthDelimited(workspace, 1) : undefined;
+	const fromNested = nested ? pathOfFileUri(nested.toString('utf8')) : undefined;
+	if (fromNested !== undefined) {
+		return fromNested;
+	}
+
+	const flat = lengthDelimited(blob, 7);
+	return flat ? pathOfFileUri(flat.toString('utf8')) : undefined;
 }
 
 /** The first length-delimited field numbered `field` of a protobuf message; undefined on any damage. */
