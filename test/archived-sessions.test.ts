@@ -122,3 +122,54 @@ test('an archived Codex, Qwen Code or OpenCode session is listed as archived and
 	assert.deepEqual(unfinishedIds(kb), new Set([codexLive, codexArchived, qwenLive, opencodeLive]));
 	assert.equal(listed(kb).get(opencodeArchived), true);
 });
+
+/** A VS Code chat of one request no response answered, as the chat store writes a session (version 3). */
+function vscodeChat(id: string, request: string, at: number): string {
+	return JSON.stringify({version: 3, sessionId: id, creationDate: at, lastMessageDate: at, requesterUsername: 'dev', responderUsername: 'GitHub Copilot', initialLocation: 'panel', requests: [{requestId: `request_${id.slice(0, 4)}`, message: {text: request, parts: [{kind: 'text', text: request}]}, variableData: {variables: []}, response: [], timestamp: at}]});
+}
+
+/**
+ * VS Code's Agent Sessions view keeps what the person archived in the workspace's storage
+ * database: `agentSessions.state.cache` in `state.vscdb`'s ItemTable, one entry per session
+ * resource (`vscode-chat-session://local/<the session id in unpadded base64url>`, serialised as
+ * URI components or as the URI string) with `archived` and `read`.
+ */
+function writeVscodeArchive(database: string, entries: ReadonlyArray<{id: string; archived: boolean; asString?: boolean}>): void {
+	const db = new Database(database);
+	db.exec('CREATE TABLE IF NOT EXISTS ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	const resource = (id: string, asString: boolean | undefined) => {
+		const path = `/${Buffer.from(id, 'utf8').toString('base64url')}`;
+		return asString ? `vscode-chat-session://local${path}` : {$mid: 1, scheme: 'vscode-chat-session', authority: 'local', path};
+	};
+
+	db.prepare('INSERT INTO ItemTable (key, value) VALUES (?, ?)').run('agentSessions.state.cache', JSON.stringify(entries.map(entry => ({resource: resource(entry.id, entry.asString), archived: entry.archived, read: 1_771_000_000_000}))));
+	db.close();
+}
+
+test('a VS Code chat archived in the Agent Sessions view (state.vscdb) is listed as archived and no unfinished candidate; unarchived, it is one again', t => {
+	const kb = makeKb(t);
+	const workspace = join(kb.env['XDG_CONFIG_HOME']!, 'Code', 'User', 'workspaceStorage', 'a1b2c3d4e5f60718293a4b5c6d7e8f90');
+	mkdirSync(join(workspace, 'chatSessions'), {recursive: true});
+	writeFileSync(join(workspace, 'workspace.json'), JSON.stringify({folder: 'file:///work/loom'}));
+	const [live, archived, other] = ['7a1c3e5f-9b2d-4f6a-8c0e-1d3f5b7a9c21', '8b2d4f6a-0c3e-4a7b-9d1f-2e4a6c8b0d32', '9c3e5a7b-1d4f-4b8c-8e2a-3f5b7d9c1e43'];
+	writeFileSync(join(workspace, 'chatSessions', `${live}.json`), vscodeChat(live, 'Tension the warp threads evenly.', 1_771_000_000_000));
+	writeFileSync(join(workspace, 'chatSessions', `${archived}.json`), vscodeChat(archived, 'Count the heddles on shaft four.', 1_771_000_100_000));
+	writeFileSync(join(workspace, 'chatSessions', `${other}.json`), vscodeChat(other, 'Wind a new bobbin of weft.', 1_771_000_200_000));
+	const database = join(workspace, 'state.vscdb');
+	// One archived (its resource as URI components), one unarchived (as a URI string), one not in the cache.
+	writeVscodeArchive(database, [{id: archived, archived: true}, {id: live, archived: false, asString: true}]);
+	const vscodeScope = ['--all-projects', '--since', '2020-01-01', '--source', 'vscode'];
+	const vscodeListed = () => new Map((kb.ok(['sessions', ...vscodeScope]).sessions as Listed[]).map(session => [session.id, session.archived]));
+	const vscodeUnfinished = () => new Set((kb.ok(['unfinished', ...vscodeScope]).candidates as Array<{id: string}>).map(candidate => candidate.id));
+
+	assert.deepEqual(vscodeListed(), new Map([[other, false], [archived, true], [live, false]]));
+	assert.deepEqual(vscodeUnfinished(), new Set([live, other]));
+
+	writeVscodeArchive(database, [{id: archived, archived: false}, {id: other, archived: true, asString: true}]);
+	assert.deepEqual(vscodeListed(), new Map([[other, true], [archived, false], [live, false]]), 'read again once the database changed');
+	assert.deepEqual(vscodeUnfinished(), new Set([live, archived]));
+
+	// A damaged database, or one VS Code is rewriting, archives nothing and breaks nothing.
+	writeFileSync(database, 'not a database');
+	assert.deepEqual(vscodeUnfinished(), new Set([live, archived, other]));
+});

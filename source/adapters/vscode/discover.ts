@@ -3,7 +3,9 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {childPath, fileFingerprint, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
-import type {DiscoveredUnit} from '../types.js';
+import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
+import {factsBook, type FactsBook} from '../shared/memo.js';
+import {archivedChatIds} from './archive.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** workspace.json is a few dozen bytes; anything far larger is not the file we expect. */
@@ -115,8 +117,9 @@ function transcriptUnits(workspace: string, chats: readonly DiscoveredUnit[], pr
  * `workspace.json` is shared by every session of its workspace: it gives the project but is not
  * one of a session's files (retiring a session must never remove it).
  */
-export function discoverVscode(root: string): DiscoveredUnit[] {
+export function discoverVscode(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
+	const book = factsBook(memo, root, isWorkspaceFacts);
 	const workspaces = join(root, 'workspaceStorage');
 	for (const entry of listDirectory(workspaces)) {
 		const workspace = join(workspaces, entry.name);
@@ -127,9 +130,33 @@ export function discoverVscode(root: string): DiscoveredUnit[] {
 
 		const project = readWorkspaceFolder(join(workspace, 'workspace.json'));
 		const chats = sessionUnits(chatStore, project);
-		units.push(...chats, ...transcriptUnits(workspace, chats, project));
+		units.push(...markArchived([...chats, ...transcriptUnits(workspace, chats, project)], workspace, book));
 	}
 
+	book.save();
 	units.push(...sessionUnits(join(root, 'globalStorage', 'emptyWindowChatSessions'), undefined));
 	return units;
+}
+
+/** What discovery keeps of a workspace's storage database: the chats its Agent Sessions view archived. */
+type WorkspaceFacts = {readonly archived: string[]};
+const isWorkspaceFacts = (value: unknown): value is WorkspaceFacts => isRecord(value) && Array.isArray(value['archived']) && value['archived'].every(id => typeof id === 'string');
+
+/**
+ * Marks the workspace's chats the person archived (archive.ts). The storage database changes
+ * whenever VS Code saves any state of the window, so it is read only when its status changes
+ * (the facts book keeps what it said), and only an archived chat's fingerprint says so: archiving
+ * or unarchiving a chat has it read again, any other change of the database reads no chat.
+ */
+function markArchived(units: DiscoveredUnit[], workspace: string, book: FactsBook<WorkspaceFacts>): DiscoveredUnit[] {
+	const database = join(workspace, 'state.vscdb');
+	const stats = statOrUndefined(database);
+	const stamp = stats?.isFile() ? fileFingerprint(stats) : 'none';
+	const {archived} = book.facts(workspace, stamp, () => ({archived: stats?.isFile() ? archivedChatIds(database) : []}));
+	if (archived.length === 0) {
+		return units;
+	}
+
+	const ids = new Set(archived);
+	return units.map(unit => (unit.idHint !== undefined && ids.has(unit.idHint) ? {...unit, fingerprint: `${unit.fingerprint}|archived`, archived: true} : unit));
 }
