@@ -541,6 +541,29 @@ test("codex format: the <image name=[Image #1]> … </image> tags Codex wraps a 
 	assert.ok(!events.some(event => /<\/?image\b/.test(event.text ?? '')), 'no event holds the tags');
 });
 
+/**
+ * An image Codex cannot attach to a prompt (unreadable, undecodable, of a type it does not take)
+ * is written into the user message as a text item of Codex's own in its place: "Codex could not
+ * read the local image at `<path>`: <error>" (audio: "… the local audio at …"), "Image located at
+ * `<path>` is invalid: <error>" or "Codex cannot attach image at `<path>`: unsupported image
+ * `<type>`." (audio: "Codex cannot attach audio at …"), beside the typed text; the user_message
+ * event holds the typed text alone (openai/codex codex-rs/protocol/src/models.rs,
+ * local_media_error_placeholder, invalid_image_error_placeholder,
+ * unsupported_image_error_placeholder). Codex's words, not the person's.
+ */
+const unattachedImages = join(cases, 'rollout-2026-12-06T20-00-00-01a2fc30-4a00-7c00-8d00-0000000000f5.jsonl');
+
+test('codex format: the note Codex writes in place of an image it could not attach (could not read, invalid, unsupported) is not the person\'s text, and the prompt is one request', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(unattachedImages));
+	assert.equal(summary.human_turns, 3, 'each prompt\'s message item and its user_message event are one request');
+	const humans = events.filter(event => event.kind === 'user' && event.human).map(event => event.text ?? '');
+	assert.deepEqual(humans.map(text => text.split('\n')[0]), ['compare bed 3 with bed 4', 'why is the shed tray going yellow', 'and the soil scan?']);
+	assert.ok(!humans.some(text => /could not read the local|cannot attach image|is invalid:/.test(text)), 'no request holds Codex\'s note');
+	assert.ok(summary.title?.startsWith('compare bed 3 with bed 4'));
+	const notes = events.filter(event => event.kind === 'user' && !event.human).map(event => event.text ?? '');
+	assert.equal(notes.length, 3, 'the notes are kept, as host text');
+});
+
 test('codex format: the contextual fragments Codex itself writes as user-role messages (recommended plugins, goal, extension and internal context, external context, message-board notices, its legacy warnings) are no human request', () => {
 	// codex-rs core/src/context/contextual_user_message.rs registers these as contextual user
 	// fragments (role "user", recognised by their markers and hidden from the user's turns):

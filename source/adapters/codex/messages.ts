@@ -39,6 +39,13 @@ const injectedPrefixes = [
 	'<agent_message_board_notification>',
 	// The task a voice conversation hands Codex (realtime.ts reads it as the voice agent's).
 	'<realtime_delegation>',
+	// What Codex writes in place of an image or audio file it could not attach to a prompt, beside
+	// the typed text (codex-rs protocol models.rs, local_media_error_placeholder and the like).
+	'codex could not read the local image at `',
+	'codex could not read the local audio at `',
+	'image located at `',
+	'codex cannot attach image at `',
+	'codex cannot attach audio at `',
 	// Warnings older builds wrote into the thread as user text (still recognised by Codex for old sessions).
 	'warning: the maximum number of unified exec processes you can keep open is',
 	'warning: apply_patch was requested via ',
