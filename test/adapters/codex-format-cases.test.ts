@@ -564,6 +564,25 @@ test('codex format: the note Codex writes in place of an image it could not atta
 	assert.equal(notes.length, 3, 'the notes are kept, as host text');
 });
 
+/**
+ * An audio file attached to a prompt is framed as an image is: `<audio name=[Audio #1]
+ * path="…">`, an `input_audio` item whose `audio_url` is a `data:` URL, then `</audio>`, the
+ * typed text beside them and alone in the user_message event; a tool may answer with
+ * `input_audio` content items too (openai/codex codex-rs/protocol/src/models.rs, ContentItem and
+ * FunctionCallOutputContentItem InputAudio, local_audio_content_items).
+ */
+const promptAudio = join(cases, 'rollout-2026-12-06T21-00-00-01a2fc6b-2c00-7d00-8e00-0000000000f7.jsonl');
+
+test('codex format: the <audio name=[Audio #1]> … </audio> tags around an attached audio file are not the person\'s text, the audio is noted by its media type, and no audio payload is copied', () => {
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(promptAudio));
+	assert.equal(summary.human_turns, 1, 'the message item and its user_message event are one request');
+	assert.equal(summary.title, 'turn [Audio #1] into a watering checklist [audio: audio/mp4]');
+	assert.ok(!events.some(event => /<\/?audio\b/.test(event.text ?? '')), 'no event holds the tags');
+	assert.equal(resultOf(events, 'call_play_drip')?.output, 'Sample drip-timer, 2.1 seconds\n[audio: audio/wav]');
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /base64|AAAAIGZ0eXBN|UklGRiQA/, 'no audio payload is searched');
+});
+
 test('codex format: the contextual fragments Codex itself writes as user-role messages (recommended plugins, goal, extension and internal context, external context, message-board notices, its legacy warnings) are no human request', () => {
 	// codex-rs core/src/context/contextual_user_message.rs registers these as contextual user
 	// fragments (role "user", recognised by their markers and hidden from the user's turns):
