@@ -583,6 +583,23 @@ test('codex format: the <audio name=[Audio #1]> … </audio> tags around an atta
 	assert.doesNotMatch(searchable, /base64|AAAAIGZ0eXBN|UklGRiQA/, 'no audio payload is searched');
 });
 
+/**
+ * A tool output's content items may hold an opaque `{type: "encrypted_content",
+ * encrypted_content}` item, which only the model can read: the encrypted message another agent
+ * left in the mailbox, a nested tool's model-only output relayed through a code-mode cell
+ * (openai/codex codex-rs/protocol/src/models.rs, FunctionCallOutputContentItem::EncryptedContent).
+ * Like reasoning's encrypted_content, it is never text to show or search.
+ */
+const encryptedOutputs = join(cases, 'rollout-2026-12-06T22-00-00-01a2fca6-0e00-7e00-8f00-0000000000f8.jsonl');
+
+test('codex format: an encrypted_content item in a tool output is noted, its opaque payload never copied into the output', () => {
+	const {events, loaded} = readUnit(codexAdapter, looseUnit(encryptedOutputs));
+	assert.equal(resultOf(events, 'call_wait_soil')?.output, '{"message":{"from":"/root/soil"},"encrypted":true}\n[encrypted content]');
+	assert.equal(resultOf(events, 'call_cell_notes')?.output, '[encrypted content]');
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /gAAAAAB|encrypted_content/, 'no opaque payload is searched');
+});
+
 test('codex format: the contextual fragments Codex itself writes as user-role messages (recommended plugins, goal, extension and internal context, external context, message-board notices, its legacy warnings) are no human request', () => {
 	// codex-rs core/src/context/contextual_user_message.rs registers these as contextual user
 	// fragments (role "user", recognised by their markers and hidden from the user's turns):
