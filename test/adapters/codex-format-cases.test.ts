@@ -541,6 +541,65 @@ test("codex format: the <image name=[Image #1]> … </image> tags Codex wraps a 
 	assert.ok(!events.some(event => /<\/?image\b/.test(event.text ?? '')), 'no event holds the tags');
 });
 
+/**
+ * An image Codex cannot attach to a prompt (unreadable, undecodable, of a type it does not take)
+ * is written into the user message as a text item of Codex's own in its place: "Codex could not
+ * read the local image at `<path>`: <error>" (audio: "… the local audio at …"), "Image located at
+ * `<path>` is invalid: <error>" or "Codex cannot attach image at `<path>`: unsupported image
+ * `<type>`." (audio: "Codex cannot attach audio at …"), beside the typed text; the user_message
+ * event holds the typed text alone (openai/codex codex-rs/protocol/src/models.rs,
+ * local_media_error_placeholder, invalid_image_error_placeholder,
+ * unsupported_image_error_placeholder). Codex's words, not the person's.
+ */
+const unattachedImages = join(cases, 'rollout-2026-12-06T20-00-00-01a2fc30-4a00-7c00-8d00-0000000000f5.jsonl');
+
+test('codex format: the note Codex writes in place of an image it could not attach (could not read, invalid, unsupported) is not the person\'s text, and the prompt is one request', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(unattachedImages));
+	assert.equal(summary.human_turns, 3, 'each prompt\'s message item and its user_message event are one request');
+	const humans = events.filter(event => event.kind === 'user' && event.human).map(event => event.text ?? '');
+	assert.deepEqual(humans.map(text => text.split('\n')[0]), ['compare bed 3 with bed 4', 'why is the shed tray going yellow', 'and the soil scan?']);
+	assert.ok(!humans.some(text => /could not read the local|cannot attach image|is invalid:/.test(text)), 'no request holds Codex\'s note');
+	assert.ok(summary.title?.startsWith('compare bed 3 with bed 4'));
+	const notes = events.filter(event => event.kind === 'user' && !event.human).map(event => event.text ?? '');
+	assert.equal(notes.length, 3, 'the notes are kept, as host text');
+});
+
+/**
+ * An audio file attached to a prompt is framed as an image is: `<audio name=[Audio #1]
+ * path="…">`, an `input_audio` item whose `audio_url` is a `data:` URL, then `</audio>`, the
+ * typed text beside them and alone in the user_message event; a tool may answer with
+ * `input_audio` content items too (openai/codex codex-rs/protocol/src/models.rs, ContentItem and
+ * FunctionCallOutputContentItem InputAudio, local_audio_content_items).
+ */
+const promptAudio = join(cases, 'rollout-2026-12-06T21-00-00-01a2fc6b-2c00-7d00-8e00-0000000000f7.jsonl');
+
+test('codex format: the <audio name=[Audio #1]> … </audio> tags around an attached audio file are not the person\'s text, the audio is noted by its media type, and no audio payload is copied', () => {
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(promptAudio));
+	assert.equal(summary.human_turns, 1, 'the message item and its user_message event are one request');
+	assert.equal(summary.title, 'turn [Audio #1] into a watering checklist [audio: audio/mp4]');
+	assert.ok(!events.some(event => /<\/?audio\b/.test(event.text ?? '')), 'no event holds the tags');
+	assert.equal(resultOf(events, 'call_play_drip')?.output, 'Sample drip-timer, 2.1 seconds\n[audio: audio/wav]');
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /base64|AAAAIGZ0eXBN|UklGRiQA/, 'no audio payload is searched');
+});
+
+/**
+ * A tool output's content items may hold an opaque `{type: "encrypted_content",
+ * encrypted_content}` item, which only the model can read: the encrypted message another agent
+ * left in the mailbox, a nested tool's model-only output relayed through a code-mode cell
+ * (openai/codex codex-rs/protocol/src/models.rs, FunctionCallOutputContentItem::EncryptedContent).
+ * Like reasoning's encrypted_content, it is never text to show or search.
+ */
+const encryptedOutputs = join(cases, 'rollout-2026-12-06T22-00-00-01a2fca6-0e00-7e00-8f00-0000000000f8.jsonl');
+
+test('codex format: an encrypted_content item in a tool output is noted, its opaque payload never copied into the output', () => {
+	const {events, loaded} = readUnit(codexAdapter, looseUnit(encryptedOutputs));
+	assert.equal(resultOf(events, 'call_wait_soil')?.output, '{"message":{"from":"/root/soil"},"encrypted":true}\n[encrypted content]');
+	assert.equal(resultOf(events, 'call_cell_notes')?.output, '[encrypted content]');
+	const searchable = loaded.rows.map(row => searchableText(row.events)).join('\n');
+	assert.doesNotMatch(searchable, /gAAAAAB|encrypted_content/, 'no opaque payload is searched');
+});
+
 test('codex format: the contextual fragments Codex itself writes as user-role messages (recommended plugins, goal, extension and internal context, external context, message-board notices, its legacy warnings) are no human request', () => {
 	// codex-rs core/src/context/contextual_user_message.rs registers these as contextual user
 	// fragments (role "user", recognised by their markers and hidden from the user's turns):

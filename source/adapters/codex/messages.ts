@@ -39,6 +39,13 @@ const injectedPrefixes = [
 	'<agent_message_board_notification>',
 	// The task a voice conversation hands Codex (realtime.ts reads it as the voice agent's).
 	'<realtime_delegation>',
+	// What Codex writes in place of an image or audio file it could not attach to a prompt, beside
+	// the typed text (codex-rs protocol models.rs, local_media_error_placeholder and the like).
+	'codex could not read the local image at `',
+	'codex could not read the local audio at `',
+	'image located at `',
+	'codex cannot attach image at `',
+	'codex cannot attach audio at `',
 	// Warnings older builds wrote into the thread as user text (still recognised by Codex for old sessions).
 	'warning: the maximum number of unified exec processes you can keep open is',
 	'warning: apply_patch was requested via ',
@@ -96,28 +103,32 @@ export function textBlocks(content: unknown): string[] {
 		return single.trim() === '' ? [] : [single];
 	}
 
-	const framed = content.some(isInputImage);
+	const framed = content.some(block => isInputMedia(block));
 	return content
-		.map((block, index) => ((framed && isImageTag(content, index)) || !(isRecord(block) || typeof block === 'string') ? '' : textOf([block])))
+		.map((block, index) => ((framed && isMediaTag(content, index)) || !(isRecord(block) || typeof block === 'string') ? '' : textOf([block])))
 		.filter(text => text.trim() !== '');
 }
 
 /**
- * Codex wraps an image attached to a prompt in tags of its own, each its own content item:
- * `<image name=[Image #1]>` (or `<image>` for a web image), the `input_image`, then `</image>`.
- * Only a tag beside an image is one: the same text typed elsewhere is the person's.
+ * Codex wraps an image or audio file attached to a prompt in tags of its own, each its own
+ * content item: `<image name=[Image #1] path="…">` (or `<image>` for a web image), the
+ * `input_image`, then `</image>`; `<audio name=[Audio #1] path="…">`, the `input_audio`, then
+ * `</audio>`. Only a tag beside its medium is one: the same text typed elsewhere is the person's.
  */
-function isImageTag(content: readonly unknown[], index: number): boolean {
+function isMediaTag(content: readonly unknown[], index: number): boolean {
 	const text = textOf([content[index]]);
-	if (/^<image(?: name=[^\n]*)?>$/.test(text)) {
-		return isInputImage(content[index + 1]);
+	const opening = /^<(image|audio)(?: name=[^\n]*)?>$/.exec(text);
+	if (opening) {
+		return isInputMedia(content[index + 1], opening[1]);
 	}
 
-	return text === '</image>' && isInputImage(content[index - 1]);
+	const closing = /^<\/(image|audio)>$/.exec(text);
+	return closing !== null && isInputMedia(content[index - 1], closing[1]);
 }
 
-function isInputImage(block: unknown): boolean {
-	return isRecord(block) && block['type'] === 'input_image';
+/** An `input_image` or `input_audio` content item (of the kind given, when one is). */
+function isInputMedia(block: unknown, kind?: string): boolean {
+	return isRecord(block) && (kind === undefined ? block['type'] === 'input_image' || block['type'] === 'input_audio' : block['type'] === `input_${kind}`);
 }
 
 /**
@@ -161,11 +172,12 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 }
 
 /**
- * Notes of the images a user message's content sent (`input_image` parts: a `data:` URL, noted by
- * its media type, or a web address, kept), one each; the payload never copied.
+ * Notes of the images and audio a user message's content sent (`input_image` and `input_audio`
+ * parts: a `data:` URL, noted by its media type, or a web address, kept), one each; the payload
+ * never copied.
  */
-export function itemImageNotes(content: unknown): string[] {
-	return Array.isArray(content) ? content.flatMap(block => (isInputImage(block) ? [mediaNote(block) ?? '[image]'] : [])) : [];
+export function itemMediaNotes(content: unknown): string[] {
+	return Array.isArray(content) ? content.flatMap(block => (isInputMedia(block) ? [mediaNote(block) ?? '[file]'] : [])) : [];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {isRecord, outputText, parseJsonArguments, textOf} from '../shared/text.js';
 import {endPromptExchange, isFirstCopy} from './echoes.js';
-import {cwdFromEnvironment, itemImageNotes, textBlocks, userTextEvents, withImageNotes} from './messages.js';
+import {cwdFromEnvironment, itemMediaNotes, textBlocks, userTextEvents, withImageNotes} from './messages.js';
 import type {CodexResponseItem} from './schema.js';
 import {recordResult, type CodexState} from './state.js';
 import {readToolOutput} from './tool-output.js';
@@ -91,7 +91,7 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 	const subagent = state.subagent === true;
 	const said = userTextEvents(blocks, base, {role, subagent});
 	// Developer and system messages have no event copy; a user message's prompt may have one.
-	return [...events, ...(role === 'user' ? withImageNotes(said, itemImageNotes(item.content), base, {subagent, viewedImage: state.viewedImage === true, firstCopy: text => isFirstCopy(state, 'user', 'item', text)}) : said), ...tools];
+	return [...events, ...(role === 'user' ? withImageNotes(said, itemMediaNotes(item.content), base, {subagent, viewedImage: state.viewedImage === true, firstCopy: text => isFirstCopy(state, 'user', 'item', text)}) : said), ...tools];
 }
 
 /**

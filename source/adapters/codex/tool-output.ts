@@ -14,13 +14,14 @@ const headerLines = 6;
  * `{"output","metadata":{"exit_code"}}` (2025 shell tool), plain text opening with
  * `Exit code: N` or `Process exited with code N` (unified exec), an MCP CallToolResult as JSON,
  * an MCP tool's content blocks as JSON text or its `err: "…"` failure, an array of
- * `output_text` items, or a single content item object (2026). A tool that returns an image
+ * `output_text` items, or a single content item object (2026), an opaque `encrypted_content` item
+ * among them noted, never copied. A tool that returns an image
  * (view_image, an MCP screenshot) writes content items, the image an `input_image` whose
  * `image_url` is a `data:` URL: it is noted, its payload never copied.
  */
 export function readToolOutput(callId: string | null, value: unknown): ToolResult {
 	if (typeof value !== 'string') {
-		return plainResult(callId, mediaAwareOutput(value));
+		return plainResult(callId, mediaAwareOutput(withOpaqueItemsNoted(value)));
 	}
 
 	if (isMcpFailure(value)) {
@@ -52,6 +53,26 @@ export function readToolOutput(callId: string | null, value: unknown): ToolResul
 	}
 
 	return plainResult(callId, value);
+}
+
+const encryptedNote = {type: 'input_text', text: '[encrypted content]'};
+
+/**
+ * Content items with each `{type: "encrypted_content"}` item (a blob only the model can read: an
+ * encrypted mailbox message, a nested tool's model-only output; codex-rs protocol models.rs,
+ * FunctionCallOutputContentItem::EncryptedContent) in the form of a note, so its payload is never
+ * copied into the output, as reasoning's encrypted_content never is.
+ */
+function withOpaqueItemsNoted(value: unknown): unknown {
+	if (isEncryptedItem(value)) {
+		return [encryptedNote];
+	}
+
+	return Array.isArray(value) && value.some(isEncryptedItem) ? value.map(item => (isEncryptedItem(item) ? encryptedNote : item)) : value;
+}
+
+function isEncryptedItem(item: unknown): boolean {
+	return isRecord(item) && item['type'] === 'encrypted_content';
 }
 
 /**

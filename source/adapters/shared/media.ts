@@ -9,8 +9,9 @@ import {isRecord, outputText} from './text.js';
  *
  * The shapes the agents write: Anthropic's `{type: "image" | "document", source: {type: "base64",
  * media_type, data}}`, MCP's `{type: "image" | "audio", data, mimeType}` and `{type: "resource", resource:
- * {blob, mimeType}}`, and the Responses API's `{type: "input_image", image_url}` (a `data:` URL,
- * or a web address, which is noted as it is), and the Gemini API's parts (Gemini CLI, Qwen Code):
+ * {blob, mimeType}}`, and the Responses API's `{type: "input_image", image_url}` and Codex's
+ * `{type: "input_audio", audio_url}` (a `data:` URL, or a web address, which is noted as it is),
+ * and the Gemini API's parts (Gemini CLI, Qwen Code):
  * `{inlineData: {mimeType, data}}` and `{fileData: {mimeType, fileUri}}`.
  */
 export function mediaNote(block: unknown): string | undefined {
@@ -25,7 +26,11 @@ export function mediaNote(block: unknown): string | undefined {
 
 	const kind = block['type'];
 	if (kind === 'input_image') {
-		return imageUrlNote(block['image_url']);
+		return urlNote('image', block['image_url']);
+	}
+
+	if (kind === 'input_audio') {
+		return urlNote('audio', block['audio_url']);
 	}
 
 	if (kind === 'image' || kind === 'audio') {
@@ -141,17 +146,17 @@ function isMediaType(type: unknown): type is string {
 }
 
 /** `data:<media type>[;base64],…` noted by its media type; a web address kept. */
-function imageUrlNote(value: unknown): string {
+function urlNote(kind: 'image' | 'audio', value: unknown): string {
 	const url = isRecord(value) ? value['url'] : value;
 	if (typeof url !== 'string' || url === '') {
-		return '[image]';
+		return `[${kind}]`;
 	}
 
 	if (!url.startsWith('data:')) {
-		return `[image: ${url}]`;
+		return `[${kind}: ${url}]`;
 	}
 
-	return note('image', dataUrlType(url));
+	return note(kind, dataUrlType(url));
 }
 
 /** The media type a `data:` URL states (`data:image/png;base64,…` → `image/png`); undefined for any other address. */
