@@ -134,3 +134,43 @@ test('through resume, attachments are listed and returned masked: a secret never
 	const raw = run(['read', codexId, '--source', 'codex', '--lines', '4', '--attachment', secretEntry.pointer, '--expect-sha256', secretEntry.sha256]);
 	assert.equal(raw.json().value, leaked, 'engi read shows a person their own transcript as it is');
 });
+
+test('attachment references also leave out other base64 media: a PDF a Claude prompt attached, an audio file a Codex prompt attached, audio an MCP tool returned', t => {
+	const base = tempDir(t);
+	const env = sandboxEnv(base);
+	const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1200)]).toString('base64');
+	const audio = randomBytes(1400).toString('base64');
+	const common = {isSidechain: false, userType: 'external', cwd: '/work/app', sessionId: claudeId, version: '2.1.80', gitBranch: 'main'};
+	const claudeLines = [
+		{...common, parentUuid: null, type: 'user', uuid: 'u1', timestamp: '2026-11-24T09:00:00.000Z', message: {role: 'user', content: [{type: 'document', source: {type: 'base64', media_type: 'application/pdf', data: pdf}}, {type: 'text', text: 'Summarise the invoice terms.'}]}},
+		{...common, parentUuid: 'u1', type: 'user', uuid: 'u2', timestamp: '2026-11-24T09:00:02.000Z', message: {role: 'user', content: [{type: 'tool_result', tool_use_id: 'toolu_1', content: [{type: 'audio', data: audio, mimeType: 'audio/wav'}]}]}},
+		{...common, parentUuid: 'u2', type: 'user', uuid: 'u3', timestamp: '2026-11-24T09:00:03.000Z', message: {role: 'user', content: [{type: 'document', source: {type: 'text', media_type: 'text/plain', data: 'plain words stay where they are, however long they run on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on'}}]}},
+	].map(line => JSON.stringify(line));
+	writeLines(claudeSessionPath(join(env['HOME']!, '.claude', 'projects'), claudeId, '/work/app'), claudeLines);
+	const codexLines = [
+		{timestamp: '2026-11-24T09:00:00.000Z', type: 'session_meta', payload: {id: codexId, timestamp: '2026-11-24T09:00:00.000Z', cwd: '/work/app', originator: 'codex_cli_rs', cli_version: '0.98.0', source: 'cli'}},
+		{timestamp: '2026-11-24T09:00:01.000Z', type: 'response_item', payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: '<audio name=[Audio #1]>'}, {type: 'input_audio', audio_url: `data:audio/mp4;base64,${audio}`}, {type: 'input_text', text: '</audio>'}, {type: 'input_text', text: 'Transcribe the stand-up'}]}},
+	].map(line => JSON.stringify(line));
+	writeLines(codexSessionPath(join(env['HOME']!, '.codex', 'sessions'), codexId), codexLines);
+	const run = (args: string[]) => runCli([...args, '--format', 'json'], {env});
+	const expected = {
+		claude: [[1, '/message/content/0/source/data', 'media', pdf], [2, '/message/content/0/content/0/data', 'media', audio]],
+		codex: [[2, '/payload/content/1/audio_url', 'media', `data:audio/mp4;base64,${audio}`]],
+	} as const;
+	for (const [source, id] of [['claude', claudeId], ['codex', codexId]] as const) {
+		const packed = run(['read', id, '--source', source, '--view', 'events', '--attachment-refs']);
+		assert.equal(packed.code, 0, packed.stderr);
+		const entries = packed.json().attachments as Entry[];
+		assert.deepEqual(entries.map(entry => [entry.line, entry.pointer, entry.kind]), expected[source].map(([line, pointer, kind]) => [line, pointer, kind]), `${source}: every base64 medium is listed; plain text is not`);
+		for (const [index, entry] of entries.entries()) {
+			const back = run(['read', id, '--source', source, '--lines', String(entry.line), '--attachment', entry.pointer, '--expect-sha256', entry.sha256]);
+			assert.equal(back.code, 0, back.stderr);
+			assert.equal(back.json().value, expected[source][index]![3], 'the value comes back byte for byte');
+		}
+
+		const file = join(base, `${source}.json`);
+		writeFileSync(file, packed.stdout);
+		const decoded = run(['read', '--decode-packet', file]);
+		assert.equal(decoded.code, 0, decoded.stderr);
+	}
+});

@@ -1,7 +1,8 @@
 import {sha256Hex} from '../../../lib/hash.js';
 import {encodingNames, isPlainObject} from './decode.js';
 
-export type AttachmentKind = 'image' | 'encrypted_reasoning';
+/** `media`: any other base64 medium (a PDF, an audio file). */
+export type AttachmentKind = 'image' | 'media' | 'encrypted_reasoning';
 
 export type AttachmentEntry = {
 	/** Index of the record in the page's records (0-based). */
@@ -19,7 +20,7 @@ export type AttachmentEntry = {
 export type AttachmentsLayer = {encoding: typeof encodingNames.attachments; attachments: AttachmentEntry[]; page: unknown};
 
 const base64 = /^[A-Za-z\d+/=\r\n_-]+$/;
-const dataUri = /^data:image\/[\w.+-]+;base64,/i;
+const dataUri = /^data:([\w.+-]+)\/[\w.+-]+;base64,/i;
 /** Values shorter than these stay inline: a reference and its table entry cost about 150 bytes. */
 const minImage = 256;
 const minReasoning = 128;
@@ -28,14 +29,16 @@ const minReasoning = 128;
 export const pointerPart = (key: string | number) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 
 /**
- * What a value at this place is, if it is an attachment: a standalone base64 image (a data URI,
- * an Anthropic `{type: "base64", media_type: "image/…", data}` source, a Gemini `inlineData`),
- * or an opaque reasoning blob (Codex `encrypted_content`, Claude thinking `signature` and
- * `redacted_thinking` data). Nothing else is ever left out.
+ * What a value at this place is, if it is an attachment: a standalone base64 medium (a data URI,
+ * an Anthropic `{type: "base64", media_type, data}` source, an MCP `{data, mimeType}` content
+ * block, a Gemini `inlineData`), an image or any other (a PDF, an audio file), or an opaque
+ * reasoning blob (Codex `encrypted_content`, Claude thinking `signature` and `redacted_thinking`
+ * data). Nothing else is ever left out.
  */
 function kindAt(parent: Record<string, unknown>, key: string, value: string): AttachmentKind | undefined {
-	if (dataUri.test(value) && value.length >= minImage && base64.test(value.slice(value.indexOf(',') + 1))) {
-		return 'image';
+	const uri = dataUri.exec(value);
+	if (uri && value.length >= minImage && base64.test(value.slice(value.indexOf(',') + 1))) {
+		return mediaKind(uri[1]!);
 	}
 
 	if (!base64.test(value)) {
@@ -43,13 +46,16 @@ function kindAt(parent: Record<string, unknown>, key: string, value: string): At
 	}
 
 	const mediaType = parent['media_type'] ?? parent['mimeType'] ?? parent['mime_type'];
-	if (key === 'data' && value.length >= minImage && typeof mediaType === 'string' && mediaType.startsWith('image/') && (parent['type'] === 'base64' || 'mimeType' in parent)) {
-		return 'image';
+	if (key === 'data' && value.length >= minImage && typeof mediaType === 'string' && mediaType.includes('/') && (parent['type'] === 'base64' || 'mimeType' in parent)) {
+		return mediaKind(mediaType);
 	}
 
 	const reasoning = key === 'encrypted_content' || (key === 'signature' && parent['type'] === 'thinking') || (key === 'data' && parent['type'] === 'redacted_thinking');
 	return reasoning && value.length >= minReasoning ? 'encrypted_reasoning' : undefined;
 }
+
+/** An image's kind by its media type (`image/png`, or just its top-level type); any other medium is `media`. */
+const mediaKind = (type: string): AttachmentKind => (type.toLowerCase().split('/')[0] === 'image' ? 'image' : 'media');
 
 type Found = {pointer: string; kind: AttachmentKind; value: string};
 
@@ -89,7 +95,7 @@ function replaceIn(value: unknown, at: string, found: Found[], first: number): u
 }
 
 /**
- * The attachments layer over a page of native records (`{line, event}`): base64 images and
+ * The attachments layer over a page of native records (`{line, event}`): base64 media and
  * encrypted reasoning are replaced by `{"attachment": n}`, and `attachments[n]` says where each
  * was, what it was, its size and its SHA-256, so the exact value can be asked for again.
  * Undefined when the page holds none.

@@ -7,7 +7,7 @@ export const attachmentEntrySchema = lazySchema(() => z.object({
 	record: z.number(),
 	line: z.number(),
 	pointer: z.string(),
-	kind: z.enum(['image', 'encrypted_reasoning']),
+	kind: z.enum(['image', 'media', 'encrypted_reasoning']),
 	bytes: z.number(),
 	sha256: z.string(),
 }));

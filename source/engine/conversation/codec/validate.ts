@@ -30,10 +30,10 @@ function checkAttachments(decoded: Record<string, unknown>): void {
 		const at = `/attachments/${index}`;
 		const valid = isPlainObject(entry)
 			&& Number.isInteger(entry['record']) && typeof entry['line'] === 'number' && typeof entry['pointer'] === 'string'
-			&& (entry['kind'] === 'image' || entry['kind'] === 'encrypted_reasoning') && Number.isInteger(entry['bytes'])
+			&& (entry['kind'] === 'image' || entry['kind'] === 'media' || entry['kind'] === 'encrypted_reasoning') && Number.isInteger(entry['bytes'])
 			&& typeof entry['sha256'] === 'string' && /^[\da-f]{64}$/.test(entry['sha256']);
 		if (!valid) {
-			throw new PacketError('an attachment is {record, line, pointer, kind: image|encrypted_reasoning, bytes, sha256}', at);
+			throw new PacketError('an attachment is {record, line, pointer, kind: image|media|encrypted_reasoning, bytes, sha256}', at);
 		}
 
 		const record: unknown = records[entry['record'] as number];
