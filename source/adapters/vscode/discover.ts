@@ -10,17 +10,39 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
 const maxWorkspaceFileBytes = 64 * 1024;
 const sessionFile = /^(.+)\.(json|jsonl)$/;
 
-/** The local path a `file:` URI string names; anything else (a remote URI, not a string, a malformed URI) names none. */
+/**
+ * The local path a `file:` URI string names; anything else (a remote URI, not a string, a malformed URI) names none.
+ * A URI VS Code wrote on Windows (`file:///c%3A/Users/a`) names that Windows folder, `c:\Users\a` (what
+ * VS Code's own fsPath gives), on whatever platform the store is read: fileURLToPath off Windows
+ * would keep the leading slash (`/c:/Users/a`), a path on no machine.
+ */
 export function localPathOfFileUri(value: unknown): string | undefined {
 	if (typeof value !== 'string' || !value.startsWith('file:')) {
 		return undefined;
 	}
 
 	try {
-		return fileURLToPath(value);
+		return windowsDrivePath(value) ?? fileURLToPath(value);
 	} catch {
 		return undefined; // A host other than localhost, or an encoded slash, on this platform.
 	}
+}
+
+const driveUri = /^file:\/\/\/([A-Za-z])(?::|%3A)(\/.*)?$/i;
+
+/** `file:///c%3A/a%20b` → `c:\a b`; undefined for a URI with no drive letter. Throws on a malformed escape. */
+function windowsDrivePath(uri: string): string | undefined {
+	const match = driveUri.exec(uri);
+	if (!match) {
+		return undefined;
+	}
+
+	const rest = match[2] ?? '/';
+	if (/%2f|%5c/i.test(rest)) {
+		throw new Error('encoded separator');
+	}
+
+	return `${match[1]}:${decodeURIComponent(rest.replace(/[?#].*$/, '')).replaceAll('/', '\\')}`;
 }
 
 /**
