@@ -342,6 +342,10 @@ test('vscode format: a workspace.json written on Windows (`file:///c%3A/…`) na
 	assert.equal(localPathOfFileUri('file:///D:/Work/tide%20tables'), 'D:\\Work\\tide tables');
 	assert.equal(localPathOfFileUri('file:///home/rhea/src/lantern-map'), '/home/rhea/src/lantern-map');
 	assert.equal(localPathOfFileUri('file:///c%3A/a%2Fb'), undefined, 'an encoded separator names no folder');
+	// A folder on a network share, or in WSL opened from Windows by its UNC path, is that UNC path on any platform.
+	assert.equal(localPathOfFileUri('file://wsl.localhost/Ubuntu/home/rhea/ferry'), '\\\\wsl.localhost\\Ubuntu\\home\\rhea\\ferry');
+	assert.equal(localPathOfFileUri('file://wsl%24/Ubuntu/home/rhea'), '\\\\wsl$\\Ubuntu\\home\\rhea');
+	assert.equal(localPathOfFileUri('file://localhost/home/rhea/ferry'), '/home/rhea/ferry');
 });
 
 test('vscode format: a Windows file URI kept in a reply (inline reference with a backslashed fsPath, a result location with only `path: "/c:/…"`) reads as on Windows: the file\'s name, the folder c:\\…', () => {
