@@ -8,6 +8,7 @@ import {wholeUnit} from '../../source/adapters/types.js';
 import {adapters} from '../../source/adapters/index.js';
 import type {DocumentAdapter} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
+import {localPathOfFileUri} from '../../source/adapters/vscode/discover.js';
 
 const vscodeAdapter = adapters.vscode as DocumentAdapter;
 
@@ -322,4 +323,38 @@ test('vscode format: the request a confirmation button sent (`confirmation`, tex
 	assert.equal(session.summary.title, 'Set up a test runner for the billing module');
 	assert.equal(session.summary.human_turns, 1);
 	assert.equal(session.events.some(event => event.kind === 'system' && event.interrupted === true), false, 'the confirmation was answered');
+});
+
+test('vscode format: a workspace.json written on Windows (`file:///c%3A/…`) names that Windows folder wherever the store is read, never a POSIX path `/c:/…`', () => {
+	// VS Code writes the folder as a file URI whose path starts with the drive letter, its colon
+	// percent-encoded (evidence: vibe-log/vibe-log-cli src/lib/readers/cursor.ts, which decodes
+	// Cursor's workspaceStorage/<hash>/workspace.json the same way). A store copied off a Windows
+	// machine is read on Linux and macOS too, where Node's fileURLToPath keeps the leading slash.
+	const root = join(cases, 'windows-store', 'User');
+	const sessions = vscodeAdapter.discover(root).map(wholeUnit).map(unit => readUnit(vscodeAdapter, unit));
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null]).sort(),
+		[
+			['3a8e5c21-0f6b-4d97-a2c4-8b1e7f9d6c05', 'c:\\Users\\rhea\\src\\lantern-map'],
+			['9d3b6f12-7a40-4c8e-b1d5-2f6e0a9c8b47', 'c:\\Users\\rhea\\src\\lantern-map'],
+		],
+	);
+	assert.equal(localPathOfFileUri('file:///D:/Work/tide%20tables'), 'D:\\Work\\tide tables');
+	assert.equal(localPathOfFileUri('file:///home/rhea/src/lantern-map'), '/home/rhea/src/lantern-map');
+	assert.equal(localPathOfFileUri('file:///c%3A/a%2Fb'), undefined, 'an encoded separator names no folder');
+	// A folder on a network share, or in WSL opened from Windows by its UNC path, is that UNC path on any platform.
+	assert.equal(localPathOfFileUri('file://wsl.localhost/Ubuntu/home/rhea/ferry'), '\\\\wsl.localhost\\Ubuntu\\home\\rhea\\ferry');
+	assert.equal(localPathOfFileUri('file://wsl%24/Ubuntu/home/rhea'), '\\\\wsl$\\Ubuntu\\home\\rhea');
+	assert.equal(localPathOfFileUri('file://localhost/home/rhea/ferry'), '/home/rhea/ferry');
+});
+
+test('vscode format: a Windows file URI kept in a reply (inline reference with a backslashed fsPath, a result location with only `path: "/c:/…"`) reads as on Windows: the file\'s name, the folder c:\\…', () => {
+	// VS Code serialises a URI as {fsPath, _sep: 1, external, path, scheme} on Windows, fsPath and
+	// external only once computed, so a location may hold `path` alone (vs/base/common/uri.ts).
+	const root = join(cases, 'windows-store', 'User');
+	const unit = vscodeAdapter.discover(root).map(wholeUnit).find(found => found.idHint === '3a8e5c21-0f6b-4d97-a2c4-8b1e7f9d6c05');
+	assert.ok(unit);
+	const {events} = readUnit(vscodeAdapter, unit);
+	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['The offset is added in grid.ts before the markers are drawn.']);
+	assert.deepEqual(events.filter(event => event.kind === 'tool_result').map(event => event.result?.output), ['c:\\Users\\rhea\\src\\lantern-map\\src\\grid.ts']);
 });

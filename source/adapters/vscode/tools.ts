@@ -1,4 +1,4 @@
-import {basename} from 'node:path';
+import {win32} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {isRecord} from '../shared/text.js';
 import type {ToolInvocation} from './schema.js';
@@ -172,14 +172,23 @@ function toolInput(part: ToolInvocation, context: ToolContext): unknown {
 	return null;
 }
 
-/** The path a URI or Location in `resultDetails` names. */
+/**
+ * The path a URI or Location in `resultDetails` names: its `fsPath`, else its `path`. VS Code
+ * writes `fsPath` only once it has computed it, so a URI made on Windows may hold only
+ * `path: "/c:/a/b"`, which names `c:\a\b` as fsPath would, wherever the store is read.
+ */
 function locationPath(value: unknown): string {
 	const uri = isRecord(value) && isRecord(value['uri']) ? value['uri'] : value;
 	if (!isRecord(uri)) {
 		return '';
 	}
 
-	return typeof uri['fsPath'] === 'string' ? uri['fsPath'] : typeof uri['path'] === 'string' ? uri['path'] : '';
+	if (typeof uri['fsPath'] === 'string') {
+		return uri['fsPath'];
+	}
+
+	const path = typeof uri['path'] === 'string' ? uri['path'] : '';
+	return /^\/[A-Za-z]:(?:\/|$)/.test(path) ? path.slice(1).replaceAll('/', '\\') : path;
 }
 
 /** Text parts of `resultDetails.output`; base64 data and resource references are not text. */
@@ -315,5 +324,6 @@ export function referenceName(part: Record<string, unknown>): string {
 	}
 
 	const path = locationPath(isRecord(reference) && isRecord(reference['location']) ? reference['location'] : reference);
-	return path === '' ? '' : basename(path);
+	// Either separator: a Windows fsPath (`c:\a\b.ts`) read off Windows is still one file's name.
+	return path === '' ? '' : win32.basename(path);
 }
