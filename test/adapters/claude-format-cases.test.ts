@@ -9,6 +9,7 @@ import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 import {computeTail} from '../../source/engine/continuity/tail.js';
+import {liveEvents} from '../../source/engine/conversation/branches.js';
 
 /** Format features of real Claude Code transcripts, each in a small invented file (see each test). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/claude', import.meta.url));
@@ -1176,4 +1177,22 @@ test('claude format: a streamed snapshot that repeats the blocks an earlier reco
 	);
 	assert.equal(session.summary.tool_calls, 1);
 	assert.equal(session.summary.assistant_messages, 2);
+});
+
+test('claude format: the parallel calls of one response, each result hanging off the record that made its call, are one turn\'s work; the live conversation going on from one result abandons no other call', () => {
+	// Claude Code writes a response's calls as records of one message.id, each the child of the one
+	// before, and each result as the child of the record that made its call (sourceToolAssistantUUID):
+	// the reply goes on from the last result written, so a call made after the one whose result the
+	// reply follows (a call that finished first, or the continuation written while a long call ran)
+	// is a sibling of that result. No prompt was re-sent there: nothing is abandoned. Evidence:
+	// daaain/claude-code-log dev-docs/dag.md ("Tool-result stitching, variant 2: dead-end
+	// continuation", "Assistant continuation tool-flow") and claude_code_log/dag.py
+	// (_stitch_tool_results, _is_continuation_fork).
+	const session = read('parallel-calls-forked.jsonl');
+	assert.deepEqual(session.summary.abandoned ?? [], [], 'no record of the tool flow is on an abandoned branch');
+	assert.equal(session.summary.human_turns, 2);
+	const live = liveEvents(session.events);
+	assert.deepEqual(live.filter(event => event.kind === 'tool_call').map(event => event.tool?.call_id), ['toolu_grep', 'toolu_read', 'toolu_test', 'toolu_cat']);
+	assert.deepEqual(live.filter(event => event.kind === 'tool_result').map(event => event.result?.call_id), ['toolu_read', 'toolu_grep', 'toolu_cat', 'toolu_test']);
+	assert.deepEqual(live.filter(event => event.kind === 'assistant').map(event => event.line), [6, 11, 13]);
 });
