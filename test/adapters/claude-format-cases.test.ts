@@ -1196,3 +1196,19 @@ test('claude format: the parallel calls of one response, each result hanging off
 	assert.deepEqual(live.filter(event => event.kind === 'tool_result').map(event => event.result?.call_id), ['toolu_read', 'toolu_grep', 'toolu_cat', 'toolu_test']);
 	assert.deepEqual(live.filter(event => event.kind === 'assistant').map(event => event.line), [6, 11, 13]);
 });
+
+test('claude format: a compaction that keeps the latest messages names as its logical parent the kept tail written after its summary; the boundary continues the last kept message already written, so the rewound attempt before it stays abandoned', () => {
+	// compact_boundary {parentUuid: null, logicalParentUuid: <tail>, compactMetadata:
+	// {preservedSegment: {headUuid, anchorUuid, tailUuid}, preservedMessages: {anchorUuid, uuids}}}:
+	// the tail is re-parented under the summary (the anchor) and written after it, so taking the
+	// logical parent as the boundary's parent closes a loop (boundary → tail → summary → boundary)
+	// that cuts the live chain off from everything before the compaction. Evidence:
+	// daaain/claude-code-log test/test_data/dag_compact_after_rewind_preserved.jsonl,
+	// test/test_compact_after_rewind.py, dev-docs/dag.md ("Compaction after a rewind").
+	const session = read('compact-preserved-tail.jsonl');
+	assert.equal(session.events.find(event => event.uuid === 'k8')?.parent, 'k7', 'the boundary continues the last kept message written before it');
+	assert.deepEqual(session.summary.abandoned, [[3, 4]], 'the Redis attempt the person rewound');
+	assert.equal(session.summary.human_turns, 4);
+	const live = liveEvents(session.events);
+	assert.deepEqual(live.filter(event => event.kind === 'assistant').map(event => event.line), [2, 6, 10, 12]);
+});
