@@ -1212,3 +1212,32 @@ test('claude format: a compaction that keeps the latest messages names as its lo
 	const live = liveEvents(session.events);
 	assert.deepEqual(live.filter(event => event.kind === 'assistant').map(event => event.line), [2, 6, 10, 12]);
 });
+
+test('claude format: a parallel call whose lagging sibling result arrives after a scan stays on the live conversation, the same whether the catalog read the file whole or as it grew', t => {
+	// The tree tail the catalog keeps marks which nodes are a reply's records, so a scan that reads
+	// the lagging result (parallel-calls-forked.jsonl, line 5) sees the call beside it as the same
+	// response going on, not a branch, without reading the file again.
+	const id = '4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+	const lines = readFileSync(join(cases, 'parallel-calls-forked.jsonl'), 'utf8').split('\n').filter(line => line !== '');
+	const env = sandboxEnv(tempDir(t));
+	const project = join(env['HOME']!, '.claude', 'projects', '-home-ines-ledger');
+	mkdirSync(project, {recursive: true});
+	const file = join(project, `${id}.jsonl`);
+	const run = (...args: string[]) => {
+		const result = runCli([...args, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	const abandoned = () => (run('read', id, '--view', 'context', '--limit', '100').records as Array<{line: number; abandoned?: boolean}>).filter(record => record.abandoned).map(record => record.line);
+	writeFileSync(file, `${lines.slice(0, 4).join('\n')}\n`);
+	assert.deepEqual(abandoned(), []);
+	writeFileSync(file, `${lines.join('\n')}\n`);
+	const grown = {sessions: run('sessions', '--all-projects'), abandoned: abandoned()};
+	assert.equal(grown.sessions.catalog.scanned, 1);
+	assert.deepEqual(grown.abandoned, []);
+	assert.equal(grown.sessions.sessions[0].human_turns, 2);
+
+	rmSync(join(env['XDG_CACHE_HOME']!, 'engi'), {recursive: true, force: true});
+	assert.deepEqual({sessions: run('sessions', '--all-projects'), abandoned: abandoned()}.abandoned, grown.abandoned);
+});
