@@ -1241,3 +1241,23 @@ test('claude format: a parallel call whose lagging sibling result arrives after 
 	rmSync(join(env['XDG_CACHE_HOME']!, 'engi'), {recursive: true, force: true});
 	assert.deepEqual({sessions: run('sessions', '--all-projects'), abandoned: abandoned()}.abandoned, grown.abandoned);
 });
+
+test('claude format: what Claude Code writes into a rejected AskUserQuestion\'s feedback ("The user wants to clarify these questions…", "The user has indicated they have provided enough answers…") is the host\'s, not a request; the prompt typed next is', () => {
+	// The question dialog's "chat about this" and "finish the plan interview" reject the call with
+	// feedback the tool itself composes (the questions, any answers so far, an instruction), in the
+	// slot where a person's typed directions go ("… To tell you how to proceed, the user said:\n").
+	// Evidence: Claude Code's AskUserQuestionPermissionRequest (handleRespondToClaude,
+	// handleFinishPlanInterview: toolUseConfirm.onReject(feedback)); real transcripts quoting the
+	// rejection; daaain/claude-code-log renders AskUserQuestion results apart
+	// (test/test_askuserquestion_rendering.py).
+	const session = read('ask-user-question-feedback.jsonl');
+	assert.deepEqual(session.events.filter(event => event.kind === 'user' && event.human === true).map(event => [event.line, event.text]), [
+		[1, 'Plan the quilt exporter'],
+		[5, 'Compression depends on the bucket\'s lifecycle rules'],
+	]);
+	assert.equal(session.summary.human_turns, 2);
+	assert.deepEqual(session.events.filter(event => event.kind === 'user' && event.human === false).map(event => [event.line, event.origin, event.text?.split('\n')[0]]), [
+		[3, 'host', 'The user wants to clarify these questions.'],
+		[7, 'host', 'The user has indicated they have provided enough answers for the plan interview.'],
+	]);
+});

@@ -367,6 +367,14 @@ const rejectedWithFeedback = 'The user doesn\'t want to proceed with this tool u
 /** The note newer builds append to a rejection, asking the agent to remember corrections: not the person's. */
 const memoryCorrectionNote = /\n\nNote: The user's next message may contain a correction or preference\.[\s\S]*$/;
 
+/**
+ * Feedback Claude Code composes itself for that slot when the person leaves AskUserQuestion's
+ * dialog without answering there: "chat about this" (the questions and any answers so far, and an
+ * instruction to ask what to clarify: the person's words come in the next prompt) and "finish the
+ * plan interview". The host's words, never a request.
+ */
+const hostWrittenFeedback = ['The user wants to clarify these questions.', 'The user has indicated they have provided enough answers for the plan interview.'];
+
 /** The person's request inside a tool call they rejected with feedback, or nothing. */
 function rejectionFeedback(block: Record<string, unknown>, base: Omit<SessionEvent, 'kind'>, author: Author): SessionEvent[] {
 	const output = textOf(block['content']);
@@ -375,7 +383,11 @@ function rejectionFeedback(block: Record<string, unknown>, base: Omit<SessionEve
 	}
 
 	const feedback = output.slice(rejectedWithFeedback.length).replace(memoryCorrectionNote, '').trim();
-	return saysNothing(feedback) ? [] : [{...base, kind: 'user', text: feedback, human: true}];
+	if (saysNothing(feedback)) {
+		return [];
+	}
+
+	return hostWrittenFeedback.some(opening => feedback.startsWith(opening)) ? [{...base, kind: 'user', text: feedback, human: false, origin: 'host'}] : [{...base, kind: 'user', text: feedback, human: true}];
 }
 
 /**
