@@ -1261,3 +1261,16 @@ test('claude format: what Claude Code writes into a rejected AskUserQuestion\'s 
 		[7, 'host', 'The user has indicated they have provided enough answers for the plan interview.'],
 	]);
 });
+
+test('claude format: a record holding only a thinking block between two calls of one response (interleaved thinking) is the reply going on: the call after it, whose result came first, is not abandoned', () => {
+	// The continuation beside a lagging result may open with a thinking block, which shows nothing:
+	// its place in the tree still belongs to the reply. Evidence: daaain/claude-code-log
+	// dev-docs/dag.md ("Assistant continuation tool-flow": "a thinking block, a max_tokens split, or
+	// the next parallel tool_use").
+	const session = read('parallel-calls-thinking-between.jsonl');
+	assert.deepEqual(session.summary.abandoned ?? [], []);
+	const live = liveEvents(session.events);
+	assert.deepEqual(live.filter(event => event.kind === 'tool_call').map(event => event.tool?.call_id), ['toolu_logs', 'toolu_conf']);
+	assert.deepEqual(live.filter(event => event.kind === 'tool_result').map(event => event.result?.call_id), ['toolu_conf', 'toolu_logs']);
+	assert.equal(session.summary.assistant_messages, 2, 'the thinking record is no message of its own');
+});

@@ -76,7 +76,8 @@ function isInterruptMarker(text: string): boolean {
  */
 function treePlace(record: ClaudeRecord, state: LineState): TreePlace {
 	const parent = record.parentUuid ?? boundaryParent(record, state) ?? record.parentUuid;
-	return {uuid: record.uuid, parent: resolveParent(state['bridges'] as TreeBridges | undefined, parent), sidechain: record.isSidechain === true};
+	const messageId = record.type === 'assistant' ? record.message?.id : undefined;
+	return {uuid: record.uuid, parent: resolveParent(state['bridges'] as TreeBridges | undefined, parent), sidechain: record.isSidechain === true, ...(messageId ? {messageId} : {})};
 }
 
 /**

@@ -47,7 +47,10 @@ export class BranchTree {
 		const number = this.addNode(id, event.parent ?? null);
 		if (event.kind === 'tool_result') {
 			this.flags.set(number, this.flags.get(number) | result);
-		} else if (event.kind !== 'meta') {
+		} else if (event.kind === 'meta') {
+			// The place of a reply's record that shows nothing (a thinking block alone) names its message.
+			this.flags.set(number, this.flags.get(number) | (event.message_id === undefined ? 0 : reply));
+		} else {
 			this.flags.set(number, this.flags.get(number) | other | (event.kind === 'assistant' || event.kind === 'tool_call' ? reply : 0));
 			// Bookkeeping records written after the last message (attachments, hook output) do not end the conversation.
 			this.newest = number;
@@ -60,8 +63,9 @@ export class BranchTree {
 	seed(node: TreeNode): void {
 		const [id, parent, shown, , replied] = node;
 		const number = this.addNode(id, parent);
+		this.flags.set(number, this.flags.get(number) | (replied === true ? reply : 0));
 		if (shown) {
-			this.flags.set(number, this.flags.get(number) | other | (replied === true ? reply : 0));
+			this.flags.set(number, this.flags.get(number) | other);
 			this.newest = number;
 		}
 	}
