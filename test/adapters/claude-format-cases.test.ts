@@ -1274,3 +1274,18 @@ test('claude format: a record holding only a thinking block between two calls of
 	assert.deepEqual(live.filter(event => event.kind === 'tool_result').map(event => event.result?.call_id), ['toolu_conf', 'toolu_logs']);
 	assert.equal(session.summary.assistant_messages, 2, 'the thinking record is no message of its own');
 });
+
+test('claude format: a reply record under a reply is kept beside a live tool result only; beside a live reply of its own kind it is still a branch left behind', () => {
+	// The exemption for the tool flow (parallel-calls-forked.jsonl) holds where the conversation went
+	// on from a call's result; two replies under one reply with the conversation going on from one
+	// of them is no shape of that flow, and the other stays off the live conversation as before.
+	const event = (uuid: string, parent: string | null, kind: 'user' | 'assistant' | 'tool_call' | 'tool_result', line: number) => ({line, kind, uuid, parent, ...(kind === 'user' ? {text: 'go', human: true} : kind === 'assistant' ? {text: 'ok', message_id: `m-${uuid}`} : {})});
+	const live = liveEvents([
+		event('u1', null, 'user', 1),
+		event('a1', 'u1', 'assistant', 2),
+		event('a2', 'a1', 'assistant', 3),
+		event('a3', 'a1', 'assistant', 4),
+		event('a4', 'a3', 'assistant', 5),
+	]);
+	assert.deepEqual(live.map(one => one.uuid), ['u1', 'a1', 'a3', 'a4']);
+});

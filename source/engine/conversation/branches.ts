@@ -10,10 +10,11 @@ import {IntList} from '../../lib/int-list.js';
  * continues (adapters give its logical parent).
  *
  * A sibling that is only a tool result is never taken for a branch: results of parallel tool
- * calls may hang off the call that made them. Nor is a reply record under a reply record: the
- * next call of the same response, or the continuation written while a call ran, beside the
- * result the conversation went on from (a rewind re-sends a prompt; it never forks a reply). The live leaf is the newest record a reader sees:
- * bookkeeping written after it (attachments hang off one record side by side) does not move it.
+ * calls may hang off the call that made them. Nor is a reply record under a reply record beside
+ * the result the conversation went on from: the next call of the same response, or the
+ * continuation written while a call ran (a rewind re-sends a prompt; it never forks there). The
+ * live leaf is the newest record a reader sees: bookkeeping written after it (attachments hang
+ * off one record side by side) does not move it.
  * Subagent (sidechain) records are trees of their own and stay out. Sources without tree links
  * have no forks and nothing is abandoned.
  */
@@ -120,6 +121,22 @@ export class BranchTree {
 		return (this.flags.get(number) & (result | other)) !== 0;
 	}
 
+	/** True when the node holds a tool result and nothing else a reader sees. */
+	private onlyResult(number: number): boolean {
+		return number !== -1 && (this.flags.get(number) & (result | other)) === result;
+	}
+
+	/** The child on the live chain among the siblings from `first`, or -1. */
+	private liveChild(first: number, live: Uint8Array): number {
+		for (let child = first; child !== -1; child = this.nextSibling.get(child)) {
+			if (live[child] === 1) {
+				return child;
+			}
+		}
+
+		return -1;
+	}
+
 	/** True when the node is a reply's record (the agent's text or call), not a prompt, result or notice. */
 	private isReply(number: number): boolean {
 		return (this.flags.get(number) & reply) !== 0;
@@ -160,10 +177,12 @@ export class BranchTree {
 		for (let up = 0; up < size; up++) {
 			const first = this.firstChild.get(up);
 			if (live[up] === 1 && first !== -1 && this.nextSibling.get(first) !== -1) {
+				// Beside the result of a call the conversation went on from, a reply's record under the
+				// reply that made the call is that response going on (another call, its thinking).
+				const goesOnFromResult = this.isReply(up) && this.onlyResult(this.liveChild(first, live));
 				for (let child = first; child !== -1; child = this.nextSibling.get(child)) {
-					const onlyResult = (this.flags.get(child) & (result | other)) === result;
-					const replyGoesOn = this.isReply(child) && this.isReply(up);
-					if (live[child] === 0 && !onlyResult && !replyGoesOn) {
+					const replyGoesOn = goesOnFromResult && this.isReply(child);
+					if (live[child] === 0 && !this.onlyResult(child) && !replyGoesOn) {
 						pending.push(child);
 					}
 				}
