@@ -9,6 +9,7 @@ import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 import {computeTail} from '../../source/engine/continuity/tail.js';
+import {liveEvents} from '../../source/engine/conversation/branches.js';
 
 /** Format features of real Claude Code transcripts, each in a small invented file (see each test). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/claude', import.meta.url));
@@ -1176,4 +1177,115 @@ test('claude format: a streamed snapshot that repeats the blocks an earlier reco
 	);
 	assert.equal(session.summary.tool_calls, 1);
 	assert.equal(session.summary.assistant_messages, 2);
+});
+
+test('claude format: the parallel calls of one response, each result hanging off the record that made its call, are one turn\'s work; the live conversation going on from one result abandons no other call', () => {
+	// Claude Code writes a response's calls as records of one message.id, each the child of the one
+	// before, and each result as the child of the record that made its call (sourceToolAssistantUUID):
+	// the reply goes on from the last result written, so a call made after the one whose result the
+	// reply follows (a call that finished first, or the continuation written while a long call ran)
+	// is a sibling of that result. No prompt was re-sent there: nothing is abandoned. Evidence:
+	// daaain/claude-code-log dev-docs/dag.md ("Tool-result stitching, variant 2: dead-end
+	// continuation", "Assistant continuation tool-flow") and claude_code_log/dag.py
+	// (_stitch_tool_results, _is_continuation_fork).
+	const session = read('parallel-calls-forked.jsonl');
+	assert.deepEqual(session.summary.abandoned ?? [], [], 'no record of the tool flow is on an abandoned branch');
+	assert.equal(session.summary.human_turns, 2);
+	const live = liveEvents(session.events);
+	assert.deepEqual(live.filter(event => event.kind === 'tool_call').map(event => event.tool?.call_id), ['toolu_grep', 'toolu_read', 'toolu_test', 'toolu_cat']);
+	assert.deepEqual(live.filter(event => event.kind === 'tool_result').map(event => event.result?.call_id), ['toolu_read', 'toolu_grep', 'toolu_cat', 'toolu_test']);
+	assert.deepEqual(live.filter(event => event.kind === 'assistant').map(event => event.line), [6, 11, 13]);
+});
+
+test('claude format: a compaction that keeps the latest messages names as its logical parent the kept tail written after its summary; the boundary continues the last kept message already written, so the rewound attempt before it stays abandoned', () => {
+	// compact_boundary {parentUuid: null, logicalParentUuid: <tail>, compactMetadata:
+	// {preservedSegment: {headUuid, anchorUuid, tailUuid}, preservedMessages: {anchorUuid, uuids}}}:
+	// the tail is re-parented under the summary (the anchor) and written after it, so taking the
+	// logical parent as the boundary's parent closes a loop (boundary → tail → summary → boundary)
+	// that cuts the live chain off from everything before the compaction. Evidence:
+	// daaain/claude-code-log test/test_data/dag_compact_after_rewind_preserved.jsonl,
+	// test/test_compact_after_rewind.py, dev-docs/dag.md ("Compaction after a rewind").
+	const session = read('compact-preserved-tail.jsonl');
+	assert.equal(session.events.find(event => event.uuid === 'k8')?.parent, 'k7', 'the boundary continues the last kept message written before it');
+	assert.deepEqual(session.summary.abandoned, [[3, 4]], 'the Redis attempt the person rewound');
+	assert.equal(session.summary.human_turns, 4);
+	const live = liveEvents(session.events);
+	assert.deepEqual(live.filter(event => event.kind === 'assistant').map(event => event.line), [2, 6, 10, 12]);
+});
+
+test('claude format: a parallel call whose lagging sibling result arrives after a scan stays on the live conversation, the same whether the catalog read the file whole or as it grew', t => {
+	// The tree tail the catalog keeps marks which nodes are a reply's records, so a scan that reads
+	// the lagging result (parallel-calls-forked.jsonl, line 5) sees the call beside it as the same
+	// response going on, not a branch, without reading the file again.
+	const id = '4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+	const lines = readFileSync(join(cases, 'parallel-calls-forked.jsonl'), 'utf8').split('\n').filter(line => line !== '');
+	const env = sandboxEnv(tempDir(t));
+	const project = join(env['HOME']!, '.claude', 'projects', '-home-ines-ledger');
+	mkdirSync(project, {recursive: true});
+	const file = join(project, `${id}.jsonl`);
+	const run = (...args: string[]) => {
+		const result = runCli([...args, '--format', 'json'], {env});
+		assert.equal(result.code, 0, result.stderr);
+		return result.json();
+	};
+
+	const abandoned = () => (run('read', id, '--view', 'context', '--limit', '100').records as Array<{line: number; abandoned?: boolean}>).filter(record => record.abandoned).map(record => record.line);
+	writeFileSync(file, `${lines.slice(0, 4).join('\n')}\n`);
+	assert.deepEqual(abandoned(), []);
+	writeFileSync(file, `${lines.join('\n')}\n`);
+	const grown = {sessions: run('sessions', '--all-projects'), abandoned: abandoned()};
+	assert.equal(grown.sessions.catalog.scanned, 1);
+	assert.deepEqual(grown.abandoned, []);
+	assert.equal(grown.sessions.sessions[0].human_turns, 2);
+
+	rmSync(join(env['XDG_CACHE_HOME']!, 'engi'), {recursive: true, force: true});
+	assert.deepEqual({sessions: run('sessions', '--all-projects'), abandoned: abandoned()}.abandoned, grown.abandoned);
+});
+
+test('claude format: what Claude Code writes into a rejected AskUserQuestion\'s feedback ("The user wants to clarify these questions…", "The user has indicated they have provided enough answers…") is the host\'s, not a request; the prompt typed next is', () => {
+	// The question dialog's "chat about this" and "finish the plan interview" reject the call with
+	// feedback the tool itself composes (the questions, any answers so far, an instruction), in the
+	// slot where a person's typed directions go ("… To tell you how to proceed, the user said:\n").
+	// Evidence: Claude Code's AskUserQuestionPermissionRequest (handleRespondToClaude,
+	// handleFinishPlanInterview: toolUseConfirm.onReject(feedback)); real transcripts quoting the
+	// rejection; daaain/claude-code-log renders AskUserQuestion results apart
+	// (test/test_askuserquestion_rendering.py).
+	const session = read('ask-user-question-feedback.jsonl');
+	assert.deepEqual(session.events.filter(event => event.kind === 'user' && event.human === true).map(event => [event.line, event.text]), [
+		[1, 'Plan the quilt exporter'],
+		[5, 'Compression depends on the bucket\'s lifecycle rules'],
+	]);
+	assert.equal(session.summary.human_turns, 2);
+	assert.deepEqual(session.events.filter(event => event.kind === 'user' && event.human === false).map(event => [event.line, event.origin, event.text?.split('\n')[0]]), [
+		[3, 'host', 'The user wants to clarify these questions.'],
+		[7, 'host', 'The user has indicated they have provided enough answers for the plan interview.'],
+	]);
+});
+
+test('claude format: a record holding only a thinking block between two calls of one response (interleaved thinking) is the reply going on: the call after it, whose result came first, is not abandoned', () => {
+	// The continuation beside a lagging result may open with a thinking block, which shows nothing:
+	// its place in the tree still belongs to the reply. Evidence: daaain/claude-code-log
+	// dev-docs/dag.md ("Assistant continuation tool-flow": "a thinking block, a max_tokens split, or
+	// the next parallel tool_use").
+	const session = read('parallel-calls-thinking-between.jsonl');
+	assert.deepEqual(session.summary.abandoned ?? [], []);
+	const live = liveEvents(session.events);
+	assert.deepEqual(live.filter(event => event.kind === 'tool_call').map(event => event.tool?.call_id), ['toolu_logs', 'toolu_conf']);
+	assert.deepEqual(live.filter(event => event.kind === 'tool_result').map(event => event.result?.call_id), ['toolu_conf', 'toolu_logs']);
+	assert.equal(session.summary.assistant_messages, 2, 'the thinking record is no message of its own');
+});
+
+test('claude format: a reply record under a reply is kept beside a live tool result only; beside a live reply of its own kind it is still a branch left behind', () => {
+	// The exemption for the tool flow (parallel-calls-forked.jsonl) holds where the conversation went
+	// on from a call's result; two replies under one reply with the conversation going on from one
+	// of them is no shape of that flow, and the other stays off the live conversation as before.
+	const event = (uuid: string, parent: string | null, kind: 'user' | 'assistant' | 'tool_call' | 'tool_result', line: number) => ({line, kind, uuid, parent, ...(kind === 'user' ? {text: 'go', human: true} : kind === 'assistant' ? {text: 'ok', message_id: `m-${uuid}`} : {})});
+	const live = liveEvents([
+		event('u1', null, 'user', 1),
+		event('a1', 'u1', 'assistant', 2),
+		event('a2', 'a1', 'assistant', 3),
+		event('a3', 'a1', 'assistant', 4),
+		event('a4', 'a3', 'assistant', 5),
+	]);
+	assert.deepEqual(live.map(one => one.uuid), ['u1', 'a1', 'a3', 'a4']);
 });

@@ -81,7 +81,9 @@ test('claude: tool calls, results, failures and interruptions', () => {
 	assert.equal(interrupt?.kind, 'system');
 	assert.ok(main.events.some(event => event.kind === 'summary' && event.text?.startsWith('This session is being continued')));
 	assert.ok(main.events.filter(event => event.sidechain).length === 2);
-	assert.equal(main.events.filter(event => event.message_id === 'msg_A').length, 2);
+	assert.equal(main.events.filter(event => event.message_id === 'msg_A' && event.kind !== 'meta').length, 2);
+	// The thinking block's record shows nothing; its place in the tree names the response it is part of.
+	assert.deepEqual(main.events.filter(event => event.message_id === 'msg_A' && event.kind === 'meta').map(event => event.line), [7]);
 });
 
 test('claude: a rewind leaves both branches in the file, each with its parent link', () => {

@@ -75,8 +75,56 @@ function isInterruptMarker(text: string): boolean {
  * records are bridged over.
  */
 function treePlace(record: ClaudeRecord, state: LineState): TreePlace {
-	const parent = record.parentUuid ?? record.logicalParentUuid ?? record.parentUuid;
-	return {uuid: record.uuid, parent: resolveParent(state['bridges'] as TreeBridges | undefined, parent), sidechain: record.isSidechain === true};
+	const parent = record.parentUuid ?? boundaryParent(record, state) ?? record.parentUuid;
+	const messageId = record.type === 'assistant' ? record.message?.id : undefined;
+	return {uuid: record.uuid, parent: resolveParent(state['bridges'] as TreeBridges | undefined, parent), sidechain: record.isSidechain === true, ...(messageId ? {messageId} : {})};
+}
+
+/**
+ * The record a compaction boundary continues: its `logicalParentUuid`, the last message before
+ * compaction. A compaction that keeps the latest messages lists them in `compactMetadata`
+ * (`preservedSegment: {headUuid, anchorUuid, tailUuid}`, `preservedMessages: {anchorUuid,
+ * uuids}`), and a kept message not yet written (often the tail, the logical parent itself) is
+ * written after the summary, as the summary's child: continuing it would close a loop that cuts
+ * the conversation off from all before the boundary. Such a boundary continues the last kept
+ * message already written (of the few records read just before it).
+ */
+function boundaryParent(record: ClaudeRecord, state: LineState): string | undefined {
+	const logical = record.logicalParentUuid ?? undefined;
+	const recent = recentUuids(state);
+	if (logical === undefined || recent.includes(logical)) {
+		return logical;
+	}
+
+	const kept = keptMessages(record);
+	return [...recent].reverse().find(uuid => kept.has(uuid)) ?? logical;
+}
+
+/** The messages a compaction kept, as its compactMetadata lists them (any of it may be missing or malformed). */
+function keptMessages(record: ClaudeRecord): Set<string> {
+	const metadata = isRecord(record['compactMetadata']) ? record['compactMetadata'] : {};
+	const segment = isRecord(metadata['preservedSegment']) ? metadata['preservedSegment'] : {};
+	const messages = isRecord(metadata['preservedMessages']) ? metadata['preservedMessages'] : {};
+	const listed = Array.isArray(messages['uuids']) ? messages['uuids'] : [];
+	return new Set([segment['headUuid'], segment['tailUuid'], ...listed].filter((uuid): uuid is string => typeof uuid === 'string'));
+}
+
+/**
+ * The uuids of the last main-chain records read, newest last: enough to tell a kept message
+ * written just before a boundary from one still to come. Plain JSON in the line state, which the
+ * catalog keeps between scans, so only a few.
+ */
+const recentUuidCount = 8;
+
+function recentUuids(state: LineState): string[] {
+	const recent = state['recentUuids'];
+	return Array.isArray(recent) ? recent.filter((uuid): uuid is string => typeof uuid === 'string') : [];
+}
+
+function noteUuid(record: ClaudeRecord, state: LineState): void {
+	if (record.uuid !== undefined && record.isSidechain !== true) {
+		state['recentUuids'] = [...recentUuids(state), record.uuid].slice(-recentUuidCount);
+	}
 }
 
 /** Fields every event of a record shares. */
@@ -320,6 +368,14 @@ const rejectedWithFeedback = 'The user doesn\'t want to proceed with this tool u
 /** The note newer builds append to a rejection, asking the agent to remember corrections: not the person's. */
 const memoryCorrectionNote = /\n\nNote: The user's next message may contain a correction or preference\.[\s\S]*$/;
 
+/**
+ * Feedback Claude Code composes itself for that slot when the person leaves AskUserQuestion's
+ * dialog without answering there: "chat about this" (the questions and any answers so far, and an
+ * instruction to ask what to clarify: the person's words come in the next prompt) and "finish the
+ * plan interview". The host's words, never a request.
+ */
+const hostWrittenFeedback = ['The user wants to clarify these questions.', 'The user has indicated they have provided enough answers for the plan interview.'];
+
 /** The person's request inside a tool call they rejected with feedback, or nothing. */
 function rejectionFeedback(block: Record<string, unknown>, base: Omit<SessionEvent, 'kind'>, author: Author): SessionEvent[] {
 	const output = textOf(block['content']);
@@ -328,7 +384,11 @@ function rejectionFeedback(block: Record<string, unknown>, base: Omit<SessionEve
 	}
 
 	const feedback = output.slice(rejectedWithFeedback.length).replace(memoryCorrectionNote, '').trim();
-	return saysNothing(feedback) ? [] : [{...base, kind: 'user', text: feedback, human: true}];
+	if (saysNothing(feedback)) {
+		return [];
+	}
+
+	return hostWrittenFeedback.some(opening => feedback.startsWith(opening)) ? [{...base, kind: 'user', text: feedback, human: false, origin: 'host'}] : [{...base, kind: 'user', text: feedback, human: true}];
 }
 
 /**
@@ -763,6 +823,7 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 	}
 
 	const place = treePlace(record, state);
+	noteUuid(record, state);
 	if (record.type === 'saved_hook_context') {
 		bridgeSkipped((state['bridges'] ??= {}) as TreeBridges, place);
 		return savedHookContextEvents(record, line, state, unit);

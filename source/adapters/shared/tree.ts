@@ -6,14 +6,18 @@ import type {SessionEvent} from '../events.js';
  * duration), and the live chain runs through those. Such a record keeps its place in the tree
  * with a `meta` event that holds only its `uuid` and `parent`.
  */
-export type TreePlace = {readonly uuid: string | undefined; readonly parent: string | null | undefined; readonly sidechain?: boolean};
+export type TreePlace = {readonly uuid: string | undefined; readonly parent: string | null | undefined; readonly sidechain?: boolean; readonly messageId?: string};
 
+/**
+ * The place of a record of a reply that shows nothing (a thinking block alone) keeps the reply's
+ * message id: the branch tree knows it for a record of the agent's response, never a branch.
+ */
 export function withTreePlace(events: SessionEvent[], place: TreePlace, line: number): SessionEvent[] {
 	if (place.uuid === undefined || events.some(event => event.uuid !== undefined)) {
 		return events;
 	}
 
-	return [...events, {line, kind: 'meta', uuid: place.uuid, ...(place.parent !== undefined ? {parent: place.parent} : {}), ...(place.sidechain ? {sidechain: true} : {})}];
+	return [...events, {line, kind: 'meta', uuid: place.uuid, ...(place.parent !== undefined ? {parent: place.parent} : {}), ...(place.sidechain ? {sidechain: true} : {}), ...(place.messageId ? {message_id: place.messageId} : {})}];
 }
 
 /**

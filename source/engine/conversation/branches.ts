@@ -10,8 +10,11 @@ import {IntList} from '../../lib/int-list.js';
  * continues (adapters give its logical parent).
  *
  * A sibling that is only a tool result is never taken for a branch: results of parallel tool
- * calls may hang off the call that made them. The live leaf is the newest record a reader sees:
- * bookkeeping written after it (attachments hang off one record side by side) does not move it.
+ * calls may hang off the call that made them. Nor is a reply record under a reply record beside
+ * the result the conversation went on from: the next call of the same response, or the
+ * continuation written while a call ran (a rewind re-sends a prompt; it never forks there). The
+ * live leaf is the newest record a reader sees: bookkeeping written after it (attachments hang
+ * off one record side by side) does not move it.
  * Subagent (sidechain) records are trees of their own and stay out. Sources without tree links
  * have no forks and nothing is abandoned.
  */
@@ -45,8 +48,11 @@ export class BranchTree {
 		const number = this.addNode(id, event.parent ?? null);
 		if (event.kind === 'tool_result') {
 			this.flags.set(number, this.flags.get(number) | result);
-		} else if (event.kind !== 'meta') {
-			this.flags.set(number, this.flags.get(number) | other);
+		} else if (event.kind === 'meta') {
+			// The place of a reply's record that shows nothing (a thinking block alone) names its message.
+			this.flags.set(number, this.flags.get(number) | (event.message_id === undefined ? 0 : reply));
+		} else {
+			this.flags.set(number, this.flags.get(number) | other | (event.kind === 'assistant' || event.kind === 'tool_call' ? reply : 0));
 			// Bookkeeping records written after the last message (attachments, hook output) do not end the conversation.
 			this.newest = number;
 		}
@@ -56,8 +62,9 @@ export class BranchTree {
 
 	/** A node known from an earlier read (TreeNode), before the events that continue it. */
 	seed(node: TreeNode): void {
-		const [id, parent, shown] = node;
+		const [id, parent, shown, , replied] = node;
 		const number = this.addNode(id, parent);
+		this.flags.set(number, this.flags.get(number) | (replied === true ? reply : 0));
 		if (shown) {
 			this.flags.set(number, this.flags.get(number) | other);
 			this.newest = number;
@@ -114,6 +121,27 @@ export class BranchTree {
 		return (this.flags.get(number) & (result | other)) !== 0;
 	}
 
+	/** True when the node holds a tool result and nothing else a reader sees. */
+	private onlyResult(number: number): boolean {
+		return number !== -1 && (this.flags.get(number) & (result | other)) === result;
+	}
+
+	/** The child on the live chain among the siblings from `first`, or -1. */
+	private liveChild(first: number, live: Uint8Array): number {
+		for (let child = first; child !== -1; child = this.nextSibling.get(child)) {
+			if (live[child] === 1) {
+				return child;
+			}
+		}
+
+		return -1;
+	}
+
+	/** True when the node is a reply's record (the agent's text or call), not a prompt, result or notice. */
+	private isReply(number: number): boolean {
+		return (this.flags.get(number) & reply) !== 0;
+	}
+
 	/** True when a node added besides the `known` ones hangs off a parent the tree does not hold. */
 	hasOrphanBesides(known: Iterable<string>): boolean {
 		const knownNumbers = new Set([...known].map(id => this.numbers.get(id)));
@@ -130,7 +158,7 @@ export class BranchTree {
 
 	/** The last `count` nodes (at most 32), to continue this tree from when the file grows. */
 	lastNodes(count: number, abandoned: AbandonedNodes): TreeNode[] {
-		return this.recent.slice(-Math.min(count, recentNodes)).map(({number, id, parent}) => [id, parent, this.shown(number), abandoned.hasNumber(number)]);
+		return this.recent.slice(-Math.min(count, recentNodes)).map(({number, id, parent}) => [id, parent, this.shown(number), abandoned.hasNumber(number), this.isReply(number)]);
 	}
 
 	/** The nodes off the live chain: every non-live child of a fork on it, and all below. */
@@ -149,9 +177,12 @@ export class BranchTree {
 		for (let up = 0; up < size; up++) {
 			const first = this.firstChild.get(up);
 			if (live[up] === 1 && first !== -1 && this.nextSibling.get(first) !== -1) {
+				// Beside the result of a call the conversation went on from, a reply's record under the
+				// reply that made the call is that response going on (another call, its thinking).
+				const goesOnFromResult = this.isReply(up) && this.onlyResult(this.liveChild(first, live));
 				for (let child = first; child !== -1; child = this.nextSibling.get(child)) {
-					const onlyResult = (this.flags.get(child) & (result | other)) === result;
-					if (live[child] === 0 && !onlyResult) {
+					const replyGoesOn = goesOnFromResult && this.isReply(child);
+					if (live[child] === 0 && !this.onlyResult(child) && !replyGoesOn) {
 						pending.push(child);
 					}
 				}
@@ -178,6 +209,8 @@ export class BranchTree {
 const added = 1;
 const result = 2;
 const other = 4;
+/** The node holds the agent's reply (text or a call): a record of a response, never a prompt. */
+const reply = 8;
 const recentNodes = 32;
 
 /**
@@ -270,8 +303,11 @@ export class AbandonedNodes {
 	}
 }
 
-/** A node as the catalog remembers it: uuid, parent, whether it shows anything, whether it was abandoned. */
-export type TreeNode = [string, string | null, boolean, boolean];
+/**
+ * A node as the catalog remembers it: uuid, parent, whether it shows anything, whether it was
+ * abandoned, and whether it is a reply's record (absent in catalogs written before it was kept).
+ */
+export type TreeNode = [string, string | null, boolean, boolean, boolean?];
 
 /** The events of the live conversation: those on abandoned branches, and those a rewind marker discarded, dropped. */
 export function liveEvents(events: readonly SessionEvent[]): SessionEvent[] {
