@@ -966,6 +966,19 @@ test('claude format: a prompt enqueued as content blocks (text blocks, plain str
 	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo/, 'no payload copied');
 });
 
+test('claude format: an image pasted alone while the agent worked and still queued at the end is the latest request, noted by its type', () => {
+	// A person can paste an image and send it with no words while a turn runs; the queue then holds
+	// content blocks without text. An image alone is a request (shared/media.ts), queued or typed.
+	const session = read('queued-image-only-at-end.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(users(session), [
+		[1, 'Redraw the coastline layer with the new projection', true, null],
+		[3, '[image: image/png]', true, null],
+	]);
+	assert.deepEqual(computeTail(session.events, false).unanswered, {line: 3});
+	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo/, 'no payload copied');
+});
+
 test('claude format: engi unfinished reads a prompt still queued at the end as trailing_user_request_unanswered, the same whether the catalog read the file whole or as it grew', t => {
 	const id = '2e7b9d1f-3a5c-4e6b-8d0f-7a9c1e3b5d7f';
 	const lines = readFileSync(join(cases, 'queued-one-delivered-one-left.jsonl'), 'utf8').split('\n').filter(line => line !== '');

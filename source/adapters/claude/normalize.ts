@@ -1117,15 +1117,15 @@ function isPersonInput(text: string): boolean {
 export function claudeAtEnd(state: LineState, unit: DiscoveredUnit): EndRecord[] {
 	return stillQueued(state).flatMap(entry => {
 		const record = enqueueRecordAt(unit, entry);
-		const content = record?.['content'];
-		const text = queuedText(content);
-		if (text === undefined) {
+		if (record === undefined) {
 			return [];
 		}
 
-		const base = {line: entry.line, ...(typeof record!['timestamp'] === 'string' ? {timestamp: record!['timestamp']} : {})};
-		// Content blocks may hold an image beside the text: noted as a prompt's are.
-		const events = withPromptMedia(textEvents(text, base, {human: true}, {}), content, base, {human: true}, {});
+		const content = record['content'];
+		const text = queuedText(content);
+		const base = {line: entry.line, ...(typeof record['timestamp'] === 'string' ? {timestamp: record['timestamp']} : {})};
+		// Content blocks may hold an image beside the text, or alone: noted as a prompt's are.
+		const events = withPromptMedia(text === undefined ? [] : textEvents(text, base, {human: true}, {}), content, base, {human: true}, {});
 		return events.some(event => event.human === true) ? [{raw: record, events}] : [];
 	});
 }
@@ -1136,9 +1136,12 @@ function enqueueRecordAt(unit: DiscoveredUnit, entry: QueuedEntry): Record<strin
 	readJsonLines(
 		unit.path,
 		value => {
-			const content = isRecord(value) && value['type'] === 'queue-operation' && value['operation'] === 'enqueue' ? queuedText(value['content']) : undefined;
-			if (found === undefined && content !== undefined && queuedTextFingerprint(content) === entry.fp) {
-				found = value as Record<string, unknown>;
+			if (found === undefined && isRecord(value) && value['type'] === 'queue-operation' && value['operation'] === 'enqueue') {
+				// The entry's text, or (an entry without one) an enqueue that still holds none.
+				const content = queuedText(value['content']);
+				if (entry.fp === null ? content === undefined : content !== undefined && queuedTextFingerprint(content) === entry.fp) {
+					found = value;
+				}
 			}
 
 			return true;

@@ -180,7 +180,7 @@ export function noteDelivery(texts: readonly string[], state: LineState, options
 	keep(state, queue);
 }
 
-/** The entries still queued: what a person typed and was never sent, oldest first. */
+/** The entries still queued: what a person typed or pasted and was never sent, oldest first. */
 export function stillQueued(state: LineState): QueuedEntry[] {
-	return state['queue'] === undefined ? [] : queueOf(state).entries.filter(entry => entry.person && entry.fp !== null && entry.offset >= 0);
+	return state['queue'] === undefined ? [] : queueOf(state).entries.filter(entry => entry.person && entry.offset >= 0);
 }
