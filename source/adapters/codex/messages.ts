@@ -222,3 +222,16 @@ export function withImageNotes(said: SessionEvent[], images: string[], base: Omi
 		return firstCopy(key(typed)) ? [{...event, text: withNoteLines(typed, notes)}] : [];
 	});
 }
+
+/**
+ * The block Codex appends to a reply that drew on its memory files: `<oai-mem-citation>` holding
+ * `<citation_entries>` (`MEMORY.md:12-14|note=[…]`) and `<rollout_ids>`. Codex lifts it out of
+ * what it shows (codex-rs utils/stream-parser, CitationStreamParser), so it is no reply text; the
+ * rollout keeps it in both copies of the reply.
+ */
+const memoryCitation = /<oai-mem-citation>[\s\S]*?<\/oai-mem-citation>/g;
+
+/** A reply's text as Codex shows it: without its memory citations (and the blank lines before them). */
+export function visibleReply(text: string): string {
+	return text.includes('<oai-mem-citation>') ? text.replace(memoryCitation, '').trimEnd() : text;
+}
