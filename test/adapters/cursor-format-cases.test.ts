@@ -210,6 +210,21 @@ test('cursor format: the workspace .workspace-trusted names is the project of th
 	assert.equal(read.summary.title, 'Why does the tally page round totals down?');
 });
 
+/**
+ * The Cursor CLI's agent worker logs the workspace it serves to `projects/<slug>/worker.log`, a
+ * line ending `workspacePath=<path>`: the path itself, where the slug only spells it. Evidence:
+ * siteboon/claudecodeui server/modules/providers/list/cursor/cursor-session-synchronizer.provider.ts
+ * (extractProjectPathFromWorkerLog, its only source of a Cursor session's project).
+ */
+test('cursor format: the workspacePath the slug\'s worker.log states is the project of its transcripts, where no .workspace-trusted names one', () => {
+	const glazeId = 'a3c5e7f9-1b2d-4e6f-8a0c-2e4f6a8c0b13';
+	const unit = discoverCursor(root).find(found => found.idHint === glazeId);
+	assert.equal(unit?.projectHint, undefined, 'no directory here spells the slug');
+	const read = readUnit(cursorAdapter, wholeUnit(unit!));
+	assert.equal(read.summary.project, '/srv/kilns/glaze lab');
+	assert.equal(read.summary.title, 'Which cone does the celadon recipe fire to?');
+});
+
 /** A chat store `chats/<md5>/<id>/store.db` whose meta row '0' is `meta` as hex (or as plain JSON, as a few older stores wrote it). */
 function writeChatStore(cursorHome: string, sessionId: string, meta: Record<string, unknown>, encoding: 'hex' | 'plain' = 'hex'): void {
 	const directory = join(cursorHome, 'chats', '5d41402abc4b2a76b9719d911017c592', sessionId);
