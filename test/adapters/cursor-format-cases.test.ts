@@ -265,6 +265,38 @@ test('cursor format: "New Agent", the name Cursor gives a chat store before the 
 	assert.equal(sessions.get(parent)?.title, 'Count the rows in harvest.csv');
 });
 
+test('cursor format: a Task subagent written as a peer transcript folder (not under subagents/) belongs to the parent its chat store\'s subagentInfo names', t => {
+	// Cursor Task subagents often land as their own agent-transcripts/<id>/ folder, beside the
+	// parent's: siteboon/claudecodeui cursor-session-synchronizer.provider.ts links them to their
+	// parent; the child's store meta names it (subagentInfo.parentAgentId).
+	const home = join(tempDir(t), '.cursor');
+	const parent = '9b1d3f57-2c4e-4a6b-8d0f-5e7a9c1b3d44';
+	const child = 'a0c2e468-3d5f-4b7c-9e1a-6f8b0d2c4e55';
+	const transcripts = join(home, 'projects', 'home-dev-granary', 'agent-transcripts');
+	mkdirSync(join(transcripts, parent), {recursive: true});
+	mkdirSync(join(transcripts, child), {recursive: true});
+	writeFileSync(join(transcripts, parent, `${parent}.jsonl`), [
+		'{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nWhich silo is fullest?\\n</user_query>"}]}}',
+		'{"role":"assistant","message":{"content":[{"type":"tool_use","name":"Task","input":{"description":"Read silo levels","prompt":"Read the fill level of every silo in levels.json"}}]}}',
+	].join('\n') + '\n');
+	writeFileSync(join(transcripts, child, `${child}.jsonl`), [
+		'{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nRead the fill level of every silo in levels.json\\n</user_query>"}]}}',
+		'{"role":"assistant","message":{"content":[{"type":"text","text":"Silo 3 is at 91 percent, the fullest."}]}}',
+	].join('\n') + '\n');
+	writeChatStore(home, parent, {agentId: parent, name: 'Silo levels', mode: 'default', createdAt: 1796390000000});
+	writeChatStore(home, child, {
+		agentId: child,
+		name: 'New Agent',
+		mode: 'default',
+		createdAt: 1796390004000,
+		subagentInfo: {parentAgentId: parent, rootParentAgentId: parent, toolCallId: 'toolu_granary_1', typeName: 'explore'},
+	});
+	const sessions = new Map(readStore(cursorAdapter, home).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(child)?.parent_id, parent);
+	assert.equal(sessions.get(parent)?.parent_id ?? null, null);
+	assert.equal(sessions.get(parent)?.title, 'Which silo is fullest?');
+});
+
 test('cursor format: a chat store whose meta row holds plain JSON rather than hex (older stores) still names the chat and its start', t => {
 	// Readers of Cursor's chat store note that a few older stores wrote meta.value as JSON text,
 	// not hex-encoded JSON, and fall back to parsing it as it is.
