@@ -824,3 +824,19 @@ test('codex format: the native resume of a session kept under another Codex home
 	assert.equal(native(), `codex resume ${id}`);
 	assert.equal(runCli(['resume', id, '--source', 'codex', '--source-root', other, '--format', 'json'], {env: {...env, CODEX_HOME: other}}).json().native_resume_command, `codex resume ${id}`, 'CODEX_HOME already names it');
 });
+
+test('codex format: the <oai-mem-citation> block Codex appends to a reply that drew on its memories is no reply text, on either channel', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T08-00-00-01a30100-6d00-7a00-8b00-0000000000f8.jsonl')));
+	const replies = events.filter(event => event.kind === 'assistant').map(event => event.text);
+	assert.deepEqual(replies, ['It lives in docs/inspections.md, one row per hive.', 'In data/varroa.csv, weekly.'], 'one reply each, the citation block gone');
+	assert.ok(!events.some(event => /oai-mem-citation|citation_entries|MEMORY\.md/.test(event.text ?? '')), 'no event shows the citation markup');
+});
+
+test('codex format: a plan-mode reply is one reply and its <proposed_plan> one more, without the tags, though the event copy Codex shows has the plan cut out', () => {
+	// Codex core strips the plan block from the agent_message it emits in plan mode (codex-rs
+	// core stream_events_utils.rs, strip_hidden_assistant_markup) and keeps it in the response item.
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T10-00-00-01a30180-2a00-7b00-8c00-0000000000a9.jsonl')));
+	const replies = events.filter(event => event.kind === 'assistant').map(event => event.text?.trimEnd());
+	assert.deepEqual(replies, ['Here is the plan; it touches only the export module.', '# Timetable export\n\n1. Add a CSV writer for sailings.\n2. Wire it to the Export menu.']);
+	assert.ok(!events.some(event => /proposed_plan/.test(event.text ?? '')), 'no event shows the plan tags');
+});

@@ -210,6 +210,21 @@ test('cursor format: the workspace .workspace-trusted names is the project of th
 	assert.equal(read.summary.title, 'Why does the tally page round totals down?');
 });
 
+/**
+ * The Cursor CLI's agent worker logs the workspace it serves to `projects/<slug>/worker.log`, a
+ * line ending `workspacePath=<path>`: the path itself, where the slug only spells it. Evidence:
+ * siteboon/claudecodeui server/modules/providers/list/cursor/cursor-session-synchronizer.provider.ts
+ * (extractProjectPathFromWorkerLog, its only source of a Cursor session's project).
+ */
+test('cursor format: the workspacePath the slug\'s worker.log states is the project of its transcripts, where no .workspace-trusted names one', () => {
+	const glazeId = 'a3c5e7f9-1b2d-4e6f-8a0c-2e4f6a8c0b13';
+	const unit = discoverCursor(root).find(found => found.idHint === glazeId);
+	assert.equal(unit?.projectHint, undefined, 'no directory here spells the slug');
+	const read = readUnit(cursorAdapter, wholeUnit(unit!));
+	assert.equal(read.summary.project, '/srv/kilns/glaze lab');
+	assert.equal(read.summary.title, 'Which cone does the celadon recipe fire to?');
+});
+
 /** A chat store `chats/<md5>/<id>/store.db` whose meta row '0' is `meta` as hex (or as plain JSON, as a few older stores wrote it). */
 function writeChatStore(cursorHome: string, sessionId: string, meta: Record<string, unknown>, encoding: 'hex' | 'plain' = 'hex'): void {
 	const directory = join(cursorHome, 'chats', '5d41402abc4b2a76b9719d911017c592', sessionId);
@@ -248,6 +263,38 @@ test('cursor format: "New Agent", the name Cursor gives a chat store before the 
 	assert.equal(sessions.get(child)?.parent_id, parent);
 	assert.equal(sessions.get(child)?.title, 'Count the data rows of harvest.csv', 'the task its parent gave, not the placeholder name');
 	assert.equal(sessions.get(parent)?.title, 'Count the rows in harvest.csv');
+});
+
+test('cursor format: a Task subagent written as a peer transcript folder (not under subagents/) belongs to the parent its chat store\'s subagentInfo names', t => {
+	// Cursor Task subagents often land as their own agent-transcripts/<id>/ folder, beside the
+	// parent's: siteboon/claudecodeui cursor-session-synchronizer.provider.ts links them to their
+	// parent; the child's store meta names it (subagentInfo.parentAgentId).
+	const home = join(tempDir(t), '.cursor');
+	const parent = '9b1d3f57-2c4e-4a6b-8d0f-5e7a9c1b3d44';
+	const child = 'a0c2e468-3d5f-4b7c-9e1a-6f8b0d2c4e55';
+	const transcripts = join(home, 'projects', 'home-dev-granary', 'agent-transcripts');
+	mkdirSync(join(transcripts, parent), {recursive: true});
+	mkdirSync(join(transcripts, child), {recursive: true});
+	writeFileSync(join(transcripts, parent, `${parent}.jsonl`), [
+		'{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nWhich silo is fullest?\\n</user_query>"}]}}',
+		'{"role":"assistant","message":{"content":[{"type":"tool_use","name":"Task","input":{"description":"Read silo levels","prompt":"Read the fill level of every silo in levels.json"}}]}}',
+	].join('\n') + '\n');
+	writeFileSync(join(transcripts, child, `${child}.jsonl`), [
+		'{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nRead the fill level of every silo in levels.json\\n</user_query>"}]}}',
+		'{"role":"assistant","message":{"content":[{"type":"text","text":"Silo 3 is at 91 percent, the fullest."}]}}',
+	].join('\n') + '\n');
+	writeChatStore(home, parent, {agentId: parent, name: 'Silo levels', mode: 'default', createdAt: 1796390000000});
+	writeChatStore(home, child, {
+		agentId: child,
+		name: 'New Agent',
+		mode: 'default',
+		createdAt: 1796390004000,
+		subagentInfo: {parentAgentId: parent, rootParentAgentId: parent, toolCallId: 'toolu_granary_1', typeName: 'explore'},
+	});
+	const sessions = new Map(readStore(cursorAdapter, home).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(child)?.parent_id, parent);
+	assert.equal(sessions.get(parent)?.parent_id ?? null, null);
+	assert.equal(sessions.get(parent)?.title, 'Which silo is fullest?');
 });
 
 test('cursor format: a chat store whose meta row holds plain JSON rather than hex (older stores) still names the chat and its start', t => {

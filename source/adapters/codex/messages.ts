@@ -234,3 +234,42 @@ export function withImageNotes(said: SessionEvent[], images: string[], base: Omi
 		return firstCopy(key(typed)) ? [{...event, text: withNoteLines(typed, notes)}] : [];
 	});
 }
+
+/**
+ * The block Codex appends to a reply that drew on its memory files: `<oai-mem-citation>` holding
+ * `<citation_entries>` (`MEMORY.md:12-14|note=[…]`) and `<rollout_ids>`. Codex lifts it out of
+ * what it shows (codex-rs utils/stream-parser, CitationStreamParser), so it is no reply text; the
+ * rollout keeps it in both copies of the reply.
+ */
+const memoryCitation = /<oai-mem-citation>[\s\S]*?<\/oai-mem-citation>/g;
+
+/** A reply's text as Codex shows it: without its memory citations (and the blank lines before them). */
+export function visibleReply(text: string): string {
+	return text.includes('<oai-mem-citation>') ? text.replace(memoryCitation, '').trimEnd() : text;
+}
+
+/**
+ * A plan-mode reply's plan, `<proposed_plan>…</proposed_plan>`: Codex shows it as a plan card and
+ * cuts it out of the agent_message it emits, while the response item keeps it (codex-rs core
+ * stream_events_utils.rs, strip_hidden_assistant_markup). A block left open runs to the end.
+ */
+const proposedPlan = /<proposed_plan>([\s\S]*?)(?:<\/proposed_plan>|$)/g;
+
+/**
+ * A reply as the parts it shows: its text without memory citations and plan blocks, then each
+ * plan's body. Each part is its own copy to match across channels (echoes.ts), so the event copy
+ * without the plan still echoes the item's text, and the plan is read once from whichever has it.
+ */
+export function replyParts(text: string): string[] {
+	const shown = visibleReply(text);
+	if (!shown.includes('<proposed_plan>')) {
+		return [shown];
+	}
+
+	const plans: string[] = [];
+	const rest = shown.replace(proposedPlan, (_block, body: string) => {
+		plans.push(body.trim());
+		return '';
+	});
+	return [rest.trimEnd(), ...plans];
+}

@@ -13,7 +13,7 @@ import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
 import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startForkCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
-import {eventImageNotes, userTextEvents, withImageNotes} from './messages.js';
+import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
 import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
@@ -337,8 +337,9 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 			return promptEvents(event, base, state);
 		case 'agent_message': {
 			delete state.viewedImage;
-			const text = event.message ?? '';
-			return text.trim() === '' || !isFirstCopy(state, 'assistant', 'event', text) ? [] : [{...base, kind: 'assistant', text}];
+			return replyParts(event.message ?? '').flatMap((text): SessionEvent[] =>
+				text.trim() === '' || !isFirstCopy(state, 'assistant', 'event', text) ? [] : [{...base, kind: 'assistant', text}],
+			);
 		}
 
 		case 'turn_started':

@@ -1,7 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {isRecord, outputText, parseJsonArguments, textOf} from '../shared/text.js';
 import {endPromptExchange, isFirstCopy} from './echoes.js';
-import {cwdFromEnvironment, itemMediaNotes, textBlocks, userTextEvents, withImageNotes} from './messages.js';
+import {cwdFromEnvironment, itemMediaNotes, replyParts, textBlocks, userTextEvents, withImageNotes} from './messages.js';
 import type {CodexResponseItem} from './schema.js';
 import {recordResult, type CodexState} from './state.js';
 import {readToolOutput} from './tool-output.js';
@@ -69,8 +69,9 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 	const tools = contentToolEvents(item.content, base, state);
 	if (role === 'assistant') {
 		delete state.viewedImage;
-		const text = blocks.join('\n');
-		const said: SessionEvent[] = text.trim() === '' || !isFirstCopy(state, 'assistant', 'item', text) ? [] : [{...base, kind: 'assistant', text, ...(item.id ? {message_id: item.id} : {})}];
+		const said = replyParts(blocks.join('\n')).flatMap((text): SessionEvent[] =>
+			text.trim() === '' || !isFirstCopy(state, 'assistant', 'item', text) ? [] : [{...base, kind: 'assistant', text, ...(item.id ? {message_id: item.id} : {})}],
+		);
 		return [...said, ...tools];
 	}
 

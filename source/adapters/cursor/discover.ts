@@ -22,10 +22,15 @@ function transcriptStem(name: string): string {
 /** Subagent transcripts sit in their parent session's folder; right under `agent-transcripts` it belongs to no session. */
 const subagentsDirectory = 'subagents';
 
-/** What discovery learns beside a transcript: its chat's metadata (with the chat's own cwd), and the workspace a slug spells. */
-type CursorFacts = {title?: string; started?: string; cwd?: string; workspace?: string};
+/** What discovery learns beside a transcript: its chat's metadata (with the chat's own cwd and, for a subagent, its parent), and the workspace a slug spells. */
+type CursorFacts = {title?: string; started?: string; cwd?: string; parent?: string; workspace?: string};
 const isCursorFacts = (value: unknown): value is CursorFacts =>
-	isRecord(value) && isOptionalString(value['title']) && isOptionalString(value['started']) && isOptionalString(value['cwd']) && isOptionalString(value['workspace']);
+	isRecord(value) &&
+	isOptionalString(value['title']) &&
+	isOptionalString(value['started']) &&
+	isOptionalString(value['cwd']) &&
+	isOptionalString(value['parent']) &&
+	isOptionalString(value['workspace']);
 
 /**
  * `projects/<slug>/agent-transcripts/` holds `<id>.jsonl` (older) or `<id>/<id>.jsonl` (newer)
@@ -81,7 +86,7 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 	return found.map(unit => {
 		const store = stores.get(unit.idHint ?? '');
 		const stamp = store === undefined ? undefined : storeStamp(store.storeDb);
-		const facts = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, stamp, () => readChatFacts(store.storeDb));
+		const facts = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, `${stamp}|${chatFactsVersion}`, () => readChatFacts(store.storeDb));
 		// What discovery adds is part of what the catalog keeps, so a change to it means re-read.
 		const added = [workspace, stamp].filter(Boolean);
 		// Set in place, not spread into a copy: in a fresh process a spread takes V8's slow path.
@@ -95,6 +100,12 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 			unit.projectHint = project;
 		}
 
+		// A Task subagent often gets its own transcript folder beside its parent's, not one under
+		// the parent's subagents/: only its chat store says whose it is.
+		if (unit.parentIdHint === undefined && facts.parent !== undefined && facts.parent !== unit.idHint) {
+			unit.parentIdHint = facts.parent;
+		}
+
 		if (facts.title || facts.started) {
 			unit.facts = {...(facts.title ? {title: facts.title} : {}), ...(facts.started ? {started: facts.started} : {})};
 		}
@@ -102,6 +113,9 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 		return unit;
 	});
 }
+
+/** Raised when readChatFacts learns more of a store (2: a subagent's parent), so facts remembered before are worked out again. */
+const chatFactsVersion = 2;
 
 /** The stamp of a chat's fact files (store.db and meta.json): a status each, no read. */
 function storeStamp(storeDb: string): string {

@@ -1,6 +1,6 @@
 import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
-import {readSmallFile} from '../shared/fs.js';
+import {readFileHead, readSmallFile} from '../shared/fs.js';
 import {mediaTypeNote, notePromptMedia} from '../shared/media.js';
 import {rememberId} from '../shared/recent-ids.js';
 import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
@@ -321,16 +321,21 @@ function pathsNamed(block: CursorBlock): string[] {
 	return isRecord(input) ? Object.values(input).filter((value): value is string => typeof value === 'string' && absolutePath.test(value) && value.length < 4096) : [];
 }
 
+/** The slug directory a transcript sits in (`projects/<slug>/agent-transcripts/…`), as path parts. */
+function slugDirectoryParts(transcript: string): string[] | undefined {
+	const parts = transcript.split(/[\\/]/);
+	const index = parts.lastIndexOf('agent-transcripts');
+	return index > 0 ? parts.slice(0, index) : undefined;
+}
+
 /**
  * `projects/<slug>/.workspace-trusted`, written once the person trusts the workspace (the prompt,
  * or the CLI's --trust): `{"trustedAt", "workspacePath", "trustMethod"}`. Its path is the
  * workspace itself, where the slug only spells it lossily (a space, a dot and a separator are all
  * `-`; a long path is cut and hashed). Undefined unless it holds an absolute path.
  */
-function trustedWorkspace(transcript: string): string | undefined {
-	const parts = transcript.split(/[\\/]/);
-	const index = parts.lastIndexOf('agent-transcripts');
-	const text = index > 0 ? readSmallFile([...parts.slice(0, index), '.workspace-trusted'].join(sep)) : undefined;
+function trustedWorkspace(slugDirectory: string[]): string | undefined {
+	const text = readSmallFile([...slugDirectory, '.workspace-trusted'].join(sep));
 	let value: unknown;
 	try {
 		value = text === undefined ? undefined : parseBoundedJson(text);
@@ -342,10 +347,31 @@ function trustedWorkspace(transcript: string): string | undefined {
 	return typeof workspace === 'string' && absolutePath.test(workspace) ? workspace : undefined;
 }
 
+/** The worker logs the workspace it serves near its start; a log is not read past this. */
+const workerLogHeadBytes = 64 * 1024;
+const workerLogWorkspace = /workspacePath=([^\r\n]*)$/m;
+
 /**
- * The project, once: the workspace the slug's `.workspace-trusted` names, else the first path the
- * transcript names (its workspace statement, a tool's absolute path) that is, or lies inside, the
- * directory its project slug spells. Only looked for when discovery found no workspace on this
+ * `projects/<slug>/worker.log`, the CLI agent worker's log, states the workspace it serves on a
+ * line ending `workspacePath=<path>` (also where no one trusted the workspace). Undefined unless
+ * that is an absolute path.
+ */
+function loggedWorkspace(slugDirectory: string[]): string | undefined {
+	const head = readFileHead([...slugDirectory, 'worker.log'].join(sep), workerLogHeadBytes);
+	const workspace = head === undefined ? undefined : workerLogWorkspace.exec(head)?.[1]?.trim();
+	return workspace !== undefined && absolutePath.test(workspace) ? workspace : undefined;
+}
+
+/** The workspace the slug directory states: trusted, else logged by its worker. */
+function statedWorkspace(transcript: string): string | undefined {
+	const slugDirectory = slugDirectoryParts(transcript);
+	return slugDirectory === undefined ? undefined : (trustedWorkspace(slugDirectory) ?? loggedWorkspace(slugDirectory));
+}
+
+/**
+ * The project, once: the workspace the slug directory states (`.workspace-trusted`, else
+ * `worker.log`), else the first path the transcript names (its workspace statement, a tool's
+ * absolute path) that is, or lies inside, the directory its project slug spells. Only looked for when discovery found no workspace on this
  * machine (none spells the slug: moved, deleted, another machine's store, a cut slug).
  */
 function workspaceFacts(blocks: readonly CursorBlock[], line: number, state: LineState, unit: DiscoveredUnit | undefined): SessionEvent[] {
@@ -356,10 +382,10 @@ function workspaceFacts(blocks: readonly CursorBlock[], line: number, state: Lin
 
 	if (state['trustRead'] === undefined) {
 		state['trustRead'] = true;
-		const trusted = trustedWorkspace(unit!.path);
-		if (trusted !== undefined) {
-			state['cwd'] = trusted;
-			return [{line, kind: 'meta', session: {cwd: trusted}}];
+		const stated = statedWorkspace(unit!.path);
+		if (stated !== undefined) {
+			state['cwd'] = stated;
+			return [{line, kind: 'meta', session: {cwd: stated}}];
 		}
 	}
 

@@ -13,9 +13,14 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
  * itself). Only those facts are read; the
  * `blobs` table holds the conversation in a form engi does not decode.
  */
-const storeMetaSchema = z.looseObject({name: lenient(z.string()), createdAt: lenient(z.number())});
+const storeMetaSchema = z.looseObject({
+	name: lenient(z.string()),
+	createdAt: lenient(z.number()),
+	// A subagent's own store names the chat that started it (`{parentAgentId, rootParentAgentId, toolCallId, typeName}`).
+	subagentInfo: lenient(z.looseObject({parentAgentId: lenient(z.string())})),
+});
 
-export type StoreFacts = {title?: string; started?: string; cwd?: string};
+export type StoreFacts = {title?: string; started?: string; cwd?: string; parent?: string};
 
 /**
  * The name Cursor gives a chat store before the chat is named (an agent's child store keeps it):
@@ -61,9 +66,11 @@ export function readStoreFacts(path: string): StoreFacts {
 		// chat's name was lost with it; a counter or placeholder passes for no time at all.
 		const started = epochIso(meta.data.createdAt);
 		const name = meta.data.name?.trim();
+		const parent = meta.data.subagentInfo?.parentAgentId?.trim();
 		return {
 			...(name && name !== placeholderName ? {title: name} : {}),
 			...(started === undefined ? {} : {started}),
+			...(parent ? {parent} : {}),
 		};
 	} catch {
 		return {};
@@ -118,5 +125,6 @@ export function readChatFacts(storeDb: string): StoreFacts {
 		...(title === undefined ? {} : {title}),
 		...(started === undefined ? {} : {started}),
 		...(meta.cwd === undefined ? {} : {cwd: meta.cwd}),
+		...(fromStore.parent === undefined ? {} : {parent: fromStore.parent}),
 	};
 }

@@ -1,4 +1,4 @@
-import {existsSync, readdirSync, readFileSync, type Dirent} from 'node:fs';
+import {closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, type Dirent} from 'node:fs';
 import {basename, join, sep} from 'node:path';
 import {fileStatus, type FileStatus} from '../../lib/file-status.js';
 import type {DeferredUnit, DiscoveredUnit, UnitDetails} from '../types.js';
@@ -30,6 +30,35 @@ export function readSmallFile(path: string): string | undefined {
 		return readFileSync(path, 'utf8');
 	} catch {
 		return undefined;
+	}
+}
+
+/**
+ * The first `bytes` of a file as text (a log that only grows, whose opening lines say what it
+ * is about), or undefined when it is missing, not a file or unreadable. A character cut at the
+ * end is the caller's to ignore.
+ */
+export function readFileHead(path: string, bytes: number): string | undefined {
+	if (!statOrUndefined(path)?.isFile()) {
+		return undefined;
+	}
+
+	let fd: number | undefined;
+	try {
+		fd = openSync(path, 'r');
+		const buffer = Buffer.alloc(bytes);
+		const read = readSync(fd, buffer, 0, bytes, 0);
+		return buffer.subarray(0, read).toString('utf8');
+	} catch {
+		return undefined;
+	} finally {
+		try {
+			if (fd !== undefined) {
+				closeSync(fd);
+			}
+		} catch {
+			// Already read; a failed close loses nothing.
+		}
 	}
 }
 
