@@ -73,11 +73,19 @@ import type {Migration} from '../../lib/sqlite.js';
  * transcript_full.jsonl; VS Code warning parts; Grok's stopped turns; Cursor meta.json start
  * times; Cursor workspace-less transcripts, .txt thinking lines and tool inputs; Copilot prompts
  * behind a skill context; Antigravity plan approvals; VS Code confirmation requests; Grok
- * role-only chat lines; Claude cumulative reply snapshots; every session is read again).
+ * role-only chat lines; Claude cumulative reply snapshots; every session is read again); 22: no
+ * change of tables: VS Code chats archived in the Agent Sessions view (only an archived chat's
+ * fingerprint says so), and what the readers now read: Claude Code parallel tool calls and the
+ * thinking between them no abandoned branch (a tree node keeps whether it is a reply's), a
+ * compaction that keeps its latest messages, host-written AskUserQuestion feedback, an image
+ * queued alone; Codex notes in place of media it could not attach, attached audio, encrypted
+ * content items; Copilot CLI's per-message model; the Antigravity CLI's workspace in a step
+ * database's field 7; VS Code workspaces and file references written on Windows; every session
+ * is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 21,
+		version: 22,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
