@@ -79,9 +79,10 @@ import type {Migration} from '../../lib/sqlite.js';
  * thinking between them no abandoned branch (a tree node keeps whether it is a reply's), a
  * compaction that keeps its latest messages, host-written AskUserQuestion feedback, an image
  * queued alone; Codex notes in place of media it could not attach, attached audio, encrypted
- * content items; Copilot CLI's per-message model; the Antigravity CLI's workspace in a step
- * database's field 7; VS Code workspaces and file references written on Windows; every session
- * is read again).
+ * content items, memory citations and plan blocks; Copilot CLI's per-message model; the
+ * Antigravity CLI's workspace in a step database's field 7; VS Code workspaces and file references
+ * written on Windows; the Cursor CLI's project a worker.log states and subagents in folders of
+ * their own; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
