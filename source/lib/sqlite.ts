@@ -169,6 +169,29 @@ export function openReadOnlyInPlace(path: string): Database {
 }
 
 /**
+ * One value of another program's database (the first column of the first row `sql` gives), read
+ * in place (openReadOnlyInPlace) as a hint: its writer's lock is waited on only as long as a
+ * commit takes, not the ten seconds a cache's connection waits. Undefined when the database
+ * cannot be read (damaged, being rewritten, of another shape).
+ */
+export function peekValue(path: string, sql: string): unknown {
+	try {
+		const db = openReadOnlyInPlace(path);
+		try {
+			db.pragma(`busy_timeout = ${peekLockWaitMs}`);
+			return db.prepare(sql).pluck().get();
+		} finally {
+			db.close();
+		}
+	} catch {
+		return undefined;
+	}
+}
+
+/** How long peekValue waits for the writer's lock: a commit's time (milliseconds). */
+const peekLockWaitMs = 250;
+
+/**
  * True when a connection openReadOnlyInPlace made immutable may no longer read its file right:
  * a -wal has appeared beside it, so its owner has opened it and may be writing. Reopen then.
  */

@@ -1,7 +1,4 @@
-import {openReadOnlyInPlace} from '../../lib/sqlite.js';
-
-/** How long a read waits for the writer's lock: a commit's time (busy_timeout, in milliseconds). */
-const lockWaitMs = 250;
+import {peekValue} from '../../lib/sqlite.js';
 
 /**
  * The `agy` CLI's step database, `<app>/conversations/<id>.db`, keeps the conversation's metadata
@@ -11,21 +8,8 @@ const lockWaitMs = 250;
  * alone. No `.proto` is published; only that URI is read, by walking the wire format.
  */
 export function conversationWorkspace(path: string): string | undefined {
-	let blob: unknown;
-	try {
-		const db = openReadOnlyInPlace(path); // The tool's own file: nothing is created beside it.
-		try {
-			// A hint, not the conversation: a database its writer holds locked is waited on as long
-			// as a commit takes, not the ten seconds a cache's connection waits, for every read.
-			db.pragma(`busy_timeout = ${lockWaitMs}`);
-			blob = db.prepare("SELECT data FROM trajectory_metadata_blob ORDER BY id = 'main' DESC LIMIT 1").pluck().get();
-		} finally {
-			db.close();
-		}
-	} catch {
-		return undefined; // Not a step database (or one being rewritten): no workspace from it.
-	}
-
+	// Not a step database (or one being rewritten): no workspace from it.
+	const blob = peekValue(path, "SELECT data FROM trajectory_metadata_blob ORDER BY id = 'main' DESC LIMIT 1");
 	return Buffer.isBuffer(blob) ? workspaceOfMetadata(blob) : undefined;
 }
 

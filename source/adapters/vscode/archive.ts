@@ -1,9 +1,6 @@
-import {openReadOnlyInPlace} from '../../lib/sqlite.js';
+import {peekValue} from '../../lib/sqlite.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 import {isRecord} from '../shared/text.js';
-
-/** How long a read waits for VS Code's lock on its storage database: a commit's time (milliseconds). */
-const lockWaitMs = 250;
 
 /** The resource scheme and authority of a chat the local chat store holds (chatUri.ts LocalChatSessionUri). */
 const localChatScheme = 'vscode-chat-session';
@@ -19,19 +16,7 @@ const localChatAuthority = 'local';
  * not VS Code's) archives nothing.
  */
 export function archivedChatIds(database: string): string[] {
-	let value: unknown;
-	try {
-		const db = openReadOnlyInPlace(database); // VS Code's own file: nothing is created beside it.
-		try {
-			db.pragma(`busy_timeout = ${lockWaitMs}`);
-			value = db.prepare("SELECT value FROM ItemTable WHERE key = 'agentSessions.state.cache'").pluck().get();
-		} finally {
-			db.close();
-		}
-	} catch {
-		return [];
-	}
-
+	const value = peekValue(database, "SELECT value FROM ItemTable WHERE key = 'agentSessions.state.cache'");
 	let entries: unknown;
 	try {
 		entries = parseBoundedJson(Buffer.isBuffer(value) ? value.toString('utf8') : typeof value === 'string' ? value : '[]');
