@@ -53,6 +53,33 @@ const markLines = 1000;
 const markBytes = 1024 * 1024;
 const checkBytes = 4096;
 
+/**
+ * True when the first `end` bytes of a file hold `needle` (or cannot be read: the careful answer),
+ * searched a MiB at a time without parsing: what a continued scan asks of a parent it lacks.
+ */
+function bytesHold(path: string, end: number, needle: string): boolean {
+	const wanted = Buffer.from(needle);
+	const chunk = Buffer.alloc(Math.min(end, markBytes) + wanted.length);
+	let fd: number | undefined;
+	try {
+		fd = openSync(path, 'r');
+		for (let at = 0; at < end; at += markBytes) {
+			const length = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
+			if (chunk.subarray(0, length).includes(wanted)) {
+				return true;
+			}
+		}
+
+		return false;
+	} catch {
+		return true;
+	} finally {
+		if (fd !== undefined) {
+			closeSync(fd);
+		}
+	}
+}
+
 function checkHash(path: string, end: number): string {
 	const start = Math.max(0, end - checkBytes);
 	const buffer = Buffer.alloc(end - start);
@@ -235,7 +262,8 @@ function continueJsonl(adapter: JsonlAdapter, root: string, unit: DiscoveredUnit
 	const recorder = createRowRecorder(summarizer, start, previous.records, texts);
 	const lineState = structuredClone(previousState);
 	const grown = scanJsonl(adapter, unit, (row, offset) => recorder.add(row, offset), {fromOffset: previous.scanned_bytes, fromLine: previous.next_line, state: lineState});
-	if (summarizer.rebranched()) {
+	// An id JSON would escape is searched for no further: taken as written (a full read).
+	if (summarizer.rebranched(id => !/^[\w.:-]+$/.test(id) || bytesHold(unit.path, previous.scanned_bytes, `"${id}"`))) {
 		return scanJsonlFromStart(adapter, root, unit, texts); // A rewind to an earlier record: what was live may now be abandoned.
 	}
 

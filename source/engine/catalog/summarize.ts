@@ -46,6 +46,8 @@ export type SessionSummary = {
 const titleLength = 200;
 /** How many of its last tree records a summary remembers, to continue the tree when the file grows. */
 const treeTailLength = 32;
+/** A continued scan with more records whose parent it lacks than this is read again whole. */
+const maxUnplacedParents = 8;
 
 /**
  * A timestamp already in the form toISOString writes, with a day every month has and no hour
@@ -114,6 +116,8 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	let agentTask: string | null = null;
 	let lastMessageId: string | undefined;
 	const tree = new BranchTree();
+	/** Parents named by records of a continued scan before the tree held them (see orphansOfUnwrittenParents). */
+	const unplacedParents: string[] = [];
 	const seeded = previous?.tree_tail ?? [];
 	for (const node of seeded) {
 		tree.seed(node);
@@ -153,6 +157,10 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	function add(event: SessionEvent): void {
 		noteTime(event.timestamp);
 		const node = tree.add(event);
+		if (previous && node !== -1 && typeof event.parent === 'string' && !tree.holds(event.parent) && unplacedParents.length <= maxUnplacedParents) {
+			unplacedParents.push(event.parent);
+		}
+
 		firstLine ??= event.line;
 		if (node !== -1) {
 			treeLines.push(event.line);
@@ -234,12 +242,12 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 	 * longer holds: the fork lies before the records it remembered, or a record it showed as live
 	 * (or abandoned) now lies on the other side.
 	 */
-	function rebranched(): boolean {
+	function rebranched(parentWritten?: (id: string) => boolean): boolean {
 		if (!previous) {
 			return false;
 		}
 
-		if (tree.hasOrphanBesides(seeded.map(([id]) => id))) {
+		if (tree.hasOrphanBesides(seeded.map(([id]) => id)) && !orphansOfUnwrittenParents(parentWritten)) {
 			return true;
 		}
 
@@ -250,6 +258,21 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 
 		const abandoned = tree.abandoned();
 		return seeded.some(([id, , shown, wasAbandoned]) => shown && abandoned.has(id) !== wasAbandoned);
+	}
+
+	/**
+	 * True when every record of these events that hangs off a parent the tree lacks names a parent
+	 * never written to the file before them (`parentWritten`, which searches its bytes): Claude Code
+	 * sometimes writes a record whose parent it never wrote (a reply it dropped, anthropics/claude-code
+	 * #21751; the Agent SDK, claude-agent-sdk-typescript #287), and a session with that fault gets
+	 * another on every turn. Read whole, such a record starts a tree of its own, as it does here;
+	 * only a parent written earlier (a rewind to a record older than the tail the catalog keeps)
+	 * means what was counted may have changed. Not when the earlier scan found branches abandoned:
+	 * read whole, the new tree would leave them off the live chain, and so no longer abandoned.
+	 */
+	function orphansOfUnwrittenParents(parentWritten: ((id: string) => boolean) | undefined): boolean {
+		const missing = unplacedParents.filter(id => !tree.holds(id));
+		return parentWritten !== undefined && (previous?.abandoned ?? []).length === 0 && missing.length > 0 && unplacedParents.length <= maxUnplacedParents && !missing.some(parentWritten);
 	}
 
 	function finish(): SessionSummary {

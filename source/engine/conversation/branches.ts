@@ -142,6 +142,12 @@ export class BranchTree {
 		return (this.flags.get(number) & reply) !== 0;
 	}
 
+	/** True when the tree holds a node of this id (not only a parent some node names). */
+	holds(id: string): boolean {
+		const number = this.numbers.get(id);
+		return number !== undefined && this.isNode(number);
+	}
+
 	/** True when a node added besides the `known` ones hangs off a parent the tree does not hold. */
 	hasOrphanBesides(known: Iterable<string>): boolean {
 		const knownNumbers = new Set([...known].map(id => this.numbers.get(id)));
