@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import test from 'node:test';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {adapters} from '../../source/adapters/index.js';
 import type {DocumentAdapter} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {localPathOfFileUri} from '../../source/adapters/vscode/discover.js';
+import {tempDir} from '../helpers/temp.js';
+import {soleWorkspaceFolder, withoutCommentsAndTrailingCommas} from '../../source/adapters/vscode/code-workspace.js';
 
 const vscodeAdapter = adapters.vscode as DocumentAdapter;
 
@@ -357,4 +359,39 @@ test('vscode format: a Windows file URI kept in a reply (inline reference with a
 	const {events} = readUnit(vscodeAdapter, unit);
 	assert.deepEqual(events.filter(event => event.kind === 'assistant').map(event => event.text), ['The offset is added in grid.ts before the markers are drawn.']);
 	assert.deepEqual(events.filter(event => event.kind === 'tool_result').map(event => event.result?.output), ['c:\\Users\\rhea\\src\\lantern-map\\src\\grid.ts']);
+});
+
+test('vscode format: a multi-root window\'s workspace.json names its .code-workspace file; the one folder that file lists is the project, several name none', t => {
+	// VS Code writes `{"workspace": <config file URI>}` instead of `{"folder": …}` for a window
+	// opened on a .code-workspace file (evidence: jhlee0409/claude-code-history-viewer
+	// src-tauri/src/providers/vscode.rs read_workspace_folder, its issue #444). The file is JSON
+	// with comments and trailing commas; each `folders` entry is a `path` relative to the file's
+	// directory (or absolute), or a `uri`.
+	const fixtures = join(cases, 'multi-root');
+	const user = join(tempDir(t), 'User');
+	const chat = readFileSync(join(fixtures, 'chat.json'), 'utf8');
+	const store = (hash: string, config: string, id: string) => {
+		const workspace = join(user, 'workspaceStorage', hash);
+		mkdirSync(join(workspace, 'chatSessions'), {recursive: true});
+		writeFileSync(join(workspace, 'workspace.json'), JSON.stringify({workspace: pathToFileURL(join(fixtures, config)).href}));
+		writeFileSync(join(workspace, 'chatSessions', `${id}.json`), chat.replace('SESSION_ID', id));
+	};
+
+	store('5b0c', 'one-root.code-workspace', '7c1e9a40-2d35-4f6b-8e07-a1b2c3d4e5f6');
+	store('8d2f', 'two-roots.code-workspace', '0e4b6c82-9a13-4d57-b2f8-6a7b8c9d0e1f');
+	const sessions = vscodeAdapter.discover(user).map(wholeUnit).map(unit => readUnit(vscodeAdapter, unit));
+	assert.deepEqual(
+		sessions.map(session => [session.summary.id, session.summary.project ?? null]).sort(),
+		[
+			['0e4b6c82-9a13-4d57-b2f8-6a7b8c9d0e1f', null],
+			['7c1e9a40-2d35-4f6b-8e07-a1b2c3d4e5f6', join(fixtures, 'kiln-ledger')],
+		],
+	);
+	assert.equal(sessions.find(session => session.summary.id?.startsWith('7c1e'))?.summary.title, 'Why does the kiln schedule skip Sundays?');
+	assert.deepEqual(JSON.parse(withoutCommentsAndTrailingCommas('{"a": "x\\"//y", /* note, */ "b": [1, {"c": "/*"},], // end\n}')), {a: 'x"//y', b: [1, {c: '/*'}]});
+	const odd = join(tempDir(t), 'odd.code-workspace');
+	for (const text of ['{"folders": {"path": "a"}}', '{"folders": [7, {"path": 3}]}', '{"folders": [{"uri": "vscode-remote://ssh-remote+kiln/home/oren"}]}', '[', '"folders"']) {
+		writeFileSync(odd, text);
+		assert.equal(soleWorkspaceFolder(odd, localPathOfFileUri), undefined, text);
+	}
 });

@@ -6,6 +6,7 @@ import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {factsBook, type FactsBook} from '../shared/memo.js';
 import {archivedChatIds} from './archive.js';
+import {soleWorkspaceFolder} from './code-workspace.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** workspace.json is a few dozen bytes; anything far larger is not the file we expect. */
@@ -72,8 +73,9 @@ function uncPath(uri: string): string | undefined {
 
 /**
  * The workspace folder a `workspaceStorage/<id>/workspace.json` names (`{"folder":"file:///…"}`),
- * as a local path. Multi-root workspaces (`{"workspace": …}`) and remote folders
- * (`vscode-remote://…`) name no single local directory, so they give no project.
+ * as a local path. A window opened on a `.code-workspace` file names that file instead
+ * (`{"workspace": …}`): the one folder it lists is the project (one more small read, for such
+ * windows only), several name no single directory. Remote folders (`vscode-remote://…`) give none.
  */
 export function readWorkspaceFolder(path: string): string | undefined {
 	const stats = statOrUndefined(path);
@@ -81,12 +83,23 @@ export function readWorkspaceFolder(path: string): string | undefined {
 		return undefined;
 	}
 
+	let value: unknown;
 	try {
-		const value = parseBoundedJson(readFileSync(path, 'utf8'));
-		return localPathOfFileUri(isRecord(value) ? value['folder'] : undefined);
+		value = parseBoundedJson(readFileSync(path, 'utf8'));
 	} catch {
 		return undefined;
 	}
+
+	if (!isRecord(value)) {
+		return undefined;
+	}
+
+	if (value['folder'] !== undefined) {
+		return localPathOfFileUri(value['folder']);
+	}
+
+	const config = localPathOfFileUri(value['workspace']);
+	return config === undefined ? undefined : soleWorkspaceFolder(config, localPathOfFileUri);
 }
 
 /**
