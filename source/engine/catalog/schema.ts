@@ -81,7 +81,7 @@ import type {Migration} from '../../lib/sqlite.js';
  * queued alone; Codex notes in place of media it could not attach, attached audio, encrypted
  * content items, memory citations and plan blocks; Copilot CLI's per-message model; the
  * Antigravity CLI's workspace in a step database's field 7; VS Code workspaces and file references
- * written on Windows; the Cursor CLI's project a worker.log states and subagents in folders of
+ * written on Windows, and the one folder of a multi-root window; the Cursor CLI's project a worker.log states and subagents in folders of
  * their own; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
