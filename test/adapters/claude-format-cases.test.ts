@@ -979,18 +979,28 @@ test('claude format: an image pasted alone while the agent worked and still queu
 	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo/, 'no payload copied');
 });
 
-test('claude format: engi unfinished reads a prompt still queued at the end as trailing_user_request_unanswered, the same whether the catalog read the file whole or as it grew', t => {
-	const id = '2e7b9d1f-3a5c-4e6b-8d0f-7a9c1e3b5d7f';
-	const lines = readFileSync(join(cases, 'queued-one-delivered-one-left.jsonl'), 'utf8').split('\n').filter(line => line !== '');
+/**
+ * A format case's lines, to be written (in part, then whole) as session `id` of a Claude project in
+ * a sandboxed home, and the built CLI to ask about it: for tests of a catalog that reads a file as
+ * it grows against one that reads it whole.
+ */
+function growingSession(t: Parameters<typeof tempDir>[0], fixture: string, projectSlug: string, id: string) {
+	const lines = readFileSync(join(cases, fixture), 'utf8').split('\n').filter(line => line !== '');
 	const env = sandboxEnv(tempDir(t));
-	const project = join(env['HOME']!, '.claude', 'projects', '-work-ledger');
+	const project = join(env['HOME']!, '.claude', 'projects', projectSlug);
 	mkdirSync(project, {recursive: true});
-	const file = join(project, `${id}.jsonl`);
 	const run = (...args: string[]) => {
 		const result = runCli([...args, '--format', 'json'], {env});
 		assert.equal(result.code, 0, result.stderr);
 		return result.json();
 	};
+
+	return {lines, env, file: join(project, `${id}.jsonl`), run};
+}
+
+test('claude format: engi unfinished reads a prompt still queued at the end as trailing_user_request_unanswered, the same whether the catalog read the file whole or as it grew', t => {
+	const id = '2e7b9d1f-3a5c-4e6b-8d0f-7a9c1e3b5d7f';
+	const {lines, env, file, run} = growingSession(t, 'queued-one-delivered-one-left.jsonl', '-work-ledger', id);
 
 	const unfinished = () => (run('unfinished', '--all-projects', '--since', '2020-01-01').candidates as Array<{id: string; reasons: Array<{code: string; line?: number; detail: string}>}>).find(candidate => candidate.id === id);
 	// Both prompts queued, the turn's reply written: the later one is the latest request.
@@ -1231,16 +1241,7 @@ test('claude format: a parallel call whose lagging sibling result arrives after 
 	// the lagging result (parallel-calls-forked.jsonl, line 5) sees the call beside it as the same
 	// response going on, not a branch, without reading the file again.
 	const id = '4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
-	const lines = readFileSync(join(cases, 'parallel-calls-forked.jsonl'), 'utf8').split('\n').filter(line => line !== '');
-	const env = sandboxEnv(tempDir(t));
-	const project = join(env['HOME']!, '.claude', 'projects', '-home-ines-ledger');
-	mkdirSync(project, {recursive: true});
-	const file = join(project, `${id}.jsonl`);
-	const run = (...args: string[]) => {
-		const result = runCli([...args, '--format', 'json'], {env});
-		assert.equal(result.code, 0, result.stderr);
-		return result.json();
-	};
+	const {lines, env, file, run} = growingSession(t, 'parallel-calls-forked.jsonl', '-home-ines-ledger', id);
 
 	const abandoned = () => (run('read', id, '--view', 'context', '--limit', '100').records as Array<{line: number; abandoned?: boolean}>).filter(record => record.abandoned).map(record => record.line);
 	writeFileSync(file, `${lines.slice(0, 4).join('\n')}\n`);
