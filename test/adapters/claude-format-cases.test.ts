@@ -1302,3 +1302,18 @@ test('claude format: a reply record under a reply is kept beside a live tool res
 	]);
 	assert.deepEqual(live.map(one => one.uuid), ['u1', 'a1', 'a3', 'a4']);
 });
+
+test('claude format: a background shell\'s <bash-notification> (2.0.x, before <task-notification>) is no request, delivered as a user record or left queued at the end', () => {
+	// Claude Code 2.0.x told the model a background Bash command had ended with a user record (or a
+	// queued entry) of `<bash-notification>` holding shell-id, output-file, status and summary.
+	const session = read('bash-notifications.jsonl');
+	assert.equal(session.summary.human_turns, 1, 'only the typed prompt');
+	assert.deepEqual(users(session).filter(([, , human]) => human), [
+		[1, 'Start the glaze simulator in the background and tell me when it is done', true, null],
+	]);
+	const delivered = session.events.find(event => event.kind === 'user' && event.line === 5);
+	assert.equal(delivered?.human, false, 'the delivered notification is host text');
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.unanswered, null, 'a notification left in the queue is no request waiting');
+	assert.equal(tail.last_human?.line, 1);
+});
