@@ -1317,3 +1317,15 @@ test('claude format: a background shell\'s <bash-notification> (2.0.x, before <t
 	assert.equal(tail.unanswered, null, 'a notification left in the queue is no request waiting');
 	assert.equal(tail.last_human?.line, 1);
 });
+
+test('claude format: a subagent\'s hand-back (<agent-message from="…"> [Subagent hand-back] …) is a message from an agent, delivered or left queued at the end, never a request', () => {
+	// Claude Code 2.1.27x hands a background subagent's final report back to the session as a user
+	// record (isMeta) of an `<agent-message from="<agent id>">` envelope, queued while a turn runs.
+	const session = read('subagent-hand-back.jsonl');
+	assert.equal(session.summary.human_turns, 1, 'only the typed prompt');
+	const delivered = session.events.find(event => event.kind === 'user' && event.line === 5);
+	assert.deepEqual([delivered?.human, delivered?.origin], [false, 'agent'], 'the report is the subagent\'s');
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.unanswered, null, 'a hand-back left in the queue is no request waiting');
+	assert.equal(tail.last_human?.line, 1);
+});

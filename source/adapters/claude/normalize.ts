@@ -196,9 +196,11 @@ const claudeInjected = ['Stop hook feedback:', 'Base directory for this skill:',
  * who sent it: one of an agent team (`<teammate-message teammate_id="…">`, one or more blocks: a
  * teammate's report in the lead's session, the lead's brief in a teammate's), one another Claude
  * session on the machine sent (`<cross-session-message from="…" from-name="…">`, after "Another
- * Claude session sent a message:"), or a forked subagent's brief (`<fork-boilerplate>`).
+ * Claude session sent a message:"), a forked subagent's brief (`<fork-boilerplate>`), or a
+ * background subagent's final report handed back to the session (2.1.27x: `<agent-message
+ * from="<agent id>">` then "[Subagent hand-back] …"), which also waits in the queue as plain text.
  */
-const agentMessage = /^\s*(?:<teammate-message\b|<cross-session-message\b|<fork-boilerplate>|(?:Another Claude|A peer) session sent a message\b)/;
+const agentMessage = /^\s*(?:<teammate-message\b|<cross-session-message\b|<agent-message\b|<fork-boilerplate>|(?:Another Claude|A peer) session sent a message\b)/;
 
 /** `origin.kind` of another agent's message: a peer session's, a coordinator's to its workers. */
 const agentOrigin = new Set<unknown>(['peer', 'coordinator']);
