@@ -1329,3 +1329,19 @@ test('claude format: a subagent\'s hand-back (<agent-message from="…"> [Subage
 	assert.equal(tail.unanswered, null, 'a hand-back left in the queue is no request waiting');
 	assert.equal(tail.last_human?.line, 1);
 });
+
+test('claude format: a session aichat trim made (trim_metadata on its first line, the parent\'s records copied under a new sessionId) is the parent\'s child; only what came after the trim is its own', () => {
+	// claude-code-tools' `aichat trim` writes a new `<uuid>.jsonl` beside the parent: every record
+	// copied (uuid and time kept, sessionId rewritten, long results cut), `trim_metadata:
+	// {parent_file, trimmed_at, …}` added to line 1. Resuming it appends the new turns.
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'trimmed-copy.jsonl'), {idHint: '6d4a2f8e-9b1c-4e3d-a5f7-0c2b4d6e8a19'}));
+	const {summary} = session;
+	assert.equal(summary.id, '6d4a2f8e-9b1c-4e3d-a5f7-0c2b4d6e8a19');
+	assert.equal(summary.parent_id, '2c9e7a41-5d3b-4f6e-8a0c-1b3d5f7a9c2e', 'the trimmed session names the one it was trimmed from');
+	assert.equal(summary.title, 'Now export the schema as SQL', "the parent's first request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0], 'only the turn typed after the trim counts');
+	assert.equal(summary.started, '2026-11-10T09:31:10.000Z', 'the session started when it was trimmed and resumed');
+	assert.ok(!session.events.some(event => event.kind === 'tool_result'), "the parent's cut result is not this one's failure");
+	assert.ok(session.events.some(event => event.kind === 'system' && event.text?.includes('2c9e7a41-5d3b-4f6e-8a0c-1b3d5f7a9c2e')), 'a notice names the parent');
+	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /tide|moon phase/, "the copied records are not searched as this session's");
+});

@@ -995,13 +995,62 @@ function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: Discovere
 	return record.sessionId;
 }
 
-/** Where a copied record came from, and how: /branch (forkedFrom) or a continuation in a new file. */
-type Copy = {from: string; how: 'branched' | 'continued'};
+/**
+ * claude-code-tools' `aichat trim` (and smart-trim) writes a new `<uuid>.jsonl` beside the
+ * session it trims: every record copied with its uuid and time, long results and inputs cut, the
+ * `sessionId` rewritten to the new id, and `trim_metadata: {parent_file, trimmed_at, …}` added
+ * to line 1. Resuming it appends the new session's own turns. The copy is the opening run of
+ * records not written after `trimmed_at` (untimed ones among them); the parent is `parent_file`'s
+ * name. A trim of a trimmed session names the trimmed one.
+ */
+function trimmedFrom(record: ClaudeRecord, state: LineState): string | undefined {
+	if (state['trimOwn'] === true) {
+		return undefined;
+	}
+
+	if (state['trimParent'] === undefined) {
+		const trim = trimOf(record.trim_metadata);
+		if (trim === undefined) {
+			state['trimOwn'] = true;
+			return undefined;
+		}
+
+		state['trimParent'] = trim.parent;
+		state['trimmedAt'] = trim.at;
+	}
+
+	const written = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : Number.NaN;
+	if (written > (state['trimmedAt'] as number)) {
+		state['trimOwn'] = true;
+		return undefined;
+	}
+
+	return state['trimParent'] as string;
+}
+
+/** A usable `trim_metadata`: the parent file's name (its session id) and when the trim was made. */
+function trimOf(value: unknown): {parent: string; at: number} | undefined {
+	if (!isRecord(value) || typeof value['parent_file'] !== 'string' || typeof value['trimmed_at'] !== 'string') {
+		return undefined;
+	}
+
+	const parent = /([^/\\]+)\.jsonl$/.exec(value['parent_file'])?.[1];
+	const at = Date.parse(value['trimmed_at']);
+	return parent === undefined || Number.isNaN(at) ? undefined : {parent, at};
+}
+
+/** Where a copied record came from, and how: /branch (forkedFrom), a continuation in a new file, or aichat trim. */
+type Copy = {from: string; how: 'branched' | 'continued' | 'trimmed'};
 
 function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): Copy | undefined {
 	const forkedFrom = forkSourceOf(record);
 	if (forkedFrom !== undefined) {
 		return {from: forkedFrom, how: 'branched'};
+	}
+
+	const trimmed = trimmedFrom(record, state);
+	if (trimmed !== undefined) {
+		return {from: trimmed, how: 'trimmed'};
 	}
 
 	const continued = carriedOverFrom(record, state, unit);
@@ -1014,14 +1063,16 @@ function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): C
  * the first one names the session it was copied from, with a notice. It shows nothing else.
  */
 function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, copy: Copy): SessionEvent[] {
-	const facts = copy.how === 'branched' ? sessionFacts(record, line, state, unit) : sessionFacts({cwd: record.cwd}, line, state, unit);
+	// A branch's and a trim's copies carry the new session's id; a continuation's the older one's.
+	const child = copy.how !== 'continued';
+	const facts = child ? sessionFacts(record, line, state, unit) : sessionFacts({cwd: record.cwd}, line, state, unit);
 	const events = facts.map(({timestamp: _copiedTime, ...fact}) => fact);
 	if (state['forkedFrom'] === undefined) {
 		state['forkedFrom'] = copy.from;
-		// A branch is its parent's child; a continuation is the conversation going on, the session a
-		// listing shows (a child is listed under its parent only), so it names the older one in text.
-		const when = copy.how === 'branched' ? 'when this one was branched from it' : 'which this one continues';
-		events.push(...(copy.how === 'branched' ? [{line, kind: 'meta' as const, session: {parent_id: copy.from}}] : []), {line, kind: 'system', text: `History copied from session ${copy.from} ${when}; it is read in that session`});
+		// A branch or trim is its parent's child; a continuation is the conversation going on, the
+		// session a listing shows (a child is listed under its parent only), so it names the older one in text.
+		const when = copy.how === 'branched' ? 'when this one was branched from it' : copy.how === 'trimmed' ? 'when this one was trimmed from it' : 'which this one continues';
+		events.push(...(child ? [{line, kind: 'meta' as const, session: {parent_id: copy.from}}] : []), {line, kind: 'system', text: `History copied from session ${copy.from} ${when}; it is read in that session`});
 	}
 
 	return events;
