@@ -840,3 +840,20 @@ test('codex format: a plan-mode reply is one reply and its <proposed_plan> one m
 	assert.deepEqual(replies, ['Here is the plan; it touches only the export module.', '# Timetable export\n\n1. Add a CSV writer for sailings.\n2. Wire it to the Export menu.']);
 	assert.ok(!events.some(event => /proposed_plan/.test(event.text ?? '')), 'no event shows the plan tags');
 });
+
+test('codex format: a rollout aichat trim made (trim_metadata on its session_meta line, the parent\'s lines copied under a new id) is the parent\'s child; only the turns after the trim are its own', () => {
+	// claude-code-tools' `aichat trim` copies a rollout line by line into a new
+	// `rollout-<now>-<uuid4>.jsonl` (long outputs cut, session_meta id rewritten) and adds
+	// `trim_metadata: {parent_file, trimmed_at, …}` to line 1. Resuming it appends new turns.
+	const trimmed = join(cases, 'rollout-2026-11-12T10-00-00-5b7e1c3a-8d2f-4a6b-9c0e-2f4a6c8e0b13.jsonl');
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(trimmed));
+	assert.equal(summary.id, '5b7e1c3a-8d2f-4a6b-9c0e-2f4a6c8e0b13');
+	assert.equal(summary.parent_id, '01a1c9d5-e280-7a11-b22c-33d44e55f660', 'the trimmed rollout names the one it was trimmed from');
+	assert.equal(summary.title, 'Add a seven day moving average line', "the parent's first request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0], 'only the turn after the trim counts');
+	assert.equal(summary.started, '2026-11-12T10:00:00.000Z', 'it started at the trim, not when the parent did');
+	assert.ok(!events.some(event => event.result?.call_id === 'call_trim_chart'), "the parent's failed call is not this one's failure");
+	assert.deepEqual(events.filter(event => event.line >= 2 && event.line <= 8).map(event => event.kind), ['system'], 'the copy is one notice');
+	assert.match(events.find(event => event.line === 2)?.text ?? '', /01a1c9d5-e280-7a11-b22c-33d44e55f660/);
+	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /hive weights|date parser/, "the parent's lines are not searched as this one's");
+});

@@ -38,6 +38,28 @@ export function startForkCopy(state: CodexState, meta: ForkMeta, parent: string 
 	}
 }
 
+/**
+ * claude-code-tools' `aichat trim` copies a rollout line by line into a new
+ * `rollout-<now>-<uuid4>.jsonl`, long outputs cut and the `session_meta` id rewritten, and adds
+ * `trim_metadata: {parent_file, trimmed_at, …}` beside line 1's payload. The copy is the parent's
+ * conversation: its turns were minted before `trimmed_at`, the turns of the resumed trim after
+ * it, as a fork's are. The parent is the thread id `parent_file`'s name ends with.
+ */
+export function startTrimCopy(state: CodexState, trimMetadata: unknown): {parent: string; at: number} | undefined {
+	if (state.forkCopy !== undefined || !isRecord(trimMetadata) || typeof trimMetadata['parent_file'] !== 'string') {
+		return undefined;
+	}
+
+	const parent = /([\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12})\.jsonl(?:\.zst)?$/i.exec(trimMetadata['parent_file'])?.[1];
+	const at = millisOf(trimMetadata['trimmed_at']);
+	if (parent === undefined || at === undefined) {
+		return undefined;
+	}
+
+	state.forkCopy = {parent, before: at, trimmed: true};
+	return {parent, at};
+}
+
 type ForkMeta = {id?: string | undefined; forked_from_id?: string | undefined; subagent_history_start_ordinal?: number | undefined; timestamp?: unknown; history_base?: unknown};
 
 /**
@@ -109,8 +131,10 @@ export function copiedLineEvents(state: CodexState, kind: string, payload: Recor
 	copy.noticed = true;
 	const text = 'ownFrom' in copy
 		? `Context inherited from the thread that spawned this one (${copy.parent}); it is read in that session`
-		: `History copied from the session this one was forked from (${copy.parent}); it is read in that session`;
-	return [{...base, kind: 'system', text}];
+		: `History copied from the session this one was ${copy.trimmed ? 'trimmed' : 'forked'} from (${copy.parent}); it is read in that session`;
+	// A trim's copied lines keep the parent's times: the notice states none as this session's.
+	const {timestamp: _parentTime, ...when} = base;
+	return [{...(copy.trimmed ? when : base), kind: 'system', text}];
 }
 
 /** A line without an ordinal tells nothing of the boundary, and ends the copy rather than hide it. */
