@@ -1345,3 +1345,18 @@ test('claude format: a session aichat trim made (trim_metadata on its first line
 	assert.ok(session.events.some(event => event.kind === 'system' && event.text?.includes('2c9e7a41-5d3b-4f6e-8a0c-1b3d5f7a9c2e')), 'a notice names the parent');
 	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /tide|moon phase/, "the copied records are not searched as this session's");
 });
+
+test('claude format: a session aichat ported from Codex (continue_metadata with ported_from on line 1) holds the Codex conversation, read in that session; only the turns after the port are its own', () => {
+	// claude-code-tools' Codex → Claude port writes the rollout flattened into text records under a
+	// new `<uuid>.jsonl` (the Codex times kept), `continue_metadata: {parent_session_id,
+	// parent_session_file, continued_at, ported_from: "codex"}` on line 1. Resuming it appends new turns.
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'ported-from-codex.jsonl'), {idHint: '8f1b3d5e-7a9c-4b2d-8e0f-3a5c7e9b1d24'}));
+	const {summary} = session;
+	assert.equal(summary.id, '8f1b3d5e-7a9c-4b2d-8e0f-3a5c7e9b1d24');
+	assert.equal(summary.parent_id, null, 'the Codex session is no Claude Code session to list it under');
+	assert.equal(summary.title, 'Go on with the regression test in Claude now', "the Codex conversation's request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1], 'only the turn after the port counts');
+	assert.equal(summary.started, '2026-11-15T12:10:00.000Z');
+	assert.ok(session.events.some(event => event.kind === 'system' && event.text?.includes('01a2c4e6-8000-7b00-9c00-0000000000d5')), 'a notice names the Codex session');
+	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /gravel|first row/, "the ported records are not searched as this session's");
+});

@@ -999,48 +999,60 @@ function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: Discovere
  * claude-code-tools' `aichat trim` (and smart-trim) writes a new `<uuid>.jsonl` beside the
  * session it trims: every record copied with its uuid and time, long results and inputs cut, the
  * `sessionId` rewritten to the new id, and `trim_metadata: {parent_file, trimmed_at, …}` added
- * to line 1. Resuming it appends the new session's own turns. The copy is the opening run of
- * records not written after `trimmed_at` (untimed ones among them); the parent is `parent_file`'s
- * name. A trim of a trimmed session names the trimmed one.
+ * to line 1. Its port of a Codex rollout writes the conversation flattened into text records
+ * (the rollout's times kept) with `continue_metadata: {parent_session_id, continued_at,
+ * ported_from: "codex"}` on line 1. Resuming either appends the new session's own turns. The
+ * copy is the opening run of records not written after the trim or port (untimed ones among
+ * them). A trim's parent is `parent_file`'s name (a trim of a trim names the trimmed one).
  */
-function trimmedFrom(record: ClaudeRecord, state: LineState): string | undefined {
-	if (state['trimOwn'] === true) {
+function derivedFrom(record: ClaudeRecord, state: LineState): Copy | undefined {
+	if (state['derivedOwn'] === true) {
 		return undefined;
 	}
 
-	if (state['trimParent'] === undefined) {
-		const trim = trimOf(record.trim_metadata);
-		if (trim === undefined) {
-			state['trimOwn'] = true;
+	if (state['derivedCopy'] === undefined) {
+		const derived = trimOf(record.trim_metadata) ?? portOf(record.continue_metadata);
+		if (derived === undefined) {
+			state['derivedOwn'] = true;
 			return undefined;
 		}
 
-		state['trimParent'] = trim.parent;
-		state['trimmedAt'] = trim.at;
+		state['derivedCopy'] = derived;
 	}
 
+	const derived = state['derivedCopy'] as Copy & {at: number};
 	const written = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : Number.NaN;
-	if (written > (state['trimmedAt'] as number)) {
-		state['trimOwn'] = true;
+	if (written > derived.at) {
+		state['derivedOwn'] = true;
 		return undefined;
 	}
 
-	return state['trimParent'] as string;
+	return {from: derived.from, how: derived.how};
 }
 
 /** A usable `trim_metadata`: the parent file's name (its session id) and when the trim was made. */
-function trimOf(value: unknown): {parent: string; at: number} | undefined {
+function trimOf(value: unknown): (Copy & {at: number}) | undefined {
 	if (!isRecord(value) || typeof value['parent_file'] !== 'string' || typeof value['trimmed_at'] !== 'string') {
 		return undefined;
 	}
 
 	const parent = /([^/\\]+)\.jsonl$/.exec(value['parent_file'])?.[1];
 	const at = Date.parse(value['trimmed_at']);
-	return parent === undefined || Number.isNaN(at) ? undefined : {parent, at};
+	return parent === undefined || Number.isNaN(at) ? undefined : {from: parent, how: 'trimmed', at};
 }
 
-/** Where a copied record came from, and how: /branch (forkedFrom), a continuation in a new file, or aichat trim. */
-type Copy = {from: string; how: 'branched' | 'continued' | 'trimmed'};
+/** A usable `continue_metadata` of a port from another agent: the source session and when it was ported. */
+function portOf(value: unknown): (Copy & {at: number}) | undefined {
+	if (!isRecord(value) || typeof value['ported_from'] !== 'string' || typeof value['parent_session_id'] !== 'string' || typeof value['continued_at'] !== 'string') {
+		return undefined;
+	}
+
+	const at = Date.parse(value['continued_at']);
+	return value['parent_session_id'] === '' || Number.isNaN(at) ? undefined : {from: value['parent_session_id'], how: 'ported', at};
+}
+
+/** Where a copied record came from, and how: /branch (forkedFrom), a continuation in a new file, aichat trim or port. */
+type Copy = {from: string; how: 'branched' | 'continued' | 'trimmed' | 'ported'};
 
 function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): Copy | undefined {
 	const forkedFrom = forkSourceOf(record);
@@ -1048,9 +1060,9 @@ function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): C
 		return {from: forkedFrom, how: 'branched'};
 	}
 
-	const trimmed = trimmedFrom(record, state);
-	if (trimmed !== undefined) {
-		return {from: trimmed, how: 'trimmed'};
+	const derived = derivedFrom(record, state);
+	if (derived !== undefined) {
+		return derived;
 	}
 
 	const continued = carriedOverFrom(record, state, unit);
@@ -1063,19 +1075,32 @@ function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): C
  * the first one names the session it was copied from, with a notice. It shows nothing else.
  */
 function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, copy: Copy): SessionEvent[] {
-	// A branch's and a trim's copies carry the new session's id; a continuation's the older one's.
-	const child = copy.how !== 'continued';
-	const facts = child ? sessionFacts(record, line, state, unit) : sessionFacts({cwd: record.cwd}, line, state, unit);
+	// A continuation's copies carry the older session's id; the others the new session's.
+	const facts = copy.how === 'continued' ? sessionFacts({cwd: record.cwd}, line, state, unit) : sessionFacts(record, line, state, unit);
 	const events = facts.map(({timestamp: _copiedTime, ...fact}) => fact);
 	if (state['forkedFrom'] === undefined) {
 		state['forkedFrom'] = copy.from;
 		// A branch or trim is its parent's child; a continuation is the conversation going on, the
-		// session a listing shows (a child is listed under its parent only), so it names the older one in text.
-		const when = copy.how === 'branched' ? 'when this one was branched from it' : copy.how === 'trimmed' ? 'when this one was trimmed from it' : 'which this one continues';
-		events.push(...(child ? [{line, kind: 'meta' as const, session: {parent_id: copy.from}}] : []), {line, kind: 'system', text: `History copied from session ${copy.from} ${when}; it is read in that session`});
+		// session a listing shows (a child is listed under its parent only), and a port's source is
+		// another agent's session: those name it in text only.
+		const child = copy.how === 'branched' || copy.how === 'trimmed';
+		events.push(...(child ? [{line, kind: 'meta' as const, session: {parent_id: copy.from}}] : []), {line, kind: 'system', text: copyNotice(copy)});
 	}
 
 	return events;
+}
+
+function copyNotice(copy: Copy): string {
+	switch (copy.how) {
+		case 'branched':
+			return `History copied from session ${copy.from} when this one was branched from it; it is read in that session`;
+		case 'trimmed':
+			return `History copied from session ${copy.from} when this one was trimmed from it; it is read in that session`;
+		case 'ported':
+			return `Conversation ported from another agent's session ${copy.from}; it is read in that session`;
+		case 'continued':
+			return `History copied from session ${copy.from} which this one continues; it is read in that session`;
+	}
 }
 
 function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, place: TreePlace, offset: number | undefined): SessionEvent[] | null {

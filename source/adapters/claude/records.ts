@@ -75,6 +75,7 @@ const recordFields = fields({
 	forkedFrom: any,
 	continuedInSessionId: string,
 	trim_metadata: any,
+	continue_metadata: any,
 });
 
 /** What `claudeRecordSchema.safeParse(value)` gives when it accepts the record; undefined for the schema to decide. */

@@ -61,6 +61,8 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	continuedInSessionId: optional(z.string()),
 	/** Line 1 of a session claude-code-tools' `aichat trim` made: `{parent_file, trimmed_at, …}` (normalize.ts, trimmedFrom). */
 	trim_metadata: z.optional(z.unknown()),
+	/** Line 1 of a session claude-code-tools wrote from another's: `{parent_session_id, continued_at, ported_from?, …}` (normalize.ts, derivedFrom). */
+	continue_metadata: z.optional(z.unknown()),
 }));
 
 export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;
