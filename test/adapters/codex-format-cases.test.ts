@@ -857,3 +857,18 @@ test('codex format: a rollout aichat trim made (trim_metadata on its session_met
 	assert.match(events.find(event => event.line === 2)?.text ?? '', /01a1c9d5-e280-7a11-b22c-33d44e55f660/);
 	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /hive weights|date parser/, "the parent's lines are not searched as this one's");
 });
+
+test('codex format: a rollout aichat ported from Claude Code (continue_metadata with ported_from beside line 1\'s session_meta) holds that conversation, read in that session; only the turns after the port are its own', () => {
+	// claude-code-tools' Claude → Codex port writes the Claude session flattened into message items
+	// (their times kept) after a session_meta of its own, with `continue_metadata:
+	// {parent_session_id, parent_session_file, continued_at, ported_from: "claude"}` beside it.
+	const ported = join(cases, 'rollout-2026-12-05T16-00-00-01a246ef-0800-7b00-a000-c00000000e2a.jsonl');
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(ported));
+	assert.equal(summary.id, '01a246ef-0800-7b00-a000-c00000000e2a');
+	assert.equal(summary.parent_id, null, 'the Claude Code session is no Codex thread to list it under');
+	assert.equal(summary.title, 'Fix the slice and rerun the preview tests', "the ported conversation's request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1], 'only the turn after the port counts');
+	assert.deepEqual(events.filter(event => event.line >= 2 && event.line <= 5).map(event => event.kind), ['system'], 'the ported conversation is one notice');
+	assert.match(events.find(event => event.line === 2)?.text ?? '', /4c6e8a0b-2d4f-4a6b-8c0d-9e1f3a5b7c92/);
+	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /weave preview|odd threads/, "the ported lines are not searched as this one's");
+});
