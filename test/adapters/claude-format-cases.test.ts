@@ -1360,3 +1360,13 @@ test('claude format: a session aichat ported from Codex (continue_metadata with 
 	assert.ok(session.events.some(event => event.kind === 'system' && event.text?.includes('01a2c4e6-8000-7b00-9c00-0000000000d5')), 'a notice names the Codex session');
 	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /gravel|first row/, "the ported records are not searched as this session's");
 });
+
+test('claude format: the [SESSION LINEAGE] prompt aichat rollover starts a session with (continue_metadata on line 1) is the tool\'s, no request and no title', () => {
+	// claude-code-tools' rollover starts a fresh session with a prompt it composes, `[SESSION
+	// LINEAGE]` then "This session continues from …" and the earlier session files, and adds
+	// `continue_metadata: {parent_session_id, parent_session_file, continued_at}` to line 1.
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'rollover-lineage-prompt.jsonl'), {idHint: '9a3c5e7b-1d2f-4b6a-8c0e-4f6a8b0c2d35'}));
+	assert.equal(session.summary.title, 'Right, write the SQL export');
+	assert.equal(session.summary.human_turns, 1, 'only the typed prompt');
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [[1, false, 'host'], [3, true, null]]);
+});

@@ -872,3 +872,14 @@ test('codex format: a rollout aichat ported from Claude Code (continue_metadata 
 	assert.match(events.find(event => event.line === 2)?.text ?? '', /4c6e8a0b-2d4f-4a6b-8c0d-9e1f3a5b7c92/);
 	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /weave preview|odd threads/, "the ported lines are not searched as this one's");
 });
+
+test('codex format: the [SESSION LINEAGE] prompt aichat rollover starts a rollout with is the tool\'s, no request and no title', () => {
+	// claude-code-tools' rollover starts a fresh Codex session with a prompt it composes (`[SESSION
+	// LINEAGE]`, "This session continues from …", the earlier rollouts) and puts
+	// `continue_metadata` beside line 1's session_meta.
+	const rollout = join(cases, 'rollout-2026-12-06T11-00-00-01a24b02-bb80-7d00-e000-f00000000a4c.jsonl');
+	const {events, summary} = readUnit(codexAdapter, looseUnit(rollout));
+	assert.equal(summary.title, 'Label each hive by its name');
+	assert.equal(summary.human_turns, 1, 'only the typed prompt');
+	assert.ok(events.some(event => event.kind === 'user' && !event.human && /SESSION LINEAGE/.test(event.text ?? '')), 'the lineage prompt is kept, as host text');
+});

@@ -171,9 +171,16 @@ export function opensWith(text: string, prefixes: readonly string[], options: {c
 	return prefixes.some(prefix => trimmed.startsWith(prefix));
 }
 
+/**
+ * The prompt claude-code-tools composes to start a session that carries on from others (its
+ * rollover, its trim's note): `[SESSION LINEAGE]`, then one of its fixed openings. Claude Code
+ * and Codex record it as the person's prompt; a person who quotes the marker writes on otherwise.
+ */
+const lineagePrompt = /^\s*\[SESSION LINEAGE\]\s*This session (?:continues from|was ROLLED OVER from|was TRIMMED from)/;
+
 /** Host-injected text every tool shares (above), plus a tool's own `extra` openings. */
 export function isInjectedText(text: string, extra: readonly string[] = []): boolean {
-	return opensWith(text, injectedPrefixes) || opensWith(text, extra);
+	return opensWith(text, injectedPrefixes) || opensWith(text, extra) || lineagePrompt.test(text);
 }
 
 /** Tool arguments stored as a JSON string become an object; a string that does not parse stays as it is. */
