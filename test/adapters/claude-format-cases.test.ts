@@ -1370,3 +1370,13 @@ test('claude format: the [SESSION LINEAGE] prompt aichat rollover starts a sessi
 	assert.equal(session.summary.human_turns, 1, 'only the typed prompt');
 	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [[1, false, 'host'], [3, true, null]]);
 });
+
+test('claude format: the <system-reminder> Claude Code appends after a Read result (the malware notice) is not the tool\'s output; a reminder the file itself holds is', () => {
+	// Claude Code appends some reminders inside the tool_result string, after the tool's output: a
+	// Read result ends with "<system-reminder>Whenever you read a file, you should consider whether it …".
+	const session = read('tool-result-reminder.jsonl');
+	const output = (callId: string) => session.events.find(event => event.kind === 'tool_result' && event.result?.call_id === callId)?.result?.output ?? '';
+	assert.match(output('toolu_m2a'), /return grain\.split\(\)/);
+	assert.doesNotMatch(output('toolu_m2a'), /system-reminder|malware/, "the host's notice is not the file");
+	assert.match(output('toolu_m2b'), /<system-reminder>\nRemember the mill closes at six\.\n<\/system-reminder>$/, 'a reminder written in the file read is its content');
+});

@@ -435,10 +435,36 @@ function takeQueued(state: LineState, text: string): boolean {
 	return takePrompt(state, 'queuedPrompts', text);
 }
 
+/**
+ * Reminders Claude Code appends to a tool's output inside the same result, after it: the notice
+ * on every Read ("Whenever you read a file, you should consider whether it …"), and the like.
+ * Only a well-formed block at the very end whose words open as one of these is peeled off: a
+ * file read may hold, or end with, a reminder of its own. Scanned from the end, never by a
+ * pattern that could backtrack through a long output.
+ */
+const appendedReminders = ['Whenever you read a file, you should consider whether it', 'Warning: the file exists but', '[Truncated:'];
+const reminderOpen = '<system-reminder>';
+const reminderClose = '</system-reminder>';
+
+function withoutAppendedReminders(output: string): string {
+	let text = output.trimEnd();
+	while (text.endsWith(reminderClose)) {
+		const open = text.lastIndexOf(reminderOpen);
+		const body = open === -1 ? '' : text.slice(open + reminderOpen.length, -reminderClose.length);
+		if (open === -1 || body.includes(reminderClose) || !appendedReminders.some(opening => body.trimStart().startsWith(opening))) {
+			break;
+		}
+
+		text = text.slice(0, open).trimEnd();
+	}
+
+	return text === '' ? output : text.length === output.trimEnd().length ? output : text;
+}
+
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
 	// Blocks are text, image (`source: {type: "base64", media_type, data}`: Read of a picture, a
 	// screenshot) or others (tool_reference); an image is noted, its payload never copied.
-	const output = mediaAwareOutput(block['content']);
+	const output = withoutAppendedReminders(mediaAwareOutput(block['content']));
 	// On failure Claude's structured toolUseResult is a plain string such as "Error: …".
 	const structured = record.toolUseResult;
 	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured));
