@@ -883,3 +883,11 @@ test('codex format: the [SESSION LINEAGE] prompt aichat rollover starts a rollou
 	assert.equal(summary.human_turns, 1, 'only the typed prompt');
 	assert.ok(events.some(event => event.kind === 'user' && !event.human && /SESSION LINEAGE/.test(event.text ?? '')), 'the lineage prompt is kept, as host text');
 });
+
+test('codex format: a trimmed fork (trim_metadata beside a session_meta that names forked_from_id) is the trim\'s child: the fork\'s own copied turns are the parent\'s too', () => {
+	const trimmed = join(cases, 'rollout-2026-11-12T10-30-00-7e9a1c3b-5d2f-4e6a-8b0c-6d8f0a2c4e57.jsonl');
+	const {summary} = readUnit(codexAdapter, looseUnit(trimmed));
+	assert.equal(summary.parent_id, '01a1c9d5-e280-7a11-b22c-33d44e55f660', 'the rollout it was trimmed from, not the one that was forked');
+	assert.equal(summary.title, 'Add a seven day moving average line');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0]);
+});

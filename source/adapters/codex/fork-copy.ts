@@ -49,10 +49,6 @@ export function startForkCopy(state: CodexState, meta: ForkMeta, parent: string 
  * name ends with; a port's source is another agent's session, named in the notice only.
  */
 export function startDerivedCopy(state: CodexState, envelope: {trim_metadata?: unknown; continue_metadata?: unknown}): {parent?: string; at: number} | undefined {
-	if (state.forkCopy !== undefined) {
-		return undefined;
-	}
-
 	const trim = envelope.trim_metadata;
 	const port = envelope.continue_metadata;
 	if (isRecord(trim) && typeof trim['parent_file'] === 'string') {

@@ -233,9 +233,13 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 
 	const parentId = spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined;
 	state.orphan = state.subagent && parentId === undefined ? (meta.id ?? meta.session_id ?? '') : undefined;
-	startForkCopy(state, meta, parentId, base.timestamp);
-	// A rollout aichat trimmed or ported starts then; a trim's session_meta is the parent's, copied.
+	// A rollout aichat trimmed or ported starts then; a trim's session_meta is the parent's, copied
+	// (a trimmed fork's included: the whole copy is the parent's, the fork's own turns with it).
 	const derived = startDerivedCopy(state, envelope);
+	if (!derived) {
+		startForkCopy(state, meta, parentId, base.timestamp);
+	}
+
 	const started = derived ? new Date(derived.at).toISOString() : timestampOf(meta.timestamp).timestamp;
 	const facts = factEvents(derived ? {line: base.line} : base, state, {
 		id: meta.id ?? meta.session_id,
