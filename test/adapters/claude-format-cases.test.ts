@@ -1380,3 +1380,10 @@ test('claude format: the <system-reminder> Claude Code appends after a Read resu
 	assert.doesNotMatch(output('toolu_m2a'), /system-reminder|malware/, "the host's notice is not the file");
 	assert.match(output('toolu_m2b'), /<system-reminder>\nRemember the mill closes at six\.\n<\/system-reminder>$/, 'a reminder written in the file read is its content');
 });
+
+test('claude format: a trimmed branch (the copied records still carry the forkedFrom of the branch trimmed) is the trim\'s child, not the branch\'s parent\'s', () => {
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'trimmed-branch.jsonl'), {idHint: '6d4a2f8e-9b1c-4e3d-a5f7-0c2b4d6e8a19'}));
+	assert.equal(session.summary.parent_id, '2c9e7a41-5d3b-4f6e-8a0c-1b3d5f7a9c2e', 'the session it was trimmed from');
+	assert.equal(session.summary.title, 'Now export the schema as SQL');
+	assert.equal(session.summary.human_turns, 1);
+});

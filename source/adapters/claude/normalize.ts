@@ -1081,14 +1081,15 @@ function portOf(value: unknown): (Copy & {at: number}) | undefined {
 type Copy = {from: string; how: 'branched' | 'continued' | 'trimmed' | 'ported'};
 
 function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): Copy | undefined {
-	const forkedFrom = forkSourceOf(record);
-	if (forkedFrom !== undefined) {
-		return {from: forkedFrom, how: 'branched'};
-	}
-
+	// A trim copies a branch's records with their forkedFrom: the whole copy is the trimmed session's.
 	const derived = derivedFrom(record, state);
 	if (derived !== undefined) {
 		return derived;
+	}
+
+	const forkedFrom = forkSourceOf(record);
+	if (forkedFrom !== undefined) {
+		return {from: forkedFrom, how: 'branched'};
 	}
 
 	const continued = carriedOverFrom(record, state, unit);
