@@ -1303,3 +1303,88 @@ test('claude format: a reply record under a reply is kept beside a live tool res
 	]);
 	assert.deepEqual(live.map(one => one.uuid), ['u1', 'a1', 'a3', 'a4']);
 });
+
+test('claude format: a background shell\'s <bash-notification> (2.0.x, before <task-notification>) is no request, delivered as a user record or left queued at the end', () => {
+	// Claude Code 2.0.x told the model a background Bash command had ended with a user record (or a
+	// queued entry) of `<bash-notification>` holding shell-id, output-file, status and summary.
+	const session = read('bash-notifications.jsonl');
+	assert.equal(session.summary.human_turns, 1, 'only the typed prompt');
+	assert.deepEqual(users(session).filter(([, , human]) => human), [
+		[1, 'Start the glaze simulator in the background and tell me when it is done', true, null],
+	]);
+	const delivered = session.events.find(event => event.kind === 'user' && event.line === 5);
+	assert.equal(delivered?.human, false, 'the delivered notification is host text');
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.unanswered, null, 'a notification left in the queue is no request waiting');
+	assert.equal(tail.last_human?.line, 1);
+});
+
+test('claude format: a subagent\'s hand-back (<agent-message from="…"> [Subagent hand-back] …) is a message from an agent, delivered or left queued at the end, never a request', () => {
+	// Claude Code 2.1.27x hands a background subagent's final report back to the session as a user
+	// record (isMeta) of an `<agent-message from="<agent id>">` envelope, queued while a turn runs.
+	const session = read('subagent-hand-back.jsonl');
+	assert.equal(session.summary.human_turns, 1, 'only the typed prompt');
+	const delivered = session.events.find(event => event.kind === 'user' && event.line === 5);
+	assert.deepEqual([delivered?.human, delivered?.origin], [false, 'agent'], 'the report is the subagent\'s');
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.unanswered, null, 'a hand-back left in the queue is no request waiting');
+	assert.equal(tail.last_human?.line, 1);
+});
+
+test('claude format: a session aichat trim made (trim_metadata on its first line, the parent\'s records copied under a new sessionId) is the parent\'s child; only what came after the trim is its own', () => {
+	// claude-code-tools' `aichat trim` writes a new `<uuid>.jsonl` beside the parent: every record
+	// copied (uuid and time kept, sessionId rewritten, long results cut), `trim_metadata:
+	// {parent_file, trimmed_at, …}` added to line 1. Resuming it appends the new turns.
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'trimmed-copy.jsonl'), {idHint: '6d4a2f8e-9b1c-4e3d-a5f7-0c2b4d6e8a19'}));
+	const {summary} = session;
+	assert.equal(summary.id, '6d4a2f8e-9b1c-4e3d-a5f7-0c2b4d6e8a19');
+	assert.equal(summary.parent_id, '2c9e7a41-5d3b-4f6e-8a0c-1b3d5f7a9c2e', 'the trimmed session names the one it was trimmed from');
+	assert.equal(summary.title, 'Now export the schema as SQL', "the parent's first request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0], 'only the turn typed after the trim counts');
+	assert.equal(summary.started, '2026-11-10T09:31:10.000Z', 'the session started when it was trimmed and resumed');
+	assert.ok(!session.events.some(event => event.kind === 'tool_result'), "the parent's cut result is not this one's failure");
+	assert.ok(session.events.some(event => event.kind === 'system' && event.text?.includes('2c9e7a41-5d3b-4f6e-8a0c-1b3d5f7a9c2e')), 'a notice names the parent');
+	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /tide|moon phase/, "the copied records are not searched as this session's");
+});
+
+test('claude format: a session aichat ported from Codex (continue_metadata with ported_from on line 1) holds the Codex conversation, read in that session; only the turns after the port are its own', () => {
+	// claude-code-tools' Codex → Claude port writes the rollout flattened into text records under a
+	// new `<uuid>.jsonl` (the Codex times kept), `continue_metadata: {parent_session_id,
+	// parent_session_file, continued_at, ported_from: "codex"}` on line 1. Resuming it appends new turns.
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'ported-from-codex.jsonl'), {idHint: '8f1b3d5e-7a9c-4b2d-8e0f-3a5c7e9b1d24'}));
+	const {summary} = session;
+	assert.equal(summary.id, '8f1b3d5e-7a9c-4b2d-8e0f-3a5c7e9b1d24');
+	assert.equal(summary.parent_id, null, 'the Codex session is no Claude Code session to list it under');
+	assert.equal(summary.title, 'Go on with the regression test in Claude now', "the Codex conversation's request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1], 'only the turn after the port counts');
+	assert.equal(summary.started, '2026-11-15T12:10:00.000Z');
+	assert.ok(session.events.some(event => event.kind === 'system' && event.text?.includes('01a2c4e6-8000-7b00-9c00-0000000000d5')), 'a notice names the Codex session');
+	assert.doesNotMatch(session.loaded.rows.map(row => searchableText(row.events)).join('\n'), /gravel|first row/, "the ported records are not searched as this session's");
+});
+
+test('claude format: the [SESSION LINEAGE] prompt aichat rollover starts a session with (continue_metadata on line 1) is the tool\'s, no request and no title', () => {
+	// claude-code-tools' rollover starts a fresh session with a prompt it composes, `[SESSION
+	// LINEAGE]` then "This session continues from …" and the earlier session files, and adds
+	// `continue_metadata: {parent_session_id, parent_session_file, continued_at}` to line 1.
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'rollover-lineage-prompt.jsonl'), {idHint: '9a3c5e7b-1d2f-4b6a-8c0e-4f6a8b0c2d35'}));
+	assert.equal(session.summary.title, 'Right, write the SQL export');
+	assert.equal(session.summary.human_turns, 1, 'only the typed prompt');
+	assert.deepEqual(users(session).map(([line, , human, origin]) => [line, human, origin]), [[1, false, 'host'], [3, true, null]]);
+});
+
+test('claude format: the <system-reminder> Claude Code appends after a Read result (the malware notice) is not the tool\'s output; a reminder the file itself holds is', () => {
+	// Claude Code appends some reminders inside the tool_result string, after the tool's output: a
+	// Read result ends with "<system-reminder>Whenever you read a file, you should consider whether it …".
+	const session = read('tool-result-reminder.jsonl');
+	const output = (callId: string) => session.events.find(event => event.kind === 'tool_result' && event.result?.call_id === callId)?.result?.output ?? '';
+	assert.match(output('toolu_m2a'), /return grain\.split\(\)/);
+	assert.doesNotMatch(output('toolu_m2a'), /system-reminder|malware/, "the host's notice is not the file");
+	assert.match(output('toolu_m2b'), /<system-reminder>\nRemember the mill closes at six\.\n<\/system-reminder>$/, 'a reminder written in the file read is its content');
+});
+
+test('claude format: a trimmed branch (the copied records still carry the forkedFrom of the branch trimmed) is the trim\'s child, not the branch\'s parent\'s', () => {
+	const session = readUnit(claudeAdapter, looseUnit(join(cases, 'trimmed-branch.jsonl'), {idHint: '6d4a2f8e-9b1c-4e3d-a5f7-0c2b4d6e8a19'}));
+	assert.equal(session.summary.parent_id, '2c9e7a41-5d3b-4f6e-8a0c-1b3d5f7a9c2e', 'the session it was trimmed from');
+	assert.equal(session.summary.title, 'Now export the schema as SQL');
+	assert.equal(session.summary.human_turns, 1);
+});

@@ -840,3 +840,54 @@ test('codex format: a plan-mode reply is one reply and its <proposed_plan> one m
 	assert.deepEqual(replies, ['Here is the plan; it touches only the export module.', '# Timetable export\n\n1. Add a CSV writer for sailings.\n2. Wire it to the Export menu.']);
 	assert.ok(!events.some(event => /proposed_plan/.test(event.text ?? '')), 'no event shows the plan tags');
 });
+
+test('codex format: a rollout aichat trim made (trim_metadata on its session_meta line, the parent\'s lines copied under a new id) is the parent\'s child; only the turns after the trim are its own', () => {
+	// claude-code-tools' `aichat trim` copies a rollout line by line into a new
+	// `rollout-<now>-<uuid4>.jsonl` (long outputs cut, session_meta id rewritten) and adds
+	// `trim_metadata: {parent_file, trimmed_at, …}` to line 1. Resuming it appends new turns.
+	const trimmed = join(cases, 'rollout-2026-11-12T10-00-00-5b7e1c3a-8d2f-4a6b-9c0e-2f4a6c8e0b13.jsonl');
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(trimmed));
+	assert.equal(summary.id, '5b7e1c3a-8d2f-4a6b-9c0e-2f4a6c8e0b13');
+	assert.equal(summary.parent_id, '01a1c9d5-e280-7a11-b22c-33d44e55f660', 'the trimmed rollout names the one it was trimmed from');
+	assert.equal(summary.title, 'Add a seven day moving average line', "the parent's first request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0], 'only the turn after the trim counts');
+	assert.equal(summary.started, '2026-11-12T10:00:00.000Z', 'it started at the trim, not when the parent did');
+	assert.ok(!events.some(event => event.result?.call_id === 'call_trim_chart'), "the parent's failed call is not this one's failure");
+	assert.deepEqual(events.filter(event => event.line >= 2 && event.line <= 8).map(event => event.kind), ['system'], 'the copy is one notice');
+	assert.match(events.find(event => event.line === 2)?.text ?? '', /01a1c9d5-e280-7a11-b22c-33d44e55f660/);
+	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /hive weights|date parser/, "the parent's lines are not searched as this one's");
+});
+
+test('codex format: a rollout aichat ported from Claude Code (continue_metadata with ported_from beside line 1\'s session_meta) holds that conversation, read in that session; only the turns after the port are its own', () => {
+	// claude-code-tools' Claude → Codex port writes the Claude session flattened into message items
+	// (their times kept) after a session_meta of its own, with `continue_metadata:
+	// {parent_session_id, parent_session_file, continued_at, ported_from: "claude"}` beside it.
+	const ported = join(cases, 'rollout-2026-12-05T16-00-00-01a246ef-0800-7b00-a000-c00000000e2a.jsonl');
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(ported));
+	assert.equal(summary.id, '01a246ef-0800-7b00-a000-c00000000e2a');
+	assert.equal(summary.parent_id, null, 'the Claude Code session is no Codex thread to list it under');
+	assert.equal(summary.title, 'Fix the slice and rerun the preview tests', "the ported conversation's request is not this one's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 1], 'only the turn after the port counts');
+	assert.deepEqual(events.filter(event => event.line >= 2 && event.line <= 5).map(event => event.kind), ['system'], 'the ported conversation is one notice');
+	assert.match(events.find(event => event.line === 2)?.text ?? '', /4c6e8a0b-2d4f-4a6b-8c0d-9e1f3a5b7c92/);
+	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /weave preview|odd threads/, "the ported lines are not searched as this one's");
+});
+
+test('codex format: the [SESSION LINEAGE] prompt aichat rollover starts a rollout with is the tool\'s, no request and no title', () => {
+	// claude-code-tools' rollover starts a fresh Codex session with a prompt it composes (`[SESSION
+	// LINEAGE]`, "This session continues from …", the earlier rollouts) and puts
+	// `continue_metadata` beside line 1's session_meta.
+	const rollout = join(cases, 'rollout-2026-12-06T11-00-00-01a24b02-bb80-7d00-e000-f00000000a4c.jsonl');
+	const {events, summary} = readUnit(codexAdapter, looseUnit(rollout));
+	assert.equal(summary.title, 'Label each hive by its name');
+	assert.equal(summary.human_turns, 1, 'only the typed prompt');
+	assert.ok(events.some(event => event.kind === 'user' && !event.human && /SESSION LINEAGE/.test(event.text ?? '')), 'the lineage prompt is kept, as host text');
+});
+
+test('codex format: a trimmed fork (trim_metadata beside a session_meta that names forked_from_id) is the trim\'s child: the fork\'s own copied turns are the parent\'s too', () => {
+	const trimmed = join(cases, 'rollout-2026-11-12T10-30-00-7e9a1c3b-5d2f-4e6a-8b0c-6d8f0a2c4e57.jsonl');
+	const {summary} = readUnit(codexAdapter, looseUnit(trimmed));
+	assert.equal(summary.parent_id, '01a1c9d5-e280-7a11-b22c-33d44e55f660', 'the rollout it was trimmed from, not the one that was forked');
+	assert.equal(summary.title, 'Add a seven day moving average line');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0]);
+});

@@ -196,9 +196,11 @@ const claudeInjected = ['Stop hook feedback:', 'Base directory for this skill:',
  * who sent it: one of an agent team (`<teammate-message teammate_id="…">`, one or more blocks: a
  * teammate's report in the lead's session, the lead's brief in a teammate's), one another Claude
  * session on the machine sent (`<cross-session-message from="…" from-name="…">`, after "Another
- * Claude session sent a message:"), or a forked subagent's brief (`<fork-boilerplate>`).
+ * Claude session sent a message:"), a forked subagent's brief (`<fork-boilerplate>`), or a
+ * background subagent's final report handed back to the session (2.1.27x: `<agent-message
+ * from="<agent id>">` then "[Subagent hand-back] …"), which also waits in the queue as plain text.
  */
-const agentMessage = /^\s*(?:<teammate-message\b|<cross-session-message\b|<fork-boilerplate>|(?:Another Claude|A peer) session sent a message\b)/;
+const agentMessage = /^\s*(?:<teammate-message\b|<cross-session-message\b|<agent-message\b|<fork-boilerplate>|(?:Another Claude|A peer) session sent a message\b)/;
 
 /** `origin.kind` of another agent's message: a peer session's, a coordinator's to its workers. */
 const agentOrigin = new Set<unknown>(['peer', 'coordinator']);
@@ -433,10 +435,36 @@ function takeQueued(state: LineState, text: string): boolean {
 	return takePrompt(state, 'queuedPrompts', text);
 }
 
+/**
+ * Reminders Claude Code appends to a tool's output inside the same result, after it: the notice
+ * on every Read ("Whenever you read a file, you should consider whether it …"), and the like.
+ * Only a well-formed block at the very end whose words open as one of these is peeled off: a
+ * file read may hold, or end with, a reminder of its own. Scanned from the end, never by a
+ * pattern that could backtrack through a long output.
+ */
+const appendedReminders = ['Whenever you read a file, you should consider whether it', 'Warning: the file exists but', '[Truncated:'];
+const reminderOpen = '<system-reminder>';
+const reminderClose = '</system-reminder>';
+
+function withoutAppendedReminders(output: string): string {
+	let text = output.trimEnd();
+	while (text.endsWith(reminderClose)) {
+		const open = text.lastIndexOf(reminderOpen);
+		const body = open === -1 ? '' : text.slice(open + reminderOpen.length, -reminderClose.length);
+		if (open === -1 || body.includes(reminderClose) || !appendedReminders.some(opening => body.trimStart().startsWith(opening))) {
+			break;
+		}
+
+		text = text.slice(0, open).trimEnd();
+	}
+
+	return text === '' ? output : text.length === output.trimEnd().length ? output : text;
+}
+
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
 	// Blocks are text, image (`source: {type: "base64", media_type, data}`: Read of a picture, a
 	// screenshot) or others (tool_reference); an image is noted, its payload never copied.
-	const output = mediaAwareOutput(block['content']);
+	const output = withoutAppendedReminders(mediaAwareOutput(block['content']));
 	// On failure Claude's structured toolUseResult is a plain string such as "Error: …".
 	const structured = record.toolUseResult;
 	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured));
@@ -993,10 +1021,72 @@ function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: Discovere
 	return record.sessionId;
 }
 
-/** Where a copied record came from, and how: /branch (forkedFrom) or a continuation in a new file. */
-type Copy = {from: string; how: 'branched' | 'continued'};
+/**
+ * claude-code-tools' `aichat trim` (and smart-trim) writes a new `<uuid>.jsonl` beside the
+ * session it trims: every record copied with its uuid and time, long results and inputs cut, the
+ * `sessionId` rewritten to the new id, and `trim_metadata: {parent_file, trimmed_at, …}` added
+ * to line 1. Its port of a Codex rollout writes the conversation flattened into text records
+ * (the rollout's times kept) with `continue_metadata: {parent_session_id, continued_at,
+ * ported_from: "codex"}` on line 1. Resuming either appends the new session's own turns. The
+ * copy is the opening run of records not written after the trim or port (untimed ones among
+ * them). A trim's parent is `parent_file`'s name (a trim of a trim names the trimmed one).
+ */
+function derivedFrom(record: ClaudeRecord, state: LineState): Copy | undefined {
+	if (state['derivedOwn'] === true) {
+		return undefined;
+	}
+
+	if (state['derivedCopy'] === undefined) {
+		const derived = trimOf(record.trim_metadata) ?? portOf(record.continue_metadata);
+		if (derived === undefined) {
+			state['derivedOwn'] = true;
+			return undefined;
+		}
+
+		state['derivedCopy'] = derived;
+	}
+
+	const derived = state['derivedCopy'] as Copy & {at: number};
+	const written = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : Number.NaN;
+	if (written > derived.at) {
+		state['derivedOwn'] = true;
+		return undefined;
+	}
+
+	return {from: derived.from, how: derived.how};
+}
+
+/** A usable `trim_metadata`: the parent file's name (its session id) and when the trim was made. */
+function trimOf(value: unknown): (Copy & {at: number}) | undefined {
+	if (!isRecord(value) || typeof value['parent_file'] !== 'string' || typeof value['trimmed_at'] !== 'string') {
+		return undefined;
+	}
+
+	const parent = /([^/\\]+)\.jsonl$/.exec(value['parent_file'])?.[1];
+	const at = Date.parse(value['trimmed_at']);
+	return parent === undefined || Number.isNaN(at) ? undefined : {from: parent, how: 'trimmed', at};
+}
+
+/** A usable `continue_metadata` of a port from another agent: the source session and when it was ported. */
+function portOf(value: unknown): (Copy & {at: number}) | undefined {
+	if (!isRecord(value) || typeof value['ported_from'] !== 'string' || typeof value['parent_session_id'] !== 'string' || typeof value['continued_at'] !== 'string') {
+		return undefined;
+	}
+
+	const at = Date.parse(value['continued_at']);
+	return value['parent_session_id'] === '' || Number.isNaN(at) ? undefined : {from: value['parent_session_id'], how: 'ported', at};
+}
+
+/** Where a copied record came from, and how: /branch (forkedFrom), a continuation in a new file, aichat trim or port. */
+type Copy = {from: string; how: 'branched' | 'continued' | 'trimmed' | 'ported'};
 
 function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): Copy | undefined {
+	// A trim copies a branch's records with their forkedFrom: the whole copy is the trimmed session's.
+	const derived = derivedFrom(record, state);
+	if (derived !== undefined) {
+		return derived;
+	}
+
 	const forkedFrom = forkSourceOf(record);
 	if (forkedFrom !== undefined) {
 		return {from: forkedFrom, how: 'branched'};
@@ -1012,17 +1102,32 @@ function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): C
  * the first one names the session it was copied from, with a notice. It shows nothing else.
  */
 function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, copy: Copy): SessionEvent[] {
-	const facts = copy.how === 'branched' ? sessionFacts(record, line, state, unit) : sessionFacts({cwd: record.cwd}, line, state, unit);
+	// A continuation's copies carry the older session's id; the others the new session's.
+	const facts = copy.how === 'continued' ? sessionFacts({cwd: record.cwd}, line, state, unit) : sessionFacts(record, line, state, unit);
 	const events = facts.map(({timestamp: _copiedTime, ...fact}) => fact);
 	if (state['forkedFrom'] === undefined) {
 		state['forkedFrom'] = copy.from;
-		// A branch is its parent's child; a continuation is the conversation going on, the session a
-		// listing shows (a child is listed under its parent only), so it names the older one in text.
-		const when = copy.how === 'branched' ? 'when this one was branched from it' : 'which this one continues';
-		events.push(...(copy.how === 'branched' ? [{line, kind: 'meta' as const, session: {parent_id: copy.from}}] : []), {line, kind: 'system', text: `History copied from session ${copy.from} ${when}; it is read in that session`});
+		// A branch or trim is its parent's child; a continuation is the conversation going on, the
+		// session a listing shows (a child is listed under its parent only), and a port's source is
+		// another agent's session: those name it in text only.
+		const child = copy.how === 'branched' || copy.how === 'trimmed';
+		events.push(...(child ? [{line, kind: 'meta' as const, session: {parent_id: copy.from}}] : []), {line, kind: 'system', text: copyNotice(copy)});
 	}
 
 	return events;
+}
+
+function copyNotice(copy: Copy): string {
+	switch (copy.how) {
+		case 'branched':
+			return `History copied from session ${copy.from} when this one was branched from it; it is read in that session`;
+		case 'trimmed':
+			return `History copied from session ${copy.from} when this one was trimmed from it; it is read in that session`;
+		case 'ported':
+			return `Conversation ported from another agent's session ${copy.from}; it is read in that session`;
+		case 'continued':
+			return `History copied from session ${copy.from} which this one continues; it is read in that session`;
+	}
 }
 
 function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, place: TreePlace, offset: number | undefined): SessionEvent[] | null {

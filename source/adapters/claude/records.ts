@@ -74,6 +74,8 @@ const recordFields = fields({
 	origin: any,
 	forkedFrom: any,
 	continuedInSessionId: string,
+	trim_metadata: any,
+	continue_metadata: any,
 });
 
 /** What `claudeRecordSchema.safeParse(value)` gives when it accepts the record; undefined for the schema to decide. */

@@ -59,6 +59,10 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	forkedFrom: z.optional(z.unknown()),
 	/** 2.1.x: a `continued-in` record's session, where a conversation sent to the background goes on. */
 	continuedInSessionId: optional(z.string()),
+	/** Line 1 of a session claude-code-tools' `aichat trim` made: `{parent_file, trimmed_at, …}` (normalize.ts, trimmedFrom). */
+	trim_metadata: z.optional(z.unknown()),
+	/** Line 1 of a session claude-code-tools wrote from another's: `{parent_session_id, continued_at, ported_from?, …}` (normalize.ts, derivedFrom). */
+	continue_metadata: z.optional(z.unknown()),
 }));
 
 export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;

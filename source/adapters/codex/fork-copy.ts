@@ -38,6 +38,39 @@ export function startForkCopy(state: CodexState, meta: ForkMeta, parent: string 
 	}
 }
 
+/**
+ * claude-code-tools writes rollouts that copy another session: `aichat trim` copies one line by
+ * line into a new `rollout-<now>-<uuid4>.jsonl`, long outputs cut and the `session_meta` id
+ * rewritten, with `trim_metadata: {parent_file, trimmed_at, …}` beside line 1's payload; its port
+ * of a Claude Code session writes that conversation as message items (their times kept) after a
+ * session_meta of its own, with `continue_metadata: {parent_session_id, continued_at,
+ * ported_from: "claude"}` there. The copy's turns were run before the trim or port, the turns of
+ * the resumed rollout after it, as a fork's are. A trim's parent is the thread id `parent_file`'s
+ * name ends with; a port's source is another agent's session, named in the notice only.
+ */
+export function startDerivedCopy(state: CodexState, envelope: {trim_metadata?: unknown; continue_metadata?: unknown}): {parent?: string; at: number} | undefined {
+	const trim = envelope.trim_metadata;
+	const port = envelope.continue_metadata;
+	if (isRecord(trim) && typeof trim['parent_file'] === 'string') {
+		const parent = /([\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12})\.jsonl(?:\.zst)?$/i.exec(trim['parent_file'])?.[1];
+		const at = millisOf(trim['trimmed_at']);
+		if (parent !== undefined && at !== undefined) {
+			state.forkCopy = {parent, before: at, derived: 'trimmed'};
+			return {parent, at};
+		}
+	}
+
+	if (isRecord(port) && typeof port['ported_from'] === 'string' && typeof port['parent_session_id'] === 'string' && port['parent_session_id'] !== '') {
+		const at = millisOf(port['continued_at']);
+		if (at !== undefined) {
+			state.forkCopy = {parent: port['parent_session_id'], before: at, derived: 'ported'};
+			return {at};
+		}
+	}
+
+	return undefined;
+}
+
 type ForkMeta = {id?: string | undefined; forked_from_id?: string | undefined; subagent_history_start_ordinal?: number | undefined; timestamp?: unknown; history_base?: unknown};
 
 /**
@@ -109,8 +142,12 @@ export function copiedLineEvents(state: CodexState, kind: string, payload: Recor
 	copy.noticed = true;
 	const text = 'ownFrom' in copy
 		? `Context inherited from the thread that spawned this one (${copy.parent}); it is read in that session`
-		: `History copied from the session this one was forked from (${copy.parent}); it is read in that session`;
-	return [{...base, kind: 'system', text}];
+		: copy.derived === 'ported'
+			? `Conversation ported from another agent's session ${copy.parent}; it is read in that session`
+			: `History copied from the session this one was ${copy.derived === 'trimmed' ? 'trimmed' : 'forked'} from (${copy.parent}); it is read in that session`;
+	// A trim's or port's copied lines keep their first times: the notice states none as this session's.
+	const {timestamp: _copiedTime, ...when} = base;
+	return [{...(copy.derived ? when : base), kind: 'system', text}];
 }
 
 /** A line without an ordinal tells nothing of the boundary, and ends the copy rather than hide it. */

@@ -11,7 +11,7 @@ import {
 } from './schema.js';
 import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
-import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startForkCopy} from './fork-copy.js';
+import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startDerivedCopy, startForkCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
@@ -106,7 +106,7 @@ function rememberCalls(state: CodexState, events: SessionEvent[] | null): void {
 	}
 }
 
-type Envelope = {timestamp?: unknown; ordinal?: unknown; type: string; payload: Record<string, unknown>; metadata?: unknown};
+type Envelope = {timestamp?: unknown; ordinal?: unknown; type: string; payload: Record<string, unknown>; metadata?: unknown; trim_metadata?: unknown; continue_metadata?: unknown};
 
 /**
  * `{timestamp, ordinal?, type, payload}`: every line since September 2025 (`ordinal` numbers the
@@ -117,7 +117,8 @@ function isEnvelope(value: unknown): value is Envelope {
 	return isRecord(value) && typeof value['type'] === 'string' && isRecord(value['payload']);
 }
 
-function envelopeEvents({type: kind, payload, ordinal, metadata}: Envelope, base: Base, state: CodexState, unit: DiscoveredUnit): SessionEvent[] | null {
+function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit: DiscoveredUnit): SessionEvent[] | null {
+	const {type: kind, payload, ordinal, metadata} = envelope;
 	if (kind === 'rollout_reference') {
 		return rolloutReferenceEvents(state, base);
 	}
@@ -130,7 +131,7 @@ function envelopeEvents({type: kind, payload, ordinal, metadata}: Envelope, base
 	switch (kind) {
 		case 'session_meta': {
 			const meta = codexSessionMetaSchema.safeParse(payload);
-			return meta.success ? sessionMetaEvents(meta.data, base, state, unit.path) : null;
+			return meta.success ? sessionMetaEvents(meta.data, base, state, unit.path, envelope) : null;
 		}
 
 		case 'turn_context': {
@@ -218,7 +219,7 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
  * Only the first `session_meta` describes this file's session. A forked rollout writes its
  * own, then copies the parent's rollout, whose `session_meta` comes along with it (fork-copy.ts).
  */
-function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState, path: string): SessionEvent[] {
+function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState, path: string, envelope: Envelope): SessionEvent[] {
 	if (state.defined) {
 		return laterMetaEvents(meta, base, state);
 	}
@@ -232,12 +233,18 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 
 	const parentId = spawnParent(meta.source) ?? meta.parent_thread_id ?? meta.forked_from_id ?? undefined;
 	state.orphan = state.subagent && parentId === undefined ? (meta.id ?? meta.session_id ?? '') : undefined;
-	startForkCopy(state, meta, parentId, base.timestamp);
-	const started = timestampOf(meta.timestamp).timestamp;
-	const facts = factEvents(base, state, {
+	// A rollout aichat trimmed or ported starts then; a trim's session_meta is the parent's, copied
+	// (a trimmed fork's included: the whole copy is the parent's, the fork's own turns with it).
+	const derived = startDerivedCopy(state, envelope);
+	if (!derived) {
+		startForkCopy(state, meta, parentId, base.timestamp);
+	}
+
+	const started = derived ? new Date(derived.at).toISOString() : timestampOf(meta.timestamp).timestamp;
+	const facts = factEvents(derived ? {line: base.line} : base, state, {
 		id: meta.id ?? meta.session_id,
 		cwd: meta.cwd,
-		parent_id: parentId,
+		parent_id: derived ? derived.parent : parentId,
 		model: meta.model,
 		started,
 	});

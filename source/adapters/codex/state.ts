@@ -44,7 +44,7 @@ export type CodexState = {
 	 * dates it before the fork) or the first ordinal a subagent's own, and whether the copy's
 	 * notice was given.
 	 */
-	forkCopy?: {parent: string; noticed?: true} & ({before: number; startedEarly?: string} | {ownFrom: number});
+	forkCopy?: {parent: string; noticed?: true; derived?: 'trimmed' | 'ported'} & ({before: number; startedEarly?: string} | {ownFrom: number});
 };
 
 export function codexState(state: LineState): CodexState {
