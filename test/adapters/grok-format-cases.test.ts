@@ -313,3 +313,19 @@ test('grok format: a chat_history line of an unknown type that carries a role is
 	assert.equal(summary.human_turns, 2);
 	assert.equal(summary.title, 'Which hedge plants cope with salt spray on the dunes?');
 });
+
+test('grok format: a tool call is named by its native tool (update._meta["x.ai/tool"].name), not its display title; the title stands in only where no name is stated', () => {
+	// Grok 0.2.x writes the ACP `title` as a label ("Edit", "Run npm test") and the tool's own name in `_meta["x.ai/tool"]`.
+	const [unit] = grokAdapter.discover(join(cases, 'native-tool-names', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.tool?.name]),
+		[
+			['call-o1', 'search_replace'],
+			['call-o2', 'run_terminal_cmd'],
+			['call-o3', 'read_file'],
+		],
+	);
+});
