@@ -329,3 +329,13 @@ test('grok format: a tool call is named by its native tool (update._meta["x.ai/t
 		],
 	);
 });
+
+test('grok format: a summary naming the session itself as its parent_session_id names no parent, so the session is listed and its prompt is a person\'s', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'self-parent', 'sessions'));
+	assert.ok(unit);
+	const {summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(summary.id, '019b4b22-7e00-7000-8000-0000000000f3');
+	assert.equal(summary.parent_id, null, 'a session is never its own parent');
+	assert.equal(wholeUnit(unit).parentIdHint, undefined, 'nor does listing name one');
+	assert.equal(summary.human_turns, 1);
+});
