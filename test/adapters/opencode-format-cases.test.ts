@@ -357,3 +357,11 @@ test('opencode format: a 2.x tool result\'s file content (an image read, a snaps
 	);
 	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo|base64/, 'no data URI reaches an event');
 });
+
+test('opencode format: a session row naming the session itself as parent_id names no parent, so it is listed and its prompt is a person\'s', t => {
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'self-parent/v1.json'));
+	assert.ok(session, 'the session is read');
+	assert.equal(session.unit.parentIdHint, undefined, 'listing names no parent');
+	assert.equal(session.summary.parent_id, null, 'a session is never its own parent');
+	assert.equal(session.summary.human_turns, 1, 'no Task child: its prompt is the person\'s');
+});
