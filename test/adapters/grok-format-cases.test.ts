@@ -339,3 +339,18 @@ test('grok format: a summary naming the session itself as its parent_session_id 
 	assert.equal(wholeUnit(unit).parentIdHint, undefined, 'nor does listing name one');
 	assert.equal(summary.human_turns, 1);
 });
+
+test('grok format: a tool_call_update\'s rawInput replaces the arguments its call started with (an empty {} while streaming, or fewer fields)', () => {
+	// ACP: a tool_call_update carries only the fields that changed, each replacing the call's own.
+	const [unit] = grokAdapter.discover(join(cases, 'updated-input', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.tool?.input]),
+		[
+			['call-t1', {pattern: 'soak_hours: 48', path: 'recipes'}],
+			['call-t2', {target_file: 'recipes/oak.yml', offset: 1, limit: 20}],
+		],
+	);
+});

@@ -53,6 +53,10 @@ function toolName(update: GrokUpdate): string {
 	return name || (update.title ?? update.kind ?? 'unknown');
 }
 
+function isEmptyInput(input: unknown): boolean {
+	return input === null || (isRecord(input) && Object.keys(input).length === 0);
+}
+
 export function createUpdatesReducer() {
 	const rows: SessionRow[] = [];
 	const calls = new Map<string, CallState>();
@@ -188,8 +192,11 @@ export function createUpdatesReducer() {
 
 		const call = calls.get(id);
 		if (call) {
-			if (call.event.tool && call.event.tool.input === null && update.rawInput !== undefined) {
-				call.event.tool.input = parseJsonArguments(update.rawInput); // Arguments can arrive after the call.
+			// Arguments can arrive after the call, or grow (a `{}` while streaming): an update's rawInput
+			// replaces the call's (ACP updates carry the fields that changed); an empty one adds nothing.
+			const input = parseJsonArguments(update.rawInput);
+			if (call.event.tool && (call.event.tool.input === null || !isEmptyInput(input))) {
+				call.event.tool.input = input ?? call.event.tool.input;
 			}
 
 			call.status = update.status ?? call.status;
