@@ -354,3 +354,11 @@ test('grok format: a tool_call_update\'s rawInput replaces the arguments its cal
 		],
 	);
 });
+
+test('grok format: an image pasted into a prompt as an embedded resource ({type: "resource", resource: {blob, mimeType}}) is noted as an image, its bytes never copied', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'prompt-resource-image', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.human, event.text]), [[true, 'Is this glaze pinholing?\n[image: image/png]']]);
+	assert.doesNotMatch(JSON.stringify(events), /R2xhemVQaG90b0Jsb2I|clipboard:/);
+});
