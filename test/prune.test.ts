@@ -91,6 +91,14 @@ test('tool names and argument keys the third-party fixture stores use are classi
 	assert.deepEqual(decide('claude', pair('Bash', {command: 'find . -name \'*.ts\''}, './src/a.ts\n')), [null], 'a find that found files is kept');
 });
 
+test('Grok\'s shell tool run_terminal_command and OpenCode 2.x\'s shell tool shell are shells', () => {
+	const text = 'export const a = 1;\n'.repeat(20);
+	// Grok Build names its shell run_terminal_command (chat_history tool_calls, updates.jsonl _meta["x.ai/tool"].name).
+	assert.deepEqual(decide('grok', [...pair('run_terminal_command', {command: 'cat src/a.ts'}, text), ...pair('search_replace', {file_path: '/work/app/src/a.ts', old_string: '1', new_string: '2'}, 'ok')]), ['superseded_read', null]);
+	// OpenCode 2.x renamed bash to shell (its v1-to-v2 migration renames the old calls too).
+	assert.deepEqual(decide('opencode', [...pair('shell', {command: 'cat src/a.ts'}, text), ...pair('edit', {path: '/work/app/src/a.ts', oldString: '1', newString: '2'}, 'ok')]), ['superseded_read', null]);
+});
+
 test('errors and the newest records are never pruned; results without an explicit call id are never paired', () => {
 	const text = 'x\n'.repeat(30);
 	assert.deepEqual(decide('claude', [...pair('Read', {file_path: '/work/app/a.ts'}, text, {error: true}), ...pair('Write', {file_path: '/work/app/a.ts', content: 'y'}, 'ok')]), [null, null]);

@@ -313,3 +313,52 @@ test('grok format: a chat_history line of an unknown type that carries a role is
 	assert.equal(summary.human_turns, 2);
 	assert.equal(summary.title, 'Which hedge plants cope with salt spray on the dunes?');
 });
+
+test('grok format: a tool call is named by its native tool (update._meta["x.ai/tool"].name), not its display title; the title stands in only where no name is stated', () => {
+	// Grok 0.2.x writes the ACP `title` as a label ("Edit", "Run npm test") and the tool's own name in `_meta["x.ai/tool"]`.
+	const [unit] = grokAdapter.discover(join(cases, 'native-tool-names', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.tool?.name]),
+		[
+			['call-o1', 'search_replace'],
+			['call-o2', 'run_terminal_cmd'],
+			['call-o3', 'read_file'],
+		],
+	);
+});
+
+test('grok format: a summary naming the session itself as its parent_session_id names no parent, so the session is listed and its prompt is a person\'s', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'self-parent', 'sessions'));
+	assert.ok(unit);
+	const {summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(summary.id, '019b4b22-7e00-7000-8000-0000000000f3');
+	assert.equal(summary.parent_id, null, 'a session is never its own parent');
+	assert.equal(wholeUnit(unit).parentIdHint, undefined, 'nor does listing name one');
+	assert.equal(summary.human_turns, 1);
+});
+
+test('grok format: a tool_call_update\'s rawInput replaces the arguments its call started with (an empty {} while streaming, or fewer fields)', () => {
+	// ACP: a tool_call_update carries only the fields that changed, each replacing the call's own.
+	const [unit] = grokAdapter.discover(join(cases, 'updated-input', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.tool?.input]),
+		[
+			['call-t1', {pattern: 'soak_hours: 48', path: 'recipes'}],
+			['call-t2', {target_file: 'recipes/oak.yml', offset: 1, limit: 20}],
+		],
+	);
+});
+
+test('grok format: an image pasted into a prompt as an embedded resource ({type: "resource", resource: {blob, mimeType}}) is noted as an image, its bytes never copied', () => {
+	const [unit] = grokAdapter.discover(join(cases, 'prompt-resource-image', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.human, event.text]), [[true, 'Is this glaze pinholing?\n[image: image/png]']]);
+	assert.doesNotMatch(JSON.stringify(events), /R2xhemVQaG90b0Jsb2I|clipboard:/);
+});

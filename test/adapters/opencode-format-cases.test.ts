@@ -341,3 +341,27 @@ test('opencode format: the native resume of a session kept in another database r
 	assert.equal(brief.native_resume_command, null);
 	assert.ok(brief.warnings.some((warning: string) => /XDG_DATA_HOME/.test(warning)), JSON.stringify(brief.warnings));
 });
+
+test('opencode format: a 2.x tool result\'s file content (an image read, a snapshot) is noted by its type beside its text, the data: URI never copied', t => {
+	// packages/schema/src/tool.ts Content: {type: "text", text} | {type: "file", uri, mime, name?}; the read tool returns
+	// "Image read successfully" and the image as a data: URI (tool/plugin/read.ts toModelContent).
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'tool-file-content/v2.json'));
+	assert.ok(session, 'the session is read');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[
+			['call_kiln_read1', false, 'Image read successfully\n[image: image/png]'],
+			['call_kiln_snap2', false, '[image: image/png]'],
+			['call_kiln_snap3', true, 'last frame before the drop:\n[image: image/png]\ncamera offline'],
+		],
+	);
+	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo|base64/, 'no data URI reaches an event');
+});
+
+test('opencode format: a session row naming the session itself as parent_id names no parent, so it is listed and its prompt is a person\'s', t => {
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'self-parent/v1.json'));
+	assert.ok(session, 'the session is read');
+	assert.equal(session.unit.parentIdHint, undefined, 'listing names no parent');
+	assert.equal(session.summary.parent_id, null, 'a session is never its own parent');
+	assert.equal(session.summary.human_turns, 1, 'no Task child: its prompt is the person\'s');
+});

@@ -1,4 +1,4 @@
-import {join} from 'node:path';
+import {basename, join} from 'node:path';
 import type {FileStatus} from '../../lib/file-status.js';
 import {childPath, fileFingerprint, listDirectory, readSmallFile, statNotingDirectory, statOrUndefined, walkFiles} from '../shared/fs.js';
 import type {DeferredUnit, UnitDetails} from '../types.js';
@@ -86,8 +86,10 @@ function sessionUnit(directory: string, id: string, project: string | undefined)
 function sessionDetails(directory: string, summaryPath: string, project: string | undefined): UnitDetails {
 	const summary = readGrokSummary(summaryPath);
 	const parent = summary?.parent_session_id?.trim();
+	// A session is never its own parent (summary.ts).
+	const ownParent = parent !== undefined && (parent === summary?.info?.id?.trim() || parent === basename(directory));
 	const projectHint = project ?? (summary?.info?.cwd?.trim() || undefined);
-	return {paths: walkFiles(directory, () => true, 3), ...(parent ? {parentIdHint: parent} : {}), ...(projectHint ? {projectHint} : {})};
+	return {paths: walkFiles(directory, () => true, 3), ...(parent && !ownParent ? {parentIdHint: parent} : {}), ...(projectHint ? {projectHint} : {})};
 }
 
 /** The session's transcript: the update stream, else the chat history cache (the second is looked for only without the first). */

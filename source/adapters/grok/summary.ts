@@ -26,6 +26,7 @@ function nonEmpty(value: string | null | undefined): string | undefined {
 export function summaryFacts(summary: GrokSummary): SessionInfo {
 	const id = nonEmpty(summary.info?.id);
 	const cwd = nonEmpty(summary.info?.cwd);
+	// A session is never its own parent: a summary naming itself names none.
 	const parent = nonEmpty(summary.parent_session_id);
 	// The generated title is the tool's own; `session_summary` holds the same kind of text.
 	const title = nonEmpty(summary.generated_title) ?? nonEmpty(summary.session_summary);
@@ -36,7 +37,7 @@ export function summaryFacts(summary: GrokSummary): SessionInfo {
 	return {
 		...(id ? {id} : {}),
 		...(cwd ? {cwd} : {}),
-		...(parent ? {parent_id: parent} : {}),
+		...(parent && parent !== id ? {parent_id: parent} : {}),
 		...(title ? {title} : {}),
 		...(model ? {model} : {}),
 		...(started ? {started} : {}),

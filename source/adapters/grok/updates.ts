@@ -1,6 +1,6 @@
 import type {SessionEvent, SessionRow} from '../events.js';
 import {mediaNote, withNoteLines} from '../shared/media.js';
-import {exitCodeFromText, stringOf, textOf} from '../shared/text.js';
+import {exitCodeFromText, isRecord, stringOf, textOf} from '../shared/text.js';
 import {interjectionQuery, isGrokInjected} from './chat.js';
 import {parseJsonArguments} from '../shared/text.js';
 import {acpMethod, isHostTurn, isTerminal, metaNumber, notificationOf, structuredExitCode, toolOutput, xaiMethod, type Notification} from './notification.js';
@@ -40,6 +40,21 @@ const kindsWithoutExit = new Set(['read', 'edit', 'delete', 'move', 'search', 't
 
 function statesNoExit(toolKind: string | undefined): boolean {
 	return toolKind !== undefined && kindsWithoutExit.has(toolKind);
+}
+
+/**
+ * A call's tool name. ACP gives a display `title` and a `kind`, no name; Grok states its own tool
+ * in `_meta["x.ai/tool"].name` (`search_replace` where the title reads "Edit"), the name
+ * chat_history.jsonl gives the same call. Older writers put that name in the title itself.
+ */
+function toolName(update: GrokUpdate): string {
+	const native = update._meta?.['x.ai/tool'];
+	const name = isRecord(native) ? stringOf(native['name'])?.trim() : undefined;
+	return name || (update.title ?? update.kind ?? 'unknown');
+}
+
+function isEmptyInput(input: unknown): boolean {
+	return input === null || (isRecord(input) && Object.keys(input).length === 0);
 }
 
 export function createUpdatesReducer() {
@@ -160,8 +175,7 @@ export function createUpdatesReducer() {
 			return toolCallUpdateEvents(update, base); // A re-sent call updates the first one.
 		}
 
-		// ACP calls have a display `title` and a `kind`, no separate name; Grok's replay uses the title.
-		const event: SessionEvent = {...base, kind: 'tool_call', tool: {name: update.title ?? update.kind ?? 'unknown', call_id: id ?? null, input: parseJsonArguments(update.rawInput)}};
+		const event: SessionEvent = {...base, kind: 'tool_call', tool: {name: toolName(update), call_id: id ?? null, input: parseJsonArguments(update.rawInput)}};
 		if (id === undefined) {
 			return [event];
 		}
@@ -178,8 +192,11 @@ export function createUpdatesReducer() {
 
 		const call = calls.get(id);
 		if (call) {
-			if (call.event.tool && call.event.tool.input === null && update.rawInput !== undefined) {
-				call.event.tool.input = parseJsonArguments(update.rawInput); // Arguments can arrive after the call.
+			// Arguments can arrive after the call, or grow (a `{}` while streaming): an update's rawInput
+			// replaces the call's (ACP updates carry the fields that changed); an empty one adds nothing.
+			const input = parseJsonArguments(update.rawInput);
+			if (call.event.tool && (call.event.tool.input === null || !isEmptyInput(input))) {
+				call.event.tool.input = input ?? call.event.tool.input;
 			}
 
 			call.status = update.status ?? call.status;

@@ -3,7 +3,7 @@ import {fileFingerprint, listDirectory, statOrUndefined, stem} from '../shared/f
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {archivedAt, listSessions, withDatabase, type SessionListing} from './database.js';
 import {databasesIn, isDatabaseFile, isStorageDirectory, projectStorageDirectories} from './paths.js';
-import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
+import {opencodeSessionSchema, otherSession, type OpencodeSession} from './schema.js';
 import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readJsonFile} from './storage.js';
 import {sha256Hex} from '../../lib/hash.js';
 
@@ -133,8 +133,9 @@ function listDatabaseSessions(path: string, stats: NonNullable<ReturnType<typeof
 	return {
 		sessions: listings.map(({row, stamp}) => {
 			const updated = typeof row['time_updated'] === 'number' ? row['time_updated'] : stats.mtimeMs;
+			const id = String(row['id']);
 			// A 2.x fork names the session it was copied from in `fork_session_id`, not `parent_id`.
-			return [String(row['id']), text(row['parent_id']) ?? text(row['fork_session_id']) ?? null, text(row['directory']) ?? null, updated, stamp, archivedAt(row) === undefined ? 0 : 1];
+			return [id, otherSession(id, text(row['parent_id']) ?? text(row['fork_session_id'])) ?? null, text(row['directory']) ?? null, updated, stamp, archivedAt(row) === undefined ? 0 : 1];
 		}),
 	};
 }
@@ -181,7 +182,7 @@ function storageUnit(storage: string, file: string): DiscoveredUnit | undefined 
 
 	const session = readSessionFacts(file, stats.size);
 	const id = session?.id ?? stem(file, '.json');
-	const parent = session?.parentID ?? session?.parent_id ?? undefined;
+	const parent = otherSession(id, session?.parentID ?? session?.parent_id ?? undefined);
 	const files = [file];
 	const messages = messageDirectoryOf(storage, file, id);
 	for (const message of messages ? jsonFilesIn(messages) : []) {

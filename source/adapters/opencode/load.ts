@@ -6,7 +6,7 @@ import {findForkSource, parseDataColumn, readMessagesByRowid, readRecordsByRowid
 import {copiedCount, rowsFromMessages, type ForkCopy, type MessageInput, type SessionContext} from './normalize.js';
 import {readOpencodeMessage, readOpencodePart} from './records.js';
 import {recordInput} from './session-message.js';
-import {opencodeSessionSchema, type OpencodeSession} from './schema.js';
+import {opencodeSessionSchema, otherSession, type OpencodeSession} from './schema.js';
 import {isoTime} from './time.js';
 import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readFlatParts, readJsonFile, readMessageFile, readPartFile, sortMessages, storageRootOf, type Skip, type StoredMessage, type StoredPart} from './storage.js';
 
@@ -38,8 +38,8 @@ function modelName(value: unknown): string | undefined {
  */
 function sessionContext(session: OpencodeSession | undefined, fallbackId: string | undefined, forkedFrom?: string): SessionContext {
 	const id = session?.id ?? fallbackId;
-	const child = session?.parent_id ?? session?.parentID ?? undefined;
-	const from = session?.fork_session_id ?? forkedFrom;
+	const child = otherSession(id, session?.parent_id ?? session?.parentID ?? undefined);
+	const from = otherSession(id, session?.fork_session_id ?? forkedFrom);
 	const parent = child ?? from;
 	const created = session?.time_created ?? session?.time?.created;
 	const started = isoTime(created);

@@ -111,3 +111,8 @@ export const opencodeSessionSchema = lazySchema(() => z.looseObject({
 }));
 
 export type OpencodeSession = z.infer<typeof opencodeSessionSchema>;
+
+/** A session named as another's parent or source; a session is never its own, so naming itself names none. */
+export function otherSession(id: string | undefined, named: string | undefined): string | undefined {
+	return named === id ? undefined : named;
+}

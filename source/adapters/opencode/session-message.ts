@@ -1,3 +1,4 @@
+import {dataUrlType, mediaTypeNote} from '../shared/media.js';
 import {isRecord} from '../shared/text.js';
 import type {Row} from './database.js';
 import {parseDataColumn} from './database-session.js';
@@ -171,18 +172,35 @@ function toolPart(item: Data): OpencodePart {
 			input: state['input'],
 			...(status === 'error'
 				? {error: text(error?.['message']) ?? state['error'], metadata: printed === undefined ? metadata : {...metadata, output: outputOf(printed)}}
-				: {output: printed, metadata}),
+				: {output: Array.isArray(printed) ? outputOf(printed) : printed, metadata}),
 			time: {...(start ? {start} : {}), ...(end ? {end} : {})},
 		},
 	};
 }
 
+/**
+ * A tool's `content` list as text: `{type: "text", text}` items as they are, each `{type: "file", uri,
+ * mime}` item (an image the read tool loaded, a tool's snapshot) noted by its media type, since its
+ * uri is usually a `data:` URI holding the file itself, never copied; a link elsewhere is kept.
+ */
 function outputOf(value: unknown): string {
 	if (typeof value === 'string') {
 		return value;
 	}
 
-	return (Array.isArray(value) ? value : []).map(item => text(record(item)?.['text']) ?? '').filter(Boolean).join('\n');
+	return (Array.isArray(value) ? value : []).map(contentText).filter(Boolean).join('\n');
+}
+
+function contentText(value: unknown): string {
+	const item = record(value);
+	if (item?.['type'] !== 'file') {
+		return text(item?.['text']) ?? '';
+	}
+
+	const uri = text(item['uri']) ?? '';
+	const inline = uri.startsWith('data:');
+	const note = mediaTypeNote(text(item['mime']) ?? (inline ? dataUrlType(uri) : undefined));
+	return inline || uri === '' ? note : `${note} ${uri}`;
 }
 
 /** A command the person ran: a call of the shell and its output, as 1.x stored shell mode. */

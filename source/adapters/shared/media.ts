@@ -44,8 +44,9 @@ export function mediaNote(block: unknown): string | undefined {
 		return note('document', document['media_type']);
 	}
 
+	// An embedded resource's bytes are any medium: a pasted image (Grok's clipboard paste) is an image.
 	const resource = kind === 'resource' && isRecord(block['resource']) ? block['resource'] : undefined;
-	return resource && typeof resource['blob'] === 'string' ? note('file', resource['mimeType']) : undefined;
+	return resource && typeof resource['blob'] === 'string' ? mediaTypeNote(resource['mimeType']) : undefined;
 }
 
 /** Tool output as text, as `outputText` gives it, with each media block noted instead of copied. */

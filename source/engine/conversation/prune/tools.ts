@@ -56,7 +56,8 @@ export const toolTables: Readonly<Record<SourceId, ToolTable>> = {
 		read: ['read'],
 		write: ['write', 'edit', 'patch', 'multiedit'],
 		search: ['grep', 'glob'],
-		shell: ['bash'],
+		// 2.x renamed bash to shell, and a `!` command the person ran is a shell call too.
+		shell: ['bash', 'shell'],
 		pathKeys: ['filePath', 'path'],
 		queryKeys: ['pattern'],
 		cwdKeys: ['workdir', 'cwd'],
@@ -65,7 +66,8 @@ export const toolTables: Readonly<Record<SourceId, ToolTable>> = {
 		read: ['read_file', 'view_file'],
 		write: ['edit_file', 'search_replace', 'write_file', 'create_file'],
 		search: ['grep', 'grep_search', 'file_search', 'codebase_search'],
-		shell: ['run_terminal_cmd', 'bash'],
+		// Grok Build's own name is run_terminal_command; run_terminal_cmd is an older spelling.
+		shell: ['run_terminal_command', 'run_terminal_cmd', 'bash'],
 		pathKeys: ['target_file', 'file_path', 'path'],
 		queryKeys: ['query', 'pattern'],
 		cwdKeys: ['cwd'],
