@@ -8,6 +8,7 @@ import {codexAdapter} from '../../source/adapters/codex/index.js';
 import {SessionCorruptError} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {commandOf, filesTouched} from '../../source/engine/conversation/tool-calls.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 import {computeTail} from '../../source/engine/continuity/tail.js';
@@ -890,4 +891,20 @@ test('codex format: a trimmed fork (trim_metadata beside a session_meta that nam
 	assert.equal(summary.parent_id, '01a1c9d5-e280-7a11-b22c-33d44e55f660', 'the rollout it was trimmed from, not the one that was forked');
 	assert.equal(summary.title, 'Add a seven day moving average line');
 	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0]);
+});
+
+/**
+ * Codex's code mode (0.144 on): the model calls one freeform `exec` tool whose input is a small
+ * JavaScript program calling the native tools (`await tools.exec_command({cmd: "…"})`,
+ * `tools.apply_patch({patch})` with the patch in a string constant or inline). A rollout that
+ * keeps no item or end event for what the cell ran records it only in that program. Evidence:
+ * xingkaixin/codesesh packages/core/src/agents/codex-exec-decode.ts and its codex.test.ts
+ * ("code-mode exec decoding").
+ */
+test('codex format: the commands a code-mode exec cell runs and the files its patches touch are read from its program', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T11-30-00-01a30210-5e00-7a00-8b00-0000000000c7.jsonl')));
+	const cells = events.filter(event => event.kind === 'tool_call');
+	assert.deepEqual(cells.map(event => event.tool?.name), ['exec', 'exec'], 'each cell stays one call');
+	assert.deepEqual(cells.map(event => commandOf(event)), ['npm test -- tides', 'git diff --stat'], 'a command built at run time (a template with a substitution) names nothing');
+	assert.deepEqual(cells.map(event => filesTouched(event)), [['src/tides.ts'], ['notes/tides.md']], 'a patch in a constant, and one passed inline as a template');
 });
