@@ -1410,3 +1410,13 @@ test('claude format: a nested subagent (sidecar parentAgentId) is the child of t
 		],
 	);
 });
+
+test('claude format: a nested subagent\'s work folds into its session\'s candidate through the agent that started it; it is no orphan of its own', t => {
+	const session = 'a3c81e52-6d4b-4f9a-8e27-5b0c9d1e7f46';
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'nested-agents', '-home-ivo-loom'), join(env['HOME']!, '.claude', 'projects', '-home-ivo-loom'), {recursive: true});
+	const result = runCli(['unfinished', '--all-projects', '--source', 'claude', '--since', '3650d', '--format', 'json'], {env});
+	assert.equal(result.code, 0, result.stderr);
+	const candidates = (result.json() as {candidates: Array<{id: string}>}).candidates;
+	assert.deepEqual(candidates.map(candidate => candidate.id), [session]);
+});
