@@ -908,3 +908,14 @@ test('codex format: the commands a code-mode exec cell runs and the files its pa
 	assert.deepEqual(cells.map(event => commandOf(event)), ['npm test -- tides', 'git diff --stat'], 'a command built at run time (a template with a substitution) names nothing');
 	assert.deepEqual(cells.map(event => filesTouched(event)), [['src/tides.ts'], ['notes/tides.md']], 'a patch in a constant, and one passed inline as a template');
 });
+
+test('codex format: a code-mode cell whose commands a paginated rollout records as items of their own lists them once in a brief, from the items', t => {
+	const env = sandboxEnv(tempDir(t));
+	const day = join(env['HOME']!, '.codex', 'sessions', '2026', '09', '14');
+	mkdirSync(day, {recursive: true});
+	cpSync(paginatedRollout, join(day, 'rollout-2026-09-14T08-00-00-019e4a10-7c00-7d00-8e00-0000000000b1.jsonl'));
+	const result = runCli(['resume', '019e4a10-7c00-7d00-8e00-0000000000b1', '--format', 'json'], {env});
+	assert.equal(result.code, 0, result.stderr);
+	const commands = (result.json() as {commands: Array<{line: number}>}).commands;
+	assert.deepEqual(commands.map(command => command.line), [12, 20], 'the command item (line 12), not the cell that ran it (line 11) as well');
+});

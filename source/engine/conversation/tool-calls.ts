@@ -130,7 +130,7 @@ export function commandOf(event: SessionEvent): string | undefined {
  * did. Only string literals are read (a command built at run time names nothing), by a scan that
  * never backtracks. Evidence: xingkaixin/codesesh packages/core/src/agents/codex-exec-decode.ts.
  */
-function isCodeModeCell(tool: NonNullable<SessionEvent['tool']>): tool is {name: string; call_id: string | null; input: string} {
+export function isCodeModeCell(tool: NonNullable<SessionEvent['tool']>): tool is {name: string; call_id: string | null; input: string} {
 	return tool.name === 'exec' && typeof tool.input === 'string' && tool.input.includes('tools.');
 }
 
