@@ -919,3 +919,13 @@ test('codex format: a code-mode cell whose commands a paginated rollout records 
 	const commands = (result.json() as {commands: Array<{line: number}>}).commands;
 	assert.deepEqual(commands.map(command => command.line), [12, 20], 'the command item (line 12), not the cell that ran it (line 11) as well');
 });
+
+test('codex format: a command run through the person\'s shell by its absolute path (["/bin/bash", "-lc", script], as a CommandExecution item holds it) is the script', () => {
+	// codex-rs runs a command through the user's shell (its absolute path) with -lc, or -c
+	// without a login shell; the script is the command a person would recognise.
+	const {events} = readUnit(codexAdapter, looseUnit(paginatedRollout));
+	const nested = events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'exec-7f3a2c10-0000-4000-8000-00000000e001');
+	assert.ok(nested);
+	assert.equal(commandOf(nested), 'head -1 seeds.csv');
+	assert.equal(commandOf({...nested, tool: {...nested.tool!, input: {command: ['/usr/bin/zsh', '-c', 'wc -l seeds.csv']}}}), 'wc -l seeds.csv');
+});

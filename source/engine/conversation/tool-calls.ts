@@ -113,9 +113,10 @@ export function commandOf(event: SessionEvent): string | undefined {
 		}
 
 		if (Array.isArray(value) && value.every(part => typeof part === 'string')) {
-			// Codex runs ["bash", "-lc", "<script>"]: the script is the command a person would recognise.
+			// Codex runs ["bash", "-lc", "<script>"], the person's shell often by its absolute path
+			// ("/bin/zsh"), with -c when not a login shell: the script is the command a person would recognise.
 			const parts = value as string[];
-			return parts.length === 3 && /^(ba|z)?sh$/.test(parts[0]!) && parts[1] === '-lc' ? parts[2] : parts.join(' ');
+			return parts.length === 3 && /^(?:\/[^\s]*\/)?(ba|z)?sh$/.test(parts[0]!) && (parts[1] === '-lc' || parts[1] === '-c') ? parts[2] : parts.join(' ');
 		}
 	}
 
