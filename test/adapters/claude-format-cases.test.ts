@@ -1388,3 +1388,35 @@ test('claude format: a trimmed branch (the copied records still carry the forked
 	assert.equal(session.summary.title, 'Now export the schema as SQL');
 	assert.equal(session.summary.human_turns, 1);
 });
+
+/**
+ * A subagent a subagent started: Claude Code 2.1.x keeps every agent of a session flat in
+ * `<session>/subagents/`, and names the agent that started a nested one in its sidecar's
+ * `parentAgentId` (beside `spawnDepth`). Evidence: xingkaixin/codesesh
+ * packages/core/src/agents/claudecode.ts (readChildContext: nested transcripts are stored flat,
+ * parentAgentId carries the nesting). A parent agent whose transcript is gone leaves the child
+ * under the session.
+ */
+test('claude format: a nested subagent (sidecar parentAgentId) is the child of the agent that started it, not of the session', () => {
+	const session = 'a3c81e52-6d4b-4f9a-8e27-5b0c9d1e7f46';
+	const sessions = readStore(claudeAdapter, join(cases, 'nested-agents'));
+	assert.deepEqual(
+		sessions.map(entry => [entry.summary.id, entry.summary.parent_id ?? null]).sort(),
+		[
+			[session, null],
+			['agent-a0b9f3e2c1d4a5768', session],
+			['agent-a71c0e9d4b2f5a830', session],
+			['agent-ae4d29b17c03f6b58', 'agent-a71c0e9d4b2f5a830'],
+		],
+	);
+});
+
+test('claude format: a nested subagent\'s work folds into its session\'s candidate through the agent that started it; it is no orphan of its own', t => {
+	const session = 'a3c81e52-6d4b-4f9a-8e27-5b0c9d1e7f46';
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(cases, 'nested-agents', '-home-ivo-loom'), join(env['HOME']!, '.claude', 'projects', '-home-ivo-loom'), {recursive: true});
+	const result = runCli(['unfinished', '--all-projects', '--source', 'claude', '--since', '3650d', '--format', 'json'], {env});
+	assert.equal(result.code, 0, result.stderr);
+	const candidates = (result.json() as {candidates: Array<{id: string}>}).candidates;
+	assert.deepEqual(candidates.map(candidate => candidate.id), [session]);
+});

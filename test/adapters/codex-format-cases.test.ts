@@ -8,6 +8,7 @@ import {codexAdapter} from '../../source/adapters/codex/index.js';
 import {SessionCorruptError} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {commandOf, filesTouched} from '../../source/engine/conversation/tool-calls.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 import {computeTail} from '../../source/engine/continuity/tail.js';
@@ -890,4 +891,41 @@ test('codex format: a trimmed fork (trim_metadata beside a session_meta that nam
 	assert.equal(summary.parent_id, '01a1c9d5-e280-7a11-b22c-33d44e55f660', 'the rollout it was trimmed from, not the one that was forked');
 	assert.equal(summary.title, 'Add a seven day moving average line');
 	assert.deepEqual([summary.human_turns, summary.assistant_messages, summary.tool_calls], [1, 1, 0]);
+});
+
+/**
+ * Codex's code mode (0.144 on): the model calls one freeform `exec` tool whose input is a small
+ * JavaScript program calling the native tools (`await tools.exec_command({cmd: "…"})`,
+ * `tools.apply_patch({patch})` with the patch in a string constant or inline). A rollout that
+ * keeps no item or end event for what the cell ran records it only in that program. Evidence:
+ * xingkaixin/codesesh packages/core/src/agents/codex-exec-decode.ts and its codex.test.ts
+ * ("code-mode exec decoding").
+ */
+test('codex format: the commands a code-mode exec cell runs and the files its patches touch are read from its program', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T11-30-00-01a30210-5e00-7a00-8b00-0000000000c7.jsonl')));
+	const cells = events.filter(event => event.kind === 'tool_call');
+	assert.deepEqual(cells.map(event => event.tool?.name), ['exec', 'exec'], 'each cell stays one call');
+	assert.deepEqual(cells.map(event => commandOf(event)), ['npm test -- tides', 'git diff --stat'], 'a command built at run time (a template with a substitution) names nothing');
+	assert.deepEqual(cells.map(event => filesTouched(event)), [['src/tides.ts'], ['notes/tides.md']], 'a patch in a constant, and one passed inline as a template');
+});
+
+test('codex format: a code-mode cell whose commands a paginated rollout records as items of their own lists them once in a brief, from the items', t => {
+	const env = sandboxEnv(tempDir(t));
+	const day = join(env['HOME']!, '.codex', 'sessions', '2026', '09', '14');
+	mkdirSync(day, {recursive: true});
+	cpSync(paginatedRollout, join(day, 'rollout-2026-09-14T08-00-00-019e4a10-7c00-7d00-8e00-0000000000b1.jsonl'));
+	const result = runCli(['resume', '019e4a10-7c00-7d00-8e00-0000000000b1', '--format', 'json'], {env});
+	assert.equal(result.code, 0, result.stderr);
+	const commands = (result.json() as {commands: Array<{line: number}>}).commands;
+	assert.deepEqual(commands.map(command => command.line), [12, 20], 'the command item (line 12), not the cell that ran it (line 11) as well');
+});
+
+test('codex format: a command run through the person\'s shell by its absolute path (["/bin/bash", "-lc", script], as a CommandExecution item holds it) is the script', () => {
+	// codex-rs runs a command through the user's shell (its absolute path) with -lc, or -c
+	// without a login shell; the script is the command a person would recognise.
+	const {events} = readUnit(codexAdapter, looseUnit(paginatedRollout));
+	const nested = events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'exec-7f3a2c10-0000-4000-8000-00000000e001');
+	assert.ok(nested);
+	assert.equal(commandOf(nested), 'head -1 seeds.csv');
+	assert.equal(commandOf({...nested, tool: {...nested.tool!, input: {command: ['/usr/bin/zsh', '-c', 'wc -l seeds.csv']}}}), 'wc -l seeds.csv');
 });

@@ -1,7 +1,6 @@
-import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {childPath, fileFingerprint, fileUnit, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
-import {factsBook, type FactsBook} from '../shared/memo.js';
+import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
@@ -20,13 +19,17 @@ const unusualName = 'transcript files not named by a session UUID, listed under 
  * directory per task.
  */
 export function discoverClaude(root: string, memo?: DiscoveryMemo): DiscoveredUnit[] {
+	const sidecars = factsBook(memo, `${root}#subagent-sidecars`, isSidecarFacts);
 	if (basename(root) !== coworkDirectory) {
-		return discoverProjects(root);
+		const units = discoverProjects(root, sidecars);
+		sidecars.save();
+		return units;
 	}
 
 	const book = factsBook(memo, root, isTaskFacts);
-	const units = coworkProjectRoots(root).flatMap(projects => taskUnits(projects, book));
+	const units = coworkProjectRoots(root).flatMap(projects => taskUnits(projects, book, sidecars));
 	book.save();
+	sidecars.save();
 	return units;
 }
 
@@ -41,13 +44,13 @@ const isTaskFacts = (value: unknown): value is TaskFacts => typeof value === 'ob
  * its status is part of each session's fingerprint (a renamed or archived task is read again),
  * and the archive mark is read only when that status changes (the facts book keeps it).
  */
-function taskUnits(projects: string, book: FactsBook<TaskFacts>): DiscoveredUnit[] {
+function taskUnits(projects: string, book: FactsBook<TaskFacts>, sidecars: FactsBook<SidecarFacts>): DiscoveredUnit[] {
 	const task = dirname(dirname(projects));
 	const stateFile = `${task}.json`;
 	const state = statOrUndefined(stateFile);
 	const stamp = state?.isFile() ? fileFingerprint(state) : 'none';
 	const {archived} = book.facts(task, stamp, () => ({archived: state?.isFile() === true && coworkTaskArchived(stateFile)}));
-	return discoverProjects(projects).map(unit => ({...unit, fingerprint: `${unit.fingerprint}|${stamp}`, ...(archived ? {archived: true} : {})}));
+	return discoverProjects(projects, sidecars).map(unit => ({...unit, fingerprint: `${unit.fingerprint}|${stamp}`, ...(archived ? {archived: true} : {})}));
 }
 
 /** Whether a Cowork task's state file says the person archived it (`isArchived: true`); a file being written says nothing. */
@@ -111,7 +114,7 @@ function subdirectory(directory: string, name: string): string | undefined {
 const maxCoworkDepth = 3;
 
 /** One `projects` directory: each working directory's sessions and their subagents. */
-function discoverProjects(root: string): DiscoveredUnit[] {
+function discoverProjects(root: string, sidecars: FactsBook<SidecarFacts>): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
 	for (const project of listDirectory(root)) {
 		if (!project.isDirectory()) {
@@ -128,16 +131,51 @@ function discoverProjects(root: string): DiscoveredUnit[] {
 			} else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
 				push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length), note: unusualName}));
 			} else if (entry.isDirectory()) {
-				const subagents = join(path, 'subagents');
-				for (const file of walkFiles(subagents, name => agentFile.test(name), 3)) {
-					const meta = file.replace(/\.jsonl$/, '.meta.json');
-					push(units, fileUnit(file, {idHint: basename(file, '.jsonl'), parentIdHint: entry.name, paths: existsSync(meta) ? [file, meta] : [file]}));
-				}
+				units.push(...subagentUnits(join(path, 'subagents'), entry.name, sidecars));
 			}
 		}
 	}
 
 	return units;
+}
+
+/**
+ * The subagents of session `session`. Claude Code keeps them flat in `subagents/` however deep
+ * they were started; the sidecar of one a subagent started names that agent (`parentAgentId`,
+ * beside `spawnDepth`), and it is listed under that agent. One whose starting agent left no
+ * transcript here stays under the session. A sidecar is read only when it changes (the facts
+ * book keeps what it said); stating it costs what checking that it exists did.
+ */
+function subagentUnits(subagents: string, session: string, sidecars: FactsBook<SidecarFacts>): DiscoveredUnit[] {
+	const files = walkFiles(subagents, name => agentFile.test(name), 3);
+	const agents = new Set(files.map(file => basename(file, '.jsonl')));
+	const units: DiscoveredUnit[] = [];
+	for (const file of files) {
+		const id = basename(file, '.jsonl');
+		const meta = file.replace(/\.jsonl$/, '.meta.json');
+		const sidecar = statOrUndefined(meta);
+		const started = sidecar?.isFile() ? sidecars.facts(meta, fileFingerprint(sidecar), () => ({parentAgent: sidecarParentAgent(meta)})).parentAgent : undefined;
+		const parent = started !== undefined && `agent-${started}` !== id && agents.has(`agent-${started}`) ? `agent-${started}` : session;
+		push(units, fileUnit(file, {idHint: id, parentIdHint: parent, paths: sidecar?.isFile() ? [file, meta] : [file]}));
+	}
+
+	return units;
+}
+
+/** What discovery keeps of a subagent's sidecar: the agent that started it, when one did. */
+type SidecarFacts = {readonly parentAgent?: string};
+const isSidecarFacts = (value: unknown): value is SidecarFacts => typeof value === 'object' && value !== null && isOptionalString((value as {parentAgent?: unknown}).parentAgent);
+
+/** A sidecar's `parentAgentId`, when it is a plain agent id; a file being written, or any other value, names none. */
+function sidecarParentAgent(meta: string): string | undefined {
+	const text = readSmallFile(meta);
+	try {
+		const sidecar = text === undefined ? undefined : parseBoundedJson(text);
+		const parent = typeof sidecar === 'object' && sidecar !== null ? (sidecar as {parentAgentId?: unknown}).parentAgentId : undefined;
+		return typeof parent === 'string' && /^[A-Za-z0-9_-]+$/.test(parent.trim()) ? parent.trim() : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {

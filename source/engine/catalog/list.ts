@@ -223,7 +223,9 @@ function olderCopies(db: Database, filter: SessionFilter): string[] {
 
 /**
  * The sessions listNarrowRows lists, as SQL over `units`, without the subagent sessions whose
- * parent is in scope too (`unfinished` folds those into their parent's candidate). A newer copy
+ * parent is in scope too (`unfinished` folds those into their parent's candidate). The parent
+ * may be a subagent itself (one a subagent started: Claude Code's parentAgentId, Codex's
+ * thread_spawn depth): the work folds up the chain to whichever session is listed. A newer copy
  * is looked up by id and told apart by rowid, which the id index holds: a session with one copy
  * costs one index probe, and no wide row is read.
  */
@@ -232,7 +234,7 @@ function unfoldedSql(filter: SessionFilter): {sql: string; params: unknown[]; in
 	const copy = scopeSql(filter, 'copy.');
 	const parent = scopeSql(filter, 'parent.');
 	const newerCopy = `SELECT 1 FROM units AS copy WHERE copy.id = units.id AND copy.rowid <> units.rowid AND copy.source = units.source AND ${copy.sql} AND (coalesce(copy.modified, '') > coalesce(units.modified, '') OR (coalesce(copy.modified, '') = coalesce(units.modified, '') AND copy.key < units.key))`;
-	const folded = `units.parent_id IS NOT NULL AND units.parent_id <> '' AND EXISTS (SELECT 1 FROM units AS parent WHERE parent.id = units.parent_id AND parent.source = units.source AND parent.parent_id IS NULL AND ${parent.sql})`;
+	const folded = `units.parent_id IS NOT NULL AND units.parent_id <> '' AND EXISTS (SELECT 1 FROM units AS parent WHERE parent.id = units.parent_id AND parent.source = units.source AND ${parent.sql})`;
 	return {sql: `${where.sql} AND NOT EXISTS (${newerCopy}) AND NOT (${folded})`, params: [...where.params, ...copy.params, ...parent.params], index: where.index};
 }
 

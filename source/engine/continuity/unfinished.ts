@@ -98,7 +98,8 @@ export type Judgement = {readonly judged: readonly Judged[]; readonly subagents:
  */
 function judgeCandidates(db: Database, filter: SessionFilter, now: Date, checkpointOf: ReturnType<typeof checkpointLookup>): Judgement {
 	const rows = listNarrowRows(db, filter);
-	const listedIds = new Set(rows.filter(row => row.parent_id === null).map(row => `${row.source}\u0000${row.id}`));
+	// Any session in scope, a subagent too: one a subagent started folds into it, and so up the chain.
+	const inScope = new Set(rows.map(row => `${row.source}\u0000${row.id}`));
 	const subagents = new Map<string, number>();
 	for (const row of rows) {
 		if (row.parent_id) {
@@ -110,7 +111,7 @@ function judgeCandidates(db: Database, filter: SessionFilter, now: Date, checkpo
 	const judged: Judged[] = [];
 	for (const row of rows) {
 		// Subagent work belongs to its parent's candidate; only orphans are listed on their own.
-		if (row.parent_id && listedIds.has(`${row.source}\u0000${row.parent_id}`)) {
+		if (row.parent_id && inScope.has(`${row.source}\u0000${row.parent_id}`)) {
 			continue;
 		}
 

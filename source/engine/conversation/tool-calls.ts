@@ -58,6 +58,10 @@ export function filesTouched(event: SessionEvent): string[] {
 		return [];
 	}
 
+	if (isCodeModeCell(event.tool)) {
+		return codeModePatches(event.tool.input).flatMap(patchPaths);
+	}
+
 	const name = event.tool.name.toLowerCase().replace(/^mcp__[^_]+__/, '');
 	if (!writeTools.has(name)) {
 		return [];
@@ -87,6 +91,11 @@ export function commandOf(event: SessionEvent): string | undefined {
 		return undefined;
 	}
 
+	if (isCodeModeCell(event.tool)) {
+		const commands = codeModeCommands(event.tool.input);
+		return commands.length === 0 ? undefined : commands.join('\n');
+	}
+
 	const name = event.tool.name.toLowerCase();
 	const fields = toolInputFields(event.tool.input);
 	if (!shellTools.has(name) && !(fields && ('command' in fields || 'cmd' in fields) && /shell|bash|command|terminal|exec/.test(name))) {
@@ -104,9 +113,75 @@ export function commandOf(event: SessionEvent): string | undefined {
 		}
 
 		if (Array.isArray(value) && value.every(part => typeof part === 'string')) {
-			// Codex runs ["bash", "-lc", "<script>"]: the script is the command a person would recognise.
+			// Codex runs ["bash", "-lc", "<script>"], the person's shell often by its absolute path
+			// ("/bin/zsh"), with -c when not a login shell: the script is the command a person would recognise.
 			const parts = value as string[];
-			return parts.length === 3 && /^(ba|z)?sh$/.test(parts[0]!) && parts[1] === '-lc' ? parts[2] : parts.join(' ');
+			return parts.length === 3 && /^(?:\/[^\s]*\/)?(ba|z)?sh$/.test(parts[0]!) && (parts[1] === '-lc' || parts[1] === '-c') ? parts[2] : parts.join(' ');
+		}
+	}
+
+	return undefined;
+}
+
+/**
+ * Codex's code mode (0.144 on): the model calls one freeform `exec` tool whose input is a small
+ * JavaScript program that calls the native tools, `await tools.exec_command({cmd: "…"})`,
+ * `tools.apply_patch({patch})` with the patch in a string constant. In a rollout without the
+ * items or end events of the commands it ran, the program is the only record of what the cell
+ * did. Only string literals are read (a command built at run time names nothing), by a scan that
+ * never backtracks. Evidence: xingkaixin/codesesh packages/core/src/agents/codex-exec-decode.ts.
+ */
+export function isCodeModeCell(tool: NonNullable<SessionEvent['tool']>): tool is {name: string; call_id: string | null; input: string} {
+	return tool.name === 'exec' && typeof tool.input === 'string' && tool.input.includes('tools.');
+}
+
+const shellCall = /\btools\.(?:exec_command|shell_command|shell)\s*\(\s*\{\s*(?:cmd|command)\s*:\s*(?=["'`])/g;
+
+/** The commands a cell's program runs, where a call states its command as a literal (its first field, as the model writes it). */
+function codeModeCommands(program: string): string[] {
+	return [...program.matchAll(shellCall)].flatMap(match => {
+		const command = stringLiteralAt(program, match.index + match[0].length);
+		return command === undefined || command.trim() === '' ? [] : [command];
+	});
+}
+
+/** The patches a cell's program holds: every string literal that opens as one (passed inline or through a constant). */
+function codeModePatches(program: string): string[] {
+	if (!program.includes('tools.apply_patch')) {
+		return [];
+	}
+
+	return [...program.matchAll(/["'`](?=\*\*\* Begin Patch)/g)].flatMap(match => stringLiteralAt(program, match.index) ?? []);
+}
+
+const escapes: Record<string, string> = {n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0'};
+
+/** The value of the JavaScript string literal opening at `start`; undefined when unterminated, or a template with a substitution. */
+function stringLiteralAt(program: string, start: number): string | undefined {
+	const quote = program[start];
+	let value = '';
+	for (let index = start + 1; index < program.length; index++) {
+		const char = program[index]!;
+		if (char === quote) {
+			return value;
+		}
+
+		if (quote === '`' && char === '$' && program[index + 1] === '{') {
+			return undefined;
+		}
+
+		if (char !== '\\') {
+			value += char;
+			continue;
+		}
+
+		const next = program[++index] ?? '';
+		const hex = next === 'u' ? /^[\da-fA-F]{4}/.exec(program.slice(index + 1, index + 5))?.[0] : next === 'x' ? /^[\da-fA-F]{2}/.exec(program.slice(index + 1, index + 3))?.[0] : undefined;
+		if (hex !== undefined) {
+			value += String.fromCharCode(Number.parseInt(hex, 16));
+			index += hex.length;
+		} else if (next !== '\n') {
+			value += escapes[next] ?? next;
 		}
 	}
 
