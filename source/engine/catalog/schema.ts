@@ -79,7 +79,10 @@ import type {Migration} from '../../lib/sqlite.js';
  * thinking between them no abandoned branch (a tree node keeps whether it is a reply's), a
  * compaction that keeps its latest messages, host-written AskUserQuestion feedback, an image
  * queued alone, 2.0.x bash notifications, subagent hand-backs, reminders appended to a Read's
- * output; sessions claude-code-tools trimmed, ported or rolled over (their copied history); Codex notes in place of media it could not attach, attached audio, encrypted
+ * output, nested subagents under the agent that started them; sessions claude-code-tools
+ * trimmed, ported or rolled over (their copied history); Codex code-mode cells' commands and
+ * patched files; Grok's native tool names and late tool arguments; OpenCode 2.x images in tool
+ * results; a session naming itself as its parent; Codex notes in place of media it could not attach, attached audio, encrypted
  * content items, memory citations and plan blocks; Copilot CLI's per-message model; the
  * Antigravity CLI's workspace in a step database's field 7; VS Code workspaces and file references
  * written on Windows, and the one folder of a multi-root window; the Cursor CLI's project a worker.log states and subagents in folders of
