@@ -28,7 +28,8 @@ export function startForkCopy(state: CodexState, meta: ForkMeta, parent: string 
 		return;
 	}
 
-	if (!meta.forked_from_id || isRecord(meta.history_base)) {
+	// A rollout naming itself as the thread it was forked from copies nothing of another.
+	if (!meta.forked_from_id || meta.forked_from_id === meta.id || isRecord(meta.history_base)) {
 		return;
 	}
 

@@ -304,8 +304,11 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 		summary.tree_tail = tree.lastNodes(treeTailLength, abandoned);
 		// A session whose store states no id is named by its file, so that every listed id opens.
 		summary.id = listableSessionId(summary.id ?? basename(unit.path).replace(/\.[^.]*$/, ''));
-		summary.parent_id = summary.parent_id === null ? null : listableSessionId(summary.parent_id);
-		// A session is never its own child.
+		// A session is never its own parent (a store rewritten by another tool, a damaged header):
+		// listed as its own child, it would be folded into itself and shown nowhere.
+		const parent = summary.parent_id === null ? null : listableSessionId(summary.parent_id);
+		summary.parent_id = parent === summary.id ? null : parent;
+		// Nor its own child.
 		const own = summary.id;
 		const started = children ? [...children].filter(child => child !== own) : [];
 		if (started.length > 0) {
