@@ -1,8 +1,7 @@
 import {basename, dirname, join} from 'node:path';
-import {childPath, fileFingerprint, fileUnit, listDirectory, readSmallFile, statOrUndefined, walkFiles} from '../shared/fs.js';
+import {childPath, fileFingerprint, fileUnit, listDirectory, readSmallJson, statOrUndefined, walkFiles} from '../shared/fs.js';
 import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
-import {parseBoundedJson} from '../../lib/json-depth.js';
 
 const sessionFile = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 const agentFile = /^agent-[A-Za-z0-9_-]+\.jsonl$/;
@@ -55,13 +54,8 @@ function taskUnits(projects: string, book: FactsBook<TaskFacts>, sidecars: Facts
 
 /** Whether a Cowork task's state file says the person archived it (`isArchived: true`); a file being written says nothing. */
 function coworkTaskArchived(stateFile: string): boolean {
-	const text = readSmallFile(stateFile);
-	try {
-		const state = text === undefined ? undefined : parseBoundedJson(text);
-		return typeof state === 'object' && state !== null && (state as {isArchived?: unknown}).isArchived === true;
-	} catch {
-		return false;
-	}
+	const state = readSmallJson(stateFile);
+	return typeof state === 'object' && state !== null && (state as {isArchived?: unknown}).isArchived === true;
 }
 
 /** Claude Desktop's store of Cowork tasks (paths.ts): each task's Claude Code config directory is inside it. */
@@ -168,14 +162,9 @@ const isSidecarFacts = (value: unknown): value is SidecarFacts => typeof value =
 
 /** A sidecar's `parentAgentId`, when it is a plain agent id; a file being written, or any other value, names none. */
 function sidecarParentAgent(meta: string): string | undefined {
-	const text = readSmallFile(meta);
-	try {
-		const sidecar = text === undefined ? undefined : parseBoundedJson(text);
-		const parent = typeof sidecar === 'object' && sidecar !== null ? (sidecar as {parentAgentId?: unknown}).parentAgentId : undefined;
-		return typeof parent === 'string' && /^[A-Za-z0-9_-]+$/.test(parent.trim()) ? parent.trim() : undefined;
-	} catch {
-		return undefined;
-	}
+	const sidecar = readSmallJson(meta);
+	const parent = typeof sidecar === 'object' && sidecar !== null ? (sidecar as {parentAgentId?: unknown}).parentAgentId : undefined;
+	return typeof parent === 'string' && /^[A-Za-z0-9_-]+$/.test(parent.trim()) ? parent.trim() : undefined;
 }
 
 function push(units: DiscoveredUnit[], unit: DiscoveredUnit | undefined): void {

@@ -122,8 +122,20 @@ function recentUuids(state: LineState): string[] {
 }
 
 function noteUuid(record: ClaudeRecord, state: LineState): void {
-	if (record.uuid !== undefined && record.isSidechain !== true) {
-		state['recentUuids'] = [...recentUuids(state), record.uuid].slice(-recentUuidCount);
+	if (record.uuid === undefined || record.isSidechain === true) {
+		return;
+	}
+
+	// Kept in place, read on every record: a new array a line was garbage for nothing.
+	const recent = state['recentUuids'];
+	if (!Array.isArray(recent) || recent.length > recentUuidCount) {
+		state['recentUuids'] = [...recentUuids(state).slice(-(recentUuidCount - 1)), record.uuid];
+		return;
+	}
+
+	recent.push(record.uuid);
+	if (recent.length > recentUuidCount) {
+		recent.shift();
 	}
 }
 

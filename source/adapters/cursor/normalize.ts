@@ -1,13 +1,12 @@
 import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
-import {readFileHead, readSmallFile} from '../shared/fs.js';
+import {readFileHead, readSmallJson} from '../shared/fs.js';
 import {mediaTypeNote, notePromptMedia} from '../shared/media.js';
 import {rememberId} from '../shared/recent-ids.js';
 import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {ancestorSpelling, slugOfTranscript} from './projects.js';
 import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
-import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** What a person typed: Cursor wraps it in `<user_query>`; everything around it is host context. */
 const userQueryPattern = /<user_query>([\s\S]*?)<\/user_query>/g;
@@ -335,14 +334,7 @@ function slugDirectoryParts(transcript: string): string[] | undefined {
  * `-`; a long path is cut and hashed). Undefined unless it holds an absolute path.
  */
 function trustedWorkspace(slugDirectory: string[]): string | undefined {
-	const text = readSmallFile([...slugDirectory, '.workspace-trusted'].join(sep));
-	let value: unknown;
-	try {
-		value = text === undefined ? undefined : parseBoundedJson(text);
-	} catch {
-		return undefined; // Torn or not JSON: it names nothing.
-	}
-
+	const value = readSmallJson([...slugDirectory, '.workspace-trusted'].join(sep));
 	const workspace = isRecord(value) ? value['workspacePath'] : undefined;
 	return typeof workspace === 'string' && absolutePath.test(workspace) ? workspace : undefined;
 }

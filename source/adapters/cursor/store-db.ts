@@ -2,7 +2,7 @@ import {dirname, join} from 'node:path';
 import * as z from 'zod/mini';
 import {openReadOnlyInPlace} from '../../lib/sqlite.js';
 import {epochIso} from '../shared/epoch.js';
-import {readSmallFile} from '../shared/fs.js';
+import {readSmallJson} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import {lenient} from '../shared/schema.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
@@ -87,14 +87,7 @@ const absolutePath = /^(?:\/|[A-Za-z]:[\\/])/;
  * start, the only one a chat without a store states.
  */
 function readChatMeta(path: string): StoreFacts {
-	let value: unknown;
-	try {
-		const text = readSmallFile(path);
-		value = text === undefined ? undefined : parseBoundedJson(text);
-	} catch {
-		return {}; // Torn or not JSON: it states nothing.
-	}
-
+	const value = readSmallJson(path); // Torn or not JSON: it states nothing.
 	if (!isRecord(value)) {
 		return {};
 	}

@@ -1,9 +1,8 @@
 import {basename, dirname, join} from 'node:path';
-import {childPath, fileUnit, isDirectory, listDirectory, readSmallFile} from '../shared/fs.js';
+import {childPath, fileUnit, isDirectory, listDirectory, readSmallFile, readSmallJson} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit} from '../types.js';
 import {sha256Hex} from '../../lib/hash.js';
-import {parseBoundedJson} from '../../lib/json-depth.js';
 
 const mainChat = /^session-.+\.jsonl?$/;
 const subagentChat = /\.jsonl?$/;
@@ -108,14 +107,7 @@ function readRegistry(tmpRoot: string): Registry {
 		return registry;
 	}
 
-	const text = readSmallFile(join(dirname(tmpRoot), 'projects.json'));
-	let value: unknown;
-	try {
-		value = text === undefined ? undefined : parseBoundedJson(text);
-	} catch {
-		return registry;
-	}
-
+	const value = readSmallJson(join(dirname(tmpRoot), 'projects.json'));
 	const projects = isRecord(value) ? value['projects'] : undefined;
 	if (!isRecord(projects)) {
 		return registry;

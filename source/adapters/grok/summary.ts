@@ -1,21 +1,12 @@
-import {readSmallFile} from '../shared/fs.js';
+import {readSmallJson} from '../shared/fs.js';
 import type {SessionInfo} from '../events.js';
 import {grokSummarySchema, type GrokSummary} from './schema.js';
-import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /** A session's `summary.json`, or undefined when it is missing or not a readable summary. */
 export function readGrokSummary(path: string): GrokSummary | undefined {
-	const text = readSmallFile(path);
-	if (text === undefined) {
-		return undefined;
-	}
-
-	try {
-		const parsed = grokSummarySchema.safeParse(parseBoundedJson(text));
-		return parsed.success ? parsed.data : undefined;
-	} catch {
-		return undefined;
-	}
+	const value = readSmallJson(path);
+	const parsed = value === undefined ? undefined : grokSummarySchema.safeParse(value);
+	return parsed?.success ? parsed.data : undefined;
 }
 
 function nonEmpty(value: string | null | undefined): string | undefined {

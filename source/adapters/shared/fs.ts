@@ -1,6 +1,7 @@
 import {closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, type Dirent} from 'node:fs';
 import {basename, join, sep} from 'node:path';
 import {fileStatus, type FileStatus} from '../../lib/file-status.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 import type {DeferredUnit, DiscoveredUnit, UnitDetails} from '../types.js';
 
 /**
@@ -18,6 +19,19 @@ export function statOrUndefined(path: string): FileStatus | undefined {
 
 /** Sidecars (summaries, markers, registries) are a few KiB; anything far larger is not read. */
 const maxSidecarBytes = 1024 * 1024;
+
+/**
+ * A small sidecar file parsed as JSON, or undefined when it is missing, too large, unreadable, or
+ * not whole JSON (a tool caught mid-write): a sidecar that cannot be read states nothing.
+ */
+export function readSmallJson(path: string): unknown {
+	const text = readSmallFile(path);
+	try {
+		return text === undefined ? undefined : parseBoundedJson(text);
+	} catch {
+		return undefined;
+	}
+}
 
 /** The text of a small sidecar file, or undefined when it is missing, too large or unreadable. */
 export function readSmallFile(path: string): string | undefined {

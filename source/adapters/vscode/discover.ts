@@ -1,16 +1,12 @@
-import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {childPath, fileFingerprint, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
+import {childPath, fileFingerprint, isDirectory, listDirectory, readSmallJson, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {factsBook, type FactsBook} from '../shared/memo.js';
 import {archivedChatIds} from './archive.js';
 import {soleWorkspaceFolder} from './code-workspace.js';
-import {parseBoundedJson} from '../../lib/json-depth.js';
 
-/** workspace.json is a few dozen bytes; anything far larger is not the file we expect. */
-const maxWorkspaceFileBytes = 64 * 1024;
 const sessionFile = /^(.+)\.(json|jsonl)$/;
 
 /**
@@ -78,18 +74,7 @@ function uncPath(uri: string): string | undefined {
  * windows only), several name no single directory. Remote folders (`vscode-remote://…`) give none.
  */
 export function readWorkspaceFolder(path: string): string | undefined {
-	const stats = statOrUndefined(path);
-	if (!stats?.isFile() || stats.size > maxWorkspaceFileBytes) {
-		return undefined;
-	}
-
-	let value: unknown;
-	try {
-		value = parseBoundedJson(readFileSync(path, 'utf8'));
-	} catch {
-		return undefined;
-	}
-
+	const value = readSmallJson(path);
 	if (!isRecord(value)) {
 		return undefined;
 	}
