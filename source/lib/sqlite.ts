@@ -208,10 +208,14 @@ export function isSqliteError(error: unknown): boolean {
 	return sqliteCode(error).startsWith('SQLITE_');
 }
 
-/** The file is damaged or is not a database at all (better-sqlite3's SQLITE_CORRUPT*, SQLITE_NOTADB*). */
+/**
+ * The file is damaged or is not a database at all (better-sqlite3's SQLITE_CORRUPT*,
+ * SQLITE_NOTADB*), or its header names a format this SQLite cannot read: damage there (a schema
+ * format number past 4) is reported as SQLITE_ERROR "unsupported file format", not as corruption.
+ */
 export function isCorruptDatabase(error: unknown): boolean {
 	const code = sqliteCode(error);
-	return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB');
+	return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB') || (code === 'SQLITE_ERROR' && error instanceof Error && error.message === 'unsupported file format');
 }
 
 /**
