@@ -4,6 +4,7 @@
 import {cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {formatTable, repoRoot, rowKey, type Row} from './lib/measure.js';
+import {probeMachine} from './lib/machine-probe.js';
 import {checkTarget, markOf} from './lib/targets.js';
 import {journalSuite} from './suites/journal.js';
 import {sessionsSuite} from './suites/sessions.js';
@@ -57,22 +58,32 @@ const env: NodeJS.ProcessEnv = {
 	XDG_DATA_HOME: join(sandbox, '.local', 'share'),
 };
 const rows: Row[] = [];
+const probeBefore = probeMachine();
 for (const name of wanted.length > 0 ? wanted : Object.keys(suites).filter(name => !optIn.has(name))) {
 	process.stderr.write(`bench: running ${name}…\n`);
 	rows.push(...(await suites[name]!(corpus, env)));
 }
 
+const probeAfter = probeMachine();
+// Each row keeps the probe of the run that measured it, since rows of suites not run are kept.
+const probeMs = Math.round((probeBefore + probeAfter) / 2);
 const results = join(repoRoot, 'bench', 'results', 'latest.json');
 const previous = existsSync(results) ? (JSON.parse(readFileSync(results, 'utf8')) as {rows: Array<Row & {date?: string}>}).rows : [];
 const last = new Map(previous.map(row => [rowKey(row), row.medianMs]));
 const ran = new Set(rows.map(row => row.suite));
 
 const date = new Date().toISOString();
-const checked = rows.map(row => ({...row, date, checks: checkTarget(row), met: markOf(checkTarget(row))}));
+const checked = rows.map(row => ({...row, date, probeMs, checks: checkTarget(row), met: markOf(checkTarget(row))}));
 const count = (mark: string) => checked.filter(row => row.met === mark).length;
 const summary = `targets: ${count('✓')} ✓, ${count('✗')} ✗, ${count('?')} ? (not checkable alone)`;
 mkdirSync(join(repoRoot, 'bench', 'results'), {recursive: true});
 // Rows of suites not run this time are kept (each row has its date); NaN (not measured) is written as null.
 writeFileSync(results, JSON.stringify({date, node: process.version, ca_certs: Boolean(process.env['NODE_EXTRA_CA_CERTS']), summary, rows: [...previous.filter(row => !ran.has(row.suite)), ...checked]}, null, 2) + '\n');
-process.stdout.write(`engi benchmark — ${date} — node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env['NODE_EXTRA_CA_CERTS'] ? 'set' : 'unset'}\n\n`);
+process.stdout.write(`engi benchmark — ${date} — node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env['NODE_EXTRA_CA_CERTS'] ? 'set' : 'unset'}\n`);
+const lastProbe = previous.find(row => ran.has(row.suite) && typeof (row as {probeMs?: number}).probeMs === 'number') as {probeMs?: number} | undefined;
+process.stdout.write(
+	`machine probe (a fixed parse workload, lower is faster): ${Math.round(probeBefore)} ms before, ${Math.round(probeAfter)} ms after` +
+		(lastProbe?.probeMs ? `; ${lastProbe.probeMs} ms in the run these suites were last compared with` : '') +
+		'\n\n',
+);
 process.stdout.write(formatTable(rows, last) + '\n\n' + summary + `\n(written to ${results})\n`);
