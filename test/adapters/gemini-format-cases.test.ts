@@ -441,3 +441,28 @@ test('gemini format: the native resume of a chat kept under another home runs wi
 	assert.equal(geminiAdapter.nativeResumeCommand(id, {parentId: '7a3c9e51-2d4b-4f8a-b6c1-0e9d8f7a6b54', root: join(env['HOME']!, '.gemini', 'tmp'), context}), null);
 	assert.equal(geminiAdapter.nativeResumeCommand(id, {parentId: null, root: '/srv/$(id) x/.gemini/tmp', context}), `GEMINI_CLI_HOME='/srv/$(id) x' gemini --resume ${id}`);
 });
+
+test('gemini format: a build that types its records merges a message_update (tool calls, tokens) into the message it names, even one written later, and reads a session_metadata that states only a summary', () => {
+	const chat = read('session-2026-12-07T06-00-3c9d1e5a.jsonl');
+	assert.equal(chat.loaded.skipped, 0, 'message_update and a partial session_metadata are records of the format');
+	assert.deepEqual(chat.loaded.warnings, []);
+	assert.deepEqual(
+		chat.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.text ?? event.tool?.name ?? event.result?.is_error]),
+		[
+			[2, 'user', 'Prune the stale branches in the garden repo'],
+			[3, 'assistant', 'Listing the merged branches first.'],
+			[3, 'tool_call', 'run_shell_command'],
+			[3, 'tool_result', false],
+			[6, 'user', 'delete both, keep main'],
+			[8, 'assistant', 'Deleted fern-beds and old-trellis; only main is left.'],
+		],
+		'an update never replaces the message it completes',
+	);
+	assert.equal(chat.summary.id, '3c9d1e5a-7b42-4e18-9a63-5d0f2c8b1e47');
+	assert.equal(chat.summary.human_turns, 2);
+	assert.equal(chat.summary.assistant_messages, 2);
+	assert.equal(chat.summary.tool_calls, 1);
+	assert.equal(chat.summary.started, '2026-12-07T06:00:00.000Z');
+	assert.equal(chat.summary.modified, '2026-12-07T06:01:20.000Z', 'the last session_metadata states when the chat was last updated');
+	assert.equal(chat.summary.title, 'Prune the stale branches in the garden repo');
+});

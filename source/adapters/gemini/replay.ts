@@ -264,6 +264,32 @@ export function replayGeminiJsonl(path: string): Replay {
 		messages.set(id, {line: entry.line, raw: message, rewind: false});
 	};
 
+	/**
+	 * A build that types its JSONL records (`session_metadata`, `message_update`; gemini-cli's
+	 * `writeMessageUpdate`) appends a message's tokens and tool calls as a partial update naming
+	 * its id. Its reader merges every field but `type` into that message, holding an update that
+	 * comes before its message until the message is written; so does this.
+	 */
+	const pendingUpdates = new Map<string, Array<Record<string, unknown>>>();
+	const mergeUpdate = (id: string, fields: Record<string, unknown>) => {
+		const entry = messages.get(id);
+		if (!entry || !isRecord(entry.raw)) {
+			pendingUpdates.set(id, [...(pendingUpdates.get(id) ?? []), fields]);
+			return;
+		}
+
+		// The merged message is no one line's record any more, so it has no offset.
+		messages.set(id, {line: entry.line, raw: {...entry.raw, ...fields}, rewind: false});
+	};
+
+	const applyPendingUpdates = (id: string) => {
+		const queued = pendingUpdates.get(id);
+		pendingUpdates.delete(id);
+		for (const fields of queued ?? []) {
+			mergeUpdate(id, fields);
+		}
+	};
+
 	const reorder = (orderIds: readonly unknown[]) => {
 		const ordered = orderIds.filter((id): id is string => typeof id === 'string' && messages.has(id));
 		const listed = new Set(ordered);
@@ -295,12 +321,19 @@ export function replayGeminiJsonl(path: string): Replay {
 			return true;
 		}
 
+		if (value['type'] === 'message_update' && typeof value['id'] === 'string') {
+			const {type: _type, ...fields} = value;
+			mergeUpdate(value['id'], fields);
+			return true;
+		}
+
 		if (typeof value['id'] === 'string') {
 			recordedIds.add(value['id']);
 			see(value['id']);
 			// Map.set on an existing key keeps its position: an update does not move the message,
 			// and it keeps the line it was first written at, so rows stay in line order.
 			messages.set(value['id'], {line: messages.get(value['id'])?.line ?? line, raw: value, rewind: false, offset});
+			applyPendingUpdates(value['id']);
 			return true;
 		}
 
@@ -310,7 +343,16 @@ export function replayGeminiJsonl(path: string): Replay {
 			return true;
 		}
 
+		// A typed `session_metadata` record may state only what changed (the summary the CLI
+		// appends once it has one); only a record naming the session is a header.
 		const parsedHeader = geminiMetadataSchema.safeParse(value);
+		if (parsedHeader.success && parsedHeader.data.sessionId === undefined && value['type'] === 'session_metadata') {
+			// It is no checkpoint: a message list here is not the CLI's.
+			const {messages: _checkpoint, ...facts} = parsedHeader.data;
+			mergeMetadata(facts, line, value);
+			return true;
+		}
+
 		if (parsedHeader.success && parsedHeader.data.sessionId !== undefined) {
 			reopened ||= messages.size > 0;
 			// The chat started when its first header was written; a later one is the restart's.
