@@ -1420,3 +1420,25 @@ test('claude format: a nested subagent\'s work folds into its session\'s candida
 	const candidates = (result.json() as {candidates: Array<{id: string}>}).candidates;
 	assert.deepEqual(candidates.map(candidate => candidate.id), [session]);
 });
+
+/**
+ * Claude Code writes one record again under the same uuid (same time, same message): a subagent's
+ * file repeats an event up to three times, the Desktop app echoes the first prompt before its
+ * init records, and a later build re-writes a record the file already holds (`version` moves,
+ * nothing else). Evidence: mrlnlms/multi-ai-session-data-extractor
+ * src/platforms/claude_code/parser.py (dedup of repeated uuids), ctxrs/ctx#663 (repeat groups of
+ * two or three, the record type never changing), codemie-ai/codemie-code#350 (the Desktop echo).
+ */
+test('claude format: a record written again under its uuid is read once: no second request, result or reply', () => {
+	const session = read('repeated-records.jsonl');
+	assert.equal(session.summary.human_turns, 2);
+	assert.equal(session.summary.assistant_messages, 3, "the call's message and two replies");
+	assert.equal(session.summary.tool_calls, 1);
+	assert.deepEqual(users(session).filter(([, , human]) => human === true).map(([line, text]) => [line, text]), [
+		[1, 'Why does the kiln timer reset at midnight?'],
+		[7, 'keep the count across midnight'],
+	]);
+	assert.deepEqual(session.events.filter(event => event.kind === 'tool_result').map(event => event.line), [4]);
+	assert.deepEqual(session.events.filter(event => event.kind === 'assistant').map(event => event.line), [6, 10]);
+	assert.deepEqual(session.summary.abandoned, [], 'a repeat is no branch');
+});

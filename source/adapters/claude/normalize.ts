@@ -139,6 +139,40 @@ function noteUuid(record: ClaudeRecord, state: LineState): void {
 	}
 }
 
+/**
+ * Claude Code at times writes a message record again under the uuid it already has, the same
+ * message at the same time: a subagent's file repeats an event two or three times, the Desktop
+ * app echoes a prompt before its init records, a later build re-writes a record the file holds
+ * (only `version`, `gitBranch` or `promptId` move). The copy is the record read already, not a
+ * second request, result or reply. The uuids of the last message records read, sidechain ones
+ * too, are kept in the line state (plain JSON the catalog keeps between scans, so only a few):
+ * repeats come within a few records of the first.
+ */
+const repeatWindow = 16;
+
+function isRepeat(record: ClaudeRecord, state: LineState): boolean {
+	if ((record.type !== 'user' && record.type !== 'assistant') || typeof record.uuid !== 'string') {
+		return false;
+	}
+
+	const seen = state['messageUuids'];
+	if (!Array.isArray(seen)) {
+		state['messageUuids'] = [record.uuid];
+		return false;
+	}
+
+	if (seen.includes(record.uuid)) {
+		return true;
+	}
+
+	seen.push(record.uuid);
+	if (seen.length > repeatWindow) {
+		seen.splice(0, seen.length - repeatWindow);
+	}
+
+	return false;
+}
+
 /** Fields every event of a record shares. */
 function common(record: ClaudeRecord, line: number, place: TreePlace): Omit<SessionEvent, 'kind'> {
 	return {
@@ -860,6 +894,10 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 		}
 
 		record = parsed.data;
+	}
+
+	if (isRepeat(record, state)) {
+		return [];
 	}
 
 	const place = treePlace(record, state);
