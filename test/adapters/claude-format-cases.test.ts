@@ -1429,14 +1429,16 @@ test('claude format: a nested subagent\'s work folds into its session\'s candida
  * src/platforms/claude_code/parser.py (dedup of repeated uuids), ctxrs/ctx#663 (repeat groups of
  * two or three, the record type never changing), codemie-ai/codemie-code#350 (the Desktop echo).
  */
-test('claude format: a record written again under its uuid is read once: no second request, result or reply', () => {
+test('claude format: a record written again under its uuid and time is read once: no second request, result or reply', () => {
 	const session = read('repeated-records.jsonl');
-	assert.equal(session.summary.human_turns, 2);
+	assert.equal(session.summary.human_turns, 4, 'two prompts read once each, and a record under a known uuid with a new time');
 	assert.equal(session.summary.assistant_messages, 3, "the call's message and two replies");
 	assert.equal(session.summary.tool_calls, 1);
 	assert.deepEqual(users(session).filter(([, , human]) => human === true).map(([line, text]) => [line, text]), [
 		[1, 'Why does the kiln timer reset at midnight?'],
 		[7, 'keep the count across midnight'],
+		[12, 'and log each rollover'],
+		[13, 'and log each rollover, with the date'],
 	]);
 	assert.deepEqual(session.events.filter(event => event.kind === 'tool_result').map(event => event.line), [4]);
 	assert.deepEqual(session.events.filter(event => event.kind === 'assistant').map(event => event.line), [6, 10]);

@@ -143,10 +143,11 @@ function noteUuid(record: ClaudeRecord, state: LineState): void {
  * Claude Code at times writes a message record again under the uuid it already has, the same
  * message at the same time: a subagent's file repeats an event two or three times, the Desktop
  * app echoes a prompt before its init records, a later build re-writes a record the file holds
- * (only `version`, `gitBranch` or `promptId` move). The copy is the record read already, not a
- * second request, result or reply. The uuids of the last message records read, sidechain ones
+ * (only `version`, `gitBranch` or `promptId` move). The copy keeps the record's uuid and time, and
+ * is the record read already, not a second request, result or reply; a record under a known uuid
+ * with another time is read. The uuid and time of the last message records read, sidechain ones
  * too, are kept in the line state (plain JSON the catalog keeps between scans, so only a few):
- * repeats come within a few records of the first.
+ * these repeats come within a few records of the first.
  */
 const repeatWindow = 16;
 
@@ -155,17 +156,18 @@ function isRepeat(record: ClaudeRecord, state: LineState): boolean {
 		return false;
 	}
 
-	const seen = state['messageUuids'];
+	const key = `${record.uuid}@${record.timestamp ?? ''}`;
+	const seen = state['messageKeys'];
 	if (!Array.isArray(seen)) {
-		state['messageUuids'] = [record.uuid];
+		state['messageKeys'] = [key];
 		return false;
 	}
 
-	if (seen.includes(record.uuid)) {
+	if (seen.includes(key)) {
 		return true;
 	}
 
-	seen.push(record.uuid);
+	seen.push(key);
 	if (seen.length > repeatWindow) {
 		seen.splice(0, seen.length - repeatWindow);
 	}
