@@ -1443,4 +1443,5 @@ test('claude format: a record written again under its uuid and time is read once
 	assert.deepEqual(session.events.filter(event => event.kind === 'tool_result').map(event => event.line), [4]);
 	assert.deepEqual(session.events.filter(event => event.kind === 'assistant').map(event => event.line), [6, 10]);
 	assert.deepEqual(session.summary.abandoned, [], 'a repeat is no branch');
+	assert.deepEqual(session.events.filter(event => event.kind === 'system' && /frozen until Friday/.test(event.text ?? '')).map(event => event.line), [14], "a hook's attachment written again (slug added) is one notice");
 });

@@ -140,19 +140,22 @@ function noteUuid(record: ClaudeRecord, state: LineState): void {
 }
 
 /**
- * Claude Code at times writes a message record again under the uuid it already has, the same
- * message at the same time: a subagent's file repeats an event two or three times, the Desktop
- * app echoes a prompt before its init records, a later build re-writes a record the file holds
- * (only `version`, `gitBranch` or `promptId` move). The copy keeps the record's uuid and time, and
- * is the record read already, not a second request, result or reply; a record under a known uuid
- * with another time is read. The uuid and time of the last message records read, sidechain ones
- * too, are kept in the line state (plain JSON the catalog keeps between scans, so only a few):
- * these repeats come within a few records of the first.
+ * Claude Code at times writes a record again under the uuid it already has, the same message at
+ * the same time: a subagent's file repeats an event two or three times, the Desktop app echoes a
+ * prompt before its init records, a hook's attachment comes again with `slug` added, a later
+ * build re-writes a record the file holds (only `version`, `gitBranch` or `promptId` move). The
+ * copy keeps the record's uuid and time and is the record read already, not a second request,
+ * result or reply; a record under a known uuid with another time is read. The uuid and time of
+ * the last such records read, sidechain ones too, are kept in the line state (plain JSON the
+ * catalog keeps between scans, so only a few): these repeats come within a few records of the
+ * first.
  */
 const repeatWindow = 16;
+/** Records that carry a message, a prompt or a hook's words: a copy of one would say it twice. */
+const repeatedTypes = new Set(['user', 'assistant', 'attachment']);
 
 function isRepeat(record: ClaudeRecord, state: LineState): boolean {
-	if ((record.type !== 'user' && record.type !== 'assistant') || typeof record.uuid !== 'string') {
+	if (!repeatedTypes.has(record.type) || typeof record.uuid !== 'string') {
 		return false;
 	}
 
