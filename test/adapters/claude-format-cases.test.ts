@@ -1445,3 +1445,18 @@ test('claude format: a record written again under its uuid and time is read once
 	assert.deepEqual(session.summary.abandoned, [], 'a repeat is no branch');
 	assert.deepEqual(session.events.filter(event => event.kind === 'system' && /frozen until Friday/.test(event.text ?? '')).map(event => event.line), [14], "a hook's attachment written again (slug added) is one notice");
 });
+
+test('claude format: a repeat written after a scan is still read once: the catalog keeps the records it compares against between scans', t => {
+	const id = '3f1e2d4c-5b6a-4789-8abc-def012345678';
+	const {lines, env, file, run} = growingSession(t, 'repeated-records.jsonl', '-work-kiln', id);
+	const humanTurns = () => (run('sessions', '--all-projects').sessions as Array<{id: string; human_turns: number}>).find(session => session.id === id)?.human_turns;
+	writeFileSync(file, `${lines.slice(0, 7).join('\n')}\n`);
+	assert.equal(humanTurns(), 2);
+	writeFileSync(file, `${lines.join('\n')}\n`);
+	const grown = run('sessions', '--all-projects');
+	assert.equal(grown.catalog.scanned, 1);
+	assert.equal(humanTurns(), 4, 'the copy of the prompt read before the scan is no new turn');
+
+	rmSync(join(env['XDG_CACHE_HOME']!, 'engi'), {recursive: true, force: true});
+	assert.equal(humanTurns(), 4);
+});
