@@ -1420,3 +1420,43 @@ test('claude format: a nested subagent\'s work folds into its session\'s candida
 	const candidates = (result.json() as {candidates: Array<{id: string}>}).candidates;
 	assert.deepEqual(candidates.map(candidate => candidate.id), [session]);
 });
+
+/**
+ * Claude Code writes one record again under the same uuid (same time, same message): a subagent's
+ * file repeats an event up to three times, the Desktop app echoes the first prompt before its
+ * init records, and a later build re-writes a record the file already holds (`version` moves,
+ * nothing else). Evidence: mrlnlms/multi-ai-session-data-extractor
+ * src/platforms/claude_code/parser.py (dedup of repeated uuids), ctxrs/ctx#663 (repeat groups of
+ * two or three, the record type never changing), codemie-ai/codemie-code#350 (the Desktop echo).
+ */
+test('claude format: a record written again under its uuid and time is read once: no second request, result or reply', () => {
+	const session = read('repeated-records.jsonl');
+	assert.equal(session.summary.human_turns, 4, 'two prompts read once each, and a record under a known uuid with a new time');
+	assert.equal(session.summary.assistant_messages, 3, "the call's message and two replies");
+	assert.equal(session.summary.tool_calls, 1);
+	assert.deepEqual(users(session).filter(([, , human]) => human === true).map(([line, text]) => [line, text]), [
+		[1, 'Why does the kiln timer reset at midnight?'],
+		[7, 'keep the count across midnight'],
+		[12, 'and log each rollover'],
+		[13, 'and log each rollover, with the date'],
+	]);
+	assert.deepEqual(session.events.filter(event => event.kind === 'tool_result').map(event => event.line), [4]);
+	assert.deepEqual(session.events.filter(event => event.kind === 'assistant').map(event => event.line), [6, 10]);
+	assert.deepEqual(session.summary.abandoned, [], 'a repeat is no branch');
+	assert.deepEqual(session.events.filter(event => event.kind === 'system' && /frozen until Friday/.test(event.text ?? '')).map(event => event.line), [14], "a hook's attachment written again (slug added) is one notice");
+});
+
+test('claude format: a repeat written after a scan is still read once: the catalog keeps the records it compares against between scans', t => {
+	const id = '3f1e2d4c-5b6a-4789-8abc-def012345678';
+	const {lines, env, file, run} = growingSession(t, 'repeated-records.jsonl', '-work-kiln', id);
+	const humanTurns = () => (run('sessions', '--all-projects').sessions as Array<{id: string; human_turns: number}>).find(session => session.id === id)?.human_turns;
+	writeFileSync(file, `${lines.slice(0, 7).join('\n')}\n`);
+	assert.equal(humanTurns(), 2);
+	writeFileSync(file, `${lines.join('\n')}\n`);
+	const grown = run('sessions', '--all-projects');
+	assert.equal(grown.catalog.scanned, 1);
+	assert.equal(humanTurns(), 4, 'the copy of the prompt read before the scan is no new turn');
+
+	rmSync(join(env['XDG_CACHE_HOME']!, 'engi'), {recursive: true, force: true});
+	assert.equal(humanTurns(), 4);
+});

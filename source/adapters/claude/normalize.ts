@@ -139,6 +139,45 @@ function noteUuid(record: ClaudeRecord, state: LineState): void {
 	}
 }
 
+/**
+ * Claude Code at times writes a record again under the uuid it already has, the same message at
+ * the same time: a subagent's file repeats an event two or three times, the Desktop app echoes a
+ * prompt before its init records, a hook's attachment comes again with `slug` added, a later
+ * build re-writes a record the file holds (only `version`, `gitBranch` or `promptId` move). The
+ * copy keeps the record's uuid and time and is the record read already, not a second request,
+ * result or reply; a record under a known uuid with another time is read. The uuid and time of
+ * the last such records read, sidechain ones too, are kept in the line state (plain JSON the
+ * catalog keeps between scans, so only a few): these repeats come within a few records of the
+ * first.
+ */
+const repeatWindow = 16;
+/** Records that carry a message, a prompt or a hook's words: a copy of one would say it twice. */
+const repeatedTypes = new Set(['user', 'assistant', 'attachment']);
+
+function isRepeat(record: ClaudeRecord, state: LineState): boolean {
+	if (!repeatedTypes.has(record.type) || typeof record.uuid !== 'string') {
+		return false;
+	}
+
+	const key = `${record.uuid}@${record.timestamp ?? ''}`;
+	const seen = state['messageKeys'];
+	if (!Array.isArray(seen)) {
+		state['messageKeys'] = [key];
+		return false;
+	}
+
+	if (seen.includes(key)) {
+		return true;
+	}
+
+	seen.push(key);
+	if (seen.length > repeatWindow) {
+		seen.splice(0, seen.length - repeatWindow);
+	}
+
+	return false;
+}
+
 /** Fields every event of a record shares. */
 function common(record: ClaudeRecord, line: number, place: TreePlace): Omit<SessionEvent, 'kind'> {
 	return {
@@ -860,6 +899,10 @@ function lineEvents(value: unknown, line: number, state: LineState, unit: Discov
 		}
 
 		record = parsed.data;
+	}
+
+	if (isRepeat(record, state)) {
+		return [];
 	}
 
 	const place = treePlace(record, state);
