@@ -1460,3 +1460,18 @@ test('claude format: a repeat written after a scan is still read once: the catal
 	rmSync(join(env['XDG_CACHE_HOME']!, 'engi'), {recursive: true, force: true});
 	assert.equal(humanTurns(), 4);
 });
+
+test('claude format: a session saved pretty-printed (each record over many lines, an edit\'s patch lines ending an array alone on a line, the records appended after it compact, the first glued to the last closing brace) reads as the same session', () => {
+	// iampkuhz/feipi-session-browser's reader joins such files by brace depth and pins it
+	// (tests/backend/test_claude_source.py test_parse_pretty_printed_multiline_json and
+	// test_parse_concatenated_json_transition_line; tests/fixtures/sources/multiline_json.jsonl).
+	const {loaded, events, summary} = read('pretty-printed.jsonl');
+	assert.equal(loaded.skipped, 0, loaded.warnings.join('; '));
+	assert.equal(summary.id, '6c1d9e2a-4b3f-4a5e-8d7c-2e1f0a9b8c7d');
+	assert.equal(summary.project, '/home/tamsin/ferry-times');
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.first_human_line, 6, 'the prompt is read at its record\'s first line');
+	const results = events.flatMap(event => (event.kind === 'tool_result' && event.result ? [event.result] : []));
+	assert.deepEqual(results.map(result => [result.call_id, result.is_error]), [['toolu_ferry_ls', false], ['toolu_ferry_edit', false]], 'the edit\'s result, whose patch lines end an array alone on a line, is read');
+	assert.ok(events.some(event => event.kind === 'assistant' && event.text === 'The winter timetable now starts at 07:15; merging them next.'));
+});

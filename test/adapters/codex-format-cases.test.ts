@@ -929,3 +929,19 @@ test('codex format: a command run through the person\'s shell by its absolute pa
 	assert.equal(commandOf(nested), 'head -1 seeds.csv');
 	assert.equal(commandOf({...nested, tool: {...nested.tool!, input: {command: ['/usr/bin/zsh', '-c', 'wc -l seeds.csv']}}}), 'wc -l seeds.csv');
 });
+
+test('codex format: a rollout saved pretty-printed (each record over many lines, a record\'s last array item a bare string on its own line, the next record glued to a closing brace) reads as the same session', () => {
+	// A rollout a person formatted before sharing it: iampkuhz/feipi-session-browser keeps such a
+	// real rollout (docs/session-samples/codex/019ede24-…/rollout-2026-06-19T12-29-48-….jsonl,
+	// 4-space indent, a session_meta of hundreds of lines) and its reader
+	// (src/session_browser/sources/codex.py _parse_session_events) joins them by brace depth.
+	const {loaded, events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T13-00-00-01a30250-7b00-7c00-8d00-0000000000b4.jsonl')));
+	assert.equal(loaded.skipped, 0, loaded.warnings.join('; '));
+	assert.equal(summary.id, '01a30250-7b00-7c00-8d00-0000000000b4');
+	assert.equal(summary.project, '/home/oswin/weirworks');
+	assert.equal(summary.title, 'Tally the lock-keeper rota for the lower weir.');
+	assert.equal(summary.human_turns, 1);
+	assert.equal(events.find(event => event.kind === 'meta' && event.session?.id)?.line, 1, 'a record is read at its first line');
+	assert.deepEqual(resultOf(events, 'call_rota_count')?.exit_code, 0);
+	assert.ok(events.some(event => event.kind === 'assistant' && event.text === 'The lower weir rota lists 14 shifts.'));
+});

@@ -151,6 +151,21 @@ test('copilot format: a record written with raw newlines inside a string, over s
 	assert.equal(read.loaded.skipped, 1, 'only the half record');
 });
 
+test('copilot format: a fetched page written with raw newlines over more than 64 lines, some of them a bare number, is still one record read at its first line', () => {
+	// The same writer as above (github/copilot-cli#2649): a page is as long as it is, and a line of it
+	// may be JSON alone (a price, a count), which is no record and does not end the one being joined.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'b8d2f4a6-3c5e-4d70-9a1b-5e7f9c1d3a46');
+	assert.ok(read, 'the session is read');
+	assert.equal(read.loaded.skipped, 0, read.loaded.warnings.join('; '));
+	const result = read.events.find(event => event.kind === 'tool_result');
+	assert.deepEqual([result?.line, result?.result?.call_id, result?.result?.is_error], [4, 'call_t1', false]);
+	assert.ok(result?.result?.output.endsWith('Tide table row 40\n140\nEnd of table'), 'the whole page');
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'assistant').map(event => [event.line, event.text]),
+		[[88, 'High tide on Thursday is at row 17 of the table.']],
+	);
+});
+
 test('copilot format: the name workspace.yaml holds (what /rename or the app set, name: with user_named:) is the session\'s name, over a title its events gave before', () => {
 	// A rename syncs into session-state/<id>/workspace.yaml as `name:` and `user_named:`
 	// (github/copilot-cli#4244); an automatic name may later replace it there (#2622). The file is

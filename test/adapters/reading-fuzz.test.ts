@@ -125,8 +125,9 @@ type Piece = {kind: 'record'; value: Record<string, unknown>} | {kind: 'split'; 
 
 /** Plain JSON (fast-check's dictionaries have no prototype). */
 const recordValue = fc.dictionary(fc.string({maxLength: 8}), fc.oneof(fc.string({maxLength: 30}), fc.integer(), fc.boolean(), fc.constant(null)), {minKeys: 1, maxKeys: 4}).map(value => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
-// A continuation line that is JSON alone (`0`) ends the record early: real text seldom is.
-const linePart = fc.string({minLength: 1, maxLength: 20}).filter(text => !/[\n\r]/.test(text) && !isJson(JSON.stringify(text).slice(1, -1)));
+// A continuation line that is a record alone (`{}`) ends the record early: real text seldom is.
+// One that is a bare value (`0`, `"a"`) is joined, as a pretty-printed array's last item is.
+const linePart = fc.string({minLength: 1, maxLength: 20}).filter(text => !/[\n\r]/.test(text) && !isJsonObject(JSON.stringify(text).slice(1, -1)));
 const piece: fc.Arbitrary<Piece> = fc.oneof(
 	{weight: 4, arbitrary: recordValue.map(value => ({kind: 'record' as const, value}))},
 	{weight: 2, arbitrary: fc.record({kind: fc.constant('split' as const), parts: fc.array(linePart, {minLength: 2, maxLength: 5})})},
@@ -139,6 +140,10 @@ const piece: fc.Arbitrary<Piece> = fc.oneof(
 	},
 	{weight: 1, arbitrary: fc.constant({kind: 'blank' as const})},
 );
+
+function isJsonObject(text: string): boolean {
+	return text.trimStart().startsWith('{') && isJson(text);
+}
 
 function isJson(text: string): boolean {
 	try {
@@ -226,6 +231,26 @@ test('a record split over more than two lines, also between values, is read at i
 	assert.deepEqual(read.values.get(4), [{type: 'b', n: [1, 2]}]);
 	assert.deepEqual(read.values.get(7), [{type: 'c'}]);
 	assert.equal(read.skips.size, 0);
+});
+
+test('a record saved pretty-printed is read at its first line, whole or by a sparse read of that line; a bare value alone on a line is joined, a record alone ends what was held', t => {
+	const path = join(tempDir(t), 'pretty.jsonl');
+	const first = {type: 'meta', tags: ['a', 'b'], flags: [true, 3], nested: {list: [{k: 'v'}], empty: {}}};
+	const second = {type: 'next', n: [1, 2]};
+	writeFileSync(path, `${JSON.stringify(first, null, 2)}\n${JSON.stringify(second, null, 4)}\n{"torn":\n{"type":"whole"}\n`);
+	const lineOfSecond = JSON.stringify(first, null, 2).split('\n').length + 1;
+	const read = readStream(path);
+	assert.deepEqual(read.values.get(1), [first]);
+	assert.deepEqual(read.values.get(lineOfSecond), [second]);
+	const torn = lineOfSecond + JSON.stringify(second, null, 4).split('\n').length;
+	assert.equal(read.skips.get(torn), 'not valid JSON');
+	assert.deepEqual(read.values.get(torn + 1), [{type: 'whole'}]);
+	assert.equal(read.skips.size, 1);
+	for (const line of [1, lineOfSecond]) {
+		const sparse: unknown[] = [];
+		streamJsonValues(path, {value: value => void sparse.push(value), skip: () => assert.fail('nothing skipped')}, {onlyLines: new Set([line])});
+		assert.deepEqual(sparse, [line === 1 ? first : second], `a sparse read of line ${line}`);
+	}
 });
 
 test('a 1 MB torn line with thousands of {" starts is tried in well under a second', () => {

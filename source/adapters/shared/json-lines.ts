@@ -52,6 +52,16 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 		held = undefined;
 	};
 
+	// A line a sparse read does not want is passed over; past the last wanted one, reading stops.
+	const unwanted = (line: number) => {
+		if (line > lastWanted) {
+			stopped = true;
+			return false;
+		}
+
+		return undefined;
+	};
+
 	const visit = (values: readonly unknown[], line: number, offset: number) => {
 		if (!visitValues(visitor, values, line, offset)) {
 			stopped = true;
@@ -64,17 +74,18 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 	const end = forEachLine(
 		path,
 		raw => {
-			if (raw.number > lastWanted) {
-				stopped = true;
-				return false;
-			}
-
-			if (only !== undefined && !only.has(raw.number)) {
-				return;
+			// A record begun on a wanted line is joined over the lines after it, wanted or not.
+			const wanted = only === undefined || only.has(raw.number);
+			if (!wanted && held === undefined) {
+				return unwanted(raw.number);
 			}
 
 			if (raw.oversized) {
 				release();
+				if (!wanted) {
+					return unwanted(raw.number);
+				}
+
 				visitor.skip(raw.number, 'too long');
 				return;
 			}
@@ -94,6 +105,9 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
 				}
 
 				release();
+				if (!wanted) {
+					return unwanted(raw.number);
+				}
 			}
 
 			if (text.trim() === '') {
@@ -142,12 +156,16 @@ export function streamJsonValues(path: string, visitor: JsonValueVisitor, range:
  * some writers put raw newlines inside a string (Copilot CLI 1.0.24's tool.execution_complete
  * with fetched page text, github/copilot-cli#2649), so one record spans several lines. Each next
  * line is joined on as the newline it was (`\n` inside a string, else as whitespace); when the
- * join parses, the record is read at its first line. A next line that parses alone, a blank
- * record too long, or too many lines release the held lines, skipped as before.
+ * join parses, the record is read at its first line. A record saved pretty-printed (a rollout a
+ * person formatted before sharing it: iampkuhz/feipi-session-browser docs/session-samples/codex)
+ * spans hundreds of lines the same way. A next line that parses alone as a record (an object), a
+ * record too long, or too many lines release the held lines, skipped as before; a bare string,
+ * number or literal alone on a line is no record (a pretty-printed array's last item) and is joined.
  */
 type HeldLines = {text: string; readonly line: number; readonly offset: number; readonly lines: number[]; scan: JsonScan};
 
-const maxHeldLines = 64;
+/** Bounds a record that never ends; the character bound is the one that matters for memory. */
+const maxHeldLines = 100_000;
 const maxHeldCharacters = 8 * 1024 * 1024;
 
 /**
@@ -204,13 +222,23 @@ function joinHeld(held: HeldLines, text: string): unknown[] | 'held' | undefined
 		}
 	}
 
-	if ((text.trim() !== '' && parseJsonLine(text) !== 'not_json') || held.lines.length >= maxHeldLines || held.text.length + text.length > maxHeldCharacters) {
+	if (isRecordLine(text) || held.lines.length >= maxHeldLines || held.text.length + text.length > maxHeldCharacters) {
 		return undefined;
 	}
 
 	held.text += joint;
 	held.scan = scan;
 	return 'held';
+}
+
+/** Whether a line parses alone into a record (an object) of its own, which ends any record held before it. */
+function isRecordLine(text: string): boolean {
+	if (!text.trimStart().startsWith('{')) {
+		return false;
+	}
+
+	const values = parseJsonLine(text);
+	return values === 'too_deep' || (Array.isArray(values) && values.some(value => typeof value === 'object' && value !== null));
 }
 
 /** The skip reason of a record torn off mid-write, with a whole record after it on its line. */
