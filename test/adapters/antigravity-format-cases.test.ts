@@ -423,3 +423,85 @@ test('antigravity format: a plan approval whose <USER_REQUEST> block is empty is
 	);
 	assert.equal(session.summary.human_turns, 2);
 });
+
+/**
+ * The `agy` CLI's step database keeps every step in `steps(idx, step_type, step_payload)`, the
+ * payload a protobuf message: field 4 the status (4 and 5: removed by a rewind or compaction),
+ * field 5 the metadata (field 1 its time `{seconds, nanos}`, field 3 its source, 4 for what a
+ * person typed), step type 14 a USER_INPUT with the request in field 19's field 2, step type 15 a
+ * PLANNER_RESPONSE with field 20 holding the reply's text (field 8) and its tool calls (field 7:
+ * `{2: name, 3: JSON arguments}`) (evidence: yangzichao/JustSessions
+ * Services/Transcript/Antigravity/AntigravityTranscriptReader.swift and its adapter, which list
+ * and read `agy` conversations from these databases alone). Some builds create the transcript and
+ * never write it, so the steps are only there (ImL1s/resume-skills issue #248: every transcript of
+ * a Windows store empty, the content in `conversations/<id>.db`).
+ */
+const emptyTranscriptConversation = '5e1c7a2d-8b4f-4d6a-9e3c-2a7b1f0d4c86';
+const databaseOnlyConversation = '0b9d4e6f-2c1a-4f3e-8d7b-6a5c4e3d2f19';
+
+function stepMetadata(seconds: number, source?: number): Buffer {
+	const time = lengthField(1, Buffer.concat([varintField(1, seconds), varintField(2, 500_000_000)]));
+	return lengthField(5, source === undefined ? time : Buffer.concat([time, varintField(3, source)]));
+}
+
+const promptStep = (text: string, seconds: number, options: {source?: number; status?: number} = {}) =>
+	Buffer.concat([varintField(4, options.status ?? 3), stepMetadata(seconds, options.source ?? 4), lengthField(19, lengthField(2, Buffer.from(text)))]);
+
+function replyStep(text: string, seconds: number, calls: Array<[string, string]> = []): Buffer {
+	const toolCalls = calls.map(([name, args]) => lengthField(7, Buffer.concat([lengthField(2, Buffer.from(name)), lengthField(3, Buffer.from(args))])));
+	return Buffer.concat([varintField(4, 3), stepMetadata(seconds), lengthField(20, Buffer.concat([lengthField(8, Buffer.from(text)), ...toolCalls]))]);
+}
+
+function writeStepDatabase(path: string, workspace: string, steps: Array<[number, number, Buffer]>): void {
+	const db = new Database(path);
+	db.exec("CREATE TABLE trajectory_meta (trajectory_id text, cascade_id text, trajectory_type integer, source integer); CREATE TABLE trajectory_metadata_blob (id text DEFAULT 'main', data blob, PRIMARY KEY (id)); CREATE TABLE steps (idx integer, step_type integer, status integer, step_payload blob, PRIMARY KEY (idx))");
+	db.prepare("INSERT INTO trajectory_metadata_blob (id, data) VALUES ('main', ?)").run(lengthField(1, lengthField(1, Buffer.from(workspace))));
+	const insert = db.prepare('INSERT INTO steps (idx, step_type, status, step_payload) VALUES (?, ?, 3, ?)');
+	for (const [idx, type, payload] of steps) {
+		insert.run(idx, type, payload);
+	}
+
+	db.close();
+}
+
+function storeWithStepDatabases(t: TestContext): string {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	const logs = join(app, 'brain', emptyTranscriptConversation, '.system_generated', 'logs');
+	mkdirSync(logs, {recursive: true});
+	writeFileSync(join(logs, 'transcript.jsonl'), '');
+	mkdirSync(join(app, 'conversations'));
+	writeStepDatabase(join(app, 'conversations', `${emptyTranscriptConversation}.db`), 'file:///home/ravi/src/kiln%20log', [
+		[0, 14, promptStep('<USER_REQUEST>\nWhy does the glaze schedule skip Tuesdays?\n</USER_REQUEST>', 1_796_000_000)],
+		[1, 15, replyStep('Let me read the scheduler.', 1_796_000_004, [['view_file', '{"AbsolutePath":"\\"/home/ravi/src/kiln log/schedule.py\\""}']])],
+		[2, 8, Buffer.from([0x22, 0x01, 0x78])], // A tool result: no known layout, passed over.
+		[3, 15, replyStep('Tuesdays are marked as cooling days in schedule.py.', 1_796_000_010)],
+		[4, 14, promptStep('a rewound request', 1_796_000_020, {status: 5})],
+		[5, 14, promptStep('Read the kiln notes too', 1_796_000_030, {source: 2})],
+	]);
+	writeStepDatabase(join(app, 'conversations', `${databaseOnlyConversation}.db`), 'file:///home/ravi/src/clay', [[0, 14, promptStep('List the clay bodies we stock', 1_796_100_000)]]);
+	return app;
+}
+
+test('antigravity format: a conversation whose transcript is empty, or missing, is read from its step database', t => {
+	const sessions = new Map(readStore(antigravityAdapter, storeWithStepDatabases(t)).map(session => [session.unit.idHint, session]));
+	assert.deepEqual([...sessions.keys()].sort(), [databaseOnlyConversation, emptyTranscriptConversation].sort(), 'one session each, never the empty transcript besides');
+	const session = sessions.get(emptyTranscriptConversation)!;
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.project, '/home/ravi/src/kiln log');
+	assert.equal(session.summary.title, 'Why does the glaze schedule skip Tuesdays?');
+	assert.deepEqual(
+		session.events.filter(event => event.kind !== 'meta').map(event => [event.kind, event.text ?? event.tool?.name, event.human]),
+		[
+			['user', 'Why does the glaze schedule skip Tuesdays?', true],
+			['assistant', 'Let me read the scheduler.', undefined],
+			['tool_call', 'view_file', undefined],
+			['assistant', 'Tuesdays are marked as cooling days in schedule.py.', undefined],
+			['user', 'Read the kiln notes too', false],
+		],
+		'the rewound step is gone; a request from another source is the host\'s, not a human turn',
+	);
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {AbsolutePath: '/home/ravi/src/kiln log/schedule.py'});
+	assert.equal(session.events.find(event => event.kind === 'user')?.timestamp, '2026-11-30T00:53:20.500Z');
+	assert.equal(sessions.get(databaseOnlyConversation)?.summary.title, 'List the clay bodies we stock');
+	assert.equal(sessions.get(databaseOnlyConversation)?.summary.project, '/home/ravi/src/clay');
+});

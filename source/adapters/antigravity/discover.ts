@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {childPath, deferredFileUnit, listDirectory} from '../shared/fs.js';
+import {childPath, deferredFileUnit, fileFingerprint, listDirectory, statOrUndefined} from '../shared/fs.js';
 import type {DeferredUnit, UnitDetails} from '../types.js';
 import {indexedWorkspace} from './history.js';
 
@@ -31,6 +31,7 @@ function sidecars(transcript: string, brain: string, id: string): string[] {
  * with only Markdown artifacts (the pre-2026 layout) has no transcript and is not a session.
  */
 export function discoverAntigravity(brain: string): DeferredUnit[] {
+	const databases = stepDatabases(brain);
 	const units: DeferredUnit[] = [];
 	for (const entry of listDirectory(brain)) {
 		const path = childPath(brain, entry.name);
@@ -39,7 +40,12 @@ export function discoverAntigravity(brain: string): DeferredUnit[] {
 			for (const place of transcriptPlaces) {
 				const unit = transcriptUnit(childPath(path, place), brain, entry.name);
 				if (unit) {
-					units.push(unit);
+					// An empty transcript beside a step database: the steps are in the database.
+					if (unit.size > 0 || !databases.has(entry.name)) {
+						units.push(unit);
+						databases.delete(entry.name);
+					}
+
 					break;
 				}
 			}
@@ -47,11 +53,76 @@ export function discoverAntigravity(brain: string): DeferredUnit[] {
 			const unit = transcriptUnit(path, brain, basename(entry.name, '.jsonl'));
 			if (unit) {
 				units.push(unit);
+				databases.delete(unit.idHint!);
 			}
 		}
 	}
 
+	for (const id of databases) {
+		const unit = stepDatabaseUnit(brain, id);
+		if (unit) {
+			units.push(unit);
+		}
+	}
+
 	return units;
+}
+
+/**
+ * The variant of a unit read from the `agy` CLI's step database rather than a transcript
+ * (step-db.ts, which only a read loads).
+ */
+export const stepDatabaseVariant = 'step-db';
+
+const conversationDatabase = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.db$/i;
+
+/**
+ * The ids of the step databases beside the brain (`<app>/conversations/<id>.db`): one directory
+ * listing per root, so that a conversation whose steps are only there is found (step-db.ts).
+ * The IDE's encrypted `<id>.pb` files there are no such databases.
+ */
+function stepDatabases(brain: string): Set<string> {
+	const ids = new Set<string>();
+	for (const entry of listDirectory(join(dirname(brain), 'conversations'))) {
+		const id = entry.isFile() ? conversationDatabase.exec(entry.name)?.[1] : undefined;
+		if (id !== undefined) {
+			ids.add(id);
+		}
+	}
+
+	return ids;
+}
+
+/**
+ * A conversation read from its step database. The agent writes it through a WAL while it runs,
+ * so the WAL's stat is part of the fingerprint: a step still in the WAL changes the session.
+ */
+function stepDatabaseUnit(brain: string, id: string): DeferredUnit | undefined {
+	const database = join(dirname(brain), 'conversations', `${id}.db`);
+	const stats = statOrUndefined(database);
+	if (!stats?.isFile()) {
+		return undefined;
+	}
+
+	const wal = statOrUndefined(`${database}-wal`);
+	return {
+		key: database,
+		path: database,
+		idHint: id,
+		variant: stepDatabaseVariant,
+		size: stats.size,
+		mtimeMs: Math.max(stats.mtimeMs, wal?.mtimeMs ?? 0),
+		fingerprint: `${fileFingerprint(stats)}|${wal?.isFile() ? fileFingerprint(wal) : 'no-wal'}`,
+		details: () => stepDatabaseDetails(database, brain, id),
+	};
+}
+
+/** The database, and the empty transcript a build left beside it; the workspace the prompt index names. */
+function stepDatabaseDetails(database: string, brain: string, id: string): UnitDetails {
+	const transcripts = transcriptPlaces.map(place => join(brain, id, place)).filter(path => existsSync(path));
+	const paths = [database, ...transcripts];
+	const workspace = indexedWorkspace(dirname(brain), id);
+	return workspace === undefined ? {paths} : {paths, projectHint: workspace};
 }
 
 /** The unit of a transcript; its sidecars, and the workspace the app's prompt index names, are looked for when it is read. */
