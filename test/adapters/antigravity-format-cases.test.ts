@@ -505,3 +505,42 @@ test('antigravity format: a conversation whose transcript is empty, or missing, 
 	assert.equal(sessions.get(databaseOnlyConversation)?.summary.title, 'List the clay bodies we stock');
 	assert.equal(sessions.get(databaseOnlyConversation)?.summary.project, '/home/ravi/src/clay');
 });
+
+/**
+ * The CLI lists conversations from its summary table, `<app>/conversation_summaries.db`:
+ * `conversation_summaries(conversation_id, title, preview, workspace_uris, last_modified_time,
+ * app_data_dir, parent_conversation_id)`. A subagent's row names the conversation that started it,
+ * which the subagent's transcript never does and the parent's names only when its INVOKE_SUBAGENT
+ * result was written; `workspace_uris` says where a conversation ran (evidence:
+ * yangzichao/JustSessions Services/Adapters/Antigravity/AntigravitySQLiteReader.swift, summaries).
+ */
+const summarizedParent = '3a8e6c1f-0d2b-4e7a-9c5f-1b4d7e0a2c63';
+const summarizedChild = 'c7f1b3d5-9e2a-4c6b-8d0f-5a3e7c1b9d24';
+
+function storeWithSummaries(t: TestContext, parentColumn = true): string {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	const step = (index: number, type: string, content: string) => JSON.stringify({step_index: index, source: type === 'USER_INPUT' ? 'USER_EXPLICIT' : 'MODEL', type, status: 'DONE', created_at: `2026-11-20T08:0${index}:00Z`, content});
+	for (const [id, request] of [[summarizedParent, 'Audit the fixture loader for slow paths'], [summarizedChild, 'Time each fixture loader call']] as const) {
+		const logs = join(app, 'brain', id, '.system_generated', 'logs');
+		mkdirSync(logs, {recursive: true});
+		writeFileSync(join(logs, 'transcript.jsonl'), `${step(0, 'USER_INPUT', `<USER_REQUEST>${request}</USER_REQUEST>`)}\n${step(1, 'PLANNER_RESPONSE', 'Looking now.')}\n`);
+	}
+
+	const db = new Database(join(app, 'conversation_summaries.db'));
+	db.exec(`CREATE TABLE conversation_summaries (conversation_id TEXT PRIMARY KEY, title TEXT, preview TEXT, workspace_uris TEXT, last_modified_time TEXT, app_data_dir TEXT${parentColumn ? ', parent_conversation_id TEXT' : ''})`);
+	const insert = db.prepare(`INSERT INTO conversation_summaries VALUES (?, ?, '', ?, '2026-11-20 08:05:00+00:00', 'antigravity-cli'${parentColumn ? ', ?' : ''})`);
+	insert.run(summarizedParent, 'Fixture loader audit', '["file:///home/ines/src/fixture%20kit"]', ...(parentColumn ? [null] : []));
+	insert.run(summarizedChild, 'Loader timings', '["file:///home/ines/src/fixture%20kit"]', ...(parentColumn ? [summarizedParent] : []));
+	db.close();
+	return app;
+}
+
+test('antigravity format: the summary table names a subagent\'s parent and where a conversation ran', t => {
+	const sessions = new Map(readStore(antigravityAdapter, storeWithSummaries(t)).map(session => [session.unit.idHint, session.summary]));
+	assert.equal(sessions.get(summarizedChild)?.parent_id, summarizedParent, 'the child attaches to the conversation its row names');
+	assert.equal(sessions.get(summarizedParent)?.parent_id, null);
+	assert.deepEqual([sessions.get(summarizedParent)?.project, sessions.get(summarizedChild)?.project], ['/home/ines/src/fixture kit', '/home/ines/src/fixture kit']);
+
+	const older = new Map(readStore(antigravityAdapter, storeWithSummaries(t, false)).map(session => [session.unit.idHint, session.summary]));
+	assert.deepEqual([older.get(summarizedChild)?.parent_id, older.get(summarizedChild)?.project], [null, '/home/ines/src/fixture kit'], 'a table without the parent column still places the conversation');
+});

@@ -3,6 +3,7 @@ import {basename, dirname, join} from 'node:path';
 import {childPath, deferredFileUnit, fileFingerprint, listDirectory, statOrUndefined} from '../shared/fs.js';
 import type {DeferredUnit, UnitDetails} from '../types.js';
 import {indexedWorkspace} from './history.js';
+import {conversationSummary} from './summaries.js';
 
 /**
  * Where a conversation directory keeps its transcript, newest layout first. `agy` writes each
@@ -120,9 +121,7 @@ function stepDatabaseUnit(brain: string, id: string): DeferredUnit | undefined {
 /** The database, and the empty transcript a build left beside it; the workspace the prompt index names. */
 function stepDatabaseDetails(database: string, brain: string, id: string): UnitDetails {
 	const transcripts = transcriptPlaces.map(place => join(brain, id, place)).filter(path => existsSync(path));
-	const paths = [database, ...transcripts];
-	const workspace = indexedWorkspace(dirname(brain), id);
-	return workspace === undefined ? {paths} : {paths, projectHint: workspace};
+	return {paths: [database, ...transcripts], ...hints(brain, id)};
 }
 
 /** The unit of a transcript; its sidecars, and the workspace the app's prompt index names, are looked for when it is read. */
@@ -131,7 +130,16 @@ function transcriptUnit(transcript: string, brain: string, id: string): Deferred
 }
 
 function transcriptDetails(transcript: string, brain: string, id: string): UnitDetails {
-	const paths = [transcript, ...sidecars(transcript, brain, id)];
-	const workspace = indexedWorkspace(dirname(brain), id);
-	return workspace === undefined ? {paths} : {paths, projectHint: workspace};
+	return {paths: [transcript, ...sidecars(transcript, brain, id)], ...hints(brain, id)};
+}
+
+/**
+ * What the app's own records say of a conversation: its workspace (the prompt index first, then
+ * the summary table) and, for a subagent, the conversation that started it (summaries.ts).
+ */
+function hints(brain: string, id: string): Pick<UnitDetails, 'projectHint' | 'parentIdHint'> {
+	const app = dirname(brain);
+	const summary = conversationSummary(app, id);
+	const workspace = indexedWorkspace(app, id) ?? summary?.workspace;
+	return {...(workspace === undefined ? {} : {projectHint: workspace}), ...(summary?.parent === undefined ? {} : {parentIdHint: summary.parent})};
 }
