@@ -5,6 +5,7 @@ import test, {type TestContext} from 'node:test';
 import Database from 'better-sqlite3';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
 import {filesTouched} from '../../source/engine/conversation/tool-calls.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
@@ -543,4 +544,18 @@ test('antigravity format: the summary table names a subagent\'s parent and where
 
 	const older = new Map(readStore(antigravityAdapter, storeWithSummaries(t, false)).map(session => [session.unit.idHint, session.summary]));
 	assert.deepEqual([older.get(summarizedChild)?.parent_id, older.get(summarizedChild)?.project], [null, '/home/ines/src/fixture kit'], 'a table without the parent column still places the conversation');
+});
+
+test('antigravity format: a step database without steps holds no conversation, and a file that is no database is named, not read', t => {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	mkdirSync(join(app, 'brain'), {recursive: true});
+	mkdirSync(join(app, 'conversations'));
+	const bare = new Database(join(app, 'conversations', `${databaseOnlyConversation}.db`));
+	bare.exec("CREATE TABLE trajectory_metadata_blob (id text DEFAULT 'main', data blob, PRIMARY KEY (id))");
+	bare.close();
+	writeFileSync(join(app, 'conversations', `${emptyTranscriptConversation}.db`), 'not a database at all');
+	const units = new Map(antigravityAdapter.discover(join(app, 'brain')).map(unit => [unit.idHint, wholeUnit(unit)]));
+	const session = readUnit(antigravityAdapter, units.get(databaseOnlyConversation)!);
+	assert.deepEqual([session.loaded.rows.length, session.loaded.skipped], [0, 0]);
+	assert.throws(() => readUnit(antigravityAdapter, units.get(emptyTranscriptConversation)!), (error: Error) => error.message.endsWith(`${emptyTranscriptConversation}.db: not a readable Antigravity step database`));
 });

@@ -70,18 +70,25 @@ export function loadAntigravityStepDb(unit: DiscoveredUnit): LoadedSession {
 
 type StepRow = {readonly idx: unknown; readonly type: unknown; readonly payload: unknown};
 
-/** The steps in order; a file that is no step database cannot be read at all (no content named). */
+/**
+ * The steps in order: none in a database without a steps table (another build's, one only just
+ * created), which holds no conversation. A file that is no database cannot be read at all.
+ */
 function readSteps(path: string): StepRow[] {
 	try {
 		const db = openReadOnlyInPlace(path);
 		try {
 			db.pragma('busy_timeout = 250');
+			if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'steps'").get() === undefined) {
+				return [];
+			}
+
 			return db.prepare('SELECT idx, step_type AS type, step_payload AS payload FROM steps ORDER BY idx').all() as StepRow[];
 		} finally {
 			db.close();
 		}
 	} catch {
-		throw new SessionCorruptError(path, null, 'not a readable Antigravity step database (no steps table)');
+		throw new SessionCorruptError(path, null, 'not a readable Antigravity step database');
 	}
 }
 
