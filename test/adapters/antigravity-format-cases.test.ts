@@ -559,3 +559,14 @@ test('antigravity format: a step database without steps holds no conversation, a
 	assert.deepEqual([session.loaded.rows.length, session.loaded.skipped], [0, 0]);
 	assert.throws(() => readUnit(antigravityAdapter, units.get(emptyTranscriptConversation)!), (error: Error) => error.message.endsWith(`${emptyTranscriptConversation}.db: not a readable Antigravity step database`));
 });
+
+test('antigravity format: an empty transcript_full.jsonl is not read in place of the written transcript.jsonl beside it', t => {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	const logs = join(app, 'brain', summarizedParent, '.system_generated', 'logs');
+	mkdirSync(logs, {recursive: true});
+	writeFileSync(join(logs, 'transcript_full.jsonl'), '');
+	writeFileSync(join(logs, 'transcript.jsonl'), `${JSON.stringify({step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: '2026-11-21T10:00:00Z', content: '<USER_REQUEST>Sort the glaze recipes by cone</USER_REQUEST>'})}\n`);
+	const [session] = readStore(antigravityAdapter, app);
+	assert.equal(session?.unit.path, join(logs, 'transcript.jsonl'));
+	assert.equal(session?.summary.title, 'Sort the glaze recipes by cone');
+});

@@ -37,18 +37,11 @@ export function discoverAntigravity(brain: string): DeferredUnit[] {
 	for (const entry of listDirectory(brain)) {
 		const path = childPath(brain, entry.name);
 		if (entry.isDirectory()) {
-			// The first place that holds a file is the transcript; its stat is the unit's.
-			for (const place of transcriptPlaces) {
-				const unit = transcriptUnit(childPath(path, place), brain, entry.name);
-				if (unit) {
-					// An empty transcript beside a step database: the steps are in the database.
-					if (unit.size > 0 || !databases.has(entry.name)) {
-						units.push(unit);
-						databases.delete(entry.name);
-					}
-
-					break;
-				}
+			const unit = conversationTranscript(path, brain, entry.name);
+			// An empty transcript beside a step database: the steps are in the database.
+			if (unit && (unit.size > 0 || !databases.has(entry.name))) {
+				units.push(unit);
+				databases.delete(entry.name);
 			}
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('transcript')) {
 			const unit = transcriptUnit(path, brain, basename(entry.name, '.jsonl'));
@@ -122,6 +115,26 @@ function stepDatabaseUnit(brain: string, id: string): DeferredUnit | undefined {
 function stepDatabaseDetails(database: string, brain: string, id: string): UnitDetails {
 	const transcripts = transcriptPlaces.map(place => join(brain, id, place)).filter(path => existsSync(path));
 	return {paths: [database, ...transcripts], ...hints(brain, id)};
+}
+
+/**
+ * The transcript of a conversation directory: the first place that holds a file with something in
+ * it, or else the first that holds one at all. A build may leave one log empty (created, never
+ * written) beside the other, or both; an empty one is never read in place of a written one. Its
+ * stat is the unit's; a written full transcript, the usual case, costs one stat as before.
+ */
+function conversationTranscript(directory: string, brain: string, id: string): DeferredUnit | undefined {
+	let empty: DeferredUnit | undefined;
+	for (const place of transcriptPlaces) {
+		const unit = transcriptUnit(childPath(directory, place), brain, id);
+		if (unit && unit.size > 0) {
+			return unit;
+		}
+
+		empty ??= unit;
+	}
+
+	return empty;
 }
 
 /** The unit of a transcript; its sidecars, and the workspace the app's prompt index names, are looked for when it is read. */
