@@ -570,3 +570,20 @@ test('antigravity format: an empty transcript_full.jsonl is not read in place of
 	assert.equal(session?.unit.path, join(logs, 'transcript.jsonl'));
 	assert.equal(session?.summary.title, 'Sort the glaze recipes by cone');
 });
+
+test('antigravity format: retiring a conversation takes its step database\'s WAL files and its annotation along, and nothing of another', t => {
+	const app = storeWithStepDatabases(t);
+	const database = join(app, 'conversations', `${emptyTranscriptConversation}.db`);
+	mkdirSync(join(app, 'annotations'));
+	for (const path of [`${database}-wal`, `${database}-shm`, join(app, 'annotations', `${emptyTranscriptConversation}.pbtxt`), join(app, 'annotations', `${databaseOnlyConversation}.pbtxt`)]) {
+		writeFileSync(path, '');
+	}
+
+	const brain = join(app, 'brain');
+	const unit = wholeUnit(antigravityAdapter.discover(brain).find(each => each.idHint === emptyTranscriptConversation)!);
+	const retirement = antigravityAdapter.retirement?.(unit, brain, emptyTranscriptConversation);
+	assert.deepEqual(unit.paths, [database, join(brain, emptyTranscriptConversation, '.system_generated', 'logs', 'transcript.jsonl')]);
+	assert.deepEqual(retirement?.directories, [join(brain, emptyTranscriptConversation)]);
+	assert.deepEqual(retirement?.files, [`${database}-wal`, `${database}-shm`, join(app, 'annotations', `${emptyTranscriptConversation}.pbtxt`)]);
+	assert.equal(retirement?.boundary, app);
+});
