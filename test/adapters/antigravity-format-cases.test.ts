@@ -5,6 +5,7 @@ import test, {type TestContext} from 'node:test';
 import Database from 'better-sqlite3';
 import {antigravityAdapter} from '../../source/adapters/antigravity/index.js';
 import {filesTouched} from '../../source/engine/conversation/tool-calls.js';
+import {wholeUnit} from '../../source/adapters/types.js';
 import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
@@ -422,4 +423,167 @@ test('antigravity format: a plan approval whose <USER_REQUEST> block is empty is
 		],
 	);
 	assert.equal(session.summary.human_turns, 2);
+});
+
+/**
+ * The `agy` CLI's step database keeps every step in `steps(idx, step_type, step_payload)`, the
+ * payload a protobuf message: field 4 the status (4 and 5: removed by a rewind or compaction),
+ * field 5 the metadata (field 1 its time `{seconds, nanos}`, field 3 its source, 4 for what a
+ * person typed), step type 14 a USER_INPUT with the request in field 19's field 2, step type 15 a
+ * PLANNER_RESPONSE with field 20 holding the reply's text (field 8) and its tool calls (field 7:
+ * `{2: name, 3: JSON arguments}`) (evidence: yangzichao/JustSessions
+ * Services/Transcript/Antigravity/AntigravityTranscriptReader.swift and its adapter, which list
+ * and read `agy` conversations from these databases alone). Some builds create the transcript and
+ * never write it, so the steps are only there (ImL1s/resume-skills issue #248: every transcript of
+ * a Windows store empty, the content in `conversations/<id>.db`).
+ */
+const emptyTranscriptConversation = '5e1c7a2d-8b4f-4d6a-9e3c-2a7b1f0d4c86';
+const databaseOnlyConversation = '0b9d4e6f-2c1a-4f3e-8d7b-6a5c4e3d2f19';
+
+function stepMetadata(seconds: number, source?: number): Buffer {
+	const time = lengthField(1, Buffer.concat([varintField(1, seconds), varintField(2, 500_000_000)]));
+	return lengthField(5, source === undefined ? time : Buffer.concat([time, varintField(3, source)]));
+}
+
+const promptStep = (text: string, seconds: number, options: {source?: number; status?: number} = {}) =>
+	Buffer.concat([varintField(4, options.status ?? 3), stepMetadata(seconds, options.source ?? 4), lengthField(19, lengthField(2, Buffer.from(text)))]);
+
+function replyStep(text: string, seconds: number, calls: Array<[string, string]> = []): Buffer {
+	const toolCalls = calls.map(([name, args]) => lengthField(7, Buffer.concat([lengthField(2, Buffer.from(name)), lengthField(3, Buffer.from(args))])));
+	return Buffer.concat([varintField(4, 3), stepMetadata(seconds), lengthField(20, Buffer.concat([lengthField(8, Buffer.from(text)), ...toolCalls]))]);
+}
+
+function writeStepDatabase(path: string, workspace: string, steps: Array<[number, number, Buffer]>): void {
+	const db = new Database(path);
+	db.exec("CREATE TABLE trajectory_meta (trajectory_id text, cascade_id text, trajectory_type integer, source integer); CREATE TABLE trajectory_metadata_blob (id text DEFAULT 'main', data blob, PRIMARY KEY (id)); CREATE TABLE steps (idx integer, step_type integer, status integer, step_payload blob, PRIMARY KEY (idx))");
+	db.prepare("INSERT INTO trajectory_metadata_blob (id, data) VALUES ('main', ?)").run(lengthField(1, lengthField(1, Buffer.from(workspace))));
+	const insert = db.prepare('INSERT INTO steps (idx, step_type, status, step_payload) VALUES (?, ?, 3, ?)');
+	for (const [idx, type, payload] of steps) {
+		insert.run(idx, type, payload);
+	}
+
+	db.close();
+}
+
+function storeWithStepDatabases(t: TestContext): string {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	const logs = join(app, 'brain', emptyTranscriptConversation, '.system_generated', 'logs');
+	mkdirSync(logs, {recursive: true});
+	writeFileSync(join(logs, 'transcript.jsonl'), '');
+	mkdirSync(join(app, 'conversations'));
+	writeStepDatabase(join(app, 'conversations', `${emptyTranscriptConversation}.db`), 'file:///home/ravi/src/kiln%20log', [
+		[0, 14, promptStep('<USER_REQUEST>\nWhy does the glaze schedule skip Tuesdays?\n</USER_REQUEST>', 1_796_000_000)],
+		[1, 15, replyStep('Let me read the scheduler.', 1_796_000_004, [['view_file', '{"AbsolutePath":"\\"/home/ravi/src/kiln log/schedule.py\\""}']])],
+		[2, 8, Buffer.from([0x22, 0x01, 0x78])], // A tool result: no known layout, passed over.
+		[3, 15, replyStep('Tuesdays are marked as cooling days in schedule.py.', 1_796_000_010)],
+		[4, 14, promptStep('a rewound request', 1_796_000_020, {status: 5})],
+		[5, 14, promptStep('Read the kiln notes too', 1_796_000_030, {source: 2})],
+	]);
+	writeStepDatabase(join(app, 'conversations', `${databaseOnlyConversation}.db`), 'file:///home/ravi/src/clay', [[0, 14, promptStep('List the clay bodies we stock', 1_796_100_000)]]);
+	return app;
+}
+
+test('antigravity format: a conversation whose transcript is empty, or missing, is read from its step database', t => {
+	const sessions = new Map(readStore(antigravityAdapter, storeWithStepDatabases(t)).map(session => [session.unit.idHint, session]));
+	assert.deepEqual([...sessions.keys()].sort(), [databaseOnlyConversation, emptyTranscriptConversation].sort(), 'one session each, never the empty transcript besides');
+	const session = sessions.get(emptyTranscriptConversation)!;
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.project, '/home/ravi/src/kiln log');
+	assert.equal(session.summary.title, 'Why does the glaze schedule skip Tuesdays?');
+	assert.deepEqual(
+		session.events.filter(event => event.kind !== 'meta').map(event => [event.kind, event.text ?? event.tool?.name, event.human]),
+		[
+			['user', 'Why does the glaze schedule skip Tuesdays?', true],
+			['assistant', 'Let me read the scheduler.', undefined],
+			['tool_call', 'view_file', undefined],
+			['assistant', 'Tuesdays are marked as cooling days in schedule.py.', undefined],
+			['user', 'Read the kiln notes too', false],
+		],
+		'the rewound step is gone; a request from another source is the host\'s, not a human turn',
+	);
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {AbsolutePath: '/home/ravi/src/kiln log/schedule.py'});
+	assert.equal(session.events.find(event => event.kind === 'user')?.timestamp, '2026-11-30T00:53:20.500Z');
+	assert.equal(sessions.get(databaseOnlyConversation)?.summary.title, 'List the clay bodies we stock');
+	assert.equal(sessions.get(databaseOnlyConversation)?.summary.project, '/home/ravi/src/clay');
+});
+
+/**
+ * The CLI lists conversations from its summary table, `<app>/conversation_summaries.db`:
+ * `conversation_summaries(conversation_id, title, preview, workspace_uris, last_modified_time,
+ * app_data_dir, parent_conversation_id)`. A subagent's row names the conversation that started it,
+ * which the subagent's transcript never does and the parent's names only when its INVOKE_SUBAGENT
+ * result was written; `workspace_uris` says where a conversation ran (evidence:
+ * yangzichao/JustSessions Services/Adapters/Antigravity/AntigravitySQLiteReader.swift, summaries).
+ */
+const summarizedParent = '3a8e6c1f-0d2b-4e7a-9c5f-1b4d7e0a2c63';
+const summarizedChild = 'c7f1b3d5-9e2a-4c6b-8d0f-5a3e7c1b9d24';
+
+function storeWithSummaries(t: TestContext, parentColumn = true): string {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	const step = (index: number, type: string, content: string) => JSON.stringify({step_index: index, source: type === 'USER_INPUT' ? 'USER_EXPLICIT' : 'MODEL', type, status: 'DONE', created_at: `2026-11-20T08:0${index}:00Z`, content});
+	for (const [id, request] of [[summarizedParent, 'Audit the fixture loader for slow paths'], [summarizedChild, 'Time each fixture loader call']] as const) {
+		const logs = join(app, 'brain', id, '.system_generated', 'logs');
+		mkdirSync(logs, {recursive: true});
+		writeFileSync(join(logs, 'transcript.jsonl'), `${step(0, 'USER_INPUT', `<USER_REQUEST>${request}</USER_REQUEST>`)}\n${step(1, 'PLANNER_RESPONSE', 'Looking now.')}\n`);
+	}
+
+	const db = new Database(join(app, 'conversation_summaries.db'));
+	db.exec(`CREATE TABLE conversation_summaries (conversation_id TEXT PRIMARY KEY, title TEXT, preview TEXT, workspace_uris TEXT, last_modified_time TEXT, app_data_dir TEXT${parentColumn ? ', parent_conversation_id TEXT' : ''})`);
+	const insert = db.prepare(`INSERT INTO conversation_summaries VALUES (?, ?, '', ?, '2026-11-20 08:05:00+00:00', 'antigravity-cli'${parentColumn ? ', ?' : ''})`);
+	insert.run(summarizedParent, 'Fixture loader audit', '["file:///home/ines/src/fixture%20kit"]', ...(parentColumn ? [null] : []));
+	insert.run(summarizedChild, 'Loader timings', '["file:///home/ines/src/fixture%20kit"]', ...(parentColumn ? [summarizedParent] : []));
+	db.close();
+	return app;
+}
+
+test('antigravity format: the summary table names a subagent\'s parent and where a conversation ran', t => {
+	const sessions = new Map(readStore(antigravityAdapter, storeWithSummaries(t)).map(session => [session.unit.idHint, session.summary]));
+	assert.equal(sessions.get(summarizedChild)?.parent_id, summarizedParent, 'the child attaches to the conversation its row names');
+	assert.equal(sessions.get(summarizedParent)?.parent_id, null);
+	assert.deepEqual([sessions.get(summarizedParent)?.project, sessions.get(summarizedChild)?.project], ['/home/ines/src/fixture kit', '/home/ines/src/fixture kit']);
+
+	const older = new Map(readStore(antigravityAdapter, storeWithSummaries(t, false)).map(session => [session.unit.idHint, session.summary]));
+	assert.deepEqual([older.get(summarizedChild)?.parent_id, older.get(summarizedChild)?.project], [null, '/home/ines/src/fixture kit'], 'a table without the parent column still places the conversation');
+});
+
+test('antigravity format: a step database without steps holds no conversation, and a file that is no database is named, not read', t => {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	mkdirSync(join(app, 'brain'), {recursive: true});
+	mkdirSync(join(app, 'conversations'));
+	const bare = new Database(join(app, 'conversations', `${databaseOnlyConversation}.db`));
+	bare.exec("CREATE TABLE trajectory_metadata_blob (id text DEFAULT 'main', data blob, PRIMARY KEY (id))");
+	bare.close();
+	writeFileSync(join(app, 'conversations', `${emptyTranscriptConversation}.db`), 'not a database at all');
+	const units = new Map(antigravityAdapter.discover(join(app, 'brain')).map(unit => [unit.idHint, wholeUnit(unit)]));
+	const session = readUnit(antigravityAdapter, units.get(databaseOnlyConversation)!);
+	assert.deepEqual([session.loaded.rows.length, session.loaded.skipped], [0, 0]);
+	assert.throws(() => readUnit(antigravityAdapter, units.get(emptyTranscriptConversation)!), (error: Error) => error.message.endsWith(`${emptyTranscriptConversation}.db: not a readable Antigravity step database`));
+});
+
+test('antigravity format: an empty transcript_full.jsonl is not read in place of the written transcript.jsonl beside it', t => {
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	const logs = join(app, 'brain', summarizedParent, '.system_generated', 'logs');
+	mkdirSync(logs, {recursive: true});
+	writeFileSync(join(logs, 'transcript_full.jsonl'), '');
+	writeFileSync(join(logs, 'transcript.jsonl'), `${JSON.stringify({step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: '2026-11-21T10:00:00Z', content: '<USER_REQUEST>Sort the glaze recipes by cone</USER_REQUEST>'})}\n`);
+	const [session] = readStore(antigravityAdapter, app);
+	assert.equal(session?.unit.path, join(logs, 'transcript.jsonl'));
+	assert.equal(session?.summary.title, 'Sort the glaze recipes by cone');
+});
+
+test('antigravity format: retiring a conversation takes its step database\'s WAL files and its annotation along, and nothing of another', t => {
+	const app = storeWithStepDatabases(t);
+	const database = join(app, 'conversations', `${emptyTranscriptConversation}.db`);
+	mkdirSync(join(app, 'annotations'));
+	for (const path of [`${database}-wal`, `${database}-shm`, join(app, 'annotations', `${emptyTranscriptConversation}.pbtxt`), join(app, 'annotations', `${databaseOnlyConversation}.pbtxt`)]) {
+		writeFileSync(path, '');
+	}
+
+	const brain = join(app, 'brain');
+	const unit = wholeUnit(antigravityAdapter.discover(brain).find(each => each.idHint === emptyTranscriptConversation)!);
+	const retirement = antigravityAdapter.retirement?.(unit, brain, emptyTranscriptConversation);
+	assert.deepEqual(unit.paths, [database, join(brain, emptyTranscriptConversation, '.system_generated', 'logs', 'transcript.jsonl')]);
+	assert.deepEqual(retirement?.directories, [join(brain, emptyTranscriptConversation)]);
+	assert.deepEqual(retirement?.files, [`${database}-wal`, `${database}-shm`, join(app, 'annotations', `${emptyTranscriptConversation}.pbtxt`)]);
+	assert.equal(retirement?.boundary, app);
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {cpSync} from 'node:fs';
+import {cpSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {grokAdapter} from '../../source/adapters/grok/index.js';
@@ -361,4 +361,17 @@ test('grok format: an image pasted into a prompt as an embedded resource ({type:
 	const {events} = readUnit(grokAdapter, wholeUnit(unit));
 	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.human, event.text]), [[true, 'Is this glaze pinholing?\n[image: image/png]']]);
 	assert.doesNotMatch(JSON.stringify(events), /R2xhemVQaG90b0Jsb2I|clipboard:/);
+});
+
+test('grok format: an empty updates.jsonl beside a written chat_history.jsonl does not hide the conversation', t => {
+	const sessions = join(tempDir(t), 'sessions');
+	const session = join(sessions, '%2Fhome%2Fnoor%2Fpottery', '019a7c10-5e00-7000-8000-0000000000f1');
+	mkdirSync(session, {recursive: true});
+	writeFileSync(join(session, 'summary.json'), JSON.stringify({info: {id: '019a7c10-5e00-7000-8000-0000000000f1', cwd: '/home/noor/pottery'}, created_at: '2026-11-22T09:00:00.000Z'}));
+	writeFileSync(join(session, 'updates.jsonl'), '');
+	writeFileSync(join(session, 'chat_history.jsonl'), `${JSON.stringify({role: 'user', content: 'List the kilns due for a service'})}\n${JSON.stringify({role: 'assistant', content: 'Kiln 2 and kiln 4 are due.'})}\n`);
+	const [unit] = grokAdapter.discover(sessions);
+	assert.ok(unit);
+	assert.equal(unit.path, join(session, 'chat_history.jsonl'));
+	assert.equal(readUnit(grokAdapter, wholeUnit(unit)).summary.title, 'List the kilns due for a service');
 });

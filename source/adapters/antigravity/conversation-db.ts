@@ -84,7 +84,7 @@ function readVarint(bytes: Buffer, start: number): {value: number; next: number}
 }
 
 /** `file:///home/a/b` → `/home/a/b`; `file:///c%3A/Users/a` → `c:/Users/a`. Other schemes name no local folder. */
-function pathOfFileUri(uri: string): string | undefined {
+export function pathOfFileUri(uri: string): string | undefined {
 	if (!uri.startsWith('file://')) {
 		return undefined;
 	}

@@ -1,8 +1,9 @@
 import {existsSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {childPath, deferredFileUnit, listDirectory} from '../shared/fs.js';
+import {childPath, deferredFileUnit, fileFingerprint, listDirectory, statOrUndefined} from '../shared/fs.js';
 import type {DeferredUnit, UnitDetails} from '../types.js';
 import {indexedWorkspace} from './history.js';
+import {conversationSummary} from './summaries.js';
 
 /**
  * Where a conversation directory keeps its transcript, newest layout first. `agy` writes each
@@ -31,27 +32,109 @@ function sidecars(transcript: string, brain: string, id: string): string[] {
  * with only Markdown artifacts (the pre-2026 layout) has no transcript and is not a session.
  */
 export function discoverAntigravity(brain: string): DeferredUnit[] {
+	const databases = stepDatabases(brain);
 	const units: DeferredUnit[] = [];
 	for (const entry of listDirectory(brain)) {
 		const path = childPath(brain, entry.name);
 		if (entry.isDirectory()) {
-			// The first place that holds a file is the transcript; its stat is the unit's.
-			for (const place of transcriptPlaces) {
-				const unit = transcriptUnit(childPath(path, place), brain, entry.name);
-				if (unit) {
-					units.push(unit);
-					break;
-				}
+			const unit = conversationTranscript(path, brain, entry.name);
+			// An empty transcript beside a step database: the steps are in the database.
+			if (unit && (unit.size > 0 || !databases.has(entry.name))) {
+				units.push(unit);
+				databases.delete(entry.name);
 			}
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('transcript')) {
 			const unit = transcriptUnit(path, brain, basename(entry.name, '.jsonl'));
 			if (unit) {
 				units.push(unit);
+				databases.delete(unit.idHint!);
 			}
 		}
 	}
 
+	for (const id of databases) {
+		const unit = stepDatabaseUnit(brain, id);
+		if (unit) {
+			units.push(unit);
+		}
+	}
+
 	return units;
+}
+
+/**
+ * The variant of a unit read from the `agy` CLI's step database rather than a transcript
+ * (step-db.ts, which only a read loads).
+ */
+export const stepDatabaseVariant = 'step-db';
+
+const conversationDatabase = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.db$/i;
+
+/**
+ * The ids of the step databases beside the brain (`<app>/conversations/<id>.db`): one directory
+ * listing per root, so that a conversation whose steps are only there is found (step-db.ts).
+ * The IDE's encrypted `<id>.pb` files there are no such databases.
+ */
+function stepDatabases(brain: string): Set<string> {
+	const ids = new Set<string>();
+	for (const entry of listDirectory(join(dirname(brain), 'conversations'))) {
+		const id = entry.isFile() ? conversationDatabase.exec(entry.name)?.[1] : undefined;
+		if (id !== undefined) {
+			ids.add(id);
+		}
+	}
+
+	return ids;
+}
+
+/**
+ * A conversation read from its step database. The agent writes it through a WAL while it runs,
+ * so the WAL's stat is part of the fingerprint: a step still in the WAL changes the session.
+ */
+function stepDatabaseUnit(brain: string, id: string): DeferredUnit | undefined {
+	const database = join(dirname(brain), 'conversations', `${id}.db`);
+	const stats = statOrUndefined(database);
+	if (!stats?.isFile()) {
+		return undefined;
+	}
+
+	const wal = statOrUndefined(`${database}-wal`);
+	return {
+		key: database,
+		path: database,
+		idHint: id,
+		variant: stepDatabaseVariant,
+		size: stats.size,
+		mtimeMs: Math.max(stats.mtimeMs, wal?.mtimeMs ?? 0),
+		fingerprint: `${fileFingerprint(stats)}|${wal?.isFile() ? fileFingerprint(wal) : 'no-wal'}`,
+		details: () => stepDatabaseDetails(database, brain, id),
+	};
+}
+
+/** The database, and the empty transcript a build left beside it; the workspace the prompt index names. */
+function stepDatabaseDetails(database: string, brain: string, id: string): UnitDetails {
+	const transcripts = transcriptPlaces.map(place => join(brain, id, place)).filter(path => existsSync(path));
+	return {paths: [database, ...transcripts], ...hints(brain, id)};
+}
+
+/**
+ * The transcript of a conversation directory: the first place that holds a file with something in
+ * it, or else the first that holds one at all. A build may leave one log empty (created, never
+ * written) beside the other, or both; an empty one is never read in place of a written one. Its
+ * stat is the unit's; a written full transcript, the usual case, costs one stat as before.
+ */
+function conversationTranscript(directory: string, brain: string, id: string): DeferredUnit | undefined {
+	let empty: DeferredUnit | undefined;
+	for (const place of transcriptPlaces) {
+		const unit = transcriptUnit(childPath(directory, place), brain, id);
+		if (unit && unit.size > 0) {
+			return unit;
+		}
+
+		empty ??= unit;
+	}
+
+	return empty;
 }
 
 /** The unit of a transcript; its sidecars, and the workspace the app's prompt index names, are looked for when it is read. */
@@ -60,7 +143,16 @@ function transcriptUnit(transcript: string, brain: string, id: string): Deferred
 }
 
 function transcriptDetails(transcript: string, brain: string, id: string): UnitDetails {
-	const paths = [transcript, ...sidecars(transcript, brain, id)];
-	const workspace = indexedWorkspace(dirname(brain), id);
-	return workspace === undefined ? {paths} : {paths, projectHint: workspace};
+	return {paths: [transcript, ...sidecars(transcript, brain, id)], ...hints(brain, id)};
+}
+
+/**
+ * What the app's own records say of a conversation: its workspace (the prompt index first, then
+ * the summary table) and, for a subagent, the conversation that started it (summaries.ts).
+ */
+function hints(brain: string, id: string): Pick<UnitDetails, 'projectHint' | 'parentIdHint'> {
+	const app = dirname(brain);
+	const summary = conversationSummary(app, id);
+	const workspace = indexedWorkspace(app, id) ?? summary?.workspace;
+	return {...(workspace === undefined ? {} : {projectHint: workspace}), ...(summary?.parent === undefined ? {} : {parentIdHint: summary.parent})};
 }

@@ -94,13 +94,19 @@ function sessionDetails(directory: string, summaryPath: string, project: string 
 
 /** The session's transcript: the update stream, else the chat history cache (the second is looked for only without the first). */
 function transcriptIn(directory: string): {name: string; path: string; stats: FileStatus} | undefined {
+	let empty: {name: string; path: string; stats: FileStatus} | undefined;
 	for (const name of [updatesFile, chatHistoryFile]) {
 		const path = childPath(directory, name);
 		const stats = statOrUndefined(path);
 		if (stats?.isFile()) {
-			return {name, path, stats};
+			// A stream created and not yet written holds nothing: the history beside it is read instead.
+			if (stats.size > 0) {
+				return {name, path, stats};
+			}
+
+			empty ??= {name, path, stats};
 		}
 	}
 
-	return undefined;
+	return empty;
 }
