@@ -3,7 +3,6 @@ import {basename, dirname, join} from 'node:path';
 import {childPath, deferredFileUnit, fileFingerprint, listDirectory, statOrUndefined} from '../shared/fs.js';
 import type {DeferredUnit, UnitDetails} from '../types.js';
 import {indexedWorkspace} from './history.js';
-import {conversationSummary} from './summaries.js';
 
 /**
  * Where a conversation directory keeps its transcript, newest layout first. `agy` writes each
@@ -146,13 +145,8 @@ function transcriptDetails(transcript: string, brain: string, id: string): UnitD
 	return {paths: [transcript, ...sidecars(transcript, brain, id)], ...hints(brain, id)};
 }
 
-/**
- * What the app's own records say of a conversation: its workspace (the prompt index first, then
- * the summary table) and, for a subagent, the conversation that started it (summaries.ts).
- */
-function hints(brain: string, id: string): Pick<UnitDetails, 'projectHint' | 'parentIdHint'> {
-	const app = dirname(brain);
-	const summary = conversationSummary(app, id);
-	const workspace = indexedWorkspace(app, id) ?? summary?.workspace;
-	return {...(workspace === undefined ? {} : {projectHint: workspace}), ...(summary?.parent === undefined ? {} : {parentIdHint: summary.parent})};
+/** The workspace the app's prompt index names (the summary table and step database are the reader's: normalize.ts). */
+function hints(brain: string, id: string): Pick<UnitDetails, 'projectHint'> {
+	const workspace = indexedWorkspace(dirname(brain), id);
+	return workspace === undefined ? {} : {projectHint: workspace};
 }

@@ -4,6 +4,7 @@ import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {conversationWorkspace} from './conversation-db.js';
 import {promptedWorkspace} from './history.js';
+import {conversationSummary} from './summaries.js';
 import {readAntigravityStep, readAntigravityToolCall} from './records.js';
 import type {AntigravityStep, AntigravityToolCall} from './schema.js';
 import {invokedConversationIds, invokeSubagentCall, invokeSubagentType} from './subagents.js';
@@ -293,25 +294,32 @@ export function normalizeAntigravityLine(value: unknown, line: number, state: Li
 }
 
 /**
- * The workspace the step database records, or else the one an older build's prompt index line
- * gives the first request, when the index named none by id: transcripts never say where a
- * conversation ran (conversation-db.ts, history.ts). Stated with the first line, the
- * conversation's first step, so a scan that continues a grown transcript does not look again.
+ * What the app's own records say of a conversation its transcript never states, given with the
+ * first line, the conversation's first step, so a scan that continues a grown transcript does
+ * not look again (conversation-db.ts, summaries.ts, history.ts):
+ * - where it ran, when the prompt index named no workspace by id (`projectHint`): the step
+ *   database's, else the summary table's, else the one an older build's prompt index line gives
+ *   the first request;
+ * - for a subagent, the conversation that started it, which only the summary table names.
+ * The summary table is read here, by the reader, so that no warm call loads it.
  */
 function workspaceEvent(line: number, unit: DiscoveredUnit, step: AntigravityStep): SessionEvent | undefined {
-	if (unit.projectHint !== undefined) {
-		return undefined;
-	}
-
+	const app = appDirectoryOf(unit.path);
+	const summary = app === undefined || unit.idHint === undefined ? undefined : conversationSummary(app, unit.idHint);
 	const database = unit.paths.find(path => path.endsWith('.db'));
-	const cwd = (database === undefined ? undefined : conversationWorkspace(database)) ?? promptWorkspace(unit.path, step);
-	return cwd === undefined ? undefined : {line, kind: 'meta', session: {cwd}};
+	const cwd = unit.projectHint !== undefined ? undefined : ((database === undefined ? undefined : conversationWorkspace(database)) ?? summary?.workspace ?? promptWorkspace(unit.path, step));
+	const parent = summary?.parent;
+	return cwd === undefined && parent === undefined ? undefined : {line, kind: 'meta', session: {...(cwd === undefined ? {} : {cwd}), ...(parent === undefined ? {} : {parent_id: parent})}};
 }
 
-/** The folder holding the brain a transcript lies in (`<app>/brain/<id>/…`), the app directory of its prompt index. */
+/**
+ * The app directory of a conversation's file, which holds its prompt index and summary table: above
+ * the brain a transcript lies in (`<app>/brain/<id>/…`), or the folder of step databases
+ * (`<app>/conversations/<id>.db`).
+ */
 function appDirectoryOf(path: string): string | undefined {
-	const brain = path.lastIndexOf(`${sep}brain${sep}`);
-	return brain > 0 ? path.slice(0, brain) : undefined;
+	const folder = [`${sep}brain${sep}`, `${sep}conversations${sep}`].map(name => path.lastIndexOf(name)).find(at => at > 0);
+	return folder === undefined ? undefined : path.slice(0, folder);
 }
 
 function promptWorkspace(path: string, step: AntigravityStep): string | undefined {
