@@ -86,11 +86,16 @@ import type {Migration} from '../../lib/sqlite.js';
  * content items, memory citations and plan blocks; Copilot CLI's per-message model; the
  * Antigravity CLI's workspace in a step database's field 7; VS Code workspaces and file references
  * written on Windows, and the one folder of a multi-root window; the Cursor CLI's project a worker.log states and subagents in folders of
- * their own; every session is read again).
+ * their own; every session is read again); 23: no change of tables: Gemini's typed JSONL
+ * message updates merged into their message, Claude Code records written again under their uuid
+ * and time read once (the line state keeps the last few), JSONL records pretty-printed over many
+ * lines, Antigravity conversations read from their step database, their parent and workspace
+ * from the summary table, empty transcript logs passed over for written ones (Grok's too); every
+ * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 22,
+		version: 23,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
