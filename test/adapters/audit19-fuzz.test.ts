@@ -170,8 +170,12 @@ test('claude cowork: a state file holding anything and records with wrong types 
 	const directory = tempDir(t);
 	const task = join(directory, 'local-agent-mode-sessions', 'acct', 'ws', 'local_a1');
 	const transcript = join(task, '.claude', 'projects', '-sessions-brave-ada', `${coworkSession}.jsonl`);
-	// A record whose text holds bytes that are no UTF-8 is still a record (they read as U+FFFD).
-	const mangled = Buffer.concat([Buffer.from(validPrompt.slice(0, -3)), Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from(validPrompt.slice(-3))]);
+	// A record whose text holds bytes that are no UTF-8 is still a record (they read as U+FFFD). It
+	// has a uuid of its own: one under the prompt's uuid and time would be the prompt written twice,
+	// read once (the first copy).
+	const ownRecord = validPrompt.replace('"uuid":"last-prompt"', '"uuid":"mangled-prompt"');
+	assert.notEqual(ownRecord, validPrompt);
+	const mangled = Buffer.concat([Buffer.from(ownRecord.slice(0, -3)), Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from(ownRecord.slice(-3))]);
 	const line = fc.oneof({arbitrary: claudeRecord.map(text => Buffer.from(text)), weight: 3}, {arbitrary: brokenLine, weight: 1}, {arbitrary: fc.constant(mangled), weight: 1});
 	fc.assert(
 		fc.property(coworkState, fc.array(line, {maxLength: 8}), (state, lines) => {
