@@ -62,9 +62,49 @@ export function protoText(fields: readonly ProtoField[] | undefined, field: numb
 	return protoBytes(fields, field)?.toString('utf8');
 }
 
+/** The first length-delimited field numbered `field` of a protobuf message; undefined on any damage. */
+export function lengthDelimited(message: Buffer, field: number): Buffer | undefined {
+	let offset = 0;
+	while (offset < message.length) {
+		const key = readVarint(message, offset);
+		if (!key) {
+			return undefined;
+		}
+
+		offset = key.next;
+		const wire = key.value % 8;
+		if (wire === 0) {
+			const skipped = readVarint(message, offset);
+			if (!skipped) {
+				return undefined;
+			}
+
+			offset = skipped.next;
+		} else if (wire === 1 || wire === 5) {
+			offset += wire === 1 ? 8 : 4;
+		} else if (wire === 2) {
+			const length = readVarint(message, offset);
+			if (!length || length.next + length.value > message.length) {
+				return undefined;
+			}
+
+			if (Math.floor(key.value / 8) === field) {
+				return message.subarray(length.next, length.next + length.value);
+			}
+
+			offset = length.next + length.value;
+		} else {
+			return undefined; // Groups (3, 4) are not written by current encoders; anything else is damage.
+		}
+	}
+
+	return undefined;
+}
+
 /**
- * A base-128 varint of up to ten bytes: a value passed over may be any 64-bit number. Past 2^53
- * the value is inexact, which only a value passed over can be.
+ * A base-128 varint, of up to ten bytes: a key or a length of a small blob takes a few, but a
+ * value passed over may be any 64-bit number (a timestamp in microseconds takes eight bytes, a
+ * negative int64 ten). Past 2^53 the value is inexact, which only a value passed over can be.
  */
 function readVarint(bytes: Buffer, start: number): {value: number; next: number} | undefined {
 	let value = 0;
@@ -78,3 +118,4 @@ function readVarint(bytes: Buffer, start: number): {value: number; next: number}
 
 	return undefined;
 }
+
