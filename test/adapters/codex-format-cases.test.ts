@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import {fileURLToPath} from 'node:url';
@@ -12,6 +12,7 @@ import {commandOf, filesTouched} from '../../source/engine/conversation/tool-cal
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 import {computeTail} from '../../source/engine/continuity/tail.js';
+import {scanUnit, type LineMark, type ScanResult, type TextSink} from '../../source/engine/catalog/scan.js';
 
 /** Rollouts written for one format feature each (invented content, Codex's record shapes). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/codex', import.meta.url));
@@ -928,4 +929,34 @@ test('codex format: a command run through the person\'s shell by its absolute pa
 	assert.ok(nested);
 	assert.equal(commandOf(nested), 'head -1 seeds.csv');
 	assert.equal(commandOf({...nested, tool: {...nested.tool!, input: {command: ['/usr/bin/zsh', '-c', 'wc -l seeds.csv']}}}), 'wc -l seeds.csv');
+});
+
+test('codex format: a rename made after the rollout was first scanned (its thread_name_updated, and the line session_index.jsonl gains) is the name a scan continued from the cached state gives, as a read of the whole file does', t => {
+	// /rename appends the new name to session_index.jsonl and records thread_name_updated in the
+	// rollout (codex-rs rollout/src/session_index.rs). The catalog reads a grown rollout on from
+	// where it stopped, with the state it kept: the index name it looked up then is old.
+	const parts = join(cases, 'renamed-while-read');
+	const home = tempDir(t);
+	const directory = join(home, 'sessions', '2026', '11', '24');
+	mkdirSync(directory, {recursive: true});
+	const rollout = join(directory, 'rollout-2026-11-24T07-30-00-019a9200-4d00-7b00-8c00-0000000000f4.jsonl');
+	cpSync(join(parts, 'rollout-first.jsonl'), rollout);
+	cpSync(join(parts, 'index-first.jsonl'), join(home, 'session_index.jsonl'));
+	const scan = (previous?: ScanResult) => {
+		const texts: TextSink = {restart() {}, add() {}};
+		const marks: LineMark[] = [{line: 1, offset: 0}, ...(previous?.offsets ?? [])];
+		return scanUnit(codexAdapter, join(home, 'sessions'), looseUnit(rollout), previous?.row, offset => marks.filter(mark => mark.offset <= offset).at(-1)!, texts);
+	};
+
+	const first = scan();
+	assert.equal(first.row.summary.title, 'Hive scale drift');
+	appendFileSync(join(home, 'session_index.jsonl'), readFileSync(join(parts, 'index-later.jsonl')));
+	appendFileSync(rollout, readFileSync(join(parts, 'rollout-later.jsonl')));
+	const grown = scan(first);
+	const whole = scan();
+	assert.equal(whole.row.summary.title, 'Hive scale drift: load cell swapped');
+	assert.equal(grown.row.summary.title, 'Hive scale drift: load cell swapped', 'the continued scan states the name the index gives now');
+	const {line_state: _grown, ...grownSummary} = grown.row.summary;
+	const {line_state: _whole, ...wholeSummary} = whole.row.summary;
+	assert.deepEqual(grownSummary, wholeSummary);
 });

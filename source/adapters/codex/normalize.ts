@@ -80,7 +80,9 @@ function isSpeech(value: unknown): boolean {
 /**
  * The name session_index.jsonl gives the thread, looked up once the thread's id is stated, is
  * the session's name. Every naming is appended to the index, the latest last, and the app's
- * renames only there, so a name the rollout itself records gives way to it.
+ * renames only there, so a name the rollout itself records gives way to it. A rename the rollout
+ * records (thread_name_updated) looks the index up again: the catalog reads a grown rollout on
+ * from the state it kept, so a name looked up only once would stay the one of its first scan.
  */
 function withIndexedName(events: SessionEvent[], state: CodexState, unit: DiscoveredUnit): SessionEvent[] {
 	if (state.indexedName === undefined) {
@@ -91,10 +93,19 @@ function withIndexedName(events: SessionEvent[], state: CodexState, unit: Discov
 
 		const name = indexedThreadName(unit.path, stated.session.id);
 		state.indexedName = name ?? null;
+		state.namedThread = stated.session.id;
 		return name === undefined ? events : events.map(event => (event === stated ? {...event, session: {...event.session, title: name}} : event));
 	}
 
-	return withoutStatedTitles(events);
+	const renamed = events.find(event => event.kind === 'meta' && event.session?.title !== undefined);
+	const name = renamed && state.namedThread !== undefined ? indexedThreadName(unit.path, state.namedThread) : undefined;
+	if (renamed === undefined || name === undefined || name === state.indexedName) {
+		return withoutStatedTitles(events);
+	}
+
+	// Without its time: a read of the whole file drops this record (its name was stated already).
+	state.indexedName = name;
+	return events.map(event => (event === renamed ? {line: event.line, kind: 'meta', session: {...event.session, title: name}} : event));
 }
 
 /** Call ids read so far: a thread item naming none of them records a call no other line holds. */
