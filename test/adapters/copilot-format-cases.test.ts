@@ -379,6 +379,16 @@ test('copilot format: the model an assistant.message names is the session model 
 	assert.equal(read.loaded.skipped, 0);
 });
 
+test('copilot format: the model session.auto_mode_resolved says an auto-mode session settled on (chosenModel) is the session model', () => {
+	// session-events.ts: "Auto Intent resolution: the concrete model the session settled on for the first prompt of an
+	// auto-mode session" (chosenModel, with the scores it was picked by); builds whose assistant.message names no model say
+	// it only there.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'c9a1e3f5-7b2d-4e68-9a0c-4e6f8b2d0a57');
+	assert.ok(read);
+	assert.deepEqual(read.events.filter(event => event.session?.model).map(event => [event.line, event.session?.model]), [[3, 'claude-haiku-4.5']]);
+	assert.equal(read.loaded.skipped, 0);
+});
+
 test('copilot format: a name workspace.yaml takes while the session is read (a rename, or a generated name replacing one, with its session.title_changed) is the name a scan continued from the cached state gives, as a read of the whole file does', t => {
 	// Copilot writes each new name to workspace.yaml (`name:`, github/copilot-cli#4244) and may
 	// replace it later with a generated one (#2622); the event log states the change as
