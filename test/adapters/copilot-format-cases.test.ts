@@ -389,7 +389,7 @@ test('copilot format: the model session.auto_mode_resolved says an auto-mode ses
 	assert.equal(read.loaded.skipped, 0);
 });
 
-test('copilot format: a name workspace.yaml takes while the session is read (a rename, or a generated name replacing one, with its session.title_changed) is the name a scan continued from the cached state gives, as a read of the whole file does', t => {
+test('copilot format: a name workspace.yaml takes while the session is read (a rename, or a generated name replacing one, with or without a session.title_changed on disk) is the name a scan continued from the cached state gives, as a read of the whole file does', t => {
 	// Copilot writes each new name to workspace.yaml (`name:`, github/copilot-cli#4244) and may
 	// replace it later with a generated one (#2622); the event log states the change as
 	// `session.title_changed` (github/copilot-sdk session-events.ts). The catalog reads a grown
@@ -416,7 +416,18 @@ test('copilot format: a name workspace.yaml takes while the session is read (a r
 	const whole = scan();
 	assert.equal(whole.row.summary.title, 'Kiln: cone 6 ramp, parked');
 	assert.equal(grown.row.summary.title, 'Kiln: cone 6 ramp, parked', 'the continued scan states the name the file holds now');
-	const {line_state: _grown, ...grownSummary} = grown.row.summary;
-	const {line_state: _whole, ...wholeSummary} = whole.row.summary;
-	assert.deepEqual(grownSummary, wholeSummary);
+	const same = (a: ScanResult, b: ScanResult) => {
+		const {line_state: _a, ...left} = a.row.summary;
+		const {line_state: _b, ...right} = b.row.summary;
+		assert.deepEqual(left, right);
+	};
+
+	same(grown, whole);
+
+	// Builds whose session.title_changed is ephemeral write no record of a rename: only workspace.yaml changes.
+	cpSync(join(cases, 'workspace-last.yaml'), join(directory, 'workspace.yaml'));
+	appendFileSync(join(directory, 'events.jsonl'), readFileSync(join(cases, 'events-last.jsonl')));
+	const resumed = scan(grown);
+	assert.equal(resumed.row.summary.title, 'Kiln: cone 6 ramp, fixed', 'a scan continued after a rename no record states');
+	same(resumed, scan());
 });

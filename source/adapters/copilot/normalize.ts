@@ -94,27 +94,40 @@ export function normalizeCopilotLine(value: unknown, line: number, lineState: Li
 	};
 	const events = eventsOf(envelope, base, state);
 	if (events !== null) {
-		const renamed = envelope.type === titleChange;
-		return state.workspaceName === null && !renamed ? events : withWorkspaceName(events, base, state, unit, renamed);
+		const begins = beginsScan(lineState);
+		const lookUp = begins || envelope.type === titleChange;
+		return state.workspaceName === null && !lookUp ? events : withWorkspaceName(events, base, state, unit, lookUp);
 	}
 
 	const namespace = envelope.type.includes('.') ? envelope.type.slice(0, envelope.type.indexOf('.')) : envelope.type;
 	return knownNamespaces.has(namespace) ? [] : null;
 }
 
-/** The record of a new session name: a rename, or a name Copilot generated (github/copilot-cli#2622). */
+/** The record of a new session name: a rename, or a name Copilot generated (github/copilot-cli#2622); ephemeral in later builds. */
 const titleChange = 'session.title_changed';
+
+/** The line states this process has read a record with: one not among them begins a scan (from the start, or on from a cached state). */
+const scanStates = new WeakSet<LineState>();
+
+function beginsScan(lineState: LineState): boolean {
+	if (scanStates.has(lineState)) {
+		return false;
+	}
+
+	scanStates.add(lineState);
+	return true;
+}
 
 /**
  * The name in the session directory's workspace.yaml is the session's name as Copilot shows it
  * now: a rename is synced there, and titles its events gave earlier give way to it. Read at the
- * first line, and again at each change of name the log records: the catalog reads a grown log on
- * from the state it kept, so a name read only once would stay the one of its first scan, where a
- * read of the whole file gives the file's name now. A VS Code transcript in this format has no
- * such file beside it.
+ * first record a scan reads, and again at each change of name the log records: the catalog reads
+ * a grown log on from the state it kept, so a name read once per file would stay the one of its
+ * first scan, where a read of the whole file gives the file's name now. A VS Code transcript in
+ * this format has no such file beside it.
  */
-function withWorkspaceName(events: SessionEvent[], base: Base, state: CopilotState, unit: DiscoveredUnit, renamed: boolean): SessionEvent[] {
-	if (state.workspaceName !== undefined && !renamed) {
+function withWorkspaceName(events: SessionEvent[], base: Base, state: CopilotState, unit: DiscoveredUnit, lookUp: boolean): SessionEvent[] {
+	if (state.workspaceName !== undefined && !lookUp) {
 		return withoutStatedTitles(events);
 	}
 
@@ -125,7 +138,7 @@ function withWorkspaceName(events: SessionEvent[], base: Base, state: CopilotSta
 		return events;
 	}
 
-	if (!renamed) {
+	if (known === undefined) {
 		return [...metaEvent(base, {title: name}), ...events];
 	}
 
