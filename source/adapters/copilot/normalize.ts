@@ -2,6 +2,7 @@ import {basename, dirname, join} from 'node:path';
 import type {SessionEvent, SessionInfo} from '../events.js';
 import {withoutStatedTitles} from '../shared/host-text.js';
 import {withNoteLines} from '../shared/media.js';
+import {beginsScan} from '../shared/scan-start.js';
 import {isInjectedText, isRecord, parseJsonArguments} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {attachmentNotes} from './attachments.js';
@@ -105,18 +106,6 @@ export function normalizeCopilotLine(value: unknown, line: number, lineState: Li
 
 /** The record of a new session name: a rename, or a name Copilot generated (github/copilot-cli#2622); ephemeral in later builds. */
 const titleChange = 'session.title_changed';
-
-/** The line states this process has read a record with: one not among them begins a scan (from the start, or on from a cached state). */
-const scanStates = new WeakSet<LineState>();
-
-function beginsScan(lineState: LineState): boolean {
-	if (scanStates.has(lineState)) {
-		return false;
-	}
-
-	scanStates.add(lineState);
-	return true;
-}
 
 /**
  * The name in the session directory's workspace.yaml is the session's name as Copilot shows it
