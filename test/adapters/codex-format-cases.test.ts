@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import {fileURLToPath} from 'node:url';
@@ -12,6 +12,7 @@ import {commandOf, filesTouched} from '../../source/engine/conversation/tool-cal
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
 import {computeTail} from '../../source/engine/continuity/tail.js';
+import {scanUnit, type LineMark, type ScanResult, type TextSink} from '../../source/engine/catalog/scan.js';
 
 /** Rollouts written for one format feature each (invented content, Codex's record shapes). */
 const cases = fileURLToPath(new URL('../fixtures/format-cases/codex', import.meta.url));
@@ -944,4 +945,45 @@ test('codex format: a rollout saved pretty-printed (each record over many lines,
 	assert.equal(events.find(event => event.kind === 'meta' && event.session?.id)?.line, 1, 'a record is read at its first line');
 	assert.deepEqual(resultOf(events, 'call_rota_count')?.exit_code, 0);
 	assert.ok(events.some(event => event.kind === 'assistant' && event.text === 'The lower weir rota lists 14 shifts.'));
+});
+
+test('codex format: a rename made after the rollout was first scanned (a line session_index.jsonl gains, with or without a thread_name_updated in the rollout) is the name a scan continued from the cached state gives, as a read of the whole file does', t => {
+	// /rename appends the new name to session_index.jsonl and records thread_name_updated in the
+	// rollout (codex-rs rollout/src/session_index.rs). The catalog reads a grown rollout on from
+	// where it stopped, with the state it kept: the index name it looked up then is old.
+	const parts = join(cases, 'renamed-while-read');
+	const home = tempDir(t);
+	const directory = join(home, 'sessions', '2026', '11', '24');
+	mkdirSync(directory, {recursive: true});
+	const rollout = join(directory, 'rollout-2026-11-24T07-30-00-019a9200-4d00-7b00-8c00-0000000000f4.jsonl');
+	cpSync(join(parts, 'rollout-first.jsonl'), rollout);
+	cpSync(join(parts, 'index-first.jsonl'), join(home, 'session_index.jsonl'));
+	const scan = (previous?: ScanResult) => {
+		const texts: TextSink = {restart() {}, add() {}};
+		const marks: LineMark[] = [{line: 1, offset: 0}, ...(previous?.offsets ?? [])];
+		return scanUnit(codexAdapter, join(home, 'sessions'), looseUnit(rollout), previous?.row, offset => marks.filter(mark => mark.offset <= offset).at(-1)!, texts);
+	};
+
+	const first = scan();
+	assert.equal(first.row.summary.title, 'Hive scale drift');
+	appendFileSync(join(home, 'session_index.jsonl'), readFileSync(join(parts, 'index-later.jsonl')));
+	appendFileSync(rollout, readFileSync(join(parts, 'rollout-later.jsonl')));
+	const grown = scan(first);
+	const whole = scan();
+	assert.equal(whole.row.summary.title, 'Hive scale drift: load cell swapped');
+	assert.equal(grown.row.summary.title, 'Hive scale drift: load cell swapped', 'the continued scan states the name the index gives now');
+	const same = (a: ScanResult, b: ScanResult) => {
+		const {line_state: _a, ...left} = a.row.summary;
+		const {line_state: _b, ...right} = b.row.summary;
+		assert.deepEqual(left, right);
+	};
+
+	same(grown, whole);
+
+	// The app's renames go to the index alone (thread-store/src/local/apply_thread_metadata.rs).
+	appendFileSync(join(home, 'session_index.jsonl'), readFileSync(join(parts, 'index-last.jsonl')));
+	appendFileSync(rollout, readFileSync(join(parts, 'rollout-last.jsonl')));
+	const resumed = scan(grown);
+	assert.equal(resumed.row.summary.title, 'Hive scale drift: fixed', 'a scan continued after a rename the rollout does not record');
+	same(resumed, scan());
 });

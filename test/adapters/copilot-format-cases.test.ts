@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import {cpSync} from 'node:fs';
+import {appendFileSync, cpSync, mkdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
+import {discoverCopilot} from '../../source/adapters/copilot/discover.js';
 import {copilotAdapter} from '../../source/adapters/copilot/index.js';
+import {wholeUnit} from '../../source/adapters/types.js';
+import {scanUnit, type LineMark, type ScanResult, type TextSink} from '../../source/engine/catalog/scan.js';
 import {readStore} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
@@ -389,4 +392,57 @@ test('copilot format: the model an assistant.message names is the session model 
 		[8, 'gpt-5.4-mini'],
 	], 'each change of model is stated once, at the message that shows it; a subagent\'s model (line 10) is not the session\'s');
 	assert.equal(read.loaded.skipped, 0);
+});
+
+test('copilot format: the model session.auto_mode_resolved says an auto-mode session settled on (chosenModel) is the session model', () => {
+	// session-events.ts: "Auto Intent resolution: the concrete model the session settled on for the first prompt of an
+	// auto-mode session" (chosenModel, with the scores it was picked by); builds whose assistant.message names no model say
+	// it only there.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'c9a1e3f5-7b2d-4e68-9a0c-4e6f8b2d0a57');
+	assert.ok(read);
+	assert.deepEqual(read.events.filter(event => event.session?.model).map(event => [event.line, event.session?.model]), [[3, 'claude-haiku-4.5']]);
+	assert.equal(read.loaded.skipped, 0);
+});
+
+test('copilot format: a name workspace.yaml takes while the session is read (a rename, or a generated name replacing one, with or without a session.title_changed on disk) is the name a scan continued from the cached state gives, as a read of the whole file does', t => {
+	// Copilot writes each new name to workspace.yaml (`name:`, github/copilot-cli#4244) and may
+	// replace it later with a generated one (#2622); the event log states the change as
+	// `session.title_changed` (github/copilot-sdk session-events.ts). The catalog reads a grown
+	// events.jsonl on from where it stopped, with the state it kept: the name read then is old.
+	const cases = fileURLToPath(new URL('../fixtures/format-cases/copilot/renamed-while-read', import.meta.url));
+	const renamed = '2f8d4b6a-1c3e-4a57-9b0d-6e8f2a4c6b31';
+	const root = join(tempDir(t), 'session-state');
+	const directory = join(root, renamed);
+	mkdirSync(directory, {recursive: true});
+	cpSync(join(cases, 'workspace-first.yaml'), join(directory, 'workspace.yaml'));
+	cpSync(join(cases, 'events-first.jsonl'), join(directory, 'events.jsonl'));
+	const scan = (previous?: ScanResult) => {
+		const unit = wholeUnit(discoverCopilot(root)[0]!);
+		const texts: TextSink = {restart() {}, add() {}};
+		const marks: LineMark[] = [{line: 1, offset: 0}, ...(previous?.offsets ?? [])];
+		return scanUnit(copilotAdapter, root, unit, previous?.row, offset => marks.filter(mark => mark.offset <= offset).at(-1)!, texts);
+	};
+
+	const first = scan();
+	assert.equal(first.row.summary.title, 'Kiln ramp schedule');
+	cpSync(join(cases, 'workspace-later.yaml'), join(directory, 'workspace.yaml'));
+	appendFileSync(join(directory, 'events.jsonl'), readFileSync(join(cases, 'events-later.jsonl')));
+	const grown = scan(first);
+	const whole = scan();
+	assert.equal(whole.row.summary.title, 'Kiln: cone 6 ramp, parked');
+	assert.equal(grown.row.summary.title, 'Kiln: cone 6 ramp, parked', 'the continued scan states the name the file holds now');
+	const same = (a: ScanResult, b: ScanResult) => {
+		const {line_state: _a, ...left} = a.row.summary;
+		const {line_state: _b, ...right} = b.row.summary;
+		assert.deepEqual(left, right);
+	};
+
+	same(grown, whole);
+
+	// Builds whose session.title_changed is ephemeral write no record of a rename: only workspace.yaml changes.
+	cpSync(join(cases, 'workspace-last.yaml'), join(directory, 'workspace.yaml'));
+	appendFileSync(join(directory, 'events.jsonl'), readFileSync(join(cases, 'events-last.jsonl')));
+	const resumed = scan(grown);
+	assert.equal(resumed.row.summary.title, 'Kiln: cone 6 ramp, fixed', 'a scan continued after a rename no record states');
+	same(resumed, scan());
 });

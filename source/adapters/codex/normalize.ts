@@ -19,6 +19,7 @@ import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
 import {rememberId} from '../shared/recent-ids.js';
 import {withoutStatedTitles} from '../shared/host-text.js';
+import {beginsScan} from '../shared/scan-start.js';
 import {indexedThreadName} from './session-index.js';
 import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 import {realtimeItemEvents} from './realtime.js';
@@ -62,7 +63,7 @@ const bareItemTypes = new Set([
 export function normalizeCodexLine(value: unknown, line: number, lineState: LineState, unit: DiscoveredUnit): SessionEvent[] | null {
 	const state = codexState(lineState);
 	const read = isEnvelope(value) ? envelopeEvents(value, {line, ...timestampOf(value.timestamp)}, state, unit) : bareEvents(value, line, state);
-	const events = state.indexedName === null || read === null || read.length === 0 ? read : withIndexedName(read, state, unit);
+	const events = read === null ? read : withIndexedName(read, line, state, unit, beginsScan(lineState));
 	// A prompt (a person's, or in a spawned thread its parent agent's) may start a turn; speech in
 	// a voice conversation starts none (the task the voice agent hands Codex does).
 	if (!isSpeech(value) && events?.some(event => event.kind === 'user' && (event.human || event.origin === 'agent'))) {
@@ -80,9 +81,16 @@ function isSpeech(value: unknown): boolean {
 /**
  * The name session_index.jsonl gives the thread, looked up once the thread's id is stated, is
  * the session's name. Every naming is appended to the index, the latest last, and the app's
- * renames only there, so a name the rollout itself records gives way to it.
+ * renames only there, so a name the rollout itself records gives way to it. Looked up again at the
+ * first record a scan reads and at a rename the rollout records (thread_name_updated): the catalog
+ * reads a grown rollout on from the state it kept, so a name looked up once per file would stay
+ * the one of its first scan, where a read of the whole file gives the index's name now.
  */
-function withIndexedName(events: SessionEvent[], state: CodexState, unit: DiscoveredUnit): SessionEvent[] {
+function withIndexedName(events: SessionEvent[], line: number, state: CodexState, unit: DiscoveredUnit, begins: boolean): SessionEvent[] {
+	if (events.length === 0 && !begins) {
+		return events;
+	}
+
 	if (state.indexedName === undefined) {
 		const stated = events.find(event => event.kind === 'meta' && event.session?.id);
 		if (!stated?.session?.id) {
@@ -91,10 +99,21 @@ function withIndexedName(events: SessionEvent[], state: CodexState, unit: Discov
 
 		const name = indexedThreadName(unit.path, stated.session.id);
 		state.indexedName = name ?? null;
+		state.namedThread = stated.session.id;
 		return name === undefined ? events : events.map(event => (event === stated ? {...event, session: {...event.session, title: name}} : event));
 	}
 
-	return withoutStatedTitles(events);
+	const lookUp = state.namedThread !== undefined && (begins || events.some(event => event.kind === 'meta' && event.session?.title !== undefined));
+	const known = state.indexedName;
+	const name = lookUp ? indexedThreadName(unit.path, state.namedThread!) : known ?? undefined;
+	state.indexedName = name ?? null;
+	if (name === undefined) {
+		return events;
+	}
+
+	// Without its time: a read of the whole file states this name where the thread's id is stated, and drops this record's title.
+	const rest = withoutStatedTitles(events);
+	return name === known ? rest : [{line, kind: 'meta', session: {title: name}}, ...rest];
 }
 
 /** Call ids read so far: a thread item naming none of them records a call no other line holds. */

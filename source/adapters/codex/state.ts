@@ -19,6 +19,8 @@ export type CodexState = {
 	model?: string;
 	/** The name session_index.jsonl gives the thread (null: none), looked up once its id is stated. */
 	indexedName?: string | null;
+	/** The thread id that name was looked up by, to look it up again at a rename the rollout records. */
+	namedThread?: string;
 	/** The latest tool call ids read (rememberedCallIds): a thread item naming another is a call of its own (thread-items.ts). */
 	calls?: Record<string, true>;
 	/** The latest tool call ids whose result was emitted (rememberedCallIds), and whether that result was a failure. */

@@ -2,6 +2,7 @@ import {basename, dirname, join} from 'node:path';
 import type {SessionEvent, SessionInfo} from '../events.js';
 import {withoutStatedTitles} from '../shared/host-text.js';
 import {withNoteLines} from '../shared/media.js';
+import {beginsScan} from '../shared/scan-start.js';
 import {isInjectedText, isRecord, parseJsonArguments} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {attachmentNotes} from './attachments.js';
@@ -94,26 +95,45 @@ export function normalizeCopilotLine(value: unknown, line: number, lineState: Li
 	};
 	const events = eventsOf(envelope, base, state);
 	if (events !== null) {
-		return state.workspaceName === null ? events : withWorkspaceName(events, base, state, unit);
+		const begins = beginsScan(lineState);
+		const lookUp = begins || envelope.type === titleChange;
+		return state.workspaceName === null && !lookUp ? events : withWorkspaceName(events, base, state, unit, lookUp);
 	}
 
 	const namespace = envelope.type.includes('.') ? envelope.type.slice(0, envelope.type.indexOf('.')) : envelope.type;
 	return knownNamespaces.has(namespace) ? [] : null;
 }
 
+/** The record of a new session name: a rename, or a name Copilot generated (github/copilot-cli#2622); ephemeral in later builds. */
+const titleChange = 'session.title_changed';
+
 /**
  * The name in the session directory's workspace.yaml is the session's name as Copilot shows it
  * now: a rename is synced there, and titles its events gave earlier give way to it. Read at the
- * first line; a VS Code transcript in this format has no such file beside it.
+ * first record a scan reads, and again at each change of name the log records: the catalog reads
+ * a grown log on from the state it kept, so a name read once per file would stay the one of its
+ * first scan, where a read of the whole file gives the file's name now. A VS Code transcript in
+ * this format has no such file beside it.
  */
-function withWorkspaceName(events: SessionEvent[], base: Base, state: CopilotState, unit: DiscoveredUnit): SessionEvent[] {
-	if (state.workspaceName === undefined) {
-		const name = basename(unit.path) === 'events.jsonl' ? workspaceName(join(dirname(unit.path), 'workspace.yaml')) : undefined;
-		state.workspaceName = name ?? null;
-		return name === undefined ? events : [...metaEvent(base, {title: name}), ...events];
+function withWorkspaceName(events: SessionEvent[], base: Base, state: CopilotState, unit: DiscoveredUnit, lookUp: boolean): SessionEvent[] {
+	if (state.workspaceName !== undefined && !lookUp) {
+		return withoutStatedTitles(events);
 	}
 
-	return withoutStatedTitles(events);
+	const known = state.workspaceName;
+	const name = basename(unit.path) === 'events.jsonl' ? workspaceName(join(dirname(unit.path), 'workspace.yaml')) : undefined;
+	state.workspaceName = name ?? null;
+	if (name === undefined) {
+		return events;
+	}
+
+	if (known === undefined) {
+		return [...metaEvent(base, {title: name}), ...events];
+	}
+
+	// Without its time: a read of the whole file states this name at the first line, and drops this record's title.
+	const rest = withoutStatedTitles(events);
+	return name === known ? rest : [{line: base.line, kind: 'meta', session: {title: name}}, ...rest];
 }
 
 /** The events for the types engi reads, or null to fall back on the namespace rule. */

@@ -36,6 +36,7 @@ const sessionDataFields = fields({
 	errorType: text,
 	reason: text,
 	newModel: text,
+	chosenModel: text,
 	title: text,
 	success: flag,
 	error: any,

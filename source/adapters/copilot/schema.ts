@@ -81,6 +81,8 @@ export const copilotSessionDataSchema = lazySchema(() => z.looseObject({
 	errorType: text,
 	reason: text,
 	newModel: text,
+	/** `session.auto_mode_resolved`: the model an auto-mode session settled on. */
+	chosenModel: text,
 	title: text,
 	success: flag,
 	error: anything,

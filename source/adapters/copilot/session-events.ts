@@ -23,6 +23,9 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 			return data.infoType === 'folder_trust' ? trustedFolderEvents(data.message, base, state) : [];
 		case 'session.model_change':
 			return modelEvent(base, state, data.newModel);
+		case 'session.auto_mode_resolved':
+			// An auto-mode session names the model it settled on here (a subagent's is not the session's).
+			return base.sidechain ? [] : modelEvent(base, state, data.chosenModel);
 		case 'session.title_changed':
 			return data.title ? metaEvent(base, {title: data.title}) : [];
 		case 'session.compaction_complete':

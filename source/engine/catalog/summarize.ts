@@ -317,6 +317,12 @@ export function createSummarizer(unit: DiscoveredUnit, previous?: SessionSummary
 			delete summary.children;
 		}
 
+		// With no request typed, the name stated last is the title: one these events state replaces
+		// the one a scan of the file's start kept, as a read of the whole file takes the last.
+		if (summary.first_human_line === null && toolTitle !== null) {
+			summary.title = toolTitle;
+		}
+
 		summary.title ??= toolTitle ?? (summary.parent_id === null ? null : agentTask);
 		if (summary.modified === null && unit.mtimeMs > 0) {
 			summary.modified = new Date(unit.mtimeMs).toISOString();
