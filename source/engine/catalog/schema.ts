@@ -90,7 +90,8 @@ import type {Migration} from '../../lib/sqlite.js';
  * message updates merged into their message, Claude Code records written again under their uuid
  * and time read once (the line state keeps the last few), JSONL records pretty-printed over many
  * lines, Antigravity conversations read from their step database, their parent and workspace
- * from the summary table, empty transcript logs passed over for written ones (Grok's too); every
+ * from the summary table, empty transcript logs passed over for written ones (Grok's too), Copilot
+ * CLI and Codex names looked up again as a scan continues, Copilot's auto-mode model; every
  * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
