@@ -587,3 +587,53 @@ test('antigravity format: retiring a conversation takes its step database\'s WAL
 	assert.deepEqual(retirement?.files, [`${database}-wal`, `${database}-shm`, join(app, 'annotations', `${emptyTranscriptConversation}.pbtxt`)]);
 	assert.equal(retirement?.boundary, app);
 });
+
+/**
+ * The IDE apps keep no summary table; they list conversations from
+ * `<app>/agyhub_summaries_proto.pb`: repeated field 1, one entry per conversation, whose field 1
+ * is the conversation id and field 2 its details: field 1 the generated title, field 9 the
+ * workspace, a message holding the folder's `file://` URI among its strings. An IDE transcript
+ * never names its folder, so the list is where the project comes from (evidence:
+ * chingleel17/SessionHub src-tauri/src/sessions/antigravity.rs, parse_summaries_proto).
+ */
+const listedConversation = '5e8b2d4f-0c7a-4d19-a6e3-2b9f1c8d7a05';
+
+function protoMessage(fields: Array<[number, Buffer | string | number]>): Buffer {
+	const varint = (value: number) => {
+		const bytes: number[] = [];
+		for (; value >= 0x80; value = Math.floor(value / 0x80)) {
+			bytes.push((value % 0x80) | 0x80);
+		}
+
+		return Buffer.from([...bytes, value]);
+	};
+
+	return Buffer.concat(fields.map(([field, value]) => {
+		if (typeof value === 'number') {
+			return Buffer.concat([varint(field * 8), varint(value)]);
+		}
+
+		const bytes = Buffer.isBuffer(value) ? value : Buffer.from(value, 'utf8');
+		return Buffer.concat([varint(field * 8 + 2), varint(bytes.length), bytes]);
+	}));
+}
+
+test('antigravity format: the IDE\'s summary list names the workspace a conversation ran in, its project', t => {
+	const gemini = join(tempDir(t), '.gemini');
+	cpSync(join(cases, 'ide-summary-list', '.gemini'), gemini, {recursive: true});
+	const app = join(gemini, 'antigravity-ide');
+	const workspace = protoMessage([[2, 'tide-tables'], [1, 'file:///home/marit/src/tide%20tables']]);
+	const entry = (id: string, title: string, uri: Buffer) => protoMessage([[1, id], [2, protoMessage([[1, title], [4, 1_763_000_000], [9, uri]])]]);
+	writeFileSync(join(app, 'agyhub_summaries_proto.pb'), protoMessage([
+		[1, entry('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', 'Another conversation', protoMessage([[1, 'file:///home/marit/src/other']]))],
+		[1, entry(listedConversation, 'Tide table import drops a row', workspace)],
+	]));
+	const [session] = readStore(antigravityAdapter, join(app, 'brain'));
+	assert.equal(session?.unit.idHint, listedConversation);
+	assert.equal(session?.summary.project, '/home/marit/src/tide tables');
+	assert.equal(session?.summary.title, 'Why does the tide table import drop the last row?', 'the title stays the first request');
+
+	writeFileSync(join(app, 'agyhub_summaries_proto.pb'), Buffer.from([0x0a, 0x7f, 0x0a]));
+	const [torn] = readStore(antigravityAdapter, join(app, 'brain'));
+	assert.equal(torn?.summary.project, null, 'a torn list places nothing');
+});
