@@ -375,3 +375,22 @@ test('grok format: an empty updates.jsonl beside a written chat_history.jsonl do
 	assert.equal(unit.path, join(session, 'chat_history.jsonl'));
 	assert.equal(readUnit(grokAdapter, wholeUnit(unit)).summary.title, 'List the kilns due for a service');
 });
+
+test('grok format: a user item holding only a context block Grok Build adds (<agent_skills>, <git_status>), with no <user_query>, is the host\'s, not a request', () => {
+	// bbsteel/session-insight internal/reader/grok/grok.go extractUserQuery: user text without a
+	// <user_query> that carries <system-reminder>, <user_info>, <git_status> or <agent_skills> is
+	// injected context, not a prompt.
+	const [unit] = grokAdapter.discover(join(cases, 'context-only', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human]),
+		[
+			[2, false],
+			[3, false],
+			[4, true],
+		],
+	);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Why does the twill card repeat every seven picks?');
+});
