@@ -987,3 +987,22 @@ test('codex format: a rename made after the rollout was first scanned (a line se
 	assert.equal(resumed.row.summary.title, 'Hive scale drift: fixed', 'a scan continued after a rename the rollout does not record');
 	same(resumed, scan());
 });
+
+test('codex format: a goal the person set (/goal: a thread_goal_updated with no turnId whose objective is new) is a request, its objective the text; the goal\'s later updates (usage, pause) are not', () => {
+	// codex-rs protocol ThreadGoalUpdatedEvent {threadId, turnId?, goal: {objective, status, …}}
+	// (camelCase), persisted by rollout policy.rs; turnId is absent when the goal was changed from
+	// outside a turn (the person's /goal), present when the running turn changed it (usage
+	// accounting, the model's own goal tools). Codex writes no user_message for /goal: the turns it
+	// then runs open with its own <codex_internal_context source="goal"> prompt. Reference:
+	// bbsteel/session-insight internal/reader/codex/codex_goal_test.go reads the objective as the prompt.
+	const {events, summary, loaded} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T15-00-00-01a302c0-4d00-7b00-8c00-0000000000b9.jsonl')));
+	const humans = events.filter(event => event.kind === 'user' && event.human).map(event => event.text);
+	assert.deepEqual(humans, [
+		'Move the invoice export to the streaming CSV writer and keep the suite green',
+		'Does the header row still come first?',
+		'Also stream the credit-note export',
+	]);
+	assert.equal(summary.title, 'Move the invoice export to the streaming CSV writer and keep the suite green');
+	assert.equal(summary.human_turns, 3);
+	assert.equal(loaded.skipped, 0);
+});

@@ -375,3 +375,36 @@ test('grok format: an empty updates.jsonl beside a written chat_history.jsonl do
 	assert.equal(unit.path, join(session, 'chat_history.jsonl'));
 	assert.equal(readUnit(grokAdapter, wholeUnit(unit)).summary.title, 'List the kilns due for a service');
 });
+
+test('grok format: a user item holding only a context block Grok Build adds (<agent_skills>, <git_status>), with no <user_query>, is the host\'s, not a request', () => {
+	// bbsteel/session-insight internal/reader/grok/grok.go extractUserQuery: user text without a
+	// <user_query> that carries <system-reminder>, <user_info>, <git_status> or <agent_skills> is
+	// injected context, not a prompt.
+	const [unit] = grokAdapter.discover(join(cases, 'context-only', 'sessions'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.deepEqual(
+		events.filter(event => event.kind === 'user').map(event => [event.line, event.human]),
+		[
+			[2, false],
+			[3, false],
+			[4, true],
+		],
+	);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Why does the twill card repeat every seven picks?');
+});
+
+test('grok format: a shell result kept only as its structured rawOutput (type "Bash": output_for_prompt, the output as a byte array, exit_code) reads as the command\'s text, never the JSON of its bytes', () => {
+	// Grok's ToolOutput for a shell call: {type: "Bash", command, output: [bytes], output_for_prompt,
+	// exit_code, …}. bbsteel/session-insight internal/reader/grok/render.go toolResultText prefers
+	// output_for_prompt and decodes the byte array when only it is there.
+	const [unit] = grokAdapter.discover(join(cases, 'raw-tool-output', 'sessions'));
+	assert.ok(unit);
+	const {events} = readUnit(grokAdapter, wholeUnit(unit));
+	const results = events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.output, event.result?.exit_code, event.result?.is_error]);
+	assert.deepEqual(results, [
+		['call-m1', 'bin 4: 19%\n', 2, true],
+		['call-m2', 'bin 1\nbin 4\n', 0, false],
+	]);
+});

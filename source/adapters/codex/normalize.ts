@@ -23,6 +23,7 @@ import {beginsScan} from '../shared/scan-start.js';
 import {indexedThreadName} from './session-index.js';
 import {noteTurnEnd, noteTurnStart, rollbackEvents} from './turns.js';
 import {realtimeItemEvents} from './realtime.js';
+import {goalEvents} from './goals.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
@@ -374,6 +375,8 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 			return [];
 		case 'thread_rolled_back':
 			return rollbackEvents(state, event.num_turns, base);
+		case 'thread_goal_updated':
+			return goalEvents(event, base, state);
 		case 'turn_aborted':
 			noteTurnEnd(state);
 			return [{...base, kind: 'system', text: `Turn aborted (${event.reason ?? 'unknown reason'})`, interrupted: true}];

@@ -107,6 +107,10 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	num_turns: count,
 	/** `item_completed`: the finished thread item (thread-items.ts). */
 	item: anything,
+	/** `thread_goal_updated`: the goal (`{objective, status, …}`) and the turn that changed it, if any (goals.ts). */
+	goal: anything,
+	turnId: text,
+	turn_id: text,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;

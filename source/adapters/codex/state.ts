@@ -37,6 +37,8 @@ export type CodexState = {
 	echoes?: Partial<Record<'user' | 'assistant', {item: string[]; event: string[]}>>;
 	/** A view_image call awaits the model's next reply: an image-only user message is the picture it attached (messages.ts). */
 	viewedImage?: true;
+	/** The objective of the thread's goal as last stated (goals.ts). */
+	goal?: string;
 	/** Lines where the thread's turns start, and whether one is open (see turns.ts). */
 	turns?: number[];
 	turnOpen?: 'explicit' | 'prompted' | 'implicit';

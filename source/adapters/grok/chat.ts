@@ -42,9 +42,14 @@ const agentReasons = new Set(['agent_message', 'parent_agent_message']);
  */
 const typedReasons = new Set(['interjection']);
 
-/** Host text in a user turn: the shared markers plus Grok's own `<user_info>` environment preamble. */
+/**
+ * Host text in a user turn: the shared markers plus the context blocks Grok Build writes around a
+ * prompt (`<user_info>`, `<git_status>`, `<agent_skills>`), which may also stand alone in a user item.
+ */
+const grokContextOpenings = ['<user_info>', '<git_status>', '<agent_skills>'];
+
 export function isGrokInjected(text: string): boolean {
-	return isInjectedText(text, ['<user_info>']);
+	return isInjectedText(text, grokContextOpenings);
 }
 
 type ToolCallShape = {id?: string | null | undefined; name?: string | null | undefined; arguments?: unknown};

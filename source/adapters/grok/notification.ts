@@ -54,7 +54,45 @@ export function toolOutput(update: GrokUpdate): string {
 	const text = content
 		.map(item => (isRecord(item) && item['type'] === 'content' ? textOf(item['content']) : ''))
 		.join('');
-	return text !== '' ? text : outputText(update.rawOutput);
+	return text !== '' ? text : rawOutputText(update.rawOutput);
+}
+
+/** A byte array no longer than this is decoded as output; a longer one is not output worth copying whole. */
+const maxOutputBytes = 1_000_000;
+
+/**
+ * Grok's own record of a tool's output. A shell call's is `{type: "Bash", command, output,
+ * output_for_prompt, exit_code, …}`: `output_for_prompt` is the text the model read, `output` the
+ * command's raw bytes as an array of numbers. Either is the output; the JSON of the record is not.
+ */
+function rawOutputText(raw: unknown): string {
+	if (isRecord(raw)) {
+		const prompt = raw['output_for_prompt'];
+		if (typeof prompt === 'string') {
+			return prompt;
+		}
+
+		const output = raw['output'];
+		if (typeof output === 'string') {
+			return output;
+		}
+
+		const decoded = decodedBytes(output);
+		if (decoded !== undefined) {
+			return decoded;
+		}
+	}
+
+	return outputText(raw);
+}
+
+/** An array of byte values (0–255) as UTF-8 text; anything else is not bytes. */
+function decodedBytes(value: unknown): string | undefined {
+	if (!Array.isArray(value) || value.length > maxOutputBytes || !value.every(byte => Number.isInteger(byte) && byte >= 0 && byte <= 255)) {
+		return undefined;
+	}
+
+	return Buffer.from(value as number[]).toString('utf8');
 }
 
 export function structuredExitCode(raw: unknown): number | undefined {
