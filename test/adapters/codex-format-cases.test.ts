@@ -987,3 +987,20 @@ test('codex format: a rename made after the rollout was first scanned (a line se
 	assert.equal(resumed.row.summary.title, 'Hive scale drift: fixed', 'a scan continued after a rename the rollout does not record');
 	same(resumed, scan());
 });
+
+/**
+ * Newer Codex builds tag each content item of a message with its kind
+ * (`internal_chat_message_metadata_passthrough.content_item_kinds`, one per item): `user.text`
+ * for what the person typed, `generic.additional_context`, `agents_md.instructions`, … for what
+ * the harness put beside it, whatever its text opens with.
+ */
+const taggedKinds = join(cases, 'rollout-2026-12-07T12-30-00-01a30238-4c00-7d00-8e00-0000000000c2.jsonl');
+
+test('codex format: a user message\'s content items that content_item_kinds tags as the harness\'s are not the person\'s request', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(taggedKinds));
+	const humans = events.filter(event => event.kind === 'user' && event.human);
+	assert.deepEqual(humans.map(event => event.text), ['Summarise the honey yield per hive this season']);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Summarise the honey yield per hive this season');
+	assert.ok(events.some(event => event.kind === 'user' && event.human === false && /hive 4 sensor/.test(event.text ?? '')), 'the tagged context is kept as an event');
+});

@@ -1,7 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {isRecord, outputText, parseJsonArguments, textOf} from '../shared/text.js';
 import {endPromptExchange, isFirstCopy} from './echoes.js';
-import {cwdFromEnvironment, itemMediaNotes, replyParts, textBlocks, userTextEvents, withImageNotes} from './messages.js';
+import {cwdFromEnvironment, itemMediaNotes, replyParts, taggedTextBlocks, userTextEvents, withImageNotes} from './messages.js';
 import type {CodexResponseItem} from './schema.js';
 import {recordResult, type CodexState} from './state.js';
 import {readToolOutput} from './tool-output.js';
@@ -60,7 +60,8 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 
 function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
 	const role = item.role ?? 'user';
-	const blocks = textBlocks(item.content);
+	const tagged = taggedTextBlocks(item.content, item['internal_chat_message_metadata_passthrough']);
+	const blocks = tagged.map(block => block.text);
 	const communication = blocks.length === 1 ? interAgentCommunication(blocks[0]!) : undefined;
 	if (communication) {
 		return communicationEvents(communication, base, state);
@@ -90,7 +91,7 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 	}
 
 	const subagent = state.subagent === true;
-	const said = userTextEvents(blocks, base, {role, subagent});
+	const said = userTextEvents(blocks, base, {role, subagent, harness: tagged.map(block => block.harness)});
 	// Developer and system messages have no event copy; a user message's prompt may have one.
 	return [...events, ...(role === 'user' ? withImageNotes(said, itemMediaNotes(item.content), base, {subagent, viewedImage: state.viewedImage === true, firstCopy: text => isFirstCopy(state, 'user', 'item', text)}) : said), ...tools];
 }
