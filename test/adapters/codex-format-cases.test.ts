@@ -1004,3 +1004,20 @@ test('codex format: a user message\'s content items that content_item_kinds tags
 	assert.equal(summary.title, 'Summarise the honey yield per hive this season');
 	assert.ok(events.some(event => event.kind === 'user' && event.human === false && /hive 4 sensor/.test(event.text ?? '')), 'the tagged context is kept as an event');
 });
+
+/**
+ * A thread that takes over another's context writes the user messages it inherited into its own
+ * rollout, each with `metadata: {inherited_user_message: true}` beside the payload (codex-rs
+ * CodexHarnessMetadata): the other thread's prompts, not a request made in this one.
+ */
+const inheritedPrompt = join(cases, 'rollout-2026-12-07T12-00-00-01a30220-1b00-7c00-8d00-0000000000b8.jsonl');
+
+test('codex format: a user message marked inherited_user_message is not a request made in this session', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(inheritedPrompt));
+	const inherited = events.find(event => event.kind === 'user' && /pear trees/.test(event.text ?? ''));
+	assert.ok(inherited, 'the inherited prompt is kept as an event');
+	assert.equal(inherited.human, false);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'List which apple rows still need netting');
+	assert.equal(summary.first_human_line, 6);
+});

@@ -160,7 +160,7 @@ function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit:
 
 		case 'response_item': {
 			const item = readCodexResponseItem(deliveredText(typedItem(payload), metadata));
-			return item ? responseItemEvents(item, base, state) : null;
+			return item ? responseItemEvents(item, base, state, isInherited(metadata)) : null;
 		}
 
 		case 'event_msg': {
@@ -191,6 +191,15 @@ function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit:
  */
 function typedItem(payload: Record<string, unknown>): Record<string, unknown> {
 	return payload['type'] === undefined && typeof payload['role'] === 'string' ? {...payload, type: 'message'} : payload;
+}
+
+/**
+ * A thread that takes over another's context writes the user messages it inherited into its own
+ * rollout, each marked `inherited_user_message` in the harness metadata beside the payload
+ * (codex-rs CodexHarnessMetadata): the other thread's prompts, no request made in this one.
+ */
+function isInherited(metadata: unknown): boolean {
+	return isRecord(metadata) && metadata['inherited_user_message'] === true;
 }
 
 const partialDelivery = 'codex:code-mode-delivery:v1:incomplete:';

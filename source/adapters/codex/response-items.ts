@@ -15,14 +15,14 @@ type Base = Omit<SessionEvent, 'kind'>;
  * not know give `[]`: Codex adds them often and they are not malformed records. Reasoning
  * (summaries and encrypted blobs), ghost snapshots and compaction items are such items.
  */
-export function responseItemEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
+export function responseItemEvents(item: CodexResponseItem, base: Base, state: CodexState, inherited = false): SessionEvent[] {
 	if (item.type !== 'message') {
 		endPromptExchange(state);
 	}
 
 	switch (item.type) {
 		case 'message':
-			return messageEvents(item, base, state);
+			return messageEvents(item, base, state, inherited);
 		case 'function_call': {
 			const input = parseJsonArguments(item.arguments);
 			notePoll(state, qualifiedName(item), item.call_id, input);
@@ -58,7 +58,8 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 	}
 }
 
-function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
+/** `inherited`: a user message another thread's person wrote, which this one took over (normalize.ts). */
+function messageEvents(item: CodexResponseItem, base: Base, state: CodexState, inherited: boolean): SessionEvent[] {
 	const role = item.role ?? 'user';
 	const tagged = taggedTextBlocks(item.content, item['internal_chat_message_metadata_passthrough']);
 	const blocks = tagged.map(block => block.text);
@@ -91,7 +92,7 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 	}
 
 	const subagent = state.subagent === true;
-	const said = userTextEvents(blocks, base, {role, subagent, harness: tagged.map(block => block.harness)});
+	const said = userTextEvents(blocks, base, {role, subagent, harness: tagged.map(block => inherited || block.harness)});
 	// Developer and system messages have no event copy; a user message's prompt may have one.
 	return [...events, ...(role === 'user' ? withImageNotes(said, itemMediaNotes(item.content), base, {subagent, viewedImage: state.viewedImage === true, firstCopy: text => isFirstCopy(state, 'user', 'item', text)}) : said), ...tools];
 }
