@@ -1021,3 +1021,20 @@ test('codex format: a user message marked inherited_user_message is not a reques
 	assert.equal(summary.title, 'List which apple rows still need netting');
 	assert.equal(summary.first_human_line, 6);
 });
+
+/**
+ * Older builds that spawned a subagent with its parent's history copied the parent's rollout into
+ * the child's (its session_meta first) with the parent's own times kept, naming no forked_from_id
+ * or history ordinal: the lines dated before the child began are the parent's.
+ */
+const spawnCopyKeptTimes = join(cases, 'rollout-2026-12-07T14-00-00-01a302a0-5e00-7a00-8b00-0000000000d3.jsonl');
+
+test('codex format: a subagent rollout holding its parent\'s history under the parent\'s own times reads only its own turns', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(spawnCopyKeptTimes));
+	assert.ok(!events.some(event => /winter pruning|ask a helper/.test(event.text ?? '')), 'the copied parent turn is not the child\'s');
+	assert.ok(events.some(event => event.kind === 'system' && /Context inherited from the thread that spawned this one \(01a30100-6d00-7a00-8b00-0000000000aa\)/.test(event.text ?? '')));
+	assert.equal(summary.title, 'Survey rows 1 to 4 for canker');
+	assert.equal(summary.started, '2026-12-07T14:00:00.000Z');
+	assert.equal(summary.parent_id, '01a30100-6d00-7a00-8b00-0000000000aa');
+	assert.equal(summary.assistant_messages, 1);
+});

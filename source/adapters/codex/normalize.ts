@@ -11,7 +11,7 @@ import {
 } from './schema.js';
 import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
-import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startDerivedCopy, startForkCopy} from './fork-copy.js';
+import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startDerivedCopy, startForkCopy, startKeptTimesCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
@@ -268,6 +268,12 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 		startForkCopy(state, meta, parentId, base.timestamp);
 	}
 
+	const spawnedAt = state.subagent && state.forkCopy === undefined ? Date.parse(timestampOf(meta.timestamp).timestamp ?? base.timestamp ?? '') : Number.NaN;
+	if (!Number.isNaN(spawnedAt)) {
+		// A later session_meta dated before this may open a copy of the parent's history (startKeptTimesCopy).
+		state.spawned = {at: spawnedAt, ...(parentId ? {parent: parentId} : {})};
+	}
+
 	const started = derived ? new Date(derived.at).toISOString() : timestampOf(meta.timestamp).timestamp;
 	const facts = factEvents(derived ? {line: base.line} : base, state, {
 		id: meta.id ?? meta.session_id,
@@ -288,11 +294,11 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 function laterMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState): SessionEvent[] {
 	const id = meta.id ?? meta.session_id;
 	if (state.orphan === undefined || !id || id === state.orphan) {
-		return [];
+		return startKeptTimesCopy(state, id, base);
 	}
 
 	delete state.orphan;
-	return factEvents(base, state, {parent_id: id});
+	return [...factEvents(base, state, {parent_id: id}), ...startKeptTimesCopy(state, id, base)];
 }
 
 function bareHeaderEvents(id: string, cwd: string | undefined, model: string | undefined, base: Base, state: CodexState): SessionEvent[] {
