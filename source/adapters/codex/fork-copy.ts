@@ -84,7 +84,8 @@ export function startKeptTimesCopy(state: CodexState, copiedId: string | undefin
 	delete state.spawned;
 	const copiedAt = millisOf(base.timestamp);
 	const from = spawned?.parent ?? copiedId;
-	if (spawned === undefined || state.forkCopy !== undefined || copiedAt === undefined || copiedAt >= spawned.at || !from) {
+	// The thread's own session_meta written again (a resume) is no copy.
+	if (spawned === undefined || state.forkCopy !== undefined || copiedAt === undefined || copiedAt >= spawned.at || !from || copiedId === spawned.self) {
 		return [];
 	}
 

@@ -271,7 +271,8 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 	const spawnedAt = state.subagent && state.forkCopy === undefined ? Date.parse(timestampOf(meta.timestamp).timestamp ?? base.timestamp ?? '') : Number.NaN;
 	if (!Number.isNaN(spawnedAt)) {
 		// A later session_meta dated before this may open a copy of the parent's history (startKeptTimesCopy).
-		state.spawned = {at: spawnedAt, ...(parentId ? {parent: parentId} : {})};
+		const self = meta.id ?? meta.session_id;
+		state.spawned = {at: spawnedAt, ...(parentId ? {parent: parentId} : {}), ...(self ? {self} : {})};
 	}
 
 	const started = derived ? new Date(derived.at).toISOString() : timestampOf(meta.timestamp).timestamp;

@@ -48,7 +48,7 @@ export type CodexState = {
 	 */
 	forkCopy?: {parent: string; noticed?: true; derived?: 'trimmed' | 'ported'} & ({before: number; startedEarly?: string} | {ownFrom: number} | {keptBefore: number});
 	/** A spawned thread's start (Unix milliseconds) while a copy keeping the parent's times may still open (fork-copy.ts, startKeptTimesCopy). */
-	spawned?: {at: number; parent?: string};
+	spawned?: {at: number; parent?: string; self?: string};
 };
 
 export function codexState(state: LineState): CodexState {
