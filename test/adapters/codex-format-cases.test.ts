@@ -1006,3 +1006,54 @@ test('codex format: a goal the person set (/goal: a thread_goal_updated with no 
 	assert.equal(summary.human_turns, 3);
 	assert.equal(loaded.skipped, 0);
 });
+
+/**
+ * Newer Codex builds tag each content item of a message with its kind
+ * (`internal_chat_message_metadata_passthrough.content_item_kinds`, one per item): `user.text`
+ * for what the person typed, `generic.additional_context`, `agents_md.instructions`, … for what
+ * the harness put beside it, whatever its text opens with.
+ */
+const taggedKinds = join(cases, 'rollout-2026-12-07T12-30-00-01a30238-4c00-7d00-8e00-0000000000c2.jsonl');
+
+test('codex format: a user message\'s content items that content_item_kinds tags as the harness\'s are not the person\'s request', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(taggedKinds));
+	const humans = events.filter(event => event.kind === 'user' && event.human);
+	assert.deepEqual(humans.map(event => event.text), ['Summarise the honey yield per hive this season']);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Summarise the honey yield per hive this season');
+	assert.ok(events.some(event => event.kind === 'user' && event.human === false && /hive 4 sensor/.test(event.text ?? '')), 'the tagged context is kept as an event');
+});
+
+/**
+ * A thread that takes over another's context writes the user messages it inherited into its own
+ * rollout, each with `metadata: {inherited_user_message: true}` beside the payload (codex-rs
+ * CodexHarnessMetadata): the other thread's prompts, not a request made in this one.
+ */
+const inheritedPrompt = join(cases, 'rollout-2026-12-07T12-00-00-01a30220-1b00-7c00-8d00-0000000000b8.jsonl');
+
+test('codex format: a user message marked inherited_user_message is not a request made in this session', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(inheritedPrompt));
+	const inherited = events.find(event => event.kind === 'user' && /pear trees/.test(event.text ?? ''));
+	assert.ok(inherited, 'the inherited prompt is kept as an event');
+	assert.equal(inherited.human, false);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'List which apple rows still need netting');
+	assert.equal(summary.first_human_line, 6);
+});
+
+/**
+ * Older builds that spawned a subagent with its parent's history copied the parent's rollout into
+ * the child's (its session_meta first) with the parent's own times kept, naming no forked_from_id
+ * or history ordinal: the lines dated before the child began are the parent's.
+ */
+const spawnCopyKeptTimes = join(cases, 'rollout-2026-12-07T14-00-00-01a302a0-5e00-7a00-8b00-0000000000d3.jsonl');
+
+test('codex format: a subagent rollout holding its parent\'s history under the parent\'s own times reads only its own turns', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(spawnCopyKeptTimes));
+	assert.ok(!events.some(event => /winter pruning|ask a helper/.test(event.text ?? '')), 'the copied parent turn is not the child\'s');
+	assert.ok(events.some(event => event.kind === 'system' && /Context inherited from the thread that spawned this one \(01a30100-6d00-7a00-8b00-0000000000aa\)/.test(event.text ?? '')));
+	assert.equal(summary.title, 'Survey rows 1 to 4 for canker');
+	assert.equal(summary.started, '2026-12-07T14:00:00.000Z');
+	assert.equal(summary.parent_id, '01a30100-6d00-7a00-8b00-0000000000aa');
+	assert.equal(summary.assistant_messages, 1);
+});

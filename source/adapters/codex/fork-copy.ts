@@ -72,6 +72,29 @@ export function startDerivedCopy(state: CodexState, envelope: {trim_metadata?: u
 	return undefined;
 }
 
+/**
+ * Older builds that spawned a subagent with its parent's history copied the parent's rollout
+ * into the child's after the child's own `session_meta` with every envelope keeping its first
+ * time, and named no `forked_from_id` or history ordinal. The copy opens with the parent's
+ * `session_meta`, stamped before the child began; it lasts while the lines are dated before that
+ * start. (Builds that stamp copied lines anew date them after it: nothing opens then.)
+ */
+export function startKeptTimesCopy(state: CodexState, copiedId: string | undefined, base: Omit<SessionEvent, 'kind'>): SessionEvent[] {
+	const spawned = state.spawned;
+	delete state.spawned;
+	const copiedAt = millisOf(base.timestamp);
+	const from = spawned?.parent ?? copiedId;
+	// The thread's own session_meta written again (a resume) is no copy.
+	if (spawned === undefined || state.forkCopy !== undefined || copiedAt === undefined || copiedAt >= spawned.at || !from || copiedId === spawned.self) {
+		return [];
+	}
+
+	state.forkCopy = {parent: from, keptBefore: spawned.at, noticed: true};
+	// The copied line's time is the parent's: the notice states none as this session's.
+	const {timestamp: _copiedTime, ...when} = base;
+	return [{...when, kind: 'system', text: `Context inherited from the thread that spawned this one (${from}); it is read in that session`}];
+}
+
 type ForkMeta = {id?: string | undefined; forked_from_id?: string | undefined; subagent_history_start_ordinal?: number | undefined; timestamp?: unknown; history_base?: unknown};
 
 /**
@@ -131,7 +154,7 @@ export function copiedLineEvents(state: CodexState, kind: string, payload: Recor
 		return undefined;
 	}
 
-	if (!isCopiedLine(copy, kind, payload, ordinal)) {
+	if (!isCopiedLine(copy, kind, payload, ordinal, base.timestamp)) {
 		delete state.forkCopy;
 		return undefined;
 	}
@@ -141,7 +164,7 @@ export function copiedLineEvents(state: CodexState, kind: string, payload: Recor
 	}
 
 	copy.noticed = true;
-	const text = 'ownFrom' in copy
+	const text = 'ownFrom' in copy || 'keptBefore' in copy
 		? `Context inherited from the thread that spawned this one (${copy.parent}); it is read in that session`
 		: copy.derived === 'ported'
 			? `Conversation ported from another agent's session ${copy.parent}; it is read in that session`
@@ -151,10 +174,15 @@ export function copiedLineEvents(state: CodexState, kind: string, payload: Recor
 	return [{...(copy.derived ? when : base), kind: 'system', text}];
 }
 
-/** A line without an ordinal tells nothing of the boundary, and ends the copy rather than hide it. */
-function isCopiedLine(copy: NonNullable<CodexState['forkCopy']>, kind: string, payload: Record<string, unknown>, ordinal: unknown): boolean {
+/** A line without an ordinal (or, in a copy keeping its times, without a time) tells nothing of the boundary, and ends the copy rather than hide it. */
+function isCopiedLine(copy: NonNullable<CodexState['forkCopy']>, kind: string, payload: Record<string, unknown>, ordinal: unknown, timestamp: string | undefined): boolean {
 	if ('ownFrom' in copy) {
 		return typeof ordinal === 'number' && ordinal < copy.ownFrom;
+	}
+
+	if ('keptBefore' in copy) {
+		const at = millisOf(timestamp);
+		return at !== undefined && at < copy.keptBefore;
 	}
 
 	if (kind === 'event_msg' && payload['type'] === 'task_started') {

@@ -98,15 +98,44 @@ export function cwdFromEnvironment(text: string): string | undefined {
 
 /** Text blocks of a message's content, each on its own: one block may be injected, the next typed. */
 export function textBlocks(content: unknown): string[] {
+	return taggedTextBlocks(content, undefined).map(block => block.text);
+}
+
+/**
+ * Text blocks as textBlocks gives them, each marked when the kind Codex tagged its content item
+ * with says the harness wrote it (harnessItems).
+ */
+export function taggedTextBlocks(content: unknown, passthrough: unknown): Array<{text: string; harness: boolean}> {
 	if (!Array.isArray(content)) {
 		const single = textOf(content);
-		return single.trim() === '' ? [] : [single];
+		return single.trim() === '' ? [] : [{text: single, harness: false}];
 	}
 
+	const harness = harnessItems(passthrough, content.length);
 	const framed = content.some(block => isInputMedia(block));
 	return content
-		.map((block, index) => ((framed && isMediaTag(content, index)) || !(isRecord(block) || typeof block === 'string') ? '' : textOf([block])))
-		.filter(text => text.trim() !== '');
+		.map((block, index) => ({
+			text: (framed && isMediaTag(content, index)) || !(isRecord(block) || typeof block === 'string') ? '' : textOf([block]),
+			harness: harness[index] === true,
+		}))
+		.filter(block => block.text.trim() !== '');
+}
+
+/**
+ * Newer builds tag each content item of a message with its kind
+ * (`internal_chat_message_metadata_passthrough.content_item_kinds`, one string per item):
+ * `user.*` for what the person gave, `unknown` for items of older history, and a kind of the
+ * harness's own (`generic.additional_context`, `agents_md.instructions`, …) for what Codex put
+ * beside it, whatever that text opens with. A list that does not line up with the content item
+ * for item says nothing.
+ */
+function harnessItems(passthrough: unknown, count: number): boolean[] {
+	const kinds = isRecord(passthrough) ? passthrough['content_item_kinds'] : undefined;
+	if (!Array.isArray(kinds) || kinds.length !== count) {
+		return [];
+	}
+
+	return kinds.map(kind => typeof kind === 'string' && kind !== '' && kind !== 'unknown' && !kind.startsWith('user.'));
 }
 
 /**
@@ -138,14 +167,14 @@ function isInputMedia(block: unknown, kind?: string): boolean {
  * an injection beside it stays apart. Nothing a parent agent wrote into a subagent's thread is
  * human.
  */
-export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'>, options: {role: string; subagent: boolean}): SessionEvent[] {
+export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'>, options: {role: string; subagent: boolean; harness?: readonly boolean[]}): SessionEvent[] {
 	if (options.role !== 'user') {
 		return blocks.length === 0 ? [] : [{...base, kind: 'user', text: blocks.join('\n'), human: false}];
 	}
 
 	const runs: Array<{kind: UserTextKind; texts: string[]}> = [];
-	for (const text of blocks) {
-		const kind = classifyUserText(text);
+	for (const [index, text] of blocks.entries()) {
+		const kind = harnessKind(classifyUserText(text), options.harness?.[index] === true);
 		const last = runs.at(-1);
 		if (last && last.kind === kind && kind !== 'injected') {
 			last.texts.push(text);
@@ -169,6 +198,11 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 		// In a spawned thread the prompts are the parent agent's.
 		return {...base, kind: 'user', text: human ? typedRequest(text) : text, human, ...(kind === 'human' && options.subagent ? {origin: 'agent' as const} : {})};
 	});
+}
+
+/** A block its content item kind says the harness wrote is injected, unless it is a compaction summary. */
+function harnessKind(kind: UserTextKind, harness: boolean): UserTextKind {
+	return harness && kind === 'human' ? 'injected' : kind;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 } from './schema.js';
 import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
-import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startDerivedCopy, startForkCopy} from './fork-copy.js';
+import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startDerivedCopy, startForkCopy, startKeptTimesCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
@@ -161,7 +161,7 @@ function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit:
 
 		case 'response_item': {
 			const item = readCodexResponseItem(deliveredText(typedItem(payload), metadata));
-			return item ? responseItemEvents(item, base, state) : null;
+			return item ? responseItemEvents(item, base, state, isInherited(metadata)) : null;
 		}
 
 		case 'event_msg': {
@@ -192,6 +192,15 @@ function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit:
  */
 function typedItem(payload: Record<string, unknown>): Record<string, unknown> {
 	return payload['type'] === undefined && typeof payload['role'] === 'string' ? {...payload, type: 'message'} : payload;
+}
+
+/**
+ * A thread that takes over another's context writes the user messages it inherited into its own
+ * rollout, each marked `inherited_user_message` in the harness metadata beside the payload
+ * (codex-rs CodexHarnessMetadata): the other thread's prompts, no request made in this one.
+ */
+function isInherited(metadata: unknown): boolean {
+	return isRecord(metadata) && metadata['inherited_user_message'] === true;
 }
 
 const partialDelivery = 'codex:code-mode-delivery:v1:incomplete:';
@@ -260,6 +269,13 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 		startForkCopy(state, meta, parentId, base.timestamp);
 	}
 
+	const spawnedAt = state.subagent && state.forkCopy === undefined ? Date.parse(timestampOf(meta.timestamp).timestamp ?? base.timestamp ?? '') : Number.NaN;
+	if (!Number.isNaN(spawnedAt)) {
+		// A later session_meta dated before this may open a copy of the parent's history (startKeptTimesCopy).
+		const self = meta.id ?? meta.session_id;
+		state.spawned = {at: spawnedAt, ...(parentId ? {parent: parentId} : {}), ...(self ? {self} : {})};
+	}
+
 	const started = derived ? new Date(derived.at).toISOString() : timestampOf(meta.timestamp).timestamp;
 	const facts = factEvents(derived ? {line: base.line} : base, state, {
 		id: meta.id ?? meta.session_id,
@@ -280,11 +296,11 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 function laterMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState): SessionEvent[] {
 	const id = meta.id ?? meta.session_id;
 	if (state.orphan === undefined || !id || id === state.orphan) {
-		return [];
+		return startKeptTimesCopy(state, id, base);
 	}
 
 	delete state.orphan;
-	return factEvents(base, state, {parent_id: id});
+	return [...factEvents(base, state, {parent_id: id}), ...startKeptTimesCopy(state, id, base)];
 }
 
 function bareHeaderEvents(id: string, cwd: string | undefined, model: string | undefined, base: Base, state: CodexState): SessionEvent[] {

@@ -1,7 +1,7 @@
 import type {SessionEvent} from '../events.js';
 import {isRecord, outputText, parseJsonArguments, textOf} from '../shared/text.js';
 import {endPromptExchange, isFirstCopy} from './echoes.js';
-import {cwdFromEnvironment, itemMediaNotes, replyParts, textBlocks, userTextEvents, withImageNotes} from './messages.js';
+import {cwdFromEnvironment, itemMediaNotes, replyParts, taggedTextBlocks, userTextEvents, withImageNotes} from './messages.js';
 import type {CodexResponseItem} from './schema.js';
 import {recordResult, type CodexState} from './state.js';
 import {readToolOutput} from './tool-output.js';
@@ -15,14 +15,14 @@ type Base = Omit<SessionEvent, 'kind'>;
  * not know give `[]`: Codex adds them often and they are not malformed records. Reasoning
  * (summaries and encrypted blobs), ghost snapshots and compaction items are such items.
  */
-export function responseItemEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
+export function responseItemEvents(item: CodexResponseItem, base: Base, state: CodexState, inherited = false): SessionEvent[] {
 	if (item.type !== 'message') {
 		endPromptExchange(state);
 	}
 
 	switch (item.type) {
 		case 'message':
-			return messageEvents(item, base, state);
+			return messageEvents(item, base, state, inherited);
 		case 'function_call': {
 			const input = parseJsonArguments(item.arguments);
 			notePoll(state, qualifiedName(item), item.call_id, input);
@@ -58,9 +58,11 @@ export function responseItemEvents(item: CodexResponseItem, base: Base, state: C
 	}
 }
 
-function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): SessionEvent[] {
+/** `inherited`: a user message another thread's person wrote, which this one took over (normalize.ts). */
+function messageEvents(item: CodexResponseItem, base: Base, state: CodexState, inherited: boolean): SessionEvent[] {
 	const role = item.role ?? 'user';
-	const blocks = textBlocks(item.content);
+	const tagged = taggedTextBlocks(item.content, item['internal_chat_message_metadata_passthrough']);
+	const blocks = tagged.map(block => block.text);
 	const communication = blocks.length === 1 ? interAgentCommunication(blocks[0]!) : undefined;
 	if (communication) {
 		return communicationEvents(communication, base, state);
@@ -90,7 +92,7 @@ function messageEvents(item: CodexResponseItem, base: Base, state: CodexState): 
 	}
 
 	const subagent = state.subagent === true;
-	const said = userTextEvents(blocks, base, {role, subagent});
+	const said = userTextEvents(blocks, base, {role, subagent, harness: tagged.map(block => inherited || block.harness)});
 	// Developer and system messages have no event copy; a user message's prompt may have one.
 	return [...events, ...(role === 'user' ? withImageNotes(said, itemMediaNotes(item.content), base, {subagent, viewedImage: state.viewedImage === true, firstCopy: text => isFirstCopy(state, 'user', 'item', text)}) : said), ...tools];
 }

@@ -48,7 +48,9 @@ export type CodexState = {
 	 * dates it before the fork) or the first ordinal a subagent's own, and whether the copy's
 	 * notice was given.
 	 */
-	forkCopy?: {parent: string; noticed?: true; derived?: 'trimmed' | 'ported'} & ({before: number; startedEarly?: string} | {ownFrom: number});
+	forkCopy?: {parent: string; noticed?: true; derived?: 'trimmed' | 'ported'} & ({before: number; startedEarly?: string} | {ownFrom: number} | {keptBefore: number});
+	/** A spawned thread's start (Unix milliseconds) while a copy keeping the parent's times may still open (fork-copy.ts, startKeptTimesCopy). */
+	spawned?: {at: number; parent?: string; self?: string};
 };
 
 export function codexState(state: LineState): CodexState {
