@@ -91,8 +91,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * and time read once (the line state keeps the last few), JSONL records pretty-printed over many
  * lines, Antigravity conversations read from their step database, their parent and workspace
  * from the summary table, empty transcript logs passed over for written ones (Grok's too), Copilot
- * CLI and Codex names looked up again as a scan continues, Copilot's auto-mode model; every
- * session is read again).
+ * CLI and Codex names looked up again as a scan continues, Copilot's auto-mode model, the
+ * Antigravity IDE's conversation list, Codex goals, harness-tagged and inherited items and copied
+ * parent history, Grok context-only items and raw shell output; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
