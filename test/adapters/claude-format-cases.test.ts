@@ -1475,3 +1475,17 @@ test('claude format: a session saved pretty-printed (each record over many lines
 	assert.deepEqual(results.map(result => [result.call_id, result.is_error]), [['toolu_ferry_ls', false], ['toolu_ferry_edit', false]], 'the edit\'s result, whose patch lines end an array alone on a line, is read');
 	assert.ok(events.some(event => event.kind === 'assistant' && event.text === 'The winter timetable now starts at 07:15; merging them next.'));
 });
+
+test('claude format: a TaskOutput poll that got a background task\'s verdict (toolUseResult.task: exitCode, status failed or killed) carries it; one that found the task still running is no failure', () => {
+	// Claude Code answers TaskOutput with the poll's own retrieval_status beside the task's state
+	// (toolUseResult.task); the tool_result block's is_error says only whether the poll worked.
+	// Sinity/polylogue reads the verdict from there (polylogue/sources/parsers/claude/code_parser.py,
+	// _task_output_outcome), as BashOutput's top-level exitCode already is.
+	const {events} = read('task-output-polls.jsonl');
+	const result = (id: string) => events.find(event => event.kind === 'tool_result' && event.result?.call_id === id)?.result;
+	assert.deepEqual([result('toolu_w6')?.is_error, result('toolu_w6')?.exit_code], [false, undefined], 'still running: no verdict yet');
+	assert.deepEqual([result('toolu_w8')?.is_error, result('toolu_w8')?.exit_code], [true, 1], 'the polled command exited 1');
+	assert.deepEqual([result('toolu_w10')?.is_error, result('toolu_w10')?.exit_code], [false, 0]);
+	assert.deepEqual([result('toolu_w12')?.is_error, result('toolu_w12')?.exit_code], [true, undefined], 'a killed agent task has no exit code but did not finish');
+	assert.equal(result('toolu_w2')?.is_error, false, 'the start of a background command is no failure');
+});

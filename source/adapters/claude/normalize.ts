@@ -512,14 +512,35 @@ function withoutAppendedReminders(output: string): string {
 	return text === '' ? output : text.length === output.trimEnd().length ? output : text;
 }
 
+/**
+ * The verdict a TaskOutput poll brought back: Claude Code answers it with the poll's own
+ * `retrieval_status` beside the polled task's state (`toolUseResult.task`: `exitCode` for a
+ * background command, `status` for an agent, which has none). Only a poll that got the task's
+ * end (`success`, not `not_ready` or `timeout`) carries one; the block's is_error says only
+ * whether the poll itself worked. Undefined when there is no verdict.
+ */
+function polledTaskOutcome(structured: unknown): {failed: boolean; exitCode?: number} | undefined {
+	if (!isRecord(structured) || structured['retrieval_status'] !== 'success' || !isRecord(structured['task'])) {
+		return undefined;
+	}
+
+	const task = structured['task'];
+	if (typeof task['exitCode'] === 'number') {
+		return {failed: task['exitCode'] !== 0, exitCode: task['exitCode']};
+	}
+
+	return task['status'] === 'failed' || task['status'] === 'killed' ? {failed: true} : undefined;
+}
+
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
 	// Blocks are text, image (`source: {type: "base64", media_type, data}`: Read of a picture, a
 	// screenshot) or others (tool_reference); an image is noted, its payload never copied.
 	const output = withoutAppendedReminders(mediaAwareOutput(block['content']));
 	// On failure Claude's structured toolUseResult is a plain string such as "Error: …".
 	const structured = record.toolUseResult;
-	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured));
-	const exitCode = isRecord(structured) && typeof structured['exitCode'] === 'number' ? structured['exitCode'] : failed ? exitCodeFromText(output) : undefined;
+	const polled = polledTaskOutcome(structured);
+	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured)) || polled?.failed === true;
+	const exitCode = isRecord(structured) && typeof structured['exitCode'] === 'number' ? structured['exitCode'] : polled ? polled.exitCode : failed ? exitCodeFromText(output) : undefined;
 	return {
 		call_id: typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : null,
 		is_error: failed || (exitCode !== undefined && exitCode !== 0),
