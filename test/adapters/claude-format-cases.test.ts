@@ -1489,3 +1489,16 @@ test('claude format: a TaskOutput poll that got a background task\'s verdict (to
 	assert.deepEqual([result('toolu_w12')?.is_error, result('toolu_w12')?.exit_code], [true, undefined], 'a killed agent task has no exit code but did not finish');
 	assert.equal(result('toolu_w2')?.is_error, false, 'the start of a background command is no failure');
 });
+
+test('claude format: the <task-notification> naming the Bash call that started a background command (<tool-use-id>) gives that call its outcome: completed or failed, with its exit code, read once however delivered; a killed task gives none', () => {
+	// The Bash call's own result says only "Command running in background with ID: …"; Claude
+	// Code's notification of its end names the call and says how it ended. Sinity/polylogue joins
+	// the two (polylogue/sources/parsers/claude/code_parser.py, _project_background_task_completions;
+	// polylogue/sources/providers/claude_code_models.py, ClaudeCodeBackgroundTaskNotification).
+	const session = read('task-notification-outcomes.jsonl');
+	const results = (id: string) => session.events.filter(event => event.kind === 'tool_result' && event.result?.call_id === id).map(event => [event.line, event.result?.is_error, event.result?.exit_code ?? null]);
+	assert.deepEqual(results('toolu_d2'), [[3, false, null], [9, false, 0]]);
+	assert.deepEqual(results('toolu_d4'), [[5, false, null], [11, true, 2]], 'the attachment tells it; the user record repeating it adds nothing');
+	assert.deepEqual(results('toolu_d6'), [[7, false, null]], 'a server the agent stopped did not fail');
+	assert.equal(session.summary.human_turns, 1, 'notifications are no requests');
+});

@@ -12,6 +12,7 @@ import {readClaudeRecord} from './records.js';
 import {noteDelivery, noteQueueOperation, queuedText, queuedTextFingerprint, stillQueued, type QueuedEntry} from './queue.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {sha256Hex} from '../../lib/hash.js';
+import {rememberId} from '../shared/recent-ids.js';
 
 /** Record types that are bookkeeping: known, readable, and carrying nothing for the event model. */
 const bookkeeping = new Set([
@@ -303,6 +304,54 @@ function splitEnvelopes(text: string): {host: string; rest: string} | undefined 
 
 /** Events of one text a user record (or a queued prompt) holds, by who wrote it and what it is. */
 function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
+	const events = saidEvents(text, base, author, state);
+	const ended = backgroundCommandEnd(text, base, state);
+	return ended ? [...events, ended] : events;
+}
+
+/**
+ * `<task-notification>`: what Claude Code delivers when a background task ends, naming the call
+ * that started it (`<tool-use-id>`, 2.1.x), its `<status>` and a `<summary>`; for a command,
+ * `Background command "…" completed (exit code N)` or `… failed with exit code N`. The Bash
+ * call's own result said only that it went to the background, so a completed or failed one is
+ * that call's outcome, as a poll's answer is a Codex command's. A killed task (often a server
+ * the agent stopped) and a notification without the call's id say nothing of it. Read once
+ * however it is delivered (queued_command attachment, queue remove, user record).
+ */
+const notificationOpen = '<task-notification>';
+const notificationField = (text: string, name: string) => new RegExp(`<${name}>\\s*([^<]{1,512}?)\\s*</${name}>`).exec(text)?.[1];
+const commandExit = /^Background command "[\s\S]*" (?:completed \(exit code (\d+)\)|failed with exit code (\d+))\.?$/;
+
+function backgroundCommandEnd(text: string, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent | undefined {
+	const trimmed = text.trimStart();
+	if (!trimmed.startsWith(notificationOpen)) {
+		return undefined;
+	}
+
+	const callId = notificationField(trimmed, 'tool-use-id');
+	const status = notificationField(trimmed, 'status');
+	if (callId === undefined || (status !== 'completed' && status !== 'failed')) {
+		return undefined;
+	}
+
+	const ended = isRecord(state['backgroundEnds']) ? (state['backgroundEnds'] as Record<string, boolean>) : {};
+	if (Object.hasOwn(ended, callId)) {
+		return undefined;
+	}
+
+	rememberId(ended, callId, true);
+	state['backgroundEnds'] = ended;
+	const summary = notificationField(trimmed, 'summary') ?? status;
+	const exit = commandExit.exec(summary);
+	const exitCode = exit ? Number(exit[1] ?? exit[2]) : undefined;
+	return {
+		...base,
+		kind: 'tool_result',
+		result: {call_id: callId, is_error: status === 'failed' || (exitCode !== undefined && exitCode !== 0), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: summary},
+	};
+}
+
+function saidEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
 	if (saysNothing(text)) {
 		return [];
 	}
