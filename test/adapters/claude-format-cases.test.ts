@@ -1502,3 +1502,15 @@ test('claude format: the <task-notification> naming the Bash call that started a
 	assert.deepEqual(results('toolu_d6'), [[7, false, null]], 'a server the agent stopped did not fail');
 	assert.equal(session.summary.human_turns, 1, 'notifications are no requests');
 });
+
+test('claude format: a user record flagged isVisibleInTranscriptOnly (shown in the transcript, never sent to the model) is no request, even without isCompactSummary', () => {
+	// Sinity/polylogue gives such a record no human origin
+	// (polylogue/sources/parsers/claude/code_parser.py, _claude_code_user_turn_origin).
+	const session = read('transcript-only-record.jsonl');
+	assert.deepEqual(users(session), [
+		[1, 'Why does the grain hopper sensor drift after noon?', true, null],
+		[3, 'Earlier turns about the hopper wiring were condensed here for the transcript.', false, 'host'],
+		[4, 'add a compensation table keyed by wall temperature', true, null],
+	]);
+	assert.equal(session.summary.human_turns, 2);
+});

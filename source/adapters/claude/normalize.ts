@@ -266,14 +266,15 @@ const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
  * "coordinator"), an expanded command or injection (`isMeta`), what a tool's run wrote
  * (`sourceToolUseID`: a skill's load), or a notification (`origin.kind: "task-notification"`).
  */
-function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
+function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'isVisibleInTranscriptOnly' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
 	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || agentOrigin.has(origin['kind'])) {
 		return {human: false, origin: 'agent'};
 	}
 
 	const kind = typeof origin['kind'] === 'string' ? origin['kind'] : '';
-	return record.isMeta || record.sourceToolUseID !== undefined || nonPersonOrigin.test(kind) ? {human: false, origin: 'host'} : {human: true};
+	// A transcript-only record never reached the model: no request it was asked to answer.
+	return record.isMeta || record.isVisibleInTranscriptOnly || record.sourceToolUseID !== undefined || nonPersonOrigin.test(kind) ? {human: false, origin: 'host'} : {human: true};
 }
 
 /**
