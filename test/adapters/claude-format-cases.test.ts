@@ -1490,7 +1490,7 @@ test('claude format: a TaskOutput poll that got a background task\'s verdict (to
 	assert.equal(result('toolu_w2')?.is_error, false, 'the start of a background command is no failure');
 });
 
-test('claude format: the <task-notification> naming the Bash call that started a background command (<tool-use-id>) gives that call its outcome: completed or failed, with its exit code, read once however delivered; a killed task gives none', () => {
+test('claude format: the <task-notification> (2.0.x <bash-notification>) of a background command\'s end gives the Bash call that started it, named by <tool-use-id> or found by its task id, its outcome: completed or failed, with its exit code, read once however delivered; a killed task gives none', () => {
 	// The Bash call's own result says only "Command running in background with ID: …"; Claude
 	// Code's notification of its end names the call and says how it ended. Sinity/polylogue joins
 	// the two (polylogue/sources/parsers/claude/code_parser.py, _project_background_task_completions;
@@ -1500,7 +1500,11 @@ test('claude format: the <task-notification> naming the Bash call that started a
 	assert.deepEqual(results('toolu_d2'), [[3, false, null], [9, false, 0]]);
 	assert.deepEqual(results('toolu_d4'), [[5, false, null], [11, true, 2]], 'the attachment tells it; the user record repeating it adds nothing');
 	assert.deepEqual(results('toolu_d6'), [[7, false, null]], 'a server the agent stopped did not fail');
+	assert.deepEqual(results('toolu_d15'), [[16, false, null], [17, true, 1]], 'a notification naming only the task finds its call through the backgroundTaskId its result gave');
 	assert.equal(session.summary.human_turns, 1, 'notifications are no requests');
+	// 2.0.x: a <bash-notification> naming the shell.
+	const older = read('bash-notifications.jsonl');
+	assert.deepEqual(older.events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'toolu_k2').map(event => [event.line, event.result?.is_error, event.result?.exit_code ?? null]), [[3, false, null], [5, false, 0]]);
 });
 
 test('claude format: a user record flagged isVisibleInTranscriptOnly (shown in the transcript, never sent to the model) is no request, even without isCompactSummary', () => {

@@ -312,36 +312,37 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 
 /**
  * `<task-notification>`: what Claude Code delivers when a background task ends, naming the call
- * that started it (`<tool-use-id>`, 2.1.x), its `<status>` and a `<summary>`; for a command,
- * `Background command "…" completed (exit code N)` or `… failed with exit code N`. The Bash
- * call's own result said only that it went to the background, so a completed or failed one is
- * that call's outcome, as a poll's answer is a Codex command's. A killed task (often a server
- * the agent stopped) and a notification without the call's id say nothing of it. Read once
- * however it is delivered (queued_command attachment, queue remove, user record).
+ * that started it (`<tool-use-id>`, 2.1.x) or only the task (`<task-id>`; 2.0.x wrote a
+ * `<bash-notification>` naming its `<shell-id>`), its `<status>` and a `<summary>`; for a
+ * command, `Background command "…" completed (exit code N)` or `… failed with exit code N`. The
+ * Bash call's own result said only that it went to the background (its toolUseResult naming the
+ * task, `backgroundTaskId`), so a completed or failed one is that call's outcome, as a poll's
+ * answer is a Codex command's. A killed task (often a server the agent stopped), and one whose
+ * call is not known, say nothing of it. Read once however it is delivered (queued_command
+ * attachment, queue remove, user record).
  */
-const notificationOpen = '<task-notification>';
+const notificationOpenings = ['<task-notification>', '<bash-notification>'];
 const notificationField = (text: string, name: string) => new RegExp(`<${name}>\\s*([^<]{1,512}?)\\s*</${name}>`).exec(text)?.[1];
 const commandExit = /^Background command "[\s\S]*" (?:completed \(exit code (\d+)\)|failed with exit code (\d+))\.?$/;
 
 function backgroundCommandEnd(text: string, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent | undefined {
 	const trimmed = text.trimStart();
-	if (!trimmed.startsWith(notificationOpen)) {
+	if (!notificationOpenings.some(opening => trimmed.startsWith(opening))) {
 		return undefined;
 	}
 
-	const callId = notificationField(trimmed, 'tool-use-id');
 	const status = notificationField(trimmed, 'status');
+	const callId = notificationField(trimmed, 'tool-use-id') ?? backgroundCall(state, notificationField(trimmed, 'task-id') ?? notificationField(trimmed, 'shell-id'));
 	if (callId === undefined || (status !== 'completed' && status !== 'failed')) {
 		return undefined;
 	}
 
-	const ended = isRecord(state['backgroundEnds']) ? (state['backgroundEnds'] as Record<string, boolean>) : {};
+	const ended = idRecord(state, 'backgroundEnds');
 	if (Object.hasOwn(ended, callId)) {
 		return undefined;
 	}
 
-	rememberId(ended, callId, true);
-	state['backgroundEnds'] = ended;
+	rememberId(ended, callId, callId);
 	const summary = notificationField(trimmed, 'summary') ?? status;
 	const exit = commandExit.exec(summary);
 	const exitCode = exit ? Number(exit[1] ?? exit[2]) : undefined;
@@ -350,6 +351,38 @@ function backgroundCommandEnd(text: string, base: Omit<SessionEvent, 'kind'>, st
 		kind: 'tool_result',
 		result: {call_id: callId, is_error: status === 'failed' || (exitCode !== undefined && exitCode !== 0), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: summary},
 	};
+}
+
+/** A record of ids the line state keeps (plain JSON: it is carried in the catalog between scans). */
+function idRecord(state: LineState, key: 'backgroundEnds' | 'backgroundTasks'): Record<string, string> {
+	const known = state[key];
+	if (isRecord(known)) {
+		return known as Record<string, string>;
+	}
+
+	const created: Record<string, string> = {};
+	state[key] = created;
+	return created;
+}
+
+/** The call that started a background task, from the task id its result named. */
+function backgroundCall(state: LineState, taskId: string | undefined): string | undefined {
+	const tasks = state['backgroundTasks'];
+	if (taskId === undefined || !isRecord(tasks) || !Object.hasOwn(tasks, taskId)) {
+		return undefined;
+	}
+
+	const callId = tasks[taskId];
+	return typeof callId === 'string' ? callId : undefined;
+}
+
+/** A Bash call sent to the background: its task id remembered, for the notification that names only the task. */
+function noteBackgroundTask(record: ClaudeRecord, result: NonNullable<SessionEvent['result']>, state: LineState): void {
+	const structured = record.toolUseResult;
+	const taskId = isRecord(structured) ? structured['backgroundTaskId'] : undefined;
+	if (typeof taskId === 'string' && taskId.length <= 128 && result.call_id) {
+		rememberId(idRecord(state, 'backgroundTasks'), taskId, result.call_id);
+	}
 }
 
 function saidEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
@@ -414,7 +447,9 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 		if (block.type === 'text' && typeof block['text'] === 'string') {
 			events.push(...textEvents(block['text'], base, author, state));
 		} else if (block.type === 'tool_result') {
-			events.push({...base, kind: 'tool_result', result: toolResult(record, block)}, ...rejectionFeedback(block, base, author));
+			const result = toolResult(record, block);
+			noteBackgroundTask(record, result, state);
+			events.push({...base, kind: 'tool_result', result}, ...rejectionFeedback(block, base, author));
 		}
 	}
 
