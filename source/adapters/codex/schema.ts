@@ -107,6 +107,8 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	num_turns: count,
 	/** `item_completed`: the finished thread item (thread-items.ts). */
 	item: anything,
+	/** `mcp_tool_call_end`: the call it ends, `{server, tool, arguments}`. */
+	invocation: anything,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;
