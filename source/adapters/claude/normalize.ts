@@ -321,16 +321,17 @@ function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
  * call is not known, say nothing of it. Read once however it is delivered (queued_command
  * attachment, queue remove, user record).
  */
-const notificationOpenings = ['<task-notification>', '<bash-notification>'];
+const notificationOpening = /^\s*<(?:task|bash)-notification>/;
 const notificationField = (text: string, name: string) => new RegExp(`<${name}>\\s*([^<]{1,512}?)\\s*</${name}>`).exec(text)?.[1];
 const commandExit = /^Background command "[\s\S]*" (?:completed \(exit code (\d+)\)|failed with exit code (\d+))\.?$/;
 
 function backgroundCommandEnd(text: string, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent | undefined {
-	const trimmed = text.trimStart();
-	if (!notificationOpenings.some(opening => trimmed.startsWith(opening))) {
+	// Tested before anything is copied: every text a user record holds passes here.
+	if (!notificationOpening.test(text)) {
 		return undefined;
 	}
 
+	const trimmed = text.trimStart();
 	const status = notificationField(trimmed, 'status');
 	const callId = notificationField(trimmed, 'tool-use-id') ?? backgroundCall(state, notificationField(trimmed, 'task-id') ?? notificationField(trimmed, 'shell-id'));
 	if (callId === undefined || (status !== 'completed' && status !== 'failed')) {
