@@ -1475,3 +1475,46 @@ test('claude format: a session saved pretty-printed (each record over many lines
 	assert.deepEqual(results.map(result => [result.call_id, result.is_error]), [['toolu_ferry_ls', false], ['toolu_ferry_edit', false]], 'the edit\'s result, whose patch lines end an array alone on a line, is read');
 	assert.ok(events.some(event => event.kind === 'assistant' && event.text === 'The winter timetable now starts at 07:15; merging them next.'));
 });
+
+test('claude format: a TaskOutput poll that got a background task\'s verdict (toolUseResult.task: exitCode, status failed or killed) carries it; one that found the task still running is no failure', () => {
+	// Claude Code answers TaskOutput with the poll's own retrieval_status beside the task's state
+	// (toolUseResult.task); the tool_result block's is_error says only whether the poll worked.
+	// Sinity/polylogue reads the verdict from there (polylogue/sources/parsers/claude/code_parser.py,
+	// _task_output_outcome), as BashOutput's top-level exitCode already is.
+	const {events} = read('task-output-polls.jsonl');
+	const result = (id: string) => events.find(event => event.kind === 'tool_result' && event.result?.call_id === id)?.result;
+	assert.deepEqual([result('toolu_w6')?.is_error, result('toolu_w6')?.exit_code], [false, undefined], 'still running: no verdict yet');
+	assert.deepEqual([result('toolu_w8')?.is_error, result('toolu_w8')?.exit_code], [true, 1], 'the polled command exited 1');
+	assert.deepEqual([result('toolu_w10')?.is_error, result('toolu_w10')?.exit_code], [false, 0]);
+	assert.deepEqual([result('toolu_w12')?.is_error, result('toolu_w12')?.exit_code], [true, undefined], 'a killed agent task has no exit code but did not finish');
+	assert.equal(result('toolu_w2')?.is_error, false, 'the start of a background command is no failure');
+});
+
+test('claude format: the <task-notification> (2.0.x <bash-notification>) of a background command\'s end gives the Bash call that started it, named by <tool-use-id> or found by its task id, its outcome: completed or failed, with its exit code, read once however delivered; a killed task gives none', () => {
+	// The Bash call's own result says only "Command running in background with ID: …"; Claude
+	// Code's notification of its end names the call and says how it ended. Sinity/polylogue joins
+	// the two (polylogue/sources/parsers/claude/code_parser.py, _project_background_task_completions;
+	// polylogue/sources/providers/claude_code_models.py, ClaudeCodeBackgroundTaskNotification).
+	const session = read('task-notification-outcomes.jsonl');
+	const results = (id: string) => session.events.filter(event => event.kind === 'tool_result' && event.result?.call_id === id).map(event => [event.line, event.result?.is_error, event.result?.exit_code ?? null]);
+	assert.deepEqual(results('toolu_d2'), [[3, false, null], [9, false, 0]]);
+	assert.deepEqual(results('toolu_d4'), [[5, false, null], [11, true, 2]], 'the attachment tells it; the user record repeating it adds nothing');
+	assert.deepEqual(results('toolu_d6'), [[7, false, null]], 'a server the agent stopped did not fail');
+	assert.deepEqual(results('toolu_d15'), [[16, false, null], [17, true, 1]], 'a notification naming only the task finds its call through the backgroundTaskId its result gave');
+	assert.equal(session.summary.human_turns, 1, 'notifications are no requests');
+	// 2.0.x: a <bash-notification> naming the shell.
+	const older = read('bash-notifications.jsonl');
+	assert.deepEqual(older.events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'toolu_k2').map(event => [event.line, event.result?.is_error, event.result?.exit_code ?? null]), [[3, false, null], [5, false, 0]]);
+});
+
+test('claude format: a user record flagged isVisibleInTranscriptOnly (shown in the transcript, never sent to the model) is no request, even without isCompactSummary', () => {
+	// Sinity/polylogue gives such a record no human origin
+	// (polylogue/sources/parsers/claude/code_parser.py, _claude_code_user_turn_origin).
+	const session = read('transcript-only-record.jsonl');
+	assert.deepEqual(users(session), [
+		[1, 'Why does the grain hopper sensor drift after noon?', true, null],
+		[3, 'Earlier turns about the hopper wiring were condensed here for the transcript.', false, 'host'],
+		[4, 'add a compensation table keyed by wall temperature', true, null],
+	]);
+	assert.equal(session.summary.human_turns, 2);
+});

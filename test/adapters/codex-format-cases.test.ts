@@ -1057,3 +1057,22 @@ test('codex format: a subagent rollout holding its parent\'s history under the p
 	assert.equal(summary.parent_id, '01a30100-6d00-7a00-8b00-0000000000aa');
 	assert.equal(summary.assistant_messages, 1);
 });
+
+test('codex format: an MCP tool a code-mode exec cell called, recorded only as its mcp_tool_call_end (or McpToolCall item), is a call named from its invocation, with its result; an MCP call the model made is not counted twice', () => {
+	// The end event carries the invocation (server, tool, arguments) beside the result: for a call a
+	// cell made, no response item names it. Sinity/polylogue reads the call from it
+	// (polylogue/sources/parsers/codex.py, _codex_mcp_tool_call_messages).
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T14-00-00-01a30290-4c00-7d00-8e00-0000000000b3.jsonl')));
+	const calls = events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.call_id]);
+	assert.deepEqual(calls, [
+		[3, 'exec', 'call_cell_01'],
+		[4, 'mcp__inventory__expiring', 'call_cell_01_mcp_1'],
+		[6, 'mcp__inventory__label', 'call_label_01'],
+		[9, 'exec', 'call_cell_02'],
+		[10, 'mcp__inventory__reserve', 'call_cell_02_mcp_1'],
+	]);
+	assert.deepEqual(events.find(event => event.kind === 'tool_call' && event.tool?.call_id === 'call_cell_01_mcp_1')?.tool?.input, {before: '2027-03-01'});
+	assert.deepEqual([resultOf(events, 'call_cell_01_mcp_1')?.is_error, resultOf(events, 'call_cell_01_mcp_1')?.output], [false, 'lot 14 (kale), lot 22 (chard)']);
+	assert.equal(resultOf(events, 'call_cell_02_mcp_1')?.is_error, true);
+	assert.equal(summary.tool_calls, 5);
+});

@@ -12,6 +12,7 @@ import {readClaudeRecord} from './records.js';
 import {noteDelivery, noteQueueOperation, queuedText, queuedTextFingerprint, stillQueued, type QueuedEntry} from './queue.js';
 import {readJsonLines} from '../shared/json-lines.js';
 import {sha256Hex} from '../../lib/hash.js';
+import {rememberId} from '../shared/recent-ids.js';
 
 /** Record types that are bookkeeping: known, readable, and carrying nothing for the event model. */
 const bookkeeping = new Set([
@@ -265,14 +266,15 @@ const nonPersonOrigin = /notification|hook|system|schedul|cron/i;
  * "coordinator"), an expanded command or injection (`isMeta`), what a tool's run wrote
  * (`sourceToolUseID`: a skill's load), or a notification (`origin.kind: "task-notification"`).
  */
-function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'origin' | 'sourceToolUseID'>): Author {
+function authorOf(record: Pick<ClaudeRecord, 'isSidechain' | 'isMeta' | 'isVisibleInTranscriptOnly' | 'origin' | 'sourceToolUseID'>): Author {
 	const origin = isRecord(record.origin) ? record.origin : {};
 	if (record.isSidechain || origin['from'] !== undefined || origin['senderTaskId'] !== undefined || agentOrigin.has(origin['kind'])) {
 		return {human: false, origin: 'agent'};
 	}
 
 	const kind = typeof origin['kind'] === 'string' ? origin['kind'] : '';
-	return record.isMeta || record.sourceToolUseID !== undefined || nonPersonOrigin.test(kind) ? {human: false, origin: 'host'} : {human: true};
+	// A transcript-only record never reached the model: no request it was asked to answer.
+	return record.isMeta || record.isVisibleInTranscriptOnly || record.sourceToolUseID !== undefined || nonPersonOrigin.test(kind) ? {human: false, origin: 'host'} : {human: true};
 }
 
 /**
@@ -303,6 +305,88 @@ function splitEnvelopes(text: string): {host: string; rest: string} | undefined 
 
 /** Events of one text a user record (or a queued prompt) holds, by who wrote it and what it is. */
 function textEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
+	const events = saidEvents(text, base, author, state);
+	const ended = backgroundCommandEnd(text, base, state);
+	return ended ? [...events, ended] : events;
+}
+
+/**
+ * `<task-notification>`: what Claude Code delivers when a background task ends, naming the call
+ * that started it (`<tool-use-id>`, 2.1.x) or only the task (`<task-id>`; 2.0.x wrote a
+ * `<bash-notification>` naming its `<shell-id>`), its `<status>` and a `<summary>`; for a
+ * command, `Background command "…" completed (exit code N)` or `… failed with exit code N`. The
+ * Bash call's own result said only that it went to the background (its toolUseResult naming the
+ * task, `backgroundTaskId`), so a completed or failed one is that call's outcome, as a poll's
+ * answer is a Codex command's. A killed task (often a server the agent stopped), and one whose
+ * call is not known, say nothing of it. Read once however it is delivered (queued_command
+ * attachment, queue remove, user record).
+ */
+const notificationOpening = /^\s*<(?:task|bash)-notification>/;
+const notificationField = (text: string, name: string) => new RegExp(`<${name}>\\s*([^<]{1,512}?)\\s*</${name}>`).exec(text)?.[1];
+const commandExit = /^Background command "[\s\S]*" (?:completed \(exit code (\d+)\)|failed with exit code (\d+))\.?$/;
+
+function backgroundCommandEnd(text: string, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent | undefined {
+	// Tested before anything is copied: every text a user record holds passes here.
+	if (!notificationOpening.test(text)) {
+		return undefined;
+	}
+
+	const trimmed = text.trimStart();
+	const status = notificationField(trimmed, 'status');
+	const callId = notificationField(trimmed, 'tool-use-id') ?? backgroundCall(state, notificationField(trimmed, 'task-id') ?? notificationField(trimmed, 'shell-id'));
+	if (callId === undefined || (status !== 'completed' && status !== 'failed')) {
+		return undefined;
+	}
+
+	const ended = idRecord(state, 'backgroundEnds');
+	if (Object.hasOwn(ended, callId)) {
+		return undefined;
+	}
+
+	rememberId(ended, callId, callId);
+	const summary = notificationField(trimmed, 'summary') ?? status;
+	const exit = commandExit.exec(summary);
+	const exitCode = exit ? Number(exit[1] ?? exit[2]) : undefined;
+	return {
+		...base,
+		kind: 'tool_result',
+		result: {call_id: callId, is_error: status === 'failed' || (exitCode !== undefined && exitCode !== 0), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: summary},
+	};
+}
+
+/** A record of ids the line state keeps (plain JSON: it is carried in the catalog between scans). */
+function idRecord(state: LineState, key: 'backgroundEnds' | 'backgroundTasks'): Record<string, string> {
+	const known = state[key];
+	if (isRecord(known)) {
+		return known as Record<string, string>;
+	}
+
+	const created: Record<string, string> = {};
+	state[key] = created;
+	return created;
+}
+
+/** The call that started a background task, from the task id its result named. */
+function backgroundCall(state: LineState, taskId: string | undefined): string | undefined {
+	const tasks = state['backgroundTasks'];
+	if (taskId === undefined || !isRecord(tasks) || !Object.hasOwn(tasks, taskId)) {
+		return undefined;
+	}
+
+	const callId = tasks[taskId];
+	return typeof callId === 'string' ? callId : undefined;
+}
+
+/** A Bash call sent to the background: its task id remembered, for the notification that names only the task. */
+function noteBackgroundTask(record: ClaudeRecord, result: NonNullable<SessionEvent['result']>, state: LineState): void {
+	const structured = record.toolUseResult;
+	const taskId = isRecord(structured) ? structured['backgroundTaskId'] : undefined;
+	if (typeof taskId === 'string' && taskId.length <= 128 && result.call_id) {
+		rememberId(idRecord(state, 'backgroundTasks'), taskId, result.call_id);
+	}
+}
+
+function saidEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
 	if (saysNothing(text)) {
 		return [];
 	}
@@ -364,7 +448,9 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 		if (block.type === 'text' && typeof block['text'] === 'string') {
 			events.push(...textEvents(block['text'], base, author, state));
 		} else if (block.type === 'tool_result') {
-			events.push({...base, kind: 'tool_result', result: toolResult(record, block)}, ...rejectionFeedback(block, base, author));
+			const result = toolResult(record, block);
+			noteBackgroundTask(record, result, state);
+			events.push({...base, kind: 'tool_result', result}, ...rejectionFeedback(block, base, author));
 		}
 	}
 
@@ -512,14 +598,35 @@ function withoutAppendedReminders(output: string): string {
 	return text === '' ? output : text.length === output.trimEnd().length ? output : text;
 }
 
+/**
+ * The verdict a TaskOutput poll brought back: Claude Code answers it with the poll's own
+ * `retrieval_status` beside the polled task's state (`toolUseResult.task`: `exitCode` for a
+ * background command, `status` for an agent, which has none). Only a poll that got the task's
+ * end (`success`, not `not_ready` or `timeout`) carries one; the block's is_error says only
+ * whether the poll itself worked. Undefined when there is no verdict.
+ */
+function polledTaskOutcome(structured: unknown): {failed: boolean; exitCode?: number} | undefined {
+	if (!isRecord(structured) || structured['retrieval_status'] !== 'success' || !isRecord(structured['task'])) {
+		return undefined;
+	}
+
+	const task = structured['task'];
+	if (typeof task['exitCode'] === 'number') {
+		return {failed: task['exitCode'] !== 0, exitCode: task['exitCode']};
+	}
+
+	return task['status'] === 'failed' || task['status'] === 'killed' ? {failed: true} : undefined;
+}
+
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
 	// Blocks are text, image (`source: {type: "base64", media_type, data}`: Read of a picture, a
 	// screenshot) or others (tool_reference); an image is noted, its payload never copied.
 	const output = withoutAppendedReminders(mediaAwareOutput(block['content']));
 	// On failure Claude's structured toolUseResult is a plain string such as "Error: …".
 	const structured = record.toolUseResult;
-	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured));
-	const exitCode = isRecord(structured) && typeof structured['exitCode'] === 'number' ? structured['exitCode'] : failed ? exitCodeFromText(output) : undefined;
+	const polled = polledTaskOutcome(structured);
+	const failed = block['is_error'] === true || (typeof structured === 'string' && /^(Error|InputValidationError)\b/.test(structured)) || polled?.failed === true;
+	const exitCode = isRecord(structured) && typeof structured['exitCode'] === 'number' ? structured['exitCode'] : polled ? polled.exitCode : failed ? exitCodeFromText(output) : undefined;
 	return {
 		call_id: typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : null,
 		is_error: failed || (exitCode !== undefined && exitCode !== 0),

@@ -53,6 +53,7 @@ const recordFields = fields({
 	isSidechain: boolean,
 	isMeta: boolean,
 	isCompactSummary: boolean,
+	isVisibleInTranscriptOnly: boolean,
 	isApiErrorMessage: boolean,
 	isAbortedMidStream: boolean,
 	sessionId: string,

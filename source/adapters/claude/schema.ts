@@ -33,6 +33,8 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	isSidechain: optional(z.boolean()),
 	isMeta: optional(z.boolean()),
 	isCompactSummary: optional(z.boolean()),
+	/** A record shown in the transcript but never sent to the model (the compaction summary, and the like). */
+	isVisibleInTranscriptOnly: optional(z.boolean()),
 	isApiErrorMessage: optional(z.boolean()),
 	isAbortedMidStream: optional(z.boolean()),
 	sessionId: optional(z.string()),

@@ -426,12 +426,30 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 		case 'patch_apply_end':
 			return recordResult(state, {...base, kind: 'tool_result', result: patchEndResult(event)});
 		case 'mcp_tool_call_end':
-			return recordResult(state, {...base, kind: 'tool_result', result: mcpEndResult(event)});
+			return [...unseenMcpCall(event, base, state), ...recordResult(state, {...base, kind: 'tool_result', result: mcpEndResult(event)})];
 		case 'item_completed':
 			return isRecord(event.item) ? threadItemEvents(event.item, base, state) : [];
 		default:
 			return [];
 	}
+}
+
+/**
+ * The call an `mcp_tool_call_end` ends, when no line before named it: an MCP tool a code-mode
+ * `exec` cell called (the model called only the cell). The event carries the call's
+ * `invocation` (`{server, tool, arguments}`), read as a namespaced MCP call is named.
+ */
+function unseenMcpCall(event: CodexEvent, base: Base, state: CodexState): SessionEvent[] {
+	const callId = event.call_id;
+	const invocation = isRecord(event.invocation) ? event.invocation : undefined;
+	const server = stringOf(invocation?.['server']);
+	const tool = stringOf(invocation?.['tool']);
+	// Own keys only: an id such as `constructor` is no call read before.
+	if (callId === undefined || !server || !tool || (state.calls !== undefined && Object.hasOwn(state.calls, callId))) {
+		return [];
+	}
+
+	return [{...base, kind: 'tool_call', tool: {name: `mcp__${server}__${tool}`, call_id: callId, input: invocation?.['arguments'] ?? null}}];
 }
 
 /**

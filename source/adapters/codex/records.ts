@@ -48,6 +48,7 @@ const eventFields = fields({
 	kind: text,
 	num_turns: number,
 	item: any,
+	invocation: any,
 });
 
 const turnContextFields = fields({cwd: text, model: text});

@@ -111,6 +111,8 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	goal: anything,
 	turnId: text,
 	turn_id: text,
+	/** `mcp_tool_call_end`: the call it ends, `{server, tool, arguments}`. */
+	invocation: anything,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;

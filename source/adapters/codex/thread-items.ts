@@ -108,7 +108,7 @@ function fileChangeEnd(item: Record<string, unknown>, id: string | undefined): C
 
 /** `McpToolCallItem::as_legacy_end_event`: its result, else its error; neither is no outcome yet. */
 function mcpEnd(item: Record<string, unknown>, id: string | undefined): CodexEvent[] {
-	const call = id ? {call_id: id} : {};
+	const call = {...(id ? {call_id: id} : {}), invocation: {server: item['server'], tool: item['tool'], arguments: item['arguments']}};
 	if (isRecord(item['result'])) {
 		return [{type: 'mcp_tool_call_end', result: {Ok: item['result']}, ...call}];
 	}
