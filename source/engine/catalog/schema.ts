@@ -93,7 +93,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * from the summary table, empty transcript logs passed over for written ones (Grok's too), Copilot
  * CLI and Codex names looked up again as a scan continues, Copilot's auto-mode model, the
  * Antigravity IDE's conversation list, Codex goals, harness-tagged and inherited items and copied
- * parent history, Grok context-only items and raw shell output; every session is read again).
+ * parent history, Grok context-only items and raw shell output, Claude background commands'
+ * outcomes and transcript-only records, Codex MCP calls known only by their end; every session is
+ * read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
