@@ -446,3 +446,14 @@ test('copilot format: a name workspace.yaml takes while the session is read (a r
 	assert.equal(resumed.row.summary.title, 'Kiln: cone 6 ramp, fixed', 'a scan continued after a rename no record states');
 	same(resumed, scan());
 });
+
+test('copilot format: sandbox.decision and prompt_cache_break are known event types, not skipped lines', () => {
+	// Arithmomaniac/copilot-session-tools src/copilot_session_tools/scanner/cli.py lists both among
+	// the CLI events it passes over; the SDK's generated session events name `sandbox.decision`.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === '6a2e8c40-3f1b-4d97-a5c8-1b7d9e3f5a62');
+	assert.ok(read);
+	assert.equal(read.loaded.skipped, 0);
+	assert.deepEqual(read.loaded.rows.find(row => row.line === 2)?.events, []);
+	assert.deepEqual(read.loaded.rows.find(row => row.line === 4)?.events, []);
+	assert.equal(read.events.filter(event => event.kind === 'user' && event.human).length, 1);
+});

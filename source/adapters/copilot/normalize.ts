@@ -59,6 +59,9 @@ const knownNamespaces = new Set([
 	'binary_asset',
 	'custom_notification',
 	'ui',
+	// The sandbox's configuration record and a note that the prompt cache was invalidated.
+	'sandbox',
+	'prompt_cache_break',
 ]);
 
 /** `source` of a message a person typed (absent in most builds); others are skill, autopilot, command… */
