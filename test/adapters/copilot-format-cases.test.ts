@@ -457,3 +457,14 @@ test('copilot format: sandbox.decision and prompt_cache_break are known event ty
 	assert.deepEqual(read.loaded.rows.find(row => row.line === 4)?.events, []);
 	assert.equal(read.events.filter(event => event.kind === 'user' && event.human).length, 1);
 });
+
+test('copilot format: a session /fork made names the session it was forked from in a fork notice ("Forked from … as …"): its parent; the source\'s own notice ("Forked this session into …") names no parent', () => {
+	// Arithmomaniac/copilot-session-tools tests/test_scanner.py (session.info fork) and
+	// src/copilot_session_tools/scanner/cli.py (_format_fork_info_message): a session named by id or as `"name" (id)`.
+	const sessions = readStore(copilotAdapter, store);
+	const fork = sessions.find(found => found.summary.id === '7e3f9a51-4c2d-4e08-b6d9-2c8e0f4a6b73');
+	const source = sessions.find(found => found.summary.id === '6a2e8c40-3f1b-4d97-a5c8-1b7d9e3f5a62');
+	assert.equal(fork?.summary.parent_id, '6a2e8c40-3f1b-4d97-a5c8-1b7d9e3f5a62');
+	assert.equal(source?.summary.parent_id ?? null, null);
+	assert.equal(source?.loaded.skipped, 0);
+});

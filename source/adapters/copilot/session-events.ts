@@ -20,7 +20,7 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 		case 'session.warning':
 			return data.message ? [{...base, kind: 'system', text: data.message}] : [];
 		case 'session.info':
-			return data.infoType === 'folder_trust' ? trustedFolderEvents(data.message, base, state) : [];
+			return data.infoType === 'folder_trust' ? trustedFolderEvents(data.message, base, state) : data.infoType === 'fork' ? forkedFromEvents(data.message, base) : [];
 		case 'session.model_change':
 			return modelEvent(base, state, data.newModel);
 		case 'session.auto_mode_resolved':
@@ -66,6 +66,18 @@ function trustedFolderEvents(message: string | undefined, base: Base, state: Cop
 
 	state.cwd = folder;
 	return metaEvent(base, {cwd: folder});
+}
+
+/**
+ * `/fork` notes the fork in both sessions as a `fork` notice: the source's says "Forked this
+ * session into …", the fork's "Forked from <source> [before event <id>] as <fork>.", a session
+ * named either by its id or as `"name" (id)`. The source is the fork's parent, as a branch's is.
+ */
+const forkedFrom = /^Forked from (?:"[^"\n]*" \()?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/i;
+
+function forkedFromEvents(message: string | undefined, base: Base): SessionEvent[] {
+	const parent = message === undefined ? undefined : forkedFrom.exec(message)?.[1];
+	return parent === undefined ? [] : metaEvent(base, {parent_id: parent});
 }
 
 /** `shutdownType: "error"` says why in `errorReason` (newer builds). */
