@@ -265,6 +265,15 @@ test('vscode format: a response that ends asking the person to confirm (an unuse
 	assert.equal(read('continue-to-iterate.json').events.find(event => event.kind === 'system')?.text, 'Waiting for confirmation: Continue to iterate?');
 });
 
+test('vscode format: a response waiting on the person\'s answers (an unused `questionCarousel`) or plan review (an unused `planReview`) is a paused turn', () => {
+	// VS Code counts an unused question carousel or plan review as the response needing input,
+	// like an unused confirmation; one the person answered (`isUsed`) is not waiting.
+	assert.deepEqual(markers('question-carousel.json'), [[2, true, null]]);
+	assert.equal(read('question-carousel.json').events.find(event => event.kind === 'system')?.text, 'Waiting for an answer: Where do tenant limits come from?');
+	assert.deepEqual(markers('plan-review.json'), [[1, true, null]]);
+	assert.equal(read('plan-review.json').events.find(event => event.kind === 'system')?.text, 'Waiting for plan review: Review plan');
+});
+
 test('vscode format: a terminal call\'s exit status without terminalCommandState is the "Command exited with code N" line closing the tool\'s result, not a status the command printed', () => {
 	// runInTerminalTool: the result is the output, then the execute strategy's notes, the last "Command exited with code N" when N > 0.
 	const session = read('terminal-exit-status.json');

@@ -116,18 +116,36 @@ function shownParts(parts: readonly unknown[], disablement: unknown): readonly u
 	return parts.slice(0, index);
 }
 
-/**
- * The question a response left waiting for the person: an unused `confirmation` part (Copilot's
- * "Continue to iterate?" at its round limit, …). VS Code counts one as the response needing
- * input until `isUsed`. A log may keep a stale `isUsed`, but only the last turn's pause matters.
- */
-function waitingConfirmation(parts: readonly unknown[]): string | undefined {
-	const part = parts.find(candidate => isRecord(candidate) && candidate['kind'] === 'confirmation' && candidate['isUsed'] !== true);
-	if (!isRecord(part)) {
-		return undefined;
+/** The part kinds VS Code shows as waiting for the person until `isUsed` (chatModel.ts, the chat inbox). */
+const askingKinds = new Set(['confirmation', 'questionCarousel', 'planReview']);
+
+/** A non-blank string field, else undefined. */
+function nonBlank(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** The marker text for a part that asks the person: its title, or its first question's. */
+function askingText(part: Record<string, unknown>): string {
+	if (part['kind'] === 'questionCarousel') {
+		const first = Array.isArray(part['questions']) ? part['questions'][0] : undefined;
+		const title = isRecord(first) ? nonBlank(first['title']) : undefined;
+		return title ? `Waiting for an answer: ${title}` : 'Waiting for an answer';
 	}
 
-	return typeof part['title'] === 'string' && part['title'].trim() !== '' ? `Waiting for confirmation: ${part['title']}` : 'Waiting for confirmation';
+	const title = nonBlank(part['title']);
+	const waiting = part['kind'] === 'planReview' ? 'Waiting for plan review' : 'Waiting for confirmation';
+	return title ? `${waiting}: ${title}` : waiting;
+}
+
+/**
+ * The question a response left waiting for the person: an unused `confirmation` part (Copilot's
+ * "Continue to iterate?" at its round limit, …), `questionCarousel` (the ask-questions tool) or
+ * `planReview` (a plan to approve). VS Code counts one as the response needing input until
+ * `isUsed`. A log may keep a stale `isUsed`, but only the last turn's pause matters.
+ */
+function waitingConfirmation(parts: readonly unknown[]): string | undefined {
+	const part = parts.find(candidate => isRecord(candidate) && typeof candidate['kind'] === 'string' && askingKinds.has(candidate['kind']) && candidate['isUsed'] !== true);
+	return isRecord(part) ? askingText(part) : undefined;
 }
 
 /** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
