@@ -190,6 +190,11 @@ test('vscode format: a terminal tool saved as `terminal2` (the 2025 shape with `
 	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {command: 'cargo build --release --locked', language: 'sh'});
 });
 
+test('vscode format: a terminal tool whose `commandLine` is a plain string gives that command', () => {
+	const session = read('terminal-string-command.json');
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {command: 'cat .nvmrc', language: 'sh'});
+});
+
 test('vscode format: a request the person queued while a turn ran (`pendingRequests`) is their request, still unanswered, after the live ones', () => {
 	// The log keeps the queue (chatSessionOperationLog.ts) and VS Code restores it with the session.
 	const session = read('queued-request.jsonl');
