@@ -324,6 +324,19 @@ test('vscode format: a response\'s `warning` parts (what the chat view shows the
 	);
 });
 
+test('vscode format: a response\'s `hook` parts (a hook\'s `stopReason` when it blocked, else its `systemMessage`, both shown to the person) are notices in their place, never reply text', () => {
+	const session = read('hook-parts.json');
+	assert.deepEqual(
+		session.events.filter(event => ['assistant', 'system'].includes(event.kind)).map(event => [event.kind, event.text]),
+		[
+			['assistant', 'Removing the generated output first.'],
+			['system', 'PreToolUse hook blocked: rm -rf is blocked by the workspace policy hook'],
+			['assistant', 'The policy hook blocked the delete, so I left the folder in place.'],
+			['system', 'Stop hook: Remember to run the linter before committing'],
+		],
+	);
+});
+
 test('vscode format: the request a confirmation button sent (`confirmation`, text `<button>: "<title>"`) is no human request', () => {
 	// VS Code's chat list sends a clicked confirmation as a request of its own, its text made from the
 	// button and the confirmation's title and `confirmation` set to the button (vshulcz/deja-vu

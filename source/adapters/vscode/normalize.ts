@@ -177,6 +177,12 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 			continue;
 		}
 
+		if (part['kind'] === hookKind) {
+			flush();
+			events.push(...hookEvents(part, base));
+			continue;
+		}
+
 		const tool = toolInvocationSchema.safeParse(part);
 		if (tool.success) {
 			flush();
@@ -195,6 +201,25 @@ const warningKind = 'warning';
 function warningEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
 	const text = markdownText(part['content']).trim();
 	return text === '' ? [] : [{...base, kind: 'system', text}];
+}
+
+/** A response part recording a hook's run (`IChatHookPart`); what it says is shown to the person. */
+const hookKind = 'hook';
+
+/**
+ * A hook's message as a notice where it stood: `stopReason` when the hook blocked the step,
+ * else its `systemMessage`. Named by its `hookType`; neither is the model's reply.
+ */
+function hookEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
+	const hookType = nonBlank(part['hookType']);
+	const stopped = nonBlank(part['stopReason']);
+	const message = stopped ?? nonBlank(part['systemMessage']);
+	if (message === undefined) {
+		return [];
+	}
+
+	const label = hookType ? `${hookType} hook` : 'Hook';
+	return [{...base, kind: 'system', text: `${label}${stopped ? ' blocked' : ''}: ${message.trim()}`}];
 }
 
 type ErrorDetails = NonNullable<VscodeRequest['responseErrorDetails']>;
