@@ -279,6 +279,14 @@ test('vscode format: a response waiting on the person\'s answers (an unused `que
 	assert.equal(read('plan-review.json').events.find(event => event.kind === 'system')?.text, 'Waiting for plan review: Review plan');
 });
 
+test('vscode format: a turn the log left needing the person\'s input (modelState 4) for no reason engi reads otherwise (an MCP elicitation, saved as rejected) is a paused turn', () => {
+	assert.deepEqual(markers('needs-input-elicitation.jsonl'), [[1, true, null]]);
+	assert.equal(read('needs-input-elicitation.jsonl').events.at(-1)?.text, 'Waiting for input');
+	// A turn whose wait engi reads already (an unapproved tool, a question) gets no second marker.
+	assert.deepEqual(markers('awaiting-approval.jsonl'), []);
+	assert.deepEqual(markers('plan-review.json'), [[1, true, null]]);
+});
+
 test('vscode format: a terminal call\'s exit status without terminalCommandState is the "Command exited with code N" line closing the tool\'s result, not a status the command printed', () => {
 	// runInTerminalTool: the result is the output, then the execute strategy's notes, the last "Command exited with code N" when N > 0.
 	const session = read('terminal-exit-status.json');

@@ -28,6 +28,22 @@ function isOpenTurn(request: VscodeRequest): boolean {
 	return typeof request.modelState?.value === 'number' && openStates.has(request.modelState.value);
 }
 
+/** ResponseModelState NeedsInput: the turn stopped until the person answers something. */
+const needsInputState = 4;
+
+/**
+ * A turn the log left needing input, for a reason the parts do not show as waiting: an MCP
+ * elicitation is saved as `rejected` even while pending (ChatElicitationRequestPart.toJSON).
+ * A tool awaiting approval is already a pending call, so it needs no marker.
+ */
+function unexplainedWait(request: VscodeRequest, replied: readonly SessionEvent[]): string | undefined {
+	if (request.modelState?.value !== needsInputState || replied.some(event => event.pending === true)) {
+		return undefined;
+	}
+
+	return 'Waiting for input';
+}
+
 /** VS Code stores times as epoch milliseconds. */
 function isoFromMs(value: number | null | undefined): string | undefined {
 	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -292,8 +308,9 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	}
 
 	const parts = shownParts(responseParts(request.response), request.shouldBeRemovedOnSend);
-	events.push(...responseEvents(parts, {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request)));
-	const waiting = waitingConfirmation(parts);
+	const replied = responseEvents(parts, {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request));
+	events.push(...replied);
+	const waiting = waitingConfirmation(parts) ?? unexplainedWait(request, replied);
 	if (waiting !== undefined) {
 		events.push({...answeredBase, kind: 'system', text: waiting, interrupted: true});
 	}
