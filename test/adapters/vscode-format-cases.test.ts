@@ -345,6 +345,17 @@ test('vscode format: a response\'s `hook` parts (a hook\'s `stopReason` when it 
 	);
 });
 
+test('vscode format: a subagent call saved again under the same toolCallId (its later, finished update) is one call with its final result, not a pending call beside a finished one', () => {
+	const session = read('subagent-repeated-call.json');
+	const calls = session.events.filter(event => event.kind === 'tool_call' && event.tool?.call_id === 'call_sub01');
+	assert.deepEqual(calls.map(event => event.pending ?? false), [false]);
+	assert.equal(
+		session.events.find(event => event.kind === 'tool_result' && event.result?.call_id === 'call_sub01')?.result?.output,
+		'Three callers: http/request.ts, http/proxy.ts, tests/header.test.ts',
+	);
+	assert.equal(session.events.filter(event => event.kind === 'tool_call').length, 2);
+});
+
 test('vscode format: the request a confirmation button sent (`confirmation`, text `<button>: "<title>"`) is no human request', () => {
 	// VS Code's chat list sends a clicked confirmation as a request of its own, its text made from the
 	// button and the confirmation's title and `confirmation` set to the button (vshulcz/deja-vu

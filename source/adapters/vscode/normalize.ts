@@ -164,9 +164,31 @@ function waitingConfirmation(parts: readonly unknown[]): string | undefined {
 	return isRecord(part) ? askingText(part) : undefined;
 }
 
+/**
+ * The tool parts a later part of the same response saves again under the same `toolCallId`: a
+ * subagent call's updates are each kept, and only the last holds its final state and result.
+ */
+function supersededToolParts(parts: readonly unknown[]): ReadonlySet<unknown> {
+	const last = new Map<string, unknown>();
+	const superseded = new Set<unknown>();
+	for (const part of parts) {
+		if (isRecord(part) && part['kind'] === 'toolInvocationSerialized' && typeof part['toolCallId'] === 'string' && part['toolCallId'] !== '') {
+			const earlier = last.get(part['toolCallId']);
+			if (earlier !== undefined) {
+				superseded.add(earlier);
+			}
+
+			last.set(part['toolCallId'], part);
+		}
+	}
+
+	return superseded;
+}
+
 /** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
 function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext, openTurn: boolean): SessionEvent[] {
 	const events: SessionEvent[] = [];
+	const superseded = supersededToolParts(parts);
 	let text = '';
 	const flush = () => {
 		if (text.trim() !== '') {
@@ -199,8 +221,8 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 			continue;
 		}
 
-		const tool = toolInvocationSchema.safeParse(part);
-		if (tool.success) {
+		const tool = superseded.has(part) ? undefined : toolInvocationSchema.safeParse(part);
+		if (tool?.success) {
 			flush();
 			events.push(...toolEvents(tool.data, base, context, openTurn));
 		}
