@@ -190,6 +190,11 @@ test('vscode format: a terminal tool saved as `terminal2` (the 2025 shape with `
 	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {command: 'cargo build --release --locked', language: 'sh'});
 });
 
+test('vscode format: a terminal tool whose `commandLine` is a plain string gives that command', () => {
+	const session = read('terminal-string-command.json');
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_call')?.tool?.input, {command: 'cat .nvmrc', language: 'sh'});
+});
+
 test('vscode format: a request the person queued while a turn ran (`pendingRequests`) is their request, still unanswered, after the live ones', () => {
 	// The log keeps the queue (chatSessionOperationLog.ts) and VS Code restores it with the session.
 	const session = read('queued-request.jsonl');
@@ -265,6 +270,23 @@ test('vscode format: a response that ends asking the person to confirm (an unuse
 	assert.equal(read('continue-to-iterate.json').events.find(event => event.kind === 'system')?.text, 'Waiting for confirmation: Continue to iterate?');
 });
 
+test('vscode format: a response waiting on the person\'s answers (an unused `questionCarousel`) or plan review (an unused `planReview`) is a paused turn', () => {
+	// VS Code counts an unused question carousel or plan review as the response needing input,
+	// like an unused confirmation; one the person answered (`isUsed`) is not waiting.
+	assert.deepEqual(markers('question-carousel.json'), [[2, true, null]]);
+	assert.equal(read('question-carousel.json').events.find(event => event.kind === 'system')?.text, 'Waiting for an answer: Where do tenant limits come from?');
+	assert.deepEqual(markers('plan-review.json'), [[1, true, null]]);
+	assert.equal(read('plan-review.json').events.find(event => event.kind === 'system')?.text, 'Waiting for plan review: Review plan');
+});
+
+test('vscode format: a turn the log left needing the person\'s input (modelState 4) for no reason engi reads otherwise (an MCP elicitation, saved as rejected) is a paused turn', () => {
+	assert.deepEqual(markers('needs-input-elicitation.jsonl'), [[1, true, null]]);
+	assert.equal(read('needs-input-elicitation.jsonl').events.at(-1)?.text, 'Waiting for input');
+	// A turn whose wait engi reads already (an unapproved tool, a question) gets no second marker.
+	assert.deepEqual(markers('awaiting-approval.jsonl'), []);
+	assert.deepEqual(markers('plan-review.json'), [[1, true, null]]);
+});
+
 test('vscode format: a terminal call\'s exit status without terminalCommandState is the "Command exited with code N" line closing the tool\'s result, not a status the command printed', () => {
 	// runInTerminalTool: the result is the output, then the execute strategy's notes, the last "Command exited with code N" when N > 0.
 	const session = read('terminal-exit-status.json');
@@ -308,6 +330,30 @@ test('vscode format: a response\'s `warning` parts (what the chat view shows the
 			[2, 'system', 'Chat took too long to get ready. Please ensure you are signed in to GitHub and that the extension `GitHub.copilot-chat` is installed and enabled.'],
 		],
 	);
+});
+
+test('vscode format: a response\'s `hook` parts (a hook\'s `stopReason` when it blocked, else its `systemMessage`, both shown to the person) are notices in their place, never reply text', () => {
+	const session = read('hook-parts.json');
+	assert.deepEqual(
+		session.events.filter(event => ['assistant', 'system'].includes(event.kind)).map(event => [event.kind, event.text]),
+		[
+			['assistant', 'Removing the generated output first.'],
+			['system', 'PreToolUse hook blocked: rm -rf is blocked by the workspace policy hook'],
+			['assistant', 'The policy hook blocked the delete, so I left the folder in place.'],
+			['system', 'Stop hook: Remember to run the linter before committing'],
+		],
+	);
+});
+
+test('vscode format: a subagent call saved again under the same toolCallId (its later, finished update) is one call with its final result, not a pending call beside a finished one', () => {
+	const session = read('subagent-repeated-call.json');
+	const calls = session.events.filter(event => event.kind === 'tool_call' && event.tool?.call_id === 'call_sub01');
+	assert.deepEqual(calls.map(event => event.pending ?? false), [false]);
+	assert.equal(
+		session.events.find(event => event.kind === 'tool_result' && event.result?.call_id === 'call_sub01')?.result?.output,
+		'Three callers: http/request.ts, http/proxy.ts, tests/header.test.ts',
+	);
+	assert.equal(session.events.filter(event => event.kind === 'tool_call').length, 2);
 });
 
 test('vscode format: the request a confirmation button sent (`confirmation`, text `<button>: "<title>"`) is no human request', () => {

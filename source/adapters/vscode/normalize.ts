@@ -28,6 +28,22 @@ function isOpenTurn(request: VscodeRequest): boolean {
 	return typeof request.modelState?.value === 'number' && openStates.has(request.modelState.value);
 }
 
+/** ResponseModelState NeedsInput: the turn stopped until the person answers something. */
+const needsInputState = 4;
+
+/**
+ * A turn the log left needing input, for a reason the parts do not show as waiting: an MCP
+ * elicitation is saved as `rejected` even while pending (ChatElicitationRequestPart.toJSON).
+ * A tool awaiting approval is already a pending call, so it needs no marker.
+ */
+function unexplainedWait(request: VscodeRequest, replied: readonly SessionEvent[]): string | undefined {
+	if (request.modelState?.value !== needsInputState || replied.some(event => event.pending === true)) {
+		return undefined;
+	}
+
+	return 'Waiting for input';
+}
+
 /** VS Code stores times as epoch milliseconds. */
 function isoFromMs(value: number | null | undefined): string | undefined {
 	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -116,23 +132,63 @@ function shownParts(parts: readonly unknown[], disablement: unknown): readonly u
 	return parts.slice(0, index);
 }
 
-/**
- * The question a response left waiting for the person: an unused `confirmation` part (Copilot's
- * "Continue to iterate?" at its round limit, …). VS Code counts one as the response needing
- * input until `isUsed`. A log may keep a stale `isUsed`, but only the last turn's pause matters.
- */
-function waitingConfirmation(parts: readonly unknown[]): string | undefined {
-	const part = parts.find(candidate => isRecord(candidate) && candidate['kind'] === 'confirmation' && candidate['isUsed'] !== true);
-	if (!isRecord(part)) {
-		return undefined;
+/** The part kinds VS Code shows as waiting for the person until `isUsed` (chatModel.ts, the chat inbox). */
+const askingKinds = new Set(['confirmation', 'questionCarousel', 'planReview']);
+
+/** A non-blank string field, else undefined. */
+function nonBlank(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** The marker text for a part that asks the person: its title, or its first question's. */
+function askingText(part: Record<string, unknown>): string {
+	if (part['kind'] === 'questionCarousel') {
+		const first = Array.isArray(part['questions']) ? part['questions'][0] : undefined;
+		const title = isRecord(first) ? nonBlank(first['title']) : undefined;
+		return title ? `Waiting for an answer: ${title}` : 'Waiting for an answer';
 	}
 
-	return typeof part['title'] === 'string' && part['title'].trim() !== '' ? `Waiting for confirmation: ${part['title']}` : 'Waiting for confirmation';
+	const title = nonBlank(part['title']);
+	const waiting = part['kind'] === 'planReview' ? 'Waiting for plan review' : 'Waiting for confirmation';
+	return title ? `${waiting}: ${title}` : waiting;
+}
+
+/**
+ * The question a response left waiting for the person: an unused `confirmation` part (Copilot's
+ * "Continue to iterate?" at its round limit, …), `questionCarousel` (the ask-questions tool) or
+ * `planReview` (a plan to approve). VS Code counts one as the response needing input until
+ * `isUsed`. A log may keep a stale `isUsed`, but only the last turn's pause matters.
+ */
+function waitingConfirmation(parts: readonly unknown[]): string | undefined {
+	const part = parts.find(candidate => isRecord(candidate) && typeof candidate['kind'] === 'string' && askingKinds.has(candidate['kind']) && candidate['isUsed'] !== true);
+	return isRecord(part) ? askingText(part) : undefined;
+}
+
+/**
+ * The tool parts a later part of the same response saves again under the same `toolCallId`: a
+ * subagent call's updates are each kept, and only the last holds its final state and result.
+ */
+function supersededToolParts(parts: readonly unknown[]): ReadonlySet<unknown> {
+	const last = new Map<string, unknown>();
+	const superseded = new Set<unknown>();
+	for (const part of parts) {
+		if (isRecord(part) && part['kind'] === 'toolInvocationSerialized' && typeof part['toolCallId'] === 'string' && part['toolCallId'] !== '') {
+			const earlier = last.get(part['toolCallId']);
+			if (earlier !== undefined) {
+				superseded.add(earlier);
+			}
+
+			last.set(part['toolCallId'], part);
+		}
+	}
+
+	return superseded;
 }
 
 /** Reply text runs (VS Code streams markdown in many small parts) and tool events, in order. */
 function responseEvents(parts: readonly unknown[], base: EventBase, context: ToolContext, openTurn: boolean): SessionEvent[] {
 	const events: SessionEvent[] = [];
+	const superseded = supersededToolParts(parts);
 	let text = '';
 	const flush = () => {
 		if (text.trim() !== '') {
@@ -159,8 +215,14 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 			continue;
 		}
 
-		const tool = toolInvocationSchema.safeParse(part);
-		if (tool.success) {
+		if (part['kind'] === hookKind) {
+			flush();
+			events.push(...hookEvents(part, base));
+			continue;
+		}
+
+		const tool = superseded.has(part) ? undefined : toolInvocationSchema.safeParse(part);
+		if (tool?.success) {
 			flush();
 			events.push(...toolEvents(tool.data, base, context, openTurn));
 		}
@@ -177,6 +239,25 @@ const warningKind = 'warning';
 function warningEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
 	const text = markdownText(part['content']).trim();
 	return text === '' ? [] : [{...base, kind: 'system', text}];
+}
+
+/** A response part recording a hook's run (`IChatHookPart`); what it says is shown to the person. */
+const hookKind = 'hook';
+
+/**
+ * A hook's message as a notice where it stood: `stopReason` when the hook blocked the step,
+ * else its `systemMessage`. Named by its `hookType`; neither is the model's reply.
+ */
+function hookEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
+	const hookType = nonBlank(part['hookType']);
+	const stopped = nonBlank(part['stopReason']);
+	const message = stopped ?? nonBlank(part['systemMessage']);
+	if (message === undefined) {
+		return [];
+	}
+
+	const label = hookType ? `${hookType} hook` : 'Hook';
+	return [{...base, kind: 'system', text: `${label}${stopped ? ' blocked' : ''}: ${message.trim()}`}];
 }
 
 type ErrorDetails = NonNullable<VscodeRequest['responseErrorDetails']>;
@@ -249,8 +330,9 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	}
 
 	const parts = shownParts(responseParts(request.response), request.shouldBeRemovedOnSend);
-	events.push(...responseEvents(parts, {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request)));
-	const waiting = waitingConfirmation(parts);
+	const replied = responseEvents(parts, {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request));
+	events.push(...replied);
+	const waiting = waitingConfirmation(parts) ?? unexplainedWait(request, replied);
 	if (waiting !== undefined) {
 		events.push({...answeredBase, kind: 'system', text: waiting, interrupted: true});
 	}

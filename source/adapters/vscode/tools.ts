@@ -124,9 +124,16 @@ function isTerminal(data: Record<string, unknown> | undefined): data is Record<s
 	return data?.['kind'] === 'terminal' || data?.['kind'] === 'terminal2';
 }
 
-/** The command a terminal tool ran: the user's edit wins over the tool's rewrite over the model's. */
+/**
+ * The command a terminal tool ran: the user's edit wins over the tool's rewrite over the model's.
+ * Some saved sessions keep `commandLine` as the plain command string, with no edits.
+ */
 function terminalCommand(data: Record<string, unknown>): string | undefined {
 	const line = data['commandLine'];
+	if (typeof line === 'string' && line.trim() !== '') {
+		return line;
+	}
+
 	if (isRecord(line)) {
 		for (const key of ['userEdited', 'toolEdited', 'original']) {
 			if (typeof line[key] === 'string') {
