@@ -94,8 +94,9 @@ import type {Migration} from '../../lib/sqlite.js';
  * CLI and Codex names looked up again as a scan continues, Copilot's auto-mode model, the
  * Antigravity IDE's conversation list, Codex goals, harness-tagged and inherited items and copied
  * parent history, Grok context-only items and raw shell output, Claude background commands'
- * outcomes and transcript-only records, Codex MCP calls known only by their end; every session is
- * read again).
+ * outcomes and transcript-only records, Codex MCP calls known only by their end, Copilot CLI
+ * forks' parents, VS Code waits on questions, plan reviews and input, hooks, string commands and
+ * tool calls saved twice; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
