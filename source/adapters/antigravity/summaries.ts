@@ -1,6 +1,6 @@
 import {join} from 'node:path';
 import {openReadOnlyInPlace} from '../../lib/sqlite.js';
-import {fileFingerprint, statOrUndefined} from '../shared/fs.js';
+import {readPerVersion, type VersionMemo} from '../shared/file-version.js';
 import {pathOfFileUri} from './conversation-db.js';
 
 /** What the app's summary table says of one conversation. */
@@ -20,24 +20,11 @@ export function conversationSummary(appDirectory: string, conversationId: string
 	return summaryTable(join(appDirectory, 'conversation_summaries.db'))?.get(conversationId);
 }
 
-const tables = new Map<string, {readonly stamp: string; readonly rows: ReadonlyMap<string, ConversationSummary>}>();
+const tables: VersionMemo<ReadonlyMap<string, ConversationSummary>> = new Map();
 
+/** The table's rows, read again only when the database or its write-ahead log changes. */
 function summaryTable(path: string): ReadonlyMap<string, ConversationSummary> | undefined {
-	const stats = statOrUndefined(path);
-	if (!stats?.isFile()) {
-		return undefined;
-	}
-
-	const wal = statOrUndefined(`${path}-wal`);
-	const stamp = `${fileFingerprint(stats)}|${wal?.isFile() ? fileFingerprint(wal) : ''}`;
-	const known = tables.get(path);
-	if (known?.stamp === stamp) {
-		return known.rows;
-	}
-
-	const rows = readSummaries(path);
-	tables.set(path, {stamp, rows});
-	return rows;
+	return readPerVersion(tables, path, () => readSummaries(path), {withWal: true});
 }
 
 type SummaryRow = {readonly id: unknown; readonly workspaces: unknown; readonly parent?: unknown};

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {fileFingerprint, statOrUndefined} from '../shared/fs.js';
+import {readPerVersion, type VersionMemo} from '../shared/file-version.js';
 import {pathOfFileUri} from './conversation-db.js';
 import {protoBytes, protoFields, protoText} from './protobuf.js';
 
@@ -21,23 +21,10 @@ export function protoSummaryWorkspace(appDirectory: string, conversationId: stri
 /** A summary list holds a few hundred bytes per conversation; far larger is not this file. */
 const maxSummaryBytes = 64 * 1024 * 1024;
 
-const read = new Map<string, {readonly stamp: string; readonly rows: ReadonlyMap<string, string>}>();
+const lists: VersionMemo<ReadonlyMap<string, string>> = new Map();
 
 function workspaces(path: string): ReadonlyMap<string, string> | undefined {
-	const stats = statOrUndefined(path);
-	if (!stats?.isFile() || stats.size > maxSummaryBytes) {
-		return undefined;
-	}
-
-	const stamp = fileFingerprint(stats);
-	const known = read.get(path);
-	if (known?.stamp === stamp) {
-		return known.rows;
-	}
-
-	const rows = workspacesOf(readOrUndefined(path));
-	read.set(path, {stamp, rows});
-	return rows;
+	return readPerVersion(lists, path, () => workspacesOf(readOrUndefined(path)), {maxBytes: maxSummaryBytes});
 }
 
 function readOrUndefined(path: string): Buffer | undefined {
