@@ -1,3 +1,4 @@
+import {statSync} from 'node:fs';
 import {takeUnlistedDirectories} from '../../adapters/shared/fs.js';
 import {loadAdapter} from '../../adapters/stores.js';
 import {wholeUnit, type ListedUnit, type SourceAdapter, type SourceId} from '../../adapters/types.js';
@@ -131,9 +132,47 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 		}
 	}
 
+	forgetVanishedRoots(store, writer, targets, report);
 	// After the rows: a cold build's indexes are made in one go here, their pages side by side.
 	ensureListingIndexes(db);
 	return report;
+}
+
+/**
+ * Forgets the sessions of every catalogued root this call does not read whose directory is
+ * gone, as a refresh forgets a session whose file is gone. The catalog is a cache for every root
+ * it has seen (another HOME, a `--source-root`), and a root that moved or was deleted is listed by
+ * no call again: its rows stayed for good, and every search still stepped over their words. A
+ * root that still exists is kept whether or not this call reads it; one that cannot be checked
+ * (EACCES, say) is kept too. Costs one small read, and a stat for each root not read.
+ */
+function forgetVanishedRoots(store: ReturnType<typeof catalogStore>, writer: ReturnType<typeof catalogWriter>, targets: readonly SourceTarget[], report: RefreshReport): void {
+	const read = new Set(targets.flatMap(({adapter, roots}) => roots.map(root => `${adapter.id}\u0000${root}`)));
+	for (const [source, root] of store.catalogedRoots()) {
+		if (read.has(`${source}\u0000${root}`) || !isGone(root)) {
+			continue;
+		}
+
+		for (const key of store.fingerprintsForRoot(source, root).keys()) {
+			writer.remove(key);
+			report.removed++;
+		}
+
+		// After the rows: removing them counts writes against the root.
+		writer.flush();
+		store.forgetRoot(source, root);
+	}
+}
+
+/** True when nothing is at `path` any more (not when it only cannot be checked). */
+function isGone(path: string): boolean {
+	try {
+		statSync(path);
+		return false;
+	} catch (error) {
+		const code = systemErrorCode(error);
+		return code === 'ENOENT' || code === 'ENOTDIR';
+	}
 }
 
 /**

@@ -204,6 +204,9 @@ export function catalogStore(db: Database) {
 	const writesSql = 'CAST(coalesce((SELECT writes FROM root_writes WHERE source = ? AND root = ?), 0) AS TEXT)';
 	const listingGet = lazy(() => db.prepare(`SELECT value FROM discovery_memo WHERE key = ? AND stamp = ${writesSql}`).pluck());
 	const listingSet = lazy(() => db.prepare(`INSERT OR REPLACE INTO discovery_memo (key, stamp, value) VALUES (?, ${writesSql}, ?)`));
+	const catalogedRoots = lazy(() => db.prepare('SELECT source, root FROM root_writes').raw());
+	const forgetRootWrites = lazy(() => db.prepare('DELETE FROM root_writes WHERE source = ? AND root = ?'));
+	const forgetListing = lazy(() => db.prepare('DELETE FROM discovery_memo WHERE key = ?'));
 	const rootOfKey = lazy(() => db.prepare('SELECT source, root FROM units WHERE key = ?').raw());
 	const countWrite = rootWriteCounter(db);
 	/** Counts a write to the row of `key` against the root that holds it, if any. */
@@ -371,6 +374,15 @@ export function catalogStore(db: Database) {
 		/** Key → fingerprint of every unit under a root: what a refresh compares when the root's listing is not the one remembered. */
 		fingerprintsForRoot(source: string, root: string): Map<string, string> {
 			return new Map(fingerprintsByRoot().all(source, root) as Array<[string, string]>);
+		},
+		/** Every store root the catalog has written rows under, by source (root_writes: one row a root). */
+		catalogedRoots(): Array<[source: string, root: string]> {
+			return catalogedRoots().all() as Array<[string, string]>;
+		},
+		/** Drops what is kept of a root whose rows are all removed: its write count and remembered listing. */
+		forgetRoot(source: string, root: string): void {
+			forgetRootWrites().run(source, root);
+			forgetListing().run(listingKey(source, root));
 		},
 		/**
 		 * The digest of the listing a root's rows were last checked to match exactly (every key
