@@ -468,3 +468,11 @@ test('copilot format: a session /fork made names the session it was forked from 
 	assert.equal(source?.summary.parent_id ?? null, null);
 	assert.equal(source?.loaded.skipped, 0);
 });
+
+test('copilot format: a fork of a fork holding its source\'s own fork notice (copied with the history) takes its parent from its own notice, the one that names it', () => {
+	// github/copilot-cli#3285: a fork may copy its source's history; the source's notice names the source as the fork.
+	const sessions = readStore(copilotAdapter, store);
+	const second = sessions.find(found => found.summary.id === '9c4d0b62-5e3a-4f19-c7d0-3d9f1a5b7c84');
+	assert.equal(second?.summary.parent_id, '7e3f9a51-4c2d-4e08-b6d9-2c8e0f4a6b73');
+	assert.equal(second?.loaded.skipped, 0);
+});

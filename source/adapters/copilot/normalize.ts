@@ -96,7 +96,7 @@ export function normalizeCopilotLine(value: unknown, line: number, lineState: Li
 		// Events a subagent emits carry its agentId; they belong to the parent's tool call.
 		...(envelope.agentId || (isRecord(envelope.data) && typeof envelope.data['parentToolCallId'] === 'string') ? {sidechain: true} : {}),
 	};
-	const events = eventsOf(envelope, base, state);
+	const events = eventsOf(envelope, base, state, unit.idHint);
 	if (events !== null) {
 		const begins = beginsScan(lineState);
 		const lookUp = begins || envelope.type === titleChange;
@@ -140,7 +140,7 @@ function withWorkspaceName(events: SessionEvent[], base: Base, state: CopilotSta
 }
 
 /** The events for the types engi reads, or null to fall back on the namespace rule. */
-function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState): SessionEvent[] | null {
+function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState, ownId: string | undefined): SessionEvent[] | null {
 	const data = envelope.data ?? {};
 	switch (envelope.type) {
 		case 'session.start':
@@ -166,7 +166,7 @@ function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState): S
 
 		default:
 			return envelope.type.startsWith('session.') || envelope.type.startsWith('subagent.') || envelope.type.startsWith('system.')
-				? sessionEvents(envelope.type, readCopilotSessionData(data), base, state)
+				? sessionEvents(envelope.type, readCopilotSessionData(data), base, state, ownId)
 				: null;
 	}
 }

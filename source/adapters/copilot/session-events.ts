@@ -10,7 +10,7 @@ type Base = Omit<SessionEvent, 'kind'>;
  * shutdown, handoff, model and title changes, subagent lifecycle and injected notifications. Types of
  * these namespaces not listed here are bookkeeping and give `[]`.
  */
-export function sessionEvents(type: string, data: CopilotSessionData, base: Base, state: CopilotState): SessionEvent[] {
+export function sessionEvents(type: string, data: CopilotSessionData, base: Base, state: CopilotState, ownId?: string): SessionEvent[] {
 	switch (type) {
 		case 'session.error': {
 			const message = data.message ?? data.errorType ?? 'Session error';
@@ -20,7 +20,7 @@ export function sessionEvents(type: string, data: CopilotSessionData, base: Base
 		case 'session.warning':
 			return data.message ? [{...base, kind: 'system', text: data.message}] : [];
 		case 'session.info':
-			return data.infoType === 'folder_trust' ? trustedFolderEvents(data.message, base, state) : data.infoType === 'fork' ? forkedFromEvents(data.message, base) : [];
+			return data.infoType === 'folder_trust' ? trustedFolderEvents(data.message, base, state) : data.infoType === 'fork' ? forkedFromEvents(data.message, base, ownId) : [];
 		case 'session.model_change':
 			return modelEvent(base, state, data.newModel);
 		case 'session.auto_mode_resolved':
@@ -72,12 +72,22 @@ function trustedFolderEvents(message: string | undefined, base: Base, state: Cop
  * `/fork` notes the fork in both sessions as a `fork` notice: the source's says "Forked this
  * session into …", the fork's "Forked from <source> [before event <id>] as <fork>.", a session
  * named either by its id or as `"name" (id)`. The source is the fork's parent, as a branch's is.
+ * A fork may copy its source's history (github/copilot-cli#3285), and a source that was itself a
+ * fork holds a notice of its own: a notice whose fork is another session than this one (its
+ * directory's name) names that session's parent, not this one's.
  */
-const forkedFrom = /^Forked from (?:"[^"\n]*" \()?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/i;
+const sessionRef = String.raw`(?:"[^"\n]*" \()?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b`;
+const forkedFrom = new RegExp(`^Forked from ${sessionRef}`, 'i');
+const forkedAs = new RegExp(` as ${sessionRef}\\)?\\.?\\s*$`, 'i');
 
-function forkedFromEvents(message: string | undefined, base: Base): SessionEvent[] {
+function forkedFromEvents(message: string | undefined, base: Base, ownId: string | undefined): SessionEvent[] {
 	const parent = message === undefined ? undefined : forkedFrom.exec(message)?.[1];
-	return parent === undefined ? [] : metaEvent(base, {parent_id: parent});
+	if (parent === undefined) {
+		return [];
+	}
+
+	const fork = forkedAs.exec(message!)?.[1];
+	return fork !== undefined && ownId !== undefined && fork.toLowerCase() !== ownId.toLowerCase() ? [] : metaEvent(base, {parent_id: parent});
 }
 
 /** `shutdownType: "error"` says why in `errorReason` (newer builds). */
