@@ -637,3 +637,29 @@ test('antigravity format: the IDE\'s summary list names the workspace a conversa
 	const [torn] = readStore(antigravityAdapter, join(app, 'brain'));
 	assert.equal(torn?.summary.project, null, 'a torn list places nothing');
 });
+
+/**
+ * The `agy` CLI keeps `<app>/cache/last_conversations.json`, an object from each workspace folder
+ * to the id of the latest conversation run there. A conversation started in print mode writes no
+ * prompt-index line, and its step database may not be there (or not yet hold its metadata); the
+ * cache still says where it ran (evidence: teriansilva/agent-sessions
+ * src/agent_sessions/engines/antigravity.py, _cwd_by_id, which reverses this map for the cwd
+ * before falling back to the step database; codeaholicguy/ai-devkit pull request #133 reads the
+ * same file as `{ "<cwd>": "<conversationId>" }`).
+ */
+const lastConversations = join(cases, 'last-conversations', '.gemini', 'antigravity-cli');
+const printedConversation = '5e8b2f14-0c7a-4d39-b6e1-a2c4f9d07b38';
+
+test('antigravity format: the CLI\'s cache of each workspace\'s last conversation places a conversation nothing else places', t => {
+	const [session] = readStore(antigravityAdapter, lastConversations);
+	assert.equal(session?.unit.idHint, printedConversation);
+	assert.equal(session?.summary.project, '/home/ines/work/kelp-survey');
+	assert.equal(session?.summary.title, 'Count the transects with missing depth readings');
+
+	const app = join(tempDir(t), '.gemini', 'antigravity-cli');
+	cpSync(lastConversations, app, {recursive: true});
+	writeFileSync(join(app, 'cache', 'last_conversations.json'), JSON.stringify({'/home/ines/a': printedConversation, '/home/ines/b': printedConversation, 'relative/dir': printedConversation, '/home/ines/c': {id: printedConversation}}));
+	assert.equal(readStore(antigravityAdapter, app)[0]?.summary.project, null, 'two workspaces naming one conversation place it nowhere; a relative key or an object value places nothing');
+	writeFileSync(join(app, 'cache', 'last_conversations.json'), '{"/home/ines/a": "5e8b2f14');
+	assert.equal(readStore(antigravityAdapter, app)[0]?.summary.project, null, 'a torn cache places nothing');
+});

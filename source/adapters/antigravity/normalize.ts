@@ -4,6 +4,7 @@ import {exitCodeFromText, isInjectedText, isRecord, shortError} from '../shared/
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {conversationWorkspace} from './conversation-db.js';
 import {promptedWorkspace} from './history.js';
+import {lastConversationWorkspace} from './last-conversations.js';
 import {conversationSummary} from './summaries.js';
 import {protoSummaryWorkspace} from './summary-proto.js';
 import {readAntigravityStep, readAntigravityToolCall} from './records.js';
@@ -300,7 +301,8 @@ export function normalizeAntigravityLine(value: unknown, line: number, state: Li
  * not look again (conversation-db.ts, summaries.ts, history.ts):
  * - where it ran, when the prompt index named no workspace by id (`projectHint`): the step
  *   database's, else the summary table's, else the IDE's summary list's (summary-proto.ts), else
- *   the one an older build's prompt index line gives the first request;
+ *   the folder the CLI's cache of each folder's last conversation names it under
+ *   (last-conversations.ts), else the one an older build's prompt index line gives the first request;
  * - for a subagent, the conversation that started it, which only the summary table names.
  * The summary table is read here, by the reader, so that no warm call loads it.
  */
@@ -309,7 +311,8 @@ function workspaceEvent(line: number, unit: DiscoveredUnit, step: AntigravitySte
 	const summary = app === undefined || unit.idHint === undefined ? undefined : conversationSummary(app, unit.idHint);
 	const database = unit.paths.find(path => path.endsWith('.db'));
 	const listed = () => (app === undefined || unit.idHint === undefined ? undefined : protoSummaryWorkspace(app, unit.idHint));
-	const cwd = unit.projectHint !== undefined ? undefined : ((database === undefined ? undefined : conversationWorkspace(database)) ?? summary?.workspace ?? listed() ?? promptWorkspace(unit.path, step));
+	const cached = () => (app === undefined || unit.idHint === undefined ? undefined : lastConversationWorkspace(app, unit.idHint));
+	const cwd = unit.projectHint !== undefined ? undefined : ((database === undefined ? undefined : conversationWorkspace(database)) ?? summary?.workspace ?? listed() ?? cached() ?? promptWorkspace(unit.path, step));
 	const parent = summary?.parent;
 	return cwd === undefined && parent === undefined ? undefined : {line, kind: 'meta', session: {...(cwd === undefined ? {} : {cwd}), ...(parent === undefined ? {} : {parent_id: parent})}};
 }
