@@ -476,3 +476,19 @@ test('copilot format: a fork of a fork holding its source\'s own fork notice (co
 	assert.equal(second?.summary.parent_id, '7e3f9a51-4c2d-4e08-b6d9-2c8e0f4a6b73');
 	assert.equal(second?.loaded.skipped, 0);
 });
+
+test('copilot format: the images a tool returned (result.contents image blocks, {type: "image", data, mimeType}) are noted after its result text, the bytes never copied', () => {
+	// github/copilot-sdk nodejs/src/generated/session-events.ts: ToolExecutionCompleteResult.contents, "structured content
+	// blocks (text, images, audio, resources) returned by the tool", beside `content`, the text sent to the model.
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === 'd9e2a4c6-7b1f-4e83-a5d0-6c8e2f4a1b37');
+	assert.ok(read);
+	assert.equal(read.loaded.skipped, 0);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[
+			['call_w1', false, 'Viewed image file.\n[image: image/png]'],
+			['call_w2', false, '[image: image/jpeg]'],
+		],
+	);
+	assert.doesNotMatch(JSON.stringify(read.events), /iVBORw0KGgo|9j\/4AAQ/);
+});

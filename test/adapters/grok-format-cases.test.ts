@@ -182,6 +182,40 @@ test('grok format: a prompt\'s images ({type: "image", url} content parts) are n
 	assert.doesNotMatch(JSON.stringify(events), /9j\/4AAQ|iVBORw0KGgo/);
 });
 
+test('grok format: a tool result\'s images (chat_history tool_result `images`, {type: "image", url} parts) are noted after its output, the payload never copied', () => {
+	// formats.md §6 (grok-build conversation.rs: tool_result {tool_call_id, content, images?});
+	// byteowlz/hstry adapters/grok/adapter.ts reads tool_result.images as {type: "image", url} parts.
+	const [unit] = grokAdapter.discover(join(cases, 'tool-result-images', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[
+			[4, 'call_kiln_view', false, '[image: image/png]'],
+			[5, 'call_kiln_shot', false, 'Captured 390x844\n[image: image/jpeg]\n[image: file:///work/kiln/docs/narrow.webp]'],
+		],
+	);
+	assert.doesNotMatch(JSON.stringify(events), /iVBORw0KGgo|9j\/4AAQ/);
+});
+
+test('grok format: in updates.jsonl the images a tool returned (tool_call_update content {type: "content", content: {type: "image", data, mimeType}}) are noted after its text, the bytes never copied', () => {
+	// ACP agentclientprotocol/agent-client-protocol src/tool_call.rs: ToolCallContent::Content, "standard content block
+	// (text, images, resources)"; updates.jsonl is the stream chat_history (whose tool_result keeps `images`) is rebuilt from.
+	const [unit] = grokAdapter.discover(join(cases, 'tool-result-images-updates', 'sessions'));
+	assert.ok(unit);
+	const {loaded, events} = readUnit(grokAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(
+		events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[
+			[3, 'call-k1', false, '[image: image/png]'],
+			[5, 'call-k2', false, 'Captured 390x844\n[image: image/jpeg]'],
+		],
+	);
+	assert.doesNotMatch(JSON.stringify(events), /iVBORw0KGgo|9j\/4AAQ/);
+});
+
 test('grok format: in updates.jsonl a prompt\'s image blocks (ACP user_message_chunk {type: "image", data, mimeType}) are noted after its text, the bytes never copied; an image alone is a request whose text is its note', () => {
 	// grok-build's handle_prompt writes each of the prompt's ACP content blocks as its own user_message_chunk
 	// under the prompt's promptIndex (xai-grok-shell session turn admission), an image block included.

@@ -299,6 +299,21 @@ test('vscode format: a terminal call\'s exit status without terminalCommandState
 	);
 });
 
+test('vscode format: the images a tool returned (resultDetails.output embeds that are not text, {type: "embed", mimeType: "image/png", value, isText: false}) are noted after its output, the bytes never copied', () => {
+	// microsoft/vscode src/vs/workbench/contrib/chat/test/common/chatImageExtraction.test.ts: a tool invocation's
+	// IToolResultInputOutputDetails output holds image embeds beside text ones, which VS Code shows as the tool's images.
+	const session = read('tool-result-images.json');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[
+			['call_quilt1', false, 'Captured 390x844\n[image: image/png]'],
+			['call_quilt2', false, 'Ran `screenshot`\n[image: image/jpeg]'],
+		],
+	);
+	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo|9j\/4AAQ/);
+});
+
 test('vscode format: a request\'s image attachments (variableData.variables entries of kind "image", or isImage in older builds) are noted after its text; other attachments are not, and no byte or name is copied', () => {
 	// microsoft/vscode src/vs/workbench/contrib/chat/common/chatModel.ts: IChatRequestModel.variableData {variables:
 	// IChatRequestVariableEntry[]}; IImageVariableEntry {kind: "image", mimeType?, isPasted?, isURL?}; the older

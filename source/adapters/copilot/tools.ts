@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../events.js';
+import {mediaNote, withNoteLines} from '../shared/media.js';
 import {rememberId} from '../shared/recent-ids.js';
 import {exitCodeFromText, isRecord, outputText, parseJsonArguments, stringOf} from '../shared/text.js';
 import type {CopilotTool} from './schema.js';
@@ -77,10 +78,16 @@ export function toolResultEvent(state: CopilotState, base: Base, tool: CopilotTo
 	};
 }
 
-/** `result` is `{content, detailedContent?}`; `content` is text (or, rarely, content blocks). */
+/**
+ * `result` is `{content, detailedContent?, contents?}`; `content` is text (or, rarely, content
+ * blocks). The images, audio and binary resources a tool returned are only among the structured
+ * `contents` blocks (a viewed picture, a browser screenshot, `content` then a line or nothing):
+ * each is noted after the text, its bytes never copied.
+ */
 function resultText(result: unknown): string {
 	if (isRecord(result)) {
-		return outputText(result['content']);
+		const blocks = Array.isArray(result['contents']) ? (result['contents'] as unknown[]) : [];
+		return withNoteLines(outputText(result['content']), blocks.flatMap(block => mediaNote(block) ?? []));
 	}
 
 	return outputText(result);

@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {mediaNote, notePromptMedia} from '../shared/media.js';
+import {mediaNote, notePromptMedia, withNoteLines} from '../shared/media.js';
 import {exitCodeFromText, isInjectedText, isRecord, outputText, parseJsonArguments, stringOf, textOf} from '../shared/text.js';
 import {readGrokChatItem, readGrokLegacyMessage} from './records.js';
 import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
@@ -62,7 +62,8 @@ function chatItemEvents(item: GrokChatItem, line: number, backendCalls: Set<stri
 		case 'assistant':
 			return [...rawOutputEvents(item.raw_output, line, backendCalls), ...assistantEvents(textOf(item.content), item.tool_calls ?? [], line, callNames)];
 		case 'tool_result':
-			return [toolResult(item.tool_call_id ?? null, outputText(item.content), line, callNames)];
+			// A result's pictures (a viewed image, a screenshot) ride in `images`, beside its text.
+			return [toolResult(item.tool_call_id ?? null, withNoteLines(outputText(item.content), imageNotes(item.images)), line, callNames)];
 		case 'backend_tool_call': {
 			const events = backendToolEvents(item.kind, line);
 			for (const event of events) {
@@ -86,6 +87,11 @@ function hasImage(content: unknown): boolean {
 	return Array.isArray(content) && content.some(part => isRecord(part) && part['type'] === 'image');
 }
 
+/** A note of each image part (`{type: "image", url}`) of a list: a `data:` URL noted by its media type, an address kept. */
+function imageNotes(parts: unknown): string[] {
+	return Array.isArray(parts) ? parts.flatMap(part => (isRecord(part) && part['type'] === 'image' ? [mediaNote({type: 'input_image', image_url: part['url']}) ?? '[image]'] : [])) : [];
+}
+
 /**
  * A prompt's events with a note of each image part (`{type: "image", url}`: a `data:` URL noted
  * by its media type, an address kept) after the typed text, one a line, as Gemini CLI, Qwen Code,
@@ -93,7 +99,7 @@ function hasImage(content: unknown): boolean {
  * sent alone is a request whose text is its note.
  */
 function withImageNotes(events: SessionEvent[], content: unknown): SessionEvent[] {
-	const notes = Array.isArray(content) ? content.flatMap(part => (isRecord(part) && part['type'] === 'image' ? [mediaNote({type: 'input_image', image_url: part['url']}) ?? '[image]'] : [])) : [];
+	const notes = imageNotes(content);
 	// A person's request takes the notes; a runtime-written prompt only when it is all there is.
 	const typed = events.some(event => event.kind === 'user' && event.human === true);
 	return notePromptMedia(events, notes, {isRequest: event => event.kind === 'user' && (event.human === true || !typed), alone: () => []});

@@ -1,4 +1,5 @@
 import {epochIso} from '../shared/epoch.js';
+import {mediaNote, withNoteLines} from '../shared/media.js';
 import {isRecord, outputText, textOf} from '../shared/text.js';
 import {grokEnvelopeSchema, grokNotificationSchema, type GrokUpdate} from './schema.js';
 
@@ -48,13 +49,13 @@ export function isHostTurn(update: GrokUpdate): boolean {
 	return update._meta?.['hostTurn'] === true;
 }
 
-/** Text of a tool call's `content` (ACP `{type:"content", content:{type:"text",text}}` items), else its raw output. */
+/** Text of a tool call's `content` (ACP `{type:"content", content:{type:"text",text}}` items), else its raw output; its media blocks noted after. */
 export function toolOutput(update: GrokUpdate): string {
 	const content = Array.isArray(update.content) ? update.content : [];
-	const text = content
-		.map(item => (isRecord(item) && item['type'] === 'content' ? textOf(item['content']) : ''))
-		.join('');
-	return text !== '' ? text : rawOutputText(update.rawOutput);
+	const blocks = content.flatMap(item => (isRecord(item) && item['type'] === 'content' ? [item['content']] : []));
+	const text = blocks.map(block => textOf(block)).join('');
+	// A picture the tool returned (ACP image, audio or blob resource block) is noted after the text, never copied.
+	return withNoteLines(text !== '' ? text : rawOutputText(update.rawOutput), blocks.flatMap(block => mediaNote(block) ?? []));
 }
 
 /** A byte array no longer than this is decoded as output; a longer one is not output worth copying whole. */

@@ -16,6 +16,7 @@ const chatItemFields = fields({
 	prompt_index: number,
 	tool_calls: objects(fields({id: text, name: text, arguments: any})),
 	tool_call_id: text,
+	images: any,
 	model_id: text,
 	kind: any,
 	raw_output: any,

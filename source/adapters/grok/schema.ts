@@ -40,6 +40,8 @@ export const grokChatItemSchema = lazySchema(() => z.looseObject({
 	prompt_index: tolerantNumber,
 	tool_calls: lenient(z.array(chatToolCall)),
 	tool_call_id: tolerantString,
+	/** `tool_result`: the images the tool returned, `{type: "image", url}` parts. */
+	images: z.optional(z.unknown()),
 	model_id: tolerantString,
 	kind: z.optional(z.unknown()),
 	/** Older builds: the assistant turn's Responses-API output items, server-run calls among them. */

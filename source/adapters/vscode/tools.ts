@@ -1,5 +1,6 @@
 import {win32} from 'node:path';
 import type {SessionEvent} from '../events.js';
+import {mediaTypeNote, withNoteLines} from '../shared/media.js';
 import {isRecord} from '../shared/text.js';
 import type {ToolInvocation} from './schema.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
@@ -227,8 +228,29 @@ function detailsOutput(details: unknown): string {
 		.join('\n');
 }
 
-/** What the tool gave back; a declined tool's past-tense message describes work never done. */
+/**
+ * A note of each embed in `resultDetails.output` that is no text (a screenshot, a read image):
+ * VS Code shows these as the tool's images; the base64 `value` is never copied.
+ */
+function detailsMediaNotes(details: unknown): string[] {
+	const output = isRecord(details) ? details['output'] : undefined;
+	const items = Array.isArray(output) ? output : [];
+	return items.flatMap(item => {
+		if (!isRecord(item) || item['type'] !== 'embed' || item['isText'] === true) {
+			return [];
+		}
+
+		const type = item['mimeType'];
+		return typeof type === 'string' && type.startsWith('text/') ? [] : [mediaTypeNote(type)];
+	});
+}
+
+/** What the tool gave back, with its images noted; a declined tool's past-tense message describes work never done. */
 function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolean): string {
+	return withNoteLines(toolText(part, context, declined), declined ? [] : detailsMediaNotes(part.resultDetails));
+}
+
+function toolText(part: ToolInvocation, context: ToolContext, declined: boolean): string {
 	const data = specificData(part);
 	const terminal = isTerminal(data) && isRecord(data['terminalCommandOutput']) ? data['terminalCommandOutput']['text'] : undefined;
 	const candidates = [
