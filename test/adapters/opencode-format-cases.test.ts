@@ -358,6 +358,20 @@ test('opencode format: a 2.x tool result\'s file content (an image read, a snaps
 	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo|base64/, 'no data URI reaches an event');
 });
 
+test('opencode format: a 1.x tool result\'s attachments (state.attachments, file parts: an image or a PDF the read tool returned) are noted by their type after its text, the data: URL never copied', t => {
+	// OpenCode's ToolStateCompleted: `attachments: FilePart.array().optional()`, beside the output text sent to the model.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'tool-attachments/v1.json'));
+	assert.ok(session, 'the session is read');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[
+			['call_loom_read1', false, 'Image read successfully\n[image: image/png]'],
+			['call_loom_spec2', false, '[file: application/pdf]\n[file]'],
+		],
+	);
+	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo|JVBERi0|base64/, 'no data URL reaches an event');
+});
+
 test('opencode format: a session row naming the session itself as parent_id names no parent, so it is listed and its prompt is a person\'s', t => {
 	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'self-parent/v1.json'));
 	assert.ok(session, 'the session is read');

@@ -33,6 +33,7 @@ const toolState = object(fields({
 	input: any,
 	raw: text,
 	output: any,
+	attachments: any,
 	error: any,
 	title: text,
 	metadata: record,

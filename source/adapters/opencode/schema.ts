@@ -48,6 +48,8 @@ export const toolStateSchema = lazySchema(() => z.looseObject({
 	input: z.optional(z.unknown()),
 	raw: text(),
 	output: z.optional(z.unknown()),
+	/** `completed`: the files the tool returned beside its text (an image or a PDF read), file parts. */
+	attachments: z.optional(z.unknown()),
 	error: z.optional(z.unknown()),
 	title: text(),
 	metadata: lenient(z.record(z.string(), z.unknown())),

@@ -1,5 +1,6 @@
 import type {SessionEvent} from '../events.js';
-import {outputText} from '../shared/text.js';
+import {mediaTypeNote, withNoteLines} from '../shared/media.js';
+import {isRecord, outputText} from '../shared/text.js';
 import type {OpencodePart, ToolState} from './schema.js';
 import {isoTime} from './time.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
@@ -37,6 +38,11 @@ function parseOr(text: string): unknown {
 	} catch {
 		return text;
 	}
+}
+
+/** A note of each file part a completed tool returned (`attachments`), by its media type; its `data:` URL is never copied. */
+function attachmentNotes(attachments: unknown): string[] {
+	return Array.isArray(attachments) ? attachments.flatMap(part => (isRecord(part) && part['type'] === 'file' ? [mediaTypeNote(part['mime'])] : [])) : [];
 }
 
 function exitOf(state: ToolState): number | undefined {
@@ -97,7 +103,7 @@ export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {m
 			call,
 			{
 				...resultBase,
-				result: {call_id: callId, is_error: failed, ...(exit === undefined ? {} : {exit_code: exit}), output: outputText(state.output)},
+				result: {call_id: callId, is_error: failed, ...(exit === undefined ? {} : {exit_code: exit}), output: withNoteLines(outputText(state.output), attachmentNotes(state.attachments))},
 			},
 		];
 	}
