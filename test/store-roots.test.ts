@@ -45,7 +45,7 @@ test('claude: the default roots are ~/.claude/projects and $XDG_CONFIG_HOME/clau
 
 test('copilot: sessions under $XDG_STATE_HOME/.copilot are a default root beside the Copilot home', () => {
 	assert.deepEqual(copilotAdapter.defaultRoots({env: {XDG_STATE_HOME: '/state'}, home: '/home/ada', platform: 'linux'}), ['/home/ada/.copilot/session-state', '/state/.copilot/session-state']);
-	assert.deepEqual(copilotAdapter.defaultRoots({env: {COPILOT_HOME: '/data/copilot', XDG_STATE_HOME: ' '}, home: '/home/ada', platform: 'linux'}), ['/data/copilot/session-state']);
+	assert.deepEqual(copilotAdapter.defaultRoots({env: {COPILOT_HOME: '/data/copilot', XDG_STATE_HOME: ' '}, home: '/home/ada', platform: 'linux'}), ['/data/copilot/session-state', '/home/ada/.local/state/.copilot/session-state'], 'a blank XDG_STATE_HOME is unset: its default');
 });
 
 test('engi sessions lists Claude sessions kept under ~/.config/claude, beside those under ~/.claude', t => {

@@ -369,6 +369,30 @@ test('antigravity format: a RUN_COMMAND\'s status sentence, not an exit code its
 });
 
 /**
+ * A command `agy` runs in the background leaves a RUN_COMMAND step with status RUNNING ("Tool is
+ * running as a background task with task id: <conversation>/task-N"); its outcome comes later as
+ * a SYSTEM_MESSAGE step, `Task id "<conversation>/task-N" finished with result:` and then the
+ * same status sentence and `Output:` as a finished RUN_COMMAND, then a `Log: file://…` line
+ * (evidence: kgruel/siftd src/siftd/adapters/antigravity_cli.py, _TASK_STARTED_RE and
+ * _TASK_FINISHED_RE, and tests/adapters/test_antigravity_cli.py TestAntigravityCliBackgroundTasks).
+ * That notice is the command's result, its exit status included; any other system message stays one.
+ */
+const backgroundTask = join(cases, 'background-task', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a background command\'s "finished with result" system message is its result, with the exit status it states', () => {
+	const [session] = readStore(antigravityAdapter, backgroundTask);
+	assert.ok(session);
+	const results = session.events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.is_error, event.result?.exit_code]);
+	assert.deepEqual(results, [
+		[6, false, 0],
+		[7, true, 2],
+	], 'the running steps give no result; each notice gives its command\'s');
+	const failed = session.events.find(event => event.line === 7 && event.kind === 'tool_result')?.result?.output ?? '';
+	assert.match(failed, /^The command failed with exit code: 2\nOutput:\nFAIL tests\/integration\/harbor_sync_test\.go: timeout after 60s$/);
+	assert.deepEqual(session.events.filter(event => event.kind === 'system').map(event => event.line), [8], 'the notices are no system messages; another system message is');
+});
+
+/**
  * Recent `agy` builds type every tool-result step GENERIC, the `invoke_subagent` result among
  * them: only its place says which call it answers. Results follow their planner step in the
  * order of its calls (parallel calls give consecutive steps), so the n-th result after a

@@ -492,3 +492,20 @@ test('copilot format: the images a tool returned (result.contents image blocks, 
 	);
 	assert.doesNotMatch(JSON.stringify(read.events), /iVBORw0KGgo|9j\/4AAQ/);
 });
+
+/**
+ * Earlier Copilot CLI releases kept their state in the XDG state home's `.copilot`, and with
+ * XDG_STATE_HOME unset that is `~/.local/state/.copilot` (the XDG default): real stores lie at
+ * `~/.local/state/.copilot/session-state/<id>/` (evidence: kgruel/siftd
+ * src/siftd/adapters/copilot_cli.py DEFAULT_LOCATIONS; other readers of Copilot stores list the
+ * same directory beside `~/.copilot/session-state`). Current releases move it home at start, but a
+ * machine whose Copilot was not started since keeps its sessions there.
+ */
+test('copilot format: with XDG_STATE_HOME unset, sessions under ~/.local/state/.copilot/session-state are listed', t => {
+	assert.deepEqual(copilotAdapter.defaultRoots({env: {}, home: '/home/ada', platform: 'linux'}), ['/home/ada/.copilot/session-state', '/home/ada/.local/state/.copilot/session-state']);
+	const env = sandboxEnv(tempDir(t));
+	cpSync(join(store, 'session-state', id), join(env['HOME']!, '.local', 'state', '.copilot', 'session-state', id), {recursive: true});
+	const result = runCli(['sessions', '--all-projects', '--source', 'copilot', '--format', 'json'], {env: {...env, XDG_STATE_HOME: ''}});
+	assert.equal(result.code, 0, result.stderr);
+	assert.deepEqual(result.json<{sessions: Array<{id: string}>}>().sessions.map(session => session.id), [id]);
+});

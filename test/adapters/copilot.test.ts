@@ -24,8 +24,8 @@ const session = (id: string) => {
 };
 
 test('copilot: default roots honour COPILOT_HOME and the home directory; resume command', () => {
-	assert.deepEqual(copilotAdapter.defaultRoots({env: {}, home: '/home/ada', platform: 'linux'}), ['/home/ada/.copilot/session-state']);
-	assert.deepEqual(copilotAdapter.defaultRoots({env: {COPILOT_HOME: '/data/copilot'}, home: '/home/ada', platform: 'darwin'}), ['/data/copilot/session-state']);
+	assert.deepEqual(copilotAdapter.defaultRoots({env: {}, home: '/home/ada', platform: 'linux'}), ['/home/ada/.copilot/session-state', '/home/ada/.local/state/.copilot/session-state']);
+	assert.deepEqual(copilotAdapter.defaultRoots({env: {COPILOT_HOME: '/data/copilot'}, home: '/home/ada', platform: 'darwin'}), ['/data/copilot/session-state', '/home/ada/.local/state/.copilot/session-state']);
 	assert.deepEqual(copilotAdapter.defaultRoots({env: {}, home: undefined, platform: 'linux'}), []);
 	assert.equal(copilotAdapter.nativeResumeCommand(ids.main), `copilot --resume ${ids.main}`);
 	assert.equal(copilotAdapter.nativeResumeCommand('$(reboot)'), null);

@@ -166,8 +166,7 @@ const succeeded = /^[ \t]*The command completed successfully\b/m;
  * `Created At:` lines): plain success, or the exit code it failed with. An exit code the output
  * mentions (a grep of docs, a log) is read only when no such sentence says anything.
  */
-function commandExitCode(step: AntigravityStep): number | undefined {
-	const text = step.content ?? '';
+function commandExitCode(text: string): number | undefined {
 	const output = outputLine.exec(text);
 	const head = output ? text.slice(0, output.index) : text;
 	// The phrase looked for first: a plain search rules out most outputs faster than the pattern.
@@ -187,13 +186,52 @@ function toolResultEvents(step: AntigravityStep, base: EventBase): SessionEvent[
 		return [];
 	}
 
-	const exitCode = step.type === 'RUN_COMMAND' ? commandExitCode(step) : undefined;
+	const exitCode = step.type === 'RUN_COMMAND' ? commandExitCode(step.content ?? '') : undefined;
 	const failed = (step.status !== undefined && step.status !== null && step.status !== 'DONE') || (exitCode !== undefined && exitCode !== 0);
 	return [
 		{
 			...base,
 			kind: 'tool_result',
 			result: {call_id: null, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: step.content ?? ''},
+		},
+	];
+}
+
+/**
+ * A command run in the background leaves a RUNNING RUN_COMMAND step; its outcome arrives later as
+ * a SYSTEM_MESSAGE: `Task id "<conversation>/task-N" finished with result:`, then the RUN_COMMAND
+ * template (status sentence, `Output:`), then a `Log: file://…` line and the closing tag.
+ */
+const taskFinished = /Task id "[^"\n]+" finished with result:[ \t]*\n/;
+
+/** What a notice reports after its first line: the closing tag and the `Log:` line (a file not read) taken off. */
+function taskOutput(rest: string): string {
+	const closing = rest.lastIndexOf('</SYSTEM_MESSAGE>');
+	let output = (closing === -1 ? rest : rest.slice(0, closing)).trimEnd();
+	const lastLine = output.lastIndexOf('\n');
+	if (output.slice(lastLine + 1).trimStart().startsWith('Log: file://')) {
+		output = output.slice(0, Math.max(lastLine, 0)).trimEnd();
+	}
+
+	return output.replace(/^(?:[ \t]*\n)+/, '');
+}
+
+/** The background command's result a SYSTEM_MESSAGE reports, if it is such a notice. */
+function backgroundResultEvents(step: AntigravityStep, base: EventBase): SessionEvent[] | undefined {
+	const content = step.content ?? '';
+	// The phrase looked for first: a plain search rules out most system messages faster than the pattern.
+	const found = content.includes('finished with result:') ? taskFinished.exec(content) : null;
+	if (!found) {
+		return undefined;
+	}
+
+	const output = taskOutput(content.slice(found.index + found[0].length));
+	const exitCode = commandExitCode(output);
+	return [
+		{
+			...base,
+			kind: 'tool_result',
+			result: {call_id: null, is_error: exitCode !== undefined && exitCode !== 0, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output},
 		},
 	];
 }
@@ -243,6 +281,13 @@ function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 	if (step.type === errorType) {
 		const text = step.content?.trim() || 'Error';
 		return [{...base, kind: 'system', text, error: shortError(text)}];
+	}
+
+	if (step.type === 'SYSTEM_MESSAGE') {
+		const finished = backgroundResultEvents(step, base);
+		if (finished) {
+			return finished;
+		}
 	}
 
 	if (systemTypes.has(step.type)) {

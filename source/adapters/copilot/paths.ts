@@ -3,15 +3,16 @@ import {rootOrChild, toolHome} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
 
 /**
- * `$COPILOT_HOME/session-state`, else `~/.copilot/session-state` (Linux and macOS alike). With
- * `XDG_STATE_HOME` set, earlier releases kept sessions in `$XDG_STATE_HOME/.copilot/session-state`
- * (VS Code's Copilot extension still looks there); current ones move that directory into the
- * Copilot home on start and leave a link behind, which resolveTargets reads once.
+ * `$COPILOT_HOME/session-state`, else `~/.copilot/session-state` (Linux and macOS alike). Earlier
+ * releases kept sessions in the XDG state home's `.copilot/session-state` (VS Code's Copilot
+ * extension still looks there); current ones move that directory into the Copilot home on start
+ * and leave a link behind, which resolveTargets reads once.
  */
 export function copilotRoots(context: AdapterContext): string[] {
 	const home = toolHome(context, 'COPILOT_HOME', '.copilot');
 	const roots = home ? [join(home, 'session-state')] : [];
-	const state = context.env['XDG_STATE_HOME']?.trim();
+	// Unset or blank, the XDG state home is its default, ~/.local/state: most machines' old store.
+	const state = toolHome(context, 'XDG_STATE_HOME', join('.local', 'state'));
 	if (state) {
 		roots.push(join(state, '.copilot', 'session-state'));
 	}

@@ -39,7 +39,8 @@ function plainHomes(context: AdapterContext): string[] {
 		homes.push(resolve(home));
 	}
 
-	const state = context.env['XDG_STATE_HOME']?.trim();
+	// Unset, the XDG state home is its default, ~/.local/state (paths.ts).
+	const state = toolHome(context, 'XDG_STATE_HOME', join('.local', 'state'));
 	if (state && !context.env['COPILOT_HOME']?.trim()) {
 		homes.push(resolve(join(state, '.copilot')));
 	}
