@@ -466,3 +466,41 @@ test('cursor format: a .txt tool call whose body is a raw patch, a JSON object o
 	);
 	assert.equal(read.loaded.skipped, 0);
 });
+
+test('cursor format: an editor chat\'s transcript takes its name and start from the editor\'s global state database (cursorDiskKV composerData:<id>), where no chat store names it', t => {
+	// The editor's agent transcripts are named by the chat's composer id, and no ~/.cursor/chats
+	// store is written for them: the editor keeps the chat's name and creation time (ms) in
+	// <User>/globalStorage/state.vscdb, key composerData:<id> (fear-ai/codess CursorSchema.md §2
+	// and §4; CursorSessions.md found a transcript and a composerData row of the same id).
+	const userHome = tempDir(t);
+	const home = join(userHome, '.cursor');
+	const named = '3f5b7d91-2a4c-4e6f-8b0d-7c9e1a3b5d66';
+	const unnamed = '4a6c8e02-3b5d-4f7a-9c1e-8d0f2b4c6e77';
+	const broken = '5b7d9f13-4c6e-4a8b-8d2f-9e1a3c5d7f88';
+	for (const session of [named, unnamed, broken]) {
+		const transcripts = join(home, 'projects', 'home-dev-foundry', 'agent-transcripts', session);
+		mkdirSync(transcripts, {recursive: true});
+		// The named chat's transcript holds no request (as where it was cut short): only then is a stored name its title.
+		const request = '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nWhy does the kiln sensor drift?\\n</user_query>"}]}}\n';
+		writeFileSync(join(transcripts, `${session}.jsonl`), `${session === named ? '' : request}{"role":"assistant","message":{"content":[{"type":"text","text":"The sensor reads 4 degrees high after an hour."}]}}\n`);
+	}
+
+	const global = join(userHome, '.config', 'Cursor', 'User', 'globalStorage');
+	mkdirSync(global, {recursive: true});
+	const db = new Database(join(global, 'state.vscdb'));
+	db.exec('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	const put = db.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)');
+	put.run(`composerData:${named}`, JSON.stringify({_v: 10, composerId: named, name: 'Kiln sensor drift', createdAt: 1796400000000, lastUpdatedAt: 1796400900000, fullConversationHeadersOnly: [{bubbleId: 'b1', type: 1}]}));
+	put.run(`composerData:${unnamed}`, Buffer.from(JSON.stringify({_v: 10, composerId: unnamed, createdAt: 1796410000000})));
+	put.run(`composerData:${broken}`, '{"name": "torn');
+	put.run(`bubbleId:${named}:b1`, JSON.stringify({type: 1, text: 'Why does the kiln sensor drift?'}));
+	db.close();
+
+	const sessions = new Map(readStore(cursorAdapter, join(home, 'projects')).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(named)?.title, 'Kiln sensor drift');
+	assert.equal(sessions.get(named)?.started, new Date(1796400000000).toISOString());
+	assert.equal(sessions.get(unnamed)?.title, 'Why does the kiln sensor drift?', 'no name: the request names it');
+	assert.equal(sessions.get(unnamed)?.started, new Date(1796410000000).toISOString(), 'a value stored as a blob reads the same');
+	assert.equal(sessions.get(broken)?.title, 'Why does the kiln sensor drift?', 'a value that is not JSON names nothing, and nothing throws');
+	assert.notEqual(sessions.get(broken)?.started, new Date(1796400000000).toISOString());
+});

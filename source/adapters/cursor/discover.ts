@@ -3,6 +3,7 @@ import {childPath, fileFingerprint, fileUnit, isDirectory, listDirectory, statOr
 import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
+import {composerLookup, composerMark, globalStateDatabase, globalStateStamp, type ComposerFacts} from './composer.js';
 import {chatStores, cursorHomeOf, localWorkspace, type ChatStore} from './projects.js';
 import {chatFactFiles, readChatFacts} from './store-db.js';
 
@@ -47,9 +48,29 @@ export function discoverCursor(root: string, memo?: DiscoveryMemo): DiscoveredUn
 	const book = factsBook(memo, root, isCursorFacts);
 	const home = cursorHomeOf(root);
 	const stores = home === undefined ? new Map<string, ChatStore>() : chatStores(home);
-	const units = projectDirectories(root, home).flatMap(([project, slug]) => discoverProject(project, slug, stores, book));
+	const editor = editorChats(home, book);
+	const units = projectDirectories(root, home).flatMap(([project, slug]) => discoverProject(project, slug, stores, book, editor));
+	editor.close();
 	book.save();
 	return units;
+}
+
+/** What the editor's global state database says of a chat (composer.ts), by session id. */
+type EditorChats = {facts(id: string): ComposerFacts; close(): void};
+
+/**
+ * The editor's chats, asked only for a transcript no chat store names: remembered per chat under
+ * the database's stamp (two statuses a call), so the database is opened only when it changed.
+ */
+function editorChats(home: string | undefined, book: FactsBook<CursorFacts>): EditorChats {
+	const database = home === undefined ? undefined : globalStateDatabase(home);
+	if (database === undefined) {
+		return {facts: () => ({}), close() {}};
+	}
+
+	const stamp = globalStateStamp(database);
+	const lookup = composerLookup(database);
+	return {facts: id => book.facts(`composer:${id}`, stamp, () => lookup.facts(id)), close: () => lookup.close()};
 }
 
 /**
@@ -71,7 +92,7 @@ function projectDirectories(root: string, home: string | undefined): Array<[proj
 	return hasOwn ? [[root, undefined], ...projects] : projects;
 }
 
-function discoverProject(project: string, slug: string | undefined, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<CursorFacts>): DiscoveredUnit[] {
+function discoverProject(project: string, slug: string | undefined, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<CursorFacts>, editor: EditorChats): DiscoveredUnit[] {
 	const found = discoverTranscripts(join(project, transcriptsDirectory));
 	if (found.length === 0) {
 		return [];
@@ -86,9 +107,12 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 	return found.map(unit => {
 		const store = stores.get(unit.idHint ?? '');
 		const stamp = store === undefined ? undefined : storeStamp(store.storeDb);
-		const facts = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, `${stamp}|${chatFactsVersion}`, () => readChatFacts(store.storeDb));
+		const stored = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, `${stamp}|${chatFactsVersion}`, () => readChatFacts(store.storeDb));
+		// An editor chat has no chat store: the editor's database names it instead.
+		const named = stored.title === undefined && stored.started === undefined && unit.idHint !== undefined ? editor.facts(unit.idHint) : {};
+		const facts: CursorFacts = {...stored, ...named};
 		// What discovery adds is part of what the catalog keeps, so a change to it means re-read.
-		const added = [workspace, stamp].filter(Boolean);
+		const added = [workspace, stamp, composerMark(named)].filter(Boolean);
 		// Set in place, not spread into a copy: in a fresh process a spread takes V8's slow path.
 		if (added.length > 0) {
 			unit.fingerprint = `${unit.fingerprint}|${added.join('|')}`;
