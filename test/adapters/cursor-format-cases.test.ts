@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import {copyFileSync, mkdirSync, writeFileSync} from 'node:fs';
+import {copyFileSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
@@ -503,4 +503,15 @@ test('cursor format: an editor chat\'s transcript takes its name and start from 
 	assert.equal(sessions.get(unnamed)?.started, new Date(1796410000000).toISOString(), 'a value stored as a blob reads the same');
 	assert.equal(sessions.get(broken)?.title, 'Why does the kiln sensor drift?', 'a value that is not JSON names nothing, and nothing throws');
 	assert.notEqual(sessions.get(broken)?.started, new Date(1796400000000).toISOString());
+
+	// The editor rewrites its database all the time: a warm discovery asks it nothing for a
+	// transcript that did not change (here the database is gone, and the facts stay).
+	const saved = new Map<string, {stamp: string; value: unknown}>();
+	const memo = {get: (key: string, stamp: string) => (saved.get(key)?.stamp === stamp ? saved.get(key)?.value : undefined), set: (key: string, stamp: string, value: unknown) => saved.set(key, {stamp, value})};
+	const projects = join(home, 'projects');
+	const cold = discoverCursor(projects, memo).find(unit => unit.idHint === named);
+	rmSync(join(global, 'state.vscdb'));
+	const warm = discoverCursor(projects, memo).find(unit => unit.idHint === named);
+	assert.deepEqual(warm?.facts, {title: 'Kiln sensor drift', started: new Date(1796400000000).toISOString()});
+	assert.equal(warm?.fingerprint, cold?.fingerprint);
 });

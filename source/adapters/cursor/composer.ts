@@ -2,7 +2,7 @@ import {dirname, join} from 'node:path';
 import {md5Hex} from '../../lib/hash.js';
 import {openReadOnlyInPlace, type Database, type Statement} from '../../lib/sqlite.js';
 import {epochIso} from '../shared/epoch.js';
-import {fileFingerprint, statOrUndefined} from '../shared/fs.js';
+import {statOrUndefined} from '../shared/fs.js';
 
 /**
  * The Cursor editor keeps each agent chat ("composer") in its global state database,
@@ -26,16 +26,6 @@ const userDirectories = [
 export function globalStateDatabase(cursorHome: string): string | undefined {
 	const userHome = dirname(cursorHome);
 	return userDirectories.map(parts => join(userHome, ...parts, 'globalStorage', 'state.vscdb')).find(path => statOrUndefined(path)?.isFile() === true);
-}
-
-/** The database's stamp: the file and its WAL, where the editor's recent commits wait; a status each, no read. */
-export function globalStateStamp(database: string): string {
-	return [database, `${database}-wal`]
-		.map(path => {
-			const stats = statOrUndefined(path);
-			return stats ? fileFingerprint(stats) : 'missing';
-		})
-		.join('+');
 }
 
 /** A short mark of what the row gave, for the unit's fingerprint: a rename means a re-read, and no title is copied into it. */

@@ -3,7 +3,7 @@ import {childPath, fileFingerprint, fileUnit, isDirectory, listDirectory, statOr
 import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
-import {composerLookup, composerMark, globalStateDatabase, globalStateStamp, type ComposerFacts} from './composer.js';
+import {composerLookup, composerMark, globalStateDatabase, type ComposerFacts} from './composer.js';
 import {chatStores, cursorHomeOf, localWorkspace, type ChatStore} from './projects.js';
 import {chatFactFiles, readChatFacts} from './store-db.js';
 
@@ -55,22 +55,30 @@ export function discoverCursor(root: string, memo?: DiscoveryMemo): DiscoveredUn
 	return units;
 }
 
-/** What the editor's global state database says of a chat (composer.ts), by session id. */
-type EditorChats = {facts(id: string): ComposerFacts; close(): void};
+/** What the editor's global state database says of a chat (composer.ts), by session id and the transcript's fingerprint. */
+type EditorChats = {facts(id: string, transcript: string): ComposerFacts; close(): void};
 
 /**
- * The editor's chats, asked only for a transcript no chat store names: remembered per chat under
- * the database's stamp (two statuses a call), so the database is opened only when it changed.
+ * The editor's chats, asked only for a transcript no chat store names, and remembered per chat
+ * under its transcript's fingerprint: the editor rewrites its database all the time, but a
+ * chat's name and start change with its transcript, so a warm call opens the database only for
+ * a transcript that changed (a rename alone shows at the chat's next write).
  */
 function editorChats(home: string | undefined, book: FactsBook<CursorFacts>): EditorChats {
-	const database = home === undefined ? undefined : globalStateDatabase(home);
-	if (database === undefined) {
-		return {facts: () => ({}), close() {}};
-	}
+	let lookup: ReturnType<typeof composerLookup> | null | undefined;
+	const open = () => {
+		if (lookup === undefined) {
+			const database = home === undefined ? undefined : globalStateDatabase(home);
+			lookup = database === undefined ? null : composerLookup(database);
+		}
 
-	const stamp = globalStateStamp(database);
-	const lookup = composerLookup(database);
-	return {facts: id => book.facts(`composer:${id}`, stamp, () => lookup.facts(id)), close: () => lookup.close()};
+		return lookup;
+	};
+
+	return {
+		facts: (id, transcript) => book.facts(`composer:${id}`, transcript, () => open()?.facts(id) ?? {}),
+		close: () => lookup?.close(),
+	};
 }
 
 /**
@@ -109,7 +117,7 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 		const stamp = store === undefined ? undefined : storeStamp(store.storeDb);
 		const stored = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, `${stamp}|${chatFactsVersion}`, () => readChatFacts(store.storeDb));
 		// An editor chat has no chat store: the editor's database names it instead.
-		const named = stored.title === undefined && stored.started === undefined && unit.idHint !== undefined ? editor.facts(unit.idHint) : {};
+		const named = stored.title === undefined && stored.started === undefined && unit.idHint !== undefined ? editor.facts(unit.idHint, unit.fingerprint) : {};
 		const facts: CursorFacts = {...stored, ...named};
 		// What discovery adds is part of what the catalog keeps, so a change to it means re-read.
 		const added = [workspace, stamp, composerMark(named)].filter(Boolean);
