@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import {copyFileSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
-import {fileURLToPath} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import {discoverCursor} from '../../source/adapters/cursor/discover.js';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
 import {wholeUnit} from '../../source/adapters/types.js';
@@ -514,4 +514,38 @@ test('cursor format: an editor chat\'s transcript takes its name and start from 
 	const warm = discoverCursor(projects, memo).find(unit => unit.idHint === named);
 	assert.deepEqual(warm?.facts, {title: 'Kiln sensor drift', started: new Date(1796400000000).toISOString()});
 	assert.equal(warm?.fingerprint, cold?.fingerprint);
+});
+
+test('cursor format: an editor chat\'s workspace is the folder its composerHeaders row\'s workspaceId names in workspaceStorage (newer editors), not the slug\'s guess', t => {
+	// Cursor 3.x indexes chats in composerHeaders(composerId, workspaceId, createdAt, …) in the
+	// global state.vscdb; workspaceStorage/<workspaceId>/workspace.json names the window's folder
+	// (fear-ai/codess CursorSchema.md §2 and §5, CursorSessions.md's composerHeaders DDL).
+	const userHome = tempDir(t);
+	const home = join(userHome, '.cursor');
+	const chat = '6c8e0a24-5d7f-4b9c-8e3a-0f2b4d6e8a99';
+	const elsewhere = '7d9f1b35-6e8a-4cad-9f4b-1a3c5e7f9baa';
+	const workspace = join(userHome, 'work', 'bell-foundry');
+	mkdirSync(workspace, {recursive: true});
+	for (const session of [chat, elsewhere]) {
+		const transcripts = join(home, 'projects', 'srv-casting-bell-foundry', 'agent-transcripts', session);
+		mkdirSync(transcripts, {recursive: true});
+		writeFileSync(join(transcripts, `${session}.jsonl`), '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nList the bell molds\\n</user_query>"}]}}\n');
+	}
+
+	const user = join(userHome, '.config', 'Cursor', 'User');
+	mkdirSync(join(user, 'globalStorage'), {recursive: true});
+	mkdirSync(join(user, 'workspaceStorage', 'a1b2c3d4e5f60718293a4b5c6d7e8f90'), {recursive: true});
+	writeFileSync(join(user, 'workspaceStorage', 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'workspace.json'), JSON.stringify({folder: pathToFileURL(workspace).href}));
+	const db = new Database(join(user, 'globalStorage', 'state.vscdb'));
+	db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	db.exec('CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, createdAt INTEGER, lastUpdatedAt INTEGER, isArchived INTEGER, isSubagent INTEGER, recency INTEGER, checkpointAt INTEGER, value TEXT)');
+	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt, lastUpdatedAt) VALUES (?, ?, ?, ?)').run(chat, 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 1796420000000, 1796420600000);
+	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt) VALUES (?, ?, ?)').run(elsewhere, '../../..', 1796430000000);
+	db.close();
+
+	const sessions = new Map(readStore(cursorAdapter, join(home, 'projects')).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(chat)?.project, workspace);
+	assert.equal(sessions.get(chat)?.started, new Date(1796420000000).toISOString(), 'the header\'s createdAt, where composerData has none');
+	assert.notEqual(sessions.get(elsewhere)?.project, workspace, 'a workspaceId that is no directory name is never followed');
+	assert.equal(sessions.get(elsewhere)?.started, new Date(1796430000000).toISOString());
 });

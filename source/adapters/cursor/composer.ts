@@ -2,7 +2,9 @@ import {dirname, join} from 'node:path';
 import {md5Hex} from '../../lib/hash.js';
 import {openReadOnlyInPlace, type Database, type Statement} from '../../lib/sqlite.js';
 import {epochIso} from '../shared/epoch.js';
-import {statOrUndefined} from '../shared/fs.js';
+import {localPathOfFileUri} from '../shared/file-uri.js';
+import {readSmallJson, statOrUndefined} from '../shared/fs.js';
+import {isRecord} from '../shared/text.js';
 
 /**
  * The Cursor editor keeps each agent chat ("composer") in its global state database,
@@ -13,7 +15,7 @@ import {statOrUndefined} from '../shared/fs.js';
  * Only those two fields are read, by SQLite itself, never the whole value (an older chat holds
  * its whole conversation there).
  */
-export type ComposerFacts = {title?: string; started?: string};
+export type ComposerFacts = {title?: string; started?: string; cwd?: string};
 
 /** Where each platform keeps the editor's `User` directory, relative to the home `~/.cursor` sits in. */
 const userDirectories = [
@@ -28,48 +30,70 @@ export function globalStateDatabase(cursorHome: string): string | undefined {
 	return userDirectories.map(parts => join(userHome, ...parts, 'globalStorage', 'state.vscdb')).find(path => statOrUndefined(path)?.isFile() === true);
 }
 
-/** A short mark of what the row gave, for the unit's fingerprint: a rename means a re-read, and no title is copied into it. */
+/** A short mark of what the database gave, for the unit's fingerprint: a change means a re-read, and nothing private is copied into it. */
 export function composerMark(facts: ComposerFacts): string | undefined {
-	return facts.title === undefined && facts.started === undefined ? undefined : `composer:${md5Hex(`${facts.title ?? ''}\n${facts.started ?? ''}`).slice(0, 12)}`;
+	const {title, started, cwd} = facts;
+	return title === undefined && started === undefined && cwd === undefined ? undefined : `composer:${md5Hex(`${title ?? ''}\n${started ?? ''}\n${cwd ?? ''}`).slice(0, 12)}`;
+}
+
+/**
+ * Newer editors (3.x) also index chats in table `composerHeaders(composerId, workspaceId,
+ * createdAt, …)`: `workspaceId` names the window's `<User>/workspaceStorage/<workspaceId>/`, whose
+ * `workspace.json` (`{"folder": "file:///…"}`) is the chat's workspace itself, where the project
+ * slug only spells it lossily. Older databases have no such table.
+ */
+const headerQuery = 'SELECT workspaceId, createdAt FROM composerHeaders WHERE composerId = ?';
+const dataQuery = "SELECT json_extract(CAST(value AS TEXT), '$.name'), json_extract(CAST(value AS TEXT), '$.createdAt') FROM cursorDiskKV WHERE key = ?";
+
+/** A statement's one row as an array, or undefined where the query fails (a value that is not JSON). */
+function rowOf(statement: Statement | null, key: string): unknown[] | undefined {
+	try {
+		const row: unknown = statement?.get(key);
+		return Array.isArray(row) ? row : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The folder a workspace storage directory's `workspace.json` names, if a local one. */
+function workspaceFolder(userDirectory: string, workspaceId: unknown): string | undefined {
+	if (typeof workspaceId !== 'string' || !/^[\w.-]{1,128}$/.test(workspaceId) || /^\.+$/.test(workspaceId)) {
+		return undefined; // Never a path of its own: only a directory name under workspaceStorage.
+	}
+
+	const value = readSmallJson(join(userDirectory, 'workspaceStorage', workspaceId, 'workspace.json'));
+	return isRecord(value) ? localPathOfFileUri(value['folder']) : undefined;
 }
 
 /**
  * Looks chats up in one database, opened on the first look-up and closed by `close`. A database
- * that cannot be opened, or lacks the table, names nothing; a row whose value is not JSON names
- * nothing either.
+ * that cannot be opened, or lacks a table, names nothing from it; a row whose value is not JSON
+ * names nothing either.
  */
 export function composerLookup(database: string): {facts(id: string): ComposerFacts; close(): void} {
 	let db: Database | undefined;
-	let query: Statement | undefined | null;
-	const statement = (): Statement | null => {
-		if (query === undefined) {
+	const prepared = new Map<string, Statement | null>();
+	const statement = (sql: string): Statement | null => {
+		if (!prepared.has(sql)) {
 			try {
-				db = openReadOnlyInPlace(database); // The editor's own file: nothing is created beside it.
-				query = db.prepare("SELECT json_extract(CAST(value AS TEXT), '$.name'), json_extract(CAST(value AS TEXT), '$.createdAt') FROM cursorDiskKV WHERE key = ?").raw();
+				db ??= openReadOnlyInPlace(database); // The editor's own file: nothing is created beside it.
+				prepared.set(sql, db.prepare(sql).raw());
 			} catch {
-				query = null;
+				prepared.set(sql, null);
 			}
 		}
 
-		return query;
+		return prepared.get(sql) ?? null;
 	};
 
 	return {
 		facts(id) {
-			let row: unknown;
-			try {
-				row = statement()?.get(`composerData:${id}`);
-			} catch {
-				return {}; // Not JSON: json_extract refuses it.
-			}
-
-			if (!Array.isArray(row)) {
-				return {};
-			}
-
-			const name = typeof row[0] === 'string' ? row[0].trim() : '';
-			const started = epochIso(row[1]);
-			return {...(name === '' ? {} : {title: name}), ...(started === undefined ? {} : {started})};
+			const data = rowOf(statement(dataQuery), `composerData:${id}`) ?? [];
+			const header = rowOf(statement(headerQuery), id) ?? [];
+			const name = typeof data[0] === 'string' ? data[0].trim() : '';
+			const started = epochIso(data[1]) ?? epochIso(header[1]);
+			const cwd = workspaceFolder(dirname(dirname(database)), header[0]);
+			return {...(name === '' ? {} : {title: name}), ...(started === undefined ? {} : {started}), ...(cwd === undefined ? {} : {cwd})};
 		},
 		close() {
 			db?.close();
