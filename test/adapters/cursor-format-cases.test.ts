@@ -516,7 +516,7 @@ test('cursor format: an editor chat\'s transcript takes its name and start from 
 	assert.equal(warm?.fingerprint, cold?.fingerprint);
 });
 
-test('cursor format: an editor chat\'s workspace is the folder its composerHeaders row\'s workspaceId names in workspaceStorage (newer editors), not the slug\'s guess', t => {
+test('cursor format: an editor chat\'s workspace is the folder its composerHeaders row\'s workspaceId names in workspaceStorage (newer editors), not the slug\'s guess; isArchived marks it archived', t => {
 	// Cursor 3.x indexes chats in composerHeaders(composerId, workspaceId, createdAt, …) in the
 	// global state.vscdb; workspaceStorage/<workspaceId>/workspace.json names the window's folder
 	// (fear-ai/codess CursorSchema.md §2 and §5, CursorSessions.md's composerHeaders DDL).
@@ -540,7 +540,7 @@ test('cursor format: an editor chat\'s workspace is the folder its composerHeade
 	db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
 	db.exec('CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, createdAt INTEGER, lastUpdatedAt INTEGER, isArchived INTEGER, isSubagent INTEGER, recency INTEGER, checkpointAt INTEGER, value TEXT)');
 	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt, lastUpdatedAt) VALUES (?, ?, ?, ?)').run(chat, 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 1796420000000, 1796420600000);
-	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt) VALUES (?, ?, ?)').run(elsewhere, '../../..', 1796430000000);
+	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt, isArchived) VALUES (?, ?, ?, 1)').run(elsewhere, '../../..', 1796430000000);
 	db.close();
 
 	const sessions = new Map(readStore(cursorAdapter, join(home, 'projects')).map(read => [read.summary.id, read.summary]));
@@ -548,4 +548,7 @@ test('cursor format: an editor chat\'s workspace is the folder its composerHeade
 	assert.equal(sessions.get(chat)?.started, new Date(1796420000000).toISOString(), 'the header\'s createdAt, where composerData has none');
 	assert.notEqual(sessions.get(elsewhere)?.project, workspace, 'a workspaceId that is no directory name is never followed');
 	assert.equal(sessions.get(elsewhere)?.started, new Date(1796430000000).toISOString());
+	const units = new Map(discoverCursor(join(home, 'projects')).map(unit => [unit.idHint, unit]));
+	assert.equal(units.get(elsewhere)?.archived, true, 'isArchived: the person put the chat away');
+	assert.equal(units.get(chat)?.archived ?? false, false);
 });

@@ -3,7 +3,7 @@ import {md5Hex} from '../../lib/hash.js';
 import {openReadOnlyInPlace, type Database, type Statement} from '../../lib/sqlite.js';
 import {epochIso} from '../shared/epoch.js';
 import {localPathOfFileUri} from '../shared/file-uri.js';
-import {readSmallJson, statOrUndefined} from '../shared/fs.js';
+import {fileFingerprint, readSmallJson, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 
 /**
@@ -13,7 +13,8 @@ import {isRecord} from '../shared/text.js';
  * `createdAt` (ms) among many fields. The editor's agent transcript is named by that same id and
  * no `~/.cursor/chats` store is written for it, so this row is where its title and start are.
  * Only those two fields are read, by SQLite itself, never the whole value (an older chat holds
- * its whole conversation there).
+ * its whole conversation there); newer databases' composerHeaders table adds the workspace and
+ * whether the chat was archived.
  */
 export type ComposerFacts = {title?: string; started?: string; cwd?: string};
 
@@ -63,6 +64,34 @@ function workspaceFolder(userDirectory: string, workspaceId: unknown): string | 
 
 	const value = readSmallJson(join(userDirectory, 'workspaceStorage', workspaceId, 'workspace.json'));
 	return isRecord(value) ? localPathOfFileUri(value['folder']) : undefined;
+}
+
+/**
+ * The chats the person archived in the editor (composerHeaders.isArchived): one small query, made
+ * when the database changed. None where the database or the table cannot be read.
+ */
+export function archivedComposerIds(database: string): string[] {
+	try {
+		const db = openReadOnlyInPlace(database);
+		try {
+			const ids: unknown[] = db.prepare('SELECT composerId FROM composerHeaders WHERE isArchived = 1 LIMIT 100000').pluck().all();
+			return ids.filter((id): id is string => typeof id === 'string');
+		} finally {
+			db.close();
+		}
+	} catch {
+		return [];
+	}
+}
+
+/** The database's stamp: the file and its WAL, where the editor's recent commits wait; a status each, no read. */
+export function globalStateStamp(database: string): string {
+	return [database, `${database}-wal`]
+		.map(path => {
+			const stats = statOrUndefined(path);
+			return stats ? fileFingerprint(stats) : 'missing';
+		})
+		.join('+');
 }
 
 /**
