@@ -115,13 +115,23 @@ export function composerLookup(database: string): {facts(id: string): ComposerFa
 		return prepared.get(sql) ?? null;
 	};
 
+	// Many chats share a window: its workspace.json is read once a look-up.
+	const folders = new Map<unknown, string | undefined>();
+	const folderOf = (workspaceId: unknown) => {
+		if (!folders.has(workspaceId)) {
+			folders.set(workspaceId, workspaceFolder(dirname(dirname(database)), workspaceId));
+		}
+
+		return folders.get(workspaceId);
+	};
+
 	return {
 		facts(id) {
 			const data = rowOf(statement(dataQuery), `composerData:${id}`) ?? [];
 			const header = rowOf(statement(headerQuery), id) ?? [];
 			const name = typeof data[0] === 'string' ? data[0].trim() : '';
 			const started = epochIso(data[1]) ?? epochIso(header[1]);
-			const cwd = workspaceFolder(dirname(dirname(database)), header[0]);
+			const cwd = folderOf(header[0]);
 			return {...(name === '' ? {} : {title: name}), ...(started === undefined ? {} : {started}), ...(cwd === undefined ? {} : {cwd})};
 		},
 		close() {
