@@ -1518,3 +1518,17 @@ test('claude format: a user record flagged isVisibleInTranscriptOnly (shown in t
 	]);
 	assert.equal(session.summary.human_turns, 2);
 });
+
+test('claude format: a record whose timestamp is a Unix epoch number (ms or s), as some re-serialising tools write it, is read with that time; a number that is no time is no timestamp, and the record stays', () => {
+	// fear-ai/codess CCSchema.md §5: `timestamp` is an ISO 8601 string or numeric ms
+	// (tests/test_cc_adapter.py reads both). Such a record was refused whole: the prompt was lost.
+	const read = readUnit(claudeAdapter, looseUnit(fileURLToPath(new URL('../fixtures/format-cases/claude/epoch-timestamps.jsonl', import.meta.url)), {idHint: 'c3e5a7b9-0d2f-4a6c-8e1b-3d5f7a9c1e22'}));
+	assert.equal(read.summary.title, 'Rename fetchCrates to loadCrates everywhere');
+	assert.equal(read.summary.started, new Date(1796400000123).toISOString());
+	assert.equal(read.summary.human_turns, 2);
+	const reply = read.events.find(event => event.kind === 'assistant');
+	assert.equal(reply?.timestamp, new Date(1796400004500).toISOString(), 'seconds with a fraction');
+	const last = read.events.filter(event => event.kind === 'user').at(-1);
+	assert.equal(last?.text, 'Now run the tests');
+	assert.equal(last?.timestamp, undefined, 'a counter is no time');
+});

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import {copyFileSync, mkdirSync, writeFileSync} from 'node:fs';
+import {copyFileSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
-import {fileURLToPath} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import {discoverCursor} from '../../source/adapters/cursor/discover.js';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
 import {wholeUnit} from '../../source/adapters/types.js';
@@ -465,4 +465,90 @@ test('cursor format: a .txt tool call whose body is a raw patch, a JSON object o
 		],
 	);
 	assert.equal(read.loaded.skipped, 0);
+});
+
+test('cursor format: an editor chat\'s transcript takes its name and start from the editor\'s global state database (cursorDiskKV composerData:<id>), where no chat store names it', t => {
+	// The editor's agent transcripts are named by the chat's composer id, and no ~/.cursor/chats
+	// store is written for them: the editor keeps the chat's name and creation time (ms) in
+	// <User>/globalStorage/state.vscdb, key composerData:<id> (fear-ai/codess CursorSchema.md §2
+	// and §4; CursorSessions.md found a transcript and a composerData row of the same id).
+	const userHome = tempDir(t);
+	const home = join(userHome, '.cursor');
+	const named = '3f5b7d91-2a4c-4e6f-8b0d-7c9e1a3b5d66';
+	const unnamed = '4a6c8e02-3b5d-4f7a-9c1e-8d0f2b4c6e77';
+	const broken = '5b7d9f13-4c6e-4a8b-8d2f-9e1a3c5d7f88';
+	for (const session of [named, unnamed, broken]) {
+		const transcripts = join(home, 'projects', 'home-dev-foundry', 'agent-transcripts', session);
+		mkdirSync(transcripts, {recursive: true});
+		// The named chat's transcript holds no request (as where it was cut short): only then is a stored name its title.
+		const request = '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nWhy does the kiln sensor drift?\\n</user_query>"}]}}\n';
+		writeFileSync(join(transcripts, `${session}.jsonl`), `${session === named ? '' : request}{"role":"assistant","message":{"content":[{"type":"text","text":"The sensor reads 4 degrees high after an hour."}]}}\n`);
+	}
+
+	const global = join(userHome, '.config', 'Cursor', 'User', 'globalStorage');
+	mkdirSync(global, {recursive: true});
+	const db = new Database(join(global, 'state.vscdb'));
+	db.exec('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	const put = db.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)');
+	put.run(`composerData:${named}`, JSON.stringify({_v: 10, composerId: named, name: 'Kiln sensor drift', createdAt: 1796400000000, lastUpdatedAt: 1796400900000, fullConversationHeadersOnly: [{bubbleId: 'b1', type: 1}]}));
+	put.run(`composerData:${unnamed}`, Buffer.from(JSON.stringify({_v: 10, composerId: unnamed, createdAt: 1796410000000})));
+	put.run(`composerData:${broken}`, '{"name": "torn');
+	put.run(`bubbleId:${named}:b1`, JSON.stringify({type: 1, text: 'Why does the kiln sensor drift?'}));
+	db.close();
+
+	const sessions = new Map(readStore(cursorAdapter, join(home, 'projects')).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(named)?.title, 'Kiln sensor drift');
+	assert.equal(sessions.get(named)?.started, new Date(1796400000000).toISOString());
+	assert.equal(sessions.get(unnamed)?.title, 'Why does the kiln sensor drift?', 'no name: the request names it');
+	assert.equal(sessions.get(unnamed)?.started, new Date(1796410000000).toISOString(), 'a value stored as a blob reads the same');
+	assert.equal(sessions.get(broken)?.title, 'Why does the kiln sensor drift?', 'a value that is not JSON names nothing, and nothing throws');
+	assert.notEqual(sessions.get(broken)?.started, new Date(1796400000000).toISOString());
+
+	// The editor rewrites its database all the time: a warm discovery asks it nothing for a
+	// transcript that did not change (here the database is gone, and the facts stay).
+	const saved = new Map<string, {stamp: string; value: unknown}>();
+	const memo = {get: (key: string, stamp: string) => (saved.get(key)?.stamp === stamp ? saved.get(key)?.value : undefined), set: (key: string, stamp: string, value: unknown) => saved.set(key, {stamp, value})};
+	const projects = join(home, 'projects');
+	const cold = discoverCursor(projects, memo).find(unit => unit.idHint === named);
+	rmSync(join(global, 'state.vscdb'));
+	const warm = discoverCursor(projects, memo).find(unit => unit.idHint === named);
+	assert.deepEqual(warm?.facts, {title: 'Kiln sensor drift', started: new Date(1796400000000).toISOString()});
+	assert.equal(warm?.fingerprint, cold?.fingerprint);
+});
+
+test('cursor format: an editor chat\'s workspace is the folder its composerHeaders row\'s workspaceId names in workspaceStorage (newer editors), not the slug\'s guess; isArchived marks it archived', t => {
+	// Cursor 3.x indexes chats in composerHeaders(composerId, workspaceId, createdAt, …) in the
+	// global state.vscdb; workspaceStorage/<workspaceId>/workspace.json names the window's folder
+	// (fear-ai/codess CursorSchema.md §2 and §5, CursorSessions.md's composerHeaders DDL).
+	const userHome = tempDir(t);
+	const home = join(userHome, '.cursor');
+	const chat = '6c8e0a24-5d7f-4b9c-8e3a-0f2b4d6e8a99';
+	const elsewhere = '7d9f1b35-6e8a-4cad-9f4b-1a3c5e7f9baa';
+	const workspace = join(userHome, 'work', 'bell-foundry');
+	mkdirSync(workspace, {recursive: true});
+	for (const session of [chat, elsewhere]) {
+		const transcripts = join(home, 'projects', 'srv-casting-bell-foundry', 'agent-transcripts', session);
+		mkdirSync(transcripts, {recursive: true});
+		writeFileSync(join(transcripts, `${session}.jsonl`), '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nList the bell molds\\n</user_query>"}]}}\n');
+	}
+
+	const user = join(userHome, '.config', 'Cursor', 'User');
+	mkdirSync(join(user, 'globalStorage'), {recursive: true});
+	mkdirSync(join(user, 'workspaceStorage', 'a1b2c3d4e5f60718293a4b5c6d7e8f90'), {recursive: true});
+	writeFileSync(join(user, 'workspaceStorage', 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'workspace.json'), JSON.stringify({folder: pathToFileURL(workspace).href}));
+	const db = new Database(join(user, 'globalStorage', 'state.vscdb'));
+	db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	db.exec('CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, createdAt INTEGER, lastUpdatedAt INTEGER, isArchived INTEGER, isSubagent INTEGER, recency INTEGER, checkpointAt INTEGER, value TEXT)');
+	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt, lastUpdatedAt) VALUES (?, ?, ?, ?)').run(chat, 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 1796420000000, 1796420600000);
+	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt, isArchived) VALUES (?, ?, ?, 1)').run(elsewhere, '../../..', 1796430000000);
+	db.close();
+
+	const sessions = new Map(readStore(cursorAdapter, join(home, 'projects')).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(chat)?.project, workspace);
+	assert.equal(sessions.get(chat)?.started, new Date(1796420000000).toISOString(), 'the header\'s createdAt, where composerData has none');
+	assert.notEqual(sessions.get(elsewhere)?.project, workspace, 'a workspaceId that is no directory name is never followed');
+	assert.equal(sessions.get(elsewhere)?.started, new Date(1796430000000).toISOString());
+	const units = new Map(discoverCursor(join(home, 'projects')).map(unit => [unit.idHint, unit]));
+	assert.equal(units.get(elsewhere)?.archived, true, 'isArchived: the person put the chat away');
+	assert.equal(units.get(chat)?.archived ?? false, false);
 });

@@ -1,4 +1,5 @@
 import {any, fields, isBoolean, isString, nullableString, optionalOf, refused, strictObject, type FieldReader} from '../shared/loose.js';
+import {epochIso} from '../shared/epoch.js';
 import {isRecord} from '../shared/text.js';
 import type {ClaudeRecord} from './schema.js';
 
@@ -42,6 +43,9 @@ const content: FieldReader = value => {
 	return blocks;
 };
 
+/** `timestamp` (schema.ts): an ISO string, or an epoch number read as its ISO time (absent when it is no time). */
+const timestamp: FieldReader = value => (value === null ? undefined : typeof value === 'string' ? value : typeof value === 'number' ? epochIso(value) : refused);
+
 const messageFields = fields({id: string, role: string, content, stop_reason: nullableString, model: string});
 
 const recordFields = fields({
@@ -59,7 +63,7 @@ const recordFields = fields({
 	sessionId: string,
 	agentId: string,
 	cwd: string,
-	timestamp: string,
+	timestamp,
 	message: value => (value === null ? undefined : isRecord(value) ? strictObject(value, messageFields) : refused),
 	toolUseResult: any,
 	toolDenialKind: string,

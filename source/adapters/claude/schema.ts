@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import {lazySchema} from '../../lib/lazy-schema.js';
+import {epochIso} from '../shared/epoch.js';
 import {optional} from '../shared/schema.js';
 
 /**
@@ -40,7 +41,8 @@ export const claudeRecordSchema = lazySchema(() => z.looseObject({
 	sessionId: optional(z.string()),
 	agentId: optional(z.string()),
 	cwd: optional(z.string()),
-	timestamp: optional(z.string()),
+	/** An ISO string; a Unix epoch number (ms or s: tools that re-serialise transcripts write one) reads as its ISO time, a number that is no time as absent. */
+	timestamp: optional(z.union([z.string(), z.pipe(z.number(), z.transform(value => epochIso(value)))])),
 	message: optional(claudeMessageSchema),
 	toolUseResult: z.optional(z.unknown()),
 	toolDenialKind: optional(z.string()),

@@ -3,6 +3,7 @@ import {childPath, fileFingerprint, fileUnit, isDirectory, listDirectory, statOr
 import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
+import {archivedComposerIds, composerLookup, composerMark, globalStateDatabase, globalStateStamp, type ComposerFacts} from './composer.js';
 import {chatStores, cursorHomeOf, localWorkspace, type ChatStore} from './projects.js';
 import {chatFactFiles, readChatFacts} from './store-db.js';
 
@@ -23,9 +24,10 @@ function transcriptStem(name: string): string {
 const subagentsDirectory = 'subagents';
 
 /** What discovery learns beside a transcript: its chat's metadata (with the chat's own cwd and, for a subagent, its parent), and the workspace a slug spells. */
-type CursorFacts = {title?: string; started?: string; cwd?: string; parent?: string; workspace?: string};
+type CursorFacts = {title?: string; started?: string; cwd?: string; parent?: string; workspace?: string; archived?: string[]};
 const isCursorFacts = (value: unknown): value is CursorFacts =>
 	isRecord(value) &&
+	(value['archived'] === undefined || (Array.isArray(value['archived']) && value['archived'].every(id => typeof id === 'string'))) &&
 	isOptionalString(value['title']) &&
 	isOptionalString(value['started']) &&
 	isOptionalString(value['cwd']) &&
@@ -47,9 +49,34 @@ export function discoverCursor(root: string, memo?: DiscoveryMemo): DiscoveredUn
 	const book = factsBook(memo, root, isCursorFacts);
 	const home = cursorHomeOf(root);
 	const stores = home === undefined ? new Map<string, ChatStore>() : chatStores(home);
-	const units = projectDirectories(root, home).flatMap(([project, slug]) => discoverProject(project, slug, stores, book));
+	const editor = editorChats(home, book);
+	const units = projectDirectories(root, home).flatMap(([project, slug]) => discoverProject(project, slug, stores, book, editor));
+	editor.close();
 	book.save();
 	return units;
+}
+
+/** What the editor's global state database says of a chat (composer.ts), by session id and the transcript's fingerprint. */
+type EditorChats = {facts(id: string, transcript: string): ComposerFacts; archived(id: string): boolean; close(): void};
+
+/**
+ * The editor's chats, asked only for a transcript no chat store names, and remembered per chat
+ * under its transcript's fingerprint: the editor rewrites its database all the time, but a
+ * chat's name, start and workspace change with its transcript, so a warm call asks the database
+ * for those only where a transcript changed (a rename alone shows at the chat's next write). The
+ * archived chats, which archiving marks without writing a transcript, are one small query made
+ * when the database's stamp changed.
+ */
+function editorChats(home: string | undefined, book: FactsBook<CursorFacts>): EditorChats {
+	const database = home === undefined ? undefined : globalStateDatabase(home);
+	let lookup: ReturnType<typeof composerLookup> | undefined;
+	// Archiving writes no transcript: the archived chats are asked again whenever the database changed.
+	const archived = database === undefined ? new Set<string>() : new Set(book.facts('composer-archive', globalStateStamp(database), () => ({archived: archivedComposerIds(database)})).archived);
+	return {
+		facts: (id, transcript) => book.facts(`composer:${id}`, transcript, () => (database === undefined ? {} : (lookup ??= composerLookup(database)).facts(id))),
+		archived: id => archived.has(id),
+		close: () => lookup?.close(),
+	};
 }
 
 /**
@@ -71,7 +98,7 @@ function projectDirectories(root: string, home: string | undefined): Array<[proj
 	return hasOwn ? [[root, undefined], ...projects] : projects;
 }
 
-function discoverProject(project: string, slug: string | undefined, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<CursorFacts>): DiscoveredUnit[] {
+function discoverProject(project: string, slug: string | undefined, stores: ReadonlyMap<string, ChatStore>, book: FactsBook<CursorFacts>, editor: EditorChats): DiscoveredUnit[] {
 	const found = discoverTranscripts(join(project, transcriptsDirectory));
 	if (found.length === 0) {
 		return [];
@@ -86,9 +113,13 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 	return found.map(unit => {
 		const store = stores.get(unit.idHint ?? '');
 		const stamp = store === undefined ? undefined : storeStamp(store.storeDb);
-		const facts = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, `${stamp}|${chatFactsVersion}`, () => readChatFacts(store.storeDb));
+		const stored = store === undefined || stamp === undefined ? {} : book.facts(store.storeDb, `${stamp}|${chatFactsVersion}`, () => readChatFacts(store.storeDb));
+		// An editor chat has no chat store: the editor's database names it instead.
+		const named = stored.title === undefined && stored.started === undefined && unit.idHint !== undefined ? editor.facts(unit.idHint, unit.fingerprint) : {};
+		const facts: CursorFacts = {...stored, ...named};
 		// What discovery adds is part of what the catalog keeps, so a change to it means re-read.
-		const added = [workspace, stamp].filter(Boolean);
+		const archived = unit.idHint !== undefined && editor.archived(unit.idHint);
+		const added = [workspace, stamp, composerMark(named), archived ? 'archived' : undefined].filter(Boolean);
 		// Set in place, not spread into a copy: in a fresh process a spread takes V8's slow path.
 		if (added.length > 0) {
 			unit.fingerprint = `${unit.fingerprint}|${added.join('|')}`;
@@ -104,6 +135,10 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 		// the parent's subagents/: only its chat store says whose it is.
 		if (unit.parentIdHint === undefined && facts.parent !== undefined && facts.parent !== unit.idHint) {
 			unit.parentIdHint = facts.parent;
+		}
+
+		if (archived) {
+			Object.assign(unit, {archived: true}); // The person put the chat away in the editor.
 		}
 
 		if (facts.title || facts.started) {
