@@ -169,6 +169,16 @@ test('claude format: a title the person gave (custom-title) outranks the generat
 	assert.equal(session.summary.title, 'release checklist');
 });
 
+test('claude format: an agent-name record names the session (a background job\'s name, what /rename writes from 2.1.27x); it outranks the generated ai-title, and the last given name wins', () => {
+	const stated = (session: ReturnType<typeof read>) => session.events.flatMap(event => (event.kind === 'meta' && event.session?.title !== undefined ? [event.session.title] : []));
+	const background = read('agent-name-background.jsonl');
+	assert.equal(background.loaded.skipped, 0);
+	assert.deepEqual(stated(background), ['ledger-export-retry'], 'the name the job was given, not the generated ai-title after it');
+	const renamed = read('agent-name-renamed.jsonl');
+	assert.equal(renamed.loaded.skipped, 0);
+	assert.deepEqual(stated(renamed), ['tiles', 'tile cache flicker'], 'the /rename after the --name given at start; a non-string or blank name is no name');
+});
+
 test('claude format: an api_error record says what failed from its error (as printed, as the API gave it, or the connection\'s)', () => {
 	const session = read('api-errors.jsonl');
 	assert.equal(session.loaded.skipped, 0);

@@ -22,7 +22,6 @@ const bookkeeping = new Set([
 	'progress',
 	'permission-mode',
 	'mode',
-	'agent-name',
 	'last-prompt',
 	'pr-link',
 	'frame-link',
@@ -1324,6 +1323,10 @@ function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit
 		case 'custom-title':
 		case 'ai-title':
 			return titleEvents(record.customTitle ?? record.aiTitle ?? record.title, record.type === 'custom-title', line, state);
+		case 'agent-name':
+			// The session's name as given: a background job's at its head, each /rename's (2.1.27x
+			// writes the rename here, the custom title beside the transcript), a --name at start.
+			return [...facts, ...titleEvents(givenName(record['agentName']), true, line, state)];
 
 		default:
 			return bookkeeping.has(record.type) ? facts : null;
@@ -1356,6 +1359,11 @@ function titleEvents(title: string | undefined, custom: boolean, line: number, s
 
 	state['customTitle'] = state['customTitle'] === true || custom;
 	return [{line, kind: 'meta', session: {title}}];
+}
+
+/** A name a record states: a string with something in it (a field may hold any JSON value). */
+function givenName(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /** What /rename prints, in the system local_command record holding its output. */
