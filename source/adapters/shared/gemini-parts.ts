@@ -196,10 +196,11 @@ export function shellExitCode(output: string): number | undefined {
 }
 
 /**
- * gemini-cli's note for a command its shell tool stopped after the inactivity timeout: the tool
- * returns it with no error, so the call's status is `success` (packages/core/src/tools/shell.ts).
+ * The notes a shell tool returns, with no error, for a command it stopped at its timeout, so the
+ * call's status is `success`: gemini-cli's inactivity timeout and Qwen Code's time limit
+ * (packages/core/src/tools/shell.ts in each).
  */
-const shellTimeoutNote = 'Command was automatically cancelled because it exceeded the timeout';
+const shellTimeoutNotes = ['Command was automatically cancelled because it exceeded the timeout', 'Command timed out after '];
 
 /**
  * Whether a shell command failed, given the exit code its output states. With no exit code, the
@@ -212,7 +213,7 @@ export function shellFailed(output: string, exitCode: number | undefined): boole
 		return exitCode !== 0;
 	}
 
-	return output.startsWith(shellTimeoutNote) || endedBySignal(output);
+	return shellTimeoutNotes.some(note => output.startsWith(note)) || endedBySignal(output);
 }
 
 function endedBySignal(output: string): boolean {
