@@ -404,6 +404,25 @@ test('gemini format: a shell result\'s exit status is the `Exit Code:` line its 
 	);
 });
 
+test('gemini format: a shell command ended by a signal (`Exit Code: (none)`, `Signal: 9`) or stopped by the tool\'s inactivity timeout failed, though its status is success', () => {
+	// gemini-cli packages/core/src/tools/shell.ts: a command killed by a signal has no exit code and
+	// its number on the template's `Signal:` line ("Command terminated by signal"); a command stopped
+	// by the inactivity timeout returns "Command was automatically cancelled because it exceeded the
+	// timeout …" with no error, so the scheduler records `success`. mantra-hq/mantra-releases
+	// src-tauri/src/parsers/gemini/types.rs reads the same template's Signal field.
+	const chat = read('session-2026-12-07T07-40-7d2a5c91.jsonl');
+	const results = chat.events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(
+		results.map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
+		[
+			['sh-kill', true, undefined],
+			['sh-ok', false, 0],
+			['sh-slow', true, undefined],
+		],
+		'a `Signal:` the command printed in its output is not the template\'s',
+	);
+});
+
 test('gemini format: the native resume of a chat kept under another home runs with GEMINI_CLI_HOME set to it; a store in no .gemini/tmp has none, and a subagent\'s chat none', t => {
 	// `gemini --resume <uuid>` looks only in <home>/.gemini/tmp/<project>/chats of the project it
 	// runs in, <home> being $GEMINI_CLI_HOME, else the user's home. Evidence: google-gemini/gemini-cli

@@ -139,6 +139,26 @@ test('qwen format: a user record that holds a functionResponse is a tool respons
 	assert.equal(old.summary.human_turns, 1);
 });
 
+test('qwen format: a shell command ended by a signal (`Exit Code: (none)`, `Signal: 15`) or by the tool\'s timeout failed, though its status is success', () => {
+	// qwen-code packages/core/src/tools/shell.ts: an external signal (OOM killer, SIGTERM) leaves the
+	// template with no exit code and the signal on its `Signal:` line, and the tool counts it as a
+	// failure ("killed by signal … count as failed"); a timeout returns "Command timed out after …"
+	// with no error. Neither sets the call's error, so its status is success.
+	const [unit] = qwenAdapter.discover(join(cases, 'signal-ended', 'projects'));
+	assert.ok(unit);
+	const {events} = readUnit(qwenAdapter, wholeUnit(unit));
+	const results = events.filter(event => event.kind === 'tool_result');
+	assert.deepEqual(
+		results.map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code]),
+		[
+			['call_kill', true, undefined],
+			['call_ok', false, 0],
+			['call_slow', true, undefined],
+		],
+		'a `Signal:` the command printed in its output is not the template\'s',
+	);
+});
+
 test('qwen format: the records /branch copied from the parent (forkedFrom) are not the branch\'s own; its own later turns are', () => {
 	// qwen-code's SessionService.forkSession (packages/core/src/services/sessionService.ts) writes the
 	// parent's active chain into the new file, each record with its uuid, timestamp and message

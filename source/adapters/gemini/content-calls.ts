@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {functionCallOf, functionResponseOf, isShellTool, responseTurnOf, shellExitCode, type Part} from '../shared/gemini-parts.js';
+import {functionCallOf, functionResponseOf, isShellTool, responseTurnOf, shellExitCode, shellFailed, type Part} from '../shared/gemini-parts.js';
 import {isRecord} from '../shared/text.js';
 
 /**
@@ -96,7 +96,7 @@ export function contentResultEvents(parts: readonly Part[], state: ContentCalls,
 		results.push({
 			...shared,
 			kind: 'tool_result',
-			result: {call_id: id, is_error: response.failed || (exitCode !== undefined && exitCode !== 0), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: response.output},
+			result: {call_id: id, is_error: response.failed || (isShellTool(name) && shellFailed(response.output, exitCode)), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: response.output},
 		});
 	}
 

@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partText, partsOf, shellExitCode, timestampOf, visibleText, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partText, partsOf, shellExitCode, shellFailed, timestampOf, visibleText, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
 import {contentCallEvents, contentCalls, contentResultEvents, hasFunctionResponse, type ContentCalls} from './content-calls.js';
 import {parseGeminiToolCall} from './records.js';
 import type {GeminiMessage, GeminiToolCall} from './schema.js';
@@ -176,7 +176,7 @@ function toolEvents(raw: unknown, message: GeminiMessage, line: number): Session
 		kind: 'tool_result',
 		result: {
 			call_id: callId,
-			is_error: status === 'error' || cancelled || failed || (exitCode !== undefined && exitCode !== 0),
+			is_error: status === 'error' || cancelled || failed || (isShellTool(name) && shellFailed(output, exitCode)),
 			...(exitCode === undefined ? {} : {exit_code: exitCode}),
 			output,
 		},

@@ -195,6 +195,38 @@ export function shellExitCode(output: string): number | undefined {
 	return stated === null ? exitCodeFromText(output) : stated;
 }
 
+/**
+ * The notes a shell tool returns, with no error, for a command it stopped at its timeout, so the
+ * call's status is `success`: gemini-cli's inactivity timeout and Qwen Code's time limit
+ * (packages/core/src/tools/shell.ts in each).
+ */
+const shellTimeoutNotes = ['Command was automatically cancelled because it exceeded the timeout', 'Command timed out after '];
+
+/**
+ * Whether a shell command failed, given the exit code its output states. With no exit code, the
+ * template still says so in two cases: a command ended by a signal has `Exit Code: (none)` and the
+ * signal on the `Signal:` line after it (one the command printed comes before that label), and
+ * a command stopped by the inactivity timeout has only the tool's note.
+ */
+export function shellFailed(output: string, exitCode: number | undefined): boolean {
+	if (exitCode !== undefined) {
+		return exitCode !== 0;
+	}
+
+	return shellTimeoutNotes.some(note => output.startsWith(note)) || endedBySignal(output);
+}
+
+function endedBySignal(output: string): boolean {
+	const exitAt = output.lastIndexOf('Exit Code:');
+	const signalAt = output.lastIndexOf('Signal:');
+	if (exitAt === -1 || signalAt < exitAt) {
+		return false;
+	}
+
+	const value = /^[ \t]*([^\n]*)/.exec(output.slice(signalAt + 'Signal:'.length, signalAt + 64))?.[1]?.trim() ?? '';
+	return value !== '' && value !== '(none)';
+}
+
 /** Only plausible ISO-like times become event timestamps (trimmed fixtures hold placeholders). */
 export function timestampOf(value: unknown): string | undefined {
 	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
