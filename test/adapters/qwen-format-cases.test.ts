@@ -179,6 +179,25 @@ test('qwen format: the records /branch copied from the parent (forkedFrom) are n
 	assert.ok(events.some(event => event.uuid === 'a81c0e4f-1d2b-4c3a-9e5f-000000000005'), 'a copied record keeps its place in the tree the branch continues');
 });
 
+test('qwen format: records Qwen Code writes beside the conversation tail (a title, a session source, an artifact event) are no branch; the title is the session\'s wherever it hangs', () => {
+	// qwen-code's ChatRecordingService appends a custom_title re-anchor (every 32 KB, and the
+	// auto title), a session_source re-anchor and session_artifact_event/snapshot records with
+	// `updateActiveTail: false`: each names the tail as its parent, but the next record still
+	// continues the tail, so the side record is a sibling of it. Its loader never takes one for the
+	// leaf, and its title reader takes the newest custom_title in the file whatever its place
+	// (packages/core/src/services/chatRecordingService.ts reanchorTitle/reanchorSessionSource;
+	// chatRecordingService tests "restores and re-anchors a persisted title outside the active UUID
+	// chain"; sessionService tests "loads artifact side records after a tail-neutral title reanchor").
+	const [unit] = qwenAdapter.discover(join(cases, 'side-records', 'projects'));
+	assert.ok(unit);
+	const {summary, loaded, events} = readUnit(qwenAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	assert.deepEqual(summary.abandoned ?? [], [], 'a side record is no abandoned branch');
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [2, 2]);
+	assert.deepEqual(events.filter(event => event.session?.title).map(event => [event.line, event.session?.title]), [[3, 'Warp thread count']], 'the title is still stated');
+	assert.ok(!events.some(event => event.line === 3 && event.uuid !== undefined), 'and takes no place in the tree');
+});
+
 test('qwen format: a subagent\'s transcript (<project>/subagents/<session id>/agent-<id>.jsonl) is listed as a child of the session that launched it, its sidecar kept with it', () => {
 	// qwen-code packages/core/src/agents/agent-transcript.ts: each subagent writes ChatRecord lines
 	// (the parent's sessionId, its agentId, isSidechain) to getAgentJsonlPath(projectDir, sessionId,

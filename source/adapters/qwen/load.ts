@@ -10,6 +10,7 @@ import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {isLegacyChat, loadLegacyQwenChat} from './legacy.js';
 import {joinFragments} from './fragments.js';
 import {normalizeQwenRecord} from './normalize.js';
+import {isSideRecord} from './system.js';
 import {parseQwenRecord} from './records.js';
 import type {QwenRecord} from './schema.js';
 
@@ -101,6 +102,7 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 	let idStated = false;
 	let copyNoticed = false;
 	const bridges: TreeBridges = {};
+	const continued = new Set(kept.flatMap(({record}) => (typeof record.parentUuid === 'string' ? [record.parentUuid] : [])));
 	for (const {line, offset, raw, record: stated} of kept) {
 		const record = {...stated, parentUuid: resolveParent(bridges, stated.parentUuid)};
 		const place = {uuid: record.uuid, parent: record.parentUuid, sidechain: record.isSidechain === true || record.agentId !== undefined};
@@ -114,7 +116,9 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 		const copiedFrom = forkSourceOf(record);
 		const shown = copiedFrom === undefined ? normalized : copiedRecordEvents(copiedFrom, line, copyNoticed);
 		copyNoticed ||= copiedFrom !== undefined;
-		const events = withTreePlace(shown, place, line);
+		// A side record nothing continues from takes no place in the tree: it is no branch (system.ts).
+		const offTail = isSideRecord(record) && (record.uuid === undefined || !continued.has(record.uuid));
+		const events = offTail ? shown : withTreePlace(shown, place, line);
 		const facts: SessionInfo = factsOf(record, state);
 		if (!idStated) {
 			idStated = true;

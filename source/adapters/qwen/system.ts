@@ -51,6 +51,19 @@ function metaEvent(base: Base, session: NonNullable<SessionEvent['session']>): S
 }
 
 /**
+ * System records Qwen Code appends beside the conversation's tail (`updateActiveTail: false` in
+ * its ChatRecordingService): a title or session-source re-anchor, an artifact event or snapshot.
+ * Each names the tail as its parent, but the next record continues the tail, so in the tree the
+ * record is a sibling of the conversation, never a branch of it; Qwen's own loader never takes
+ * one for the leaf and reads the newest title wherever it hangs.
+ */
+const sideSubtypes = new Set(['custom_title', 'session_source', 'session_artifact_event', 'session_artifact_snapshot']);
+
+export function isSideRecord(record: QwenRecord): boolean {
+	return record.type === 'system' && record.subtype !== undefined && sideSubtypes.has(record.subtype);
+}
+
+/**
  * `system` records. Slash and @-commands, notifications and rewinds are shown as system events
  * (never human requests); compression checkpoints are summaries; titles, models and parent
  * sessions are meta facts. Unknown subtypes (Qwen adds them often) carry nothing to show.
