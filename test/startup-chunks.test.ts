@@ -80,13 +80,15 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // table that names a subagent's parent is the reader's, so no warm call loads it); by 4–5 KB where
 // Cursor's discovery names an editor chat from the editor's global state.vscdb (composerData's
 // name and start, composerHeaders' workspace, asked only when that chat's transcript changed; the
-// chats it archived, one query when the database changed).
+// chats it archived, one query when the database changed); by 1 KB where every refresh forgets the
+// rows of a catalogued root that is gone (one small read of root_writes, a stat for each root the
+// call does not read).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 452, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 411, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 453, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 412, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 530,
+		kilobytes: 531,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],
