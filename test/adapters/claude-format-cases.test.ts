@@ -1542,3 +1542,20 @@ test('claude format: a record whose timestamp is a Unix epoch number (ms or s), 
 	assert.equal(last?.text, 'Now run the tests');
 	assert.equal(last?.timestamp, undefined, 'a counter is no time');
 });
+
+test('claude format: the "Tool loaded." note Claude Code writes beside a ToolSearch result (tool_reference blocks) is the host\'s, not a request; the result names the tools it loaded', () => {
+	// A deferred tool loaded by ToolSearch comes back as a user record holding the tool_result
+	// (`content: [{type: "tool_reference", tool_name}]`) and a text block "Tool loaded.": Claude
+	// Code's words to the model. Evidence: codeaholicguy/ai-devkit
+	// packages/agent-manager/src/harnesses/claude/ClaudeSessionParser.ts (isNoiseMessage drops
+	// "Tool loaded." from user text). It was counted as a second human turn.
+	const session = read('tool-search-loaded.jsonl');
+	const note = session.events.find(event => event.kind === 'user' && event.text === 'Tool loaded.');
+	assert.ok(note, 'the note is kept as an event');
+	assert.equal(note.human, false);
+	assert.equal(note.origin, 'host');
+	assert.equal(session.summary.human_turns, 1);
+	assert.equal(session.summary.title, 'Plan the kiln firing schedule as a task list');
+	const result = session.events.find(event => event.kind === 'tool_result' && event.result?.call_id === 'toolu_k2')?.result;
+	assert.equal(result?.output, 'Loaded tool: TodoWrite', 'a tool reference reads as the tool it names, not as JSON');
+});

@@ -443,9 +443,10 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 	const events: SessionEvent[] = [];
 	const blocks = typeof content === 'string' ? [{type: 'text', text: content}] : (content ?? []);
 	const texts = blocks.flatMap(block => (block.type === 'text' && typeof block['text'] === 'string' ? [block['text']] : []));
+	const textAuthor: Author = author.human && loadsTools(blocks) ? {human: false, origin: 'host'} : author;
 	for (const block of blocks) {
 		if (block.type === 'text' && typeof block['text'] === 'string') {
-			events.push(...textEvents(block['text'], base, author, state));
+			events.push(...textEvents(block['text'], base, textAuthor, state));
 		} else if (block.type === 'tool_result') {
 			const result = toolResult(record, block);
 			noteBackgroundTask(record, result, state);
@@ -462,6 +463,43 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 	// Feedback typed at a permission prompt goes to the running turn: no sign the queue was empty.
 	noteDelivery(texts, state, {userRecord: true, personPrompt: !results && said.some(event => event.human === true)});
 	return said;
+}
+
+/** A `tool_reference` block: a deferred tool ToolSearch loaded, by name. */
+const toolReference = 'tool_reference';
+
+/** What Claude Code writes beside a ToolSearch result, for the model: never a person's words. */
+const toolLoadedNote = 'Tool loaded.';
+
+/**
+ * Whether the record is a ToolSearch result that loaded deferred tools: a tool_result holding
+ * `tool_reference` blocks, or the "Tool loaded." note beside a tool_result. Claude Code sends the
+ * note as a text block of the same user record, so the record's text is the host's.
+ */
+function loadsTools(blocks: ReadonlyArray<Record<string, unknown>>): boolean {
+	const results = blocks.filter(block => block.type === 'tool_result');
+	if (results.length === 0) {
+		return false;
+	}
+
+	return results.some(block => Array.isArray(block['content']) && block['content'].some(item => isRecord(item) && item['type'] === toolReference))
+		|| blocks.some(block => block.type === 'text' && typeof block['text'] === 'string' && block['text'].trim() === toolLoadedNote);
+}
+
+/** A tool result's content with each `tool_reference` block as the text of the tool it loaded. */
+function withToolNames(content: unknown): unknown {
+	if (!Array.isArray(content) || !content.some(item => isRecord(item) && item['type'] === toolReference)) {
+		return content;
+	}
+
+	return content.map(item => {
+		if (!isRecord(item) || item['type'] !== toolReference) {
+			return item;
+		}
+
+		const name = item['tool_name'];
+		return {type: 'text', text: typeof name === 'string' && name !== '' ? `Loaded tool: ${name}` : 'Loaded a tool'};
+	});
 }
 
 /**
@@ -620,7 +658,7 @@ function polledTaskOutcome(structured: unknown): {failed: boolean; exitCode?: nu
 function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNullable<SessionEvent['result']> {
 	// Blocks are text, image (`source: {type: "base64", media_type, data}`: Read of a picture, a
 	// screenshot) or others (tool_reference); an image is noted, its payload never copied.
-	const output = withoutAppendedReminders(mediaAwareOutput(block['content']));
+	const output = withoutAppendedReminders(mediaAwareOutput(withToolNames(block['content'])));
 	// On failure Claude's structured toolUseResult is a plain string such as "Error: …".
 	const structured = record.toolUseResult;
 	const polled = polledTaskOutcome(structured);
