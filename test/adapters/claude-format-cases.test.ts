@@ -169,6 +169,20 @@ test('claude format: a title the person gave (custom-title) outranks the generat
 	assert.equal(session.summary.title, 'release checklist');
 });
 
+test('claude format: the title 2.1 generated for a session, kept only in the project\'s sessions-index.json (summary), is stated as the tool\'s title; an ai-title in the transcript, written later, outranks it', () => {
+	// angristan/fast-resume src/adapters/claude.rs (claude_project_index: entries[].sessionId → summary,
+	// the session's title); anthropics/claude-code#23183 shows the index's entries.
+	const stated = (session: ReturnType<typeof read>) => session.events.flatMap(event => (event.kind === 'meta' && event.session?.title !== undefined ? [event.session.title] : []));
+	const indexed = read(join('sessions-index', '3e8b1c52-7d4a-4f90-8b2e-5c1d9a7f6e40.jsonl'));
+	assert.equal(indexed.loaded.skipped, 0);
+	assert.deepEqual(stated(indexed), ['Firing schedule export loses final segment']);
+	assert.equal(indexed.summary.human_turns, 1, 'the prompt is still the person\'s request');
+	assert.equal(indexed.summary.title, 'the firing schedule export drops the last segment, can you look', 'a typed request stays the title, as beside an ai-title');
+	const titled = read(join('sessions-index', '9d4f2a61-0c8e-4b7d-a3f5-2e6c8b1d4a97.jsonl'));
+	assert.deepEqual(stated(titled), ['Glaze calculator presets', 'Cone 6 glaze preset'], 'the transcript\'s own ai-title comes after, and the last stated wins');
+	assert.deepEqual(stated(read('custom-and-ai-titles.jsonl')), ['release checklist'], 'a transcript with no index beside it states only its own titles');
+});
+
 test('claude format: an agent-name record names the session (a background job\'s name, what /rename writes from 2.1.27x); it outranks the generated ai-title, and the last given name wins', () => {
 	const stated = (session: ReturnType<typeof read>) => session.events.flatMap(event => (event.kind === 'meta' && event.session?.title !== undefined ? [event.session.title] : []));
 	const background = read('agent-name-background.jsonl');

@@ -13,6 +13,7 @@ import {noteDelivery, noteQueueOperation, queuedText, queuedTextFingerprint, sti
 import {readJsonLines} from '../shared/json-lines.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {rememberId} from '../shared/recent-ids.js';
+import {indexedSummary} from './sessions-index.js';
 
 /** Record types that are bookkeeping: known, readable, and carrying nothing for the event model. */
 const bookkeeping = new Set([
@@ -998,7 +999,22 @@ const recapHint = /\s*\(disable recaps in \/config\)\s*$/;
  */
 export function normalizeClaudeLine(value: unknown, line: number, state: LineState, unit: DiscoveredUnit, offset?: number): SessionEvent[] | Unreadable | null {
 	const events = lineEvents(value, line, state, unit, offset);
-	return Array.isArray(events) ? withCoworkFacts(events, line, state, unit) : events;
+	return Array.isArray(events) ? withIndexedSummary(withCoworkFacts(events, line, state, unit), line, state, unit) : events;
+}
+
+/**
+ * The title the tool generated for the session, which 2.1 builds kept only in the project's
+ * sessions-index.json (sessions-index.ts): stated before the first line's events, so an ai-title
+ * or a name the person gave, which the records state later, outranks it. Looked up once per file.
+ */
+function withIndexedSummary(events: SessionEvent[], line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
+	if (state['indexRead'] === true) {
+		return events;
+	}
+
+	state['indexRead'] = true;
+	const summary = indexedSummary(unit.path);
+	return summary === undefined ? events : [{line, kind: 'meta', session: {title: summary}}, ...events];
 }
 
 /**
