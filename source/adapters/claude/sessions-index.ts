@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {statOrUndefined} from '../shared/fs.js';
+import {readPerVersion, type VersionMemo} from '../shared/file-version.js';
 import {isRecord} from '../shared/text.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
@@ -15,9 +15,7 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
  * nothing. Parsed once per version of the file (its size and time), however many sessions ask; a
  * summary written later reaches a session the next time its transcript changes and is read again.
  */
-type Parsed = {readonly stamp: string; readonly summaries: ReadonlyMap<string, string>};
-
-const parsedIndexes = new Map<string, Parsed>();
+const parsedIndexes: VersionMemo<ReadonlyMap<string, string>> = new Map();
 
 /** An index far larger than a project's sessions could fill is not read. */
 const maxIndexBytes = 16 * 1024 * 1024;
@@ -29,32 +27,21 @@ export function indexedSummary(transcriptPath: string): string | undefined {
 		return undefined;
 	}
 
-	return summariesAt(join(dirname(transcriptPath), 'sessions-index.json'))?.get(file.slice(0, -'.jsonl'.length));
+	const path = join(dirname(transcriptPath), 'sessions-index.json');
+	return readPerVersion(parsedIndexes, path, () => summariesOf(path), {maxBytes: maxIndexBytes})?.get(file.slice(0, -'.jsonl'.length));
 }
 
-function summariesAt(path: string): ReadonlyMap<string, string> | undefined {
-	const stats = statOrUndefined(path);
-	if (!stats?.isFile() || stats.size > maxIndexBytes) {
-		return undefined;
-	}
-
-	const stamp = `${stats.size}:${stats.mtimeMs}`;
-	const known = parsedIndexes.get(path);
-	if (known?.stamp === stamp) {
-		return known.summaries;
-	}
-
+/** Session id → summary. Fields may hold any JSON value; only a summary with something in it names the session. */
+function summariesOf(path: string): ReadonlyMap<string, string> {
 	const summaries = new Map<string, string>();
 	for (const entry of indexEntries(path)) {
 		const id = entry['sessionId'];
 		const summary = entry['summary'];
-		// Fields may hold any JSON value; only a summary with something in it names the session.
 		if (typeof id === 'string' && typeof summary === 'string' && summary.trim() !== '') {
 			summaries.set(id, summary.trim());
 		}
 	}
 
-	parsedIndexes.set(path, {stamp, summaries});
 	return summaries;
 }
 
