@@ -687,3 +687,21 @@ test('antigravity format: the CLI\'s cache of each workspace\'s last conversatio
 	writeFileSync(join(app, 'cache', 'last_conversations.json'), '{"/home/ines/a": "5e8b2f14');
 	assert.equal(readStore(antigravityAdapter, app)[0]?.summary.project, null, 'a torn cache places nothing');
 });
+
+/**
+ * The `agy` CLI keeps its whole home (brain, conversations, cache, prompt index) under
+ * `$ANTIGRAVITY_CLI_HOME` when that is set, else `~/.gemini/antigravity-cli` (evidence:
+ * codeaholicguy/ai-devkit packages/agent-manager/src/harnesses/antigravity/AntigravitySessionLocator.ts,
+ * which reads the CLI's `cache/last_conversations.json` and `brain/<id>/…/transcript.jsonl` there;
+ * other readers of the CLI's store and its token file honour the same variable). The other apps'
+ * brains stay where they are.
+ */
+test('antigravity format: ANTIGRAVITY_CLI_HOME moves the CLI\'s brain', () => {
+	assert.deepEqual(antigravityAdapter.defaultRoots({home: '/home/dev', env: {ANTIGRAVITY_CLI_HOME: '/srv/agy-home'}, platform: 'linux'}), [
+		'/srv/agy-home/brain',
+		'/home/dev/.gemini/antigravity/brain',
+		'/home/dev/.gemini/antigravity-ide/brain',
+	]);
+	assert.deepEqual(antigravityAdapter.defaultRoots({home: undefined, env: {ANTIGRAVITY_CLI_HOME: '/srv/agy-home'}, platform: 'linux'}), ['/srv/agy-home/brain'], 'the variable names the home even without a user home');
+	assert.deepEqual(antigravityAdapter.defaultRoots({home: '/home/dev', env: {ANTIGRAVITY_CLI_HOME: '  '}, platform: 'linux'})[0], '/home/dev/.gemini/antigravity-cli/brain', 'a blank value is no setting');
+});
