@@ -552,3 +552,32 @@ test('cursor format: an editor chat\'s workspace is the folder its composerHeade
 	assert.equal(units.get(elsewhere)?.archived, true, 'isArchived: the person put the chat away');
 	assert.equal(units.get(chat)?.archived ?? false, false);
 });
+
+test('cursor format: a chat store kept in WAL mode changes in store.db-wal: a name committed there (store.db untouched until a checkpoint) is read on the next discovery', t => {
+	// The Cursor CLI holds store.db open in WAL mode while it runs: every ~/.cursor/chats store has a
+	// -wal sibling, and a commit reaches store.db only at a checkpoint (AstroQore/vibe-bar #184; the
+	// review of angristan/fast-resume #76 asks for the WAL's mtime for the same reason).
+	const home = join(tempDir(t), '.cursor');
+	const session = '7c9e1b24-5d6f-4a8b-9c0d-2e4f6a8c0b33';
+	const transcripts = join(home, 'projects', 'home-dev-pottery', 'agent-transcripts', session);
+	mkdirSync(transcripts, {recursive: true});
+	writeFileSync(join(transcripts, `${session}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"The glaze batch needs 120 g of silica."}]}}\n');
+	const directory = join(home, 'chats', '5d41402abc4b2a76b9719d911017c592', session);
+	mkdirSync(directory, {recursive: true});
+	const writer = new Database(join(directory, 'store.db'));
+	t.after(() => writer.close());
+	writer.pragma('journal_mode = WAL');
+	writer.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB)');
+	const setName = (name: string) => writer.prepare('INSERT OR REPLACE INTO meta VALUES (?, ?)').run('0', Buffer.from(JSON.stringify({agentId: session, name, mode: 'default', createdAt: 1796500000000})).toString('hex'));
+	setName('Glaze batch sizes');
+	writer.pragma('wal_checkpoint(TRUNCATE)'); // The store as a checkpoint left it: the name is in store.db.
+	const saved = new Map<string, {stamp: string; value: unknown}>();
+	const memo = {get: (key: string, stamp: string) => (saved.get(key)?.stamp === stamp ? saved.get(key)?.value : undefined), set: (key: string, stamp: string, value: unknown) => saved.set(key, {stamp, value})};
+	const projects = join(home, 'projects');
+	const before = discoverCursor(projects, memo).find(unit => unit.idHint === session);
+	assert.equal(before?.facts?.title, 'Glaze batch sizes');
+	setName('Silica in the glaze batch'); // A rename committed into the WAL only.
+	const after = discoverCursor(projects, memo).find(unit => unit.idHint === session);
+	assert.equal(after?.facts?.title, 'Silica in the glaze batch');
+	assert.notEqual(after?.fingerprint, before?.fingerprint, 'what discovery adds changed: the session is read again');
+});

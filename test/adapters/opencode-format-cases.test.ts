@@ -379,3 +379,41 @@ test('opencode format: a session row naming the session itself as parent_id name
 	assert.equal(session.summary.parent_id, null, 'a session is never its own parent');
 	assert.equal(session.summary.human_turns, 1, 'no Task child: its prompt is the person\'s');
 });
+
+test('opencode format: 1.x session rows OpenCode 2.x has already copied (kv migration.v1-v2 cursor, or phase completed) are leftovers; one deleted in 2.x stays deleted', async t => {
+	// OpenCode 2.x copies 1.x sessions into session_v2 newest id first, keeps its progress in
+	// kv['migration.v1-v2'] ({phase:"sessions",cursor} then {phase:"completed"}), leaves the 1.x
+	// rows behind and deletes only from session_v2 afterwards.
+	const rows = JSON.parse(readFileSync(join(cases, 'migration-state', 'v2.json'), 'utf8')) as Record<'session' | 'session_v2', Array<Record<string, unknown>>>;
+	const path = join(tempDir(t), 'opencode.db');
+	const db = new Database(path);
+	for (const table of ['session', 'session_v2'] as const) {
+		const columns = Object.keys(rows[table][0]!);
+		db.exec(`CREATE TABLE ${table} (${columns.map(column => (column === 'id' ? 'id TEXT PRIMARY KEY' : column)).join(', ')})`);
+		for (const row of rows[table]) {
+			db.prepare(`INSERT INTO ${table} VALUES (${columns.map(column => `@${column}`).join(', ')})`).run(row);
+		}
+	}
+
+	db.close();
+	// A connection is kept for one synchronous run: each step lists from a fresh one.
+	const listed = async () => {
+		await new Promise(resolve => setImmediate(resolve));
+		return opencodeAdapter.discover(path).map(unit => unit.idHint).sort();
+	};
+	const [fresh, copied, deleted, pending] = ['ses_2c10a0b1cffeNw1Fr2Es3Hp4Sq', 'ses_2b93e4f5affeCp5Yd6Ze7Af8Bg', 'ses_2b72c1d2effeDl9Gk8Hj7Ki6Lm', 'ses_2b51a9b8cffeQz3Rx4Sw5Tv6Uu'];
+	assert.deepEqual(await listed(), [pending, deleted, copied, fresh].sort(), 'no kv table: the copy has not begun, every 1.x row is live');
+	const setState = (state: string) => {
+		const writer = new Database(path);
+		writer.exec('CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, time_created INTEGER, time_updated INTEGER)');
+		writer.prepare('INSERT OR REPLACE INTO kv VALUES (?, ?, 1, 1)').run('migration.v1-v2', state);
+		writer.close();
+	};
+
+	setState(JSON.stringify({phase: 'sessions', cursor: deleted}));
+	assert.deepEqual(await listed(), [pending, copied, fresh].sort(), 'at or above the cursor the 1.x rows were copied: one missing from session_v2 was deleted');
+	setState(JSON.stringify({phase: 'completed'}));
+	assert.deepEqual(await listed(), [copied, fresh].sort(), 'after the copy only session_v2 counts');
+	setState('{not json');
+	assert.deepEqual(await listed(), [pending, deleted, copied, fresh].sort(), 'a state that does not read is a copy not begun');
+});

@@ -152,9 +152,14 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 /** Raised when readChatFacts learns more of a store (2: a subagent's parent), so facts remembered before are worked out again. */
 const chatFactsVersion = 2;
 
-/** The stamp of a chat's fact files (store.db and meta.json): a status each, no read. */
+/**
+ * The stamp of a chat's fact files (store.db, its WAL, and meta.json): a status each, no read. The
+ * CLI keeps store.db open in WAL mode, so a commit (the chat's name) lands in `store.db-wal` and
+ * reaches store.db only at a checkpoint: without the WAL's status a rename would go unseen.
+ */
 function storeStamp(storeDb: string): string {
-	return chatFactFiles(storeDb)
+	const [store, meta] = chatFactFiles(storeDb);
+	return [store, `${store}-wal`, meta]
 		.map(path => {
 			const stats = statOrUndefined(path);
 			return stats ? fileFingerprint(stats) : 'missing';

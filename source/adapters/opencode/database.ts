@@ -1,3 +1,4 @@
+import {parseBoundedJson} from '../../lib/json-depth.js';
 import {isOutdatedInPlace, openReadOnlyInPlace, type Database} from '../../lib/sqlite.js';
 
 /**
@@ -30,6 +31,8 @@ export type Schema = {
 	 * `admitted_seq`) and `session_input` (`data`, `admitted_seq`; `promoted_seq` set when delivered).
 	 */
 	readonly inbox: Table | undefined;
+	/** OpenCode 2.x key/value store: `migration.v1-v2` tracks the copy of 1.x sessions into `session_v2`. */
+	readonly kv: Table | undefined;
 };
 
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -103,6 +106,7 @@ function readSchema(db: Database): Schema {
 		part: find('part', 'parts'),
 		sessionMessage: find('session_message'),
 		inbox: find('session_inbox', 'session_pending', 'session_input'),
+		kv: find('kv'),
 	};
 }
 
@@ -155,18 +159,25 @@ export function archivedAt(row: Row): number | undefined {
 	return typeof time === 'number' && Number.isFinite(time) && time > 0 ? time : undefined;
 }
 
-/** Session rows of every session table, once per id (a `session_v2` row before a `session` one). */
+/**
+ * Session rows of every session table, once per id (a `session_v2` row before a `session` one).
+ * Beside `session_v2`, a 1.x `session` row counts only while OpenCode has not copied it yet:
+ * the copy leaves 1.x rows behind and 2.x then deletes from `session_v2` alone, so a copied
+ * row missing there is a deleted session (copiedBelow).
+ */
 function sessionRows(db: Database, schema: Schema): Row[] {
 	const seen = new Set<string>();
 	const rows: Row[] = [];
+	const copied = schema.sessionV2?.columns.has('id') ? copiedBelow(db, schema) : undefined;
 	for (const table of [schema.sessionV2, schema.session]) {
-		if (!table?.columns.has('id')) {
+		if (!table?.columns.has('id') || (table === schema.session && copied === 'all')) {
 			continue;
 		}
 
 		for (const row of db.prepare(`SELECT * FROM ${quote(table.name)}`).all() as Row[]) {
 			const id = row['id'];
-			if (typeof id === 'string' && !seen.has(id)) {
+			const leftover = table === schema.session && typeof copied === 'string' && typeof id === 'string' && id >= copied;
+			if (typeof id === 'string' && !seen.has(id) && !leftover) {
 				seen.add(id);
 				rows.push(row);
 			}
@@ -174,6 +185,40 @@ function sessionRows(db: Database, schema: Schema): Row[] {
 	}
 
 	return rows;
+}
+
+/**
+ * How far OpenCode 2.x has copied 1.x sessions into `session_v2`, from `kv['migration.v1-v2']`
+ * (packages/opencode v1 migration): `{"phase":"completed"}` is all of them ('all'); while it runs,
+ * `{"phase":"sessions","cursor":id}` names the last one copied, newest id first, so every id at
+ * or above the cursor was copied (that id). No kv row, or one that does not read, is a copy not
+ * begun, as OpenCode itself reads it: every 1.x row is live (undefined).
+ */
+function copiedBelow(db: Database, schema: Schema): 'all' | string | undefined {
+	const kv = schema.kv;
+	if (!kv?.columns.has('key') || !kv.columns.has('value')) {
+		return undefined;
+	}
+
+	const row = db.prepare(`SELECT value FROM ${quote(kv.name)} WHERE key = ?`).get('migration.v1-v2') as Row | undefined;
+	const text = row?.['value'];
+	let state: unknown;
+	try {
+		state = typeof text === 'string' ? parseBoundedJson(text) : undefined;
+	} catch {
+		return undefined;
+	}
+
+	if (typeof state !== 'object' || state === null) {
+		return undefined;
+	}
+
+	const {phase, cursor} = state as Record<string, unknown>;
+	if (phase === 'completed') {
+		return 'all';
+	}
+
+	return phase === 'sessions' && typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
