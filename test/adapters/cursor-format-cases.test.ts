@@ -552,3 +552,26 @@ test('cursor format: an editor chat\'s workspace is the folder its composerHeade
 	assert.equal(units.get(elsewhere)?.archived, true, 'isArchived: the person put the chat away');
 	assert.equal(units.get(chat)?.archived ?? false, false);
 });
+
+/**
+ * Cursor's `<timestamp>` tag may state seconds too (`9:04:27 AM`): tuo-lei/vibe-replay
+ * `packages/provider-cursor/src/cursor/sanitize.ts` reads the minute's seconds as optional, and
+ * its `test/jsonl-parser-comprehensive.test.ts` has a turn stamped `12:00:10 AM (UTC-7)`.
+ */
+test('cursor format: a <timestamp> tag that states seconds is still the turn\'s time', async () => {
+	const {cursorSentAt} = await import('../../source/adapters/cursor/normalize.js');
+	assert.equal(cursorSentAt('Saturday, Oct 3, 2026, 9:04:27 AM (UTC+2)'), '2026-10-03T07:04:27.000Z');
+	assert.equal(cursorSentAt('Saturday, Oct 3, 2026, 9:04:60 AM (UTC+2)'), undefined, 'no 60th second');
+	const lanternId = '3c5e7a9b-1d2f-4a6c-8e0b-2d4f6a8c0e13';
+	const lantern = join(root, 'home-dev-lantern', 'agent-transcripts', lanternId, `${lanternId}.jsonl`);
+	const read = readUnit(cursorAdapter, looseUnit(lantern, {idHint: lanternId}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.text, event.timestamp]),
+		[
+			[1, 'Why does the lantern dimmer flicker at 40 percent?', '2026-10-03T07:04:27.000Z'],
+			[4, 'Now add a test for 40 percent.', '2026-10-03T10:00:05.000Z'],
+		],
+	);
+	assert.ok(!read.events.some(event => (event.text ?? '').includes('<timestamp>')), 'the tag is never text');
+	assert.deepEqual([read.summary.started, read.summary.modified], ['2026-10-03T07:04:27.000Z', '2026-10-03T10:00:05.000Z']);
+});

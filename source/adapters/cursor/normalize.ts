@@ -17,10 +17,11 @@ const interruptedStatus = /abort|cancel|interrupt|stop/i;
 
 /**
  * Newer builds open a user turn with when it was sent, `<timestamp>Tuesday, Jul 21, 2026, 1:11
- * PM (UTC+3)</timestamp>`: the only time a transcript holds (assistant lines carry none).
+ * PM (UTC+3)</timestamp>`: the only time a transcript holds (assistant lines carry none). The
+ * time may state seconds too (`1:11:07 PM`).
  */
 const timestampTag = /<timestamp>([^<]{0,80})<\/timestamp>/;
-const sentAt = /^[A-Za-z]+, ([A-Za-z]{3}) (\d{1,2}), (\d{4}), (\d{1,2}):(\d{2}) ([AP])M \(UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?\)$/;
+const sentAt = /^[A-Za-z]+, ([A-Za-z]{3}) (\d{1,2}), (\d{4}), (\d{1,2}):(\d{2})(?::(\d{2}))? ([AP])M \(UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?\)$/;
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The tag's English, locale-free spelling as a UTC ISO time; undefined for anything else. */
@@ -31,14 +32,14 @@ export function cursorSentAt(spelled: string): string | undefined {
 		return undefined;
 	}
 
-	const [day, year, hour12, minute, offsetHours, offsetMinutes] = [match[2], match[3], match[4], match[5], match[8] ?? '0', match[9] ?? '0'].map(Number) as [number, number, number, number, number, number];
-	if (day < 1 || day > 31 || hour12 < 1 || hour12 > 12 || minute > 59 || offsetHours > 14 || offsetMinutes > 59) {
+	const [day, year, hour12, minute, second, offsetHours, offsetMinutes] = [match[2], match[3], match[4], match[5], match[6] ?? '0', match[9] ?? '0', match[10] ?? '0'].map(Number) as [number, number, number, number, number, number, number];
+	if (day < 1 || day > 31 || hour12 < 1 || hour12 > 12 || minute > 59 || second > 59 || offsetHours > 14 || offsetMinutes > 59) {
 		return undefined;
 	}
 
-	const hour = (hour12 % 12) + (match[6] === 'P' ? 12 : 0);
-	const offset = (match[7] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
-	const local = new Date(Date.UTC(2000, month, day, hour, minute));
+	const hour = (hour12 % 12) + (match[7] === 'P' ? 12 : 0);
+	const offset = (match[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+	const local = new Date(Date.UTC(2000, month, day, hour, minute, second));
 	local.setUTCFullYear(year, month, day); // Date.UTC reads a year under 100 as 19xx: 0050 would be 1950.
 	// Date.UTC rolls an impossible day (Feb 30) into the next month: such a stamp is not a time.
 	return local.getUTCMonth() === month ? new Date(local.getTime() - offset * 60_000).toISOString() : undefined;
