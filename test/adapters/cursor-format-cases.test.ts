@@ -575,3 +575,29 @@ test('cursor format: a <timestamp> tag that states seconds is still the turn\'s 
 	assert.ok(!read.events.some(event => (event.text ?? '').includes('<timestamp>')), 'the tag is never text');
 	assert.deepEqual([read.summary.started, read.summary.modified], ['2026-10-03T07:04:27.000Z', '2026-10-03T10:00:05.000Z']);
 });
+
+/**
+ * Transcripts that stamp each line with an ISO `timestamp` (user, assistant and tool-result
+ * lines alike): tuo-lei/vibe-replay `packages/provider-cursor/src/cursor/parser.ts` takes a
+ * line's `timestamp` as its turn's time and a result line's as the result's, and its tests
+ * (`test/jsonl-parser-comprehensive.test.ts`, `test/subagent-transcript.test.ts`) write such
+ * lines. A value that is no time is ignored.
+ */
+test('cursor format: a line\'s own `timestamp` is the time of its rows; a value that is no time is ignored', () => {
+	const beaconId = '4d6f8b0c-2e3a-4b7d-9f1c-3e5a7b9d1f24';
+	const beacon = join(root, 'home-dev-beacon', 'agent-transcripts', beaconId, `${beaconId}.jsonl`);
+	const read = readUnit(cursorAdapter, looseUnit(beacon, {idHint: beaconId}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.timestamp]),
+		[
+			[1, 'user', '2026-10-05T08:30:00.000Z'],
+			[2, 'assistant', '2026-10-05T08:30:04.250Z'],
+			[2, 'tool_call', '2026-10-05T08:30:04.250Z'],
+			[3, 'tool_result', '2026-10-05T08:30:05.000Z'],
+			[4, 'assistant', '2026-10-05T08:30:09.500Z'],
+			[6, 'user', undefined],
+			[7, 'assistant', undefined],
+		],
+	);
+	assert.equal(read.summary.started, '2026-10-05T08:30:00.000Z');
+});

@@ -1,5 +1,6 @@
 import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
+import {epochIso} from '../shared/epoch.js';
 import {readFileHead, readSmallJson} from '../shared/fs.js';
 import {mediaTypeNote, notePromptMedia} from '../shared/media.js';
 import {rememberId} from '../shared/recent-ids.js';
@@ -393,6 +394,28 @@ function workspaceFacts(blocks: readonly CursorBlock[], line: number, state: Lin
 	return [];
 }
 
+const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/**
+ * A line's own `timestamp`, where a build writes one (ISO, or a Unix epoch number), as an ISO
+ * string; undefined for anything else, so a value that is no time never becomes one.
+ */
+function lineTime(value: Record<string, unknown>): string | undefined {
+	const stamp = value['timestamp'];
+	if (typeof stamp !== 'string') {
+		return epochIso(stamp);
+	}
+
+	const parsed = isoTime.test(stamp) ? Date.parse(stamp) : Number.NaN;
+	return Number.isFinite(parsed) ? new Date(parsed).toISOString() : undefined;
+}
+
+/** Rows without a time of their own take their line's `timestamp` (lineTime). */
+function timed(events: SessionEvent[], value: unknown): SessionEvent[] {
+	const timestamp = isRecord(value) ? lineTime(value) : undefined;
+	return timestamp === undefined ? events : events.map(event => (event.timestamp === undefined ? {...event, timestamp} : event));
+}
+
 /**
  * One transcript line to events; `state` remembers whether this file wraps requests in
  * `<user_query>`. In a subagent's transcript the "user" is the parent agent giving its task.
@@ -408,12 +431,12 @@ export function normalizeCursorLine(value: unknown, line: number, state: LineSta
 		const blocks = blocksOf(parsed.data.message?.content);
 		const events = blocks.flatMap(block => blockEvents(block, role, line, state));
 		const authored = unit?.parentIdHint === undefined ? events : events.map(event => (event.kind === 'user' && event.human ? {...event, human: false, origin: 'agent' as const} : event));
-		return [...workspaceFacts(blocks, line, state, unit), ...authored];
+		return timed([...workspaceFacts(blocks, line, state, unit), ...authored], value);
 	}
 
 	const marker = cursorMarkerLineSchema.safeParse(value);
 	if (marker.success && marker.data.type === 'turn_ended') {
-		return turnEndedEvents(marker.data, line);
+		return timed(turnEndedEvents(marker.data, line), value);
 	}
 
 	return null;
