@@ -601,3 +601,26 @@ test('cursor format: a line\'s own `timestamp` is the time of its rows; a value 
 	);
 	assert.equal(read.summary.started, '2026-10-05T08:30:00.000Z');
 });
+
+/**
+ * An image a prompt attached, written as an Anthropic-style content block beside the text
+ * (`{type: "image", source: {type: "base64", media_type, data}}`) rather than as an
+ * `<image_files>` listing: tuo-lei/vibe-replay `packages/provider-cursor/src/cursor/parser.ts`
+ * reads such blocks on user lines as the prompt's images (its
+ * `test/jsonl-parser-comprehensive.test.ts`, "direct image block"). Noted, never copied; an
+ * image sent alone is still a request.
+ */
+test('cursor format: an image block on a user line is noted after its request by media type, its data never copied; an image alone is a request', () => {
+	const prismId = '5e7a9c1d-3f4b-4c8e-a02d-4f6b8c0e2a35';
+	const prism = join(root, 'home-dev-prism', 'agent-transcripts', prismId, `${prismId}.jsonl`);
+	const read = readUnit(cursorAdapter, looseUnit(prism, {idHint: prismId}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'The legend overlaps the chart in this screenshot, can you fix the layout?\n[image: image/png]'],
+			[3, true, '[image: image/jpeg]'],
+		],
+	);
+	assert.equal(read.summary.human_turns, 2);
+	assert.doesNotMatch(JSON.stringify(read.events), /PRISM/);
+});

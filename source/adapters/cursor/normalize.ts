@@ -2,7 +2,7 @@ import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {epochIso} from '../shared/epoch.js';
 import {readFileHead, readSmallJson} from '../shared/fs.js';
-import {mediaTypeNote, notePromptMedia} from '../shared/media.js';
+import {mediaNote, mediaTypeNote, notePromptMedia} from '../shared/media.js';
 import {rememberId} from '../shared/recent-ids.js';
 import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
@@ -394,6 +394,23 @@ function workspaceFacts(blocks: readonly CursorBlock[], line: number, state: Lin
 	return [];
 }
 
+/**
+ * A user line may carry the images its prompt attached as content blocks beside the text
+ * (`{type: "image", source: {type: "base64", media_type, data}}`): each is noted after the
+ * request by its media type, its data never copied; images sent without a word are a request
+ * of their own. A line whose text lists `<image_files>` has noted its images already, and a
+ * line of tool results is no prompt.
+ */
+function withImageBlocks(events: SessionEvent[], blocks: readonly CursorBlock[], line: number): SessionEvent[] {
+	const listsFiles = blocks.some(block => typeof block['text'] === 'string' && block['text'].includes('<image_files>'));
+	const answers = blocks.some(block => block['type'] === 'tool_result' || block['type'] === 'tool-result');
+	const notes = listsFiles || answers ? [] : blocks.flatMap(block => (block['type'] === 'image' ? (mediaNote(block) ?? []) : []));
+	return notePromptMedia(events, notes, {
+		isRequest: event => event.kind === 'user' && event.human === true,
+		alone: said => [{line, kind: 'user', text: said, human: true}],
+	});
+}
+
 const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /**
@@ -429,7 +446,8 @@ export function normalizeCursorLine(value: unknown, line: number, state: LineSta
 		}
 
 		const blocks = blocksOf(parsed.data.message?.content);
-		const events = blocks.flatMap(block => blockEvents(block, role, line, state));
+		const said = blocks.flatMap(block => blockEvents(block, role, line, state));
+		const events = role === 'user' ? withImageBlocks(said, blocks, line) : said;
 		const authored = unit?.parentIdHint === undefined ? events : events.map(event => (event.kind === 'user' && event.human ? {...event, human: false, origin: 'agent' as const} : event));
 		return timed([...workspaceFacts(blocks, line, state, unit), ...authored], value);
 	}
