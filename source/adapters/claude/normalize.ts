@@ -433,6 +433,13 @@ function isCompactSummary(record: ClaudeRecord): boolean {
 	return record.isCompactSummary === true || (typeof first === 'string' && first.trimStart().startsWith(compactSummaryOpening));
 }
 
+/**
+ * What Claude Code writes beside ToolSearch's result (a tool_result of `tool_reference` blocks
+ * naming the deferred tools it loaded), in the same user record: its own acknowledgement, never
+ * a request. Only beside a tool result: the same words typed alone are the person's.
+ */
+const toolLoaded = 'Tool loaded.';
+
 function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent[] {
 	const content = record.message?.content;
 	if (isCompactSummary(record)) {
@@ -443,9 +450,11 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 	const events: SessionEvent[] = [];
 	const blocks = typeof content === 'string' ? [{type: 'text', text: content}] : (content ?? []);
 	const texts = blocks.flatMap(block => (block.type === 'text' && typeof block['text'] === 'string' ? [block['text']] : []));
+	const answers = blocks.some(block => block.type === 'tool_result');
 	for (const block of blocks) {
 		if (block.type === 'text' && typeof block['text'] === 'string') {
-			events.push(...textEvents(block['text'], base, author, state));
+			const hosts = answers && block['text'].trim() === toolLoaded;
+			events.push(...textEvents(block['text'], base, hosts ? {human: false, origin: 'host'} : author, state));
 		} else if (block.type === 'tool_result') {
 			const result = toolResult(record, block);
 			noteBackgroundTask(record, result, state);
@@ -457,10 +466,9 @@ function userEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, stat
 	const caveat = texts.some(text => localCommandCaveat.test(text));
 	state['localCommands'] = caveat || (state['localCommands'] === true && texts.some(text => typedCommand(text) !== undefined) && !texts.some(text => localOutput.test(text)));
 	// Media beside a tool result is the result's; only a prompt's own is noted.
-	const results = blocks.some(block => block.type === 'tool_result');
-	const said = (results ? events : withPromptMedia(events, content, base, author, state)).map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
+	const said = (answers ? events : withPromptMedia(events, content, base, author, state)).map(event => (event.human === true && takeQueued(state, event.text ?? '') ? {...event, human: false, origin: 'host' as const} : event));
 	// Feedback typed at a permission prompt goes to the running turn: no sign the queue was empty.
-	noteDelivery(texts, state, {userRecord: true, personPrompt: !results && said.some(event => event.human === true)});
+	noteDelivery(texts, state, {userRecord: true, personPrompt: !answers && said.some(event => event.human === true)});
 	return said;
 }
 
