@@ -1076,3 +1076,18 @@ test('codex format: an MCP tool a code-mode exec cell called, recorded only as i
 	assert.equal(resultOf(events, 'call_cell_02_mcp_1')?.is_error, true);
 	assert.equal(summary.tool_calls, 5);
 });
+
+/**
+ * Codex reads a prompt's request as what follows its USER_MESSAGE_BEGIN heading ("## My request
+ * for Codex:"), wherever the heading stands and whatever precedes it, the request on the
+ * heading's own line or the next: codex-rs state extract.rs `strip_user_message_prefix`
+ * (`text.find(USER_MESSAGE_BEGIN)`, the rest trimmed) names the thread by it, and
+ * tuo-lei/vibe-replay packages/provider-codex/src/codex/constants.ts (`stripUserMessagePrefix`,
+ * its test/parser.test.ts "## My request for Codex: run the tests") reads the same.
+ */
+test('codex format: the request after "## My request for Codex:" is the request and title, on the heading\'s line or after text no known envelope opens', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T16-00-00-01a30300-2b00-7c00-8d00-0000000000ca.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), ['why does the low-tide alert fire twice?', 'make the watcher skip alerts the job already sent']);
+	assert.equal(summary.title, 'why does the low-tide alert fire twice?');
+	assert.equal(summary.human_turns, 2);
+});

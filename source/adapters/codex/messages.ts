@@ -60,10 +60,15 @@ const summaryPrefixes = ['another language model started to solve this problem',
  * Envelopes a client wraps around a typed request, the request after their last `## My request
  * for Codex:` heading (`## My request:` in newer clients): the VS Code extension's IDE context,
  * and the desktop app's list of files the person attached (`# Files mentioned by the user:`, each
- * `## <name>: <path>`, then the heading).
+ * `## <name>: <path>`, then the heading). The request may follow on the heading's own line.
+ * Codex's own heading (USER_MESSAGE_BEGIN) marks the request whatever precedes it: Codex names a
+ * thread by the text after it (codex-rs state extract.rs, strip_user_message_prefix); the
+ * shorter `## My request:` only inside an envelope, where no person's markdown could be taken
+ * for it.
  */
 const requestEnvelopes = ['# Context from my IDE setup:', '# Files mentioned by the user:'];
-const requestHeading = /^## My request(?: for Codex)?:[ \t]*$/gm;
+const requestHeading = /^## My request(?: for Codex)?:/gm;
+const codexRequestHeading = '## My request for Codex:';
 
 export type UserTextKind = 'human' | 'injected' | 'summary';
 
@@ -76,15 +81,13 @@ export function classifyUserText(text: string): UserTextKind {
 }
 
 /**
- * The request a person typed inside a client's envelope, or the text unchanged (also when the
- * envelope holds no request: files attached without a word are still the person's doing).
+ * The request a person typed inside a client's envelope or after Codex's request heading, or the
+ * text unchanged (also when the envelope holds no request: files attached without a word are
+ * still the person's doing).
  */
 export function typedRequest(text: string): string {
-	if (!opensWith(text, requestEnvelopes)) {
-		return text;
-	}
-
-	const headings = [...text.matchAll(requestHeading)];
+	const enveloped = opensWith(text, requestEnvelopes);
+	const headings = [...text.matchAll(requestHeading)].filter(heading => enveloped || heading[0] === codexRequestHeading);
 	const last = headings.at(-1);
 	const request = last === undefined ? '' : text.slice(last.index + last[0].length).trim();
 	return request === '' ? text : request;
