@@ -1091,3 +1091,19 @@ test('codex format: the request after "## My request for Codex:" is the request 
 	assert.equal(summary.title, 'why does the low-tide alert fire twice?');
 	assert.equal(summary.human_turns, 2);
 });
+
+/**
+ * A user message whose one text block holds the `<environment_context>` block and then the typed
+ * prompt: tuo-lei/vibe-replay packages/provider-codex/src/codex/constants.ts strips leading
+ * context blocks and keeps the rest as the prompt, and its test/parser.test.ts ("discovers
+ * response-item user messages when event messages are absent") reads such a message's prompt.
+ */
+test('codex format: typed text after an <environment_context> block in the same text block is a request; the context stays the host\'s', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T17-00-00-01a30310-2b00-7c00-8d00-0000000000cb.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.human, event.text]), [
+		[false, '<environment_context>\n  <cwd>/Users/ines/tidepool</cwd>\n  <shell>zsh</shell>\n</environment_context>'],
+		[true, 'Only the response item holds this prompt.'],
+	]);
+	assert.equal(summary.title, 'Only the response item holds this prompt.');
+	assert.equal(summary.human_turns, 1);
+});

@@ -176,8 +176,9 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 	}
 
 	const runs: Array<{kind: UserTextKind; texts: string[]}> = [];
-	for (const [index, text] of blocks.entries()) {
-		const kind = harnessKind(classifyUserText(text), options.harness?.[index] === true);
+	const parts = blocks.flatMap((block, index) => withoutLeadingContext(block).map(text => ({text, harness: options.harness?.[index] === true})));
+	for (const {text, harness} of parts) {
+		const kind = harnessKind(classifyUserText(text), harness);
 		const last = runs.at(-1);
 		if (last && last.kind === kind && kind !== 'injected') {
 			last.texts.push(text);
@@ -201,6 +202,21 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 		// In a spawned thread the prompts are the parent agent's.
 		return {...base, kind: 'user', text: human ? typedRequest(text) : text, human, ...(kind === 'human' && options.subagent ? {origin: 'agent' as const} : {})};
 	});
+}
+
+/**
+ * A text block that opens with Codex's `<environment_context>` block and goes on after it: the
+ * context and what follows, apart, so typed text written into the same block after the context
+ * is read on its own (tuo-lei/vibe-replay provider-codex constants.ts strips leading context
+ * blocks before the request). A block that is the context alone, or one never closed, is left
+ * whole.
+ */
+const leadingContext = /^\s*<environment_context>[\s\S]*?<\/environment_context>/i;
+
+function withoutLeadingContext(text: string): string[] {
+	const match = leadingContext.exec(text);
+	const rest = match ? text.slice(match[0].length) : '';
+	return match && rest.trim() !== '' ? [match[0].trim(), rest.trim()] : [text];
 }
 
 /** A block its content item kind says the harness wrote is injected, unless it is a compaction summary. */
