@@ -624,3 +624,18 @@ test('cursor format: an image block on a user line is noted after its request by
 	assert.equal(read.summary.human_turns, 2);
 	assert.doesNotMatch(JSON.stringify(read.events), /PRISM/);
 });
+
+/**
+ * A tool result that holds an image (a browser screenshot) as an Anthropic-style image block
+ * among its content: tuo-lei/vibe-replay packages/provider-cursor/src/cursor/parser.ts reads
+ * `image` blocks with `source.data` in a Cursor tool_result's content as the result's images
+ * (extractToolResultImages). Noted by media type, the payload never copied into the output.
+ */
+test('cursor format: an image in a tool result is noted by its media type, its base64 never copied', () => {
+	const easelId = '6f8b0d2e-4a5c-4d9f-b13e-5a7c9e1f3b46';
+	const easel = join(root, 'home-dev-easel', 'agent-transcripts', easelId, `${easelId}.jsonl`);
+	const read = readUnit(cursorAdapter, looseUnit(easel, {idHint: easelId}));
+	const outputs = read.events.filter(event => event.kind === 'tool_result').map(event => event.result?.output);
+	assert.deepEqual(outputs, ['Captured the page.\n[image: image/png]', '[image: image/jpeg]']);
+	assert.doesNotMatch(JSON.stringify(read.events), /EASELSHOT/);
+});

@@ -2,9 +2,9 @@ import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {epochIso} from '../shared/epoch.js';
 import {readFileHead, readSmallJson} from '../shared/fs.js';
-import {mediaNote, mediaTypeNote, notePromptMedia} from '../shared/media.js';
+import {mediaAwareOutput, mediaNote, mediaTypeNote, notePromptMedia} from '../shared/media.js';
 import {rememberId} from '../shared/recent-ids.js';
-import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
+import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {ancestorSpelling, slugOfTranscript} from './projects.js';
 import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
@@ -205,8 +205,9 @@ function resultExitCode(name: string | undefined, output: string): number | unde
 
 /** Results are often absent from IDE exports; when present, the exit status can only come from text. */
 function toolResultEvent(block: CursorBlock, line: number, state: LineState): SessionEvent {
-	// Some builds put the result's text in `output` rather than `content`.
-	const output = outputText(block['content'] ?? block['output']);
+	// Some builds put the result's text in `output` rather than `content`; an image among it (a
+	// browser screenshot) is noted by its media type, its payload never copied.
+	const output = mediaAwareOutput(block['content'] ?? block['output']);
 	const callId = stringOf(block['tool_use_id']);
 	// A text transcript's result names its tool ("[Tool result] Shell"); a JSONL result only its call.
 	const named = stringOf(block['name']);
