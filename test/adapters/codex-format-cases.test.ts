@@ -1107,3 +1107,14 @@ test('codex format: typed text after an <environment_context> block in the same 
 	assert.equal(summary.title, 'Only the response item holds this prompt.');
 	assert.equal(summary.human_turns, 1);
 });
+
+/**
+ * A converted session's tool_result block whose content is an image (a screenshot) is noted by
+ * its media type, the payload never copied, as the Claude and Cursor readers note one (the same
+ * Anthropic-style block; tuo-lei/vibe-replay reads such blocks as a result's images).
+ */
+test('codex format: an image in a converted session\'s tool_result block is noted by its media type, its base64 never copied', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-03-05T11-00-00-7e3f5a71-4b2c-4d6e-8f9a-2b3c4d5e6f70.jsonl')));
+	assert.equal(resultOf(events, 'toolu_gallery_shot')?.output, '[image: image/png]');
+	assert.doesNotMatch(JSON.stringify(events), /GALLERYGRID/);
+});
