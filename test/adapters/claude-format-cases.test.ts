@@ -1573,3 +1573,25 @@ test('claude format: the "Tool loaded." note Claude Code writes beside a ToolSea
 	const result = session.events.find(event => event.kind === 'tool_result' && event.result?.call_id === 'toolu_k2')?.result;
 	assert.equal(result?.output, 'Loaded tool: TodoWrite', 'a tool reference reads as the tool it names, not as JSON');
 });
+
+/**
+ * ToolSearch's result: Claude Code answers the call with `tool_reference` blocks naming the
+ * deferred tools it loaded, and writes a "Tool loaded." text block beside the tool_result in the
+ * same user record (`sourceToolAssistantUUID` set). That text is Claude Code's, never a request.
+ * Evidence: tuo-lei/vibe-replay packages/cli/src/providers/claude-code/parser.ts (a user record
+ * with `sourceToolAssistantUUID` emits no user turn, "ToolSearch automated responses"); other
+ * readers' tests of the real shape (a tool_result of tool_reference blocks plus "Tool loaded.")
+ * classify it as no human prompt.
+ */
+test('claude format: the "Tool loaded." text ToolSearch\'s result carries beside its tool_result is the host\'s, not a request', () => {
+	const session = read('tool-search-loaded-note.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'Look up the open issues in the quarry tracker.'],
+			[3, false, 'Tool loaded.'],
+		],
+	);
+	assert.equal(session.summary.human_turns, 1);
+	assert.equal(session.events.find(event => event.kind === 'tool_result')?.result?.call_id, 'toolu_q2');
+});

@@ -1076,3 +1076,45 @@ test('codex format: an MCP tool a code-mode exec cell called, recorded only as i
 	assert.equal(resultOf(events, 'call_cell_02_mcp_1')?.is_error, true);
 	assert.equal(summary.tool_calls, 5);
 });
+
+/**
+ * Codex reads a prompt's request as what follows its USER_MESSAGE_BEGIN heading ("## My request
+ * for Codex:"), wherever the heading stands and whatever precedes it, the request on the
+ * heading's own line or the next: codex-rs state extract.rs `strip_user_message_prefix`
+ * (`text.find(USER_MESSAGE_BEGIN)`, the rest trimmed) names the thread by it, and
+ * tuo-lei/vibe-replay packages/provider-codex/src/codex/constants.ts (`stripUserMessagePrefix`,
+ * its test/parser.test.ts "## My request for Codex: run the tests") reads the same.
+ */
+test('codex format: the request after "## My request for Codex:" is the request and title, on the heading\'s line or after text no known envelope opens', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T16-00-00-01a30300-2b00-7c00-8d00-0000000000ca.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), ['why does the low-tide alert fire twice?', 'make the watcher skip alerts the job already sent']);
+	assert.equal(summary.title, 'why does the low-tide alert fire twice?');
+	assert.equal(summary.human_turns, 2);
+});
+
+/**
+ * A user message whose one text block holds the `<environment_context>` block and then the typed
+ * prompt: tuo-lei/vibe-replay packages/provider-codex/src/codex/constants.ts strips leading
+ * context blocks and keeps the rest as the prompt, and its test/parser.test.ts ("discovers
+ * response-item user messages when event messages are absent") reads such a message's prompt.
+ */
+test('codex format: typed text after an <environment_context> block in the same text block is a request; the context stays the host\'s', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T17-00-00-01a30310-2b00-7c00-8d00-0000000000cb.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'user').map(event => [event.human, event.text]), [
+		[false, '<environment_context>\n  <cwd>/Users/ines/tidepool</cwd>\n  <shell>zsh</shell>\n</environment_context>'],
+		[true, 'Only the response item holds this prompt.'],
+	]);
+	assert.equal(summary.title, 'Only the response item holds this prompt.');
+	assert.equal(summary.human_turns, 1);
+});
+
+/**
+ * A converted session's tool_result block whose content is an image (a screenshot) is noted by
+ * its media type, the payload never copied, as the Claude and Cursor readers note one (the same
+ * Anthropic-style block; tuo-lei/vibe-replay reads such blocks as a result's images).
+ */
+test('codex format: an image in a converted session\'s tool_result block is noted by its media type, its base64 never copied', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-03-05T11-00-00-7e3f5a71-4b2c-4d6e-8f9a-2b3c4d5e6f70.jsonl')));
+	assert.equal(resultOf(events, 'toolu_gallery_shot')?.output, '[image: image/png]');
+	assert.doesNotMatch(JSON.stringify(events), /GALLERYGRID/);
+});

@@ -581,3 +581,90 @@ test('cursor format: a chat store kept in WAL mode changes in store.db-wal: a na
 	assert.equal(after?.facts?.title, 'Silica in the glaze batch');
 	assert.notEqual(after?.fingerprint, before?.fingerprint, 'what discovery adds changed: the session is read again');
 });
+
+/**
+ * Cursor's `<timestamp>` tag may state seconds too (`9:04:27 AM`): tuo-lei/vibe-replay
+ * `packages/provider-cursor/src/cursor/sanitize.ts` reads the minute's seconds as optional, and
+ * its `test/jsonl-parser-comprehensive.test.ts` has a turn stamped `12:00:10 AM (UTC-7)`.
+ */
+test('cursor format: a <timestamp> tag that states seconds is still the turn\'s time', async () => {
+	const {cursorSentAt} = await import('../../source/adapters/cursor/normalize.js');
+	assert.equal(cursorSentAt('Saturday, Oct 3, 2026, 9:04:27 AM (UTC+2)'), '2026-10-03T07:04:27.000Z');
+	assert.equal(cursorSentAt('Saturday, Oct 3, 2026, 9:04:60 AM (UTC+2)'), undefined, 'no 60th second');
+	const lanternId = '3c5e7a9b-1d2f-4a6c-8e0b-2d4f6a8c0e13';
+	const lantern = join(root, 'home-dev-lantern', 'agent-transcripts', lanternId, `${lanternId}.jsonl`);
+	const read = readUnit(cursorAdapter, looseUnit(lantern, {idHint: lanternId}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.text, event.timestamp]),
+		[
+			[1, 'Why does the lantern dimmer flicker at 40 percent?', '2026-10-03T07:04:27.000Z'],
+			[4, 'Now add a test for 40 percent.', '2026-10-03T10:00:05.000Z'],
+		],
+	);
+	assert.ok(!read.events.some(event => (event.text ?? '').includes('<timestamp>')), 'the tag is never text');
+	assert.deepEqual([read.summary.started, read.summary.modified], ['2026-10-03T07:04:27.000Z', '2026-10-03T10:00:05.000Z']);
+});
+
+/**
+ * Transcripts that stamp each line with an ISO `timestamp` (user, assistant and tool-result
+ * lines alike): tuo-lei/vibe-replay `packages/provider-cursor/src/cursor/parser.ts` takes a
+ * line's `timestamp` as its turn's time and a result line's as the result's, and its tests
+ * (`test/jsonl-parser-comprehensive.test.ts`, `test/subagent-transcript.test.ts`) write such
+ * lines. A value that is no time is ignored.
+ */
+test('cursor format: a line\'s own `timestamp` is the time of its rows; a value that is no time is ignored', () => {
+	const beaconId = '4d6f8b0c-2e3a-4b7d-9f1c-3e5a7b9d1f24';
+	const beacon = join(root, 'home-dev-beacon', 'agent-transcripts', beaconId, `${beaconId}.jsonl`);
+	const read = readUnit(cursorAdapter, looseUnit(beacon, {idHint: beaconId}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.timestamp]),
+		[
+			[1, 'user', '2026-10-05T08:30:00.000Z'],
+			[2, 'assistant', '2026-10-05T08:30:04.250Z'],
+			[2, 'tool_call', '2026-10-05T08:30:04.250Z'],
+			[3, 'tool_result', '2026-10-05T08:30:05.000Z'],
+			[4, 'assistant', '2026-10-05T08:30:09.500Z'],
+			[6, 'user', undefined],
+			[7, 'assistant', undefined],
+		],
+	);
+	assert.equal(read.summary.started, '2026-10-05T08:30:00.000Z');
+});
+
+/**
+ * An image a prompt attached, written as an Anthropic-style content block beside the text
+ * (`{type: "image", source: {type: "base64", media_type, data}}`) rather than as an
+ * `<image_files>` listing: tuo-lei/vibe-replay `packages/provider-cursor/src/cursor/parser.ts`
+ * reads such blocks on user lines as the prompt's images (its
+ * `test/jsonl-parser-comprehensive.test.ts`, "direct image block"). Noted, never copied; an
+ * image sent alone is still a request.
+ */
+test('cursor format: an image block on a user line is noted after its request by media type, its data never copied; an image alone is a request', () => {
+	const prismId = '5e7a9c1d-3f4b-4c8e-a02d-4f6b8c0e2a35';
+	const prism = join(root, 'home-dev-prism', 'agent-transcripts', prismId, `${prismId}.jsonl`);
+	const read = readUnit(cursorAdapter, looseUnit(prism, {idHint: prismId}));
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[
+			[1, true, 'The legend overlaps the chart in this screenshot, can you fix the layout?\n[image: image/png]'],
+			[3, true, '[image: image/jpeg]'],
+		],
+	);
+	assert.equal(read.summary.human_turns, 2);
+	assert.doesNotMatch(JSON.stringify(read.events), /PRISM/);
+});
+
+/**
+ * A tool result that holds an image (a browser screenshot) as an Anthropic-style image block
+ * among its content: tuo-lei/vibe-replay packages/provider-cursor/src/cursor/parser.ts reads
+ * `image` blocks with `source.data` in a Cursor tool_result's content as the result's images
+ * (extractToolResultImages). Noted by media type, the payload never copied into the output.
+ */
+test('cursor format: an image in a tool result is noted by its media type, its base64 never copied', () => {
+	const easelId = '6f8b0d2e-4a5c-4d9f-b13e-5a7c9e1f3b46';
+	const easel = join(root, 'home-dev-easel', 'agent-transcripts', easelId, `${easelId}.jsonl`);
+	const read = readUnit(cursorAdapter, looseUnit(easel, {idHint: easelId}));
+	const outputs = read.events.filter(event => event.kind === 'tool_result').map(event => event.result?.output);
+	assert.deepEqual(outputs, ['Captured the page.\n[image: image/png]', '[image: image/jpeg]']);
+	assert.doesNotMatch(JSON.stringify(read.events), /EASELSHOT/);
+});

@@ -60,10 +60,15 @@ const summaryPrefixes = ['another language model started to solve this problem',
  * Envelopes a client wraps around a typed request, the request after their last `## My request
  * for Codex:` heading (`## My request:` in newer clients): the VS Code extension's IDE context,
  * and the desktop app's list of files the person attached (`# Files mentioned by the user:`, each
- * `## <name>: <path>`, then the heading).
+ * `## <name>: <path>`, then the heading). The request may follow on the heading's own line.
+ * Codex's own heading (USER_MESSAGE_BEGIN) marks the request whatever precedes it: Codex names a
+ * thread by the text after it (codex-rs state extract.rs, strip_user_message_prefix); the
+ * shorter `## My request:` only inside an envelope, where no person's markdown could be taken
+ * for it.
  */
 const requestEnvelopes = ['# Context from my IDE setup:', '# Files mentioned by the user:'];
-const requestHeading = /^## My request(?: for Codex)?:[ \t]*$/gm;
+const requestHeading = /^## My request(?: for Codex)?:/gm;
+const codexRequestHeading = '## My request for Codex:';
 
 export type UserTextKind = 'human' | 'injected' | 'summary';
 
@@ -76,15 +81,13 @@ export function classifyUserText(text: string): UserTextKind {
 }
 
 /**
- * The request a person typed inside a client's envelope, or the text unchanged (also when the
- * envelope holds no request: files attached without a word are still the person's doing).
+ * The request a person typed inside a client's envelope or after Codex's request heading, or the
+ * text unchanged (also when the envelope holds no request: files attached without a word are
+ * still the person's doing).
  */
 export function typedRequest(text: string): string {
-	if (!opensWith(text, requestEnvelopes)) {
-		return text;
-	}
-
-	const headings = [...text.matchAll(requestHeading)];
+	const enveloped = opensWith(text, requestEnvelopes);
+	const headings = [...text.matchAll(requestHeading)].filter(heading => enveloped || heading[0] === codexRequestHeading);
 	const last = headings.at(-1);
 	const request = last === undefined ? '' : text.slice(last.index + last[0].length).trim();
 	return request === '' ? text : request;
@@ -173,8 +176,9 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 	}
 
 	const runs: Array<{kind: UserTextKind; texts: string[]}> = [];
-	for (const [index, text] of blocks.entries()) {
-		const kind = harnessKind(classifyUserText(text), options.harness?.[index] === true);
+	const parts = blocks.flatMap((block, index) => withoutLeadingContext(block).map(text => ({text, harness: options.harness?.[index] === true})));
+	for (const {text, harness} of parts) {
+		const kind = harnessKind(classifyUserText(text), harness);
 		const last = runs.at(-1);
 		if (last && last.kind === kind && kind !== 'injected') {
 			last.texts.push(text);
@@ -198,6 +202,21 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 		// In a spawned thread the prompts are the parent agent's.
 		return {...base, kind: 'user', text: human ? typedRequest(text) : text, human, ...(kind === 'human' && options.subagent ? {origin: 'agent' as const} : {})};
 	});
+}
+
+/**
+ * A text block that opens with Codex's `<environment_context>` block and goes on after it: the
+ * context and what follows, apart, so typed text written into the same block after the context
+ * is read on its own (tuo-lei/vibe-replay provider-codex constants.ts strips leading context
+ * blocks before the request). A block that is the context alone, or one never closed, is left
+ * whole.
+ */
+const leadingContext = /^\s*<environment_context>[\s\S]*?<\/environment_context>/i;
+
+function withoutLeadingContext(text: string): string[] {
+	const match = leadingContext.exec(text);
+	const rest = match ? text.slice(match[0].length) : '';
+	return match && rest.trim() !== '' ? [match[0].trim(), rest.trim()] : [text];
 }
 
 /** A block its content item kind says the harness wrote is injected, unless it is a compaction summary. */

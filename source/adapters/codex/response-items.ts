@@ -1,4 +1,5 @@
 import type {SessionEvent} from '../events.js';
+import {mediaAwareOutput} from '../shared/media.js';
 import {isRecord, outputText, parseJsonArguments, textOf} from '../shared/text.js';
 import {endPromptExchange, isFirstCopy} from './echoes.js';
 import {cwdFromEnvironment, itemMediaNotes, replyParts, taggedTextBlocks, userTextEvents, withImageNotes} from './messages.js';
@@ -118,7 +119,8 @@ function contentToolEvents(content: unknown, base: Base, state: CodexState): Ses
 		}
 
 		if (block['type'] === 'tool_result') {
-			const output = typeof block['content'] === 'string' ? block['content'] : textOf(block['content']) || outputText(block['content'] ?? '');
+			// An image among the result (a screenshot) is noted by its media type, never copied.
+			const output = typeof block['content'] === 'string' ? block['content'] : mediaAwareOutput(block['content'] ?? '');
 			return recordResult(state, {...base, kind: 'tool_result', result: {call_id: stringOr(block['tool_use_id'], null), is_error: block['is_error'] === true, output}});
 		}
 

@@ -1,9 +1,10 @@
 import {sep} from 'node:path';
 import type {SessionEvent} from '../events.js';
+import {epochIso} from '../shared/epoch.js';
 import {readFileHead, readSmallJson} from '../shared/fs.js';
-import {mediaTypeNote, notePromptMedia} from '../shared/media.js';
+import {mediaAwareOutput, mediaNote, mediaTypeNote, notePromptMedia} from '../shared/media.js';
 import {rememberId} from '../shared/recent-ids.js';
-import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, outputText, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
+import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {ancestorSpelling, slugOfTranscript} from './projects.js';
 import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
@@ -17,10 +18,11 @@ const interruptedStatus = /abort|cancel|interrupt|stop/i;
 
 /**
  * Newer builds open a user turn with when it was sent, `<timestamp>Tuesday, Jul 21, 2026, 1:11
- * PM (UTC+3)</timestamp>`: the only time a transcript holds (assistant lines carry none).
+ * PM (UTC+3)</timestamp>`: the only time a transcript holds (assistant lines carry none). The
+ * time may state seconds too (`1:11:07 PM`).
  */
 const timestampTag = /<timestamp>([^<]{0,80})<\/timestamp>/;
-const sentAt = /^[A-Za-z]+, ([A-Za-z]{3}) (\d{1,2}), (\d{4}), (\d{1,2}):(\d{2}) ([AP])M \(UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?\)$/;
+const sentAt = /^[A-Za-z]+, ([A-Za-z]{3}) (\d{1,2}), (\d{4}), (\d{1,2}):(\d{2})(?::(\d{2}))? ([AP])M \(UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?\)$/;
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The tag's English, locale-free spelling as a UTC ISO time; undefined for anything else. */
@@ -31,14 +33,14 @@ export function cursorSentAt(spelled: string): string | undefined {
 		return undefined;
 	}
 
-	const [day, year, hour12, minute, offsetHours, offsetMinutes] = [match[2], match[3], match[4], match[5], match[8] ?? '0', match[9] ?? '0'].map(Number) as [number, number, number, number, number, number];
-	if (day < 1 || day > 31 || hour12 < 1 || hour12 > 12 || minute > 59 || offsetHours > 14 || offsetMinutes > 59) {
+	const [day, year, hour12, minute, second, offsetHours, offsetMinutes] = [match[2], match[3], match[4], match[5], match[6] ?? '0', match[9] ?? '0', match[10] ?? '0'].map(Number) as [number, number, number, number, number, number, number];
+	if (day < 1 || day > 31 || hour12 < 1 || hour12 > 12 || minute > 59 || second > 59 || offsetHours > 14 || offsetMinutes > 59) {
 		return undefined;
 	}
 
-	const hour = (hour12 % 12) + (match[6] === 'P' ? 12 : 0);
-	const offset = (match[7] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
-	const local = new Date(Date.UTC(2000, month, day, hour, minute));
+	const hour = (hour12 % 12) + (match[7] === 'P' ? 12 : 0);
+	const offset = (match[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+	const local = new Date(Date.UTC(2000, month, day, hour, minute, second));
 	local.setUTCFullYear(year, month, day); // Date.UTC reads a year under 100 as 19xx: 0050 would be 1950.
 	// Date.UTC rolls an impossible day (Feb 30) into the next month: such a stamp is not a time.
 	return local.getUTCMonth() === month ? new Date(local.getTime() - offset * 60_000).toISOString() : undefined;
@@ -203,8 +205,9 @@ function resultExitCode(name: string | undefined, output: string): number | unde
 
 /** Results are often absent from IDE exports; when present, the exit status can only come from text. */
 function toolResultEvent(block: CursorBlock, line: number, state: LineState): SessionEvent {
-	// Some builds put the result's text in `output` rather than `content`.
-	const output = outputText(block['content'] ?? block['output']);
+	// Some builds put the result's text in `output` rather than `content`; an image among it (a
+	// browser screenshot) is noted by its media type, its payload never copied.
+	const output = mediaAwareOutput(block['content'] ?? block['output']);
 	const callId = stringOf(block['tool_use_id']);
 	// A text transcript's result names its tool ("[Tool result] Shell"); a JSONL result only its call.
 	const named = stringOf(block['name']);
@@ -393,6 +396,45 @@ function workspaceFacts(blocks: readonly CursorBlock[], line: number, state: Lin
 }
 
 /**
+ * A user line may carry the images its prompt attached as content blocks beside the text
+ * (`{type: "image", source: {type: "base64", media_type, data}}`): each is noted after the
+ * request by its media type, its data never copied; images sent without a word are a request
+ * of their own. A line whose text lists `<image_files>` has noted its images already, and a
+ * line of tool results is no prompt.
+ */
+function withImageBlocks(events: SessionEvent[], blocks: readonly CursorBlock[], line: number): SessionEvent[] {
+	const listsFiles = blocks.some(block => typeof block['text'] === 'string' && block['text'].includes('<image_files>'));
+	const answers = blocks.some(block => block['type'] === 'tool_result' || block['type'] === 'tool-result');
+	const notes = listsFiles || answers ? [] : blocks.flatMap(block => (block['type'] === 'image' ? (mediaNote(block) ?? []) : []));
+	return notePromptMedia(events, notes, {
+		isRequest: event => event.kind === 'user' && event.human === true,
+		alone: said => [{line, kind: 'user', text: said, human: true}],
+	});
+}
+
+const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/**
+ * A line's own `timestamp`, where a build writes one (ISO, or a Unix epoch number), as an ISO
+ * string; undefined for anything else, so a value that is no time never becomes one.
+ */
+function lineTime(value: Record<string, unknown>): string | undefined {
+	const stamp = value['timestamp'];
+	if (typeof stamp !== 'string') {
+		return epochIso(stamp);
+	}
+
+	const parsed = isoTime.test(stamp) ? Date.parse(stamp) : Number.NaN;
+	return Number.isFinite(parsed) ? new Date(parsed).toISOString() : undefined;
+}
+
+/** Rows without a time of their own take their line's `timestamp` (lineTime). */
+function timed(events: SessionEvent[], value: unknown): SessionEvent[] {
+	const timestamp = isRecord(value) ? lineTime(value) : undefined;
+	return timestamp === undefined ? events : events.map(event => (event.timestamp === undefined ? {...event, timestamp} : event));
+}
+
+/**
  * One transcript line to events; `state` remembers whether this file wraps requests in
  * `<user_query>`. In a subagent's transcript the "user" is the parent agent giving its task.
  */
@@ -405,14 +447,15 @@ export function normalizeCursorLine(value: unknown, line: number, state: LineSta
 		}
 
 		const blocks = blocksOf(parsed.data.message?.content);
-		const events = blocks.flatMap(block => blockEvents(block, role, line, state));
+		const said = blocks.flatMap(block => blockEvents(block, role, line, state));
+		const events = role === 'user' ? withImageBlocks(said, blocks, line) : said;
 		const authored = unit?.parentIdHint === undefined ? events : events.map(event => (event.kind === 'user' && event.human ? {...event, human: false, origin: 'agent' as const} : event));
-		return [...workspaceFacts(blocks, line, state, unit), ...authored];
+		return timed([...workspaceFacts(blocks, line, state, unit), ...authored], value);
 	}
 
 	const marker = cursorMarkerLineSchema.safeParse(value);
 	if (marker.success && marker.data.type === 'turn_ended') {
-		return turnEndedEvents(marker.data, line);
+		return timed(turnEndedEvents(marker.data, line), value);
 	}
 
 	return null;
