@@ -96,11 +96,19 @@ import type {Migration} from '../../lib/sqlite.js';
  * parent history, Grok context-only items and raw shell output, Claude background commands'
  * outcomes and transcript-only records, Codex MCP calls known only by their end, Copilot CLI
  * forks' parents, VS Code waits on questions, plan reviews and input, hooks, string commands and
- * tool calls saved twice; every session is read again).
+ * tool calls saved twice; every session is read again); 24: no change of tables: images and
+ * files a tool returned noted in its result (Grok, Copilot CLI, VS Code, OpenCode's attachments,
+ * Cursor, converted Codex sessions), Antigravity background commands' outcomes and the CLI's
+ * cache of each folder's last conversation, Claude Code's agent-name records, epoch timestamps,
+ * ToolSearch's "Tool loaded." note and tool references, and the titles sessions-index.json kept,
+ * Gemini and Qwen shell commands ended by a signal or a timeout, Qwen records written beside the
+ * tail, Copilot CLI forks of forks, Codex requests after the request heading or a leading
+ * environment context, Cursor line times, seconds in time tags and prompt images; every session
+ * is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 23,
+		version: 24,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
