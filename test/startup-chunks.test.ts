@@ -85,7 +85,7 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // call does not read); by 1 KB more where Cursor's discovery stamps a chat store with its WAL too
 // and the Antigravity CLI's root follows ANTIGRAVITY_CLI_HOME.
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 454, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 455, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
 	{args: ['sessions', '--all-projects'], kilobytes: 413, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
