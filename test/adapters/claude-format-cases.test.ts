@@ -1595,3 +1595,18 @@ test('claude format: the "Tool loaded." text ToolSearch\'s result carries beside
 	assert.equal(session.summary.human_turns, 1);
 	assert.equal(session.events.find(event => event.kind === 'tool_result')?.result?.call_id, 'toolu_q2');
 });
+
+test('claude format: a background task the queue records as JSON (task_id, description, task_type) is bookkeeping, never a prompt left unsent', () => {
+	// Builds of late 2025 enqueue each background task they start (a run_in_background Bash
+	// command, an async agent) with the task's JSON as `content`; no dequeue follows it. Evidence:
+	// yigitkonur/cli-continues src/parsers/claude.ts (parseQueueOperations reads task_id,
+	// description and task_type from a queue-operation's JSON content) and
+	// src/__tests__/claude-task-reconciliation.test.ts (local_bash and local_agent enqueues).
+	const session = read('queued-task-records.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(users(session), [[1, 'Run the flaky integration suite in the background and tell me when it settles', true, null]]);
+	assert.doesNotMatch(JSON.stringify(session.events), /task_id/, 'no task record shown as text');
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.unanswered, null);
+	assert.equal(tail.ends_with_reply, true);
+});

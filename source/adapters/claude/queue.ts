@@ -55,6 +55,26 @@ export function queuedText(content: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
+/**
+ * Builds of late 2025 also queued each background task they started (a `run_in_background` Bash
+ * command, an async agent) as an enqueue whose content is the task's JSON, `{"task_id": …,
+ * "description": …, "task_type": "local_bash" | "local_agent"}`: bookkeeping, never typed, and
+ * never handed over as a prompt. Only an opening brace costs a parse.
+ */
+function isTaskRecord(text: string): boolean {
+	const trimmed = text.trim();
+	if (!trimmed.startsWith('{') || !trimmed.includes('"task_id"')) {
+		return false;
+	}
+
+	try {
+		const parsed: unknown = JSON.parse(trimmed);
+		return isRecord(parsed) && typeof parsed['task_id'] === 'string';
+	} catch {
+		return false;
+	}
+}
+
 export function queuedTextFingerprint(text: string): string {
 	return sha256Hex(text.trim()).slice(0, 16);
 }
@@ -125,7 +145,7 @@ export function noteQueueOperation(record: Record<string, unknown>, line: number
 	const queue = queueOf(state);
 	switch (operation) {
 		case 'enqueue':
-			queue.entries.push({fp: content === undefined ? null : queuedTextFingerprint(content), line, offset: offset ?? -1, person: content === undefined || isPerson(content)});
+			queue.entries.push({fp: content === undefined ? null : queuedTextFingerprint(content), line, offset: offset ?? -1, person: content === undefined || (!isTaskRecord(content) && isPerson(content))});
 			queue.entries.splice(0, Math.max(0, queue.entries.length - maxEntries));
 			break;
 		case 'dequeue':
