@@ -1610,3 +1610,21 @@ test('claude format: a background task the queue records as JSON (task_id, descr
 	assert.equal(tail.unanswered, null);
 	assert.equal(tail.ends_with_reply, true);
 });
+
+test('claude format: a background subagent\'s <task-notification> is its call\'s outcome with the agent\'s <result> report, also when written before <status> existed', () => {
+	// twidi/twicc src/twicc/providers/claude_code/notifications.py (_parse_task_notification): agent
+	// and workflow completions carry a <result> payload (unescaped, may hold tags) beside <summary>;
+	// older CLIs wrote <tool-use-id> and <result> with no <status>. engi kept only the summary
+	// ("Agent … completed") as the result, and read no outcome at all from the status-less form.
+	const session = read('async-agent-notifications.jsonl');
+	const results = (id: string) => session.events.filter(event => event.kind === 'tool_result' && event.result?.call_id === id).map(event => [event.line, event.result?.is_error, event.result?.output]);
+	assert.deepEqual(results('toolu_g2'), [
+		[3, false, 'Async agent launched successfully.\nagentId: a5d8e2f71c4b9036\nThe agent is working in the background. You will be notified automatically when it completes.'],
+		[5, false, 'The timing table is built in src/shuttle/timing.ts from the <pick> and <beat> rows of loom.yaml; beats under 40 ms are clamped.'],
+	]);
+	assert.deepEqual(results('toolu_g6'), [
+		[7, false, 'Async agent launched successfully.\nagentId: b31f0c9e6a2d47e8'],
+		[8, false, 'The clamp guards the servo driver: it stalls below 40 ms (see docs/servo.md).'],
+	]);
+	assert.equal(session.summary.human_turns, 1, 'notifications are no requests');
+});

@@ -332,8 +332,11 @@ function backgroundCommandEnd(text: string, base: Omit<SessionEvent, 'kind'>, st
 	}
 
 	const trimmed = text.trimStart();
-	const status = notificationField(trimmed, 'status');
-	const callId = notificationField(trimmed, 'tool-use-id') ?? backgroundCall(state, notificationField(trimmed, 'task-id') ?? notificationField(trimmed, 'shell-id'));
+	const toolUseId = notificationField(trimmed, 'tool-use-id');
+	const report = notificationResult(trimmed);
+	// A subagent's completion before `<status>` was written names its call and carries its report only.
+	const status = notificationField(trimmed, 'status') ?? (toolUseId !== undefined && report !== undefined ? 'completed' : undefined);
+	const callId = toolUseId ?? backgroundCall(state, notificationField(trimmed, 'task-id') ?? notificationField(trimmed, 'shell-id'));
 	if (callId === undefined || (status !== 'completed' && status !== 'failed')) {
 		return undefined;
 	}
@@ -350,8 +353,26 @@ function backgroundCommandEnd(text: string, base: Omit<SessionEvent, 'kind'>, st
 	return {
 		...base,
 		kind: 'tool_result',
-		result: {call_id: callId, is_error: status === 'failed' || (exitCode !== undefined && exitCode !== 0), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: summary},
+		result: {call_id: callId, is_error: status === 'failed' || (exitCode !== undefined && exitCode !== 0), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: report ?? summary},
 	};
+}
+
+/**
+ * A background subagent's (or workflow's) final report: the `<result>` of its notification. The
+ * report is written unescaped (it may hold `<tags>` of its own), so it runs from the first
+ * opening tag to the last closing one; `<summary>` only says the agent completed.
+ */
+function notificationResult(text: string): string | undefined {
+	const end = text.lastIndexOf('</task-notification>');
+	const body = end === -1 ? text : text.slice(0, end);
+	const open = body.indexOf('<result>');
+	const close = body.lastIndexOf('</result>');
+	if (open === -1 || close < open + '<result>'.length) {
+		return undefined;
+	}
+
+	const report = body.slice(open + '<result>'.length, close).trim();
+	return report === '' ? undefined : report;
 }
 
 /** A record of ids the line state keeps (plain JSON: it is carried in the catalog between scans). */
