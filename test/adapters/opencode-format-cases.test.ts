@@ -256,6 +256,26 @@ test('opencode format: a shell call aborted mid-run has no exit status, though t
 	assert.match(result?.result?.output ?? '', /run 2: exit code 1/, 'the partial output stays as evidence');
 });
 
+test('opencode format: a shell command the bash tool killed at its timeout failed, and one the person aborted was interrupted, though both parts say completed', () => {
+	// tool/bash.ts returns normally from a killed command: status "completed", metadata.exit null (the
+	// process has no exit code), and its own note after the output: "(Command timed out after N ms)" /
+	// "(Command was aborted)" in early 1.x, later a <bash_metadata> (now <shell_metadata>) block saying
+	// "… terminated command after exceeding timeout N ms" or "User aborted the command".
+	const session = sessionsOf('shell-timeout').get('ses_4b8e3d2c9eefPq4Ls6Tu8Wy0Ac');
+	assert.ok(session, 'the session is read');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.interrupted === true]),
+		[
+			['call_orchard_seed', true, false],
+			['call_orchard_serve', true, true],
+			['call_orchard_migrate', true, false],
+			['call_orchard_grep', false, false],
+		],
+		'a note only counts at the end of a result with no exit status; one the command printed is its output',
+	);
+	assert.match(session.events.find(event => event.result?.call_id === 'call_orchard_seed')?.result?.output ?? '', /seeding pears/, 'what it printed stays as evidence');
+});
+
 test('opencode format: a session whose row has time_archived is archived; clearing it (unarchiving) moves the stamp, so it is read again', t => {
 	// session/index.ts setArchived sets time_archived (some 1.x builds without touching time_updated)
 	// and clears it to unarchive; OpenCode's own list leaves archived sessions out.

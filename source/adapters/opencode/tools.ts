@@ -50,6 +50,33 @@ function exitOf(state: ToolState): number | undefined {
 	return typeof exit === 'number' && Number.isFinite(exit) ? exit : undefined;
 }
 
+/**
+ * How the shell tool ended a command it killed, from the note it appends after the output
+ * (tool/bash.ts): early 1.x wrote "(Command timed out after N ms)" or "(Command was aborted)",
+ * later builds a `<bash_metadata>` block (now `<shell_metadata>`) saying "… terminated command after
+ * exceeding timeout N ms" or "User aborted the command". The part still says `completed`, and a
+ * killed process has no exit code, so only a result without one can end so; the note counts only
+ * at the end, where the tool puts it (a command may print the same words itself).
+ */
+function killedBy(state: ToolState, exit: number | undefined): 'timeout' | 'abort' | undefined {
+	const notes = exit === undefined && typeof state.output === 'string' ? trailingNotes(state.output.trimEnd()) : '';
+	if (/^User aborted the command$|^\(Command was aborted\)$/m.test(notes)) {
+		return 'abort';
+	}
+
+	return /terminated command after exceeding timeout|^\(Command timed out after \d+ ms\)$/m.test(notes) ? 'timeout' : undefined;
+}
+
+/** The tool's own notes closing an output: its metadata block, or the early builds' lines after a blank one. */
+function trailingNotes(output: string): string {
+	const block = /<(bash|shell)_metadata>([^<]*)<\/\1_metadata>$/.exec(output);
+	if (block) {
+		return block[2]!.trim();
+	}
+
+	return /(?:\n\n\((?:Command timed out after \d+ ms|Command was aborted)\))+$/.exec(output)?.[0].trim() ?? '';
+}
+
 function errorTextOf(state: ToolState): string {
 	const error = typeof state.error === 'string' ? state.error : outputText(state.error);
 	const partial = state.metadata?.['output'];
@@ -98,12 +125,14 @@ export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {m
 	const resultBase: SessionEvent = {...base, ...(ended ? {timestamp: ended} : {}), ...messageId, kind: 'tool_result'};
 	if (status === 'completed' || status === 'success') {
 		const exit = exitOf(state);
-		const failed = part.tool === rejectedCallTool || (exit !== undefined && exit !== 0);
+		const killed = killedBy(state, exit);
+		const failed = part.tool === rejectedCallTool || (exit !== undefined && exit !== 0) || killed !== undefined;
 		return [
 			call,
 			{
 				...resultBase,
 				result: {call_id: callId, is_error: failed, ...(exit === undefined ? {} : {exit_code: exit}), output: withNoteLines(outputText(state.output), attachmentNotes(state.attachments))},
+				...(killed === 'abort' ? {interrupted: true} : {}),
 			},
 		];
 	}
