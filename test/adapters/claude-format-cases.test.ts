@@ -1531,6 +1531,18 @@ test('claude format: the <task-notification> (2.0.x <bash-notification>) of a ba
 	assert.deepEqual(older.events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'toolu_k2').map(event => [event.line, event.result?.is_error, event.result?.exit_code ?? null]), [[3, false, null], [5, false, 0]]);
 });
 
+test('claude format: the <task-notification> of a background agent (Agent with run_in_background) that names only its task finds the call through the agentId its async_launched result gave, and gives that call its outcome', () => {
+	// Claude Code's Agent result for a background agent is `{isAsync: true, status: "async_launched",
+	// agentId, …}`; the task the notification names is that agent's id (Fantasia1999/thread-atlas
+	// tests/subagent-notification.test.ts; a stream-json reader correlates a report "by task_id = the
+	// launch's agentId" when it names no tool_use_id). Builds whose notifications carry no
+	// <tool-use-id> name only the task.
+	const session = read('async-agent-notification.jsonl');
+	const results = session.events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'toolu_t2').map(event => [event.line, event.result?.is_error]);
+	assert.deepEqual(results, [[3, false], [5, true]], 'the launch, then the failure the notification reports');
+	assert.equal(session.summary.human_turns, 1, 'the notification is no request');
+});
+
 test('claude format: a user record flagged isVisibleInTranscriptOnly (shown in the transcript, never sent to the model) is no request, even without isCompactSummary', () => {
 	// Sinity/polylogue gives such a record no human origin
 	// (polylogue/sources/parsers/claude/code_parser.py, _claude_code_user_turn_origin).

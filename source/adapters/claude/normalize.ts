@@ -398,13 +398,25 @@ function backgroundCall(state: LineState, taskId: string | undefined): string | 
 	return typeof callId === 'string' ? callId : undefined;
 }
 
-/** A Bash call sent to the background: its task id remembered, for the notification that names only the task. */
+/**
+ * A call sent to the background: its task id remembered, for the notification that names only
+ * the task. A Bash command's result names it `backgroundTaskId`; a background agent's
+ * (`{isAsync: true, status: "async_launched", agentId}`) is the agent's id, which its task is.
+ */
 function noteBackgroundTask(record: ClaudeRecord, result: NonNullable<SessionEvent['result']>, state: LineState): void {
 	const structured = record.toolUseResult;
-	const taskId = isRecord(structured) ? structured['backgroundTaskId'] : undefined;
+	const taskId = isRecord(structured) ? backgroundTaskId(structured) : undefined;
 	if (typeof taskId === 'string' && taskId.length <= 128 && result.call_id) {
 		rememberId(idRecord(state, 'backgroundTasks'), taskId, result.call_id);
 	}
+}
+
+function backgroundTaskId(structured: Record<string, unknown>): unknown {
+	if (structured['backgroundTaskId'] !== undefined) {
+		return structured['backgroundTaskId'];
+	}
+
+	return structured['isAsync'] === true || structured['status'] === 'async_launched' ? structured['agentId'] : undefined;
 }
 
 function saidEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Author, state: LineState): SessionEvent[] {
