@@ -60,9 +60,11 @@ test('vscode format: a request VS Code sent on its own (`isSystemInitiated`) is 
 /**
  * When a command Copilot left running in a background terminal ends, VS Code sends the chat a
  * request of its own whose text is `[Terminal <id> notification: command completed with exit code
- * N. …]` followed by `Terminal output:`, with no `isSystemInitiated` flag (evidence:
+ * N. …]` (or, without an id, `[Terminal notification: command completed.]`) followed by
+ * `Terminal output:`, with no `isSystemInitiated` flag in older builds (evidence:
  * Veverke/ChatWizard test/fixtures/copilot/session-with-terminal-notifications.jsonl; exported
- * Copilot chats in public repositories show it as a "User" turn after a background command). It is
+ * Copilot chats in public repositories show it as a "User" turn after a background command;
+ * microsoft/vscode-copilot-chat's own tests send the id-less form as a system-initiated request). It is
  * the host's notice, not a request the person typed.
  */
 test('vscode format: a background terminal\'s "[Terminal … notification: …]" request is VS Code\'s, not the person\'s', () => {
@@ -73,6 +75,7 @@ test('vscode format: a background terminal\'s "[Terminal … notification: …]"
 			[1, true],
 			[2, false],
 			[3, true],
+			[4, false],
 		],
 	);
 	assert.equal(session.summary.human_turns, 2);

@@ -300,11 +300,12 @@ function sentByVscode(request: VscodeRequest): boolean {
 }
 
 /**
- * The notice VS Code sends as a request, with no flag, when a command left running in a background
- * terminal ends: `[Terminal <id> notification: command completed with exit code N. …]`, then
- * `Terminal output:`. Only that opening counts: a person who quotes it later writes on otherwise.
+ * The notice VS Code sends as a request (older builds with no flag) when a command left running in
+ * a background terminal ends: `[Terminal <id> notification: command completed with exit code N. …]`,
+ * or without the id, then `Terminal output:`. Only that opening counts: a person who quotes it
+ * later in a prompt writes on otherwise.
  */
-const terminalNotice = /^\s*\[Terminal [^\s\]]+ notification: /;
+const terminalNotice = /^\s*\[Terminal (?:[^\s\]]+ )?notification: /;
 
 /**
  * Notes of the images a request attached, one each: `variableData.variables` entries of kind
