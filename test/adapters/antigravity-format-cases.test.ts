@@ -327,6 +327,30 @@ test('antigravity format: IDE tool calls in the default_api namespace and the fu
 });
 
 /**
+ * The Antigravity IDE logs a conversation's steps to `brain/<id>/.system_generated/logs/overview.txt`:
+ * JSON lines of the same step shape as the CLI's transcript (`step_index`, `source`, `type`,
+ * `created_at`, `content`, `tool_calls` with JSON-encoded `args`), under a `.txt` name (evidence:
+ * Veverke/ChatWizard src/readers/antigravityWorkspace.ts and src/parsers/antigravity.ts read only
+ * that file for the IDE; users' recovery scripts glob `brain/*\/.system_generated/logs/overview.txt`
+ * and `json.loads` each line; a stored log there holds only USER_INPUT and PLANNER_RESPONSE steps, its
+ * step indexes skipping the tool steps). A conversation with only that log and Markdown artifacts was not listed.
+ */
+const ideOverview = join(cases, 'ide-overview', '.gemini', 'antigravity');
+
+test('antigravity format: the IDE\'s overview.txt step log is the conversation\'s transcript', () => {
+	const sessions = readStore(antigravityAdapter, ideOverview);
+	assert.equal(sessions.length, 1, 'the conversation directory is a session');
+	const [session] = sessions;
+	assert.equal(session!.unit.idHint, '3b8e1f6a-2d4c-4a97-8e15-c0f9a7d2b463');
+	assert.equal(session!.loaded.skipped, 0);
+	assert.equal(session!.summary.title, 'Add cursor pagination to the ledger export endpoint');
+	// The log keeps only requests and planner steps: its tool calls have no result steps to pair with.
+	assert.deepEqual(session!.events.filter(event => event.kind === 'tool_call').map(event => event.tool?.name), ['view_file', 'replace_file_content']);
+	assert.deepEqual(session!.events.filter(event => event.kind === 'tool_call').flatMap(event => filesTouched(event)), ['/home/ilse/ledger/src/export.ts']);
+	assert.equal(session!.events.filter(event => event.kind === 'assistant').length, 2);
+});
+
+/**
  * Older `agy` builds wrote their prompt index without conversation ids: `{display, timestamp,
  * workspace}`. The line still says where a conversation ran: its `display` is the conversation's
  * first request and its `timestamp` (milliseconds) the moment it was sent, seconds from the

@@ -57,6 +57,31 @@ test('vscode format: a request VS Code sent on its own (`isSystemInitiated`) is 
 	assert.equal(session.summary.human_turns, 1);
 });
 
+/**
+ * When a command Copilot left running in a background terminal ends, VS Code sends the chat a
+ * request of its own whose text is `[Terminal <id> notification: command completed with exit code
+ * N. …]` (or, without an id, `[Terminal notification: command completed.]`) followed by
+ * `Terminal output:`, with no `isSystemInitiated` flag in older builds (evidence:
+ * Veverke/ChatWizard test/fixtures/copilot/session-with-terminal-notifications.jsonl; exported
+ * Copilot chats in public repositories show it as a "User" turn after a background command;
+ * microsoft/vscode-copilot-chat's own tests send the id-less form as a system-initiated request). It is
+ * the host's notice, not a request the person typed.
+ */
+test('vscode format: a background terminal\'s "[Terminal … notification: …]" request is VS Code\'s, not the person\'s', () => {
+	const session = read('terminal-notification.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human]),
+		[
+			[1, true],
+			[2, false],
+			[3, true],
+			[4, false],
+		],
+	);
+	assert.equal(session.summary.human_turns, 2);
+	assert.equal(session.summary.title, 'Start the dev server for the atlas site and check the home page renders');
+});
+
 test('vscode format: requests a restored checkpoint disabled (`shouldBeRemovedOnSend`, formerly `isHidden`) are an abandoned branch', () => {
 	const rewinds = (name: string) =>
 		read(name)

@@ -8,9 +8,16 @@ import {indexedWorkspace} from './history.js';
  * Where a conversation directory keeps its transcript, newest layout first. `agy` writes each
  * step to two logs: `transcript.jsonl` cuts long fields (`truncated_fields`: a long request, reply
  * or tool output loses its end), and `transcript_full.jsonl` beside it holds the same steps whole,
- * so it is the one read; the cut copy is read only where it is alone (older builds).
+ * so it is the one read; the cut copy is read only where it is alone (older builds). The IDE logs
+ * the same JSON steps to `overview.txt` there; it is looked for last, so it costs a stat only in a
+ * directory with no JSONL transcript (an IDE conversation, or one with Markdown artifacts only).
  */
-const transcriptPlaces = [join('.system_generated', 'logs', 'transcript_full.jsonl'), join('.system_generated', 'logs', 'transcript.jsonl'), 'transcript.jsonl'];
+const transcriptPlaces = [
+	join('.system_generated', 'logs', 'transcript_full.jsonl'),
+	join('.system_generated', 'logs', 'transcript.jsonl'),
+	'transcript.jsonl',
+	join('.system_generated', 'logs', 'overview.txt'),
+];
 
 /**
  * Files that belong to a conversation but are not read as its transcript: the cut copy beside the
@@ -27,7 +34,7 @@ function sidecars(transcript: string, brain: string, id: string): string[] {
 
 /**
  * `brain/<id>/.system_generated/logs/transcript_full.jsonl` or, alone, `transcript.jsonl` there (the
- * `agy` CLI), `brain/<id>/transcript.jsonl` and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
+ * `agy` CLI), `brain/<id>/transcript.jsonl`, the IDE's `overview.txt` step log and `brain/<id>.jsonl`; the id is the directory name or the file stem. A conversation directory
  * with only Markdown artifacts (the pre-2026 layout) has no transcript and is not a session.
  */
 export function discoverAntigravity(brain: string): DeferredUnit[] {

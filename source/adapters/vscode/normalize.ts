@@ -300,6 +300,14 @@ function sentByVscode(request: VscodeRequest): boolean {
 }
 
 /**
+ * The notice VS Code sends as a request (older builds with no flag) when a command left running in
+ * a background terminal ends: `[Terminal <id> notification: command completed with exit code N. …]`,
+ * or without the id, then `Terminal output:`. Only that opening counts: a person who quotes it
+ * later in a prompt writes on otherwise.
+ */
+const terminalNotice = /^\s*\[Terminal (?:[^\s\]]+ )?notification: /;
+
+/**
  * Notes of the images a request attached, one each: `variableData.variables` entries of kind
  * `image` (IImageVariableEntry, a pasted or dropped picture, or an image URL) or, in builds before
  * entries had kinds, flagged `isImage`; each noted by its `mimeType`, its `value` (the bytes, or
@@ -325,7 +333,7 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 	const text = messageText(request.message);
 	const said = withNoteLines(text, imageNotes(request.variableData));
 	if (said.trim() !== '') {
-		const typed = !sentByVscode(request) && !isInjectedText(text);
+		const typed = !sentByVscode(request) && !isInjectedText(text) && !terminalNotice.test(text);
 		events.push({...askedBase, kind: 'user', text: said, human: typed, ...(request.requestId ? {uuid: request.requestId} : {})});
 	}
 
