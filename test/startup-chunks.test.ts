@@ -83,10 +83,11 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // chats it archived, one query when the database changed); by 1 KB where every refresh forgets the
 // rows of a catalogued root that is gone (one small read of root_writes, a stat for each root the
 // call does not read); by 1 KB more where Cursor's discovery stamps a chat store with its WAL too
-// and the Antigravity CLI's root follows ANTIGRAVITY_CLI_HOME.
+// and the Antigravity CLI's root follows ANTIGRAVITY_CLI_HOME; sessions' by 1 KB more where the
+// Antigravity IDE's overview.txt step log is a transcript place too (62 bytes over).
 const budgets = [
 	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 455, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 413, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['sessions', '--all-projects'], kilobytes: 414, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
 		kilobytes: 532,
