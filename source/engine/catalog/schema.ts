@@ -104,11 +104,14 @@ import type {Migration} from '../../lib/sqlite.js';
  * Gemini and Qwen shell commands ended by a signal or a timeout, Qwen records written beside the
  * tail, Copilot CLI forks of forks, Codex requests after the request heading or a leading
  * environment context, Cursor line times, seconds in time tags and prompt images; every session
- * is read again).
+ * is read again); 25: no change of tables: Claude Code background tasks queued as JSON, background
+ * agents' reports and the notifications naming only their agent, OpenCode shell commands killed
+ * at their timeout or aborted, VS Code background-terminal notices, the Antigravity IDE's
+ * overview.txt step log; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 24,
+		version: 25,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
