@@ -668,3 +668,44 @@ test('cursor format: an image in a tool result is noted by its media type, its b
 	assert.deepEqual(outputs, ['Captured the page.\n[image: image/png]', '[image: image/jpeg]']);
 	assert.doesNotMatch(JSON.stringify(read.events), /EASELSHOT/);
 });
+
+test('cursor format: the workspacePath a chat store\'s meta row states is the session\'s workspace where no meta.json names one; meta.json\'s cwd still comes first', t => {
+	// The CLI's agent record (store.db meta '0') carries `workspacePath` beside name and createdAt
+	// (skillsynchq/txcript docs/formats/cursor.md: its cwd comes from it). A chat directory may
+	// hold the store without meta.json; the slug srv-malt-house alone cannot tell /srv/malt.house
+	// from /srv/malt-house.
+	const home = join(tempDir(t), '.cursor');
+	const id = '3b5d7f91-4a6c-4e8b-9d1f-2c4e6a8b0d66';
+	const other = '7d9f1b35-6c8e-4a2b-8f3d-4e6a8c0b2d77';
+	const transcripts = join(home, 'projects', 'srv-malt-house', 'agent-transcripts');
+	for (const chat of [id, other]) {
+		mkdirSync(join(transcripts, chat), {recursive: true});
+		writeFileSync(join(transcripts, chat, `${chat}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"Kiln temperatures logged."}]}}\n');
+	}
+
+	writeChatStore(home, id, {agentId: id, name: 'Kiln log', mode: 'default', createdAt: 1796410000000, workspacePath: '/srv/malt.house', lastUsedModel: 'composer-2'});
+	writeChatStore(home, other, {agentId: other, name: 'Kiln log 2', mode: 'default', createdAt: 1796410005000, workspacePath: '/srv/malt.house'});
+	writeFileSync(join(home, 'chats', '5d41402abc4b2a76b9719d911017c592', other, 'meta.json'), JSON.stringify({title: 'Kiln log 2', cwd: '/srv/malt.house/kiln'}));
+	const units = new Map(discoverCursor(join(home, 'projects')).map(wholeUnit).map(unit => [unit.idHint, unit]));
+	assert.equal(units.get(id)?.projectHint, '/srv/malt.house', 'the workspace the store states');
+	assert.equal(units.get(other)?.projectHint, '/srv/malt.house/kiln', 'meta.json\'s cwd over the store\'s');
+	const sessions = new Map(readStore(cursorAdapter, home).map(read => [read.summary.id, read.summary]));
+	assert.equal(sessions.get(id)?.project, '/srv/malt.house');
+	assert.equal(sessions.get(id)?.title, 'Kiln log');
+});
+
+test('cursor format: a store meta workspacePath that is not an absolute path, or not a string, names no workspace', t => {
+	const home = join(tempDir(t), '.cursor');
+	const ids = ['1a3c5e79-2b4d-4f6a-8c0e-9d1f3b5a7c88', '2b4d6f8a-3c5e-4a7b-9d1f-0e2a4c6b8d99'];
+	const transcripts = join(home, 'projects', 'srv-oast', 'agent-transcripts');
+	for (const chat of ids) {
+		mkdirSync(join(transcripts, chat), {recursive: true});
+		writeFileSync(join(transcripts, chat, `${chat}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"Done."}]}}\n');
+	}
+
+	writeChatStore(home, ids[0]!, {agentId: ids[0], name: 'Relative', createdAt: 1796410000000, workspacePath: 'oast/house'});
+	writeChatStore(home, ids[1]!, {agentId: ids[1], name: 'Object', createdAt: 1796410000000, workspacePath: {path: '/srv/oast'}});
+	const units = discoverCursor(join(home, 'projects')).map(wholeUnit);
+	assert.deepEqual(units.map(unit => unit.projectHint), [undefined, undefined]);
+	assert.deepEqual(units.map(unit => unit.facts?.title).sort(), ['Object', 'Relative'], 'the rest of the record still read');
+});

@@ -149,8 +149,8 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 	});
 }
 
-/** Raised when readChatFacts learns more of a store (2: a subagent's parent), so facts remembered before are worked out again. */
-const chatFactsVersion = 2;
+/** Raised when readChatFacts learns more of a store (2: a subagent's parent; 3: its workspacePath), so facts remembered before are worked out again. */
+const chatFactsVersion = 3;
 
 /**
  * The stamp of a chat's fact files (store.db, its WAL, and meta.json): a status each, no read. The

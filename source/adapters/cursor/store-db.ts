@@ -9,16 +9,21 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * A chat's `store.db` (SQLite, formats.md §8): table `meta(key, value)` whose row `'0'` is
- * hex-encoded JSON `{agentId, name, mode, createdAt (ms), …}` (a few older stores wrote the JSON
- * itself). Only those facts are read; the
+ * hex-encoded JSON `{agentId, name, mode, createdAt (ms), workspacePath, …}` (a few older stores
+ * wrote the JSON itself). Only those facts are read; the
  * `blobs` table holds the conversation in a form engi does not decode.
  */
 const storeMetaSchema = z.looseObject({
 	name: lenient(z.string()),
 	createdAt: lenient(z.number()),
+	// The workspace the agent ran in: a chat directory may hold no meta.json to state its cwd.
+	workspacePath: lenient(z.string()),
 	// A subagent's own store names the chat that started it (`{parentAgentId, rootParentAgentId, toolCallId, typeName}`).
 	subagentInfo: lenient(z.looseObject({parentAgentId: lenient(z.string())})),
 });
+
+/** An absolute path, POSIX or Windows. */
+const absolutePath = /^(?:\/|[A-Za-z]:[\\/])/;
 
 export type StoreFacts = {title?: string; started?: string; cwd?: string; parent?: string};
 
@@ -67,18 +72,17 @@ export function readStoreFacts(path: string): StoreFacts {
 		const started = epochIso(meta.data.createdAt);
 		const name = meta.data.name?.trim();
 		const parent = meta.data.subagentInfo?.parentAgentId?.trim();
+		const workspace = meta.data.workspacePath?.trim();
 		return {
 			...(name && name !== placeholderName ? {title: name} : {}),
 			...(started === undefined ? {} : {started}),
+			...(workspace && absolutePath.test(workspace) ? {cwd: workspace} : {}),
 			...(parent ? {parent} : {}),
 		};
 	} catch {
 		return {};
 	}
 }
-
-/** An absolute path, POSIX or Windows. */
-const absolutePath = /^(?:\/|[A-Za-z]:[\\/])/;
 
 /**
  * `meta.json` beside a chat's `store.db` (the Cursor CLI writes it, sometimes without the store):
@@ -107,17 +111,18 @@ export function chatFactFiles(storeDb: string): [store: string, meta: string] {
 	return [storeDb, join(dirname(storeDb), 'meta.json')];
 }
 
-/** What a chat's directory states: the store's facts, with meta.json's workspace and (where the store names none) its title and start. */
+/** What a chat's directory states: the store's facts, with meta.json's workspace (over the store's) and (where the store names none) its title and start. */
 export function readChatFacts(storeDb: string): StoreFacts {
 	const [store, metaFile] = chatFactFiles(storeDb);
 	const fromStore = readStoreFacts(store);
 	const meta = readChatMeta(metaFile);
 	const title = fromStore.title ?? meta.title;
 	const started = fromStore.started ?? meta.started;
+	const cwd = meta.cwd ?? fromStore.cwd;
 	return {
 		...(title === undefined ? {} : {title}),
 		...(started === undefined ? {} : {started}),
-		...(meta.cwd === undefined ? {} : {cwd: meta.cwd}),
+		...(cwd === undefined ? {} : {cwd}),
 		...(fromStore.parent === undefined ? {} : {parent: fromStore.parent}),
 	};
 }
