@@ -709,3 +709,43 @@ test('cursor format: a store meta workspacePath that is not an absolute path, or
 	assert.deepEqual(units.map(unit => unit.projectHint), [undefined, undefined]);
 	assert.deepEqual(units.map(unit => unit.facts?.title).sort(), ['Object', 'Relative'], 'the rest of the record still read');
 });
+
+test('cursor format: an editor chat\'s composerHeaders value (the chat\'s head: name, workspaceIdentifier.uri) names it and its workspace where composerData and workspace.json do not', t => {
+	// Cursor 3.x keeps each chat's head as JSON in composerHeaders.value: `{"type":"head", name,
+	// workspaceIdentifier: {uri: {fsPath, scheme, …}}, isArchived, …}` (skillsynchq/txcript
+	// docs/formats/cursor-desktop.md: the title is the head's name, the cwd its
+	// workspaceIdentifier.uri.fsPath). A window with no workspace.json to read (an `empty-window`
+	// id, or a storage directory since cleaned) still has its workspace in the head.
+	const userHome = tempDir(t);
+	const home = join(userHome, '.cursor');
+	const headed = '8e0a2c46-7f9b-4d1e-a5c7-2b4d6f8a0c11';
+	const remote = '9f1b3d57-8a0c-4e2f-b6d8-3c5e7a9b1d22';
+	const notJson = 'a02c4e68-9b1d-4f3a-87e9-4d6f8b0c2e33';
+	const workspace = join(userHome, 'work', 'rope.walk');
+	mkdirSync(workspace, {recursive: true});
+	for (const session of [headed, remote, notJson]) {
+		const transcripts = join(home, 'projects', 'srv-ropery', 'agent-transcripts', session);
+		mkdirSync(transcripts, {recursive: true});
+		writeFileSync(join(transcripts, `${session}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"The tension table is sorted."}]}}\n');
+	}
+
+	const user = join(userHome, '.config', 'Cursor', 'User');
+	mkdirSync(join(user, 'globalStorage'), {recursive: true});
+	const db = new Database(join(user, 'globalStorage', 'state.vscdb'));
+	db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	db.exec('CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, createdAt INTEGER, lastUpdatedAt INTEGER, isArchived INTEGER, isSubagent INTEGER, recency INTEGER, checkpointAt INTEGER, value TEXT)');
+	const head = (name: string, uri: Record<string, unknown>) => JSON.stringify({type: 'head', composerId: 'x', name, workspaceIdentifier: {id: 'b2c3d4e5f60718293a4b5c6d7e8f90a1', uri: {$mid: 1, ...uri}}, isArchived: false});
+	const insert = db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt, value) VALUES (?, ?, ?, ?)');
+	insert.run(headed, 'empty-window', 1796440000000, head('Rope tension table', {fsPath: workspace, external: pathToFileURL(workspace).href, path: workspace, scheme: 'file'}));
+	insert.run(remote, 'b2c3d4e5f60718293a4b5c6d7e8f90a1', 1796440005000, head('Remote ropes', {fsPath: '/srv/ropery', path: '/srv/ropery', scheme: 'vscode-remote', authority: 'ssh-remote+mill'}));
+	insert.run(notJson, 'empty-window', 1796440010000, '{"type":"head","name":"torn');
+	db.close();
+
+	const units = new Map(discoverCursor(join(home, 'projects')).map(wholeUnit).map(unit => [unit.idHint, unit]));
+	assert.equal(units.get(headed)?.projectHint, workspace, 'the head\'s workspace, over the slug srv-ropery');
+	assert.equal(units.get(headed)?.facts?.title, 'Rope tension table');
+	assert.notEqual(units.get(remote)?.projectHint, '/srv/ropery', 'a remote workspace is no path on this machine');
+	assert.equal(units.get(remote)?.facts?.title, 'Remote ropes');
+	assert.equal(units.get(notJson)?.facts?.title, undefined, 'a head that is not JSON names nothing');
+	assert.equal(units.get(notJson)?.facts?.started, new Date(1796440010000).toISOString(), 'and the header\'s own columns still count');
+});

@@ -44,6 +44,13 @@ export function composerMark(facts: ComposerFacts): string | undefined {
  * slug only spells it lossily. Older databases have no such table.
  */
 const headerQuery = 'SELECT workspaceId, createdAt FROM composerHeaders WHERE composerId = ?';
+
+/**
+ * The chat's head, composerHeaders.value: JSON `{"type": "head", name, workspaceIdentifier: {uri:
+ * {fsPath, scheme, …}}, isArchived, …}`, the chat's name and its workspace as a VS Code URI. Its
+ * own statement, so a head that is not JSON (or a table without the column) loses only these.
+ */
+const headQuery = "SELECT json_extract(value, '$.name'), json_extract(value, '$.workspaceIdentifier.uri.fsPath'), json_extract(value, '$.workspaceIdentifier.uri.scheme') FROM composerHeaders WHERE composerId = ? AND json_valid(value)";
 const dataQuery = "SELECT json_extract(CAST(value AS TEXT), '$.name'), json_extract(CAST(value AS TEXT), '$.createdAt') FROM cursorDiskKV WHERE key = ?";
 
 /** A statement's one row as an array, or undefined where the query fails (a value that is not JSON). */
@@ -64,6 +71,15 @@ function workspaceFolder(userDirectory: string, workspaceId: unknown): string | 
 
 	const value = readSmallJson(join(userDirectory, 'workspaceStorage', workspaceId, 'workspace.json'));
 	return isRecord(value) ? localPathOfFileUri(value['folder']) : undefined;
+}
+
+/** An absolute local path, POSIX or Windows. */
+const absolutePath = /^(?:\/|[A-Za-z]:[\\/])/;
+
+/** The head's workspace where it is a local folder (scheme `file`, or none stated); a remote one is no path here. */
+function headWorkspace(fsPath: unknown, scheme: unknown): string | undefined {
+	const local = scheme === undefined || scheme === null || scheme === 'file';
+	return local && typeof fsPath === 'string' && absolutePath.test(fsPath) ? fsPath : undefined;
 }
 
 /**
@@ -129,9 +145,16 @@ export function composerLookup(database: string): {facts(id: string): ComposerFa
 		facts(id) {
 			const data = rowOf(statement(dataQuery), `composerData:${id}`) ?? [];
 			const header = rowOf(statement(headerQuery), id) ?? [];
-			const name = typeof data[0] === 'string' ? data[0].trim() : '';
+			// The head is asked only where the document and the window leave the name or the workspace unsaid.
+			let name = typeof data[0] === 'string' ? data[0].trim() : '';
 			const started = epochIso(data[1]) ?? epochIso(header[1]);
-			const cwd = folderOf(header[0]);
+			let cwd = folderOf(header[0]);
+			if (name === '' || cwd === undefined) {
+				const head = rowOf(statement(headQuery), id) ?? [];
+				name ||= typeof head[0] === 'string' ? head[0].trim() : '';
+				cwd ??= headWorkspace(head[1], head[2]);
+			}
+
 			return {...(name === '' ? {} : {title: name}), ...(started === undefined ? {} : {started}), ...(cwd === undefined ? {} : {cwd})};
 		},
 		close() {

@@ -73,11 +73,14 @@ function editorChats(home: string | undefined, book: FactsBook<CursorFacts>): Ed
 	// Archiving writes no transcript: the archived chats are asked again whenever the database changed.
 	const archived = database === undefined ? new Set<string>() : new Set(book.facts('composer-archive', globalStateStamp(database), () => ({archived: archivedComposerIds(database)})).archived);
 	return {
-		facts: (id, transcript) => book.facts(`composer:${id}`, transcript, () => (database === undefined ? {} : (lookup ??= composerLookup(database)).facts(id))),
+		facts: (id, transcript) => book.facts(`composer:${id}`, `${transcript}|${composerFactsVersion}`, () => (database === undefined ? {} : (lookup ??= composerLookup(database)).facts(id))),
 		archived: id => archived.has(id),
 		close: () => lookup?.close(),
 	};
 }
+
+/** Raised when composerLookup learns more of a chat (2: its composerHeaders head), so facts remembered before are worked out again. */
+const composerFactsVersion = 2;
 
 /**
  * The project directories under a root, each with the slug that spells its workspace. cursor-agent
