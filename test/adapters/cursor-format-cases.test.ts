@@ -5,6 +5,7 @@ import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {discoverCursor} from '../../source/adapters/cursor/discover.js';
+import {slugWalkStart} from '../../source/adapters/cursor/projects.js';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
@@ -748,4 +749,16 @@ test('cursor format: an editor chat\'s composerHeaders value (the chat\'s head: 
 	assert.equal(units.get(remote)?.facts?.title, 'Remote ropes');
 	assert.equal(units.get(notJson)?.facts?.title, undefined, 'a head that is not JSON names nothing');
 	assert.equal(units.get(notJson)?.facts?.started, new Date(1796440010000).toISOString(), 'and the header\'s own columns still count');
+});
+
+test('cursor format: a Windows workspace\'s slug opens with its drive letter (c-Users-…): on Windows the walk for it starts at that drive\'s root, elsewhere it is no path', () => {
+	// Cursor spells C:\Users\dev\rope as c-Users-dev-rope (nick-fullpath/cursor-history lib/paths.py
+	// takes a first single-letter word as the drive and rebuilds the path from C:/). The walk
+	// began at the root of the current drive with the letter as a directory name, so no
+	// workspace on Windows was ever found by its slug.
+	assert.deepEqual(slugWalkStart('c-Users-dev-rope', true), ['C:\\', 'Users-dev-rope']);
+	assert.deepEqual(slugWalkStart('d-src-mill', true), ['D:\\', 'src-mill']);
+	assert.equal(slugWalkStart('c-Users-dev-rope', false), undefined, 'another machine\'s drive: not a path here');
+	assert.deepEqual(slugWalkStart('home-dev-rope', false), ['/', 'home-dev-rope']);
+	assert.equal(slugWalkStart('c-', true), undefined, 'a drive alone is no workspace');
 });

@@ -55,11 +55,12 @@ const maxDepth = 24;
  * `my/app` both exist) are told apart by `md5` when the chat store gives it, else none is claimed.
  */
 export function localWorkspace(slug: string, md5?: string): string | undefined {
-	if (/^[a-z]-/.test(slug) && sep !== '\\') {
-		return undefined; // A Windows drive: not a path on this machine.
+	const start = slugWalkStart(slug, sep === '\\');
+	if (start === undefined) {
+		return undefined;
 	}
 
-	const target = spelled(slug);
+	const [root, target] = start;
 	const found: string[] = [];
 	const walk = (directory: string, rest: string, depth: number) => {
 		if (depth > maxDepth || found.length > 8) {
@@ -81,9 +82,25 @@ export function localWorkspace(slug: string, md5?: string): string | undefined {
 		}
 	};
 
-	walk(sep, target, 0);
+	walk(root, target, 0);
 	const matching = md5 === undefined ? found : found.filter(path => md5Hex(path) === md5);
 	return matching.length === 1 ? matching[0] : undefined;
+}
+
+/**
+ * Where the walk for a slug starts and the words it must spell from there. A Windows workspace's
+ * slug opens with its drive letter (`C:\Users\dev` → `c-Users-dev`): on Windows the walk starts at
+ * that drive's root; elsewhere it is another machine's path and there is none. Any other slug is
+ * spelled from the file system's root.
+ */
+export function slugWalkStart(slug: string, windows: boolean): [directory: string, rest: string] | undefined {
+	const drive = /^([a-z])-/.exec(slug);
+	if (drive === null) {
+		return [windows ? '\\' : '/', spelled(slug)];
+	}
+
+	const rest = spelled(slug.slice(2));
+	return windows && rest !== '' ? [`${drive[1]!.toUpperCase()}:\\`, rest] : undefined;
 }
 
 /** `chats/<md5 of the workspace path>/<session id>/store.db` beside `projects/`, by session id. */
