@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import {copyFileSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {discoverCursor} from '../../source/adapters/cursor/discover.js';
-import {slugWalkStart} from '../../source/adapters/cursor/projects.js';
+import {cursorSlug, localWorkspace, slugWalkStart} from '../../source/adapters/cursor/projects.js';
 import {cursorAdapter} from '../../source/adapters/cursor/index.js';
 import {wholeUnit} from '../../source/adapters/types.js';
 import {looseUnit, readStore, readUnit} from '../helpers/adapters.js';
@@ -761,4 +761,21 @@ test('cursor format: a Windows workspace\'s slug opens with its drive letter (c-
 	assert.equal(slugWalkStart('c-Users-dev-rope', false), undefined, 'another machine\'s drive: not a path here');
 	assert.deepEqual(slugWalkStart('home-dev-rope', false), ['/', 'home-dev-rope']);
 	assert.equal(slugWalkStart('c-', true), undefined, 'a drive alone is no workspace');
+});
+
+test('cursor format: a workspace reached through a symbolic link (macOS /var and /tmp, a linked code folder) is found by its slug', t => {
+	// Cursor spells the workspace path as the agent was given it, links and all: on macOS /var and
+	// /tmp are links to /private/…, and nick-fullpath/cursor-history lib/paths.py resolves slugs
+	// with os.path.exists (which follows links), with a shortcut for var-… slugs. The walk skipped
+	// every entry that was a link, so no such workspace was ever found.
+	const base = tempDir(t);
+	mkdirSync(join(base, 'volume', 'rope-walk'), {recursive: true});
+	symlinkSync(join(base, 'volume'), join(base, 'code'), 'dir');
+	writeFileSync(join(base, 'notes'), 'not a directory');
+	symlinkSync(join(base, 'notes'), join(base, 'linked-notes'));
+	symlinkSync(join(base, 'nowhere'), join(base, 'dangling'));
+	const workspace = join(base, 'code', 'rope-walk');
+	assert.equal(localWorkspace(cursorSlug(workspace)), workspace, 'the path as spelled, through the link');
+	assert.equal(localWorkspace(cursorSlug(join(base, 'linked-notes'))), undefined, 'a link to a file is no workspace');
+	assert.equal(localWorkspace(cursorSlug(join(base, 'dangling'))), undefined, 'nor is a dangling link');
 });

@@ -1,6 +1,6 @@
 import {basename, dirname, join, posix, sep, win32} from 'node:path';
 import {md5Hex} from '../../lib/hash.js';
-import {listDirectory} from '../shared/fs.js';
+import {listDirectory, statOrUndefined} from '../shared/fs.js';
 
 /**
  * Cursor names each project's directory under `projects/` by its workspace path with the leading
@@ -69,14 +69,18 @@ export function localWorkspace(slug: string, md5?: string): string | undefined {
 
 		for (const entry of listDirectory(directory)) {
 			const name = spelled(entry.name);
-			if (!entry.isDirectory() || name === '' || !rest.startsWith(name)) {
+			if (name === '' || !rest.startsWith(name) || (rest !== name && rest[name.length] !== '-')) {
 				continue;
 			}
 
 			const path = join(directory, entry.name);
+			if (!entry.isDirectory() && !(entry.isSymbolicLink() && linksToDirectory(path))) {
+				continue;
+			}
+
 			if (rest === name) {
 				found.push(path);
-			} else if (rest[name.length] === '-') {
+			} else {
 				walk(path, rest.slice(name.length + 1), depth + 1);
 			}
 		}
@@ -85,6 +89,15 @@ export function localWorkspace(slug: string, md5?: string): string | undefined {
 	walk(root, target, 0);
 	const matching = md5 === undefined ? found : found.filter(path => md5Hex(path) === md5);
 	return matching.length === 1 ? matching[0] : undefined;
+}
+
+/**
+ * Whether a link leads to a directory. A workspace path is spelled as the agent was given it,
+ * links and all (macOS's /var and /tmp lead to /private/…): only a link whose name spells the
+ * slug's next words costs this status.
+ */
+function linksToDirectory(path: string): boolean {
+	return statOrUndefined(path)?.isDirectory() === true;
 }
 
 /**
