@@ -668,3 +668,41 @@ test('cursor format: an image in a tool result is noted by its media type, its b
 	assert.deepEqual(outputs, ['Captured the page.\n[image: image/png]', '[image: image/jpeg]']);
 	assert.doesNotMatch(JSON.stringify(read.events), /EASELSHOT/);
 });
+
+test('cursor format: the editor\'s global state database is found where Electron keeps app data ($XDG_CONFIG_HOME, %APPDATA%, a CURSOR_CONFIG_DIR home), not only beside the home ~/.cursor sits in', t => {
+	// Cursor is an Electron app: its `User` directory is under Electron's appData, `%APPDATA%\Cursor\User`
+	// on Windows (melagiri/code-insights cli/src/providers/cursor.ts getCursorDataDir and
+	// docs/MULTI-TOOL-VISION.md) and `$XDG_CONFIG_HOME/Cursor/User` on Linux when that is set
+	// (Electron's app.getPath('appData')); neither need sit beside ~/.cursor.
+	const chat = '8e0a2c46-7f9b-4dce-a05c-2b4d6f8a0cbb';
+	const cases: Array<{label: string; platform: NodeJS.Platform; env: (userHome: string) => Record<string, string>; appData: (userHome: string) => string; cursorHome?: (userHome: string) => string}> = [
+		{label: 'XDG_CONFIG_HOME', platform: 'linux', env: userHome => ({XDG_CONFIG_HOME: join(userHome, 'dotconfig')}), appData: userHome => join(userHome, 'dotconfig')},
+		{label: 'APPDATA', platform: 'win32', env: userHome => ({APPDATA: join(userHome, 'roaming-profile')}), appData: userHome => join(userHome, 'roaming-profile')},
+		{
+			label: 'CURSOR_CONFIG_DIR',
+			platform: 'linux',
+			env: userHome => ({CURSOR_CONFIG_DIR: join(userHome, 'tools', 'cursor-cfg')}),
+			appData: userHome => join(userHome, '.config'),
+			cursorHome: userHome => join(userHome, 'tools', 'cursor-cfg'),
+		},
+	];
+	for (const shape of cases) {
+		const userHome = tempDir(t);
+		const home = shape.cursorHome?.(userHome) ?? join(userHome, '.cursor');
+		const transcripts = join(home, 'projects', 'home-dev-loom', 'agent-transcripts', chat);
+		mkdirSync(transcripts, {recursive: true});
+		writeFileSync(join(transcripts, `${chat}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"The warp tension is set."}]}}\n');
+		const global = join(shape.appData(userHome), 'Cursor', 'User', 'globalStorage');
+		mkdirSync(global, {recursive: true});
+		const db = new Database(join(global, 'state.vscdb'));
+		db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+		db.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)').run(`composerData:${chat}`, JSON.stringify({_v: 10, composerId: chat, name: 'Loom warp tension', createdAt: 1796500000000}));
+		db.close();
+
+		const roots = cursorAdapter.defaultRoots({env: shape.env(userHome), home: userHome, platform: shape.platform});
+		assert.deepEqual(roots, [join(home, 'projects')], shape.label);
+		const read = roots.flatMap(root => cursorAdapter.discover(root).map(wholeUnit)).map(unit => readUnit(cursorAdapter, unit));
+		assert.equal(read[0]?.summary.title, 'Loom warp tension', shape.label);
+		assert.equal(read[0]?.summary.started, new Date(1796500000000).toISOString(), shape.label);
+	}
+});

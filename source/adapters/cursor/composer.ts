@@ -5,6 +5,7 @@ import {epochIso} from '../shared/epoch.js';
 import {localPathOfFileUri} from '../shared/file-uri.js';
 import {fileFingerprint, readSmallJson, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
+import {editorUserDirectoryOf} from './paths.js';
 
 /**
  * The Cursor editor keeps each agent chat ("composer") in its global state database,
@@ -25,10 +26,15 @@ const userDirectories = [
 	['AppData', 'Roaming', 'Cursor', 'User'],
 ];
 
-/** The editor's global state database beside a Cursor home (`~/.cursor`), if there is one. */
+/**
+ * The editor's global state database of a Cursor home (`~/.cursor`), if there is one: in the
+ * `User` directory the machine's environment places (paths.ts), else in one beside the home.
+ */
 export function globalStateDatabase(cursorHome: string): string | undefined {
 	const userHome = dirname(cursorHome);
-	return userDirectories.map(parts => join(userHome, ...parts, 'globalStorage', 'state.vscdb')).find(path => statOrUndefined(path)?.isFile() === true);
+	const placed = editorUserDirectoryOf(cursorHome);
+	const candidates = [...(placed === undefined ? [] : [placed]), ...userDirectories.map(parts => join(userHome, ...parts))];
+	return candidates.map(user => join(user, 'globalStorage', 'state.vscdb')).find(path => statOrUndefined(path)?.isFile() === true);
 }
 
 /** A short mark of what the database gave, for the unit's fingerprint: a change means a re-read, and nothing private is copied into it. */
