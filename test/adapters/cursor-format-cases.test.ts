@@ -706,3 +706,34 @@ test('cursor format: the editor\'s global state database is found where Electron
 		assert.equal(read[0]?.summary.started, new Date(1796500000000).toISOString(), shape.label);
 	}
 });
+
+test('cursor format: an editor chat made in a window opened on a .code-workspace file takes the one folder that file lists as its workspace', t => {
+	// A window opened on a workspace file records `{"workspace": "file:///…/<name>.code-workspace"}`
+	// in workspaceStorage/<id>/workspace.json, not `folder` (the same store VS Code keeps; the
+	// VS Code reader already follows it): the file's one `folders` entry is the workspace.
+	const userHome = tempDir(t);
+	const home = join(userHome, '.cursor');
+	const chat = '9f1b3d57-8a0c-4e2f-b16d-3c5e7f9a1bcc';
+	const workspace = join(userHome, 'work', 'tide-gauge');
+	mkdirSync(workspace, {recursive: true});
+	const configFile = join(userHome, 'work', 'gauge.code-workspace');
+	// JSON with comments and a trailing comma, as VS Code writes and reads it; the path is relative to the file.
+	writeFileSync(configFile, '{\n\t// the one root\n\t"folders": [{"path": "tide-gauge"},],\n}\n');
+	const transcripts = join(home, 'projects', 'srv-harbour-tide-gauge', 'agent-transcripts', chat);
+	mkdirSync(transcripts, {recursive: true});
+	writeFileSync(join(transcripts, `${chat}.jsonl`), '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nRead the gauge log\\n</user_query>"}]}}\n');
+
+	const user = join(userHome, '.config', 'Cursor', 'User');
+	const storage = join(user, 'workspaceStorage', 'b2c3d4e5f60718293a4b5c6d7e8f90a1');
+	mkdirSync(join(user, 'globalStorage'), {recursive: true});
+	mkdirSync(storage, {recursive: true});
+	writeFileSync(join(storage, 'workspace.json'), JSON.stringify({workspace: pathToFileURL(configFile).href}));
+	const db = new Database(join(user, 'globalStorage', 'state.vscdb'));
+	db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	db.exec('CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, createdAt INTEGER, lastUpdatedAt INTEGER, isArchived INTEGER)');
+	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt) VALUES (?, ?, ?)').run(chat, 'b2c3d4e5f60718293a4b5c6d7e8f90a1', 1796600000000);
+	db.close();
+
+	const [read] = readStore(cursorAdapter, join(home, 'projects'));
+	assert.equal(read?.summary.project, workspace);
+});

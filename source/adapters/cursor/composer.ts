@@ -1,10 +1,9 @@
 import {dirname, join} from 'node:path';
 import {md5Hex} from '../../lib/hash.js';
 import {openReadOnlyInPlace, type Database, type Statement} from '../../lib/sqlite.js';
+import {readWorkspaceFolder} from '../shared/code-workspace.js';
 import {epochIso} from '../shared/epoch.js';
-import {localPathOfFileUri} from '../shared/file-uri.js';
-import {fileFingerprint, readSmallJson, statOrUndefined} from '../shared/fs.js';
-import {isRecord} from '../shared/text.js';
+import {fileFingerprint, statOrUndefined} from '../shared/fs.js';
 import {editorUserDirectoryOf} from './paths.js';
 
 /**
@@ -62,14 +61,13 @@ function rowOf(statement: Statement | null, key: string): unknown[] | undefined 
 	}
 }
 
-/** The folder a workspace storage directory's `workspace.json` names, if a local one. */
+/** The folder a workspace storage directory's `workspace.json` names (or the one its `.code-workspace` file lists), if a local one. */
 function workspaceFolder(userDirectory: string, workspaceId: unknown): string | undefined {
 	if (typeof workspaceId !== 'string' || !/^[\w.-]{1,128}$/.test(workspaceId) || /^\.+$/.test(workspaceId)) {
 		return undefined; // Never a path of its own: only a directory name under workspaceStorage.
 	}
 
-	const value = readSmallJson(join(userDirectory, 'workspaceStorage', workspaceId, 'workspace.json'));
-	return isRecord(value) ? localPathOfFileUri(value['folder']) : undefined;
+	return readWorkspaceFolder(join(userDirectory, 'workspaceStorage', workspaceId, 'workspace.json'));
 }
 
 /**
