@@ -779,3 +779,72 @@ test('cursor format: a workspace reached through a symbolic link (macOS /var and
 	assert.equal(localWorkspace(cursorSlug(join(base, 'linked-notes'))), undefined, 'a link to a file is no workspace');
 	assert.equal(localWorkspace(cursorSlug(join(base, 'dangling'))), undefined, 'nor is a dangling link');
 });
+
+test('cursor format: the editor\'s global state database is found where Electron keeps app data ($XDG_CONFIG_HOME, %APPDATA%, a CURSOR_CONFIG_DIR home), not only beside the home ~/.cursor sits in', t => {
+	// Cursor is an Electron app: its `User` directory is under Electron's appData, `%APPDATA%\Cursor\User`
+	// on Windows (melagiri/code-insights cli/src/providers/cursor.ts getCursorDataDir and
+	// docs/MULTI-TOOL-VISION.md) and `$XDG_CONFIG_HOME/Cursor/User` on Linux when that is set
+	// (Electron's app.getPath('appData')); neither need sit beside ~/.cursor.
+	const chat = '8e0a2c46-7f9b-4dce-a05c-2b4d6f8a0cbb';
+	const cases: Array<{label: string; platform: NodeJS.Platform; env: (userHome: string) => Record<string, string>; appData: (userHome: string) => string; cursorHome?: (userHome: string) => string}> = [
+		{label: 'XDG_CONFIG_HOME', platform: 'linux', env: userHome => ({XDG_CONFIG_HOME: join(userHome, 'dotconfig')}), appData: userHome => join(userHome, 'dotconfig')},
+		{label: 'APPDATA', platform: 'win32', env: userHome => ({APPDATA: join(userHome, 'roaming-profile')}), appData: userHome => join(userHome, 'roaming-profile')},
+		{
+			label: 'CURSOR_CONFIG_DIR',
+			platform: 'linux',
+			env: userHome => ({CURSOR_CONFIG_DIR: join(userHome, 'tools', 'cursor-cfg')}),
+			appData: userHome => join(userHome, '.config'),
+			cursorHome: userHome => join(userHome, 'tools', 'cursor-cfg'),
+		},
+	];
+	for (const shape of cases) {
+		const userHome = tempDir(t);
+		const home = shape.cursorHome?.(userHome) ?? join(userHome, '.cursor');
+		const transcripts = join(home, 'projects', 'home-dev-loom', 'agent-transcripts', chat);
+		mkdirSync(transcripts, {recursive: true});
+		writeFileSync(join(transcripts, `${chat}.jsonl`), '{"role":"assistant","message":{"content":[{"type":"text","text":"The warp tension is set."}]}}\n');
+		const global = join(shape.appData(userHome), 'Cursor', 'User', 'globalStorage');
+		mkdirSync(global, {recursive: true});
+		const db = new Database(join(global, 'state.vscdb'));
+		db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+		db.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)').run(`composerData:${chat}`, JSON.stringify({_v: 10, composerId: chat, name: 'Loom warp tension', createdAt: 1796500000000}));
+		db.close();
+
+		const roots = cursorAdapter.defaultRoots({env: shape.env(userHome), home: userHome, platform: shape.platform});
+		assert.deepEqual(roots, [join(home, 'projects')], shape.label);
+		const read = roots.flatMap(root => cursorAdapter.discover(root).map(wholeUnit)).map(unit => readUnit(cursorAdapter, unit));
+		assert.equal(read[0]?.summary.title, 'Loom warp tension', shape.label);
+		assert.equal(read[0]?.summary.started, new Date(1796500000000).toISOString(), shape.label);
+	}
+});
+
+test('cursor format: an editor chat made in a window opened on a .code-workspace file takes the one folder that file lists as its workspace', t => {
+	// A window opened on a workspace file records `{"workspace": "file:///…/<name>.code-workspace"}`
+	// in workspaceStorage/<id>/workspace.json, not `folder` (the same store VS Code keeps; the
+	// VS Code reader already follows it): the file's one `folders` entry is the workspace.
+	const userHome = tempDir(t);
+	const home = join(userHome, '.cursor');
+	const chat = '9f1b3d57-8a0c-4e2f-b16d-3c5e7f9a1bcc';
+	const workspace = join(userHome, 'work', 'tide-gauge');
+	mkdirSync(workspace, {recursive: true});
+	const configFile = join(userHome, 'work', 'gauge.code-workspace');
+	// JSON with comments and a trailing comma, as VS Code writes and reads it; the path is relative to the file.
+	writeFileSync(configFile, '{\n\t// the one root\n\t"folders": [{"path": "tide-gauge"},],\n}\n');
+	const transcripts = join(home, 'projects', 'srv-harbour-tide-gauge', 'agent-transcripts', chat);
+	mkdirSync(transcripts, {recursive: true});
+	writeFileSync(join(transcripts, `${chat}.jsonl`), '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nRead the gauge log\\n</user_query>"}]}}\n');
+
+	const user = join(userHome, '.config', 'Cursor', 'User');
+	const storage = join(user, 'workspaceStorage', 'b2c3d4e5f60718293a4b5c6d7e8f90a1');
+	mkdirSync(join(user, 'globalStorage'), {recursive: true});
+	mkdirSync(storage, {recursive: true});
+	writeFileSync(join(storage, 'workspace.json'), JSON.stringify({workspace: pathToFileURL(configFile).href}));
+	const db = new Database(join(user, 'globalStorage', 'state.vscdb'));
+	db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	db.exec('CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, createdAt INTEGER, lastUpdatedAt INTEGER, isArchived INTEGER)');
+	db.prepare('INSERT INTO composerHeaders (composerId, workspaceId, createdAt) VALUES (?, ?, ?)').run(chat, 'b2c3d4e5f60718293a4b5c6d7e8f90a1', 1796600000000);
+	db.close();
+
+	const [read] = readStore(cursorAdapter, join(home, 'projects'));
+	assert.equal(read?.summary.project, workspace);
+});

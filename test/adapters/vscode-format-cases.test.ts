@@ -10,7 +10,7 @@ import type {DocumentAdapter} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {localPathOfFileUri} from '../../source/adapters/vscode/discover.js';
 import {tempDir} from '../helpers/temp.js';
-import {soleWorkspaceFolder, withoutCommentsAndTrailingCommas} from '../../source/adapters/vscode/code-workspace.js';
+import {soleWorkspaceFolder, withoutCommentsAndTrailingCommas} from '../../source/adapters/shared/code-workspace.js';
 
 const vscodeAdapter = adapters.vscode as DocumentAdapter;
 

@@ -1,10 +1,10 @@
 import {dirname, join} from 'node:path';
 import {md5Hex} from '../../lib/hash.js';
 import {openReadOnlyInPlace, type Database, type Statement} from '../../lib/sqlite.js';
+import {readWorkspaceFolder} from '../shared/code-workspace.js';
 import {epochIso} from '../shared/epoch.js';
-import {localPathOfFileUri} from '../shared/file-uri.js';
-import {fileFingerprint, readSmallJson, statOrUndefined} from '../shared/fs.js';
-import {isRecord} from '../shared/text.js';
+import {fileFingerprint, statOrUndefined} from '../shared/fs.js';
+import {editorUserDirectoryOf} from './paths.js';
 
 /**
  * The Cursor editor keeps each agent chat ("composer") in its global state database,
@@ -25,10 +25,15 @@ const userDirectories = [
 	['AppData', 'Roaming', 'Cursor', 'User'],
 ];
 
-/** The editor's global state database beside a Cursor home (`~/.cursor`), if there is one. */
+/**
+ * The editor's global state database of a Cursor home (`~/.cursor`), if there is one: in the
+ * `User` directory the machine's environment places (paths.ts), else in one beside the home.
+ */
 export function globalStateDatabase(cursorHome: string): string | undefined {
 	const userHome = dirname(cursorHome);
-	return userDirectories.map(parts => join(userHome, ...parts, 'globalStorage', 'state.vscdb')).find(path => statOrUndefined(path)?.isFile() === true);
+	const placed = editorUserDirectoryOf(cursorHome);
+	const candidates = [...(placed === undefined ? [] : [placed]), ...userDirectories.map(parts => join(userHome, ...parts))];
+	return candidates.map(user => join(user, 'globalStorage', 'state.vscdb')).find(path => statOrUndefined(path)?.isFile() === true);
 }
 
 /** A short mark of what the database gave, for the unit's fingerprint: a change means a re-read, and nothing private is copied into it. */
@@ -63,14 +68,13 @@ function rowOf(statement: Statement | null, key: string): unknown[] | undefined 
 	}
 }
 
-/** The folder a workspace storage directory's `workspace.json` names, if a local one. */
+/** The folder a workspace storage directory's `workspace.json` names (or the one its `.code-workspace` file lists), if a local one. */
 function workspaceFolder(userDirectory: string, workspaceId: unknown): string | undefined {
 	if (typeof workspaceId !== 'string' || !/^[\w.-]{1,128}$/.test(workspaceId) || /^\.+$/.test(workspaceId)) {
 		return undefined; // Never a path of its own: only a directory name under workspaceStorage.
 	}
 
-	const value = readSmallJson(join(userDirectory, 'workspaceStorage', workspaceId, 'workspace.json'));
-	return isRecord(value) ? localPathOfFileUri(value['folder']) : undefined;
+	return readWorkspaceFolder(join(userDirectory, 'workspaceStorage', workspaceId, 'workspace.json'));
 }
 
 /** An absolute local path, POSIX or Windows. */

@@ -1,36 +1,15 @@
 import {join} from 'node:path';
-import {childPath, fileFingerprint, isDirectory, listDirectory, readSmallJson, statOrUndefined} from '../shared/fs.js';
+import {childPath, fileFingerprint, isDirectory, listDirectory, statOrUndefined} from '../shared/fs.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
 import {factsBook, type FactsBook} from '../shared/memo.js';
 import {archivedChatIds} from './archive.js';
-import {soleWorkspaceFolder} from './code-workspace.js';
-import {localPathOfFileUri} from '../shared/file-uri.js';
+import {readWorkspaceFolder} from '../shared/code-workspace.js';
 
 /** Re-exported where the VS Code reader has always found it. */
 export {localPathOfFileUri} from '../shared/file-uri.js';
 
 const sessionFile = /^(.+)\.(json|jsonl)$/;
-
-/**
- * The workspace folder a `workspaceStorage/<id>/workspace.json` names (`{"folder":"file:///…"}`),
- * as a local path. A window opened on a `.code-workspace` file names that file instead
- * (`{"workspace": …}`): the one folder it lists is the project (one more small read, for such
- * windows only), several name no single directory. Remote folders (`vscode-remote://…`) give none.
- */
-export function readWorkspaceFolder(path: string): string | undefined {
-	const value = readSmallJson(path);
-	if (!isRecord(value)) {
-		return undefined;
-	}
-
-	if (value['folder'] !== undefined) {
-		return localPathOfFileUri(value['folder']);
-	}
-
-	const config = localPathOfFileUri(value['workspace']);
-	return config === undefined ? undefined : soleWorkspaceFolder(config, localPathOfFileUri);
-}
 
 /**
  * One unit per session id in a chat directory. A session may exist as both the older `.json`

@@ -1,6 +1,7 @@
 import {posix, win32} from 'node:path';
-import {readSmallFile} from '../shared/fs.js';
-import {isRecord} from '../shared/text.js';
+import {localPathOfFileUri} from './file-uri.js';
+import {readSmallFile, readSmallJson} from './fs.js';
+import {isRecord} from './text.js';
 import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
@@ -26,6 +27,27 @@ export function soleWorkspaceFolder(configPath: string, fileUriPath: (value: unk
 	}
 
 	return fileUriPath(folder?.['uri']);
+}
+
+/**
+ * The workspace folder a `workspaceStorage/<id>/workspace.json` names (`{"folder":"file:///…"}`),
+ * as a local path; VS Code and its forks (Cursor) keep the same file. A window opened on a
+ * `.code-workspace` file names that file instead (`{"workspace": …}`): the one folder it lists is
+ * the project (one more small read, for such windows only), several name no single directory.
+ * Remote folders (`vscode-remote://…`) give none.
+ */
+export function readWorkspaceFolder(path: string): string | undefined {
+	const value = readSmallJson(path);
+	if (!isRecord(value)) {
+		return undefined;
+	}
+
+	if (value['folder'] !== undefined) {
+		return localPathOfFileUri(value['folder']);
+	}
+
+	const config = localPathOfFileUri(value['workspace']);
+	return config === undefined ? undefined : soleWorkspaceFolder(config, localPathOfFileUri);
 }
 
 /**
