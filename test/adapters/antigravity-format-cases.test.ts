@@ -393,6 +393,23 @@ test('antigravity format: a RUN_COMMAND\'s status sentence, not an exit code its
 });
 
 /**
+ * Some writers of the transcript give a RUN_COMMAND step its command and output as fields of their
+ * own, `command` and `output`, and no `content` (Atituiset/agent-session-format
+ * src/parsers/antigravity.ts reads `output`, falling back to `content`; its
+ * tests/fixtures/antigravity/transcript.jsonl and tests/tool-result.test.ts write such steps). The
+ * output, status sentence and all, is the result all the same.
+ */
+const commandOutputField = join(cases, 'command-output-field', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a RUN_COMMAND step that holds its output in `output`, not `content`, keeps that output and its outcome', () => {
+	const [session] = readStore(antigravityAdapter, commandOutputField);
+	assert.ok(session);
+	const result = session.events.find(event => event.line === 3 && event.kind === 'tool_result')?.result;
+	assert.deepEqual([result?.is_error, result?.exit_code], [true, 2]);
+	assert.match(result?.output ?? '', /unknown section 'Removed'/);
+});
+
+/**
  * A command `agy` runs in the background leaves a RUN_COMMAND step with status RUNNING ("Tool is
  * running as a background task with task id: <conversation>/task-N"); its outcome comes later as
  * a SYSTEM_MESSAGE step, `Task id "<conversation>/task-N" finished with result:` and then the

@@ -106,6 +106,22 @@ test('claude format: a bare string among a message\'s content blocks is text, no
 	assert.equal(session.summary.human_turns, 2);
 });
 
+test('claude format: a message whose content is one block object, not a list of them, is read as that block', () => {
+	// Some writers store a record's only block without its list (Atituiset/agent-session-format
+	// tests/claude-code.test.ts, "single-block (non-array) content"): thinking, tool_use,
+	// tool_result and text each alone.
+	const session = read('single-block-content.jsonl');
+	assert.equal(session.loaded.skipped, 0, 'no record is unreadable');
+	assert.equal(session.summary.assistant_messages, 2);
+	assert.equal(session.summary.tool_calls, 1);
+	const call = session.events.find(event => event.kind === 'tool_call');
+	assert.deepEqual([call?.line, call?.tool?.name, call?.tool?.call_id], [3, 'Read', 'toolu_q1']);
+	const result = session.events.find(event => event.kind === 'tool_result');
+	assert.deepEqual([result?.line, result?.result?.call_id, result?.result?.output], [4, 'toolu_q1', 'const pages = all.filter(p => !p.archived);']);
+	assert.equal(session.events.at(-1)?.text, 'The build filters out every page marked archived before writing the sitemap.');
+	assert.equal(session.summary.human_turns, 1, 'the tool result is no request');
+});
+
 test('claude format: a local command after the tag-wrapped caveat is not a request, and its system-record output ends the run', () => {
 	const session = read('local-command-caveat-tag.jsonl');
 	assert.equal(session.summary.title, '/review the retry helper');

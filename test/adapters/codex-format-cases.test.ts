@@ -1118,3 +1118,18 @@ test('codex format: an image in a converted session\'s tool_result block is note
 	assert.equal(resultOf(events, 'toolu_gallery_shot')?.output, '[image: image/png]');
 	assert.doesNotMatch(JSON.stringify(events), /GALLERYGRID/);
 });
+
+test('codex format: a line of the flat shape, `{type: "message", payload: {role, content}}`, is the message its payload holds', () => {
+	// The message's type on the envelope instead of response_item (Atituiset/agent-session-format
+	// src/parsers/codex-family.ts, "older flat shape", and tests/codex-family.test.ts).
+	const session = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2025-06-03T14-00-00-4c1d9e27-8a3b-4f60-b5d2-7e0a1c9f3b84.jsonl')));
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.line, event.kind, event.text, event.human ?? null]),
+		[
+			[1, 'user', 'Rename the export script to publish.sh', true],
+			[2, 'assistant', 'Renamed it and updated the two references in the Makefile.', null],
+		],
+	);
+	assert.equal(session.summary.title, 'Rename the export script to publish.sh');
+});

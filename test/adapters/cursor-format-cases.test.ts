@@ -848,3 +848,20 @@ test('cursor format: an editor chat made in a window opened on a .code-workspace
 	const [read] = readStore(cursorAdapter, join(home, 'projects'));
 	assert.equal(read?.summary.project, workspace);
 });
+
+test('cursor format: a message whose content is one block object, not a list of them, is read as that block', () => {
+	// The Claude-style content Cursor's agent transcripts share may hold a lone block without its
+	// list (Atituiset/agent-session-format tests/claude-code.test.ts, "single-block (non-array) content").
+	const furnaceId = '6f2b8d40-1a3c-4e5f-9b7d-0c2e4a6b8d13';
+	const read = readUnit(cursorAdapter, looseUnit(join(root, 'home-dev-furnace', 'agent-transcripts', furnaceId, `${furnaceId}.jsonl`), {idHint: furnaceId}));
+	assert.equal(read.summary.title, 'Why is the furnace schedule off by an hour in March?');
+	assert.equal(read.summary.human_turns, 1);
+	assert.deepEqual(
+		read.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.text ?? event.tool?.name]),
+		[
+			[1, 'user', 'Why is the furnace schedule off by an hour in March?'],
+			[2, 'tool_call', 'ReadFile'],
+			[3, 'assistant', 'It adds a fixed UTC offset; the switch to summer time moves the local hour.'],
+		],
+	);
+});

@@ -186,15 +186,29 @@ function toolResultEvents(step: AntigravityStep, base: EventBase): SessionEvent[
 		return [];
 	}
 
-	const exitCode = step.type === 'RUN_COMMAND' ? commandExitCode(step.content ?? '') : undefined;
+	const output = toolOutput(step);
+	const exitCode = step.type === 'RUN_COMMAND' ? commandExitCode(output) : undefined;
 	const failed = (step.status !== undefined && step.status !== null && step.status !== 'DONE') || (exitCode !== undefined && exitCode !== 0);
 	return [
 		{
 			...base,
 			kind: 'tool_result',
-			result: {call_id: null, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: step.content ?? ''},
+			result: {call_id: null, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output},
 		},
 	];
+}
+
+/**
+ * A tool step's output: its `content`, or where a writer gave the step none, its own `output`
+ * field (a RUN_COMMAND written as `{command, output}`). A non-string `output` is no output.
+ */
+function toolOutput(step: AntigravityStep): string {
+	if (step.content !== undefined) {
+		return step.content;
+	}
+
+	const output = (step as Record<string, unknown>)['output'];
+	return typeof output === 'string' ? output : '';
 }
 
 /**

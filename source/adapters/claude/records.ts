@@ -15,7 +15,7 @@ const boolean = optionalOf(isBoolean);
 /** `z.looseObject({type: optional(z.string())})`, each object block of a content array. */
 const blockFields = fields({type: string});
 
-/** `optional(z.union([z.string(), z.array(contentBlock)]))`. */
+/** `optional(z.union([z.string(), z.array(contentBlock), loneBlock]))`, a lone block read as its list. */
 const content: FieldReader = value => {
 	if (value === null) {
 		return undefined;
@@ -26,7 +26,7 @@ const content: FieldReader = value => {
 	}
 
 	if (!Array.isArray(value)) {
-		return refused;
+		return isRecord(value) && typeof value['type'] === 'string' ? [value] : refused;
 	}
 
 	const blocks: unknown[] = [];

@@ -17,10 +17,15 @@ const contentBlock = lazySchema(() =>
 	]),
 );
 
+/** A block written without its list: an object with a string `type`, as every block has. */
+const loneBlock = lazySchema(() => z.looseObject({type: z.string()}));
+
 export const claudeMessageSchema = lazySchema(() => z.looseObject({
 	id: optional(z.string()),
 	role: optional(z.string()),
-	content: optional(z.union([z.string(), z.array(contentBlock)])),
+	// A lone block object instead of the list (tools that write transcripts by hand, one block per
+	// record): the list of that one block.
+	content: optional(z.union([z.string(), z.array(contentBlock), z.pipe(loneBlock, z.transform(block => [block]))])),
 	stop_reason: z.optional(z.nullable(z.string())),
 	model: optional(z.string()),
 }));

@@ -164,6 +164,13 @@ function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit:
 			return item ? responseItemEvents(item, base, state, isInherited(metadata)) : null;
 		}
 
+		// A writer of the flat shape puts the message's own type on the envelope:
+		// `{type: "message", payload: {role, content}}` is a response_item message.
+		case 'message': {
+			const item = typeof payload['role'] === 'string' ? readCodexResponseItem({...payload, type: 'message'}) : undefined;
+			return item ? responseItemEvents(item, base, state) : null;
+		}
+
 		case 'event_msg': {
 			const event = readCodexEvent(payload);
 			return event ? eventMessageEvents(event, base, state) : null;

@@ -280,10 +280,18 @@ function unknownBlockEvents(block: CursorBlock, line: number): SessionEvent[] {
 	return text === undefined || text.trim() === '' || reasoningType.test(type) ? [] : [{line, kind: 'assistant', text}];
 }
 
-/** Content blocks: a plain string is one text block; anything that is not an object is ignored. */
+/**
+ * Content blocks: a plain string is one text block, and a lone block object written without its
+ * list (as Claude-style writers do, the content format Cursor's transcripts share) the list of it;
+ * anything that is not an object is ignored.
+ */
 function blocksOf(content: unknown): CursorBlock[] {
 	if (typeof content === 'string') {
 		return [{type: 'text', text: content}];
+	}
+
+	if (isRecord(content)) {
+		return typeof content['type'] === 'string' ? [content] : [];
 	}
 
 	return Array.isArray(content) ? content.filter(block => isRecord(block)) : [];
