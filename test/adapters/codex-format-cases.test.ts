@@ -1118,3 +1118,20 @@ test('codex format: an image in a converted session\'s tool_result block is note
 	assert.equal(resultOf(events, 'toolu_gallery_shot')?.output, '[image: image/png]');
 	assert.doesNotMatch(JSON.stringify(events), /GALLERYGRID/);
 });
+
+/**
+ * The Codex desktop app writes the state of its in-app browser (`<in-app-browser-context
+ * source="ambient-ui-state">`: the page's address, title, …) before the typed prompt, in the same
+ * text block or in its own: scottzx/session-reader src/util/text.ts (`stripPromptEnvelope`)
+ * strips the block and keeps the rest as the request, and other readers of the app's rollouts
+ * treat it as the client's context, never the person's words.
+ */
+test('codex format: the desktop app\'s <in-app-browser-context> before a prompt is the host\'s; the typed text after it is the request and title', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T18-00-00-01a30320-3c00-7d00-8e00-0000000000cc.jsonl')));
+	const users = events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.filter(event => event.human).map(event => event.text), ['why does the berth map flicker on resize?', 'keep the legend pinned while it redraws']);
+	assert.ok(users.filter(event => !event.human).every(event => event.text?.startsWith('<in-app-browser-context')));
+	assert.equal(users.filter(event => !event.human).length, 2);
+	assert.equal(summary.title, 'why does the berth map flicker on resize?');
+	assert.equal(summary.human_turns, 2);
+});

@@ -39,6 +39,8 @@ const injectedPrefixes = [
 	'<agent_message_board_notification>',
 	// The task a voice conversation hands Codex (realtime.ts reads it as the voice agent's).
 	'<realtime_delegation>',
+	// The desktop app's note of what its in-app browser shows (`source="ambient-ui-state"`).
+	'<in-app-browser-context',
 	// What Codex writes in place of an image or audio file it could not attach to a prompt, beside
 	// the typed text (codex-rs protocol models.rs, local_media_error_placeholder and the like).
 	'codex could not read the local image at `',
@@ -205,13 +207,14 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 }
 
 /**
- * A text block that opens with Codex's `<environment_context>` block and goes on after it: the
- * context and what follows, apart, so typed text written into the same block after the context
- * is read on its own (tuo-lei/vibe-replay provider-codex constants.ts strips leading context
- * blocks before the request). A block that is the context alone, or one never closed, is left
- * whole.
+ * A text block that opens with Codex's `<environment_context>` block, or the desktop app's
+ * `<in-app-browser-context …>` (the page its browser shows), and goes on after it: the context
+ * and what follows, apart, so typed text written into the same block after the context is read
+ * on its own (tuo-lei/vibe-replay provider-codex constants.ts strips leading context blocks
+ * before the request; scottzx/session-reader util/text.ts strips the browser's). A block that is
+ * the context alone, or one never closed, is left whole.
  */
-const leadingContext = /^\s*<environment_context>[\s\S]*?<\/environment_context>/i;
+const leadingContext = /^\s*(?:<environment_context>[\s\S]*?<\/environment_context>|<in-app-browser-context\b[^>]*>[\s\S]*?<\/in-app-browser-context>)/i;
 
 function withoutLeadingContext(text: string): string[] {
 	const match = leadingContext.exec(text);
