@@ -1135,3 +1135,21 @@ test('codex format: the desktop app\'s <in-app-browser-context> before a prompt 
 	assert.equal(summary.title, 'why does the berth map flicker on resize?');
 	assert.equal(summary.human_turns, 2);
 });
+
+/**
+ * The Codex desktop app sends a person's answers to the questions a `request_user_input_async`
+ * call queued as a user message: `<send_user_message_question_reply>`, a JSON list of
+ * `{questionItemId, question, answer}`, then the closing tag. The person's words are the answers:
+ * scottzx/session-reader src/util/text.ts (`stripPromptEnvelope`) reads a reply as its answers,
+ * one a line. A body that is not such a list stays as written.
+ */
+test('codex format: a <send_user_message_question_reply> is a request whose text is the person\'s answers, one a line', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T19-00-00-01a30330-4d00-7e00-8f00-0000000000cd.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), [
+		'tidy the gravel import script',
+		'gravel-2025.csv\nskip rows without a weight',
+		'<send_user_message_question_reply>\n{"answer":"not a list"}\n</send_user_message_question_reply>',
+	]);
+	assert.equal(summary.title, 'tidy the gravel import script');
+	assert.equal(summary.human_turns, 3);
+});

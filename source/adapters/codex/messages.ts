@@ -1,5 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {mediaNote, withNoteLines} from '../shared/media.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
 import {realtimeDelegationEvent} from './realtime.js';
 
@@ -92,7 +93,34 @@ export function typedRequest(text: string): string {
 	const headings = [...text.matchAll(requestHeading)].filter(heading => enveloped || heading[0] === codexRequestHeading);
 	const last = headings.at(-1);
 	const request = last === undefined ? '' : text.slice(last.index + last[0].length).trim();
-	return request === '' ? text : request;
+	const typed = request === '' ? text : request;
+	return questionReplyAnswers(typed) ?? typed;
+}
+
+const replyOpen = '<send_user_message_question_reply>';
+const replyClose = '</send_user_message_question_reply>';
+
+/**
+ * The answers of the desktop app's reply to queued questions (`request_user_input_async`):
+ * `<send_user_message_question_reply>`, a JSON list of `{questionItemId, question, answer}`, the
+ * closing tag. The answers are what the person wrote; the ids are the app's. Undefined when the
+ * text is not such a reply or holds no answer, so it is read as written.
+ */
+function questionReplyAnswers(text: string): string | undefined {
+	const trimmed = text.trim();
+	if (!trimmed.startsWith(replyOpen) || !trimmed.endsWith(replyClose)) {
+		return undefined;
+	}
+
+	let rows: unknown;
+	try {
+		rows = parseBoundedJson(trimmed.slice(replyOpen.length, -replyClose.length));
+	} catch {
+		return undefined;
+	}
+
+	const answers = Array.isArray(rows) ? rows.flatMap(row => (isRecord(row) && typeof row['answer'] === 'string' && row['answer'].trim() !== '' ? [row['answer'].trim()] : [])) : [];
+	return answers.length === 0 ? undefined : answers.join('\n');
 }
 
 /** The working directory stated by an `<environment_context>` injection (bare-era files). */
