@@ -458,3 +458,17 @@ test('grok format: a subagent session kept under its parent\'s directory (`<sess
 	assert.equal(summary.human_turns, 0, 'its prompt is the parent agent\'s');
 	assert.equal(summary.parent_id, parent);
 });
+
+test('grok format: a session of kind "subagent_fork" or "subagent_resume" is a subagent\'s too: its prompts are the parent agent\'s', () => {
+	// Grok Build marks a forked or resumed subagent's session with these kinds beside "subagent"; readers of Grok
+	// summaries count all three as child sessions (duqaXxX/seedeep pull #86: `subagent` / `subagent_resume` go under
+	// Automated; a Go reader's isGrokChildKind: subagent, subagent_fork, subagent_resume).
+	const units = grokAdapter.discover(join(cases, 'child-kinds', 'sessions')).map(wholeUnit);
+	assert.equal(units.length, 2);
+	for (const unit of units) {
+		const {events, summary} = readUnit(grokAdapter, unit);
+		assert.equal(summary.human_turns, 0, unit.idHint);
+		assert.ok(events.filter(event => event.kind === 'user').every(event => event.human !== true && event.origin === 'agent'), unit.idHint);
+		assert.equal(summary.parent_id, '019b6d50-1a00-7000-8000-0000000000d0');
+	}
+});
