@@ -87,13 +87,15 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // Antigravity IDE's overview.txt step log is a transcript place too (62 bytes over); by 1–2 KB
 // more where Cursor's discovery finds the editor's User directory where Electron keeps it, reads
 // a chat's composerHeaders value and a multi-root window's .code-workspace (shared with VS Code),
-// and follows a link while it spells a workspace from its slug.
+// and follows a link while it spells a workspace from its slug; by 1 KB more where Grok's
+// discovery finds subagent sessions in <session>/subagents/ and Codex reads the desktop app's
+// envelopes.
 const budgets = [
 	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 457, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 415, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['sessions', '--all-projects'], kilobytes: 416, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 534,
+		kilobytes: 535,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],

@@ -1133,3 +1133,38 @@ test('codex format: a line of the flat shape, `{type: "message", payload: {role,
 	);
 	assert.equal(session.summary.title, 'Rename the export script to publish.sh');
 });
+
+/**
+ * The Codex desktop app writes the state of its in-app browser (`<in-app-browser-context
+ * source="ambient-ui-state">`: the page's address, title, …) before the typed prompt, in the same
+ * text block or in its own: scottzx/session-reader src/util/text.ts (`stripPromptEnvelope`)
+ * strips the block and keeps the rest as the request, and other readers of the app's rollouts
+ * treat it as the client's context, never the person's words.
+ */
+test('codex format: the desktop app\'s <in-app-browser-context> before a prompt is the host\'s; the typed text after it is the request and title', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T18-00-00-01a30320-3c00-7d00-8e00-0000000000cc.jsonl')));
+	const users = events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.filter(event => event.human).map(event => event.text), ['why does the berth map flicker on resize?', 'keep the legend pinned while it redraws']);
+	assert.ok(users.filter(event => !event.human).every(event => event.text?.startsWith('<in-app-browser-context')));
+	assert.equal(users.filter(event => !event.human).length, 2);
+	assert.equal(summary.title, 'why does the berth map flicker on resize?');
+	assert.equal(summary.human_turns, 2);
+});
+
+/**
+ * The Codex desktop app sends a person's answers to the questions a `request_user_input_async`
+ * call queued as a user message: `<send_user_message_question_reply>`, a JSON list of
+ * `{questionItemId, question, answer}`, then the closing tag. The person's words are the answers:
+ * scottzx/session-reader src/util/text.ts (`stripPromptEnvelope`) reads a reply as its answers,
+ * one a line. A body that is not such a list stays as written.
+ */
+test('codex format: a <send_user_message_question_reply> is a request whose text is the person\'s answers, one a line', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T19-00-00-01a30330-4d00-7e00-8f00-0000000000cd.jsonl')));
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), [
+		'tidy the gravel import script',
+		'gravel-2025.csv\nskip rows without a weight',
+		'<send_user_message_question_reply>\n{"answer":"not a list"}\n</send_user_message_question_reply>',
+	]);
+	assert.equal(summary.title, 'tidy the gravel import script');
+	assert.equal(summary.human_turns, 3);
+});

@@ -442,3 +442,33 @@ test('grok format: a shell result kept only as its structured rawOutput (type "B
 		['call-m2', 'bin 1\nbin 4\n', 0, false],
 	]);
 });
+
+test('grok format: a subagent session kept under its parent\'s directory (`<session>/subagents/<id>/`) is a session, the parent\'s child', () => {
+	// Grok Build session/persistence.rs new_with_explicit_dir: "subagent child sessions whose files live under the parent's
+	// session directory: {parent_session_dir}/subagents/{subagent_id}/", with summary.json (session_kind "subagent") there.
+	const units = grokAdapter.discover(join(cases, 'nested-subagent', 'sessions')).map(wholeUnit);
+	const parent = '019b5c40-2a00-7000-8000-0000000000e1';
+	const child = '019b5c40-3b00-7000-8000-0000000000e2';
+	assert.deepEqual(units.map(unit => unit.idHint).sort(), [parent, child]);
+	const childUnit = units.find(unit => unit.idHint === child)!;
+	assert.equal(childUnit.parentIdHint, parent, 'the enclosing session, when the summary names no parent');
+	assert.equal(childUnit.projectHint, '/work/orchard');
+	const {summary} = readUnit(grokAdapter, childUnit);
+	assert.equal(summary.title, 'Locate the orchard sensor feed');
+	assert.equal(summary.human_turns, 0, 'its prompt is the parent agent\'s');
+	assert.equal(summary.parent_id, parent);
+});
+
+test('grok format: a session of kind "subagent_fork" or "subagent_resume" is a subagent\'s too: its prompts are the parent agent\'s', () => {
+	// Grok Build marks a forked or resumed subagent's session with these kinds beside "subagent"; readers of Grok
+	// summaries count all three as child sessions (duqaXxX/seedeep pull #86: `subagent` / `subagent_resume` go under
+	// Automated; a Go reader's isGrokChildKind: subagent, subagent_fork, subagent_resume).
+	const units = grokAdapter.discover(join(cases, 'child-kinds', 'sessions')).map(wholeUnit);
+	assert.equal(units.length, 2);
+	for (const unit of units) {
+		const {events, summary} = readUnit(grokAdapter, unit);
+		assert.equal(summary.human_turns, 0, unit.idHint);
+		assert.ok(events.filter(event => event.kind === 'user').every(event => event.human !== true && event.origin === 'agent'), unit.idHint);
+		assert.equal(summary.parent_id, '019b6d50-1a00-7000-8000-0000000000d0');
+	}
+});

@@ -1,5 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {mediaNote, withNoteLines} from '../shared/media.js';
+import {parseBoundedJson} from '../../lib/json-depth.js';
 import {isInjectedText, isRecord, opensWith, textOf} from '../shared/text.js';
 import {realtimeDelegationEvent} from './realtime.js';
 
@@ -39,6 +40,8 @@ const injectedPrefixes = [
 	'<agent_message_board_notification>',
 	// The task a voice conversation hands Codex (realtime.ts reads it as the voice agent's).
 	'<realtime_delegation>',
+	// The desktop app's note of what its in-app browser shows (`source="ambient-ui-state"`).
+	'<in-app-browser-context',
 	// What Codex writes in place of an image or audio file it could not attach to a prompt, beside
 	// the typed text (codex-rs protocol models.rs, local_media_error_placeholder and the like).
 	'codex could not read the local image at `',
@@ -90,7 +93,34 @@ export function typedRequest(text: string): string {
 	const headings = [...text.matchAll(requestHeading)].filter(heading => enveloped || heading[0] === codexRequestHeading);
 	const last = headings.at(-1);
 	const request = last === undefined ? '' : text.slice(last.index + last[0].length).trim();
-	return request === '' ? text : request;
+	const typed = request === '' ? text : request;
+	return questionReplyAnswers(typed) ?? typed;
+}
+
+const replyOpen = '<send_user_message_question_reply>';
+const replyClose = '</send_user_message_question_reply>';
+
+/**
+ * The answers of the desktop app's reply to queued questions (`request_user_input_async`):
+ * `<send_user_message_question_reply>`, a JSON list of `{questionItemId, question, answer}`, the
+ * closing tag. The answers are what the person wrote; the ids are the app's. Undefined when the
+ * text is not such a reply or holds no answer, so it is read as written.
+ */
+function questionReplyAnswers(text: string): string | undefined {
+	const trimmed = text.trim();
+	if (!trimmed.startsWith(replyOpen) || !trimmed.endsWith(replyClose)) {
+		return undefined;
+	}
+
+	let rows: unknown;
+	try {
+		rows = parseBoundedJson(trimmed.slice(replyOpen.length, -replyClose.length));
+	} catch {
+		return undefined;
+	}
+
+	const answers = Array.isArray(rows) ? rows.flatMap(row => (isRecord(row) && typeof row['answer'] === 'string' && row['answer'].trim() !== '' ? [row['answer'].trim()] : [])) : [];
+	return answers.length === 0 ? undefined : answers.join('\n');
 }
 
 /** The working directory stated by an `<environment_context>` injection (bare-era files). */
@@ -205,13 +235,14 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 }
 
 /**
- * A text block that opens with Codex's `<environment_context>` block and goes on after it: the
- * context and what follows, apart, so typed text written into the same block after the context
- * is read on its own (tuo-lei/vibe-replay provider-codex constants.ts strips leading context
- * blocks before the request). A block that is the context alone, or one never closed, is left
- * whole.
+ * A text block that opens with Codex's `<environment_context>` block, or the desktop app's
+ * `<in-app-browser-context …>` (the page its browser shows), and goes on after it: the context
+ * and what follows, apart, so typed text written into the same block after the context is read
+ * on its own (tuo-lei/vibe-replay provider-codex constants.ts strips leading context blocks
+ * before the request; scottzx/session-reader util/text.ts strips the browser's). A block that is
+ * the context alone, or one never closed, is left whole.
  */
-const leadingContext = /^\s*<environment_context>[\s\S]*?<\/environment_context>/i;
+const leadingContext = /^\s*(?:<environment_context>[\s\S]*?<\/environment_context>|<in-app-browser-context\b[^>]*>[\s\S]*?<\/in-app-browser-context>)/i;
 
 function withoutLeadingContext(text: string): string[] {
 	const match = leadingContext.exec(text);

@@ -27,11 +27,39 @@ export function discoverGrok(root: string): DeferredUnit[] {
 		const project = projectOfDirectory(cwdDirectory, cwdEntry.name);
 		for (const sessionEntry of listDirectory(cwdDirectory)) {
 			if (sessionEntry.isDirectory()) {
-				const unit = sessionUnit(childPath(cwdDirectory, sessionEntry.name), sessionEntry.name, project);
+				const directory = childPath(cwdDirectory, sessionEntry.name);
+				const unit = sessionUnit(directory, sessionEntry.name, project);
 				if (unit) {
-					units.push(unit);
+					units.push(unit, ...subagentUnits(directory, sessionEntry.name, project));
 				}
 			}
+		}
+	}
+
+	return units;
+}
+
+/**
+ * The subagent sessions a session keeps in its own directory, `<session>/subagents/<id>/`, each
+ * with its own summary.json and transcript (Grok Build session/persistence.rs
+ * new_with_explicit_dir): never under the cwd directory, so never found there. One listing per
+ * session, the only way to find them. The enclosing session is the parent when the summary names
+ * none.
+ */
+const subagentsDirectory = 'subagents';
+
+function subagentUnits(directory: string, parentId: string, project: string | undefined): DeferredUnit[] {
+	const units: DeferredUnit[] = [];
+	const subagents = childPath(directory, subagentsDirectory);
+	// Most sessions have none: a status that finds nothing costs no thrown error, a listing does.
+	if (statOrUndefined(subagents)?.isDirectory() !== true) {
+		return units;
+	}
+
+	for (const entry of listDirectory(subagents)) {
+		const unit = entry.isDirectory() ? sessionUnit(childPath(subagents, entry.name), entry.name, project, parentId) : undefined;
+		if (unit) {
+			units.push(unit);
 		}
 	}
 
@@ -56,7 +84,7 @@ export function projectOfDirectory(directory: string, name: string): string | un
 	return decoded.startsWith('/') || /^[A-Za-z]:[\\/]/.test(decoded) ? decoded : undefined;
 }
 
-function sessionUnit(directory: string, id: string, project: string | undefined): DeferredUnit | undefined {
+function sessionUnit(directory: string, id: string, project: string | undefined, enclosingId?: string): DeferredUnit | undefined {
 	const summaryPath = childPath(directory, summaryFile);
 	// A session directory that may not be searched is noted, never passed over unsaid.
 	const summaryStats = statNotingDirectory(summaryPath, directory);
@@ -78,14 +106,14 @@ function sessionUnit(directory: string, id: string, project: string | undefined)
 		// The title and parent live in summary.json, which changes without the transcript changing.
 		fingerprint: `${fileFingerprint(transcript.stats)}|${fileFingerprint(summaryStats)}`,
 		mtimeMs: transcript.stats.mtimeMs,
-		details: () => sessionDetails(directory, summaryPath, project),
+		details: () => sessionDetails(directory, summaryPath, project, enclosingId),
 	};
 }
 
 /** What a session's summary and directory add to its unit: every file in it, its parent and its cwd. */
-function sessionDetails(directory: string, summaryPath: string, project: string | undefined): UnitDetails {
+function sessionDetails(directory: string, summaryPath: string, project: string | undefined, enclosingId?: string): UnitDetails {
 	const summary = readGrokSummary(summaryPath);
-	const parent = summary?.parent_session_id?.trim();
+	const parent = summary?.parent_session_id?.trim() || enclosingId;
 	// A session is never its own parent (summary.ts).
 	const ownParent = parent !== undefined && (parent === summary?.info?.id?.trim() || parent === basename(directory));
 	const projectHint = project ?? (summary?.info?.cwd?.trim() || undefined);

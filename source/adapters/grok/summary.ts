@@ -39,8 +39,12 @@ export function summaryFacts(summary: GrokSummary): SessionInfo {
 /**
  * A session a parent agent spawned: its prompts are the parent's, not a person's. Only
  * `session_kind` says so: `parent_session_id` is also the session a fork, or a remote session
- * restored into a local child, came from, where the person goes on typing.
+ * restored into a local child, came from, where the person goes on typing. A subagent forked
+ * from the parent's conversation, or one resumed, has a kind of its own (`subagent_fork`,
+ * `subagent_resume`), still a subagent's.
  */
+const subagentKinds = new Set(['subagent', 'subagent_fork', 'subagent_resume']);
+
 export function isSubagentSummary(summary: GrokSummary): boolean {
-	return summary.session_kind === 'subagent';
+	return typeof summary.session_kind === 'string' && subagentKinds.has(summary.session_kind);
 }
