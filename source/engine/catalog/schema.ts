@@ -107,11 +107,16 @@ import type {Migration} from '../../lib/sqlite.js';
  * is read again); 25: no change of tables: Claude Code background tasks queued as JSON, background
  * agents' reports and the notifications naming only their agent, OpenCode shell commands killed
  * at their timeout or aborted, VS Code background-terminal notices, the Antigravity IDE's
- * overview.txt step log; every session is read again).
+ * overview.txt step log; every session is read again); 26: no change of tables: Claude Code and
+ * Cursor message content given as one block object, the Codex desktop app's in-app-browser context
+ * and question replies, Codex's flat message lines, an Antigravity command's output field, Grok
+ * subagent sessions in their parent's directory and its subagent_fork/resume kinds, Cursor chat
+ * stores' workspacePath and editor chats' composerHeaders name and workspace; every session is
+ * read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 25,
+		version: 26,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
