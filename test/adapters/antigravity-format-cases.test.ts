@@ -451,6 +451,28 @@ test('antigravity format: a GENERIC result paired with an invoke_subagent call n
 });
 
 /**
+ * The same GENERIC type holds a `run_command` result, whose content is the RUN_COMMAND template:
+ * the status sentence ("The command failed with exit code: N" or "completed successfully") before
+ * `Output:`. Its outcome is read as a RUN_COMMAND's; a GENERIC result of another tool (a viewed
+ * file that mentions an exit code) is not searched for one (evidence: Conalh/agent-gov-core
+ * src/parsers/antigravity.ts reads the exit code from every tool-result step's content, whatever
+ * its type, and test/antigravity.test.mjs "parses verified RUN_COMMAND shapes"; the GENERIC
+ * typing as above, inspect_scout).
+ */
+const genericCommand = join(cases, 'generic-command', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a GENERIC result of a run_command call has the outcome its status sentence states', () => {
+	const [session] = readStore(antigravityAdapter, genericCommand);
+	assert.ok(session);
+	const results = session.events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.is_error, event.result?.exit_code]);
+	assert.deepEqual(results, [
+		[3, false, undefined],
+		[4, true, 2],
+		[6, false, 0],
+	], 'the failed command is a failure; the viewed file\'s "exit code 4" is no outcome');
+});
+
+/**
  * `agy` writes each step twice: `transcript.jsonl` cuts long fields (`truncated_fields`) and
  * re-encodes argument values, `transcript_full.jsonl` beside it holds the same steps whole
  * (evidence: specstoryai/getspecstory specstory-cli/pkg/providers/antigravitycli/ANTIGRAVITY-FORMAT.md

@@ -177,17 +177,30 @@ function commandExitCode(text: string): number | undefined {
 	return exitCodeFromText(head) ?? (output ? exitCodeFromText(text) : undefined);
 }
 
+/** The call a command's result answers: recent builds type its result GENERIC, like every tool's. */
+const commandCall = 'run_command';
+
+/**
+ * Whether a tool step is a command's result, which states its outcome in the RUN_COMMAND
+ * template: typed so, or a GENERIC step answering a `run_command` call. Another tool's GENERIC
+ * result (a viewed file) is never searched for an exit code.
+ */
+function isCommandResult(step: AntigravityStep, answered: string | undefined): boolean {
+	return step.type === 'RUN_COMMAND' || (step.type === 'GENERIC' && answered === commandCall);
+}
+
 /**
  * A tool step is the result of a tool call. Antigravity records no id on it, so it keeps
  * `call_id: null`: pairing by order would be a guess. A step not yet finished has no result.
+ * `answered` is the call it answers by order, used only to know a command's GENERIC result.
  */
-function toolResultEvents(step: AntigravityStep, base: EventBase): SessionEvent[] {
+function toolResultEvents(step: AntigravityStep, base: EventBase, answered?: string): SessionEvent[] {
 	if (isRunning(step.status)) {
 		return [];
 	}
 
 	const output = toolOutput(step);
-	const exitCode = step.type === 'RUN_COMMAND' ? commandExitCode(output) : undefined;
+	const exitCode = isCommandResult(step, answered) ? commandExitCode(output) : undefined;
 	const failed = (step.status !== undefined && step.status !== null && step.status !== 'DONE') || (exitCode !== undefined && exitCode !== 0);
 	return [
 		{
@@ -310,8 +323,10 @@ function stepEvents(step: AntigravityStep, base: EventBase, state: LineState): S
 
 	if (isToolStep(step)) {
 		// Recent builds type the invoke_subagent result GENERIC like every other: its call says what it is.
-		const spawned = answeredTool(state) === invokeSubagentCall || step.type === invokeSubagentType;
-		return spawned ? [...toolResultEvents(step, base), ...childEvents(step, base)] : toolResultEvents(step, base);
+		const answered = answeredTool(state);
+		const results = toolResultEvents(step, base, answered);
+		const spawned = answered === invokeSubagentCall || step.type === invokeSubagentType;
+		return spawned ? [...results, ...childEvents(step, base)] : results;
 	}
 
 	return null;
