@@ -473,6 +473,26 @@ test('antigravity format: a GENERIC result of a run_command call has the outcome
 });
 
 /**
+ * A tool the harness could not run (a missing directory, a permission prompt that timed out)
+ * leaves a result step whose text, after its `Created At:`/`Completed At:` lines, opens with
+ * "Encountered error in step execution: …". That step is a failed result even where its status
+ * says DONE; a file that merely quotes the phrase is not (evidence: Conalh/agent-gov-core
+ * src/parsers/antigravity.ts extractExitCode, "Encountered error" gives exit 1 whatever the
+ * status, and its test/antigravity.test.mjs with status DONE).
+ */
+const stepError = join(cases, 'step-error', '.gemini', 'antigravity-cli');
+
+test('antigravity format: a tool step whose text reports "Encountered error in step execution" is a failed result', () => {
+	const [session] = readStore(antigravityAdapter, stepError);
+	assert.ok(session);
+	const results = session.events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.is_error]);
+	assert.deepEqual(results, [
+		[3, true],
+		[5, false],
+	], 'the harness\'s error is a failure; a viewed file quoting it is not');
+});
+
+/**
  * `agy` writes each step twice: `transcript.jsonl` cuts long fields (`truncated_fields`) and
  * re-encodes argument values, `transcript_full.jsonl` beside it holds the same steps whole
  * (evidence: specstoryai/getspecstory specstory-cli/pkg/providers/antigravitycli/ANTIGRAVITY-FORMAT.md

@@ -177,6 +177,24 @@ function commandExitCode(text: string): number | undefined {
 	return exitCodeFromText(head) ?? (output ? exitCodeFromText(text) : undefined);
 }
 
+/** The harness's own words for a tool it could not run (a missing path, a permission prompt timed out). */
+const stepErrorOpening = 'Encountered error in step execution';
+/** The `Created At:`/`Completed At:` lines a result step's text may open with. */
+const stepTimeLine = /^[ \t]*(?:Created|Completed) At:[^\n]*\n/;
+
+/**
+ * Whether a result step's text is the harness's error report: it opens with the phrase, after
+ * any time lines. Its status may still say DONE. Only the opening counts: a viewed file may quote it.
+ */
+function isStepError(output: string): boolean {
+	let text = output;
+	for (let line = stepTimeLine.exec(text); line; line = stepTimeLine.exec(text)) {
+		text = text.slice(line[0].length);
+	}
+
+	return text.trimStart().startsWith(stepErrorOpening);
+}
+
 /** The call a command's result answers: recent builds type its result GENERIC, like every tool's. */
 const commandCall = 'run_command';
 
@@ -201,7 +219,7 @@ function toolResultEvents(step: AntigravityStep, base: EventBase, answered?: str
 
 	const output = toolOutput(step);
 	const exitCode = isCommandResult(step, answered) ? commandExitCode(output) : undefined;
-	const failed = (step.status !== undefined && step.status !== null && step.status !== 'DONE') || (exitCode !== undefined && exitCode !== 0);
+	const failed = (step.status !== undefined && step.status !== null && step.status !== 'DONE') || (exitCode !== undefined && exitCode !== 0) || isStepError(output);
 	return [
 		{
 			...base,
