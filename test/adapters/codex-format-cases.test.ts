@@ -1168,3 +1168,24 @@ test('codex format: a <send_user_message_question_reply> is a request whose text
 	assert.equal(summary.title, 'tidy the gravel import script');
 	assert.equal(summary.human_turns, 3);
 });
+
+/**
+ * Some builds write a `function_call_output`'s `output` as an object rather than text: the
+ * payload's own fields, `{content, success}` (a codex-rs FunctionCallOutputPayload serialised as
+ * a struct, with `is_user_feedback` beside them), or `{text, exit_code}`. Its text is the output
+ * and `success: false` or a non-zero `exit_code` a failure, as the same fields written as JSON
+ * text already are (evidence: Conalh/agent-gov-core src/parsers/codex.ts reads `.text`/`.content`
+ * and `exit_code` from an object output, test/fixtures-parsers-codex.jsonl).
+ */
+test('codex format: a function_call_output whose output is an object {content, success} or {text, exit_code} gives its text and outcome', () => {
+	const session = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2025-08-12T09-40-00-2d6b8e14-7c3a-4f91-a05e-9b1c3d5e7f20.jsonl')));
+	assert.equal(session.loaded.skipped, 0);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code, event.result?.output]),
+		[
+			['call_seed', true, undefined, 'seed: duplicate key value violates unique constraint "quarries_pkey"'],
+			['call_reset', false, undefined, 'database reset'],
+			['call_count', true, 1, 'wc: seeds/*.csv: No such file or directory'],
+		],
+	);
+});

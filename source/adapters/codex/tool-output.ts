@@ -21,7 +21,7 @@ const headerLines = 6;
  */
 export function readToolOutput(callId: string | null, value: unknown): ToolResult {
 	if (typeof value !== 'string') {
-		return plainResult(callId, mediaAwareOutput(withOpaqueItemsNoted(value)));
+		return payloadObjectResult(callId, value) ?? plainResult(callId, mediaAwareOutput(withOpaqueItemsNoted(value)));
 	}
 
 	if (isMcpFailure(value)) {
@@ -53,6 +53,27 @@ export function readToolOutput(callId: string | null, value: unknown): ToolResul
 	}
 
 	return plainResult(callId, value);
+}
+
+/**
+ * An output written as the payload's own fields, not as text: `{content, success}` (a build that
+ * serialised FunctionCallOutputPayload as a struct, `is_user_feedback` beside them) or
+ * `{text, exit_code}`. Its text is the output; `success: false` or a non-zero exit code is a
+ * failure. A content item (it has a `type`) is not one. Undefined for any other value.
+ */
+function payloadObjectResult(callId: string | null, value: unknown): ToolResult | undefined {
+	if (!isRecord(value) || 'type' in value) {
+		return undefined;
+	}
+
+	const text = typeof value['content'] === 'string' ? value['content'] : typeof value['text'] === 'string' ? value['text'] : undefined;
+	if (text === undefined) {
+		return undefined;
+	}
+
+	const exitCode = typeof value['exit_code'] === 'number' && Number.isFinite(value['exit_code']) ? value['exit_code'] : undefined;
+	const result = plainResult(callId, text, value['success'] === false || (exitCode !== undefined && exitCode !== 0));
+	return exitCode === undefined ? result : {...result, exit_code: exitCode};
 }
 
 const encryptedNote = {type: 'input_text', text: '[encrypted content]'};
