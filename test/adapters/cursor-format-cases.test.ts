@@ -865,3 +865,25 @@ test('cursor format: a message whose content is one block object, not a list of 
 		],
 	);
 });
+
+test('cursor format: the model a chat store\'s meta names (lastUsedModel) is the session\'s model; "default", Cursor\'s Auto, names none', t => {
+	// The Cursor CLI's store.db meta row '0' holds {agentId, name, createdAt, workspacePath,
+	// lastUsedModel, latestRootBlobId, mode, …}; readers of it take the chat's model from
+	// lastUsedModel. Found auditing NazmusSayad/mytokens (its Claude, Codex and Copilot readers take
+	// each session's model from the records; engi's Cursor reader named none from any field).
+	const home = join(tempDir(t), '.cursor');
+	const named = '3e5a7c91-2b4d-4f6a-8c0e-1d3f5b7d9a61';
+	const auto = '5f7b9d13-4c6e-4a8b-9d1f-2e4a6c8e0b72';
+	for (const id of [named, auto]) {
+		const transcripts = join(home, 'projects', 'home-dev-loom', 'agent-transcripts', id);
+		mkdirSync(transcripts, {recursive: true});
+		writeFileSync(join(transcripts, `${id}.jsonl`), '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nWhy is the warp tension uneven?\\n</user_query>"}]}}\n');
+	}
+
+	writeChatStore(home, named, {agentId: named, name: 'Warp tension', mode: 'default', createdAt: 1796400000000, lastUsedModel: 'gpt-5.1-codex-high'});
+	writeChatStore(home, auto, {agentId: auto, name: 'Warp tension again', mode: 'default', createdAt: 1796400100000, lastUsedModel: 'default'});
+	const units = new Map(discoverCursor(join(home, 'projects')).map(wholeUnit).map(unit => [unit.idHint, unit]));
+	assert.equal(units.get(named)?.facts?.model, 'gpt-5.1-codex-high');
+	assert.equal(units.get(auto)?.facts?.model, undefined);
+	assert.equal(units.get(auto)?.facts?.title, 'Warp tension again');
+});
