@@ -80,8 +80,8 @@ function editorChats(home: string | undefined, book: FactsBook<CursorFacts>): Ed
 	};
 }
 
-/** Raised when composerLookup learns more of a chat (2: its composerHeaders head), so facts remembered before are worked out again. */
-const composerFactsVersion = 2;
+/** Raised when composerLookup learns more of a chat (2: its composerHeaders head; 3: its modelConfig's model), so facts remembered before are worked out again. */
+const composerFactsVersion = 3;
 
 /**
  * The project directories under a root, each with the slug that spells its workspace. cursor-agent
