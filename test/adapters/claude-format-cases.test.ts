@@ -1656,3 +1656,16 @@ test('claude format: a background subagent\'s <task-notification> is its call\'s
 	]);
 	assert.equal(session.summary.human_turns, 1, 'notifications are no requests');
 });
+
+test('claude format: the model an assistant record names is the session\'s model, again when /model switches it; a streamed snapshot names it once, and Claude Code\'s own "<synthetic>" records name none', () => {
+	// Every assistant record's message carries the API's `model` (formats.md, Claude `assistant`);
+	// readers of these files take the session's model from there. Evidence: NazmusSayad/mytokens
+	// src/parsers/claude.ts (parseClaudeMessage reads message.model of each assistant record) and
+	// claude.test.ts (the model of a record in a project session file). engi named no model for a
+	// Claude session, where its Codex and Copilot readers name theirs.
+	const session = read('assistant-models.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'meta' && event.session?.model !== undefined).map(event => [event.line, event.session?.model]),
+		[[2, 'claude-sonnet-4-5-20250929'], [7, 'claude-opus-4-1-20250805']],
+	);
+});

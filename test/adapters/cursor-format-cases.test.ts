@@ -865,3 +865,58 @@ test('cursor format: a message whose content is one block object, not a list of 
 		],
 	);
 });
+
+test('cursor format: the model a chat store\'s meta names (lastUsedModel) is the session\'s model; "default", Cursor\'s Auto, names none', t => {
+	// The Cursor CLI's store.db meta row '0' holds {agentId, name, createdAt, workspacePath,
+	// lastUsedModel, latestRootBlobId, mode, …}; readers of it take the chat's model from
+	// lastUsedModel. Found auditing NazmusSayad/mytokens (its Claude, Codex and Copilot readers take
+	// each session's model from the records; engi's Cursor reader named none from any field).
+	const home = join(tempDir(t), '.cursor');
+	const named = '3e5a7c91-2b4d-4f6a-8c0e-1d3f5b7d9a61';
+	const auto = '5f7b9d13-4c6e-4a8b-9d1f-2e4a6c8e0b72';
+	for (const id of [named, auto]) {
+		const transcripts = join(home, 'projects', 'home-dev-loom', 'agent-transcripts', id);
+		mkdirSync(transcripts, {recursive: true});
+		writeFileSync(join(transcripts, `${id}.jsonl`), '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nWhy is the warp tension uneven?\\n</user_query>"}]}}\n');
+	}
+
+	writeChatStore(home, named, {agentId: named, name: 'Warp tension', mode: 'default', createdAt: 1796400000000, lastUsedModel: 'gpt-5.1-codex-high'});
+	writeChatStore(home, auto, {agentId: auto, name: 'Warp tension again', mode: 'default', createdAt: 1796400100000, lastUsedModel: 'default'});
+	const units = new Map(discoverCursor(join(home, 'projects')).map(wholeUnit).map(unit => [unit.idHint, unit]));
+	assert.equal(units.get(named)?.facts?.model, 'gpt-5.1-codex-high');
+	assert.equal(units.get(auto)?.facts?.model, undefined);
+	assert.equal(units.get(auto)?.facts?.title, 'Warp tension again');
+});
+
+test('cursor format: an editor chat\'s model is its composerData modelConfig.modelName; "default" (Auto) or a malformed modelConfig names none', t => {
+	// The editor's composerData:<id> value holds `modelConfig: {modelName, maxMode, selectedModels?}`
+	// beside name and createdAt; readers of state.vscdb take the chat's model from modelName. Found
+	// auditing NazmusSayad/mytokens (its readers name each session's model; engi's Cursor reader
+	// named none for an editor chat).
+	const userHome = tempDir(t);
+	const home = join(userHome, '.cursor');
+	const chosen = '6c8e0a24-5d7f-4b9c-8e1a-0f2b4d6e8a91';
+	const auto = '7d9f1b35-6e8a-4c0d-9f2b-1a3c5e7f9ba2';
+	const odd = '8e0a2c46-7f9b-4d1e-8a3c-2b4d6f8a0cb3';
+	for (const session of [chosen, auto, odd]) {
+		const transcripts = join(home, 'projects', 'home-dev-pottery', 'agent-transcripts', session);
+		mkdirSync(transcripts, {recursive: true});
+		writeFileSync(join(transcripts, `${session}.jsonl`), '{"role":"user","message":{"content":[{"type":"text","text":"<user_query>\\nWhy does the wheel wobble?\\n</user_query>"}]}}\n');
+	}
+
+	const global = join(userHome, '.config', 'Cursor', 'User', 'globalStorage');
+	mkdirSync(global, {recursive: true});
+	const db = new Database(join(global, 'state.vscdb'));
+	db.exec('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+	const put = db.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)');
+	put.run(`composerData:${chosen}`, JSON.stringify({_v: 13, composerId: chosen, createdAt: 1796500000000, modelConfig: {modelName: 'gpt-5.1-codex', maxMode: false}}));
+	put.run(`composerData:${auto}`, JSON.stringify({_v: 13, composerId: auto, createdAt: 1796500100000, modelConfig: {modelName: 'default', maxMode: false}}));
+	put.run(`composerData:${odd}`, JSON.stringify({_v: 13, composerId: odd, createdAt: 1796500200000, modelConfig: {modelName: {id: 7}}}));
+	db.close();
+
+	const units = new Map(discoverCursor(join(home, 'projects')).map(wholeUnit).map(unit => [unit.idHint, unit]));
+	assert.equal(units.get(chosen)?.facts?.model, 'gpt-5.1-codex');
+	assert.equal(units.get(auto)?.facts?.model, undefined);
+	assert.equal(units.get(odd)?.facts?.model, undefined);
+	assert.equal(units.get(odd)?.facts?.started, new Date(1796500200000).toISOString());
+});

@@ -34,7 +34,7 @@ test('cursor: discovery finds flat, nested and subagent transcripts, and a .txt 
 	assert.equal(units.find(unit => unit.idHint === child)?.parentIdHint, newer, 'parent from the subagents/ directory');
 	assert.equal(units.find(unit => unit.idHint === newer)?.parentIdHint, undefined);
 	assert.ok(units.every(unit => unit.projectHint === undefined), 'no directory on this machine spells the slugs: the project is not guessed');
-	assert.deepEqual(units.find(unit => unit.idHint === shopWeb)?.facts, {title: 'Cart rounding fix', started: '2026-11-24T09:20:00.000Z'}, "the chat's store.db metadata");
+	assert.deepEqual(units.find(unit => unit.idHint === shopWeb)?.facts, {title: 'Cart rounding fix', started: '2026-11-24T09:20:00.000Z', model: 'claude-4.5-sonnet'}, "the chat's store.db metadata, its lastUsedModel the model");
 	assert.deepEqual(
 		cursorAdapter
 			.discover(join(projects, 'work-shop')).map(wholeUnit)

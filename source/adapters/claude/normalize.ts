@@ -191,14 +191,19 @@ function common(record: ClaudeRecord, line: number, place: TreePlace): Omit<Sess
 }
 
 /**
- * A meta event when a record first states the session's id or working directory, or when a
- * subagent's records name the parent session (2.0.x agent files carry the parent's sessionId).
+ * A meta event when a record first states the session's id, working directory or model, or when
+ * a subagent's records name the parent session (2.0.x agent files carry the parent's sessionId).
  */
-function sessionFacts(record: Pick<ClaudeRecord, 'cwd' | 'sessionId' | 'timestamp'>, line: number, state: LineState, unit: DiscoveredUnit): SessionEvent[] {
+function sessionFacts(record: Pick<ClaudeRecord, 'cwd' | 'sessionId' | 'timestamp'>, line: number, state: LineState, unit: DiscoveredUnit, model?: string): SessionEvent[] {
 	const facts: Record<string, string> = {};
 	if (record.cwd && state['cwd'] !== record.cwd) {
 		state['cwd'] = record.cwd;
 		facts['cwd'] = record.cwd;
+	}
+
+	if (model !== undefined && state['model'] !== model) {
+		state['model'] = model;
+		facts['model'] = model;
 	}
 
 	if (record.sessionId && state['sessionId'] !== record.sessionId) {
@@ -712,6 +717,21 @@ function toolResult(record: ClaudeRecord, block: Record<string, unknown>): NonNu
  * it writes on resuming a cut-off session. Only an error among them says anything went on.
  */
 const hostWrittenModel = '<synthetic>';
+
+/**
+ * The model that wrote an assistant record (`message.model`, as the API named it): the session's
+ * model, which /model may change mid-session. None for a record Claude Code wrote itself
+ * (`<synthetic>`), nor for a subagent's record inside its parent's file: an agent file's records
+ * are all sidechain ones and its own.
+ */
+function answeringModel(record: ClaudeRecord, unit: DiscoveredUnit): string | undefined {
+	const model = record.type === 'assistant' ? record.message?.model : undefined;
+	if (typeof model !== 'string' || model.trim() === '' || model === hostWrittenModel) {
+		return undefined;
+	}
+
+	return record.isSidechain === true && !(unit.idHint?.startsWith('agent-') ?? false) ? undefined : model;
+}
 
 function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>, state: LineState): SessionEvent[] {
 	const message = record.message;
@@ -1379,7 +1399,7 @@ function copyNotice(copy: Copy): string {
 }
 
 function recordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, place: TreePlace, offset: number | undefined): SessionEvent[] | null {
-	const facts = sessionFacts(record, line, state, unit);
+	const facts = sessionFacts(record, line, state, unit, answeringModel(record, unit));
 	const base = common(record, line, place);
 	if (record.type !== 'user' && record.type !== 'system') {
 		state['localCommands'] = false;

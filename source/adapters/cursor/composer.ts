@@ -11,12 +11,15 @@ import {editorUserDirectoryOf} from './paths.js';
  * `<User>/globalStorage/state.vscdb`: table `cursorDiskKV`, key `composerData:<composerId>`, a JSON
  * value (text, or the same bytes as a blob; NULL for a chat it dropped) with `name` and
  * `createdAt` (ms) among many fields. The editor's agent transcript is named by that same id and
- * no `~/.cursor/chats` store is written for it, so this row is where its title and start are.
- * Only those two fields are read, by SQLite itself, never the whole value (an older chat holds
+ * no `~/.cursor/chats` store is written for it, so this row is where its title, start and model
+ * (`modelConfig.modelName`) are. Only those fields are read, by SQLite itself, never the whole value (an older chat holds
  * its whole conversation there); newer databases' composerHeaders table adds the workspace and
  * whether the chat was archived.
  */
-export type ComposerFacts = {title?: string; started?: string; cwd?: string};
+export type ComposerFacts = {title?: string; started?: string; cwd?: string; model?: string};
+
+/** The modelName of a chat left to Cursor's Auto: no model's name. */
+const autoModel = 'default';
 
 /** Where each platform keeps the editor's `User` directory, relative to the home `~/.cursor` sits in. */
 const userDirectories = [
@@ -38,8 +41,8 @@ export function globalStateDatabase(cursorHome: string): string | undefined {
 
 /** A short mark of what the database gave, for the unit's fingerprint: a change means a re-read, and nothing private is copied into it. */
 export function composerMark(facts: ComposerFacts): string | undefined {
-	const {title, started, cwd} = facts;
-	return title === undefined && started === undefined && cwd === undefined ? undefined : `composer:${md5Hex(`${title ?? ''}\n${started ?? ''}\n${cwd ?? ''}`).slice(0, 12)}`;
+	const {title, started, cwd, model} = facts;
+	return title === undefined && started === undefined && cwd === undefined && model === undefined ? undefined : `composer:${md5Hex(`${title ?? ''}\n${started ?? ''}\n${cwd ?? ''}\n${model ?? ''}`).slice(0, 12)}`;
 }
 
 /**
@@ -56,7 +59,10 @@ const headerQuery = 'SELECT workspaceId, createdAt FROM composerHeaders WHERE co
  * own statement, so a head that is not JSON (or a table without the column) loses only these.
  */
 const headQuery = "SELECT json_extract(value, '$.name'), json_extract(value, '$.workspaceIdentifier.uri.fsPath'), json_extract(value, '$.workspaceIdentifier.uri.scheme') FROM composerHeaders WHERE composerId = ? AND json_valid(value)";
-const dataQuery = "SELECT json_extract(CAST(value AS TEXT), '$.name'), json_extract(CAST(value AS TEXT), '$.createdAt') FROM cursorDiskKV WHERE key = ?";
+// modelConfig.modelName: the model the chat runs on (`{modelName, maxMode, selectedModels?}`);
+// only a string, as json_extract would give an object's JSON text.
+const dataQuery =
+	"SELECT json_extract(CAST(value AS TEXT), '$.name'), json_extract(CAST(value AS TEXT), '$.createdAt'), CASE json_type(CAST(value AS TEXT), '$.modelConfig.modelName') WHEN 'text' THEN json_extract(CAST(value AS TEXT), '$.modelConfig.modelName') END FROM cursorDiskKV WHERE key = ?";
 
 /** A statement's one row as an array, or undefined where the query fails (a value that is not JSON). */
 function rowOf(statement: Statement | null, key: string): unknown[] | undefined {
@@ -159,7 +165,8 @@ export function composerLookup(database: string): {facts(id: string): ComposerFa
 				cwd ??= headWorkspace(head[1], head[2]);
 			}
 
-			return {...(name === '' ? {} : {title: name}), ...(started === undefined ? {} : {started}), ...(cwd === undefined ? {} : {cwd})};
+			const model = typeof data[2] === 'string' ? data[2].trim() : '';
+			return {...(name === '' ? {} : {title: name}), ...(started === undefined ? {} : {started}), ...(cwd === undefined ? {} : {cwd}), ...(model === '' || model === autoModel ? {} : {model})};
 		},
 		close() {
 			db?.close();

@@ -24,7 +24,7 @@ function transcriptStem(name: string): string {
 const subagentsDirectory = 'subagents';
 
 /** What discovery learns beside a transcript: its chat's metadata (with the chat's own cwd and, for a subagent, its parent), and the workspace a slug spells. */
-type CursorFacts = {title?: string; started?: string; cwd?: string; parent?: string; workspace?: string; archived?: string[]};
+type CursorFacts = {title?: string; started?: string; cwd?: string; parent?: string; model?: string; workspace?: string; archived?: string[]};
 const isCursorFacts = (value: unknown): value is CursorFacts =>
 	isRecord(value) &&
 	(value['archived'] === undefined || (Array.isArray(value['archived']) && value['archived'].every(id => typeof id === 'string'))) &&
@@ -32,6 +32,7 @@ const isCursorFacts = (value: unknown): value is CursorFacts =>
 	isOptionalString(value['started']) &&
 	isOptionalString(value['cwd']) &&
 	isOptionalString(value['parent']) &&
+	isOptionalString(value['model']) &&
 	isOptionalString(value['workspace']);
 
 /**
@@ -79,8 +80,8 @@ function editorChats(home: string | undefined, book: FactsBook<CursorFacts>): Ed
 	};
 }
 
-/** Raised when composerLookup learns more of a chat (2: its composerHeaders head), so facts remembered before are worked out again. */
-const composerFactsVersion = 2;
+/** Raised when composerLookup learns more of a chat (2: its composerHeaders head; 3: its modelConfig's model), so facts remembered before are worked out again. */
+const composerFactsVersion = 3;
 
 /**
  * The project directories under a root, each with the slug that spells its workspace. cursor-agent
@@ -144,16 +145,16 @@ function discoverProject(project: string, slug: string | undefined, stores: Read
 			Object.assign(unit, {archived: true}); // The person put the chat away in the editor.
 		}
 
-		if (facts.title || facts.started) {
-			unit.facts = {...(facts.title ? {title: facts.title} : {}), ...(facts.started ? {started: facts.started} : {})};
+		if (facts.title || facts.started || facts.model) {
+			unit.facts = {...(facts.title ? {title: facts.title} : {}), ...(facts.started ? {started: facts.started} : {}), ...(facts.model ? {model: facts.model} : {})};
 		}
 
 		return unit;
 	});
 }
 
-/** Raised when readChatFacts learns more of a store (2: a subagent's parent; 3: its workspacePath), so facts remembered before are worked out again. */
-const chatFactsVersion = 3;
+/** Raised when readChatFacts learns more of a store (2: a subagent's parent; 3: its workspacePath; 4: its lastUsedModel), so facts remembered before are worked out again. */
+const chatFactsVersion = 4;
 
 /**
  * The stamp of a chat's fact files (store.db, its WAL, and meta.json): a status each, no read. The

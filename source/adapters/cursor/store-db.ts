@@ -9,7 +9,7 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
 
 /**
  * A chat's `store.db` (SQLite, formats.md §8): table `meta(key, value)` whose row `'0'` is
- * hex-encoded JSON `{agentId, name, mode, createdAt (ms), workspacePath, …}` (a few older stores
+ * hex-encoded JSON `{agentId, name, mode, createdAt (ms), workspacePath, lastUsedModel, …}` (a few older stores
  * wrote the JSON itself). Only those facts are read; the
  * `blobs` table holds the conversation in a form engi does not decode.
  */
@@ -18,6 +18,8 @@ const storeMetaSchema = z.looseObject({
 	createdAt: lenient(z.number()),
 	// The workspace the agent ran in: a chat directory may hold no meta.json to state its cwd.
 	workspacePath: lenient(z.string()),
+	// The model the chat last ran on: the session's model ("default" is Auto, which names none).
+	lastUsedModel: lenient(z.string()),
 	// A subagent's own store names the chat that started it (`{parentAgentId, rootParentAgentId, toolCallId, typeName}`).
 	subagentInfo: lenient(z.looseObject({parentAgentId: lenient(z.string())})),
 });
@@ -25,7 +27,10 @@ const storeMetaSchema = z.looseObject({
 /** An absolute path, POSIX or Windows. */
 const absolutePath = /^(?:\/|[A-Za-z]:[\\/])/;
 
-export type StoreFacts = {title?: string; started?: string; cwd?: string; parent?: string};
+export type StoreFacts = {title?: string; started?: string; cwd?: string; parent?: string; model?: string};
+
+/** What lastUsedModel says when the person left the choice to Cursor (Auto): no model's name. */
+const autoModel = 'default';
 
 /**
  * The name Cursor gives a chat store before the chat is named (an agent's child store keeps it):
@@ -73,11 +78,13 @@ export function readStoreFacts(path: string): StoreFacts {
 		const name = meta.data.name?.trim();
 		const parent = meta.data.subagentInfo?.parentAgentId?.trim();
 		const workspace = meta.data.workspacePath?.trim();
+		const model = meta.data.lastUsedModel?.trim();
 		return {
 			...(name && name !== placeholderName ? {title: name} : {}),
 			...(started === undefined ? {} : {started}),
 			...(workspace && absolutePath.test(workspace) ? {cwd: workspace} : {}),
 			...(parent ? {parent} : {}),
+			...(model && model !== autoModel ? {model} : {}),
 		};
 	} catch {
 		return {};
@@ -124,5 +131,6 @@ export function readChatFacts(storeDb: string): StoreFacts {
 		...(started === undefined ? {} : {started}),
 		...(cwd === undefined ? {} : {cwd}),
 		...(fromStore.parent === undefined ? {} : {parent: fromStore.parent}),
+		...(fromStore.model === undefined ? {} : {model: fromStore.model}),
 	};
 }
