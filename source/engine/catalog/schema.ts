@@ -112,11 +112,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * and question replies, Codex's flat message lines, an Antigravity command's output field, Grok
  * subagent sessions in their parent's directory and its subagent_fork/resume kinds, Cursor chat
  * stores' workspacePath and editor chats' composerHeaders name and workspace; every session is
- * read again).
+ * read again); 27: no change of tables: Antigravity command results typed GENERIC and step-error
+ * reports, Codex outputs written as an object, the model of Claude Code sessions and of Cursor
+ * chats (store lastUsedModel, composerData modelConfig); every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 26,
+		version: 27,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
