@@ -89,13 +89,14 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // a chat's composerHeaders value and a multi-root window's .code-workspace (shared with VS Code),
 // and follows a link while it spells a workspace from its slug; by 1 KB more where Grok's
 // discovery finds subagent sessions in <session>/subagents/ and Codex reads the desktop app's
-// envelopes.
+// envelopes; by 1 KB more where Cursor's discovery reads a chat's model from its store and from
+// the editor's database.
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 457, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 416, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 458, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 417, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 535,
+		kilobytes: 536,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],
