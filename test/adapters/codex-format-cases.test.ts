@@ -454,6 +454,13 @@ test('codex format: the latest name session_index.jsonl gives a thread is its na
 	assert.equal(blank.summary.title, 'grafting schedule', 'a blank index name leaves the name the rollout records');
 });
 
+test('codex format: a blank thread_name_updated (whitespace only) names nothing; the name recorded before it stays', () => {
+	// codex-rs trims a name and records none that is empty; a blank one in a file is hostile input, never a rename.
+	const read = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T09-00-00-01a40400-3c00-7d00-8e00-0000000000cc.jsonl')));
+	assert.equal(read.summary.title, 'hive inspection log');
+	assert.equal(read.loaded.skipped, 0);
+});
+
 /**
  * A code-mode `exec` cell's output opens with the status Codex prepends as its first content item,
  * `<status>\nWall time N seconds\nOutput:\n`: `Script completed`, `Script failed` (the script threw;

@@ -424,7 +424,8 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 			return [{...base, kind: 'system', text: 'Context compacted'}];
 		case 'thread_name_updated':
 		case 'session_name_updated': {
-			const title = event.thread_name ?? event.name;
+			// A blank name names nothing (codex-rs trims one and records none that is empty).
+			const title = (event.thread_name ?? event.name)?.trim();
 			return title ? [{line: base.line, kind: 'meta', ...(base.timestamp ? {timestamp: base.timestamp} : {}), session: {title}}] : [];
 		}
 
