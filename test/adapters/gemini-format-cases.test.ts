@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {cpSync} from 'node:fs';
+import {cpSync, mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import test from 'node:test';
 import {geminiAdapter} from '../../source/adapters/gemini/index.js';
@@ -484,4 +484,19 @@ test('gemini format: a build that types its records merges a message_update (too
 	assert.equal(chat.summary.started, '2026-12-07T06:00:00.000Z');
 	assert.equal(chat.summary.modified, '2026-12-07T06:01:20.000Z', 'the last session_metadata states when the chat was last updated');
 	assert.equal(chat.summary.title, 'Prune the stale branches in the garden repo');
+});
+
+test('gemini format: a blank entry first in `directories` is no working directory; the first one with a path is', t => {
+	// gemini-cli records the workspace list with the project root first and never a blank one; a
+	// blank entry is hostile input and named the project "".
+	const chats = join(tempDir(t), 'tmp', 'hive', 'chats');
+	mkdirSync(chats, {recursive: true});
+	const path = join(chats, 'session-2026-12-07T08-00-6c1d2e3f.jsonl');
+	writeFileSync(path, [
+		{sessionId: '6c1d2e3f-7a8b-4c9d-8e0f-1a2b3c4d5e6f', projectHash: 'f'.repeat(64), startTime: '2026-12-07T08:00:00.000Z', lastUpdated: '2026-12-07T08:00:09.000Z', kind: 'main', directories: ['  ', '/work/apiary']},
+		{id: 'h1', timestamp: '2026-12-07T08:00:03.000Z', type: 'user', content: [{text: 'List the hives due for inspection'}]},
+	].map(line => JSON.stringify(line)).join('\n') + '\n');
+	const read = readUnit(geminiAdapter, looseUnit(path));
+	assert.equal(read.summary.project, '/work/apiary');
+	assert.equal(read.loaded.skipped, 0);
 });

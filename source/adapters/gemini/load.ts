@@ -18,7 +18,7 @@ import {readWholeJson} from '../shared/whole-file.js';
  * A chat discovery named by its file keeps that name: its sessionId is an earlier chat's.
  */
 function sessionFacts(unit: DiscoveredUnit, metadata: GeminiMetadata, messages: readonly unknown[]): SessionInfo {
-	const firstDirectory = metadata.directories?.find(directory => typeof directory === 'string');
+	const firstDirectory = metadata.directories?.find(directory => typeof directory === 'string' && directory.trim() !== '');
 	const cwd = typeof firstDirectory === 'string' ? firstDirectory : unit.projectHint === undefined ? projectOfChat(messages, metadata.projectHash) : undefined;
 	const started = timestampOf(metadata.startTime);
 	const modified = timestampOf(metadata.lastUpdated);
