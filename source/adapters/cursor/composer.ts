@@ -3,7 +3,7 @@ import {md5Hex} from '../../lib/hash.js';
 import {openReadOnlyInPlace, type Database, type Statement} from '../../lib/sqlite.js';
 import {readWorkspaceFolder} from '../shared/code-workspace.js';
 import {epochIso} from '../shared/epoch.js';
-import {fileFingerprint, statOrUndefined} from '../shared/fs.js';
+import {filesStamp, statOrUndefined} from '../shared/fs.js';
 import {editorUserDirectoryOf} from './paths.js';
 
 /**
@@ -112,12 +112,7 @@ export function archivedComposerIds(database: string): string[] {
 
 /** The database's stamp: the file and its WAL, where the editor's recent commits wait; a status each, no read. */
 export function globalStateStamp(database: string): string {
-	return [database, `${database}-wal`]
-		.map(path => {
-			const stats = statOrUndefined(path);
-			return stats ? fileFingerprint(stats) : 'missing';
-		})
-		.join('+');
+	return filesStamp([database, `${database}-wal`]);
 }
 
 /**

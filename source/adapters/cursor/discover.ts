@@ -1,5 +1,5 @@
 import {basename, join} from 'node:path';
-import {childPath, fileFingerprint, fileUnit, isDirectory, listDirectory, statOrUndefined, stem} from '../shared/fs.js';
+import {childPath, filesStamp, fileUnit, isDirectory, listDirectory, stem} from '../shared/fs.js';
 import {factsBook, isOptionalString, type FactsBook} from '../shared/memo.js';
 import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, DiscoveryMemo} from '../types.js';
@@ -163,12 +163,7 @@ const chatFactsVersion = 4;
  */
 function storeStamp(storeDb: string): string {
 	const [store, meta] = chatFactFiles(storeDb);
-	return [store, `${store}-wal`, meta]
-		.map(path => {
-			const stats = statOrUndefined(path);
-			return stats ? fileFingerprint(stats) : 'missing';
-		})
-		.join('+');
+	return filesStamp([store, `${store}-wal`, meta]);
 }
 
 type FileUnit = NonNullable<ReturnType<typeof fileUnit>>;

@@ -143,6 +143,19 @@ export function fileFingerprint(stats: FileStatus): string {
 }
 
 /**
+ * One stamp of several files' statuses (a database and its WAL, a store and its sidecar): a status
+ * each, no read; a missing file has its own mark, so a file appearing or going changes the stamp.
+ */
+export function filesStamp(paths: readonly string[]): string {
+	return paths
+		.map(path => {
+			const stats = statOrUndefined(path);
+			return stats ? fileFingerprint(stats) : 'missing';
+		})
+		.join('+');
+}
+
+/**
  * Files under `root` whose name matches, to a bounded depth, in name order. Symbolic links to
  * directories are not followed, so a link loop can never hang discovery.
  */
