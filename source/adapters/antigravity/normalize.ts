@@ -177,22 +177,16 @@ function commandExitCode(text: string): number | undefined {
 	return exitCodeFromText(head) ?? (output ? exitCodeFromText(text) : undefined);
 }
 
-/** The harness's own words for a tool it could not run (a missing path, a permission prompt timed out). */
-const stepErrorOpening = 'Encountered error in step execution';
-/** The `Created At:`/`Completed At:` lines a result step's text may open with. */
-const stepTimeLine = /^[ \t]*(?:Created|Completed) At:[^\n]*\n/;
-
 /**
- * Whether a result step's text is the harness's error report: it opens with the phrase, after
- * any time lines. Its status may still say DONE. Only the opening counts: a viewed file may quote it.
+ * The harness's report of a tool it could not run (a missing path, a permission prompt timed out):
+ * "Encountered error in step execution", after any `Created At:`/`Completed At:` lines. Its status
+ * may still say DONE. Only the opening counts (a viewed file may quote it); one anchored pattern,
+ * so a long output is never copied to be looked at.
  */
-function isStepError(output: string): boolean {
-	let text = output;
-	for (let line = stepTimeLine.exec(text); line; line = stepTimeLine.exec(text)) {
-		text = text.slice(line[0].length);
-	}
+const stepErrorOpening = /^(?:[ \t]*(?:Created|Completed) At:[^\n]*\n)*\s*Encountered error in step execution/;
 
-	return text.trimStart().startsWith(stepErrorOpening);
+function isStepError(output: string): boolean {
+	return stepErrorOpening.test(output);
 }
 
 /** The call a command's result answers: recent builds type its result GENERIC, like every tool's. */
