@@ -59,13 +59,17 @@ function exitOf(state: ToolState): number | undefined {
  * at the end, where the tool puts it (a command may print the same words itself).
  */
 function killedBy(state: ToolState, exit: number | undefined): 'timeout' | 'abort' | undefined {
-	const notes = exit === undefined && typeof state.output === 'string' ? trailingNotes(state.output.trimEnd()) : '';
+	// Only the output's end can hold the notes: the last few KiB are looked at (a slice, not a copy).
+	const notes = exit === undefined && typeof state.output === 'string' ? trailingNotes(state.output.slice(-notesWindow).trimEnd()) : '';
 	if (/^User aborted the command$|^\(Command was aborted\)$/m.test(notes)) {
 		return 'abort';
 	}
 
 	return /terminated command after exceeding timeout|^\(Command timed out after \d+ ms\)$/m.test(notes) ? 'timeout' : undefined;
 }
+
+/** How much of an output's end can hold the tool's closing notes. */
+const notesWindow = 4096;
 
 /** The tool's own notes closing an output: its metadata block, or the early builds' lines after a blank one. */
 function trailingNotes(output: string): string {
