@@ -159,6 +159,11 @@ function followStepIndex(step: AntigravityStep, state: LineState): void {
 
 /** Where the command's own output starts in a RUN_COMMAND step: the template's `Output:` line (tab-indented). */
 const outputLine = /^[ \t]*Output:/m;
+/**
+ * How far into a step's text that line is looked for: past a few `Created At:` lines and the
+ * outcome sentence. A command's output without the template is not searched whole for it.
+ */
+const outputLineWithin = 4096;
 const succeeded = /^[ \t]*The command completed successfully\b/m;
 
 /**
@@ -167,7 +172,7 @@ const succeeded = /^[ \t]*The command completed successfully\b/m;
  * mentions (a grep of docs, a log) is read only when no such sentence says anything.
  */
 function commandExitCode(text: string): number | undefined {
-	const output = outputLine.exec(text);
+	const output = outputLine.exec(text.length > outputLineWithin ? text.slice(0, outputLineWithin) : text);
 	const head = output ? text.slice(0, output.index) : text;
 	// The phrase looked for first: a plain search rules out most outputs faster than the pattern.
 	if (head.includes('The command completed successfully') && succeeded.test(head)) {

@@ -114,11 +114,18 @@ function plainResult(callId: string | null, output: string, failed = false): Too
 const outputMarker = /^(?:Final )?Output:$/;
 
 /**
+ * Codex's header lines are short (`Chunk ID: …`, `Wall time: …`, `Process exited with code N`,
+ * `Original token count: N`): only this much of an output is looked at for them, so a command
+ * whose output is one long line is not searched whole for a status its own text may mention.
+ */
+const headerChars = 1024;
+
+/**
  * The header Codex writes above a command's output: the lines before `Output:`, or the first few
  * lines of an output that has no such marker. What follows the marker is the command's own text.
  */
 export function headerOf(output: string): string {
-	const lines = output.split('\n', headerLines + 1);
+	const lines = output.slice(0, headerChars).split('\n', headerLines + 1);
 	const end = lines.findIndex(line => outputMarker.test(line.trimEnd()));
 	return lines.slice(0, end === -1 ? headerLines : end).join('\n');
 }

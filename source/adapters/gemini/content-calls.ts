@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {functionCallOf, functionResponseOf, isShellTool, responseTurnOf, shellExitCode, shellFailed, type Part} from '../shared/gemini-parts.js';
+import {functionCallOf, functionResponseOf, isShellTool, responseTurnOf, shellOutcome, type Part} from '../shared/gemini-parts.js';
 import {isRecord} from '../shared/text.js';
 
 /**
@@ -92,11 +92,12 @@ export function contentResultEvents(parts: readonly Part[], state: ContentCalls,
 			continue; // A toolCalls entry already gives this result.
 		}
 
-		const exitCode = isShellTool(name) ? shellExitCode(response.output) : undefined;
+		const shell = isShellTool(name) ? shellOutcome(response.output) : undefined;
+		const exitCode = shell?.exitCode;
 		results.push({
 			...shared,
 			kind: 'tool_result',
-			result: {call_id: id, is_error: response.failed || (isShellTool(name) && shellFailed(response.output, exitCode)), ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: response.output},
+			result: {call_id: id, is_error: response.failed || shell?.failed === true, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output: response.output},
 		});
 	}
 

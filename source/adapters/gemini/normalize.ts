@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {isInjectedText, outputText, parseJsonArguments, shortError} from '../shared/text.js';
-import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partText, partsOf, shellExitCode, shellFailed, timestampOf, visibleText, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isStateSnapshot, isToolInjectedText, partText, partsOf, shellOutcome, timestampOf, visibleText, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
 import {contentCallEvents, contentCalls, contentResultEvents, hasFunctionResponse, type ContentCalls} from './content-calls.js';
 import {parseGeminiToolCall} from './records.js';
 import type {GeminiMessage, GeminiToolCall} from './schema.js';
@@ -167,7 +167,8 @@ function toolEvents(raw: unknown, message: GeminiMessage, line: number): Session
 
 	const {output, failed} = resultOf(call);
 	// run_shell_command reports `success` even when the command failed: only the text says so.
-	const exitCode = isShellTool(name) ? shellExitCode(output) : undefined;
+	const shell = isShellTool(name) ? shellOutcome(output) : undefined;
+	const exitCode = shell?.exitCode;
 	const cancelled = status === 'cancelled';
 	events.push({
 		line,
@@ -176,7 +177,7 @@ function toolEvents(raw: unknown, message: GeminiMessage, line: number): Session
 		kind: 'tool_result',
 		result: {
 			call_id: callId,
-			is_error: status === 'error' || cancelled || failed || (isShellTool(name) && shellFailed(output, exitCode)),
+			is_error: status === 'error' || cancelled || failed || shell?.failed === true,
 			...(exitCode === undefined ? {} : {exit_code: exitCode}),
 			output,
 		},

@@ -1,7 +1,7 @@
 import {basename, dirname} from 'node:path';
 import type {SessionEvent, SessionInfo, SessionRow} from '../events.js';
 import {projectOfChat} from '../shared/chat-project.js';
-import {contentText, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, shellFailed, timestampOf, withMediaNotes, withoutReferencedContent} from '../shared/gemini-parts.js';
+import {contentText, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellOutcome, timestampOf, withMediaNotes, withoutReferencedContent} from '../shared/gemini-parts.js';
 import {isInjectedText, parseJsonArguments, shortError} from '../shared/text.js';
 import {readWholeJson} from '../shared/whole-file.js';
 import type {DiscoveredUnit, LoadedSession} from '../types.js';
@@ -54,9 +54,10 @@ function resultEvent(call: QwenLegacyToolCall, base: Base, callId: string | null
 	const {responses} = responseTurnOf(partsOf(call.result));
 	const response = responses.find(found => found.id !== undefined && found.id === callId) ?? responses[0];
 	const output = response && response.output !== '' ? response.output : typeof call.resultDisplay === 'string' ? call.resultDisplay : '';
-	const exitCode = isShellTool(call.name ?? '') ? shellExitCode(output) : undefined;
+	const shell = isShellTool(call.name ?? '') ? shellOutcome(output) : undefined;
+	const exitCode = shell?.exitCode;
 	const cancelled = call.status === 'cancelled';
-	const failed = call.status === 'error' || cancelled || response?.failed === true || (isShellTool(call.name ?? '') && shellFailed(output, exitCode));
+	const failed = call.status === 'error' || cancelled || response?.failed === true || shell?.failed === true;
 	return {...base, kind: 'tool_result', result: {call_id: callId, is_error: failed, ...(exitCode === undefined ? {} : {exit_code: exitCode}), output}, ...(cancelled ? {interrupted: true} : {})};
 }
 

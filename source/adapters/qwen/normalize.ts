@@ -1,5 +1,5 @@
 import type {SessionEvent} from '../events.js';
-import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellExitCode, shellFailed, timestampOf, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
+import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellOutcome, timestampOf, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
 import {isInjectedText, isRecord, outputText} from '../shared/text.js';
 import {readQwenMessage} from './records.js';
 import {qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
@@ -119,13 +119,15 @@ function toolResultEvents(record: QwenRecord, base: Base, parts: Part[]): Sessio
 	const cancelled = status === 'cancelled';
 	return responses.map(response => {
 		const output = response.output !== '' ? response.output : errorTextOf(result);
-		const exitCode = structuredExitCode(result) ?? (isShellTool(response.name ?? '') ? shellExitCode(output) : undefined);
+		const stated = structuredExitCode(result);
+		const shell = isShellTool(response.name ?? '') ? shellOutcome(output, stated) : undefined;
+		const exitCode = shell ? shell.exitCode : stated;
 		return {
 			...base,
 			kind: 'tool_result',
 			result: {
 				call_id: response.id ?? result?.callId ?? null,
-				is_error: status === 'error' || cancelled || response.failed || (isShellTool(response.name ?? '') ? shellFailed(output, exitCode) : exitCode !== undefined && exitCode !== 0),
+				is_error: status === 'error' || cancelled || response.failed || (shell ? shell.failed : exitCode !== undefined && exitCode !== 0),
 				...(exitCode === undefined ? {} : {exit_code: exitCode}),
 				output,
 			},

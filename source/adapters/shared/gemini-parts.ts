@@ -1,5 +1,5 @@
 import {mediaNote, withNoteLines} from './media.js';
-import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments, trailingExitCode} from './text.js';
+import {exitCodeFromText, isRecord, opensWith, outputText, parseJsonArguments} from './text.js';
 
 /**
  * Helpers for Gemini API content (`PartListUnion`: a string, one `Part`, or a list of parts),
@@ -184,46 +184,54 @@ export function isShellTool(name: string): boolean {
 }
 
 /**
- * The exit status in a shell tool's output. gemini-cli and Qwen write `Exit Code: N` as a line of
- * their template after `Output:` and `Error:`, so the last label is the template's and an earlier
- * one is the command's own output. The label is found without a word boundary: output re-escaped
- * by another tool keeps a literal `\\nExit Code: 1`. Text without the label (a build that writes
- * only the output) falls back to any stated status.
- */
-export function shellExitCode(output: string): number | undefined {
-	const stated = trailingExitCode(output, 'Exit Code:');
-	return stated === null ? exitCodeFromText(output) : stated;
-}
-
-/**
  * The notes a shell tool returns, with no error, for a command it stopped at its timeout, so the
  * call's status is `success`: gemini-cli's inactivity timeout and Qwen Code's time limit
  * (packages/core/src/tools/shell.ts in each).
  */
 const shellTimeoutNotes = ['Command was automatically cancelled because it exceeded the timeout', 'Command timed out after '];
 
+const exitLabel = 'Exit Code:';
+const signalLabel = 'Signal:';
+
 /**
- * Whether a shell command failed, given the exit code its output states. With no exit code, the
- * template still says so in two cases: a command ended by a signal has `Exit Code: (none)` and the
- * signal on the `Signal:` line after it (one the command printed comes before that label), and
- * a command stopped by the inactivity timeout has only the tool's note.
+ * A shell command's exit status and whether it failed, from its output, or from the status the
+ * record states (`stated`, which then decides alone). gemini-cli and Qwen write `Exit Code: N` as a
+ * line of their template after `Output:` and `Error:`, so the last label is the template's and an
+ * earlier one is the command's own output. The label is found without a word boundary: output
+ * re-escaped by another tool keeps a literal `\\nExit Code: 1`. Text without the label (a build
+ * that writes only the output) falls back to any stated status. With no exit code the template
+ * still tells a failure in two cases: a command ended by a signal has `Exit Code: (none)` and the
+ * signal on the `Signal:` line after it (one the command printed comes before that label), and a
+ * command stopped by the inactivity timeout has only the tool's note. The output is searched for
+ * the label once: a long output without one was read three times over before.
  */
-export function shellFailed(output: string, exitCode: number | undefined): boolean {
-	if (exitCode !== undefined) {
-		return exitCode !== 0;
+export function shellOutcome(output: string, stated?: number): {exitCode: number | undefined; failed: boolean} {
+	if (stated !== undefined) {
+		return {exitCode: stated, failed: stated !== 0};
 	}
 
-	return shellTimeoutNotes.some(note => output.startsWith(note)) || endedBySignal(output);
+	const exitAt = output.lastIndexOf(exitLabel);
+	const exitCode = exitAt === -1 ? exitCodeFromText(output) : statedAfter(output, exitAt + exitLabel.length);
+	if (exitCode !== undefined) {
+		return {exitCode, failed: exitCode !== 0};
+	}
+
+	return {exitCode, failed: shellTimeoutNotes.some(note => output.startsWith(note)) || (exitAt !== -1 && endedBySignal(output, exitAt))};
 }
 
-function endedBySignal(output: string): boolean {
-	const exitAt = output.lastIndexOf('Exit Code:');
-	const signalAt = output.lastIndexOf('Signal:');
-	if (exitAt === -1 || signalAt < exitAt) {
+/** The number a template label states (the text from `at` on), if it states one. */
+function statedAfter(output: string, at: number): number | undefined {
+	const match = /^[ \t]*(-?\d+)/.exec(output.slice(at, at + 24));
+	return match ? Number(match[1]) : undefined;
+}
+
+function endedBySignal(output: string, exitAt: number): boolean {
+	const signalAt = output.lastIndexOf(signalLabel);
+	if (signalAt < exitAt) {
 		return false;
 	}
 
-	const value = /^[ \t]*([^\n]*)/.exec(output.slice(signalAt + 'Signal:'.length, signalAt + 64))?.[1]?.trim() ?? '';
+	const value = /^[ \t]*([^\n]*)/.exec(output.slice(signalAt + signalLabel.length, signalAt + 64))?.[1]?.trim() ?? '';
 	return value !== '' && value !== '(none)';
 }
 

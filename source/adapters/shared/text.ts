@@ -117,22 +117,6 @@ export function leadingExitCode(text: string): number | undefined {
 	return match ? Number(match[1]) : undefined;
 }
 
-/**
- * The status a shell template writes after the command's output under its own label (gemini-cli
- * and Qwen: "Output: …", "Error: …", "Exit Code: N", "Signal: …"): the last such label is the
- * template's, an earlier one the command's output. Undefined when the last label holds no
- * number ("Exit Code: (none)" for a command ended by a signal); null when there is no label.
- */
-export function trailingExitCode(text: string, label: string): number | undefined | null {
-	const at = text.lastIndexOf(label);
-	if (at === -1) {
-		return null;
-	}
-
-	const match = /^[ \t]*(-?\d+)/.exec(text.slice(at + label.length, at + label.length + 24));
-	return match ? Number(match[1]) : undefined;
-}
-
 /** Short, single-line error text for the event model (never more than 500 characters). */
 export function shortError(text: string): string {
 	const single = text.replaceAll(/\s+/g, ' ').trim();
