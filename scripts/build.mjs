@@ -1,7 +1,9 @@
 // Bundles the CLI with esbuild: one small entry (build/cli.js), code-split chunks loaded on
-// demand, and the Ink dashboard (build/tui.mjs) as its own entry that only the TUI path imports.
-// Native addons stay in node_modules and load lazily; the tokenizer's rank table is written
-// beside the bundle in a form ready to read (build/o200k.bin).
+// demand, and the Ink dashboard (build/tui.mjs) as its own entry that only the TUI path imports;
+// the same commands also as one script (build/chunks/main.cjs) for calls off a terminal. Native
+// addons stay in node_modules and load lazily; the tokenizer's rank table is written beside the
+// bundle in a form ready to read (build/o200k.bin).
+import {createHash} from 'node:crypto';
 import {readFileSync, rmSync, writeFileSync, chmodSync, mkdirSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
@@ -60,13 +62,44 @@ const result = await build({
 	metafile: true,
 });
 writeFileSync(new URL('../build/meta.json', import.meta.url), JSON.stringify(result.metafile));
+
+// The same commands as one CommonJS script (build/chunks/main.cjs), which build/cli.js runs for a
+// call that cannot open the dashboard (source/start/cached-main.ts), compiled with V8's code cache
+// kept in engi's cache: node 20 keeps no compiled code for ES modules, and compiling the modules
+// of a call was a tenth of a warm search at L. Everything but the dashboard is in it: a module
+// only some commands need is bundled behind its dynamic import, which esbuild turns into a
+// wrapper run on first use, so a call still runs only the modules it reaches, and V8 compiles a
+// function only when it is first called. It sits in chunks/ so the paths the modules make from
+// import.meta.url (build/mcp-tools.json, build/o200k.bin, build/jieba) are the split build's.
+const dashboard = {
+	name: 'dashboard-stays-esm',
+	setup(plugin) {
+		plugin.onResolve({filter: /^\.\.\/tui\.js$/}, () => ({path: '../tui.mjs', external: true}));
+	},
+};
+const script = await build({
+	...shared,
+	format: 'cjs',
+	plugins: [sdkBundle, dashboard],
+	entryPoints: ['source/main.ts'],
+	outfile: 'build/chunks/main.cjs',
+	define: {...shared.define, 'import.meta': '__engiImportMeta'},
+	banner: {js: "var __engiImportMeta = {url: require('node:url').pathToFileURL(__filename).href};"},
+	sourcemap: 'linked',
+	metafile: true,
+});
+writeFileSync(new URL('../build/meta-cjs.json', import.meta.url), JSON.stringify(script.metafile));
+// Names the script's code cache: a cache made from other source must never be handed to V8,
+// which checks only the source's length.
+const scriptHash = createHash('sha256').update(readFileSync(new URL('../build/chunks/main.cjs', import.meta.url))).digest('hex').slice(0, 16);
+
 const splitEntry = {
 	name: 'split-entry',
 	setup(plugin) {
 		plugin.onResolve({filter: /^\.\/main\.js$/}, () => ({path: './main.mjs', external: true}));
 	},
 };
-await build({...shared, banner: {}, plugins: [splitEntry], entryPoints: ['source/cli.ts'], outfile: 'build/cli.js', sourcemap: 'linked'});
+await build({...shared, banner: {}, define: {...shared.define, __ENGI_SCRIPT_HASH__: JSON.stringify(scriptHash)}, plugins: [splitEntry], entryPoints: ['source/cli.ts'], outfile: 'build/cli.js', sourcemap: 'linked'});
 chmodSync(new URL('../build/cli.js', import.meta.url), 0o755);
 
 // `engi mcp` answers tools/list from build/mcp-tools.json (source/mcp/manifest.ts): every tool's

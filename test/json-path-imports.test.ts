@@ -78,7 +78,7 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 	assert.ok(tokenizer.size > 0, 'the rank table\'s reader is in a chunk of its own');
 	for (const args of commands) {
 		const traceFile = join(tempDir(t), 'trace.txt');
-		const result = runCli([...args, '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+		const result = runCli([...args, '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile, ENGI_CODE_CACHE: 'off'}, nodeArgs: ['--import', tracer]});
 		assert.equal(result.code, 0, result.stderr);
 		const loaded = loadedModules(traceFile);
 		assert.ok(loaded.some(file => file === 'build/cli.js'), 'the tracer saw the CLI load');
@@ -90,7 +90,7 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 
 	// The control: running a distiller does load it.
 	const traceFile = join(tempDir(t), 'trace.txt');
-	const distill = runCli(['candidates', 'distill', 'claude-11111111-1111-4111-8111-111111111111', '--with', 'true', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+	const distill = runCli(['candidates', 'distill', 'claude-11111111-1111-4111-8111-111111111111', '--with', 'true', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile, ENGI_CODE_CACHE: 'off'}, nodeArgs: ['--import', tracer]});
 	assert.equal(distill.error().code, 'distiller_invalid_json', distill.stderr);
 	assert.ok(loadedModules(traceFile).some(file => subprocessChunks.has(file)), 'engi candidates distill loaded execa');
 });
@@ -98,7 +98,7 @@ test('JSON-mode commands load no ink or react module and no bundle chunk contain
 test('engi mcp does load the MCP SDK (the check above can fail), but no command until a tool is called', t => {
 	const kb = makeKb(t);
 	const traceFile = join(tempDir(t), 'trace.txt');
-	const result = runCli(['mcp'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer], input: ''});
+	const result = runCli(['mcp'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile, ENGI_CODE_CACHE: 'off'}, nodeArgs: ['--import', tracer], input: ''});
 	assert.equal(result.code, 0, result.stderr);
 	const loaded = loadedModules(traceFile);
 	assert.ok(loaded.includes(sdkBundle), 'engi mcp loaded build/mcp-sdk.js');
@@ -113,7 +113,7 @@ test('the tracer does detect ink and react when they are loaded (the check can f
 	const target = join(repoRoot, 'build/tui.mjs');
 	const result = spawnSync(process.execPath, ['--import', tracer, '--input-type=module', '-e', `await import(${JSON.stringify('file://' + target)});`], {
 		cwd: repoRoot,
-		env: {...process.env, ENGI_TRACE_FILE: traceFile},
+		env: {...process.env, ENGI_TRACE_FILE: traceFile, ENGI_CODE_CACHE: 'off'},
 		encoding: 'utf8',
 	});
 	assert.equal(result.status, 0, result.stderr);
@@ -126,7 +126,7 @@ test('--exact-tokens does load the tokenizer (the check above can fail)', t => {
 	const kb = makeKb(t);
 	buildFixtureHome(kb.env);
 	const traceFile = join(tempDir(t), 'trace.txt');
-	const result = runCli(['resume', '11111111-1111-4111-8111-111111111111', '--exact-tokens', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+	const result = runCli(['resume', '11111111-1111-4111-8111-111111111111', '--exact-tokens', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile, ENGI_CODE_CACHE: 'off'}, nodeArgs: ['--import', tracer]});
 	assert.equal(result.code, 0, result.stderr);
 	assert.equal(result.json().tokens_exact, true);
 	const tokenizer = tokenizerChunks();
@@ -141,9 +141,42 @@ test('retention plan loads no bundle chunk holding the sweep, purge, attest or c
 	const chunks = new Set(Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some(input => writers.test(input))).map(([file]) => file));
 	assert.ok(chunks.size > 0, 'the bundle holds the retention writers somewhere');
 	const traceFile = join(tempDir(t), 'trace.txt');
-	const result = runCli(['retention', 'plan', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+	const result = runCli(['retention', 'plan', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile, ENGI_CODE_CACHE: 'off'}, nodeArgs: ['--import', tracer]});
 	assert.equal(result.code, 0, result.stderr);
 	const loaded = loadedModules(traceFile);
 	assert.ok(loaded.includes('build/cli.js'));
 	assert.deepEqual(loaded.filter(file => chunks.has(file)), [], 'the plan reads; it needs none of the code that writes');
+});
+
+/**
+ * Off a terminal, engi runs one script (build/chunks/main.cjs, see source/start/cached-main.ts)
+ * instead of the modules the checks above trace (they set ENGI_CODE_CACHE=off). What the script
+ * holds is fixed when it is built: the dashboard, the MCP SDK and the tokenizer and jieba
+ * packages stay outside it, loaded only by an import or require a test can see.
+ */
+const requireTracer = join(repoRoot, 'test/helpers/trace-requires.cjs');
+
+test('the script a call off the terminal runs holds no UI, MCP SDK, tokenizer or jieba package, and its JSON calls load none of them nor any module', t => {
+	const meta = JSON.parse(readFileSync(join(repoRoot, 'build/meta-cjs.json'), 'utf8')) as {outputs: Record<string, {inputs: Record<string, unknown>}>};
+	const inputs = Object.values(meta.outputs).flatMap(output => Object.keys(output.inputs));
+	assert.ok(inputs.includes('source/main.ts') && inputs.includes('source/engine/catalog/search.ts'), 'the script holds the commands');
+	assert.deepEqual(inputs.filter(input => uiPackage.test(input) || mcpPackage.test(input) || heavyPackage.test(input) || input === 'source/tui.tsx'), []);
+
+	const kb = makeKb(t);
+	buildFixtureHome(kb.env);
+	for (const args of [['sessions', '--all-projects'], ['unfinished', '--all-projects', '--since', '2020-01-01'], ['read', '11111111-1111-4111-8111-111111111111', '--view', 'context'], ['standup'], ['query', '--q', 'p'], ['sessions', '--all-projects', '--q', 'migration']]) {
+		const traceFile = join(tempDir(t), 'trace.txt');
+		const result = runCli([...args, '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer, '--require', requireTracer]});
+		assert.equal(result.code, 0, result.stderr);
+		const loaded = loadedModules(traceFile);
+		assert.ok(loaded.includes('build/cli.js'), 'the tracer saw the CLI load');
+		assert.deepEqual(loaded.filter(file => file.startsWith('build/') && file !== 'build/cli.js'), [], `engi ${args.join(' ')} ran the script alone, no module of the split build`);
+		assert.deepEqual(loaded.filter(file => uiPackage.test(file) || mcpPackage.test(file) || heavyPackage.test(file)), [], `engi ${args.join(' ')} loaded a package it does not need`);
+	}
+
+	// The control: the script's dynamic imports are traced (engi mcp loads the SDK's bundle).
+	const traceFile = join(tempDir(t), 'trace.txt');
+	const mcp = runCli(['mcp'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer, '--require', requireTracer], input: ''});
+	assert.equal(mcp.code, 0, mcp.stderr);
+	assert.ok(loadedModules(traceFile).includes(sdkBundle), 'engi mcp, through the script, loaded build/mcp-sdk.js');
 });

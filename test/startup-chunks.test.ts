@@ -120,7 +120,7 @@ for (const {args, kilobytes, alsoDenied} of budgets) {
 		const call = [...args, '--format', 'json'];
 		assert.equal(runCli(call, {env: kb.env}).code, 0, 'the catalog, warmed');
 		const traceFile = join(tempDir(t), 'trace.txt');
-		const result = runCli(call, {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+		const result = runCli(call, {env: {...kb.env, ENGI_TRACE_FILE: traceFile, ENGI_CODE_CACHE: 'off'}, nodeArgs: ['--import', tracer]});
 		assert.equal(result.code, 0, result.stderr);
 		const loaded = loadedBuild(traceFile);
 		assert.ok(loaded.files.includes('build/cli.js') && loaded.files.length > 5, `the tracer saw the CLI and its chunks load: ${loaded.files.join(', ')}`);
@@ -142,7 +142,7 @@ test('better-sqlite3\'s JavaScript is bundled with the module that opens databas
 test('the budget check sees what a heavier command loads (it can fail)', t => {
 	const kb = makeKb(t);
 	const traceFile = join(tempDir(t), 'trace.txt');
-	const result = runCli(['schema', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile}, nodeArgs: ['--import', tracer]});
+	const result = runCli(['schema', '--format', 'json'], {env: {...kb.env, ENGI_TRACE_FILE: traceFile, ENGI_CODE_CACHE: 'off'}, nodeArgs: ['--import', tracer]});
 	assert.equal(result.code, 0, result.stderr);
 	const loaded = loadedBuild(traceFile);
 	assert.ok(loaded.inputs.includes('source/output/json-schema.ts'), 'engi schema loads the denied JSON Schema module');

@@ -8,7 +8,7 @@ import {EngiError} from '../../lib/errors.js';
  * absolute when used: a relative one would make engi read or write somewhere that depends on
  * the working directory, which is exactly what it promises never to do.
  */
-export function homeDirectory(deps: Deps): string {
+export function homeDirectory(deps: Pick<Deps, 'env' | 'platform'>): string {
 	const home = homeOf(deps);
 	if (!home) {
 		const variable = deps.platform === 'win32' ? 'HOME or USERPROFILE' : 'HOME';
@@ -24,7 +24,7 @@ export function homeDirectory(deps: Deps): string {
 	return home;
 }
 
-function xdgDirectory(deps: Deps, variable: string, fallback: string[]): string {
+function xdgDirectory(deps: Pick<Deps, 'env' | 'platform'>, variable: string, fallback: string[]): string {
 	const value = deps.env[variable]?.trim();
 	if (value) {
 		if (!isAbsolute(value)) {
@@ -47,7 +47,7 @@ export function globalConfigPath(deps: Deps): string {
 	return join(configDirectory(deps), 'config.json');
 }
 
-export function cacheDirectory(deps: Deps): string {
+export function cacheDirectory(deps: Pick<Deps, 'env' | 'platform'>): string {
 	return join(xdgDirectory(deps, 'XDG_CACHE_HOME', ['.cache']), 'engi');
 }
 
