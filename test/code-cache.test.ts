@@ -28,13 +28,14 @@ function onlyCache(env: Record<string, string>): string {
 function acceptedByV8(file: string): boolean {
 	assert.ok(readCache(file), 'the cache reads back');
 	const script = join(repoRoot, 'build/chunks/main.cjs');
-	// The file's layout (cached-main.ts): 8 bytes of magic, the CRC, the list's length, the list, the data.
+	// The file's layout (cached-main.ts): 8 bytes of magic, the CRC, the list's length, the list, the
+	// data. The script is compiled as the file holds it (the build wrapped it in a function).
 	const check = `
 		const vm = require('node:vm'); const fs = require('node:fs');
 		const bytes = fs.readFileSync(process.argv[1]);
 		const data = bytes.subarray(16 + bytes.readUInt32LE(12));
 		const source = fs.readFileSync(${JSON.stringify(script)}, 'utf8');
-		const compiled = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + source + '\\n})', {filename: ${JSON.stringify(script)}, cachedData: data});
+		const compiled = new vm.Script(source, {filename: ${JSON.stringify(script)}, cachedData: data});
 		process.stdout.write(String(compiled.cachedDataRejected));`;
 	const result = spawnSync(process.execPath, ['-e', check, file], {encoding: 'utf8'});
 	assert.equal(result.status, 0, result.stderr);
@@ -177,4 +178,11 @@ test('a call\'s shape is its command word and the flags it names, values left ou
 	assert.equal(shapeOf(['--format=json', 'candidates', 'list', '--limit', '5']), 'candidates --format --limit');
 	assert.equal(shapeOf(['sessions', '--q', 'a', '--q', 'b']), 'sessions --q');
 	assert.equal(shapeOf([]), '');
+});
+
+test('the script is ASCII, so V8 keeps its source one byte per character, and strict, as the modules it is made of', () => {
+	const source = readFileSync(join(repoRoot, 'build/chunks/main.cjs'), 'latin1');
+	assert.deepEqual(source.match(/[^\x00-\x7f]/g) ?? [], [], 'no character past ASCII (the build escapes them)');
+	assert.match(source, /^\(function \(exports, require, module, __filename, __dirname\) \{'use strict';/);
+	assert.ok(source.includes('\\u2026'), 'an escaped character (the source\'s comments hold "…")');
 });

@@ -48,7 +48,8 @@ export function loadCachedMain(argv: readonly string[], env: NodeJS.ProcessEnv):
 	const source = readFileSync(file, 'utf8');
 	const cacheFile = codeCacheFile(env);
 	const cached = cacheFile === undefined ? undefined : readCache(cacheFile);
-	const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+	// The build wrapped the script in a function of the five names a CommonJS module is given.
+	const script = new vm.Script(source, {
 		filename: file,
 		...(cached ? {cachedData: cached.data} : {}),
 		importModuleDynamically: loader,
