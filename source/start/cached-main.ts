@@ -45,7 +45,14 @@ export function loadCachedMain(argv: readonly string[], env: NodeJS.ProcessEnv):
 
 	const started = Date.now();
 	const file = fileURLToPath(new URL('chunks/main.cjs', import.meta.url));
-	const source = readFileSync(file, 'utf8');
+	let source: string;
+	try {
+		// The build leaves the script ASCII: read as Latin-1, nothing is decoded or checked.
+		source = readFileSync(file, 'latin1');
+	} catch {
+		return undefined; // A build without the script: the modules serve.
+	}
+
 	const cacheFile = codeCacheFile(env);
 	const cached = cacheFile === undefined ? undefined : readCache(cacheFile);
 	// The build wrapped the script in a function of the five names a CommonJS module is given.
