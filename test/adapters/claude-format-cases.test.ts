@@ -1669,3 +1669,34 @@ test('claude format: the model an assistant record names is the session\'s model
 		[[2, 'claude-sonnet-4-5-20250929'], [7, 'claude-opus-4-1-20250805']],
 	);
 });
+
+test('claude format: the advisor, a tool the API runs itself (server_tool_use, then advisor_tool_result in the reply), is a call with its result, failed when the advisor was not reached', () => {
+	// With an advisor model set, Claude Code writes the consultation into the reply's own records:
+	// `server_tool_use` {id: "srvtoolu_…", name: "advisor", input: {}}, then an
+	// `advisor_tool_result` {tool_use_id, content: {type: "advisor_result", text} |
+	// {type: "advisor_redacted_result", encrypted_content} | {type: "advisor_tool_result_error",
+	// error_code}}. Evidence: anthropics/claude-code#40816 (2.1.87 shows both block types in a
+	// conversation); d-kimuson/claude-code-viewer's assistant content schema, which lists only
+	// thinking, text, tool_use and tool_result, has no place for them.
+	const session = read('advisor-server-tool.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.tool_calls, 5, 'four consultations and the Bash command');
+	const calls = session.events.filter(event => event.kind === 'tool_call').map(event => [event.line, event.tool?.name, event.tool?.call_id]);
+	assert.deepEqual(calls, [
+		[2, 'advisor', 'srvtoolu_01PlanAdv'],
+		[6, 'advisor', 'srvtoolu_02RollAdv'],
+		[10, 'advisor', 'srvtoolu_03DryAdv'],
+		[12, 'Bash', 'toolu_04DryRun'],
+		[16, 'advisor', 'srvtoolu_05CopyAdv'],
+	]);
+	const results = session.events.filter(event => event.kind === 'tool_result').map(event => [event.line, event.result?.call_id, event.result?.is_error, event.result?.output]);
+	assert.deepEqual(results, [
+		[3, 'srvtoolu_01PlanAdv', false, 'Copy the rows in batches and keep the old tables until the totals match.'],
+		[7, 'srvtoolu_02RollAdv', true, 'overloaded'],
+		[11, 'srvtoolu_03DryAdv', false, '[advisor_redacted_result]'],
+		[13, 'toolu_04DryRun', false, 'copied 0 of 1200 rows (dry run)'],
+	]);
+	assert.doesNotMatch(JSON.stringify(session.events), /RU5DUllQVEVE/, 'encrypted advice is never copied');
+	const tail = computeTail(session.events, false);
+	assert.deepEqual(tail.pending.map(call => [call.line, call.name]), [[16, 'advisor']], 'the process ended while the advisor ran');
+});

@@ -766,16 +766,55 @@ function assistantEvents(record: ClaudeRecord, base: Omit<SessionEvent, 'kind'>,
 
 		if (block.type === 'text' && typeof block['text'] === 'string' && !saysNothing(block['text'])) {
 			events.push({...shared, kind: 'assistant', text: block['text']});
-		} else if (block.type === 'tool_use') {
+		} else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
 			events.push({
 				...shared,
 				kind: 'tool_call',
 				tool: {name: typeof block['name'] === 'string' ? block['name'] : 'unknown', call_id: typeof block['id'] === 'string' ? block['id'] : null, input: block['input'] ?? null},
 			});
+		} else if (serverResultCall(block) !== undefined) {
+			events.push({...shared, kind: 'tool_result', result: serverToolResult(block)});
 		}
 	}
 
 	return cutOff(record, events);
+}
+
+/**
+ * A tool the API runs itself (`server_tool_use`: the advisor Claude Code consults when an advisor
+ * model is set) is answered inside the same reply, by a block typed `<tool>_tool_result`
+ * (`advisor_tool_result`) naming the call's id; no user record carries it. Its content is one
+ * object: the advice (`{type: "advisor_result", text}`), advice sent encrypted
+ * (`advisor_redacted_result`), or why the tool failed (`…_error`, `error_code`); a search's is a
+ * list of results (`{url, title, encrypted_content}`). Encrypted content is never copied.
+ */
+function serverResultCall(block: {type?: unknown; [key: string]: unknown}): string | undefined {
+	const call = block['tool_use_id'];
+	return typeof block.type === 'string' && block.type.endsWith('_tool_result') && typeof call === 'string' ? call : undefined;
+}
+
+function serverToolResult(block: {type?: unknown; [key: string]: unknown}): NonNullable<SessionEvent['result']> {
+	const content = block['content'];
+	const kind = isRecord(content) && typeof content['type'] === 'string' ? content['type'] : undefined;
+	const failed = kind?.endsWith('_error') === true;
+	return {call_id: serverResultCall(block) ?? null, is_error: failed, output: serverToolOutput(content, failed)};
+}
+
+function serverToolOutput(content: unknown, failed: boolean): string {
+	if (typeof content === 'string') {
+		return content;
+	}
+
+	if (Array.isArray(content)) {
+		return content.map(item => (isRecord(item) ? [item['title'], item['url']].filter(value => typeof value === 'string').join(' ') : '')).filter(Boolean).join('\n');
+	}
+
+	if (!isRecord(content)) {
+		return '';
+	}
+
+	const said = failed ? content['error_code'] : content['text'];
+	return typeof said === 'string' ? said : typeof content['type'] === 'string' ? `[${content['type']}]` : '';
 }
 
 /**
@@ -803,12 +842,7 @@ function blocksSeen(state: LineState, messageId: string | undefined): string[] |
 
 /** Whether a block of the message is new; a block nothing identifies (no text, no call id) always is. */
 function firstSight(seen: string[], block: {type?: unknown; [key: string]: unknown}): boolean {
-	const key =
-		block.type === 'text' && typeof block['text'] === 'string'
-			? `text:${sha256Hex(block['text']).slice(0, 32)}`
-			: block.type === 'tool_use' && typeof block['id'] === 'string'
-				? `call:${block['id']}`
-				: undefined;
+	const key = blockKey(block);
 	if (key === undefined) {
 		return true;
 	}
@@ -819,6 +853,20 @@ function firstSight(seen: string[], block: {type?: unknown; [key: string]: unkno
 
 	seen.push(key);
 	return true;
+}
+
+/** What identifies a block among a message's: its text's digest, its call's id, or the id of the call it answers. */
+function blockKey(block: {type?: unknown; [key: string]: unknown}): string | undefined {
+	if (block.type === 'text' && typeof block['text'] === 'string') {
+		return `text:${sha256Hex(block['text']).slice(0, 32)}`;
+	}
+
+	if ((block.type === 'tool_use' || block.type === 'server_tool_use') && typeof block['id'] === 'string') {
+		return `call:${block['id']}`;
+	}
+
+	const answered = serverResultCall(block);
+	return answered === undefined ? undefined : `result:${answered}`;
 }
 
 /**
