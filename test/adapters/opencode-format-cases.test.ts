@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import {opencodeAdapter} from '../../source/adapters/opencode/index.js';
 import {readStore, type ReadSession} from '../helpers/adapters.js';
 import {tempDir} from '../helpers/temp.js';
+import {computeTail} from '../../source/engine/continuity/tail.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 
 /**
@@ -436,4 +437,24 @@ test('opencode format: 1.x session rows OpenCode 2.x has already copied (kv migr
 	assert.deepEqual(await listed(), [copied, fresh].sort(), 'after the copy only session_v2 counts');
 	setState('{not json');
 	assert.deepEqual(await listed(), [pending, deleted, copied, fresh].sort(), 'a state that does not read is a copy not begun');
+});
+
+test('opencode format: a permission the person rejected without a word, or a question they dismissed, ends the turn there: an interruption, not only a failed call', () => {
+	// anomalyco/opencode session/processor.ts: a tool error that is Permission.RejectedError ("The user rejected permission to
+	// use this specific tool call.", older builds storing `error.toString()`) or Question.RejectedError ("The user dismissed
+	// this question") sets `blocked`, and the loop stops unless continue_loop_on_deny is set; the part says only `error`.
+	const sessions = sessionsOf('rejection-ends-turn');
+	for (const [id, callId] of [
+		['ses_3a9d4c1b7ffeMw2Hq8Ts5Xe3Lb', 'call_tension_reset_1'],
+		['ses_3a9d4b0a6ffdRc7Jn1Vk4Pz6Gu', 'call_heddle_question_1'],
+	] as const) {
+		const session = sessions.get(id);
+		assert.ok(session, `${id} is read`);
+		const result = session.events.find(event => event.kind === 'tool_result');
+		assert.equal(result?.result?.call_id, callId);
+		assert.equal(result?.result?.is_error, true, 'the call did not run');
+		assert.equal(result?.interrupted, true, 'the person stopped the turn there');
+		assert.ok(computeTail(session.events, false).interruption, `${id}: the turn ends interrupted`);
+		assert.deepEqual(session.events.filter(event => event.kind === 'user').map(event => event.human), [true], 'no feedback: no second request');
+	}
 });

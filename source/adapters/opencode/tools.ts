@@ -12,6 +12,24 @@ import {parseBoundedJson} from '../../lib/json-depth.js';
 const abortedToolErrors = new Set(['Tool execution aborted', 'Cancelled']);
 
 /**
+ * The errors of a permission the person rejected without a message (permission/next.ts
+ * RejectedError) and of a question they dismissed (question/index.ts RejectedError). Unlike a
+ * rejection with feedback, either stops the agent's loop there (session/processor.ts `blocked`),
+ * so the person ended the turn. Older builds stored `error.toString()`, with "Error: " before it.
+ */
+const turnEndingRejection = /^(?:Error: )?(?:The user rejected permission to use this specific tool call\.|The user dismissed this question)$/;
+
+/** Whether the person ended the turn at this failed call: an abort, or a rejection that stops the loop. */
+function stoppedByPerson(state: ToolState): boolean {
+	if (state.metadata?.['interrupted'] === true) {
+		return true;
+	}
+
+	const error = typeof state.error === 'string' ? state.error.trim() : '';
+	return abortedToolErrors.has(error) || turnEndingRejection.test(error);
+}
+
+/**
  * The tool a call OpenCode could not run becomes (session/llm.ts, experimental_repairToolCall): an
  * unknown tool or arguments that do not parse. It "completes" with the rejection (tool/invalid.ts).
  */
@@ -146,7 +164,7 @@ export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {m
 		// The bash tool keeps its status in metadata.exit only (tool/bash.ts); its output text, here
 		// what an aborted command printed so far, is the command's own and may quote any status.
 		const exit = exitOf(state);
-		const interrupted = state.metadata?.['interrupted'] === true || (typeof state.error === 'string' && abortedToolErrors.has(state.error));
+		const interrupted = stoppedByPerson(state);
 		return [
 			call,
 			{
