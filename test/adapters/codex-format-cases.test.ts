@@ -1218,19 +1218,21 @@ test('codex format: a rollout a client copied, whole or up to a prompt, under a 
 	assert.deepEqual([original.id, original.parent_id, original.human_turns, original.title], [source, null, 2, 'Add CSV export to the ledger page'], 'the source reads as before');
 });
 
-test('codex format: the context slopus/happy writes around a prompt it sends (its system-prompt blocks, origin token, attached-image note, unmarked runtime settings in older releases) is the host\'s; the request is the typed text between', () => {
+test('codex format: the context slopus/happy writes around a prompt it sends (its system-prompt blocks, origin token, attached-image note; unmarked in older releases: the runtime settings, the app\'s options instructions before the message, the title ask after it) is the host\'s; the request is the typed text between', () => {
 	// happy-cli codex/codexPrompt.ts builds a turn's text as its app's instructions, the runtime
 	// settings and the ask to title the chat, each between `<!-- happy:system-prompt:start -->` and
 	// `<!-- happy:system-prompt:end -->`, around the message; happy's own readers drop them to show it.
+	// Releases before the markers sent `message + "\n\n" + <title ask>` after the app's options text.
 	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-04-01T08-00-00-019d4a10-5e00-7a21-8b32-6c7d8e9f0a1b.jsonl')));
 	assert.equal(summary.title, 'Paginate the invoice list, twenty rows a page');
-	assert.equal(summary.human_turns, 3);
+	assert.equal(summary.human_turns, 4);
 	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human === true).map(event => event.text), [
 		'Paginate the invoice list, twenty rows a page',
 		'Match the spacing in this mock',
 		'Keep the page size in the URL',
+		'Show the totals in the table footer',
 	]);
-	const context = events.filter(event => event.kind === 'user' && event.human === false && /happy/i.test(event.text ?? ''));
-	assert.ok(context.length >= 3, 'the context is kept, as the host\'s');
-	assert.ok(context.every(event => !/Paginate|Match the spacing|Keep the page size/.test(event.text ?? '')), 'no request is read as context');
+	const context = events.filter(event => event.kind === 'user' && event.human === false && /happy|# Options/i.test(event.text ?? ''));
+	assert.ok(context.length >= 4, 'the context is kept, as the host\'s');
+	assert.ok(context.every(event => !/Paginate|Match the spacing|Keep the page size|Show the totals/.test(event.text ?? '')), 'no request is read as context');
 });

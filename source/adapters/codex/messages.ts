@@ -261,23 +261,31 @@ function withoutLeadingContext(text: string): string[] {
  * `<!-- happy:paws-origin:… -->`, a note of the images it attached ("Happy attached 2
  * user-uploaded images to this Codex turn." and their paths, before a marker), and in older
  * releases the runtime settings unmarked at the head. Happy's own readers drop these to show the
- * request (happy-app getUserMessageDisplayText, happy-cli pawsCodexText). The context and the
- * request, apart; the text unchanged when it holds no such context.
+ * request (happy-app getUserMessageDisplayText, happy-cli pawsCodexText). Releases before the
+ * markers wrote the app's options instructions before the message and the title ask after it
+ * (`message + "\n\n" + "Based on this message, call functions.happy__change_title …"`). The
+ * context and the request, apart; the text unchanged when it holds no such context.
  */
 const clientMarker = '<!-- happy:';
 const legacySettings = 'Happy has already applied these Codex runtime settings';
+const legacyHead = /^\s*# Options\s/;
+const legacyTitleAsk = '__change_title';
 const clientContext = new RegExp(
 	[
 		String.raw`<!-- happy:system-prompt:start -->[\s\S]*?(?:<!-- happy:system-prompt:end -->|$)`,
 		String.raw`<!-- happy:paws-origin:[\s\S]*?-->`,
 		String.raw`^[\t\r\n ]*Happy attached \d+ user-uploaded images? to this Codex turn\.[\s\S]*?(?=<!-- happy:(?:paws-origin:|system-prompt:start))`,
 		String.raw`^Happy has already applied these Codex runtime settings for this turn: [^\n]*? do not look for a tool or API to change it\.`,
+		// Older releases, unmarked: the app's options instructions at the head, through the last
+		// sentence of their plan-mode section, and the ask to title the chat at the end.
+		String.raw`^\s*# Options\s+You have a way to give a user a easy way to answer your questions[\s\S]*?you\s+must\s+use\s+the\s+options\s+mode\.`,
+		String.raw`(?:^|\n)[\t ]*Based on this message, call functions\.\w+__change_title\b[\s\S]*$`,
 	].join('|'),
 	'gi',
 );
 
 function apartFromClientContext(text: string): Array<{text: string; client: boolean}> {
-	if (!text.includes(clientMarker) && !text.startsWith(legacySettings)) {
+	if (!text.includes(clientMarker) && !text.startsWith(legacySettings) && !legacyHead.test(text) && !text.includes(legacyTitleAsk)) {
 		return [{text, client: false}];
 	}
 
