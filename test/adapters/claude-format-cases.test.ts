@@ -1700,3 +1700,31 @@ test('claude format: the advisor, a tool the API runs itself (server_tool_use, t
 	const tail = computeTail(session.events, false);
 	assert.deepEqual(tail.pending.map(call => [call.line, call.name]), [[16, 'advisor']], 'the process ended while the advisor ran');
 });
+
+test('claude format: a session file copied whole or in part under a new id beside its source (a client\'s fork, records still naming the source) holds the source\'s conversation, read in that session; only the turns resumed in the copy are its own', () => {
+	// slopus/happy's fork (packages/happy-cli/src/claude/utils/claudeSessionFork.ts) copies
+	// `<source>.jsonl` byte for byte, or up to a chosen turn, to `<new uuid>.jsonl` in the same
+	// project folder, then runs `claude --resume <new uuid>`: the copied records keep the source's
+	// `sessionId`, with no forkedFrom or compaction boundary; the resumed turns name the new id.
+	const dir = join(cases, 'copied-session');
+	const source = '4a7c2e91-3b5d-4f60-8a1c-9e2d4b6f8a10';
+	const readAs = (id: string) => readUnit(claudeAdapter, looseUnit(join(dir, `${id}.jsonl`), {idHint: id}));
+	const resumed = readAs('7e3b9d15-2c4a-4e8f-b1d3-5f7a9c1e3b52');
+	assert.equal(resumed.summary.id, '7e3b9d15-2c4a-4e8f-b1d3-5f7a9c1e3b52');
+	// Listed on its own, as a continuation is: Claude Code's own resume can also open a new file
+	// with the previous session's records under their old id (formats.md, Claude quirks), and
+	// that file is where the conversation goes on, not a child to list under the old one.
+	assert.equal(resumed.summary.parent_id, null, 'the copy is listed on its own');
+	assert.ok(resumed.events.some(event => event.kind === 'system' && event.text?.includes(source)), 'a notice names the source');
+	assert.equal(resumed.summary.title, 'Try flexbox wrap with gap instead', "the source's request is not the copy's title");
+	assert.deepEqual([resumed.summary.human_turns, resumed.summary.assistant_messages], [1, 1], 'only the resumed turn counts');
+	assert.equal(resumed.summary.started, '2026-05-03T10:00:00.000Z');
+	assert.ok(!resumed.events.some(event => event.session?.id === source), "the source's id is not stated as the copy's");
+	assert.equal(resumed.events.find(event => event.uuid === 'c2000000-0000-4000-8000-000000000001')?.parent, 'b1000000-0000-4000-8000-000000000002', 'the resumed turn continues the copied chain');
+
+	const whole = readAs('2f8d4b6a-1c3e-4a5f-9b7d-0e2c4a6b8d91');
+	assert.deepEqual([whole.summary.human_turns, whole.summary.assistant_messages, whole.summary.parent_id], [0, 0, null], 'a copy never resumed adds no turn of its own');
+
+	const original = readAs(source);
+	assert.deepEqual([original.summary.id, original.summary.parent_id, original.summary.human_turns, original.summary.title], [source, null, 2, 'Make the tile grid wrap on narrow screens'], 'the source reads as before');
+});

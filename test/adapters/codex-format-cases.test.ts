@@ -1196,3 +1196,43 @@ test('codex format: a function_call_output whose output is an object {content, s
 		],
 	);
 });
+
+test('codex format: a rollout a client copied, whole or up to a prompt, under a new name beside its source (its session_meta still the source\'s) holds the source\'s turns, read in that session; only the turns resumed in it are its own', () => {
+	// slopus/happy's duplicate (packages/happy-cli/src/codex/utils/codexSessionFork.ts) writes
+	// `rollout-<now as UTC ISO, ':' and '.' as '-'>-<random uuid>.jsonl` in the source's folder,
+	// the source's lines up to a chosen prompt copied unchanged (session_meta id included), and
+	// resumes it by path: the resumed turns follow, dated after the copy.
+	const dir = join(cases, 'client-copy');
+	const source = '019ce0a2-6b40-7c31-9d52-4e8f0a1b2c3d';
+	const {events, loaded, summary} = readUnit(codexAdapter, looseUnit(join(dir, 'rollout-2026-03-12T10-30-00-3c5e7a9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d.jsonl')));
+	assert.equal(summary.id, '3c5e7a9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d');
+	assert.equal(summary.parent_id, source, 'the copy is a branch of its source');
+	assert.equal(summary.title, 'Offer XLSX beside the CSV export', "the source's request is not the copy's title");
+	assert.deepEqual([summary.human_turns, summary.assistant_messages], [1, 0], 'only the resumed turn counts');
+	assert.equal(summary.started, '2026-03-12T10:30:00.000Z', 'it started when it was copied');
+	assert.ok(!events.some(event => event.session?.id === source), "the source's id is not stated as the copy's");
+	assert.deepEqual(events.filter(event => event.line >= 2 && event.line <= 6).map(event => event.kind), ['system'], 'the copy is one notice');
+	assert.doesNotMatch(loaded.rows.map(row => searchableText(row.events)).join('\n'), /Export CSV button/, "the source's lines are not searched as the copy's");
+
+	const original = readUnit(codexAdapter, looseUnit(join(dir, `rollout-2026-03-11T09-00-00-${source}.jsonl`))).summary;
+	assert.deepEqual([original.id, original.parent_id, original.human_turns, original.title], [source, null, 2, 'Add CSV export to the ledger page'], 'the source reads as before');
+});
+
+test('codex format: the context slopus/happy writes around a prompt it sends (its system-prompt blocks, origin token, attached-image note; unmarked in older releases: the runtime settings, the app\'s options instructions before the message, the title ask after it) is the host\'s; the request is the typed text between', () => {
+	// happy-cli codex/codexPrompt.ts builds a turn's text as its app's instructions, the runtime
+	// settings and the ask to title the chat, each between `<!-- happy:system-prompt:start -->` and
+	// `<!-- happy:system-prompt:end -->`, around the message; happy's own readers drop them to show it.
+	// Releases before the markers sent `message + "\n\n" + <title ask>` after the app's options text.
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-04-01T08-00-00-019d4a10-5e00-7a21-8b32-6c7d8e9f0a1b.jsonl')));
+	assert.equal(summary.title, 'Paginate the invoice list, twenty rows a page');
+	assert.equal(summary.human_turns, 4);
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human === true).map(event => event.text), [
+		'Paginate the invoice list, twenty rows a page',
+		'Match the spacing in this mock',
+		'Keep the page size in the URL',
+		'Show the totals in the table footer',
+	]);
+	const context = events.filter(event => event.kind === 'user' && event.human === false && /happy|# Options/i.test(event.text ?? ''));
+	assert.ok(context.length >= 4, 'the context is kept, as the host\'s');
+	assert.ok(context.every(event => !/Paginate|Match the spacing|Keep the page size|Show the totals/.test(event.text ?? '')), 'no request is read as context');
+});

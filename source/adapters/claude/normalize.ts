@@ -1,4 +1,5 @@
-import {basename} from 'node:path';
+import {existsSync} from 'node:fs';
+import {basename, dirname, join} from 'node:path';
 import type {SessionEvent} from '../events.js';
 import {unreadable, type Unreadable} from '../shared/schema.js';
 import {bridgeSkipped, resolveParent, withTreePlace, type TreeBridges, type TreePlace} from '../shared/tree.js';
@@ -1311,8 +1312,15 @@ const sessionUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * session is such a boundary opens with copies, and only that opening run is copied: a file
  * whose records all name another id for other reasons (a renamed or hand-made file) is read as
  * its own, and a record of another session written after the file's own is not a copy.
+ *
+ * A client may also copy a session's file, whole or up to a chosen turn, to `<new uuid>.jsonl`
+ * beside it and resume the copy (slopus/happy's fork, claudeSessionFork.ts): its opening records
+ * keep the source's `sessionId` with nothing else to mark them, and the source's file is still
+ * there. That opening run is the source's conversation, read there, and the copy is listed on its
+ * own; a file whose records name a session with no file beside it (moved, or hand-made) stays its
+ * own.
  */
-function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): string | undefined {
+function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): Copy | undefined {
 	if (state['ownRecords'] === true || !record.sessionId) {
 		return undefined;
 	}
@@ -1320,7 +1328,7 @@ function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: Discovere
 	const carried = state['carriedFrom'];
 	if (typeof carried === 'string') {
 		if (record.sessionId === carried) {
-			return carried;
+			return {from: carried, how: state['carriedHow'] === 'duplicated' ? 'duplicated' : 'continued'};
 		}
 
 		state['ownRecords'] = true;
@@ -1328,13 +1336,28 @@ function carriedOverFrom(record: ClaudeRecord, state: LineState, unit: Discovere
 	}
 
 	const own = unit.idHint;
-	if (own === undefined || !sessionUuid.test(own) || record.sessionId === own || record.type !== 'system' || record.subtype !== 'compact_boundary') {
+	const how = own === undefined || !sessionUuid.test(own) || record.sessionId === own ? undefined : copyKind(record, record.sessionId, unit);
+	if (how === undefined) {
 		state['ownRecords'] = true;
 		return undefined;
 	}
 
 	state['carriedFrom'] = record.sessionId;
-	return record.sessionId;
+	state['carriedHow'] = how;
+	return {from: record.sessionId, how};
+}
+
+/**
+ * How a file opening with another session's record copied it: a continuation opens with that
+ * session's compaction boundary; a client's copy names a session whose file lies beside it (one
+ * stat, made only for a main file whose first record names another session: rare).
+ */
+function copyKind(record: ClaudeRecord, source: string, unit: DiscoveredUnit): 'continued' | 'duplicated' | undefined {
+	if (record.type === 'system' && record.subtype === 'compact_boundary') {
+		return 'continued';
+	}
+
+	return sessionUuid.test(source) && existsSync(join(dirname(unit.path), `${source}.jsonl`)) ? 'duplicated' : undefined;
 }
 
 /**
@@ -1394,7 +1417,7 @@ function portOf(value: unknown): (Copy & {at: number}) | undefined {
 }
 
 /** Where a copied record came from, and how: /branch (forkedFrom), a continuation in a new file, aichat trim or port. */
-type Copy = {from: string; how: 'branched' | 'continued' | 'trimmed' | 'ported'};
+type Copy = {from: string; how: 'branched' | 'continued' | 'duplicated' | 'trimmed' | 'ported'};
 
 function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): Copy | undefined {
 	// A trim copies a branch's records with their forkedFrom: the whole copy is the trimmed session's.
@@ -1408,8 +1431,7 @@ function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): C
 		return {from: forkedFrom, how: 'branched'};
 	}
 
-	const continued = carriedOverFrom(record, state, unit);
-	return continued === undefined ? undefined : {from: continued, how: 'continued'};
+	return carriedOverFrom(record, state, unit);
 }
 
 /**
@@ -1418,14 +1440,15 @@ function copyOf(record: ClaudeRecord, state: LineState, unit: DiscoveredUnit): C
  * the first one names the session it was copied from, with a notice. It shows nothing else.
  */
 function copiedRecordEvents(record: ClaudeRecord, line: number, state: LineState, unit: DiscoveredUnit, copy: Copy): SessionEvent[] {
-	// A continuation's copies carry the older session's id; the others the new session's.
-	const facts = copy.how === 'continued' ? sessionFacts({cwd: record.cwd}, line, state, unit) : sessionFacts(record, line, state, unit);
+	// A continuation's or a client's copies carry the older session's id; the others the new session's.
+	const facts = copy.how === 'continued' || copy.how === 'duplicated' ? sessionFacts({cwd: record.cwd}, line, state, unit) : sessionFacts(record, line, state, unit);
 	const events = facts.map(({timestamp: _copiedTime, ...fact}) => fact);
 	if (state['forkedFrom'] === undefined) {
 		state['forkedFrom'] = copy.from;
 		// A branch or trim is its parent's child; a continuation is the conversation going on, the
 		// session a listing shows (a child is listed under its parent only), and a port's source is
-		// another agent's session: those name it in text only.
+		// another agent's session: those name it in text only. So does a client's copy: Claude
+		// Code's own resume may open a file the same way (formats.md), and that is no child.
 		const child = copy.how === 'branched' || copy.how === 'trimmed';
 		events.push(...(child ? [{line, kind: 'meta' as const, session: {parent_id: copy.from}}] : []), {line, kind: 'system', text: copyNotice(copy)});
 	}
@@ -1443,6 +1466,8 @@ function copyNotice(copy: Copy): string {
 			return `Conversation ported from another agent's session ${copy.from}; it is read in that session`;
 		case 'continued':
 			return `History copied from session ${copy.from} which this one continues; it is read in that session`;
+		case 'duplicated':
+			return `History copied from session ${copy.from}, which this one goes on from; it is read in that session`;
 	}
 }
 

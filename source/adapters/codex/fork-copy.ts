@@ -1,4 +1,7 @@
+import {readdirSync} from 'node:fs';
+import {basename, dirname} from 'node:path';
 import type {SessionEvent} from '../events.js';
+import {idFromRolloutName} from './discover.js';
 import {isRecord, stringOf} from '../shared/text.js';
 import type {CodexState} from './state.js';
 
@@ -49,7 +52,7 @@ export function startForkCopy(state: CodexState, meta: ForkMeta, parent: string 
  * the resumed rollout after it, as a fork's are. A trim's parent is the thread id `parent_file`'s
  * name ends with; a port's source is another agent's session, named in the notice only.
  */
-export function startDerivedCopy(state: CodexState, envelope: {trim_metadata?: unknown; continue_metadata?: unknown}): {parent?: string; at: number} | undefined {
+export function startDerivedCopy(state: CodexState, envelope: {trim_metadata?: unknown; continue_metadata?: unknown}): {parent?: string; at: number; self?: string} | undefined {
 	const trim = envelope.trim_metadata;
 	const port = envelope.continue_metadata;
 	if (isRecord(trim) && typeof trim['parent_file'] === 'string') {
@@ -95,7 +98,44 @@ export function startKeptTimesCopy(state: CodexState, copiedId: string | undefin
 	return [{...when, kind: 'system', text: `Context inherited from the thread that spawned this one (${from}); it is read in that session`}];
 }
 
-type ForkMeta = {id?: string | undefined; forked_from_id?: string | undefined; subagent_history_start_ordinal?: number | undefined; timestamp?: unknown; history_base?: unknown};
+/**
+ * A client may copy a rollout, whole or up to a chosen prompt, to `rollout-<now, UTC>-<new
+ * uuid>.jsonl` beside it and resume the copy by its path (slopus/happy's duplicate,
+ * codexSessionFork.ts): its `session_meta` is the source's, id and all, and nothing else marks
+ * the copy. A rollout whose session_meta names another thread than its file name, with no fork,
+ * revert or history base to say why, and whose source's rollout lies in the same folder, is such
+ * a copy: its lines dated before the time its name gives are the source's (their times kept),
+ * the lines the resume added its own. One directory read, only for such a rollout (rare).
+ */
+export function startClientCopy(state: CodexState, meta: ForkMeta, path: string): {parent: string; at: number; self: string} | undefined {
+	const self = idFromRolloutName(path);
+	const source = meta.id ?? meta.session_id;
+	if (!self || !source || source === self || !uuidPattern.test(source) || meta.forked_from_id || meta.history_base !== undefined || isReplacementRollout(path)) {
+		return undefined;
+	}
+
+	const named = /rollout-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-/.exec(basename(path));
+	const at = named ? Date.parse(`${named[1]}T${named[2]}:${named[3]}:${named[4]}Z`) : Number.NaN;
+	if (Number.isNaN(at) || !hasSourceBeside(path, source)) {
+		return undefined;
+	}
+
+	state.forkCopy = {parent: source, keptBefore: at, derived: 'copied'};
+	return {parent: source, at, self};
+}
+
+const uuidPattern = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
+
+function hasSourceBeside(path: string, source: string): boolean {
+	try {
+		const own = basename(path);
+		return readdirSync(dirname(path)).some(name => name !== own && name.startsWith('rollout-') && (name.endsWith(`-${source}.jsonl`) || name.endsWith(`-${source}.jsonl.zst`)));
+	} catch {
+		return false;
+	}
+}
+
+type ForkMeta = {id?: string | undefined; session_id?: string | undefined; forked_from_id?: string | undefined; subagent_history_start_ordinal?: number | undefined; timestamp?: unknown; history_base?: unknown};
 
 /**
  * Newer builds copy nothing: the rollout names where the history it continues lies, and Codex
@@ -164,7 +204,9 @@ export function copiedLineEvents(state: CodexState, kind: string, payload: Recor
 	}
 
 	copy.noticed = true;
-	const text = 'ownFrom' in copy || 'keptBefore' in copy
+	const text = copy.derived === 'copied'
+		? `History copied from session ${copy.parent} when this one was made from a copy of it; it is read in that session`
+		: 'ownFrom' in copy || 'keptBefore' in copy
 		? `Context inherited from the thread that spawned this one (${copy.parent}); it is read in that session`
 		: copy.derived === 'ported'
 			? `Conversation ported from another agent's session ${copy.parent}; it is read in that session`

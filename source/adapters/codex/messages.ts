@@ -206,7 +206,10 @@ export function userTextEvents(blocks: string[], base: Omit<SessionEvent, 'kind'
 	}
 
 	const runs: Array<{kind: UserTextKind; texts: string[]}> = [];
-	const parts = blocks.flatMap((block, index) => withoutLeadingContext(block).map(text => ({text, harness: options.harness?.[index] === true})));
+	// A client's context around the typed text is the host's, as an item the harness tagged is.
+	const parts = blocks.flatMap((block, index) =>
+		apartFromClientContext(block).flatMap(part => (part.client ? [{text: part.text, harness: true}] : withoutLeadingContext(part.text).map(text => ({text, harness: options.harness?.[index] === true})))),
+	);
 	for (const {text, harness} of parts) {
 		const kind = harnessKind(classifyUserText(text), harness);
 		const last = runs.at(-1);
@@ -248,6 +251,55 @@ function withoutLeadingContext(text: string): string[] {
 	const match = leadingContext.exec(text);
 	const rest = match ? text.slice(match[0].length) : '';
 	return match && rest.trim() !== '' ? [match[0].trim(), rest.trim()] : [text];
+}
+
+/**
+ * What slopus/happy writes into the prompt text of a Codex turn it runs around what the person
+ * typed (happy-cli codex/codexPrompt.ts, buildCodexTurnPrompt): its app's instructions, the
+ * runtime settings it applied and the ask to title the chat, each between
+ * `<!-- happy:system-prompt:start -->` and `<!-- happy:system-prompt:end -->`, an origin token
+ * `<!-- happy:paws-origin:… -->`, a note of the images it attached ("Happy attached 2
+ * user-uploaded images to this Codex turn." and their paths, before a marker), and in older
+ * releases the runtime settings unmarked at the head. Happy's own readers drop these to show the
+ * request (happy-app getUserMessageDisplayText, happy-cli pawsCodexText). Releases before the
+ * markers wrote the app's options instructions before the message and the title ask after it
+ * (`message + "\n\n" + "Based on this message, call functions.happy__change_title …"`). The
+ * context and the request, apart; the text unchanged when it holds no such context.
+ */
+const clientMarker = '<!-- happy:';
+const legacySettings = 'Happy has already applied these Codex runtime settings';
+const legacyHead = /^\s*# Options\s/;
+const legacyTitleAsk = '__change_title';
+const clientContext = new RegExp(
+	[
+		String.raw`<!-- happy:system-prompt:start -->[\s\S]*?(?:<!-- happy:system-prompt:end -->|$)`,
+		String.raw`<!-- happy:paws-origin:[\s\S]*?-->`,
+		String.raw`^[\t\r\n ]*Happy attached \d+ user-uploaded images? to this Codex turn\.[\s\S]*?(?=<!-- happy:(?:paws-origin:|system-prompt:start))`,
+		String.raw`^Happy has already applied these Codex runtime settings for this turn: [^\n]*? do not look for a tool or API to change it\.`,
+		// Older releases, unmarked: the app's options instructions at the head, through the last
+		// sentence of their plan-mode section, and the ask to title the chat at the end.
+		String.raw`^\s*# Options\s+You have a way to give a user a easy way to answer your questions[\s\S]*?you\s+must\s+use\s+the\s+options\s+mode\.`,
+		String.raw`(?:^|\n)[\t ]*Based on this message, call functions\.\w+__change_title\b[\s\S]*$`,
+	].join('|'),
+	'gi',
+);
+
+function apartFromClientContext(text: string): Array<{text: string; client: boolean}> {
+	if (!text.includes(clientMarker) && !text.startsWith(legacySettings) && !legacyHead.test(text) && !text.includes(legacyTitleAsk)) {
+		return [{text, client: false}];
+	}
+
+	const context: string[] = [];
+	const rest = text.replace(clientContext, found => {
+		context.push(found.trim());
+		return '\n';
+	});
+	const request = rest.replace(/\n{3,}/g, '\n\n').trim();
+	if (context.length === 0) {
+		return [{text, client: false}];
+	}
+
+	return [{text: context.join('\n\n'), client: true}, ...(request === '' ? [] : [{text: request, client: false}])];
 }
 
 /** A block its content item kind says the harness wrote is injected, unless it is a compaction summary. */

@@ -11,7 +11,7 @@ import {
 } from './schema.js';
 import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
-import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startDerivedCopy, startForkCopy, startKeptTimesCopy} from './fork-copy.js';
+import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startClientCopy, startDerivedCopy, startForkCopy, startKeptTimesCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
@@ -271,7 +271,8 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 	state.orphan = state.subagent && parentId === undefined ? (meta.id ?? meta.session_id ?? '') : undefined;
 	// A rollout aichat trimmed or ported starts then; a trim's session_meta is the parent's, copied
 	// (a trimmed fork's included: the whole copy is the parent's, the fork's own turns with it).
-	const derived = startDerivedCopy(state, envelope);
+	// A client's copy of another rollout names the source's thread in its session_meta: this file's id is its name's.
+	const derived = startDerivedCopy(state, envelope) ?? startClientCopy(state, meta, path);
 	if (!derived) {
 		startForkCopy(state, meta, parentId, base.timestamp);
 	}
@@ -285,7 +286,7 @@ function sessionMetaEvents(meta: CodexSessionMeta, base: Base, state: CodexState
 
 	const started = derived ? new Date(derived.at).toISOString() : timestampOf(meta.timestamp).timestamp;
 	const facts = factEvents(derived ? {line: base.line} : base, state, {
-		id: meta.id ?? meta.session_id,
+		id: derived?.self ?? meta.id ?? meta.session_id,
 		cwd: meta.cwd,
 		parent_id: derived ? derived.parent : parentId,
 		model: meta.model,

@@ -48,7 +48,7 @@ export type CodexState = {
 	 * dates it before the fork) or the first ordinal a subagent's own, and whether the copy's
 	 * notice was given.
 	 */
-	forkCopy?: {parent: string; noticed?: true; derived?: 'trimmed' | 'ported'} & ({before: number; startedEarly?: string} | {ownFrom: number} | {keptBefore: number});
+	forkCopy?: {parent: string; noticed?: true; derived?: 'trimmed' | 'ported' | 'copied'} & ({before: number; startedEarly?: string} | {ownFrom: number} | {keptBefore: number});
 	/** A spawned thread's start (Unix milliseconds) while a copy keeping the parent's times may still open (fork-copy.ts, startKeptTimesCopy). */
 	spawned?: {at: number; parent?: string; self?: string};
 };
