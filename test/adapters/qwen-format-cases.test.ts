@@ -351,3 +351,28 @@ test('qwen format: a chat resumes natively with `qwen --resume <id>`, QWEN_RUNTI
 	assert.equal(qwenAdapter.nativeResumeCommand('agent-a1', {parentId: id, path: agent, context}), null);
 	assert.equal(qwenAdapter.nativeResumeUnavailable?.(join(home, '.qwen', 'projects'), {parentId: id, path: agent, context}), undefined);
 });
+
+test('qwen format: a person\'s @-mention of a session agent (agent_mention) is a request they typed; an agent\'s reply (agent_message) and an agent\'s own @-mention are the agent\'s, on the main conversation', () => {
+	// qwen-code's session multi-agent feature writes both as `type: "user"` records
+	// (packages/core/src/agents/session-agents/contract.ts; ChatRecordingService
+	// recordExternalAgentRecordStrict): the message holds the envelope the main model reads, the
+	// systemPayload what was shown (`displayText`), and an `author` when an agent posted it with
+	// session_send (provenance `external_agent`, else `real_user`). An agent_message names its
+	// author in `agentId`, though it is on the main chain, no background subagent's sidechain
+	// (conversation-delta.ts labels a mention without an author "User", the others by the agent).
+	const [unit] = qwenAdapter.discover(join(cases, 'session-agents', 'projects'));
+	assert.ok(unit);
+	const {events, summary, loaded} = readUnit(qwenAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	const users = events.filter(event => event.kind === 'user').map(event => [event.line, event.text, event.human, event.origin ?? null, event.sidechain ?? false]);
+	assert.deepEqual(users, [
+		[1, 'Draft a migration that splits the orders table by year', true, null, false],
+		[3, '@critic check the down step before I run it', true, null, false],
+		[4, 'The down step drops idx_orders_year twice; the second DROP fails.', false, 'agent', false],
+		[5, '@scribe note the double DROP in CHANGES.md', false, 'agent', false],
+		[6, 'Fix the down step as the critic says', true, null, false],
+	]);
+	assert.equal(summary.human_turns, 3, 'the person\'s mention is one of their requests');
+	assert.deepEqual(summary.abandoned ?? [], []);
+	assert.doesNotMatch(events.map(event => event.text ?? '').join('\n'), /not by the user|addressed to the agents/, 'the envelope the model reads is not shown');
+});

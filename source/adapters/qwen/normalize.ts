@@ -11,6 +11,47 @@ const hookContextTag = '<qwen:user-prompt-submit-context>';
 /** User-role subtypes a person typed. Everything else user-shaped comes from the host. */
 const typedSubtypes = new Set([undefined, 'mid_turn_user_message', 'realtime_message']);
 
+/**
+ * Session multi-agent records (qwen-code packages/core/src/agents/session-agents/contract.ts):
+ * `agent_mention`, a message that @-mentions agents, typed by the person unless an agent posted
+ * it (its payload then names an `author`), and `agent_message`, an agent's reply. Both are user
+ * records on the main chain; an agent_message's `agentId` names its author, not a subagent.
+ */
+const mentionSubtype = 'agent_mention';
+const agentMessageSubtype = 'agent_message';
+
+/** A background subagent's record (a sidechain); a session agent's reply names its author in `agentId` too, but is on the main chain. */
+export function isSubagentRecord(record: QwenRecord): boolean {
+	return record.isSidechain === true || (record.agentId !== undefined && record.subtype !== mentionSubtype && record.subtype !== agentMessageSubtype);
+}
+
+/** Written by an agent of the session: its reply, or a mention it posted. */
+function byAgentOfSession(record: QwenRecord): boolean {
+	const payload = record.systemPayload;
+	return record.subtype === agentMessageSubtype || (record.subtype === mentionSubtype && isRecord(payload) && payload['author'] !== undefined && payload['author'] !== null);
+}
+
+/**
+ * An agent's reply as the conversation shows it: its `displayText`, and for a run that did not
+ * complete its status and error (the message holds only the envelope the main model reads).
+ */
+function agentReplyText(record: QwenRecord): string {
+	const payload = isRecord(record.systemPayload) ? record.systemPayload : {};
+	const reply = typeof payload['displayText'] === 'string' ? payload['displayText'] : '';
+	const status = payload['status'];
+	if (typeof status !== 'string' || status === 'completed') {
+		return reply;
+	}
+
+	const error = typeof payload['error'] === 'string' && payload['error'].trim() !== '' ? `: ${payload['error'].trim()}` : '';
+	return `${reply.trim() === '' ? '' : `${reply}\n`}(agent run ${status}${error})`;
+}
+
+/** Typed by the person: a prompt, or a mention of agents with no agent as its author. */
+function typedByPerson(record: QwenRecord): boolean {
+	return typedSubtypes.has(record.subtype) || (record.subtype === mentionSubtype && !byAgentOfSession(record));
+}
+
 export type Base = Omit<SessionEvent, 'kind'>;
 
 /** Fields every event of a record shares: time, tree links, and the subagent marker. */
@@ -21,7 +62,7 @@ export function baseOf(record: QwenRecord, line: number): Base {
 		...(timestamp ? {timestamp} : {}),
 		...(record.uuid ? {uuid: record.uuid} : {}),
 		...(record.parentUuid !== undefined ? {parent: record.parentUuid} : {}),
-		...(record.isSidechain || record.agentId ? {sidechain: true} : {}),
+		...(isSubagentRecord(record) ? {sidechain: true} : {}),
 	};
 }
 
@@ -59,13 +100,13 @@ function isHookContext(text: string): boolean {
 }
 
 function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
-	const byPerson = typedSubtypes.has(record.subtype) && (record.provenance === undefined || record.provenance === 'real_user') && !base.sidechain;
+	const byPerson = typedByPerson(record) && (record.provenance === undefined || record.provenance === 'real_user') && !base.sidechain;
 	const texts = parts.map(part => (part['thought'] === true ? undefined : part['text'])).filter((text): text is string => typeof text === 'string');
 	const typed = texts.filter(text => !isHookContext(text)).join('');
 	// `displayText` is what the person saw themselves type (before hook context and expansions);
 	// without it, the files an @-reference read are taken off. An image the prompt sent (pasted,
 	// or read for an @-reference) is noted after it.
-	const shown = displayTextOf(record) ?? withoutReferencedContent(typed.trim() !== '' ? typed : texts.join(''));
+	const shown = record.subtype === agentMessageSubtype ? agentReplyText(record) : (displayTextOf(record) ?? withoutReferencedContent(typed.trim() !== '' ? typed : texts.join('')));
 	const text = withMediaNotes(shown, parts);
 	if (text.trim() === '') {
 		return [];
@@ -73,7 +114,8 @@ function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent
 
 	const human = byPerson && !isHookContext(text) && !isInjectedText(text) && !isToolInjectedText(text);
 	// In a subagent's transcript the "user" is the parent agent: its task, or a message sent on.
-	return [{...base, kind: 'user', text, human, ...(base.sidechain && !human ? {origin: 'agent' as const} : {})}];
+	const byAgent = !human && (base.sidechain === true || byAgentOfSession(record));
+	return [{...base, kind: 'user', text, human, ...(byAgent ? {origin: 'agent' as const} : {})}];
 }
 
 function assistantEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
