@@ -376,3 +376,18 @@ test('qwen format: a person\'s @-mention of a session agent (agent_mention) is a
 	assert.deepEqual(summary.abandoned ?? [], []);
 	assert.doesNotMatch(events.map(event => event.text ?? '').join('\n'), /not by the user|addressed to the agents/, 'the envelope the model reads is not shown');
 });
+
+test('qwen format: a user record injected as external input of kind notification (externalInputKind "notification") is no request a person typed', () => {
+	// qwen-code's ChatRecord carries `externalInputKind: 'message' | 'notification'` on injected
+	// external input records (packages/core/src/services/chatRecordingService.ts), and its branch
+	// summaries skip a user record whose kind is `notification` as synthetic, like the
+	// notification and cron subtypes (packages/core/src/utils/conversation-branches.ts
+	// isSyntheticUserRecord).
+	const [unit] = qwenAdapter.discover(join(cases, 'external-input', 'projects'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, wholeUnit(unit));
+	const users = events.filter(event => event.kind === 'user').map(event => [event.line, event.human]);
+	assert.deepEqual(users, [[1, true], [3, false]]);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Start the glaze-temperature sweep in the background');
+});

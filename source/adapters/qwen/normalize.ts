@@ -47,8 +47,16 @@ function agentReplyText(record: QwenRecord): string {
 	return `${reply.trim() === '' ? '' : `${reply}\n`}(agent run ${status}${error})`;
 }
 
-/** Typed by the person: a prompt, or a mention of agents with no agent as its author. */
+/**
+ * Typed by the person: a prompt, or a mention of agents with no agent as its author. External
+ * input of kind `notification` is injected even without a subtype (qwen-code's
+ * conversation-branches.ts `isSyntheticUserRecord`).
+ */
 function typedByPerson(record: QwenRecord): boolean {
+	if (record.externalInputKind === 'notification') {
+		return false;
+	}
+
 	return typedSubtypes.has(record.subtype) || (record.subtype === mentionSubtype && !byAgentOfSession(record));
 }
 
