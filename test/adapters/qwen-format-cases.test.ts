@@ -371,6 +371,7 @@ test('qwen format: a person\'s @-mention of a session agent (agent_mention) is a
 		[4, 'The down step drops idx_orders_year twice; the second DROP fails.', false, 'agent', false],
 		[5, '@scribe note the double DROP in CHANGES.md', false, 'agent', false],
 		[6, 'Fix the down step as the critic says', true, null, false],
+		[8, '(agent run failed: runtime went offline)', false, 'agent', false],
 	]);
 	assert.equal(summary.human_turns, 3, 'the person\'s mention is one of their requests');
 	assert.deepEqual(summary.abandoned ?? [], []);
