@@ -392,3 +392,17 @@ test('qwen format: a user record injected as external input of kind notification
 	assert.equal(summary.human_turns, 1);
 	assert.equal(summary.title, 'Start the glaze-temperature sweep in the background');
 });
+
+test('qwen format: a prompt whose displayText is empty beside its hook context (an image sent alone) is the person\'s request, its text the image\'s note, never the hook context', () => {
+	// qwen-code's projectUserTranscriptForDisplay (packages/core/src/utils/transcript-records.ts):
+	// a user prompt payload (`hookContext` beside `displayText`) makes displayText what was typed,
+	// "an empty string is meaningful and must not fall back to model-facing parts"; the non-text
+	// parts (an image) are kept. The model-bound parts end with the hook context.
+	const [unit] = qwenAdapter.discover(join(cases, 'image-only-prompt', 'projects'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, wholeUnit(unit));
+	const users = events.filter(event => event.kind === 'user').map(event => [event.text, event.human]);
+	assert.deepEqual(users, [['[image: image/png]', true]]);
+	assert.equal(summary.human_turns, 1);
+	assert.doesNotMatch(events.map(event => event.text ?? '').join('\n'), /trails-v2|iVBOR/, 'neither the hook context nor the image data is shown');
+});

@@ -78,10 +78,20 @@ export function partsOfRecord(record: QwenRecord): Part[] {
 	return partsOf(readQwenMessage(record.message)?.parts);
 }
 
+/**
+ * What the person saw themselves type. A prompt payload (one stating its `hookContext`) makes its
+ * displayText authoritative even when empty: the prompt was only what it attached, an image sent
+ * alone (qwen-code's transcript-records.ts `projectUserTranscriptForDisplay`). Undefined where
+ * the record states no such text, and the model-bound parts are read instead.
+ */
 export function displayTextOf(record: QwenRecord): string | undefined {
 	const payload = record.systemPayload;
-	const shown = isRecord(payload) && typeof payload['displayText'] === 'string' ? withoutAttachmentTokens(payload['displayText'], payload['attachmentReferences']) : '';
-	return shown.trim() !== '' ? shown : undefined;
+	if (!isRecord(payload) || typeof payload['displayText'] !== 'string') {
+		return undefined;
+	}
+
+	const shown = withoutAttachmentTokens(payload['displayText'], payload['attachmentReferences']);
+	return shown.trim() !== '' ? shown : typeof payload['hookContext'] === 'string' ? '' : undefined;
 }
 
 /**
