@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellOutcome, timestampOf, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
-import {isInjectedText, isRecord, outputText} from '../shared/text.js';
+import {isInjectedText, isRecord, outputText, shortError} from '../shared/text.js';
 import {readQwenMessage} from './records.js';
 import {qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
 import {systemEvents} from './system.js';
@@ -14,8 +14,8 @@ const typedSubtypes = new Set([undefined, 'mid_turn_user_message', 'realtime_mes
 /**
  * Session multi-agent records (qwen-code packages/core/src/agents/session-agents/contract.ts):
  * `agent_mention`, a message that @-mentions agents, typed by the person unless an agent posted
- * it (its payload then names an `author`), and `agent_message`, an agent's reply. Both are user
- * records on the main chain; an agent_message's `agentId` names its author, not a subagent.
+ * it (its payload then names an `author`), and `agent_message`, an agent's reply to it. Both are
+ * user records on the main chain; an agent_message's `agentId` names its author, not a subagent.
  */
 const mentionSubtype = 'agent_mention';
 const agentMessageSubtype = 'agent_message';
@@ -25,26 +25,32 @@ export function isSubagentRecord(record: QwenRecord): boolean {
 	return record.isSidechain === true || (record.agentId !== undefined && record.subtype !== mentionSubtype && record.subtype !== agentMessageSubtype);
 }
 
-/** Written by an agent of the session: its reply, or a mention it posted. */
+/** A mention an agent of the session posted (with session_send): its payload names the agent. */
 function byAgentOfSession(record: QwenRecord): boolean {
 	const payload = record.systemPayload;
-	return record.subtype === agentMessageSubtype || (record.subtype === mentionSubtype && isRecord(payload) && payload['author'] !== undefined && payload['author'] !== null);
+	return record.subtype === mentionSubtype && isRecord(payload) && payload['author'] !== undefined && payload['author'] !== null;
 }
 
 /**
- * An agent's reply as the conversation shows it: its `displayText`, and for a run that did not
- * complete its status and error (the message holds only the envelope the main model reads).
+ * An agent's reply (agent_message), the answer to the mention that ran it: Qwen Code writes it as
+ * a user record only so that the main model reads it, and shows it as that agent's message. A
+ * completed run is a reply; a run that did not complete (failed, cancelled, offline) answered
+ * nothing, and is a failure or an interruption. The text is its `displayText`, never the
+ * envelope the main model reads.
  */
-function agentReplyText(record: QwenRecord): string {
+function agentReplyEvents(record: QwenRecord, base: Base): SessionEvent[] {
 	const payload = isRecord(record.systemPayload) ? record.systemPayload : {};
 	const reply = typeof payload['displayText'] === 'string' ? payload['displayText'] : '';
-	const status = payload['status'];
-	if (typeof status !== 'string' || status === 'completed') {
-		return reply;
+	const status = typeof payload['status'] === 'string' ? payload['status'] : 'completed';
+	if (status === 'completed') {
+		return reply.trim() === '' ? [] : [{...base, kind: 'assistant', text: reply, ...(record.uuid ? {message_id: record.uuid} : {})}];
 	}
 
-	const error = typeof payload['error'] === 'string' && payload['error'].trim() !== '' ? `: ${payload['error'].trim()}` : '';
-	return `${reply.trim() === '' ? '' : `${reply}\n`}(agent run ${status}${error})`;
+	const author = isRecord(payload['author']) && typeof payload['author']['name'] === 'string' ? `${payload['author']['name']}'s ` : '';
+	const reason = typeof payload['error'] === 'string' && payload['error'].trim() !== '' ? `: ${payload['error'].trim()}` : '';
+	const outcome = `Agent ${author}run ${status}${reason}`;
+	const text = reply.trim() === '' ? outcome : `${reply}\n(${outcome})`;
+	return [{...base, kind: 'system', text, ...(status === 'cancelled' ? {interrupted: true} : {error: shortError(outcome)})}];
 }
 
 /**
@@ -124,7 +130,7 @@ function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent
 	// `displayText` is what the person saw themselves type (before hook context and expansions);
 	// without it, the files an @-reference read are taken off. An image the prompt sent (pasted,
 	// or read for an @-reference) is noted after it.
-	const shown = record.subtype === agentMessageSubtype ? agentReplyText(record) : (displayTextOf(record) ?? withoutReferencedContent(typed.trim() !== '' ? typed : texts.join('')));
+	const shown = displayTextOf(record) ?? withoutReferencedContent(typed.trim() !== '' ? typed : texts.join(''));
 	const text = withMediaNotes(shown, parts);
 	if (text.trim() === '') {
 		return [];
@@ -217,6 +223,10 @@ export function normalizeQwenRecord(record: QwenRecord, line: number): SessionEv
 	const parts = partsOfRecord(record);
 	switch (record.type) {
 		case 'user':
+			if (record.subtype === agentMessageSubtype) {
+				return agentReplyEvents(record, base);
+			}
+
 			return parts.some(part => functionResponseOf(part) !== undefined) ? responseTurnEvents(record, base, parts) : [...userEvents(record, base, parts), ...toolResultEvents(record, base, [])];
 		case 'assistant':
 			return assistantEvents(record, base, parts);
