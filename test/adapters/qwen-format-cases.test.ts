@@ -10,6 +10,7 @@ import {readUnit} from '../helpers/adapters.js';
 import {runCli, sandboxEnv} from '../helpers/cli.js';
 import {tempDir} from '../helpers/temp.js';
 import {searchableText} from '../../source/engine/search/session-text.js';
+import {computeTail} from '../../source/engine/continuity/tail.js';
 
 /**
  * Qwen Code format features found in qwen-code's own source (packages/core/src/config/storage.ts,
@@ -350,4 +351,67 @@ test('qwen format: a chat resumes natively with `qwen --resume <id>`, QWEN_RUNTI
 	const agent = join(home, '.qwen', 'projects', '-work-atlas', 'subagents', id, 'agent-a1.jsonl');
 	assert.equal(qwenAdapter.nativeResumeCommand('agent-a1', {parentId: id, path: agent, context}), null);
 	assert.equal(qwenAdapter.nativeResumeUnavailable?.(join(home, '.qwen', 'projects'), {parentId: id, path: agent, context}), undefined);
+});
+
+test('qwen format: a person\'s @-mention of a session agent (agent_mention) is a request they typed; the agent\'s reply (agent_message) answers it, an agent\'s own @-mention is the agent\'s, all on the main conversation', () => {
+	// qwen-code's session multi-agent feature writes both as `type: "user"` records
+	// (packages/core/src/agents/session-agents/contract.ts; ChatRecordingService
+	// recordExternalAgentRecordStrict): the message holds the envelope the main model reads, the
+	// systemPayload what was shown (`displayText`), and an `author` when an agent posted it with
+	// session_send (provenance `external_agent`, else `real_user`). A mention starts no main-model
+	// turn: the mentioned agent answers, in an agent_message naming its author in `agentId`, on the
+	// main chain, no background subagent's sidechain (conversation-delta.ts labels a mention
+	// without an author "User", the others by the agent). A run that did not complete answered
+	// nothing (contract.ts AgentMessageRecordPayload status/error).
+	const [unit] = qwenAdapter.discover(join(cases, 'session-agents', 'projects'));
+	assert.ok(unit);
+	const {events, summary, loaded} = readUnit(qwenAdapter, wholeUnit(unit));
+	assert.equal(loaded.skipped, 0);
+	const shown = events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.text, event.human ?? null, event.origin ?? null, event.sidechain ?? false]);
+	assert.deepEqual(shown, [
+		[1, 'user', 'Draft a migration that splits the orders table by year', true, null, false],
+		[2, 'assistant', 'Drafted migrations/0042_split_orders.sql with an up and a down step.', null, null, false],
+		[3, 'user', '@critic check the down step before I run it', true, null, false],
+		[4, 'assistant', 'The down step drops idx_orders_year twice; the second DROP fails.', null, null, false],
+		[5, 'user', '@scribe note the double DROP in CHANGES.md', false, 'agent', false],
+		[6, 'user', 'Fix the down step as the critic says', true, null, false],
+		[7, 'assistant', 'The down step now drops idx_orders_year once.', null, null, false],
+		[8, 'system', "Agent scribe's run failed: runtime went offline", null, null, false],
+	]);
+	assert.ok(events.find(event => event.line === 8)?.error, 'a failed run is a failure');
+	assert.equal(summary.human_turns, 3, 'the person\'s mention is one of their requests');
+	assert.deepEqual(summary.abandoned ?? [], []);
+	assert.doesNotMatch(events.map(event => event.text ?? '').join('\n'), /not by the user|addressed to the agents/, 'the envelope the model reads is not shown');
+	// A session that ends with a mention and the agent's answer is no unanswered request.
+	const answered = events.filter(event => event.line <= 4);
+	assert.equal(computeTail(answered, false).unanswered, null);
+});
+
+test('qwen format: a user record injected as external input of kind notification (externalInputKind "notification") is no request a person typed', () => {
+	// qwen-code's ChatRecord carries `externalInputKind: 'message' | 'notification'` on injected
+	// external input records (packages/core/src/services/chatRecordingService.ts), and its branch
+	// summaries skip a user record whose kind is `notification` as synthetic, like the
+	// notification and cron subtypes (packages/core/src/utils/conversation-branches.ts
+	// isSyntheticUserRecord).
+	const [unit] = qwenAdapter.discover(join(cases, 'external-input', 'projects'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, wholeUnit(unit));
+	const users = events.filter(event => event.kind === 'user').map(event => [event.line, event.human]);
+	assert.deepEqual(users, [[1, true], [3, false]]);
+	assert.equal(summary.human_turns, 1);
+	assert.equal(summary.title, 'Start the glaze-temperature sweep in the background');
+});
+
+test('qwen format: a prompt whose displayText is empty beside its hook context (an image sent alone) is the person\'s request, its text the image\'s note, never the hook context', () => {
+	// qwen-code's projectUserTranscriptForDisplay (packages/core/src/utils/transcript-records.ts):
+	// a user prompt payload (`hookContext` beside `displayText`) makes displayText what was typed,
+	// "an empty string is meaningful and must not fall back to model-facing parts"; the non-text
+	// parts (an image) are kept. The model-bound parts end with the hook context.
+	const [unit] = qwenAdapter.discover(join(cases, 'image-only-prompt', 'projects'));
+	assert.ok(unit);
+	const {events, summary} = readUnit(qwenAdapter, wholeUnit(unit));
+	const users = events.filter(event => event.kind === 'user').map(event => [event.text, event.human]);
+	assert.deepEqual(users, [['[image: image/png]', true]]);
+	assert.equal(summary.human_turns, 1);
+	assert.doesNotMatch(events.map(event => event.text ?? '').join('\n'), /trails-v2|iVBOR/, 'neither the hook context nor the image data is shown');
 });

@@ -9,7 +9,7 @@ import {isRecord} from '../shared/text.js';
 import type {DiscoveredUnit, LoadedSession, RowPlace} from '../types.js';
 import {isLegacyChat, loadLegacyQwenChat} from './legacy.js';
 import {joinFragments} from './fragments.js';
-import {normalizeQwenRecord} from './normalize.js';
+import {isSubagentRecord, normalizeQwenRecord} from './normalize.js';
 import {isSideRecord} from './system.js';
 import {parseQwenRecord} from './records.js';
 import type {QwenRecord} from './schema.js';
@@ -105,7 +105,7 @@ export function loadQwenSession(unit: DiscoveredUnit): LoadedSession {
 	const continued = new Set(kept.flatMap(({record}) => (typeof record.parentUuid === 'string' ? [record.parentUuid] : [])));
 	for (const {line, offset, raw, record: stated} of kept) {
 		const record = {...stated, parentUuid: resolveParent(bridges, stated.parentUuid)};
-		const place = {uuid: record.uuid, parent: record.parentUuid, sidechain: record.isSidechain === true || record.agentId !== undefined};
+		const place = {uuid: record.uuid, parent: record.parentUuid, sidechain: isSubagentRecord(record)};
 		const normalized = normalizeQwenRecord(record, line);
 		if (normalized === null) {
 			dropped++; // A record type this adapter does not know; its children hang off its parent.

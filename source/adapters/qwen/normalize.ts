@@ -1,6 +1,6 @@
 import type {SessionEvent} from '../events.js';
 import {contentText, functionCallOf, functionResponseOf, isShellTool, isToolInjectedText, partsOf, responseTurnOf, shellOutcome, timestampOf, withMediaNotes, withoutReferencedContent, type Part} from '../shared/gemini-parts.js';
-import {isInjectedText, isRecord, outputText} from '../shared/text.js';
+import {isInjectedText, isRecord, outputText, shortError} from '../shared/text.js';
 import {readQwenMessage} from './records.js';
 import {qwenToolCallResultSchema, type QwenRecord, type QwenToolCallResult} from './schema.js';
 import {systemEvents} from './system.js';
@@ -10,6 +10,61 @@ const hookContextTag = '<qwen:user-prompt-submit-context>';
 
 /** User-role subtypes a person typed. Everything else user-shaped comes from the host. */
 const typedSubtypes = new Set([undefined, 'mid_turn_user_message', 'realtime_message']);
+
+/**
+ * Session multi-agent records (qwen-code packages/core/src/agents/session-agents/contract.ts):
+ * `agent_mention`, a message that @-mentions agents, typed by the person unless an agent posted
+ * it (its payload then names an `author`), and `agent_message`, an agent's reply to it. Both are
+ * user records on the main chain; an agent_message's `agentId` names its author, not a subagent.
+ */
+const mentionSubtype = 'agent_mention';
+const agentMessageSubtype = 'agent_message';
+
+/** A background subagent's record (a sidechain); a session agent's reply names its author in `agentId` too, but is on the main chain. */
+export function isSubagentRecord(record: QwenRecord): boolean {
+	return record.isSidechain === true || (record.agentId !== undefined && record.subtype !== mentionSubtype && record.subtype !== agentMessageSubtype);
+}
+
+/** A mention an agent of the session posted (with session_send): its payload names the agent. */
+function byAgentOfSession(record: QwenRecord): boolean {
+	const payload = record.systemPayload;
+	return record.subtype === mentionSubtype && isRecord(payload) && payload['author'] !== undefined && payload['author'] !== null;
+}
+
+/**
+ * An agent's reply (agent_message), the answer to the mention that ran it: Qwen Code writes it as
+ * a user record only so that the main model reads it, and shows it as that agent's message. A
+ * completed run is a reply; a run that did not complete (failed, cancelled, offline) answered
+ * nothing, and is a failure or an interruption. The text is its `displayText`, never the
+ * envelope the main model reads.
+ */
+function agentReplyEvents(record: QwenRecord, base: Base): SessionEvent[] {
+	const payload = isRecord(record.systemPayload) ? record.systemPayload : {};
+	const reply = typeof payload['displayText'] === 'string' ? payload['displayText'] : '';
+	const status = typeof payload['status'] === 'string' ? payload['status'] : 'completed';
+	if (status === 'completed') {
+		return reply.trim() === '' ? [] : [{...base, kind: 'assistant', text: reply, ...(record.uuid ? {message_id: record.uuid} : {})}];
+	}
+
+	const author = isRecord(payload['author']) && typeof payload['author']['name'] === 'string' ? `${payload['author']['name']}'s ` : '';
+	const reason = typeof payload['error'] === 'string' && payload['error'].trim() !== '' ? `: ${payload['error'].trim()}` : '';
+	const outcome = `Agent ${author}run ${status}${reason}`;
+	const text = reply.trim() === '' ? outcome : `${reply}\n(${outcome})`;
+	return [{...base, kind: 'system', text, ...(status === 'cancelled' ? {interrupted: true} : {error: shortError(outcome)})}];
+}
+
+/**
+ * Typed by the person: a prompt, or a mention of agents with no agent as its author. External
+ * input of kind `notification` is injected even without a subtype (qwen-code's
+ * conversation-branches.ts `isSyntheticUserRecord`).
+ */
+function typedByPerson(record: QwenRecord): boolean {
+	if (record.externalInputKind === 'notification') {
+		return false;
+	}
+
+	return typedSubtypes.has(record.subtype) || (record.subtype === mentionSubtype && !byAgentOfSession(record));
+}
 
 export type Base = Omit<SessionEvent, 'kind'>;
 
@@ -21,7 +76,7 @@ export function baseOf(record: QwenRecord, line: number): Base {
 		...(timestamp ? {timestamp} : {}),
 		...(record.uuid ? {uuid: record.uuid} : {}),
 		...(record.parentUuid !== undefined ? {parent: record.parentUuid} : {}),
-		...(record.isSidechain || record.agentId ? {sidechain: true} : {}),
+		...(isSubagentRecord(record) ? {sidechain: true} : {}),
 	};
 }
 
@@ -29,10 +84,20 @@ export function partsOfRecord(record: QwenRecord): Part[] {
 	return partsOf(readQwenMessage(record.message)?.parts);
 }
 
+/**
+ * What the person saw themselves type. A prompt payload (one stating its `hookContext`) makes its
+ * displayText authoritative even when empty: the prompt was only what it attached, an image sent
+ * alone (qwen-code's transcript-records.ts `projectUserTranscriptForDisplay`). Undefined where
+ * the record states no such text, and the model-bound parts are read instead.
+ */
 export function displayTextOf(record: QwenRecord): string | undefined {
 	const payload = record.systemPayload;
-	const shown = isRecord(payload) && typeof payload['displayText'] === 'string' ? withoutAttachmentTokens(payload['displayText'], payload['attachmentReferences']) : '';
-	return shown.trim() !== '' ? shown : undefined;
+	if (!isRecord(payload) || typeof payload['displayText'] !== 'string') {
+		return undefined;
+	}
+
+	const shown = withoutAttachmentTokens(payload['displayText'], payload['attachmentReferences']);
+	return shown.trim() !== '' ? shown : typeof payload['hookContext'] === 'string' ? '' : undefined;
 }
 
 /**
@@ -59,7 +124,7 @@ function isHookContext(text: string): boolean {
 }
 
 function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
-	const byPerson = typedSubtypes.has(record.subtype) && (record.provenance === undefined || record.provenance === 'real_user') && !base.sidechain;
+	const byPerson = typedByPerson(record) && (record.provenance === undefined || record.provenance === 'real_user') && !base.sidechain;
 	const texts = parts.map(part => (part['thought'] === true ? undefined : part['text'])).filter((text): text is string => typeof text === 'string');
 	const typed = texts.filter(text => !isHookContext(text)).join('');
 	// `displayText` is what the person saw themselves type (before hook context and expansions);
@@ -73,7 +138,8 @@ function userEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent
 
 	const human = byPerson && !isHookContext(text) && !isInjectedText(text) && !isToolInjectedText(text);
 	// In a subagent's transcript the "user" is the parent agent: its task, or a message sent on.
-	return [{...base, kind: 'user', text, human, ...(base.sidechain && !human ? {origin: 'agent' as const} : {})}];
+	const byAgent = !human && (base.sidechain === true || byAgentOfSession(record));
+	return [{...base, kind: 'user', text, human, ...(byAgent ? {origin: 'agent' as const} : {})}];
 }
 
 function assistantEvents(record: QwenRecord, base: Base, parts: Part[]): SessionEvent[] {
@@ -157,6 +223,10 @@ export function normalizeQwenRecord(record: QwenRecord, line: number): SessionEv
 	const parts = partsOfRecord(record);
 	switch (record.type) {
 		case 'user':
+			if (record.subtype === agentMessageSubtype) {
+				return agentReplyEvents(record, base);
+			}
+
 			return parts.some(part => functionResponseOf(part) !== undefined) ? responseTurnEvents(record, base, parts) : [...userEvents(record, base, parts), ...toolResultEvents(record, base, [])];
 		case 'assistant':
 			return assistantEvents(record, base, parts);

@@ -23,6 +23,7 @@ const recordFields = fields({
 	toolCallResult: any,
 	systemPayload: any,
 	provenance: string,
+	externalInputKind: string,
 	agentId: string,
 	isSidechain: optionalOf(isBoolean),
 	forkedFrom: any,

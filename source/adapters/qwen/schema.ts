@@ -36,6 +36,7 @@ export const qwenRecordSchema = lazySchema(() => z.looseObject({
 	toolCallResult: z.optional(z.unknown()),
 	systemPayload: z.optional(z.unknown()),
 	provenance: optional(z.string()),
+	externalInputKind: optional(z.string()),
 	agentId: optional(z.string()),
 	isSidechain: optional(z.boolean()),
 	forkedFrom: z.optional(z.unknown()),
