@@ -10,6 +10,7 @@ import type {DocumentAdapter} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {localPathOfFileUri} from '../../source/adapters/vscode/discover.js';
 import {tempDir} from '../helpers/temp.js';
+import {computeTail} from '../../source/engine/continuity/tail.js';
 import {soleWorkspaceFolder, withoutCommentsAndTrailingCommas} from '../../source/adapters/shared/code-workspace.js';
 
 const vscodeAdapter = adapters.vscode as DocumentAdapter;
@@ -480,4 +481,28 @@ test('vscode format: a multi-root window\'s workspace.json names its .code-works
 		writeFileSync(odd, text);
 		assert.equal(soleWorkspaceFolder(odd, localPathOfFileUri), undefined, text);
 	}
+});
+
+/**
+ * microsoft/vscode languageModelToolsService.ts (invokeTool): a tool the person denies
+ * (ConfirmedReason type 0, `false` before 1.104) throws a CancellationError, and Copilot Chat's
+ * tool-calling loop stops there (toolCalling.tsx `toolCallErrorToResult` marks it cancelled,
+ * toolCallingLoop.ts `buildPrompt2` throws, `_runLoop` breaks): the person ended the turn. A
+ * skipped one (type 5) returns "The user chose to skip the tool call…" and the model goes on: no
+ * failure. A preToolUse hook's denial (ChatToolInvocation.createCancelled, saved hidden) is
+ * answered with the hook's reason and the loop goes on: a failure, not the person's stop.
+ */
+test('vscode format: a tool the person denied ends the turn (an interruption), one they skipped is no failure, one a hook denied is a failure', () => {
+	const session = read('declined-and-skipped-tools.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.interrupted ?? false, event.result?.output]),
+		[
+			['call_kite1', false, false, 'Skipped by the person; not run'],
+			['call_kite2', true, false, 'Denied by PreToolUse hook: writes under /etc are blocked'],
+			['call_kite3', true, true, ''],
+			['call_kite4', true, true, ''],
+		],
+	);
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.interruption?.line, 3, 'the last turn stopped at the denied call');
 });

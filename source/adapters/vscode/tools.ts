@@ -245,12 +245,12 @@ function detailsMediaNotes(details: unknown): string[] {
 	});
 }
 
-/** What the tool gave back, with its images noted; a declined tool's past-tense message describes work never done. */
-function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolean): string {
-	return withNoteLines(toolText(part, context, declined), declined ? [] : detailsMediaNotes(part.resultDetails));
+/** What the tool gave back, with its images noted. */
+function toolOutput(part: ToolInvocation, context: ToolContext): string {
+	return withNoteLines(toolText(part, context), detailsMediaNotes(part.resultDetails));
 }
 
-function toolText(part: ToolInvocation, context: ToolContext, declined: boolean): string {
+function toolText(part: ToolInvocation, context: ToolContext): string {
 	const data = specificData(part);
 	const terminal = isTerminal(data) && isRecord(data['terminalCommandOutput']) ? data['terminalCommandOutput']['text'] : undefined;
 	const candidates = [
@@ -258,7 +258,7 @@ function toolText(part: ToolInvocation, context: ToolContext, declined: boolean)
 		detailsOutput(part.resultDetails),
 		part.toolCallId ? (context.outputs.get(part.toolCallId) ?? '') : '',
 		data?.['kind'] === 'subagent' && typeof data['result'] === 'string' ? data['result'] : '',
-		declined ? '' : markdownText(part.pastTenseMessage),
+		markdownText(part.pastTenseMessage),
 	];
 	return candidates.find(text => text !== '') ?? '';
 }
@@ -292,27 +292,50 @@ function closingExitCode(text: string): number | undefined {
 	return match ? Number(match[1]) : undefined;
 }
 
-/** `false` before 1.104; since then ConfirmedReason `{type}` where 0 is denied and 5 skipped. */
-function isDeclined(confirmed: unknown): boolean {
-	return confirmed === false || (isRecord(confirmed) && (confirmed['type'] === 0 || confirmed['type'] === 5));
+/** ConfirmedReason types (ToolConfirmKind) a person's answer leaves: Denied and Skipped. */
+const deniedReason = 0;
+const skippedReason = 5;
+
+/**
+ * How the person answered a tool's confirmation, when they did not let it run: `false` before
+ * 1.104, since then a ConfirmedReason `{type}`. A denial throws in VS Code's invokeTool and
+ * Copilot's loop stops there; a skip tells the model the tool was skipped and the loop goes on.
+ */
+function refusal(confirmed: unknown): 'denied' | 'skipped' | undefined {
+	if (confirmed === false || (isRecord(confirmed) && confirmed['type'] === deniedReason)) {
+		return 'denied';
+	}
+
+	return isRecord(confirmed) && confirmed['type'] === skippedReason ? 'skipped' : undefined;
 }
+
+/**
+ * A preToolUse hook's denial is saved as denied too, but hidden (`presentation: "hidden"`), with
+ * the hook's reason as its invocation message; Copilot is answered with that reason and goes on.
+ */
+function deniedByHook(part: ToolInvocation): boolean {
+	return part.presentation === 'hidden';
+}
+
+/** What the person's skip leaves as the tool's output: the tool never ran. */
+const skippedOutput = 'Skipped by the person; not run';
 
 /**
  * A tool invocation becomes a call and, once complete, its result (paired by `toolCallId`). An
  * invocation saved before it completed is a pending call; so is one saved in a turn still open
  * (`openTurn`) that nobody had approved yet: since 1.104 a saved invocation is always
- * `isComplete`, and `isConfirmed` is absent only while it waits for approval. Declined or
- * skipped tools, tools that report an error, and terminal commands with a non-zero exit status
- * are failures.
+ * `isComplete`, and `isConfirmed` is absent only while it waits for approval. A call the person
+ * denied or skipped, or a hook denied, never ran (refusedResult); tools that report an error and
+ * terminal commands with a non-zero exit status are failures.
  */
 export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolContext, openTurn = false): SessionEvent[] {
 	const callId = part.toolCallId ?? null;
 	const data = specificData(part);
 	const sidechain = part.fromSubAgent === true || (Boolean(part.subAgentInvocationId) && data?.['kind'] !== 'subagent');
 	const shared = sidechain ? {...base, sidechain: true} : base;
-	const declined = isDeclined(part.isConfirmed);
+	const refused = refusal(part.isConfirmed);
 	const awaitingApproval = openTurn && (part.isConfirmed === undefined || part.isConfirmed === null);
-	const complete = (part.isComplete !== false && !awaitingApproval) || declined;
+	const complete = (part.isComplete !== false && !awaitingApproval) || refused !== undefined;
 	const call: SessionEvent = {
 		...shared,
 		kind: 'tool_call',
@@ -323,7 +346,11 @@ export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolC
 		return [call];
 	}
 
-	const output = toolOutput(part, context, declined);
+	if (refused !== undefined) {
+		return [call, refusedResult(part, shared, refused)];
+	}
+
+	const output = toolOutput(part, context);
 	const exitCode = toolExitCode(part, context);
 	const reportedError = isRecord(part.resultDetails) && part.resultDetails['isError'] === true;
 	return [
@@ -333,12 +360,31 @@ export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolC
 			kind: 'tool_result',
 			result: {
 				call_id: callId,
-				is_error: declined || reportedError || (exitCode !== undefined && exitCode !== 0),
+				is_error: reportedError || (exitCode !== undefined && exitCode !== 0),
 				...(exitCode === undefined ? {} : {exit_code: exitCode}),
 				output,
 			},
 		},
 	];
+}
+
+/**
+ * The result of a call that never ran. Skipped by the person: no failure, the model went on.
+ * Denied by a hook: a failure, its reason the output. Denied by the person: a failure where
+ * the person stopped the turn (what follows, if anything, decides whether it stayed stopped).
+ * Its past-tense message describes work never done, so it is no output.
+ */
+function refusedResult(part: ToolInvocation, base: EventBase, refused: 'denied' | 'skipped'): SessionEvent {
+	const call_id = part.toolCallId ?? null;
+	if (refused === 'skipped') {
+		return {...base, kind: 'tool_result', result: {call_id, is_error: false, output: skippedOutput}};
+	}
+
+	if (deniedByHook(part)) {
+		return {...base, kind: 'tool_result', result: {call_id, is_error: true, output: markdownText(part.invocationMessage)}};
+	}
+
+	return {...base, kind: 'tool_result', result: {call_id, is_error: true, output: ''}, interrupted: true};
 }
 
 /** The name an inline file reference shows in the reply text. */
