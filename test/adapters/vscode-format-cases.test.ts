@@ -506,3 +506,20 @@ test('vscode format: a tool the person denied ends the turn (an interruption), o
 	const tail = computeTail(session.events, false);
 	assert.equal(tail.interruption?.line, 3, 'the last turn stopped at the denied call');
 });
+
+/**
+ * microsoft/vscode chatToolInvocation.ts (toJSON) saves `resultError`, IToolResult's
+ * `toolResultError: string | boolean`, which invokeTool sets to the error's message when the
+ * tool threw (languageModelToolsService.ts); its past-tense message still reads as done.
+ */
+test('vscode format: a tool saved with a `resultError` (the message the tool threw, or true) failed, its message the output', () => {
+	const session = read('tool-result-error.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[
+			['call_lark1', true, 'ENOENT: no such file or directory, open \'/home/ana/lark/pnpm-lock.yaml\''],
+			['call_lark2', true, 'Ran list'],
+			['call_lark3', false, 'Listed assets'],
+		],
+	);
+});

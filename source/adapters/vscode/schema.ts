@@ -75,6 +75,8 @@ export const toolInvocationSchema = lazySchema(() => z.looseObject({
 	/** `"hidden"` for a call a preToolUse hook denied (ChatToolInvocation.createCancelled), among others. */
 	presentation: lenient(z.string()),
 	resultDetails: z.optional(z.unknown()),
+	/** The tool's error (IToolResult `toolResultError`: the message it threw, or `true`); saved since 2026 builds. */
+	resultError: z.optional(z.unknown()),
 	toolSpecificData: z.optional(z.unknown()),
 	/** Tool calls a subagent made, inlined into the parent's response. */
 	fromSubAgent: optional(z.boolean()),

@@ -258,6 +258,7 @@ function toolText(part: ToolInvocation, context: ToolContext): string {
 		detailsOutput(part.resultDetails),
 		part.toolCallId ? (context.outputs.get(part.toolCallId) ?? '') : '',
 		data?.['kind'] === 'subagent' && typeof data['result'] === 'string' ? data['result'] : '',
+		typeof part.resultError === 'string' ? part.resultError : '',
 		markdownText(part.pastTenseMessage),
 	];
 	return candidates.find(text => text !== '') ?? '';
@@ -317,6 +318,11 @@ function deniedByHook(part: ToolInvocation): boolean {
 	return part.presentation === 'hidden';
 }
 
+/** A saved `resultError`: the message the tool threw (an empty one says nothing), or `true`. */
+function isResultError(error: unknown): boolean {
+	return error === true || (typeof error === 'string' && error.trim() !== '');
+}
+
 /** What the person's skip leaves as the tool's output: the tool never ran. */
 const skippedOutput = 'Skipped by the person; not run';
 
@@ -352,7 +358,7 @@ export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolC
 
 	const output = toolOutput(part, context);
 	const exitCode = toolExitCode(part, context);
-	const reportedError = isRecord(part.resultDetails) && part.resultDetails['isError'] === true;
+	const reportedError = (isRecord(part.resultDetails) && part.resultDetails['isError'] === true) || isResultError(part.resultError);
 	return [
 		call,
 		{
