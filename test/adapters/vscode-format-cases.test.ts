@@ -523,3 +523,17 @@ test('vscode format: a tool saved with a `resultError` (the message the tool thr
 		],
 	);
 });
+
+/**
+ * microsoft/vscode chatToolInvocation.ts (toJSON): a result whose details are one binary output
+ * (IToolResultOutputDetails, e.g. a generated image) is saved as
+ * `resultDetails.output = {type: "data", mimeType, base64Data}` (IToolResultOutputDetailsSerialized).
+ */
+test('vscode format: a tool\'s single binary output saved as `{type: "data", mimeType, base64Data}` is noted by its media type, the bytes never copied', () => {
+	const session = read('tool-result-data.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[['call_heron1', false, 'Generated image\n[image: image/png]']],
+	);
+	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo/);
+});

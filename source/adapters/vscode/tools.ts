@@ -230,10 +230,15 @@ function detailsOutput(details: unknown): string {
 
 /**
  * A note of each embed in `resultDetails.output` that is no text (a screenshot, a read image):
- * VS Code shows these as the tool's images; the base64 `value` is never copied.
+ * VS Code shows these as the tool's images; the base64 `value` is never copied. A tool's one
+ * binary output (a generated image) is saved as `output: {type: "data", mimeType, base64Data}`.
  */
 function detailsMediaNotes(details: unknown): string[] {
 	const output = isRecord(details) ? details['output'] : undefined;
+	if (isRecord(output) && output['type'] === 'data') {
+		return [mediaTypeNote(output['mimeType'])];
+	}
+
 	const items = Array.isArray(output) ? output : [];
 	return items.flatMap(item => {
 		if (!isRecord(item) || item['type'] !== 'embed' || item['isText'] === true) {
