@@ -537,3 +537,17 @@ test('vscode format: a tool\'s single binary output saved as `{type: "data", mim
 	);
 	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo/);
 });
+
+/**
+ * microsoft/vscode chatSessionOperationLog.ts (responsePartSchema): the log compares a
+ * `questionCarousel`, `confirmation` or `planReview` part by its kind alone, so the person's
+ * answer (`isUsed`) is never written; the part stays unused in the log. A response that goes on
+ * after it (reply text, a tool call) shows it was answered.
+ */
+test('vscode format: an asking part the response went on past (the log never records `isUsed`) was answered, not a paused turn', () => {
+	assert.deepEqual(markers('answered-carousel-log.jsonl'), []);
+	const tail = computeTail(read('answered-carousel-log.jsonl').events, false);
+	assert.equal(tail.interruption ?? null, null);
+	// One still last in its response waits, as before.
+	assert.deepEqual(markers('continue-to-iterate.json'), [[1, true, null]]);
+});

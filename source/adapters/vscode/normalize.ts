@@ -153,15 +153,26 @@ function askingText(part: Record<string, unknown>): string {
 	return title ? `${waiting}: ${title}` : waiting;
 }
 
+/** A part that shows the response went on: reply text or a tool call. */
+function isProgress(part: unknown): boolean {
+	if (!isRecord(part)) {
+		return false;
+	}
+
+	return part['kind'] === 'toolInvocationSerialized' || (partText(part)?.trim() ?? '') !== '';
+}
+
 /**
  * The question a response left waiting for the person: an unused `confirmation` part (Copilot's
  * "Continue to iterate?" at its round limit, …), `questionCarousel` (the ask-questions tool) or
  * `planReview` (a plan to approve). VS Code counts one as the response needing input until
- * `isUsed`. A log may keep a stale `isUsed`, but only the last turn's pause matters.
+ * `isUsed`. The mutation log never records `isUsed` (it compares these parts by kind alone), so
+ * one the response went on past, with text or a tool call, was answered.
  */
 function waitingConfirmation(parts: readonly unknown[]): string | undefined {
-	const part = parts.find(candidate => isRecord(candidate) && typeof candidate['kind'] === 'string' && askingKinds.has(candidate['kind']) && candidate['isUsed'] !== true);
-	return isRecord(part) ? askingText(part) : undefined;
+	const index = parts.findLastIndex(candidate => isRecord(candidate) && typeof candidate['kind'] === 'string' && askingKinds.has(candidate['kind']) && candidate['isUsed'] !== true);
+	const part = parts[index];
+	return isRecord(part) && !parts.slice(index + 1).some(isProgress) ? askingText(part) : undefined;
 }
 
 /**
