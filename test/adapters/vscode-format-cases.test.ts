@@ -551,3 +551,21 @@ test('vscode format: an asking part the response went on past (the log never rec
 	// One still last in its response waits, as before.
 	assert.deepEqual(markers('continue-to-iterate.json'), [[1, true, null]]);
 });
+
+/**
+ * microsoft/vscode chatService.ts: `info` parts (IChatInfoMessage, e.g. the note invokeTool adds
+ * when Autopilot skips a high-risk call) and `systemNotification` parts are shown to the person
+ * and read into the response's text by chatModel.ts (AbstractResponse.partsToRepr), like warnings.
+ */
+test('vscode format: a response\'s `info` and `systemNotification` parts are notices in their place, never reply text', () => {
+	const session = read('info-notices.json');
+	assert.deepEqual(
+		session.events.filter(event => ['assistant', 'system'].includes(event.kind)).map(event => [event.kind, event.text]),
+		[
+			['assistant', 'Removing the old output folders.'],
+			['system', 'Autopilot skipped "Run in Terminal" because it was assessed as high-risk: it deletes the home folder.'],
+			['system', 'Switched to the moth-site workspace'],
+			['assistant', 'I removed only `dist/` and `.cache/` instead.'],
+		],
+	);
+});

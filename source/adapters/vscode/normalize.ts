@@ -220,9 +220,9 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 			continue;
 		}
 
-		if (part['kind'] === warningKind) {
+		if (typeof part['kind'] === 'string' && noticeKinds.has(part['kind'])) {
 			flush();
-			events.push(...warningEvents(part, base));
+			events.push(...noticeEvents(part, base));
 			continue;
 		}
 
@@ -243,11 +243,15 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 	return events;
 }
 
-/** A response part the chat view shows as a warning (`IChatWarningMessage`): a quota switch, a setup problem. */
-const warningKind = 'warning';
+/**
+ * Response parts the chat view shows as notices, each `{content}`: a warning
+ * (`IChatWarningMessage`: a quota switch, a setup problem), an info note (`IChatInfoMessage`:
+ * Autopilot skipping a risky call) and a system notification (`IChatSystemNotificationPart`).
+ */
+const noticeKinds = new Set(['warning', 'info', 'systemNotification']);
 
-/** The warning as a notice where it stood: the person saw it, but it is not the model's reply. */
-function warningEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
+/** The notice where it stood: the person saw it, but it is not the model's reply. */
+function noticeEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
 	const text = markdownText(part['content']).trim();
 	return text === '' ? [] : [{...base, kind: 'system', text}];
 }
