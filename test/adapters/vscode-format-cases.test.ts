@@ -569,3 +569,25 @@ test('vscode format: a response\'s `info` and `systemNotification` parts are not
 		],
 	);
 });
+
+/**
+ * microsoft/vscode-copilot-chat toolCallingLoop.ts keys its result metadata (toolCallRounds,
+ * toolCallResults) by an internal id, the model's id plus `__vscode-<n>`, and hands VS Code the
+ * model's id as the stream id (toolCalling.tsx `toolCall.id.split('__vscode')[0]`); VS Code saves
+ * that as the invocation's `toolCallId` (languageModelToolsService.ts `dto.chatStreamToolCallId ??
+ * dto.callId`). A model id reused within the request (two internal ids) matches neither.
+ */
+test('vscode format: a tool invocation saved under the model\'s call id finds its arguments and result under Copilot\'s internal id (`<id>__vscode-<n>`)', () => {
+	const session = read('internal-tool-call-ids.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.tool?.input]),
+		[
+			['toolu_01WrenConfig', {filePath: '/home/ana/wren/src/config.ts', startLine: 1, endLine: 40}],
+			['call_dup', null],
+		],
+	);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => event.result?.output),
+		['export const retryBudget = Number(process.env.WREN_RETRIES ?? 3);', 'Read env.ts'],
+	);
+});

@@ -10,8 +10,9 @@ type EventBase = Omit<SessionEvent, 'kind'>;
 /**
  * What Copilot's result metadata says about the tool calls of one request: the arguments the
  * model sent (`toolCallRounds[].toolCalls[]`) and the text the tool returned
- * (`toolCallResults[id].content[]`), both keyed by the model's call id. They are used only when
- * that id equals an invocation's `toolCallId`, never matched by order.
+ * (`toolCallResults[id].content[]`), both keyed by Copilot's id for the call. They are used only
+ * when that id (or the model's id inside it, see withStemAliases) equals an invocation's
+ * `toolCallId`, never matched by order.
  */
 export type ToolContext = {
 	readonly args: ReadonlyMap<string, unknown>;
@@ -113,7 +114,35 @@ export function toolContext(metadata: unknown): ToolContext {
 		}
 	}
 
-	return {args, outputs};
+	return {args: withStemAliases(args), outputs: withStemAliases(outputs)};
+}
+
+/** What Copilot appends to the model's call id to keep its own ids unique (toolCallingLoop.ts createInternalToolCallId). */
+const internalIdMarker = '__vscode';
+
+/**
+ * The map with each internal id (`<model's id>__vscode-<n>`) also reachable by the model's id:
+ * Copilot keys its metadata by the internal id but hands VS Code the model's id as the stream id
+ * (`toolCall.id.split('__vscode')[0]`), which current builds save as the invocation's
+ * `toolCallId`. A model id two internal ids share (models reuse ids) stays unmatched.
+ */
+function withStemAliases<T>(byId: Map<string, T>): Map<string, T> {
+	const stems = new Map<string, T | undefined>();
+	for (const [id, value] of byId) {
+		const at = id.indexOf(internalIdMarker);
+		if (at > 0 && !byId.has(id.slice(0, at))) {
+			const stem = id.slice(0, at);
+			stems.set(stem, stems.has(stem) ? undefined : value);
+		}
+	}
+
+	for (const [stem, value] of stems) {
+		if (value !== undefined) {
+			byId.set(stem, value);
+		}
+	}
+
+	return byId;
 }
 
 function specificData(part: ToolInvocation): Record<string, unknown> | undefined {
