@@ -591,3 +591,18 @@ test('vscode format: a tool invocation saved under the model\'s call id finds it
 		['export const retryBudget = Number(process.env.WREN_RETRIES ?? 3);', 'Read env.ts'],
 	);
 });
+
+/**
+ * microsoft/vscode chatToolInvocation.ts (toJSON): "persist the serialized call as 'skipped' if
+ * we were waiting for postapproval": a tool whose results wait for the person's approval is saved
+ * as skipped (ConfirmedReason type 5) with no result details. In a turn the log left open it is
+ * a call still waiting on the person, not one they skipped.
+ */
+test('vscode format: in a turn still open, a tool saved as skipped is one whose results wait for approval: a pending call', () => {
+	const session = read('post-approval-pending.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_call' || event.kind === 'tool_result').map(event => [event.kind, event.pending ?? false]),
+		[['tool_call', true]],
+	);
+	assert.deepEqual(markers('post-approval-pending.jsonl'), []);
+});

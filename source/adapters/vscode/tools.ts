@@ -364,9 +364,10 @@ const skippedOutput = 'Skipped by the person; not run';
  * A tool invocation becomes a call and, once complete, its result (paired by `toolCallId`). An
  * invocation saved before it completed is a pending call; so is one saved in a turn still open
  * (`openTurn`) that nobody had approved yet: since 1.104 a saved invocation is always
- * `isComplete`, and `isConfirmed` is absent only while it waits for approval. A call the person
- * denied or skipped, or a hook denied, never ran (refusedResult); tools that report an error and
- * terminal commands with a non-zero exit status are failures.
+ * `isComplete`, `isConfirmed` is absent while it waits for approval, and a call whose results
+ * wait for approval is saved as skipped. A call the person denied (or skipped, outside an open
+ * turn) or a hook denied never ran (refusedResult); tools that report an error and terminal
+ * commands with a non-zero exit status are failures.
  */
 export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolContext, openTurn = false): SessionEvent[] {
 	const callId = part.toolCallId ?? null;
@@ -374,8 +375,9 @@ export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolC
 	const sidechain = part.fromSubAgent === true || (Boolean(part.subAgentInvocationId) && data?.['kind'] !== 'subagent');
 	const shared = sidechain ? {...base, sidechain: true} : base;
 	const refused = refusal(part.isConfirmed);
-	const awaitingApproval = openTurn && (part.isConfirmed === undefined || part.isConfirmed === null);
-	const complete = (part.isComplete !== false && !awaitingApproval) || refused !== undefined;
+	// In an open turn a skip may be VS Code's stand-in for results awaiting the person's approval (toJSON).
+	const awaitingApproval = openTurn && (part.isConfirmed === undefined || part.isConfirmed === null || refused === 'skipped');
+	const complete = !awaitingApproval && (part.isComplete !== false || refused !== undefined);
 	const call: SessionEvent = {
 		...shared,
 		kind: 'tool_call',
