@@ -10,6 +10,7 @@ import type {DocumentAdapter} from '../../source/adapters/types.js';
 import {looseUnit, readUnit} from '../helpers/adapters.js';
 import {localPathOfFileUri} from '../../source/adapters/vscode/discover.js';
 import {tempDir} from '../helpers/temp.js';
+import {computeTail} from '../../source/engine/continuity/tail.js';
 import {soleWorkspaceFolder, withoutCommentsAndTrailingCommas} from '../../source/adapters/shared/code-workspace.js';
 
 const vscodeAdapter = adapters.vscode as DocumentAdapter;
@@ -480,4 +481,128 @@ test('vscode format: a multi-root window\'s workspace.json names its .code-works
 		writeFileSync(odd, text);
 		assert.equal(soleWorkspaceFolder(odd, localPathOfFileUri), undefined, text);
 	}
+});
+
+/**
+ * microsoft/vscode languageModelToolsService.ts (invokeTool): a tool the person denies
+ * (ConfirmedReason type 0, `false` before 1.104) throws a CancellationError, and Copilot Chat's
+ * tool-calling loop stops there (toolCalling.tsx `toolCallErrorToResult` marks it cancelled,
+ * toolCallingLoop.ts `buildPrompt2` throws, `_runLoop` breaks): the person ended the turn. A
+ * skipped one (type 5) returns "The user chose to skip the tool call…" and the model goes on: no
+ * failure. A preToolUse hook's denial (ChatToolInvocation.createCancelled, saved hidden) is
+ * answered with the hook's reason and the loop goes on: a failure, not the person's stop.
+ */
+test('vscode format: a tool the person denied ends the turn (an interruption), one they skipped is no failure, one a hook denied is a failure', () => {
+	const session = read('declined-and-skipped-tools.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.interrupted ?? false, event.result?.output]),
+		[
+			['call_kite1', false, false, 'Skipped by the person; not run'],
+			['call_kite2', true, false, 'Denied by PreToolUse hook: writes under /etc are blocked'],
+			['call_kite3', true, true, ''],
+			['call_kite4', true, true, ''],
+		],
+	);
+	const tail = computeTail(session.events, false);
+	assert.equal(tail.interruption?.line, 3, 'the last turn stopped at the denied call');
+});
+
+/**
+ * microsoft/vscode chatToolInvocation.ts (toJSON) saves `resultError`, IToolResult's
+ * `toolResultError: string | boolean`, which invokeTool sets to the error's message when the
+ * tool threw (languageModelToolsService.ts); its past-tense message still reads as done.
+ */
+test('vscode format: a tool saved with a `resultError` (the message the tool threw, or true) failed, its message the output', () => {
+	const session = read('tool-result-error.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[
+			['call_lark1', true, 'ENOENT: no such file or directory, open \'/home/ana/lark/pnpm-lock.yaml\''],
+			['call_lark2', true, 'Ran list'],
+			['call_lark3', false, 'Listed assets'],
+		],
+	);
+});
+
+/**
+ * microsoft/vscode chatToolInvocation.ts (toJSON): a result whose details are one binary output
+ * (IToolResultOutputDetails, e.g. a generated image) is saved as
+ * `resultDetails.output = {type: "data", mimeType, base64Data}` (IToolResultOutputDetailsSerialized).
+ */
+test('vscode format: a tool\'s single binary output saved as `{type: "data", mimeType, base64Data}` is noted by its media type, the bytes never copied', () => {
+	const session = read('tool-result-data.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.output]),
+		[['call_heron1', false, 'Generated image\n[image: image/png]']],
+	);
+	assert.doesNotMatch(JSON.stringify(session.events), /iVBORw0KGgo/);
+});
+
+/**
+ * microsoft/vscode chatSessionOperationLog.ts (responsePartSchema): the log compares a
+ * `questionCarousel`, `confirmation` or `planReview` part by its kind alone, so the person's
+ * answer (`isUsed`) is never written; the part stays unused in the log. A response that goes on
+ * after it (reply text, a tool call) shows it was answered.
+ */
+test('vscode format: an asking part the response went on past (the log never records `isUsed`) was answered, not a paused turn', () => {
+	assert.deepEqual(markers('answered-carousel-log.jsonl'), []);
+	const tail = computeTail(read('answered-carousel-log.jsonl').events, false);
+	assert.equal(tail.interruption ?? null, null);
+	// One still last in its response waits, as before.
+	assert.deepEqual(markers('continue-to-iterate.json'), [[1, true, null]]);
+});
+
+/**
+ * microsoft/vscode chatService.ts: `info` parts (IChatInfoMessage, e.g. the note invokeTool adds
+ * when Autopilot skips a high-risk call) and `systemNotification` parts are shown to the person
+ * and read into the response's text by chatModel.ts (AbstractResponse.partsToRepr), like warnings.
+ */
+test('vscode format: a response\'s `info` and `systemNotification` parts are notices in their place, never reply text', () => {
+	const session = read('info-notices.json');
+	assert.deepEqual(
+		session.events.filter(event => ['assistant', 'system'].includes(event.kind)).map(event => [event.kind, event.text]),
+		[
+			['assistant', 'Removing the old output folders.'],
+			['system', 'Autopilot skipped "Run in Terminal" because it was assessed as high-risk: it deletes the home folder.'],
+			['system', 'Switched to the moth-site workspace'],
+			['assistant', 'I removed only `dist/` and `.cache/` instead.'],
+		],
+	);
+});
+
+/**
+ * microsoft/vscode-copilot-chat toolCallingLoop.ts keys its result metadata (toolCallRounds,
+ * toolCallResults) by an internal id, the model's id plus `__vscode-<n>`, and hands VS Code the
+ * model's id as the stream id (toolCalling.tsx `toolCall.id.split('__vscode')[0]`); VS Code saves
+ * that as the invocation's `toolCallId` (languageModelToolsService.ts `dto.chatStreamToolCallId ??
+ * dto.callId`). A model id reused within the request (two internal ids) matches neither.
+ */
+test('vscode format: a tool invocation saved under the model\'s call id finds its arguments and result under Copilot\'s internal id (`<id>__vscode-<n>`)', () => {
+	const session = read('internal-tool-call-ids.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.tool?.input]),
+		[
+			['toolu_01WrenConfig', {filePath: '/home/ana/wren/src/config.ts', startLine: 1, endLine: 40}],
+			['call_dup', null],
+		],
+	);
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_result').map(event => event.result?.output),
+		['export const retryBudget = Number(process.env.WREN_RETRIES ?? 3);', 'Read env.ts'],
+	);
+});
+
+/**
+ * microsoft/vscode chatToolInvocation.ts (toJSON): "persist the serialized call as 'skipped' if
+ * we were waiting for postapproval": a tool whose results wait for the person's approval is saved
+ * as skipped (ConfirmedReason type 5) with no result details. In a turn the log left open it is
+ * a call still waiting on the person, not one they skipped.
+ */
+test('vscode format: in a turn still open, a tool saved as skipped is one whose results wait for approval: a pending call', () => {
+	const session = read('post-approval-pending.jsonl');
+	assert.deepEqual(
+		session.events.filter(event => event.kind === 'tool_call' || event.kind === 'tool_result').map(event => [event.kind, event.pending ?? false]),
+		[['tool_call', true]],
+	);
+	assert.deepEqual(markers('post-approval-pending.jsonl'), []);
 });

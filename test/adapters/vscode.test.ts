@@ -162,7 +162,11 @@ test('vscode: tool calls, results, exit codes, cancellation and request errors',
 		snapshot.events.filter(event => event.error).map(event => [event.line, event.error]),
 		[[3, 'You have exceeded your premium request allowance.']],
 	);
-	assert.equal(snapshot.events.some(event => event.interrupted), false);
+	assert.deepEqual(
+		snapshot.events.filter(event => event.interrupted).map(event => [event.kind, event.result?.call_id]),
+		[['tool_result', 'call_a2']],
+		'the declined call is where the person stopped; no request was cancelled',
+	);
 	assert.deepEqual(
 		snapshot.events.filter(event => event.kind === 'meta').map(event => [event.line, event.session?.model]),
 		[

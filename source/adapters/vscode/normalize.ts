@@ -153,15 +153,26 @@ function askingText(part: Record<string, unknown>): string {
 	return title ? `${waiting}: ${title}` : waiting;
 }
 
+/** A part that shows the response went on: reply text or a tool call. */
+function isProgress(part: unknown): boolean {
+	if (!isRecord(part)) {
+		return false;
+	}
+
+	return part['kind'] === 'toolInvocationSerialized' || (partText(part)?.trim() ?? '') !== '';
+}
+
 /**
  * The question a response left waiting for the person: an unused `confirmation` part (Copilot's
  * "Continue to iterate?" at its round limit, …), `questionCarousel` (the ask-questions tool) or
  * `planReview` (a plan to approve). VS Code counts one as the response needing input until
- * `isUsed`. A log may keep a stale `isUsed`, but only the last turn's pause matters.
+ * `isUsed`. The mutation log never records `isUsed` (it compares these parts by kind alone), so
+ * one the response went on past, with text or a tool call, was answered.
  */
 function waitingConfirmation(parts: readonly unknown[]): string | undefined {
-	const part = parts.find(candidate => isRecord(candidate) && typeof candidate['kind'] === 'string' && askingKinds.has(candidate['kind']) && candidate['isUsed'] !== true);
-	return isRecord(part) ? askingText(part) : undefined;
+	const index = parts.findLastIndex(candidate => isRecord(candidate) && typeof candidate['kind'] === 'string' && askingKinds.has(candidate['kind']) && candidate['isUsed'] !== true);
+	const part = parts[index];
+	return isRecord(part) && !parts.slice(index + 1).some(isProgress) ? askingText(part) : undefined;
 }
 
 /**
@@ -209,9 +220,9 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 			continue;
 		}
 
-		if (part['kind'] === warningKind) {
+		if (typeof part['kind'] === 'string' && noticeKinds.has(part['kind'])) {
 			flush();
-			events.push(...warningEvents(part, base));
+			events.push(...noticeEvents(part, base));
 			continue;
 		}
 
@@ -232,11 +243,15 @@ function responseEvents(parts: readonly unknown[], base: EventBase, context: Too
 	return events;
 }
 
-/** A response part the chat view shows as a warning (`IChatWarningMessage`): a quota switch, a setup problem. */
-const warningKind = 'warning';
+/**
+ * Response parts the chat view shows as notices, each `{content}`: a warning
+ * (`IChatWarningMessage`: a quota switch, a setup problem), an info note (`IChatInfoMessage`:
+ * Autopilot skipping a risky call) and a system notification (`IChatSystemNotificationPart`).
+ */
+const noticeKinds = new Set(['warning', 'info', 'systemNotification']);
 
-/** The warning as a notice where it stood: the person saw it, but it is not the model's reply. */
-function warningEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
+/** The notice where it stood: the person saw it, but it is not the model's reply. */
+function noticeEvents(part: Record<string, unknown>, base: EventBase): SessionEvent[] {
 	const text = markdownText(part['content']).trim();
 	return text === '' ? [] : [{...base, kind: 'system', text}];
 }

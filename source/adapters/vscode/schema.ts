@@ -72,7 +72,11 @@ export const toolInvocationSchema = lazySchema(() => z.looseObject({
 	/** A boolean before 1.104; since then a ConfirmedReason `{type}` (0 denied … 5 skipped). */
 	isConfirmed: z.optional(z.unknown()),
 	isComplete: optional(z.boolean()),
+	/** `"hidden"` for a call a preToolUse hook denied (ChatToolInvocation.createCancelled), among others. */
+	presentation: lenient(z.string()),
 	resultDetails: z.optional(z.unknown()),
+	/** The tool's error (IToolResult `toolResultError`: the message it threw, or `true`); saved since 2026 builds. */
+	resultError: z.optional(z.unknown()),
 	toolSpecificData: z.optional(z.unknown()),
 	/** Tool calls a subagent made, inlined into the parent's response. */
 	fromSubAgent: optional(z.boolean()),

@@ -10,8 +10,9 @@ type EventBase = Omit<SessionEvent, 'kind'>;
 /**
  * What Copilot's result metadata says about the tool calls of one request: the arguments the
  * model sent (`toolCallRounds[].toolCalls[]`) and the text the tool returned
- * (`toolCallResults[id].content[]`), both keyed by the model's call id. They are used only when
- * that id equals an invocation's `toolCallId`, never matched by order.
+ * (`toolCallResults[id].content[]`), both keyed by Copilot's id for the call. They are used only
+ * when that id (or the model's id inside it, see withStemAliases) equals an invocation's
+ * `toolCallId`, never matched by order.
  */
 export type ToolContext = {
 	readonly args: ReadonlyMap<string, unknown>;
@@ -113,7 +114,35 @@ export function toolContext(metadata: unknown): ToolContext {
 		}
 	}
 
-	return {args, outputs};
+	return {args: withStemAliases(args), outputs: withStemAliases(outputs)};
+}
+
+/** What Copilot appends to the model's call id to keep its own ids unique (toolCallingLoop.ts createInternalToolCallId). */
+const internalIdMarker = '__vscode';
+
+/**
+ * The map with each internal id (`<model's id>__vscode-<n>`) also reachable by the model's id:
+ * Copilot keys its metadata by the internal id but hands VS Code the model's id as the stream id
+ * (`toolCall.id.split('__vscode')[0]`), which current builds save as the invocation's
+ * `toolCallId`. A model id two internal ids share (models reuse ids) stays unmatched.
+ */
+function withStemAliases<T>(byId: Map<string, T>): Map<string, T> {
+	const stems = new Map<string, T | undefined>();
+	for (const [id, value] of byId) {
+		const at = id.indexOf(internalIdMarker);
+		if (at > 0 && !byId.has(id.slice(0, at))) {
+			const stem = id.slice(0, at);
+			stems.set(stem, stems.has(stem) ? undefined : value);
+		}
+	}
+
+	for (const [stem, value] of stems) {
+		if (value !== undefined) {
+			byId.set(stem, value);
+		}
+	}
+
+	return byId;
 }
 
 function specificData(part: ToolInvocation): Record<string, unknown> | undefined {
@@ -230,10 +259,15 @@ function detailsOutput(details: unknown): string {
 
 /**
  * A note of each embed in `resultDetails.output` that is no text (a screenshot, a read image):
- * VS Code shows these as the tool's images; the base64 `value` is never copied.
+ * VS Code shows these as the tool's images; the base64 `value` is never copied. A tool's one
+ * binary output (a generated image) is saved as `output: {type: "data", mimeType, base64Data}`.
  */
 function detailsMediaNotes(details: unknown): string[] {
 	const output = isRecord(details) ? details['output'] : undefined;
+	if (isRecord(output) && output['type'] === 'data') {
+		return [mediaTypeNote(output['mimeType'])];
+	}
+
 	const items = Array.isArray(output) ? output : [];
 	return items.flatMap(item => {
 		if (!isRecord(item) || item['type'] !== 'embed' || item['isText'] === true) {
@@ -245,12 +279,12 @@ function detailsMediaNotes(details: unknown): string[] {
 	});
 }
 
-/** What the tool gave back, with its images noted; a declined tool's past-tense message describes work never done. */
-function toolOutput(part: ToolInvocation, context: ToolContext, declined: boolean): string {
-	return withNoteLines(toolText(part, context, declined), declined ? [] : detailsMediaNotes(part.resultDetails));
+/** What the tool gave back, with its images noted. */
+function toolOutput(part: ToolInvocation, context: ToolContext): string {
+	return withNoteLines(toolText(part, context), detailsMediaNotes(part.resultDetails));
 }
 
-function toolText(part: ToolInvocation, context: ToolContext, declined: boolean): string {
+function toolText(part: ToolInvocation, context: ToolContext): string {
 	const data = specificData(part);
 	const terminal = isTerminal(data) && isRecord(data['terminalCommandOutput']) ? data['terminalCommandOutput']['text'] : undefined;
 	const candidates = [
@@ -258,7 +292,8 @@ function toolText(part: ToolInvocation, context: ToolContext, declined: boolean)
 		detailsOutput(part.resultDetails),
 		part.toolCallId ? (context.outputs.get(part.toolCallId) ?? '') : '',
 		data?.['kind'] === 'subagent' && typeof data['result'] === 'string' ? data['result'] : '',
-		declined ? '' : markdownText(part.pastTenseMessage),
+		typeof part.resultError === 'string' ? part.resultError : '',
+		markdownText(part.pastTenseMessage),
 	];
 	return candidates.find(text => text !== '') ?? '';
 }
@@ -292,27 +327,57 @@ function closingExitCode(text: string): number | undefined {
 	return match ? Number(match[1]) : undefined;
 }
 
-/** `false` before 1.104; since then ConfirmedReason `{type}` where 0 is denied and 5 skipped. */
-function isDeclined(confirmed: unknown): boolean {
-	return confirmed === false || (isRecord(confirmed) && (confirmed['type'] === 0 || confirmed['type'] === 5));
+/** ConfirmedReason types (ToolConfirmKind) a person's answer leaves: Denied and Skipped. */
+const deniedReason = 0;
+const skippedReason = 5;
+
+/**
+ * How the person answered a tool's confirmation, when they did not let it run: `false` before
+ * 1.104, since then a ConfirmedReason `{type}`. A denial throws in VS Code's invokeTool and
+ * Copilot's loop stops there; a skip tells the model the tool was skipped and the loop goes on.
+ */
+function refusal(confirmed: unknown): 'denied' | 'skipped' | undefined {
+	if (confirmed === false || (isRecord(confirmed) && confirmed['type'] === deniedReason)) {
+		return 'denied';
+	}
+
+	return isRecord(confirmed) && confirmed['type'] === skippedReason ? 'skipped' : undefined;
 }
+
+/**
+ * A preToolUse hook's denial is saved as denied too, but hidden (`presentation: "hidden"`), with
+ * the hook's reason as its invocation message; Copilot is answered with that reason and goes on.
+ */
+function deniedByHook(part: ToolInvocation): boolean {
+	return part.presentation === 'hidden';
+}
+
+/** A saved `resultError`: the message the tool threw (an empty one says nothing), or `true`. */
+function isResultError(error: unknown): boolean {
+	return error === true || (typeof error === 'string' && error.trim() !== '');
+}
+
+/** What the person's skip leaves as the tool's output: the tool never ran. */
+const skippedOutput = 'Skipped by the person; not run';
 
 /**
  * A tool invocation becomes a call and, once complete, its result (paired by `toolCallId`). An
  * invocation saved before it completed is a pending call; so is one saved in a turn still open
  * (`openTurn`) that nobody had approved yet: since 1.104 a saved invocation is always
- * `isComplete`, and `isConfirmed` is absent only while it waits for approval. Declined or
- * skipped tools, tools that report an error, and terminal commands with a non-zero exit status
- * are failures.
+ * `isComplete`, `isConfirmed` is absent while it waits for approval, and a call whose results
+ * wait for approval is saved as skipped. A call the person denied (or skipped, outside an open
+ * turn) or a hook denied never ran (refusedResult); tools that report an error and terminal
+ * commands with a non-zero exit status are failures.
  */
 export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolContext, openTurn = false): SessionEvent[] {
 	const callId = part.toolCallId ?? null;
 	const data = specificData(part);
 	const sidechain = part.fromSubAgent === true || (Boolean(part.subAgentInvocationId) && data?.['kind'] !== 'subagent');
 	const shared = sidechain ? {...base, sidechain: true} : base;
-	const declined = isDeclined(part.isConfirmed);
-	const awaitingApproval = openTurn && (part.isConfirmed === undefined || part.isConfirmed === null);
-	const complete = (part.isComplete !== false && !awaitingApproval) || declined;
+	const refused = refusal(part.isConfirmed);
+	// In an open turn a skip may be VS Code's stand-in for results awaiting the person's approval (toJSON).
+	const awaitingApproval = openTurn && (part.isConfirmed === undefined || part.isConfirmed === null || refused === 'skipped');
+	const complete = !awaitingApproval && (part.isComplete !== false || refused !== undefined);
 	const call: SessionEvent = {
 		...shared,
 		kind: 'tool_call',
@@ -323,9 +388,13 @@ export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolC
 		return [call];
 	}
 
-	const output = toolOutput(part, context, declined);
+	if (refused !== undefined) {
+		return [call, refusedResult(part, shared, refused)];
+	}
+
+	const output = toolOutput(part, context);
 	const exitCode = toolExitCode(part, context);
-	const reportedError = isRecord(part.resultDetails) && part.resultDetails['isError'] === true;
+	const reportedError = (isRecord(part.resultDetails) && part.resultDetails['isError'] === true) || isResultError(part.resultError);
 	return [
 		call,
 		{
@@ -333,12 +402,31 @@ export function toolEvents(part: ToolInvocation, base: EventBase, context: ToolC
 			kind: 'tool_result',
 			result: {
 				call_id: callId,
-				is_error: declined || reportedError || (exitCode !== undefined && exitCode !== 0),
+				is_error: reportedError || (exitCode !== undefined && exitCode !== 0),
 				...(exitCode === undefined ? {} : {exit_code: exitCode}),
 				output,
 			},
 		},
 	];
+}
+
+/**
+ * The result of a call that never ran. Skipped by the person: no failure, the model went on.
+ * Denied by a hook: a failure, its reason the output. Denied by the person: a failure where
+ * the person stopped the turn (what follows, if anything, decides whether it stayed stopped).
+ * Its past-tense message describes work never done, so it is no output.
+ */
+function refusedResult(part: ToolInvocation, base: EventBase, refused: 'denied' | 'skipped'): SessionEvent {
+	const call_id = part.toolCallId ?? null;
+	if (refused === 'skipped') {
+		return {...base, kind: 'tool_result', result: {call_id, is_error: false, output: skippedOutput}};
+	}
+
+	if (deniedByHook(part)) {
+		return {...base, kind: 'tool_result', result: {call_id, is_error: true, output: markdownText(part.invocationMessage)}};
+	}
+
+	return {...base, kind: 'tool_result', result: {call_id, is_error: true, output: ''}, interrupted: true};
 }
 
 /** The name an inline file reference shows in the reply text. */
