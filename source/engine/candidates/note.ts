@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {sourceIds} from '../../adapters/types.js';
 import {lazySchema} from '../../lib/lazy-schema.js';
+import {tooDeepForYaml, tooDeepYaml} from '../../lib/yaml-nesting.js';
 import {splitFrontmatter} from '../knowledge/frontmatter.js';
 import {commandCountsSchema, commandFactSchema, fileFactSchema, firstRequestSchema, type SessionFacts} from './session-facts.js';
 import {renderNoteBody} from './note-body.js';
@@ -159,6 +160,10 @@ export function parseNote(text: string, yaml?: YamlParse): ParsedNote {
 	if (data === undefined) {
 		if (!yaml) {
 			return {problem: {line: null, message: needsParser}};
+		}
+
+		if (tooDeepYaml(split.yaml)) {
+			return {problem: {line: split.yamlLine, message: `the frontmatter ${tooDeepForYaml}`}};
 		}
 
 		try {

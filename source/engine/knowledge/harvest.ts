@@ -7,6 +7,7 @@ import {nodeSourceSha256} from '../index/store.js';
 import type {KbPaths} from '../kb/paths.js';
 import {findSecrets, maskSecrets, maskValue} from '../search/secrets.js';
 import type {Database} from '../../lib/sqlite.js';
+import {tooDeepForYaml, tooDeepYaml} from '../../lib/yaml-nesting.js';
 import {harvestFrontmatterSchema, keyLine, splitFrontmatter, type HarvestFrontmatter, type SplitNote} from './frontmatter.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {listInbox, readStagedNote, type SkippedEntry, type StagedNote} from './inbox.js';
@@ -81,6 +82,11 @@ export function planHarvestFile(db: Database, paths: KbPaths, staged: StagedNote
 	const note = splitFrontmatter(raw);
 	if (!note) {
 		result.reasons.push({line: 1, message: 'no YAML frontmatter: the note must start with a --- line and close it with another'});
+		return result;
+	}
+
+	if (tooDeepYaml(note.yaml)) {
+		result.reasons.push({line: note.yamlLine, message: `frontmatter ${tooDeepForYaml}`});
 		return result;
 	}
 

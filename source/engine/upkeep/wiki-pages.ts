@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import {parse as parseYaml} from 'yaml';
 import {systemErrorCode} from '../../lib/errors.js';
 import {sha256Hex} from '../../lib/hash.js';
+import {tooDeepForYaml, tooDeepYaml} from '../../lib/yaml-nesting.js';
 import {keyLine, splitFrontmatter} from '../knowledge/frontmatter.js';
 import {readStagedNote} from '../knowledge/inbox.js';
 import {conflictBlock, conflictPathPattern} from './conflicts.js';
@@ -82,6 +83,10 @@ export function readWikiFile(path: string, raw: string, conflictPaths: readonly 
 
 	const note = splitFrontmatter(raw);
 	let data: unknown = {};
+	if (note && tooDeepYaml(note.yaml)) {
+		return {type: 'invalid', path, sha256, reasons: [{line: note.yamlLine, message: `frontmatter ${tooDeepForYaml}`}]};
+	}
+
 	if (note) {
 		try {
 			data = parseYaml(note.yaml) ?? {};
