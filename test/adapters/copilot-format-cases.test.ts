@@ -613,6 +613,18 @@ test('copilot format: session-store.db is listed again only when its file status
 	assert.equal(listings, 2);
 });
 
+test('copilot format: the folder a session-store.db session ran in is its workspace.yaml cwd, over the row\'s (a drive root in rows some builds wrote)', t => {
+	// github/copilot-cli#2655: rows have a NULL cwd since ~1.0.13, and the few with one name the drive root, not the project; workspace.yaml is right in each.
+	const home = copilotHome(t);
+	const db = new Database(join(home, 'session-store.db'));
+	db.prepare("UPDATE sessions SET cwd = '/' WHERE id = ?").run(chatOnly);
+	db.close();
+	const [unit] = discoverCopilot(join(home, 'session-state')).filter(found => found.idHint === chatOnly).map(wholeUnit);
+	assert.equal(unit?.projectHint, '/home/dev/uploader');
+	const read = readStore(copilotAdapter, home).find(found => found.summary.id === chatOnly);
+	assert.equal(read?.summary.project, '/home/dev/uploader');
+});
+
 test('copilot format: a session-store.db turn whose prompt is not text (a blob) is skipped and counted; the others are read', t => {
 	const home = copilotHome(t);
 	const db = new Database(join(home, 'session-store.db'));

@@ -69,13 +69,14 @@ function readRecords(db: Database, id: string): {session: Row | undefined; turns
 const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /**
- * The session's facts: its cwd (the row's, else its folder's workspace.yaml: the row's is NULL in
- * most sessions since ~1.0.13, github/copilot-cli#2655), its name (workspace.yaml's, which a
- * rename updates, else the row's summary) and its start and last update.
+ * The session's facts: its cwd (its folder's workspace.yaml's, else the row's: since ~1.0.13 the
+ * row's is NULL in most sessions and the drive root in the rest, github/copilot-cli#2655), its
+ * name (workspace.yaml's, which a rename updates, else the row's summary) and its start and last
+ * update.
  */
 function sessionFacts(session: Row, id: string, folder: string): SessionEvent[] {
 	const yaml = join(folder, 'workspace.yaml');
-	const cwd = text(session['cwd']) ?? workspaceCwd(yaml);
+	const cwd = workspaceCwd(yaml) ?? text(session['cwd']);
 	const title = workspaceName(yaml) ?? text(session['summary']);
 	const started = storeTime(session['created_at']);
 	const modified = storeTime(session['updated_at']);

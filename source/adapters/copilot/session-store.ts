@@ -66,9 +66,10 @@ export function sessionStoreUnits(root: string, folders: ReadonlySet<string>, fo
 			size: 0,
 			mtimeMs: updated ?? stats.mtimeMs,
 			fingerprint: `store:${sessionStamp}`,
-			// The row's cwd is NULL in most sessions since ~1.0.13 (github/copilot-cli#2655); workspace.yaml states it.
+			// workspace.yaml's cwd first: since ~1.0.13 the row's is NULL in most sessions and the drive
+			// root in the rest, where workspace.yaml names the project (github/copilot-cli#2655).
 			details: () => {
-				const project = cwd ?? folderCwd(folder);
+				const project = folderCwd(folder) ?? cwd ?? undefined;
 				return project === undefined ? {paths: [store]} : {paths: [store], projectHint: project};
 			},
 		});
