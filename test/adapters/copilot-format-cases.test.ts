@@ -639,6 +639,16 @@ test('copilot format: a session-store.db turn whose prompt is not text (a blob) 
 	assert.deepEqual([last?.kind, last?.text, last?.timestamp], ['user', 'Is the jitter uniform?', '2026-05-02T09:46:30.000Z'], "SQLite's datetime() text is UTC");
 });
 
+test('copilot format: a session-store.db that cannot be read lists none of its sessions, throws nothing, and is tried again on the next call', t => {
+	const home = copilotHome(t);
+	writeFileSync(join(home, 'session-store.db'), 'this is no SQLite database, only some text of the same length or so');
+	let listings = 0;
+	const memo = {get: () => undefined, set: () => void listings++};
+	const units = discoverCopilot(join(home, 'session-state'), memo);
+	assert.deepEqual(units.map(unit => unit.idHint), [withEvents]);
+	assert.equal(listings, 0, 'a failed listing is not remembered as an empty store');
+});
+
 test('copilot format: sessions kept only in session-store.db are listed by the CLI', t => {
 	const env = sandboxEnv(tempDir(t));
 	const home = copilotHome(t);

@@ -46,6 +46,10 @@ export function sessionStoreUnits(root: string, folders: ReadonlySet<string>, fo
 	const stamp = `${exact(stats)}|${wal ? exact(wal) : '-'}`;
 	const remembered = memo?.get(store, stamp);
 	const listed = isListing(remembered) ? remembered : listStore(store);
+	if (listed === undefined) {
+		return [];
+	}
+
 	if (listed !== remembered) {
 		memo?.set(store, stamp, listed);
 	}
@@ -86,14 +90,17 @@ type Listing = {readonly sessions: Array<[id: string, cwd: string | null, update
 
 const isListing = (value: unknown): value is Listing => typeof value === 'object' && value !== null && 'sessions' in value && Array.isArray(value.sessions);
 
-/** The store's sessions, or none when it cannot be opened or is of another shape. */
-function listStore(store: string): Listing {
+/**
+ * The store's sessions; undefined when it cannot be read now (damaged, or held past the busy
+ * timeout), which is not remembered: the next call tries again.
+ */
+function listStore(store: string): Listing | undefined {
 	let db: Database | undefined;
 	try {
 		db = openReadOnlyInPlace(store);
 		return {sessions: listSessions(db)};
 	} catch {
-		return {sessions: []};
+		return undefined;
 	} finally {
 		db?.close();
 	}
