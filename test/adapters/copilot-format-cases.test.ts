@@ -611,6 +611,10 @@ test('copilot format: session-store.db is listed again only when its file status
 	db.close();
 	assert.notEqual(fingerprint(), first);
 	assert.equal(listings, 2);
+	// A folder appearing for a row the store already had lists that session, the store unchanged.
+	mkdirSync(join(root, folderless));
+	assert.deepEqual(discoverCopilot(root, memo).map(unit => unit.idHint).sort(), [chatOnly, withEvents, folderless].sort());
+	assert.equal(listings, 3);
 });
 
 test('copilot format: the folder a session-store.db session ran in is its workspace.yaml cwd, over the row\'s (a drive root in rows some builds wrote)', t => {

@@ -40,12 +40,14 @@ export function sessionStoreUnits(root: string, folders: ReadonlySet<string>, fo
 		return [];
 	}
 
-	// Any write changes the main file or its write-ahead log; while neither changed, neither did a row.
+	// Any write changes the main file or its write-ahead log; while neither changed, neither did a
+	// row. Only the bare folders' sessions are kept, so the stamp names those folders too: a store
+	// of thousands of sessions, most with their events.jsonl, is not parsed back whole on every call.
 	const wal = statOrUndefined(`${store}-wal`);
 	const exact = (file: typeof stats) => `${file.ino}:${file.size}:${file.mtimeMs}`;
-	const stamp = `${exact(stats)}|${wal ? exact(wal) : '-'}`;
+	const stamp = `${exact(stats)}|${wal ? exact(wal) : '-'}|${namesDigest(folders)}`;
 	const remembered = memo?.get(store, stamp);
-	const listed = isListing(remembered) ? remembered : listStore(store);
+	const listed = isListing(remembered) ? remembered : listStore(store, folders);
 	if (listed === undefined) {
 		return [];
 	}
@@ -56,10 +58,6 @@ export function sessionStoreUnits(root: string, folders: ReadonlySet<string>, fo
 
 	const units: DeferredUnit[] = [];
 	for (const [id, cwd, updated, sessionStamp] of listed.sessions) {
-		if (!folders.has(id)) {
-			continue;
-		}
-
 		const folder = childPath(root, id);
 		units.push({
 			key: `${store}#${id}`,
@@ -83,8 +81,9 @@ export function sessionStoreUnits(root: string, folders: ReadonlySet<string>, fo
 }
 
 /**
- * What the memo keeps of the store's listing under the status of its files: each session's id,
- * cwd, last update (ms) and a stamp of its row and turns. Compact: a warm call reads it back whole.
+ * What the memo keeps of the store's listing under the status of its files and the names of the
+ * bare folders: each of their sessions' id, cwd, last update (ms) and a stamp of its row and
+ * turns. Compact: a warm call reads it back whole.
  */
 type Listing = {readonly sessions: Array<[id: string, cwd: string | null, updated: number | null, stamp: string]>};
 
@@ -94,11 +93,11 @@ const isListing = (value: unknown): value is Listing => typeof value === 'object
  * The store's sessions; undefined when it cannot be read now (damaged, or held past the busy
  * timeout), which is not remembered: the next call tries again.
  */
-function listStore(store: string): Listing | undefined {
+function listStore(store: string, folders: ReadonlySet<string>): Listing | undefined {
 	let db: Database | undefined;
 	try {
 		db = openReadOnlyInPlace(store);
-		return {sessions: listSessions(db)};
+		return {sessions: listSessions(db, folders)};
 	} catch {
 		return undefined;
 	} finally {
@@ -115,7 +114,7 @@ function columnsOf(db: Database, table: string): Set<string> {
  * or a rewritten session row (its updated_at), changes the session's fingerprint. Columns a build
  * lacks are read as NULL.
  */
-function listSessions(db: Database): Listing['sessions'] {
+function listSessions(db: Database, folders: ReadonlySet<string>): Listing['sessions'] {
 	const sessions = columnsOf(db, 'sessions');
 	const turns = columnsOf(db, 'turns');
 	if (!sessions.has('id')) {
@@ -132,7 +131,7 @@ function listSessions(db: Database): Listing['sessions'] {
 	const listed: Listing['sessions'] = [];
 	for (const row of rows) {
 		const id = row['id'];
-		if (typeof id !== 'string' || id === '' || id.includes('/') || id.includes('\\')) {
+		if (typeof id !== 'string' || !folders.has(id)) {
 			continue;
 		}
 
@@ -143,6 +142,25 @@ function listSessions(db: Database): Listing['sessions'] {
 	}
 
 	return listed;
+}
+
+/**
+ * A digest of a set of names, in their order: FNV-1a twice over (two odd multipliers), with the
+ * count. node:crypto takes milliseconds to load, more than a warm call should spend on this.
+ */
+function namesDigest(names: ReadonlySet<string>): string {
+	let first = 0x81_1c_9d_c5;
+	let second = 0x05_0c_5d_1f;
+	for (const name of names) {
+		for (let index = 0; index <= name.length; index++) {
+			// One past the end: a separator no name holds (NUL), so ["ab","c"] and ["a","bc"] differ.
+			const code = index < name.length ? name.charCodeAt(index) : 0;
+			first = Math.imul(first ^ code, 16_777_619);
+			second = Math.imul(second ^ code, 1_099_511_627);
+		}
+	}
+
+	return `${names.size}.${(first >>> 0).toString(36)}.${(second >>> 0).toString(36)}`;
 }
 
 /** A column's value as stamp text: SQLite gives text, numbers (bigint too), blobs or NULL. */
