@@ -643,6 +643,16 @@ test('copilot format: a session-store.db turn whose prompt is not text (a blob) 
 	assert.deepEqual([last?.kind, last?.text, last?.timestamp], ['user', 'Is the jitter uniform?', '2026-05-02T09:46:30.000Z'], "SQLite's datetime() text is UTC");
 });
 
+test('copilot format: a session whose events.jsonl is still empty (not yet written) is read from session-store.db', t => {
+	// rajbos/ai-engineering-fluency copilotCliAdapter.ts discover(): only a non-empty events.jsonl covers a session; the store holds the rest.
+	const home = copilotHome(t);
+	writeFileSync(join(home, 'session-state', chatOnly, 'events.jsonl'), '');
+	const sessions = readStore(copilotAdapter, home).filter(found => found.summary.id === chatOnly);
+	assert.equal(sessions.length, 1);
+	assert.equal(sessions[0]?.unit.variant, 'session-store');
+	assert.equal(sessions[0]?.summary.human_turns, 2);
+});
+
 test('copilot format: a session-store.db that cannot be read lists none of its sessions, throws nothing, and is tried again on the next call', t => {
 	const home = copilotHome(t);
 	writeFileSync(join(home, 'session-store.db'), 'this is no SQLite database, only some text of the same length or so');

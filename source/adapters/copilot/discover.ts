@@ -10,7 +10,7 @@ const sidecarBytes = 8 * 1024;
 /**
  * `session-state/<sessionId>/events.jsonl` (v1.0.11+, with a `workspace.yaml` sidecar) and the
  * legacy flat `session-state/<sessionId>.jsonl`. A session directory without `events.jsonl`
- * (the sidecar alone) has no transcript of its own: it is a unit only when Copilot's
+ * (the sidecar alone), or with one not yet written (empty), has no transcript of its own: it is a unit only when Copilot's
  * session-store.db beside the root holds its turns (session-store.ts). The older
  * `history-session-state/` JSON format lives outside this root and is not read.
  */
@@ -24,7 +24,8 @@ export function discoverCopilot(root: string, memo?: DiscoveryMemo): ListedUnit[
 			const events = childPath(path, 'events.jsonl');
 			// The sidecar only matters when the transcript is read, so it is looked at only then.
 			const unit = deferredFileUnit(events, entry.name, () => sessionDetails(events, join(path, 'workspace.yaml')));
-			if (unit) {
+			// An events.jsonl not yet written holds nothing: the store may hold the session's turns.
+			if (unit && unit.size > 0) {
 				units.push(unit);
 			} else {
 				bare.add(entry.name);
