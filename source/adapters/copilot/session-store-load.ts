@@ -60,10 +60,21 @@ function readRecords(db: Database, id: string): {session: Row | undefined; turns
 			return {session, turns: []};
 		}
 
-		// rowid breaks ties: the order the turns were written in.
-		const order = columns.has('turn_index') ? 'turn_index, rowid' : 'rowid';
+		// rowid breaks ties (the order the turns were written in), where the table has one.
+		const written = hasRowid(db) ? ['rowid'] : [];
+		const order = [...(columns.has('turn_index') ? ['turn_index'] : []), ...written].join(', ') || 'session_id';
 		return {session, turns: db.prepare(`SELECT * FROM turns WHERE session_id = ? ORDER BY ${order}`).all(id) as Row[]};
 	})();
+}
+
+/** False for a WITHOUT ROWID table, which has no rowid to order by. */
+function hasRowid(db: Database): boolean {
+	try {
+		db.prepare('SELECT rowid FROM turns LIMIT 0');
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
