@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import {appendFileSync, cpSync, mkdirSync, readFileSync} from 'node:fs';
+import {appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import test from 'node:test';
+import test, {type TestContext} from 'node:test';
+import Database from 'better-sqlite3';
 import {fileURLToPath} from 'node:url';
 import {discoverCopilot} from '../../source/adapters/copilot/discover.js';
 import {copilotAdapter} from '../../source/adapters/copilot/index.js';
@@ -508,4 +509,165 @@ test('copilot format: with XDG_STATE_HOME unset, sessions under ~/.local/state/.
 	const result = runCli(['sessions', '--all-projects', '--source', 'copilot', '--format', 'json'], {env: {...env, XDG_STATE_HOME: ''}});
 	assert.equal(result.code, 0, result.stderr);
 	assert.deepEqual(result.json<{sessions: Array<{id: string}>}>().sessions.map(session => session.id), [id]);
+});
+
+/**
+ * Copilot CLI keeps every session in `~/.copilot/session-store.db` as well: `sessions` (id, cwd,
+ * repository, branch, summary, created_at, updated_at) and `turns` (session_id, turn_index,
+ * user_message, assistant_response, timestamp). A session started without a project has only a
+ * `session-state/<id>/` folder holding workspace.yaml, no events.jsonl: the database is all there
+ * is of its conversation. Evidence: rajbos/ai-engineering-fluency vscode-extension/src/copilotCliStore.ts
+ * (PR #915, "chat-only sessions … exist only in the database"), dezgit2025/auto-memory
+ * src/session_recall/db/schema_check.py (the columns), github/copilot-cli#2654 (600+ sessions in
+ * the local store) and #2655 (since ~1.0.13 `cwd` is NULL in most rows; workspace.yaml has it).
+ */
+const storeCases = fileURLToPath(new URL('../fixtures/format-cases/copilot/session-store/rows.json', import.meta.url));
+const chatOnly = 'a41c7e02-6d3b-4f85-9e10-2b7c5d8f3a64';
+const withEvents = 'b52d8f13-7e4c-4a96-8f21-3c8d6e9a4b75';
+const folderless = 'c63e9a24-8f5d-4ba7-9032-4d9e7fab5c86';
+
+type StoreRows = {sessions: Array<Record<string, string | null>>; turns: Array<Record<string, string | number | null>>};
+
+/** A `.copilot` home: the session store built from the fixture's rows, a chat-only folder and a folder with its events.jsonl. */
+function copilotHome(t: TestContext): string {
+	const home = join(tempDir(t), '.copilot');
+	const state = join(home, 'session-state');
+	mkdirSync(join(state, chatOnly), {recursive: true});
+	writeFileSync(join(state, chatOnly, 'workspace.yaml'), `id: ${chatOnly}\ncwd: /home/dev/uploader\nsummary_count: 0\ncreated_at: 2026-05-02T09:14:07.120Z\n`);
+	mkdirSync(join(state, withEvents));
+	writeFileSync(join(state, withEvents, 'workspace.yaml'), `id: ${withEvents}\ncwd: /home/dev/quill\n`);
+	const events = [
+		{type: 'session.start', data: {sessionId: withEvents, version: 1, producer: 'copilot-agent', copilotVersion: '1.0.40', startTime: '2026-05-03T14:02:11.000Z', context: {cwd: '/home/dev/quill'}}, id: 'e-1', timestamp: '2026-05-03T14:02:11.000Z', parentId: null},
+		{type: 'user.message', data: {content: 'Rename the exporter module to quill-export.'}, id: 'e-2', timestamp: '2026-05-03T14:02:15.000Z', parentId: 'e-1'},
+		{type: 'assistant.message', data: {messageId: 'm-1', content: 'Renamed, and updated the two imports.'}, id: 'e-3', timestamp: '2026-05-03T14:02:40.000Z', parentId: 'e-2'},
+	];
+	writeFileSync(join(state, withEvents, 'events.jsonl'), events.map(event => JSON.stringify(event)).join('\n') + '\n');
+	const rows = JSON.parse(readFileSync(storeCases, 'utf8')) as StoreRows;
+	const db = new Database(join(home, 'session-store.db'));
+	db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, cwd TEXT, repository TEXT, branch TEXT, summary TEXT, created_at TEXT, updated_at TEXT);
+		CREATE TABLE turns (session_id TEXT, turn_index INTEGER, user_message TEXT, assistant_response TEXT, timestamp TEXT);
+		CREATE TABLE checkpoints (session_id TEXT, checkpoint_number INTEGER, title TEXT, overview TEXT, created_at TEXT);`);
+	for (const session of rows.sessions) {
+		db.prepare('INSERT INTO sessions VALUES (@id, @cwd, @repository, @branch, @summary, @created_at, @updated_at)').run(session);
+	}
+
+	for (const turn of rows.turns) {
+		db.prepare('INSERT INTO turns VALUES (@session_id, @turn_index, @user_message, @assistant_response, @timestamp)').run(turn);
+	}
+
+	db.close();
+	return home;
+}
+
+test('copilot format: a session kept only in session-store.db (its folder has no events.jsonl) is listed and read from its turns', t => {
+	const sessions = readStore(copilotAdapter, copilotHome(t));
+	const read = sessions.find(found => found.summary.id === chatOnly);
+	assert.ok(read, 'the chat-only session is listed');
+	assert.equal(read.loaded.skipped, 0);
+	assert.equal(read.summary.project, '/home/dev/uploader', 'a NULL cwd in the row gives way to the folder\'s workspace.yaml');
+	assert.equal(read.summary.started, '2026-05-02T09:14:07.120Z');
+	assert.equal(read.summary.title, 'How should the uploader retry a 503 from the bucket?');
+	assert.equal(read.summary.human_turns, 2);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'user' || event.kind === 'assistant').map(event => [event.kind, event.human ?? null, event.timestamp, event.text]),
+		[
+			['user', true, '2026-05-02T09:14:09.480Z', 'How should the uploader retry a 503 from the bucket?'],
+			['assistant', null, '2026-05-02T09:14:09.480Z', 'Retry with exponential backoff and jitter, starting at 500 ms.'],
+			['user', true, '2026-05-02T09:31:40.002Z', 'And cap the total wait at two minutes.'],
+			['assistant', null, '2026-05-02T09:31:40.002Z', 'Capped: the backoff stops growing once the summed waits would pass 120 seconds.'],
+		],
+	);
+});
+
+test('copilot format: a session with events.jsonl is read from it alone, never again from session-store.db; a row without its folder is not listed', t => {
+	const sessions = readStore(copilotAdapter, copilotHome(t));
+	assert.deepEqual(sessions.map(read => read.summary.id).sort(), [chatOnly, withEvents].sort());
+	const quill = sessions.filter(read => read.summary.id === withEvents);
+	assert.equal(quill.length, 1);
+	assert.equal(quill[0]?.unit.path.endsWith('events.jsonl'), true);
+	assert.equal(sessions.some(read => read.summary.id === folderless), false, 'engi retires a session by its folder; the store\'s row alone does not bring it back');
+	assert.deepEqual(copilotAdapter.resolveRoot(join('/home/ada/.copilot', 'session-store.db')), ['/home/ada/.copilot/session-state'], 'the store given as the root reads its folders');
+});
+
+test('copilot format: session-store.db is listed again only when its file status changes, and a new turn changes its session\'s fingerprint', t => {
+	const home = copilotHome(t);
+	const root = join(home, 'session-state');
+	const kept = new Map<string, {stamp: string; value: unknown}>();
+	let listings = 0;
+	const memo = {
+		get: (key: string, stamp: string) => (kept.get(key)?.stamp === stamp ? kept.get(key)?.value : undefined),
+		set: (key: string, stamp: string, value: unknown) => {
+			listings++;
+			kept.set(key, {stamp, value});
+		},
+	};
+	const fingerprint = () => discoverCopilot(root, memo).find(unit => unit.idHint === chatOnly)?.fingerprint;
+	const first = fingerprint();
+	assert.ok(first);
+	assert.equal(fingerprint(), first);
+	assert.equal(listings, 1, 'an unchanged database is not queried again');
+	const db = new Database(join(home, 'session-store.db'));
+	db.prepare('INSERT INTO turns VALUES (?, 2, ?, ?, ?)').run(chatOnly, 'Log each retry at debug level.', 'Added a debug line per attempt.', '2026-05-02T09:40:00.000Z');
+	db.close();
+	assert.notEqual(fingerprint(), first);
+	assert.equal(listings, 2);
+	// A folder appearing for a row the store already had lists that session, the store unchanged.
+	mkdirSync(join(root, folderless));
+	assert.deepEqual(discoverCopilot(root, memo).map(unit => unit.idHint).sort(), [chatOnly, withEvents, folderless].sort());
+	assert.equal(listings, 3);
+});
+
+test('copilot format: the folder a session-store.db session ran in is its workspace.yaml cwd, over the row\'s (a drive root in rows some builds wrote)', t => {
+	// github/copilot-cli#2655: rows have a NULL cwd since ~1.0.13, and the few with one name the drive root, not the project; workspace.yaml is right in each.
+	const home = copilotHome(t);
+	const db = new Database(join(home, 'session-store.db'));
+	db.prepare("UPDATE sessions SET cwd = '/' WHERE id = ?").run(chatOnly);
+	db.close();
+	const [unit] = discoverCopilot(join(home, 'session-state')).filter(found => found.idHint === chatOnly).map(wholeUnit);
+	assert.equal(unit?.projectHint, '/home/dev/uploader');
+	const read = readStore(copilotAdapter, home).find(found => found.summary.id === chatOnly);
+	assert.equal(read?.summary.project, '/home/dev/uploader');
+});
+
+test('copilot format: a session-store.db turn whose prompt is not text (a blob) is skipped and counted; the others are read', t => {
+	const home = copilotHome(t);
+	const db = new Database(join(home, 'session-store.db'));
+	db.prepare('INSERT INTO turns VALUES (?, 2, ?, ?, ?)').run(chatOnly, Buffer.from([0x00, 0xff]), 'A reply to nothing.', '2026-05-02 09:45:00');
+	db.prepare('INSERT INTO turns VALUES (?, 3, ?, NULL, ?)').run(chatOnly, 'Is the jitter uniform?', '2026-05-02 09:46:30');
+	db.close();
+	const read = readStore(copilotAdapter, home).find(found => found.summary.id === chatOnly);
+	assert.ok(read);
+	assert.equal(read.loaded.skipped, 1);
+	assert.equal(read.summary.human_turns, 3);
+	const last = read.events.at(-1);
+	assert.deepEqual([last?.kind, last?.text, last?.timestamp], ['user', 'Is the jitter uniform?', '2026-05-02T09:46:30.000Z'], "SQLite's datetime() text is UTC");
+});
+
+test('copilot format: a session whose events.jsonl is still empty (not yet written) is read from session-store.db', t => {
+	// rajbos/ai-engineering-fluency copilotCliAdapter.ts discover(): only a non-empty events.jsonl covers a session; the store holds the rest.
+	const home = copilotHome(t);
+	writeFileSync(join(home, 'session-state', chatOnly, 'events.jsonl'), '');
+	const sessions = readStore(copilotAdapter, home).filter(found => found.summary.id === chatOnly);
+	assert.equal(sessions.length, 1);
+	assert.equal(sessions[0]?.unit.variant, 'session-store');
+	assert.equal(sessions[0]?.summary.human_turns, 2);
+});
+
+test('copilot format: a session-store.db that cannot be read lists none of its sessions, throws nothing, and is tried again on the next call', t => {
+	const home = copilotHome(t);
+	writeFileSync(join(home, 'session-store.db'), 'this is no SQLite database, only some text of the same length or so');
+	let listings = 0;
+	const memo = {get: () => undefined, set: () => void listings++};
+	const units = discoverCopilot(join(home, 'session-state'), memo);
+	assert.deepEqual(units.map(unit => unit.idHint), [withEvents]);
+	assert.equal(listings, 0, 'a failed listing is not remembered as an empty store');
+});
+
+test('copilot format: sessions kept only in session-store.db are listed by the CLI', t => {
+	const env = sandboxEnv(tempDir(t));
+	const home = copilotHome(t);
+	cpSync(home, join(env['HOME']!, '.copilot'), {recursive: true});
+	const result = runCli(['sessions', '--all-projects', '--source', 'copilot', '--format', 'json'], {env});
+	assert.equal(result.code, 0, result.stderr);
+	assert.deepEqual(result.json<{sessions: Array<{id: string}>}>().sessions.map(session => session.id).sort(), [chatOnly, withEvents].sort());
 });

@@ -1,7 +1,8 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {join} from 'node:path';
 import {childPath, deferredFileUnit, fileUnit, isFile, listDirectory} from '../shared/fs.js';
-import type {ListedUnit, UnitDetails} from '../types.js';
+import type {DiscoveryMemo, ListedUnit, UnitDetails} from '../types.js';
+import {sessionStoreUnits} from './session-store.js';
 
 /** workspace.yaml is a few hundred bytes; never read more than this of it. */
 const sidecarBytes = 8 * 1024;
@@ -9,22 +10,39 @@ const sidecarBytes = 8 * 1024;
 /**
  * `session-state/<sessionId>/events.jsonl` (v1.0.11+, with a `workspace.yaml` sidecar) and the
  * legacy flat `session-state/<sessionId>.jsonl`. A session directory without `events.jsonl`
- * (the sidecar alone) has no transcript and is not a unit. The older
+ * (the sidecar alone), or with one not yet written (empty), has no transcript of its own: it is a unit only when Copilot's
+ * session-store.db beside the root holds its turns (session-store.ts). The older
  * `history-session-state/` JSON format lives outside this root and is not read.
  */
-export function discoverCopilot(root: string): ListedUnit[] {
+export function discoverCopilot(root: string, memo?: DiscoveryMemo): ListedUnit[] {
 	const units: ListedUnit[] = [];
+	// Session folders without events.jsonl: their conversation may be kept only in session-store.db.
+	const bare = new Set<string>();
 	for (const entry of listDirectory(root)) {
 		const path = childPath(root, entry.name);
 		if (entry.isDirectory()) {
 			const events = childPath(path, 'events.jsonl');
 			// The sidecar only matters when the transcript is read, so it is looked at only then.
-			push(units, deferredFileUnit(events, entry.name, () => sessionDetails(events, join(path, 'workspace.yaml'))));
+			const unit = deferredFileUnit(events, entry.name, () => sessionDetails(events, join(path, 'workspace.yaml')));
+			// An events.jsonl not yet written holds nothing: the store may hold the session's turns.
+			if (unit && unit.size > 0) {
+				units.push(unit);
+			} else {
+				bare.add(entry.name);
+			}
 		} else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
 			push(units, fileUnit(path, {idHint: entry.name.slice(0, -'.jsonl'.length), variant: 'legacy-flat'}));
 		}
 	}
 
+	// A legacy flat transcript beside a bare folder is that session's; the store does not repeat it.
+	for (const unit of units) {
+		if (unit.variant === 'legacy-flat' && unit.idHint !== undefined) {
+			bare.delete(unit.idHint);
+		}
+	}
+
+	units.push(...sessionStoreUnits(root, bare, folder => workspaceCwd(join(folder, 'workspace.yaml')), memo));
 	return units;
 }
 

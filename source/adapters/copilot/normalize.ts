@@ -208,9 +208,9 @@ function startEvents(type: string, data: unknown, base: Base, state: CopilotStat
 /**
  * A user message is human only when a person typed it: no `source` (or `user`), not an
  * autopilot continuation, not a subagent's prompt, not input relayed from another session, and
- * not host-injected text.
+ * not host-injected text. Also how a session-store.db turn's prompt is read (session-store-load.ts).
  */
-function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
+export function userEvents(data: Record<string, unknown>, base: Base): SessionEvent[] {
 	const message = readCopilotUserMessage(data);
 	const text = message.content ?? '';
 	const said = withNoteLines(text, attachmentNotes(message.attachments));

@@ -1,6 +1,7 @@
-import {join} from 'node:path';
+import {basename, dirname, join} from 'node:path';
 import {rootOrChild, toolHome} from '../shared/fs.js';
 import type {AdapterContext} from '../types.js';
+import {sessionStoreName} from './session-store.js';
 
 /**
  * `$COPILOT_HOME/session-state`, else `~/.copilot/session-state` (Linux and macOS alike). Earlier
@@ -20,7 +21,10 @@ export function copilotRoots(context: AdapterContext): string[] {
 	return roots;
 }
 
-/** Accepts `~/.copilot` or `~/.copilot/session-state`. */
+/**
+ * Accepts `~/.copilot` or `~/.copilot/session-state`, or `~/.copilot/session-store.db`: the
+ * sessions the store alone keeps are read with their folders beside it (session-store.ts).
+ */
 export function resolveCopilotRoot(path: string): string[] {
-	return [rootOrChild(path, 'session-state')];
+	return [basename(path) === sessionStoreName ? join(dirname(path), 'session-state') : rootOrChild(path, 'session-state')];
 }

@@ -3,6 +3,7 @@ import {resumeCommand} from '../shared/resume.js';
 import type {SourceStore} from '../types.js';
 import {discoverCopilot} from './discover.js';
 import {copilotRoots, resolveCopilotRoot} from './paths.js';
+import {sessionStoreVariant} from './session-store.js';
 
 export const copilotStore: SourceStore = {
 	id: 'copilot',
@@ -12,6 +13,8 @@ export const copilotStore: SourceStore = {
 	resolveRoot: resolveCopilotRoot,
 	discover: discoverCopilot,
 	nativeResumeCommand: id => resumeCommand('copilot --resume', id),
-	// The legacy flat `<id>.jsonl` is one file; `<id>/` holds events.jsonl and its sidecars.
-	retirement: (unit, root, id) => (unit.variant === 'legacy-flat' ? {directories: [], boundary: root} : sessionDirectory(unit, root, id)),
+	// The legacy flat `<id>.jsonl` is one file; `<id>/` holds events.jsonl and its sidecars. A
+	// session read from session-store.db lives in a database every session shares: never retired.
+	retirement: (unit, root, id) =>
+		unit.variant === sessionStoreVariant ? undefined : unit.variant === 'legacy-flat' ? {directories: [], boundary: root} : sessionDirectory(unit, root, id),
 };
