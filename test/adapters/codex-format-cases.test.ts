@@ -1236,3 +1236,17 @@ test('codex format: the context slopus/happy writes around a prompt it sends (it
 	assert.ok(context.length >= 4, 'the context is kept, as the host\'s');
 	assert.ok(context.every(event => !/Paginate|Match the spacing|Keep the page size|Show the totals/.test(event.text ?? '')), 'no request is read as context');
 });
+
+/**
+ * A command the person ran with `!` (codex-rs tasks/user_shell.rs) ends with an
+ * `exec_command_end` whose `source` is `user_shell`, under a fresh id no call names; rollouts
+ * written in extended persistence keep it (rollout policy.rs, ExecCommandEnd). What the model saw
+ * of it is the `<user_shell_command>` message beside it: it is no tool the agent called.
+ */
+test('codex format: the exec_command_end of a command the person ran with `!` (source user_shell) is no tool result and no failure left for the agent', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T20-00-00-01a30340-5e00-7a00-8b00-0000000000ce.jsonl')));
+	assert.equal(resultOf(events, '5d0f3a2e-8c41-4b7e-9a06-2f1e7c9b4d83'), undefined, 'the person\'s own command is no tool result');
+	assert.deepEqual([resultOf(events, 'call_totals_run')?.is_error, resultOf(events, 'call_totals_run')?.exit_code], [false, 0], 'the agent\'s command keeps its result');
+	assert.equal(computeTail(events, false).failure, null, 'no failure is left unresolved');
+	assert.equal(summary.title, 'Check that the harvest totals script still runs');
+});

@@ -431,7 +431,7 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 		}
 
 		case 'exec_command_end':
-			return recordResult(state, {...base, kind: 'tool_result', result: execEndResult(event)});
+			return isUserShell(event.source) ? [] : recordResult(state, {...base, kind: 'tool_result', result: execEndResult(event)});
 		case 'patch_apply_end':
 			return recordResult(state, {...base, kind: 'tool_result', result: patchEndResult(event)});
 		case 'mcp_tool_call_end':
@@ -441,6 +441,16 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 		default:
 			return [];
 	}
+}
+
+/**
+ * A command the person ran with `!` (ExecCommandSource::UserShell; `userShell` in app-server
+ * items): its end names a fresh id no call holds, and what the model saw of it is the
+ * `<user_shell_command>` message (host text) beside it. No tool the agent called, so no result
+ * and no failure left to the agent, as thread-items.ts reads its CommandExecution item.
+ */
+function isUserShell(source: string | undefined): boolean {
+	return source === 'user_shell' || source === 'userShell';
 }
 
 /**

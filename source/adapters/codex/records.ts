@@ -49,6 +49,7 @@ const eventFields = fields({
 	num_turns: number,
 	item: any,
 	invocation: any,
+	source: text,
 });
 
 const turnContextFields = fields({cwd: text, model: text});

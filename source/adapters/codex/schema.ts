@@ -113,6 +113,8 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	turn_id: text,
 	/** `mcp_tool_call_end`: the call it ends, `{server, tool, arguments}`. */
 	invocation: anything,
+	/** `exec_command_end`: who ran the command (`agent`, `user_shell`, `unified_exec_startup`, …). */
+	source: text,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;
