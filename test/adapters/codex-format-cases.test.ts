@@ -1250,3 +1250,17 @@ test('codex format: the exec_command_end of a command the person ran with `!` (s
 	assert.equal(computeTail(events, false).failure, null, 'no failure is left unresolved');
 	assert.equal(summary.title, 'Check that the harvest totals script still runs');
 });
+
+/**
+ * Codex answers a call to a tool it has no handler for, and a call a PreToolUse hook blocked, with
+ * a message of its own as the whole output (codex-rs core tools/registry.rs, dispatch_any:
+ * `unsupported call: <tool>`, `unsupported custom tool call: <tool>`, `Command blocked by
+ * PreToolUse hook: <reason>. Command: <command>`); the failure flag stays out of the rollout.
+ */
+test('codex format: a call to a tool Codex has no handler for, or one a PreToolUse hook blocked, is a failed result; the same words in a command\'s output are not', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T21-00-00-01a30350-6f00-7b00-8c00-0000000000cf.jsonl')));
+	assert.equal(resultOf(events, 'call_unknown_fn')?.is_error, true, 'unsupported call');
+	assert.equal(resultOf(events, 'call_unknown_custom')?.is_error, true, 'unsupported custom tool call');
+	assert.equal(resultOf(events, 'call_hook_blocked')?.is_error, true, 'blocked by a PreToolUse hook');
+	assert.deepEqual([resultOf(events, 'call_grep_notes')?.is_error, resultOf(events, 'call_grep_notes')?.exit_code], [false, 0], 'a command that printed the words');
+});

@@ -183,9 +183,17 @@ function isTextBlock(block: Record<string, unknown>): boolean {
 /**
  * Openings of the messages Codex answers the model with when it refuses to run a tool call
  * (`FunctionCallError::RespondToModel`): the text is the whole output and no failure flag is
- * written, and late-2025 rollouts persist no `patch_apply_end` to tell.
+ * written, and late-2025 rollouts persist no `patch_apply_end` to tell. Besides a patch that does
+ * not verify and arguments that do not parse: a tool it has no handler for, and a command a
+ * PreToolUse hook blocked (codex-rs core tools/registry.rs, dispatch_any).
  */
-const refusalOpenings = ['apply_patch verification failed', 'failed to parse function arguments:'];
+const refusalOpenings = [
+	'apply_patch verification failed',
+	'failed to parse function arguments:',
+	'unsupported call: ',
+	'unsupported custom tool call: ',
+	'Command blocked by PreToolUse hook: ',
+];
 
 function isRefusedByCodex(output: string): boolean {
 	return refusalOpenings.some(opening => output.startsWith(opening));
