@@ -1264,3 +1264,20 @@ test('codex format: a call to a tool Codex has no handler for, or one a PreToolU
 	assert.equal(resultOf(events, 'call_hook_blocked')?.is_error, true, 'blocked by a PreToolUse hook');
 	assert.deepEqual([resultOf(events, 'call_grep_notes')?.is_error, resultOf(events, 'call_grep_notes')?.exit_code], [false, 0], 'a command that printed the words');
 });
+
+/**
+ * When a command could not run to an exit code, Codex answers with a message of its own as the
+ * whole output, no exit code and no header (the 2025 `shell` tool, codex-rs core codex.rs
+ * handle_container_exec_with_params / handle_sandbox_error: `failed in sandbox <type> with
+ * execution error: …`, `execution error: …`, `exec command rejected: <reason>`, `command timed
+ * out after N milliseconds`, `retry failed: …`; newer builds still write `execution error: …`,
+ * core tools/events.rs ToolEmitter::finish). Its success flag stays out of the rollout.
+ */
+test('codex format: a command Codex could not run (sandbox denial, spawn error, policy rejection, timeout: its own message as the whole output) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2025-09-22T15-30-00-0199727a-4c00-7d00-8e00-0000000000d5.jsonl')));
+	assert.equal(resultOf(events, 'call_sandbox_denied')?.is_error, true, 'failed in sandbox');
+	assert.equal(resultOf(events, 'call_spawn_failed')?.is_error, true, 'execution error');
+	assert.equal(resultOf(events, 'call_policy_rejected')?.is_error, true, 'exec command rejected');
+	assert.equal(resultOf(events, 'call_timed_out')?.is_error, true, 'command timed out');
+	assert.deepEqual([resultOf(events, 'call_grep_log')?.is_error, resultOf(events, 'call_grep_log')?.exit_code], [false, 0], 'a command whose output holds the words');
+});

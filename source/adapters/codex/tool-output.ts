@@ -193,6 +193,14 @@ const refusalOpenings = [
 	'unsupported call: ',
 	'unsupported custom tool call: ',
 	'Command blocked by PreToolUse hook: ',
+	// A command that never reached an exit code: the sandbox denied it, it could not be spawned,
+	// the approval policy rejected it, it timed out, or its unsandboxed retry failed (2025 builds,
+	// core codex.rs handle_sandbox_error; `execution error:` still in core tools/events.rs).
+	'failed in sandbox ',
+	'execution error: ',
+	'exec command rejected: ',
+	'command timed out after ',
+	'retry failed: ',
 ];
 
 function isRefusedByCodex(output: string): boolean {
