@@ -1281,3 +1281,19 @@ test('codex format: a command Codex could not run (sandbox denial, spawn error, 
 	assert.equal(resultOf(events, 'call_timed_out')?.is_error, true, 'command timed out');
 	assert.deepEqual([resultOf(events, 'call_grep_log')?.is_error, resultOf(events, 'call_grep_log')?.exit_code], [false, 0], 'a command whose output holds the words');
 });
+
+/**
+ * A tool the client provides (a dynamic tool, codex-rs core tools/handlers/dynamic.rs) answers
+ * through a `dynamic_tool_call_response` event `{call_id, content_items, success, error}`, which
+ * rollouts persist (in limited or in extended mode, by version: rollout policy.rs), or in
+ * paginated history a `DynamicToolCall` item. The `function_call_output` Codex writes beside it
+ * holds only the content items, never the success flag: the event or item is the only sign.
+ */
+test('codex format: a dynamic tool the client reported failed (dynamic_tool_call_response success false, or a failed DynamicToolCall item) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T22-00-00-01a30360-7a00-7c00-8d00-0000000000d0.jsonl')));
+	assert.deepEqual([resultOf(events, 'call_gauge_east')?.is_error, resultOf(events, 'call_gauge_east')?.output], [true, 'gauge east: sensor offline since 14:10']);
+	assert.equal(resultOf(events, 'call_gauge_west')?.is_error, false, 'a call that succeeded');
+	assert.equal(resultOf(events, 'call_gauge_north')?.is_error, true, 'a call cancelled before any answer');
+	assert.equal(resultOf(events, 'call_gauge_south')?.is_error, true, 'a failed DynamicToolCall item');
+	assert.equal(events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'call_gauge_west').length, 1, 'a call resolves once');
+});

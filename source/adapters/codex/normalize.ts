@@ -15,7 +15,7 @@ import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startC
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
-import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
+import {dynamicEndResult, execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
 import {rememberId} from '../shared/recent-ids.js';
 import {withoutStatedTitles} from '../shared/host-text.js';
@@ -434,6 +434,8 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 			return isUserShell(event.source) ? [] : recordResult(state, {...base, kind: 'tool_result', result: execEndResult(event)});
 		case 'patch_apply_end':
 			return recordResult(state, {...base, kind: 'tool_result', result: patchEndResult(event)});
+		case 'dynamic_tool_call_response':
+			return recordResult(state, {...base, kind: 'tool_result', result: dynamicEndResult(event)});
 		case 'mcp_tool_call_end':
 			return [...unseenMcpCall(event, base, state), ...recordResult(state, {...base, kind: 'tool_result', result: mcpEndResult(event)})];
 		case 'item_completed':

@@ -50,6 +50,7 @@ const eventFields = fields({
 	item: any,
 	invocation: any,
 	source: text,
+	content_items: any,
 });
 
 const turnContextFields = fields({cwd: text, model: text});

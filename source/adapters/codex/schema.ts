@@ -115,6 +115,8 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	invocation: anything,
 	/** `exec_command_end`: who ran the command (`agent`, `user_shell`, `unified_exec_startup`, …). */
 	source: text,
+	/** `dynamic_tool_call_response`: what the client's tool returned (`inputText` / `inputImage` items). */
+	content_items: anything,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;

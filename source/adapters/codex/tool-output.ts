@@ -260,6 +260,33 @@ export function mcpEndResult(event: CodexEvent): ToolResult {
 	return {call_id: event.call_id ?? null, is_error: ok['isError'] === true, output: text};
 }
 
+/**
+ * `dynamic_tool_call_response`: the answer of a tool the client provides (codex-rs core
+ * tools/handlers/dynamic.rs). Its `success` is the only record of a failure: the
+ * `function_call_output` beside it holds the content items alone. `error` says why a call got no
+ * answer (cancelled).
+ */
+export function dynamicEndResult(event: CodexEvent): ToolResult {
+	const items = Array.isArray(event.content_items) ? event.content_items : [];
+	const error = typeof event.error === 'string' ? event.error : undefined;
+	const output = items.map(dynamicItemText).filter(text => text !== '').join('\n');
+	return {call_id: event.call_id ?? null, is_error: event.success === false || error !== undefined, output: output || (error ?? '')};
+}
+
+/** A dynamic tool's content item (`{type: "inputText", text}`, `{type: "inputImage", imageUrl}`, camelCase): its text, or a note of its image. */
+function dynamicItemText(item: unknown): string {
+	if (!isRecord(item)) {
+		return '';
+	}
+
+	if (typeof item['text'] === 'string') {
+		return item['text'];
+	}
+
+	const url = item['imageUrl'] ?? item['image_url'];
+	return typeof url === 'string' ? (mediaNote({type: 'input_image', image_url: url}) ?? '[image]') : '';
+}
+
 function joinStreams(stdout: string | undefined, stderr: string | undefined): string {
 	return [stdout, stderr].filter(stream => stream !== undefined && stream !== '').join('\n');
 }
