@@ -1297,3 +1297,17 @@ test('codex format: a dynamic tool the client reported failed (dynamic_tool_call
 	assert.equal(resultOf(events, 'call_gauge_south')?.is_error, true, 'a failed DynamicToolCall item');
 	assert.equal(events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'call_gauge_west').length, 1, 'a call resolves once');
 });
+
+/**
+ * An `error` event whose `codex_error_info` says it leaves the turn as it was (a steer refused
+ * while a compaction runs, `active_turn_not_steerable`; a rollback that failed,
+ * `thread_rollback_failed`) is a notice: Codex's own history builder marks no turn failed for it
+ * (app-server-protocol thread_history.rs, handle_error; protocol ErrorEvent::affects_turn_status).
+ */
+test('codex format: an error that leaves the turn as it was (codex_error_info active_turn_not_steerable, thread_rollback_failed) is a notice, not an interrupted turn', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T23-00-00-01a30370-8b00-7d00-8e00-0000000000d1.jsonl')));
+	const notices = events.filter(event => event.kind === 'system' && /steer a compact|roll back/.test(event.text ?? ''));
+	assert.equal(notices.length, 2, 'both are still shown');
+	assert.ok(notices.every(notice => notice.error === undefined), 'neither is an error');
+	assert.equal(computeTail(events, false).interruption, null);
+});

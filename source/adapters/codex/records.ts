@@ -51,6 +51,7 @@ const eventFields = fields({
 	invocation: any,
 	source: text,
 	content_items: any,
+	codex_error_info: any,
 });
 
 const turnContextFields = fields({cwd: text, model: text});

@@ -117,6 +117,8 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	source: text,
 	/** `dynamic_tool_call_response`: what the client's tool returned (`inputText` / `inputImage` items). */
 	content_items: anything,
+	/** `error`: its kind, `"thread_rollback_failed"` or `{"active_turn_not_steerable": {…}}` and the like. */
+	codex_error_info: anything,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;
