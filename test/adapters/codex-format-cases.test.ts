@@ -1311,3 +1311,17 @@ test('codex format: an error that leaves the turn as it was (codex_error_info ac
 	assert.ok(notices.every(notice => notice.error === undefined), 'neither is an error');
 	assert.equal(computeTail(events, false).interruption, null);
 });
+
+/**
+ * A multi-agent tool Codex could not carry out answers with Codex's own message as the whole
+ * output (codex-rs core tools/handlers collab: `collab spawn failed: <why>`, `collab tool
+ * failed: <why>`, `agent with id <id> not found`, `agent with id <id> is closed`, `collab manager
+ * unavailable`); the failure flag stays out of the rollout.
+ */
+test('codex format: a multi-agent call Codex could not carry out (collab spawn failed, agent not found or closed) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T23-30-00-01a3037d-2c00-7e00-8f00-0000000000d2.jsonl')));
+	assert.equal(resultOf(events, 'call_spawn_long')?.is_error, true, 'collab spawn failed');
+	assert.equal(resultOf(events, 'call_send_gone')?.is_error, true, 'agent not found');
+	assert.equal(resultOf(events, 'call_wait_closed')?.is_error, true, 'agent closed');
+	assert.equal(resultOf(events, 'call_grep_hedges')?.is_error, false, 'a command that printed like words');
+});

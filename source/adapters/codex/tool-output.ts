@@ -201,10 +201,17 @@ const refusalOpenings = [
 	'exec command rejected: ',
 	'command timed out after ',
 	'retry failed: ',
+	// A multi-agent tool it could not carry out (core tools/handlers collab).
+	'collab spawn failed: ',
+	'collab tool failed: ',
+	'collab manager unavailable',
 ];
 
+/** The whole output of a multi-agent call naming an agent that is gone: `agent with id <id> not found` / `is closed`. */
+const missingAgent = /^agent with id \S+ (?:not found|is closed)$/;
+
 function isRefusedByCodex(output: string): boolean {
-	return refusalOpenings.some(opening => output.startsWith(opening));
+	return refusalOpenings.some(opening => output.startsWith(opening)) || (output.length < 200 && missingAgent.test(output.trim()));
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
