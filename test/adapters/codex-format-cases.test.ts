@@ -1325,3 +1325,16 @@ test('codex format: a multi-agent call Codex could not carry out (collab spawn f
 	assert.equal(resultOf(events, 'call_wait_closed')?.is_error, true, 'agent closed');
 	assert.equal(resultOf(events, 'call_grep_hedges')?.is_error, false, 'a command that printed like words');
 });
+
+/**
+ * A question Codex could not put to the person answers with Codex's own message as the whole
+ * output (codex-rs core tools/handlers request_user_input.rs: `request_user_input was cancelled
+ * before receiving a response`, `request_user_input is unavailable in <mode> mode`); the failure
+ * flag stays out of the rollout. An answered question is the person's answers, no failure.
+ */
+test('codex format: a request_user_input that was cancelled or is unavailable in the mode is a failed result; an answered one is not', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-08T08-00-00-01a30600-1d00-7f00-8a00-0000000000d3.jsonl')));
+	assert.equal(resultOf(events, 'call_ask_rootstock')?.is_error, true, 'cancelled');
+	assert.equal(resultOf(events, 'call_ask_mode')?.is_error, true, 'unavailable in the mode');
+	assert.equal(resultOf(events, 'call_ask_answered')?.is_error, false, 'answered');
+});

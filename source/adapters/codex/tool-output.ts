@@ -205,6 +205,11 @@ const refusalOpenings = [
 	'collab spawn failed: ',
 	'collab tool failed: ',
 	'collab manager unavailable',
+	// A question it could not put to the person, or a client's tool that never answered
+	// (core tools/handlers request_user_input.rs, dynamic.rs).
+	'request_user_input was cancelled before receiving a response',
+	'request_user_input is unavailable in ',
+	'dynamic tool call was cancelled before receiving a response',
 ];
 
 /** The whole output of a multi-agent call naming an agent that is gone: `agent with id <id> not found` / `is closed`. */
