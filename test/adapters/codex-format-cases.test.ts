@@ -1338,3 +1338,16 @@ test('codex format: a request_user_input that was cancelled or is unavailable in
 	assert.equal(resultOf(events, 'call_ask_mode')?.is_error, true, 'unavailable in the mode');
 	assert.equal(resultOf(events, 'call_ask_answered')?.is_error, false, 'answered');
 });
+
+/**
+ * A view_image Codex could not carry out answers with its own message as the whole output
+ * (codex-rs core tools/handlers/view_image.rs: `unable to locate image at \``, `image path \`…\`
+ * is not a file`, `unable to read image at \``, `unable to process image at \``, `view_image is
+ * not allowed …`, `view_image is unavailable …`); the failure flag stays out of the rollout.
+ */
+test('codex format: a view_image Codex could not carry out (missing file, a directory, an unreadable image, a model without image input) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-08T09-00-00-01a30640-2e00-7a00-8b00-0000000000d4.jsonl')));
+	for (const callId of ['call_view_missing', 'call_view_dir', 'call_view_bad', 'call_view_text_model']) {
+		assert.equal(resultOf(events, callId)?.is_error, true, callId);
+	}
+});

@@ -210,13 +210,23 @@ const refusalOpenings = [
 	'request_user_input was cancelled before receiving a response',
 	'request_user_input is unavailable in ',
 	'dynamic tool call was cancelled before receiving a response',
+	// An image view_image could not attach (core tools/handlers/view_image.rs).
+	'unable to locate image at `',
+	'unable to read image at `',
+	'unable to process image at `',
+	'view_image is not allowed ',
+	'view_image is unavailable ',
 ];
 
-/** The whole output of a multi-agent call naming an agent that is gone: `agent with id <id> not found` / `is closed`. */
-const missingAgent = /^agent with id \S+ (?:not found|is closed)$/;
+/**
+ * Whole outputs of that kind that name something in the middle: a multi-agent call naming an
+ * agent that is gone (`agent with id <id> not found` / `is closed`), a view_image of a path that
+ * is no file (`image path \`<path>\` is not a file`).
+ */
+const namedRefusals = /^(?:agent with id \S+ (?:not found|is closed)|image path `[^`\n]*` is not a file)$/;
 
 function isRefusedByCodex(output: string): boolean {
-	return refusalOpenings.some(opening => output.startsWith(opening)) || (output.length < 200 && missingAgent.test(output.trim()));
+	return refusalOpenings.some(opening => output.startsWith(opening)) || (output.length < 4096 && namedRefusals.test(output.trim()));
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
