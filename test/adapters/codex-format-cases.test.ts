@@ -1351,3 +1351,9 @@ test('codex format: a view_image Codex could not carry out (missing file, a dire
 		assert.equal(resultOf(events, callId)?.is_error, true, callId);
 	}
 });
+
+test('codex format: a patch the approval policy rejected (`patch rejected: <reason>`, the whole output) is a failed result', () => {
+	// codex-rs core apply_patch.rs: SafetyCheck::Reject answers `patch rejected: {reason}`.
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2025-09-22T15-30-00-0199727a-4c00-7d00-8e00-0000000000d5.jsonl')));
+	assert.equal(resultOf(events, 'call_patch_policy')?.is_error, true);
+});

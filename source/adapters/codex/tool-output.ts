@@ -199,6 +199,7 @@ const refusalOpenings = [
 	'failed in sandbox ',
 	'execution error: ',
 	'exec command rejected: ',
+	'patch rejected: ',
 	'command timed out after ',
 	'retry failed: ',
 	// A multi-agent tool it could not carry out (core tools/handlers collab).
