@@ -1357,3 +1357,17 @@ test('codex format: a patch the approval policy rejected (`patch rejected: <reas
 	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2025-09-22T15-30-00-0199727a-4c00-7d00-8e00-0000000000d5.jsonl')));
 	assert.equal(resultOf(events, 'call_patch_policy')?.is_error, true);
 });
+
+/**
+ * Unified exec answers a command it could not start, input it could not deliver, and an
+ * escalation the approval policy forbids with Codex's own message as the whole output
+ * (codex-rs core tools/handlers/unified_exec.rs: `exec_command failed: …`, `write_stdin failed:
+ * …`, `failed to parse write_stdin arguments: …`, `approval policy is <policy>; reject command
+ * — …`); the failure flag stays out of the rollout.
+ */
+test('codex format: a unified exec call Codex could not carry out (exec_command failed, write_stdin failed, an escalation the policy forbids) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-08T10-00-00-01a30680-3f00-7b00-8c00-0000000000d5.jsonl')));
+	for (const callId of ['call_exec_spawn', 'call_stdin_gone', 'call_exec_escalate']) {
+		assert.equal(resultOf(events, callId)?.is_error, true, callId);
+	}
+});

@@ -200,6 +200,11 @@ const refusalOpenings = [
 	'execution error: ',
 	'exec command rejected: ',
 	'patch rejected: ',
+	// Unified exec: a command it could not start, input it could not deliver (core
+	// tools/handlers/unified_exec.rs).
+	'exec_command failed: ',
+	'write_stdin failed: ',
+	'failed to parse write_stdin arguments: ',
 	'command timed out after ',
 	'retry failed: ',
 	// A multi-agent tool it could not carry out (core tools/handlers collab).
@@ -222,9 +227,10 @@ const refusalOpenings = [
 /**
  * Whole outputs of that kind that name something in the middle: a multi-agent call naming an
  * agent that is gone (`agent with id <id> not found` / `is closed`), a view_image of a path that
- * is no file (`image path \`<path>\` is not a file`).
+ * is no file (`image path \`<path>\` is not a file`), an escalation the approval policy forbids
+ * (`approval policy is <policy>; reject command — …`).
  */
-const namedRefusals = /^(?:agent with id \S+ (?:not found|is closed)|image path `[^`\n]*` is not a file)$/;
+const namedRefusals = /^(?:agent with id \S+ (?:not found|is closed)|image path `[^`\n]*` is not a file|approval policy is \w+; reject command\b.*)$/;
 
 function isRefusedByCodex(output: string): boolean {
 	return refusalOpenings.some(opening => output.startsWith(opening)) || (output.length < 4096 && namedRefusals.test(output.trim()));
