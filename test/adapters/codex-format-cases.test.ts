@@ -1236,3 +1236,138 @@ test('codex format: the context slopus/happy writes around a prompt it sends (it
 	assert.ok(context.length >= 4, 'the context is kept, as the host\'s');
 	assert.ok(context.every(event => !/Paginate|Match the spacing|Keep the page size|Show the totals/.test(event.text ?? '')), 'no request is read as context');
 });
+
+/**
+ * A command the person ran with `!` (codex-rs tasks/user_shell.rs) ends with an
+ * `exec_command_end` whose `source` is `user_shell`, under a fresh id no call names; rollouts
+ * written in extended persistence keep it (rollout policy.rs, ExecCommandEnd). What the model saw
+ * of it is the `<user_shell_command>` message beside it: it is no tool the agent called.
+ */
+test('codex format: the exec_command_end of a command the person ran with `!` (source user_shell) is no tool result and no failure left for the agent', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T20-00-00-01a30340-5e00-7a00-8b00-0000000000ce.jsonl')));
+	assert.equal(resultOf(events, '5d0f3a2e-8c41-4b7e-9a06-2f1e7c9b4d83'), undefined, 'the person\'s own command is no tool result');
+	assert.deepEqual([resultOf(events, 'call_totals_run')?.is_error, resultOf(events, 'call_totals_run')?.exit_code], [false, 0], 'the agent\'s command keeps its result');
+	assert.equal(computeTail(events, false).failure, null, 'no failure is left unresolved');
+	assert.equal(summary.title, 'Check that the harvest totals script still runs');
+});
+
+/**
+ * Codex answers a call to a tool it has no handler for, and a call a PreToolUse hook blocked, with
+ * a message of its own as the whole output (codex-rs core tools/registry.rs, dispatch_any:
+ * `unsupported call: <tool>`, `unsupported custom tool call: <tool>`, `Command blocked by
+ * PreToolUse hook: <reason>. Command: <command>`); the failure flag stays out of the rollout.
+ */
+test('codex format: a call to a tool Codex has no handler for, or one a PreToolUse hook blocked, is a failed result; the same words in a command\'s output are not', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T21-00-00-01a30350-6f00-7b00-8c00-0000000000cf.jsonl')));
+	assert.equal(resultOf(events, 'call_unknown_fn')?.is_error, true, 'unsupported call');
+	assert.equal(resultOf(events, 'call_unknown_custom')?.is_error, true, 'unsupported custom tool call');
+	assert.equal(resultOf(events, 'call_hook_blocked')?.is_error, true, 'blocked by a PreToolUse hook');
+	assert.deepEqual([resultOf(events, 'call_grep_notes')?.is_error, resultOf(events, 'call_grep_notes')?.exit_code], [false, 0], 'a command that printed the words');
+});
+
+/**
+ * When a command could not run to an exit code, Codex answers with a message of its own as the
+ * whole output, no exit code and no header (the 2025 `shell` tool, codex-rs core codex.rs
+ * handle_container_exec_with_params / handle_sandbox_error: `failed in sandbox <type> with
+ * execution error: …`, `execution error: …`, `exec command rejected: <reason>`, `command timed
+ * out after N milliseconds`, `retry failed: …`; newer builds still write `execution error: …`,
+ * core tools/events.rs ToolEmitter::finish). Its success flag stays out of the rollout.
+ */
+test('codex format: a command Codex could not run (sandbox denial, spawn error, policy rejection, timeout: its own message as the whole output) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2025-09-22T15-30-00-0199727a-4c00-7d00-8e00-0000000000d5.jsonl')));
+	assert.equal(resultOf(events, 'call_sandbox_denied')?.is_error, true, 'failed in sandbox');
+	assert.equal(resultOf(events, 'call_spawn_failed')?.is_error, true, 'execution error');
+	assert.equal(resultOf(events, 'call_policy_rejected')?.is_error, true, 'exec command rejected');
+	assert.equal(resultOf(events, 'call_timed_out')?.is_error, true, 'command timed out');
+	assert.deepEqual([resultOf(events, 'call_grep_log')?.is_error, resultOf(events, 'call_grep_log')?.exit_code], [false, 0], 'a command whose output holds the words');
+});
+
+/**
+ * A tool the client provides (a dynamic tool, codex-rs core tools/handlers/dynamic.rs) answers
+ * through a `dynamic_tool_call_response` event `{call_id, content_items, success, error}`, which
+ * rollouts persist (in limited or in extended mode, by version: rollout policy.rs), or in
+ * paginated history a `DynamicToolCall` item. The `function_call_output` Codex writes beside it
+ * holds only the content items, never the success flag: the event or item is the only sign.
+ */
+test('codex format: a dynamic tool the client reported failed (dynamic_tool_call_response success false, or a failed DynamicToolCall item) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T22-00-00-01a30360-7a00-7c00-8d00-0000000000d0.jsonl')));
+	assert.deepEqual([resultOf(events, 'call_gauge_east')?.is_error, resultOf(events, 'call_gauge_east')?.output], [true, 'gauge east: sensor offline since 14:10']);
+	assert.equal(resultOf(events, 'call_gauge_west')?.is_error, false, 'a call that succeeded');
+	assert.equal(resultOf(events, 'call_gauge_north')?.is_error, true, 'a call cancelled before any answer');
+	assert.equal(resultOf(events, 'call_gauge_south')?.is_error, true, 'a failed DynamicToolCall item');
+	assert.equal(events.filter(event => event.kind === 'tool_result' && event.result?.call_id === 'call_gauge_west').length, 1, 'a call resolves once');
+});
+
+/**
+ * An `error` event whose `codex_error_info` says it leaves the turn as it was (a steer refused
+ * while a compaction runs, `active_turn_not_steerable`; a rollback that failed,
+ * `thread_rollback_failed`) is a notice: Codex's own history builder marks no turn failed for it
+ * (app-server-protocol thread_history.rs, handle_error; protocol ErrorEvent::affects_turn_status).
+ */
+test('codex format: an error that leaves the turn as it was (codex_error_info active_turn_not_steerable, thread_rollback_failed) is a notice, not an interrupted turn', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T23-00-00-01a30370-8b00-7d00-8e00-0000000000d1.jsonl')));
+	const notices = events.filter(event => event.kind === 'system' && /steer a compact|roll back/.test(event.text ?? ''));
+	assert.equal(notices.length, 2, 'both are still shown');
+	assert.ok(notices.every(notice => notice.error === undefined), 'neither is an error');
+	assert.equal(computeTail(events, false).interruption, null);
+});
+
+/**
+ * A multi-agent tool Codex could not carry out answers with Codex's own message as the whole
+ * output (codex-rs core tools/handlers collab: `collab spawn failed: <why>`, `collab tool
+ * failed: <why>`, `agent with id <id> not found`, `agent with id <id> is closed`, `collab manager
+ * unavailable`); the failure flag stays out of the rollout.
+ */
+test('codex format: a multi-agent call Codex could not carry out (collab spawn failed, agent not found or closed) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-07T23-30-00-01a3037d-2c00-7e00-8f00-0000000000d2.jsonl')));
+	assert.equal(resultOf(events, 'call_spawn_long')?.is_error, true, 'collab spawn failed');
+	assert.equal(resultOf(events, 'call_send_gone')?.is_error, true, 'agent not found');
+	assert.equal(resultOf(events, 'call_wait_closed')?.is_error, true, 'agent closed');
+	assert.equal(resultOf(events, 'call_grep_hedges')?.is_error, false, 'a command that printed like words');
+});
+
+/**
+ * A question Codex could not put to the person answers with Codex's own message as the whole
+ * output (codex-rs core tools/handlers request_user_input.rs: `request_user_input was cancelled
+ * before receiving a response`, `request_user_input is unavailable in <mode> mode`); the failure
+ * flag stays out of the rollout. An answered question is the person's answers, no failure.
+ */
+test('codex format: a request_user_input that was cancelled or is unavailable in the mode is a failed result; an answered one is not', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-08T08-00-00-01a30600-1d00-7f00-8a00-0000000000d3.jsonl')));
+	assert.equal(resultOf(events, 'call_ask_rootstock')?.is_error, true, 'cancelled');
+	assert.equal(resultOf(events, 'call_ask_mode')?.is_error, true, 'unavailable in the mode');
+	assert.equal(resultOf(events, 'call_ask_answered')?.is_error, false, 'answered');
+});
+
+/**
+ * A view_image Codex could not carry out answers with its own message as the whole output
+ * (codex-rs core tools/handlers/view_image.rs: `unable to locate image at \``, `image path \`…\`
+ * is not a file`, `unable to read image at \``, `unable to process image at \``, `view_image is
+ * not allowed …`, `view_image is unavailable …`); the failure flag stays out of the rollout.
+ */
+test('codex format: a view_image Codex could not carry out (missing file, a directory, an unreadable image, a model without image input) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-08T09-00-00-01a30640-2e00-7a00-8b00-0000000000d4.jsonl')));
+	for (const callId of ['call_view_missing', 'call_view_dir', 'call_view_bad', 'call_view_text_model']) {
+		assert.equal(resultOf(events, callId)?.is_error, true, callId);
+	}
+});
+
+test('codex format: a patch the approval policy rejected (`patch rejected: <reason>`, the whole output) is a failed result', () => {
+	// codex-rs core apply_patch.rs: SafetyCheck::Reject answers `patch rejected: {reason}`.
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2025-09-22T15-30-00-0199727a-4c00-7d00-8e00-0000000000d5.jsonl')));
+	assert.equal(resultOf(events, 'call_patch_policy')?.is_error, true);
+});
+
+/**
+ * Unified exec answers a command it could not start, input it could not deliver, and an
+ * escalation the approval policy forbids with Codex's own message as the whole output
+ * (codex-rs core tools/handlers/unified_exec.rs: `exec_command failed: …`, `write_stdin failed:
+ * …`, `failed to parse write_stdin arguments: …`, `approval policy is <policy>; reject command
+ * — …`); the failure flag stays out of the rollout.
+ */
+test('codex format: a unified exec call Codex could not carry out (exec_command failed, write_stdin failed, an escalation the policy forbids) is a failed result', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(join(cases, 'rollout-2026-12-08T10-00-00-01a30680-3f00-7b00-8c00-0000000000d5.jsonl')));
+	for (const callId of ['call_exec_spawn', 'call_stdin_gone', 'call_exec_escalate']) {
+		assert.equal(resultOf(events, callId)?.is_error, true, callId);
+	}
+});

@@ -15,7 +15,7 @@ import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startC
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
 import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
-import {execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
+import {dynamicEndResult, execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
 import {rememberId} from '../shared/recent-ids.js';
 import {withoutStatedTitles} from '../shared/host-text.js';
@@ -407,8 +407,13 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 		case 'error':
 		case 'stream_error': {
 			const message = errorMessage(event) ?? 'Error';
-			// A stream error is a retried hiccup; only a final `error` marks a failed request.
-			return event.type === 'error' ? [{...base, kind: 'system', text: message, error: shortError(message)}] : [];
+			// A stream error is a retried hiccup; only a final `error` marks a failed request, and not
+			// one whose kind leaves the turn as it was.
+			if (event.type !== 'error') {
+				return [];
+			}
+
+			return leavesTurn(event.codex_error_info) ? [{...base, kind: 'system', text: message}] : [{...base, kind: 'system', text: message, error: shortError(message)}];
 		}
 
 		case 'task_complete':
@@ -431,9 +436,11 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 		}
 
 		case 'exec_command_end':
-			return recordResult(state, {...base, kind: 'tool_result', result: execEndResult(event)});
+			return isUserShell(event.source) ? [] : recordResult(state, {...base, kind: 'tool_result', result: execEndResult(event)});
 		case 'patch_apply_end':
 			return recordResult(state, {...base, kind: 'tool_result', result: patchEndResult(event)});
+		case 'dynamic_tool_call_response':
+			return recordResult(state, {...base, kind: 'tool_result', result: dynamicEndResult(event)});
 		case 'mcp_tool_call_end':
 			return [...unseenMcpCall(event, base, state), ...recordResult(state, {...base, kind: 'tool_result', result: mcpEndResult(event)})];
 		case 'item_completed':
@@ -441,6 +448,16 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 		default:
 			return [];
 	}
+}
+
+/**
+ * A command the person ran with `!` (ExecCommandSource::UserShell; `userShell` in app-server
+ * items): its end names a fresh id no call holds, and what the model saw of it is the
+ * `<user_shell_command>` message (host text) beside it. No tool the agent called, so no result
+ * and no failure left to the agent, as thread-items.ts reads its CommandExecution item.
+ */
+function isUserShell(source: string | undefined): boolean {
+	return source === 'user_shell' || source === 'userShell';
 }
 
 /**
@@ -497,6 +514,22 @@ function promptEvents(event: CodexEvent, base: Base, state: CodexState): Session
 	const subagent = state.subagent === true;
 	const said: SessionEvent[] = injected ? [{...base, kind: 'user', text, human: false}] : text.trim() === '' ? [] : userTextEvents([text], base, {role: 'user', subagent});
 	return withImageNotes(said, notes, base, {subagent, viewedImage: state.viewedImage === true, firstCopy: typed => isFirstCopy(state, 'user', 'event', typed)});
+}
+
+/**
+ * Kinds of `error` that leave the turn as it was: a steer refused while a compaction runs, a
+ * rollback that failed (codex-rs protocol CodexErrorInfo::affects_turn_status; Codex's history
+ * builder marks no turn failed for them). Serde writes a unit kind as its name, a kind with
+ * fields as an object keyed by it; app-server copies spell them in camelCase.
+ */
+const turnNeutralErrors = new Set(['thread_rollback_failed', 'active_turn_not_steerable', 'threadRollbackFailed', 'activeTurnNotSteerable']);
+
+function leavesTurn(info: unknown): boolean {
+	if (typeof info === 'string') {
+		return turnNeutralErrors.has(info);
+	}
+
+	return isRecord(info) && Object.keys(info).some(key => turnNeutralErrors.has(key));
 }
 
 /** `{message}`, `{error: "…"}` or `{error: {message}}`, depending on the version. */

@@ -49,6 +49,9 @@ const eventFields = fields({
 	num_turns: number,
 	item: any,
 	invocation: any,
+	source: text,
+	content_items: any,
+	codex_error_info: any,
 });
 
 const turnContextFields = fields({cwd: text, model: text});

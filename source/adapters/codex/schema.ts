@@ -113,6 +113,12 @@ export const codexEventSchema = lazySchema(() => z.looseObject({
 	turn_id: text,
 	/** `mcp_tool_call_end`: the call it ends, `{server, tool, arguments}`. */
 	invocation: anything,
+	/** `exec_command_end`: who ran the command (`agent`, `user_shell`, `unified_exec_startup`, …). */
+	source: text,
+	/** `dynamic_tool_call_response`: what the client's tool returned (`inputText` / `inputImage` items). */
+	content_items: anything,
+	/** `error`: its kind, `"thread_rollback_failed"` or `{"active_turn_not_steerable": {…}}` and the like. */
+	codex_error_info: anything,
 }));
 
 export type CodexSessionMeta = z.infer<typeof codexSessionMetaSchema>;

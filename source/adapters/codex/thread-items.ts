@@ -30,6 +30,8 @@ export function legacyEventsOf(item: Record<string, unknown>): CodexEvent[] {
 			return isFinished(item) ? [fileChangeEnd(item, id)] : [];
 		case 'McpToolCall':
 			return mcpEnd(item, id);
+		case 'DynamicToolCall':
+			return isFinished(item) ? [dynamicEnd(item, id)] : [];
 		case 'ContextCompaction':
 			return [{type: 'context_compacted'}];
 		default:
@@ -119,6 +121,13 @@ function mcpEnd(item: Record<string, unknown>, id: string | undefined): CodexEve
 	}
 
 	return [];
+}
+
+/** `DynamicToolCallItem`, read as the `dynamic_tool_call_response` it stands for: `success`, else its failed status. */
+function dynamicEnd(item: Record<string, unknown>, id: string | undefined): CodexEvent {
+	const success = typeof item['success'] === 'boolean' ? item['success'] : stringOf(item['status']) !== 'failed';
+	const error = stringOf(item['error']);
+	return {type: 'dynamic_tool_call_response', success, content_items: field(item, 'contentItems', 'content_items'), ...(error ? {error} : {}), ...(id ? {call_id: id} : {})};
 }
 
 /** Where a command came from (`ExecCommandSource`): the model's own startups may run inside a code-mode cell. */

@@ -183,12 +183,57 @@ function isTextBlock(block: Record<string, unknown>): boolean {
 /**
  * Openings of the messages Codex answers the model with when it refuses to run a tool call
  * (`FunctionCallError::RespondToModel`): the text is the whole output and no failure flag is
- * written, and late-2025 rollouts persist no `patch_apply_end` to tell.
+ * written, and late-2025 rollouts persist no `patch_apply_end` to tell. Besides a patch that does
+ * not verify and arguments that do not parse: a tool it has no handler for, and a command a
+ * PreToolUse hook blocked (codex-rs core tools/registry.rs, dispatch_any).
  */
-const refusalOpenings = ['apply_patch verification failed', 'failed to parse function arguments:'];
+const refusalOpenings = [
+	'apply_patch verification failed',
+	'failed to parse function arguments:',
+	'unsupported call: ',
+	'unsupported custom tool call: ',
+	'Command blocked by PreToolUse hook: ',
+	// A command that never reached an exit code: the sandbox denied it, it could not be spawned,
+	// the approval policy rejected it, it timed out, or its unsandboxed retry failed (2025 builds,
+	// core codex.rs handle_sandbox_error; `execution error:` still in core tools/events.rs).
+	'failed in sandbox ',
+	'execution error: ',
+	'exec command rejected: ',
+	'patch rejected: ',
+	// Unified exec: a command it could not start, input it could not deliver (core
+	// tools/handlers/unified_exec.rs).
+	'exec_command failed: ',
+	'write_stdin failed: ',
+	'failed to parse write_stdin arguments: ',
+	'command timed out after ',
+	'retry failed: ',
+	// A multi-agent tool it could not carry out (core tools/handlers collab).
+	'collab spawn failed: ',
+	'collab tool failed: ',
+	'collab manager unavailable',
+	// A question it could not put to the person, or a client's tool that never answered
+	// (core tools/handlers request_user_input.rs, dynamic.rs).
+	'request_user_input was cancelled before receiving a response',
+	'request_user_input is unavailable in ',
+	'dynamic tool call was cancelled before receiving a response',
+	// An image view_image could not attach (core tools/handlers/view_image.rs).
+	'unable to locate image at `',
+	'unable to read image at `',
+	'unable to process image at `',
+	'view_image is not allowed ',
+	'view_image is unavailable ',
+];
+
+/**
+ * Whole outputs of that kind that name something in the middle: a multi-agent call naming an
+ * agent that is gone (`agent with id <id> not found` / `is closed`), a view_image of a path that
+ * is no file (`image path \`<path>\` is not a file`), an escalation the approval policy forbids
+ * (`approval policy is <policy>; reject command — …`).
+ */
+const namedRefusals = /^(?:agent with id \S+ (?:not found|is closed)|image path `[^`\n]*` is not a file|approval policy is \w+; reject command\b.*)$/;
 
 function isRefusedByCodex(output: string): boolean {
-	return refusalOpenings.some(opening => output.startsWith(opening));
+	return refusalOpenings.some(opening => output.startsWith(opening)) || (output.length < 4096 && namedRefusals.test(output.trim()));
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
@@ -242,6 +287,33 @@ export function mcpEndResult(event: CodexEvent): ToolResult {
 	const content = ok['content'];
 	const text = Array.isArray(content) && !content.some(block => mediaNote(block) !== undefined) ? textOf(content) : mediaAwareOutput(content);
 	return {call_id: event.call_id ?? null, is_error: ok['isError'] === true, output: text};
+}
+
+/**
+ * `dynamic_tool_call_response`: the answer of a tool the client provides (codex-rs core
+ * tools/handlers/dynamic.rs). Its `success` is the only record of a failure: the
+ * `function_call_output` beside it holds the content items alone. `error` says why a call got no
+ * answer (cancelled).
+ */
+export function dynamicEndResult(event: CodexEvent): ToolResult {
+	const items = Array.isArray(event.content_items) ? event.content_items : [];
+	const error = typeof event.error === 'string' ? event.error : undefined;
+	const output = items.map(dynamicItemText).filter(text => text !== '').join('\n');
+	return {call_id: event.call_id ?? null, is_error: event.success === false || error !== undefined, output: output || (error ?? '')};
+}
+
+/** A dynamic tool's content item (`{type: "inputText", text}`, `{type: "inputImage", imageUrl}`, camelCase): its text, or a note of its image. */
+function dynamicItemText(item: unknown): string {
+	if (!isRecord(item)) {
+		return '';
+	}
+
+	if (typeof item['text'] === 'string') {
+		return item['text'];
+	}
+
+	const url = item['imageUrl'] ?? item['image_url'];
+	return typeof url === 'string' ? (mediaNote({type: 'input_image', image_url: url}) ?? '[image]') : '';
 }
 
 function joinStreams(stdout: string | undefined, stderr: string | undefined): string {
