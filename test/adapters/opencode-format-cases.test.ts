@@ -44,6 +44,28 @@ test('opencode format: a subtask the user cancelled ends its task call as interr
 	assert.equal(result?.interrupted, true, 'a user cancel is an interruption, not a tool failure');
 });
 
+test('opencode format: a command the person ran that OpenCode hands to a subagent (a user message holding only a subtask part naming the command) is their request', () => {
+	// session/prompt.ts `command`: a command bound to a subagent stores its expanded template as a
+	// subtask part `{prompt, description, agent, command}` in place of text parts; ensureTitle counts
+	// that message as the person's first. A subtask part sent without a command (a plugin, the SDK) is not.
+	const sessions = sessionsOf('subtask-command');
+	const ran = sessions.get('ses_3a9f0e1d2ffeHb6Nc3Vd8Wq1Lp');
+	assert.ok(ran, 'the session is read');
+	const asked = 'List every dependency in package.json that has no release in the last two years, and say what replaces it.';
+	assert.equal(ran.summary.human_turns, 1, 'the command is a human turn');
+	assert.equal(ran.summary.title, asked, 'the command titles a session OpenCode left with its placeholder');
+	assert.deepEqual(
+		ran.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[[1, true, asked]],
+	);
+	assert.ok(ran.events.some(event => event.kind === 'system' && event.text === 'Subtask for @scout: Audit stale dependencies'), 'the subagent it went to is still noted');
+
+	const sent = sessions.get('ses_3a9f0d7c4ffdJt2Ks5Ym8Zr4Qx');
+	assert.ok(sent, 'the plugin\'s session is read');
+	assert.equal(sent.summary.human_turns, 0, 'a subtask no command wrote is no request of the person\'s');
+	assert.equal(sent.summary.title, null);
+});
+
 test('opencode format: sessions of the per-project tree older versions wrote are read from the data directory', () => {
 	// storage/storage.ts MIGRATIONS[0]: `project/<dir>/storage/session/info/<ses>.json`, `…/session/message/<ses>/<msg>.json`,
 	// `…/session/part/<ses>/<msg>/<prt>.json`. The migration skips the `global` project and vanished worktrees, so they stay there.

@@ -109,13 +109,28 @@ function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionE
 		case 'compaction':
 			return [{...shared, kind: 'system', text: compactionText(part)}];
 		case 'subtask':
-			return [{...shared, kind: 'system', text: `Subtask for @${part.agent ?? 'agent'}: ${part.description ?? ''}`.trim()}];
+			return [{...shared, kind: 'system', text: `Subtask for @${part.agent ?? 'agent'}: ${part.description ?? ''}`.trim()}, ...commandRequest(message, part, shared, context, replayed)];
 		case 'retry':
 			// A retry that later succeeds is not a failure; the message's own `error` records a final one.
 			return [{...shared, kind: 'system', text: `Retrying (attempt ${part.attempt ?? '?'}) after ${namedErrorText(part.error)}`}];
 		default:
 			return silentParts.has(part.type) ? [] : null;
 	}
+}
+
+/**
+ * A command bound to a subagent, which the person ran: OpenCode stores its expanded template as the
+ * subtask's prompt in place of the text parts an ordinary command writes (session/prompt.ts
+ * `command`), and counts that message as the person's turn (`ensureTitle`). A subtask part without
+ * a command was sent by a plugin or the SDK, and a child session's turns are its parent agent's.
+ */
+function commandRequest(message: OpencodeMessage, part: OpencodePart, shared: SessionEvent, context: SessionContext, replayed: boolean): SessionEvent[] {
+	if (message.role !== 'user' || replayed || context.child || part.command === undefined || part.command.trim() === '') {
+		return [];
+	}
+
+	const prompt = part.prompt?.trim() ?? '';
+	return [{...shared, kind: 'user', text: prompt === '' ? `/${part.command.trim()}` : prompt, human: true}];
 }
 
 function messageIdOf(message: OpencodeMessage): {message_id?: string} {
