@@ -88,6 +88,15 @@ test('opencode format: sessions of the per-project tree older versions wrote are
 	assert.equal(session!.unit.paths.length, 6, 'the session, message and part files are all the unit\'s');
 });
 
+test('opencode format: a shared session\'s share record beside its info file (session/share/<ses>.json) is no second session', () => {
+	// session/index.ts of the per-project tree: `share()` writes `{secret, url}` to `session/share/<id>`, a sibling of
+	// `session/info/<id>`; `session/` there holds no project directories. Read as a store root, the tree lists its session once.
+	const storage = join(cases, 'project-layout', 'project', '-work-orchard', 'storage');
+	assert.deepEqual(opencodeAdapter.resolveRoot(storage), [storage]);
+	const sessions = readStore(opencodeAdapter, storage);
+	assert.deepEqual(sessions.map(session => [session.summary.id, session.summary.title]), [['ses_5d0c2b7a1ffeRt2Yu4Io6Pa8Sd', 'Remove the unused --legacy flag from the orchard CLI.']]);
+});
+
 test('opencode format: a call OpenCode could not run (unknown tool, arguments that do not parse) is stored as the "invalid" tool, a completed part whose result is a failure', () => {
 	// tool/invalid.ts and session/llm.ts (experimental_repairToolCall): the call becomes tool "invalid",
 	// input {tool, error}, and completes with "The arguments provided to the tool are invalid: …".
