@@ -66,6 +66,17 @@ test('opencode format: a command the person ran that OpenCode hands to a subagen
 	assert.equal(sent.summary.title, null);
 });
 
+test('opencode format: a subagent command\'s subtask part read from the database is the person\'s request too', t => {
+	const sessions = new Map(readStore(opencodeAdapter, buildDatabase(tempDir(t), 'subtask-command/v1.json')).map(session => [session.summary.id, session]));
+	const session = sessions.get('ses_3a9f0e1d2ffeHb6Nc3Vd8Wq1Lp');
+	assert.equal(session?.summary.human_turns, 1);
+	assert.equal(session?.summary.title, 'List every dependency in package.json that has no release in the last two years, and say what replaces it.');
+	// Hostile input: a command or prompt that is no string names no command.
+	const odd = sessions.get('ses_3a9f0c2b8ffcWe4Rt5Yu6Io7Pa');
+	assert.ok(odd, 'a subtask part with fields of other types is read');
+	assert.equal(odd.summary.human_turns, 0);
+});
+
 test('opencode format: sessions of the per-project tree older versions wrote are read from the data directory', () => {
 	// storage/storage.ts MIGRATIONS[0]: `project/<dir>/storage/session/info/<ses>.json`, `…/session/message/<ses>/<msg>.json`,
 	// `…/session/part/<ses>/<msg>/<prt>.json`. The migration skips the `global` project and vanished worktrees, so they stay there.
