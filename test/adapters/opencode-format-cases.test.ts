@@ -108,6 +108,39 @@ test('opencode format: a shared session\'s share record beside its info file (se
 	assert.deepEqual(sessions.map(session => [session.summary.id, session.summary.title]), [['ses_5d0c2b7a1ffeRt2Yu4Io6Pa8Sd', 'Remove the unused --legacy flag from the orchard CLI.']]);
 });
 
+test('opencode format: messages of the first format (0.1.x: parts inline, facts under metadata) left in a per-project tree are read', () => {
+	// session/message.ts before message-v2.ts: `{id, role, parts[], metadata{time, sessionID, tool{<call id>: {title, time, …}},
+	// assistant{modelID, path, …}, error}}`. The storage migration skipped trees whose messages state no `path.root`.
+	const [session, ...others] = readStore(opencodeAdapter, join(cases, 'first-message-format'));
+	assert.equal(others.length, 0);
+	assert.equal(session?.summary.id, 'ses_7e41c0a2dffeGh5Jk6Lm7Np8Qr');
+	assert.equal(session.summary.human_turns, 1);
+	assert.equal(session.summary.project, '/work/kiln', 'the working directory under metadata.assistant.path');
+	assert.equal(session.summary.started, '2025-06-17T09:00:00.000Z');
+	assert.deepEqual(
+		session.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.tool?.name ?? event.result?.call_id ?? event.text, event.result?.is_error ?? event.pending ?? event.interrupted ?? null]),
+		[
+			[1, 'user', 'The kiln temperature test fails on Celsius input; fix the conversion.\n[image: image/png]', null],
+			[2, 'tool_call', 'read', null],
+			[2, 'tool_result', 'toolu_01KilnRead4', false],
+			[2, 'tool_call', 'bash', null],
+			[2, 'tool_result', 'toolu_01KilnTest5', true],
+			[2, 'assistant', 'The offset is 273.15, not 237.15; the test fails until that is fixed.', null],
+			[2, 'tool_call', 'edit', true],
+			[2, 'system', 'The operation was aborted.', true],
+		],
+	);
+	assert.equal(session.events.find(event => event.result?.call_id === 'toolu_01KilnTest5')?.result?.exit_code, 1, 'the exit code the tool reported beside the call');
+});
+
+test('opencode format: messages of the first format that the move into opencode.db copied as they were are read from the database', t => {
+	// storage/json-migration.ts copies each message file into `message.data` unchanged (its time_created the move's, lacking `time`).
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'first-message-format/copied.json'));
+	assert.equal(session?.summary.human_turns, 1);
+	assert.equal(session.summary.project, '/work/kiln');
+	assert.deepEqual(said(session), ['The kiln temperature test fails on Celsius input; fix the conversion.', 'The offset is 273.15, not 237.15.']);
+});
+
 test('opencode format: a call OpenCode could not run (unknown tool, arguments that do not parse) is stored as the "invalid" tool, a completed part whose result is a failure', () => {
 	// tool/invalid.ts and session/llm.ts (experimental_repairToolCall): the call becomes tool "invalid",
 	// input {tool, error}, and completes with "The arguments provided to the tool are invalid: …".
