@@ -125,6 +125,8 @@ test('opencode format: messages of the first format (0.1.x: parts inline, facts 
 			[2, 'tool_result', 'toolu_01KilnRead4', false],
 			[2, 'tool_call', 'bash', null],
 			[2, 'tool_result', 'toolu_01KilnTest5', true],
+			[2, 'tool_call', 'glob', null],
+			[2, 'tool_result', 'toolu_01KilnGlob7', true],
 			[2, 'assistant', 'The offset is 273.15, not 237.15; the test fails until that is fixed.', null],
 			[2, 'tool_call', 'edit', true],
 			[2, 'system', 'The operation was aborted.', true],

@@ -80,7 +80,7 @@ function v1Part(value: unknown, calls: Data | undefined): OpencodePart[] {
 
 /**
  * A tool invocation: `partial-call` (arguments still streaming) and `call` (running) were cut off
- * when nothing updated them again; `result` holds the output. What the tool reported beside it
+ * when nothing updated them again; `result` holds the output, or a thrown error's text. What the tool reported beside it
  * (its title, start and end, and its own metadata such as a command's exit code) is kept under
  * the message's `metadata.tool`, by call id.
  */
@@ -92,8 +92,13 @@ function toolPart(invocation: Data | undefined, calls: Data | undefined): Openco
 	const times = record(time);
 	const stateName = text(invocation?.['state']);
 	const input = invocation?.['args'];
-	const state: ToolState = stateName === 'result'
-		? defined({status: 'completed', input, output: invocation?.['result'], title: text(title), metadata, time: defined({start: number(times?.['start']), end: number(times?.['end'])})})
-		: defined({status: stateName === 'call' ? 'running' : stateName === 'partial-call' ? 'pending' : stateName, input, time: defined({start: number(times?.['start'])})});
+	const ended = defined({start: number(times?.['start']), end: number(times?.['end'])});
+	// A tool that threw still ends in a `result` (its error as text), marked `error: true` beside the call.
+	const failed = stateName === 'result' && metadata['error'] === true;
+	const state: ToolState = failed
+		? defined({status: 'error', input, error: text(metadata['message']) ?? text(invocation?.['result']) ?? 'error', time: ended})
+		: stateName === 'result'
+			? defined({status: 'completed', input, output: invocation?.['result'], title: text(title), metadata, time: ended})
+			: defined({status: stateName === 'call' ? 'running' : stateName === 'partial-call' ? 'pending' : stateName, input, time: defined({start: number(times?.['start'])})});
 	return defined({type: 'tool', callID: callId, tool: text(invocation?.['toolName']) ?? 'unknown', state});
 }
