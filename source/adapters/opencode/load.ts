@@ -67,10 +67,11 @@ function forkCopy(session: OpencodeSession | undefined, before: number, from: st
 
 /**
  * OpenCode names a new session "New session - <ISO time>" ("Child session - …" for a child) and
- * replaces that once a title is generated (session/session.ts, createDefaultTitle). A session
- * that never got that far keeps the placeholder, which names nothing.
+ * replaces that once a title is generated (session/session.ts, createDefaultTitle); 0.1.x wrote
+ * "New Session - <ISO time>" (session/index.ts, create). A session that never got that far keeps
+ * the placeholder, which names nothing.
  */
-const placeholderTitle = /^(?:New|Child) session - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const placeholderTitle = /^(?:New|Child) [Ss]ession - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function isPlaceholderTitle(title: string): boolean {
 	return placeholderTitle.test(title);
