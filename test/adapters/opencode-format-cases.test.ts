@@ -150,6 +150,15 @@ test('opencode format: messages of the first format that the move into opencode.
 	assert.deepEqual(said(session), ['The kiln temperature test fails on Celsius input; fix the conversion.', 'The offset is 273.15, not 237.15.']);
 });
 
+test('opencode format: a 2.x shell record that states no status (callID, output text, time.completed) ended when it has a completion time', t => {
+	// packages/core/src/session/message.ts Shell: `{callID, command, output, time{created, completed?}}`, no status field.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'shell-record/v2.json'));
+	assert.ok(session, 'the session is read');
+	const calls = session.events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.pending ?? false]);
+	assert.deepEqual(calls, [['call_furnace_make_01', false], ['call_furnace_tail_02', true]], 'the finished command is no pending call; the one still running is');
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_result')?.result, {call_id: 'call_furnace_make_01', is_error: false, output: 'all 14 checks passed'});
+});
+
 test('opencode format: a call OpenCode could not run (unknown tool, arguments that do not parse) is stored as the "invalid" tool, a completed part whose result is a failure', () => {
 	// tool/invalid.ts and session/llm.ts (experimental_repairToolCall): the call becomes tool "invalid",
 	// input {tool, error}, and completes with "The arguments provided to the tool are invalid: …".

@@ -203,17 +203,22 @@ function contentText(value: unknown): string {
 	return inline || uri === '' ? note : `${note} ${uri}`;
 }
 
-/** A command the person ran: a call of the shell and its output, as 1.x stored shell mode. */
+/**
+ * A command the person ran: a call of the shell and its output, as 1.x stored shell mode. Builds
+ * that write no `status` (packages/core session/message.ts: `{callID, command, output, time}`) say
+ * the command ended by its completion time.
+ */
 function shellMessage(data: Data, base: Base): Converted {
-	const status = text(data['status']);
+	const status = text(data['status']) ?? (base.time?.completed === undefined ? undefined : 'exited');
 	const output = record(data['output']);
 	const printed = text(data['output']) ?? text(output?.['output']) ?? '';
 	const exit = number(data['exit']);
+	const callId = text(data['shellID']) ?? text(data['callID']);
 	const metadata = {...(exit === undefined ? {} : {exit}), ...(status === 'killed' ? {interrupted: true} : {})};
 	const settled = status === 'exited' ? {status: 'completed', output: printed} : status === 'timeout' || status === 'killed' ? {status: 'error', error: `Command ${status}`} : {status: 'running'};
 	const part: OpencodePart = {
 		type: 'tool',
-		...(text(data['shellID']) ? {callID: text(data['shellID'])} : {}),
+		...(callId ? {callID: callId} : {}),
 		tool: 'shell',
 		state: {...settled, input: {command: text(data['command']) ?? ''}, metadata: settled.status === 'error' && printed !== '' ? {...metadata, output: printed} : metadata},
 	};
