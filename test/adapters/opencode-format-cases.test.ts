@@ -85,6 +85,15 @@ test('opencode format: a subagent command\'s subtask part read from the database
 	assert.equal(odd.summary.human_turns, 0);
 });
 
+test('opencode format: a 2.x prompt\'s task request naming a command (taskRequests) is the person\'s request; one without a command is not', t => {
+	// session/message-backfill.ts mapTaskRequestPart: 1.x subtask parts become `taskRequests` of a user record whose text is empty.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'subtask-command/v2.json'));
+	assert.ok(session, 'the session is read');
+	assert.equal(session.summary.human_turns, 1);
+	assert.equal(session.summary.title, 'Find every TODO left in src/quarry and group them by module.');
+	assert.deepEqual(session.events.filter(event => event.kind === 'system').map(event => event.text), ['Subtask for @scout: Collect the TODOs', 'Subtask for @scout: Nightly summary', 'Subtask for @scout:']);
+});
+
 test('opencode format: sessions of the per-project tree older versions wrote are read from the data directory', () => {
 	// storage/storage.ts MIGRATIONS[0]: `project/<dir>/storage/session/info/<ses>.json`, `…/session/message/<ses>/<msg>.json`,
 	// `…/session/part/<ses>/<msg>/<prt>.json`. The migration skips the `global` project and vanished worktrees, so they stay there.

@@ -62,7 +62,7 @@ const injected: Converter = (data, base) => ({message: {...base, role: 'user'}, 
 const settings: Converter = (_data, base) => ({message: {...base, role: 'assistant'}, parts: []});
 
 const converters: Record<string, Converter> = {
-	user: (data, base) => ({message: {...base, role: 'user'}, parts: [...textParts(text(data['text'])), ...fileParts(data['files'])]}),
+	user: (data, base) => ({message: {...base, role: 'user'}, parts: [...textParts(text(data['text'])), ...fileParts(data['files']), ...taskRequestParts(data['taskRequests'])]}),
 	synthetic: injected,
 	system: injected,
 	skill: injected,
@@ -87,6 +87,23 @@ const converters: Record<string, Converter> = {
 
 function textParts(value: string | undefined, flags: {synthetic?: boolean} = {}): OpencodePart[] {
 	return value === undefined ? [] : [{type: 'text', text: value, ...flags}];
+}
+
+/**
+ * A prompt's task requests (`taskRequests`: `{type: "task-request", prompt, description, agent,
+ * command?}`), which builds that keep them write in place of 1.x's subtask parts, a command bound
+ * to a subagent among them (session/message-backfill.ts, mapTaskRequestPart): read as those parts.
+ */
+function taskRequestParts(value: unknown): OpencodePart[] {
+	return (Array.isArray(value) ? value : []).flatMap(item => {
+		const request = record(item);
+		if (request?.['type'] !== 'task-request') {
+			return [];
+		}
+
+		const fields = {prompt: text(request['prompt']), description: text(request['description']), agent: text(request['agent']), command: text(request['command'])};
+		return [{type: 'subtask', ...Object.fromEntries(Object.entries(fields).filter(([, field]) => field !== undefined))}];
+	});
 }
 
 /** Prompt attachments: described by name and type; inline bodies are never copied. */
