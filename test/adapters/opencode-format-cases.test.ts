@@ -85,6 +85,14 @@ test('opencode format: a subagent command\'s subtask part read from the database
 	assert.equal(odd.summary.human_turns, 0);
 });
 
+test('opencode format: a subagent command OpenCode sends again after an overflow compaction is the host\'s copy, not a second request', t => {
+	// session/compaction.ts replays every part of the last request but its compaction part, a subtask part among them.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'subtask-command/replay.json'));
+	assert.ok(session, 'the session is read');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.origin]), [[1, true, undefined], [5, false, 'host']], 'the replayed command is the host\'s');
+});
+
 test('opencode format: a 2.x prompt\'s task request naming a command (taskRequests) is the person\'s request; one without a command is not', t => {
 	// session/message-backfill.ts mapTaskRequestPart: 1.x subtask parts become `taskRequests` of a user record whose text is empty.
 	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'subtask-command/v2.json'));

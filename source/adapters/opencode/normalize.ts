@@ -125,12 +125,24 @@ function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionE
  * a command was sent by a plugin or the SDK, and a child session's turns are its parent agent's.
  */
 function commandRequest(message: OpencodeMessage, part: OpencodePart, shared: SessionEvent, context: SessionContext, replayed: boolean): SessionEvent[] {
-	if (message.role !== 'user' || replayed || context.child || part.command === undefined || part.command.trim() === '') {
+	const text = commandText(part);
+	if (message.role !== 'user' || context.child || text === undefined) {
 		return [];
 	}
 
+	// Sent again after an overflow compaction: the host's copy, as a replayed text request is.
+	return [{...shared, kind: 'user', text, ...(replayed ? {human: false, origin: 'host' as const} : {human: true})}];
+}
+
+/** What a person asked with a command bound to a subagent: its prompt, or the command when that is empty. */
+function commandText(part: OpencodePart): string | undefined {
+	const command = part.type === 'subtask' ? part.command?.trim() ?? '' : '';
+	if (command === '') {
+		return undefined;
+	}
+
 	const prompt = part.prompt?.trim() ?? '';
-	return [{...shared, kind: 'user', text: prompt === '' ? `/${part.command.trim()}` : prompt, human: true}];
+	return prompt === '' ? `/${command}` : prompt;
 }
 
 function messageIdOf(message: OpencodeMessage): {message_id?: string} {
@@ -246,11 +258,10 @@ function promptMediaPlace(base: SessionEvent, context: SessionContext): PromptMe
 	};
 }
 
-/** What a person typed in a user message: its text parts that are neither synthetic nor ignored. */
+/** What a person typed in a user message: its text parts that are neither synthetic nor ignored, and the commands they ran. */
 function typedText(input: MessageInput): string {
 	return input.parts
-		.filter(({part}) => part.type === 'text' && part.synthetic !== true && part.ignored !== true)
-		.map(({part}) => (part.text ?? '').trim())
+		.map(({part}) => (part.type === 'text' && part.synthetic !== true && part.ignored !== true ? (part.text ?? '').trim() : (commandText(part) ?? '')))
 		.filter(text => text !== '' && !replayedMedia.test(text))
 		.join('\n');
 }
