@@ -172,8 +172,15 @@ test('opencode format: a 2.x shell record that states no status (callID, output 
 	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'shell-record/v2.json'));
 	assert.ok(session, 'the session is read');
 	const calls = session.events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.pending ?? false]);
-	assert.deepEqual(calls, [['call_furnace_make_01', false], ['call_furnace_tail_02', true]], 'the finished command is no pending call; the one still running is');
+	assert.deepEqual(calls, [['call_furnace_make_01', false], ['call_furnace_read_03', false], ['call_furnace_tail_02', true]], 'the finished command is no pending call; the one still running is');
 	assert.deepEqual(session.events.find(event => event.kind === 'tool_result')?.result, {call_id: 'call_furnace_make_01', is_error: false, output: 'all 14 checks passed'});
+});
+
+test('opencode format: the files a 2.x tool call returned beside its content (state.attachments) are noted by their type, the data: URI never copied', t => {
+	// packages/core/src/session/message.ts ToolStateCompleted: `attachments` of `{uri, mime, name}` apart from `content`.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'shell-record/v2.json'));
+	const output = session?.events.find(event => event.result?.call_id === 'call_furnace_read_03')?.result?.output;
+	assert.equal(output, 'Image read successfully\n[image: image/png]');
 });
 
 test('opencode format: a call OpenCode could not run (unknown tool, arguments that do not parse) is stored as the "invalid" tool, a completed part whose result is a failure', () => {

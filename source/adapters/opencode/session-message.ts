@@ -189,10 +189,23 @@ function toolPart(item: Data): OpencodePart {
 			input: state['input'],
 			...(status === 'error'
 				? {error: text(error?.['message']) ?? state['error'], metadata: printed === undefined ? metadata : {...metadata, output: outputOf(printed)}}
-				: {output: Array.isArray(printed) ? outputOf(printed) : printed, metadata}),
+				: {output: Array.isArray(printed) ? outputOf(printed) : printed, metadata, ...attachmentsOf(state['attachments'])}),
 			time: {...(start ? {start} : {}), ...(end ? {end} : {})},
 		},
 	};
+}
+
+/**
+ * The files a completed call returned beside its content (`attachments`, `{uri, mime, name?}` in
+ * builds that keep them apart: packages/core session/message.ts), as the 1.x file parts the tool
+ * reader notes by their media type; their `data:` URIs are never copied.
+ */
+function attachmentsOf(value: unknown): {attachments?: Array<{type: 'file'; mime?: string}>} {
+	const files = (Array.isArray(value) ? value : []).flatMap(item => {
+		const file = record(item);
+		return file ? [{type: 'file' as const, ...(text(file['mime']) ? {mime: text(file['mime'])} : {})}] : [];
+	});
+	return files.length === 0 ? {} : {attachments: files};
 }
 
 /**
