@@ -58,7 +58,7 @@ function agrees(read: (value: unknown) => unknown, schema: {safeParse(value: unk
 }
 
 const messageKeys = ['id', 'sessionID', 'role', 'time', 'parentID', 'modelID', 'providerID', 'model', 'path', 'summary', 'error', 'finish'];
-const partKeys = ['id', 'sessionID', 'messageID', 'type', 'text', 'synthetic', 'ignored', 'time', 'mime', 'filename', 'url', 'callID', 'tool', 'state', 'description', 'agent', 'attempt', 'error', 'auto', 'overflow'];
+const partKeys = ['id', 'sessionID', 'messageID', 'type', 'text', 'synthetic', 'ignored', 'time', 'mime', 'filename', 'url', 'callID', 'tool', 'state', 'description', 'agent', 'prompt', 'command', 'attempt', 'error', 'auto', 'overflow'];
 
 test('readOpencodeMessage gives what opencodeMessageSchema gives', () => {
 	const nested = ['created', 'completed', 'cwd', 'root', 'name', 'data', 'message'];

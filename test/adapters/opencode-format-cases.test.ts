@@ -34,6 +34,14 @@ test('opencode format: the placeholder titles OpenCode gives a session before it
 	assert.equal(child.summary.title, 'List every SVG under sketches/ with its viewBox.', "an untitled child is named by its task, not by OpenCode's placeholder");
 });
 
+test('opencode format: the placeholder title of 0.1.x ("New Session - <time>", capital S) is no title either', () => {
+	// session/index.ts of 0.1.x, create(): `title: "New Session - " + new Date().toISOString()`.
+	const session = readStore(opencodeAdapter, join(cases, 'first-message-format')).find(read => read.summary.id === 'ses_7e41b9f3effeUv1Wx2Yz3Ab4Cd');
+	assert.ok(session, 'the untitled session is read');
+	assert.equal(session.summary.human_turns, 0, 'its one reply failed before any request was kept');
+	assert.equal(session.summary.title, null, 'no request and no real title: no title, not "New Session - …"');
+});
+
 test('opencode format: a subtask the user cancelled ends its task call as interrupted', () => {
 	// session/prompt.ts handleSubtask: interrupting a running subtask stores `status:"error", error:"Cancelled"`.
 	const session = sessionsOf('subtask-cancelled').get('ses_3b2e1d0c9ffeKp4Rt7Wx1Za3Cd');
@@ -42,6 +50,56 @@ test('opencode format: a subtask the user cancelled ends its task call as interr
 	assert.equal(result?.result?.call_id, '01JNR2M8Q4V6X9Z1B3D5F7H9K2');
 	assert.equal(result?.result?.is_error, true);
 	assert.equal(result?.interrupted, true, 'a user cancel is an interruption, not a tool failure');
+});
+
+test('opencode format: a command the person ran that OpenCode hands to a subagent (a user message holding only a subtask part naming the command) is their request', () => {
+	// session/prompt.ts `command`: a command bound to a subagent stores its expanded template as a
+	// subtask part `{prompt, description, agent, command}` in place of text parts; ensureTitle counts
+	// that message as the person's first. A subtask part sent without a command (a plugin, the SDK) is not.
+	const sessions = sessionsOf('subtask-command');
+	const ran = sessions.get('ses_3a9f0e1d2ffeHb6Nc3Vd8Wq1Lp');
+	assert.ok(ran, 'the session is read');
+	const asked = 'List every dependency in package.json that has no release in the last two years, and say what replaces it.';
+	assert.equal(ran.summary.human_turns, 1, 'the command is a human turn');
+	assert.equal(ran.summary.title, asked, 'the command titles a session OpenCode left with its placeholder');
+	assert.deepEqual(
+		ran.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.text]),
+		[[1, true, asked]],
+	);
+	assert.ok(ran.events.some(event => event.kind === 'system' && event.text === 'Subtask for @scout: Audit stale dependencies'), 'the subagent it went to is still noted');
+
+	const sent = sessions.get('ses_3a9f0d7c4ffdJt2Ks5Ym8Zr4Qx');
+	assert.ok(sent, 'the plugin\'s session is read');
+	assert.equal(sent.summary.human_turns, 0, 'a subtask no command wrote is no request of the person\'s');
+	assert.equal(sent.summary.title, null);
+});
+
+test('opencode format: a subagent command\'s subtask part read from the database is the person\'s request too', t => {
+	const sessions = new Map(readStore(opencodeAdapter, buildDatabase(tempDir(t), 'subtask-command/v1.json')).map(session => [session.summary.id, session]));
+	const session = sessions.get('ses_3a9f0e1d2ffeHb6Nc3Vd8Wq1Lp');
+	assert.equal(session?.summary.human_turns, 1);
+	assert.equal(session?.summary.title, 'List every dependency in package.json that has no release in the last two years, and say what replaces it.');
+	// Hostile input: a command or prompt that is no string names no command.
+	const odd = sessions.get('ses_3a9f0c2b8ffcWe4Rt5Yu6Io7Pa');
+	assert.ok(odd, 'a subtask part with fields of other types is read');
+	assert.equal(odd.summary.human_turns, 0);
+});
+
+test('opencode format: a subagent command OpenCode sends again after an overflow compaction is the host\'s copy, not a second request', t => {
+	// session/compaction.ts replays every part of the last request but its compaction part, a subtask part among them.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'subtask-command/replay.json'));
+	assert.ok(session, 'the session is read');
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(session.events.filter(event => event.kind === 'user').map(event => [event.line, event.human, event.origin]), [[1, true, undefined], [5, false, 'host']], 'the replayed command is the host\'s');
+});
+
+test('opencode format: a 2.x prompt\'s task request naming a command (taskRequests) is the person\'s request; one without a command is not', t => {
+	// session/message-backfill.ts mapTaskRequestPart: 1.x subtask parts become `taskRequests` of a user record whose text is empty.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'subtask-command/v2.json'));
+	assert.ok(session, 'the session is read');
+	assert.equal(session.summary.human_turns, 1);
+	assert.equal(session.summary.title, 'Find every TODO left in src/quarry and group them by module.');
+	assert.deepEqual(session.events.filter(event => event.kind === 'system').map(event => event.text), ['Subtask for @scout: Collect the TODOs', 'Subtask for @scout: Nightly summary', 'Subtask for @scout:']);
 });
 
 test('opencode format: sessions of the per-project tree older versions wrote are read from the data directory', () => {
@@ -64,6 +122,65 @@ test('opencode format: sessions of the per-project tree older versions wrote are
 		],
 	);
 	assert.equal(session!.unit.paths.length, 6, 'the session, message and part files are all the unit\'s');
+});
+
+test('opencode format: a shared session\'s share record beside its info file (session/share/<ses>.json) is no second session', () => {
+	// session/index.ts of the per-project tree: `share()` writes `{secret, url}` to `session/share/<id>`, a sibling of
+	// `session/info/<id>`; `session/` there holds no project directories. Read as a store root, the tree lists its session once.
+	const storage = join(cases, 'project-layout', 'project', '-work-orchard', 'storage');
+	assert.deepEqual(opencodeAdapter.resolveRoot(storage), [storage]);
+	const sessions = readStore(opencodeAdapter, storage);
+	assert.deepEqual(sessions.map(session => [session.summary.id, session.summary.title]), [['ses_5d0c2b7a1ffeRt2Yu4Io6Pa8Sd', 'Remove the unused --legacy flag from the orchard CLI.']]);
+});
+
+test('opencode format: messages of the first format (0.1.x: parts inline, facts under metadata) left in a per-project tree are read', () => {
+	// session/message.ts before message-v2.ts: `{id, role, parts[], metadata{time, sessionID, tool{<call id>: {title, time, …}},
+	// assistant{modelID, path, …}, error}}`. The storage migration skipped trees whose messages state no `path.root`.
+	const session = readStore(opencodeAdapter, join(cases, 'first-message-format')).find(read => read.summary.id === 'ses_7e41c0a2dffeGh5Jk6Lm7Np8Qr');
+	assert.ok(session, 'the session is read');
+	assert.equal(session.summary.human_turns, 1);
+	assert.equal(session.summary.project, '/work/kiln', 'the working directory under metadata.assistant.path');
+	assert.equal(session.summary.started, '2025-06-17T09:00:00.000Z');
+	assert.deepEqual(
+		session.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.tool?.name ?? event.result?.call_id ?? event.text, event.result?.is_error ?? event.pending ?? event.interrupted ?? null]),
+		[
+			[1, 'user', 'The kiln temperature test fails on Celsius input; fix the conversion.\n[image: image/png]', null],
+			[2, 'tool_call', 'read', null],
+			[2, 'tool_result', 'toolu_01KilnRead4', false],
+			[2, 'tool_call', 'bash', null],
+			[2, 'tool_result', 'toolu_01KilnTest5', true],
+			[2, 'tool_call', 'glob', null],
+			[2, 'tool_result', 'toolu_01KilnGlob7', true],
+			[2, 'assistant', 'The offset is 273.15, not 237.15; the test fails until that is fixed.', null],
+			[2, 'tool_call', 'edit', true],
+			[2, 'system', 'The operation was aborted.', true],
+		],
+	);
+	assert.equal(session.events.find(event => event.result?.call_id === 'toolu_01KilnTest5')?.result?.exit_code, 1, 'the exit code the tool reported beside the call');
+});
+
+test('opencode format: messages of the first format that the move into opencode.db copied as they were are read from the database', t => {
+	// storage/json-migration.ts copies each message file into `message.data` unchanged (its time_created the move's, lacking `time`).
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'first-message-format/copied.json'));
+	assert.equal(session?.summary.human_turns, 1);
+	assert.equal(session.summary.project, '/work/kiln');
+	assert.deepEqual(said(session), ['The kiln temperature test fails on Celsius input; fix the conversion.', 'The offset is 273.15, not 237.15.']);
+});
+
+test('opencode format: a 2.x shell record that states no status (callID, output text, time.completed) ended when it has a completion time', t => {
+	// packages/core/src/session/message.ts Shell: `{callID, command, output, time{created, completed?}}`, no status field.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'shell-record/v2.json'));
+	assert.ok(session, 'the session is read');
+	const calls = session.events.filter(event => event.kind === 'tool_call').map(event => [event.tool?.call_id, event.pending ?? false]);
+	assert.deepEqual(calls, [['call_furnace_make_01', false], ['call_furnace_read_03', false], ['call_furnace_tail_02', true]], 'the finished command is no pending call; the one still running is');
+	assert.deepEqual(session.events.find(event => event.kind === 'tool_result')?.result, {call_id: 'call_furnace_make_01', is_error: false, output: 'all 14 checks passed'});
+});
+
+test('opencode format: the files a 2.x tool call returned beside its content (state.attachments) are noted by their type, the data: URI never copied', t => {
+	// packages/core/src/session/message.ts ToolStateCompleted: `attachments` of `{uri, mime, name}` apart from `content`.
+	const [session] = readStore(opencodeAdapter, buildDatabase(tempDir(t), 'shell-record/v2.json'));
+	const output = session?.events.find(event => event.result?.call_id === 'call_furnace_read_03')?.result?.output;
+	assert.equal(output, 'Image read successfully\n[image: image/png]');
 });
 
 test('opencode format: a call OpenCode could not run (unknown tool, arguments that do not parse) is stored as the "invalid" tool, a completed part whose result is a failure', () => {

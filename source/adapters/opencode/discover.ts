@@ -152,10 +152,17 @@ function readSessionFacts(path: string, size: number): OpencodeSession | undefin
 	return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * The per-project tree's `session/share/<sessionID>.json` (session/index.ts `share`): a shared
+ * session's link and secret, a sibling of its `session/info/` file. No project is named so (a
+ * project id is a commit hash or `global`), so the directory holds no sessions.
+ */
+const shareDirectory = 'share';
+
 function storageUnits(storage: string): DiscoveredUnit[] {
 	const units: DiscoveredUnit[] = [];
 	for (const project of listDirectory(join(storage, 'session'))) {
-		if (!project.isDirectory()) {
+		if (!project.isDirectory() || project.name === shareDirectory) {
 			continue;
 		}
 

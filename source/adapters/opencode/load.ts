@@ -6,6 +6,7 @@ import {findForkSource, parseDataColumn, readMessagesByRowid, readRecordsByRowid
 import {copiedCount, rowsFromMessages, type ForkCopy, type MessageInput, type SessionContext} from './normalize.js';
 import {readOpencodeMessage, readOpencodePart} from './records.js';
 import {recordInput} from './session-message.js';
+import {v1Message} from './v1-message.js';
 import {opencodeSessionSchema, otherSession, type OpencodeSession} from './schema.js';
 import {isoTime} from './time.js';
 import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readFlatParts, readJsonFile, readMessageFile, readPartFile, sortMessages, storageRootOf, type Skip, type StoredMessage, type StoredPart} from './storage.js';
@@ -66,10 +67,11 @@ function forkCopy(session: OpencodeSession | undefined, before: number, from: st
 
 /**
  * OpenCode names a new session "New session - <ISO time>" ("Child session - …" for a child) and
- * replaces that once a title is generated (session/session.ts, createDefaultTitle). A session
- * that never got that far keeps the placeholder, which names nothing.
+ * replaces that once a title is generated (session/session.ts, createDefaultTitle); 0.1.x wrote
+ * "New Session - <ISO time>" (session/index.ts, create). A session that never got that far keeps
+ * the placeholder, which names nothing.
  */
-const placeholderTitle = /^(?:New|Child) session - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const placeholderTitle = /^(?:New|Child) [Ss]ession - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function isPlaceholderTitle(title: string): boolean {
 	return placeholderTitle.test(title);
@@ -246,6 +248,11 @@ function messageInputs(unit: DiscoveredUnit, records: SessionRecords, lineOf: (i
 			rawParts.push(part.raw);
 			parts.push({part: part.parsed, where: `${where}: part ${partIndex + 1}`});
 		});
+		if (parts.length === 0) {
+			// A message of the first format holds its parts itself (v1-message.ts).
+			parts.push(...message.inline.map((part, at) => ({part, where: `${where}: part ${at + 1}`})));
+		}
+
 		inputs.push({line, raw: {message: message.raw, parts: rawParts}, message: message.parsed, parts});
 	});
 	return {inputs, skipped};
@@ -297,8 +304,10 @@ function databaseMessage(row: Row) {
 	}
 
 	const raw = {...data, id: row['id'], sessionID: row['session_id']};
-	const parsed = readOpencodeMessage(raw);
-	return parsed && isKnownRole(parsed.role) ? {raw, parsed} : undefined;
+	// OpenCode's move of the JSON tree into the database copied messages of the first format as they were.
+	const first = v1Message(raw);
+	const parsed = first ? first.message : readOpencodeMessage(raw);
+	return parsed && isKnownRole(parsed.role) ? {raw, parsed, inline: first?.parts ?? []} : undefined;
 }
 
 function databasePart(row: Row, message: Row) {
@@ -338,11 +347,13 @@ function loadStorageSession(unit: DiscoveredUnit): LoadedSession {
 	const partsOf = readStoredParts(storage, messages, skip);
 	const inputs = messages.map((message, index): MessageInput => {
 		const parts = partsOf.get(message.file) ?? [];
+		// A message of the first format holds its parts itself (v1-message.ts), and has no part files.
+		const inline = parts.length === 0 ? (message.inline ?? []) : [];
 		return {
 			line: index + 1,
 			raw: {message: message.raw, parts: parts.map(part => part.raw)},
 			message: message.message,
-			parts: parts.map(part => ({part: part.part, where: part.file})),
+			parts: [...parts.map(part => ({part: part.part, where: part.file})), ...inline.map((part, at) => ({part, where: `${message.file}: part ${at + 1}`}))],
 		};
 	});
 	return rowsFromMessages(sessionContext(session, sessionId), inputs, skipped, warnings);

@@ -109,13 +109,40 @@ function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionE
 		case 'compaction':
 			return [{...shared, kind: 'system', text: compactionText(part)}];
 		case 'subtask':
-			return [{...shared, kind: 'system', text: `Subtask for @${part.agent ?? 'agent'}: ${part.description ?? ''}`.trim()}];
+			return [{...shared, kind: 'system', text: `Subtask for @${part.agent ?? 'agent'}: ${part.description ?? ''}`.trim()}, ...commandRequest(message, part, shared, context, replayed)];
 		case 'retry':
 			// A retry that later succeeds is not a failure; the message's own `error` records a final one.
 			return [{...shared, kind: 'system', text: `Retrying (attempt ${part.attempt ?? '?'}) after ${namedErrorText(part.error)}`}];
 		default:
 			return silentParts.has(part.type) ? [] : null;
 	}
+}
+
+/**
+ * A command bound to a subagent, which the person ran: OpenCode stores its expanded template as the
+ * subtask's prompt in place of the text parts an ordinary command writes (session/prompt.ts
+ * `command`), and counts that message as the person's turn (`ensureTitle`). A subtask part without
+ * a command was sent by a plugin or the SDK, and a child session's turns are its parent agent's.
+ */
+function commandRequest(message: OpencodeMessage, part: OpencodePart, shared: SessionEvent, context: SessionContext, replayed: boolean): SessionEvent[] {
+	const text = commandText(part);
+	if (message.role !== 'user' || context.child || text === undefined) {
+		return [];
+	}
+
+	// Sent again after an overflow compaction: the host's copy, as a replayed text request is.
+	return [{...shared, kind: 'user', text, ...(replayed ? {human: false, origin: 'host' as const} : {human: true})}];
+}
+
+/** What a person asked with a command bound to a subagent: its prompt, or the command when that is empty. */
+function commandText(part: OpencodePart): string | undefined {
+	const command = part.type === 'subtask' ? part.command?.trim() ?? '' : '';
+	if (command === '') {
+		return undefined;
+	}
+
+	const prompt = part.prompt?.trim() ?? '';
+	return prompt === '' ? `/${command}` : prompt;
 }
 
 function messageIdOf(message: OpencodeMessage): {message_id?: string} {
@@ -231,11 +258,10 @@ function promptMediaPlace(base: SessionEvent, context: SessionContext): PromptMe
 	};
 }
 
-/** What a person typed in a user message: its text parts that are neither synthetic nor ignored. */
+/** What a person typed in a user message: its text parts that are neither synthetic nor ignored, and the commands they ran. */
 function typedText(input: MessageInput): string {
 	return input.parts
-		.filter(({part}) => part.type === 'text' && part.synthetic !== true && part.ignored !== true)
-		.map(({part}) => (part.text ?? '').trim())
+		.map(({part}) => (part.type === 'text' && part.synthetic !== true && part.ignored !== true ? (part.text ?? '').trim() : (commandText(part) ?? '')))
 		.filter(text => text !== '' && !replayedMedia.test(text))
 		.join('\n');
 }

@@ -57,6 +57,8 @@ const partFields = fields({
 	state: toolState,
 	description: text,
 	agent: text,
+	prompt: text,
+	command: text,
 	attempt: number,
 	error: any,
 	auto: flag,

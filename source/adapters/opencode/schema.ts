@@ -79,6 +79,9 @@ export const opencodePartSchema = lazySchema(() => z.looseObject({
 	// subtask
 	description: text(),
 	agent: text(),
+	prompt: text(),
+	/** The command whose template became the subtask's prompt (session/prompt.ts `command`), when a command wrote it. */
+	command: text(),
 	// retry
 	attempt: number(),
 	error: z.optional(z.unknown()),

@@ -62,7 +62,7 @@ const injected: Converter = (data, base) => ({message: {...base, role: 'user'}, 
 const settings: Converter = (_data, base) => ({message: {...base, role: 'assistant'}, parts: []});
 
 const converters: Record<string, Converter> = {
-	user: (data, base) => ({message: {...base, role: 'user'}, parts: [...textParts(text(data['text'])), ...fileParts(data['files'])]}),
+	user: (data, base) => ({message: {...base, role: 'user'}, parts: [...textParts(text(data['text'])), ...fileParts(data['files']), ...taskRequestParts(data['taskRequests'])]}),
 	synthetic: injected,
 	system: injected,
 	skill: injected,
@@ -87,6 +87,23 @@ const converters: Record<string, Converter> = {
 
 function textParts(value: string | undefined, flags: {synthetic?: boolean} = {}): OpencodePart[] {
 	return value === undefined ? [] : [{type: 'text', text: value, ...flags}];
+}
+
+/**
+ * A prompt's task requests (`taskRequests`: `{type: "task-request", prompt, description, agent,
+ * command?}`), which builds that keep them write in place of 1.x's subtask parts, a command bound
+ * to a subagent among them (session/message-backfill.ts, mapTaskRequestPart): read as those parts.
+ */
+function taskRequestParts(value: unknown): OpencodePart[] {
+	return (Array.isArray(value) ? value : []).flatMap(item => {
+		const request = record(item);
+		if (request?.['type'] !== 'task-request') {
+			return [];
+		}
+
+		const fields = {prompt: text(request['prompt']), description: text(request['description']), agent: text(request['agent']), command: text(request['command'])};
+		return [{type: 'subtask', ...Object.fromEntries(Object.entries(fields).filter(([, field]) => field !== undefined))}];
+	});
 }
 
 /** Prompt attachments: described by name and type; inline bodies are never copied. */
@@ -172,10 +189,23 @@ function toolPart(item: Data): OpencodePart {
 			input: state['input'],
 			...(status === 'error'
 				? {error: text(error?.['message']) ?? state['error'], metadata: printed === undefined ? metadata : {...metadata, output: outputOf(printed)}}
-				: {output: Array.isArray(printed) ? outputOf(printed) : printed, metadata}),
+				: {output: Array.isArray(printed) ? outputOf(printed) : printed, metadata, ...attachmentsOf(state['attachments'])}),
 			time: {...(start ? {start} : {}), ...(end ? {end} : {})},
 		},
 	};
+}
+
+/**
+ * The files a completed call returned beside its content (`attachments`, `{uri, mime, name?}` in
+ * builds that keep them apart: packages/core session/message.ts), as the 1.x file parts the tool
+ * reader notes by their media type; their `data:` URIs are never copied.
+ */
+function attachmentsOf(value: unknown): {attachments?: Array<{type: 'file'; mime?: string}>} {
+	const files = (Array.isArray(value) ? value : []).flatMap(item => {
+		const file = record(item);
+		return file ? [{type: 'file' as const, ...(text(file['mime']) ? {mime: text(file['mime'])} : {})}] : [];
+	});
+	return files.length === 0 ? {} : {attachments: files};
 }
 
 /**
@@ -203,17 +233,22 @@ function contentText(value: unknown): string {
 	return inline || uri === '' ? note : `${note} ${uri}`;
 }
 
-/** A command the person ran: a call of the shell and its output, as 1.x stored shell mode. */
+/**
+ * A command the person ran: a call of the shell and its output, as 1.x stored shell mode. Builds
+ * that write no `status` (packages/core session/message.ts: `{callID, command, output, time}`) say
+ * the command ended by its completion time.
+ */
 function shellMessage(data: Data, base: Base): Converted {
-	const status = text(data['status']);
+	const status = text(data['status']) ?? (base.time?.completed === undefined ? undefined : 'exited');
 	const output = record(data['output']);
 	const printed = text(data['output']) ?? text(output?.['output']) ?? '';
 	const exit = number(data['exit']);
+	const callId = text(data['shellID']) ?? text(data['callID']);
 	const metadata = {...(exit === undefined ? {} : {exit}), ...(status === 'killed' ? {interrupted: true} : {})};
 	const settled = status === 'exited' ? {status: 'completed', output: printed} : status === 'timeout' || status === 'killed' ? {status: 'error', error: `Command ${status}`} : {status: 'running'};
 	const part: OpencodePart = {
 		type: 'tool',
-		...(text(data['shellID']) ? {callID: text(data['shellID'])} : {}),
+		...(callId ? {callID: callId} : {}),
 		tool: 'shell',
 		state: {...settled, input: {command: text(data['command']) ?? ''}, metadata: settled.status === 'error' && printed !== '' ? {...metadata, output: printed} : metadata},
 	};

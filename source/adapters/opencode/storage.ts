@@ -3,6 +3,7 @@ import {basename, dirname, join} from 'node:path';
 import {isDirectory, listDirectory, stem} from '../shared/fs.js';
 import {opencodeMessageSchema, opencodePartSchema, type OpencodeMessage, type OpencodePart} from './schema.js';
 import {JsonTooDeepError, maxJsonDepth, parseBoundedJson} from '../../lib/json-depth.js';
+import {v1Message} from './v1-message.js';
 
 /**
  * The legacy JSON tree (`storage/`): `session/<projectID>/<sessionID>.json`,
@@ -91,7 +92,8 @@ export function readJsonFile(path: string, why?: (reason: string) => void): unkn
 	}
 }
 
-export type StoredMessage = {file: string; raw: unknown; message: OpencodeMessage};
+/** `inline`: the parts a message of the first format holds itself (v1-message.ts). */
+export type StoredMessage = {file: string; raw: unknown; message: OpencodeMessage; inline?: OpencodePart[]};
 export type StoredPart = {file: string; raw: unknown; part: OpencodePart};
 
 export type Skip = (file: string, reason: string) => void;
@@ -114,7 +116,8 @@ function readStoredFile<T>(file: string, schema: {safeParse(value: unknown): {su
 
 export function readMessageFile(file: string, skip: Skip): StoredMessage | undefined {
 	const read = readStoredFile(file, opencodeMessageSchema, 'message', skip);
-	return read && {file, raw: read.raw, message: read.data};
+	const first = read && v1Message(read.raw);
+	return read && (first ? {file, raw: read.raw, message: first.message, inline: first.parts} : {file, raw: read.raw, message: read.data});
 }
 
 export function readPartFile(file: string, skip: Skip): StoredPart | undefined {
