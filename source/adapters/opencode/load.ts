@@ -9,7 +9,8 @@ import {recordInput} from './session-message.js';
 import {v1Message} from './v1-message.js';
 import {opencodeSessionSchema, otherSession, type OpencodeSession} from './schema.js';
 import {isoTime} from './time.js';
-import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readFlatParts, readJsonFile, readMessageFile, readPartFile, sortMessages, storageRootOf, type Skip, type StoredMessage, type StoredPart} from './storage.js';
+import {jsonFilesIn, messageDirectoryOf, partDirectoryOf, readJsonFile, storageRootOf} from './storage.js';
+import {readFlatParts, readMessageFile, readPartFile, sortMessages, type Skip, type StoredMessage, type StoredPart} from './stored-messages.js';
 
 const maxWarnings = 20;
 

@@ -114,11 +114,16 @@ import type {Migration} from '../../lib/sqlite.js';
  * stores' workspacePath and editor chats' composerHeaders name and workspace; every session is
  * read again); 27: no change of tables: Antigravity command results typed GENERIC and step-error
  * reports, Codex outputs written as an object, the model of Claude Code sessions and of Cursor
- * chats (store lastUsedModel, composerData modelConfig); every session is read again).
+ * chats (store lastUsedModel, composerData modelConfig); every session is read again); 28: no
+ * change of tables: the tenth audit's readings (Claude Code server tools and client copies,
+ * Codex client copies and context, its failures told only in text, user shells and dynamic tools,
+ * OpenCode's first message format, subtask commands and turn-ending rejections, VS Code's denied,
+ * skipped and failed tools, Qwen Code's session agents) and bounded shell-status searches; every
+ * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 27,
+		version: 28,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
