@@ -560,6 +560,26 @@ test('claude format: the context a hook gives the agent (hook_additional_context
 	assert.equal(computeTail(session.events, false).ends_with_reply, true, 'the host\'s text is no turn of its own');
 });
 
+test('claude format: what an async hook answered (an async_hook_response attachment: its response\'s systemMessage and additionalContext) is the host\'s notice in the words the agent receives; an empty answer says nothing', () => {
+	// A hook run with `async: true` answers after the call it watched; 2.1.x writes its answer as
+	// an attachment {type: "async_hook_response", processId, hookName, hookEvent, toolName?,
+	// response: {systemMessage?, hookSpecificOutput?: {additionalContext?}}, stdout, stderr,
+	// exitCode} and renders each of the two texts, as it is, into a meta message for the agent.
+	// Plugins that watch every call write thousands with an empty response. Evidence: Claude Code's
+	// attachment renderer (normalizeAttachmentForAPI, case "async_hook_response") and its
+	// AsyncHookResponseAttachment type, as quoted by readers of its source and bundle; public
+	// notes on session files swollen by empty async_hook_response attachments.
+	const session = read('async-hook-response.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.human_turns, 1);
+	assert.deepEqual(users(session), [[1, 'Water the north rows twice as often in July', true, null]], 'a hook\'s answer is no turn');
+	assert.deepEqual(session.events.filter(event => event.kind === 'system').map(event => [event.line, event.text]), [
+		[4, 'Schedule validator: north.yaml parses.\nThe July water budget is 40 litres per tree per week.'],
+	], 'an empty answer, and fields of the wrong type, say nothing');
+	assert.equal(session.events.find(event => event.line === 4 && event.kind === 'system')?.uuid, 'd1a3c5e7-0000-4000-8000-000000000004', 'the attachment keeps its place in the tree');
+	assert.equal(computeTail(session.events, false).ends_with_reply, true);
+});
+
 test('claude format: a file holding only what a SessionStart hook added (a session resumed under a new id writes one) is no conversation', () => {
 	// anthropics/claude-code#24265: a resume also starts a session under a new id whose file holds
 	// no conversation; a SessionStart hook's context may be written there beside its snapshot.

@@ -950,10 +950,11 @@ const hookAddsContext = new Set(['SessionStart', 'UserPromptSubmit']);
  * What a hook's attachment tells the agent, in the words Claude Code renders it into a meta
  * message: a hook's refusal (`hook_blocking_error`, `blockingError: {blockingError, command}`: a
  * Stop hook sending the agent on, a tool hook blocking a call; 1.x wrote a "Stop hook feedback:"
- * user record), the context hooks add (`hook_additional_context`, `content` one string per hook)
- * and what a SessionStart or UserPromptSubmit hook printed (`hook_success`; other events' output
- * reaches no agent). Empty where the agent receives nothing: other hook attachments (a hook that
- * failed without blocking, one cancelled) are shown in the TUI only.
+ * user record), the context hooks add (`hook_additional_context`, `content` one string per hook),
+ * what a SessionStart or UserPromptSubmit hook printed (`hook_success`; other events' output
+ * reaches no agent) and an async hook's answer (`async_hook_response`). Empty where the agent
+ * receives nothing: other hook attachments (a hook that failed without blocking, one cancelled)
+ * are shown in the TUI only.
  */
 function hookMessage(attachment: Record<string, unknown>): string {
 	const hook = hookNameOf(attachment);
@@ -976,9 +977,29 @@ function hookMessage(attachment: Record<string, unknown>): string {
 			return printed === '' || typeof event !== 'string' || !hookAddsContext.has(event) ? '' : `${hook} hook success: ${printed}`;
 		}
 
+		case 'async_hook_response':
+			return asyncHookAnswer(attachment['response']);
+
 		default:
 			return '';
 	}
+}
+
+/**
+ * What a hook run with `async: true` answered after the call it watched (`response`, the hook's
+ * JSON output): its `systemMessage` and its `hookSpecificOutput.additionalContext`, each given to
+ * the agent as it is, one meta message apiece. Most answers are empty (plugins that watch every
+ * call write thousands): nothing then.
+ */
+function asyncHookAnswer(response: unknown): string {
+	if (!isRecord(response)) {
+		return '';
+	}
+
+	const specific = isRecord(response['hookSpecificOutput']) ? response['hookSpecificOutput'] : {};
+	return [response['systemMessage'], specific['additionalContext']]
+		.flatMap(text => (typeof text === 'string' && text.trim() !== '' ? [text.trim()] : []))
+		.join('\n');
 }
 
 /**
