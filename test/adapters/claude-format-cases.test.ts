@@ -580,6 +580,29 @@ test('claude format: what an async hook answered (an async_hook_response attachm
 	assert.equal(computeTail(session.events, false).ends_with_reply, true);
 });
 
+test('claude format: what a UserPromptSubmit hook printed, which 2.0.x wrote into the prompt\'s own text in <user-prompt-submit-hook> tags (after the prompt, or before it), is the host\'s; the prompt is the person\'s words alone', () => {
+	// Before hook output became attachments, Claude Code put a UserPromptSubmit hook's output into
+	// the user record of the prompt, tag-wrapped: "<prompt>\n<user-prompt-submit-hook>…</…>" (its
+	// system prompt tells the model to treat feedback "including <user-prompt-submit-hook>" as the
+	// user's). Evidence: readers of Claude Code transcripts that strip the tag as host text: one
+	// tests "real question\n<user-prompt-submit-hook>old style hook payload</…>" as "the tag
+	// Claude Code used before it switched to splicing plain text", another builds a 2.0.10 record
+	// "<prompt>\n<user-prompt-submit-hook>…</user-prompt-submit-hook>" as the old format, another
+	// tests the output before a request typed after it; Claude Code's system prompt (hooks section).
+	const session = read('prompt-submit-hook-tag.jsonl');
+	assert.equal(session.loaded.skipped, 0);
+	assert.equal(session.summary.title, 'Rename the pump driver module to motor_ctl');
+	assert.equal(session.summary.human_turns, 3);
+	assert.deepEqual(users(session), [
+		[1, 'Rename the pump driver module to motor_ctl', true, null],
+		[1, '<user-prompt-submit-hook>Branch policy: commit to feature branches only.</user-prompt-submit-hook>', false, 'host'],
+		[3, '<user-prompt-submit-hook>Reminder: the CI runs the bench tests.</user-prompt-submit-hook>', false, 'host'],
+		[3, 'now update the wiring notes too', true, null],
+		[5, 'and rerun the bench tests', true, null],
+		[5, '<user-prompt-submit-hook>first note</user-prompt-submit-hook>\n<user-prompt-submit-hook>second note</user-prompt-submit-hook>', false, 'host'],
+	]);
+});
+
 test('claude format: a file holding only what a SessionStart hook added (a session resumed under a new id writes one) is no conversation', () => {
 	// anthropics/claude-code#24265: a resume also starts a session under a new id whose file holds
 	// no conversation; a SessionStart hook's context may be written there beside its snapshot.

@@ -295,9 +295,10 @@ type Author = {human: boolean; origin?: 'agent' | 'host'};
 /**
  * Context a host puts before what a person typed, in the same text: the editor extension's
  * `<ide_opened_file>`, `<ide_selection>`… blocks, its diagnostics wrapped in
- * `<post-tool-use-hook>`, and `<system-reminder>` blocks.
+ * `<post-tool-use-hook>`, `<system-reminder>` blocks, and what a UserPromptSubmit hook printed
+ * (`<user-prompt-submit-hook>`, 2.0.x, which wrote it into the prompt's text).
  */
-const leadingEnvelope = /^\s*<(ide_[a-z_]+|post-tool-use-hook|system-reminder)>[\s\S]*?<\/\1>/;
+const leadingEnvelope = /^\s*<(ide_[a-z_]+|post-tool-use-hook|system-reminder|user-prompt-submit-hook)>[\s\S]*?<\/\1>/;
 
 /** The host's envelopes at the start of `text` and what follows them, or undefined when it opens with none. */
 function splitEnvelopes(text: string): {host: string; rest: string} | undefined {
@@ -307,6 +308,29 @@ function splitEnvelopes(text: string): {host: string; rest: string} | undefined 
 	}
 
 	return rest === text ? undefined : {host: text.slice(0, text.length - rest.length).trim(), rest: rest.trimStart()};
+}
+
+const promptHookOpen = '<user-prompt-submit-hook>';
+const promptHookClose = '</user-prompt-submit-hook>';
+
+/**
+ * What a UserPromptSubmit hook printed, where 2.0.x appended it to the prompt's text
+ * (`<prompt>\n<user-prompt-submit-hook>…</user-prompt-submit-hook>`, a block per hook), and the
+ * prompt before it; undefined when the text ends with no such block or holds nothing else.
+ * Scanned from the end, never by a pattern that could backtrack through a long prompt.
+ */
+function splitTrailingHookOutput(text: string): {said: string; host: string} | undefined {
+	let said = text.trimEnd();
+	while (said.endsWith(promptHookClose)) {
+		const open = said.lastIndexOf(promptHookOpen);
+		if (open === -1 || said.slice(open + promptHookOpen.length, -promptHookClose.length).includes(promptHookClose)) {
+			break;
+		}
+
+		said = said.slice(0, open).trimEnd();
+	}
+
+	return said === text.trimEnd() || said.trim() === '' ? undefined : {said, host: text.trimEnd().slice(said.length).trim()};
 }
 
 /** Events of one text a user record (or a queued prompt) holds, by who wrote it and what it is. */
@@ -434,6 +458,11 @@ function saidEvents(text: string, base: Omit<SessionEvent, 'kind'>, author: Auth
 	if (envelopes) {
 		const host = envelopes.rest.trim() === '' ? text : envelopes.host;
 		return [{...base, kind: 'user', text: host, human: false, origin: 'host'}, ...textEvents(envelopes.rest, base, author, state)];
+	}
+
+	const hookOutput = author.human ? splitTrailingHookOutput(text) : undefined;
+	if (hookOutput) {
+		return [...textEvents(hookOutput.said, base, author, state), {...base, kind: 'user', text: hookOutput.host, human: false, origin: 'host'}];
 	}
 
 	if (isInterruptMarker(text)) {
