@@ -1371,3 +1371,20 @@ test('codex format: a unified exec call Codex could not carry out (exec_command 
 		assert.equal(resultOf(events, callId)?.is_error, true, callId);
 	}
 });
+
+test('codex format: a thread_goal_updated whose turnId is no string reads as the schema reads it (no turn), not as a turn\'s update', t => {
+	// codexEventSchema types turnId and turn_id as text (lenient: another type is absent); the
+	// hand reader (records.ts) passed them through raw, so an object there made the person's /goal
+	// read as a turn's update and dropped the request.
+	const id = '01a30410-2b00-7c00-8d00-0000000000e5';
+	const path = join(tempDir(t), `rollout-2026-12-07T16-00-00-${id}.jsonl`);
+	const lines = [
+		{timestamp: '2026-12-07T16:00:00.000Z', type: 'session_meta', payload: {id, timestamp: '2026-12-07T16:00:00.000Z', cwd: '/home/oriel/kiln', originator: 'codex_cli_rs', cli_version: '0.150.0', source: 'cli'}},
+		{timestamp: '2026-12-07T16:00:10.000Z', type: 'event_msg', payload: {type: 'thread_goal_updated', threadId: id, turnId: {pending: true}, goal: {threadId: id, objective: 'Log the kiln temperature every minute', status: 'active'}}},
+		{timestamp: '2026-12-07T16:00:20.000Z', type: 'event_msg', payload: {type: 'thread_goal_updated', threadId: id, turnId: 7, turn_id: '', goal: {threadId: id, objective: 'Chart the firing curve', status: 'active'}}},
+	];
+	writeFileSync(path, lines.map(line => JSON.stringify(line)).join('\n') + '\n');
+	const {events, loaded} = readUnit(codexAdapter, looseUnit(path));
+	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), ['Log the kiln temperature every minute', 'Chart the firing curve']);
+	assert.equal(loaded.skipped, 0);
+});

@@ -57,8 +57,45 @@ function agrees(read: (value: unknown) => unknown, schema: {safeParse(value: unk
 	assert.deepEqual(canonical(read(value)), canonical(parsed.success ? parsed.data : undefined), JSON.stringify(value));
 }
 
-const messageKeys = ['id', 'sessionID', 'role', 'time', 'parentID', 'modelID', 'providerID', 'model', 'path', 'summary', 'error', 'finish'];
-const partKeys = ['id', 'sessionID', 'messageID', 'type', 'text', 'synthetic', 'ignored', 'time', 'mime', 'filename', 'url', 'callID', 'tool', 'state', 'description', 'agent', 'prompt', 'command', 'attempt', 'error', 'auto', 'overflow'];
+type ZodLike = {_zod: {def: {type: string; shape?: Record<string, ZodLike>; innerType?: ZodLike; in?: ZodLike; out?: ZodLike; options?: ZodLike[]; element?: ZodLike}}};
+
+/** Every key an object schema names, its nested objects' (through optional, catch, pipe, union, array) included. */
+function schemaKeys(schema: unknown): Set<string> {
+	return new Set(schemaPaths(schema).map(path => path.at(-1)!).filter(step => step !== list));
+}
+
+/** A list element's step in a schema path. */
+const list = '[]';
+
+/** Every path to a field the schema declares, nested objects and lists of them included: `['state', 'time', 'end']`, `['toolRequests', '[]', 'name']`. */
+function schemaPaths(schema: unknown, path: readonly string[] = [], into: string[][] = []): string[][] {
+	const def = (schema as ZodLike)._zod.def;
+	for (const [key, field] of Object.entries(def.shape ?? {})) {
+		into.push([...path, key]);
+		schemaPaths(field, [...path, key], into);
+	}
+
+	if (def.element !== undefined) {
+		schemaPaths(def.element, [...path, list], into);
+	}
+
+	for (const inner of [def.innerType, def.in, def.out, ...(def.options ?? [])]) {
+		if (inner !== undefined) {
+			schemaPaths(inner, path, into);
+		}
+	}
+
+	return into;
+}
+
+/** `value` placed at `path`: each step an object of that one key, or a list of one. */
+function placed(path: readonly string[], value: unknown): unknown {
+	return path.reduceRight<unknown>((inner, step) => (step === list ? [inner] : {[step]: inner}), value);
+}
+
+// The keys each schema declares (schemaKeys), so a field the schema gains is generated too.
+const messageKeys = [...schemaKeys(opencodeMessageSchema)];
+const partKeys = [...schemaKeys(opencodePartSchema)];
 
 test('readOpencodeMessage gives what opencodeMessageSchema gives', () => {
 	const nested = ['created', 'completed', 'cwd', 'root', 'name', 'data', 'message'];
@@ -78,8 +115,8 @@ test('readOpencodePart gives what opencodePartSchema gives', () => {
 });
 
 test('the Codex readers give what their schemas give', () => {
-	const itemKeys = ['type', 'timestamp', 'id', 'role', 'content', 'name', 'arguments', 'input', 'call_id', 'output', 'status', 'action', 'author', 'recipient', 'tools', 'revised_prompt', 'message'];
-	const eventKeys = ['type', 'message', 'reason', 'error', 'call_id', 'exit_code', 'status', 'success', 'stdout', 'stderr', 'aggregated_output', 'formatted_output', 'result', 'thread_name', 'name', 'kind', 'num_turns'];
+	const itemKeys = [...schemaKeys(codexResponseItemSchema)];
+	const eventKeys = [...schemaKeys(codexEventSchema)];
 	fc.assert(fc.property(records(itemKeys, []), value => agrees(readCodexResponseItem, codexResponseItemSchema, value)), {seed, numRuns: 2000});
 	fc.assert(fc.property(records(eventKeys, []), value => agrees(readCodexEvent, codexEventSchema, value)), {seed, numRuns: 2000});
 	fc.assert(fc.property(records(['cwd', 'model'], []), value => agrees(readCodexTurnContext, codexTurnContextSchema, value)), {seed, numRuns: 1000});
@@ -89,11 +126,11 @@ test('the Copilot readers give what their schemas give', () => {
 	const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 	const onObjects = (read: (data: Record<string, unknown>) => unknown) => (value: unknown) => (isObject(value) ? read(value) : undefined);
 	const cases: Array<[(value: unknown) => unknown, Parameters<typeof agrees>[1], string[], string[]]> = [
-		[readCopilotEnvelope, copilotEnvelopeSchema, ['type', 'data', 'id', 'timestamp', 'parentId', 'agentId', 'ephemeral'], []],
-		[onObjects(readCopilotTool), copilotToolSchema, ['toolCallId', 'toolName', 'arguments', 'success', 'result', 'error', 'parentToolCallId'], []],
-		[onObjects(readCopilotUserMessage), copilotUserMessageSchema, ['content', 'source', 'isAutopilotContinuation', 'parentToolCallId', 'crossSession', 'attachments'], []],
-		[onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, ['messageId', 'content', 'toolRequests', 'parentToolCallId'], ['toolCallId', 'name', 'arguments', 'type']],
-		[onObjects(readCopilotSessionData), copilotSessionDataSchema, ['message', 'reason', 'newModel', 'success', 'error', 'errorReason', 'tokensRemovedDuringTruncation', 'messagesRemovedDuringTruncation'], []],
+		[readCopilotEnvelope, copilotEnvelopeSchema, [...schemaKeys(copilotEnvelopeSchema)], []],
+		[onObjects(readCopilotTool), copilotToolSchema, [...schemaKeys(copilotToolSchema)], []],
+		[onObjects(readCopilotUserMessage), copilotUserMessageSchema, [...schemaKeys(copilotUserMessageSchema)], []],
+		[onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, [...schemaKeys(copilotAssistantMessageSchema)], []],
+		[onObjects(readCopilotSessionData), copilotSessionDataSchema, [...schemaKeys(copilotSessionDataSchema)], []],
 	];
 	for (const [read, schema, keys, nested] of cases) {
 		fc.assert(fc.property(records(keys, nested), value => agrees(read, schema, value)), {seed, numRuns: 1500});
@@ -155,8 +192,8 @@ test('the Gemini readers give what their schemas give', () => {
 });
 
 test('the Grok chat readers give what their schemas give', () => {
-	fc.assert(fc.property(records(['type', 'content', 'synthetic_reason', 'prompt_index', 'tool_calls', 'tool_call_id', 'kind'], ['id', 'name', 'arguments']), value => agrees(readGrokChatItem, grokChatItemSchema, value)), {seed, numRuns: 2000});
-	fc.assert(fc.property(records(['role', 'content', 'tool_calls', 'tool_call_id'], ['id', 'function', 'name', 'arguments']), value => agrees(readGrokLegacyMessage, grokLegacyMessageSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records([...schemaKeys(grokChatItemSchema)], []), value => agrees(readGrokChatItem, grokChatItemSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records([...schemaKeys(grokLegacyMessageSchema)], []), value => agrees(readGrokLegacyMessage, grokLegacyMessageSchema, value)), {seed, numRuns: 2000});
 	agrees(readGrokLegacyMessage, grokLegacyMessageSchema, {role: 'assistant', tool_calls: [{id: 'a', function: {name: 'x', arguments: '{}'}}, {function: 2}]});
 	agrees(readGrokChatItem, grokChatItemSchema, {type: 'assistant', tool_calls: [{id: 'a'}, null]});
 });
@@ -184,4 +221,72 @@ test('the Qwen readers give what their schemas give', () => {
 		{seed, numRuns: 3000},
 	);
 	fc.assert(fc.property(fc.oneof(json(message), records(['role', 'parts'], [])), value => agrees(readQwenMessage, qwenMessageSchema, value)), {seed, numRuns: 2000});
+});
+
+const hostile: readonly unknown[] = [null, 0, -1.5, 'x', '', true, [], [1, 'a'], {}, {a: 1}, [{}], JSON.parse('{"__proto__":{"a":1}}')];
+
+/**
+ * Each hand reader against its schema, keyed off the schema itself: every key the schema declares
+ * (at its own place, nested ones too), set to every kind of JSON value, and all of a schema's own
+ * fields at once in the reverse of its order. A field the schema gains and the reader does not
+ * learn fails here, whatever the generated records above happen to cover.
+ */
+test('every key each schema declares reads as its schema reads it, whatever its JSON type', () => {
+	const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+	const onObjects = (read: (data: Record<string, unknown>) => unknown) => (value: unknown) => (isObject(value) ? read(value) : undefined);
+	const viaParse = (parse: (value: unknown) => {success: boolean; data?: unknown}) => (value: unknown) => {
+		const parsed = parse(value);
+		return parsed.success ? parsed.data : undefined;
+	};
+	const claude = (value: unknown) => readClaudeRecord(value) ?? (claudeRecordSchema.safeParse(value).data as unknown);
+	const cases: Array<[string, (value: unknown) => unknown, Parameters<typeof agrees>[1], Record<string, unknown>]> = [
+		['readOpencodeMessage', readOpencodeMessage, opencodeMessageSchema, {role: 'user'}],
+		['readOpencodePart', readOpencodePart, opencodePartSchema, {type: 'tool'}],
+		['readCodexResponseItem', readCodexResponseItem, codexResponseItemSchema, {type: 'message'}],
+		['readCodexEvent', readCodexEvent, codexEventSchema, {type: 'user_message'}],
+		['readCodexTurnContext', readCodexTurnContext, codexTurnContextSchema, {}],
+		['readCopilotEnvelope', readCopilotEnvelope, copilotEnvelopeSchema, {type: 'user.message'}],
+		['readCopilotTool', onObjects(readCopilotTool), copilotToolSchema, {}],
+		['readCopilotUserMessage', onObjects(readCopilotUserMessage), copilotUserMessageSchema, {}],
+		['readCopilotAssistantMessage', onObjects(readCopilotAssistantMessage), copilotAssistantMessageSchema, {}],
+		['readCopilotSessionData', onObjects(readCopilotSessionData), copilotSessionDataSchema, {}],
+		['readClaudeRecord', claude, claudeRecordSchema, {type: 'user'}],
+		['parseGeminiMessage', viaParse(parseGeminiMessage), geminiMessageSchema, {id: 'm1'}],
+		['parseGeminiToolCall', viaParse(parseGeminiToolCall), geminiToolCallSchema, {}],
+		['readGrokChatItem', readGrokChatItem, grokChatItemSchema, {type: 'assistant'}],
+		['readGrokLegacyMessage', readGrokLegacyMessage, grokLegacyMessageSchema, {role: 'assistant'}],
+		['readAntigravityStep', readAntigravityStep, antigravityStepSchema, {type: 'PLANNER_RESPONSE'}],
+		['readAntigravityToolCall', readAntigravityToolCall, antigravityToolCallSchema, {}],
+		['parseQwenRecord', viaParse(parseQwenRecord), qwenRecordSchema, {type: 'user'}],
+		['readQwenMessage', readQwenMessage, qwenMessageSchema, {}],
+	];
+	const drifted = new Set<string>();
+	for (const [name, read, schema, base] of cases) {
+		assert.ok(schemaPaths(schema).length > 0, `${name}: no keys found in its schema`);
+		const outer = Object.keys((schema as unknown as ZodLike)._zod.def.shape ?? {});
+		// All the fields at once, in the reverse of the schema's order: the output's order is the schema's.
+		for (const value of hostile) {
+			const record = {extra: 1, ...Object.fromEntries(outer.toReversed().map(key => [key, value])), ...base};
+			const parsed = schema.safeParse(record);
+			try {
+				assert.deepEqual(canonical(read(record)), canonical(parsed.success ? parsed.data : undefined));
+			} catch {
+				drifted.add(`${name}: the order of its fields`);
+			}
+		}
+
+		for (const path of schemaPaths(schema)) {
+			for (const value of hostile) {
+				const record = {...base, ...(placed(path, value) as Record<string, unknown>)};
+				const parsed = schema.safeParse(record);
+				try {
+					assert.deepEqual(canonical(read(record)), canonical(parsed.success ? parsed.data : undefined));
+				} catch {
+					drifted.add(`${name}: ${path.join('.')}`);
+				}
+			}
+		}
+	}
+
+	assert.deepEqual([...drifted], [], 'fields whose hand reader reads otherwise than its schema');
 });
