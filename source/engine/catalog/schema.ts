@@ -119,11 +119,13 @@ import type {Migration} from '../../lib/sqlite.js';
  * Codex client copies and context, its failures told only in text, user shells and dynamic tools,
  * OpenCode's first message format, subtask commands and turn-ending rejections, VS Code's denied,
  * skipped and failed tools, Qwen Code's session agents) and bounded shell-status searches; every
+ * session is read again); 29: no change of tables: Claude Code's async hook answers and 2.0.x
+ * prompt-hook output in a prompt's text, Codex goal updates with a non-string turn id; every
  * session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 28,
+		version: 29,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
