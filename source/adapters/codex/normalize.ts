@@ -13,7 +13,7 @@ import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
 import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startClientCopy, startDerivedCopy, startForkCopy, startKeptTimesCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
-import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
+import {eventImageNotes, historySummary, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
 import {dynamicEndResult, execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
@@ -178,7 +178,7 @@ function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit:
 
 		case 'compacted': {
 			const compacted = codexCompactedSchema.safeParse(payload);
-			return compacted.success ? [compactionSummary(compacted.data.message, base)] : null;
+			return compacted.success ? [compactionSummary(compacted.data.message, compacted.data.replacement_history, base)] : null;
 		}
 
 		case 'inter_agent_communication':
@@ -244,7 +244,7 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
 	}
 
 	if (value['type'] === 'compacted' && typeof value['message'] === 'string') {
-		return [compactionSummary(value['message'], base)];
+		return [compactionSummary(value['message'], value['replacement_history'], base)];
 	}
 
 	const item = readCodexResponseItem(value);
@@ -545,8 +545,10 @@ function errorMessage(event: CodexEvent): string | undefined {
 	return isRecord(event.error) ? (stringOf(event.error['message']) ?? 'Error') : undefined;
 }
 
-function compactionSummary(message: string | undefined, base: Base): SessionEvent {
-	return {...base, kind: 'summary', text: message?.trim() ? message : 'Conversation compacted'};
+/** The record's own summary, else the one its replacement history holds (historySummary). */
+function compactionSummary(message: string | undefined, history: unknown, base: Base): SessionEvent {
+	const text = message?.trim() ? message : historySummary(history);
+	return {...base, kind: 'summary', text: text ?? 'Conversation compacted'};
 }
 
 /**
