@@ -178,7 +178,7 @@ function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit:
 
 		case 'compacted': {
 			const compacted = codexCompactedSchema.safeParse(payload);
-			return compacted.success ? [compactionSummary(compacted.data.message, compacted.data.replacement_history, base)] : null;
+			return compacted.success ? [compactionSummary(compacted.data.message, [compacted.data.replacement_history, compacted.data.replacement_history_entries], base)] : null;
 		}
 
 		case 'inter_agent_communication':
@@ -244,7 +244,7 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
 	}
 
 	if (value['type'] === 'compacted' && typeof value['message'] === 'string') {
-		return [compactionSummary(value['message'], value['replacement_history'], base)];
+		return [compactionSummary(value['message'], [value['replacement_history'], value['replacement_history_entries']], base)];
 	}
 
 	const item = readCodexResponseItem(value);
@@ -545,9 +545,9 @@ function errorMessage(event: CodexEvent): string | undefined {
 	return isRecord(event.error) ? (stringOf(event.error['message']) ?? 'Error') : undefined;
 }
 
-/** The record's own summary, else the one its replacement history holds (historySummary). */
-function compactionSummary(message: string | undefined, history: unknown, base: Base): SessionEvent {
-	const text = message?.trim() ? message : historySummary(history);
+/** The record's own summary, else the one its replacement history (items or entries) holds. */
+function compactionSummary(message: string | undefined, histories: readonly unknown[], base: Base): SessionEvent {
+	const text = message?.trim() ? message : histories.map(historySummary).find(summary => summary !== undefined);
 	return {...base, kind: 'summary', text: text ?? 'Conversation compacted'};
 }
 
