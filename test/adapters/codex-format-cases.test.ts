@@ -1407,3 +1407,17 @@ test('codex format: a compaction with an empty message reads its summary from re
 	assert.equal(summary.human_turns, 1, 'the retained prompt in the history is no new request');
 	assert.equal(summary.title, 'Draw the pear rows on the orchard map');
 });
+
+/**
+ * A `/review` turn ends with `turn_aborted` of reason `review_ended`: the review is over, which
+ * Codex's own TUI does not report as an interruption (codex-rs tui chatwidget, on_interrupted_turn).
+ */
+const reviewEnded = join(cases, 'rollout-2026-12-08T13-00-00-01a30780-5b00-7d00-8e00-0000000000e6.jsonl');
+
+test('codex format: a turn aborted because its review ended is no interruption', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(reviewEnded));
+	const aborted = events.find(event => event.kind === 'system' && /review_ended/.test(event.text ?? ''));
+	assert.ok(aborted, 'the abort is kept as a notice');
+	assert.equal(aborted.interrupted, undefined);
+	assert.equal(computeTail(events, false).interruption, null);
+});

@@ -403,7 +403,8 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 			return goalEvents(event, base, state);
 		case 'turn_aborted':
 			noteTurnEnd(state);
-			return [{...base, kind: 'system', text: `Turn aborted (${event.reason ?? 'unknown reason'})`, interrupted: true}];
+			// A review's end aborts its turn too; Codex reports no interruption for it.
+			return [{...base, kind: 'system', text: `Turn aborted (${event.reason ?? 'unknown reason'})`, ...(event.reason === 'review_ended' ? {} : {interrupted: true})}];
 		case 'error':
 		case 'stream_error': {
 			const message = errorMessage(event) ?? 'Error';
