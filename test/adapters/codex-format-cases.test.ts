@@ -1388,3 +1388,36 @@ test('codex format: a thread_goal_updated whose turnId is no string reads as the
 	assert.deepEqual(events.filter(event => event.kind === 'user' && event.human).map(event => event.text), ['Log the kiln temperature every minute', 'Chart the firing curve']);
 	assert.equal(loaded.skipped, 0);
 });
+
+/**
+ * Since codex-rs unified its compaction paths (openai/codex#27016) a `compacted` record keeps an
+ * empty `message`: the summary is the last user message of its `replacement_history`. A remote
+ * compaction's history holds only an opaque `compaction` item, so it has no summary to read.
+ * Builds that keep `replacement_history_entries` hold it as an `inline` entry beside references.
+ */
+const emptyCompactionMessage = join(cases, 'rollout-2026-12-08T11-00-00-01a30700-4a00-7c00-8d00-0000000000e5.jsonl');
+
+test('codex format: a compaction with an empty message reads its summary from replacement_history', () => {
+	const {events, summary} = readUnit(codexAdapter, looseUnit(emptyCompactionMessage));
+	const summaries = events.filter(event => event.kind === 'summary');
+	assert.equal(summaries.length, 3);
+	assert.match(summaries[0]?.text ?? '', /rows five and six still need their grafting dates/);
+	assert.equal(summaries[1]?.text, 'Conversation compacted');
+	assert.match(summaries[2]?.text ?? '', /grafting dates are on the legend/, 'an inline entry of replacement_history_entries');
+	assert.equal(summary.human_turns, 1, 'the retained prompt in the history is no new request');
+	assert.equal(summary.title, 'Draw the pear rows on the orchard map');
+});
+
+/**
+ * A `/review` turn ends with `turn_aborted` of reason `review_ended`: the review is over, which
+ * Codex's own TUI does not report as an interruption (codex-rs tui chatwidget, on_interrupted_turn).
+ */
+const reviewEnded = join(cases, 'rollout-2026-12-08T13-00-00-01a30780-5b00-7d00-8e00-0000000000e6.jsonl');
+
+test('codex format: a turn aborted because its review ended is no interruption', () => {
+	const {events} = readUnit(codexAdapter, looseUnit(reviewEnded));
+	const aborted = events.find(event => event.kind === 'system' && /review_ended/.test(event.text ?? ''));
+	assert.ok(aborted, 'the abort is kept as a notice');
+	assert.equal(aborted.interrupted, undefined);
+	assert.equal(computeTail(events, false).interruption, null);
+});

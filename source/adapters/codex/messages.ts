@@ -129,6 +129,34 @@ export function cwdFromEnvironment(text: string): string | undefined {
 	return match?.[1]?.trim() || undefined;
 }
 
+/**
+ * The compaction summary a `compacted` record's `replacement_history` holds: the latest user
+ * message that opens as a summary. Newer builds leave the record's own `message` empty and keep
+ * the summary only there (openai/codex#27016); a remote compaction's history holds an opaque
+ * `compaction` item instead, so there may be none. Also reads `replacement_history_entries`.
+ */
+export function historySummary(history: unknown): string | undefined {
+	if (!Array.isArray(history)) {
+		return undefined;
+	}
+
+	for (let index = history.length - 1; index >= 0; index--) {
+		const entry: unknown = history[index];
+		// A `replacement_history_entries` entry holds its item `inline`; a reference holds no text.
+		const item = isRecord(entry) && entry['type'] === 'inline' ? entry['item'] : entry;
+		if (!isRecord(item) || item['type'] !== 'message' || item['role'] !== 'user') {
+			continue;
+		}
+
+		const summary = textBlocks(item['content']).find(text => classifyUserText(text) === 'summary');
+		if (summary !== undefined) {
+			return summary;
+		}
+	}
+
+	return undefined;
+}
+
 /** Text blocks of a message's content, each on its own: one block may be injected, the next typed. */
 export function textBlocks(content: unknown): string[] {
 	return taggedTextBlocks(content, undefined).map(block => block.text);

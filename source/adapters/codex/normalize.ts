@@ -13,7 +13,7 @@ import {epochIso} from '../shared/epoch.js';
 import {isFirstCopy} from './echoes.js';
 import {copiedLineEvents, inheritedHistoryNotice, rolloutReferenceEvents, startClientCopy, startDerivedCopy, startForkCopy, startKeptTimesCopy} from './fork-copy.js';
 import {readCodexEvent, readCodexResponseItem, readCodexTurnContext} from './records.js';
-import {eventImageNotes, userTextEvents, replyParts, withImageNotes} from './messages.js';
+import {eventImageNotes, historySummary, userTextEvents, replyParts, withImageNotes} from './messages.js';
 import {codexState, recordResult, type CodexState} from './state.js';
 import {dynamicEndResult, execEndResult, mcpEndResult, patchEndResult} from './tool-output.js';
 import {commandItemRole, legacyEventsOf} from './thread-items.js';
@@ -178,7 +178,7 @@ function envelopeEvents(envelope: Envelope, base: Base, state: CodexState, unit:
 
 		case 'compacted': {
 			const compacted = codexCompactedSchema.safeParse(payload);
-			return compacted.success ? [compactionSummary(compacted.data.message, base)] : null;
+			return compacted.success ? [compactionSummary(compacted.data.message, [compacted.data.replacement_history, compacted.data.replacement_history_entries], base)] : null;
 		}
 
 		case 'inter_agent_communication':
@@ -244,7 +244,7 @@ function bareEvents(value: unknown, line: number, state: CodexState): SessionEve
 	}
 
 	if (value['type'] === 'compacted' && typeof value['message'] === 'string') {
-		return [compactionSummary(value['message'], base)];
+		return [compactionSummary(value['message'], [value['replacement_history'], value['replacement_history_entries']], base)];
 	}
 
 	const item = readCodexResponseItem(value);
@@ -403,7 +403,8 @@ function eventMessageEvents(event: CodexEvent, base: Base, state: CodexState): S
 			return goalEvents(event, base, state);
 		case 'turn_aborted':
 			noteTurnEnd(state);
-			return [{...base, kind: 'system', text: `Turn aborted (${event.reason ?? 'unknown reason'})`, interrupted: true}];
+			// A review's end aborts its turn too; Codex reports no interruption for it.
+			return [{...base, kind: 'system', text: `Turn aborted (${event.reason ?? 'unknown reason'})`, ...(event.reason === 'review_ended' ? {} : {interrupted: true})}];
 		case 'error':
 		case 'stream_error': {
 			const message = errorMessage(event) ?? 'Error';
@@ -545,8 +546,10 @@ function errorMessage(event: CodexEvent): string | undefined {
 	return isRecord(event.error) ? (stringOf(event.error['message']) ?? 'Error') : undefined;
 }
 
-function compactionSummary(message: string | undefined, base: Base): SessionEvent {
-	return {...base, kind: 'summary', text: message?.trim() ? message : 'Conversation compacted'};
+/** The record's own summary, else the one its replacement history (items or entries) holds. */
+function compactionSummary(message: string | undefined, histories: readonly unknown[], base: Base): SessionEvent {
+	const text = message?.trim() ? message : histories.map(historySummary).find(summary => summary !== undefined);
+	return {...base, kind: 'summary', text: text ?? 'Conversation compacted'};
 }
 
 /**

@@ -55,8 +55,11 @@ export const codexSessionMetaSchema = lazySchema(() => z.looseObject({
 /** `turn_context`: written at the start of each turn; where the model name lives. */
 export const codexTurnContextSchema = lazySchema(() => z.looseObject({cwd: text, model: text}));
 
-/** `compacted`: the compaction summary and the history that replaced everything before it. */
-export const codexCompactedSchema = lazySchema(() => z.looseObject({message: text, replacement_history: anything}));
+/**
+ * `compacted`: the compaction summary and the history that replaced everything before it, as items
+ * or (newer builds) as entries, each an item `inline` or a `reference` to an earlier one.
+ */
+export const codexCompactedSchema = lazySchema(() => z.looseObject({message: text, replacement_history: anything, replacement_history_entries: anything}));
 
 /** A Responses-API item, wrapped as `response_item` or bare in the pre-envelope era. */
 export const codexResponseItemSchema = lazySchema(() => z.looseObject({
