@@ -512,3 +512,13 @@ test('gemini format: the turn a `!` shell command leaves in the history (the com
 	assert.equal(chat.summary.title, 'Merge feeding.md into migration.md under a new heading');
 	assert.equal(chat.summary.human_turns, 1);
 });
+
+test('gemini format: the "Please continue." the CLI sends itself (the next-speaker check, a retry after an invalid stream) is no human request', () => {
+	// gemini-cli's client sends these through the chat, which records every non-response user
+	// turn, so they are user messages; the person typed none of them.
+	const chat = read('session-2026-12-07T10-00-5f8b3d02.jsonl');
+	const users = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.map(event => [event.uuid, event.human]), [['nc-u1', true], ['nc-u2', false], ['nc-u3', false]]);
+	assert.equal(chat.summary.human_turns, 1);
+	assert.equal(chat.summary.title, 'Rename the pottery module to ceramics everywhere');
+});
