@@ -522,3 +522,11 @@ test('gemini format: the "Please continue." the CLI sends itself (the next-speak
 	assert.equal(chat.summary.human_turns, 1);
 	assert.equal(chat.summary.title, 'Rename the pottery module to ceramics everywhere');
 });
+
+test('gemini format: the feedback the CLI sends when it detects a loop ("System: Potential loop detected. …") is no human request', () => {
+	// gemini-cli's loop recovery sends this through the chat, which records it as a user message.
+	const chat = read('session-2026-12-07T11-00-6a9c4e13.jsonl');
+	const users = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.map(event => [event.uuid, event.human]), [['lp-u1', true], ['lp-u2', false]]);
+	assert.equal(chat.summary.human_turns, 1);
+});

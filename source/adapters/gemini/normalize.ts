@@ -29,6 +29,14 @@ const interruptedPlaceholder = '[The previous response was interrupted before it
  */
 const continuationNudges = new Set(['Please continue.', 'System: Please continue.']);
 
+/** The feedback gemini-cli's loop recovery sends the model the same way (client.ts `_recoverFromLoop`). */
+const loopFeedback = 'System: Potential loop detected.';
+
+function isHostNudge(text: string): boolean {
+	const trimmed = text.trim();
+	return continuationNudges.has(trimmed) || trimmed.startsWith(loopFeedback);
+}
+
 /** A slash command (`/compress`, `/memory add …`) or the `?` help shortcut, not a request. */
 const slashCommand = /^(\/[a-z][\w:-]*|\?)(\s|$)/i;
 
@@ -112,7 +120,7 @@ function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin)
 		return [{...base(message, line), kind: 'summary', text}];
 	}
 
-	const human = origin.typedByPerson && !isInjectedText(text) && !isToolInjectedText(text) && !slashCommand.test(text.trimStart()) && !continuationNudges.has(text.trim());
+	const human = origin.typedByPerson && !isInjectedText(text) && !isToolInjectedText(text) && !slashCommand.test(text.trimStart()) && !isHostNudge(text);
 	return [{...base(message, line), kind: 'user', text, human, ...(origin.byAgent && !human ? {origin: 'agent' as const} : {})}];
 }
 
