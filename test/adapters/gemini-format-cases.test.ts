@@ -500,3 +500,33 @@ test('gemini format: a blank entry first in `directories` is no working director
 	assert.equal(read.summary.project, '/work/apiary');
 	assert.equal(read.loaded.skipped, 0);
 });
+
+test('gemini format: the turn a `!` shell command leaves in the history (the command and its output wrapped by the CLI) is no human request', () => {
+	// gemini-cli's shell mode adds "I ran the following shell command: … This produced the
+	// following result: …" to the model's history as a user turn (useExecutionLifecycle.ts); it
+	// is recorded as a user message with no model turn after it.
+	const chat = read('session-2026-12-07T09-00-4e7a2c91.jsonl');
+	const users = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.map(event => [event.uuid, event.human]), [['sx-u0', false], ['sx-u1', true], ['sx-u2', false]]);
+	assert.ok(users[0]?.text?.includes('ls docs'), 'the command and its output stay in the conversation');
+	assert.equal(chat.summary.title, 'Merge feeding.md into migration.md under a new heading');
+	assert.equal(chat.summary.human_turns, 1);
+});
+
+test('gemini format: the "Please continue." the CLI sends itself (the next-speaker check, a retry after an invalid stream) is no human request', () => {
+	// gemini-cli's client sends these through the chat, which records every non-response user
+	// turn, so they are user messages; the person typed none of them.
+	const chat = read('session-2026-12-07T10-00-5f8b3d02.jsonl');
+	const users = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.map(event => [event.uuid, event.human]), [['nc-u1', true], ['nc-u2', false], ['nc-u3', false]]);
+	assert.equal(chat.summary.human_turns, 1);
+	assert.equal(chat.summary.title, 'Rename the pottery module to ceramics everywhere');
+});
+
+test('gemini format: the feedback the CLI sends when it detects a loop ("System: Potential loop detected. …") is no human request', () => {
+	// gemini-cli's loop recovery sends this through the chat, which records it as a user message.
+	const chat = read('session-2026-12-07T11-00-6a9c4e13.jsonl');
+	const users = chat.events.filter(event => event.kind === 'user');
+	assert.deepEqual(users.map(event => [event.uuid, event.human]), [['lp-u1', true], ['lp-u2', false]]);
+	assert.equal(chat.summary.human_turns, 1);
+});

@@ -21,6 +21,22 @@ const cancelledText = 'Request cancelled.';
  */
 const interruptedPlaceholder = '[The previous response was interrupted before it completed.]';
 
+/**
+ * The nudges gemini-cli's client sends on its own through the chat, which records them as user
+ * messages: `Please continue.` when the next-speaker check says the model should go on, and
+ * `System: Please continue.` to retry after an invalid stream (client.ts `sendMessageStream`).
+ * A person who typed exactly the first asked for nothing new either.
+ */
+const continuationNudges = new Set(['Please continue.', 'System: Please continue.']);
+
+/** The feedback gemini-cli's loop recovery sends the model the same way (client.ts `_recoverFromLoop`). */
+const loopFeedback = 'System: Potential loop detected.';
+
+function isHostNudge(text: string): boolean {
+	const trimmed = text.trim();
+	return continuationNudges.has(trimmed) || trimmed.startsWith(loopFeedback);
+}
+
 /** A slash command (`/compress`, `/memory add …`) or the `?` help shortcut, not a request. */
 const slashCommand = /^(\/[a-z][\w:-]*|\?)(\s|$)/i;
 
@@ -104,7 +120,7 @@ function userEvents(message: GeminiMessage, line: number, origin: MessageOrigin)
 		return [{...base(message, line), kind: 'summary', text}];
 	}
 
-	const human = origin.typedByPerson && !isInjectedText(text) && !isToolInjectedText(text) && !slashCommand.test(text.trimStart());
+	const human = origin.typedByPerson && !isInjectedText(text) && !isToolInjectedText(text) && !slashCommand.test(text.trimStart()) && !isHostNudge(text);
 	return [{...base(message, line), kind: 'user', text, human, ...(origin.byAgent && !human ? {origin: 'agent' as const} : {})}];
 }
 

@@ -146,8 +146,21 @@ const injectedPrefixes = [
 	"Here is a summary of changes in the user's editor context, in JSON format. This is for your information only.",
 ];
 
+/**
+ * The user turn a `!` shell command leaves in the history: the CLI wraps the command the person
+ * ran and its output (`addShellCommandToGeminiHistory`, gemini-cli's useExecutionLifecycle.ts and
+ * Qwen Code's shellCommandProcessor.ts). It asks the model nothing, and no model turn answers it.
+ */
+const shellEscapeOpening = 'I ran the following shell command:\n';
+const shellEscapeResult = '\n\nThis produced the following result:\n';
+
+function isShellEscape(text: string): boolean {
+	const start = text.trimStart();
+	return start.startsWith(shellEscapeOpening) && start.includes(shellEscapeResult);
+}
+
 export function isToolInjectedText(text: string): boolean {
-	return opensWith(text, injectedPrefixes);
+	return opensWith(text, injectedPrefixes) || isShellEscape(text);
 }
 
 /**
