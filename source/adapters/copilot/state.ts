@@ -13,6 +13,10 @@ export type CopilotState = {
 	workspaceName?: string | null;
 	/** The latest tool call ids emitted as tool_call events (rememberedCallIds), each with its tool's name (true: none known). */
 	calls?: Record<string, string | boolean>;
+	/** Shells a call started in the background, by shellId: the call whose outcome a later notice reports. */
+	shells?: Record<string, string>;
+	/** Calls whose background shell's end was read: a repeated notice restates nothing. */
+	shellEnds?: Record<string, string>;
 };
 
 export function copilotState(state: LineState): CopilotState {

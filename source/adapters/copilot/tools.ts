@@ -57,6 +57,7 @@ function mayStateExit(state: CopilotState, callId: string | undefined): boolean 
  */
 export function toolResultEvent(state: CopilotState, base: Base, tool: CopilotTool): SessionEvent {
 	const content = resultText(tool.result);
+	rememberBackgroundShell(state, tool.toolCallId, content);
 	const errorMessage = isRecord(tool.error) ? stringOf(tool.error['message']) : stringOf(tool.error);
 	const failed = tool.success === false;
 	const output = content || errorMessage || '';
@@ -137,4 +138,43 @@ function lastExitedCode(text: string): number | undefined {
 	}
 
 	return code;
+}
+
+/** What an async shell call's result says: `<command started in background with shellId: ID>`. */
+const startedInBackground = /<command started in background with shellId: ([^>\s]{1,200})>/;
+
+/** Notes the call that started a background shell, so the notice of its end finds it. */
+function rememberBackgroundShell(state: CopilotState, callId: string | undefined, content: string): void {
+	if (callId === undefined || !content.includes('started in background')) {
+		return;
+	}
+
+	const shellId = startedInBackground.exec(content)?.[1];
+	if (shellId !== undefined) {
+		rememberId((state.shells ??= {}), shellId, callId);
+	}
+}
+
+/**
+ * `system.notification` with `kind: {type: "shell_completed", shellId, exitCode?}`: a shell the
+ * agent started in the background has ended. Its call's own result said only that it started,
+ * so this is the call's outcome. A notice for a shell no background call started (a sync
+ * shell's), or without an exit code (a detached one's), says nothing of a call; each call ends once.
+ */
+export function backgroundShellEnd(state: CopilotState, base: Base, kind: unknown): SessionEvent[] {
+	if (!isRecord(kind) || kind['type'] !== 'shell_completed' || typeof kind['shellId'] !== 'string' || !Number.isInteger(kind['exitCode'])) {
+		return [];
+	}
+
+	const callId = state.shells?.[kind['shellId']];
+	const ended = (state.shellEnds ??= {});
+	if (callId === undefined || Object.hasOwn(ended, callId)) {
+		return [];
+	}
+
+	rememberId(ended, callId, callId);
+	const exitCode = kind['exitCode'] as number;
+	const description = stringOf(kind['description']);
+	const output = `Background shell ${description ? `"${description}" ` : ''}completed with exit code ${exitCode}`;
+	return [{...base, kind: 'tool_result', result: {call_id: callId, is_error: exitCode !== 0, exit_code: exitCode, output}}];
 }
