@@ -687,3 +687,17 @@ test('copilot format: a background shell\'s end, told by a system.notification o
 	);
 	assert.equal(read.events.filter(event => event.kind === 'user' && event.human === true).length, 1);
 });
+
+test('copilot format: a background task agent\'s end, told by a system.notification of kind agent_completed (agentId, status), is the outcome of the task call that started it; a failed one is a failure', () => {
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === '2e8f6a13-9c4b-4d70-a5e1-7b3c0d9f2a58');
+	assert.ok(read);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error]),
+		[
+			['call_k1', false],
+			['call_k2', false],
+			['call_k1', false],
+			['call_k2', true],
+		],
+	);
+});
