@@ -671,3 +671,33 @@ test('copilot format: sessions kept only in session-store.db are listed by the C
 	assert.equal(result.code, 0, result.stderr);
 	assert.deepEqual(result.json<{sessions: Array<{id: string}>}>().sessions.map(session => session.id).sort(), [chatOnly, withEvents].sort());
 });
+
+test('copilot format: a background shell\'s end, told by a system.notification of kind shell_completed (shellId, exitCode), is the outcome of the async call that started it; a sync shell\'s notice and a repeated one are not', () => {
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === '7b2e9d41-6c3a-4f58-b1e0-2d9a5c8f3e67');
+	assert.ok(read);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error, event.result?.exit_code ?? null]),
+		[
+			['call_o1', false, null],
+			['call_o2', false, null],
+			['call_o3', false, 0],
+			['call_o1', true, 3],
+			['call_o2', false, 0],
+		],
+	);
+	assert.equal(read.events.filter(event => event.kind === 'user' && event.human === true).length, 1);
+});
+
+test('copilot format: a background task agent\'s end, told by a system.notification of kind agent_completed (agentId, status), is the outcome of the task call that started it; a failed one is a failure', () => {
+	const read = readStore(copilotAdapter, store).find(found => found.summary.id === '2e8f6a13-9c4b-4d70-a5e1-7b3c0d9f2a58');
+	assert.ok(read);
+	assert.deepEqual(
+		read.events.filter(event => event.kind === 'tool_result').map(event => [event.result?.call_id, event.result?.is_error]),
+		[
+			['call_k1', false],
+			['call_k2', false],
+			['call_k1', false],
+			['call_k2', true],
+		],
+	);
+});

@@ -11,7 +11,7 @@ import {copilotStartSchema, type CopilotEnvelope} from './schema.js';
 import {workspaceName} from './discover.js';
 import {metaEvent, modelEvent, sessionEvents} from './session-events.js';
 import {copilotState, type CopilotState} from './state.js';
-import {toolCallEvent, toolResultEvent} from './tools.js';
+import {backgroundWorkEnd, toolCallEvent, toolResultEvent} from './tools.js';
 
 type Base = Omit<SessionEvent, 'kind'>;
 
@@ -159,6 +159,9 @@ function eventsOf(envelope: CopilotEnvelope, base: Base, state: CopilotState, ow
 			return [toolResultEvent(state, base, readCopilotTool(data))];
 		case 'permission.completed':
 			return denialFeedback(data, base);
+		case 'system.notification':
+			// The notice is the host's text; the end of background work is also its call's outcome.
+			return [...sessionEvents(envelope.type, readCopilotSessionData(data), base, state, ownId), ...backgroundWorkEnd(state, base, data['kind'])];
 		case 'abort': {
 			const reason = readCopilotSessionData(data).reason;
 			return [{...base, kind: 'system', text: `Aborted${reason ? ` (${reason})` : ''}`, interrupted: true}];

@@ -13,6 +13,10 @@ export type CopilotState = {
 	workspaceName?: string | null;
 	/** The latest tool call ids emitted as tool_call events (rememberedCallIds), each with its tool's name (true: none known). */
 	calls?: Record<string, string | boolean>;
+	/** Shells and agents a call started in the background (`shell:<id>`, `agent:<id>`): the call whose outcome a later notice reports. */
+	background?: Record<string, string>;
+	/** Calls whose background work's end was read: a repeated notice restates nothing. */
+	backgroundEnds?: Record<string, string>;
 };
 
 export function copilotState(state: LineState): CopilotState {

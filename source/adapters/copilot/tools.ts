@@ -57,6 +57,7 @@ function mayStateExit(state: CopilotState, callId: string | undefined): boolean 
  */
 export function toolResultEvent(state: CopilotState, base: Base, tool: CopilotTool): SessionEvent {
 	const content = resultText(tool.result);
+	rememberBackgroundWork(state, tool.toolCallId, content);
 	const errorMessage = isRecord(tool.error) ? stringOf(tool.error['message']) : stringOf(tool.error);
 	const failed = tool.success === false;
 	const output = content || errorMessage || '';
@@ -137,4 +138,64 @@ function lastExitedCode(text: string): number | undefined {
 	}
 
 	return code;
+}
+
+/**
+ * What a call that went to the background says of it: an async shell's
+ * `<command started in background with shellId: ID>`, a background `task`'s
+ * `Agent started in background with agent_id: ID. You can use read_agent …`.
+ */
+const startedInBackground = /<command started in background with shellId: ([^>\s]{1,200})>|^Agent started in background with agent_id: ([^\s.]{1,200})/;
+
+/** Notes the call that started a background shell or agent, so the notice of its end finds it. */
+function rememberBackgroundWork(state: CopilotState, callId: string | undefined, content: string): void {
+	if (callId === undefined || !content.includes('started in background')) {
+		return;
+	}
+
+	const started = startedInBackground.exec(content);
+	const key = started?.[1] !== undefined ? `shell:${started[1]}` : started?.[2] !== undefined ? `agent:${started[2]}` : undefined;
+	if (key !== undefined) {
+		rememberId((state.background ??= {}), key, callId);
+	}
+}
+
+type BackgroundEnd = {key: string; failed: boolean; exitCode?: number; output: string};
+
+/**
+ * `system.notification` `kind`s that report background work ended: `shell_completed`
+ * `{shellId, exitCode?, description?}` and `agent_completed` `{agentId, status, description?}`.
+ * A shell's end without an exit code (a detached one's) states no outcome.
+ */
+function backgroundEndOf(kind: Record<string, unknown>): BackgroundEnd | undefined {
+	const description = stringOf(kind['description']);
+	const named = description ? `"${description}" ` : '';
+	if (kind['type'] === 'shell_completed' && typeof kind['shellId'] === 'string' && Number.isInteger(kind['exitCode'])) {
+		const exitCode = kind['exitCode'] as number;
+		return {key: `shell:${kind['shellId']}`, failed: exitCode !== 0, exitCode, output: `Background shell ${named}completed with exit code ${exitCode}`};
+	}
+
+	const status = kind['status'];
+	if (kind['type'] === 'agent_completed' && typeof kind['agentId'] === 'string' && (status === 'completed' || status === 'failed')) {
+		return {key: `agent:${kind['agentId']}`, failed: status === 'failed', output: `Background agent ${named}${status}`};
+	}
+
+	return undefined;
+}
+
+/**
+ * A notice that a shell or agent the agent started in the background has ended. Its call's own
+ * result said only that it started, so this is the call's outcome. A notice for work no
+ * background call started (a sync shell's) says nothing of a call; each call ends once.
+ */
+export function backgroundWorkEnd(state: CopilotState, base: Base, kind: unknown): SessionEvent[] {
+	const end = isRecord(kind) ? backgroundEndOf(kind) : undefined;
+	const callId = end === undefined ? undefined : state.background?.[end.key];
+	const ended = (state.backgroundEnds ??= {});
+	if (end === undefined || callId === undefined || Object.hasOwn(ended, callId)) {
+		return [];
+	}
+
+	rememberId(ended, callId, callId);
+	return [{...base, kind: 'tool_result', result: {call_id: callId, is_error: end.failed, ...(end.exitCode === undefined ? {} : {exit_code: end.exitCode}), output: end.output}}];
 }
