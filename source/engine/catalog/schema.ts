@@ -121,11 +121,14 @@ import type {Migration} from '../../lib/sqlite.js';
  * skipped and failed tools, Qwen Code's session agents) and bounded shell-status searches; every
  * session is read again); 29: no change of tables: Claude Code's async hook answers and 2.0.x
  * prompt-hook output in a prompt's text, Codex goal updates with a non-string turn id; every
- * session is read again).
+ * session is read again); 30: no change of tables: Codex compaction summaries kept only in the
+ * replacement history and reviews ended by an abort, Gemini CLI's shell-mode turns, continuation
+ * nudges and loop feedback, Copilot CLI background shells' and agents' outcomes; every session is
+ * read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 29,
+		version: 30,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
