@@ -575,3 +575,18 @@ test('opencode format: a permission the person rejected without a word, or a que
 		assert.deepEqual(session.events.filter(event => event.kind === 'user').map(event => event.human), [true], 'no feedback: no second request');
 	}
 });
+
+test('opencode format: a tool a failed request cut off ("Tool execution aborted" beside the message\'s APIError) failed; the person did not interrupt it', () => {
+	// anomalyco/opencode session/processor.ts: when a step's stream ends for any reason (an abort, a
+	// provider error, a context overflow) every tool part not yet completed or failed is set to
+	// `error: "Tool execution aborted"`; the message's own `error` says why (MessageV2.fromError:
+	// MessageAbortedError only for an abort, APIError and the like for a failed request).
+	const session = sessionsOf('tool-cut-by-failure').get('ses_3b1e5a7c2ffdHk4Wq9Zr2Tn6Lp');
+	assert.ok(session, 'the session is read');
+	const result = session.events.find(event => event.kind === 'tool_result');
+	assert.equal(result?.result?.call_id, 'call_loom_cards_1');
+	assert.equal(result?.result?.is_error, true, 'the call did not finish');
+	assert.notEqual(result?.interrupted, true, 'the request failed; nobody stopped the call');
+	const stop = computeTail(session.events, false).interruption;
+	assert.match(stop?.detail ?? '', /APIError: Overloaded/, 'the turn ends at the failed request');
+});

@@ -103,7 +103,7 @@ function partEvents(message: OpencodeMessage, part: OpencodePart, base: SessionE
 		}
 
 		case 'tool':
-			return toolEvents(part, shared, messageIdOf(message));
+			return toolEvents(part, shared, messageIdOf(message), failedRequest(message));
 		case 'file':
 			return [{...shared, kind: 'system', text: fileText(part)}];
 		case 'compaction':
@@ -143,6 +143,11 @@ function commandText(part: OpencodePart): string | undefined {
 
 	const prompt = part.prompt?.trim() ?? '';
 	return prompt === '' ? `/${command}` : prompt;
+}
+
+/** Whether an assistant message ended in an error that no abort caused (an APIError, an overflow …). */
+function failedRequest(message: OpencodeMessage): boolean {
+	return message.role === 'assistant' && message.error !== undefined && message.error.name !== 'MessageAbortedError';
 }
 
 function messageIdOf(message: OpencodeMessage): {message_id?: string} {

@@ -19,13 +19,27 @@ const abortedToolErrors = new Set(['Tool execution aborted', 'Cancelled']);
  */
 const turnEndingRejection = /^(?:Error: )?(?:The user rejected permission to use this specific tool call\.|The user dismissed this question)$/;
 
-/** Whether the person ended the turn at this failed call: an abort, or a rejection that stops the loop. */
-function stoppedByPerson(state: ToolState): boolean {
+/**
+ * The error the processor gives every tool part still open when a step's stream ends, whatever
+ * ended it (session/processor.ts): a user abort, but also a failed request or a context overflow.
+ */
+const cutOffToolError = 'Tool execution aborted';
+
+/**
+ * Whether the person ended the turn at this failed call: an abort, or a rejection that stops the
+ * loop. A call cut off when its message failed (`failedRequest`: the message's error is no
+ * MessageAbortedError) ended with the request, not by the person.
+ */
+function stoppedByPerson(state: ToolState, failedRequest: boolean): boolean {
 	if (state.metadata?.['interrupted'] === true) {
 		return true;
 	}
 
 	const error = typeof state.error === 'string' ? state.error.trim() : '';
+	if (failedRequest && error === cutOffToolError) {
+		return false;
+	}
+
 	return abortedToolErrors.has(error) || turnEndingRejection.test(error);
 }
 
@@ -125,9 +139,10 @@ function rejectionFeedback(state: ToolState, base: SessionEvent): SessionEvent[]
  * A tool part to a call and, once the tool finished, its result. `pending`/`running` parts were
  * cut off when nothing updated them again, so the call is marked pending. A bash command that
  * exits non-zero still has `status: "completed"`; its code is in `metadata.exit`. So does a call
- * OpenCode rejected, stored as the `invalid` tool.
+ * OpenCode rejected, stored as the `invalid` tool. `failedRequest`: the part's message ended in an
+ * error other than an abort.
  */
-export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {message_id?: string}): SessionEvent[] {
+export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {message_id?: string}, failedRequest = false): SessionEvent[] {
 	const state = part.state;
 	const status = state?.status;
 	const callId = part.callID ?? null;
@@ -164,7 +179,7 @@ export function toolEvents(part: OpencodePart, base: SessionEvent, messageId: {m
 		// The bash tool keeps its status in metadata.exit only (tool/bash.ts); its output text, here
 		// what an aborted command printed so far, is the command's own and may quote any status.
 		const exit = exitOf(state);
-		const interrupted = stoppedByPerson(state);
+		const interrupted = stoppedByPerson(state, failedRequest);
 		return [
 			call,
 			{
