@@ -31,16 +31,13 @@ const cutOffToolError = 'Tool execution aborted';
  * MessageAbortedError) ended with the request, not by the person.
  */
 function stoppedByPerson(state: ToolState, failedRequest: boolean): boolean {
-	if (state.metadata?.['interrupted'] === true) {
-		return true;
-	}
-
 	const error = typeof state.error === 'string' ? state.error.trim() : '';
+	// Newer builds also set metadata.interrupted on every part they cut off, a failed request's too.
 	if (failedRequest && error === cutOffToolError) {
 		return false;
 	}
 
-	return abortedToolErrors.has(error) || turnEndingRejection.test(error);
+	return state.metadata?.['interrupted'] === true || abortedToolErrors.has(error) || turnEndingRejection.test(error);
 }
 
 /**
