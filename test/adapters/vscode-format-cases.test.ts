@@ -606,3 +606,31 @@ test('vscode format: in a turn still open, a tool saved as skipped is one whose 
 	);
 	assert.deepEqual(markers('post-approval-pending.jsonl'), []);
 });
+
+/**
+ * microsoft/vscode-copilot-chat conversation.ts (`IResultMetadata.summary: {toolCallRoundId,
+ * text}`): when Copilot compacts an agent conversation (the history overflowed mid-turn, or
+ * `/compact`), the summary it made is saved in that request's result metadata, naming the last
+ * tool-call round it covers. It is the session's compaction summary, in its place: after that
+ * round's calls when the round is the request's own, else before the request's reply.
+ */
+test('vscode format: Copilot\'s conversation summary (`result.metadata.summary`) is a summary event after the round it covers', () => {
+	const session = read('conversation-summary.json');
+	assert.deepEqual(
+		session.events.filter(event => event.kind !== 'meta').map(event => [event.line, event.kind, event.kind === 'summary' ? event.text : (event.tool?.call_id ?? event.result?.call_id ?? null)]),
+		[
+			[1, 'user', null],
+			[1, 'assistant', null],
+			[2, 'user', null],
+			[2, 'tool_call', 'toolu_01KestrelRetry'],
+			[2, 'tool_result', 'toolu_01KestrelRetry'],
+			[2, 'summary', 'The person asked for a map of the kestrel sync module, then for an idempotent retry stage; retry.ts was read.'],
+			[2, 'tool_call', 'toolu_01KestrelEdit'],
+			[2, 'tool_result', 'toolu_01KestrelEdit'],
+			[2, 'assistant', null],
+			[3, 'user', null],
+			[3, 'summary', 'Kestrel sync: the retry stage was made idempotent in retry.ts.'],
+			[3, 'assistant', null],
+		],
+	);
+});

@@ -7,7 +7,7 @@ import {localPathOfFileUri} from './discover.js';
 import type {SessionDocument} from './replay.js';
 import {requestsOf} from './requests.js';
 import {toolInvocationSchema, vscodeRequestSchema, type VscodeRequest, type VscodeSession} from './schema.js';
-import {markdownText, referenceName, toolContext, toolEvents, type ToolContext} from './tools.js';
+import {conversationSummary, markdownText, referenceName, toolContext, toolEvents, type ConversationSummary, type ToolContext} from './tools.js';
 
 type EventBase = Omit<SessionEvent, 'kind'>;
 const maxWarnings = 20;
@@ -334,6 +334,25 @@ function imageNotes(variableData: unknown): string[] {
 }
 
 /**
+ * The reply with Copilot's conversation summary in its place: after the last event of the calls
+ * of the round it ends at, when that round is this request's own; else (it covers only earlier
+ * requests, as `/compact` does) before the reply.
+ */
+function withSummary(replied: SessionEvent[], summary: ConversationSummary | undefined, base: EventBase): SessionEvent[] {
+	if (summary === undefined) {
+		return replied;
+	}
+
+	const callOf = (event: SessionEvent) => event.tool?.call_id ?? event.result?.call_id ?? null;
+	const last = replied.findLastIndex(event => {
+		const id = callOf(event);
+		return id !== null && summary.callIds.has(id);
+	});
+	const event: SessionEvent = {...base, kind: 'summary', text: summary.text};
+	return [...replied.slice(0, last + 1), event, ...replied.slice(last + 1)];
+}
+
+/**
  * One request: the user's message, the reply's text and tool events, then a marker for a
  * confirmation it waits on, a cancellation or a failure. A last request with no response and
  * no result is left as it is: the engine sees a trailing unanswered request.
@@ -354,7 +373,7 @@ function requestEvents(request: VscodeRequest, line: number): SessionEvent[] {
 
 	const parts = shownParts(responseParts(request.response), request.shouldBeRemovedOnSend);
 	const replied = responseEvents(parts, {...answeredBase, message_id: messageId}, toolContext(request.result?.metadata), isOpenTurn(request));
-	events.push(...replied);
+	events.push(...withSummary(replied, conversationSummary(request.result?.metadata), answeredBase));
 	const waiting = waitingConfirmation(parts) ?? unexplainedWait(request, replied);
 	if (waiting !== undefined) {
 		events.push({...answeredBase, kind: 'system', text: waiting, interrupted: true});

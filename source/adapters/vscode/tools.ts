@@ -117,6 +117,39 @@ export function toolContext(metadata: unknown): ToolContext {
 	return {args: withStemAliases(args), outputs: withStemAliases(outputs)};
 }
 
+/** A conversation summary Copilot saved with a request, and the ids of the calls of the round it ends at. */
+export type ConversationSummary = {readonly text: string; readonly callIds: ReadonlySet<string>};
+
+/**
+ * Copilot's summary of the conversation, made when it compacted the history (it overflowed
+ * mid-turn, or `/compact`): `result.metadata.summary` `{toolCallRoundId, text}`, the round being
+ * the last one the summary covers (conversation.ts IResultMetadata). The round's calls are
+ * named by internal id and by the model's id, as the saved invocations may be.
+ */
+export function conversationSummary(metadata: unknown): ConversationSummary | undefined {
+	const summary = isRecord(metadata) ? metadata['summary'] : undefined;
+	const text = isRecord(summary) && typeof summary['text'] === 'string' ? summary['text'] : '';
+	if (!isRecord(metadata) || !isRecord(summary) || text.trim() === '') {
+		return undefined;
+	}
+
+	const rounds = Array.isArray(metadata['toolCallRounds']) ? metadata['toolCallRounds'] : [];
+	const round = rounds.find(candidate => isRecord(candidate) && typeof candidate['id'] === 'string' && candidate['id'] === summary['toolCallRoundId']);
+	const calls = isRecord(round) && Array.isArray(round['toolCalls']) ? round['toolCalls'] : [];
+	const callIds = new Set<string>();
+	for (const call of calls) {
+		if (isRecord(call) && typeof call['id'] === 'string') {
+			callIds.add(call['id']);
+			const at = call['id'].indexOf(internalIdMarker);
+			if (at > 0) {
+				callIds.add(call['id'].slice(0, at));
+			}
+		}
+	}
+
+	return {text, callIds};
+}
+
 /** What Copilot appends to the model's call id to keep its own ids unique (toolCallingLoop.ts createInternalToolCallId). */
 const internalIdMarker = '__vscode';
 
