@@ -124,11 +124,12 @@ import type {Migration} from '../../lib/sqlite.js';
  * session is read again); 30: no change of tables: Codex compaction summaries kept only in the
  * replacement history and reviews ended by an abort, Gemini CLI's shell-mode turns, continuation
  * nudges and loop feedback, Copilot CLI background shells' and agents' outcomes; every session is
- * read again).
+ * read again); 31: no change of tables: OpenCode tools cut off by a failed request, VS Code's
+ * saved conversation summaries; every session is read again).
  */
 export const catalogMigrations: readonly Migration[] = [
 	{
-		version: 30,
+		version: 31,
 		up(db) {
 			db.exec(`
 				CREATE TABLE units (
