@@ -6,7 +6,8 @@ const rolloutFile = /^rollout-.*(?:\.jsonl?|\.jsonl\.zst)$/;
 // lib/lines.ts compressedSuffix, spelled here: importing it would load the line reader into
 // discovery, which every warm call loads.
 const compressed = '.zst';
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A thread id: a uuid (a rollout's name ends with one). */
+export const threadIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The variant of a TypeScript-era rollout: one JSON document, read whole (load.ts). */
 export const codexDocumentVariant = 'json';
@@ -60,5 +61,5 @@ function isArchivedRollout(path: string): boolean {
 export function idFromRolloutName(path: string): string | undefined {
 	const plain = path.endsWith(compressed) ? path.slice(0, -compressed.length) : path;
 	const candidate = plain.slice(0, plain.endsWith('.json') ? -5 : -6).slice(-36);
-	return uuid.test(candidate) ? candidate : undefined;
+	return threadIdPattern.test(candidate) ? candidate : undefined;
 }

@@ -1,7 +1,7 @@
 import {readdirSync} from 'node:fs';
 import {basename, dirname} from 'node:path';
 import type {SessionEvent} from '../events.js';
-import {idFromRolloutName} from './discover.js';
+import {idFromRolloutName, threadIdPattern} from './discover.js';
 import {isRecord, stringOf} from '../shared/text.js';
 import type {CodexState} from './state.js';
 
@@ -110,7 +110,7 @@ export function startKeptTimesCopy(state: CodexState, copiedId: string | undefin
 export function startClientCopy(state: CodexState, meta: ForkMeta, path: string): {parent: string; at: number; self: string} | undefined {
 	const self = idFromRolloutName(path);
 	const source = meta.id ?? meta.session_id;
-	if (!self || !source || source === self || !uuidPattern.test(source) || meta.forked_from_id || meta.history_base !== undefined || isReplacementRollout(path)) {
+	if (!self || !source || source === self || !threadIdPattern.test(source) || meta.forked_from_id || meta.history_base !== undefined || isReplacementRollout(path)) {
 		return undefined;
 	}
 
@@ -123,8 +123,6 @@ export function startClientCopy(state: CodexState, meta: ForkMeta, path: string)
 	state.forkCopy = {parent: source, keptBefore: at, derived: 'copied'};
 	return {parent: source, at, self};
 }
-
-const uuidPattern = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
 
 function hasSourceBeside(path: string, source: string): boolean {
 	try {

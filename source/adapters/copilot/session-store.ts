@@ -1,6 +1,7 @@
 import {basename, dirname, join} from 'node:path';
 import {sha256Hex} from '../../lib/hash.js';
 import {openReadOnlyInPlace, type Database} from '../../lib/sqlite.js';
+import {epochIso} from '../shared/epoch.js';
 import {childPath, statOrUndefined} from '../shared/fs.js';
 import type {DeferredUnit, DiscoveryMemo} from '../types.js';
 
@@ -176,16 +177,13 @@ function stampPart(value: unknown): string {
 	return value instanceof Uint8Array ? `b${value.length}` : '-';
 }
 
-/** Below this a number is Unix seconds, above it milliseconds. */
-const secondsBefore = 1e11;
-
 /**
  * A store time as an ISO string: ISO text as written, SQLite's `datetime()` text (UTC without a
  * zone, `YYYY-MM-DD HH:MM:SS`), or a Unix time in seconds or milliseconds; undefined otherwise.
  */
 export function storeTime(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value) && value >= 1e9 && value < 1e14) {
-		return new Date(Math.round(value < secondsBefore ? value * 1000 : value)).toISOString();
+	if (typeof value === 'number') {
+		return epochIso(value);
 	}
 
 	if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) {
