@@ -52,7 +52,7 @@ await build({...shared, entryPoints: ['source/mcp/sdk.ts'], outfile: 'build/mcp-
 const result = await build({
 	...shared,
 	plugins: [sdkBundle],
-	entryPoints: ['source/main.ts', 'source/tui.tsx'],
+	entryPoints: ['source/main.ts', 'source/tui.tsx', 'source/engine/catalog/write-thread-entry.ts'],
 	outdir: 'build',
 	outExtension: {'.js': '.mjs'},
 	splitting: true,

@@ -6,9 +6,9 @@ import {sha256} from '../../lib/hash.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
 import {pauseAt} from '../../lib/test-pause.js';
-import {catalogStore, ensureListingIndexes} from './store.js';
+import {catalogStore, ensureListingIndexes, type CatalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
-import {catalogWriter} from './writer.js';
+import {catalogWriter, type CatalogWriter} from './writer.js';
 
 export type RefreshReport = {
 	/** Units whose fingerprint changed (or that were new) and were read. */
@@ -32,11 +32,49 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 	const store = catalogStore(db);
 	const writer = catalogWriter(db, store, env);
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []};
+	try {
+		await refreshRoots(db, targets, env, store, writer, report);
+	} catch (error) {
+		writer.abandon();
+		throw error;
+	}
+
+	forgetVanishedRoots(store, writer, targets, report);
+	// After the rows: a cold build's indexes are made in one go here, their pages side by side.
+	ensureListingIndexes(db);
+	return report;
+}
+
+/**
+ * Sessions a root must have read before their writes go to a thread of their own: starting one
+ * costs ~50 ms on the other core, which a few grown sessions never pay back.
+ */
+const threadFrom = 32;
+
+/** Whether this refresh hands its writes to a thread once `changed` units must be read (ENGI_CATALOG_THREAD=off|always for the tests). */
+function wantsThread(db: Database, changed: number, env: Readonly<Record<string, string | undefined>>): boolean {
+	const wanted = env['ENGI_CATALOG_THREAD'];
+	return db.name !== ':memory:' && wanted !== 'off' && (wanted === 'always' || changed >= threadFrom);
+}
+
+async function refreshRoots(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>, store: CatalogStore, writer: CatalogWriter, report: RefreshReport): Promise<void> {
+	// A listing is remembered once the rows it matches are committed: with a writing thread, after
+	// it has committed everything (settle), at the end.
+	const remembered: Array<() => void> = [];
+	const remember = (source: string, root: string, units: readonly ListedUnit[], listing: string) => {
+		const write = () => store.rememberListing(source, root, units, listing);
+		if (writer.threaded) {
+			remembered.push(write);
+		} else {
+			write();
+		}
+	};
+
 	for (const {adapter, roots} of targets) {
 		for (const root of roots) {
 			let units: ListedUnit[];
 			try {
-				units = adapter.discover(root, store.memo);
+				units = adapter.discover(root, writer.memo);
 			} catch (error) {
 				report.warnings.push(`${adapter.id}: could not list ${root} (${error instanceof Error ? error.message : 'error'})`);
 				report.unreadable.push({source: adapter.id, path: root, code: systemErrorCode(error) ?? 'error'});
@@ -71,7 +109,7 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 			if (changed.length === 0 && gone.length === 0) {
 				// Nothing to write but the digest (a catalog filled by an older engi, or a remembered
 				// listing another process's writes made stale).
-				store.rememberListing(adapter.id, root, units, listing);
+				remember(adapter.id, root, units, listing);
 				continue;
 			}
 
@@ -87,6 +125,10 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 			const mapped = db.pragma('mmap_size', {simple: true}) as number;
 			db.pragma('mmap_size = 0');
 			if (changed.length > 0) {
+				if (!writer.threaded && wantsThread(db, changed.length, env)) {
+					writer.useThread(db.name);
+				}
+
 				const {scanUnit, reader} = await readerOf(adapter.id);
 				for (const unit of changed) {
 					const sink = writer.unit(unit.key);
@@ -128,14 +170,14 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 				db.pragma(`mmap_size = ${mapped}`);
 			}
 			// Checked against the rows first: a unit that could not be read is not remembered as read.
-			store.rememberListing(adapter.id, root, units, listing);
+			remember(adapter.id, root, units, listing);
 		}
 	}
 
-	forgetVanishedRoots(store, writer, targets, report);
-	// After the rows: a cold build's indexes are made in one go here, their pages side by side.
-	ensureListingIndexes(db);
-	return report;
+	writer.settle();
+	for (const write of remembered) {
+		write();
+	}
 }
 
 /**

@@ -1,8 +1,11 @@
+import type {DiscoveryMemo} from '../../adapters/types.js';
 import type {Database} from '../../lib/sqlite.js';
 import {pauseAt} from '../../lib/test-pause.js';
 import {joinLineDocs, type TextDoc} from '../search/line-doc.js';
 import type {LineMark, ScanResult, TextSink} from './scan.js';
 import type {CatalogStore} from './store.js';
+import {commitWrites, type CatalogWrite} from './write-ops.js';
+import {startWriteThread, WriteThreadUnavailable, type WriteThread} from './write-thread.js';
 
 /** Documents (or their characters) a refresh holds before it writes them: what bounds its memory. */
 const batchDocs = 4096;
@@ -15,13 +18,36 @@ const batchChars = 4 * 1024 * 1024;
  * batches, and another process waits for one batch at most. A unit's row is saved last, after
  * its documents, and a unit read from the start first makes its old row stale (`restart`), so
  * a process killed mid-unit leaves a row the next refresh reads again; units saved before it
- * stay saved.
+ * stay saved. Once handed a writing thread (`useThread`), the batches are committed there,
+ * in the same order, while the refresh reads on.
  */
 export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<Record<string, string | undefined>>) {
-	let pending: Array<() => void> = [];
+	let pending: CatalogWrite[] = [];
 	let pendingDocs = 0;
 	let pendingChars = 0;
 	let batches = 0;
+	let thread: WriteThread | undefined;
+
+	// Set once a thread could not start: the rest is written here.
+	let threadless = false;
+
+	const commitHere = (batch: readonly CatalogWrite[]) => {
+		commitWrites(db, store, batch);
+		pauseAt(env, 'catalog.after_batch');
+	};
+
+	/** A thread that could not start hands back what it was given, which is written here, in order. */
+	const takeBack = (error: unknown) => {
+		if (!(error instanceof WriteThreadUnavailable)) {
+			throw error;
+		}
+
+		thread = undefined;
+		threadless = true;
+		for (const batch of error.unfinished) {
+			commitHere(batch);
+		}
+	};
 
 	const flush = () => {
 		if (pending.length === 0) {
@@ -32,16 +58,20 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 		pending = [];
 		pendingDocs = 0;
 		pendingChars = 0;
-		db.transaction(() => {
-			for (const write of batch) {
-				write();
-			}
-		}).immediate();
 		batches++;
-		pauseAt(env, 'catalog.after_batch');
+		if (thread) {
+			try {
+				thread.post(batch);
+				return;
+			} catch (error) {
+				takeBack(error);
+			}
+		}
+
+		commitHere(batch);
 	};
 
-	const queue = (write: () => void) => {
+	const queue = (write: CatalogWrite) => {
 		pending.push(write);
 		if (pendingDocs >= batchDocs || pendingChars >= batchChars) {
 			flush();
@@ -57,7 +87,7 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 				if (docs.length > 0) {
 					const batch = docs;
 					docs = [];
-					queue(() => store.addTexts(key, batch));
+					queue({kind: 'texts', key, docs: batch});
 				}
 			};
 
@@ -74,7 +104,7 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 				restart() {
 					docs = [];
 					last = undefined;
-					queue(() => store.restart(key));
+					queue({kind: 'restart', key});
 				},
 				add(doc) {
 					// Rows that share a line come one after another (rows are in line order).
@@ -97,14 +127,60 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 
 					queueDocs();
 					const offsets: readonly LineMark[] = result.offsets;
-					queue(() => store.save(result.row, offsets));
+					queue({kind: 'save', row: result.row, offsets});
 				},
 			};
 		},
 		remove(key: string): void {
-			queue(() => store.remove(key));
+			queue({kind: 'remove', key});
 		},
+		/**
+		 * The memo discovery is given: read from the catalog, written in turn with the batches
+		 * while a thread writes them (the catalog's lock is the thread's most of the time then).
+		 */
+		memo: {
+			get: (key: string, stamp: string) => store.memo.get(key, stamp),
+			set(key: string, stamp: string, value: unknown) {
+				if (thread) {
+					queue({kind: 'memo', key, stamp, value});
+				} else {
+					store.memo.set(key, stamp, value);
+				}
+			},
+		} satisfies DiscoveryMemo,
+		/** Writes what is queued: committed before this returns, or handed to the thread. */
 		flush,
+		/** True while a thread commits the batches (what is flushed may not be committed yet). */
+		get threaded(): boolean {
+			return thread !== undefined;
+		},
+		/** Commits the batches on a thread of their own from now on (see startWriteThread). */
+		useThread(path: string): void {
+			if (!threadless) {
+				flush();
+				thread ??= startWriteThread(path, env);
+			}
+		},
+		/** Writes what is queued and waits till all of it is committed; later batches are committed here again. */
+		settle(): void {
+			flush();
+			if (thread) {
+				const settling = thread;
+				thread = undefined;
+				try {
+					settling.drain();
+					settling.close();
+				} catch (error) {
+					settling.stop();
+					takeBack(error);
+				}
+			}
+		},
+		/** Ends a thread still writing, without waiting (a refresh that failed). */
+		abandon(): void {
+			thread?.stop();
+			thread = undefined;
+		},
 		/** How many batches this writer has committed. */
 		get batches(): number {
 			return batches;

@@ -1,0 +1,147 @@
+import {setFlagsFromString} from 'node:v8';
+import {fileURLToPath} from 'node:url';
+import {MessageChannel, receiveMessageOnPort, Worker} from 'node:worker_threads';
+import type {CatalogWrite} from './write-ops.js';
+import {closedSlot, failedSlot, finishedSlot, startedSlot, stateSlots, type ThreadFailure, type WriteThreadSetup} from './write-thread-state.js';
+
+/**
+ * Batches posted and not yet finished, at most, before the refresh waits: what bounds the
+ * memory the hand-over holds (a batch is at most catalogWriter's few thousand documents).
+ */
+const inFlight = 2;
+
+/** How long the refresh waits for a thread that has not started before it writes on its own. */
+const startLimitMs = 30_000;
+
+/**
+ * The heap growth both isolates are held to while a thread writes (V8's --heap-growing-percent:
+ * a heap may grow to 1.6 times what a collection left). Two isolates each growing their heaps by
+ * V8's own factors (up to 4×) took a cold build of 15,000 sessions from 207 to 257-273 MB;
+ * held to 1.6×, 209 MB, at no cost in time. Set back to V8's own (0) when the thread ends.
+ */
+const heapGrowingPercent = 60;
+
+/** The thread could not start (its code would not load, or it never answered): the refresh writes on its own. */
+export class WriteThreadUnavailable extends Error {
+	constructor(
+		message: string,
+		/** The batches it was given and never committed, in order. */
+		readonly unfinished: ReadonlyArray<readonly CatalogWrite[]>,
+	) {
+		super(message);
+		this.name = 'WriteThreadUnavailable';
+	}
+}
+
+/**
+ * A thread that commits the catalog's writes while the refresh goes on reading: a cold build
+ * spent a quarter of its time in SQLite (the text index, its term counts, the commits), which
+ * now runs beside the reading, on a second core. It has a connection of its own and applies the
+ * batches in the order they were posted, through the same store code, so the catalog comes out
+ * as one thread would have written it. The refresh waits only when two batches are outstanding,
+ * and before it reads what it wrote (`drain`).
+ */
+export function startWriteThread(path: string, env: Readonly<Record<string, string | undefined>>) {
+	const state = new Int32Array(new SharedArrayBuffer(stateSlots * Int32Array.BYTES_PER_ELEMENT));
+	const failures = new MessageChannel();
+	const setup: WriteThreadSetup = {path, env, state, failures: failures.port2};
+	setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent}`);
+	// The thread's young generation held small too: what it allocates per batch dies young.
+	const worker = new Worker(fileURLToPath(threadFile()), {workerData: setup, transferList: [failures.port2], resourceLimits: {maxYoungGenerationSizeMb: 8}});
+	// Neither keeps the process alive: the refresh ends the thread (close, stop) or the process exits.
+	worker.unref();
+	failures.port1.unref();
+	const opened = Date.now();
+	// Batches posted and not yet known finished, kept till the thread has started: one that never
+	// does hands them back (WriteThreadUnavailable).
+	let unstarted: Array<readonly CatalogWrite[]> | undefined = [];
+	let posted = 0;
+	let ended = false;
+
+	const end = () => {
+		if (!ended) {
+			ended = true;
+			setFlagsFromString('--heap-growing-percent=0');
+		}
+	};
+
+	const failIfFailed = () => {
+		if (Atomics.load(state, failedSlot) === 0) {
+			return;
+		}
+
+		const failure = (receiveMessageOnPort(failures.port1)?.message as ThreadFailure | undefined) ?? {name: 'Error', message: 'the catalog writing thread failed'};
+		stop();
+		if (unstarted && Atomics.load(state, startedSlot) === 0) {
+			throw new WriteThreadUnavailable(`the catalog writing thread could not start (${failure.code ?? failure.name})`, unstarted);
+		}
+
+		throw Object.assign(new Error(failure.message), {name: failure.name}, failure.code === undefined ? {} : {code: failure.code});
+	};
+
+	const stop = () => {
+		end();
+		void worker.terminate();
+	};
+
+	/** Waits till at most `limit` posted batches are unfinished. */
+	const waitTill = (limit: number) => {
+		for (let finished = Atomics.load(state, finishedSlot); ; finished = Atomics.load(state, finishedSlot)) {
+			failIfFailed();
+			if (unstarted && Atomics.load(state, startedSlot) === 1) {
+				unstarted = undefined;
+			}
+
+			if (posted - finished <= limit) {
+				return;
+			}
+
+			if (unstarted && Date.now() - opened > startLimitMs) {
+				stop();
+				throw new WriteThreadUnavailable('the catalog writing thread did not start', unstarted);
+			}
+
+			Atomics.wait(state, finishedSlot, finished, 1000);
+		}
+	};
+
+	return {
+		post(batch: readonly CatalogWrite[]): void {
+			waitTill(inFlight - 1);
+			worker.postMessage(batch);
+			unstarted?.push(batch);
+			posted++;
+		},
+		/** Waits till every posted batch is committed; throws the thread's failure. */
+		drain(): void {
+			waitTill(0);
+		},
+		/**
+		 * Has the thread close its connection, and waits for that (after drain): a connection left
+		 * open when the process exits keeps the catalog's -wal file, which the refresh's own
+		 * connection, the last to close, otherwise folds in and removes.
+		 */
+		close(): void {
+			worker.postMessage('close');
+			while (Atomics.load(state, closedSlot) === 0 && Atomics.load(state, failedSlot) === 0) {
+				Atomics.wait(state, closedSlot, 0, 1000);
+			}
+
+			end();
+		},
+		/** Ends the thread now, whatever it holds: after a failure nothing it was given is wanted. */
+		stop,
+	};
+}
+
+export type WriteThread = ReturnType<typeof startWriteThread>;
+
+/**
+ * The thread's entry: beside the bundle's chunks in a build (build/write-thread-entry.mjs, an
+ * entry of the split build, which both the modules and the one-script build reach as
+ * `../write-thread-entry.mjs` from build/chunks/), or the source file when run from source.
+ */
+function threadFile(): URL {
+	const here = import.meta.url;
+	return here.endsWith('.ts') ? new URL('write-thread-entry.ts', here) : new URL('../write-thread-entry.mjs', here);
+}
