@@ -41,9 +41,9 @@ export function sandboxEnv(base: string, extra: Record<string, string | undefine
 	return env;
 }
 
-/** Runs the built `engi` as a real subprocess. */
-export function runCli(args: readonly string[], options: {env: Record<string, string>; cwd?: string; input?: string; nodeArgs?: string[]}): CliResult {
-	const result = spawnSync(process.execPath, [...(options.nodeArgs ?? []), cliPath, ...args], {
+/** Runs the built `engi` as a real subprocess (`cli`: another build's entry, cliPath unless given). */
+export function runCli(args: readonly string[], options: {env: Record<string, string>; cwd?: string; input?: string; nodeArgs?: string[]; cli?: string}): CliResult {
+	const result = spawnSync(process.execPath, [...(options.nodeArgs ?? []), options.cli ?? cliPath, ...args], {
 		env: options.env,
 		cwd: options.cwd ?? options.env['HOME'],
 		input: options.input ?? '',

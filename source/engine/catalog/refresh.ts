@@ -125,11 +125,11 @@ async function refreshRoots(db: Database, targets: readonly SourceTarget[], env:
 			const mapped = db.pragma('mmap_size', {simple: true}) as number;
 			db.pragma('mmap_size = 0');
 			if (changed.length > 0) {
+				const {scanUnit, settleDoc, reader} = await readerOf(adapter.id);
 				if (!writer.threaded && wantsThread(db, changed.length, env)) {
-					writer.useThread(db.name);
+					writer.useThread(db.name, settleDoc);
 				}
 
-				const {scanUnit, reader} = await readerOf(adapter.id);
 				for (const unit of changed) {
 					const sink = writer.unit(unit.key);
 					let result;
@@ -221,9 +221,9 @@ function isGone(path: string): boolean {
  * The catalog's scanner and the source's whole adapter: loaded only when a unit must be read,
  * so a warm call that finds nothing changed compiles neither.
  */
-async function readerOf(source: SourceId): Promise<{scanUnit: typeof import('./scan.js').scanUnit; reader: SourceAdapter}> {
-	const [{scanUnit}, reader] = await Promise.all([import('./scan.js'), loadAdapter(source)]);
-	return {scanUnit, reader: reader!};
+async function readerOf(source: SourceId): Promise<{scanUnit: typeof import('./scan.js').scanUnit; settleDoc: typeof import('./scan.js').settleDoc; reader: SourceAdapter}> {
+	const [{scanUnit, settleDoc}, reader] = await Promise.all([import('./scan.js'), loadAdapter(source)]);
+	return {scanUnit, settleDoc, reader: reader!};
 }
 
 /**

@@ -9,6 +9,9 @@ import {rowDoc} from '../search/session-text.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {compressedSuffix} from '../../lib/lines.js';
 
+// Handed by the refresh to its writer (catalogWriter's useThread), loaded with the scanner.
+export {settleDoc} from '../search/session-text.js';
+
 /** Everything the catalog keeps about one session unit. */
 export type CatalogRow = {
 	key: string;
@@ -45,7 +48,12 @@ export type ScanResult = {row: CatalogRow; offsets: LineMark[]};
  * documents: `restart` comes first when the unit is read from the start (its earlier documents
  * and line marks are replaced, not extended).
  */
-export type TextSink = {restart(): void; add(doc: TextDoc): void};
+export type TextSink = {
+	restart(): void;
+	add(doc: TextDoc): void;
+	/** True when the sink takes documents unmasked (rowDoc's `maskLater`): its writer masks them. */
+	readonly maskLater?: boolean;
+};
 
 /** The end of a transcript that decides whether its work finished. */
 export const tailWindowBytes = 1024 * 1024;
@@ -154,7 +162,7 @@ function createRowRecorder(summarizer: ReturnType<typeof createSummarizer>, last
 		records,
 		add(row: SessionRow, offset: number): void {
 			recorder.records++;
-			const doc = rowDoc(row, offset);
+			const doc = rowDoc(row, offset, texts.maskLater);
 			if (doc) {
 				texts.add(doc);
 			}
@@ -298,7 +306,7 @@ function scanDocument(adapter: Exclude<SourceAdapter, JsonlAdapter>, root: strin
 		}
 
 		for (const row of loaded.rows) {
-			const doc = rowDoc(row);
+			const doc = rowDoc(row, undefined, texts.maskLater);
 			if (doc) {
 				texts.add(doc);
 			}

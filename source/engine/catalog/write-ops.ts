@@ -53,3 +53,22 @@ export function commitWrites(db: Database, store: CatalogStore, writes: readonly
 		}
 	}).immediate();
 }
+
+/** A batch as it is indexed: raw documents masked by `settle`, blank ones left out. */
+export function settledWrites(batch: readonly CatalogWrite[], settle: (doc: TextDoc) => TextDoc | undefined): readonly CatalogWrite[] {
+	return batch.map(write => {
+		if (write.kind !== 'texts' || !write.docs.some(doc => doc.raw)) {
+			return write;
+		}
+
+		const docs: TextDoc[] = [];
+		for (const doc of write.docs) {
+			const kept = settle(doc);
+			if (kept) {
+				docs.push(kept);
+			}
+		}
+
+		return {...write, docs};
+	});
+}

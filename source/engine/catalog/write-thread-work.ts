@@ -1,8 +1,9 @@
 import {parentPort} from 'node:worker_threads';
 import {openDatabase} from '../../lib/sqlite.js';
 import {pauseAt} from '../../lib/test-pause.js';
+import {settleDoc} from '../search/session-text.js';
 import {catalogStore} from './store.js';
-import {commitWrites, type CatalogWrite} from './write-ops.js';
+import {commitWrites, settledWrites, type CatalogWrite} from './write-ops.js';
 import {closedSlot, failedSlot, finishedSlot, reportThreadFailure, startedSlot, type WriteThreadSetup} from './write-thread-state.js';
 
 /**
@@ -32,7 +33,8 @@ export function serveWrites(setup: WriteThreadSetup): void {
 
 		if (Atomics.load(setup.state, failedSlot) === 0) {
 			try {
-				commitWrites(db, store, batch);
+				// Masked here: the refresh hands on short texts unmasked (rowDoc's maskLater).
+				commitWrites(db, store, settledWrites(batch, settleDoc));
 				pauseAt(setup.env, 'catalog.after_batch');
 			} catch (error) {
 				reportThreadFailure(setup, error);

@@ -1,5 +1,6 @@
-import {setFlagsFromString} from 'node:v8';
+import {existsSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
+import {setFlagsFromString} from 'node:v8';
 import {MessageChannel, receiveMessageOnPort, Worker} from 'node:worker_threads';
 import type {CatalogWrite} from './write-ops.js';
 import {closedSlot, failedSlot, finishedSlot, startedSlot, stateSlots, type ThreadFailure, type WriteThreadSetup} from './write-thread-state.js';
@@ -41,13 +42,19 @@ export class WriteThreadUnavailable extends Error {
  * as one thread would have written it. The refresh waits only when two batches are outstanding,
  * and before it reads what it wrote (`drain`).
  */
-export function startWriteThread(path: string, env: Readonly<Record<string, string | undefined>>) {
+export function startWriteThread(path: string, env: Readonly<Record<string, string | undefined>>): WriteThread | undefined {
+	// A missing entry (an install with part of the build) would never answer: no thread at all.
+	const entry = fileURLToPath(threadFile());
+	if (!existsSync(entry)) {
+		return undefined;
+	}
+
 	const state = new Int32Array(new SharedArrayBuffer(stateSlots * Int32Array.BYTES_PER_ELEMENT));
 	const failures = new MessageChannel();
 	const setup: WriteThreadSetup = {path, env, state, failures: failures.port2};
 	setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent}`);
 	// The thread's young generation held small too: what it allocates per batch dies young.
-	const worker = new Worker(fileURLToPath(threadFile()), {workerData: setup, transferList: [failures.port2], resourceLimits: {maxYoungGenerationSizeMb: 8}});
+	const worker = new Worker(entry, {workerData: setup, transferList: [failures.port2], resourceLimits: {maxYoungGenerationSizeMb: 8}});
 	// Neither keeps the process alive: the refresh ends the thread (close, stop) or the process exits.
 	worker.unref();
 	failures.port1.unref();
@@ -134,7 +141,12 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 	};
 }
 
-export type WriteThread = ReturnType<typeof startWriteThread>;
+export type WriteThread = {
+	post(batch: readonly CatalogWrite[]): void;
+	drain(): void;
+	close(): void;
+	stop(): void;
+};
 
 /**
  * The thread's entry: beside the bundle's chunks in a build (build/write-thread-entry.mjs, an

@@ -4,7 +4,7 @@ import {pauseAt} from '../../lib/test-pause.js';
 import {joinLineDocs, type TextDoc} from '../search/line-doc.js';
 import type {LineMark, ScanResult, TextSink} from './scan.js';
 import type {CatalogStore} from './store.js';
-import {commitWrites, type CatalogWrite} from './write-ops.js';
+import {commitWrites, settledWrites, type CatalogWrite} from './write-ops.js';
 import {startWriteThread, WriteThreadUnavailable, type WriteThread} from './write-thread.js';
 
 /** Documents (or their characters) a refresh holds before it writes them: what bounds its memory. */
@@ -27,12 +27,16 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 	let pendingChars = 0;
 	let batches = 0;
 	let thread: WriteThread | undefined;
+	// How a raw document (TextDoc.raw) is masked: given with the thread, which masks them.
+	let settle: ((doc: TextDoc) => TextDoc | undefined) | undefined;
 
 	// Set once a thread could not start: the rest is written here.
 	let threadless = false;
 
+	// Raw documents reach this connection only from a thread that could not start (its batches
+	// handed back, and what was queued for it): masked here first.
 	const commitHere = (batch: readonly CatalogWrite[]) => {
-		commitWrites(db, store, batch);
+		commitWrites(db, store, settle ? settledWrites(batch, settle) : batch);
 		pauseAt(env, 'catalog.after_batch');
 	};
 
@@ -101,15 +105,20 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 			};
 
 			return {
+				get maskLater() {
+					return thread !== undefined;
+				},
 				restart() {
 					docs = [];
 					last = undefined;
 					queue({kind: 'restart', key});
 				},
 				add(doc) {
-					// Rows that share a line come one after another (rows are in line order).
+					// Rows that share a line come one after another (rows are in line order), joined
+					// as they are indexed: masked, the blank ones left out.
 					if (last?.line === doc.line) {
-						last = joinLineDocs(last, doc);
+						const [earlier, later] = [settle && last.raw ? settle(last) : last, settle && doc.raw ? settle(doc) : doc];
+						last = earlier && later ? joinLineDocs(earlier, later) : (earlier ?? later);
 						return;
 					}
 
@@ -155,10 +164,12 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 			return thread !== undefined;
 		},
 		/** Commits the batches on a thread of their own from now on (see startWriteThread). */
-		useThread(path: string): void {
+		useThread(path: string, settleDoc: (doc: TextDoc) => TextDoc | undefined): void {
 			if (!threadless) {
 				flush();
+				settle = settleDoc;
 				thread ??= startWriteThread(path, env);
+				threadless = thread === undefined;
 			}
 		},
 		/** Writes what is queued and waits till all of it is committed; later batches are committed here again. */

@@ -10,13 +10,16 @@ export const maxRowText = 8000;
 /**
  * One line's searchable text. `offset` is the byte offset of the physical line its rows can be
  * read back from (for snippets without loading the whole session), or null when they cannot.
+ * `raw`: the text is not masked yet (see rowDoc's `maskLater`); it is, by settleDoc, before it
+ * is indexed or joined.
  */
-export type TextDoc = {readonly line: number; readonly offset: number | null; readonly text: string};
+export type TextDoc = {readonly line: number; readonly offset: number | null; readonly text: string; readonly raw?: true};
 
 /**
  * One document per line: rows that share a line (records glued onto one line, messages restored
  * from one checkpoint) are indexed together, readable from one offset only if they all agree.
  */
 export function joinLineDocs(earlier: TextDoc, doc: TextDoc): TextDoc {
+	// Both masked (settled) by the writer before.
 	return {line: doc.line, offset: earlier.offset === doc.offset ? doc.offset : null, text: `${earlier.text}\n${doc.text}`.slice(0, maxRowText)};
 }

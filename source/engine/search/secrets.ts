@@ -265,6 +265,11 @@ function safeHead(text: string, length: number, fold: (text: string) => string):
 	}
 }
 
+/** True when maskedHead(text, length) reads `text` whole, in one window (its first). */
+export function maskedHeadReadsWhole(text: string, length: number): boolean {
+	return text.length <= length + secretReach;
+}
+
 /** The masked start of a possibly huge text: enough of it to show `length` characters. */
 export function maskedHead(text: string, length: number): string {
 	return safeHead(text, length, keep).text;

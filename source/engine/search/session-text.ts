@@ -1,7 +1,7 @@
 import type {SessionEvent, SessionRow} from '../../adapters/events.js';
 import {filesTouched} from '../conversation/tool-calls.js';
 import {maxRowText, type TextDoc} from './line-doc.js';
-import {maskedHead} from './secrets.js';
+import {maskedHead, maskedHeadReadsWhole} from './secrets.js';
 
 /**
  * What of a transcript row is searchable: what people and assistants wrote, which tools ran and
@@ -9,6 +9,11 @@ import {maskedHead} from './secrets.js';
  * and secret-shaped strings are masked before anything is indexed.
  */
 export function searchableText(events: readonly SessionEvent[]): string {
+	return maskRowText(rowText(events));
+}
+
+/** What of a row is searchable, not masked yet. */
+function rowText(events: readonly SessionEvent[]): string {
 	const parts: string[] = [];
 	for (const event of events) {
 		if ((event.kind === 'user' || event.kind === 'assistant') && event.text) {
@@ -27,11 +32,36 @@ export function searchableText(events: readonly SessionEvent[]): string {
 		}
 	}
 
-	// Masked before the cut, so a secret straddling it is not indexed in part.
-	return maskedHead(parts.join('\n'), maxRowText).slice(0, maxRowText);
+	return parts.join('\n');
 }
 
-export function rowDoc(row: SessionRow, offset: number | null = row.offset ?? null): TextDoc | undefined {
-	const text = searchableText(row.events);
+/** A row's text as it is indexed: masked before the cut, so a secret straddling it is not indexed in part. */
+function maskRowText(text: string): string {
+	return maskedHead(text, maxRowText).slice(0, maxRowText);
+}
+
+/**
+ * A row's document. With `maskLater`, a text masking reads whole in one pass is handed on
+ * unmasked (`raw`), for the catalog's writing thread to mask (settleDoc) as it indexes it: a
+ * cold build spent ~6% of its reading thread masking. A longer one (a huge paste, whose masked
+ * head may take more than one window) is masked here, as are all without `maskLater`.
+ */
+export function rowDoc(row: SessionRow, offset: number | null = row.offset ?? null, maskLater = false): TextDoc | undefined {
+	const raw = rowText(row.events);
+	if (maskLater && maskedHeadReadsWhole(raw, maxRowText)) {
+		return raw.trim() === '' ? undefined : {line: row.line, offset, text: raw, raw: true};
+	}
+
+	const text = maskRowText(raw);
 	return text.trim() === '' ? undefined : {line: row.line, offset, text};
+}
+
+/** A document as it is indexed: a raw one masked, or undefined when nothing but blanks is left (as rowDoc gives none). */
+export function settleDoc(doc: TextDoc): TextDoc | undefined {
+	if (!doc.raw) {
+		return doc;
+	}
+
+	const text = maskRowText(doc.text);
+	return text.trim() === '' ? undefined : {line: doc.line, offset: doc.offset, text};
 }

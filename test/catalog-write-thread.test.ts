@@ -1,0 +1,140 @@
+// The catalog's writing thread (source/engine/catalog/write-thread.ts): a refresh that reads
+// many sessions commits its writes on a thread of its own, which also masks the short texts the
+// reading thread hands on unmasked. Whatever thread writes, the catalog must come out the same,
+// no secret may reach the index, and a thread that cannot start must cost nothing but its speed.
+import assert from 'node:assert/strict';
+import {createHash, randomUUID} from 'node:crypto';
+import {cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import test, {type TestContext} from 'node:test';
+import Database from 'better-sqlite3';
+import {repoRoot, runCli, sandboxEnv} from './helpers/cli.js';
+import {settle} from './fixtures/home.js';
+import {tempDir} from './helpers/temp.js';
+
+/** A secret of a shape engi masks (secretPatterns' anthropic_api_key), and its telling part. */
+const secretTail = 'QzX7telltale9Kp2Vw8Rm4Ty6Ub1No3Lq5';
+const secret = `sk-ant-api03-${secretTail}`;
+
+/**
+ * Claude Code sessions (formats.md §1) with the texts the thread's masking must treat as the
+ * reading thread would: a secret in a short prompt (masked on the thread), a secret in a prompt
+ * too long to be masked in one pass (masked before it is handed on), and a prompt whose first
+ * 8,000 characters are blank (no document, either way).
+ */
+function writeSessions(home: string, count: number): void {
+	const directory = join(home, '.claude', 'projects', '-work-app');
+	mkdirSync(directory, {recursive: true});
+	for (let index = 0; index < count; index++) {
+		const sessionId = randomUUID();
+		const base = {isSidechain: false, userType: 'external', cwd: '/work/app', sessionId, version: '2.1.80', gitBranch: 'main'};
+		const prompts = [
+			`Please look at the parser ${index} and its lexer`,
+			index % 3 === 0 ? `Use the key ${secret} for the deploy of build ${index}` : `Check the tests of module ${index}`,
+			index % 7 === 0 ? `${'long context line '.repeat(600)} then ANTHROPIC_API_KEY=${secret}` : `Rename the helper ${index}`,
+			index % 11 === 0 ? `${' '.repeat(8500)}lonelyword${index}` : `Ship release ${index}`,
+		];
+		const lines: unknown[] = [];
+		let parent: string | null = null;
+		prompts.forEach((prompt, turn) => {
+			const time = new Date(Date.UTC(2026, 10, 20, 9, index % 60, turn)).toISOString();
+			const user = `u${index}-${turn}`;
+			lines.push({...base, parentUuid: parent, type: 'user', uuid: user, timestamp: time, message: {role: 'user', content: prompt}});
+			const assistant = `a${index}-${turn}`;
+			lines.push({...base, parentUuid: user, type: 'assistant', uuid: assistant, timestamp: time, message: {id: `msg_${index}_${turn}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4', content: [{type: 'text', text: `Done with step ${turn} of task ${index}.`}]}});
+			parent = assistant;
+		});
+		writeFileSync(join(directory, `${sessionId}.jsonl`), lines.map(line => JSON.stringify(line)).join('\n') + '\n');
+	}
+
+	settle(home, new Date('2026-11-20T12:00:00Z'));
+}
+
+/** The answers and the catalog's contents (every table the writes fill, and every indexed token) after one cold call. */
+function coldCatalog(t: TestContext, home: string, extra: Record<string, string>, cli?: string) {
+	// The same store for every call (its files' inodes are in fingerprints and memo stamps), each with a cache of its own.
+	const env = sandboxEnv(tempDir(t), {...extra, HOME: home});
+	const run = (args: readonly string[]) => {
+		const result = runCli([...args, '--format', 'json'], {env, ...(cli === undefined ? {} : {cli})});
+		assert.equal(result.code, 0, result.stderr);
+		const document = result.json();
+		delete document.catalog;
+		return JSON.stringify(document).replaceAll(env['HOME']!, '~');
+	};
+
+	const answers = {
+		sessions: run(['sessions', '--all-projects', '--limit', '500']),
+		parser: run(['sessions', '--all-projects', '--q', 'parser', '--limit', '500']),
+		redacted: run(['sessions', '--all-projects', '--q', 'redacted', '--limit', '500']),
+		secret: run(['sessions', '--all-projects', '--q', secretTail, '--limit', '500']),
+		unfinished: run(['unfinished', '--all-projects', '--since', '2000-01-01']),
+	};
+	const catalog = join(env['XDG_CACHE_HOME']!, 'engi', 'catalog.sqlite');
+	assert.deepEqual(
+		readdirSync(join(env['XDG_CACHE_HOME']!, 'engi')).filter(name => name.startsWith('catalog.sqlite-')),
+		[],
+		'no -wal or -shm is left: the thread closed its connection before the call ended',
+	);
+	const db = new Database(catalog, {readonly: true});
+	t.after(() => db.close());
+	// Keys and memo entries name files under this call's own HOME.
+	const digest = (sql: string) => createHash('sha256').update(JSON.stringify(db.prepare(sql).raw().all()).replaceAll(env['HOME']!, '~')).digest('hex');
+	db.exec("CREATE VIRTUAL TABLE temp.tokens USING fts5vocab(main, 'text_fts', 'instance')");
+	const tokens = db.prepare('SELECT term FROM temp.tokens').pluck().all() as string[];
+	const tables = {
+		units: digest('SELECT key, fingerprint, id, project, title, records, skipped, tail_open, summary, tail FROM units ORDER BY key'),
+		lines: digest('SELECT rowid, offset FROM text_lines ORDER BY rowid'),
+		textUnits: digest('SELECT no, key, docs, batches, counted FROM text_units ORDER BY no'),
+		offsets: digest('SELECT * FROM offsets ORDER BY key, line'),
+		memo: digest('SELECT key, value FROM discovery_memo ORDER BY key'),
+		tokens: digest('SELECT term, doc, col, offset FROM temp.tokens ORDER BY term, doc, col, offset'),
+		counts: digest("SELECT rowid FROM text_counts ORDER BY rowid"),
+	};
+	return {answers, tables, tokens};
+}
+
+function storeOf(t: TestContext, count: number): string {
+	const home = join(tempDir(t), 'home');
+	writeSessions(home, count);
+	return home;
+}
+
+test('a catalog written on the writing thread is the one a single thread writes: rows, line marks, memo and every indexed token', t => {
+	const home = storeOf(t, 45);
+	const threaded = coldCatalog(t, home, {ENGI_CATALOG_THREAD: 'always'});
+	const single = coldCatalog(t, home, {ENGI_CATALOG_THREAD: 'off'});
+	const byDefault = coldCatalog(t, home, {}); // 45 new sessions in one root: the default hands them to a thread
+	assert.deepEqual(threaded.answers, single.answers);
+	assert.deepEqual(threaded.tables, single.tables);
+	assert.deepEqual(byDefault.tables, single.tables);
+	assert.equal(JSON.parse(single.answers.parser).total, 45);
+	assert.equal(JSON.parse(single.answers.redacted).total, 15, 'the fifteen sessions with a secret in a short prompt are found by its mask');
+	for (const {tokens} of [threaded, single]) {
+		assert.ok(!tokens.some(token => token.includes(secretTail.toLowerCase())), 'no secret reaches the index, short or long');
+		assert.ok(!tokens.some(token => token.startsWith('lonelyword')), 'a prompt blank for its first 8,000 characters has no document');
+		assert.ok(tokens.includes('anthropic'), 'the masks are indexed');
+	}
+
+	assert.equal(JSON.parse(single.answers.secret).total, 0);
+});
+
+test('a thread that cannot start (its code missing from the build) leaves the writing to the refresh: the same catalog, nothing unmasked', t => {
+	const home = storeOf(t, 40);
+	const single = coldCatalog(t, home, {ENGI_CATALOG_THREAD: 'off'});
+	for (const missing of [/^write-thread-work-.*\.mjs$/, /^write-thread-entry\.mjs$/]) {
+		// A copy of the build beside a link to the dependencies, with the thread's code taken out.
+		const copy = tempDir(t);
+		cpSync(join(repoRoot, 'build'), join(copy, 'build'), {recursive: true});
+		symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
+		for (const directory of [join(copy, 'build'), join(copy, 'build', 'chunks')]) {
+			for (const name of readdirSync(directory).filter(name => missing.test(name))) {
+				rmSync(join(directory, name));
+			}
+		}
+
+		const degraded = coldCatalog(t, home, {ENGI_CATALOG_THREAD: 'always'}, join(copy, 'build', 'cli.js'));
+		assert.deepEqual(degraded.answers, single.answers, String(missing));
+		assert.deepEqual(degraded.tables, single.tables, String(missing));
+		assert.ok(!degraded.tokens.some(token => token.includes(secretTail.toLowerCase())));
+	}
+});
