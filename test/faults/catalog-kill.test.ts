@@ -36,36 +36,38 @@ function writeStores(home: string): void {
 	});
 }
 
-test('a cold catalog scan killed after a committed batch: the next call completes it, with the results of an uninterrupted build', async t => {
-	if (!requireProc(t)) {
-		return;
-	}
+for (const thread of ['off', 'always']) {
+	test(`a cold catalog scan killed after a committed batch (writing thread ${thread}): the next call completes it, with the results of an uninterrupted build`, async t => {
+		if (!requireProc(t)) {
+			return;
+		}
 
-	const base = tempDir(t);
-	const env = sandboxEnv(base);
-	writeStores(env['HOME']!);
-	const clean = {...env, XDG_CACHE_HOME: join(base, 'clean-cache')};
-	const list = ['sessions', '--all-projects', '--format', 'json'];
-	const search = ['sessions', '--all-projects', '--q', 'zebra', '--format', 'json'];
-	const stripped = (stdout: string) => {
-		const document = JSON.parse(stdout) as Record<string, unknown>;
-		delete document['catalog'];
-		return document;
-	};
+		const base = tempDir(t);
+		const env = sandboxEnv(base, {ENGI_CATALOG_THREAD: thread});
+		writeStores(env['HOME']!);
+		const clean = {...env, XDG_CACHE_HOME: join(base, 'clean-cache')};
+		const list = ['sessions', '--all-projects', '--format', 'json'];
+		const search = ['sessions', '--all-projects', '--q', 'zebra', '--format', 'json'];
+		const stripped = (stdout: string) => {
+			const document = JSON.parse(stdout) as Record<string, unknown>;
+			delete document['catalog'];
+			return document;
+		};
 
-	const killed = startCli(list, {env: {...env, ENGI_TEST_PAUSE_AT: 'catalog.after_batch'}});
-	await waitStopped(killed.pid);
-	killed.kill('SIGKILL');
-	await killed.done;
+		const killed = startCli(list, {env: {...env, ENGI_TEST_PAUSE_AT: 'catalog.after_batch'}});
+		await waitStopped(killed.pid);
+		killed.kill('SIGKILL');
+		await killed.done;
 
-	const resumed = runCli(list, {env});
-	assert.equal(resumed.code, 0, resumed.stderr);
-	const expected = runCli(list, {env: clean});
-	assert.deepEqual(stripped(resumed.stdout), stripped(expected.stdout));
-	assert.equal(JSON.parse(resumed.stdout).total, 3);
-	assert.deepEqual(stripped(runCli(search, {env}).stdout), stripped(runCli(search, {env: clean}).stdout));
-	assert.equal(JSON.parse(runCli(search, {env}).stdout).total, 1);
-});
+		const resumed = runCli(list, {env});
+		assert.equal(resumed.code, 0, resumed.stderr);
+		const expected = runCli(list, {env: clean});
+		assert.deepEqual(stripped(resumed.stdout), stripped(expected.stdout));
+		assert.equal(JSON.parse(resumed.stdout).total, 3);
+		assert.deepEqual(stripped(runCli(search, {env}).stdout), stripped(runCli(search, {env: clean}).stdout));
+		assert.equal(JSON.parse(runCli(search, {env}).stdout).total, 1);
+	});
+}
 
 test('a new session whose file vanishes while a refresh reads it leaves none of its documents in the text index', async t => {
 	if (!requireProc(t)) {

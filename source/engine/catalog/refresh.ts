@@ -127,7 +127,9 @@ async function refreshRoots(db: Database, targets: readonly SourceTarget[], env:
 			if (changed.length > 0) {
 				const {scanUnit, settleDoc, reader} = await readerOf(adapter.id);
 				if (!writer.threaded && wantsThread(db, changed.length, env)) {
-					writer.useThread(db.name, settleDoc);
+					// Loaded only here: a warm call that reads a few sessions never starts one.
+					const {startWriteThread} = await import('./write-thread.js');
+					writer.useThread(() => startWriteThread(db.name, env), settleDoc);
 				}
 
 				for (const unit of changed) {

@@ -1,4 +1,5 @@
 import type {MessagePort} from 'node:worker_threads';
+import type {CatalogWrite} from './write-ops.js';
 
 /**
  * What the refresh and its writing thread share: an Int32Array over shared memory, read and
@@ -34,3 +35,24 @@ export function reportThreadFailure(setup: WriteThreadSetup, error: unknown): vo
 	Atomics.store(setup.state, failedSlot, 1);
 	Atomics.notify(setup.state, finishedSlot);
 }
+
+/** The refresh's handle on its writing thread (startWriteThread). */
+export type WriteThread = {
+	post(batch: readonly CatalogWrite[]): void;
+	drain(): void;
+	close(): void;
+	stop(): void;
+};
+
+/** The thread could not start (its code would not load, or it never answered): the refresh writes on its own. */
+export class WriteThreadUnavailable extends Error {
+	constructor(
+		message: string,
+		/** The batches it was given and never committed, in order. */
+		readonly unfinished: ReadonlyArray<readonly CatalogWrite[]>,
+	) {
+		super(message);
+		this.name = 'WriteThreadUnavailable';
+	}
+}
+

@@ -3,7 +3,7 @@ import {fileURLToPath} from 'node:url';
 import {setFlagsFromString} from 'node:v8';
 import {MessageChannel, receiveMessageOnPort, Worker} from 'node:worker_threads';
 import type {CatalogWrite} from './write-ops.js';
-import {closedSlot, failedSlot, finishedSlot, startedSlot, stateSlots, type ThreadFailure, type WriteThreadSetup} from './write-thread-state.js';
+import {closedSlot, failedSlot, finishedSlot, startedSlot, stateSlots, WriteThreadUnavailable, type ThreadFailure, type WriteThread, type WriteThreadSetup} from './write-thread-state.js';
 
 /**
  * Batches posted and not yet finished, at most, before the refresh waits: what bounds the
@@ -21,18 +21,6 @@ const startLimitMs = 30_000;
  * held to 1.6×, 209 MB, at no cost in time. Set back to V8's own (0) when the thread ends.
  */
 const heapGrowingPercent = 60;
-
-/** The thread could not start (its code would not load, or it never answered): the refresh writes on its own. */
-export class WriteThreadUnavailable extends Error {
-	constructor(
-		message: string,
-		/** The batches it was given and never committed, in order. */
-		readonly unfinished: ReadonlyArray<readonly CatalogWrite[]>,
-	) {
-		super(message);
-		this.name = 'WriteThreadUnavailable';
-	}
-}
 
 /**
  * A thread that commits the catalog's writes while the refresh goes on reading: a cold build
@@ -141,12 +129,6 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 	};
 }
 
-export type WriteThread = {
-	post(batch: readonly CatalogWrite[]): void;
-	drain(): void;
-	close(): void;
-	stop(): void;
-};
 
 /**
  * The thread's entry: beside the bundle's chunks in a build (build/write-thread-entry.mjs, an

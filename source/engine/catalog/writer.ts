@@ -5,7 +5,7 @@ import {joinLineDocs, type TextDoc} from '../search/line-doc.js';
 import type {LineMark, ScanResult, TextSink} from './scan.js';
 import type {CatalogStore} from './store.js';
 import {commitWrites, settledWrites, type CatalogWrite} from './write-ops.js';
-import {startWriteThread, WriteThreadUnavailable, type WriteThread} from './write-thread.js';
+import type {WriteThread, WriteThreadUnavailable} from './write-thread-state.js';
 
 /** Documents (or their characters) a refresh holds before it writes them: what bounds its memory. */
 const batchDocs = 4096;
@@ -27,8 +27,8 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 	let pendingChars = 0;
 	let batches = 0;
 	let thread: WriteThread | undefined;
-	// How a raw document (TextDoc.raw) is masked: given with the thread, which masks them.
-	let settle: ((doc: TextDoc) => TextDoc | undefined) | undefined;
+	// How a raw document (TextDoc.raw) is masked (settleDoc): given with the thread, which masks them.
+	let maskRaw: ((doc: TextDoc) => TextDoc | undefined) | undefined;
 
 	// Set once a thread could not start: the rest is written here.
 	let threadless = false;
@@ -36,19 +36,20 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 	// Raw documents reach this connection only from a thread that could not start (its batches
 	// handed back, and what was queued for it): masked here first.
 	const commitHere = (batch: readonly CatalogWrite[]) => {
-		commitWrites(db, store, settle ? settledWrites(batch, settle) : batch);
+		commitWrites(db, store, maskRaw ? settledWrites(batch, maskRaw) : batch);
 		pauseAt(env, 'catalog.after_batch');
 	};
 
 	/** A thread that could not start hands back what it was given, which is written here, in order. */
 	const takeBack = (error: unknown) => {
-		if (!(error instanceof WriteThreadUnavailable)) {
+		// By name: the class is loaded with the thread, never on a call that starts none.
+		if (!(error instanceof Error) || error.name !== 'WriteThreadUnavailable') {
 			throw error;
 		}
 
 		thread = undefined;
 		threadless = true;
-		for (const batch of error.unfinished) {
+		for (const batch of (error as WriteThreadUnavailable).unfinished) {
 			commitHere(batch);
 		}
 	};
@@ -117,7 +118,7 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 					// Rows that share a line come one after another (rows are in line order), joined
 					// as they are indexed: masked, the blank ones left out.
 					if (last?.line === doc.line) {
-						const [earlier, later] = [settle && last.raw ? settle(last) : last, settle && doc.raw ? settle(doc) : doc];
+						const [earlier, later] = [maskRaw && last.raw ? maskRaw(last) : last, maskRaw && doc.raw ? maskRaw(doc) : doc];
 						last = earlier && later ? joinLineDocs(earlier, later) : (earlier ?? later);
 						return;
 					}
@@ -163,12 +164,12 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 		get threaded(): boolean {
 			return thread !== undefined;
 		},
-		/** Commits the batches on a thread of their own from now on (see startWriteThread). */
-		useThread(path: string, settleDoc: (doc: TextDoc) => TextDoc | undefined): void {
-			if (!threadless) {
+		/** Commits the batches on the thread `start` starts from now on (startWriteThread; undefined: none could be). */
+		useThread(start: () => WriteThread | undefined, settleDoc: (doc: TextDoc) => TextDoc | undefined): void {
+			if (!threadless && thread === undefined) {
 				flush();
-				settle = settleDoc;
-				thread ??= startWriteThread(path, env);
+				maskRaw = settleDoc;
+				thread = start();
 				threadless = thread === undefined;
 			}
 		},
