@@ -92,13 +92,15 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // envelopes; by 1 KB more where Cursor's discovery reads a chat's model from its store and from
 // the editor's database; by 3–4 KB where Copilot CLI's discovery lists the sessions kept only in
 // its session-store.db (a stat of the store and its WAL on a warm call; the listing query only
-// when their status or the folders without events.jsonl changed).
+// when their status or the folders without events.jsonl changed); by 4–5 KB where the catalog's
+// writes are plain data a writing thread can be handed (write-ops.ts, the writer's hand-over and
+// its fallback; the thread's own code loads only when a refresh starts one).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 462, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 421, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 467, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 426, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 540,
+		kilobytes: 545,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],
