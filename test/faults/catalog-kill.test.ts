@@ -75,7 +75,10 @@ test('a new session whose file vanishes while a refresh reads it leaves none of 
 	}
 
 	const base = tempDir(t);
-	const env = sandboxEnv(base);
+	// On the refresh's own connection: a writing thread commits a batch while the reading goes on,
+	// so its pause would not hold the reading at the batch's end (the unit's removal is the same
+	// queued write either way).
+	const env = sandboxEnv(base, {ENGI_CATALOG_THREAD: 'off'});
 	writeStores(env['HOME']!);
 	const vanishing = join(env['HOME']!, '.claude', 'projects', '-src-kill1', 'c0ffee01-0000-4000-8000-000000000000.jsonl');
 	// Stopped after the first committed batch, which holds part of the long session's documents;

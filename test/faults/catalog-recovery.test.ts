@@ -254,24 +254,28 @@ test('doctor outside a knowledge base still checks the catalog: a damaged one is
 	assert.equal(after.catalog.scanned, 120);
 });
 
-test('a cache file system that fills up mid-build: every session command answers from a scan in memory, with a warning', {skip: mountsUnavailable()}, t => {
-	const sandbox = mountSandbox(t);
-	const cache = join(sandbox.base, 'cache');
-	sandbox.tmpfs(cache, '160k');
-	const {env, catalog} = setup(t, sandbox.base, 150);
-	for (let round = 0; round < 2; round++) {
-		const output = sessions(env);
-		assert.equal(output.total, 150, 'nothing is missing from the answer');
-		assert.match(catalogWarnings(output).join('\n'), /^catalog_unwritable: .*catalog\.sqlite could not be used \((SQLITE_FULL|SQLITE_IOERR\w*)\); this call read every session from scratch$/m);
-	}
+for (const thread of ['off', 'always']) {
+	test(`a cache file system that fills up mid-build (writing thread ${thread}): every session command answers from a scan in memory, with a warning`, {skip: mountsUnavailable()}, t => {
+		const sandbox = mountSandbox(t);
+		const cache = join(sandbox.base, 'cache');
+		sandbox.tmpfs(cache, '160k');
+		const {env: base, catalog} = setup(t, sandbox.base, 150);
+		// A write that fails on the thread fails the refresh as one on its own connection does.
+		const env = {...base, ENGI_CATALOG_THREAD: thread};
+		for (let round = 0; round < 2; round++) {
+			const output = sessions(env);
+			assert.equal(output.total, 150, 'nothing is missing from the answer');
+			assert.match(catalogWarnings(output).join('\n'), /^catalog_unwritable: .*catalog\.sqlite could not be used \((SQLITE_FULL|SQLITE_IOERR\w*)\); this call read every session from scratch$/m);
+		}
 
-	const unfinished = sessions(env, ['unfinished', '--all-projects', '--since', '2000-01-01']);
-	assert.match(catalogWarnings(unfinished).join('\n'), /catalog_unwritable/);
-	assert.ok(sessions(env, ['standup', '--since', '2000-01-01']).warnings.some((warning: string) => warning.startsWith('catalog_unwritable')));
-	const checked = new Database(catalog, {readonly: true});
-	assert.deepEqual(checked.pragma('quick_check'), [{quick_check: 'ok'}], 'what was committed before the disk filled is intact');
-	checked.close();
-});
+		const unfinished = sessions(env, ['unfinished', '--all-projects', '--since', '2000-01-01']);
+		assert.match(catalogWarnings(unfinished).join('\n'), /catalog_unwritable/);
+		assert.ok(sessions(env, ['standup', '--since', '2000-01-01']).warnings.some((warning: string) => warning.startsWith('catalog_unwritable')));
+		const checked = new Database(catalog, {readonly: true});
+		assert.deepEqual(checked.pragma('quick_check'), [{quick_check: 'ok'}], 'what was committed before the disk filled is intact');
+		checked.close();
+	});
+}
 
 test('a read-only cache directory: sessions answer from a scan in memory, with a warning', {skip: mountsUnavailable()}, t => {
 	const sandbox = mountSandbox(t);

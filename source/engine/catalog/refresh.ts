@@ -46,15 +46,13 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 }
 
 /**
- * Sessions a root must have read before their writes go to a thread of their own: starting one
- * costs ~50 ms on the other core, which a few grown sessions never pay back.
+ * Whether this refresh may hand its writes to a thread (which starts once they fill a batch;
+ * see allowThread), and whether at once: ENGI_CATALOG_THREAD=off never, =always from the first
+ * session read (for the tests). Never for a catalog in memory, which no other connection sees.
  */
-const threadFrom = 32;
-
-/** Whether this refresh hands its writes to a thread once `changed` units must be read (ENGI_CATALOG_THREAD=off|always for the tests). */
-function wantsThread(db: Database, changed: number, env: Readonly<Record<string, string | undefined>>): boolean {
+function threadMode(db: Database, env: Readonly<Record<string, string | undefined>>): 'never' | 'when-full' | 'now' {
 	const wanted = env['ENGI_CATALOG_THREAD'];
-	return db.name !== ':memory:' && wanted !== 'off' && (wanted === 'always' || changed >= threadFrom);
+	return db.name === ':memory:' || wanted === 'off' ? 'never' : wanted === 'always' ? 'now' : 'when-full';
 }
 
 async function refreshRoots(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>, store: CatalogStore, writer: CatalogWriter, report: RefreshReport): Promise<void> {
@@ -126,10 +124,11 @@ async function refreshRoots(db: Database, targets: readonly SourceTarget[], env:
 			db.pragma('mmap_size = 0');
 			if (changed.length > 0) {
 				const {scanUnit, settleDoc, reader} = await readerOf(adapter.id);
-				if (!writer.threaded && wantsThread(db, changed.length, env)) {
-					// Loaded only here: a warm call that reads a few sessions never starts one.
+				const mode = threadMode(db, env);
+				if (mode !== 'never') {
+					// Loaded only by a refresh that reads a session (a few KB), started only when needed.
 					const {startWriteThread} = await import('./write-thread.js');
-					writer.useThread(() => startWriteThread(db.name, env), settleDoc);
+					writer.allowThread(() => startWriteThread(db.name, env), settleDoc, mode === 'now');
 				}
 
 				for (const unit of changed) {

@@ -18,8 +18,8 @@ const batchChars = 4 * 1024 * 1024;
  * batches, and another process waits for one batch at most. A unit's row is saved last, after
  * its documents, and a unit read from the start first makes its old row stale (`restart`), so
  * a process killed mid-unit leaves a row the next refresh reads again; units saved before it
- * stay saved. Once handed a writing thread (`useThread`), the batches are committed there,
- * in the same order, while the refresh reads on.
+ * stay saved. Once a writing thread has started (`allowThread`), the batches are committed
+ * there, in the same order, while the refresh reads on.
  */
 export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<Record<string, string | undefined>>) {
 	let pending: CatalogWrite[] = [];
@@ -54,9 +54,23 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 		}
 	};
 
-	const flush = () => {
+	// Set once the refresh allows a thread (allowThread): started when its writes first fill a batch.
+	let starter: (() => WriteThread | undefined) | undefined;
+
+	const startThread = (start: () => WriteThread | undefined) => {
+		starter = undefined;
+		thread = start();
+		threadless = thread === undefined;
+	};
+
+	/** Writes what is queued; `full`: the batch reached its bounds, which starts an allowed thread. */
+	const flush = (full = false) => {
 		if (pending.length === 0) {
 			return;
+		}
+
+		if (full && starter) {
+			startThread(starter);
 		}
 
 		const batch = pending;
@@ -79,7 +93,7 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 	const queue = (write: CatalogWrite) => {
 		pending.push(write);
 		if (pendingDocs >= batchDocs || pendingChars >= batchChars) {
-			flush();
+			flush(true);
 		}
 	};
 
@@ -159,22 +173,35 @@ export function catalogWriter(db: Database, store: CatalogStore, env: Readonly<R
 			},
 		} satisfies DiscoveryMemo,
 		/** Writes what is queued: committed before this returns, or handed to the thread. */
-		flush,
+		flush(): void {
+			flush();
+		},
 		/** True while a thread commits the batches (what is flushed may not be committed yet). */
 		get threaded(): boolean {
 			return thread !== undefined;
 		},
-		/** Commits the batches on the thread `start` starts from now on (startWriteThread; undefined: none could be). */
-		useThread(start: () => WriteThread | undefined, settleDoc: (doc: TextDoc) => TextDoc | undefined): void {
-			if (!threadless && thread === undefined) {
+		/**
+		 * Lets the batches go to the thread `start` starts (startWriteThread; undefined: none could
+		 * be), once this refresh's writes first fill a batch (`now`: at once): a refresh that writes
+		 * less than that never pays for starting one. `settleDoc` masks what the reading hands on
+		 * unmasked while a thread writes, should it come back here.
+		 */
+		allowThread(start: () => WriteThread | undefined, settleDoc: (doc: TextDoc) => TextDoc | undefined, now: boolean): void {
+			if (threadless || thread !== undefined || starter !== undefined) {
+				return;
+			}
+
+			maskRaw = settleDoc;
+			if (now) {
 				flush();
-				maskRaw = settleDoc;
-				thread = start();
-				threadless = thread === undefined;
+				startThread(start);
+			} else {
+				starter = start;
 			}
 		},
 		/** Writes what is queued and waits till all of it is committed; later batches are committed here again. */
 		settle(): void {
+			starter = undefined;
 			flush();
 			if (thread) {
 				const settling = thread;
