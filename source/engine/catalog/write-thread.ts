@@ -15,6 +15,13 @@ const inFlight = 2;
 const startLimitMs = 30_000;
 
 /**
+ * How long a started thread may go without finishing a batch before the refresh takes the
+ * batches back: far past the 10 s a batch may wait for another process's lock (busy_timeout),
+ * and past any batch's own work.
+ */
+const stallLimitMs = 60_000;
+
+/**
  * The heap growth both isolates are held to while a thread writes (V8's --heap-growing-percent:
  * a heap may grow to twice what a collection left). Two isolates each growing their heaps by
  * V8's own factors (up to 4×) took a cold build of 15,000 sessions from 207 MB (one thread) to
@@ -32,9 +39,11 @@ const heapGrowingPercent = 100;
  * and before it reads what it wrote (`drain`).
  */
 export function startWriteThread(path: string, env: Readonly<Record<string, string | undefined>>): WriteThread | undefined {
-	// A missing entry (an install with part of the build) would never answer: no thread at all.
-	const entry = fileURLToPath(threadFile());
-	if (!existsSync(entry)) {
+	// Run from source (the tests' own imports), or an install missing part of the build: no thread
+	// at all. A thread whose entry cannot load never answers (node's loader for .ts is not the
+	// thread's).
+	const entry = threadFile();
+	if (entry === undefined || !existsSync(entry)) {
 		return undefined;
 	}
 
@@ -47,11 +56,14 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 	// Neither keeps the process alive: the refresh ends the thread (close, stop) or the process exits.
 	worker.unref();
 	failures.port1.unref();
-	const opened = Date.now();
-	// Batches posted and not yet known finished, kept till the thread has started: one that never
-	// does hands them back (WriteThreadUnavailable).
-	let unstarted: Array<readonly CatalogWrite[]> | undefined = [];
-	let posted = 0;
+	// A thread that dies (its code would not load, its heap ran out) says so only through this
+	// event, which the refresh, waiting without an event loop, never sees: it notices the silence
+	// (stallLimitMs) instead. Listened to, so the event does not end the process.
+	worker.on('error', () => undefined);
+	// Batches posted and not yet known finished, in order: a thread that falls silent hands them back.
+	const outstanding: Array<readonly CatalogWrite[]> = [];
+	let finishedSeen = 0;
+	let heardAt = Date.now();
 	let ended = false;
 
 	const end = () => {
@@ -61,6 +73,11 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 		}
 	};
 
+	const stop = () => {
+		end();
+		void worker.terminate();
+	};
+
 	const failIfFailed = () => {
 		if (Atomics.load(state, failedSlot) === 0) {
 			return;
@@ -68,33 +85,32 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 
 		const failure = (receiveMessageOnPort(failures.port1)?.message as ThreadFailure | undefined) ?? {name: 'Error', message: 'the catalog writing thread failed'};
 		stop();
-		if (unstarted && Atomics.load(state, startedSlot) === 0) {
-			throw new WriteThreadUnavailable(`the catalog writing thread could not start (${failure.code ?? failure.name})`, unstarted);
+		if (Atomics.load(state, startedSlot) === 0) {
+			throw new WriteThreadUnavailable(`the catalog writing thread could not start (${failure.code ?? failure.name})`, outstanding);
 		}
 
 		throw Object.assign(new Error(failure.message), {name: failure.name}, failure.code === undefined ? {} : {code: failure.code});
 	};
 
-	const stop = () => {
-		end();
-		void worker.terminate();
-	};
-
 	/** Waits till at most `limit` posted batches are unfinished. */
 	const waitTill = (limit: number) => {
-		for (let finished = Atomics.load(state, finishedSlot); ; finished = Atomics.load(state, finishedSlot)) {
+		for (;;) {
 			failIfFailed();
-			if (unstarted && Atomics.load(state, startedSlot) === 1) {
-				unstarted = undefined;
+			const finished = Atomics.load(state, finishedSlot);
+			if (finished > finishedSeen) {
+				outstanding.splice(0, finished - finishedSeen);
+				finishedSeen = finished;
+				heardAt = Date.now();
 			}
 
-			if (posted - finished <= limit) {
+			if (outstanding.length <= limit) {
 				return;
 			}
 
-			if (unstarted && Date.now() - opened > startLimitMs) {
+			const limitMs = Atomics.load(state, startedSlot) === 0 ? startLimitMs : stallLimitMs;
+			if (Date.now() - heardAt > limitMs) {
 				stop();
-				throw new WriteThreadUnavailable('the catalog writing thread did not start', unstarted);
+				throw new WriteThreadUnavailable('the catalog writing thread fell silent', outstanding);
 			}
 
 			Atomics.wait(state, finishedSlot, finished, 1000);
@@ -105,8 +121,7 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 		post(batch: readonly CatalogWrite[]): void {
 			waitTill(inFlight - 1);
 			worker.postMessage(batch);
-			unstarted?.push(batch);
-			posted++;
+			outstanding.push(batch);
 		},
 		/** Waits till every posted batch is committed; throws the thread's failure. */
 		drain(): void {
@@ -119,7 +134,8 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 		 */
 		close(): void {
 			worker.postMessage('close');
-			while (Atomics.load(state, closedSlot) === 0 && Atomics.load(state, failedSlot) === 0) {
+			const asked = Date.now();
+			while (Atomics.load(state, closedSlot) === 0 && Atomics.load(state, failedSlot) === 0 && Date.now() - asked < stallLimitMs) {
 				Atomics.wait(state, closedSlot, 0, 1000);
 			}
 
@@ -130,13 +146,12 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 	};
 }
 
-
 /**
- * The thread's entry: beside the bundle's chunks in a build (build/write-thread-entry.mjs, an
- * entry of the split build, which both the modules and the one-script build reach as
- * `../write-thread-entry.mjs` from build/chunks/), or the source file when run from source.
+ * The thread's entry: beside the bundle's chunks (build/write-thread-entry.mjs, an entry of the
+ * split build, which both the modules and the one-script build reach as `../write-thread-entry.mjs`
+ * from build/chunks/); none when run from source.
  */
-function threadFile(): URL {
+function threadFile(): string | undefined {
 	const here = import.meta.url;
-	return here.endsWith('.ts') ? new URL('write-thread-entry.ts', here) : new URL('../write-thread-entry.mjs', here);
+	return here.endsWith('.ts') ? undefined : fileURLToPath(new URL('../write-thread-entry.mjs', here));
 }
