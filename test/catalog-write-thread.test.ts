@@ -145,3 +145,14 @@ test('a thread that cannot start (its code missing from the build) leaves the wr
 		assert.ok(!degraded.tokens.some(token => token.includes(secretTail.toLowerCase())));
 	}
 });
+
+test('a thread that dies partway, saying nothing, hands back what it had not committed: the refresh writes it, and the catalog is the same', t => {
+	const home = storeOf(t, 45);
+	const single = coldCatalog(t, home, {ENGI_CATALOG_THREAD: 'off'});
+	// The thread commits its first batch, then ends before its second; the refresh notices the
+	// silence after 1.5 s (60 s outside the tests) and writes the rest on its own connection.
+	const died = coldCatalog(t, home, {ENGI_CATALOG_THREAD: 'always', ENGI_TEST_THREAD_EXIT_AT: '2', ENGI_TEST_THREAD_STALL_MS: '1500'});
+	assert.deepEqual(died.answers, single.answers);
+	assert.deepEqual(died.tables, single.tables);
+	assert.ok(!died.tokens.some(token => token.includes(secretTail.toLowerCase())));
+});

@@ -31,6 +31,11 @@ export function serveWrites(setup: WriteThreadSetup): void {
 			return;
 		}
 
+		// For the tests: a thread that dies before its n-th batch, saying nothing (as one whose heap ran out).
+		if (setup.env['ENGI_TEST_THREAD_EXIT_AT'] === String(Atomics.load(setup.state, finishedSlot) + 1)) {
+			process.exit(1);
+		}
+
 		if (Atomics.load(setup.state, failedSlot) === 0) {
 			try {
 				// Masked here: the refresh hands on short texts unmasked (rowDoc's maskLater).

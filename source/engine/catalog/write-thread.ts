@@ -60,6 +60,8 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 	// event, which the refresh, waiting without an event loop, never sees: it notices the silence
 	// (stallLimitMs) instead. Listened to, so the event does not end the process.
 	worker.on('error', () => undefined);
+	// ENGI_TEST_THREAD_STALL_MS: the tests' thread that dies is noticed sooner.
+	const silenceLimit = Number(env['ENGI_TEST_THREAD_STALL_MS'] ?? stallLimitMs);
 	// Batches posted and not yet known finished, in order: a thread that falls silent hands them back.
 	const outstanding: Array<readonly CatalogWrite[]> = [];
 	let finishedSeen = 0;
@@ -107,7 +109,7 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 				return;
 			}
 
-			const limitMs = Atomics.load(state, startedSlot) === 0 ? startLimitMs : stallLimitMs;
+			const limitMs = Atomics.load(state, startedSlot) === 0 ? startLimitMs : silenceLimit;
 			if (Date.now() - heardAt > limitMs) {
 				stop();
 				throw new WriteThreadUnavailable('the catalog writing thread fell silent', outstanding);
@@ -135,7 +137,7 @@ export function startWriteThread(path: string, env: Readonly<Record<string, stri
 		close(): void {
 			worker.postMessage('close');
 			const asked = Date.now();
-			while (Atomics.load(state, closedSlot) === 0 && Atomics.load(state, failedSlot) === 0 && Date.now() - asked < stallLimitMs) {
+			while (Atomics.load(state, closedSlot) === 0 && Atomics.load(state, failedSlot) === 0 && Date.now() - asked < silenceLimit) {
 				Atomics.wait(state, closedSlot, 0, 1000);
 			}
 
