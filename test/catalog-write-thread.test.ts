@@ -4,12 +4,13 @@
 // no secret may reach the index, and a thread that cannot start must cost nothing but its speed.
 import assert from 'node:assert/strict';
 import {createHash, randomUUID} from 'node:crypto';
-import {cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {cpSync, readdirSync, rmSync, symlinkSync} from 'node:fs';
 import {join} from 'node:path';
 import test, {type TestContext} from 'node:test';
 import Database from 'better-sqlite3';
 import {repoRoot, runCli, sandboxEnv} from './helpers/cli.js';
 import {settle} from './fixtures/home.js';
+import {writeClaudeTranscript} from './helpers/claude-transcript.js';
 import {tempDir} from './helpers/temp.js';
 
 /** A secret of a shape engi masks (secretPatterns' anthropic_api_key), and its telling part. */
@@ -23,11 +24,7 @@ const secret = `sk-ant-api03-${secretTail}`;
  * 8,000 characters are blank (no document, either way).
  */
 function writeSessions(home: string, count: number): void {
-	const directory = join(home, '.claude', 'projects', '-work-app');
-	mkdirSync(directory, {recursive: true});
 	for (let index = 0; index < count; index++) {
-		const sessionId = randomUUID();
-		const base = {isSidechain: false, userType: 'external', cwd: '/work/app', sessionId, version: '2.1.80', gitBranch: 'main'};
 		// Fifty turns of filler each: 45 sessions write over 4,096 lines, a batch, so the default
 		// starts its thread partway through, after committing the first batch itself.
 		const prompts = [
@@ -37,17 +34,8 @@ function writeSessions(home: string, count: number): void {
 			index % 7 === 0 ? `${'long context line '.repeat(600)} then ANTHROPIC_API_KEY=${secret}` : `Rename the helper ${index}`,
 			index % 11 === 0 ? `${' '.repeat(8500)}lonelyword${index}` : `Ship release ${index}`,
 		];
-		const lines: unknown[] = [];
-		let parent: string | null = null;
-		prompts.forEach((prompt, turn) => {
-			const time = new Date(Date.UTC(2026, 10, 20, 9, index % 60, turn)).toISOString();
-			const user = `u${index}-${turn}`;
-			lines.push({...base, parentUuid: parent, type: 'user', uuid: user, timestamp: time, message: {role: 'user', content: prompt}});
-			const assistant = `a${index}-${turn}`;
-			lines.push({...base, parentUuid: user, type: 'assistant', uuid: assistant, timestamp: time, message: {id: `msg_${index}_${turn}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4', content: [{type: 'text', text: `Done with step ${turn} of task ${index}.`}]}});
-			parent = assistant;
-		});
-		writeFileSync(join(directory, `${sessionId}.jsonl`), lines.map(line => JSON.stringify(line)).join('\n') + '\n');
+		const steps = prompts.flatMap((prompt, turn) => [{user: prompt}, {assistant: `Done with step ${turn} of task ${index}.`}]);
+		writeClaudeTranscript(home, {id: randomUUID(), cwd: '/work/app', at: new Date(Date.UTC(2026, 10, 20, 9, index % 60))}, steps);
 	}
 
 	settle(home, new Date('2026-11-20T12:00:00Z'));

@@ -9,7 +9,7 @@ import {rowDoc} from '../search/session-text.js';
 import {sha256Hex} from '../../lib/hash.js';
 import {compressedSuffix} from '../../lib/lines.js';
 
-// Handed by the refresh to its writer (catalogWriter's useThread), loaded with the scanner.
+// Handed by the refresh to its writer (catalogWriter's allowThread), loaded with the scanner.
 export {settleDoc} from '../search/session-text.js';
 
 /** Everything the catalog keeps about one session unit. */

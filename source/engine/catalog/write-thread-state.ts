@@ -1,4 +1,5 @@
 import type {MessagePort} from 'node:worker_threads';
+import {systemErrorCode} from '../../lib/errors.js';
 import type {CatalogWrite} from './write-ops.js';
 
 /**
@@ -28,7 +29,7 @@ export const stateSlots = 4;
 export type ThreadFailure = {readonly name: string; readonly message: string; readonly code?: string};
 
 export function reportThreadFailure(setup: WriteThreadSetup, error: unknown): void {
-	const code = error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+	const code = systemErrorCode(error);
 	const failure: ThreadFailure = {name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error), ...(code === undefined ? {} : {code})};
 	// Posted before the slot is set: whoever sees the slot finds the message already queued.
 	setup.failures.postMessage(failure);
