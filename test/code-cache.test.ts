@@ -84,6 +84,21 @@ test('a call off the terminal keeps a code cache in engi\'s cache, reuses it for
 	assert.equal(kb.run(failing).stderr, runCli(failing, {env: {...kb.env, ENGI_CODE_CACHE: 'off'}}).stderr, 'an error envelope is the same too');
 });
 
+test('a call that reads sessions writes a cache V8 accepts under its own flags: the inlining budget a refresh lowers while it reads is put back', t => {
+	const kb = makeKb(t);
+	buildFixtureHome(kb.env);
+	const call = ['sessions', '--all-projects', '--format', 'json'];
+	assert.equal(kb.run(call).code, 0, 'engi\'s cache directory, made');
+	const expected = (JSON.parse(kb.run(call).stdout) as {sessions: unknown}).sessions;
+	// A cold catalog and no code cache: the next call reads every session, then writes the cache.
+	rmSync(join(kb.env['XDG_CACHE_HOME']!, 'engi', 'catalog.sqlite'), {force: true});
+	rmSync(codeDirectory(kb.env), {recursive: true, force: true});
+	const cold = kb.run(call);
+	assert.equal(cold.code, 0, cold.stderr);
+	assert.deepEqual((JSON.parse(cold.stdout) as {sessions: unknown}).sessions, expected);
+	assert.ok(acceptedByV8(onlyCache(kb.env)), 'a fresh node with no flags accepts the cache the reading call wrote');
+});
+
 test('a damaged, truncated or foreign code cache is never handed to V8: the call answers as before and the cache is written again', t => {
 	const kb = makeKb(t);
 	buildFixtureHome(kb.env);

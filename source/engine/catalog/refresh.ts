@@ -6,6 +6,7 @@ import {sha256} from '../../lib/hash.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
 import {pauseAt} from '../../lib/test-pause.js';
+import {holdScanInlining} from './inlining.js';
 import {catalogStore, ensureListingIndexes, type CatalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
 import {catalogWriter, type CatalogWriter} from './writer.js';
@@ -32,11 +33,19 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 	const store = catalogStore(db);
 	const writer = catalogWriter(db, store, env);
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []};
+	// Held from the first unit read to the end (see inlining.ts).
+	let releaseInlining: (() => void) | undefined;
+	const reading = () => {
+		releaseInlining ??= holdScanInlining();
+	};
+
 	try {
-		await refreshRoots(db, targets, env, store, writer, report);
+		await refreshRoots(db, targets, env, store, writer, report, reading);
 	} catch (error) {
 		writer.abandon();
 		throw error;
+	} finally {
+		releaseInlining?.();
 	}
 
 	forgetVanishedRoots(store, writer, targets, report);
@@ -55,7 +64,15 @@ function threadMode(db: Database, env: Readonly<Record<string, string | undefine
 	return db.name === ':memory:' || wanted === 'off' ? 'never' : wanted === 'always' ? 'now' : 'when-full';
 }
 
-async function refreshRoots(db: Database, targets: readonly SourceTarget[], env: Readonly<Record<string, string | undefined>>, store: CatalogStore, writer: CatalogWriter, report: RefreshReport): Promise<void> {
+async function refreshRoots(
+	db: Database,
+	targets: readonly SourceTarget[],
+	env: Readonly<Record<string, string | undefined>>,
+	store: CatalogStore,
+	writer: CatalogWriter,
+	report: RefreshReport,
+	reading: () => void,
+): Promise<void> {
 	// A listing is remembered once the rows it matches are committed: with a writing thread, after
 	// it has committed everything (settle), at the end.
 	const remembered: Array<() => void> = [];
@@ -123,6 +140,7 @@ async function refreshRoots(db: Database, targets: readonly SourceTarget[], env:
 			const mapped = db.pragma('mmap_size', {simple: true}) as number;
 			db.pragma('mmap_size = 0');
 			if (changed.length > 0) {
+				reading();
 				const {scanUnit, settleDoc, reader} = await readerOf(adapter.id);
 				const mode = threadMode(db, env);
 				if (mode !== 'never') {
