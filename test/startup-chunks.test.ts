@@ -94,13 +94,14 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // its session-store.db (a stat of the store and its WAL on a warm call; the listing query only
 // when their status or the folders without events.jsonl changed); by 4–5 KB where the catalog's
 // writes are plain data a writing thread can be handed (write-ops.ts, the writer's hand-over and
-// its fallback; the thread's own code loads only when a refresh starts one).
+// its fallback; the thread's own code loads only when a refresh starts one); by 1 KB where the
+// hand-written record readers find a record's fields from its own keys (shared/loose.ts).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 467, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
-	{args: ['sessions', '--all-projects'], kilobytes: 426, alsoDenied: [otherAreas, memoryRules]},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 468, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['sessions', '--all-projects'], kilobytes: 427, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],
-		kilobytes: 545,
+		kilobytes: 546,
 		alsoDenied: [
 			[/^source\/engine\/(candidates|middleware|evidence|artifacts|journal\/append)/, 'another area of the engine'],
 			[/^source\/engine\/retention\/(sweep|purge|run-purge|compact|attest|delete|log)\.ts$/, 'the retention commands that change things or read the log'],

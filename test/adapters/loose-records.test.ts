@@ -20,6 +20,7 @@ import {parseQwenRecord, readQwenMessage} from '../../source/adapters/qwen/recor
 import {qwenMessageSchema, qwenRecordSchema} from '../../source/adapters/qwen/schema.js';
 import {readOpencodeMessage, readOpencodePart} from '../../source/adapters/opencode/records.js';
 import {opencodeMessageSchema, opencodePartSchema} from '../../source/adapters/opencode/schema.js';
+import {any, fields, looseObject, refused, strictObject, text} from '../../source/adapters/shared/loose.js';
 
 const seed = 20_261_201;
 
@@ -289,4 +290,21 @@ test('every key each schema declares reads as its schema reads it, whatever its 
 	}
 
 	assert.deepEqual([...drifted], [], 'fields whose hand reader reads otherwise than its schema');
+});
+
+test('a loose object of more fields than one word of bits finds each the input has, in the schema\'s order, whatever its place', () => {
+	const names = Array.from({length: 96}, (_, index) => `f${index}`);
+	const shape = fields(Object.fromEntries(names.map((name, index) => [name, index % 2 === 0 ? any : text])));
+	fc.assert(
+		fc.property(fc.subarray(names), fc.boolean(), (present, extra) => {
+			// The input's keys in reverse, an unknown key among them: the output follows the schema.
+			const input = JSON.parse(`{${[...present].reverse().map(name => `"${name}":${name.length}`).join(',')}${extra ? `${present.length > 0 ? ',' : ''}"extra":"x"` : ''}}`) as Record<string, unknown>;
+			const expected = [...present.map(name => [name, Number(name.slice(1)) % 2 === 0 ? name.length : undefined]), ...(extra ? [['extra', 'x']] : [])];
+			assert.deepEqual(Object.entries(looseObject(input, shape)), expected);
+			const strict = strictObject(input, fields(Object.fromEntries(names.map(name => [name, (value: unknown) => (name === 'f70' ? refused : value)]))));
+			assert.equal(strict === refused, present.includes('f70'), 'a field refused refuses the object, beyond the first word too');
+		}),
+		{seed, numRuns: 500},
+	);
+	assert.throws(() => fields(Object.fromEntries(Array.from({length: 97}, (_, index) => [`g${index}`, any]))), RangeError);
 });

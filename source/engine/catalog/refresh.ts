@@ -6,7 +6,6 @@ import {sha256} from '../../lib/hash.js';
 import {isSqliteError, type Database} from '../../lib/sqlite.js';
 import {systemErrorCode} from '../../lib/errors.js';
 import {pauseAt} from '../../lib/test-pause.js';
-import {holdScanInlining} from './inlining.js';
 import {catalogStore, ensureListingIndexes, type CatalogStore} from './store.js';
 import type {SourceTarget} from './targets.js';
 import {catalogWriter, type CatalogWriter} from './writer.js';
@@ -33,10 +32,13 @@ export async function refreshCatalog(db: Database, targets: readonly SourceTarge
 	const store = catalogStore(db);
 	const writer = catalogWriter(db, store, env);
 	const report: RefreshReport = {scanned: 0, unchanged: 0, removed: 0, warnings: [], unreadable: []};
-	// Held from the first unit read to the end (see inlining.ts).
+	// Held from the first unit read to the end (see inlining.ts), loaded with the scanner.
 	let releaseInlining: (() => void) | undefined;
-	const reading = () => {
-		releaseInlining ??= holdScanInlining();
+	const reading = async () => {
+		if (!releaseInlining) {
+			const {holdScanInlining} = await import('./inlining.js');
+			releaseInlining ??= holdScanInlining();
+		}
 	};
 
 	try {
@@ -71,7 +73,7 @@ async function refreshRoots(
 	store: CatalogStore,
 	writer: CatalogWriter,
 	report: RefreshReport,
-	reading: () => void,
+	reading: () => Promise<void>,
 ): Promise<void> {
 	// A listing is remembered once the rows it matches are committed: with a writing thread, after
 	// it has committed everything (settle), at the end.
@@ -140,7 +142,7 @@ async function refreshRoots(
 			const mapped = db.pragma('mmap_size', {simple: true}) as number;
 			db.pragma('mmap_size = 0');
 			if (changed.length > 0) {
-				reading();
+				await reading();
 				const {scanUnit, settleDoc, reader} = await readerOf(adapter.id);
 				const mode = threadMode(db, env);
 				if (mode !== 'never') {

@@ -56,18 +56,27 @@ const maxUnplacedParents = 8;
  */
 const canonicalIso = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
+/**
+ * The last timestamp utcIso read and what it gave: the events of one record, and records written
+ * in one burst, mostly share their time.
+ */
+let lastRead: string | undefined;
+let lastGiven: string | null = null;
+
 /** Timestamps come in many spellings; the catalog compares them as UTC ISO strings. */
 export function utcIso(value: string | undefined | null): string | null {
 	if (!value) {
 		return null;
 	}
 
-	if (canonicalIso.test(value)) {
-		return value;
+	if (value === lastRead) {
+		return lastGiven;
 	}
 
-	const time = Date.parse(value);
-	return Number.isNaN(time) ? null : new Date(time).toISOString();
+	const time = canonicalIso.test(value) ? undefined : Date.parse(value);
+	lastRead = value;
+	lastGiven = time === undefined ? value : Number.isNaN(time) ? null : new Date(time).toISOString();
+	return lastGiven;
 }
 
 /** A title as the catalog keeps it: one line, bounded, and with secret-shaped strings masked. */
