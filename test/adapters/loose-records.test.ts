@@ -14,8 +14,11 @@ import {readCopilotAssistantMessage, readCopilotEnvelope, readCopilotSessionData
 import {copilotAssistantMessageSchema, copilotEnvelopeSchema, copilotSessionDataSchema, copilotToolSchema, copilotUserMessageSchema} from '../../source/adapters/copilot/schema.js';
 import {parseGeminiMessage, parseGeminiToolCall} from '../../source/adapters/gemini/records.js';
 import {geminiMessageSchema, geminiToolCallSchema} from '../../source/adapters/gemini/schema.js';
+import {readCursorMarkerLine, readCursorMessageLine} from '../../source/adapters/cursor/records.js';
+import {cursorMarkerLineSchema, cursorMessageLineSchema} from '../../source/adapters/cursor/schema.js';
 import {readGrokChatItem, readGrokLegacyMessage} from '../../source/adapters/grok/records.js';
-import {grokChatItemSchema, grokLegacyMessageSchema} from '../../source/adapters/grok/schema.js';
+import {grokChatItemSchema, grokLegacyMessageSchema, grokSummarySchema} from '../../source/adapters/grok/schema.js';
+import {readGrokSummaryRecord} from '../../source/adapters/grok/summary-record.js';
 import {parseQwenRecord, readQwenMessage} from '../../source/adapters/qwen/records.js';
 import {qwenMessageSchema, qwenRecordSchema} from '../../source/adapters/qwen/schema.js';
 import {readOpencodeMessage, readOpencodePart} from '../../source/adapters/opencode/records.js';
@@ -199,6 +202,16 @@ test('the Grok chat readers give what their schemas give', () => {
 	agrees(readGrokChatItem, grokChatItemSchema, {type: 'assistant', tool_calls: [{id: 'a'}, null]});
 });
 
+test('the Grok summary and Cursor line readers give what their schemas give', () => {
+	fc.assert(fc.property(records([...schemaKeys(grokSummarySchema)], ['info']), value => agrees(readGrokSummaryRecord, grokSummarySchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records([...schemaKeys(cursorMessageLineSchema)], ['message']), value => agrees(readCursorMessageLine, cursorMessageLineSchema, value)), {seed, numRuns: 2000});
+	fc.assert(fc.property(records([...schemaKeys(cursorMarkerLineSchema)], []), value => agrees(readCursorMarkerLine, cursorMarkerLineSchema, value)), {seed, numRuns: 2000});
+	agrees(readGrokSummaryRecord, grokSummarySchema, {info: {id: 'a', cwd: null}, generated_title: 3, extra: 1});
+	agrees(readCursorMessageLine, cursorMessageLineSchema, {role: 'user', message: {content: [{type: 'text', text: 'hi'}]}});
+	agrees(readCursorMessageLine, cursorMessageLineSchema, {role: 'user', message: []});
+	agrees(readCursorMarkerLine, cursorMarkerLineSchema, {type: 'turn_ended', status: null, error: {message: 'x'}});
+});
+
 test('the Antigravity readers give what their schemas give', () => {
 	const odd = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.constant([]), fc.constant({}), fc.string({maxLength: 2}));
 	const step = fc.record({step_index: odd, source: odd, type: fc.oneof({weight: 5, arbitrary: fc.string({maxLength: 2})}, {weight: 1, arbitrary: odd}), status: odd, created_at: odd, content: odd, thinking: odd, tool_calls: fc.oneof(odd, fc.array(odd, {maxLength: 2})), truncated_fields: odd}, {requiredKeys: []});
@@ -256,6 +269,9 @@ test('every key each schema declares reads as its schema reads it, whatever its 
 		['parseGeminiToolCall', viaParse(parseGeminiToolCall), geminiToolCallSchema, {}],
 		['readGrokChatItem', readGrokChatItem, grokChatItemSchema, {type: 'assistant'}],
 		['readGrokLegacyMessage', readGrokLegacyMessage, grokLegacyMessageSchema, {role: 'assistant'}],
+		['readGrokSummaryRecord', readGrokSummaryRecord, grokSummarySchema, {}],
+		['readCursorMessageLine', readCursorMessageLine, cursorMessageLineSchema, {role: 'user'}],
+		['readCursorMarkerLine', readCursorMarkerLine, cursorMarkerLineSchema, {type: 'turn_ended'}],
 		['readAntigravityStep', readAntigravityStep, antigravityStepSchema, {type: 'PLANNER_RESPONSE'}],
 		['readAntigravityToolCall', readAntigravityToolCall, antigravityToolCallSchema, {}],
 		['parseQwenRecord', viaParse(parseQwenRecord), qwenRecordSchema, {type: 'user'}],

@@ -7,7 +7,8 @@ import {rememberId} from '../shared/recent-ids.js';
 import {exitCodeFromText, isInjectedText, isRecord, leadingExitCode, parseJsonArguments, shortError, stringOf} from '../shared/text.js';
 import type {DiscoveredUnit, LineState} from '../types.js';
 import {ancestorSpelling, slugOfTranscript} from './projects.js';
-import {cursorMarkerLineSchema, cursorMessageLineSchema, type CursorBlock, type CursorMarkerLine} from './schema.js';
+import {readCursorMarkerLine, readCursorMessageLine} from './records.js';
+import type {CursorBlock, CursorMarkerLine} from './schema.js';
 
 /** What a person typed: Cursor wraps it in `<user_query>`; everything around it is host context. */
 const userQueryPattern = /<user_query>([\s\S]*?)<\/user_query>/g;
@@ -448,22 +449,22 @@ function timed(events: SessionEvent[], value: unknown): SessionEvent[] {
  */
 export function normalizeCursorLine(value: unknown, line: number, state: LineState, unit?: DiscoveredUnit): SessionEvent[] | null {
 	if (isRecord(value) && typeof value['role'] === 'string') {
-		const parsed = cursorMessageLineSchema.safeParse(value);
-		const role = parsed.success ? parsed.data.role : undefined;
-		if (!parsed.success || (role !== 'user' && role !== 'assistant')) {
+		const parsed = readCursorMessageLine(value);
+		const role = parsed?.role;
+		if (!parsed || (role !== 'user' && role !== 'assistant')) {
 			return null;
 		}
 
-		const blocks = blocksOf(parsed.data.message?.content);
+		const blocks = blocksOf(parsed.message?.content);
 		const said = blocks.flatMap(block => blockEvents(block, role, line, state));
 		const events = role === 'user' ? withImageBlocks(said, blocks, line) : said;
 		const authored = unit?.parentIdHint === undefined ? events : events.map(event => (event.kind === 'user' && event.human ? {...event, human: false, origin: 'agent' as const} : event));
 		return timed([...workspaceFacts(blocks, line, state, unit), ...authored], value);
 	}
 
-	const marker = cursorMarkerLineSchema.safeParse(value);
-	if (marker.success && marker.data.type === 'turn_ended') {
-		return timed(turnEndedEvents(marker.data, line), value);
+	const marker = readCursorMarkerLine(value);
+	if (marker?.type === 'turn_ended') {
+		return timed(turnEndedEvents(marker, line), value);
 	}
 
 	return null;

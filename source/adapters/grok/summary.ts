@@ -1,12 +1,12 @@
 import {readSmallJson} from '../shared/fs.js';
 import type {SessionInfo} from '../events.js';
-import {grokSummarySchema, type GrokSummary} from './schema.js';
+import type {GrokSummary} from './schema.js';
+import {readGrokSummaryRecord} from './summary-record.js';
 
 /** A session's `summary.json`, or undefined when it is missing or not a readable summary. */
 export function readGrokSummary(path: string): GrokSummary | undefined {
 	const value = readSmallJson(path);
-	const parsed = value === undefined ? undefined : grokSummarySchema.safeParse(value);
-	return parsed?.success ? parsed.data : undefined;
+	return value === undefined ? undefined : readGrokSummaryRecord(value);
 }
 
 function nonEmpty(value: string | null | undefined): string | undefined {
