@@ -225,7 +225,8 @@ const recentNodes = 32;
  * (odds about 3 in 10^8 for a million records) would be taken for one node.
  */
 class IdNumbers {
-	private slots = new Int32Array(1024).fill(-1);
+	// Grown as ids come (at most half full): most sessions hold a few hundred ids or none.
+	private slots = new Int32Array(16).fill(-1);
 	private readonly high = new IntList();
 	private readonly low = new IntList();
 
