@@ -26,12 +26,26 @@ function digitsAt(text: string, start: number, length: number): number {
  * time passes through here and a pattern match, or building a Date, costs more than parsing it.
  */
 export function isCanonicalUtc(value: unknown): value is string {
-	if (typeof value !== 'string' || value.length !== 20) {
+	if (typeof value !== 'string' || value.length !== 20 || value.charCodeAt(19) !== 90) {
 		return false;
 	}
 
-	// - - T : : Z
-	if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(10) !== 84 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58 || value.charCodeAt(19) !== 90) {
+	return isRealMoment(value);
+}
+
+/**
+ * A real moment in the form toISOString writes (`YYYY-MM-DDTHH:MM:SS.mmmZ`, years 0000–9999):
+ * parsing it and writing it again gives it back unchanged. Most stores write this form, and a
+ * cold catalog scan meets it on every event.
+ */
+export function isUtcIsoString(value: string): boolean {
+	return value.length === 24 && value.charCodeAt(19) === 46 && digitsAt(value, 20, 3) >= 0 && value.charCodeAt(23) === 90 && isRealMoment(value);
+}
+
+/** `YYYY-MM-DDTHH:MM:SS` at the start of `value`, a moment the calendar has. */
+function isRealMoment(value: string): boolean {
+	// - - T : :
+	if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(10) !== 84 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) {
 		return false;
 	}
 

@@ -6,6 +6,7 @@ import {authorOf} from '../conversation/author.js';
 import {listableSessionId} from '../conversation/ids.js';
 import {clipMasked} from '../search/secrets.js';
 import {IntList} from '../../lib/int-list.js';
+import {isUtcIsoString} from '../../lib/time.js';
 
 export type SessionSummary = {
 	id: string | null;
@@ -49,12 +50,6 @@ const treeTailLength = 32;
 /** A continued scan with more records whose parent it lacks than this is read again whole. */
 const maxUnplacedParents = 8;
 
-/**
- * A timestamp already in the form toISOString writes, with a day every month has and no hour
- * 24: parsing it and writing it again gives it back unchanged. Most stores write this form, and
- * a cold scan meets it on every event: a test instead of a Date each time.
- */
-const canonicalIso = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 /**
  * The last timestamp utcIso read and what it gave: the events of one record, and records written
@@ -73,7 +68,8 @@ export function utcIso(value: string | undefined | null): string | null {
 		return lastGiven;
 	}
 
-	const time = canonicalIso.test(value) ? undefined : Date.parse(value);
+	// Already in toISOString's form (most stores write it): checked on its characters, no Date.
+	const time = isUtcIsoString(value) ? undefined : Date.parse(value);
 	lastRead = value;
 	lastGiven = time === undefined ? value : Number.isNaN(time) ? null : new Date(time).toISOString();
 	return lastGiven;
