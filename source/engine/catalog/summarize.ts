@@ -50,7 +50,6 @@ const treeTailLength = 32;
 /** A continued scan with more records whose parent it lacks than this is read again whole. */
 const maxUnplacedParents = 8;
 
-
 /**
  * The last timestamp utcIso read and what it gave: the events of one record, and records written
  * in one burst, mostly share their time.
