@@ -95,9 +95,10 @@ const memoryRules = [/^source\/engine\/upkeep\/memory-types\.ts$/, 'memory rules
 // when their status or the folders without events.jsonl changed); by 4–5 KB where the catalog's
 // writes are plain data a writing thread can be handed (write-ops.ts, the writer's hand-over and
 // its fallback; the thread's own code loads only when a refresh starts one); by 1 KB where the
-// hand-written record readers find a record's fields from its own keys (shared/loose.ts).
+// hand-written record readers find a record's fields from its own keys (shared/loose.ts), and
+// by 1 KB more (unfinished) where they share one reader of a tagged record (looseRecord).
 const budgets = [
-	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 468, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
+	{args: ['unfinished', '--all-projects', '--since', '2020-01-01'], kilobytes: 469, alsoDenied: [otherAreas, memoryRules, [/^source\/engine\/search\/result-state\.ts$/, 'the typed search state (sessions\' reasons only)']] as const},
 	{args: ['sessions', '--all-projects'], kilobytes: 427, alsoDenied: [otherAreas, memoryRules]},
 	{
 		args: ['retention', 'plan', '--no-retention'],

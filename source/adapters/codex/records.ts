@@ -1,5 +1,4 @@
-import {any, fields, flag, looseObject, number, text} from '../shared/loose.js';
-import {isRecord} from '../shared/text.js';
+import {any, fields, flag, looseRecord, number, text} from '../shared/loose.js';
 import type {CodexEvent, CodexResponseItem} from './schema.js';
 
 /**
@@ -63,15 +62,15 @@ const turnContextFields = fields({cwd: text, model: text});
 
 /** What `codexResponseItemSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readCodexResponseItem(value: unknown): CodexResponseItem | undefined {
-	return isRecord(value) && typeof value['type'] === 'string' ? (looseObject(value, responseItemFields) as CodexResponseItem) : undefined;
+	return looseRecord(value, responseItemFields, 'type') as CodexResponseItem | undefined;
 }
 
 /** What `codexEventSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readCodexEvent(value: unknown): CodexEvent | undefined {
-	return isRecord(value) && typeof value['type'] === 'string' ? (looseObject(value, eventFields) as CodexEvent) : undefined;
+	return looseRecord(value, eventFields, 'type') as CodexEvent | undefined;
 }
 
 /** What `codexTurnContextSchema.safeParse(value)` gives on success (it fails only for a non-object). */
 export function readCodexTurnContext(value: unknown): {cwd?: string; model?: string} | undefined {
-	return isRecord(value) ? (looseObject(value, turnContextFields) as {cwd?: string; model?: string}) : undefined;
+	return looseRecord(value, turnContextFields) as {cwd?: string; model?: string} | undefined;
 }

@@ -1,5 +1,4 @@
-import {any, fields, flag, looseObject, number, object, objects, text} from '../shared/loose.js';
-import {isRecord} from '../shared/text.js';
+import {any, fields, flag, looseObject, looseRecord, number, object, objects, text} from '../shared/loose.js';
 import type {CopilotEnvelope, CopilotSessionData, CopilotTool} from './schema.js';
 
 /**
@@ -65,7 +64,7 @@ export type CopilotAssistantMessage = {
 
 /** What `copilotEnvelopeSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readCopilotEnvelope(value: unknown): CopilotEnvelope | undefined {
-	return isRecord(value) && typeof value['type'] === 'string' ? (looseObject(value, envelopeFields) as CopilotEnvelope) : undefined;
+	return looseRecord(value, envelopeFields, 'type') as CopilotEnvelope | undefined;
 }
 
 /** An envelope's `data` (an object) read as each schema's `parse` reads it; none of them fails on an object. */

@@ -1,5 +1,4 @@
-import {any, fields, looseObject, object, text} from '../shared/loose.js';
-import {isRecord} from '../shared/text.js';
+import {any, fields, looseRecord, object, text} from '../shared/loose.js';
 import type {CursorMarkerLine, CursorMessageLine} from './schema.js';
 
 /**
@@ -22,10 +21,10 @@ const markerLineFields = fields({
 
 /** What `cursorMessageLineSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readCursorMessageLine(value: unknown): CursorMessageLine | undefined {
-	return isRecord(value) && typeof value['role'] === 'string' ? (looseObject(value, messageLineFields) as CursorMessageLine) : undefined;
+	return looseRecord(value, messageLineFields, 'role') as CursorMessageLine | undefined;
 }
 
 /** What `cursorMarkerLineSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readCursorMarkerLine(value: unknown): CursorMarkerLine | undefined {
-	return isRecord(value) && typeof value['type'] === 'string' ? (looseObject(value, markerLineFields) as CursorMarkerLine) : undefined;
+	return looseRecord(value, markerLineFields, 'type') as CursorMarkerLine | undefined;
 }

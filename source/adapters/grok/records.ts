@@ -1,5 +1,4 @@
-import {any, fields, looseObject, number, object, objects, text} from '../shared/loose.js';
-import {isRecord} from '../shared/text.js';
+import {any, fields, looseRecord, number, object, objects, text} from '../shared/loose.js';
 import type {GrokChatItem, GrokLegacyMessage} from './schema.js';
 
 /**
@@ -31,10 +30,10 @@ const legacyMessageFields = fields({
 
 /** What `grokChatItemSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readGrokChatItem(value: unknown): GrokChatItem | undefined {
-	return isRecord(value) && typeof value['type'] === 'string' ? (looseObject(value, chatItemFields) as GrokChatItem) : undefined;
+	return looseRecord(value, chatItemFields, 'type') as GrokChatItem | undefined;
 }
 
 /** What `grokLegacyMessageSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readGrokLegacyMessage(value: unknown): GrokLegacyMessage | undefined {
-	return isRecord(value) && typeof value['role'] === 'string' ? (looseObject(value, legacyMessageFields) as GrokLegacyMessage) : undefined;
+	return looseRecord(value, legacyMessageFields, 'role') as GrokLegacyMessage | undefined;
 }

@@ -1,5 +1,4 @@
-import {fields, looseObject, object, text} from '../shared/loose.js';
-import {isRecord} from '../shared/text.js';
+import {fields, looseRecord, object, text} from '../shared/loose.js';
 import type {GrokSummary} from './schema.js';
 
 /**
@@ -20,5 +19,5 @@ const summaryFields = fields({
 
 /** What `grokSummarySchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readGrokSummaryRecord(value: unknown): GrokSummary | undefined {
-	return isRecord(value) ? (looseObject(value, summaryFields) as GrokSummary) : undefined;
+	return looseRecord(value, summaryFields) as GrokSummary | undefined;
 }

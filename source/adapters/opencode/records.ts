@@ -1,5 +1,4 @@
-import {any, fields, flag, looseObject, number, object, record, text, type FieldReader} from '../shared/loose.js';
-import {isRecord} from '../shared/text.js';
+import {any, fields, flag, looseRecord, number, object, record, text, type FieldReader} from '../shared/loose.js';
 import type {OpencodeMessage, OpencodePart} from './schema.js';
 
 /**
@@ -67,10 +66,10 @@ const partFields = fields({
 
 /** What `opencodeMessageSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readOpencodeMessage(value: unknown): OpencodeMessage | undefined {
-	return isRecord(value) && typeof value['role'] === 'string' ? (looseObject(value, messageFields) as OpencodeMessage) : undefined;
+	return looseRecord(value, messageFields, 'role') as OpencodeMessage | undefined;
 }
 
 /** What `opencodePartSchema.safeParse(value)` gives on success, undefined where it fails. */
 export function readOpencodePart(value: unknown): OpencodePart | undefined {
-	return isRecord(value) && typeof value['type'] === 'string' ? (looseObject(value, partFields) as OpencodePart) : undefined;
+	return looseRecord(value, partFields, 'type') as OpencodePart | undefined;
 }

@@ -112,6 +112,14 @@ function readFields(input: Record<string, unknown>, shape: Fields, strict: boole
 	return output;
 }
 
+/**
+ * A whole record as `z.looseObject(…)` of these fields reads it: undefined for anything but an
+ * object, or for one whose `required` tag (`type`, `role`) is not a string.
+ */
+export function looseRecord(value: unknown, shape: Fields, required?: string): Record<string, unknown> | undefined {
+	return isRecord(value) && (required === undefined || typeof value[required] === 'string') ? looseObject(value, shape) : undefined;
+}
+
 /** `lenient(z.looseObject(…))` of lenient fields: an object read as looseObject does, else undefined. */
 export function object(shape: Fields): FieldReader {
 	return value => (isRecord(value) ? looseObject(value, shape) : undefined);
